@@ -1,0 +1,103 @@
+# fusiondbg — plain GNU Makefile driven by pkg-config.
+#   make run     install missing Debian packages, build, open a shipped sample
+#   make check   the same set-up, then every test
+#   make V=1     show full commands;  BUILD=dir  build elsewhere (parallel work trees)
+
+BUILD    ?= build
+CC       ?= cc
+PKGS     := ncursesw yaml-0.1 libcgraph libgvc libprotobuf-c
+ONNX_PROTO ?= /usr/include/onnx/onnx.proto
+PYTHON   ?= /usr/bin/python3
+
+# Debian packages the build and the tests need; `deps` installs the missing ones.
+DEB_PKGS := build-essential pkg-config libncurses-dev libyaml-dev libgraphviz-dev graphviz \
+            protobuf-c-compiler libprotobuf-c-dev libonnx-dev libcmocka-dev python3-onnx tmux
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Wno-unused-parameter -MMD -MP
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CPPFLAGS += -Isrc -I$(BUILD)/gen
+
+GEN_C    := $(BUILD)/gen/onnx.pb-c.c
+GEN_H    := $(BUILD)/gen/onnx.pb-c.h
+CORE_SRC := $(sort $(wildcard src/*.c))
+CLI_SRC  := $(sort $(wildcard cli/*.c))
+UI_SRC   := $(sort $(wildcard ui/*.c))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/onnx.pb-c.o
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UI_OBJ   := $(UI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+LIBCORE  := $(BUILD)/libfusiondbg.a
+PROGRAM  := $(BUILD)/fusiondbg
+SAMPLE   := samples/conv_add_silu.onnx
+
+.PHONY: all deps run check unit-tests cli-tests clean compile_commands.json
+all: $(PROGRAM)
+
+# ---- set-up: install what is missing, say what -----------------------------
+deps: $(BUILD)/.deps-ok
+$(BUILD)/.deps-ok: Makefile
+	$(Q)missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "fusiondbg: installing missing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null \
+	    || { echo "fusiondbg: apt-get install failed for:$$missing" >&2; exit 1; }; \
+	fi
+	$(Q)mkdir -p $(BUILD) && touch $@
+
+# ---- generated ONNX code (never committed) ---------------------------------
+$(GEN_C) $(GEN_H) &: $(ONNX_PROTO) | $(BUILD)/.deps-ok
+	@echo "  PROTOC-C onnx.proto"
+	$(Q)mkdir -p $(BUILD)/gen && cp $(ONNX_PROTO) $(BUILD)/gen/onnx.proto && \
+	  cd $(BUILD)/gen && protoc-c --c_out=. onnx.proto
+
+$(BUILD)/gen/onnx.pb-c.o: $(GEN_C)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -w $(PKG_CFLAGS) -c $< -o $@
+
+# every object waits for the generated header and the packages
+$(BUILD)/%.o: %.c | $(GEN_H) $(BUILD)/.deps-ok
+	@echo "  CC      $<"
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(LIBCORE): $(CORE_OBJ)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(PROGRAM): $(CLI_OBJ) $(UI_OBJ) $(LIBCORE)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIBCORE) $(PKG_LIBS) -lm
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBCORE)
+	@echo "  LINK    $@"
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -o $@ $< $(LIBCORE) $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lm
+
+# ---- use ---------------------------------------------------------------------
+run: $(PROGRAM)
+	$(PROGRAM) info $(SAMPLE)
+	$(PROGRAM) match $(SAMPLE) -r rules
+
+# ---- tests -------------------------------------------------------------------
+check: $(PROGRAM) $(TEST_BIN)
+	$(Q)FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(TEST_BIN)
+
+compile_commands.json:
+	$(MAKE) clean && bear -- $(MAKE)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,66 @@
+/* cli.h — batch commands: one file per command (cmd_*.c), shared option
+ * parsing (options.c), and the helpers that print core results. The CLI owns
+ * stdout/stderr; the core never prints. Exit codes: 0 ok, 1 findings, 2 bad
+ * usage or unreadable input. */
+#ifndef FD_CLI_H
+#define FD_CLI_H
+#include <stdbool.h>
+#include <stdio.h>
+#include "diag.h"
+#include "graph.h"
+
+enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_BAD_INPUT = 2 };
+
+typedef enum { FORMAT_TEXT, FORMAT_JSON } cli_format;
+
+#define CLI_MAX_LIST 64
+
+/* Every option any command accepts; each command says which it allows. */
+typedef struct cli_options {
+	const char *model;                  /* first positional for model commands */
+	const char *positional[CLI_MAX_LIST];
+	int n_positional;
+	const char *rules[CLI_MAX_LIST];    /* -r / --rules, repeatable */
+	int n_rules;
+	fd_dim_binding dims[CLI_MAX_LIST];  /* --dim NAME=V */
+	int n_dims;
+	const char *sets[CLI_MAX_LIST];     /* --set RULE.PATH=VALUE */
+	int n_sets;
+	const char *target;                 /* --target, default ai_core */
+	const char *output;                 /* -o */
+	const char *rule;                   /* --rule NAME */
+	const char *node;                   /* --node / --around NODE */
+	int depth;                          /* --depth K */
+	cli_format format;                  /* --format text|json */
+	bool strict, verbose, trace, diff, after, near_misses, no_canonicalize;
+	int64_t peak_warn;                  /* --peak-warn BYTES, -1 default */
+} cli_options;
+
+/* Bits naming the options a command accepts. */
+enum {
+	OPT_RULES = 1 << 0, OPT_DIM = 1 << 1, OPT_SET = 1 << 2, OPT_TARGET = 1 << 3,
+	OPT_OUTPUT = 1 << 4, OPT_RULE = 1 << 5, OPT_NODE = 1 << 6, OPT_DEPTH = 1 << 7,
+	OPT_FORMAT = 1 << 8, OPT_STRICT = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_TRACE = 1 << 11,
+	OPT_DIFF = 1 << 12, OPT_AFTER = 1 << 13, OPT_NEAR = 1 << 14, OPT_NOCANON = 1 << 15,
+	OPT_PEAKWARN = 1 << 16,
+	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON,
+};
+
+/* Parses argv (after the command word). Prints a usage error and returns -1
+ * on an unknown or disallowed option. */
+int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_options *o);
+
+/* Prints every diagnostic as one line on stderr. */
+void cli_print_diags(const fd_diags *d);
+/* Loads the model named by o (with --dim), printing errors; -1 on failure. */
+int cli_load_model(const cli_options *o, fd_model *m);
+
+/* JSON output helpers: strings escaped per RFC 8259. */
+void json_string(FILE *f, const char *s);
+
+typedef int (*cli_command_fn)(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+#endif

@@ -1,0 +1,40 @@
+/* main.c — command dispatch. Each command lives in its own cmd_*.c file. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static const struct command {
+	const char *name;
+	cli_command_fn run;
+	const char *summary;
+} commands[] = {
+	{ "info",   cmd_info,   "model facts: opsets, nodes, op histogram, shape coverage" },
+	{ "verify", cmd_verify, "rule files: YAML and schema, file:line:col errors" },
+	{ "check",  cmd_check,  "rule files: lint (unknown ops, params, constraints, priorities)" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: fusiondbg COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nSee fusiondbg(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 2, argv + 2);
+	fprintf(stderr, "fusiondbg: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_BAD_INPUT;
+}

@@ -1,0 +1,130 @@
+/* arena.c — bump allocator with geometrically growing blocks. */
+#include "arena.h"
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct arena_block {
+	struct arena_block *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+static void default_oom(size_t wanted)
+{
+	(void)wanted;
+	abort();
+}
+void (*fd_oom)(size_t wanted) = default_oom;
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		fd_oom(n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		fd_oom(count * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		fd_oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+void arena_init(fd_arena *a)
+{
+	a->head = NULL;
+	a->used = 0;
+}
+
+void *arena_alloc(fd_arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	struct arena_block *b = a->head;
+	if (!b || b->size - b->used < n) {
+		size_t size = b ? b->size * 2 : 64 * 1024;
+		if (size > 64u << 20)
+			size = 64u << 20;
+		if (size < n)
+			size = n;
+		b = malloc(sizeof *b + size);
+		if (!b)
+			fd_oom(size);
+		b->size = size;
+		b->used = 0;
+		b->next = a->head;
+		a->head = b;
+	}
+	void *p = (char *)b->data + b->used;
+	b->used += n;
+	a->used += n;
+	return memset(p, 0, n);
+}
+
+void *arena_array(fd_arena *a, size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		fd_oom(SIZE_MAX);
+	return arena_alloc(a, count * size);
+}
+
+void *arena_memdup(fd_arena *a, const void *p, size_t n)
+{
+	return n ? memcpy(arena_alloc(a, n), p, n) : arena_alloc(a, 1);
+}
+
+char *arena_strndup(fd_arena *a, const char *s, size_t n)
+{
+	char *d = arena_alloc(a, n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+char *arena_strdup(fd_arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_printf(fd_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *d = arena_alloc(a, (size_t)(n < 0 ? 0 : n) + 1);
+	va_start(ap, fmt);
+	vsnprintf(d, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+void arena_release(fd_arena *a)
+{
+	struct arena_block *b = a->head;
+	while (b) {
+		struct arena_block *next = b->next;
+		free(b);
+		b = next;
+	}
+	a->head = NULL;
+	a->used = 0;
+}

@@ -1,0 +1,29 @@
+/* arena.h — bump allocator: many small allocations, one release.
+ * The arena owns every block it hands out; nothing is freed singly.
+ * Out-of-memory calls fd_oom(), which the front end may replace. */
+#ifndef FD_ARENA_H
+#define FD_ARENA_H
+#include <stddef.h>
+
+typedef struct fd_arena {
+	struct arena_block *head;
+	size_t used;            /* bytes handed out, for memory figures */
+} fd_arena;
+
+void  arena_init(fd_arena *a);
+void *arena_alloc(fd_arena *a, size_t n);                 /* zeroed, 16-aligned */
+void *arena_array(fd_arena *a, size_t count, size_t size); /* overflow-checked */
+void *arena_memdup(fd_arena *a, const void *p, size_t n);
+char *arena_strdup(fd_arena *a, const char *s);
+char *arena_strndup(fd_arena *a, const char *s, size_t n);
+char *arena_printf(fd_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void  arena_release(fd_arena *a);
+
+/* Called on allocation failure; never returns. */
+extern void (*fd_oom)(size_t wanted);
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#endif

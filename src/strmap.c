@@ -1,0 +1,137 @@
+/* strmap.c — linear-probing string map (FNV-1a) and the interning pool. */
+#include "strmap.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct strmap_slot {
+	const char *key;
+	uint32_t len;
+	int32_t value;
+	uint64_t hash;
+};
+
+uint64_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+void strmap_init(strmap *m)
+{
+	m->slots = NULL;
+	m->cap = m->n = 0;
+}
+
+void strmap_release(strmap *m)
+{
+	free(m->slots);
+	strmap_init(m);
+}
+
+static struct strmap_slot *find_slot(const strmap *m, const char *key, size_t len, uint64_t h)
+{
+	size_t mask = m->cap - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct strmap_slot *s = &m->slots[i];
+		if (!s->key || (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0))
+			return s;
+	}
+}
+
+static void grow(strmap *m)
+{
+	strmap old = *m;
+	m->cap = old.cap ? old.cap * 2 : 64;
+	m->slots = xcalloc(m->cap, sizeof *m->slots);
+	m->n = 0;
+	for (size_t i = 0; i < old.cap; i++) {
+		struct strmap_slot *s = &old.slots[i];
+		if (s->key) {
+			*find_slot(m, s->key, s->len, s->hash) = *s;
+			m->n++;
+		}
+	}
+	free(old.slots);
+}
+
+int32_t strmap_getn(const strmap *m, const char *key, size_t len)
+{
+	if (!m->cap)
+		return -1;
+	struct strmap_slot *s = find_slot(m, key, len, str_hash(key, len));
+	return s->key ? s->value : -1;
+}
+
+int32_t strmap_get(const strmap *m, const char *key)
+{
+	return strmap_getn(m, key, strlen(key));
+}
+
+static struct strmap_slot *slot_for_insert(strmap *m, const char *key, size_t len)
+{
+	if ((m->n + 1) * 4 > m->cap * 3)
+		grow(m);
+	uint64_t h = str_hash(key, len);
+	struct strmap_slot *s = find_slot(m, key, len, h);
+	if (!s->key) {
+		s->key = key;
+		s->len = (uint32_t)len;
+		s->hash = h;
+		s->value = -1;
+		m->n++;
+	}
+	return s;
+}
+
+int32_t strmap_put(strmap *m, const char *key, int32_t value)
+{
+	struct strmap_slot *s = slot_for_insert(m, key, strlen(key));
+	if (s->value < 0)
+		s->value = value;
+	return s->value;
+}
+
+void strmap_set(strmap *m, const char *key, int32_t value)
+{
+	slot_for_insert(m, key, strlen(key))->value = value;
+}
+
+void strpool_init(strpool *p, fd_arena *arena)
+{
+	p->arena = arena;
+	strmap_init(&p->map);
+	p->strings = NULL;
+	p->n = p->cap = 0;
+}
+
+void strpool_release(strpool *p)
+{
+	strmap_release(&p->map);
+	free(p->strings);
+	p->strings = NULL;
+	p->n = p->cap = 0;
+}
+
+const char *strpool_internn(strpool *p, const char *s, size_t len)
+{
+	int32_t id = strmap_getn(&p->map, s, len);
+	if (id >= 0)
+		return p->strings[id];
+	char *copy = arena_strndup(p->arena, s, len);
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 256;
+		p->strings = xrealloc(p->strings, p->cap * sizeof *p->strings);
+	}
+	p->strings[p->n] = copy;
+	strmap_put(&p->map, copy, (int32_t)p->n);
+	return p->strings[p->n++];
+}
+
+const char *strpool_intern(strpool *p, const char *s)
+{
+	return strpool_internn(p, s, strlen(s));
+}
