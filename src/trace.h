@@ -1,0 +1,140 @@
+/* trace.h — what the matcher did, as an ordered list of small fixed-size
+ * events plus one summary record per attempt (rule × anchor).
+ *
+ * The matcher talks to its consumer through fd_trace_sink (like ncdu's
+ * dir_output): the recording sink (fd_trace) stores events compactly in flat
+ * arrays — 40 bytes an event, no allocation per event, no strings. Text is made
+ * on demand: an event names the rule, the pattern position, the param /
+ * source / constraint index, the unit (node or composite) and two int64
+ * payloads; the rule's file:line and the expected value come from the rule's
+ * fd_yval, the actual value is recomputed from the graph. So a recording is
+ * read together with the match result, context, model and rules it came from
+ * (trace_format.c: canonical text, JSON, one-line "why").
+ *
+ * Ownership: an fd_trace owns its three arrays; trace_release frees them. */
+#ifndef FD_TRACE_H
+#define FD_TRACE_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "diag.h"
+#include "reason.h"
+
+/* Event kinds and what their fields mean (unit: a unit id of the event's
+ * graph — a node index, or n_nodes + composite index; see match.h).
+ *   kind          unit            other                a                  b
+ *   EV_RULE       -               -                    priority           -         (rule start, or not run: FAIL + NR code)
+ *   EV_COMPOSITE  composite unit  -                    recogniser         -         (canonicalisation, rule -1)
+ *   EV_ANCHOR     anchor unit     -                    -                  -
+ *   EV_BRANCH     -               -                    -                  -         (branch field says which alternative)
+ *   EV_TYPE       candidate unit  unit it follows      tensor reached by  -         (op, the candidate)
+ *   EV_ORDER      unit            -                    1 swapped, 0 as is -         (commutative input order tried)
+ *   EV_ARITY      unit            -                    inputs counted     -
+ *   EV_PARAM      unit            -                    -                  -         (sub: param index; values recomputed)
+ *   EV_SOURCE     unit            producer unit/NONE   tensor             input slot (sub: source index, -1 = chain link)
+ *   EV_ESCAPE     producer unit   outside consumer/NONE tensor            -         (NONE other: graph output)
+ *   EV_INPUTS     -               -                    external inputs    -
+ *   EV_OUTPUTS    -               -                    outputs counted    -
+ *   EV_CONSTRAINT unit or NONE    tensor or NONE       measured           limit     (sub: constraint index)
+ *   EV_CONFLICT   claimed node    winning fusion       winning rule       -
+ *   EV_CYCLE      first path node -                    path offset        path length (trace->paths, node ids)
+ *   EV_FIRE       anchor unit     -                    fusion index       -
+ *   EV_REWRITE    anchor unit     -                    fusion index       -
+ * rule / op / sub / branch are -1 when they do not apply. */
+typedef enum fd_event_kind {
+	EV_RULE, EV_COMPOSITE, EV_ANCHOR, EV_BRANCH, EV_TYPE, EV_ORDER, EV_ARITY, EV_PARAM,
+	EV_SOURCE, EV_ESCAPE, EV_INPUTS, EV_OUTPUTS, EV_CONSTRAINT, EV_CONFLICT, EV_CYCLE,
+	EV_FIRE, EV_REWRITE,
+	EV_KIND_COUNT
+} fd_event_kind;
+
+typedef enum fd_ev_status { ST_INFO, ST_PASS, ST_FAIL, ST_WARN } fd_ev_status;
+
+typedef struct fd_event {
+	uint8_t kind;        /* fd_event_kind */
+	uint8_t status;      /* fd_ev_status */
+	uint8_t reason;      /* fd_reason: the code of a FAIL or WARN, else REASON_NONE */
+	int8_t branch;       /* -1: match.ops; k: match.branches[k] */
+	int16_t op;          /* pattern position */
+	int16_t sub;         /* param / source / constraint index */
+	int32_t rule;        /* index in the ruleset */
+	int32_t graph;       /* index in model->graphs */
+	int32_t unit;
+	int32_t other;
+	int64_t a, b;
+} fd_event;
+
+/* One per (rule, anchor): where it ended and which event decided it. A rule
+ * that does not run at all (disabled, out of scope) gets one attempt with
+ * anchor FD_NONE per rule. */
+typedef struct fd_attempt {
+	int32_t rule, graph, anchor;
+	int8_t branch;       /* alternative of the deepest path / the one that fired */
+	uint8_t rung;        /* fd_rung */
+	uint8_t reason;      /* fd_reason (REASON_OK_FIRED when fired) */
+	uint8_t ops_matched; /* pattern positions matched on the deepest path */
+	uint32_t first_event, n_events;
+	uint32_t decisive;   /* index of the first failing check of the deepest path
+	                      * (or the fire event); UINT32_MAX when none */
+	int32_t fusion;      /* when fired, else -1 */
+	uint32_t score;      /* depth: higher got further (for near-miss ranking) */
+} fd_attempt;
+
+/* The matcher's consumer. event returns the event's index in the run; path
+ * stores side data (node ids of a would-cycle path) and returns its offset. */
+typedef struct fd_trace_sink {
+	void *ctx;
+	uint32_t (*event)(void *ctx, const fd_event *ev);
+	void (*attempt)(void *ctx, const fd_attempt *at);
+	uint32_t (*path)(void *ctx, const int32_t *ids, uint32_t n);
+} fd_trace_sink;
+
+/* The recording sink. */
+typedef struct fd_trace {
+	fd_event *events;
+	size_t n_events, cap_events;
+	fd_attempt *attempts;
+	size_t n_attempts, cap_attempts;
+	int32_t *paths;
+	size_t n_paths, cap_paths;
+} fd_trace;
+
+void trace_init(fd_trace *t);
+void trace_clear(fd_trace *t);       /* empties, keeps the buffers for a re-run */
+void trace_release(fd_trace *t);
+fd_trace_sink trace_sink(fd_trace *t);
+size_t trace_bytes(const fd_trace *t); /* bytes the recording holds (capacity) */
+const char *event_kind_name(fd_event_kind k);
+const char *ev_status_name(fd_ev_status s);
+
+/* ---- reading a recording (trace_format.c) -----------------------------
+ * All of these take the match result the trace belongs to (match.h). */
+struct fd_match_result;
+
+/* One event in words: what a line of the text trace, a JSON event, `why` and
+ * the TUI's stepper show. */
+typedef struct fd_event_text {
+	char check[96];      /* "op2 Relu param clip_max", "constraint memory_limit" */
+	char subject[160];   /* "conv1 (Conv)", the unit the check was made on */
+	char expected[128];
+	char actual[128];
+	char reason[256];    /* one line: "node has no such param" */
+	fd_srcpos where;     /* the rule text that decided it, or {0} */
+} fd_event_text;
+
+void trace_describe(const struct fd_match_result *r, uint32_t ev, fd_event_text *out);
+/* The canonical text trace (`match --trace`): stable, no addresses, no timing. */
+void trace_write_text(FILE *f, const struct fd_match_result *r);
+/* One attempt's events, indented, as in the text trace. */
+void trace_write_attempt(FILE *f, const struct fd_match_result *r, uint32_t attempt);
+/* The whole trace as JSON: {"attempts": [...]} with each attempt's events. */
+void trace_write_json(FILE *f, const struct fd_match_result *r);
+/* "Conv_BN_Relu_Fusion did not fire on conv1 (Conv): op2 Relu param clip_max:
+ * expected 0.0, node has no such param [FD-NM03] at rules/x.yaml:14:9" — no
+ * trailing newline. Returns buf. */
+char *trace_why_line(const struct fd_match_result *r, uint32_t attempt, char *buf, size_t size);
+/* CANN fusion_result.json shape: {"session_and_graph_id": "0_0",
+ * "graph_fusion": {RULE: {"match_times": "N", "effect_times": "M"}}, "ub_fusion": {}} */
+void trace_write_fusion_result(FILE *f, const struct fd_match_result *r);
+
+#endif
