@@ -1,0 +1,196 @@
+/* cmd_info.c — `fusiondbg info MODEL [--format text|json] [--dim NAME=V]`:
+ * prints what model_info_compute found, as aligned text or as JSON with the
+ * stable keys of PRODUCT.md (ir_version, opsets, nodes, nodes_total,
+ * op_histogram, tensors, shape_coverage, unknown_ops) plus producer, graphs,
+ * tensor_kinds, constants, inputs, outputs and symbolic_dims. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "model_info.h"
+
+static const char usage[] = "fusiondbg info MODEL [--format text|json] [--dim NAME=VALUE]";
+
+static const char *domain_name(const char *d)
+{
+	return d && d[0] ? d : "ai.onnx";
+}
+
+static const char *human_size(int64_t bytes, char *buf, size_t size)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
+	double v = (double)bytes;
+	int u = 0;
+	while (v >= 1024 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+	return buf;
+}
+
+static void json_values(FILE *f, const char *key, const fd_value_info *v, int32_t n)
+{
+	char shape[1024];
+	fprintf(f, "  \"%s\": [", key);
+	for (int32_t i = 0; i < n; i++) {
+		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+		json_string(f, v[i].name);
+		fprintf(f, ", \"dtype\": \"%s\", \"shape\": ", dtype_name(v[i].dtype));
+		json_string(f, shape_format(v[i].shape, shape, sizeof shape));
+		fputc('}', f);
+	}
+	fprintf(f, "%s],\n", n ? "\n  " : "");
+}
+
+static void print_json(FILE *f, const char *path, const fd_model_info *in)
+{
+	fputs("{\n  \"model\": ", f);
+	json_string(f, path);
+	fprintf(f, ",\n  \"ir_version\": %lld,\n  \"opsets\": {", (long long)in->ir_version);
+	for (int32_t i = 0; i < in->n_opsets; i++) {
+		fputs(i ? ", " : "", f);
+		json_string(f, domain_name(in->opsets[i].domain));
+		fprintf(f, ": %lld", (long long)in->opsets[i].version);
+	}
+	fputs("},\n  \"producer\": {\"name\": ", f);
+	json_string(f, in->producer_name);
+	fputs(", \"version\": ", f);
+	json_string(f, in->producer_version);
+	fprintf(f, "},\n  \"file_size\": %lld,\n  \"graphs\": %d,\n  \"nodes\": %lld,\n  \"nodes_total\": %lld,\n",
+	        (long long)in->file_size, in->graphs, (long long)in->nodes, (long long)in->nodes_total);
+	fputs("  \"op_histogram\": {", f);
+	for (int32_t i = 0; i < in->n_histogram; i++) {
+		fputs(i ? ",\n    " : "\n    ", f);
+		json_string(f, in->histogram[i].key);
+		fprintf(f, ": %lld", (long long)in->histogram[i].count);
+	}
+	fprintf(f, "%s},\n  \"tensors\": %lld,\n  \"tensor_kinds\": {", in->n_histogram ? "\n  " : "",
+	        (long long)in->tensors);
+	for (int k = 0; k <= TENSOR_OUTER_SCOPE; k++)
+		fprintf(f, "%s\"%s\": %lld", k ? ", " : "", tensor_kind_name((fd_tensor_kind)k),
+		        (long long)in->tensors_by_kind[k]);
+	fprintf(f, "},\n  \"constants\": %lld,\n  \"external_tensors\": %lld,\n",
+	        (long long)in->constants, (long long)in->external_tensors);
+	fprintf(f, "  \"shape_coverage\": {\"known\": %lld, \"total\": %lld},\n",
+	        (long long)in->shape_coverage.known, (long long)in->shape_coverage.total);
+	json_values(f, "inputs", in->inputs, in->n_inputs);
+	json_values(f, "outputs", in->outputs, in->n_outputs);
+	fputs("  \"unknown_ops\": [", f);
+	for (int32_t i = 0; i < in->n_unknown_ops; i++) {
+		fputs(i ? ",\n    {\"domain\": " : "\n    {\"domain\": ", f);
+		json_string(f, domain_name(in->unknown_ops[i].domain));
+		fputs(", \"op_type\": ", f);
+		json_string(f, in->unknown_ops[i].op_type);
+		fprintf(f, ", \"count\": %lld}", (long long)in->unknown_ops[i].count);
+	}
+	fprintf(f, "%s],\n  \"symbolic_dims\": [", in->n_unknown_ops ? "\n  " : "");
+	for (int32_t i = 0; i < in->n_symdims; i++) {
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+		json_string(f, in->symdims[i].name);
+		fprintf(f, ", \"value\": %lld, \"bound\": %s}", (long long)in->symdims[i].value,
+		        in->symdims[i].bound ? "true" : "false");
+	}
+	fprintf(f, "%s]\n}\n", in->n_symdims ? "\n  " : "");
+}
+
+static int name_width(const fd_value_info *v, int32_t n, int w)
+{
+	for (int32_t i = 0; i < n; i++)
+		if ((int)strlen(v[i].name) > w)
+			w = (int)strlen(v[i].name);
+	return w;
+}
+
+static void text_values(FILE *f, const char *title, const fd_value_info *v, int32_t n, int w)
+{
+	char shape[1024];
+	fprintf(f, "\n%s\n", title);
+	for (int32_t i = 0; i < n; i++)
+		fprintf(f, "  %-*s  %-9s %s\n", w, v[i].name, dtype_name(v[i].dtype),
+		        shape_format(v[i].shape, shape, sizeof shape));
+	if (!n)
+		fprintf(f, "  (none)\n");
+}
+
+static void print_text(FILE *f, const char *path, const fd_model_info *in)
+{
+	char size[32];
+	fprintf(f, "%-16s %s (%s)\n", "model", path, human_size(in->file_size, size, sizeof size));
+	fprintf(f, "%-16s %lld\n", "ir_version", (long long)in->ir_version);
+	fprintf(f, "%-16s", "opsets");
+	for (int32_t i = 0; i < in->n_opsets; i++)
+		fprintf(f, "%s %s %lld", i ? "," : "", domain_name(in->opsets[i].domain),
+		        (long long)in->opsets[i].version);
+	fprintf(f, "\n%-16s %s %s\n", "producer", in->producer_name, in->producer_version);
+	fprintf(f, "%-16s %d (deepest body nesting %d)\n", "graphs", in->graphs, in->max_depth);
+	fprintf(f, "%-16s %lld in the main graph, %lld with subgraphs\n", "nodes",
+	        (long long)in->nodes, (long long)in->nodes_total);
+	fprintf(f, "%-16s %lld (graph inputs %lld, initializers %lld, constants %lld, activations %lld)\n",
+	        "tensors", (long long)in->tensors, (long long)in->tensors_by_kind[TENSOR_GRAPH_INPUT],
+	        (long long)in->tensors_by_kind[TENSOR_INITIALIZER],
+	        (long long)in->tensors_by_kind[TENSOR_CONSTANT],
+	        (long long)in->tensors_by_kind[TENSOR_ACTIVATION]);
+	fprintf(f, "%-16s %lld", "constants", (long long)in->constants);
+	if (in->external_tensors)
+		fprintf(f, " (%lld with external data, not read)", (long long)in->external_tensors);
+	const fd_shape_coverage *c = &in->shape_coverage;
+	fprintf(f, "\n%-16s %lld of %lld intermediate tensors", "shape coverage",
+	        (long long)c->known, (long long)c->total);
+	if (c->total)
+		fprintf(f, " (%.1f%%)", 100.0 * (double)c->known / (double)c->total);
+	fputc('\n', f);
+
+	int w = name_width(in->outputs, in->n_outputs, name_width(in->inputs, in->n_inputs, 4));
+	text_values(f, "inputs", in->inputs, in->n_inputs, w);
+	text_values(f, "outputs", in->outputs, in->n_outputs, w);
+
+	if (in->n_symdims) {
+		fprintf(f, "\nsymbolic dims\n");
+		for (int32_t i = 0; i < in->n_symdims; i++) {
+			const fd_symdim *s = &in->symdims[i];
+			if (s->bound)
+				fprintf(f, "  %-*s  %lld (--dim)\n", w, s->name, (long long)s->value);
+			else
+				fprintf(f, "  %-*s  %lld (assumed; bind with --dim %s=N)\n", w, s->name,
+				        (long long)s->value, s->name);
+		}
+	}
+
+	int kw = 8;
+	for (int32_t i = 0; i < in->n_histogram; i++)
+		if ((int)strlen(in->histogram[i].key) > kw)
+			kw = (int)strlen(in->histogram[i].key);
+	fprintf(f, "\nop histogram (%d op types)\n", in->n_histogram);
+	for (int32_t i = 0; i < in->n_histogram; i++)
+		fprintf(f, "  %-*s %6lld\n", kw, in->histogram[i].key, (long long)in->histogram[i].count);
+
+	fprintf(f, "\nunknown ops\n");
+	for (int32_t i = 0; i < in->n_unknown_ops; i++)
+		fprintf(f, "  %-*s %6lld  (domain %s)\n", kw, in->unknown_ops[i].op_type,
+		        (long long)in->unknown_ops[i].count, domain_name(in->unknown_ops[i].domain));
+	if (!in->n_unknown_ops)
+		fprintf(f, "  (none: every op type is standard ONNX)\n");
+}
+
+int cmd_info(int argc, char **argv)
+{
+	cli_options o;
+	if (cli_parse(argc, argv, OPT_FORMAT | OPT_MODEL_COMMON, usage, &o))
+		return EXIT_BAD_INPUT;
+	if (o.n_positional != 1) {
+		fprintf(stderr, "fusiondbg: info wants exactly one MODEL\nusage: %s\n", usage);
+		return EXIT_BAD_INPUT;
+	}
+	fd_model m;
+	if (cli_load_model(&o, &m))
+		return EXIT_BAD_INPUT;
+	fd_model_info info;
+	model_info_compute(&m, &info);
+	if (o.format == FORMAT_JSON)
+		print_json(stdout, o.model, &info);
+	else
+		print_text(stdout, o.model, &info);
+	model_info_release(&info);
+	model_release(&m);
+	return fflush(stdout) ? EXIT_BAD_INPUT : EXIT_OK;
+}
