@@ -132,6 +132,7 @@ typedef struct fd_ruleset {
 	fd_yfile **files;
 	int n_rules;
 	fd_rule *rules;            /* in load order: files sorted, documents in order */
+	int n_unparsed;            /* files that could not be read or parsed as YAML (CLI exit 2) */
 } fd_ruleset;
 
 void ruleset_init(fd_ruleset *rs);
@@ -148,6 +149,15 @@ typedef struct fd_check_options {
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d);
 
 int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or -1 */
+/* The environment, as the seed has it: GRAPH_AUTOFUSION_ENABLE=0 (or false /
+ * off / no) disables every rule; GRAPH_AUTOFUSION_RULES="A,B" enables only the
+ * named rules. Callers choose when to apply it (after loading, before --set).
+ * The _diags form also warns about names in GRAPH_AUTOFUSION_RULES that no
+ * loaded rule has (d may be NULL). */
+void ruleset_apply_env(fd_ruleset *rs);
+void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
+/* GRAPH_AUTOFUSION_RULES_DIR, the default rules location, or NULL when unset or empty. */
+const char *ruleset_default_path(void);
 fd_srcpos yval_pos(const fd_yval *v);   /* position or {0} */
 
 const char *source_type_name(fd_source_type t);
