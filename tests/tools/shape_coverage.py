@@ -12,7 +12,13 @@ dim_value or a dim_param. A dim_param counts as known because fusiondbg binds
 every symbolic dim (--dim, or assumed 1), so python's symbolic answer carries
 the same information as ours. A dim with neither is unknown.
 
-Usage: shape_coverage.py MODEL.onnx [...]  prints "known total path" per model.
+Usage:
+  shape_coverage.py MODEL.onnx [...]       prints "known total path" per model
+  shape_coverage.py --compare MODEL DUMP   checks every shape python knows
+      against DUMP (the output of `test_shape_infer --dump MODEL`): a dim
+      python gives as a number must be that number in ours; a dim python gives
+      as a name must carry that name in ours or be its bound value (1 when
+      not bound: the test binds nothing). Prints each disagreement; exit 1.
 """
 import sys
 
@@ -61,8 +67,64 @@ def coverage(model):
     return n_known, n_total
 
 
+def parse_dump(path):
+    """{(graph, name): (dtype, dims or None)} from `test_shape_infer --dump`."""
+    ours = {}
+    with open(path) as f:
+        for line in f:
+            g, name, dt, dims = line.split()
+            if dims == "-":
+                shape = None
+            else:
+                shape = []
+                for d in dims[1:-1].split(",") if dims != "[]" else []:
+                    sym, _, val = d.rpartition("=")
+                    shape.append((sym or None, None if val == "?" else int(val)))
+            ours[(int(g), name)] = (int(dt), shape)
+    return ours
+
+
+def compare(model_path, dump_path):
+    inferred = shape_inference.infer_shapes(onnx.load(model_path), data_prop=True)
+    ours = parse_dump(dump_path)
+    bad = 0
+    for gi, g in enumerate(graphs(inferred.graph)):
+        info = {vi.name: vi for vi in list(g.value_info) + list(g.output)}
+        for n in g.node:
+            for name in n.output:
+                if not name or name not in info or (gi, name) not in ours:
+                    continue
+                t = info[name].type.tensor_type
+                dt, shape = ours[(gi, name)]
+                if t.elem_type and dt and t.elem_type != dt:
+                    print(f"{model_path}: {name}: dtype onnx {t.elem_type} ours {dt}")
+                    bad += 1
+                if not t.HasField("shape"):
+                    continue
+                want = t.shape.dim
+                if shape is None or len(shape) != len(want):
+                    print(f"{model_path}: {name}: rank onnx {len(want)} ours {shape}")
+                    bad += 1
+                    continue
+                for k, d in enumerate(want):
+                    sym, val = shape[k]
+                    if d.HasField("dim_value") and val != d.dim_value:
+                        ok = False
+                    elif d.HasField("dim_param") and not d.dim_param.startswith("unk__"):
+                        ok = sym == d.dim_param or val == 1
+                    else:
+                        ok = True
+                    if not ok:
+                        print(f"{model_path}: {name}: dim {k} onnx {d} ours {shape}".replace("\n", " "))
+                        bad += 1
+                        break
+    return bad
+
+
 def main(argv):
     status = 0
+    if len(argv) == 4 and argv[1] == "--compare":
+        return 1 if compare(argv[2], argv[3]) else 0
     for path in argv[1:]:
         try:
             k, t = coverage(onnx.load(path))

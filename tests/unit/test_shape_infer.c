@@ -1,0 +1,369 @@
+/* test_shape_infer.c — shape inference on the small models of
+ * tests/data/shapes (made by tests/tools/make_shape_models.py; the expected
+ * shapes below are worked out by hand from the ONNX spec), byte counts that
+ * saturate, shape_format, and coverage on the shared real models.
+ *
+ * `test_shape_infer --dump MODEL [NAME=V ...]` prints every node output's
+ * dtype and shape instead of testing; tests/cli/test_shape_coverage.sh uses
+ * it to compare with onnx's own shape inference tensor by tensor. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "graph.h"
+
+#define DATA "tests/data/shapes/"
+
+static fd_model *load(const char *path, const fd_dim_binding *dims, int n_dims)
+{
+	static fd_model m;
+	fd_load_options opt = { dims, n_dims, false };
+	fd_diags d;
+	char buf[512];
+
+	diags_init(&d);
+	if (model_load_onnx(&m, path, &opt, &d) != 0) {
+		for (size_t i = 0; i < d.n; i++)
+			fprintf(stderr, "%s\n", diag_format(&d.items[i], buf, sizeof buf));
+		diags_release(&d);
+		fail_msg("cannot load %s", path);
+	}
+	diags_release(&d);
+	return &m;
+}
+
+static const fd_tensor *tensor(const fd_model *m, const char *name)
+{
+	int32_t t = graph_find_tensor(&m->graphs[0], name);
+	if (t < 0)
+		fail_msg("no tensor %s", name);
+	return &m->graphs[0].tensors[t];
+}
+
+/* Dims by value ("1x6x15x16", "?" unknown, "scalar" for rank 0). */
+static const char *dims_of(const fd_model *m, const char *name)
+{
+	static char buf[256];
+	const fd_shape *s = &tensor(m, name)->shape;
+	size_t at = 0;
+
+	if (s->rank < 0)
+		return "?";
+	if (s->rank == 0)
+		return "scalar";
+	buf[0] = '\0';
+	for (int32_t i = 0; i < s->rank && at < sizeof buf; i++) {
+		if (s->dims[i].value >= 0)
+			at += snprintf(buf + at, sizeof buf - at, "%s%lld", i ? "x" : "", (long long)s->dims[i].value);
+		else
+			at += snprintf(buf + at, sizeof buf - at, "%s?", i ? "x" : "");
+	}
+	return buf;
+}
+
+#define SHAPE(m, name, want) assert_string_equal(dims_of(m, name), want)
+#define DTYPE(m, name, dt) assert_int_equal(tensor(m, name)->dtype, dt)
+
+static void expect_ints(const fd_model *m, const char *name, const int64_t *want, int64_t n)
+{
+	const fd_const *v = tensor(m, name)->value;
+	assert_non_null(v);
+	assert_non_null(v->i64);
+	assert_int_equal(v->count, n);
+	for (int64_t i = 0; i < n; i++)
+		assert_int_equal(v->i64[i], want[i]);
+}
+
+static void test_conv(void **state)
+{
+	fd_model *m = load(DATA "conv.onnx", NULL, 0);
+	(void)state;
+	SHAPE(m, "w", "6x1x3x3");        /* ConstantOfShape of a constant shape */
+	SHAPE(m, "c1", "1x6x15x16");     /* group 3, pads 1,2,1,2, strides 2, dilations 2 */
+	SHAPE(m, "c2", "1x8x8x8");       /* SAME_UPPER, stride 2 */
+	SHAPE(m, "c3", "1x4x6x6");       /* VALID */
+	SHAPE(m, "y", "1x5x12x12");      /* ConvTranspose, output_padding 1 */
+	DTYPE(m, "y", DT_FLOAT);
+	model_release(m);
+}
+
+static void test_pool(void **state)
+{
+	fd_model *m = load(DATA "pool.onnx", NULL, 0);
+	(void)state;
+	SHAPE(m, "p_floor", "1x8x4x4");
+	SHAPE(m, "p_ceil", "1x8x5x5");
+	SHAPE(m, "p_drop", "1x2x3x3");   /* a window starting in the end padding is dropped */
+	SHAPE(m, "p_same", "1x8x4x4");
+	SHAPE(m, "y", "1x8x1x1");
+	model_release(m);
+}
+
+static void test_matmul(void **state)
+{
+	fd_model *m = load(DATA "matmul.onnx", NULL, 0);
+	(void)state;
+	SHAPE(m, "batched", "2x3x4x6");  /* batch dims (2,1) and (3) broadcast */
+	SHAPE(m, "vec_left", "3x6");
+	SHAPE(m, "vec_right", "2x1x4");
+	SHAPE(m, "dot", "scalar");
+	SHAPE(m, "gemm", "7x9");
+	SHAPE(m, "y", "2x3x4x6");
+	model_release(m);
+}
+
+static void test_reshape(void **state)
+{
+	fd_model *m = load(DATA "reshape.onnx", NULL, 0);
+	(void)state;
+	SHAPE(m, "r_zero_neg", "2x12");
+	SHAPE(m, "r_neg", "4x6");
+	SHAPE(m, "r_keep", "2x3x4");
+	SHAPE(m, "flat", "6x4");
+	SHAPE(m, "y", "4x2x3");
+	model_release(m);
+}
+
+static void test_chain(void **state)
+{
+	fd_model *m = load(DATA "chain.onnx", NULL, 0);
+	static const int64_t target[] = { 1, -1 }, sizes[] = { 2, 6, 16 };
+	(void)state;
+	expect_ints(m, "target", target, 2);
+	SHAPE(m, "flat", "1x24");        /* batch assumed 1 */
+	expect_ints(m, "sizes", sizes, 3);
+	SHAPE(m, "y", "2x6x16");
+	model_release(m);
+
+	fd_dim_binding b = { "batch", 5 };
+	m = load(DATA "chain.onnx", &b, 1);
+	SHAPE(m, "flat", "5x24");
+	SHAPE(m, "y", "10x6x16");
+	model_release(m);
+}
+
+static void test_slice_split(void **state)
+{
+	fd_model *m = load(DATA "slice.onnx", NULL, 0);
+	(void)state;
+	SHAPE(m, "s_neg", "3x8");        /* starts -3, ends INT64_MAX / -5, step 2 */
+	SHAPE(m, "s_rev", "10x20");      /* step -1 from -1 to -INT64_MAX */
+	SHAPE(m, "s_clamp", "8x3");
+	SHAPE(m, "sp_a", "10x8");
+	SHAPE(m, "sp_b", "10x12");
+	SHAPE(m, "e0", "5x20");
+	SHAPE(m, "e1", "5x20");
+	SHAPE(m, "y", "10x28");
+	model_release(m);
+}
+
+static void test_resize(void **state)
+{
+	fd_model *m = load(DATA "resize.onnx", NULL, 0);
+	(void)state;
+	SHAPE(m, "by_scales", "1x3x20x10");
+	SHAPE(m, "by_sizes", "1x3x7x9");
+	SHAPE(m, "y", "1x3x40x41");      /* sizes from Shape -> Slice -> Concat */
+	model_release(m);
+}
+
+static void test_huge(void **state)
+{
+	fd_model *m = load(DATA "huge.onnx", NULL, 0);
+	const fd_tensor *r = tensor(m, "r");
+	int64_t n = 0, bytes = 0;
+	(void)state;
+	SHAPE(m, "r", "1099511627776x1099511627776x16");
+	assert_false(shape_elements(&r->shape, &n));
+	assert_true(n == INT64_MAX);
+	assert_false(tensor_bytes(r, &bytes));
+	assert_true(bytes == INT64_MAX);
+	SHAPE(m, "y", "?x16");           /* the element count overflows: -1 stays unknown */
+	model_release(m);
+}
+
+static void test_symbolic(void **state)
+{
+	fd_model *m = load(DATA "symbolic.onnx", NULL, 0);
+	char buf[64];
+	(void)state;
+	SHAPE(m, "mm", "1x1x6");
+	assert_string_equal(shape_format(&tensor(m, "mm")->shape, buf, sizeof buf), "batchxseqx6");
+	SHAPE(m, "y", "6");
+	model_release(m);
+
+	fd_dim_binding b[2] = { { "batch", 2 }, { "seq", 5 } };
+	m = load(DATA "symbolic.onnx", b, 2);
+	SHAPE(m, "mm", "2x5x6");
+	SHAPE(m, "y", "60");
+	static const int64_t numel[] = { 60 };
+	expect_ints(m, "numel", numel, 1);
+	model_release(m);
+}
+
+static void test_misc(void **state)
+{
+	fd_model *m = load(DATA "misc.onnx", NULL, 0);
+	static const int64_t rng[] = { 0, 1, 2, 3, 4 }, wh[] = { 2, 3 };
+	(void)state;
+	DTYPE(m, "eq", DT_BOOL);
+	expect_ints(m, "wh", wh, 2);
+	SHAPE(m, "cos", "2x3");
+	DTYPE(m, "cos", DT_INT64);
+	expect_ints(m, "rng", rng, 5);
+	SHAPE(m, "sq", "3x5");
+	SHAPE(m, "rm", "1x3x1");
+	SHAPE(m, "am", "1x5");
+	DTYPE(m, "am", DT_INT64);
+	SHAPE(m, "tv", "1x3x2");
+	SHAPE(m, "ti", "1x3x2");
+	DTYPE(m, "ti", DT_INT64);
+	SHAPE(m, "pd", "1x7x11");
+	SHAPE(m, "tl", "2x3x15");
+	SHAPE(m, "ln", "1x3x5");
+	SHAPE(m, "ln_mean", "1x3x1");
+	SHAPE(m, "mask", "1x3x5");
+	DTYPE(m, "mask", DT_BOOL);
+	SHAPE(m, "es", "1x3x7");
+	SHAPE(m, "y", "1x3x2x2");
+	model_release(m);
+}
+
+static void test_bytes_and_format(void **state)
+{
+	fd_dim d4[4] = { { 1, NULL }, { 64, NULL }, { 56, NULL }, { 56, NULL } };
+	fd_dim big[3] = { { INT64_MAX / 2, NULL }, { 3, NULL }, { 1, NULL } };
+	fd_dim sym[2] = { { 8, "batch" }, { 128, NULL } };
+	fd_dim unk[2] = { { -1, NULL }, { 4, NULL } };
+	fd_tensor t = { 0 };
+	char buf[64];
+	int64_t n;
+	(void)state;
+
+	t.shape = (fd_shape){ 4, d4 };
+	t.dtype = DT_FLOAT;
+	assert_true(tensor_bytes(&t, &n));
+	assert_int_equal(n, 1 * 64 * 56 * 56 * 4);
+	t.dtype = DT_INT4;                               /* sub-byte types round up */
+	t.shape = (fd_shape){ 1, (fd_dim[1]){ { 3, NULL } } };
+	assert_true(tensor_bytes(&t, &n));
+	assert_int_equal(n, 2);
+	t.dtype = DT_FLOAT;
+	t.shape = (fd_shape){ 3, big };                  /* never wraps */
+	assert_false(shape_elements(&t.shape, &n));
+	assert_true(n == INT64_MAX);
+	assert_false(tensor_bytes(&t, &n));
+	assert_true(n == INT64_MAX);
+	big[0].value = INT64_MAX / 8;                    /* elements fit, bytes do not */
+	big[1].value = 1;
+	assert_true(shape_elements(&t.shape, &n));
+	assert_false(tensor_bytes(&t, &n));
+	assert_true(n == INT64_MAX);
+	t.shape = (fd_shape){ 2, unk };
+	assert_false(tensor_bytes(&t, &n));
+	t.dtype = DT_STRING;
+	t.shape = (fd_shape){ 4, d4 };
+	assert_false(tensor_bytes(&t, &n));
+
+	assert_string_equal(shape_format(&(fd_shape){ 4, d4 }, buf, sizeof buf), "1x64x56x56");
+	assert_string_equal(shape_format(&(fd_shape){ 2, sym }, buf, sizeof buf), "batchx128");
+	assert_string_equal(shape_format(&(fd_shape){ 2, unk }, buf, sizeof buf), "?x4");
+	assert_string_equal(shape_format(&(fd_shape){ -1, NULL }, buf, sizeof buf), "?");
+	assert_string_equal(shape_format(&(fd_shape){ 0, NULL }, buf, sizeof buf), "scalar");
+	assert_string_equal(shape_format(&(fd_shape){ 4, d4 }, buf, 6), "1x64x");
+}
+
+/* On the shared models ours must know at least what onnx 1.12's
+ * infer_shapes(data_prop=True) knows: these are its counts from
+ * tests/tools/shape_coverage.py (the CLI test recomputes them live). */
+static void test_shared_models(void **state)
+{
+	static const struct { const char *file; int64_t python_known; } models[] = {
+		{ "light_densenet121.onnx", 1745 }, { "light_inception_v1.onnx", 236 },
+		{ "light_resnet50.onnx", 414 }, { "light_shufflenet.onnx", 445 },
+		{ "light_squeezenet.onnx", 104 }, { "light_vgg19.onnx", 81 },
+		{ "tiny_distilbert_sst2.onnx", 38 }, { "tiny_gpt2_ort_fused.onnx", 2 },
+		{ "ultraface_version-RFB-320.onnx", 182 },
+	};
+	const char *dir = getenv("MODELS") ? getenv("MODELS") : "../shared/models";
+	char path[1024];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, models[i].file);
+		fd_model *m = load(path, NULL, 0);
+		fd_shape_coverage c = model_shape_coverage(m);
+		print_message("%-32s ours %lld/%lld  onnx %lld\n", models[i].file,
+		              (long long)c.known, (long long)c.total, (long long)models[i].python_known);
+		assert_true(c.known >= models[i].python_known);
+		model_release(m);
+	}
+}
+
+/* --dump: "graph name dtype dims" per node output; dims as value, or
+ * sym=value for a symbolic dim, "?" unknown, "-" for an unknown rank. */
+static int dump(int argc, char **argv)
+{
+	fd_dim_binding b[16];
+	int n = 0;
+	for (int i = 3; i < argc && n < 16; i++) {
+		char *eq = strchr(argv[i], '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		b[n].name = argv[i];
+		b[n++].value = strtoll(eq + 1, NULL, 10);
+	}
+	fd_model *m = load(argv[2], b, n);
+	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
+		const fd_graph *g = &m->graphs[gi];
+		for (int32_t t = 0; t < g->n_tensors; t++) {
+			const fd_tensor *x = &g->tensors[t];
+			if (x->producer < 0)
+				continue;
+			printf("%d %s %d", gi, x->name, x->dtype);
+			if (x->shape.rank < 0)
+				printf(" -");
+			else
+				printf(" [");
+			for (int32_t k = 0; k < x->shape.rank; k++) {
+				const fd_dim *d = &x->shape.dims[k];
+				printf("%s", k ? "," : "");
+				if (d->sym)
+					printf("%s=", d->sym);
+				if (d->value >= 0)
+					printf("%lld", (long long)d->value);
+				else
+					printf("?");
+			}
+			printf("%s\n", x->shape.rank >= 0 ? "]" : "");
+		}
+	}
+	model_release(m);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conv),
+		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_matmul),
+		cmocka_unit_test(test_reshape),
+		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_slice_split),
+		cmocka_unit_test(test_resize),
+		cmocka_unit_test(test_huge),
+		cmocka_unit_test(test_symbolic),
+		cmocka_unit_test(test_misc),
+		cmocka_unit_test(test_bytes_and_format),
+		cmocka_unit_test(test_shared_models),
+	};
+	if (argc >= 3 && !strcmp(argv[1], "--dump"))
+		return dump(argc, argv);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
