@@ -53,7 +53,7 @@ static void infer_attention(shape_ctx *c)
 	fd_dim present[5];
 	memcpy(present, past->dims, sizeof present);
 	int64_t p = past->dims[3].value, s = x->dims[1].value;
-	present[3] = p >= 0 && s >= 0 ? dim_of(p + s) : dim_unknown();
+	present[3] = p >= 0 && s >= 0 && p <= INT64_MAX - s ? dim_of(p + s) : dim_unknown();
 	if (hv >= 0 && heads > 0) {
 		present[2] = dim_of(heads);
 		present[4] = dim_of(hv / heads);

@@ -36,17 +36,19 @@ static void window_out(const shape_ctx *c, const fd_dim *in, const int64_t *kern
 		if (x < 0 || s <= 0)
 			continue;
 		if (same) {
-			out[i] = dim_of((x + s - 1) / s);
+			out[i] = dim_of(x / s + (x % s != 0));
 			continue;
 		}
-		if (k < 0 || dil[i] <= 0)
+		if (k < 1 || dil[i] <= 0)
 			continue;
-		int64_t ek = (k - 1) * dil[i] + 1, span = x + pb + pe - ek;
-		if (span < 0)
+		/* 128-bit: attributes come from the file and may be anything */
+		__int128 ek = (__int128)(k - 1) * dil[i] + 1, span = (__int128)x + pb + pe - ek, w;
+		if (span < 0 || span > INT64_MAX)
 			continue;
-		o = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
-		if (ceil_mode && (o - 1) * s >= x + pb)
-			o--;
+		w = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+		if (ceil_mode && (w - 1) * s >= (__int128)x + pb)
+			w--;
+		o = (int64_t)w;
 		out[i] = dim_of(o);
 	}
 }
@@ -117,7 +119,8 @@ static void infer_conv_transpose(shape_ctx *c)
 	attr_spatial(c, "output_padding", ns, 0, opad);
 	attr_spatial(c, "pads", 2 * ns, 0, pads);
 	dims[0] = x->dims[0];
-	dims[1] = wk && w->dims[1].value >= 0 && group > 0 ? dim_of(w->dims[1].value * group) : dim_unknown();
+	dims[1] = wk && w->dims[1].value >= 0 && group > 0 && w->dims[1].value <= INT64_MAX / group
+	          ? dim_of(w->dims[1].value * group) : dim_unknown();
 	for (int32_t i = 0; i < ns; i++) {
 		int64_t in = x->dims[2 + i].value;
 		kernel[i] = ka && i < nk ? ka[i] : wk ? w->dims[2 + i].value : -1;
@@ -128,16 +131,17 @@ static void infer_conv_transpose(shape_ctx *c)
 		}
 		if (in < 0)
 			continue;
+		__int128 o;
 		if (!strncmp(auto_pad, "SAME", 4)) {
-			dims[2 + i] = dim_of(in * strides[i]);
-			continue;
+			o = (__int128)in * strides[i];
+		} else {
+			if (kernel[i] < 1)
+				continue;
+			__int128 pb = strcmp(auto_pad, "VALID") ? (__int128)pads[i] + pads[ns + i] : 0;
+			o = (__int128)strides[i] * (in - 1) + opad[i] + (__int128)(kernel[i] - 1) * dil[i] + 1 - pb;
 		}
-		if (kernel[i] < 0)
-			continue;
-		int64_t pb = strcmp(auto_pad, "VALID") ? pads[i] + pads[ns + i] : 0;
-		int64_t o = strides[i] * (in - 1) + opad[i] + (kernel[i] - 1) * dil[i] + 1 - pb;
-		if (o >= 0)
-			dims[2 + i] = dim_of(o);
+		if (o >= 0 && o <= INT64_MAX)
+			dims[2 + i] = dim_of((int64_t)o);
 	}
 	sh_set(c, 0, dt, r, dims);
 }
@@ -264,8 +268,9 @@ static void scale_dims(const fd_shape *x, const double *sc, fd_dim *dims)
 {
 	for (int32_t i = 0; i < x->rank; i++) {
 		int64_t v = x->dims[i].value;
-		dims[i] = v < 0 ? dim_unknown() :
-		          sc[i] == 1 ? x->dims[i] : dim_of((int64_t)floorf((float)v * (float)sc[i]));
+		float o = floorf((float)v * (float)sc[i]);
+		dims[i] = v < 0 || !(o >= 0 && o < 9.2e18f) ? dim_unknown() :
+		          sc[i] == 1 ? x->dims[i] : dim_of((int64_t)o);
 	}
 }
 
@@ -327,7 +332,8 @@ static void infer_depth_space(shape_ctx *c)
 	for (int i = 1; i < 4; i++) {
 		int64_t v = x->dims[i].value;
 		bool up = (i == 1) != to_space;   /* multiply, else divide */
-		dims[i] = v < 0 ? dim_unknown() : dim_of(up ? v * (i == 1 ? b * b : b) : v / (i == 1 ? b * b : b));
+		__int128 f = i == 1 ? (__int128)b * b : b, o = up ? v * f : v / f;
+		dims[i] = v < 0 || o > INT64_MAX ? dim_unknown() : dim_of((int64_t)o);
 	}
 	sh_set(c, 0, sh_in_dtype(c, 0), 4, dims);
 }

@@ -109,12 +109,14 @@ static void infer_transpose(shape_ctx *c)
 		sh_set(c, 0, sh_in_dtype(c, 0), r, dims);
 		return;
 	}
+	bool used[SHAPE_MAX_RANK] = { false };
 	for (int32_t i = 0; i < r; i++) {
 		perm[i] = p ? p[i] : r - 1 - i;
-		if (!axis_norm(perm[i], r, &ax)) {
+		if (!axis_norm(perm[i], r, &ax) || used[ax]) {
 			sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
 			return;
 		}
+		used[ax] = true;
 		perm[i] = ax;
 		dims[i] = x->dims[ax];
 	}
@@ -313,6 +315,8 @@ static int64_t slice_len(int64_t dim, int64_t start, int64_t end, int64_t step, 
 	start = start < 0 ? 0 : start > dim - 1 ? dim - 1 : start;
 	end = end < -1 ? -1 : end > dim - 1 ? dim - 1 : end;
 	*first = start;
+	if (step == INT64_MIN)  /* -step would overflow; one element at most */
+		return start > end;
 	return start > end ? (start - end - 1) / -step + 1 : 0;
 }
 
@@ -545,8 +549,9 @@ static void infer_pad(shape_ctx *c)
 			ok = false;
 			break;
 		}
-		int64_t d = x->dims[ax].value, o = d + pads[i] + pads[k + i];
-		dims[ax] = d >= 0 && o >= 0 ? dim_of(o) : dim_unknown();
+		int64_t d = x->dims[ax].value;
+		__int128 o = (__int128)d + pads[i] + pads[k + i];
+		dims[ax] = d >= 0 && o >= 0 && o <= INT64_MAX ? dim_of((int64_t)o) : dim_unknown();
 	}
 	if (!ok)
 		for (int32_t i = 0; i < r; i++)

@@ -189,7 +189,34 @@ def misc():
           ints("idx", [[0, 1], [2, 3]])], opset=17)
 
 
+def control():
+    # bodies read x from the enclosing graph; their outputs have no shape
+    then_g = h.make_graph([h.make_node("Relu", ["x"], ["t_out"])], "then", [],
+                          [vi("t_out", None)])
+    else_g = h.make_graph([h.make_node("Neg", ["x"], ["e_mid"]),
+                           h.make_node("Identity", ["e_mid"], ["e_out"])], "else", [],
+                          [vi("e_out", None)])
+    loop_g = h.make_graph([
+        h.make_node("Add", ["v_in", "x"], ["v_out"]),
+        h.make_node("Identity", ["cond_in"], ["cond_out"]),
+        h.make_node("Relu", ["v_in"], ["scan_out"]),
+    ], "body", [vi("iter", [], TP.INT64), vi("cond_in", [], TP.BOOL), vi("v_in", None)],
+        [vi("cond_out", None, TP.BOOL), vi("v_out", None), vi("scan_out", None)])
+    scan_g = h.make_graph([
+        h.make_node("Add", ["s_in", "x_t"], ["s_out"]),
+        h.make_node("Mul", ["x_t", "x_t"], ["y_t"]),
+    ], "scan_body", [vi("s_in", None), vi("x_t", None)], [vi("s_out", None), vi("y_t", None)])
+    nodes = [
+        h.make_node("If", ["cond"], ["if_out"], then_branch=then_g, else_branch=else_g),
+        h.make_node("Loop", ["trips", "", "x"], ["loop_v", "loop_scan"], body=loop_g),
+        h.make_node("Scan", ["s0", "x"], ["scan_s", "y"], body=scan_g, num_scan_inputs=1),
+    ]
+    save("control", nodes, [vi("x", [2, 3]), vi("cond", [], TP.BOOL)], [vi("y", None)],
+         [ints("trips", 4), floats("s0", [0, 0, 0])])
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
-    for make in (conv, pool, matmul, reshape, chain, slices, resize, huge, symbolic, misc):
+    for make in (conv, pool, matmul, reshape, chain, slices, resize, huge, symbolic, misc,
+                 control):
         make()

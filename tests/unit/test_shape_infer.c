@@ -233,6 +233,29 @@ static void test_misc(void **state)
 	model_release(m);
 }
 
+/* Bodies are walked when their owner is reached; outer-scope reads see x. */
+static void test_control(void **state)
+{
+	fd_model *m = load(DATA "control.onnx", NULL, 0);
+	(void)state;
+	SHAPE(m, "if_out", "2x3");
+	SHAPE(m, "loop_v", "2x3");
+	SHAPE(m, "loop_scan", "4x2x3");  /* no condition input: exactly M iterations */
+	SHAPE(m, "scan_s", "3");
+	SHAPE(m, "y", "2x3");
+	assert_int_equal(m->n_graphs, 5);
+	for (int32_t gi = 1; gi < m->n_graphs; gi++) {
+		const fd_graph *g = &m->graphs[gi];
+		for (int32_t t = 0; t < g->n_tensors; t++)
+			if (g->tensors[t].producer >= 0)
+				assert_true(g->tensors[t].shape.rank >= 0);
+	}
+	fd_shape_coverage c = model_shape_coverage(m);
+	assert_int_equal(c.total, 5);
+	assert_int_equal(c.known, 5);
+	model_release(m);
+}
+
 static void test_bytes_and_format(void **state)
 {
 	fd_dim d4[4] = { { 1, NULL }, { 64, NULL }, { 56, NULL }, { 56, NULL } };
@@ -360,6 +383,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_huge),
 		cmocka_unit_test(test_symbolic),
 		cmocka_unit_test(test_misc),
+		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_bytes_and_format),
 		cmocka_unit_test(test_shared_models),
 	};
