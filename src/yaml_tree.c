@@ -477,7 +477,10 @@ static void report_parser_error(builder *b, const yaml_parser_t *p)
 			fail(b, tab, "%s", "tab character used for indentation (YAML indents with spaces only)");
 			return;
 		}
-	if (p->context)
+	if (p->context && p->context_mark.line != p->problem_mark.line)
+		fail(b, pos, "%s %s started at %d:%d", p->problem ? p->problem : "syntax error", p->context,
+		     (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
+	else if (p->context)
 		fail(b, pos, "%s %s", p->problem ? p->problem : "syntax error", p->context);
 	else
 		fail(b, pos, "%s", p->problem ? p->problem : "syntax error");
