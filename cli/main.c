@@ -11,6 +11,8 @@ static const struct command {
 	{ "info",   cmd_info,   "model facts: opsets, nodes, op histogram, shape coverage" },
 	{ "verify", cmd_verify, "rule files: YAML and schema, file:line:col errors" },
 	{ "check",  cmd_check,  "rule files: lint (unknown ops, params, constraints, priorities)" },
+	{ "match",  cmd_match,  "run the rules: fusions, match/effect times, rejections, --trace" },
+	{ "why",    cmd_why,    "why a rule did not fire on a node, in one line, then the detail" },
 };
 
 static void usage(FILE *f)

@@ -65,6 +65,7 @@ typedef struct fd_graph_index {
 	int32_t *hosted_off;      /* [n_nodes + 1]: node → biasadd_conv composites it hosts */
 	int32_t *hosted;
 	int32_t *unit_topo;       /* per unit: topo index (composite: of its last member) */
+	int32_t *iota;            /* iota[n] == n: a node's member list is iota + n */
 } fd_graph_index;
 
 typedef struct fd_match_ctx {
@@ -151,6 +152,9 @@ uint32_t match_find_attempt(const fd_match_result *r, int32_t rule, int32_t grap
  * graph-level memory object is left to the estimates module) and the text
  * summary of `match`. */
 void match_write_json(FILE *f, const fd_match_result *r);
+/* The same keys without the enclosing braces (no trailing comma or newline),
+ * so a caller can add its own ("memory", "trace") around them. */
+void match_write_json_fields(FILE *f, const fd_match_result *r);
 void match_write_text(FILE *f, const fd_match_result *r);
 
 /* Workspace a node needs beyond its inputs and outputs (workspace.c): Conv
