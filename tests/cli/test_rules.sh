@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# test_rules.sh — `fusiondbg verify` and `fusiondbg check` from the outside:
+# exit codes 0 / 1 / 2, the exact messages on the seed's literal rules, the
+# shipped rules/ under --strict. Uses $FUSIONDBG from tests/run-all.
+# Owner: h3-rules.
+set -u
+cd "$(dirname "$0")/../.."
+FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run WANT_RC ARGS... : runs fusiondbg, keeps stdout/stderr in $tmp, checks the code
+run() {
+	local want=$1; shift
+	timeout 10 "$FUSIONDBG" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "FAIL: fusiondbg $* exited $rc, want $want"
+		sed 's/^/    stderr: /' "$tmp/err" | head -20
+		sed 's/^/    stdout: /' "$tmp/out" | head -5
+		fail=1
+		return 1
+	fi
+	return 0
+}
+
+# expect WHICH EXPECTED_TEXT : compares $tmp/WHICH with the text
+expect() {
+	local which=$1 want=$2
+	if [ -z "$want" ]; then
+		[ -s "$tmp/$which" ] || return 0
+		echo "FAIL: $which is not empty:"; sed 's/^/    /' "$tmp/$which"; fail=1; return 1
+	fi
+	if ! diff -u <(printf '%s\n' "$want") "$tmp/$which" >"$tmp/diff"; then
+		echo "FAIL: $which differs (- expected, + actual):"
+		sed 's/^/    /' "$tmp/diff"
+		fail=1
+	fi
+}
+
+# --- the shipped library passes check --strict, alone and with samples/rules
+run 0 check --strict rules/ && expect out "rules/: 7 rules in 5 files, 0 errors, 0 warnings" && expect err ""
+run 0 verify rules/ && expect err ""
+run 0 check --strict rules/ samples/rules/
+for f in rules/*.yaml; do run 0 check --strict "$f"; done
+
+# --- the seed's literal rules: schema fine, lint says exactly what is wrong
+run 0 verify samples/seed_rules/ && expect out "samples/seed_rules/: 7 rules in 7 files, 0 errors, 0 warnings"
+run 1 check samples/seed_rules/
+expect out "samples/seed_rules/: 7 rules in 7 files, 1 error, 4 warnings"
+expect err "samples/seed_rules/attention_qk_softmax_fusion.yaml:8:22: warning: match.ops[0].params.transpose_b: true never holds on an ONNX MatMul node, which has no transpose attribute (exporters write a separate Transpose); only nodes carrying 'transB' (com.microsoft FusedMatMul) can match
+samples/seed_rules/conv_bn_relu_fusion.yaml:13:9: error: match.ops[2].params: Relu has no param 'clip_max' (Relu has no params; 'clip_max' is a param of Clip)
+samples/seed_rules/attention_qkv_fusion.yaml:3:11: warning: rules shadowed by priority: 'Attention_QKV_Fusion' and 'Attention_QK_Softmax_Fusion' (samples/seed_rules/attention_qk_softmax_fusion.yaml:2:7) both have priority 180 and anchor on MatMul; only their names decide which runs first
+samples/seed_rules/attention_scorev_fusion.yaml:3:11: warning: rules shadowed by priority: 'Attention_ScoreV_Fusion' and 'Attention_QK_Softmax_Fusion' (samples/seed_rules/attention_qk_softmax_fusion.yaml:2:7) both have priority 180 and anchor on MatMul; only their names decide which runs first
+samples/seed_rules/attention_scorev_fusion.yaml:6:5: warning: rule 'Attention_ScoreV_Fusion' has the same pattern as rule 'Attention_QKV_Fusion' (samples/seed_rules/attention_qkv_fusion.yaml:2:7): 'Attention_ScoreV_Fusion' can never fire where the other matched"
+run 1 check --strict samples/seed_rules/ && expect out "samples/seed_rules/: 7 rules in 7 files, 5 errors, 0 warnings"
+# each literal rule alone: only Conv_BN_Relu fails without --strict
+run 0 check samples/seed_rules/conv_add_silu_fusion.yaml
+run 1 check samples/seed_rules/conv_bn_relu_fusion.yaml
+run 0 check samples/seed_rules/attention_qk_softmax_fusion.yaml
+run 1 check --strict samples/seed_rules/attention_qk_softmax_fusion.yaml
+
+# --- exit codes
+B=tests/data/bad_rules
+run 2 verify                                           # no rules given
+run 2 check --frobnicate rules/                        # unknown option
+run 2 verify --strict rules/                           # check's option, not verify's
+run 2 verify "$tmp/no-such-file.yaml" && expect err "$tmp/no-such-file.yaml: error: cannot open: No such file or directory"
+run 2 verify $B/syntax_error.yaml && expect err "$B/syntax_error.yaml:5:1: error: did not find expected ',' or ']' while parsing a flow sequence started at 4:8"
+run 2 check $B/tab_indent.yaml
+run 2 check $B/not_utf8.yaml
+run 2 check $B/alias_bomb.yaml && expect err "$B/alias_bomb.yaml:7:8: error: alias expands the file beyond 1000000 values (alias bomb?)"
+run 2 verify $B/duplicate_key.yaml rules/              # one unreadable file is enough for 2
+run 1 verify $B/missing_name.yaml && expect err "$B/missing_name.yaml:1:1: error: rule has no 'name'"
+run 1 verify $B/priority_not_int.yaml
+run 0 verify $B/unknown_op.yaml                        # an op type is check's business
+run 1 check $B/unknown_op.yaml && expect err "$B/unknown_op.yaml:5:13: error: match.ops[0].type: unknown op type 'Conv2dd' (did you mean 'Conv2d'?)"
+run 0 check $B/unknown_constraint.yaml                 # a warning ...
+grep -q ": warning: constraints\[0\].type: unknown constraint type 'latency_budget'" "$tmp/err" || { echo "FAIL: no warning for latency_budget"; fail=1; }
+run 1 check --strict $B/unknown_constraint.yaml        # ... an error under --strict
+run 0 verify $B/unknown_key.yaml                       # unknown keys warn
+run 1 check --strict $B/unknown_key.yaml
+run 1 check $B/duplicate_name/                         # across files
+run 1 check $B/empty.yaml
+run 1 check $B/divisor_zero.yaml
+
+# --- --verbose notes say what each type resolved to
+run 0 check --verbose rules/conv_bn_relu_fusion.yaml
+grep -q "note: match.ops\[1\].type: 'BatchNorm' is BatchNorm: matches node types BatchNormalization" "$tmp/err" \
+	|| { echo "FAIL: --verbose has no note for BatchNorm"; sed 's/^/    /' "$tmp/err"; fail=1; }
+
+# --- the summary counts a directory's files and an explicit file alike
+run 0 check rules/attention.yaml && expect out "rules/attention.yaml: 3 rules in 1 file, 0 errors, 0 warnings"
+
+[ "$fail" -eq 0 ] && echo "test_rules.sh: all passed"
+exit "$fail"
