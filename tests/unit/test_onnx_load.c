@@ -1,0 +1,589 @@
+/* test_onnx_load.c — the ONNX loader on every real model in ../shared/models
+ * (node, node_total, graph and tensor counts equal those python3-onnx computes
+ * through tests/tools/onnx_counts.py; topological order and consumer order
+ * valid), on the broken files of tests/data/bad_onnx (each fails with its one
+ * expected line), on cut and mutated real models (never a crash), and on the
+ * ok_* files: subgraphs with outer-scope captures, every attribute kind,
+ * constant decoding, external data, symbolic dims, stable topological order.
+ * Run from the repository root (tests/run-all does). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "graph.h"
+#include "model_info.h"
+#include "onnx_ops.h"
+
+#define BAD "tests/data/bad_onnx/"
+
+static const char *models_dir(void)
+{
+	const char *d = getenv("MODELS");
+	return d && d[0] ? d : "../shared/models";
+}
+
+static const char *python(void)
+{
+	const char *p = getenv("PYTHON");
+	return p && p[0] ? p : "/usr/bin/python3";
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted paths of the *.onnx files in dir; returns the count. */
+static int list_models(const char *dir, char ***out)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	char **v = NULL;
+	assert_non_null(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".onnx"))
+			continue;
+		v = realloc(v, (size_t)(n + 1) * sizeof *v);
+		v[n] = malloc(strlen(dir) + len + 2);
+		sprintf(v[n++], "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	qsort(v, (size_t)n, sizeof *v, cmp_str);
+	*out = v;
+	return n;
+}
+
+static int64_t json_int(const char *line, const char *key)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\": ", key);
+	const char *p = strstr(line, pat);
+	assert_non_null(p);
+	return strtoll(p + strlen(pat), NULL, 10);
+}
+
+static int load(fd_model *m, const char *path, const fd_load_options *o, fd_diags *d)
+{
+	int rc = model_load_onnx(m, path, o, d);
+	char buf[1024];
+	for (size_t i = 0; i < d->n; i++)
+		print_message("  %s\n", diag_format(&d->items[i], buf, sizeof buf));
+	return rc;
+}
+
+/* Producers before consumers; consumers listed in topological order. */
+static void check_order(const fd_model *m)
+{
+	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
+		const fd_graph *g = &m->graphs[gi];
+		assert_non_null(g->topo_order);
+		for (int32_t k = 0; k < g->n_nodes; k++)
+			assert_int_equal(g->nodes[g->topo_order[k]].topo, k);
+		for (int32_t i = 0; i < g->n_nodes; i++) {
+			const fd_node *n = &g->nodes[i];
+			assert_int_equal(graph_find_node(g, n->name), i);
+			for (int32_t s = 0; s < n->n_inputs; s++) {
+				int32_t t = n->inputs[s];
+				if (t >= 0 && g->tensors[t].producer >= 0)
+					assert_true(g->nodes[g->tensors[t].producer].topo < n->topo);
+			}
+		}
+		for (int32_t t = 0; t < g->n_tensors; t++) {
+			const fd_tensor *x = &g->tensors[t];
+			assert_int_equal(graph_find_tensor(g, x->name), t);
+			for (int32_t c = 1; c < x->n_consumers; c++)
+				assert_true(g->nodes[x->consumers[c - 1]].topo <= g->nodes[x->consumers[c]].topo);
+		}
+	}
+}
+
+static void test_shared_models(void **state)
+{
+	(void)state;
+	char **paths;
+	int n = list_models(models_dir(), &paths);
+	assert_true(n >= 9);
+	/* one python run for all models: one JSON line each, in the same order */
+	size_t cmdlen = 256;
+	for (int i = 0; i < n; i++)
+		cmdlen += strlen(paths[i]) + 3;
+	char *cmd = malloc(cmdlen);
+	int at = snprintf(cmd, cmdlen, "%s tests/tools/onnx_counts.py", python());
+	for (int i = 0; i < n; i++)
+		at += snprintf(cmd + at, cmdlen - (size_t)at, " '%s'", paths[i]);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	char *line = NULL;
+	size_t cap = 0;
+	for (int i = 0; i < n; i++) {
+		assert_true(getline(&line, &cap, p) > 0);
+		assert_non_null(strstr(line, paths[i]));
+		fd_model m;
+		fd_diags d;
+		diags_init(&d);
+		print_message("%s\n", paths[i]);
+		assert_int_equal(load(&m, paths[i], NULL, &d), 0);
+		assert_int_equal(d.errors, 0);
+		fd_model_info info;
+		model_info_compute(&m, &info);
+		print_message("  nodes %lld/%lld tensors %lld graphs %d (python: %lld/%lld %lld %lld)\n",
+		              (long long)info.nodes, (long long)info.nodes_total, (long long)info.tensors,
+		              info.graphs, (long long)json_int(line, "nodes"),
+		              (long long)json_int(line, "nodes_total"), (long long)json_int(line, "tensors"),
+		              (long long)json_int(line, "graphs"));
+		assert_int_equal(info.nodes, json_int(line, "nodes"));
+		assert_int_equal(info.nodes_total, json_int(line, "nodes_total"));
+		assert_int_equal(info.tensors, json_int(line, "tensors"));
+		assert_int_equal(info.graphs, json_int(line, "graphs"));
+		int64_t sum = 0;
+		for (int32_t k = 0; k < info.n_histogram; k++)
+			sum += info.histogram[k].count;
+		assert_int_equal(sum, info.nodes_total);
+		check_order(&m);
+		model_info_release(&info);
+		model_release(&m);
+		diags_release(&d);
+		free(paths[i]);
+	}
+	assert_int_equal(pclose(p), 0);
+	free(line);
+	free(cmd);
+	free(paths);
+}
+
+/* Every broken file: failure, exactly one error, naming the file. */
+static const struct bad_case {
+	const char *file;
+	const char *message;
+} bad_cases[] = {
+	{ "empty.onnx", "empty file, not an ONNX model" },
+	{ "garbage.onnx", "not a valid ONNX protobuf" },
+	{ "png_renamed.onnx", "not an ONNX model (it is a PNG image)" },
+	{ "truncated.onnx", "not a valid ONNX protobuf (truncated" },
+	{ "no_graph.onnx", "not an ONNX model: it has no graph" },
+	{ "cycle.onnx", "node 'relu_loop' (Relu) is on a cycle: relu_loop -> add_loop -> relu_loop" },
+	{ "dangling_input.onnx", "node 'conv' (Conv) reads 'missing', which nothing produces" },
+	{ "duplicate_output.onnx", "node 'b' (Relu) writes 'y', which node 'a' (Relu) also writes" },
+	{ "self_consume.onnx", "node 'self' (Add) consumes its own output 'y'" },
+	{ "negative_dim.onnx", "tensor 'x' has a negative dimension (-3 at axis 1)" },
+	{ "deep_nesting.onnx", "subgraphs nested more than 64 deep" },
+	{ "does_not_exist.onnx", "cannot open: No such file or directory" },
+	{ "", "cannot read: it is a directory" },
+};
+
+static void test_bad_files(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof bad_cases / sizeof *bad_cases; i++) {
+		char path[512], line[1024];
+		snprintf(path, sizeof path, BAD "%s", bad_cases[i].file);
+		fd_model m;
+		fd_diags d;
+		diags_init(&d);
+		print_message("%s\n", path);
+		assert_int_equal(load(&m, path, NULL, &d), -1);
+		assert_int_equal(d.errors, 1);
+		assert_int_equal(d.n, 1);
+		diag_format(&d.items[0], line, sizeof line);
+		assert_non_null(strstr(line, bad_cases[i].message));
+		assert_int_equal(strncmp(line, path, strlen(path)), 0);
+		assert_null(strchr(line, '\n'));
+		assert_int_equal(m.n_graphs, 0); /* released */
+		diags_release(&d);
+	}
+}
+
+static uint8_t *read_all(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *buf = malloc((size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*size = (size_t)n;
+	return buf;
+}
+
+/* Real models cut at many offsets: each fails with one line, none crashes. */
+static void test_truncated(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "light_squeezenet.onnx", "tiny_gpt2_ort_fused.onnx",
+	                                     "tiny_distilbert_sst2.onnx" };
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s", models_dir(), names[k]);
+		size_t size;
+		uint8_t *buf = read_all(path, &size);
+		for (int cut = 0; cut <= 32; cut++) {
+			size_t len = cut == 32 ? size - 1 : size * (size_t)cut / 32;
+			uint8_t *copy = malloc(len + 1); /* exact size: ASan sees overreads */
+			memcpy(copy, buf, len);
+			fd_model m;
+			fd_diags d;
+			diags_init(&d);
+			int rc = model_load_onnx_buffer(&m, "cut.onnx", copy, len, NULL, &d);
+			assert_int_equal(rc, -1);
+			assert_int_equal(d.errors, 1);
+			diags_release(&d);
+			free(copy);
+		}
+		free(buf);
+	}
+}
+
+/* Random bytes and bit flips of a real model: load or fail, never crash. */
+static void test_mutations(void **state)
+{
+	(void)state;
+	char path[512];
+	snprintf(path, sizeof path, "%s/light_squeezenet.onnx", models_dir());
+	size_t size;
+	uint8_t *orig = read_all(path, &size);
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	int loaded = 0, failed = 0;
+	for (int round = 0; round < 400; round++) {
+		uint8_t *buf = malloc(size);
+		memcpy(buf, orig, size);
+		int flips = 1 + round % 8;
+		for (int f = 0; f < flips; f++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			buf[(seed >> 33) % size] ^= (uint8_t)(1u << ((seed >> 20) & 7));
+		}
+		if (round % 10 == 9) /* pure noise now and then */
+			for (size_t i = 0; i < 256 && i < size; i++)
+				buf[i] = (uint8_t)((seed = seed * 6364136223846793005ull + 1) >> 56);
+		fd_model m;
+		fd_diags d;
+		diags_init(&d);
+		fd_load_options o = { .no_shape_inference = round % 2 == 0 };
+		int rc = model_load_onnx_buffer(&m, "mutated.onnx", buf, size, &o, &d);
+		if (rc == 0) {
+			loaded++;
+			model_release(&m);
+		} else {
+			failed++;
+			assert_true(d.errors >= 1);
+		}
+		diags_release(&d);
+		free(buf);
+	}
+	print_message("mutations: %d loaded, %d refused\n", loaded, failed);
+	free(orig);
+}
+
+static int32_t tensor_in(const fd_graph *g, const char *name)
+{
+	int32_t t = graph_find_tensor(g, name);
+	if (t < 0)
+		print_message("no tensor '%s' in graph '%s'\n", name, g->name);
+	assert_true(t >= 0);
+	return t;
+}
+
+static int32_t node_in(const fd_graph *g, const char *name)
+{
+	int32_t n = graph_find_node(g, name);
+	assert_true(n >= 0);
+	return n;
+}
+
+static bool has_consumer(const fd_tensor *x, int32_t node)
+{
+	for (int32_t c = 0; c < x->n_consumers; c++)
+		if (x->consumers[c] == node)
+			return true;
+	return false;
+}
+
+static void test_subgraphs(void **state)
+{
+	(void)state;
+	fd_model m;
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(load(&m, BAD "ok_subgraphs.onnx", NULL, &d), 0);
+	assert_int_equal(m.n_graphs, 4);
+	/* bodies follow in discovery order: the If's attributes come sorted by
+	 * name from onnx.helper, so else_branch is graph 2 and then_branch 3 */
+	const fd_graph *g = &m.graphs[0], *body = &m.graphs[1], *else_g = &m.graphs[2], *then_g = &m.graphs[3];
+	int32_t loop = node_in(g, "loop"), add = node_in(g, "add");
+	assert_int_equal(g->nodes[loop].n_subgraphs, 1);
+	assert_int_equal(g->nodes[loop].subgraphs[0], 1);
+	assert_int_equal(node_attr(&g->nodes[loop], "body")->u.g, 1);
+	assert_int_equal(node_attr(&g->nodes[loop], "body")->type, ATTR_GRAPH);
+	assert_int_equal(body->parent, 0);
+	assert_int_equal(body->owner_node, loop);
+	assert_string_equal(body->owner_attr, "body");
+	assert_int_equal(body->depth, 1);
+	int32_t branch = node_in(body, "branch");
+	assert_int_equal(then_g->parent, 1);
+	assert_int_equal(else_g->parent, 1);
+	assert_int_equal(then_g->owner_node, branch);
+	assert_string_equal(then_g->owner_attr, "then_branch");
+	assert_string_equal(else_g->owner_attr, "else_branch");
+	assert_int_equal(then_g->depth, 2);
+	assert_int_equal(body->nodes[branch].n_subgraphs, 2);
+
+	/* the branches read w and x of the main graph: the body captures them */
+	int32_t w = tensor_in(g, "w"), x = tensor_in(g, "x");
+	assert_int_equal(g->tensors[w].kind, TENSOR_CONSTANT);
+	assert_non_null(g->tensors[w].value);
+	assert_int_equal(g->tensors[w].value->count, 6);
+	assert_true(g->tensors[w].value->f64[5] == 6.0);
+	int32_t bw = tensor_in(body, "w"), bx = tensor_in(body, "x"), bv = tensor_in(body, "v");
+	assert_int_equal(body->tensors[bw].kind, TENSOR_OUTER_SCOPE);
+	assert_int_equal(body->tensors[bw].outer, w);
+	assert_int_equal(body->tensors[bx].kind, TENSOR_OUTER_SCOPE);
+	assert_int_equal(body->tensors[bx].outer, x);
+	assert_int_equal(body->tensors[bv].kind, TENSOR_GRAPH_INPUT);
+	int32_t tw = tensor_in(then_g, "w"), tv = tensor_in(then_g, "v"), ex = tensor_in(else_g, "x");
+	assert_int_equal(then_g->tensors[tw].kind, TENSOR_OUTER_SCOPE);
+	assert_int_equal(then_g->tensors[tw].outer, bw);
+	assert_int_equal(then_g->tensors[tv].outer, bv);
+	assert_int_equal(else_g->tensors[ex].outer, bx);
+	/* owners count as consumers of what their bodies read */
+	assert_true(has_consumer(&g->tensors[w], add));
+	assert_true(has_consumer(&g->tensors[w], loop));
+	assert_true(has_consumer(&g->tensors[x], loop));
+	assert_int_equal(g->tensors[w].n_consumers, 2);
+	assert_true(has_consumer(&body->tensors[bw], branch));
+	assert_true(has_consumer(&body->tensors[bv], branch));
+	/* unnamed node */
+	int32_t relu = node_in(g, "Relu_3");
+	assert_true(g->nodes[relu].name_synthesized);
+	assert_false(g->nodes[loop].name_synthesized);
+	assert_int_equal(g->topo_order[3], relu);
+	assert_true(g->tensors[tensor_in(g, "z")].is_graph_output);
+	check_order(&m);
+	model_release(&m);
+	diags_release(&d);
+}
+
+static void test_attrs_and_constants(void **state)
+{
+	(void)state;
+	fd_model m;
+	fd_diags d;
+	diags_init(&d);
+	fd_dim_binding dims[] = { { "batch", 4 }, { "nosuch", 2 } };
+	fd_load_options o = { .dims = dims, .n_dims = 2 };
+	assert_int_equal(load(&m, BAD "ok_attrs.onnx", &o, &d), 0);
+	assert_int_equal(d.errors, 0);
+	assert_int_equal(d.warnings, 1); /* --dim nosuch */
+	const fd_graph *g = &m.graphs[0];
+	const fd_node *c = &g->nodes[node_in(g, "custom")];
+	assert_string_equal(c->domain, "test.fusiondbg");
+	const fd_attr *a;
+	assert_non_null(a = node_attr(c, "f"));
+	assert_int_equal(a->type, ATTR_FLOAT);
+	assert_true(a->u.f == 1.5);
+	assert_int_equal(node_attr(c, "i")->u.i, -7);
+	assert_string_equal(node_attr(c, "s")->u.s, "hello");
+	a = node_attr(c, "t");
+	assert_int_equal(a->type, ATTR_TENSOR);
+	assert_int_equal(a->u.t->dtype, DT_FLOAT16);
+	assert_int_equal(a->u.t->shape.rank, 1);
+	assert_true(a->u.t->value->f64[0] == 1.0 && a->u.t->value->f64[1] == -2.0 && a->u.t->value->f64[2] == 0.5);
+	a = node_attr(c, "floats");
+	assert_int_equal(a->count, 2);
+	assert_true(a->u.floats[1] == 2.5);
+	a = node_attr(c, "ints");
+	assert_int_equal(a->count, 3);
+	assert_int_equal(a->u.ints[2], 5);
+	a = node_attr(c, "strings");
+	assert_int_equal(a->type, ATTR_STRINGS);
+	assert_string_equal(a->u.strings[1], "bc");
+	a = node_attr(c, "tensors");
+	assert_int_equal(a->count, 2);
+	assert_int_equal(a->u.tensors[0]->value->i64[1], -1);
+	assert_int_equal(a->u.tensors[1]->dtype, DT_BOOL);
+	assert_int_equal(a->u.tensors[1]->value->i64[2], 1);
+	a = node_attr(c, "g");
+	assert_int_equal(a->type, ATTR_GRAPH);
+	assert_int_equal(m.graphs[a->u.g].parent, 0);
+	assert_int_equal(m.graphs[a->u.g].tensors[graph_find_tensor(&m.graphs[a->u.g], "x")].kind,
+	                 TENSOR_OUTER_SCOPE);
+	a = node_attr(c, "sp");
+	assert_int_equal(a->type, ATTR_SPARSE_TENSOR);
+	assert_int_equal(a->u.t->dtype, DT_FLOAT);
+	assert_int_equal(a->u.t->shape.dims[1].value, 4);
+	assert_null(node_attr(c, "nope"));
+
+	const fd_tensor *k = &g->tensors[tensor_in(g, "k_ints")];
+	assert_int_equal(k->kind, TENSOR_CONSTANT);
+	assert_int_equal(k->dtype, DT_INT64);
+	assert_int_equal(k->shape.rank, 1);
+	assert_int_equal(k->shape.dims[0].value, 3);
+	assert_int_equal(k->value->i64[2], 3);
+	k = &g->tensors[tensor_in(g, "k_float")];
+	assert_int_equal(k->shape.rank, 0);
+	assert_true(k->value->f64[0] == 2.5);
+	k = &g->tensors[tensor_in(g, "k_int8")];
+	assert_int_equal(k->value->i64[0], -1);
+	assert_int_equal(k->value->i64[2], -128);
+	k = &g->tensors[tensor_in(g, "k_bf16")];
+	assert_true(k->value->f64[0] == 1.0 && k->value->f64[1] == -2.0);
+	assert_int_equal(g->tensors[tensor_in(g, "k_u64")].value->i64[1], 9);
+	assert_true(g->tensors[tensor_in(g, "k_dbl")].value->f64[0] == 0.25);
+	k = &g->tensors[tensor_in(g, "k_i64raw")];
+	assert_int_equal(k->shape.rank, 2);
+	assert_int_equal(k->value->i64[1], -2);
+	assert_true(tensor_is_constant(g, tensor_in(g, "k_i64raw")));
+
+	const fd_tensor *ext = &g->tensors[tensor_in(g, "ext_w")];
+	assert_int_equal(ext->kind, TENSOR_INITIALIZER);
+	assert_true(ext->external_data);
+	assert_null(ext->value);
+	assert_int_equal(ext->shape.rank, 4);
+	assert_int_equal(ext->shape.dims[0].value, 8);
+	const fd_tensor *small = &g->tensors[tensor_in(g, "small")];
+	assert_true(small->value->f64[1] == -1.5);
+	const fd_tensor *big = &g->tensors[tensor_in(g, "big")];
+	assert_null(big->value);
+	assert_int_equal(big->shape.dims[0].value, 5000);
+	assert_false(tensor_is_constant(g, tensor_in(g, "x")));
+
+	/* symbolic dims: batch bound by --dim */
+	assert_int_equal(m.n_symdims, 1);
+	assert_string_equal(m.symdims[0].name, "batch");
+	assert_true(m.symdims[0].bound);
+	const fd_tensor *x4 = &g->tensors[tensor_in(g, "x4")];
+	assert_string_equal(x4->shape.dims[0].sym, "batch");
+	assert_int_equal(x4->shape.dims[0].value, 4);
+	assert_int_equal(node_spatial_rank(g, &g->nodes[node_in(g, "conv")]), 2);
+	assert_int_equal(node_spatial_rank(g, c), -1);
+
+	fd_model_info info;
+	model_info_compute(&m, &info);
+	assert_int_equal(info.n_unknown_ops, 1);
+	assert_string_equal(info.unknown_ops[0].domain, "test.fusiondbg");
+	assert_string_equal(info.unknown_ops[0].op_type, "AllAttrs");
+	assert_int_equal(info.graphs, 2);
+	assert_int_equal(info.tensors_by_kind[TENSOR_CONSTANT], 7);
+	assert_int_equal(info.tensors_by_kind[TENSOR_INITIALIZER], 3);
+	assert_int_equal(info.constants, 10);
+	assert_int_equal(info.external_tensors, 1);
+	model_info_release(&info);
+	model_release(&m);
+
+	/* without --dim the dim is assumed 1 */
+	diags_clear(&d);
+	assert_int_equal(load(&m, BAD "ok_attrs.onnx", NULL, &d), 0);
+	assert_false(m.symdims[0].bound);
+	assert_int_equal(m.symdims[0].value, 1);
+	model_release(&m);
+	diags_release(&d);
+}
+
+static void test_old_ir_and_order(void **state)
+{
+	(void)state;
+	fd_model m;
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(load(&m, BAD "ok_ir2.onnx", NULL, &d), 0);
+	assert_int_equal(d.warnings, 1);
+	const fd_graph *g = &m.graphs[0];
+	assert_int_equal(g->n_inputs, 1); /* w is listed as an input but is an initializer */
+	assert_int_equal(g->tensors[tensor_in(g, "w")].kind, TENSOR_INITIALIZER);
+	assert_int_equal(g->n_initializers, 1);
+	model_release(&m);
+
+	diags_clear(&d);
+	assert_int_equal(load(&m, BAD "ok_unsorted.onnx", NULL, &d), 0);
+	g = &m.graphs[0];
+	static const char *const order[] = { "first_relu", "middle_add", "last_relu", "side_relu" };
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(g->nodes[g->topo_order[i]].name, order[i]);
+	check_order(&m);
+	model_release(&m);
+
+	diags_clear(&d);
+	assert_int_equal(load(&m, BAD "ok_deep_nesting.onnx", NULL, &d), 0);
+	assert_int_equal(m.n_graphs, 41);
+	int maxdepth = 0;
+	for (int32_t i = 0; i < m.n_graphs; i++)
+		if (m.graphs[i].depth > maxdepth)
+			maxdepth = m.graphs[i].depth;
+	assert_int_equal(maxdepth, 20);
+	model_release(&m);
+	diags_release(&d);
+}
+
+static void test_huge_file_refused(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/fusiondbg_huge_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)3 << 30), 0); /* sparse: no disk used */
+	close(fd);
+	fd_model m;
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(model_load_onnx(&m, path, NULL, &d), -1);
+	assert_int_equal(d.errors, 1);
+	assert_non_null(strstr(d.items[0].message, "larger than 2 GiB"));
+	unlink(path);
+	diags_release(&d);
+}
+
+static void test_op_table(void **state)
+{
+	(void)state;
+	assert_true(onnx_op_is_standard("", "Conv"));
+	assert_true(onnx_op_is_standard("ai.onnx", "Upsample"));
+	assert_true(onnx_op_is_standard("", "ImageScaler"));
+	assert_true(onnx_op_is_standard("", "Scatter"));
+	assert_true(onnx_op_is_standard("", "GroupNormalization"));
+	assert_true(onnx_op_is_standard("ai.onnx.ml", "ZipMap"));
+	assert_false(onnx_op_is_standard("", "Attention"));
+	assert_false(onnx_op_is_standard("com.microsoft", "Attention"));
+	assert_false(onnx_op_is_standard("ai.onnx.ml", "Conv"));
+	assert_false(onnx_op_is_standard("", "conv"));
+	/* every op python3-onnx knows is standard here */
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "%s -c \"import onnx.defs as d\n"
+	         "for s in sorted(set((x.domain, x.name) for x in d.get_all_schemas_with_history())):"
+	         " print(s[0] or '-', s[1])\"", python());
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	char dom[128], op[128];
+	int n = 0;
+	while (fscanf(p, "%127s %127s", dom, op) == 2) {
+		if (!onnx_op_is_standard(strcmp(dom, "-") ? dom : "", op))
+			print_message("not standard: %s %s\n", dom, op);
+		assert_true(onnx_op_is_standard(strcmp(dom, "-") ? dom : "", op));
+		n++;
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_true(n > 150);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shared_models),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_subgraphs),
+		cmocka_unit_test(test_attrs_and_constants),
+		cmocka_unit_test(test_old_ir_and_order),
+		cmocka_unit_test(test_huge_file_refused),
+		cmocka_unit_test(test_op_table),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
