@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# test_info.sh — `fusiondbg info --format json` on every shared model: the JSON
+# parses, its counts (nodes, nodes_total, tensors, op_histogram) equal those
+# python3-onnx computes (tests/tools/onnx_counts.py), the required keys are
+# there; text output works; broken files exit 2 with one line on stderr.
+set -u
+FUSIONDBG=${FUSIONDBG:-build/fusiondbg} PYTHON=${PYTHON:-/usr/bin/python3} MODELS=${MODELS:-../shared/models}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+n=0
+for model in "$MODELS"/*.onnx; do
+	n=$((n + 1))
+	name=$(basename "$model")
+	if ! "$FUSIONDBG" info --format json "$model" >"$tmp/out.json" 2>"$tmp/err"; then
+		bad "$name: info exited $? ($(head -n 3 "$tmp/err"))"
+		continue
+	fi
+	"$PYTHON" tests/tools/onnx_counts.py "$model" >"$tmp/expected.json" || { bad "$name: onnx_counts.py failed"; continue; }
+	"$PYTHON" - "$tmp/out.json" "$tmp/expected.json" "$name" <<'PY' || fail=1
+import json, sys
+got_path, want_path, name = sys.argv[1:]
+try:
+    got = json.load(open(got_path))
+except ValueError as e:
+    print("FAIL: %s: info JSON does not parse: %s" % (name, e))
+    sys.exit(1)
+want = json.load(open(want_path))
+ok = True
+for key in ("ir_version", "opsets", "nodes", "nodes_total", "op_histogram", "tensors",
+            "shape_coverage", "unknown_ops"):
+    if key not in got:
+        print("FAIL: %s: key %r missing" % (name, key)); ok = False
+for key in ("nodes", "nodes_total", "tensors", "op_histogram", "graphs"):
+    if got.get(key) != want[key]:
+        print("FAIL: %s: %s is %r, python3-onnx says %r" % (name, key, got.get(key), want[key])); ok = False
+cov = got.get("shape_coverage", {})
+if not (0 <= cov.get("known", -1) <= cov.get("total", -1)):
+    print("FAIL: %s: shape_coverage %r" % (name, cov)); ok = False
+print("%-32s nodes %5d  nodes_total %5d  tensors %5d  coverage %d/%d" % (
+    name, got["nodes"], got["nodes_total"], got["tensors"], cov.get("known", -1), cov.get("total", -1)))
+sys.exit(0 if ok else 1)
+PY
+	"$FUSIONDBG" info "$model" >"$tmp/out.txt" 2>"$tmp/err" || bad "$name: text info exited $?"
+	grep -q "^nodes  *[0-9]" "$tmp/out.txt" || bad "$name: text output has no nodes line"
+done
+[ "$n" -ge 9 ] || bad "only $n models in $MODELS"
+
+# the custom-domain ops of the ORT-fused GPT-2 load and are listed
+"$FUSIONDBG" info --format json "$MODELS/tiny_gpt2_ort_fused.onnx" 2>/dev/null | "$PYTHON" -c '
+import json, sys
+u = json.load(sys.stdin)["unknown_ops"]
+names = sorted(o["domain"] + ":" + o["op_type"] for o in u)
+want = ["com.microsoft:Attention", "com.microsoft:EmbedLayerNormalization",
+        "com.microsoft:FastGelu", "com.microsoft:SkipLayerNormalization"]
+sys.exit(0 if names == want else print("FAIL: unknown_ops", names) or 1)' || fail=1
+
+# --dim binds a symbolic dim; an unknown name is a warning, not an error
+"$FUSIONDBG" info --format json --dim batch_size=8 "$MODELS/tiny_gpt2_ort_fused.onnx" 2>"$tmp/err" | "$PYTHON" -c '
+import json, sys
+d = {s["name"]: s for s in json.load(sys.stdin)["symbolic_dims"]}
+ok = d["batch_size"] == {"name": "batch_size", "value": 8, "bound": True} and not d["seq_len"]["bound"]
+sys.exit(0 if ok else print("FAIL: symbolic_dims", d) or 1)' || fail=1
+
+# broken inputs: exit 2, exactly one line on stderr naming the file
+for f in empty garbage png_renamed truncated cycle dangling_input duplicate_output self_consume no_graph; do
+	path=tests/data/bad_onnx/$f.onnx
+	"$FUSIONDBG" info "$path" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || bad "$f: exit $rc, want 2"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || bad "$f: stderr is not one line: $(cat "$tmp/err")"
+	grep -q "^$path: error: " "$tmp/err" || bad "$f: stderr does not name the file: $(cat "$tmp/err")"
+	[ ! -s "$tmp/out" ] || bad "$f: printed on stdout"
+done
+"$FUSIONDBG" info >/dev/null 2>&1; [ $? -eq 2 ] || bad "info without MODEL should exit 2"
+"$FUSIONDBG" info --format yaml "$MODELS/light_vgg19.onnx" >/dev/null 2>&1; [ $? -eq 2 ] || bad "bad --format should exit 2"
+
+[ "$fail" -eq 0 ] && echo "test_info: all good"
+exit "$fail"
