@@ -6,6 +6,7 @@
  * Owner: h4. */
 #include <string.h>
 #include "match_internal.h"
+#include "optable.h"
 
 typedef bool (*checker)(match_run_state *s, int k, const fd_constraint *c, int n_ops, uint32_t passed);
 
@@ -25,9 +26,35 @@ static bool pass(match_run_state *s, int k, bool undecided, int op, int32_t unit
 	return true;
 }
 
-/* Every non-constant tensor of the match (external activation inputs,
- * intermediates, outputs) has an allowed dtype. Weights and shape tensors
- * are not checked: an int64 Reshape shape is not data. */
+/* True when every use of t inside the match is at a slot the op table lists
+ * as a param input (Reshape's shape, Slice's starts, Dropout's ratio): such a
+ * tensor is an argument, not data, even when computed at run time. */
+static bool param_input_only(const match_run_state *s, int32_t t)
+{
+	bool any = false;
+	for (size_t i = 0; i < s->cover.nodes.n; i++) {
+		const fd_node *n = &s->g->nodes[s->cover.nodes.items[i]];
+		for (int k = 0; k < n->n_inputs; k++) {
+			if (n->inputs[k] != t)
+				continue;
+			int ids[8], m = optable_ids_for_onnx_type(n->op_type, ids, 8);
+			bool param = false;
+			for (int q = 0; q < m && !param; q++) {
+				const fd_op_def *d = optable_get(ids[q]);
+				for (int p = 0; p < d->n_params && !param; p++)
+					param = d->params[p].input == k;
+			}
+			if (!param)
+				return false;
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* Every non-constant data tensor of the match (external activation inputs,
+ * intermediates, outputs) has an allowed dtype. Weights and argument inputs
+ * (param_input_only) are not checked: an int64 Reshape shape is not data. */
 static bool check_dtype(match_run_state *s, int k, const fd_constraint *c, int n_ops, uint32_t passed)
 {
 	const match_cover *cv = &s->cover;
@@ -36,7 +63,7 @@ static bool check_dtype(match_run_state *s, int k, const fd_constraint *c, int n
 	for (int q = 0; q < 3; q++)
 		for (size_t i = 0; i < sets[q]->n; i++) {
 			int32_t t = sets[q]->items[i];
-			if (s->ix->tflags[t] & TF_CONST)
+			if ((s->ix->tflags[t] & TF_CONST) || (q == 0 && param_input_only(s, t)))
 				continue;
 			int32_t dt = s->g->tensors[t].dtype;
 			if (dt == DT_UNDEFINED) {

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# test_match.sh — the matcher end to end (owner: h4):
+#  1. golden traces: `match --trace` on every sample (and on the matcher's own
+#     models) equals tests/golden/trace/<case>.trace; regenerate with
+#     `tests/cli/test_match.sh --update` (or UPDATE=1);
+#  2. the same run twice is byte-identical, text and JSON;
+#  3. every reason code of the table (src/reason.c) is reached by some case;
+#  4. on every model in $MODELS, fusions per rule equal the independent count
+#     of tests/tools/count_fusions.py, for tests/rules/ and for rules/.
+set -u
+cd "$(dirname "$0")/../.."
+FUSIONDBG=${FUSIONDBG:-build/fusiondbg} PYTHON=${PYTHON:-/usr/bin/python3} MODELS=${MODELS:-../shared/models}
+export TZ=UTC LC_ALL=C.UTF-8
+unset GRAPH_AUTOFUSION_ENABLE GRAPH_AUTOFUSION_RULES GRAPH_AUTOFUSION_RULES_DIR
+update=${UPDATE:-0}
+[ "${1:-}" = "--update" ] && update=1
+fail=0
+GOLD=tests/golden/trace
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+COV=tests/data/match/coverage_rules.yaml
+
+# case name | environment (or -) | arguments
+cases() {
+	for s in samples/*.onnx; do
+		n=$(basename "$s" .onnx)
+		echo "$n|-|$s -r rules -r samples/rules"
+	done
+	echo "coverage_conv_add_silu|-|samples/conv_add_silu.onnx -r rules -r samples/rules -r $COV"
+	echo "coverage_conv_bn_relu|-|samples/conv_bn_relu.onnx -r rules -r $COV"
+	echo "coverage_shape_mismatch|-|tests/data/match/shape_mismatch.onnx -r $COV"
+	echo "coverage_unknown_shape|-|tests/data/match/unknown_shape.onnx -r rules -r $COV"
+	echo "env_only_conv_bn_relu|GRAPH_AUTOFUSION_RULES=Conv_BN_Relu_Fusion|samples/conv_bn_relu.onnx -r rules"
+	echo "target_other|-|samples/conv_bn_relu.onnx -r rules --target ai_vector"
+	echo "no_canonicalize_gelu|-|samples/gelu_erf.onnx -r rules -r samples/rules --no-canonicalize"
+}
+
+run_case() { # env args...
+	local env=$1; shift
+	if [ "$env" = - ]; then "$FUSIONDBG" match "$@"; else env "$env" "$FUSIONDBG" match "$@"; fi
+}
+
+[ -d samples ] && ls samples/*.onnx >/dev/null 2>&1 || { echo "no samples"; exit 1; }
+while IFS='|' read -r name env args; do
+	# shellcheck disable=SC2086
+	run_case "$env" $args --trace >"$tmp/$name.trace" 2>"$tmp/$name.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then echo "FAIL $name: exit $rc"; cat "$tmp/$name.err"; fail=1; continue; fi
+	# shellcheck disable=SC2086
+	run_case "$env" $args --trace >"$tmp/$name.again" 2>/dev/null
+	cmp -s "$tmp/$name.trace" "$tmp/$name.again" || { echo "FAIL $name: two runs differ"; fail=1; }
+	# shellcheck disable=SC2086
+	run_case "$env" $args --format json --trace >"$tmp/$name.json" 2>/dev/null
+	# shellcheck disable=SC2086
+	run_case "$env" $args --format json --trace >"$tmp/$name.json2" 2>/dev/null
+	cmp -s "$tmp/$name.json" "$tmp/$name.json2" || { echo "FAIL $name: two JSON runs differ"; fail=1; }
+	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert all(k in d for k in ("model","rules","fusions","rejections")), d.keys()' "$tmp/$name.json" \
+		|| { echo "FAIL $name: JSON keys"; fail=1; }
+	if [ "$update" = 1 ]; then
+		cp "$tmp/$name.trace" "$GOLD/$name.trace"
+	elif ! diff -u "$GOLD/$name.trace" "$tmp/$name.trace" >"$tmp/$name.diff" 2>&1; then
+		echo "FAIL $name: trace differs from $GOLD/$name.trace (UPDATE=1 to accept)"; head -40 "$tmp/$name.diff"; fail=1
+	fi
+done < <(cases)
+[ "$update" = 1 ] && echo "goldens written to $GOLD"
+
+# 3. every reason code reached
+want=$(grep -o '"FD-[A-Z0-9]*"' src/reason.c | tr -d '"' | sort -u)
+seen=$(cat "$tmp"/*.trace | grep -o 'FD-[A-Z0-9]*' | sort -u)
+missing=$(comm -23 <(echo "$want") <(echo "$seen"))
+if [ -n "$missing" ]; then echo "FAIL reason codes never reached: $missing"; fail=1; else echo "ok: all $(echo "$want" | wc -l) reason codes reached"; fi
+
+# 4. independent fusion counts on the shared models
+count_ours() { # model rules...
+	local m=$1; shift
+	"$FUSIONDBG" match "$m" "$@" --format json 2>/dev/null |
+		"$PYTHON" -c 'import json,sys; [print(r["name"], r["effect_times"]) for r in json.load(sys.stdin)["rules"]]' | sort
+}
+n_models=0
+for m in "$MODELS"/*.onnx; do
+	[ -e "$m" ] || continue
+	n_models=$((n_models + 1))
+	ours=$(count_ours "$m" -r tests/rules)
+	theirs=$("$PYTHON" tests/tools/count_fusions.py "$m" test | sort)
+	if [ "$ours" != "$theirs" ]; then echo "FAIL counts tests/rules on $m"; diff <(echo "$theirs") <(echo "$ours"); fail=1; fi
+	ours=$(count_ours "$m" -r rules)
+	theirs=$("$PYTHON" tests/tools/count_fusions.py "$m" shipped | grep -v ' n/a$' | sort)
+	ours=$(echo "$ours" | grep -F -f <(echo "$theirs" | cut -d' ' -f1))
+	if [ "$ours" != "$theirs" ]; then echo "FAIL counts rules/ on $m"; diff <(echo "$theirs") <(echo "$ours"); fail=1; fi
+	echo "ok: $(basename "$m"): $(count_ours "$m" -r tests/rules | tr '\n' ' ')"
+done
+[ "$n_models" -gt 0 ] || { echo "FAIL: no models in $MODELS"; fail=1; }
+exit $fail
