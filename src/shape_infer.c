@@ -65,12 +65,36 @@ static int64_t opset_of(const fd_model *m, const char *cls)
 	return cls[0] ? 1 : 21;
 }
 
+/* Op types and domains are interned in the model, so a node's row can be
+ * remembered by pointer: most nodes then skip the binary search. */
+#define OP_CACHE 256
+typedef struct op_cache_slot {
+	const char *op_type, *domain;
+	const shape_op *op;     /* NULL: no row */
+} op_cache_slot;
+
 typedef struct infer_state {
 	fd_model *m;
 	fd_diags *d;
 	bool *done;             /* per graph */
 	int64_t opset_onnx, opset_ms;
+	op_cache_slot cache[OP_CACHE];
 } infer_state;
+
+static const shape_op *row_for(infer_state *st, const fd_node *n)
+{
+	uintptr_t h = ((uintptr_t)n->op_type >> 4) ^ ((uintptr_t)n->domain >> 6);
+	op_cache_slot *slot = &st->cache[h % OP_CACHE];
+	const char *cls;
+
+	if (slot->op_type == n->op_type && slot->domain == n->domain && n->op_type)
+		return slot->op;
+	cls = domain_class(n->domain);
+	slot->op_type = n->op_type;
+	slot->domain = n->domain;
+	slot->op = cls && n->op_type ? table_find(cls, n->op_type) : NULL;
+	return slot->op;
+}
 
 static void infer_graph(infer_state *st, int32_t gi);
 
@@ -160,7 +184,6 @@ static void body_inputs(infer_state *st, const fd_graph *pg, const fd_node *n, f
 
 static void infer_node(infer_state *st, fd_graph *g, const fd_node *n)
 {
-	const char *cls = domain_class(n->domain);
 	const shape_op *op;
 	shape_ctx c;
 
@@ -171,13 +194,13 @@ static void infer_node(infer_state *st, fd_graph *g, const fd_node *n)
 		body_inputs(st, g, n, &st->m->graphs[bi]);
 		infer_graph(st, bi);
 	}
-	if (!cls || !(op = table_find(cls, n->op_type)))
+	if (!(op = row_for(st, n)))
 		return;
 	c.m = st->m;
 	c.g = g;
 	c.n = n;
 	c.d = st->d;
-	c.opset = cls[0] ? st->opset_ms : st->opset_onnx;
+	c.opset = op->domain[0] ? st->opset_ms : st->opset_onnx;
 	c.arg = op->arg;
 	op->fn(&c);
 }
@@ -199,7 +222,7 @@ static void infer_graph(infer_state *st, int32_t gi)
 
 int shape_infer(fd_model *m, fd_diags *d)
 {
-	infer_state st;
+	infer_state st = { 0 };
 
 	if (!m || m->n_graphs <= 0)
 		return 0;

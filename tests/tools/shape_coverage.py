@@ -10,7 +10,10 @@ unique per graph, so a tensor produced twice is counted once.
 Known: python gives it a tensor type with a shape, and every dim has a
 dim_value or a dim_param. A dim_param counts as known because fusiondbg binds
 every symbolic dim (--dim, or assumed 1), so python's symbolic answer carries
-the same information as ours. A dim with neither is unknown.
+the same information as ours. That includes the "unk__N" names onnx invents
+for a dim it could not compute: counting those as known too makes python's
+number an upper bound, the harder bar for fusiondbg to reach. A dim with
+neither is unknown.
 
 Usage:
   shape_coverage.py MODEL.onnx [...]       prints "known total path" per model
@@ -18,7 +21,9 @@ Usage:
       against DUMP (the output of `test_shape_infer --dump MODEL`): a dim
       python gives as a number must be that number in ours; a dim python gives
       as a name must carry that name in ours or be its bound value (1 when
-      not bound: the test binds nothing). Prints each disagreement; exit 1.
+      not bound: the test binds nothing); an invented "unk__N" name means
+      python does not know, so any value of ours is accepted. Prints each
+      disagreement; exit 1.
 """
 import sys
 
