@@ -32,8 +32,9 @@ def floats(name, vals):
     return nh.from_array(np.array(vals, dtype=np.float32), name)
 
 
-def save(name, nodes, inputs, outputs, inits=(), opset=13):
-    g = h.make_graph(nodes, name, inputs, outputs, initializer=list(inits))
+def save(name, nodes, inputs, outputs, inits=(), opset=13, value_info=()):
+    g = h.make_graph(nodes, name, inputs, outputs, initializer=list(inits),
+                     value_info=list(value_info))
     m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)],
                      producer_name="make_shape_models.py")
     m.ir_version = 7
@@ -215,8 +216,16 @@ def control():
          [ints("trips", 4), floats("s0", [0, 0, 0])])
 
 
+def declared():
+    # value_info: r is declared wrong (kept, with a warning), s partly (filled in)
+    nodes = [h.make_node("Relu", ["x"], ["r"]), h.make_node("Sigmoid", ["x"], ["s"]),
+             h.make_node("Identity", ["s"], ["y"])]
+    save("declared", nodes, [vi("x", [1, 3, 4])], [vi("y", None)],
+         value_info=[vi("r", [1, 3, 5]), vi("s", [None, 3, None])])
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     for make in (conv, pool, matmul, reshape, chain, slices, resize, huge, symbolic, misc,
-                 control):
+                 control, declared):
         make()

@@ -18,6 +18,9 @@
 
 #define DATA "tests/data/shapes/"
 
+static char last_warning[512];   /* the last warning of the last load */
+static size_t n_warnings;
+
 static fd_model *load(const char *path, const fd_dim_binding *dims, int n_dims)
 {
 	static fd_model m;
@@ -32,6 +35,11 @@ static fd_model *load(const char *path, const fd_dim_binding *dims, int n_dims)
 		diags_release(&d);
 		fail_msg("cannot load %s", path);
 	}
+	n_warnings = d.warnings;
+	last_warning[0] = '\0';
+	for (size_t i = 0; i < d.n; i++)
+		if (d.items[i].severity == DIAG_WARNING)
+			diag_format(&d.items[i], last_warning, sizeof last_warning);
 	diags_release(&d);
 	return &m;
 }
@@ -256,6 +264,20 @@ static void test_control(void **state)
 	model_release(m);
 }
 
+/* A declared shape is never replaced: unknown dims are filled in, a clash
+ * keeps the declared shape and says so. */
+static void test_declared(void **state)
+{
+	fd_model *m = load(DATA "declared.onnx", NULL, 0);
+	(void)state;
+	SHAPE(m, "r", "1x3x5");
+	SHAPE(m, "s", "1x3x4");
+	SHAPE(m, "y", "1x3x4");
+	assert_int_equal(n_warnings, 1);
+	assert_non_null(strstr(last_warning, "inferred shape 1x3x4 for r, declared 1x3x5"));
+	model_release(m);
+}
+
 static void test_bytes_and_format(void **state)
 {
 	fd_dim d4[4] = { { 1, NULL }, { 64, NULL }, { 56, NULL }, { 56, NULL } };
@@ -384,6 +406,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_symbolic),
 		cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_control),
+		cmocka_unit_test(test_declared),
 		cmocka_unit_test(test_bytes_and_format),
 		cmocka_unit_test(test_shared_models),
 	};
