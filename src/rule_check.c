@@ -546,6 +546,18 @@ static bool same_pattern(const fd_rule_pattern *a, const fd_rule_pattern *b)
 	return true;
 }
 
+/* Two rules compete only on a target both scopes name (no scope: every target). */
+static bool scopes_meet(const fd_rule *a, const fd_rule *b)
+{
+	if (!a->scope || !b->scope)
+		return true;
+	for (int i = 0; i < a->n_scope; i++)
+		for (int j = 0; j < b->n_scope; j++)
+			if (!strcmp(a->scope[i], b->scope[j]))
+				return true;
+	return false;
+}
+
 static void check_across(checker *c)
 {
 	const fd_ruleset *rs = c->rs;
@@ -562,7 +574,7 @@ static void check_across(checker *c)
 		}
 		for (int j = 0; j < i; j++) {
 			const fd_rule *q = &rs->rules[j];
-			if (!strcmp(r->name, q->name))
+			if (!strcmp(r->name, q->name) || !scopes_meet(r, q))
 				continue;
 			fd_srcpos p = yval_pos(yval_get(q->root, "name"));
 			if (same_pattern(&r->match, &q->match) && r->n_branches == 0 && q->n_branches == 0) {
