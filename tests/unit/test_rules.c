@@ -264,6 +264,66 @@ static void test_bad_rules_listed(void **state)
 	assert_int_equal(missing, 0);
 }
 
+/* ---- valid files that must pass check --strict without a word ----------------- */
+
+static void check_text_clean(const char *text)
+{
+	char tmp[] = "/tmp/fusiondbg-good-XXXXXX";
+	int fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	fd_ruleset rs;
+	fd_diags d;
+	ruleset_init(&rs);
+	diags_init(&d);
+	ruleset_load(&rs, tmp, &d);
+	fd_check_options opt = { .strict = true };
+	ruleset_check(&rs, &opt, &d);
+	if (d.n) {
+		fprintf(stderr, "not clean:\n%s\n", text);
+		print_diags(&d);
+	}
+	assert_int_equal(d.n, 0);
+	diags_release(&d);
+	ruleset_release(&rs);
+	unlink(tmp);
+}
+
+static void test_good_rules(void **state)
+{
+	(void)state;
+	/* equal priority, same anchor, disjoint scopes: they never compete */
+	check_text_clean("name: A\npriority: 5\nscope: [ai_core]\nmatch: {ops: [{type: Conv2d}, {type: Relu}]}\n"
+	                 "rewrite: {target_op: X}\n---\n"
+	                 "name: B\npriority: 5\nscope: [ai_tensor]\nmatch: {ops: [{type: Conv2d}, {type: Sigmoid}]}\n"
+	                 "rewrite: {target_op: Y}\n");
+	/* equal priority, anchors that no node shares */
+	check_text_clean("name: A\npriority: 5\nmatch: {ops: [{type: MatMul}, {type: Relu}]}\nrewrite: {target_op: X}\n---\n"
+	                 "name: B\npriority: 5\nmatch: {ops: [{type: Conv2d}, {type: Relu}]}\nrewrite: {target_op: Y}\n");
+	/* aliases of ops and params, derived params, constant-input params, units */
+	check_text_clean("name: Aliases\npriority: 1\n"
+	                 "match:\n  ops:\n"
+	                 "    - type: Conv2D\n      params: {group: 1, kernel_shape: [3, 3], stride: [1, 1], padding: [1, 1, 1, 1]}\n"
+	                 "    - type: BatchNormalization\n      params: {eps: 1.0e-5, momentum: 0.9}\n"
+	                 "    - type: Clip\n      params: {clip_min: 0, clip_max: 6.0}\n"
+	                 "    - type: SiLU\n      params: {approximate: none}\n"
+	                 "    - type: Reshape\n      params: {allowzero: 0}\n"
+	                 "rewrite: {target_op: X, attributes: {tile_policy: chunked, chunk_size: [1, 64, 56, 56], "
+	                 "overlap_size: [0, 0, 2, 2], inplace_compute: true, inplace_override_input_idx: 0}}\n"
+	                 "constraints:\n  - {type: memory_limit, max_intermediate_size: 64MiB, max_output_size: \"16 MiB\"}\n"
+	                 "  - {type: workspace_size, max_workspace: 1.5GiB, spill_to_l2: false}\n");
+	/* anchors and merge keys shared between documents of one file are per document */
+	check_text_clean("name: Merge\npriority: 3\nmatch:\n  ops:\n    - &conv {type: Conv2d, params: {groups: 1}}\n"
+	                 "    - type: Add\n      inputs: &two {min_inputs: 2, max_inputs: 2}\n"
+	                 "      input_sources: {input0: {from_op: 0}, input1: {source_type: activation}}\n"
+	                 "rewrite:\n  target_op: X\n  inputs:\n    - {from_op: 0}\n    - {from_op: 1, output_idx: 0, input_port: 1}\n"
+	                 "output:\n  <<: {kernel_name: k, compiler: ascend_c}\n  debug_symbols: false\n");
+	/* branches only, each anchored differently, Gemm transB */
+	check_text_clean("name: Br\npriority: 2\nmatch:\n  branches:\n    - ops: [{type: Gemm, params: {transB: 1}}, {type: Relu}]\n"
+	                 "    - ops: [{type: MatMul}, {type: BiasAdd}, {type: Gelu}]\nrewrite: {target_op: X}\n");
+}
+
 /* ---- hostile YAML: bounded, never a crash ------------------------------------- */
 
 static int load_text(const char *name, const char *text, size_t len, fd_diags *d)
@@ -672,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_rules),
 		cmocka_unit_test(test_bad_rules),
 		cmocka_unit_test(test_bad_rules_listed),
+		cmocka_unit_test(test_good_rules),
 		cmocka_unit_test(test_alias_bomb_bounded),
 		cmocka_unit_test(test_garbage_and_truncations),
 		cmocka_unit_test(test_truncated_files_check),
