@@ -147,17 +147,43 @@ def conv_bn_relu(b, suffix, x, cin, cout, k=3, eps=1e-5):
 # graph doc_string, so `fusiondbg info` shows what the sample is for.
 
 def s_conv_add_silu():
-	"""Three Conv -> Add(per-channel constant) -> SiLU blocks, 16 channels,
-	1x16x32x32 float32. Block 1 in the usual order; block 2 with Mul(sigmoid, x);
-	block 3 with Add(constant, conv). Conv_Add_SiLU_Fusion fires three times."""
+	"""Three Conv -> Add -> SiLU blocks, 16 channels, x[1,16,32,32] float32.
+	Block 1: conv1 (3x3) -> add1(conv1_out, x) residual -> sigmoid1,
+	mul1(add1_out, sigmoid1_out).
+	Block 2: conv2 (1x1) -> add2(conv2_out, add2_b[1,16,1,1] constant) ->
+	sigmoid2, mul2(sigmoid2_out, add2_out): the Mul order swapped.
+	Block 3: conv3 (1x1) -> add3(mul2_out, conv3_out) residual, Add order
+	swapped -> sigmoid3, mul3 -> y.
+	Conv_Add_SiLU_Fusion fires three times."""
 	b = Builder("conv_add_silu")
 	x = b.input("x", [1, 16, 32, 32])
-	y = conv_add_silu(b, "1", x, 16, 16, k=3)
+	y = conv_add_silu(b, "1", x, 16, 16, k=3, addend=x)
 	y = conv_add_silu(b, "2", y, 16, 16, k=1, mul_swap=True)
-	y = conv_add_silu(b, "3", y, 16, 16, k=1, add_swap=True)
+	y = conv_add_silu(b, "3", y, 16, 16, k=1, add_swap=True, addend=y)
 	b.nodes[-1].output[0] = "y"
 	b.output("y", [1, 16, 32, 32])
 	return "conv_add_silu.onnx", model(b.graph(s_conv_add_silu.__doc__), 17)
+
+
+def s_wrong_source_type():
+	"""stem_conv -> stem_relu, then two Conv -> Add -> SiLU blocks on
+	x[1,16,32,32]: block 1 adds the residual stem_relu_out (an activation),
+	block 2 adds add2_b[1,16,1,1] (an initializer). With
+	samples/rules/conv_add_source_types.yaml: Conv_BiasAdd_SiLU_Fusion
+	(input1 source_type const) fires on block 2 and rejects block 1 (add1's
+	input 1 is an activation); Conv_Residual_SiLU_Fusion (input1 activation)
+	fires on block 1 and rejects block 2 (add2's input 1 is a constant).
+	(Loaded alone; the shipped Conv_Add_SiLU_Fusion, input1 any, priority 150,
+	takes both blocks first when rules/ is loaded too.)"""
+	b = Builder("wrong_source_type")
+	x = b.input("x", [1, 16, 32, 32])
+	s = conv(b, "stem_conv", x, 16, 16)
+	s = b.node("Relu", "stem_relu", [s])
+	y = conv_add_silu(b, "1", s, 16, 16, k=1, addend=s)
+	y = conv_add_silu(b, "2", y, 16, 16, k=1)
+	b.nodes[-1].output[0] = "y"
+	b.output("y", [1, 16, 32, 32])
+	return "wrong_source_type.onnx", model(b.graph(s_wrong_source_type.__doc__), 17)
 
 
 def s_conv_bn_relu():
@@ -211,6 +237,40 @@ def s_attention():
 	b.node("MatMul", "out_proj", [cr, wo], ["y"])
 	b.output("y", [1, 8, 32])
 	return "attention.onnx", model(b.graph(s_attention.__doc__), 17)
+
+
+def s_attention_masked():
+	"""The biased, masked form of attention.onnx, as BERT / GPT-2 exports write
+	it, x[1,8,32], attn_mask[1,1,1,8] (additive) as a graph input.
+	Q, K, V: MatMul -> Add(bias[32]) -> Reshape -> Transpose;
+	scores: MatMul(Q, K^T) -> mask_add Add(scores, attn_mask) -> Softmax(-1);
+	context: MatMul(probs, V) -> Transpose -> Reshape; then out_proj.
+	Attention_QKV_Fusion fires through its MatMul -> BiasAdd -> Reshape ->
+	Transpose branch (3x), Attention_QK_Softmax_Fusion through its
+	MatMul -> Add -> Softmax branch, Attention_ScoreV_Fusion through match.ops.
+	MatMul_Reshape_Fusion does not match (an Add follows each projection)."""
+	b = Builder("attention_masked")
+	x = b.input("x", [1, 8, 32])
+	mask = b.input("attn_mask", [1, 1, 1, 8])
+	heads = b.const("heads_shape", [1, 8, 2, 16], TensorProto.INT64)
+	t = {}
+	for p, perm in (("q", [0, 2, 1, 3]), ("k", [0, 2, 3, 1]), ("v", [0, 2, 1, 3])):
+		w = b.weight(p + "_proj_w", [32, 32])
+		m = b.node("MatMul", p + "_proj", [x, w])
+		a = b.node("Add", p + "_bias", [m, b.weight(p + "_bias_b", [32])])
+		r = b.node("Reshape", p + "_reshape", [a, heads])
+		t[p] = b.node("Transpose", p + "_transpose", [r], perm=perm)
+	s = b.node("MatMul", "qk_matmul", [t["q"], t["k"]])
+	s = b.node("Add", "mask_add", [s, mask])
+	pr = b.node("Softmax", "softmax", [s], axis=-1)
+	c = b.node("MatMul", "sv_matmul", [pr, t["v"]])
+	ct = b.node("Transpose", "sv_transpose", [c], perm=[0, 2, 1, 3])
+	merged = b.const("merge_shape", [1, 8, 32], TensorProto.INT64)
+	cr = b.node("Reshape", "sv_reshape", [ct, merged])
+	wo = b.weight("out_proj_w", [32, 32])
+	b.node("MatMul", "out_proj", [cr, wo], ["y"])
+	b.output("y", [1, 8, 32])
+	return "attention_masked.onnx", model(b.graph(s_attention_masked.__doc__), 17)
 
 
 def layernorm_tail(b, x, hidden):
@@ -404,7 +464,8 @@ def s_gelu_tanh():
 	gelu_scale Mul(0.7978845608, .), gelu_tanh Tanh, gelu_add1 Add(1, .),
 	gelu_mul Mul(half, .); scalars from Constant nodes, as torch writes them.
 	With samples/rules/matmul_bias_gelu.yaml: MatMul_BiasAdd_Gelu_Fusion fires
-	once, covering fc1, fc1_bias and the eight Gelu nodes (plus their Constants)."""
+	once, covering fc1, fc1_bias and the eight Gelu nodes (the five Constant
+	nodes stay outside: they are constant inputs)."""
 	b = Builder("gelu_tanh")
 	h = gelu_head(b)
 	half = b.node("Mul", "gelu_half", [h, b.constant_node("c_half", 0.5)])
@@ -474,9 +535,9 @@ def s_symbolic_batch():
 
 
 SAMPLES = [
-	s_conv_add_silu, s_conv_bn_relu, s_matmul_reshape, s_attention,
+	s_conv_add_silu, s_conv_bn_relu, s_matmul_reshape, s_attention, s_attention_masked,
 	s_layernorm_dropout, s_layernorm_decomposed,
-	s_escape_intermediate, s_param_mismatch, s_dtype_mismatch,
+	s_escape_intermediate, s_param_mismatch, s_wrong_source_type, s_dtype_mismatch,
 	s_memory_limit, s_workspace_spill, s_channel_divisibility,
 	s_priority_conflict, s_would_cycle,
 	s_gelu_erf, s_gelu_tanh, s_if_subgraph, s_symbolic_batch,
