@@ -94,7 +94,7 @@ typedef struct fd_rule {
 	int64_t priority;
 	const fd_yval *priority_where;
 	bool enabled;              /* false when disabled by env or what-if */
-	int n_scope;
+	int n_scope;               /* 0 and scope NULL: no scope written, every target */
 	const char **scope;
 	const char *description;
 
@@ -140,9 +140,12 @@ void ruleset_release(fd_ruleset *rs);
 /* Loads a file or a directory (*.yaml, *.yml, sorted by name) and appends its
  * rules. Schema errors go to d; returns -1 when any error was added. */
 int  ruleset_load(fd_ruleset *rs, const char *path, fd_diags *d);
-/* Derive one typed rule from a YAML document (rule_schema.c). */
+/* Derive one typed rule from a YAML document (rule_schema.c). Fills *out from
+ * scratch (enabled = true); a what-if edit re-derives and restores enabled. */
 int  rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d);
-/* Lint (rule_check.c): `check`. strict turns warnings that the spec names into errors. */
+/* Lint (rule_check.c): `check`. With strict, check's own warnings are added as
+ * errors; the warnings ruleset_load added (unknown keys, …) stay warnings in d
+ * and the caller promotes them (cmd_check.c does). */
 typedef struct fd_check_options {
 	bool strict, verbose;
 } fd_check_options;
