@@ -13,6 +13,7 @@ static const struct command {
 	{ "check",  cmd_check,  "rule files: lint (unknown ops, params, constraints, priorities)" },
 	{ "match",  cmd_match,  "run the rules: fusions, match/effect times, rejections, --trace" },
 	{ "why",    cmd_why,    "why a rule did not fire on a node, in one line, then the detail" },
+	{ "export", cmd_export, "draw the graph: DOT / PNG / SVG, every fusion an annotated cluster" },
 };
 
 static void usage(FILE *f)
