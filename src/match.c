@@ -108,7 +108,10 @@ static bool unit_type_matches(const match_run_state *s, int32_t u, int op)
 		const fd_op_def *d = optable_get(op);
 		return d && d->composite != COMPOSITE_NONE && d->composite == c->kind;
 	}
-	return optable_node_matches(op, s->g, &s->g->nodes[u]);
+	/* the op ids of every node were found once, in the index */
+	if (op < 0 || op >= s->ix->n_ops)
+		return false;
+	return (s->ix->node_ops[(size_t)u * (size_t)s->ix->ops_words + (size_t)op / 64] >> (op % 64)) & 1;
 }
 
 /* ---- the op-chain search --------------------------------------------------- */

@@ -66,6 +66,8 @@ typedef struct fd_graph_index {
 	int32_t *hosted;
 	int32_t *unit_topo;       /* per unit: topo index (composite: of its last member) */
 	int32_t *iota;            /* iota[n] == n: a node's member list is iota + n */
+	uint64_t *node_ops;       /* [n_nodes * ops_words]: bit id set when optable_node_matches(id, node) */
+	int32_t ops_words;
 } fd_graph_index;
 
 typedef struct fd_match_ctx {

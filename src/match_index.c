@@ -83,6 +83,9 @@ static void build_anchor_index(fd_match_ctx *ctx, fd_graph_index *ix)
 	int32_t *nid_off = xcalloc((size_t)g->n_nodes + 1, sizeof *nid_off);
 	i32_vec nid = { 0 };
 	int32_t *count = xcalloc((size_t)n_ops + 1, sizeof *count);
+	ix->ops_words = (n_ops + 63) / 64;
+	ix->node_ops = arena_array(&ctx->arena, g->n_nodes ? (size_t)g->n_nodes * (size_t)ix->ops_words : 1,
+	                           sizeof *ix->node_ops);
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		const fd_node *n = &g->nodes[i];
 		nid_off[i] = (int32_t)nid.n;
@@ -99,6 +102,7 @@ static void build_anchor_index(fd_match_ctx *ctx, fd_graph_index *ix)
 		const type_ids *t = &tids.items[slot];
 		for (int k = 0; k < t->n; k++)
 			if (optable_node_matches(t->ids[k], g, n)) {
+				ix->node_ops[(size_t)i * (size_t)ix->ops_words + (size_t)t->ids[k] / 64] |= 1ull << (t->ids[k] % 64);
 				vec_push(&nid, t->ids[k]);
 				count[t->ids[k]]++;
 			}
