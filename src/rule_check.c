@@ -285,7 +285,7 @@ static void check_param(checker *c, const fd_rule_op *op, const fd_op_def *def, 
 		NOTE(c, key, "%s.params.%s: read from constant input %d", path, p->name, pd->input);
 }
 
-static void check_op(checker *c, const fd_rule *r, const fd_rule_pattern *pat, int i, const char *pattern_path)
+static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *pattern_path)
 {
 	const fd_rule_op *op = &pat->ops[i];
 	char path[128];
@@ -344,7 +344,6 @@ static void check_op(checker *c, const fd_rule *r, const fd_rule_pattern *pat, i
 				    "earlier op)", path, src->input, src->from_op, i);
 		}
 	}
-	(void)r;
 }
 
 /* output_names: each name once per rule. */
@@ -477,12 +476,12 @@ static void check_rule(checker *c, const fd_rule *r)
 	if (scope && scope->kind == YV_SEQ && scope->n == 0)
 		WARN(c, scope, "scope: empty list; the rule runs on no target");
 	for (int i = 0; i < r->match.n_ops; i++)
-		check_op(c, r, &r->match, i, "match.ops");
+		check_op(c, &r->match, i, "match.ops");
 	for (int b = 0; b < r->n_branches; b++) {
 		char p[48];
 		snprintf(p, sizeof p, "match.branches[%d].ops", b);
 		for (int i = 0; i < r->branches[b].n_ops; i++)
-			check_op(c, r, &r->branches[b], i, p);
+			check_op(c, &r->branches[b], i, p);
 	}
 	check_output_names(c, r);
 	check_constraints(c, r);
