@@ -69,5 +69,14 @@ int cmd_export(int argc, char **argv);
  * environment, prints diagnostics; -1 on any error (rules_args.c). */
 struct fd_ruleset;
 int cli_load_rules(const cli_options *o, struct fd_ruleset *rs);
+/* A what-if session from the options (session_args.c): model with --dim,
+ * rules, environment, every --set in order, one run; events: keep the trace
+ * events (why, --trace). -1 on error, already printed. */
+struct fd_session;
+int cli_open_session(const cli_options *o, struct fd_session *s, bool events);
+/* --diff: fusions gained / lost / changed and peak before -> after (text or JSON). */
+void cli_print_session_diff(FILE *f, const cli_options *o, const struct fd_session *s);
+int cmd_mem(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
 
 #endif

@@ -13,6 +13,8 @@ static const struct command {
 	{ "check",  cmd_check,  "rule files: lint (unknown ops, params, constraints, priorities)" },
 	{ "match",  cmd_match,  "run the rules: fusions, match/effect times, rejections, --trace" },
 	{ "why",    cmd_why,    "why a rule did not fire on a node, in one line, then the detail" },
+	{ "mem",    cmd_mem,    "memory per fusion and graph peak before -> after, speed-up estimates" },
+	{ "apply",  cmd_apply,  "write the fused model: each fusion one custom-domain node" },
 	{ "export", cmd_export, "draw the graph: DOT / PNG / SVG, every fusion an annotated cluster" },
 };
 

@@ -1,0 +1,60 @@
+/* session_args.c — a session from the command line, shared by match, why,
+ * mem and apply: the model with --dim, the rules from -r (or
+ * GRAPH_AUTOFUSION_RULES_DIR), the environment, every --set in order, one
+ * run; diagnostics printed. And --diff's output. Owner: h5. */
+#include <stdio.h>
+#include "cli.h"
+#include "session.h"
+
+int cli_open_session(const cli_options *o, fd_session *s, bool events)
+{
+	fd_diags d;
+	diags_init(&d);
+	fd_session_options so = {
+		.model_path = o->model,
+		.load = { .dims = o->dims, .n_dims = o->n_dims },
+		.rule_paths = o->rules,
+		.n_rule_paths = o->n_rules,
+		.target = o->target,
+		.no_canonicalize = o->no_canonicalize,
+		.no_events = !events,
+		.defer_run = true,
+		.est = { .peak_warn = o->peak_warn > 0 ? o->peak_warn : 0 },
+	};
+	if (session_open(s, &so, &d) < 0) {
+		cli_print_diags(&d);
+		diags_release(&d);
+		return -1;
+	}
+	int rc = 0;
+	for (int i = 0; i < o->n_sets; i++) {
+		fd_diags one;
+		diags_init(&one);
+		if (session_set_spec(s, o->sets[i], &one) < 0) {
+			for (size_t k = 0; k < one.n; k++)
+				fprintf(stderr, "fusiondbg: --set %s: %s\n", o->sets[i], one.items[k].message);
+			rc = -1;
+		}
+		diags_release(&one);
+	}
+	cli_print_diags(&d);
+	diags_release(&d);
+	if (rc < 0) {
+		session_close(s);
+		return -1;
+	}
+	if (s->stale)
+		session_run(s);
+	return 0;
+}
+
+void cli_print_session_diff(FILE *f, const cli_options *o, const fd_session *s)
+{
+	fd_session_diff df;
+	session_diff(s, &df);
+	if (o->format == FORMAT_JSON)
+		session_write_diff_json(f, s, &df);
+	else
+		session_write_diff_text(f, s, &df);
+	session_diff_release(&df);
+}
