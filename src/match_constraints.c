@@ -32,18 +32,22 @@ static bool pass(match_run_state *s, int k, bool undecided, int op, int32_t unit
 static bool param_input_only(const match_run_state *s, int32_t t)
 {
 	bool any = false;
+	const fd_graph_index *ix = s->ix;
 	for (size_t i = 0; i < s->cover.nodes.n; i++) {
-		const fd_node *n = &s->g->nodes[s->cover.nodes.items[i]];
+		int32_t nd = s->cover.nodes.items[i];
+		const fd_node *n = &s->g->nodes[nd];
 		for (int k = 0; k < n->n_inputs; k++) {
 			if (n->inputs[k] != t)
 				continue;
-			int ids[8], m = optable_ids_for_onnx_type(n->op_type, ids, 8);
+			/* the node's op ids, from the index's bitset */
 			bool param = false;
-			for (int q = 0; q < m && !param; q++) {
-				const fd_op_def *d = optable_get(ids[q]);
-				for (int p = 0; p < d->n_params && !param; p++)
-					param = d->params[p].input == k;
-			}
+			for (int w = 0; w < ix->ops_words && !param; w++)
+				for (uint64_t bits = ix->node_ops[(size_t)nd * (size_t)ix->ops_words + (size_t)w]; bits && !param;
+				     bits &= bits - 1) {
+					const fd_op_def *d = optable_get(w * 64 + __builtin_ctzll(bits));
+					for (int p = 0; d && p < d->n_params && !param; p++)
+						param = d->params[p].input == k;
+				}
 			if (!param)
 				return false;
 			any = true;
