@@ -554,7 +554,8 @@ static int set_text(fd_session *s, int32_t rule, const char *path, const char *v
 		diag_error(d, (fd_srcpos){ 0 }, "no rule with index %d", rule);
 		return -1;
 	}
-	char *norm = ypath_normalize(path);
+	const fd_ydoc *doc = session_rule_doc(s, rule, NULL);
+	char *norm = doc ? ypath_canonical(doc->root, path) : ypath_normalize(path);
 	session_slot(s, rule, norm, true);
 	char *old = session_current_text(s, rule, norm);
 	if (apply_value(s, rule, norm, value, !strcmp(norm, "enabled"), d) < 0) {

@@ -39,6 +39,9 @@ typedef struct ypath_ref {
 int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref);
 /* "subgraph.x" → "match.subgraph.x"; returns a heap copy. */
 char *ypath_normalize(const char *path);
+/* Normalised, and "constraints.<i>" written "constraints.<type>" when item i
+ * is the first of its type: one spelling per value (slots, edits, recovery). */
+char *ypath_canonical(fd_yval *root, const char *path);
 
 struct fd_session_slot {
 	int32_t rule;

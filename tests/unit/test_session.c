@@ -1,0 +1,451 @@
+/* test_session.c — the what-if session on samples/conv_bn_relu.onnx and
+ * samples/priority_conflict.onnx with copies of the shipped rules in a temp
+ * directory: edits and their checks, undo / redo, the diff, write-back that
+ * changes only the edited value's bytes, an added key as one line, saves
+ * that fail (a directory that cannot take a temp file, a simulated full
+ * disk, a file changed on disk) leaving the file byte-identical and the edit
+ * in memory, the .orig backup, and the recovery file round trip. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "session.h"
+#include "atomic_file.h"
+
+static char dir[64];
+static char rules_path[128];
+static char *orig_text;
+static size_t orig_size;
+
+static char *slurp(const char *path, size_t *size)
+{
+	fd_diags d;
+	diags_init(&d);
+	char *t = file_read_all(path, size, &d);
+	diags_release(&d);
+	return t;
+}
+
+static void spit(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	snprintf(dir, sizeof dir, "/tmp/fd_session_XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(rules_path, sizeof rules_path, "%s/conv_bn_relu_fusion.yaml", dir);
+	orig_text = slurp("rules/conv_bn_relu_fusion.yaml", &orig_size);
+	if (!orig_text)
+		return -1;
+	spit(rules_path, orig_text);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(orig_text);
+	return 0;
+}
+
+static void print_diags(const fd_diags *d)
+{
+	char buf[1024];
+	for (size_t i = 0; i < d->n; i++)
+		fprintf(stderr, "  %s\n", diag_format(&d->items[i], buf, sizeof buf));
+}
+
+static void open_session(fd_session *s, const char *model, const char *const *rules, int n_rules)
+{
+	fd_diags d;
+	diags_init(&d);
+	fd_session_options o = { .model_path = model, .rule_paths = rules, .n_rule_paths = n_rules, .no_env = true };
+	int rc = session_open(s, &o, &d);
+	print_diags(&d);
+	assert_int_equal(rc, 0);
+	diags_release(&d);
+}
+
+static int set(fd_session *s, const char *spec, char *err, size_t errsize)
+{
+	fd_diags d;
+	diags_init(&d);
+	int rc = session_set_spec(s, spec, &d);
+	if (err) {
+		err[0] = '\0';
+		if (d.n)
+			snprintf(err, errsize, "%s", d.items[0].message);
+	}
+	if (rc == 0)
+		print_diags(&d);
+	diags_release(&d);
+	return rc;
+}
+
+/* A fresh copy of the shipped rule for each test. */
+static void reset_rules(void)
+{
+	spit(rules_path, orig_text);
+	char orig[160];
+	snprintf(orig, sizeof orig, "%s.orig", rules_path);
+	unlink(orig);
+}
+
+static const char *one_rule[1];
+
+/* The offsets of priority's value in the original text ("200"). */
+static void value_span(const char *text, const char *key_line, size_t *start, size_t *end)
+{
+	const char *p = strstr(text, key_line);
+	assert_non_null(p);
+	p += strlen(key_line);
+	*start = (size_t)(p - text);
+	*end = *start;
+	while (text[*end] && text[*end] != '\n' && text[*end] != ' ')
+		(*end)++;
+}
+
+static void test_edit_checks(void **state)
+{
+	reset_rules();
+	fd_session s;
+	one_rule[0] = rules_path;
+	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	char err[512];
+	assert_int_equal(s.current.n_fusions, 1);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=abc", err, sizeof err), -1);
+	assert_non_null(strstr(err, "integer"));
+	assert_int_equal(set(&s, "Nope.priority=1", err, sizeof err), -1);
+	assert_non_null(strstr(err, "no rule named 'Nope'"));
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.match.ops.0.params.nope=1", err, sizeof err), -1);
+	assert_non_null(strstr(err, "no param 'nope'"));
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.constraints.workspace_size.max_workspace=1MiB", err, sizeof err), -1);
+	assert_non_null(strstr(err, "no entry of type 'workspace_size'"));
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.constraints.memory_limit.max_intermediate_size=lots", err, sizeof err), -1);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.constraints.channel_divisibility.divisor=0", err, sizeof err), -1);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.frobnicate=1", err, sizeof err), -1);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.name=Other", err, sizeof err), -1);
+	assert_int_equal(s.n_edits, 0);
+	assert_int_equal(session_unsaved(&s), 0);
+
+	/* a size with units; the limit is below the 64 KiB intermediates, so the rule stops firing */
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.constraints.memory_limit.max_intermediate_size=16KiB", err, sizeof err), 0);
+	assert_int_equal(s.rules.rules[0].constraints[1].max_intermediate_size, 16384);
+	assert_int_equal(s.current.n_fusions, 0);
+	/* by index too */
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.constraints.1.max_intermediate_size=64MiB", err, sizeof err), 0);
+	assert_int_equal(s.rules.rules[0].constraints[1].max_intermediate_size, 64 << 20);
+	assert_int_equal(s.current.n_fusions, 1);
+	/* a param, and a list */
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.match.ops.1.params.epsilon=0.5", err, sizeof err), 0);
+	assert_int_equal(s.current.n_fusions, 0);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.constraints.dtype_match.allowed_dtypes=[float16]", err, sizeof err), 0);
+	char buf[128];
+	assert_true(session_get(&s, 0, "constraints.dtype_match.allowed_dtypes", buf, sizeof buf));
+	assert_string_equal(buf, "[float16]");
+	assert_true(session_get(&s, 0, "enabled", buf, sizeof buf));
+	assert_string_equal(buf, "true");
+	assert_string_equal(session_path_type(&s, 0, "constraints.memory_limit.max_output_size", NULL),
+	                    "size (64MiB, 1.5GiB, 33554432)");
+	assert_int_equal(session_unsaved(&s), 3);
+	session_close(&s);
+}
+
+static void test_undo_redo_diff(void **state)
+{
+	reset_rules();
+	const char *rules[] = { "rules", "samples/rules" };
+	fd_session s;
+	open_session(&s, "samples/priority_conflict.onnx", rules, 2);
+	int32_t bn = ruleset_find(&s.rules, "BN_Relu_Fusion");
+	int32_t cbr = ruleset_find(&s.rules, "Conv_BN_Relu_Fusion");
+	assert_true(bn >= 0 && cbr >= 0);
+	size_t fired0 = s.current.n_fusions;
+	int64_t cbr_fired0 = s.current.stats[cbr].effect_times;
+	assert_true(cbr_fired0 > 0);
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(session_bump_priority(&s, bn, 400, &d), 0);
+	fd_session_diff df;
+	session_diff(&s, &df);
+	assert_true(df.n_changed >= 1);
+	assert_true(s.current.stats[cbr].effect_times < cbr_fired0);
+	session_diff_release(&df);
+	assert_int_equal(session_toggle_enabled(&s, bn, &d), 0);
+	assert_false(s.rules.rules[bn].enabled);
+	assert_int_equal(s.current.stats[bn].effect_times, 0);
+	assert_int_equal(s.current.stats[cbr].effect_times, cbr_fired0);
+	assert_int_equal(s.n_edits, 2);
+
+	assert_true(session_can_undo(&s));
+	assert_int_equal(session_undo(&s, &d), 0);          /* enabled back */
+	assert_true(s.rules.rules[bn].enabled);
+	assert_int_equal(s.rules.rules[bn].priority, 100 + 400);
+	assert_int_equal(session_undo(&s, &d), 0);          /* priority back */
+	assert_int_equal(s.rules.rules[bn].priority, 100);
+	assert_false(session_can_undo(&s));
+	assert_int_equal(session_undo(&s, &d), -1);
+	assert_int_equal(s.current.n_fusions, fired0);
+	session_diff(&s, &df);
+	assert_int_equal(df.n_gained + df.n_lost + df.n_changed, 0);
+	assert_int_equal(df.n_rules, 0);
+	session_diff_release(&df);
+	assert_int_equal(session_unsaved(&s), 0);
+
+	assert_true(session_can_redo(&s));
+	assert_int_equal(session_redo(&s, &d), 0);
+	assert_int_equal(s.rules.rules[bn].priority, 500);
+	assert_int_equal(session_redo(&s, &d), 0);
+	assert_false(s.rules.rules[bn].enabled);
+	assert_int_equal(session_redo(&s, &d), -1);
+	/* a new edit drops the redo tail */
+	assert_int_equal(session_undo(&s, &d), 0);
+	assert_int_equal(set(&s, "BN_Relu_Fusion.priority=7", NULL, 0), 0);
+	assert_false(session_can_redo(&s));
+	assert_int_equal(s.n_edits, 2);
+	diags_release(&d);
+	session_close(&s);
+}
+
+static void test_save_only_the_value(void **state)
+{
+	reset_rules();
+	fd_session s;
+	one_rule[0] = rules_path;
+	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=250", NULL, 0), 0);
+	assert_int_equal(session_unsaved(&s), 1);
+	assert_int_equal(session_save(&s, &d), 1);
+	print_diags(&d);
+	assert_int_equal(d.errors, 0);
+	assert_int_equal(session_unsaved(&s), 0);
+
+	size_t start, end, size;
+	value_span(orig_text, "\npriority: ", &start, &end);
+	char expect[8192];
+	snprintf(expect, sizeof expect, "%.*s250%s", (int)start, orig_text, orig_text + end);
+	char *now = slurp(rules_path, &size);
+	assert_string_equal(now, expect);
+	free(now);
+	/* the backup holds the original bytes */
+	char orig[160];
+	snprintf(orig, sizeof orig, "%s.orig", rules_path);
+	char *bak = slurp(orig, &size);
+	assert_non_null(bak);
+	assert_int_equal(size, orig_size);
+	assert_memory_equal(bak, orig_text, size);
+	free(bak);
+
+	/* a second edit after the first save: offsets moved, still exact; the
+	 * backup is not overwritten */
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.constraints.memory_limit.max_output_size=8MiB", NULL, 0), 0);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=260", NULL, 0), 0);
+	assert_int_equal(session_save(&s, &d), 1);
+	assert_int_equal(d.errors, 0);
+	char step1[8192];
+	snprintf(step1, sizeof step1, "%.*s260%s", (int)start, orig_text, orig_text + end);
+	value_span(step1, "max_output_size: ", &start, &end);
+	snprintf(expect, sizeof expect, "%.*s8MiB%s", (int)start, step1, step1 + end);
+	now = slurp(rules_path, &size);
+	assert_string_equal(now, expect);
+	free(now);
+	bak = slurp(orig, &size);
+	assert_int_equal(size, orig_size);
+	free(bak);
+	/* the positions the rule reports are the file's again */
+	assert_int_equal(s.rules.rules[0].priority, 260);
+	assert_int_equal(s.rules.rules[0].priority_where->pos.line, 13);
+	diags_release(&d);
+	session_close(&s);
+}
+
+static void test_save_added_keys(void **state)
+{
+	reset_rules();
+	fd_session s;
+	one_rule[0] = rules_path;
+	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(session_toggle_enabled(&s, 0, &d), 0);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.match.ops.2.params.alpha=0.5", NULL, 0), -1);  /* Relu has no alpha */
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.match.ops.0.params.groups=1", NULL, 0), 0);
+	assert_int_equal(session_save(&s, &d), 1);
+	print_diags(&d);
+	assert_int_equal(d.errors, 0);
+	size_t size;
+	char *now = slurp(rules_path, &size);
+	/* "enabled: false" is one new line after priority; groups one line in op 0's params */
+	char expect[8192];
+	const char *pr = strstr(orig_text, "\npriority: 200\n") + strlen("\npriority: 200\n");
+	const char *act = strstr(orig_text, "activation_type: \"none\"\n") + strlen("activation_type: \"none\"\n");
+	snprintf(expect, sizeof expect, "%.*senabled: false\n%.*s        groups: 1\n%s", (int)(pr - orig_text), orig_text,
+	         (int)(act - pr), pr, act);
+	assert_string_equal(now, expect);
+	free(now);
+	/* reloaded from the file, the rule is disabled */
+	session_close(&s);
+	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	assert_false(s.rules.rules[0].enabled);
+	assert_int_equal(s.current.n_fusions, 0);
+	/* and enabling it again writes true in place */
+	assert_int_equal(session_toggle_enabled(&s, 0, &d), 0);
+	assert_int_equal(s.current.n_fusions, 1);
+	assert_int_equal(session_save(&s, &d), 1);
+	now = slurp(rules_path, &size);
+	assert_non_null(strstr(now, "\npriority: 200\nenabled: true\nscope:"));
+	free(now);
+	diags_release(&d);
+	session_close(&s);
+}
+
+static void test_save_failures_keep_file(void **state)
+{
+	reset_rules();
+	/* the rules read through /proc/self/fd/N: a temp file cannot be made
+	 * next to it, even as root */
+	int fd = open(rules_path, O_RDONLY);
+	assert_true(fd >= 0);
+	char proc_path[64];
+	snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", fd);
+	fd_session s;
+	one_rule[0] = proc_path;
+	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=251", NULL, 0), 0);
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(session_save(&s, &d), -1);
+	assert_int_equal(d.errors, 1);
+	assert_non_null(strstr(d.items[0].message, "cannot"));
+	size_t size;
+	char *now = slurp(rules_path, &size);
+	assert_int_equal(size, orig_size);
+	assert_memory_equal(now, orig_text, size);
+	free(now);
+	assert_int_equal(session_unsaved(&s), 1);
+	assert_int_equal(s.rules.rules[0].priority, 251);
+	session_close(&s);
+	close(fd);
+
+	/* a full disk, simulated: the write fails part-way */
+	one_rule[0] = rules_path;
+	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=252", NULL, 0), 0);
+	diags_clear(&d);
+	session_test_fail_writes(2, ENOSPC);   /* the .orig backup's write, then the file's */
+	assert_int_equal(session_save(&s, &d), -1);
+	session_test_fail_writes(0, 0);
+	assert_non_null(strstr(d.items[0].message, "No space left on device"));
+	now = slurp(rules_path, &size);
+	assert_int_equal(size, orig_size);
+	assert_memory_equal(now, orig_text, size);
+	free(now);
+	assert_int_equal(session_unsaved(&s), 1);
+	/* no temp file left behind */
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "ls %s | grep -q tmp", dir);
+	assert_int_not_equal(system(cmd), 0);
+
+	/* a file changed on disk since it was read is not overwritten */
+	char changed[8192];
+	snprintf(changed, sizeof changed, "# someone else\n%s", orig_text);
+	spit(rules_path, changed);
+	diags_clear(&d);
+	assert_int_equal(session_save(&s, &d), -1);
+	assert_non_null(strstr(d.items[0].message, "changed on disk"));
+	now = slurp(rules_path, &size);
+	assert_string_equal(now, changed);
+	free(now);
+	assert_int_equal(session_unsaved(&s), 1);
+	diags_release(&d);
+	session_close(&s);
+}
+
+static void test_recovery_round_trip(void **state)
+{
+	reset_rules();
+	fd_session s;
+	one_rule[0] = rules_path;
+	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=42", NULL, 0), 0);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.constraints.memory_limit.max_intermediate_size=1KiB", NULL, 0), 0);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.enabled=false", NULL, 0), 0);
+	char rec[160];
+	snprintf(rec, sizeof rec, "%s/state/fusiondbg/recovery.txt", dir);
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(session_write_recovery(&s, rec, &d), 0);
+	print_diags(&d);
+	session_close(&s);
+	size_t size;
+	char *text = slurp(rec, &size);
+	assert_non_null(strstr(text, "set Conv_BN_Relu_Fusion.priority=42\n"));
+	assert_non_null(strstr(text, "set Conv_BN_Relu_Fusion.enabled=false\n"));
+	free(text);
+
+	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	assert_int_equal(s.rules.rules[0].priority, 200);
+	assert_int_equal(session_load_recovery(&s, rec, &d), 3);
+	print_diags(&d);
+	assert_int_equal(s.rules.rules[0].priority, 42);
+	assert_int_equal(s.rules.rules[0].constraints[1].max_intermediate_size, 1024);
+	assert_false(s.rules.rules[0].enabled);
+	assert_int_equal(session_unsaved(&s), 3);
+	assert_int_equal(s.current.n_fusions, 0);
+	char path[256];
+	assert_non_null(strstr(session_recovery_path(&s, path, sizeof path), "fusiondbg/recovery-"));
+	/* the file on disk was never touched */
+	text = slurp(rules_path, &size);
+	assert_int_equal(size, orig_size);
+	assert_memory_equal(text, orig_text, size);
+	free(text);
+	diags_release(&d);
+	session_close(&s);
+}
+
+static void test_rerun_speed(void **state)
+{
+	/* a re-run on the shared ResNet-50 stays interactive */
+	const char *rules[] = { "rules" };
+	fd_session s;
+	if (access("../shared/models/light_resnet50.onnx", R_OK) != 0)
+		skip();
+	open_session(&s, "../shared/models/light_resnet50.onnx", rules, 1);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=10", NULL, 0), 0);
+	fprintf(stderr, "re-run light_resnet50: %.2f ms\n", s.last_run_ms);
+	assert_true(s.last_run_ms < 500);
+	session_close(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_edit_checks),
+		cmocka_unit_test(test_undo_redo_diff),
+		cmocka_unit_test(test_save_only_the_value),
+		cmocka_unit_test(test_save_added_keys),
+		cmocka_unit_test(test_save_failures_keep_file),
+		cmocka_unit_test(test_recovery_round_trip),
+		cmocka_unit_test(test_rerun_speed),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
