@@ -1,0 +1,69 @@
+/* onnx_loader.h — the ONNX loader's working state, shared by onnx_load.c
+ * (files, model, graphs, outer-scope resolution) and onnx_node.c (nodes,
+ * attributes, tensors, declared types). Private to those two files: they and
+ * this header are the only ones that see the protobuf-c types generated from
+ * onnx.proto. The loader owns its vectors until finalize() moves them into
+ * the model's arena. Owner: h1-loader. */
+#ifndef FD_ONNX_LOADER_H
+#define FD_ONNX_LOADER_H
+#include "onnx.pb-c.h"
+#include "graph.h"
+#include "onnx_wire.h"
+#include "vec.h"
+
+#define MAX_GRAPH_DEPTH 64      /* nested If / Loop / Scan bodies */
+
+#define S(x) ((x) ? (x) : "")
+
+/* Where a graph's messages come from: an unpacked GraphProto (a body, which
+ * arrives inside its owner's NodeProto), or the wire bytes of the main graph,
+ * unpacked one message at a time into the scratch arena. */
+typedef struct graph_src {
+	const Onnx__GraphProto *proto;
+	const uint8_t *wire;
+	size_t len;
+} graph_src;
+
+typedef struct graph_build {
+	graph_src src;
+	VEC(fd_tensor) tensors;
+	VEC(int32_t) inputs;
+	VEC(int32_t) outputs;
+	int32_t n_initializers;
+} graph_build;
+
+typedef struct loader {
+	fd_model *m;
+	fd_diags *d;
+	fd_srcpos pos;
+	pb_arena scratch;         /* one main-graph message at a time */
+	VEC(fd_graph) graphs;
+	VEC(graph_build) build;   /* parallel to graphs */
+	VEC(fd_symdim) symdims;
+	strmap symdim_index;
+	int64_t bad_dim;          /* what onnx_tensor_read refused, for the message */
+	size_t bad_axis;
+} loader;
+
+const char *loader_intern(loader *L, const char *s);
+int32_t loader_tensor_find(loader *L, int32_t gi, const char *name);
+int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind);
+static inline fd_tensor *loader_tensor(loader *L, int32_t gi, int32_t t)
+{
+	return &L->build.items[gi].tensors.items[t];
+}
+/* Reserves the next graph index for a body (converted by convert_graph). */
+int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr,
+                    const Onnx__GraphProto *proto);
+int convert_graph(loader *L, int32_t gi);
+
+/* onnx_node.c */
+int onnx_tensor_read(loader *L, const Onnx__TensorProto *p, int32_t *dtype, fd_shape *shape,
+                     fd_const **value, bool *external);
+int onnx_apply_type(loader *L, int32_t gi, int32_t t, const Onnx__ValueInfoProto *vi);
+/* Converts node i of graph gi (and, while its protobuf is alive, its bodies). */
+int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p);
+/* "<op_type>_<index>" names for the nodes that had none, unique in the graph. */
+void onnx_name_nodes(loader *L, int32_t gi);
+
+#endif

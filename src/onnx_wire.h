@@ -1,0 +1,47 @@
+/* onnx_wire.h — protobuf wire-format helpers for the ONNX loader: a bounded
+ * depth check run before protobuf-c recurses, top-level field scanning (so
+ * that the main graph is unpacked one message at a time), magic numbers of
+ * files mistaken for models, and the scratch arena protobuf-c allocates from.
+ * No generated ONNX types here; the scratch arena owns its blocks.
+ * Owner: h1-loader. */
+#ifndef FD_ONNX_WIRE_H
+#define FD_ONNX_WIRE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <protobuf-c/protobuf-c.h>
+
+#define WIRE_MAX_DEPTH 256      /* nested messages accepted */
+
+typedef struct wire_error {
+	size_t at;                  /* byte offset of the field that is wrong */
+	const char *why;            /* "truncated", "bad wire type", … */
+} wire_error;
+
+/* Walks p as a message of type desc and every sub-message the descriptors
+ * name; -1 with *err on malformed or too deeply nested data. */
+int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len, wire_error *err);
+
+/* The next length-delimited field number `field` at the top level of
+ * p[*at..len): 1 and its bytes, or 0 at the end. Data must be wire_check'ed. */
+int wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const uint8_t **data, size_t *n);
+
+/* Copies p without the top-level fields numbered `field` into out (len
+ * bytes at most); returns the bytes written. */
+size_t wire_strip(const uint8_t *p, size_t len, unsigned field, uint8_t *out);
+
+/* "a PNG image" when the bytes start like a file people mistake for a model. */
+const char *wire_magic(const uint8_t *p, size_t len);
+
+/* Bump allocator for protobuf-c: nothing is freed singly; reset keeps the
+ * blocks for the next message, release frees them. */
+typedef struct pb_arena {
+	struct pb_block *head, *cur;
+	ProtobufCAllocator allocator;
+} pb_arena;
+
+void pb_arena_init(pb_arena *a);
+void pb_arena_reset(pb_arena *a);
+void pb_arena_release(pb_arena *a);
+
+#endif
