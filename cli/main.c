@@ -1,6 +1,7 @@
 /* main.c — command dispatch. Each command lives in its own cmd_*.c file. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 
 static const struct command {
@@ -39,6 +40,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 2, argv + 2);
+	/* no command word: MODEL [-r RULES]... opens the TUI (ui/tui.c) */
+	if (!strncmp(argv[1], "--print-keys", 12) || !strcmp(argv[1], "--print-default-keys") ||
+	    access(argv[1], F_OK) == 0)
+		return tui_main(argc, argv);
 	fprintf(stderr, "fusiondbg: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_BAD_INPUT;

@@ -1,0 +1,81 @@
+/* actions.h — every user action of the TUI, declared once. The X-macro below
+ * generates the action enum, the name lookup (keys file, test scripts), the
+ * help view and the man page's key list (`fusiondbg --print-keys-roff`).
+ * Default keys are not here: they are written in the keys-file syntax in
+ * ui/keys.default and compiled in (keys_default.c). Owner: h7. */
+#ifndef FD_UI_ACTIONS_H
+#define FD_UI_ACTIONS_H
+
+/* _(ID, "name", section, "hint", "help") — sections group the help view; the
+ * hint is the status line's short label. */
+#define TUI_ACTIONS(_) \
+	_(MOVE_UP,          "move-up",          SEC_MOVE, "up",  "Move the cursor up one line") \
+	_(MOVE_DOWN,        "move-down",        SEC_MOVE, "down",  "Move the cursor down one line") \
+	_(MOVE_PAGE_UP,     "move-page-up",     SEC_MOVE, "page up",  "Move up one page") \
+	_(MOVE_PAGE_DOWN,   "move-page-down",   SEC_MOVE, "page",  "Move down one page") \
+	_(MOVE_FIRST,       "move-first-line",  SEC_MOVE, "top",  "Go to the first line") \
+	_(MOVE_LAST,        "move-last-line",   SEC_MOVE, "bottom",  "Go to the last line") \
+	_(SEARCH,           "search",           SEC_MOVE, "search",  "Search the view (smartcase substring)") \
+	_(SEARCH_BACK,      "search-back",      SEC_MOVE, "search back",  "Search the view backwards") \
+	_(FIND_NEXT,        "find-next",        SEC_MOVE, "next match",  "Go to the next search match") \
+	_(FIND_PREV,        "find-prev",        SEC_MOVE, "prev match",  "Go to the previous search match") \
+	_(ENTER,            "enter",            SEC_VIEW, "open",  "Open what is under the cursor") \
+	_(BACK,             "back",             SEC_VIEW, "back",  "Go back to the previous view; quit from the first") \
+	_(QUIT,             "quit",             SEC_VIEW, "quit",  "Quit (asks first when edits are unsaved)") \
+	_(VIEW_NEXT,        "view-next",        SEC_VIEW, "views",  "Switch to the next view") \
+	_(VIEW_PREV,        "view-prev",        SEC_VIEW, "views",  "Switch to the previous view") \
+	_(VIEW_RULES,       "view-rules",       SEC_VIEW, "rules",  "Show the rules view") \
+	_(VIEW_GRAPH,       "view-graph",       SEC_VIEW, "graph",  "Show the graph view") \
+	_(VIEW_TRACE,       "view-trace",       SEC_VIEW, "trace",  "Show the trace view (the stepper)") \
+	_(VIEW_DETAIL,      "view-detail",      SEC_VIEW, "detail",  "Show the detail view") \
+	_(VIEW_DIFF,        "view-diff",        SEC_VIEW, "diff",  "Show the diff against the rules as loaded") \
+	_(VIEW_BREAKS,      "view-breakpoints", SEC_VIEW, "breakpoints",  "Show the breakpoints") \
+	_(VIEW_HELP,        "view-help",        SEC_VIEW, "help",  "Show this help") \
+	_(REDRAW,           "redraw",           SEC_VIEW, "redraw",  "Redraw the screen") \
+	_(STEP_NEXT,        "step-next",        SEC_STEP, "step",  "Next event") \
+	_(STEP_PREV,        "step-prev",        SEC_STEP, "back",  "Previous event") \
+	_(NEXT_ATTEMPT,     "next-attempt",     SEC_STEP, "attempt",  "Next attempt (rule x anchor)") \
+	_(PREV_ATTEMPT,     "prev-attempt",     SEC_STEP, "attempt",  "Previous attempt") \
+	_(NEXT_FIRE,        "next-fire",        SEC_STEP, "fire",  "Next rule that fired") \
+	_(PREV_FIRE,        "prev-fire",        SEC_STEP, "fire back",  "Previous rule that fired") \
+	_(NEXT_FAILURE,     "next-failure",     SEC_STEP, "failure",  "Next failure (the check that decided an attempt)") \
+	_(PREV_FAILURE,     "prev-failure",     SEC_STEP, "failure back",  "Previous failure") \
+	_(CONTINUE,         "continue",         SEC_STEP, "continue",  "Run forward to the next breakpoint") \
+	_(REVERSE_CONTINUE, "reverse-continue", SEC_STEP, "reverse",  "Run backward to the previous breakpoint") \
+	_(STEP_START,       "step-start",       SEC_STEP, "start",  "First event of the trace") \
+	_(STEP_END,         "step-end",         SEC_STEP, "end",  "Last event of the trace") \
+	_(BREAKPOINT,       "toggle-breakpoint",SEC_STEP, "break",  "Toggle a breakpoint on the rule, node or reason code under the cursor") \
+	_(WHY_NOT,          "why-not",          SEC_WHY, "why-not",   "Why did a rule not fire here? Land on the deciding check") \
+	_(PRIORITY_UP,      "priority-up",      SEC_EDIT, "prio+",  "Raise the rule's priority by 10 (re-runs)") \
+	_(PRIORITY_DOWN,    "priority-down",    SEC_EDIT, "prio-",  "Lower the rule's priority by 10 (re-runs)") \
+	_(TOGGLE_ENABLED,   "toggle-enabled",   SEC_EDIT, "on/off",  "Enable or disable the rule (re-runs)") \
+	_(EDIT,             "edit",             SEC_EDIT, "edit",  "Edit a value of the rule: RULE.PATH=VALUE, validated (re-runs)") \
+	_(UNDO,             "undo",             SEC_EDIT, "undo",  "Undo the last edit") \
+	_(REDO,             "redo",             SEC_EDIT, "redo",  "Redo the edit undone last") \
+	_(SAVE,             "save",             SEC_EDIT, "save",  "Write the edits back to the rule files (atomic, keeps FILE.orig)") \
+	_(EXPORT,           "export",           SEC_EDIT, "export",  "Export the graph before or after fusion to DOT, PNG or SVG") \
+	_(SAVE_DISPLAY,     "save-display",     SEC_TEST, "save screen",  "Write the screen as text to a file (scripts: :save-display FILE)")
+
+enum tui_section { SEC_MOVE, SEC_VIEW, SEC_STEP, SEC_WHY, SEC_EDIT, SEC_TEST, SEC_COUNT };
+
+#define ACTION_ENUM(id, name, sec, hint, help) ACT_##id,
+enum tui_action {
+	ACT_NONE = 0,
+	TUI_ACTIONS(ACTION_ENUM)
+	ACT_COUNT
+};
+#undef ACTION_ENUM
+
+typedef struct tui_action_def {
+	enum tui_action action;
+	const char *name;
+	enum tui_section section;
+	const char *hint;
+	const char *help;
+} tui_action_def;
+
+const tui_action_def *action_get(enum tui_action a);   /* NULL for ACT_NONE / out of range */
+enum tui_action action_from_name(const char *name);    /* ACT_NONE when unknown */
+const char *section_title(enum tui_section s);
+
+#endif

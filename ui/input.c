@@ -1,0 +1,96 @@
+/* input.c — where keys come from: the terminal (with signals noticed while
+ * waiting), or a test script named by FUSIONDBG_TEST_SCRIPT, tig's way. A
+ * script has one item per line: keys in the keys-file syntax (jj<Enter>,
+ * 250<Enter>), or ":command" — ":save-display FILE", ":resize LINES COLS",
+ * or any action name (":undo"). # starts a comment line. The script's end
+ * quits without asking. Owner: h7. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "tui.h"
+
+static void push(tui_input *in, int key, size_t *cap)
+{
+	if (in->n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		in->keys = xrealloc(in->keys, *cap * sizeof *in->keys);
+	}
+	in->keys[in->n++] = key;
+}
+
+int input_open_script(tui_input *in, const char *path, fd_diags *d)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		diag_error(d, srcpos_file(path), "cannot open the test script");
+		return -1;
+	}
+	memset(in, 0, sizeof *in);
+	in->scripted = true;
+	size_t cap = 0, cap_cmds = 0;
+	char line[4096];
+	int lineno = 0, rc = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = 0;
+		const char *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		if (*p == ':') {
+			if (in->n_cmds == cap_cmds) {
+				cap_cmds = cap_cmds ? cap_cmds * 2 : 16;
+				in->cmds = xrealloc(in->cmds, cap_cmds * sizeof *in->cmds);
+			}
+			in->cmds[in->n_cmds++] = xstrdup(p + 1);
+			push(in, KEY_SCRIPT_CMD, &cap);
+			continue;
+		}
+		while (*p) {
+			int key;
+			size_t k = key_parse(p, &key);
+			if (!k) {
+				diag_error(d, (fd_srcpos){ path, lineno, (int)(p - line) + 1 }, "not a key: '%s'", p);
+				rc = -1;
+				break;
+			}
+			push(in, key, &cap);
+			p += k;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+void input_release(tui_input *in)
+{
+	for (size_t i = 0; i < in->n_cmds; i++)
+		free(in->cmds[i]);
+	free(in->cmds);
+	free(in->keys);
+	memset(in, 0, sizeof *in);
+}
+
+int input_key(tui *t, const char **cmd)
+{
+	tui_input *in = &t->in;
+	if (in->scripted) {
+		if (in->pos >= in->n)
+			return KEY_SCRIPT_END;
+		int key = in->keys[in->pos++];
+		if (key == KEY_SCRIPT_CMD && cmd)
+			*cmd = in->cmds[in->cmd_pos++];
+		return key;
+	}
+	for (;;) {
+		if (signals_pending())
+			return KEY_SCRIPT_END;
+		int key = getch();
+		if (key == ERR)
+			continue;
+		return key_normalize(key);
+	}
+}

@@ -1,0 +1,175 @@
+/* prompt.c — input on the status line (an edit, a search, a file name), a
+ * yes / no / cancel question, and a centred menu. Each runs its own small key
+ * loop on input_key, so scripts drive them like any key. Owner: h7. */
+#include <stdio.h>
+#include <string.h>
+#include "display.h"
+
+static int next_key(tui *t)
+{
+	for (;;) {
+		const char *cmd = NULL;
+		int key = input_key(t, &cmd);
+		if (key == KEY_SCRIPT_CMD) {
+			tui_script_command(t, cmd);
+			continue;
+		}
+		if (key == KEY_RESIZE) {
+			display_layout(t);
+			continue;
+		}
+		return key;
+	}
+}
+
+char *prompt_line(tui *t, const char *label, const char *initial, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", initial ? initial : "");
+	size_t len = strlen(buf), pos = len;
+	for (;;) {
+		display_draw(t);
+		int y = t->lines - 1;
+		display_fill(y, 0, t->cols, ROLE_NORMAL, 0);
+		int x = display_text(y, 0, t->cols, ROLE_KEY, 0, label);
+		/* show the tail when the text is longer than the line */
+		int room = t->cols - x - 1;
+		size_t from = 0;
+		if (room > 0 && (int)pos > room)
+			from = pos - (size_t)room;
+		display_text(y, x, room, ROLE_NORMAL, 0, buf + from);
+		move(y, x + (int)(pos - from));
+		curs_set(1);
+		refresh();
+		int key = next_key(t);
+		curs_set(0);
+		if (key == KEY_SCRIPT_END || key == 27 || key == 7 /* ^G */) {
+			return NULL;
+		} else if (key == '\n') {
+			return buf;
+		} else if (key == KEY_BACKSPACE) {
+			if (pos > 0) {
+				memmove(buf + pos - 1, buf + pos, len - pos + 1);
+				pos--;
+				len--;
+			} else if (len == 0) {
+				return NULL;   /* backspace on an empty line leaves, as in tig */
+			}
+		} else if (key == KEY_DC) {
+			if (pos < len) {
+				memmove(buf + pos, buf + pos + 1, len - pos);
+				len--;
+			}
+		} else if (key == KEY_LEFT) {
+			if (pos > 0)
+				pos--;
+		} else if (key == KEY_RIGHT) {
+			if (pos < len)
+				pos++;
+		} else if (key == KEY_HOME || key == 1 /* ^A */) {
+			pos = 0;
+		} else if (key == KEY_END || key == 5 /* ^E */) {
+			pos = len;
+		} else if (key == 21 /* ^U */) {
+			memmove(buf, buf + pos, len - pos + 1);
+			len -= pos;
+			pos = 0;
+		} else if (key == 11 /* ^K */) {
+			buf[pos] = 0;
+			len = pos;
+		} else if (key >= 0x20 && key < 0x100 && key != 0x7f && len + 1 < size) {
+			memmove(buf + pos + 1, buf + pos, len - pos + 1);
+			buf[pos++] = (char)key;
+			len++;
+		}
+	}
+}
+
+int prompt_yes_no(tui *t, const char *question, bool with_cancel)
+{
+	for (;;) {
+		display_draw(t);
+		int y = t->lines - 1;
+		display_fill(y, 0, t->cols, ROLE_NORMAL, 0);
+		char buf[512];
+		snprintf(buf, sizeof buf, "%s %s ", question, with_cancel ? "(y/n/c)" : "(y/n)");
+		display_text(y, 0, t->cols, ROLE_HEADER, 0, buf);
+		refresh();
+		int key = next_key(t);
+		if (key == 'y' || key == 'Y')
+			return 'y';
+		if (key == 'n' || key == 'N')
+			return 'n';
+		if (key == KEY_SCRIPT_END)
+			return with_cancel ? 'c' : 'n';
+		if (key == 'c' || key == 27 || key == 7 || key == 'q')
+			return with_cancel ? 'c' : 'n';
+	}
+}
+
+int prompt_menu(tui *t, const char *title, const char *const *items, int n, int initial)
+{
+	vs_list l = { 0 };
+	vs_list_set_rows(&l, (size_t)n);
+	for (;;) {
+		int w = display_width(title) + 6;
+		for (int i = 0; i < n; i++) {
+			int iw = display_width(items[i]) + 6;
+			if (iw > w)
+				w = iw;
+		}
+		if (w > t->cols - 4)
+			w = t->cols - 4;
+		int h = n + 2;
+		if (h > t->lines - 4)
+			h = t->lines - 4;
+		if (h < 3)
+			h = 3;
+		vs_list_set_height(&l, h - 2);
+		if (initial >= 0) {
+			vs_list_goto(&l, (size_t)initial);
+			initial = -1;
+		}
+		display_draw(t);
+		int y0 = (t->lines - h) / 2, x0 = (t->cols - w) / 2;
+		attrset(theme_attr(ROLE_BORDER_FOCUS));
+		for (int y = y0; y < y0 + h; y++)
+			mvhline(y, x0, ' ', w);
+		mvhline_set(y0, x0 + 1, WACS_HLINE, w - 2);
+		mvhline_set(y0 + h - 1, x0 + 1, WACS_HLINE, w - 2);
+		mvvline_set(y0 + 1, x0, WACS_VLINE, h - 2);
+		mvvline_set(y0 + 1, x0 + w - 1, WACS_VLINE, h - 2);
+		mvadd_wch(y0, x0, WACS_ULCORNER);
+		mvadd_wch(y0, x0 + w - 1, WACS_URCORNER);
+		mvadd_wch(y0 + h - 1, x0, WACS_LLCORNER);
+		mvadd_wch(y0 + h - 1, x0 + w - 1, WACS_LRCORNER);
+		attrset(A_NORMAL);
+		char buf[256];
+		snprintf(buf, sizeof buf, " %s ", title);
+		display_text(y0, x0 + 2, w - 4, ROLE_BORDER_FOCUS, A_REVERSE, buf);
+		for (int i = 0; i < l.height; i++) {
+			size_t row = l.top + (size_t)i;
+			if (row >= (size_t)n)
+				break;
+			bool cur = row == l.cursor;
+			display_fill(y0 + 1 + i, x0 + 1, w - 2, cur ? ROLE_CURSOR : ROLE_NORMAL, 0);
+			snprintf(buf, sizeof buf, " %s", items[row]);
+			display_text(y0 + 1 + i, x0 + 1, w - 2, cur ? ROLE_CURSOR : ROLE_NORMAL, 0, buf);
+		}
+		refresh();
+		int key = next_key(t);
+		enum tui_action a = keymap_lookup(&t->km, SCOPE_GENERIC, key);
+		if (key == '\n')
+			return (int)l.cursor;
+		if (key == KEY_SCRIPT_END || key == 27 || key == 7 || a == ACT_BACK || a == ACT_QUIT)
+			return -1;
+		switch (a) {
+		case ACT_MOVE_UP: vs_list_move(&l, -1); break;
+		case ACT_MOVE_DOWN: vs_list_move(&l, 1); break;
+		case ACT_MOVE_PAGE_UP: vs_list_page(&l, -1); break;
+		case ACT_MOVE_PAGE_DOWN: vs_list_page(&l, 1); break;
+		case ACT_MOVE_FIRST: vs_list_home(&l); break;
+		case ACT_MOVE_LAST: vs_list_end(&l); break;
+		default: break;
+		}
+	}
+}

@@ -1,0 +1,73 @@
+/* view_breaks.c — the breakpoints: on a rule, a node or a reason code. b, d
+ * or Del removes the one under the cursor; Enter runs the trace to its next
+ * hit (from the start when none is left after the current event). Owner: h7. */
+#include <stdio.h>
+#include "display.h"
+
+static size_t rows(tui *t)
+{
+	return t->bps.n ? t->bps.n : 1;
+}
+
+static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+{
+	tui *t = ctx;
+	if (!t->bps.n)
+		return "";
+	return vs_bp_describe(&t->bps.items[row], session_result(&t->s), buf, size);
+}
+
+static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
+{
+	if (!t->bps.n) {
+		display_text(y, x + 1, w - 1, ROLE_DIM, 0,
+		             "no breakpoints: b on a rule, a node or a trace event sets one; c runs to the next");
+		return;
+	}
+	char buf[512];
+	bool cur = cursor && t->focus == VIEW_BREAKS;
+	if (cur)
+		display_fill(y, x, w, ROLE_CURSOR, 0);
+	int nx = display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : ROLE_BREAK, 0, G.breakpoint);
+	display_text(y, nx + 1, x + w - nx - 1, cur ? ROLE_CURSOR : ROLE_NORMAL, 0,
+	             vs_bp_describe(&t->bps.items[row], session_result(&t->s), buf, sizeof buf));
+}
+
+static unsigned action(tui *t, enum tui_action a)
+{
+	size_t row = t->list[VIEW_BREAKS].cursor;
+	if (!t->bps.n || row >= t->bps.n)
+		return a == ACT_BREAKPOINT || a == ACT_ENTER ? RES_REDRAW : RES_UNHANDLED;
+	if (a == ACT_BREAKPOINT) {
+		char buf[256];
+		tui_message(t, ROLE_BREAK, "breakpoint removed: %s",
+		            vs_bp_describe(&t->bps.items[row], session_result(&t->s), buf, sizeof buf));
+		vs_bp_remove(&t->bps, row);
+		return RES_REDRAW;
+	}
+	if (a == ACT_ENTER) {
+		const fd_match_result *r = session_result(&t->s);
+		vs_breakpoints one = { &t->bps.items[row], 1, 1 };
+		bool moved;
+		uint32_t cur = (uint32_t)t->list[VIEW_TRACE].cursor;
+		uint32_t to = vs_stepper_move(r, &one, cur, STEP_CONTINUE, &moved);
+		if (!moved && r->trace.n_events && vs_bp_hit(&one, r, 0))
+			to = 0, moved = true;
+		else if (!moved)
+			to = vs_stepper_move(r, &one, 0, STEP_CONTINUE, &moved);
+		if (!moved) {
+			tui_message(t, ROLE_WARN, "this breakpoint is never hit in the trace");
+			return RES_REDRAW;
+		}
+		tui_message(t, ROLE_BREAK, "breakpoint hit at event %u", to);
+		return tui_goto_event(t, to);
+	}
+	return RES_UNHANDLED;
+}
+
+static const enum tui_action hints[] = { ACT_ENTER, ACT_BREAKPOINT, ACT_CONTINUE, ACT_BACK, ACT_VIEW_HELP, ACT_NONE };
+
+const view_ops view_breaks_ops = {
+	.name = "breakpoints", .rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.hints = hints,
+};

@@ -1,0 +1,203 @@
+/* view_diff.c — what the edits changed against the rules as loaded: peak
+ * memory before → after, the edits themselves, rules whose priority,
+ * enabled or effect changed, and every fusion gained, lost or changed
+ * (session_diff). Enter on a fusion shows its node in the graph. Owner: h7. */
+#include <stdio.h>
+#include <string.h>
+#include "display.h"
+#include "estimate.h"
+
+enum diff_row_kind { DR_PEAK, DR_COUNTS, DR_HEAD_EDITS, DR_EDIT, DR_HEAD_RULES, DR_RULE, DR_HEAD_FUSIONS, DR_FUSION,
+                     DR_NONE };
+
+static struct diff_row { enum diff_row_kind kind; size_t i; } *drows;
+static size_t n_drows, cap_drows;
+
+static void push(enum diff_row_kind k, size_t i)
+{
+	if (n_drows == cap_drows) {
+		cap_drows = cap_drows ? cap_drows * 2 : 64;
+		drows = xrealloc(drows, cap_drows * sizeof *drows);
+	}
+	drows[n_drows++] = (struct diff_row){ k, i };
+}
+
+static void ensure(tui *t)
+{
+	if (t->diff_valid)
+		return;
+	session_diff(&t->s, &t->diff);
+	t->diff_valid = true;
+	n_drows = 0;
+	push(DR_PEAK, 0);
+	push(DR_COUNTS, 0);
+	push(DR_HEAD_EDITS, 0);
+	for (size_t i = 0; i < t->s.n_applied; i++)
+		push(DR_EDIT, i);
+	if (!t->s.n_applied)
+		push(DR_NONE, 0);
+	push(DR_HEAD_RULES, 0);
+	for (size_t i = 0; i < t->diff.n_rules; i++)
+		push(DR_RULE, i);
+	push(DR_HEAD_FUSIONS, 0);
+	for (size_t i = 0; i < t->diff.n_changes; i++)
+		push(DR_FUSION, i);
+	if (!t->diff.n_changes)
+		push(DR_NONE, 1);
+}
+
+static size_t rows(tui *t)
+{
+	ensure(t);
+	return n_drows;
+}
+
+static void fusion_nodes(tui *t, const fd_match_result *r, int32_t f, char *buf, size_t size)
+{
+	buf[0] = 0;
+	if (f < 0 || (size_t)f >= r->n_fusions)
+		return;
+	const fd_fusion *fu = &r->fusions[f];
+	const fd_graph *g = &session_model(&t->s)->graphs[fu->graph];
+	const int32_t *ids = fusion_ids(r, fu->nodes);
+	size_t used = 0;
+	for (int32_t i = 0; i < fu->n_nodes && used + 4 < size; i++) {
+		int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", g->nodes[ids[i]].name);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
+{
+	ensure(t);
+	const fd_session_diff *df = &t->diff;
+	const fd_ruleset *rs = session_rules(&t->s);
+	const struct diff_row *d = &drows[row];
+	char b1[32], b2[32], b3[32], nodes[256];
+	*role = ROLE_NORMAL;
+	switch (d->kind) {
+	case DR_PEAK:
+		*role = ROLE_HEADER;
+		snprintf(buf, size, "peak memory (main graph): as loaded %s %s now %s   (no fusion: %s)",
+		         estimate_format_bytes(df->peak_before_bytes, b1, sizeof b1), G.arrow,
+		         estimate_format_bytes(df->peak_after_bytes, b2, sizeof b2),
+		         estimate_format_bytes(df->peak_unfused_bytes, b3, sizeof b3));
+		break;
+	case DR_COUNTS:
+		snprintf(buf, size, "fusions: %zu gained, %zu lost, %zu changed, %zu unchanged", df->n_gained, df->n_lost,
+		         df->n_changed, df->n_unchanged);
+		break;
+	case DR_HEAD_EDITS:
+		*role = ROLE_HEADER;
+		snprintf(buf, size, "edits (%zu unsaved; u undoes, s saves)", session_unsaved(&t->s));
+		break;
+	case DR_EDIT: {
+		const fd_edit *e = &t->s.edits[d->i];
+		*role = ROLE_EDITED;
+		snprintf(buf, size, "  %s.%s: %s %s %s", rs->rules[e->rule].name, e->path, e->old_text ? e->old_text : "(absent)",
+		         G.arrow, e->new_text);
+		break;
+	}
+	case DR_HEAD_RULES:
+		*role = ROLE_HEADER;
+		snprintf(buf, size, "rules");
+		break;
+	case DR_RULE: {
+		const fd_rule_change *c = &df->rules[d->i];
+		char pr[96] = "", en[64] = "";
+		if (c->priority_before != c->priority_after)
+			snprintf(pr, sizeof pr, " priority %lld %s %lld", (long long)c->priority_before, G.arrow,
+			         (long long)c->priority_after);
+		if (c->enabled_before != c->enabled_after)
+			snprintf(en, sizeof en, " %s", c->enabled_after ? "enabled" : "disabled");
+		*role = c->effect_after > c->effect_before ? ROLE_GAIN : c->effect_after < c->effect_before ? ROLE_LOSS
+		      : ROLE_NORMAL;
+		snprintf(buf, size, "  %s:%s%s fired %lld %s %lld", rs->rules[c->rule].name, pr, en,
+		         (long long)c->effect_before, G.arrow, (long long)c->effect_after);
+		break;
+	}
+	case DR_HEAD_FUSIONS:
+		*role = ROLE_HEADER;
+		snprintf(buf, size, "fusions (Enter shows the node)");
+		break;
+	case DR_FUSION: {
+		const fd_fusion_change *c = &df->changes[d->i];
+		const fd_match_result *before = session_baseline(&t->s), *after = session_result(&t->s);
+		const fd_graph *g = &session_model(&t->s)->graphs[c->graph];
+		const char *node = c->node >= 0 && c->node < g->n_nodes ? g->nodes[c->node].name : "?";
+		if (c->kind == CHANGE_GAINED) {
+			*role = ROLE_GAIN;
+			fusion_nodes(t, after, c->after, nodes, sizeof nodes);
+			snprintf(buf, size, "  + gained %s @ %s: %s", rs->rules[after->fusions[c->after].rule].name, node, nodes);
+		} else if (c->kind == CHANGE_LOST) {
+			*role = ROLE_LOSS;
+			fusion_nodes(t, before, c->before, nodes, sizeof nodes);
+			snprintf(buf, size, "  - lost   %s @ %s: %s", rs->rules[before->fusions[c->before].rule].name, node, nodes);
+		} else {
+			*role = ROLE_WARN;
+			fusion_nodes(t, after, c->after, nodes, sizeof nodes);
+			snprintf(buf, size, "  ~ changed %s %s %s @ %s: %s", rs->rules[before->fusions[c->before].rule].name,
+			         G.arrow, rs->rules[after->fusions[c->after].rule].name, node, nodes);
+		}
+		break;
+	}
+	case DR_NONE:
+		*role = ROLE_DIM;
+		snprintf(buf, size, d->i == 0 ? "  none: +/- priority, t enable, e edit a value" : "  none");
+		break;
+	}
+	return buf;
+}
+
+static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+{
+	int role;
+	return text_of(ctx, row, buf, size, &role);
+}
+
+static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
+{
+	char buf[1024];
+	int role;
+	text_of(t, row, buf, sizeof buf, &role);
+	bool cur = cursor && t->focus == VIEW_DIFF;
+	if (cur)
+		display_fill(y, x, w, ROLE_CURSOR, 0);
+	display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : role, 0, buf);
+}
+
+static unsigned action(tui *t, enum tui_action a)
+{
+	ensure(t);
+	size_t row = t->list[VIEW_DIFF].cursor;
+	if (a != ACT_ENTER || row >= n_drows)
+		return RES_UNHANDLED;
+	const struct diff_row *d = &drows[row];
+	if (d->kind == DR_FUSION) {
+		const fd_fusion_change *c = &t->diff.changes[d->i];
+		size_t gr = vs_graph_node_row(&t->grows, session_model(&t->s), c->graph, c->node);
+		if (gr == VS_NONE)
+			return RES_REDRAW;
+		unsigned res = tui_show_view(t, VIEW_GRAPH);
+		vs_list_set_rows(&t->list[VIEW_GRAPH], vs_graph_rows_count(&t->grows));
+		vs_list_goto(&t->list[VIEW_GRAPH], gr);
+		tui_set_detail_node(t, c->graph, c->node);
+		return res | RES_DETAIL;
+	}
+	if (d->kind == DR_EDIT || d->kind == DR_RULE) {
+		int32_t rule = d->kind == DR_EDIT ? t->s.edits[d->i].rule : t->diff.rules[d->i].rule;
+		tui_set_detail_rule(t, rule);
+		return tui_show_view(t, VIEW_DETAIL);
+	}
+	return RES_REDRAW;
+}
+
+static const enum tui_action hints[] = {
+	ACT_ENTER, ACT_UNDO, ACT_REDO, ACT_SAVE, ACT_EXPORT, ACT_BACK, ACT_VIEW_HELP, ACT_NONE
+};
+
+const view_ops view_diff_ops = {
+	.name = "diff", .rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .hints = hints,
+};

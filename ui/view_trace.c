@@ -1,0 +1,279 @@
+/* view_trace.c — the stepper: one row per trace event (rule starts,
+ * attempts, every check), the cursor is the current event, and a box at the
+ * bottom shows it in full: check, subject, expected, actual, reason, the
+ * rule's file:line. Rows are formatted only when drawn (trace_describe), so
+ * a trace of millions of events opens at once. Owner: h7. */
+#include <stdio.h>
+#include <string.h>
+#include "display.h"
+
+static const fd_match_result *res(tui *t)
+{
+	return session_result(&t->s);
+}
+
+static size_t rows(tui *t)
+{
+	return res(t)->trace.n_events;
+}
+
+static const char *outcome(const fd_attempt *a, char *buf, size_t size)
+{
+	if (a->rung == RUNG_FIRED)
+		snprintf(buf, size, "fired");
+	else
+		snprintf(buf, size, "%s %s", rung_name((fd_rung)a->rung), reason_code((fd_reason)a->reason));
+	return buf;
+}
+
+/* The row's words: lead (marks, kind) and body. */
+static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, size_t bsize, int *role)
+{
+	const fd_match_result *r = res(t);
+	const fd_event *e = &r->trace.events[row];
+	fd_event_text tx;
+	trace_describe(r, (uint32_t)row, &tx);
+	const char *rule = e->rule >= 0 ? r->rules->rules[e->rule].name : "";
+	*role = ROLE_NORMAL;
+	char oc[64];
+	switch (e->kind) {
+	case EV_RULE:
+		*role = ROLE_HEADER;
+		snprintf(lead, lsize, "rule");
+		if (e->status == ST_FAIL)
+			snprintf(body, bsize, "%s priority %lld: not run, %s [%s]", rule, (long long)e->a, tx.reason,
+			         reason_code((fd_reason)e->reason));
+		else
+			snprintf(body, bsize, "%s priority %lld", rule, (long long)e->a);
+		return;
+	case EV_ANCHOR: {
+		uint32_t ai = vs_attempt_of(&r->trace, (uint32_t)row);
+		const fd_attempt *a = ai != UINT32_MAX ? &r->trace.attempts[ai] : NULL;
+		*role = a && a->rung == RUNG_FIRED ? ROLE_FIRED : ROLE_HEADER;
+		snprintf(lead, lsize, " attempt");
+		snprintf(body, bsize, "%s @ %s %s %s", rule, tx.subject, G.arrow, a ? outcome(a, oc, sizeof oc) : "?");
+		return;
+	}
+	case EV_COMPOSITE:
+		*role = ROLE_INFO;
+		snprintf(lead, lsize, "canon");
+		snprintf(body, bsize, "%s %s", tx.check, tx.subject);
+		return;
+	case EV_FIRE: case EV_REWRITE:
+		*role = ROLE_FIRED;
+		snprintf(lead, lsize, "   %s", e->kind == EV_FIRE ? "FIRED" : "rewrite");
+		snprintf(body, bsize, "%s%s%s", tx.check, tx.expected[0] ? " " : "", tx.expected);
+		return;
+	default:
+		break;
+	}
+	const char *mark = e->status == ST_PASS ? G.pass : e->status == ST_FAIL ? G.fail
+	                 : e->status == ST_WARN ? G.warn : G.info;
+	*role = e->status == ST_PASS ? ROLE_PASS : e->status == ST_FAIL ? ROLE_FAIL
+	      : e->status == ST_WARN ? ROLE_WARN : ROLE_INFO;
+	snprintf(lead, lsize, "   %s", mark);
+	if (e->status == ST_FAIL || e->status == ST_WARN)
+		snprintf(body, bsize, "%s @ %s: expected %s, actual %s [%s]", tx.check, tx.subject, tx.expected,
+		         tx.actual, reason_code((fd_reason)e->reason));
+	else if (tx.expected[0] || tx.actual[0])
+		snprintf(body, bsize, "%s @ %s: %s", tx.check, tx.subject, tx.actual[0] ? tx.actual : tx.expected);
+	else
+		snprintf(body, bsize, "%s @ %s", tx.check, tx.subject);
+}
+
+static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+{
+	tui *t = ctx;
+	char lead[32], body[768];
+	int role;
+	row_parts(t, row, lead, sizeof lead, body, sizeof body, &role);
+	snprintf(buf, size, "#%zu %s %s", row, lead, body);
+	return buf;
+}
+
+static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
+{
+	const fd_match_result *r = res(t);
+	char lead[32], body[768], num[32];
+	int role;
+	row_parts(t, row, lead, sizeof lead, body, sizeof body, &role);
+	int end = x + w;
+	attr_t cur = 0;
+	if (cursor) {
+		display_fill(y, x, w, ROLE_CURSOR, 0);
+		cur = A_BOLD;
+	}
+	int base = cursor ? ROLE_CURSOR : ROLE_DIM;
+	bool bp = vs_bp_hit(&t->bps, r, (uint32_t)row);
+	uint32_t ai = vs_attempt_of(&r->trace, (uint32_t)row);
+	bool decisive = ai != UINT32_MAX && r->trace.attempts[ai].decisive == row &&
+	                r->trace.attempts[ai].rung != RUNG_FIRED;
+	x = display_text(y, x, end - x, bp ? ROLE_BREAK : base, cur, bp ? G.breakpoint : cursor ? G.cursor : " ");
+	x = display_text(y, x, end - x, decisive ? ROLE_FAIL : base, cur, decisive ? ">" : " ");
+	snprintf(num, sizeof num, "%6zu ", row);
+	x = display_text(y, x, end - x, base, cur, num);
+	x = display_text(y, x, end - x, cursor ? ROLE_CURSOR : role, cur, lead);
+	display_text(y, x + 1, end - x - 1, cursor ? ROLE_CURSOR : (role == ROLE_PASS || role == ROLE_INFO)
+	             ? ROLE_NORMAL : role, cur, body);
+}
+
+static int footer_lines(tui *t, int pane_h)
+{
+	int h = pane_h / 3;
+	return h > 7 ? 7 : h < 3 ? (pane_h > 6 ? 3 : 0) : h;
+}
+
+static void field(int y, int x, int w, const char *label, int role, const char *value)
+{
+	int vx = display_text(y, x, w, ROLE_DIM, 0, label);
+	display_text(y, vx, x + w - vx, role, 0, value);
+}
+
+static void draw_footer(tui *t, int y, int x, int w, int h)
+{
+	const fd_match_result *r = res(t);
+	attrset(theme_attr(ROLE_BORDER));
+	mvhline_set(y, x, WACS_HLINE, w);
+	attrset(A_NORMAL);
+	if (r->trace.n_events == 0) {
+		display_text(y + 1, x + 1, w - 1, ROLE_DIM, 0, "no events: no rule had an anchor in this model");
+		return;
+	}
+	uint32_t ev = (uint32_t)t->list[VIEW_TRACE].cursor;
+	const fd_event *e = &r->trace.events[ev];
+	fd_event_text tx;
+	trace_describe(r, ev, &tx);
+	char buf[1024];
+	uint32_t ai = vs_attempt_of(&r->trace, ev);
+	char oc[64] = "";
+	if (ai != UINT32_MAX)
+		snprintf(oc, sizeof oc, "  attempt %u: %s", ai, outcome(&r->trace.attempts[ai], buf, sizeof buf));
+	snprintf(buf, sizeof buf, " event %u/%zu  %s %s%s%s%s", ev, r->trace.n_events,
+	         event_kind_name((fd_event_kind)e->kind), ev_status_name((fd_ev_status)e->status),
+	         e->reason ? " " : "", e->reason ? reason_code((fd_reason)e->reason) : "", oc);
+	int role = e->status == ST_FAIL ? ROLE_FAIL : e->status == ST_WARN ? ROLE_WARN
+	         : e->kind == EV_FIRE ? ROLE_FIRED : ROLE_HEADER;
+	display_text(y, x + 1, w - 2, role, 0, buf);
+	int line = 1;
+	if (line < h) {
+		snprintf(buf, sizeof buf, "%s @ %s", tx.check, tx.subject);
+		field(y + line++, x + 1, w - 1, "check    ", ROLE_NORMAL, buf);
+	}
+	if (line < h) {
+		int vx = display_text(y + line, x + 1, w - 1, ROLE_DIM, 0, "expected ");
+		vx = display_text(y + line, vx, x + w - vx, ROLE_PASS, 0, tx.expected[0] ? tx.expected : "-");
+		vx = display_text(y + line, vx, x + w - vx, ROLE_DIM, 0, "   actual ");
+		display_text(y + line, vx, x + w - vx, e->status == ST_FAIL ? ROLE_FAIL : ROLE_NORMAL, 0,
+		             tx.actual[0] ? tx.actual : "-");
+		line++;
+	}
+	if (line < h)
+		field(y + line++, x + 1, w - 1, "reason   ", ROLE_NORMAL, tx.reason[0] ? tx.reason : "-");
+	if (line < h) {
+		if (tx.where.file && tx.where.line)
+			snprintf(buf, sizeof buf, "%s:%d:%d", tx.where.file, tx.where.line, tx.where.col);
+		else
+			snprintf(buf, sizeof buf, "-");
+		field(y + line++, x + 1, w - 1, "where    ", ROLE_KEY, buf);
+	}
+	if (line < h && e->rule >= 0) {
+		snprintf(buf, sizeof buf, "%s (priority %lld)", r->rules->rules[e->rule].name,
+		         (long long)r->rules->rules[e->rule].priority);
+		field(y + line++, x + 1, w - 1, "rule     ", ROLE_NORMAL, buf);
+	}
+}
+
+static void select_row(tui *t)
+{
+	const fd_match_result *r = res(t);
+	if (r->trace.n_events == 0)
+		return;
+	const fd_event *e = &r->trace.events[t->list[VIEW_TRACE].cursor];
+	if (e->kind == EV_RULE || e->graph < 0 || e->unit < 0 ||
+	    e->graph >= r->ctx->n_graphs || e->unit >= r->ctx->graphs[e->graph].n_units) {
+		if (e->rule >= 0)
+			tui_set_detail_rule(t, e->rule);
+		return;
+	}
+	int32_t node = e->kind == EV_CONFLICT || e->kind == EV_CYCLE ? e->unit : match_unit_node(r->ctx, e->graph, e->unit);
+	if (node >= 0)
+		tui_set_detail_node(t, e->graph, node);
+}
+
+static unsigned step(tui *t, vs_step how, const char *none)
+{
+	const fd_match_result *r = res(t);
+	bool moved;
+	uint32_t to = vs_stepper_move(r, &t->bps, (uint32_t)t->list[VIEW_TRACE].cursor, how, &moved);
+	if (!moved) {
+		tui_message(t, ROLE_WARN, "%s", none);
+		return RES_REDRAW;
+	}
+	return tui_goto_event(t, to) | RES_REDRAW;
+}
+
+/* b in the trace view: what to break on, when the event offers a choice. */
+static unsigned breakpoint_menu(tui *t)
+{
+	const fd_match_result *r = res(t);
+	if (r->trace.n_events == 0)
+		return RES_OK;
+	const fd_event *e = &r->trace.events[t->list[VIEW_TRACE].cursor];
+	vs_breakpoint choice[3];
+	char text[3][256];
+	const char *items[3];
+	int n = 0;
+	if (e->reason != REASON_NONE) {
+		choice[n] = (vs_breakpoint){ .kind = BP_REASON, .reason = e->reason };
+		n++;
+	}
+	if (e->rule >= 0) {
+		choice[n] = (vs_breakpoint){ .kind = BP_RULE, .rule = e->rule };
+		n++;
+	}
+	if (e->kind != EV_RULE && e->graph >= 0 && e->unit >= 0 && e->graph < r->ctx->n_graphs &&
+	    e->unit < r->ctx->graphs[e->graph].n_units) {
+		int32_t node = e->kind == EV_CONFLICT || e->kind == EV_CYCLE ? e->unit
+		             : match_unit_node(r->ctx, e->graph, e->unit);
+		if (node >= 0) {
+			choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = node };
+			n++;
+		}
+	}
+	if (n == 0)
+		return RES_OK;
+	for (int i = 0; i < n; i++) {
+		vs_bp_describe(&choice[i], r, text[i], sizeof text[i]);
+		items[i] = text[i];
+	}
+	int k = n == 1 ? 0 : prompt_menu(t, "toggle a breakpoint on", items, n, 0);
+	if (k < 0)
+		return RES_REDRAW;
+	bool on = vs_bp_toggle(&t->bps, &choice[k]);
+	tui_message(t, ROLE_BREAK, "breakpoint %s: %s (c runs to it, B lists them)", on ? "set" : "removed", text[k]);
+	return RES_REDRAW;
+}
+
+static unsigned action(tui *t, enum tui_action a)
+{
+	switch (a) {
+	case ACT_STEP_NEXT: return step(t, STEP_NEXT_EVENT, "at the last event");
+	case ACT_STEP_PREV: return step(t, STEP_PREV_EVENT, "at the first event");
+	case ACT_BREAKPOINT: return breakpoint_menu(t);
+	case ACT_ENTER:
+		select_row(t);
+		return tui_show_view(t, VIEW_DETAIL);
+	default:
+		return RES_UNHANDLED;
+	}
+}
+
+static const enum tui_action hints[] = {
+	ACT_STEP_NEXT, ACT_STEP_PREV, ACT_NEXT_ATTEMPT, ACT_PREV_ATTEMPT, ACT_NEXT_FIRE, ACT_NEXT_FAILURE,
+	ACT_CONTINUE, ACT_BREAKPOINT, ACT_EDIT, ACT_VIEW_HELP, ACT_NONE
+};
+
+const view_ops view_trace_ops = {
+	.name = "trace", .rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.select = select_row, .footer_lines = footer_lines, .draw_footer = draw_footer, .hints = hints,
+};
