@@ -560,6 +560,20 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	sort_rs = rs;
 	qsort(r->order, (size_t)rs->n_rules, sizeof *r->order, cmp_rules);
 
+	/* size the trace once: about ten events per anchor of every rule */
+	size_t est = (size_t)rs->n_rules;
+	for (int32_t i = 0; i < rs->n_rules; i++) {
+		alt a[32];
+		int na = rule_alts(&rs->rules[i], a, 32);
+		for (int32_t gi = 0; gi < ctx->n_graphs; gi++)
+			for (int k = 0; k < na; k++) {
+				int op = a[k].pat->ops[0].op;
+				est += (size_t)(ctx->graphs[gi].anchor_off[op + 1] - ctx->graphs[gi].anchor_off[op]);
+			}
+	}
+	if (!opt->no_events)
+		trace_reserve(&r->trace, est * 10, est);
+
 	match_run_state s;
 	memset(&s, 0, sizeof s);
 	s.ctx = ctx;

@@ -79,6 +79,19 @@ static uint32_t rec_path(void *ctx, const int32_t *ids, uint32_t n)
 	return off;
 }
 
+/* Exactly the size asked for: an estimate should not be doubled again. */
+void trace_reserve(fd_trace *t, size_t events, size_t attempts)
+{
+	if (events > t->cap_events) {
+		t->events = xrealloc(t->events, events * sizeof *t->events);
+		t->cap_events = events;
+	}
+	if (attempts > t->cap_attempts) {
+		t->attempts = xrealloc(t->attempts, attempts * sizeof *t->attempts);
+		t->cap_attempts = attempts;
+	}
+}
+
 fd_trace_sink trace_sink(fd_trace *t)
 {
 	return (fd_trace_sink){ .ctx = t, .event = rec_event, .attempt = rec_attempt, .path = rec_path };
