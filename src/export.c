@@ -108,7 +108,7 @@ static const struct attr_default {
 } attr_defaults[] = {
 	{ AGRAPH, "fontname", FONT },  { AGRAPH, "fontsize", "11" },
 	{ AGRAPH, "rankdir", "TB" },   { AGRAPH, "newrank", "true" },
-	{ AGRAPH, "nodesep", "0.25" }, { AGRAPH, "ranksep", "0.3" },
+	{ AGRAPH, "nodesep", "0.2" },  { AGRAPH, "ranksep", "0.25" },
 	{ AGRAPH, "label", "" },       { AGRAPH, "labeljust", "l" },
 	{ AGRAPH, "style", "" },       { AGRAPH, "color", "" },
 	{ AGRAPH, "fillcolor", "" },   { AGRAPH, "fontcolor", "" },
@@ -116,7 +116,7 @@ static const struct attr_default {
 	{ AGNODE, "shape", "box" },    { AGNODE, "style", "rounded,filled" },
 	{ AGNODE, "fillcolor", "white" }, { AGNODE, "color", "#555555" },
 	{ AGNODE, "fontname", FONT },  { AGNODE, "fontsize", "10" },
-	{ AGNODE, "margin", "0.08,0.03" }, { AGNODE, "height", "0.3" },
+	{ AGNODE, "margin", "0.08,0.02" }, { AGNODE, "height", "0.3" },
 	{ AGNODE, "label", "\\N" },    { AGNODE, "penwidth", "1" },
 	{ AGNODE, "tooltip", "" },     { AGNODE, "fontcolor", "black" },
 	{ AGEDGE, "color", "#666666" }, { AGEDGE, "arrowsize", "0.6" },
@@ -229,10 +229,52 @@ static int gv_errf(char *text)
 	return 0;
 }
 
+/* Some Graphviz plugins write to stderr directly (cairo's "graph is too
+ * large for cairo-renderer bitmaps"), which would land on the TUI's screen:
+ * while Graphviz runs, file descriptor 2 points at a temp file, read back
+ * into diagnostics afterwards. */
 typedef struct gv_capture {
 	agusererrf old_f;
 	agerrlevel_t old_level;
+	int saved_fd2;
+	FILE *stderr_file;
 } gv_capture;
+
+static void gv_stderr_begin(gv_capture *c)
+{
+	fflush(stderr);
+	c->stderr_file = tmpfile();
+	c->saved_fd2 = c->stderr_file ? dup(2) : -1;
+	if (c->saved_fd2 < 0 || dup2(fileno(c->stderr_file), 2) < 0) {
+		if (c->saved_fd2 >= 0)
+			close(c->saved_fd2);
+		if (c->stderr_file)
+			fclose(c->stderr_file);
+		c->saved_fd2 = -1;
+		c->stderr_file = NULL;
+	}
+}
+
+static void gv_stderr_end(gv_capture *c)
+{
+	if (!c->stderr_file)
+		return;
+	fflush(stderr);
+	dup2(c->saved_fd2, 2);
+	close(c->saved_fd2);
+	rewind(c->stderr_file);
+	char line[1024];
+	while (fgets(line, sizeof line, c->stderr_file)) {
+		char *msg = line;
+		if (!strncmp(msg, "(null): ", 8))   /* the plugin names the command, which is us */
+			msg += 8;
+		gv_errf(msg);
+		if (!strchr(msg, '\n'))
+			gv_errf("\n");
+	}
+	fclose(c->stderr_file);
+	c->stderr_file = NULL;
+}
 
 static void gv_capture_begin(gv_capture *c, fd_diags *d, const char *where)
 {
@@ -243,10 +285,12 @@ static void gv_capture_begin(gv_capture *c, fd_diags *d, const char *where)
 	c->old_f = agseterrf(gv_errf);
 	c->old_level = agseterr(AGWARN);
 	agreseterrors();
+	gv_stderr_begin(c);
 }
 
 static void gv_capture_end(gv_capture *c)
 {
+	gv_stderr_end(c);
 	if (gv_len)
 		gv_flush();
 	agseterrf(c->old_f);
@@ -326,11 +370,11 @@ static void sb_html(strbuf *b, const char *s)
 
 /* "res2a_branch2a_bn_…_output_0": the head and tail of a long name, cut on
  * UTF-8 character boundaries. */
-static void sb_elided(strbuf *b, const char *s)
+static void sb_elided(strbuf *b, const char *s, void (*esc)(strbuf *, const char *))
 {
 	size_t n = strlen(s);
 	if (n <= NAME_MAX_SHOWN) {
-		sb_esc(b, s);
+		esc(b, s);
 		return;
 	}
 	size_t head = NAME_MAX_SHOWN / 2 - 1, tail = n - (NAME_MAX_SHOWN - head - 1);
@@ -341,10 +385,10 @@ static void sb_elided(strbuf *b, const char *s)
 	char *h = xmalloc(head + 1);
 	memcpy(h, s, head);
 	h[head] = '\0';
-	sb_esc(b, h);
+	esc(b, h);
 	free(h);
 	sb_puts(b, "…");
-	sb_esc(b, s + tail);
+	esc(b, s + tail);
 }
 
 static void sb_tensor_facts(strbuf *b, const fd_tensor *t)
@@ -514,29 +558,40 @@ static const fd_tensor *first_output(const fd_graph *g, const fd_node *n)
 	return NULL;
 }
 
+/* Node labels are HTML-like: the op type bold, the name, then the output's
+ * shape and dtype small and grey, then one line per near-miss mark. */
+#define HTML_SMALL "<FONT POINT-SIZE=\"8\" COLOR=\"#555555\">"
+
 static void node_label(builder *b, strbuf *s, int32_t g, int32_t n)
 {
 	const fd_graph *gr = &b->m->graphs[g];
 	const fd_node *node = &gr->nodes[n];
+	sb_puts(s, "<B>");
 	if (node->domain && *node->domain)
-		sb_esc(s, node->domain), sb_puts(s, ".");
-	sb_esc(s, node->op_type);
-	sb_puts(s, "\\n");
-	sb_elided(s, node->name);
+		sb_html(s, node->domain), sb_puts(s, ".");
+	sb_html(s, node->op_type);
+	sb_puts(s, "</B> ");
+	sb_elided(s, node->name, sb_html);
 	const fd_tensor *t = first_output(gr, node);
 	if (t) {
-		sb_puts(s, "\\n");
-		sb_tensor_facts(s, t);
+		sb_puts(s, "<BR/>" HTML_SMALL);
+		strbuf facts = { 0 };
+		sb_tensor_facts(&facts, t);
+		sb_html(s, sb_str(&facts));
+		vec_release(&facts);
 		int extra = 0;
 		for (int32_t k = 0; k < node->n_outputs; k++)
 			extra += node->outputs[k] != FD_NONE;
 		if (extra > 1)
 			sb_printf(s, " (+%d)", extra - 1);
+		sb_puts(s, "</FONT>");
 	}
 	for (int32_t k = b->mark_head ? b->mark_head[g][n] : -1; k >= 0; k = b->marks.items[k].next) {
 		const fd_attempt *at = &b->r->trace.attempts[b->marks.items[k].attempt];
-		sb_printf(s, "\\n✗ %s ", reason_code(at->reason));
-		sb_elided(s, b->r->rules->rules[at->rule].name);
+		sb_printf(s, "<BR/><FONT POINT-SIZE=\"8\" COLOR=\"%s\">✗ %s ",
+		          rule_palette(b, at->rule)->border, reason_code(at->reason));
+		sb_elided(s, b->r->rules->rules[at->rule].name, sb_html);
+		sb_puts(s, "</FONT>");
 	}
 }
 
@@ -701,7 +756,7 @@ static Agnode_t *make_op_node(builder *b, int32_t g, int32_t n, strbuf *s)
 	b->n_objects++;
 	s->n = 0;
 	node_label(b, s, g, n);
-	set(an, "label", sb_str(s));
+	set_html(b, an, "label", sb_str(s));
 	s->n = 0;
 	node_tooltip(b, s, g, n);
 	set(an, "tooltip", sb_str(s));
@@ -728,19 +783,24 @@ static Agnode_t *make_fusion_node(builder *b, size_t f, strbuf *s)
 	Agnode_t *an = agnode(b->gcont[fu->graph], (char *)unique_id(b, sb_str(s)), 1);
 	b->n_objects++;
 	s->n = 0;
-	sb_esc(s, rule->target_op ? rule->target_op : "?");
-	sb_puts(s, "\\n");
-	sb_elided(s, rule->name);
-	sb_printf(s, "\\n%d ops · ", (int)fu->n_nodes);
+	sb_puts(s, "<B>");
+	sb_html(s, rule->target_op ? rule->target_op : "?");
+	sb_puts(s, "</B><BR/>");
+	sb_html(s, rule->name);
+	sb_printf(s, " · %d ops<BR/>", (int)fu->n_nodes);
 	sb_speedup(s, b->est->fusions[f].speedup);
 	const int32_t *outs = fusion_ids(b->r, fu->outputs);
 	if (fu->n_outputs > 0) {
-		sb_puts(s, "\\n");
-		sb_tensor_facts(s, &gr->tensors[outs[0]]);
+		strbuf facts = { 0 };
+		sb_tensor_facts(&facts, &gr->tensors[outs[0]]);
+		sb_puts(s, "<BR/>" HTML_SMALL);
+		sb_html(s, sb_str(&facts));
 		if (fu->n_outputs > 1)
 			sb_printf(s, " (+%d)", (int)fu->n_outputs - 1);
+		sb_puts(s, "</FONT>");
+		vec_release(&facts);
 	}
-	set(an, "label", sb_str(s));
+	set_html(b, an, "label", sb_str(s));
 	set(an, "style", "rounded,filled,bold");
 	set(an, "color", pe->border);
 	set(an, "fillcolor", pe->fill);
@@ -762,11 +822,15 @@ static Agnode_t *make_io_node(builder *b, int32_t g, int32_t t, bool output, str
 	Agnode_t *an = agnode(b->gcont[g], (char *)unique_id(b, sb_str(s)), 1);
 	b->n_objects++;
 	s->n = 0;
-	sb_puts(s, output ? "output\\n" : "input\\n");
-	sb_elided(s, ten->name);
-	sb_puts(s, "\\n");
-	sb_tensor_facts(s, ten);
-	set(an, "label", sb_str(s));
+	sb_puts(s, output ? "<B>output</B> " : "<B>input</B> ");
+	sb_elided(s, ten->name, sb_html);
+	strbuf facts = { 0 };
+	sb_tensor_facts(&facts, ten);
+	sb_puts(s, "<BR/>" HTML_SMALL);
+	sb_html(s, sb_str(&facts));
+	sb_puts(s, "</FONT>");
+	vec_release(&facts);
+	set_html(b, an, "label", sb_str(s));
 	set(an, "shape", output ? "house" : "invhouse");
 	set(an, "style", "filled");
 	set(an, "fillcolor", output ? "#fde9d4" : "#e4f3e4");
@@ -1185,6 +1249,16 @@ static int render(builder *b, fd_export_format format, const char *path, fd_diag
 		gvFreeContext(gvc);
 		return -1;
 	}
+	/* cairo bitmaps stop at 32767 px a side and are scaled down past it */
+	double llx, lly, urx, ury;
+	const char *bb = agget(b->root, "bb");
+	if (format == EXPORT_PNG && bb && (sscanf(bb, "%lf,%lf,%lf,%lf", &llx, &lly, &urx, &ury) == 4 ||
+	                                   sscanf(bb, "%lf %lf %lf %lf", &llx, &lly, &urx, &ury) == 4) &&
+	    ((urx - llx) * 96 / 72 > 32767 || (ury - lly) * 96 / 72 > 32767))
+		diag_warning(d, srcpos_file(path), "the picture would be %.0fx%.0f px, more than a PNG holds "
+		             "(32767 a side), so it is scaled down; .svg keeps it sharp, or draw a part "
+		             "with --around NODE --depth K / --rule NAME",
+		             (urx - llx) * 96 / 72, (ury - lly) * 96 / 72);
 	char *data = NULL;
 	unsigned int len = 0;
 	if (gvRenderData(gvc, b->root, export_format_name(format), &data, &len) != 0 || !data) {
