@@ -29,6 +29,7 @@ int cmd_mem(int argc, char **argv)
 	const fd_estimate *e = session_estimate(&s);
 	if (o.format == FORMAT_JSON) {
 		fputs("{\n", stdout);
+		estimate_attach_json(&s.current, e);
 		match_write_json_fields(stdout, session_result(&s));
 		fputs(",\n  \"memory\": ", stdout);
 		estimate_write_memory_json(stdout, e);

@@ -144,6 +144,10 @@ void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t fusion);
  * "weight_bytes", "unknown_tensors", "peak_warn_bytes", "hardware",
  * "graphs": [...] (subgraph bodies, when any)}. */
 void estimate_write_memory_json(FILE *f, const fd_estimate *e);
+/* Makes match_write_json / match_write_json_fields write each fusion's
+ * memory object with estimate_write_fusion_json (the same keys in `match`
+ * and `mem`). e must stay alive and match r while r is written. */
+void estimate_attach_json(fd_match_result *r, const fd_estimate *e);
 /* `mem`'s text report: per fusion, then the whole graph and warnings. */
 void estimate_write_text(FILE *f, const fd_estimate *e);
 

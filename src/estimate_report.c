@@ -99,6 +99,21 @@ void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t i)
 	fputc('}', f);
 }
 
+static void fusion_json_hook(FILE *f, const fd_match_result *r, size_t fusion, const void *arg)
+{
+	const fd_estimate *e = arg;
+	if (e && e->r == r && fusion < e->n_fusions)
+		estimate_write_fusion_json(f, e, fusion);
+	else
+		fputs("null", f);
+}
+
+void estimate_attach_json(fd_match_result *r, const fd_estimate *e)
+{
+	r->memory_json = fusion_json_hook;
+	r->memory_json_arg = e;
+}
+
 static void tensors_json(FILE *f, const fd_graph *g, const fd_liveness *lv)
 {
 	fputc('[', f);

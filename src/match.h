@@ -132,6 +132,10 @@ typedef struct fd_match_result {
 	size_t n_pool, cap_pool;
 	int32_t **claim;          /* [graph][node]: fusion index, or -1 */
 	fd_trace trace;
+	/* Optional (h5): writes fusion i's "memory" object in the match JSON with
+	 * the estimates' keys (estimate_attach_json); NULL: the matcher's byte sums. */
+	void (*memory_json)(FILE *f, const struct fd_match_result *r, size_t fusion, const void *arg);
+	const void *memory_json_arg;
 } fd_match_result;
 
 void match_result_init(fd_match_result *r);

@@ -149,6 +149,12 @@ void match_write_json_fields(FILE *f, const fd_match_result *r)
 		names_json(f, g, r->pool + fu->inputs, fu->n_inputs, true);
 		fputs(", \"outputs\": ", f);
 		names_json(f, g, r->pool + fu->outputs, fu->n_outputs, true);
+		if (r->memory_json) {
+			fputs(", \"memory\": ", f);
+			r->memory_json(f, r, i, r->memory_json_arg);
+			fputc('}', f);
+			continue;
+		}
 		fprintf(f, ", \"memory\": {\"inputs_bytes\": %lld, \"outputs_bytes\": %lld, \"intermediates_bytes\": %lld, \"workspace_bytes\": %lld}}",
 		        (long long)sum_bytes(g, r->pool + fu->inputs, fu->n_inputs),
 		        (long long)sum_bytes(g, r->pool + fu->outputs, fu->n_outputs),
