@@ -245,6 +245,10 @@ int convert_graph(loader *L, int32_t gi)
 {
 	if (!L->build.items[gi].src.proto && !L->build.items[gi].src.wire)
 		return 0;
+	/* most nodes write one tensor: reserve for that, not for doubling copies */
+	size_t guess = msg_count(L, gi, GRAPH_INITIALIZER) + msg_count(L, gi, GRAPH_INPUT) +
+	               msg_count(L, gi, GRAPH_NODE) + 8;
+	vec_grow(&L->build.items[gi].tensors, guess);
 	return read_initializers(L, gi) || read_inputs(L, gi) || read_nodes(L, gi) || read_outputs(L, gi)
 	       ? -1 : 0;
 }

@@ -65,7 +65,7 @@ ok = d["batch_size"] == {"name": "batch_size", "value": 8, "bound": True} and no
 sys.exit(0 if ok else print("FAIL: symbolic_dims", d) or 1)' || fail=1
 
 # broken inputs: exit 2, exactly one line on stderr naming the file
-for f in empty garbage png_renamed truncated cycle dangling_input duplicate_output self_consume no_graph; do
+for f in empty garbage png_renamed truncated cycle dangling_input duplicate_output self_consume no_graph negative_dim deep_nesting body_dangling capture_cycle; do
 	path=tests/data/bad_onnx/$f.onnx
 	"$FUSIONDBG" info "$path" >"$tmp/out" 2>"$tmp/err"
 	rc=$?

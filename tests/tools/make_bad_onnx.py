@@ -197,6 +197,38 @@ def unsorted():
     return model(helper.make_graph(nodes, "unsorted", [vi("x")], [vi("out"), vi("side")]))
 
 
+def body_dangling():
+    """A branch reads a name that no graph produces."""
+    then_g = helper.make_graph([helper.make_node("Add", ["x", "nowhere"], ["t"], name="then_add")],
+                               "then_g", [], [vi("t")])
+    else_g = helper.make_graph([helper.make_node("Identity", ["x"], ["e"], name="else_id")],
+                               "else_g", [], [vi("e")])
+    nodes = [helper.make_node("If", ["cond"], ["y"], name="branch", then_branch=then_g, else_branch=else_g)]
+    return model(helper.make_graph(nodes, "main", [vi("x"), vi("cond", TensorProto.BOOL, ())], [vi("y")]))
+
+
+def capture_cycle():
+    """A Loop body reads 'after', which is computed from the Loop's own
+    output: a cycle that only the outer-scope read closes."""
+    body = helper.make_graph(
+        [
+            helper.make_node("Add", ["v", "after"], ["v_out"], name="body_add"),
+            helper.make_node("Identity", ["cond_in"], ["cond_out"], name="body_cond"),
+        ],
+        "loop_body",
+        [vi("iter", TensorProto.INT64, ()), vi("cond_in", TensorProto.BOOL, ()), vi("v")],
+        [vi("cond_out", TensorProto.BOOL, ()), vi("v_out")],
+    )
+    nodes = [
+        helper.make_node("Loop", ["trip", "cond", "x"], ["y"], name="loop", body=body),
+        helper.make_node("Relu", ["y"], ["after"], name="after_relu"),
+    ]
+    g = helper.make_graph(nodes, "main",
+                          [vi("x"), vi("trip", TensorProto.INT64, ()), vi("cond", TensorProto.BOOL, ())],
+                          [vi("after")])
+    return model(g)
+
+
 def main(argv):
     out = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "data", "bad_onnx")
     os.makedirs(out, exist_ok=True)
@@ -218,6 +250,8 @@ def main(argv):
     save(out, "ok_attrs.onnx", attrs())
     save(out, "ok_ir2.onnx", ir_old())
     save(out, "ok_unsorted.onnx", unsorted())
+    save(out, "body_dangling.onnx", body_dangling())
+    save(out, "capture_cycle.onnx", capture_cycle())
     return 0
 
 

@@ -175,6 +175,9 @@ static const struct bad_case {
 	{ "self_consume.onnx", "node 'self' (Add) consumes its own output 'y'" },
 	{ "negative_dim.onnx", "tensor 'x' has a negative dimension (-3 at axis 1)" },
 	{ "deep_nesting.onnx", "subgraphs nested more than 64 deep" },
+	{ "body_dangling.onnx",
+	  "node 'then_add' (Add) reads 'nowhere', which nothing produces (in subgraph 'then_g' of node 'branch')" },
+	{ "capture_cycle.onnx", "node 'after_relu' (Relu) is on a cycle: after_relu -> loop -> after_relu" },
 	{ "does_not_exist.onnx", "cannot open: No such file or directory" },
 	{ "", "cannot read: it is a directory" },
 };
