@@ -94,6 +94,20 @@ run: $(PROGRAM)
 check: $(PROGRAM) $(TEST_BIN)
 	$(Q)FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(TEST_BIN)
 
+# ---- benchmark (never part of check; tests/bench/run, RESULTS.md) ----------
+BENCH_DIR := $(BUILD)/bench
+.PHONY: bench
+bench: $(PROGRAM) $(BENCH_DIR)/gen_model $(BENCH_DIR)/bench_stages
+	$(Q)BUILD=$(BUILD) PYTHON=$(PYTHON) tests/bench/run
+
+$(BENCH_DIR)/gen_model: tests/bench/gen_model.c $(BUILD)/src/arena.o $(BUILD)/gen/onnx.pb-c.o
+	@echo "  LINK    $@"
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BENCH_DIR)/bench_stages: tests/bench/bench_stages.c $(LIBCORE) | $(GEN_H)
+	@echo "  LINK    $@"
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIBCORE) $(PKG_LIBS) -lm
+
 compile_commands.json:
 	$(MAKE) clean && bear -- $(MAKE)
 
