@@ -187,9 +187,18 @@ void display_layout(tui *t)
 		int rules_h = (int)t->n_rule_rows + 2;
 		if (rules_h > body_h / 2) rules_h = body_h / 2;
 		if (rules_h < 5) rules_h = 5;
-		set_pane(VIEW_RULES, body_y, 0, rules_h, lw);
-		set_pane(VIEW_DETAIL, body_y + rules_h, 0, body_h - rules_h, lw);
-		set_pane(t->main_view, body_y, lw, body_h, t->cols - lw);
+		if (t->focus == VIEW_HELP || t->focus == VIEW_DIFF) {
+			/* long lines, read on their own: the whole width */
+			set_pane(t->focus, body_y, 0, body_h, t->cols);
+		} else if (t->focus == VIEW_DETAIL) {
+			/* editing values wants width: the detail takes the big pane */
+			set_pane(VIEW_RULES, body_y, 0, body_h, lw);
+			set_pane(VIEW_DETAIL, body_y, lw, body_h, t->cols - lw);
+		} else {
+			set_pane(VIEW_RULES, body_y, 0, rules_h, lw);
+			set_pane(VIEW_DETAIL, body_y + rules_h, 0, body_h - rules_h, lw);
+			set_pane(t->main_view, body_y, lw, body_h, t->cols - lw);
+		}
 	} else {
 		set_pane(t->focus, body_y, 0, body_h, t->cols);
 	}
@@ -291,8 +300,16 @@ static void draw_title(tui *t)
 	if (unsaved)
 		snprintf(mod, sizeof mod, "  [%zu unsaved]", unsaved);
 	(void)fired;
-	snprintf(buf, sizeof buf, " fusiondbg  %s  %s  target %s  fired %zu  peak %s %s %s%s",
-	         model, t->rules_label, r->target ? r->target : "ai_core", r->n_fusions, before, G.arrow, after, mod);
+	const char *target = r->target ? r->target : "ai_core";
+	/* the fullest form that fits: model, unsaved, fired and peak matter most */
+	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu  peak %s %s %s",
+	         model, mod, t->rules_label, target, r->n_fusions, before, G.arrow, after);
+	if (display_width(buf) > t->cols)
+		snprintf(buf, sizeof buf, " fusiondbg  %s%s  %d rules  %s  fired %zu  peak %s %s %s", model, mod,
+		         (int)r->n_rules, target, r->n_fusions, before, G.arrow, after);
+	if (display_width(buf) > t->cols)
+		snprintf(buf, sizeof buf, " %s%s  %s  fired %zu  peak %s %s %s", model, mod, target, r->n_fusions, before,
+		         G.arrow, after);
 	display_fill(0, 0, t->cols, ROLE_TITLE, 0);
 	display_text(0, 0, t->cols, ROLE_TITLE, 0, buf);
 }

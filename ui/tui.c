@@ -149,8 +149,11 @@ unsigned tui_after_edit(tui *t, int rc, fd_diags *d, const char *what)
 	}
 	tui_refresh(t);
 	const fd_match_result *r = session_result(&t->s), *b = session_baseline(&t->s);
-	tui_message(t, ROLE_EDITED, "%s; re-ran in %.1f ms: %zu fusions (as loaded %zu), %zu unsaved; D shows the diff",
-	            what, t->s.last_run_ms, r->n_fusions, b->n_fusions, session_unsaved(&t->s));
+	char ms[48] = "";
+	if (!t->in.scripted)   /* scripted screens must not depend on timing */
+		snprintf(ms, sizeof ms, " in %.1f ms", t->s.last_run_ms);
+	tui_message(t, ROLE_EDITED, "%s; re-ran%s: %zu fusions (as loaded %zu), %zu unsaved; D shows the diff",
+	            what, ms, r->n_fusions, b->n_fusions, session_unsaved(&t->s));
 	return RES_RERUN | RES_REDRAW | RES_DETAIL;
 }
 
@@ -492,7 +495,12 @@ bool tui_script_command(tui *t, const char *cmd)
 			tui_message(t, ROLE_ERROR, "save-display: %s: %s", p, strerror(errno));
 		return true;
 	}
-	int lines, cols;
+	int lines, cols, n;
+	if (sscanf(cmd, "fail-writes %d", &n) == 1) {
+		/* tests: the next n file writes of the session fail as on a full disk */
+		session_test_fail_writes(n, ENOSPC);
+		return true;
+	}
 	if (sscanf(cmd, "resize %d %d", &lines, &cols) == 2) {
 		resizeterm(lines, cols);
 		display_layout(t);
@@ -636,7 +644,7 @@ static void offer_recovery(tui *t)
 	if (!t->recovery[0] || access(t->recovery, R_OK) != 0)
 		return;
 	char q[4200];
-	snprintf(q, sizeof q, "unsaved edits of an earlier session are in %s: restore them?", t->recovery);
+	snprintf(q, sizeof q, "restore the unsaved edits of an earlier session?");
 	int k = prompt_yes_no(t, q, false);
 	if (k != 'y') {
 		char old[4200];
@@ -654,7 +662,8 @@ static void offer_recovery(tui *t)
 		tui_message(t, ROLE_ERROR, "recovery failed: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
 	} else {
 		tui_refresh(t);
-		tui_message(t, ROLE_EDITED, "restored %d unsaved edit%s (s saves them, u undoes)", n, n == 1 ? "" : "s");
+		tui_message(t, ROLE_EDITED, "restored %d unsaved edit%s from %s (s saves, u undoes)", n, n == 1 ? "" : "s",
+		            t->recovery);
 	}
 	diags_release(&d);
 }
@@ -705,7 +714,7 @@ static void rules_label(tui *t, const cli_options *o)
 	}
 	if (strlen(paths) > 32)
 		strcpy(paths + 29, "...");
-	snprintf(t->rules_label, sizeof t->rules_label, "%s (%zu rules)", paths, n);
+	snprintf(t->rules_label, sizeof t->rules_label, "%s (%zu)", paths, n);
 }
 
 int tui_main(int argc, char **argv)
@@ -758,6 +767,7 @@ int tui_main(int argc, char **argv)
 		input_release(&t->in);
 		return EXIT_BAD_INPUT;
 	}
+	double t_open = now_ms() - t0;
 	size_t load_warnings = d.warnings;
 	char first_warning[512] = "";
 	for (size_t i = 0; i < d.n; i++)
@@ -800,8 +810,8 @@ int tui_main(int argc, char **argv)
 	else if (load_warnings)
 		tui_message(t, ROLE_WARN, "%s%s", first_warning, load_warnings > 1 ? " (and more warnings)" : "");
 	else
-		tui_message(t, ROLE_NORMAL, "%zu fusions by %d rules in %.0f ms.  ? help  Tab views  Enter open  w why-not  q quit",
-		            session_result(&t->s)->n_fusions, (int)session_rules(&t->s)->n_rules, now_ms() - t0);
+		tui_message(t, ROLE_NORMAL, "%zu fusions by %d rules.  ? help  Tab views  Enter open  w why-not  q quit",
+		            session_result(&t->s)->n_fusions, (int)session_rules(&t->s)->n_rules);
 	display_draw(t);
 	t->first_screen_ms = now_ms() - t0;
 	offer_recovery(t);
@@ -859,7 +869,9 @@ int tui_main(int argc, char **argv)
 		fprintf(stderr, "fusiondbg: signal %d: %zu unsaved edit%s written to %s; the next start offers to restore them\n",
 		        sig, session_unsaved(&t->s), session_unsaved(&t->s) == 1 ? "" : "s", t->recovery);
 	if (getenv("FUSIONDBG_TIMING"))
-		fprintf(stderr, "fusiondbg: first screen %.1f ms\n", t->first_screen_ms);
+		fprintf(stderr, "fusiondbg: first screen %.1f ms (session open: load, match, estimates %.1f ms; "
+		        "the TUI's own set-up and first draw %.1f ms)\n", t->first_screen_ms, t_open,
+		        t->first_screen_ms - t_open);
 	if (t->diff_valid)
 		session_diff_release(&t->diff);
 	vs_bp_release(&t->bps);

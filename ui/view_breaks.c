@@ -28,6 +28,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	bool cur = cursor && t->focus == VIEW_BREAKS;
 	if (cur)
 		display_fill(y, x, w, ROLE_CURSOR, 0);
+	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
 	int nx = display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : ROLE_BREAK, 0, G.breakpoint);
 	display_text(y, nx + 1, x + w - nx - 1, cur ? ROLE_CURSOR : ROLE_NORMAL, 0,
 	             vs_bp_describe(&t->bps.items[row], session_result(&t->s), buf, sizeof buf));

@@ -63,11 +63,11 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	snprintf(buf, sizeof buf, "%*s", gr->depth * 2, "");
 	x = display_text(y, x, end - x, base, 0, buf);
 	int avail = end - x;
-	int name_w = avail / 3 < 8 ? 8 : avail / 3 > 28 ? 28 : avail / 3;
+	int name_w = avail / 4 < 10 ? 10 : avail / 4 > 28 ? 28 : avail / 4;
 	int op_w = avail - name_w > 14 ? 14 : avail - name_w;
 	int tag_w = f >= 0 ? avail - name_w - op_w : 0;
-	if (tag_w > 30)
-		tag_w = 30;
+	if (tag_w > 28)
+		tag_w = 28;
 	int shape_w = avail - name_w - op_w - tag_w;
 	if (shape_w < 0)
 		shape_w = 0;

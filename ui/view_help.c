@@ -110,6 +110,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	bool cur = cursor && t->focus == VIEW_HELP;
 	if (cur)
 		display_fill(y, x, w, ROLE_CURSOR, 0);
+	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
 	if (row < N_INTRO || (!keys[0] && role == ROLE_HEADER)) {
 		display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : role, 0, buf);
 		return;

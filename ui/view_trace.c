@@ -120,7 +120,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 static int footer_lines(tui *t, int pane_h)
 {
 	int h = pane_h / 3;
-	return h > 7 ? 7 : h < 3 ? (pane_h > 6 ? 3 : 0) : h;
+	return h > 8 ? 8 : h < 3 ? (pane_h > 6 ? 3 : 0) : h;
 }
 
 static void field(int y, int x, int w, const char *label, int role, const char *value)
@@ -159,14 +159,11 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 		snprintf(buf, sizeof buf, "%s @ %s", tx.check, tx.subject);
 		field(y + line++, x + 1, w - 1, "check    ", ROLE_NORMAL, buf);
 	}
-	if (line < h) {
-		int vx = display_text(y + line, x + 1, w - 1, ROLE_DIM, 0, "expected ");
-		vx = display_text(y + line, vx, x + w - vx, ROLE_PASS, 0, tx.expected[0] ? tx.expected : "-");
-		vx = display_text(y + line, vx, x + w - vx, ROLE_DIM, 0, "   actual ");
-		display_text(y + line, vx, x + w - vx, e->status == ST_FAIL ? ROLE_FAIL : ROLE_NORMAL, 0,
-		             tx.actual[0] ? tx.actual : "-");
-		line++;
-	}
+	if (line < h)
+		field(y + line++, x + 1, w - 1, "expected ", ROLE_PASS, tx.expected[0] ? tx.expected : "-");
+	if (line < h)
+		field(y + line++, x + 1, w - 1, "actual   ", e->status == ST_FAIL ? ROLE_FAIL : ROLE_NORMAL,
+		      tx.actual[0] ? tx.actual : "-");
 	if (line < h)
 		field(y + line++, x + 1, w - 1, "reason   ", ROLE_NORMAL, tx.reason[0] ? tx.reason : "-");
 	if (line < h) {
