@@ -68,7 +68,8 @@ int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr, c
 	g.depth = L->graphs.items[parent].depth + 1;
 	g.name = loader_intern(L, proto ? proto->name : "");
 	graph_build b = { 0 };
-	b.src.proto = proto;
+	static const Onnx__GraphProto empty = ONNX__GRAPH_PROTO__INIT;
+	b.src.proto = proto ? proto : &empty;
 	vec_push(&L->graphs, g);
 	vec_push(&L->build, b);
 	return g.index;

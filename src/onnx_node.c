@@ -186,16 +186,16 @@ static int attr_convert(loader *L, int32_t gi, int32_t ni, const fd_node *n, fd_
 	case ATTR_FLOAT: a->u.f = p->f; break;
 	case ATTR_INT: a->u.i = p->i; break;
 	case ATTR_STRING: a->u.s = bytes_string(L, p->s); break;
+	/* a declared tensor or graph that is absent reads as an empty one, so
+	 * u.t and u.g are always valid */
 	case ATTR_TENSOR:
-		ok = !p->t || (a->u.t = attr_tensor(L, p->t));
+		ok = (a->u.t = p->t ? attr_tensor(L, p->t) : arena_alloc(ar, sizeof *a->u.t)) != NULL;
 		break;
 	case ATTR_SPARSE_TENSOR:
-		ok = !p->sparse_tensor || (a->u.t = attr_sparse(L, p->sparse_tensor));
+		ok = (a->u.t = p->sparse_tensor ? attr_sparse(L, p->sparse_tensor) : arena_alloc(ar, sizeof *a->u.t)) != NULL;
 		break;
 	case ATTR_GRAPH:
-		a->u.g = FD_NONE;
-		if (p->g)
-			subs[(*n_subs)++] = a->u.g = loader_body(L, gi, ni, a->name, p->g);
+		subs[(*n_subs)++] = a->u.g = loader_body(L, gi, ni, a->name, p->g);
 		break;
 	case ATTR_FLOATS:
 		a->count = (int64_t)p->n_floats;
@@ -332,7 +332,7 @@ int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p
 	size_t n_subs = 0;
 	for (size_t a = 0; a < p->n_attribute; a++)
 		if (p->attribute[a])
-			n_subs += (p->attribute[a]->g ? 1 : 0) + p->attribute[a]->n_graphs;
+			n_subs += 1 + p->attribute[a]->n_graphs; /* an upper bound */
 	int32_t *subs = n_subs ? arena_array(&L->m->arena, n_subs, sizeof *subs) : NULL;
 	fd_attr *attrs = p->n_attribute ? arena_array(&L->m->arena, p->n_attribute, sizeof *attrs) : NULL;
 	int32_t k = 0, ns = 0;
