@@ -668,8 +668,24 @@ static void offer_recovery(tui *t)
 	diags_release(&d);
 }
 
+/* Text for roff: minus signs and backslashes escaped, no line starting with a dot. */
+static const char *roff_escape(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+	if (*s == '.' || *s == '\'')
+		n += (size_t)snprintf(buf, size, "\\&");
+	for (; *s && n + 3 < size; s++) {
+		if (*s == '-' || *s == '\\')
+			buf[n++] = '\\';
+		buf[n++] = *s == '\\' ? 'e' : *s;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
 static void print_keys_roff(void)
 {
+	char esc[512];
 	keymap km;
 	keymap_init(&km);
 	keymap_parse(&km, keys_default_text, "ui/keys.default", NULL);
@@ -689,14 +705,15 @@ static void print_keys_roff(void)
 				for (scope = SCOPE_RULES; scope < SCOPE_COUNT; scope++)
 					if (keymap_keys_for(&km, scope, d->action, keys, sizeof keys))
 						break;
-			printf(".TP\n.B %s\n", d->name);
+			printf(".TP\n.B %s\n", roff_escape(d->name, esc, sizeof esc));
 			if (keys[0])
-				printf("Keys: \\fB%s\\fR%s%s%s.\n", keys, scope != SCOPE_GENERIC && scope < SCOPE_COUNT ? " (" : "",
+				printf("Keys: \\fB%s\\fR%s%s%s.\n", roff_escape(keys, esc, sizeof esc),
+				       scope != SCOPE_GENERIC && scope < SCOPE_COUNT ? " (" : "",
 				       scope != SCOPE_GENERIC && scope < SCOPE_COUNT ? scope_name(scope) : "",
 				       scope != SCOPE_GENERIC && scope < SCOPE_COUNT ? " view)" : "");
 			else
 				printf("No default key.\n");
-			printf("%s.\n", d->help);
+			printf("%s.\n", roff_escape(d->help, esc, sizeof esc));
 		}
 	}
 	keymap_release(&km);
