@@ -386,6 +386,16 @@ static void tree_remove(fd_yval *p, size_t index)
 	p->n--;
 }
 
+/* The rules as loaded, run before the first change to them. */
+static void ensure_baseline(fd_session *s)
+{
+	if (s->has_baseline)
+		return;
+	match_run(&s->ctx, &s->rules, &s->mopt, &s->baseline);
+	estimate_compute(&s->baseline_est, &s->baseline, &s->opt.est);
+	s->has_baseline = true;
+}
+
 static int apply_value(fd_session *s, int32_t rule, const char *path, const char *text, bool enabled_edit,
                        fd_diags *d)
 {
@@ -449,6 +459,7 @@ static int apply_value(fd_session *s, int32_t rule, const char *path, const char
 	rule_from_yaml(&s->rules, &before, doc, &dd);
 	size_t warn0 = dd.warnings;
 	diags_clear(&dd);
+	ensure_baseline(s);
 	fd_yval *old = NULL, *old_key = NULL;
 	size_t removed_at = 0;
 	bool removed = false;
@@ -761,8 +772,6 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	}
 	s->mopt.target = opt->target;
 	s->mopt.no_events = opt->no_events;
-	match_run(&s->ctx, &s->rules, &s->mopt, &s->baseline);
-	estimate_compute(&s->baseline_est, &s->baseline, &opt->est);
 	session_run(s);
 	return 0;
 }

@@ -5,7 +5,8 @@
  *
  * Ownership: an fd_session owns everything it holds — the model, the rule set
  * (and its YAML files), the match context, the baseline result (rules as
- * loaded, computed once) and the current result, their estimates, and the
+ * loaded, computed once, at the first edit: one run only when nothing is
+ * edited) and the current result, their estimates, and the
  * edit list. Pointers returned by the getters stay valid until the next
  * session_run / edit / undo / redo / save / close. Owner: h5.
  *
@@ -135,6 +136,7 @@ typedef struct fd_session {
 	fd_yfile **retired;             /* YAML trees replaced by a save (rules pointed into them) */
 	size_t n_retired;
 	bool open;
+	bool has_baseline;              /* baseline is run at the first edit; until then it is current */
 } fd_session;
 
 /* Loads the model (with --dim), the rules (then the environment unless
@@ -197,9 +199,16 @@ char *session_recovery_path(const fd_session *s, char *buf, size_t size);
 static inline const fd_model *session_model(const fd_session *s) { return &s->model; }
 static inline const fd_ruleset *session_rules(const fd_session *s) { return &s->rules; }
 static inline const fd_match_result *session_result(const fd_session *s) { return &s->current; }
-static inline const fd_match_result *session_baseline(const fd_session *s) { return &s->baseline; }
+/* The rules as loaded: run once, at the first edit (until then the current result is it). */
+static inline const fd_match_result *session_baseline(const fd_session *s)
+{
+	return s->has_baseline ? &s->baseline : &s->current;
+}
 static inline const fd_estimate *session_estimate(const fd_session *s) { return &s->current_est; }
-static inline const fd_estimate *session_baseline_estimate(const fd_session *s) { return &s->baseline_est; }
+static inline const fd_estimate *session_baseline_estimate(const fd_session *s)
+{
+	return s->has_baseline ? &s->baseline_est : &s->current_est;
+}
 
 /* For tests: make the next n file writes of session_save / recovery fail
  * with errno err (ENOSPC for "disk full"); n = 0 turns it off. */

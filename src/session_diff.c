@@ -47,7 +47,7 @@ static void push(fd_session_diff *df, size_t *cap, fd_fusion_change c)
 int session_diff(const fd_session *s, fd_session_diff *df)
 {
 	memset(df, 0, sizeof *df);
-	const fd_match_result *A = &s->baseline, *B = &s->current;
+	const fd_match_result *A = session_baseline(s), *B = &s->current;
 	size_t cap = 0;
 	int32_t *pair_a = xmalloc((A->n_fusions + 1) * sizeof *pair_a);
 	int32_t *pair_b = xmalloc((B->n_fusions + 1) * sizeof *pair_b);
@@ -112,7 +112,7 @@ int session_diff(const fd_session *s, fd_session_diff *df)
 		    c.effect_before != c.effect_after)
 			df->rules[df->n_rules++] = c;
 	}
-	const fd_estimate *ea = &s->baseline_est, *eb = &s->current_est;
+	const fd_estimate *ea = session_baseline_estimate(s), *eb = &s->current_est;
 	if (ea->n_graphs > 0) {
 		df->peak_unfused_bytes = ea->graphs[0].before.peak_bytes;
 		df->peak_before_bytes = ea->graphs[0].after.peak_bytes;
@@ -156,11 +156,11 @@ void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff
 			break;
 		case CHANGE_LOST:
 			fputs("  - ", f);
-			fusion_text(f, &s->baseline, c->before);
+			fusion_text(f, session_baseline(s), c->before);
 			break;
 		case CHANGE_CHANGED:
 			fputs("  ~ ", f);
-			fusion_text(f, &s->baseline, c->before);
+			fusion_text(f, session_baseline(s), c->before);
 			fputs(" -> ", f);
 			fusion_text(f, &s->current, c->after);
 			break;
@@ -220,10 +220,10 @@ void session_write_diff_json(FILE *f, const fd_session *s, const fd_session_diff
 			if (kind == CHANGE_GAINED) {
 				fusion_json(f, &s->current, c->after);
 			} else if (kind == CHANGE_LOST) {
-				fusion_json(f, &s->baseline, c->before);
+				fusion_json(f, session_baseline(s), c->before);
 			} else {
 				fputs("{\"before\": ", f);
-				fusion_json(f, &s->baseline, c->before);
+				fusion_json(f, session_baseline(s), c->before);
 				fputs(", \"after\": ", f);
 				fusion_json(f, &s->current, c->after);
 				fputc('}', f);
