@@ -138,7 +138,8 @@ if command -v tmux >/dev/null; then
 	ok=0
 	wait_for "Conv_Add_SiLU_Fusion" || ok=1
 	tm send-keys -t 0 j j j j j j + ; wait_for "unsaved" || ok=1
-	pid=$(pgrep -f "^$FUSIONDBG $SAMPLES/conv_add_silu.onnx -r rules -r srules" | head -1)
+	# the pane's shell runs fusiondbg as its child: kill that process by its id
+	pid=$(pgrep -P "$(tm display-message -p -t 0 '#{pane_pid}')" | head -1)
 	if [ -n "$pid" ]; then kill -TERM "$pid"; else echo "no pid"; ok=1; fi
 	wait_for "EXITED 143" || ok=1
 	# terminal restored: the alternate screen is gone, the shell's line is back
