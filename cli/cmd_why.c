@@ -3,16 +3,18 @@
  * actual, code, the rule's file:line), then the attempt's events. Without
  * --node, the closest near-misses across every graph. Exit 0 when R fires
  * (on N), 1 when it does not, 2 on bad usage, unknown rule or node.
- * Owner: h4. */
+ * --set / --diff through the session (h5). Owner: h4. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 #include "match.h"
 #include "optable.h"
 #include "rules.h"
+#include "session.h"
 
 static const char usage[] =
-	"fusiondbg why MODEL -r RULES --rule NAME [--node NODE] [--target T] [--dim N=V] [--no-canonicalize]";
+	"fusiondbg why MODEL -r RULES --rule NAME [--node NODE] [--target T] [--dim N=V] [--no-canonicalize]"
+	" [--set RULE.PATH=VALUE]... [--diff]";
 
 #define NEAR_MISSES 10
 
@@ -120,38 +122,27 @@ static int why_rule(const fd_match_result *r, int32_t ri)
 int cmd_why(int argc, char **argv)
 {
 	cli_options o;
-	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE, usage, &o) < 0)
+	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_SET | OPT_DIFF, usage, &o) < 0)
 		return EXIT_BAD_INPUT;
 	if (!o.model || o.n_positional != 1 || !o.rule) {
 		fprintf(stderr, "fusiondbg: why needs one MODEL and --rule NAME\nusage: %s\n", usage);
 		return EXIT_BAD_INPUT;
 	}
-	fd_model m;
-	if (cli_load_model(&o, &m) < 0)
+	/* the session (h5) loads model and rules, applies --set and runs once */
+	fd_session s;
+	if (cli_open_session(&o, &s, true) < 0)
 		return EXIT_BAD_INPUT;
-	fd_ruleset rs;
-	if (cli_load_rules(&o, &rs) < 0) {
-		ruleset_release(&rs);
-		model_release(&m);
-		return EXIT_BAD_INPUT;
-	}
-	int32_t ri = ruleset_find(&rs, o.rule);
+	int32_t ri = ruleset_find(session_rules(&s), o.rule);
 	if (ri < 0) {
 		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules\n", o.rule);
-		ruleset_release(&rs);
-		model_release(&m);
+		session_close(&s);
 		return EXIT_BAD_INPUT;
 	}
-	fd_match_ctx ctx;
-	fd_match_result r;
-	match_ctx_init(&ctx, &m, !o.no_canonicalize, NULL);
-	match_result_init(&r);
-	fd_match_options mo = { .target = o.target };
-	match_run(&ctx, &rs, &mo, &r);
-	int rc = o.node ? why_node(&r, ri, o.node) : why_rule(&r, ri);
-	match_result_release(&r);
-	match_ctx_release(&ctx);
-	ruleset_release(&rs);
-	model_release(&m);
+	int rc = o.node ? why_node(session_result(&s), ri, o.node) : why_rule(session_result(&s), ri);
+	if (o.diff) {
+		fputc('\n', stdout);
+		cli_print_session_diff(stdout, &o, &s);
+	}
+	session_close(&s);
 	return rc;
 }

@@ -58,6 +58,25 @@ import onnx, sys
 m = onnx.load(sys.argv[1])
 rules = sorted({a.s.decode() for n in m.graph.node for a in n.attribute if a.name == 'fusion_rule'})
 sys.exit(0 if rules == ['BN_Relu_Fusion'] else 1)" "$tmp/f.onnx" || { echo "FAIL apply --set: fusion rules"; fail=1; }
+# match and why take the same edits
+"$FUSIONDBG" match samples/priority_conflict.onnx $R --set BN_Relu_Fusion.priority=500 --diff >"$tmp/m.txt" 2>&1
+expect "$tmp/m.txt" "BN_Relu_Fusion: bn1, relu1 -> BNReluFusion" "0 gained, 0 lost, 1 changed, 1 unchanged"
+"$FUSIONDBG" match samples/priority_conflict.onnx $R --set BN_Relu_Fusion.priority=500 --diff --format json >"$tmp/m.json" 2>&1
+"$PYTHON" -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = len(d['diff']['changed']) == 1 and 'peak_before_bytes' in d['memory'] and 'kernel_peak_bytes' in d['fusions'][0]['memory']
+sys.exit(0 if ok else 1)" "$tmp/m.json" || { echo "FAIL match --format json --set --diff"; fail=1; }
+"$FUSIONDBG" why samples/priority_conflict.onnx $R --rule Conv_BN_Relu_Fusion --node conv1 >"$tmp/w0.txt" 2>&1
+w0=$?
+"$FUSIONDBG" why samples/priority_conflict.onnx $R --rule Conv_BN_Relu_Fusion --node conv1 \
+	--set BN_Relu_Fusion.priority=500 >"$tmp/w1.txt" 2>&1
+w1=$?
+if [ $w0 -ne 0 ] || [ $w1 -ne 1 ]; then
+	echo "FAIL why --set: exit $w0 without, $w1 with the edit (want 0 and 1)"; fail=1
+fi
+expect "$tmp/w1.txt" "FD-CL01"
+
 # enabled overrides the environment
 GRAPH_AUTOFUSION_ENABLE=0 "$FUSIONDBG" mem samples/conv_add_silu.onnx -r rules >"$tmp/env0.txt" 2>&1
 expect "$tmp/env0.txt" "fusions: 0"
