@@ -290,15 +290,9 @@ static void composite_value(const fd_graph *g, const fd_node *n, const fd_compos
 	out->kind = PV_ABSENT;
 }
 
-void param_unit_value(const fd_graph *g, const fd_node *n, const fd_composite_rec *c,
-                      const int32_t *canon_pool, int op, const char *name, fd_pval *out)
+static void unit_value(const fd_graph *g, const fd_node *n, const fd_composite_rec *c,
+                       const int32_t *canon_pool, const fd_param_def *def, fd_pval *out)
 {
-	memset(out, 0, sizeof *out);
-	const fd_param_def *def = optable_param(op, name);
-	if (!def) {
-		out->kind = PV_NO_SUCH;
-		return;
-	}
 	if (c) {
 		composite_value(g, n, c, canon_pool, def, out);
 		return;
@@ -328,6 +322,28 @@ void param_unit_value(const fd_graph *g, const fd_node *n, const fd_composite_re
 	}
 	out->source = PVS_NONE;
 	out->kind = PV_ABSENT;
+}
+
+/* An axis indexes its first input: remember that input's rank so that -1 and
+ * rank-1 compare equal (Softmax axis: -1 in a rule, axis: 3 in an export). */
+static bool is_axis_param(const fd_param_def *def)
+{
+	return def && !strcmp(def->name, "axis");
+}
+
+void param_unit_value(const fd_graph *g, const fd_node *n, const fd_composite_rec *c,
+                      const int32_t *canon_pool, int op, const char *name, fd_pval *out)
+{
+	memset(out, 0, sizeof *out);
+	const fd_param_def *def = optable_param(op, name);
+	if (!def) {
+		out->kind = PV_NO_SUCH;
+		return;
+	}
+	unit_value(g, n, c, canon_pool, def, out);
+	const fd_tensor *x = input_tensor(g, n, 0);
+	if (is_axis_param(def) && out->kind == PV_INT && x && x->shape.rank > 0)
+		out->axis_rank = x->shape.rank;
 }
 
 bool param_float_eq(double a, double b)
@@ -405,13 +421,17 @@ bool param_matches(const fd_yval *e, const fd_param_def *def, const fd_pval *a)
 			return (ei != 0) == (a->i != 0);
 		return false;
 	}
-	case PV_INT:
+	case PV_INT: {
+		int64_t ei;
+		if (is_axis_param(def) && a->axis_rank > 0 && yval_int(e, &ei))
+			return (ei < 0 ? ei + a->axis_rank : ei) == (a->i < 0 ? a->i + a->axis_rank : a->i);
 		if (num_eq(e, false, a->i, 0))
 			return true;
 		/* Cast's `to`: a dtype name equals its number. */
 		if (def && def->type == PT_ANY && e->text && dtype_from_name(e->text) >= 0)
 			return dtype_from_name(e->text) == a->i;
 		return false;
+	}
 	case PV_FLOAT:
 		return num_eq(e, true, 0, a->f);
 	case PV_INTS:

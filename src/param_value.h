@@ -36,6 +36,7 @@ typedef struct fd_pval {
 	double f;              /* PV_FLOAT */
 	const char *s;         /* PV_STRING */
 	int64_t n;             /* PV_INTS / PV_FLOATS element count */
+	int32_t axis_rank;     /* an axis param: rank of the input it indexes, 0 unknown */
 	const int64_t *ints;   /* NULL: the values are in buf */
 	const double *floats;  /* NULL: the values are in fbuf */
 	int64_t buf[PVAL_INLINE];

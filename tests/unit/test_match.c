@@ -85,6 +85,14 @@ static void test_compare_kinds(void **state)
 	fd_pval to = { .kind = PV_INT, .i = 1 };
 	assert_true(matches("float32", &to, optable_param(cast, "to")));
 	assert_false(matches("float16", &to, optable_param(cast, "to")));
+	/* an axis compares after normalising by the input's rank: -1 == 3 on rank 4 */
+	const fd_param_def *axis = optable_param(optable_lookup("Softmax"), "axis");
+	fd_pval last = { .kind = PV_INT, .i = 3, .axis_rank = 4 };
+	assert_true(matches("-1", &last, axis));
+	assert_true(matches("3", &last, axis));
+	assert_false(matches("-2", &last, axis));
+	fd_pval unranked = { .kind = PV_INT, .i = 3 };
+	assert_false(matches("-1", &unranked, axis));
 }
 
 static const fd_node *node(const fd_model *m, const char *name)
