@@ -314,6 +314,11 @@ static void report_cycle(fd_model *m, fd_graph *g, const int32_t *indeg, fd_diag
 	free(path);
 }
 
+/* Kahn's algorithm; among ready nodes the lowest file index goes first, so
+ * the order is the file's wherever the edges allow. A cursor walks the file
+ * order and only nodes that become ready behind it go through the heap: a
+ * graph already in order costs O(N + E), a scrambled one O((N + E) log N).
+ * Edges are the consumer lists, so a body's outer reads order its owner. */
 int graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d)
 {
 	int32_t n = g->n_nodes;
