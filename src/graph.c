@@ -260,10 +260,20 @@ static void report_cycle(fd_model *m, fd_graph *g, const int32_t *indeg, fd_diag
 		start++;
 	int32_t *seen = xmalloc((size_t)g->n_nodes * sizeof *seen); /* step at which visited, or -1 */
 	int32_t *path = xmalloc((size_t)g->n_nodes * sizeof *path);
+	int32_t *outer = xmalloc((size_t)g->n_nodes * sizeof *outer);
 	for (int32_t i = 0; i < g->n_nodes; i++)
-		seen[i] = -1;
+		seen[i] = outer[i] = -1;
+	/* a pending producer of each node by any edge, outer-scope reads included */
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		const fd_tensor *x = &g->tensors[t];
+		if (x->producer < 0 || indeg[x->producer] == 0)
+			continue;
+		for (int32_t c = 0; c < x->n_consumers; c++)
+			if (outer[x->consumers[c]] < 0)
+				outer[x->consumers[c]] = x->producer;
+	}
 	int32_t len = 0, cur = start;
-	while (cur >= 0 && seen[cur] < 0) {
+	while (cur >= 0 && cur < g->n_nodes && seen[cur] < 0) {
 		seen[cur] = len;
 		path[len++] = cur;
 		const fd_node *n = &g->nodes[cur];
@@ -273,19 +283,9 @@ static void report_cycle(fd_model *m, fd_graph *g, const int32_t *indeg, fd_diag
 			if (t >= 0 && g->tensors[t].producer >= 0 && indeg[g->tensors[t].producer] > 0)
 				next = g->tensors[t].producer;
 		}
-		/* an owner node may wait on a body's outer read: scan consumers */
-		for (int32_t t = 0; next < 0 && t < g->n_tensors; t++) {
-			const fd_tensor *x = &g->tensors[t];
-			if (x->producer < 0 || indeg[x->producer] == 0)
-				continue;
-			for (int32_t c = 0; c < x->n_consumers; c++)
-				if (x->consumers[c] == cur) {
-					next = x->producer;
-					break;
-				}
-		}
-		cur = next;
+		cur = next >= 0 ? next : outer[cur];
 	}
+	free(outer);
 	char text[1024];
 	size_t used = 0;
 	text[0] = '\0';
