@@ -122,7 +122,7 @@ done
 NO_COLOR_ENV=
 
 # ---- a real terminal: tmux send-keys / capture-pane, SIGTERM writes the recovery file
-if command -v tmux >/dev/null; then
+if command -v tmux >/dev/null && command -v pgrep >/dev/null; then
 	dir=$(fresh_dir)
 	sock="fdbg-test-$$"
 	tm() { tmux -L "$sock" "$@"; }
