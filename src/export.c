@@ -128,7 +128,10 @@ static const struct attr_default {
 
 /* ---- deterministic ids (see the header comment) ------------------------- */
 
+/* Names are kept as cgraph reference strings (agstrdup): agwrite asks
+ * aghtmlstr() of every printed name, which reads the refstr header. */
 typedef struct id_state {
+	Agraph_t *g;
 	strmap map;             /* name → index */
 	VEC(char *) names;
 	IDTYPE anon;            /* next odd id */
@@ -137,6 +140,7 @@ typedef struct id_state {
 static void *id_open(Agraph_t *g, Agdisc_t *disc)
 {
 	id_state *s = xcalloc(1, sizeof *s);
+	s->g = g;
 	strmap_init(&s->map);
 	s->anon = 1;
 	return s;
@@ -154,7 +158,7 @@ static long id_map(void *state, int objtype, char *str, IDTYPE *id, int createfl
 	if (k < 0) {
 		if (!createflag)
 			return 0;
-		char *copy = xstrdup(str);
+		char *copy = agstrdup(s->g, str);
 		vec_push(&s->names, copy);
 		k = (int32_t)s->names.n - 1;
 		strmap_put(&s->map, copy, k);
@@ -181,8 +185,9 @@ static char *id_print(void *state, int objtype, IDTYPE id)
 static void id_close(void *state)
 {
 	id_state *s = state;
+	/* agclose calls this before it closes the string dictionary */
 	for (size_t i = 0; i < s->names.n; i++)
-		free(s->names.items[i]);
+		agstrfree(s->g, s->names.items[i]);
 	vec_release(&s->names);
 	strmap_release(&s->map);
 	free(s);
@@ -539,9 +544,13 @@ static void collect_near_misses(builder *b)
 				b->rule_marks_left[rule]++;
 				continue;
 			}
-			near_mark mk = { idx[i], b->mark_head[at->graph][node] };
+			/* appended at the node's tail: marks read in run order */
+			near_mark mk = { idx[i], -1 };
 			vec_push(&b->marks, mk);
-			b->mark_head[at->graph][node] = (int32_t)b->marks.n - 1;
+			int32_t *link = &b->mark_head[at->graph][node];
+			while (*link >= 0)
+				link = &b->marks.items[*link].next;
+			*link = (int32_t)b->marks.n - 1;
 			b->rule_marks[rule]++;
 		}
 	}

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# test_export.sh — `fusiondbg export`: golden DOT files for the samples
+# (UPDATE_GOLDEN=1 rewrites them), byte-identical re-runs, cluster node sets
+# against `match --format json` on every shared model, `dot -Tsvg` accepting
+# every DOT written, PNG / SVG validity, --after, --around / --rule, the layout
+# limit, per-fusion DOTs (gen_dot_graph), atomic writes and exit codes.
+# Runs from the repository root with $FUSIONDBG, $PYTHON, $MODELS, $BUILD.
+set -u
+FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
+PYTHON=${PYTHON:-/usr/bin/python3}
+MODELS=${MODELS:-../shared/models}
+BUILD=${BUILD:-build}
+CHECK="$PYTHON tests/tools/check_export.py"
+GOLDEN=tests/golden/dot
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/fd-export.XXXXXX")
+trap 'rm -rf "$OUT"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# ---- goldens: every sample, rules/ and samples/rules/ --------------------
+# name | sample | extra options
+goldens() {
+	for m in samples/*.onnx; do
+		b=$(basename "$m" .onnx)
+		echo "$b|$m|"
+	done
+	echo "priority_conflict.after|samples/priority_conflict.onnx|--after"
+	echo "priority_conflict.near|samples/priority_conflict.onnx|--near-misses"
+	echo "conv_add_silu.after|samples/conv_add_silu.onnx|--after"
+	echo "if_subgraph.near|samples/if_subgraph.onnx|--near-misses"
+	echo "if_subgraph.after|samples/if_subgraph.onnx|--after"
+	echo "attention.around|samples/attention.onnx|--around softmax --depth 1"
+	echo "priority_conflict.rule|samples/priority_conflict.onnx|--rule BN_Relu_Fusion --depth 1"
+}
+mkdir -p "$GOLDEN"
+while IFS='|' read -r name model opts; do
+	out="$OUT/$name.dot"
+	# shellcheck disable=SC2086
+	if ! "$FUSIONDBG" export "$model" -r rules -r samples/rules -o "$out" $opts >"$OUT/log" 2>&1; then
+		bad "export $name: $(cat "$OUT/log")"
+		continue
+	fi
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$out" "$GOLDEN/$name.dot"
+	elif [ ! -f "$GOLDEN/$name.dot" ]; then
+		bad "$GOLDEN/$name.dot missing (UPDATE_GOLDEN=1 makes it)"
+	elif ! cmp -s "$out" "$GOLDEN/$name.dot"; then
+		bad "$name differs from $GOLDEN/$name.dot:"
+		diff "$GOLDEN/$name.dot" "$out" | head -20
+	fi
+	# the same run again is byte-identical
+	# shellcheck disable=SC2086
+	"$FUSIONDBG" export "$model" -r rules -r samples/rules -o "$OUT/again.dot" $opts >/dev/null 2>&1
+	cmp -s "$out" "$OUT/again.dot" || bad "$name: a second run wrote different bytes"
+	dot -Tsvg "$out" -o /dev/null 2>"$OUT/dotlog" || bad "$name: dot -Tsvg rejects it: $(head -3 "$OUT/dotlog")"
+done < <(goldens)
+if [ "${UPDATE_GOLDEN:-0}" != 1 ]; then
+	for g in "$GOLDEN"/*.dot; do
+		n=$(basename "$g" .dot)
+		goldens | grep -q "^$n|" || bad "$g is not made by any case (stale golden)"
+	done
+fi
+
+# clusters of the samples equal the fusions
+for m in samples/*.onnx; do
+	b=$(basename "$m" .onnx)
+	"$FUSIONDBG" match "$m" -r rules -r samples/rules --format json >"$OUT/$b.json" 2>/dev/null
+	$CHECK clusters "$OUT/$b.dot" "$OUT/$b.json" || bad "$b: clusters differ from match"
+done
+$CHECK after "$OUT/priority_conflict.after.dot" "$OUT/priority_conflict.json" || bad "priority_conflict --after"
+$CHECK after "$OUT/if_subgraph.after.dot" "$OUT/if_subgraph.json" || bad "if_subgraph --after"
+
+# the checker can fail: a fusion whose member differs from the cluster's
+sed 's/"conv1"/"conv9"/' "$OUT/conv_add_silu.json" >"$OUT/tampered.json"
+cmp -s "$OUT/conv_add_silu.json" "$OUT/tampered.json" && bad "conv_add_silu.json names no conv1"
+if $CHECK clusters "$OUT/conv_add_silu.dot" "$OUT/tampered.json" >/dev/null; then
+	bad "check_export.py did not notice a cluster that differs from its fusion"
+fi
+
+# ---- every shared model -------------------------------------------------------
+for m in "$MODELS"/*.onnx; do
+	b=$(basename "$m" .onnx)
+	start=$(date +%s%N)
+	if ! "$FUSIONDBG" export "$m" -r rules -r samples/rules -o "$OUT/m_$b.dot" >/dev/null 2>"$OUT/log"; then
+		bad "export $b: $(tail -1 "$OUT/log")"
+		continue
+	fi
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	"$FUSIONDBG" match "$m" -r rules -r samples/rules --format json >"$OUT/m_$b.json" 2>/dev/null
+	$CHECK clusters "$OUT/m_$b.dot" "$OUT/m_$b.json" || bad "$b: clusters differ from match"
+	"$FUSIONDBG" export "$m" -r rules -r samples/rules -o "$OUT/m_$b.after.dot" --after >/dev/null 2>&1 ||
+		bad "export --after $b"
+	$CHECK after "$OUT/m_$b.after.dot" "$OUT/m_$b.json" || bad "$b --after"
+	for f in "$OUT/m_$b.dot" "$OUT/m_$b.after.dot"; do
+		timeout 120 dot -Tsvg "$f" -o /dev/null 2>"$OUT/dotlog" || bad "dot -Tsvg rejects $f: $(head -3 "$OUT/dotlog")"
+	done
+	echo "$b: DOT in ${ms} ms, $($CHECK summary "$OUT/m_$b.dot")"
+done
+
+# ---- PNG and SVG ----------------------------------------------------------------
+R50="$MODELS/light_resnet50.onnx"
+for ext in png svg; do
+	"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50.$ext" >/dev/null 2>"$OUT/log" || bad "r50.$ext: $(cat "$OUT/log")"
+	$CHECK "$ext" "$OUT/r50.$ext" || bad "r50.$ext is not a valid $ext"
+	"$FUSIONDBG" export samples/if_subgraph.onnx -r rules --near-misses --after -o "$OUT/if.$ext" >/dev/null 2>&1 ||
+		bad "if_subgraph.$ext"
+	$CHECK "$ext" "$OUT/if.$ext" || bad "if.$ext is not a valid $ext"
+done
+"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50_around.svg" --around n14 --depth 2 >/dev/null 2>&1 &&
+	$CHECK svg "$OUT/r50_around.svg" || bad "r50 --around svg"
+"$FUSIONDBG" export samples/conv_add_silu.onnx -r rules -o "$OUT/UPPER.PNG" >/dev/null 2>&1 && $CHECK png "$OUT/UPPER.PNG" ||
+	bad ".PNG (upper case) not taken as PNG"
+
+# ---- selection ---------------------------------------------------------------------
+"$FUSIONDBG" export "$R50" -r rules -o "$OUT/around.dot" --around n14 --depth 1 >/dev/null 2>&1 || bad "--around n14"
+# n14 (Sum) reads n11 and n13, feeds n15; n11's and n13's fusions are whole; n10/n12 are Convs
+got=$($CHECK nodes "$OUT/around.dot" | sort | tr '\n' ' ')
+[ "$got" = "n11 n13 n14 n15 " ] || bad "--around n14 --depth 1 drew: $got"
+"$FUSIONDBG" export "$R50" -r rules -o "$OUT/around0.dot" --around n1 --depth 0 >/dev/null 2>&1 || bad "--around n1 --depth 0"
+got=$($CHECK nodes "$OUT/around0.dot" | sort | tr '\n' ' ')
+[ "$got" = "n0 n1 n2 " ] || bad "--around n1 --depth 0 (a fusion member: its fusion is drawn whole) drew: $got"
+"$FUSIONDBG" export samples/priority_conflict.onnx -r rules -r samples/rules -o "$OUT/rule.dot" \
+	--rule BN_Relu_Fusion --depth 0 >/dev/null 2>&1 || bad "--rule BN_Relu_Fusion"
+got=$($CHECK nodes "$OUT/rule.dot" | sort | tr '\n' ' ')
+[ "$got" = "bn2 relu2 " ] || bad "--rule BN_Relu_Fusion --depth 0 drew: $got"
+grep -q 'cluster_1' "$OUT/rule.dot" || bad "--rule: the rule's fusion keeps its index (cluster_1)"
+grep -q 'cluster_0' "$OUT/rule.dot" && bad "--rule: another rule's fusion drawn as a cluster"
+
+# ---- errors and exit codes -----------------------------------------------------
+expect_exit() {
+	local want=$1 what=$2; shift 2
+	"$FUSIONDBG" "$@" >"$OUT/stdout" 2>"$OUT/stderr"
+	local rc=$?
+	[ "$rc" = "$want" ] || bad "$what: exit $rc, wanted $want ($(head -2 "$OUT/stderr"))"
+	[ "$want" = 0 ] || [ "$(wc -l <"$OUT/stderr")" -ge 1 ] || bad "$what: no message"
+}
+expect_exit 2 "unknown extension" export samples/conv_add_silu.onnx -r rules -o "$OUT/x.jpg"
+[ -e "$OUT/x.jpg" ] && bad "unknown extension still wrote a file"
+expect_exit 2 "no -o" export samples/conv_add_silu.onnx -r rules
+expect_exit 2 "unknown node" export samples/conv_add_silu.onnx -r rules -o "$OUT/x.dot" --around nosuch
+grep -q "nosuch" "$OUT/stderr" || bad "unknown node: the message does not name it"
+expect_exit 2 "unknown rule" export samples/conv_add_silu.onnx -r rules -o "$OUT/x.dot" --rule NoSuchRule
+expect_exit 2 "rule that fired nowhere" export samples/conv_add_silu.onnx -r rules -o "$OUT/x.dot" --rule Conv_BN_Relu_Fusion
+expect_exit 2 "bad model" export tests/cli/test_export.sh -r rules -o "$OUT/x.dot"
+expect_exit 2 "directory missing" export samples/conv_add_silu.onnx -r rules -o "$OUT/no/such/dir/x.dot"
+ls "$OUT/no" >/dev/null 2>&1 && bad "a missing output directory was created"
+
+# too large to lay out: refused at once, the old file stays as it was
+DN="$MODELS/light_densenet121.onnx"
+echo "old" >"$OUT/dn.png"
+start=$(date +%s)
+expect_exit 2 "too large for layout" export "$DN" -r rules --constants -o "$OUT/dn.png"
+[ $(( $(date +%s) - start )) -le 5 ] || bad "the layout limit did not answer at once"
+grep -q -- "--around" "$OUT/stderr" || bad "the too-large message does not suggest --around"
+[ "$(wc -l <"$OUT/stderr")" = 1 ] || bad "the too-large message is not one line"
+[ "$(cat "$OUT/dn.png")" = old ] || bad "a refused export changed the old file"
+expect_exit 0 "too large is fine as DOT" export "$DN" -r rules --constants -o "$OUT/dn.dot"
+$CHECK summary "$OUT/dn.dot" | grep -q "nodes 1746 " || bad "--constants DOT does not hold every node: $($CHECK summary "$OUT/dn.dot")"
+expect_exit 0 "--max-nodes 0 lifts the limit" export "$MODELS/light_squeezenet.onnx" -r rules --constants \
+	--max-nodes 0 -o "$OUT/sq.svg"
+expect_exit 2 "--max-nodes 10" export "$MODELS/light_squeezenet.onnx" -r rules --max-nodes 10 -o "$OUT/sq.svg"
+ls "$OUT"/*.tmp.* >/dev/null 2>&1 && bad "temp files left behind: $(ls "$OUT"/*.tmp.*)"
+
+# Graphviz's own messages come back as one-line fusiondbg warnings, nothing raw
+expect_exit 0 "densenet PNG (scaled)" export "$DN" -r rules -o "$OUT/dn.png"
+$CHECK png "$OUT/dn.png" || bad "densenet PNG"
+grep -q "scaled down" "$OUT/stderr" || bad "no warning that the densenet PNG is scaled down"
+grep -v "^$OUT/dn.png: warning: " "$OUT/stderr" | grep -q . && bad "raw Graphviz output: $(cat "$OUT/stderr")"
+
+# ---- per-fusion DOTs (output.gen_dot_graph) --------------------------------------------
+root=$PWD
+mkdir -p "$OUT/cwd" && cd "$OUT/cwd" || exit 1
+"$root/$FUSIONDBG" export "$root/samples/conv_add_silu.onnx" -r "$root/rules" -o pic.dot >stdout 2>stderr ||
+	bad "export in another directory"
+grep -q "fusion-dots" stderr || bad "no note that rules ask for per-fusion DOTs"
+[ -e output ] && bad "per-fusion DOTs written without --fusion-dots"
+"$root/$FUSIONDBG" export "$root/samples/conv_add_silu.onnx" -r "$root/rules" -o pic.dot --fusion-dots >stdout 2>stderr ||
+	bad "--fusion-dots: $(cat stderr)"
+for k in 1 2 3; do
+	f="output/graphs/Conv_Add_SiLU_Fusion_$k.dot"
+	[ -f "$f" ] || { bad "$f not written"; continue; }
+	grep -q "wrote \(\./\)\?$f" stdout || bad "$f written but not printed"
+	[ "$(grep -c 'subgraph cluster_' "$f")" = 1 ] || bad "$f does not hold exactly one cluster"
+	dot -Tsvg "$f" -o /dev/null 2>/dev/null || bad "dot -Tsvg rejects $f"
+done
+grep -q "cluster_1" output/graphs/Conv_Add_SiLU_Fusion_2.dot || bad "the second file is not the second fusion"
+cd "$root" || exit 1
+
+[ "$fail" = 0 ] && echo "export: all checks passed"
+exit "$fail"
