@@ -411,6 +411,8 @@ unsigned tui_edit_value(tui *t, int32_t rule, const char *path)
 	return res;
 }
 
+static double edit_ms = -1;   /* wall time of the last +/-/t edit: session call and re-run */
+
 static unsigned rule_edit(tui *t, enum tui_action a)
 {
 	int32_t rule = tui_rule_under_cursor(t);
@@ -425,6 +427,7 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 	int rc;
 	char what[256];
 	const fd_rule *r = &rs->rules[rule];
+	double t0 = now_ms();
 	if (a == ACT_TOGGLE_ENABLED) {
 		bool was = r->enabled;
 		rc = session_toggle_enabled(&t->s, rule, &d);
@@ -436,6 +439,7 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 		snprintf(what, sizeof what, "%s priority %lld %s %lld", rs->rules[rule].name, (long long)before, G.arrow,
 		         (long long)(before + delta));
 	}
+	edit_ms = now_ms() - t0;
 	unsigned res = tui_after_edit(t, rc, &d, what);
 	diags_release(&d);
 	return res;
@@ -889,6 +893,9 @@ int tui_main(int argc, char **argv)
 		fprintf(stderr, "fusiondbg: first screen %.1f ms (session open: load, match, estimates %.1f ms; "
 		        "the TUI's own set-up and first draw %.1f ms)\n", t->first_screen_ms, t_open,
 		        t->first_screen_ms - t_open);
+	if (getenv("FUSIONDBG_TIMING") && edit_ms >= 0)
+		fprintf(stderr, "fusiondbg: last +/-/t edit %.1f ms (re-run %.1f ms by the session)\n", edit_ms,
+		        t->s.last_run_ms);
 	if (t->diff_valid)
 		session_diff_release(&t->diff);
 	vs_bp_release(&t->bps);
