@@ -21,7 +21,7 @@ static void infer_skip_layernorm(shape_ctx *c)
 	sh_same(c, 3, 0, DT_UNDEFINED);
 	if (!x || x->rank < 1 || x->rank > SHAPE_MAX_RANK)
 		return;
-	memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
+	dims_copy(dims, x->dims, x->rank);
 	dims[x->rank - 1] = dim_of(1);
 	sh_set(c, 1, DT_FLOAT, x->rank, dims);
 	sh_set(c, 2, DT_FLOAT, x->rank, dims);
@@ -51,7 +51,7 @@ static void infer_attention(shape_ctx *c)
 		return;
 	}
 	fd_dim present[5];
-	memcpy(present, past->dims, sizeof present);
+	dims_copy(present, past->dims, 5);
 	int64_t p = past->dims[3].value, s = x->dims[1].value;
 	present[3] = p >= 0 && s >= 0 && p <= INT64_MAX - s ? dim_of(p + s) : dim_unknown();
 	if (hv >= 0 && heads > 0) {
@@ -77,13 +77,45 @@ static void infer_embed_layernorm(shape_ctx *c)
 	sh_set(c, 2, dt, 3, out);
 }
 
+/* MultiHeadAttention(query, key, value, …): (B, S, value hidden). */
+static void infer_mha(shape_ctx *c)
+{
+	const fd_shape *q = sh_in_shape(c, 0), *v = sh_in_shape(c, 2);
+
+	if (!q || q->rank != 3) {
+		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
+		return;
+	}
+	fd_dim out[3] = { q->dims[0], q->dims[1], v && v->rank == 3 ? v->dims[2] : q->dims[2] };
+	sh_set(c, 0, sh_in_dtype(c, 0), 3, out);
+}
+
+/* MatMulNBits(A, packed B, …): A's dims with the last one replaced by N. */
+static void infer_matmul_nbits(shape_ctx *c)
+{
+	const fd_shape *a = sh_in_shape(c, 0);
+	int64_t n = sh_attr_int(c, "N", -1);
+	fd_dim dims[SHAPE_MAX_RANK];
+
+	if (!a || a->rank < 1 || a->rank > SHAPE_MAX_RANK) {
+		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
+		return;
+	}
+	dims_copy(dims, a->dims, a->rank);
+	dims[a->rank - 1] = n >= 0 ? dim_of(n) : dim_unknown();
+	sh_set(c, 0, sh_in_dtype(c, 0), a->rank, dims);
+}
+
 const shape_op shape_ops_contrib[] = {
 	{ "com.microsoft", "Attention", infer_attention, 0 },
+	{ "com.microsoft", "BiasAdd", infer_like_input, 0 },
 	{ "com.microsoft", "BiasDropout", infer_like_input, 0 },
 	{ "com.microsoft", "BiasGelu", infer_like_input, 0 },
 	{ "com.microsoft", "EmbedLayerNormalization", infer_embed_layernorm, 0 },
 	{ "com.microsoft", "FastGelu", infer_like_input, 0 },
 	{ "com.microsoft", "Gelu", infer_like_input, 0 },
+	{ "com.microsoft", "MatMulNBits", infer_matmul_nbits, 0 },
+	{ "com.microsoft", "MultiHeadAttention", infer_mha, 0 },
 	{ "com.microsoft", "QuickGelu", infer_like_input, 0 },
 	{ "com.microsoft", "RotaryEmbedding", infer_like_input, 0 },
 	{ "com.microsoft", "SkipLayerNormalization", infer_skip_layernorm, 0 },

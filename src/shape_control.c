@@ -76,7 +76,7 @@ static void infer_loop(shape_ctx *c)
 			sh_set(c, k, o->dtype, r, dims);
 		} else if (o->shape.rank >= 0 && o->shape.rank < SHAPE_MAX_RANK) {
 			dims[0] = iter;
-			memcpy(dims + 1, o->shape.dims, (size_t)o->shape.rank * sizeof *dims);
+			dims_copy(dims + 1, o->shape.dims, o->shape.rank);
 			sh_set(c, k, o->dtype, o->shape.rank + 1, dims);
 		} else {
 			sh_set(c, k, o->dtype, -1, NULL);
@@ -90,12 +90,12 @@ static void infer_scan(shape_ctx *c)
 	int64_t n_scan_in = sh_attr_int(c, "num_scan_inputs", 0), n_ax = 0, n_oax = 0;
 	const int64_t *in_axes = sh_attr_ints(c, "scan_input_axes", &n_ax);
 	const int64_t *out_axes = sh_attr_ints(c, "scan_output_axes", &n_oax);
-	int32_t n_state = c->n->n_inputs - (int32_t)n_scan_in;
+	int32_t n_state, ax;
 	fd_dim dims[SHAPE_MAX_RANK + 1], len = dim_unknown();
-	int32_t ax;
 
-	if (!b || c->opset < 9 || n_state < 0)
+	if (!b || c->opset < 9 || n_scan_in < 0 || n_scan_in > c->n->n_inputs)
 		return;
+	n_state = c->n->n_inputs - (int32_t)n_scan_in;
 	/* the scan length: the first scan input's scanned dim */
 	const fd_shape *s0 = sh_in_shape(c, n_state);
 	if (s0 && s0->rank > 0 && axis_norm(in_axes && n_ax ? in_axes[0] : 0, s0->rank, &ax))

@@ -390,5 +390,7 @@ const shape_op shape_ops_elementwise[] = {
 	{ "", "QuantizeLinear", infer_quantize, 0 },
 	{ "", "RandomNormalLike", infer_like_dtype_attr, 0 },
 	{ "", "RandomUniformLike", infer_like_dtype_attr, 0 },
+	{ "com.microsoft", "DequantizeLinear", infer_dequantize, 0 },
+	{ "com.microsoft", "QuantizeLinear", infer_quantize, 0 },
 	{ NULL, NULL, NULL, 0 },
 };

@@ -181,7 +181,7 @@ static void infer_topk(shape_ctx *c)
 		sh_set(c, 1, DT_INT64, -1, NULL);
 		return;
 	}
-	memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
+	dims_copy(dims, x->dims, x->rank);
 	dims[ax] = k >= 0 ? dim_of(k) : dim_unknown();
 	sh_set(c, 0, sh_in_dtype(c, 0), x->rank, dims);
 	sh_set(c, 1, DT_INT64, x->rank, dims);
@@ -217,7 +217,7 @@ static void infer_compress(shape_ctx *c)
 		sh_set(c, 0, dt, -1, NULL);
 		return;
 	}
-	memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
+	dims_copy(dims, x->dims, x->rank);
 	dims[ax] = kept >= 0 && kept <= x->dims[ax].value ? dim_of(kept) : dim_unknown();
 	sh_set(c, 0, dt, x->rank, dims);
 }
@@ -447,7 +447,7 @@ static void infer_einsum(shape_ctx *c)
 				fd_shape a = { n_ell, ell }, b = { s->rank - n_let, s->dims + at };
 				const fd_shape *both[2] = { &a, &b };
 				sh_broadcast(both, 2, &n_ell, tmp);
-				memcpy(ell, tmp, (size_t)n_ell * sizeof *ell);
+				dims_copy(ell, tmp, n_ell);
 				at += b.rank;
 				p += 2;
 			} else if (l >= 0) {

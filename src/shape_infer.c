@@ -153,6 +153,8 @@ static void body_inputs(infer_state *st, const fd_graph *pg, const fd_node *n, f
 		const fd_attr *a = node_attr(n, "num_scan_inputs");
 		const fd_attr *ax = node_attr(n, "scan_input_axes");
 		int64_t n_scan = a && a->type == ATTR_INT ? a->u.i : 0;
+		if (n_scan < 0 || n_scan > n->n_inputs)
+			return;
 		int32_t n_state = n->n_inputs - (int32_t)n_scan;
 		for (int32_t k = 0; k < body->n_inputs && k < n->n_inputs; k++) {
 			fd_tensor *t = &body->tensors[body->inputs[k]];

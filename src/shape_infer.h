@@ -43,6 +43,12 @@ extern const shape_op shape_ops_contrib[];
 /* ---- dims --------------------------------------------------------------- */
 static inline fd_dim dim_of(int64_t v) { fd_dim x = { v, NULL }; return x; }
 static inline fd_dim dim_unknown(void) { fd_dim x = { -1, NULL }; return x; }
+/* memcpy of n dims; a rank-0 shape may have NULL dims. */
+static inline void dims_copy(fd_dim *dst, const fd_dim *src, int32_t n)
+{
+	for (int32_t i = 0; i < n; i++)
+		dst[i] = src[i];
+}
 bool    shape_is_known(const fd_shape *s);         /* rank and every dim known */
 /* Product of dims[from, to); -1 when a dim is unknown or it overflows. */
 int64_t dims_product(const fd_dim *dims, int32_t from, int32_t to);

@@ -197,12 +197,32 @@ static void infer_gemm(shape_ctx *c)
 	sh_set(c, 0, sh_in_dtype(c, 0), 2, dims);
 }
 
-/* numpy matmul: 1-D operands get a 1 prepended / appended, then removed. */
+/* numpy matmul: 1-D operands get a 1 prepended / appended, then removed.
+ * com.microsoft FusedMatMul may transpose the last two dims of either. */
 static void matmul_common(shape_ctx *c, int ai, int bi, int32_t dt)
 {
 	const fd_shape *a = sh_in_shape(c, ai), *b = sh_in_shape(c, bi);
-	fd_dim dims[SHAPE_MAX_RANK];
+	fd_dim dims[SHAPE_MAX_RANK], ta[SHAPE_MAX_RANK], tb[SHAPE_MAX_RANK];
+	fd_shape sa, sb;
 	int32_t r;
+
+	if (c->n->domain && c->n->domain[0] && a && b && a->rank >= 2 && b->rank >= 2 &&
+	    a->rank < SHAPE_MAX_RANK && b->rank < SHAPE_MAX_RANK) {
+		sa = (fd_shape){ a->rank, ta };
+		sb = (fd_shape){ b->rank, tb };
+		dims_copy(ta, a->dims, a->rank);
+		dims_copy(tb, b->dims, b->rank);
+		if (sh_attr_int(c, "transA", 0)) {
+			ta[a->rank - 2] = a->dims[a->rank - 1];
+			ta[a->rank - 1] = a->dims[a->rank - 2];
+		}
+		if (sh_attr_int(c, "transB", 0)) {
+			tb[b->rank - 2] = b->dims[b->rank - 1];
+			tb[b->rank - 1] = b->dims[b->rank - 2];
+		}
+		a = &sa;
+		b = &sb;
+	}
 
 	if (!a || !b || a->rank < 1 || b->rank < 1 || a->rank > SHAPE_MAX_RANK - 1 ||
 	    b->rank > SHAPE_MAX_RANK - 1) {
@@ -297,7 +317,7 @@ static void infer_resize(shape_ctx *c)
 	}
 	const fd_const *sizes = upsample ? NULL : sh_in_const(c, 3);
 	if (sizes && sizes->count > 0 && sizes->i64 && sizes->count == n_axes) {
-		memcpy(dims, x->dims, (size_t)r * sizeof *dims);
+		dims_copy(dims, x->dims, r);
 		for (int64_t i = 0; i < n_axes; i++)
 			if (axis_norm(axes ? axes[i] : i, r, &ax))
 				dims[ax] = dim_of(sizes->i64[i]);

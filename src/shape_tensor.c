@@ -285,7 +285,7 @@ static void infer_split(shape_ctx *c)
 	bool given = ints_from(c, 1, "split", &split, &n) && n == n_out;
 	bool unknown_split = sh_in(c, 1) && !given;
 	int64_t d = x->dims[ax].value, chunk = d >= 0 && n_out > 0 ? (d + n_out - 1) / n_out : -1;
-	memcpy(dims, x->dims, (size_t)x->rank * sizeof *dims);
+	dims_copy(dims, x->dims, x->rank);
 	for (int32_t k = 0; k < n_out; k++) {
 		int64_t len = -1;
 		if (given)
@@ -347,7 +347,7 @@ static void infer_slice(shape_ctx *c)
 	}
 	if (ok && ((axes && na != ns) || (steps && nst != ns)))
 		ok = false;
-	memcpy(dims, x->dims, (size_t)r * sizeof *dims);
+	dims_copy(dims, x->dims, r);
 	for (int32_t i = 0; i < r; i++) {
 		first[i] = 0;
 		step[i] = 1;
@@ -543,7 +543,7 @@ static void infer_pad(shape_ctx *c)
 	int64_t k = axes ? na : r;
 	if (ok && n != 2 * k)
 		ok = false;
-	memcpy(dims, x->dims, (size_t)r * sizeof *dims);
+	dims_copy(dims, x->dims, r);
 	for (int64_t i = 0; i < k; i++) {
 		if (!ok || !axis_norm(axes ? axes[i] : i, r, &ax)) {
 			ok = false;
