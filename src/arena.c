@@ -1,10 +1,37 @@
-/* arena.c — bump allocator with geometrically growing blocks. */
+/* arena.c — bump allocator with geometrically growing blocks, and the
+ * checked malloc wrappers every module allocates through.
+ *
+ * Large allocations (HUGE_HINT and up: big models' arena blocks, node and
+ * tensor arrays, hash slots, trace arrays) are marked MADV_HUGEPAGE before
+ * they are first touched. On this kind of machine (THP "madvise", page faults
+ * costly under virtualisation) a 1M-node model otherwise spends a third of
+ * its load time in 4 KiB page faults; see tests/bench/RESULTS.md. */
 #include "arena.h"
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE ((size_t)2 << 20)
+#define HUGE_HINT ((size_t)4 << 20)
+
+/* A hint only: failure (no THP, old kernel) changes nothing. */
+static void hint_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	if (n < HUGE_HINT)
+		return;
+	uintptr_t start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
 
 struct arena_block {
 	struct arena_block *next;
@@ -24,11 +51,17 @@ void *xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		fd_oom(n);
+	hint_huge(p, n);
 	return p;
 }
 
 void *xcalloc(size_t count, size_t size)
 {
+	if (count && size && count <= SIZE_MAX / size && count * size >= HUGE_HINT) {
+		/* hint first, so that zeroing faults in huge pages */
+		void *p = xmalloc(count * size);
+		return memset(p, 0, count * size);
+	}
 	void *p = calloc(count ? count : 1, size ? size : 1);
 	if (!p)
 		fd_oom(count * size);
@@ -40,6 +73,7 @@ void *xrealloc(void *p, size_t n)
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
 		fd_oom(n);
+	hint_huge(q, n);
 	return q;
 }
 
@@ -68,6 +102,7 @@ void *arena_alloc(fd_arena *a, size_t n)
 		b = malloc(sizeof *b + size);
 		if (!b)
 			fd_oom(size);
+		hint_huge(b, sizeof *b + size);
 		b->size = size;
 		b->used = 0;
 		b->next = a->head;

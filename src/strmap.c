@@ -116,7 +116,7 @@ void strpool_release(strpool *p)
 	p->n = p->cap = 0;
 }
 
-const char *strpool_internn(strpool *p, const char *s, size_t len)
+static const char *intern_slow(strpool *p, const char *s, size_t len)
 {
 	int32_t id = strmap_getn(&p->map, s, len);
 	if (id >= 0)
@@ -131,7 +131,39 @@ const char *strpool_internn(strpool *p, const char *s, size_t len)
 	return p->strings[p->n++];
 }
 
+/* One hash and one probe per call: a new string takes the empty slot the
+ * lookup stopped at (the load factor is checked first, so it stays valid). */
+static const char *intern(strpool *p, const char *s, size_t len)
+{
+	strmap *m = &p->map;
+	if ((m->n + 1) * 4 > m->cap * 3)
+		grow(m);
+	uint64_t h = str_hash(s, len);
+	struct strmap_slot *slot = find_slot(m, s, len, h);
+	if (slot->key)
+		return p->strings[slot->value];
+	char *copy = arena_strndup(p->arena, s, len);
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 256;
+		p->strings = xrealloc(p->strings, p->cap * sizeof *p->strings);
+	}
+	p->strings[p->n] = copy;
+	slot->key = copy;
+	slot->len = (uint32_t)len;
+	slot->hash = h;
+	slot->value = (int32_t)p->n;
+	m->n++;
+	return p->strings[p->n++];
+}
+
+const char *strpool_internn(strpool *p, const char *s, size_t len)
+{
+	if (memchr(s, 0, len))   /* embedded NUL: the copy's key is shorter */
+		return intern_slow(p, s, len);
+	return intern(p, s, len);
+}
+
 const char *strpool_intern(strpool *p, const char *s)
 {
-	return strpool_internn(p, s, strlen(s));
+	return intern(p, s, strlen(s));
 }
