@@ -157,6 +157,17 @@ void display_fill(int y, int x, int w, int role, attr_t extra)
 	attrset(A_NORMAL);
 }
 
+void display_splash(tui *t, const char *model)
+{
+	erase();
+	char buf[1024];
+	snprintf(buf, sizeof buf, " fusiondbg  %s", model);
+	display_fill(0, 0, COLS, ROLE_TITLE, 0);
+	display_text(0, 0, COLS, ROLE_TITLE, 0, buf);
+	display_text(LINES / 2, 2, COLS - 4, ROLE_DIM, 0, "loading the model, running the rules as loaded, estimating memory ...");
+	refresh();
+}
+
 /* ---- layout -------------------------------------------------------------- */
 
 const pane *display_pane(enum tui_view v)

@@ -17,6 +17,7 @@ typedef struct pane {
 int  display_init(tui *t, bool scripted);
 void display_done(void);
 bool display_active(void);
+void display_splash(tui *t, const char *model);  /* while the session opens */
 void display_layout(tui *t);            /* after a resize or a view switch */
 void display_draw(tui *t);              /* the whole screen */
 const pane *display_pane(enum tui_view v);  /* where view v is drawn now */

@@ -774,6 +774,17 @@ int tui_main(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 
+	/* the terminal first, so that a large model shows a loading line at once */
+	signals_fatal_hook = restore_terminal;
+	fd_oom = tui_oom;
+	signals_install();
+	if (display_init(t, t->in.scripted) < 0) {
+		fprintf(stderr, "fusiondbg: cannot start the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
+		input_release(&t->in);
+		return EXIT_BAD_INPUT;
+	}
+	display_splash(t, o.model);
+
 	fd_session_options so = { 0 };
 	so.model_path = o.model;
 	so.load.dims = o.dims;
@@ -783,6 +794,7 @@ int tui_main(int argc, char **argv)
 	so.target = o.target;
 	so.no_canonicalize = o.no_canonicalize;
 	if (session_open(&t->s, &so, &d) < 0) {
+		display_done();
 		print_diags(&d);
 		diags_release(&d);
 		input_release(&t->in);
@@ -815,14 +827,6 @@ int tui_main(int argc, char **argv)
 	rebuild_rule_rows(t);
 	vs_list_set_rows(&t->list[VIEW_TRACE], session_result(&t->s)->trace.n_events);
 
-	signals_fatal_hook = restore_terminal;
-	fd_oom = tui_oom;
-	signals_install();
-	if (display_init(t, t->in.scripted) < 0) {
-		fprintf(stderr, "fusiondbg: cannot start the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
-		session_close(&t->s);
-		return EXIT_BAD_INPUT;
-	}
 	display_layout(t);
 	select_focus(t);
 	tui_detail_build(t);

@@ -72,13 +72,16 @@ static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, 
 	*role = e->status == ST_PASS ? ROLE_PASS : e->status == ST_FAIL ? ROLE_FAIL
 	      : e->status == ST_WARN ? ROLE_WARN : ROLE_INFO;
 	snprintf(lead, lsize, "   %s", mark);
+	char at[180] = "";
+	if (tx.subject[0])   /* subgraph and match-wide checks have no single subject */
+		snprintf(at, sizeof at, " @ %s", tx.subject);
 	if (e->status == ST_FAIL || e->status == ST_WARN)
-		snprintf(body, bsize, "%s @ %s: expected %s, actual %s [%s]", tx.check, tx.subject, tx.expected,
-		         tx.actual, reason_code((fd_reason)e->reason));
+		snprintf(body, bsize, "%s%s: expected %s, actual %s [%s]", tx.check, at, tx.expected, tx.actual,
+		         reason_code((fd_reason)e->reason));
 	else if (tx.expected[0] || tx.actual[0])
-		snprintf(body, bsize, "%s @ %s: %s", tx.check, tx.subject, tx.actual[0] ? tx.actual : tx.expected);
+		snprintf(body, bsize, "%s%s: %s", tx.check, at, tx.actual[0] ? tx.actual : tx.expected);
 	else
-		snprintf(body, bsize, "%s @ %s", tx.check, tx.subject);
+		snprintf(body, bsize, "%s%s", tx.check, at);
 }
 
 static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
@@ -156,7 +159,7 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 	display_text(y, x + 1, w - 2, role, 0, buf);
 	int line = 1;
 	if (line < h) {
-		snprintf(buf, sizeof buf, "%s @ %s", tx.check, tx.subject);
+		snprintf(buf, sizeof buf, "%s%s%s", tx.check, tx.subject[0] ? " @ " : "", tx.subject);
 		field(y + line++, x + 1, w - 1, "check    ", ROLE_NORMAL, buf);
 	}
 	if (line < h)
