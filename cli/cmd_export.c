@@ -15,11 +15,12 @@
 #include "export.h"
 #include "match.h"
 #include "rules.h"
+#include "session.h"
 
 static const char usage[] =
 	"fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg} [--after] [--around NODE --depth K] "
 	"[--rule NAME] [--near-misses] [--constants] [--fusion-dots] [--max-nodes N] "
-	"[--target T] [--dim N=V] [--no-canonicalize] [--peak-warn BYTES]";
+	"[--set RULE.PATH=VALUE]... [--target T] [--dim N=V] [--no-canonicalize] [--peak-warn BYTES]";
 
 typedef struct export_flags {
 	bool fusion_dots, constants;
@@ -68,7 +69,7 @@ int cmd_export(int argc, char **argv)
 	cli_options o;
 	if (take_flags(&argc, args, &fl) < 0 ||
 	    cli_parse(argc, args, OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_AFTER | OPT_NODE |
-	              OPT_DEPTH | OPT_RULE | OPT_NEAR | OPT_PEAKWARN, usage, &o) < 0) {
+	              OPT_DEPTH | OPT_RULE | OPT_NEAR | OPT_PEAKWARN | OPT_SET, usage, &o) < 0) {
 		free(args);
 		return EXIT_BAD_INPUT;
 	}
@@ -93,47 +94,33 @@ int cmd_export(int argc, char **argv)
 	eo.rule = o.rule;
 	eo.max_layout_nodes = fl.max_nodes_given ? (fl.max_nodes ? fl.max_nodes : -1) : 0;
 
-	fd_model m;
-	if (cli_load_model(&o, &m) < 0) {
+	/* the what-if session runs the rules (with --set edits) and the estimates;
+	 * the trace's events are kept only when near misses need their words */
+	fd_session ss;
+	if (cli_open_session(&o, &ss, o.near_misses) < 0) {
 		free(args);
 		return EXIT_BAD_INPUT;
 	}
-	fd_ruleset rs;
-	if (cli_load_rules(&o, &rs) < 0) {
-		ruleset_release(&rs);
-		model_release(&m);
-		free(args);
-		return EXIT_BAD_INPUT;
-	}
+	const fd_match_result *r = session_result(&ss);
+	eo.estimate = session_estimate(&ss);
 	fd_diags d;
 	diags_init(&d);
-	fd_match_ctx ctx;
-	fd_match_result r;
-	match_ctx_init(&ctx, &m, !o.no_canonicalize, &d);
-	match_result_init(&r);
-	fd_match_options mo = { .target = o.target };
-	match_run(&ctx, &rs, &mo, &r);
-	fd_estimate est;
-	estimate_init(&est);
-	fd_estimate_options esto = { .peak_warn = o.peak_warn > 0 ? o.peak_warn : 0 };
-	estimate_compute(&est, &r, &esto);
-	eo.estimate = &est;
 
 	int rc = EXIT_OK;
-	if (export_graph(&r, &eo, o.output, &d) < 0)
+	if (export_graph(r, &eo, o.output, &d) < 0)
 		rc = EXIT_BAD_INPUT;
 	else
 		printf("wrote %s\n", o.output);
 	if (rc == EXIT_OK && fl.fusion_dots) {
 		fd_export_files files = { 0 };
-		int n = export_fusion_dots(&r, &eo, &files, &d);
+		int n = export_fusion_dots(r, &eo, &files, &d);
 		for (size_t i = 0; i < files.n; i++)
 			printf("wrote %s (gen_dot_graph)\n", files.paths[i]);
 		if (n < 0)
 			rc = EXIT_BAD_INPUT;
 		export_files_release(&files);
 	} else if (rc == EXIT_OK) {
-		size_t pending = export_fusion_dots_pending(&r, &eo);
+		size_t pending = export_fusion_dots_pending(r, &eo);
 		if (pending)
 			fprintf(stderr, "fusiondbg: note: rules ask for %zu per-fusion DOT file%s "
 			        "(output.gen_dot_graph); add --fusion-dots to write them\n",
@@ -141,11 +128,7 @@ int cmd_export(int argc, char **argv)
 	}
 	cli_print_diags(&d);
 	diags_release(&d);
-	estimate_release(&est);
-	match_result_release(&r);
-	match_ctx_release(&ctx);
-	ruleset_release(&rs);
-	model_release(&m);
+	session_close(&ss);
 	free(args);
 	return rc;
 }

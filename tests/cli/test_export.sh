@@ -126,6 +126,17 @@ got=$($CHECK nodes "$OUT/rule.dot" | sort | tr '\n' ' ')
 grep -q 'cluster_1' "$OUT/rule.dot" || bad "--rule: the rule's fusion keeps its index (cluster_1)"
 grep -q 'cluster_0' "$OUT/rule.dot" && bad "--rule: another rule's fusion drawn as a cluster"
 
+# --set (what-if) draws what the edited rules do
+SET="--set Conv_BN_Relu_Fusion.priority=50"
+# shellcheck disable=SC2086
+"$FUSIONDBG" export samples/priority_conflict.onnx -r rules -r samples/rules $SET -o "$OUT/set.dot" >/dev/null 2>&1 ||
+	bad "export --set"
+# shellcheck disable=SC2086
+"$FUSIONDBG" match samples/priority_conflict.onnx -r rules -r samples/rules $SET --format json >"$OUT/set.json" 2>/dev/null
+$CHECK clusters "$OUT/set.dot" "$OUT/set.json" || bad "--set: clusters differ from match --set"
+grep -q 'label="BN_Relu_Fusion · 2 ops' "$OUT/set.dot" || bad "--set: BN_Relu_Fusion does not take bn1/relu1"
+cmp -s "$OUT/set.dot" "$GOLDEN/priority_conflict.dot" && bad "--set changed nothing"
+
 # ---- errors and exit codes -----------------------------------------------------
 expect_exit() {
 	local want=$1 what=$2; shift 2
@@ -141,6 +152,7 @@ expect_exit 2 "unknown node" export samples/conv_add_silu.onnx -r rules -o "$OUT
 grep -q "nosuch" "$OUT/stderr" || bad "unknown node: the message does not name it"
 expect_exit 2 "unknown rule" export samples/conv_add_silu.onnx -r rules -o "$OUT/x.dot" --rule NoSuchRule
 expect_exit 2 "rule that fired nowhere" export samples/conv_add_silu.onnx -r rules -o "$OUT/x.dot" --rule Conv_BN_Relu_Fusion
+expect_exit 2 "bad --set" export samples/conv_add_silu.onnx -r rules -o "$OUT/x.dot" --set NoSuch.priority=1
 expect_exit 2 "bad model" export tests/cli/test_export.sh -r rules -o "$OUT/x.dot"
 expect_exit 2 "directory missing" export samples/conv_add_silu.onnx -r rules -o "$OUT/no/such/dir/x.dot"
 ls "$OUT/no" >/dev/null 2>&1 && bad "a missing output directory was created"
