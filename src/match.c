@@ -637,6 +637,7 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 		}
 	}
 	vec_release(&anchors);
+	trace_fit(&r->trace);   /* the reserve was an estimate */
 	for (int i = 0; i < MATCH_MAX_OPS; i++)
 		vec_release(&s.cand[i]);
 	vec_release(&s.queue);

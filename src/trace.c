@@ -92,6 +92,21 @@ void trace_reserve(fd_trace *t, size_t events, size_t attempts)
 	}
 }
 
+/* Gives back what a run's reserve did not fill, so that the recording holds
+ * its events and no more (trace_bytes; tests/bench measures bytes per event).
+ * Shrinking a large block is a remap, not a copy; a re-run reserves again. */
+void trace_fit(fd_trace *t)
+{
+	if (t->cap_events > t->n_events && t->n_events) {
+		t->events = xrealloc(t->events, t->n_events * sizeof *t->events);
+		t->cap_events = t->n_events;
+	}
+	if (t->cap_attempts > t->n_attempts && t->n_attempts) {
+		t->attempts = xrealloc(t->attempts, t->n_attempts * sizeof *t->attempts);
+		t->cap_attempts = t->n_attempts;
+	}
+}
+
 fd_trace_sink trace_sink(fd_trace *t)
 {
 	return (fd_trace_sink){ .ctx = t, .event = rec_event, .attempt = rec_attempt, .path = rec_path };

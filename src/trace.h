@@ -105,6 +105,7 @@ void trace_release(fd_trace *t);
 fd_trace_sink trace_sink(fd_trace *t);
 /* Grows the arrays to hold at least that many (no copies during a run). */
 void trace_reserve(fd_trace *t, size_t events, size_t attempts);
+void trace_fit(fd_trace *t);         /* capacity down to what was recorded (end of a run) */
 size_t trace_bytes(const fd_trace *t); /* bytes the recording holds (capacity) */
 const char *event_kind_name(fd_event_kind k);
 const char *ev_status_name(fd_ev_status s);
