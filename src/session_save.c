@@ -50,17 +50,50 @@ static size_t line_end(const char *text, size_t size, size_t p)
 	return p < size ? p + 1 : p;
 }
 
-/* The value as written in the file: style follows the disk value. */
-static void render(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *text)
+static bool starts_quoted(const fd_yval *v, const char *text)
+{
+	return v && v->kind == YV_SCALAR && v->end > v->start && (text[v->start] == '"' || text[v->start] == '\'');
+}
+
+/* A plain scalar that YAML reads as a number, bool or null keeps no quotes. */
+static bool typed_scalar(const fd_yval *v)
+{
+	int64_t i;
+	double f;
+	bool b;
+	return !v->quoted && (yval_int(v, &i) || yval_float(v, &f) || yval_bool(v, &b) || yval_is_null(v));
+}
+
+/* The value as written in the file: style follows the disk value (quoted
+ * strings stay quoted, in lists too). */
+static void render_quoted(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *text, bool quote_strings)
 {
 	if (v->kind == YV_SCALAR) {
-		bool disk_quoted = disk && disk->kind == YV_SCALAR && disk->end > disk->start &&
-		                   (text[disk->start] == '"' || text[disk->start] == '\'');
-		if (v->quoted || disk_quoted || !scalar_plain_safe(v->text))
+		bool quote = v->quoted || !scalar_plain_safe(v->text) ||
+		             ((starts_quoted(disk, text) || quote_strings) && !typed_scalar(v));
+		if (quote)
 			yaml_quote(b, v->text);
 		else
 			sb_puts(b, v->text);
 		return;
+	}
+	bool items_quoted = false;
+	for (size_t i = 0; disk && disk->kind == YV_SEQ && i < disk->n; i++)
+		items_quoted = items_quoted || starts_quoted(disk->items[i], text);
+	if (v->kind == YV_SEQ && !(disk && disk->kind == YV_SEQ && disk->end > disk->start && text[disk->start] == '-')) {
+		bool scalars = true;
+		for (size_t i = 0; i < v->n; i++)
+			scalars = scalars && v->items[i]->kind == YV_SCALAR;
+		if (scalars) {
+			sb_add(b, "[", 1);
+			for (size_t i = 0; i < v->n; i++) {
+				if (i)
+					sb_add(b, ", ", 2);
+				render_quoted(b, v->items[i], NULL, text, items_quoted);
+			}
+			sb_add(b, "]", 1);
+			return;
+		}
 	}
 	/* a block list of scalars stays a block list, items at the same column */
 	bool block_seq = disk && disk->kind == YV_SEQ && disk->end > disk->start && text[disk->start] == '-';
@@ -77,12 +110,17 @@ static void render(strbuf *b, const fd_yval *v, const fd_yval *disk, const char 
 						sb_add(b, " ", 1);
 				}
 				sb_add(b, "- ", 2);
-				render(b, v->items[i], NULL, text);
+				render_quoted(b, v->items[i], NULL, text, items_quoted);
 			}
 			return;
 		}
 	}
 	yval_canon(b, v);
+}
+
+static void render(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *text)
+{
+	render_quoted(b, v, disk, text, false);
 }
 
 /* One slot's change to the file text, or a refusal in err. */

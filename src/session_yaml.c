@@ -107,6 +107,16 @@ bool scalar_plain_safe(const char *s)
 	return true;
 }
 
+/* Would this text, unquoted, read as a number, bool or null? */
+static bool plain_is_typed(const char *text)
+{
+	fd_yval p = { .kind = YV_SCALAR, .text = text, .text_len = strlen(text) };
+	int64_t i;
+	double f;
+	bool b;
+	return yval_int(&p, &i) || yval_float(&p, &f) || yval_bool(&p, &b) || yval_is_null(&p);
+}
+
 void yval_canon(strbuf *b, const fd_yval *v)
 {
 	if (!v || v->kind == YV_NULL) {
@@ -115,7 +125,9 @@ void yval_canon(strbuf *b, const fd_yval *v)
 	}
 	switch (v->kind) {
 	case YV_SCALAR:
-		if (v->quoted || !scalar_plain_safe(v->text))
+		/* quotes only where they change the meaning: "ai_core" is ai_core,
+		 * "1" is not 1 */
+		if (!scalar_plain_safe(v->text) || (v->quoted && plain_is_typed(v->text)))
 			yaml_quote(b, v->text ? v->text : "");
 		else
 			sb_puts(b, v->text);
