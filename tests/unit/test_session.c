@@ -422,6 +422,55 @@ static void test_recovery_round_trip(void **state)
 	session_close(&s);
 }
 
+/* text with the nth (0-based) occurrence of from replaced by to (heap) */
+static char *replace_nth(const char *text, const char *from, const char *to, int nth)
+{
+	const char *p = text;
+	for (int i = 0; p && i <= nth; i++) {
+		p = strstr(i ? p + 1 : p, from);
+	}
+	assert_non_null(p);
+	size_t n = strlen(text) - strlen(from) + strlen(to) + 1;
+	char *out = malloc(n);
+	snprintf(out, n, "%.*s%s%s", (int)(p - text), text, to, p + strlen(from));
+	return out;
+}
+
+/* Styles survive a save: a block list stays a block list with its quotes, a
+ * flow list keeps its quotes, a block scalar becomes a quoted one-liner;
+ * three documents of one file, one write. */
+static void test_save_styles(void **state)
+{
+	size_t size;
+	char *text = slurp("rules/attention.yaml", &size);
+	char path[160];
+	snprintf(path, sizeof path, "%s/attention.yaml", dir);
+	spit(path, text);
+	const char *rules[] = { path };
+	fd_session s;
+	open_session(&s, "samples/attention.onnx", rules, 1);
+	assert_int_equal(set(&s, "Attention_QKV_Fusion.scope=[ai_core, vector_core]", NULL, 0), 0);
+	assert_int_equal(set(&s, "Attention_ScoreV_Fusion.constraints.dtype_match.allowed_dtypes=[float16]", NULL, 0), 0);
+	assert_int_equal(set(&s, "Attention_QK_Softmax_Fusion.description=new text: with colon", NULL, 0), 0);
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(session_save(&s, &d), 1);
+	print_diags(&d);
+	char *a = replace_nth(text, "  - \"ai_core\"\n", "  - \"ai_core\"\n  - \"vector_core\"\n", 0);
+	char *b = replace_nth(a, "allowed_dtypes: [\"float16\", \"float32\"]", "allowed_dtypes: [\"float16\"]", 2);
+	char *c = replace_nth(b, "description: |\n  Attention scores: MatMul(Q, K^T) -> (mask) -> Softmax over the last axis.",
+	                      "description: \"new text: with colon\"", 0);
+	char *now = slurp(path, &size);
+	assert_string_equal(now, c);
+	free(now);
+	free(a);
+	free(b);
+	free(c);
+	free(text);
+	diags_release(&d);
+	session_close(&s);
+}
+
 static void test_rerun_speed(void **state)
 {
 	/* a re-run on the shared ResNet-50 stays interactive */
@@ -445,6 +494,7 @@ int main(void)
 		cmocka_unit_test(test_save_added_keys),
 		cmocka_unit_test(test_save_failures_keep_file),
 		cmocka_unit_test(test_recovery_round_trip),
+		cmocka_unit_test(test_save_styles),
 		cmocka_unit_test(test_rerun_speed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
