@@ -571,7 +571,9 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 				est += (size_t)(ctx->graphs[gi].anchor_off[op + 1] - ctx->graphs[gi].anchor_off[op]);
 			}
 	}
-	if (!opt->no_events)
+	/* a re-run keeps the last run's arrays (already faulted in; trace_fit
+	 * left them at that run's size) and grows them only if it needs more */
+	if (!opt->no_events && r->trace.cap_events == 0)
 		trace_reserve(&r->trace, est * 10, est);
 
 	match_run_state s;

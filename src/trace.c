@@ -92,16 +92,18 @@ void trace_reserve(fd_trace *t, size_t events, size_t attempts)
 	}
 }
 
-/* Gives back what a run's reserve did not fill, so that the recording holds
- * its events and no more (trace_bytes; tests/bench measures bytes per event).
- * Shrinking a large block is a remap, not a copy; a re-run reserves again. */
+/* Gives back what a run's reserve did not fill when that is more than a
+ * quarter, so that the recording holds its events and little more
+ * (trace_bytes; tests/bench measures bytes per event). Shrinking a large
+ * block is a remap, not a copy. A small slack is kept: a what-if re-run
+ * reuses these arrays without growing them again. */
 void trace_fit(fd_trace *t)
 {
-	if (t->cap_events > t->n_events && t->n_events) {
+	if (t->n_events && t->cap_events > t->n_events + t->n_events / 4) {
 		t->events = xrealloc(t->events, t->n_events * sizeof *t->events);
 		t->cap_events = t->n_events;
 	}
-	if (t->cap_attempts > t->n_attempts && t->n_attempts) {
+	if (t->n_attempts && t->cap_attempts > t->n_attempts + t->n_attempts / 4) {
 		t->attempts = xrealloc(t->attempts, t->n_attempts * sizeof *t->attempts);
 		t->cap_attempts = t->n_attempts;
 	}
