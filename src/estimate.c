@@ -200,6 +200,32 @@ static int64_t bytes_or_zero(const fd_graph *g, int32_t t, int32_t *n_unknown)
 	return b;
 }
 
+/* Tensor sizes and node times depend on the model only: computed once per
+ * model and kept in the estimate (est_cache), so a what-if re-run only adds
+ * them up. */
+typedef struct est_cache {
+	const fd_match_ctx *ctx;
+	const fd_model *model;
+	const fd_hwprofile *hw;
+	int32_t n_graphs;
+	int64_t **tbytes;          /* [graph][tensor]: bytes, -1 unknown */
+	double **ntime, **nflops;  /* [graph][node] */
+} est_cache;
+
+static int64_t cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t, int32_t *n_unknown)
+{
+	if (!c)
+		return bytes_or_zero(g, t, n_unknown);
+	if (t < 0)
+		return 0;
+	int64_t b = c->tbytes[gi][t];
+	if (b < 0) {
+		(*n_unknown)++;
+		return 0;
+	}
+	return b;
+}
+
 static int64_t add_sat(int64_t a, int64_t b)
 {
 	return a > INT64_MAX - b ? INT64_MAX : a + b;
@@ -233,8 +259,8 @@ static void fill_defaults(fd_estimate_options *o, const fd_estimate_options *in)
 		o->hw = hwprofile_default();
 }
 
-void estimate_fusion(const fd_match_result *r, size_t fi, const fd_estimate_options *opt_in,
-                     fd_fusion_est *out)
+static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_options *opt_in,
+                       const est_cache *c, fd_fusion_est *out)
 {
 	fd_estimate_options opt;
 	fill_defaults(&opt, opt_in);
@@ -248,7 +274,7 @@ void estimate_fusion(const fd_match_result *r, size_t fi, const fd_estimate_opti
 
 	ids = fusion_ids(r, fu->inputs);
 	for (int32_t i = 0; i < fu->n_inputs; i++) {
-		int64_t b = bytes_or_zero(g, ids[i], &out->n_unknown);
+		int64_t b = cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
 		if (ids[i] >= 0 && (gx->tflags[ids[i]] & TF_CONST))
 			out->input_const_bytes = add_sat(out->input_const_bytes, b);
 		else
@@ -258,14 +284,14 @@ void estimate_fusion(const fd_match_result *r, size_t fi, const fd_estimate_opti
 	ids = fusion_ids(r, fu->outputs);
 	double out_elems = 0;
 	for (int32_t i = 0; i < fu->n_outputs; i++) {
-		out->outputs_bytes = add_sat(out->outputs_bytes, bytes_or_zero(g, ids[i], &out->n_unknown));
+		out->outputs_bytes = add_sat(out->outputs_bytes, cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown));
 		double e = elements(g, ids[i]);
 		if (e > out_elems)
 			out_elems = e;
 	}
 	ids = fusion_ids(r, fu->intermediates);
 	for (int32_t i = 0; i < fu->n_intermediates; i++) {
-		int64_t b = bytes_or_zero(g, ids[i], &out->n_unknown);
+		int64_t b = cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
 		out->intermediate_bytes_removed = add_sat(out->intermediate_bytes_removed, b);
 		if (b > out->largest_intermediate_bytes)
 			out->largest_intermediate_bytes = b;
@@ -298,7 +324,12 @@ void estimate_fusion(const fd_match_result *r, size_t fi, const fd_estimate_opti
 	double unfused = 0, flops = 0;
 	for (int32_t i = 0; i < fu->n_nodes; i++) {
 		double fl;
-		unfused += node_time(g, &g->nodes[nodes[i]], opt.hw, &fl);
+		if (c && c->hw == opt.hw) {
+			unfused += c->ntime[fu->graph][nodes[i]];
+			fl = c->nflops[fu->graph][nodes[i]];
+		} else {
+			unfused += node_time(g, &g->nodes[nodes[i]], opt.hw, &fl);
+		}
 		flops += fl;
 	}
 	int32_t dt = DT_UNDEFINED;
@@ -313,6 +344,59 @@ void estimate_fusion(const fd_match_result *r, size_t fi, const fd_estimate_opti
 	out->time_fused_s = tm > tc ? tm : tc;
 	out->compute_bound = tc > tm;
 	out->speedup = out->time_fused_s > 0 ? unfused / out->time_fused_s : 0;
+}
+
+void estimate_fusion(const fd_match_result *r, size_t fi, const fd_estimate_options *opt, fd_fusion_est *out)
+{
+	fusion_est(r, fi, opt, NULL, out);
+}
+
+static void cache_free(est_cache *c)
+{
+	if (!c)
+		return;
+	for (int32_t gi = 0; gi < c->n_graphs; gi++) {
+		free(c->tbytes[gi]);
+		free(c->ntime[gi]);
+		free(c->nflops[gi]);
+	}
+	free(c->tbytes);
+	free(c->ntime);
+	free(c->nflops);
+	free(c);
+}
+
+static est_cache *cache_get(fd_estimate *e, const fd_match_result *r)
+{
+	est_cache *c = e->cache;
+	if (c && c->ctx == r->ctx && c->model == r->ctx->model && c->n_graphs == r->ctx->n_graphs &&
+	    c->hw == e->opt.hw)
+		return c;
+	cache_free(c);
+	c = xcalloc(1, sizeof *c);
+	c->ctx = r->ctx;
+	c->model = r->ctx->model;
+	c->hw = e->opt.hw;
+	c->n_graphs = r->ctx->n_graphs;
+	size_t ng = c->n_graphs ? (size_t)c->n_graphs : 1;
+	c->tbytes = xcalloc(ng, sizeof *c->tbytes);
+	c->ntime = xcalloc(ng, sizeof *c->ntime);
+	c->nflops = xcalloc(ng, sizeof *c->nflops);
+	for (int32_t gi = 0; gi < c->n_graphs; gi++) {
+		const fd_graph *g = r->ctx->graphs[gi].g;
+		c->tbytes[gi] = xmalloc((g->n_tensors ? (size_t)g->n_tensors : 1) * sizeof **c->tbytes);
+		for (int32_t t = 0; t < g->n_tensors; t++) {
+			int32_t unk = 0;
+			int64_t b = bytes_or_zero(g, t, &unk);
+			c->tbytes[gi][t] = unk ? -1 : b;
+		}
+		c->ntime[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->ntime);
+		c->nflops[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->nflops);
+		for (int32_t i = 0; i < g->n_nodes; i++)
+			c->ntime[gi][i] = node_time(g, &g->nodes[i], c->hw, &c->nflops[gi][i]);
+	}
+	e->cache = c;
+	return c;
 }
 
 /* ---- whole graph: liveness --------------------------------------------------- */
@@ -398,26 +482,47 @@ static void intervals(const fd_graph *g, const uint8_t *tflags, live_scratch *ls
 	}
 }
 
-static void graph_estimate(const fd_match_result *r, int32_t gi, fd_graph_est *ge)
+/* Carves the scratch arrays of one graph out of e's reusable buffer. */
+static void *carve(char **p, size_t n, size_t size)
+{
+	void *at = *p;
+	*p += (n * size + 15) & ~(size_t)15;
+	return at;
+}
+
+static void graph_estimate(fd_estimate *e, const est_cache *c, const fd_match_result *r, int32_t gi,
+                           fd_graph_est *ge)
 {
 	const fd_graph_index *gx = &r->ctx->graphs[gi];
 	const fd_graph *g = gx->g;
 	memset(ge, 0, sizeof *ge);
 	ge->graph = gi;
 	size_t nt = g->n_tensors ? (size_t)g->n_tensors : 1, nn = g->n_nodes ? (size_t)g->n_nodes : 1;
+	size_t nf = r->n_fusions + 1;
+	size_t need = nt * (3 * sizeof(int32_t) + sizeof(int64_t) + 1) + (nn + 1) * (sizeof(int64_t) + sizeof(int32_t)) +
+	              nf * sizeof(int32_t) + 8 * 16;
+	if (need > e->scratch_size) {
+		free(e->scratch);
+		e->scratch = xmalloc(need);
+		e->scratch_size = need;
+	}
+	char *p = e->scratch;
 	live_scratch ls;
-	ls.start = xmalloc(nt * sizeof *ls.start);
-	ls.end = xmalloc(nt * sizeof *ls.end);
-	ls.bytes = xcalloc(nt, sizeof *ls.bytes);
-	ls.order = xmalloc(nt * sizeof *ls.order);
-	ls.delta = xmalloc((nn + 1) * sizeof *ls.delta);
-	ls.step_of = xmalloc(nn * sizeof *ls.step_of);
-	uint8_t *skip = xcalloc(nt, 1);
+	ls.start = carve(&p, nt, sizeof *ls.start);
+	ls.end = carve(&p, nt, sizeof *ls.end);
+	ls.bytes = carve(&p, nt, sizeof *ls.bytes);
+	ls.order = carve(&p, nt, sizeof *ls.order);
+	ls.delta = carve(&p, nn + 1, sizeof *ls.delta);
+	ls.step_of = carve(&p, nn, sizeof *ls.step_of);
+	uint8_t *skip = carve(&p, nt, 1);
+	int32_t *fstep = carve(&p, nf, sizeof *fstep);
+	memset(ls.bytes, 0, nt * sizeof *ls.bytes);
+	memset(skip, 0, nt);
 
 	for (int32_t t = 0; t < g->n_tensors; t++) {
 		const fd_tensor *x = &g->tensors[t];
 		int32_t unk = 0;
-		int64_t b = bytes_or_zero(g, t, &unk);
+		int64_t b = cached_bytes(c, gi, g, t, &unk);
 		if ((gx->tflags[t] & TF_CONST) || x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT) {
 			ge->weight_bytes = add_sat(ge->weight_bytes, b);
 			continue;
@@ -444,9 +549,7 @@ static void graph_estimate(const fd_match_result *r, int32_t gi, fd_graph_est *g
 			if (ids[i] >= 0)
 				skip[ids[i]] = 1;
 	}
-	int32_t *fstep = NULL;
 	if (claim && r->n_fusions) {
-		fstep = xmalloc(r->n_fusions * sizeof *fstep);
 		for (size_t f = 0; f < r->n_fusions; f++) {
 			const fd_fusion *fu = &r->fusions[f];
 			fstep[f] = -1;
@@ -461,15 +564,6 @@ static void graph_estimate(const fd_match_result *r, int32_t gi, fd_graph_est *g
 	}
 	intervals(g, gx->tflags, &ls, skip, g->n_nodes);
 	liveness_peak(g, &ls, g->n_nodes, &ge->after);
-
-	free(fstep);
-	free(skip);
-	free(ls.start);
-	free(ls.end);
-	free(ls.bytes);
-	free(ls.order);
-	free(ls.delta);
-	free(ls.step_of);
 }
 
 /* ---- the whole estimate --------------------------------------------------- */
@@ -483,26 +577,35 @@ void estimate_release(fd_estimate *e)
 {
 	free(e->fusions);
 	free(e->graphs);
+	free(e->scratch);
+	cache_free(e->cache);
 	memset(e, 0, sizeof *e);
 }
 
 int estimate_compute(fd_estimate *e, const fd_match_result *r, const fd_estimate_options *opt)
 {
-	free(e->fusions);
-	free(e->graphs);
-	memset(e, 0, sizeof *e);
 	e->r = r;
 	fill_defaults(&e->opt, opt);
 	e->n_fusions = r->n_fusions;
-	e->fusions = xcalloc(r->n_fusions ? r->n_fusions : 1, sizeof *e->fusions);
+	e->n_over_threshold = 0;
+	if (r->n_fusions > e->cap_fusions || !e->fusions) {
+		free(e->fusions);
+		e->cap_fusions = r->n_fusions ? r->n_fusions : 1;
+		e->fusions = xmalloc(e->cap_fusions * sizeof *e->fusions);
+	}
+	const est_cache *c = r->ctx ? cache_get(e, r) : NULL;
 	for (size_t i = 0; i < r->n_fusions; i++) {
-		estimate_fusion(r, i, &e->opt, &e->fusions[i]);
+		fusion_est(r, i, &e->opt, c, &e->fusions[i]);
 		if (e->fusions[i].advice != ADVICE_NONE)
 			e->n_over_threshold++;
 	}
 	e->n_graphs = r->ctx ? r->ctx->n_graphs : 0;
-	e->graphs = xcalloc(e->n_graphs ? (size_t)e->n_graphs : 1, sizeof *e->graphs);
+	if (e->n_graphs > e->cap_graphs || !e->graphs) {
+		free(e->graphs);
+		e->cap_graphs = e->n_graphs ? e->n_graphs : 1;
+		e->graphs = xmalloc((size_t)e->cap_graphs * sizeof *e->graphs);
+	}
 	for (int32_t gi = 0; gi < e->n_graphs; gi++)
-		graph_estimate(r, gi, &e->graphs[gi]);
+		graph_estimate(e, c, r, gi, &e->graphs[gi]);
 	return 0;
 }

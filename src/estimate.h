@@ -114,6 +114,12 @@ typedef struct fd_estimate {
 	int32_t n_graphs;
 	fd_graph_est *graphs;        /* by graph index; [0] is the main graph (status bar) */
 	int32_t n_over_threshold;    /* fusions with advice */
+	/* private: buffers kept across estimate_compute calls, so a re-run
+	 * allocates (and page-faults) nothing new */
+	void *scratch;
+	size_t scratch_size, cap_fusions;
+	int32_t cap_graphs;
+	void *cache;                 /* per-model sizes and node times (they never change) */
 } fd_estimate;
 
 void estimate_init(fd_estimate *e);

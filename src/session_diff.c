@@ -22,6 +22,17 @@ static int32_t naming_node(const fd_match_result *r, const fd_fusion *fu)
 }
 
 static const fd_session *sort_s;
+static const fd_match_result *sort_r;
+
+static int cmp_anchor(const void *x, const void *y)
+{
+	const fd_fusion *a = &sort_r->fusions[*(const int32_t *)x], *b = &sort_r->fusions[*(const int32_t *)y];
+	if (a->graph != b->graph)
+		return a->graph < b->graph ? -1 : 1;
+	if (a->anchor != b->anchor)
+		return a->anchor < b->anchor ? -1 : 1;
+	return (*(const int32_t *)x > *(const int32_t *)y) - (*(const int32_t *)x < *(const int32_t *)y);
+}
 
 static int cmp_change(const void *x, const void *y)
 {
@@ -55,14 +66,33 @@ int session_diff(const fd_session *s, fd_session_diff *df)
 		pair_a[i] = -1;
 	for (size_t j = 0; j < B->n_fusions; j++)
 		pair_b[j] = -1;
-	/* 1. same graph and anchor unit */
+	/* 1. same graph and anchor unit: both sorted by (graph, anchor), merged */
+	int32_t *sa = xmalloc((A->n_fusions + 1) * sizeof *sa), *sb = xmalloc((B->n_fusions + 1) * sizeof *sb);
+	for (size_t i = 0; i < A->n_fusions; i++)
+		sa[i] = (int32_t)i;
 	for (size_t j = 0; j < B->n_fusions; j++)
-		for (size_t i = 0; i < A->n_fusions && pair_b[j] < 0; i++)
-			if (pair_a[i] < 0 && A->fusions[i].graph == B->fusions[j].graph &&
-			    A->fusions[i].anchor == B->fusions[j].anchor) {
-				pair_a[i] = (int32_t)j;
-				pair_b[j] = (int32_t)i;
-			}
+		sb[j] = (int32_t)j;
+	sort_r = A;
+	qsort(sa, A->n_fusions, sizeof *sa, cmp_anchor);
+	sort_r = B;
+	qsort(sb, B->n_fusions, sizeof *sb, cmp_anchor);
+	for (size_t i = 0, j = 0; i < A->n_fusions && j < B->n_fusions;) {
+		const fd_fusion *fa = &A->fusions[sa[i]], *fb = &B->fusions[sb[j]];
+		int c = fa->graph != fb->graph ? (fa->graph < fb->graph ? -1 : 1)
+		      : fa->anchor != fb->anchor ? (fa->anchor < fb->anchor ? -1 : 1) : 0;
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			pair_a[sa[i]] = sb[j];
+			pair_b[sb[j]] = sa[i];
+			i++;
+			j++;
+		}
+	}
+	free(sa);
+	free(sb);
 	/* 2. overlapping nodes (the same place, claimed by another rule) */
 	for (size_t j = 0; j < B->n_fusions; j++) {
 		const fd_fusion *fb = &B->fusions[j];
