@@ -76,7 +76,8 @@ typedef struct fd_edit {
 	int32_t rule;                  /* index in the rule set */
 	const char *path;              /* "constraints.memory_limit.max_intermediate_size" */
 	const char *old_text;          /* the value before, as YAML text; NULL when absent */
-	const char *new_text;          /* the value after, as YAML text */
+	const char *new_text;          /* the value after, as YAML text; NULL when the edit removed
+	                                * the key (an "unset" line of a recovery file) */
 } fd_edit;
 
 /* What the rules as loaded (baseline) and the current rules do differently. */
