@@ -162,16 +162,18 @@ const char *session_path_type(const fd_session *s, int32_t rule, const char *pat
 const fd_ydoc *session_rule_doc(const fd_session *s, int32_t rule, int *file_index)
 {
 	const fd_rule *r = &s->rules.rules[rule];
-	for (int k = 0; k < s->rules.n_files; k++) {
-		const fd_yfile *f = s->rules.files[k];
-		if (f->path != r->file && (!f->path || !r->file || strcmp(f->path, r->file)))
-			continue;
-		if (r->doc_index >= 0 && r->doc_index < f->n_docs) {
-			if (file_index)
-				*file_index = k;
-			return &f->docs[r->doc_index];
+	/* the same file given twice is loaded twice: the pointer tells them apart */
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < s->rules.n_files; k++) {
+			const fd_yfile *f = s->rules.files[k];
+			if (pass == 0 ? f->path != r->file : (!f->path || !r->file || strcmp(f->path, r->file)))
+				continue;
+			if (r->doc_index >= 0 && r->doc_index < f->n_docs) {
+				if (file_index)
+					*file_index = k;
+				return &f->docs[r->doc_index];
+			}
 		}
-	}
 	return NULL;
 }
 
@@ -517,13 +519,13 @@ int session_apply_value(fd_session *s, int32_t rule, const char *path, const cha
 	return apply_value(s, rule, path, text, false, d);
 }
 
-int session_rederive_file(fd_session *s, int k, fd_diags *d)
+int session_rederive_file(fd_session *s, int k, const char *old_path, fd_diags *d)
 {
 	const fd_yfile *f = s->rules.files[k];
 	int rc = 0;
 	for (int32_t i = 0; i < s->rules.n_rules; i++) {
 		fd_rule *r = &s->rules.rules[i];
-		if (r->doc_index < 0 || r->doc_index >= f->n_docs || !r->file || !f->path || strcmp(r->file, f->path))
+		if (r->doc_index < 0 || r->doc_index >= f->n_docs || r->file != old_path)
 			continue;
 		fd_rule tmp;
 		if (rule_from_yaml(&s->rules, &tmp, &f->docs[r->doc_index], d) < 0) {

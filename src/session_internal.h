@@ -54,8 +54,9 @@ const fd_ydoc *session_rule_doc(const fd_session *s, int32_t rule, int *file_ind
 /* Sets path to text (NULL removes the key) and re-derives the rule; no edit
  * record, no run. -1 + d when the value is refused. */
 int session_apply_value(fd_session *s, int32_t rule, const char *path, const char *text, fd_diags *d);
-/* Re-derives every rule of file k from its tree (after a save re-read it). */
-int session_rederive_file(fd_session *s, int k, fd_diags *d);
+/* Re-derives every rule that came from old_path (the file's previous tree)
+ * from file k's tree (after a save re-read it). */
+int session_rederive_file(fd_session *s, int k, const char *old_path, fd_diags *d);
 /* The slot of (rule, path), created when create is true (disk = current text). */
 struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *path, bool create);
 char *session_current_text(const fd_session *s, int32_t rule, const char *path);  /* heap or NULL */

@@ -332,7 +332,7 @@ static int save_file(fd_session *s, int k, fd_diags *d)
 	s->retired = xrealloc(s->retired, (s->n_retired + 1) * sizeof *s->retired);
 	s->retired[s->n_retired++] = f;
 	s->rules.files[k] = nf;
-	session_rederive_file(s, k, d);
+	session_rederive_file(s, k, f->path, d);
 	for (size_t i = 0; i < s->n_slots; i++) {
 		struct fd_session_slot *sl = &s->slots[i];
 		int fk = -1;
