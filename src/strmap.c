@@ -1,13 +1,17 @@
-/* strmap.c — linear-probing string map (FNV-1a) and the interning pool. */
+/* strmap.c — linear-probing string map (FNV-1a) and the interning pool.
+ * A slot is 16 bytes (key, 32 bits of the hash, value): four to a cache
+ * line, and a 1M-node model's three maps take 160 MB instead of 240 MB.
+ * Keys hold no NUL of their own (they were inserted by strlen), so a probe
+ * compares bytes up to its length and then wants the key to end there. */
 #include "strmap.h"
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct strmap_slot {
 	const char *key;
-	uint32_t len;
+	uint32_t hash;
 	int32_t value;
-	uint64_t hash;
 };
 
 uint64_t str_hash(const char *s, size_t len)
@@ -32,12 +36,21 @@ void strmap_release(strmap *m)
 	strmap_init(m);
 }
 
-static struct strmap_slot *find_slot(const strmap *m, const char *key, size_t len, uint64_t h)
+/* key (NUL-terminated) equals the len bytes at s; stops at key's end. */
+static bool key_equals(const char *key, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (key[i] != s[i] || !key[i])
+			return false;
+	return key[len] == '\0';
+}
+
+static struct strmap_slot *find_slot(const strmap *m, const char *key, size_t len, uint32_t h)
 {
 	size_t mask = m->cap - 1;
 	for (size_t i = h & mask;; i = (i + 1) & mask) {
 		struct strmap_slot *s = &m->slots[i];
-		if (!s->key || (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0))
+		if (!s->key || (s->hash == h && key_equals(s->key, key, len)))
 			return s;
 	}
 }
@@ -48,10 +61,14 @@ static void grow(strmap *m)
 	m->cap = old.cap ? old.cap * 2 : 64;
 	m->slots = xcalloc(m->cap, sizeof *m->slots);
 	m->n = 0;
+	size_t mask = m->cap - 1;
 	for (size_t i = 0; i < old.cap; i++) {
 		struct strmap_slot *s = &old.slots[i];
-		if (s->key) {
-			*find_slot(m, s->key, s->len, s->hash) = *s;
+		if (s->key) {   /* keys are distinct: the first empty slot is the one */
+			size_t j = s->hash & mask;
+			while (m->slots[j].key)
+				j = (j + 1) & mask;
+			m->slots[j] = *s;
 			m->n++;
 		}
 	}
@@ -62,7 +79,7 @@ int32_t strmap_getn(const strmap *m, const char *key, size_t len)
 {
 	if (!m->cap)
 		return -1;
-	struct strmap_slot *s = find_slot(m, key, len, str_hash(key, len));
+	struct strmap_slot *s = find_slot(m, key, len, (uint32_t)str_hash(key, len));
 	return s->key ? s->value : -1;
 }
 
@@ -75,11 +92,10 @@ static struct strmap_slot *slot_for_insert(strmap *m, const char *key, size_t le
 {
 	if ((m->n + 1) * 4 > m->cap * 3)
 		grow(m);
-	uint64_t h = str_hash(key, len);
+	uint32_t h = (uint32_t)str_hash(key, len);
 	struct strmap_slot *s = find_slot(m, key, len, h);
 	if (!s->key) {
 		s->key = key;
-		s->len = (uint32_t)len;
 		s->hash = h;
 		s->value = -1;
 		m->n++;
@@ -138,7 +154,7 @@ static const char *intern(strpool *p, const char *s, size_t len)
 	strmap *m = &p->map;
 	if ((m->n + 1) * 4 > m->cap * 3)
 		grow(m);
-	uint64_t h = str_hash(s, len);
+	uint32_t h = (uint32_t)str_hash(s, len);
 	struct strmap_slot *slot = find_slot(m, s, len, h);
 	if (slot->key)
 		return p->strings[slot->value];
@@ -149,7 +165,6 @@ static const char *intern(strpool *p, const char *s, size_t len)
 	}
 	p->strings[p->n] = copy;
 	slot->key = copy;
-	slot->len = (uint32_t)len;
 	slot->hash = h;
 	slot->value = (int32_t)p->n;
 	m->n++;
