@@ -2,8 +2,9 @@
  * waiting), or a test script named by FUSIONDBG_TEST_SCRIPT, tig's way. A
  * script has one item per line: keys in the keys-file syntax (jj<Enter>,
  * 250<Enter>), or ":command" — ":save-display FILE", ":resize LINES COLS",
- * ":fail-writes N" (the session's next N file writes fail with ENOSPC), or
- * any action name (":undo"). # starts a comment line. The script's end
+ * ":fail-writes N" (the session's next N file writes fail with ENOSPC),
+ * ":click Y X", ":wheel-up Y X", ":wheel-down Y X" (the mouse), or any
+ * action name (":undo"). # starts a comment line. The script's end
  * quits without asking. Owner: h7. */
 #include <curses.h>
 #include <stdio.h>

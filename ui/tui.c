@@ -454,7 +454,7 @@ static unsigned undo_redo(tui *t, bool redo)
 	const fd_edit *e = &t->s.edits[redo ? t->s.n_applied : t->s.n_applied - 1];
 	char what[512];
 	snprintf(what, sizeof what, "%s %s.%s = %s", redo ? "redo" : "undo", session_rules(&t->s)->rules[e->rule].name,
-	         e->path, redo ? e->new_text : (e->old_text ? e->old_text : "(absent)"));
+	         e->path, redo ? (e->new_text ? e->new_text : "(absent)") : (e->old_text ? e->old_text : "(absent)"));
 	fd_diags d;
 	diags_init(&d);
 	remember_spot(t);
@@ -515,10 +515,19 @@ bool tui_script_command(tui *t, const char *cmd)
 
 static unsigned do_action(tui *t, enum tui_action a);
 
+static unsigned mouse_at(tui *t, int y, int x, int wheel);
+
 static unsigned run_command(tui *t, const char *cmd)
 {
 	if (tui_script_command(t, cmd))
 		return RES_REDRAW;
+	int y, x;   /* the mouse, for scripts: what a terminal's click or wheel does */
+	if (sscanf(cmd, "click %d %d", &y, &x) == 2)
+		return mouse_at(t, y, x, 0);
+	if (sscanf(cmd, "wheel-up %d %d", &y, &x) == 2)
+		return mouse_at(t, y, x, -1);
+	if (sscanf(cmd, "wheel-down %d %d", &y, &x) == 2)
+		return mouse_at(t, y, x, 1);
 	enum tui_action a = action_from_name(cmd);
 	if (a == ACT_NONE) {
 		tui_message(t, ROLE_ERROR, "unknown script command ':%s'", cmd);
@@ -600,26 +609,40 @@ static unsigned do_action(tui *t, enum tui_action a)
 	return RES_REDRAW | RES_DETAIL;
 }
 
-static unsigned mouse(tui *t)
+/* A click selects the row under the pointer (and focuses its view); the
+ * wheel scrolls the view under the pointer. wheel: -1 up, +1 down, 0 click. */
+static unsigned mouse_at(tui *t, int y, int x, int wheel)
 {
-	MEVENT me;
-	if (getmouse(&me) != OK)
-		return RES_OK;
 	int line;
-	int v = display_hit(t, me.y, me.x, &line);
+	int v = display_hit(t, y, x, &line);
 	if (v < 0)
 		return RES_OK;
-	if (me.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-		vs_list_scroll(&t->list[v], me.bstate & BUTTON4_PRESSED ? -3 : 3);
+	if (wheel) {
+		vs_list_set_rows(&t->list[v], views[v]->rows(t));
+		vs_list_scroll(&t->list[v], wheel * 3);
 	} else {
 		if (t->focus != (enum tui_view)v) {
 			t->focus = (enum tui_view)v;
 			display_layout(t);
 		}
+		vs_list_set_rows(&t->list[v], views[v]->rows(t));
 		vs_list_click(&t->list[v], line);
 	}
-	select_focus(t);
+	if ((enum tui_view)v == t->focus)
+		select_focus(t);
 	return RES_REDRAW | RES_DETAIL;
+}
+
+static unsigned mouse(tui *t)
+{
+	MEVENT me;
+	if (getmouse(&me) != OK)
+		return RES_OK;
+	if (me.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED))
+		return mouse_at(t, me.y, me.x, me.bstate & BUTTON4_PRESSED ? -1 : 1);
+	if (me.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED))
+		return mouse_at(t, me.y, me.x, 0);
+	return RES_OK;
 }
 
 /* ---- start and end ------------------------------------------------------- */

@@ -97,7 +97,7 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		const fd_edit *e = &t->s.edits[d->i];
 		*role = ROLE_EDITED;
 		snprintf(buf, size, "  %s.%s: %s %s %s", rs->rules[e->rule].name, e->path, e->old_text ? e->old_text : "(absent)",
-		         G.arrow, e->new_text);
+		         G.arrow, e->new_text ? e->new_text : "(absent)");
 		break;
 	}
 	case DR_HEAD_RULES:
