@@ -412,6 +412,7 @@ unsigned tui_edit_value(tui *t, int32_t rule, const char *path)
 }
 
 static double edit_ms = -1;   /* wall time of the last +/-/t edit: session call and re-run */
+static double refresh_ms;     /* and of the TUI's refresh after it (rows, recovery file, detail) */
 
 static unsigned rule_edit(tui *t, enum tui_action a)
 {
@@ -440,7 +441,9 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 		         (long long)(before + delta));
 	}
 	edit_ms = now_ms() - t0;
+	double t1 = now_ms();
 	unsigned res = tui_after_edit(t, rc, &d, what);
+	refresh_ms = now_ms() - t1;
 	diags_release(&d);
 	return res;
 }
@@ -921,8 +924,8 @@ int tui_main(int argc, char **argv)
 		        "the TUI's own set-up and first draw %.1f ms)\n", t->first_screen_ms, t_open,
 		        t->first_screen_ms - t_open);
 	if (getenv("FUSIONDBG_TIMING") && edit_ms >= 0)
-		fprintf(stderr, "fusiondbg: last +/-/t edit %.1f ms (re-run %.1f ms by the session)\n", edit_ms,
-		        t->s.last_run_ms);
+		fprintf(stderr, "fusiondbg: last +/-/t edit %.1f ms (re-run %.1f ms by the session), then the TUI's "
+		        "refresh %.1f ms\n", edit_ms, t->s.last_run_ms, refresh_ms);
 	if (t->diff_valid)
 		session_diff_release(&t->diff);
 	vs_bp_release(&t->bps);
