@@ -94,7 +94,7 @@ done
 
 # ---- the compiled-in keys are ui/keys.default; the man page's key list is generated
 if ! "$FUSIONDBG" --print-default-keys | diff -u "$ROOT/ui/keys.default" -; then
-	echo "FAIL: ui/keys_default.c differs from ui/keys.default (regenerate it)"; fail=1
+	echo "FAIL: ui/keys_default.c differs from ui/keys.default (sh tests/tui/gen_keys_default.sh)"; fail=1
 else
 	echo "ok   keys_default.c == keys.default"
 fi
