@@ -130,6 +130,8 @@ static void fold_elementwise(const shape_ctx *c, int op, int32_t r, const fd_dim
 
 	if (!out || out->value || n < 1 || n > FOLD_MAX_IN || count < 0 || count > FD_CONST_MAX)
 		return;
+	if (op == B_WHERE && n != 3)
+		return;   /* a Where with fewer inputs would read v[2] unset (found by fuzz_onnx) */
 	for (int i = 0; i < n; i++) {
 		v[i] = sh_in_const(c, i);
 		s[i] = sh_in_shape(c, i);
