@@ -798,6 +798,15 @@ static Agnode_t *make_fusion_node(builder *b, size_t f, strbuf *s)
 	sb_html(s, rule->name);
 	sb_printf(s, " · %d ops<BR/>", (int)fu->n_nodes);
 	sb_speedup(s, b->est->fusions[f].speedup);
+	/* the first and last member, to find the cluster of the before view */
+	const int32_t *members = fusion_ids(b->r, fu->nodes);
+	sb_puts(s, "<BR/>" HTML_SMALL);
+	sb_elided(s, gr->nodes[members[0]].name, sb_html);
+	if (fu->n_nodes > 1) {
+		sb_puts(s, fu->n_nodes > 2 ? " … " : ", ");
+		sb_elided(s, gr->nodes[members[fu->n_nodes - 1]].name, sb_html);
+	}
+	sb_puts(s, "</FONT>");
 	const int32_t *outs = fusion_ids(b->r, fu->outputs);
 	if (fu->n_outputs > 0) {
 		strbuf facts = { 0 };
