@@ -614,7 +614,7 @@ int session_set_spec(fd_session *s, const char *spec, fd_diags *d)
 	if (best < 0) {
 		const char *dot = strchr(spec, '.');
 		int n = (int)((dot && dot < eq ? dot : eq) - spec);
-		diag_error(d, (fd_srcpos){ 0 }, "--set %s: no rule named '%.*s'", spec, n, spec);
+		diag_error(d, (fd_srcpos){ 0 }, "no rule named '%.*s'", n, spec);
 		return -1;
 	}
 	char *path = xstrdup(spec + best_len + 1);
