@@ -80,6 +80,33 @@ static int64_t wrap_int(int32_t dt, int64_t x)
 	}
 }
 
+/* x rounded to a binary float of `bits` significant bits whose smallest
+ * step is 2^min_exp and whose largest finite value is max (half to even). */
+static double round_to(double x, int bits, int min_exp, double max)
+{
+	int e;
+
+	if (isnan(x) || isinf(x) || x == 0)
+		return x;
+	frexp(fabs(x), &e);
+	e -= bits;
+	if (e < min_exp)
+		e = min_exp;
+	double y = ldexp(nearbyint(ldexp(fabs(x), -e)), e);
+	return copysign(y > max ? INFINITY : y, x);
+}
+
+/* What a value becomes when stored in dtype dt (Cast's rounding). */
+static double round_float(int32_t dt, double y)
+{
+	switch (dt) {
+	case DT_FLOAT:    return (double)(float)y;
+	case DT_FLOAT16:  return round_to(y, 11, -24, 65504.0);
+	case DT_BFLOAT16: return round_to((double)(float)y, 8, -133, 3.3895313892515355e38);
+	default:          return y;
+	}
+}
+
 void const_store(fd_const *v, int64_t k, double x, int64_t xi, bool from_int)
 {
 	if (v->i64) {
@@ -88,8 +115,7 @@ void const_store(fd_const *v, int64_t k, double x, int64_t xi, bool from_int)
 		else
 			v->i64[k] = wrap_int(v->dtype, from_int ? xi : to_int(x));
 	} else {
-		double y = from_int ? (double)xi : x;
-		v->f64[k] = v->dtype == DT_FLOAT ? (double)(float)y : y;
+		v->f64[k] = round_float(v->dtype, from_int ? (double)xi : x);
 	}
 }
 

@@ -262,10 +262,17 @@ static void infer_cast(shape_ctx *c)
 
 static void infer_dropout(shape_ctx *c)
 {
+	fd_tensor *x = sh_in(c, 0);
+	int64_t training = 0;
+
 	sh_same(c, 0, 0, DT_UNDEFINED);
 	sh_same(c, 1, 0, c->opset >= 10 ? DT_BOOL : DT_UNDEFINED);
-	fd_tensor *x = sh_in(c, 0);
-	if (x && x->value)
+	/* only inference mode is the identity: training_mode absent or false */
+	if (sh_in(c, 2) && !sh_in_int(c, 2, &training))
+		return;
+	if (c->opset < 7 && !sh_attr_int(c, "is_test", 0))
+		return;
+	if (x && x->value && !training)
 		sh_set_value(c, 0, x->value);
 }
 

@@ -14,7 +14,7 @@ extern const shape_op shape_ops_control[];
 
 static const shape_op *const families[] = {
 	shape_ops_elementwise, shape_ops_nn, shape_ops_tensor, shape_ops_gen,
-	shape_ops_contrib, shape_ops_control,
+	shape_ops_misc, shape_ops_contrib, shape_ops_control,
 };
 
 #define TABLE_MAX 1024

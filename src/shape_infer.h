@@ -1,7 +1,7 @@
 /* shape_infer.h — internals of shape inference, shared by the driver
  * (shape_infer.c), the helpers (shape_util.c, const_fold.c) and the per-op
  * families (shape_elementwise.c, shape_nn.c, shape_tensor.c, shape_gen.c,
- * shape_contrib.c). Not for other modules: they call shape_infer() only.
+ * shape_misc.c, shape_contrib.c, shape_control.c). Not for other modules: they call shape_infer() only.
  *
  * An op family is a table of {domain, op_type, fn, arg} rows; the driver
  * merges the tables once, sorts them and finds a node's row by binary search.
@@ -39,6 +39,7 @@ extern const shape_op shape_ops_nn[];
 extern const shape_op shape_ops_tensor[];
 extern const shape_op shape_ops_gen[];
 extern const shape_op shape_ops_contrib[];
+extern const shape_op shape_ops_misc[];
 
 /* ---- dims --------------------------------------------------------------- */
 static inline fd_dim dim_of(int64_t v) { fd_dim x = { v, NULL }; return x; }

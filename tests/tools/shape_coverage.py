@@ -77,7 +77,7 @@ def parse_dump(path):
     ours = {}
     with open(path) as f:
         for line in f:
-            g, name, dt, dims = line.split()
+            g, name, dt, dims = line.split()[:4]
             if dims == "-":
                 shape = None
             else:

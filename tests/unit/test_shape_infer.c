@@ -349,8 +349,9 @@ static void test_shared_models(void **state)
 	}
 }
 
-/* --dump: "graph name dtype dims" per node output; dims as value, or
- * sym=value for a symbolic dim, "?" unknown, "-" for an unknown rank. */
+/* --dump: "graph name dtype dims [values]" per node output; dims as value,
+ * or sym=value for a symbolic dim, "?" unknown, "-" for an unknown rank;
+ * values, comma-separated, when a small constant value is known. */
 static int dump(int argc, char **argv)
 {
 	fd_dim_binding b[16];
@@ -385,7 +386,13 @@ static int dump(int argc, char **argv)
 				else
 					printf("?");
 			}
-			printf("%s\n", x->shape.rank >= 0 ? "]" : "");
+			printf("%s", x->shape.rank >= 0 ? "]" : "");
+			for (int64_t k = 0; x->value && k < x->value->count; k++)
+				if (x->value->i64)
+					printf("%s%lld", k ? "," : " ", (long long)x->value->i64[k]);
+				else
+					printf("%s%.9g", k ? "," : " ", x->value->f64[k]);
+			printf("\n");
 		}
 	}
 	model_release(m);
