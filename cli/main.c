@@ -21,7 +21,8 @@ static const struct command {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: fusiondbg COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(f, "usage: fusiondbg MODEL [-r RULES]...     open the TUI\n"
+	           "       fusiondbg COMMAND [ARGS]           batch mode\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nSee fusiondbg(1).\n");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "yaml_tree.h"
 
 static const struct option_def {
 	const char *long_name;
@@ -106,10 +107,13 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		else
 			return usage_error(usage, "--format wants text or json, not '%s'", v);
 		break;
-	case OPT_PEAKWARN:
-		if (parse_int64(v, &o->peak_warn) || o->peak_warn < 0)
-			return usage_error(usage, "--peak-warn wants a byte count, not '%s'", v);
+	case OPT_PEAKWARN: {
+		/* the same byte syntax as the rule files: 536870912, 512MiB, 0.5GiB */
+		fd_yval text = { .kind = YV_SCALAR, .text = v, .text_len = strlen(v) };
+		if (!yval_bytes(&text, &o->peak_warn) || o->peak_warn < 0)
+			return usage_error(usage, "--peak-warn wants a byte count such as 512MiB, not '%s'", v);
 		break;
+	}
 	case OPT_STRICT: o->strict = true; break;
 	case OPT_VERBOSE: o->verbose = true; break;
 	case OPT_TRACE: o->trace = true; break;
