@@ -26,11 +26,14 @@ typedef enum fd_export_format {
 } fd_export_format;
 
 /* Above this many drawn nodes (a collapsed fusion counts one) PNG / SVG are
- * refused: dot's layout time grows faster than linearly. Measured (whole
- * export to SVG, Graphviz 2.43, one core): light_densenet121 668 drawn nodes
- * 3.1 s, with its 1078 constant nodes drawn too 12.7 s; synthetic conv /
- * attention chains (tests/bench/gen_model) 1036 nodes 8.3 s, 2035 nodes 30 s,
- * 3034 nodes 75 s, 5032 nodes 184 s. 1000 keeps a picture under ~10 s.
+ * refused: dot's layout time grows faster than linearly. Measured (export to
+ * SVG, Graphviz 2.43, CPU seconds; wall time on the shared 2-core machine
+ * was 2-3x that): synthetic conv / attention chains (tests/bench/gen_model)
+ * 1036 nodes 3.7 s, 2035 nodes 9.1 s, 3034 nodes 19 s, 5032 nodes ~70 s;
+ * light_densenet121, 668 drawn nodes, 0.8 s (1746 with its constant nodes
+ * drawn: 1.0 s, they are short separate chains). 1000 keeps the worst
+ * measured case near 4 s, and a picture of more nodes is past what a PNG
+ * holds anyway (densenet's 668 already reach the 32767 px bitmap limit).
  * DOT output has no layout step and is written at any size. */
 #define EXPORT_MAX_LAYOUT_NODES 1000
 
