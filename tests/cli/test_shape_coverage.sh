@@ -4,7 +4,9 @@
 # infer_shapes(model, data_prop=True) does (python3-onnx from apt), counted
 # the same way (tests/tools/shape_coverage.py says how). Prints both numbers
 # per model; fails when ours is lower. Then, tensor by tensor, every shape
-# python knows must be the shape we inferred (test_shape_infer --dump).
+# python knows must be the shape we inferred (test_shape_infer --dump), and on
+# onnx's operator test cases our shapes and folded values must equal the
+# reference outputs.
 # Uses $FUSIONDBG, $PYTHON, $MODELS, $BUILD from tests/run-all. Owner: h2-shapes.
 set -u
 cd "$(dirname "$0")/../.."
@@ -51,5 +53,21 @@ done
 if [ "$n" -eq 0 ]; then
 	echo "no models in $MODELS"; exit 1
 fi
-[ -x "$DUMPER" ] || echo "note: $DUMPER not built, shapes not compared tensor by tensor"
+
+# onnx's own operator test cases: our shapes and folded values against the
+# reference outputs numpy computed for them
+if [ -x "$DUMPER" ]; then
+	cases=$tmp/node
+	if ! "$PYTHON" tests/tools/shape_coverage.py --node-cases "$cases" >"$tmp/cases.log" 2>&1; then
+		echo "shape_coverage.py --node-cases failed:"; tail -5 "$tmp/cases.log"; fail=1
+	else
+		for f in "$cases"/*.onnx; do
+			c=$(basename "$f" .onnx)
+			"$DUMPER" --dump "$f" 2>/dev/null | awk -v c="$c" '$1 == 0 { print c, $2, $4, ($5 == "" ? "-" : $5) }'
+		done >"$cases/ours.txt"
+		"$PYTHON" tests/tools/shape_coverage.py --node-compare "$cases" || fail=1
+	fi
+else
+	echo "note: $DUMPER not built, shapes not compared tensor by tensor"
+fi
 exit $fail

@@ -24,7 +24,13 @@ Usage:
       not bound: the test binds nothing); an invented "unk__N" name means
       python does not know, so any value of ours is accepted. Prints each
       disagreement; exit 1.
+  shape_coverage.py --node-cases DIR       writes onnx's operator test cases
+      (onnx.backend.test.case.node) into DIR as models without output shapes
+      plus DIR/expected.txt, the reference output shapes and small values
+  shape_coverage.py --node-compare DIR     compares DIR/ours.txt (the dumps)
+      with DIR/expected.txt: a differing shape or value fails
 """
+import os
 import sys
 
 import onnx
@@ -126,8 +132,102 @@ def compare(model_path, dump_path):
     return bad
 
 
+def node_cases(outdir):
+    """Writes onnx's own operator test cases (onnx.backend.test.case.node) as
+    models with their output shapes removed and their small numeric inputs
+    made initializers (so that constant folding runs too), and
+    outdir/expected.txt: "case output shape values" with the reference
+    outputs numpy computed ("-" when not compared)."""
+    import numpy as np
+    # the 1.12 cases still spell a few numpy aliases that numpy removed
+    for alias, real in (("float", float), ("int", int), ("bool", bool), ("object", object)):
+        if alias not in np.__dict__:
+            setattr(np, alias, real)
+    from onnx import numpy_helper
+    from onnx.backend.test.case import node
+    os.makedirs(outdir, exist_ok=True)
+    seen = set()
+    with open(os.path.join(outdir, "expected.txt"), "w") as out:
+        for case in node.collect_testcases(""):
+            if not case.data_sets or case.name in seen:
+                continue
+            seen.add(case.name)
+            m = onnx.ModelProto()
+            m.CopyFrom(case.model)
+            inputs, outputs = case.data_sets[0]
+            g = m.graph
+            lines = []
+            for i, o in enumerate(g.output):
+                if i < len(outputs) and isinstance(outputs[i], (np.ndarray, np.generic)):
+                    a = np.asarray(outputs[i])
+                    small = a.dtype.kind in "biuf" and 0 < a.size <= 64
+                    bf16 = o.type.tensor_type.elem_type == onnx.TensorProto.BFLOAT16
+                    vals = ",".join(repr(float(v)) for v in a.flat) if small and not bf16 else "-"
+                    dims = "x".join(map(str, a.shape)) if a.ndim else "scalar"
+                    lines.append(f"{case.name} {o.name} {dims} {vals}\n")
+                o.type.tensor_type.ClearField("shape")
+            del g.value_info[:]
+            for i, vi in enumerate(g.input):
+                if i >= len(inputs) or not isinstance(inputs[i], (np.ndarray, np.generic)):
+                    continue
+                a = np.asarray(inputs[i])
+                # bfloat16 data travels as uint16 bits in the cases: leave it out
+                if (a.dtype.kind in "biuf" and a.size <= 64 and a.dtype != np.float16 and
+                        vi.type.tensor_type.elem_type != onnx.TensorProto.BFLOAT16):
+                    g.initializer.append(numpy_helper.from_array(a, vi.name))
+            onnx.save(m, os.path.join(outdir, case.name + ".onnx"))
+            out.writelines(lines)
+    return 0
+
+
+def node_compare(outdir):
+    """Compares outdir/expected.txt with outdir/ours.txt ("case output dims
+    values" from test_shape_infer --dump). A shape or value of ours that
+    differs is an error; one we leave unknown is only counted."""
+    import math
+    ours = {}
+    with open(os.path.join(outdir, "ours.txt")) as f:
+        for line in f:
+            case, name, dims, vals = line.split()
+            if dims == "-":
+                shape = "-"
+            elif dims == "[]":
+                shape = "scalar"
+            else:
+                shape = "x".join(d.split("=")[-1] for d in dims[1:-1].split(","))
+            ours[(case, name)] = (shape, vals)
+    ok = unknown = wrong = values = 0
+    with open(os.path.join(outdir, "expected.txt")) as f:
+        for line in f:
+            case, name, want, wvals = line.split()
+            shape, vals = ours.get((case, name), ("-", "-"))
+            if shape == want:
+                ok += 1
+            elif shape == "-" or "?" in shape:
+                unknown += 1
+            else:
+                print(f"{case}: {name}: shape {shape}, reference {want}")
+                wrong += 1
+            if vals != "-" and wvals != "-":
+                values += 1
+                a = [float(x) for x in vals.split(",")]
+                b = [float(x) for x in wvals.split(",")]
+                if len(a) != len(b) or any(
+                        not (abs(x - y) <= 1e-4 * max(1.0, abs(y)) or (math.isnan(x) and math.isnan(y)))
+                        for x, y in zip(a, b)):
+                    print(f"{case}: {name}: values {vals[:60]}, reference {wvals[:60]}")
+                    wrong += 1
+    print(f"onnx node cases: {ok} shapes equal, {unknown} left unknown, "
+          f"{values} folded values compared, {wrong} wrong")
+    return 1 if wrong else 0
+
+
 def main(argv):
     status = 0
+    if len(argv) == 3 and argv[1] == "--node-cases":
+        return node_cases(argv[2])
+    if len(argv) == 3 and argv[1] == "--node-compare":
+        return node_compare(argv[2])
     if len(argv) == 4 and argv[1] == "--compare":
         return 1 if compare(argv[2], argv[3]) else 0
     for path in argv[1:]:
