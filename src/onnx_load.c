@@ -188,8 +188,16 @@ static int read_inputs(loader *L, int32_t gi)
 {
 	msg_iter it = msg_begin(L, gi, GRAPH_INPUT);
 	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
-		if (!vi->name || !vi->name[0] || loader_tensor_find(L, gi, vi->name) >= 0)
+		if (!vi->name || !vi->name[0])
 			continue;
+		int32_t have = loader_tensor_find(L, gi, vi->name);
+		if (have >= 0 && loader_tensor(L, gi, have)->kind == TENSOR_GRAPH_INPUT) {
+			/* not SSA: which declaration would the graph read? */
+			diag_error(L->d, L->pos, "graph input '%s' is listed twice", vi->name);
+			return -1;
+		}
+		if (have >= 0)
+			continue;   /* an initializer listed among the inputs */
 		int32_t t = loader_tensor_add(L, gi, loader_intern(L, vi->name), TENSOR_GRAPH_INPUT);
 		vec_push(&L->build.items[gi].inputs, t);
 		if (onnx_apply_type(L, gi, t, vi))
