@@ -55,8 +55,6 @@ void cli_print_diags(const fd_diags *d);
 /* Loads the model named by o (with --dim), printing errors; -1 on failure. */
 int cli_load_model(const cli_options *o, fd_model *m);
 
-/* JSON output helpers: strings escaped per RFC 8259. */
-void json_string(FILE *f, const char *s);
 
 typedef int (*cli_command_fn)(int argc, char **argv);
 int cmd_info(int argc, char **argv);

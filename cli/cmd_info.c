@@ -5,6 +5,7 @@
  * tensor_kinds, constants, inputs, outputs and symbolic_dims. */
 #include <stdio.h>
 #include <string.h>
+#include "json.h"
 #include "cli.h"
 #include "model_info.h"
 
@@ -34,9 +35,9 @@ static void json_values(FILE *f, const char *key, const fd_value_info *v, int32_
 	fprintf(f, "  \"%s\": [", key);
 	for (int32_t i = 0; i < n; i++) {
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		json_string(f, v[i].name);
+		json_write_string(f, v[i].name);
 		fprintf(f, ", \"dtype\": \"%s\", \"shape\": ", dtype_name(v[i].dtype));
-		json_string(f, shape_format(v[i].shape, shape, sizeof shape));
+		json_write_string(f, shape_format(v[i].shape, shape, sizeof shape));
 		fputc('}', f);
 	}
 	fprintf(f, "%s],\n", n ? "\n  " : "");
@@ -45,23 +46,23 @@ static void json_values(FILE *f, const char *key, const fd_value_info *v, int32_
 static void print_json(FILE *f, const char *path, const fd_model_info *in)
 {
 	fputs("{\n  \"model\": ", f);
-	json_string(f, path);
+	json_write_string(f, path);
 	fprintf(f, ",\n  \"ir_version\": %lld,\n  \"opsets\": {", (long long)in->ir_version);
 	for (int32_t i = 0; i < in->n_opsets; i++) {
 		fputs(i ? ", " : "", f);
-		json_string(f, domain_name(in->opsets[i].domain));
+		json_write_string(f, domain_name(in->opsets[i].domain));
 		fprintf(f, ": %lld", (long long)in->opsets[i].version);
 	}
 	fputs("},\n  \"producer\": {\"name\": ", f);
-	json_string(f, in->producer_name);
+	json_write_string(f, in->producer_name);
 	fputs(", \"version\": ", f);
-	json_string(f, in->producer_version);
+	json_write_string(f, in->producer_version);
 	fprintf(f, "},\n  \"file_size\": %lld,\n  \"graphs\": %d,\n  \"nodes\": %lld,\n  \"nodes_total\": %lld,\n",
 	        (long long)in->file_size, in->graphs, (long long)in->nodes, (long long)in->nodes_total);
 	fputs("  \"op_histogram\": {", f);
 	for (int32_t i = 0; i < in->n_histogram; i++) {
 		fputs(i ? ",\n    " : "\n    ", f);
-		json_string(f, in->histogram[i].key);
+		json_write_string(f, in->histogram[i].key);
 		fprintf(f, ": %lld", (long long)in->histogram[i].count);
 	}
 	fprintf(f, "%s},\n  \"tensors\": %lld,\n  \"tensor_kinds\": {", in->n_histogram ? "\n  " : "",
@@ -78,15 +79,15 @@ static void print_json(FILE *f, const char *path, const fd_model_info *in)
 	fputs("  \"unknown_ops\": [", f);
 	for (int32_t i = 0; i < in->n_unknown_ops; i++) {
 		fputs(i ? ",\n    {\"domain\": " : "\n    {\"domain\": ", f);
-		json_string(f, domain_name(in->unknown_ops[i].domain));
+		json_write_string(f, domain_name(in->unknown_ops[i].domain));
 		fputs(", \"op_type\": ", f);
-		json_string(f, in->unknown_ops[i].op_type);
+		json_write_string(f, in->unknown_ops[i].op_type);
 		fprintf(f, ", \"count\": %lld}", (long long)in->unknown_ops[i].count);
 	}
 	fprintf(f, "%s],\n  \"symbolic_dims\": [", in->n_unknown_ops ? "\n  " : "");
 	for (int32_t i = 0; i < in->n_symdims; i++) {
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-		json_string(f, in->symdims[i].name);
+		json_write_string(f, in->symdims[i].name);
 		fprintf(f, ", \"value\": %lld, \"bound\": %s}", (long long)in->symdims[i].value,
 		        in->symdims[i].bound ? "true" : "false");
 	}

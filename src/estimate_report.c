@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "json.h"
 #include "estimate.h"
 
 static const char *const advice_text[] = {
@@ -57,20 +58,6 @@ char *estimate_format_speedup(double s, char *buf, size_t size)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
 /* A double for JSON: two decimals, never NaN / inf. */
 static void json_num(FILE *f, double x)
 {
@@ -93,7 +80,7 @@ void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t i)
 	json_num(f, fe->speedup);
 	fprintf(f, ", \"unknown_tensors\": %d, \"advice\": ", fe->n_unknown);
 	if (advice_id[fe->advice])
-		json_str(f, advice_id[fe->advice]);
+		json_write_string(f, advice_id[fe->advice]);
 	else
 		fputs("null", f);
 	fputc('}', f);
@@ -119,7 +106,7 @@ static void tensors_json(FILE *f, const fd_graph *g, const fd_liveness *lv)
 	fputc('[', f);
 	for (int32_t i = 0; i < lv->n_peak_tensors; i++) {
 		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
-		json_str(f, g->tensors[lv->peak_tensors[i].tensor].name);
+		json_write_string(f, g->tensors[lv->peak_tensors[i].tensor].name);
 		fprintf(f, ", \"bytes\": %" PRId64 "}", lv->peak_tensors[i].bytes);
 	}
 	fputc(']', f);
@@ -149,11 +136,11 @@ void estimate_write_memory_json(FILE *f, const fd_estimate *e)
 	}
 	fprintf(f, "\"peak_warn_bytes\": %" PRId64 ",\n    \"fusions_over_threshold\": %d,\n    \"hardware\": ",
 	        e->opt.peak_warn, e->n_over_threshold);
-	json_str(f, e->opt.hw->name);
+	json_write_string(f, e->opt.hw->name);
 	fputs(",\n    \"graphs\": [", f);
 	for (int32_t gi = 1; gi < e->n_graphs; gi++) {
 		fputs(gi > 1 ? ",\n      {\"graph\": " : "\n      {\"graph\": ", f);
-		json_str(f, e->r->ctx->graphs[gi].g->name);
+		json_write_string(f, e->r->ctx->graphs[gi].g->name);
 		fputs(",\n        ", f);
 		graph_json(f, e, gi, "        ");
 		fputc('}', f);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json.h"
 #include "match_internal.h"
 
 static const fd_match_result *rank_r;
@@ -88,7 +89,7 @@ static void names_json(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n
 	fputc('[', f);
 	for (int32_t k = 0; k < n; k++) {
 		fputs(k ? ", " : "", f);
-		trace_json_string(f, tensors ? g->tensors[ids[k]].name : g->nodes[ids[k]].name);
+		json_write_string(f, tensors ? g->tensors[ids[k]].name : g->nodes[ids[k]].name);
 	}
 	fputc(']', f);
 }
@@ -117,16 +118,16 @@ void match_write_json_fields(FILE *f, const fd_match_result *r)
 {
 	const fd_ruleset *rs = r->rules;
 	fputs("  \"model\": ", f);
-	trace_json_string(f, r->ctx->model->path);
+	json_write_string(f, r->ctx->model->path);
 	fputs(",\n  \"target\": ", f);
-	trace_json_string(f, r->target);
+	json_write_string(f, r->target);
 	fprintf(f, ",\n  \"canonicalize\": %s,\n  \"rules\": [", r->ctx->canonicalize ? "true" : "false");
 	for (int32_t i = 0; i < r->n_rules; i++) {
 		int32_t ri = r->order[i];
 		const fd_rule *rule = &rs->rules[ri];
 		fputs(i ? ",\n    " : "\n    ", f);
 		fputs("{\"name\": ", f);
-		trace_json_string(f, rule->name);
+		json_write_string(f, rule->name);
 		fprintf(f, ", \"priority\": %lld, \"enabled\": %s, \"attempts\": %lld, \"match_times\": %lld, \"effect_times\": %lld}",
 		        (long long)rule->priority, rule->enabled ? "true" : "false", (long long)r->stats[ri].attempts,
 		        (long long)r->stats[ri].match_times, (long long)r->stats[ri].effect_times);
@@ -138,13 +139,13 @@ void match_write_json_fields(FILE *f, const fd_match_result *r)
 		const fd_graph *g = r->ctx->graphs[fu->graph].g;
 		fputs(i ? ",\n    " : "\n    ", f);
 		fputs("{\"rule\": ", f);
-		trace_json_string(f, rule->name);
+		json_write_string(f, rule->name);
 		fprintf(f, ", \"priority\": %lld, \"graph\": %d, \"nodes\": ", (long long)rule->priority, fu->graph);
 		names_json(f, g, r->pool + fu->nodes, fu->n_nodes, false);
 		fputs(", \"target_op\": ", f);
-		trace_json_string(f, rule->target_op);
+		json_write_string(f, rule->target_op);
 		fputs(", \"kernel_name\": ", f);
-		trace_json_string(f, rule->kernel_name);
+		json_write_string(f, rule->kernel_name);
 		fputs(", \"inputs\": ", f);
 		names_json(f, g, r->pool + fu->inputs, fu->n_inputs, true);
 		fputs(", \"outputs\": ", f);
@@ -171,16 +172,16 @@ void match_write_json_fields(FILE *f, const fd_match_result *r)
 		fputs(first ? "\n    " : ",\n    ", f);
 		first = false;
 		fputs("{\"rule\": ", f);
-		trace_json_string(f, rs->rules[a->rule].name);
+		json_write_string(f, rs->rules[a->rule].name);
 		fputs(", \"anchor\": ", f);
 		if (a->anchor >= 0)
-			trace_json_string(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
+			json_write_string(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
 		else
 			fputs("null", f);
 		fprintf(f, ", \"rung\": \"%s\", \"code\": \"%s\", \"reason\": ", rung_id((fd_rung)a->rung),
 		        reason_code((fd_reason)a->reason));
 		trace_why_line(r, (uint32_t)i, line, sizeof line);
-		trace_json_string(f, strncmp(line, "why: ", 5) ? line : line + 5);
+		json_write_string(f, strncmp(line, "why: ", 5) ? line : line + 5);
 		fputc('}', f);
 	}
 	fputs("\n  ]", f);

@@ -5,6 +5,7 @@
  * Owner: h5. */
 #include <stdlib.h>
 #include <string.h>
+#include "json.h"
 #include "session_internal.h"
 
 static bool same_fusion(const fd_match_result *a, const fd_fusion *fa, const fd_match_result *b,
@@ -216,7 +217,7 @@ void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff
 
 static void json_s(FILE *f, const char *s)
 {
-	trace_json_string(f, s);
+	json_write_string(f, s);
 }
 
 static void fusion_json(FILE *f, const fd_match_result *r, int32_t i)

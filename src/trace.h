@@ -139,7 +139,5 @@ char *trace_why_line(const struct fd_match_result *r, uint32_t attempt, char *bu
 /* CANN fusion_result.json shape: {"session_and_graph_id": "0_0",
  * "graph_fusion": {RULE: {"match_times": "N", "effect_times": "M"}}, "ub_fusion": {}} */
 void trace_write_fusion_result(FILE *f, const struct fd_match_result *r);
-/* A JSON string literal, escaped per RFC 8259. */
-void trace_json_string(FILE *f, const char *s);
 
 #endif

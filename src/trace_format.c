@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "json.h"
 #include "match_internal.h"
 #include "optable.h"
 #include "param_value.h"
@@ -560,31 +561,6 @@ void trace_write_text(FILE *f, const fd_match_result *r)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
-}
-
-void trace_json_string(FILE *f, const char *s)
-{
-	json_str(f, s);
-}
-
 static void json_event(FILE *f, const fd_match_result *r, uint32_t idx)
 {
 	const fd_event *ev = &r->trace.events[idx];
@@ -594,19 +570,19 @@ static void json_event(FILE *f, const fd_match_result *r, uint32_t idx)
 	where_text(&t.where, where, sizeof where);
 	fprintf(f, "{\"index\": %u, \"kind\": \"%s\", \"status\": \"%s\", \"check\": ", idx,
 	        event_kind_name((fd_event_kind)ev->kind), ev->status == ST_FAIL ? "fail" : ev_status_name((fd_ev_status)ev->status));
-	json_str(f, t.check);
+	json_write_string(f, t.check);
 	fputs(", \"subject\": ", f);
-	json_str(f, t.subject);
+	json_write_string(f, t.subject);
 	fputs(", \"expected\": ", f);
-	json_str(f, t.expected);
+	json_write_string(f, t.expected);
 	fputs(", \"actual\": ", f);
-	json_str(f, t.actual);
+	json_write_string(f, t.actual);
 	fputs(", \"code\": ", f);
-	json_str(f, reason_code((fd_reason)ev->reason));
+	json_write_string(f, reason_code((fd_reason)ev->reason));
 	fputs(", \"reason\": ", f);
-	json_str(f, t.reason);
+	json_write_string(f, t.reason);
 	fputs(", \"where\": ", f);
-	json_str(f, where);
+	json_write_string(f, where);
 	fputc('}', f);
 }
 
@@ -624,14 +600,14 @@ void trace_write_json(FILE *f, const fd_match_result *r)
 	for (size_t ai = 0; ai < t->n_attempts; ai++) {
 		const fd_attempt *a = &t->attempts[ai];
 		fprintf(f, "%s{\"rule\": ", ai ? ", " : "");
-		json_str(f, r->rules->rules[a->rule].name);
+		json_write_string(f, r->rules->rules[a->rule].name);
 		fputs(", \"anchor\": ", f);
 		if (a->anchor >= 0)
-			json_str(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
+			json_write_string(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
 		else
 			fputs("null", f);
 		fputs(", \"unit\": ", f);
-		json_str(f, a->anchor >= 0 ? match_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab) : "");
+		json_write_string(f, a->anchor >= 0 ? match_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab) : "");
 		fprintf(f, ", \"graph\": %d, \"branch\": %d, \"rung\": \"%s\", \"code\": \"%s\", \"decisive\": %lld, \"events\": [",
 		        a->graph, a->branch, rung_id((fd_rung)a->rung), reason_code((fd_reason)a->reason),
 		        a->decisive == UINT32_MAX ? -1LL : (long long)a->decisive);
@@ -689,7 +665,7 @@ void trace_write_fusion_result(FILE *f, const fd_match_result *r)
 	for (int32_t i = 0; i < r->n_rules; i++) {
 		int32_t ri = r->order[i];
 		fputs(i ? ", " : "", f);
-		json_str(f, r->rules->rules[ri].name);
+		json_write_string(f, r->rules->rules[ri].name);
 		fprintf(f, ": {\"match_times\": \"%lld\", \"effect_times\": \"%lld\"}",
 		        (long long)r->stats[ri].match_times, (long long)r->stats[ri].effect_times);
 	}
