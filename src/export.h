@@ -29,7 +29,7 @@ typedef enum fd_export_format {
  * refused: dot's layout time grows faster than linearly. Measured (export to
  * SVG, Graphviz 2.43, CPU seconds; wall time on the shared 2-core machine
  * was 2-3x that): synthetic conv / attention chains (tests/bench/gen_model)
- * 1036 nodes 3.7 s, 2035 nodes 9.1 s, 3034 nodes 19 s, 5032 nodes ~70 s;
+ * 1036 nodes 3.7 s, 2035 nodes 9.1 s, 3034 nodes 19 s, 5032 nodes 90 s;
  * light_densenet121, 668 drawn nodes, 0.8 s (1746 with its constant nodes
  * drawn: 1.0 s, they are short separate chains). 1000 keeps the worst
  * measured case near 4 s, and a picture of more nodes is past what a PNG
