@@ -137,6 +137,28 @@ $CHECK clusters "$OUT/set.dot" "$OUT/set.json" || bad "--set: clusters differ fr
 grep -q 'label="BN_Relu_Fusion · 2 ops' "$OUT/set.dot" || bad "--set: BN_Relu_Fusion does not take bn1/relu1"
 cmp -s "$OUT/set.dot" "$GOLDEN/priority_conflict.dot" && bad "--set changed nothing"
 
+# names that DOT, HTML labels and escStrings treat specially
+"$PYTHON" - "$OUT/weird.onnx" <<'PY' || bad "cannot make weird.onnx"
+import sys, onnx
+from onnx import helper as h, TensorProto as T
+names = ['quo"te', 'back\\slash\\N', '<b>&amp;</b>', 'ünïcödé_ñame_that_is_very_long_indeed_αβγδεζηθ',
+         'new\nline', '', 'quo"te']
+nodes, prev = [], 'x'
+for i, n in enumerate(names):
+    out = 'y' if i == len(names) - 1 else 't%d"<%d>' % (i, i)
+    nodes.append(h.make_node('Relu', [prev], [out], name=n))
+    prev = out
+g = h.make_graph(nodes, 'g', [h.make_tensor_value_info('x', T.FLOAT, [1, 4])],
+                 [h.make_tensor_value_info('y', T.FLOAT, [1, 4])])
+onnx.save(h.make_model(g, opset_imports=[h.make_opsetid('', 13)]), sys.argv[1])
+PY
+"$FUSIONDBG" export "$OUT/weird.onnx" -r rules -o "$OUT/weird.dot" >/dev/null 2>&1 || bad "export of odd names"
+dot -Tsvg "$OUT/weird.dot" -o /dev/null 2>/dev/null || bad "dot -Tsvg rejects the odd names"
+"$FUSIONDBG" export "$OUT/weird.onnx" -r rules -o "$OUT/weird.svg" >/dev/null 2>&1 && $CHECK svg "$OUT/weird.svg" ||
+	bad "SVG of odd names"
+$CHECK nodes "$OUT/weird.dot" | grep -qx 'quo"te#2' || bad "a duplicate node name did not get its own id"
+grep -q 'ünïcödé…γδεζηθ' "$OUT/weird.dot" || bad "a long UTF-8 name is not elided on character boundaries"
+
 # ---- errors and exit codes -----------------------------------------------------
 expect_exit() {
 	local want=$1 what=$2; shift 2
