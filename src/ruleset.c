@@ -168,6 +168,14 @@ static int load_dir(fd_ruleset *rs, const char *path, fd_diags *d)
 			free(full);
 			continue;   /* a directory named like a rule file */
 		}
+		if (stat(full, &st) == 0 && !S_ISREG(st.st_mode)) {
+			/* a FIFO would block the open forever, a device never ends */
+			diag_error(d, srcpos_file(full), "cannot read: not a regular file (FIFO, socket or device)");
+			rs->n_unparsed++;
+			rc = -1;
+			free(full);
+			continue;
+		}
 		if (load_file(rs, full, d) < 0)
 			rc = -1;
 		free(full);
