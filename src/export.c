@@ -1457,8 +1457,14 @@ int export_fusion_dots(const fd_match_result *r, const fd_export_options *o, fd_
 		}
 		size_t dl = strlen(dir);
 		char *path = xmalloc(dl + strlen(ru->name) + 32);
-		sprintf(path, "%s%s%s_%d.dot", dir, dl && dir[dl - 1] == '/' ? "" : "/", ru->name,
-		        (int)seq[fu->rule]);
+		sprintf(path, "%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/");
+		/* the rule name is a file name here: nothing that leaves the directory */
+		char *start = path + strlen(path), *p = start;
+		for (const char *c = ru->name; *c; c++)
+			*p++ = *c == '/' || *c == '\\' || (unsigned char)*c < 0x20 ? '_' : *c;
+		if (*start == '.')
+			*start = '_';
+		sprintf(p, "_%d.dot", (int)seq[fu->rule]);
 		select_one(r, f, &all, &one);
 		gv_capture cap;
 		gv_capture_begin(&cap, d, path);
