@@ -55,16 +55,15 @@ void *xmalloc(size_t n)
 	return p;
 }
 
+/* calloc leaves a fresh mapping untouched (it is zero already), so the
+ * hint still comes before the first touch; recycled heap memory it clears. */
 void *xcalloc(size_t count, size_t size)
 {
-	if (count && size && count <= SIZE_MAX / size && count * size >= HUGE_HINT) {
-		/* hint first, so that zeroing faults in huge pages */
-		void *p = xmalloc(count * size);
-		return memset(p, 0, count * size);
-	}
 	void *p = calloc(count ? count : 1, size ? size : 1);
 	if (!p)
 		fd_oom(count * size);
+	if (count && size && count <= SIZE_MAX / size)
+		hint_huge(p, count * size);
 	return p;
 }
 
@@ -99,7 +98,8 @@ void *arena_alloc(fd_arena *a, size_t n)
 			size = 64u << 20;
 		if (size < n)
 			size = n;
-		b = malloc(sizeof *b + size);
+		/* zeroed once, as a block: nothing in it is handed out twice */
+		b = calloc(1, sizeof *b + size);
 		if (!b)
 			fd_oom(size);
 		hint_huge(b, sizeof *b + size);
@@ -111,7 +111,7 @@ void *arena_alloc(fd_arena *a, size_t n)
 	void *p = (char *)b->data + b->used;
 	b->used += n;
 	a->used += n;
-	return memset(p, 0, n);
+	return p;
 }
 
 void *arena_array(fd_arena *a, size_t count, size_t size)
