@@ -108,6 +108,57 @@ $(BENCH_DIR)/bench_stages: tests/bench/bench_stages.c $(LIBCORE) | $(GEN_H)
 	@echo "  LINK    $@"
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIBCORE) $(PKG_LIBS) -lm
 
+# ---- hardening (h10): fuzzers, sanitizers, valgrind --------------------------
+# make fuzz            each libFuzzer harness for FUZZ_SECONDS (clang, in $(BUILD)-fuzz;
+#                      new inputs go to $(BUILD)-fuzz/corpus, crashes to $(BUILD)-fuzz/crashers)
+# make check-asan      every test on a build with ASan + UBSan ($(BUILD)-asan)
+# make check-valgrind  the cmocka binaries and the CLI tests under valgrind
+# The committed crashers and seed corpora replay in `make check` through
+# tests/fuzz/replay.c linked with each harness (tests/cli/test_fuzz_replay.sh).
+FUZZ_HARNESSES := fuzz_onnx fuzz_rules fuzz_pipeline
+FUZZ_SECONDS   ?= 600
+FUZZ_JOBS      ?= 2
+FUZZ_CC        ?= clang
+FUZZ_BUILD     := $(BUILD)-fuzz
+FUZZ_SAN       := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+ASAN_FLAGS     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+REPLAY_BIN     := $(FUZZ_HARNESSES:%=$(BUILD)/fuzz-replay/%)
+VALGRIND       ?= valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --quiet
+
+.PHONY: fuzz fuzz-build check-asan check-valgrind
+check: $(REPLAY_BIN)
+
+$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(LIBCORE) | $(GEN_H)
+	@echo "  LINK    $@"
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIBCORE) $(PKG_LIBS) -lm
+
+fuzz-build: | $(BUILD)/.deps-ok
+	$(Q)CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) $(FUZZ_BUILD)/libfusiondbg.a
+	$(Q)for h in $(FUZZ_HARNESSES); do \
+	  echo "  LINK    $(FUZZ_BUILD)/$$h"; \
+	  $(FUZZ_CC) -Isrc -I$(FUZZ_BUILD)/gen -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer $(PKG_CFLAGS) \
+	    -o $(FUZZ_BUILD)/$$h tests/fuzz/$$h.c $(FUZZ_BUILD)/libfusiondbg.a $(PKG_LIBS) -lm || exit 1; \
+	done
+
+# two at a time on a 2-core machine; each run logs to $(FUZZ_BUILD)/<harness>.log
+fuzz: fuzz-build
+	$(Q)printf '%s\n' $(FUZZ_HARNESSES) | xargs -P $(FUZZ_JOBS) -I{} sh -c '\
+	  mkdir -p $(FUZZ_BUILD)/corpus/{} $(FUZZ_BUILD)/crashers/{}; \
+	  echo "  FUZZ    {} for $(FUZZ_SECONDS) s (log: $(FUZZ_BUILD)/{}.log)"; \
+	  $(FUZZ_BUILD)/{} -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_BUILD)/crashers/{}/ $(FUZZ_BUILD)/corpus/{} tests/fuzz/corpus/{} \
+	    >$(FUZZ_BUILD)/{}.log 2>&1; rc=$$?; \
+	  grep -E "^stat::number_of_executed_units|^stat::peak_rss" $(FUZZ_BUILD)/{}.log | sed "s/^/  {} /"; \
+	  exit $$rc'
+
+check-asan: | $(BUILD)/.deps-ok
+	$(Q)CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+	  UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} FUSIONDBG_SANITIZED=1 \
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)-asan check
+
+check-valgrind: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
+	$(Q)FUSIONDBG_WRAPPER="$(VALGRIND)" FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(TEST_BIN)
+
 compile_commands.json:
 	$(MAKE) clean && bear -- $(MAKE)
 

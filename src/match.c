@@ -477,8 +477,10 @@ static void merge_anchors(match_run_state *s, const alt *alts, int n_alts, i32_v
 		for (int32_t k = s->ix->anchor_off[op]; k < s->ix->anchor_off[op + 1]; k++)
 			vec_push(out, s->ix->anchor_units[k]);
 	}
-	cmp_topo = s->ix->unit_topo;
-	qsort(out->items, out->n, sizeof *out->items, cmp_units);
+	if (out->n > 1) {   /* no anchors: items is NULL, which qsort may not take */
+		cmp_topo = s->ix->unit_topo;
+		qsort(out->items, out->n, sizeof *out->items, cmp_units);
+	}
 	size_t w = 0;
 	for (size_t k = 0; k < out->n; k++)
 		if (!w || out->items[w - 1] != out->items[k])

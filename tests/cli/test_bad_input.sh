@@ -28,7 +28,7 @@ secs=10 vmem=1048576
 if [ -n "${FUSIONDBG_WRAPPER:-}${FUSIONDBG_SANITIZED:-}" ] || grep -qa __asan_init "$FUSIONDBG" 2>/dev/null; then
 	secs=120 vmem=unlimited
 fi
-RUN=${FUSIONDBG_WRAPPER:+$FUSIONDBG_WRAPPER }$FUSIONDBG
+RUN=$FUSIONDBG   # under check-valgrind, tests/run-all made it a wrapper script
 
 # run ARGS…: the program under the limits; stdout in $tmp/out, stderr in $tmp/err, status in $rc
 run() {

@@ -26,7 +26,7 @@ if ! command -v tmux >/dev/null || ! command -v pgrep >/dev/null; then
 fi
 # Under valgrind or a sanitizer a TUI start takes seconds: allow for it.
 slow=1; [ -n "${FUSIONDBG_WRAPPER:-}${FUSIONDBG_SANITIZED:-}" ] && slow=10
-RUN=${FUSIONDBG_WRAPPER:+$FUSIONDBG_WRAPPER }$FUSIONDBG
+RUN=$FUSIONDBG   # under check-valgrind, tests/run-all made it a wrapper script
 
 tmp=$(mktemp -d /tmp/fdbg-sig.XXXXXX)
 sock="fdbg-sig-$$"
