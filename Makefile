@@ -86,9 +86,13 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBCORE)
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -o $@ $< $(LIBCORE) $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lm
 
 # ---- use ---------------------------------------------------------------------
+# The TUI on a terminal; without one (a script, CI) the same facts as text.
 run: $(PROGRAM)
-	$(PROGRAM) info $(SAMPLE)
-	$(PROGRAM) match $(SAMPLE) -r rules
+	$(Q)if [ -t 0 ] && [ -t 1 ]; then \
+	  $(PROGRAM) $(SAMPLE) -r rules -r samples/rules; \
+	else \
+	  $(PROGRAM) info $(SAMPLE) && $(PROGRAM) match $(SAMPLE) -r rules -r samples/rules; \
+	fi
 
 # ---- tests -------------------------------------------------------------------
 check: $(PROGRAM) $(TEST_BIN)
