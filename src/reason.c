@@ -1,6 +1,6 @@
 /* reason.c — the reason-code table (reason.h): one row per code, with the
  * rung it ends an attempt on and a one-line description. The man page's
- * table (man/reason-codes.inc) is this table in roff. Owned by the matcher. */
+ * table in fusiondbg(1), section THE TRACE, is this table in roff. Owned by the matcher. */
 #include "reason.h"
 #include <string.h>
 
