@@ -526,6 +526,12 @@ int model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, f
 		close(fd);
 		return -1;
 	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		/* /dev/zero would be read up to the 2 GiB limit, a terminal waits */
+		diag_error(d, pos, "cannot read: not a regular file or a pipe");
+		close(fd);
+		return -1;
+	}
 	if (S_ISREG(st.st_mode) && st.st_size > MAX_FILE_SIZE) {
 		diag_error(d, pos, "file is %lld bytes, larger than 2 GiB (the protobuf limit); not loaded",
 		           (long long)st.st_size);

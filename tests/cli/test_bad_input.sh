@@ -98,6 +98,12 @@ m $O/no_graph.onnx         "graph"
 # a missing file
 fails 2 "info on a directory" "^$I: error: " info "$I"; one_line dir
 fails 2 "info on a missing file" "^$tmp/none.onnx: error: cannot open" info "$tmp/none.onnx"; one_line missing
+fails 2 "info /dev/zero (endless)" "^/dev/zero: error: cannot read: not a regular file" info /dev/zero; one_line zero
+fails 2 "verify /dev/zero (endless)" "^/dev/zero: error: " verify /dev/zero; one_line zero
+# a 3 GiB model (sparse: no disk used) is over the protobuf limit, refused before reading
+truncate -s 3G "$tmp/huge.onnx"
+fails 2 "3 GiB model" "^$tmp/huge.onnx: error: .*larger than 2 GiB" info "$tmp/huge.onnx"; one_line huge
+rm -f "$tmp/huge.onnx"
 
 # valid but odd: duplicate node names (ONNX allows them), a zero dim
 loads "duplicate node names" info $I/duplicate_node_names.onnx
