@@ -508,7 +508,8 @@ int canon_find(const fd_graph *g, const uint8_t *tconst, fd_arena *a, fd_canon *
 			list.items[list.n - 1].rec.host = node;
 		}
 	}
-	qsort(list.items, list.n, sizeof *list.items, compare_found);
+	if (list.n > 1)   /* nothing found: items is NULL, which qsort may not take */
+		qsort(list.items, list.n, sizeof *list.items, compare_found);
 	out->n = (int32_t)list.n;
 	out->items = arena_array(a, list.n ? list.n : 1, sizeof *out->items);
 	size_t pool = 0;
