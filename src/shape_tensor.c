@@ -284,7 +284,7 @@ static void infer_split(shape_ctx *c)
 	}
 	bool given = ints_from(c, 1, "split", &split, &n) && n == n_out;
 	bool unknown_split = sh_in(c, 1) && !given;
-	int64_t d = x->dims[ax].value, chunk = d >= 0 && n_out > 0 ? (d + n_out - 1) / n_out : -1;
+	int64_t d = x->dims[ax].value, chunk = d >= 0 && n_out > 0 ? d / n_out + (d % n_out != 0) : -1;
 	dims_copy(dims, x->dims, x->rank);
 	for (int32_t k = 0; k < n_out; k++) {
 		int64_t len = -1;
@@ -292,7 +292,7 @@ static void infer_split(shape_ctx *c)
 			len = split[k];
 		else if (!unknown_split && chunk >= 0)
 			/* equal parts; from opset 18 the last one may be smaller */
-			len = k < n_out - 1 ? chunk : d - chunk * (n_out - 1);
+			len = k < n_out - 1 ? chunk : (int64_t)((__int128)d - (__int128)chunk * (n_out - 1));
 		dims[ax] = len >= 0 ? dim_of(len) : dim_unknown();
 		sh_set(c, k, dt, x->rank, dims);
 	}
@@ -451,7 +451,7 @@ static void infer_gather_nd(shape_ctx *c)
 		return;
 	}
 	int64_t k = ix->dims[ix->rank - 1].value;
-	if (b < 0 || b + k > d->rank || ix->rank - 1 + d->rank - k - b > SHAPE_MAX_RANK) {
+	if (b < 0 || b > d->rank || k > d->rank - b || ix->rank - 1 + d->rank - k - b > SHAPE_MAX_RANK) {
 		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
 		return;
 	}

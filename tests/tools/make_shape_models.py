@@ -224,8 +224,36 @@ def declared():
          value_info=[vi("r", [1, 3, 5]), vi("s", [None, 3, None])])
 
 
+def hostile():
+    # attribute and constant values that once overflowed (found by mutation
+    # fuzzing under UBSan): each must leave its output unknown, not wrap
+    big = 2**63 - 1
+    body = h.make_graph([h.make_node("Identity", ["s_in"], ["s_out"])], "b",
+                        [vi("s_in", None)], [vi("s_out", None)])
+    nodes = [
+        h.make_node("Scan", ["x"], ["scan_y"], body=body, num_scan_inputs=-2**31),
+        h.make_node("GatherND", ["x", "idx"], ["gnd"], batch_dims=big),
+        h.make_node("Split", ["huge"], ["sp0", "sp1"], axis=0),
+        h.make_node("Conv", ["x4", "w"], ["conv"], pads=[big, big, big, big], dilations=[big, big]),
+        h.make_node("MaxPool", ["x4"], ["pool"], kernel_shape=[big, 2], strides=[1, big],
+                    ceil_mode=1),
+        h.make_node("Slice", ["x", "st", "en", "ax", "step"], ["sl"]),
+        h.make_node("Transpose", ["x"], ["tr"], perm=[0, 0]),
+        h.make_node("Pad", ["x", "pads"], ["pd"]),
+        h.make_node("Range", ["r0", "r1", "r2"], ["rng"]),
+        h.make_node("DepthToSpace", ["x4"], ["d2s"], blocksize=2**40),
+        h.make_node("Identity", ["x"], ["y"]),
+    ]
+    save("hostile", nodes,
+         [vi("x", [4, 5]), vi("idx", [2, 1], TP.INT64), vi("huge", [big]), vi("x4", [1, 2, 8, 8])],
+         [vi("y", None)],
+         [floats("w", np.zeros((3, 2, 3, 3))), ints("st", [big]), ints("en", [-big]),
+          ints("ax", [0]), ints("step", [-2**63]), ints("pads", [big, 0, big, 0]),
+          ints("r0", -big), ints("r1", big), ints("r2", 1)])
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     for make in (conv, pool, matmul, reshape, chain, slices, resize, huge, symbolic, misc,
-                 control, declared):
+                 control, declared, hostile):
         make()

@@ -278,6 +278,27 @@ static void test_declared(void **state)
 	model_release(m);
 }
 
+/* Values that overflowed int64 arithmetic once: exact where the true
+ * result fits, unknown where it does not, never wrapped. */
+static void test_hostile(void **state)
+{
+	fd_model *m = load(DATA "hostile.onnx", NULL, 0);
+	(void)state;
+	SHAPE(m, "scan_y", "?");
+	SHAPE(m, "gnd", "?");
+	SHAPE(m, "sp0", "4611686018427387904");
+	SHAPE(m, "sp1", "4611686018427387903");
+	SHAPE(m, "conv", "1x3x8x8");     /* huge pads and dilations cancel out */
+	SHAPE(m, "pool", "1x2x?x1");
+	SHAPE(m, "sl", "1x5");           /* step INT64_MIN takes one element */
+	SHAPE(m, "tr", "?");             /* perm is not a permutation */
+	SHAPE(m, "pd", "?x5");
+	SHAPE(m, "rng", "?");
+	SHAPE(m, "d2s", "1x0x8796093022208x8796093022208");
+	SHAPE(m, "y", "4x5");
+	model_release(m);
+}
+
 static void test_bytes_and_format(void **state)
 {
 	fd_dim d4[4] = { { 1, NULL }, { 64, NULL }, { 56, NULL }, { 56, NULL } };
@@ -414,6 +435,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_control),
 		cmocka_unit_test(test_declared),
+		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_bytes_and_format),
 		cmocka_unit_test(test_shared_models),
 	};
