@@ -61,10 +61,8 @@ if [ -x "$DUMPER" ]; then
 	if ! "$PYTHON" tests/tools/shape_coverage.py --node-cases "$cases" >"$tmp/cases.log" 2>&1; then
 		echo "shape_coverage.py --node-cases failed:"; tail -5 "$tmp/cases.log"; fail=1
 	else
-		for f in "$cases"/*.onnx; do
-			c=$(basename "$f" .onnx)
-			"$DUMPER" --dump "$f" 2>/dev/null | awk -v c="$c" '$1 == 0 { print c, $2, $4, ($5 == "" ? "-" : $5) }'
-		done >"$cases/ours.txt"
+		"$DUMPER" --dump-cases "$cases"/*.onnx 2>"$tmp/cases.err" |
+			awk '$2 == 0 { print $1, $3, $5, ($6 == "" ? "-" : $6) }' >"$cases/ours.txt"
 		"$PYTHON" tests/tools/shape_coverage.py --node-compare "$cases" || fail=1
 	fi
 else

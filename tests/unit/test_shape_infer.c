@@ -3,9 +3,10 @@
  * shapes below are worked out by hand from the ONNX spec), byte counts that
  * saturate, shape_format, and coverage on the shared real models.
  *
- * `test_shape_infer --dump MODEL [NAME=V ...]` prints every node output's
- * dtype and shape instead of testing; tests/cli/test_shape_coverage.sh uses
- * it to compare with onnx's own shape inference tensor by tensor. */
+ * `test_shape_infer --dump MODEL [NAME=V ...]` (and --dump-cases MODEL...)
+ * prints every node output's dtype, shape and small value instead of
+ * testing; tests/cli/test_shape_coverage.sh uses it to compare with onnx's
+ * own shape inference and with onnx's operator test cases. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -370,33 +371,19 @@ static void test_shared_models(void **state)
 	}
 }
 
-/* --dump: "graph name dtype dims [values]" per node output; dims as value,
- * or sym=value for a symbolic dim, "?" unknown, "-" for an unknown rank;
- * values, comma-separated, when a small constant value is known. */
-static int dump(int argc, char **argv)
+/* One line per node output: "[case ]graph name dtype dims [values]"; dims
+ * as value, or sym=value for a symbolic dim, "?" unknown, "-" for an unknown
+ * rank; values, comma-separated, when a small constant value is known. */
+static void dump_model(const fd_model *m, const char *prefix)
 {
-	fd_dim_binding b[16];
-	int n = 0;
-	for (int i = 3; i < argc && n < 16; i++) {
-		char *eq = strchr(argv[i], '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		b[n].name = argv[i];
-		b[n++].value = strtoll(eq + 1, NULL, 10);
-	}
-	fd_model *m = load(argv[2], b, n);
 	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
 		const fd_graph *g = &m->graphs[gi];
 		for (int32_t t = 0; t < g->n_tensors; t++) {
 			const fd_tensor *x = &g->tensors[t];
 			if (x->producer < 0)
 				continue;
-			printf("%d %s %d", gi, x->name, x->dtype);
-			if (x->shape.rank < 0)
-				printf(" -");
-			else
-				printf(" [");
+			printf("%s%s%d %s %d", prefix, prefix[0] ? " " : "", gi, x->name, x->dtype);
+			printf(x->shape.rank < 0 ? " -" : " [");
 			for (int32_t k = 0; k < x->shape.rank; k++) {
 				const fd_dim *d = &x->shape.dims[k];
 				printf("%s", k ? "," : "");
@@ -416,7 +403,51 @@ static int dump(int argc, char **argv)
 			printf("\n");
 		}
 	}
+}
+
+/* --dump MODEL [NAME=V ...]: one model, symbolic dims bound as given. */
+static int dump(int argc, char **argv)
+{
+	fd_dim_binding b[16];
+	int n = 0;
+	for (int i = 3; i < argc && n < 16; i++) {
+		char *eq = strchr(argv[i], '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		b[n].name = argv[i];
+		b[n++].value = strtoll(eq + 1, NULL, 10);
+	}
+	fd_model *m = load(argv[2], b, n);
+	dump_model(m, "");
 	model_release(m);
+	return 0;
+}
+
+/* --dump-cases MODEL...: many models in one process, each line prefixed by
+ * the model's file name without ".onnx"; a model that does not load is
+ * skipped with a note on stderr. */
+static int dump_cases(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++) {
+		fd_model m;
+		fd_diags d;
+		char name[256];
+		const char *base = strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+		size_t len = strlen(base);
+
+		if (len > 5 && !strcmp(base + len - 5, ".onnx"))
+			len -= 5;
+		snprintf(name, sizeof name, "%.*s", (int)len, base);
+		diags_init(&d);
+		if (model_load_onnx(&m, argv[i], NULL, &d) == 0) {
+			dump_model(&m, name);
+			model_release(&m);
+		} else {
+			fprintf(stderr, "%s: does not load\n", argv[i]);
+		}
+		diags_release(&d);
+	}
 	return 0;
 }
 
@@ -441,5 +472,7 @@ int main(int argc, char **argv)
 	};
 	if (argc >= 3 && !strcmp(argv[1], "--dump"))
 		return dump(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "--dump-cases"))
+		return dump_cases(argc, argv);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
