@@ -65,6 +65,12 @@ static void infer_reshape(shape_ctx *c)
 		if (total >= 0 && rest > 0 && total % rest == 0)
 			dims[neg] = dim_of(total / rest);
 	}
+	int64_t in_n = x && x->rank >= 0 ? dims_product(x->dims, 0, x->rank) : -1;
+	int64_t out_n = dims_product(dims, 0, (int32_t)n);
+	if (in_n >= 0 && out_n >= 0 && in_n != out_n)
+		diag_warning(c->d, srcpos_file(c->m->path),
+		             "node %s (Reshape): %lld elements cannot take a shape of %lld",
+		             c->n->name, (long long)in_n, (long long)out_n);
 	sh_set(c, 0, dt, (int32_t)n, dims);
 	pass_value(c);
 }

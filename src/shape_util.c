@@ -222,6 +222,18 @@ static void warn_clash(const shape_ctx *c, const fd_tensor *t, int32_t rank, con
 	             c->n->name, c->n->op_type, got, t->name, have);
 }
 
+/* A declared symbolic dim nobody bound is only assumed to be 1: inference
+ * disagreeing with it says nothing about the model. */
+static bool assumed_dim(const fd_model *m, const fd_dim *d)
+{
+	if (!d->sym)
+		return false;
+	for (int32_t i = 0; i < m->n_symdims; i++)
+		if (m->symdims[i].name == d->sym || !strcmp(m->symdims[i].name, d->sym))
+			return !m->symdims[i].bound;
+	return true;
+}
+
 void sh_set(const shape_ctx *c, int i, int32_t dtype, int32_t rank, const fd_dim *dims)
 {
 	fd_tensor *t = sh_out(c, i);
@@ -248,7 +260,8 @@ void sh_set(const shape_ctx *c, int i, int32_t dtype, int32_t rank, const fd_dim
 			have->value = dims[k].value;
 			if (!have->sym)
 				have->sym = dims[k].sym;
-		} else if (have->value >= 0 && dims[k].value >= 0 && have->value != dims[k].value) {
+		} else if (have->value >= 0 && dims[k].value >= 0 && have->value != dims[k].value &&
+		           !assumed_dim(c->m, have)) {
 			clash = true;
 		}
 	}

@@ -181,13 +181,15 @@ def misc():
         h.make_node("LayerNormalization", ["x", "gamma"], ["ln", "ln_mean", "ln_istd"], axis=-1),
         h.make_node("Dropout", ["x"], ["dr", "mask"]),
         h.make_node("Einsum", ["x", "ew"], ["es"], equation="bij,jk->bik"),
+        h.make_node("Reshape", ["xz", "s003"], ["rz_copy"]),
+        h.make_node("Reshape", ["xz", "s003"], ["rz_zero"], allowzero=1),
         h.make_node("Gather", ["x", "idx"], ["y"], axis=2),
     ]
-    save("misc", nodes, [vi("x", [1, 3, 5])], [vi("y", None)],
+    save("misc", nodes, [vi("x", [1, 3, 5]), vi("xz", [2, 0, 3])], [vi("y", None)],
          [ints("shp", [2, 3]), ints("minus", [-1, -1]), ints("zero_s", 0), ints("five", 5),
           ints("one_s", 1), ints("axes0", [0]), ints("k", [2]), ints("pads", [0, 1, 2, 0, 3, 4]),
           ints("rep", [2, 1, 3]), floats("gamma", [1] * 5), floats("ew", np.zeros((5, 7))),
-          ints("idx", [[0, 1], [2, 3]])], opset=17)
+          ints("idx", [[0, 1], [2, 3]]), ints("s003", [0, 0, 3])], opset=17)
 
 
 def control():

@@ -238,6 +238,8 @@ static void test_misc(void **state)
 	SHAPE(m, "mask", "1x3x5");
 	DTYPE(m, "mask", DT_BOOL);
 	SHAPE(m, "es", "1x3x7");
+	SHAPE(m, "rz_copy", "2x0x3");    /* 0 copies the input dim ... */
+	SHAPE(m, "rz_zero", "0x0x3");    /* ... unless allowzero */
 	SHAPE(m, "y", "1x3x2x2");
 	model_release(m);
 }
