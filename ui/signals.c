@@ -1,9 +1,11 @@
 /* signals.c — the terminal comes back on every exit path. SIGINT, SIGTERM
  * and SIGHUP only set a flag: the main loop (woken by getch's timeout) then
  * writes the recovery file and leaves cleanly. SIGSEGV, SIGBUS, SIGFPE,
- * SIGILL and SIGABRT restore the terminal through the hook and die with the
- * same signal; unsaved edits are already in the recovery file, which is
- * rewritten after every edit. No curses here. Owner: h7. */
+ * SIGILL, SIGABRT, SIGQUIT and the other fatal-by-default signals restore the
+ * terminal through the hook and die with the same signal; SIGPIPE and
+ * SIGXFSZ are ignored (the write fails and says so). Unsaved edits are
+ * already in the recovery file, which is rewritten after every edit. No
+ * curses here. Owner: h7. */
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,11 +52,18 @@ void signals_install(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_fatal;
 	sa.sa_flags = SA_RESETHAND;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-	sigaction(SIGFPE, &sa, NULL);
-	sigaction(SIGILL, &sa, NULL);
-	sigaction(SIGABRT, &sa, NULL);
+	/* every other signal whose default ends the process, too (h10: SIGQUIT,
+	 * SIGUSR1, SIGALRM left the tty raw on the alternate screen) */
+	static const int fatal[] = {
+		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT, SIGTRAP, SIGSYS,
+		SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+	};
+	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+		sigaction(fatal[i], &sa, NULL);
+	/* a write past ulimit -f or into a closed pipe fails with EFBIG / EPIPE
+	 * and is reported like a full disk, instead of killing the session */
+	signal(SIGXFSZ, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 int signals_pending(void)

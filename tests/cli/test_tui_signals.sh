@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_tui_signals.sh — the TUI on a real terminal (tmux) gives the terminal
 # back on every exit path, and never loses an edit:
-#   1. SIGINT, SIGTERM, SIGHUP, SIGSEGV sent to the TUI's pid: before, the
+#   1. SIGINT, SIGTERM, SIGHUP, SIGSEGV (and SIGQUIT, SIGUSR1: any signal
+#      whose default is to end the process) sent to the TUI's pid: before, the
 #      pane's tty is raw (-icanon -echo) on the alternate screen; after, the
 #      tty has icanon and echo again, the alternate screen is left and the
 #      cursor is visible (checked with stty -F on the pane's tty and tmux's
@@ -12,7 +13,9 @@
 #      and on a read-only mount (EROFS), in a private mount namespace — leaves
 #      the rule file byte-identical, no temp file, and the edit in memory
 #      (title still says unsaved) and in the recovery file. Skipped with a
-#      note when the machine does not allow unshare -m / mount.
+#      note when the machine does not allow unshare -m / mount. The same with
+#      a file-size limit (ulimit -f: EFBIG, SIGXFSZ must not kill the TUI),
+#      which needs no privileges.
 # Owner: h10-harden. Runs from the repository root (tests/run-all).
 set -u
 ROOT=$(pwd)
@@ -74,8 +77,8 @@ tty_state() {   # "icanon echo" / "-icanon -echo" of the pane's tty
 }
 
 # ---- 1. every catchable exit path restores the terminal ---------------------
-declare -A want_rc=([INT]=130 [TERM]=143 [HUP]=129 [SEGV]=139)
-for sig in INT TERM HUP SEGV; do
+declare -A want_rc=([INT]=130 [TERM]=143 [HUP]=129 [SEGV]=139 [QUIT]=131 [USR1]=138)
+for sig in INT TERM HUP SEGV QUIT USR1; do
 	d=$(fresh "sig-$sig")
 	ok=0
 	start "$d" || { bad "SIG$sig: the TUI did not start"; continue; }
@@ -169,6 +172,25 @@ write_fail() {   # write_fail full|ro
 }
 write_fail full
 write_fail ro
+
+# ulimit -f 32 (KiB): the recovery file and the screen dump fit, the rule
+# file (grown past 64 KiB by a comment) does not
+d=$(fresh wf-fsize)
+for _ in $(seq 1 1000); do echo "# a long comment line, so the file is larger than the size limit"; done >>"$d/srules/conv_add_allow_outputs.yaml"
+cp "$d/srules/conv_add_allow_outputs.yaml" "$d/before.yaml"
+printf 'jjjjjj\n+\ns\n:save-display %s/after.screen\n' "$d" >"$d/edit.script"
+(cd "$d" && ulimit -f 32 && exec env -i PATH="$PATH" HOME="$d" TERM=xterm-256color LINES=30 COLUMNS=100 \
+	LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_CONFIG_HOME="$d/config" XDG_STATE_HOME="$d/state" \
+	FUSIONDBG_TEST_SCRIPT="$d/edit.script" $RUN "$ROOT/samples/conv_add_silu.onnx" -r rules -r srules) >"$d/stdout" 2>"$d/stderr"
+rc=$?
+ok=0
+[ $rc = 0 ] || { echo "  write-back (ulimit -f): exit $rc (SIGXFSZ is $((rc - 128)))"; ok=1; }
+cmp -s "$d/srules/conv_add_allow_outputs.yaml" "$d/before.yaml" || { echo "  write-back (ulimit -f): the rule file changed"; ok=1; }
+ls "$d/srules" | grep -q tmp && { echo "  write-back (ulimit -f): a temp file was left"; ok=1; }
+grep -q "save failed" "$d/after.screen" 2>/dev/null || { echo "  write-back (ulimit -f): no 'save failed' message"; ok=1; }
+head -1 "$d/after.screen" 2>/dev/null | grep -q "unsaved" || { echo "  write-back (ulimit -f): the edit is not kept in memory"; ok=1; }
+grep -qs "priority=150" "$d"/state/fusiondbg/recovery-*.txt || { echo "  write-back (ulimit -f): the recovery file lacks the edit"; ok=1; }
+if [ $ok = 0 ]; then echo "ok   write-back (ulimit -f): $(tail -n 1 "$d/after.screen" | cut -c1-90)"; else bad "write-back (ulimit -f)"; fi
 
 [ $fail = 0 ] && echo "test_tui_signals: all good"
 exit $fail
