@@ -1,7 +1,8 @@
 /* shape_infer.h — internals of shape inference, shared by the driver
  * (shape_infer.c), the helpers (shape_util.c, const_fold.c) and the per-op
  * families (shape_elementwise.c, shape_nn.c, shape_tensor.c, shape_gen.c,
- * shape_misc.c, shape_contrib.c, shape_control.c). Not for other modules: they call shape_infer() only.
+ * shape_misc.c, shape_contrib.c, shape_control.c). Not for other modules:
+ * they call shape_infer() only.
  *
  * An op family is a table of {domain, op_type, fn, arg} rows; the driver
  * merges the tables once, sorts them and finds a node's row by binary search.
