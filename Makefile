@@ -127,7 +127,8 @@ FUZZ_BUILD     := $(BUILD)-fuzz
 FUZZ_SAN       := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 ASAN_FLAGS     := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 REPLAY_BIN     := $(FUZZ_HARNESSES:%=$(BUILD)/fuzz-replay/%)
-VALGRIND       ?= valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --quiet
+VALGRIND       ?= valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --quiet \
+                  --suppressions=$(CURDIR)/tests/sanitizers/valgrind.supp
 
 .PHONY: fuzz fuzz-build check-asan check-valgrind
 check: $(REPLAY_BIN)
@@ -157,6 +158,7 @@ fuzz: fuzz-build
 
 check-asan: | $(BUILD)/.deps-ok
 	$(Q)CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+	  LSAN_OPTIONS=$${LSAN_OPTIONS:-suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0} \
 	  UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} FUSIONDBG_SANITIZED=1 \
 	  $(MAKE) --no-print-directory BUILD=$(BUILD)-asan check
 
