@@ -152,6 +152,12 @@ r $R/syntax_error.yaml       "."; one_line syntax_error
 r $R/truncated.yaml          "."
 fails 2 "verify not_utf8" "^$R/not_utf8.yaml:[0-9]+:[0-9]+: error: .*UTF-8" verify $R/not_utf8.yaml
 fails 2 "verify alias_bomb" "^$R/alias_bomb.yaml:[0-9]+:[0-9]+: error: .*alias" verify $R/alias_bomb.yaml
+# nesting: 100000 flow brackets, and 200 levels of block maps (the limit is 64)
+"${PYTHON:-python3}" -c 'print("name: deep\npriority: 1\nmatch: " + "[" * 100000 + "]" * 100000)' >"$tmp/deep_flow.yaml"
+"${PYTHON:-python3}" -c '
+print("name: deep\npriority: 1\nmatch:\n" + "".join("  " * (i + 1) + "k%d:\n" % i for i in range(200)))' >"$tmp/deep_block.yaml"
+fails 2 "YAML 100000 brackets deep" "^$tmp/deep_flow.yaml:[0-9]+:[0-9]+: error: .*nested" verify "$tmp/deep_flow.yaml"; one_line deep_flow
+fails 2 "YAML 200 maps deep" "^$tmp/deep_block.yaml:[0-9]+:[0-9]+: error: .*nested deeper than 64" verify "$tmp/deep_block.yaml"; one_line deep_block
 # unknown keys are a warning (forward compatible, as the seed has it), an error under check --strict
 run match $M -r $I/unknown_keys.yaml
 [ "$rc" = 0 ] && grep -qE "^$I/unknown_keys.yaml:9:1: warning: unknown key 'colour'" "$tmp/err" \
