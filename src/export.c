@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <cgraph.h>
 #include <gvc.h>
+#include "atomic_file.h"
 #include "estimate.h"
 #include "export.h"
 #include "reason.h"
@@ -1183,81 +1184,30 @@ static void build(builder *b)
 
 /* ---- writing ------------------------------------------------------------ */
 
-/* Writes through a temp file next to path, renamed over it on success. */
-typedef int (*write_fn)(FILE *f, void *arg);
-
-static int write_atomic(const char *path, write_fn fn, void *arg, fd_diags *d)
+/* cgraph writes DOT to a FILE*: into memory, then one atomic write. */
+static int write_dot(Agraph_t *g, const char *path, fd_diags *d)
 {
-	size_t n = strlen(path);
-	char *tmp = xmalloc(n + 16);
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp.XXXXXX", 12);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		diag_error(d, srcpos_file(path), "cannot create a temporary file next to it: %s", strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	FILE *f = fdopen(fd, "wb");
-	int rc = -1;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 	if (!f) {
-		diag_error(d, srcpos_file(path), "cannot write: %s", strerror(errno));
-		close(fd);
-		goto out;
-	}
-	int err = 0;
-	if (fn(f, arg) < 0 || fflush(f) == EOF || ferror(f))
-		err = errno ? errno : EIO;
-	if (!err && fsync(fileno(f)) < 0)
-		err = errno;
-	if (fclose(f) == EOF && !err)
-		err = errno ? errno : EIO;
-	if (err) {
-		diag_error(d, srcpos_file(path), "cannot write: %s", strerror(err));
-		goto out;
-	}
-	/* mkstemp makes 0600; a picture is an ordinary file */
-	mode_t um = umask(0);
-	umask(um);
-	chmod(tmp, 0666 & ~um);
-	if (rename(tmp, path) < 0) {
-		diag_error(d, srcpos_file(path), "cannot rename the temporary file into place: %s",
-		           strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	if (rc < 0)
-		unlink(tmp);
-	free(tmp);
-	return rc;
-}
-
-static int write_dot(FILE *f, void *arg)
-{
-	errno = 0;
-	if (agwrite((Agraph_t *)arg, f) != 0)
+		diag_error(d, srcpos_file(path), "cannot write: out of memory");
 		return -1;
-	return fputc('\n', f) == EOF ? -1 : 0;
-}
-
-typedef struct blob {
-	const char *data;
-	size_t len;
-} blob;
-
-static int write_blob(FILE *f, void *arg)
-{
-	const blob *bl = arg;
-	errno = 0;
-	return fwrite(bl->data, 1, bl->len, f) == bl->len ? 0 : -1;
+	}
+	bool ok = agwrite(g, f) == 0 && fputc('\n', f) != EOF;
+	ok = fclose(f) == 0 && ok;
+	int rc = ok ? atomic_write(path, text, len, -1, d) : -1;
+	if (!ok)
+		diag_error(d, srcpos_file(path), "cannot write: graphviz could not write the DOT text");
+	free(text);
+	return rc;
 }
 
 /* Lays out and renders b->root into path. */
 static int render(builder *b, fd_export_format format, const char *path, fd_diags *d)
 {
 	if (format == EXPORT_DOT)
-		return write_atomic(path, write_dot, b->root, d);
+		return write_dot(b->root, path, d);
 	GVC_t *gvc = gvContext();
 	int rc = -1;
 	size_t errors0 = d->errors;
@@ -1284,8 +1234,7 @@ static int render(builder *b, fd_export_format format, const char *path, fd_diag
 			diag_error(d, srcpos_file(path), "graphviz could not render %s (is its %s plugin installed?)",
 			           export_format_name(format), export_format_name(format));
 	} else {
-		blob bl = { data, len };
-		rc = write_atomic(path, write_blob, &bl, d);
+		rc = atomic_write(path, data, len, -1, d);
 	}
 	if (data)
 		gvFreeRenderData(data);
