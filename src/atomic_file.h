@@ -2,7 +2,7 @@
  * new bytes, never a mix: FILE.tmp.XXXXXX in the same directory, written,
  * fsynced, renamed over FILE, directory fsynced. On any failure the temp file
  * is removed, FILE is untouched and d gets one line naming FILE and why.
- * Used by the session's save and recovery file and by apply. Owner: h5. */
+ * Used by the session's save and recovery file, apply and export. */
 #ifndef FD_ATOMIC_FILE_H
 #define FD_ATOMIC_FILE_H
 #include <stdbool.h>
