@@ -32,7 +32,7 @@ slow=1; [ -n "${FUSIONDBG_WRAPPER:-}${FUSIONDBG_SANITIZED:-}" ] && slow=10
 RUN=$FUSIONDBG   # under check-valgrind, tests/run-all made it a wrapper script
 
 tmp=$(mktemp -d /tmp/fdbg-sig.XXXXXX)
-sock="fdbg-sig-$$"
+sock="fdbg-sig-$$-0" starts=0
 tm() { tmux -L "$sock" "$@"; }
 cleanup() { tm kill-server 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
@@ -58,6 +58,9 @@ wait_for() {   # wait_for TEXT [TENTHS]: the pane shows TEXT
 start() {
 	local d=$1
 	tm kill-server 2>/dev/null
+	# a new socket each time: a client can reach a server that is still exiting
+	# ("server exited unexpectedly") when the name is reused at once
+	starts=$((starts + 1)); sock="fdbg-sig-$$-$starts"
 	tm -f /dev/null new-session -d -x 100 -y 30 -e XDG_STATE_HOME="$d/state" -e XDG_CONFIG_HOME="$d/config" \
 		-c "$d" "TERM=tmux-256color LANG=C.UTF-8 $RUN $ROOT/samples/conv_add_silu.onnx -r rules -r srules; echo EXITED \$?; sleep 60"
 	wait_for "Conv_Add_SiLU_Fusion"
