@@ -156,11 +156,18 @@ fuzz: fuzz-build
 	  grep -E "^stat::number_of_executed_units|^stat::peak_rss" $(FUZZ_BUILD)/{}.log | sed "s/^/  {} /"; \
 	  exit $$rc'
 
+# The leak suppressions are also compiled into every binary
+# (__lsan_default_suppressions), since some tests run the program under env -i.
+ASAN_SUPP_O := $(BUILD)-asan/lsan_default.o
 check-asan: | $(BUILD)/.deps-ok
+	$(Q)mkdir -p $(BUILD)-asan && { echo 'const char *__lsan_default_suppressions(void);'; \
+	  echo 'const char *__lsan_default_suppressions(void) { return ""'; \
+	  sed -n 's/^\(leak:.*\)$$/"\1\\n"/p' tests/sanitizers/lsan.supp; echo '; }'; } >$(BUILD)-asan/lsan_default.c && \
+	  $(CC) -c -o $(ASAN_SUPP_O) $(BUILD)-asan/lsan_default.c
 	$(Q)CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 	  LSAN_OPTIONS=$${LSAN_OPTIONS:-suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0} \
 	  UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} FUSIONDBG_SANITIZED=1 \
-	  $(MAKE) --no-print-directory BUILD=$(BUILD)-asan check
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)-asan PKG_LIBS="$(PKG_LIBS) $(abspath $(ASAN_SUPP_O))" check
 
 check-valgrind: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
 	$(Q)FUSIONDBG_WRAPPER="$(VALGRIND)" FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(TEST_BIN)
