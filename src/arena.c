@@ -82,9 +82,15 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+struct arena_adopted {
+	struct arena_adopted *next;
+	void *p;
+};
+
 void arena_init(fd_arena *a)
 {
 	a->head = NULL;
+	a->adopted = NULL;
 	a->used = 0;
 }
 
@@ -152,8 +158,20 @@ char *arena_printf(fd_arena *a, const char *fmt, ...)
 	return d;
 }
 
+void arena_adopt(fd_arena *a, void *p, size_t size)
+{
+	struct arena_adopted *x = arena_alloc(a, sizeof *x);
+	x->p = p;
+	x->next = a->adopted;
+	a->adopted = x;
+	a->used += size;
+}
+
 void arena_release(fd_arena *a)
 {
+	for (struct arena_adopted *x = a->adopted; x; x = x->next)
+		free(x->p);   /* the list itself lives in the blocks freed below */
+	a->adopted = NULL;
 	struct arena_block *b = a->head;
 	while (b) {
 		struct arena_block *next = b->next;

@@ -7,6 +7,7 @@
 
 typedef struct fd_arena {
 	struct arena_block *head;
+	struct arena_adopted *adopted;
 	size_t used;            /* bytes handed out, for memory figures */
 } fd_arena;
 
@@ -17,6 +18,9 @@ void *arena_memdup(fd_arena *a, const void *p, size_t n);
 char *arena_strdup(fd_arena *a, const char *s);
 char *arena_strndup(fd_arena *a, const char *s, size_t n);
 char *arena_printf(fd_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Takes a malloc'd block (size bytes) to free with the arena: a large array
+ * built by growing stays where it is instead of being copied in. */
+void  arena_adopt(fd_arena *a, void *p, size_t size);
 void  arena_release(fd_arena *a);
 
 /* Called on allocation failure; never returns. */

@@ -9,25 +9,33 @@
 #include <string.h>
 #include "graph.h"
 
-void graph_index_names(fd_model *m, fd_graph *g)
-{
-	(void)m;
-	strmap_release(&g->tensor_by_name);
-	strmap_release(&g->node_by_name);
-	for (int32_t t = 0; t < g->n_tensors; t++)
-		strmap_put(&g->tensor_by_name, g->tensors[t].name, t);
-	for (int32_t n = 0; n < g->n_nodes; n++)
-		strmap_put(&g->node_by_name, g->nodes[n].name, n); /* first of equal names wins */
-}
-
+/* The name indexes are caches: built on first use, freed by model_release.
+ * A graph is otherwise read-only here, hence the casts. */
 int32_t graph_find_tensor(const fd_graph *g, const char *name)
 {
-	return name ? strmap_get(&g->tensor_by_name, name) : FD_NONE;
+	strmap *map = (strmap *)&g->tensor_by_name;
+	if (!name)
+		return FD_NONE;
+	if (!map->cap && g->n_tensors) {
+		strmap_reserve(map, (size_t)g->n_tensors);
+		for (int32_t t = 0; t < g->n_tensors; t++)
+			strmap_put(map, g->tensors[t].name, t);
+	}
+	return strmap_get(map, name);
 }
 
 int32_t graph_find_node(const fd_graph *g, const char *name)
 {
-	return name ? strmap_get(&g->node_by_name, name) : FD_NONE;
+	strmap *map = (strmap *)&g->node_by_name;
+	if (!name)
+		return FD_NONE;
+	if (!map->cap && g->n_nodes) {
+		strmap_reserve(map, (size_t)g->n_nodes);
+		for (int32_t n = 0; n < g->n_nodes; n++)
+			if (g->nodes[n].name)
+				strmap_put(map, g->nodes[n].name, n); /* first of equal names wins */
+	}
+	return strmap_get(map, name);
 }
 
 const fd_attr *node_attr(const fd_node *n, const char *name)
@@ -42,7 +50,7 @@ bool tensor_is_constant(const fd_graph *g, int32_t t)
 {
 	if (t < 0 || t >= g->n_tensors)
 		return false;
-	fd_tensor_kind k = g->tensors[t].kind;
+	uint8_t k = g->tensors[t].kind;
 	return k == TENSOR_INITIALIZER || k == TENSOR_CONSTANT;
 }
 

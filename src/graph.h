@@ -47,20 +47,21 @@ typedef enum fd_tensor_kind {
 	TENSOR_OUTER_SCOPE,    /* a subgraph body reads it from an enclosing graph */
 } fd_tensor_kind;
 
+/* 64 bytes, one cache line: a million-node model has ~1.7 M of these. */
 typedef struct fd_tensor {
 	const char *name;
-	fd_tensor_kind kind;
-	bool is_graph_output;
-	bool shape_declared;   /* shape came from the model (input, value_info, …), not inference */
-	bool external_data;    /* initializer whose bytes live in another file */
-	int32_t dtype;         /* DT_*, DT_UNDEFINED when not known */
 	fd_shape shape;
+	int32_t *consumers;    /* node indices; the owner node of a body counts for outer reads */
+	fd_const *value;       /* known small constant value, or NULL */
+	int32_t dtype;         /* DT_*, DT_UNDEFINED when not known */
 	int32_t producer;      /* node index or FD_NONE */
 	int32_t producer_port; /* output slot of the producer */
 	int32_t n_consumers;   /* one entry per (node, input slot) use, in topological order */
-	int32_t *consumers;    /* node indices; the owner node of a body counts for outer reads */
 	int32_t outer;         /* TENSOR_OUTER_SCOPE: tensor index in the parent graph */
-	fd_const *value;       /* known small constant value, or NULL */
+	uint8_t kind;          /* fd_tensor_kind */
+	bool is_graph_output;
+	bool shape_declared;   /* shape came from the model (input, value_info, …), not inference */
+	bool external_data;    /* initializer whose bytes live in another file */
 } fd_tensor;
 
 /* Attribute kinds use ONNX AttributeProto.AttributeType numbers. */
@@ -126,8 +127,10 @@ typedef struct fd_graph {
 	int32_t *inputs;       /* graph inputs that are not initializers */
 	int32_t *outputs;
 	int32_t *topo_order;   /* node indices, producers before consumers, stable */
-	strmap tensor_by_name; /* interned name → tensor index */
-	strmap node_by_name;   /* node name → node index */
+	/* name → index, built on the first graph_find_tensor / graph_find_node
+	 * (a pipeline that never asks by name never pays for them) */
+	strmap tensor_by_name;
+	strmap node_by_name;
 } fd_graph;
 
 typedef struct fd_opset {
@@ -179,7 +182,6 @@ int  model_load_onnx_buffer(fd_model *m, const char *name, const void *data, siz
 void model_release(fd_model *m);
 
 /* Graph helpers (graph.c). */
-void graph_index_names(fd_model *m, fd_graph *g);           /* fills the two strmaps */
 int  graph_link(fd_model *m, fd_graph *g, fd_diags *d);      /* producers, consumers, checks */
 int  graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d); /* fills topo_order, node->topo */
 int32_t graph_find_tensor(const fd_graph *g, const char *name);

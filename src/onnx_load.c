@@ -37,26 +37,62 @@ const char *loader_intern(loader *L, const char *s)
 
 int32_t loader_tensor_find(loader *L, int32_t gi, const char *name)
 {
-	return strmap_get(&L->graphs.items[gi].tensor_by_name, name);
+	if (gi)
+		return strmap_get(&L->graphs.items[gi].tensor_by_name, name);
+	int32_t id = strpool_find(&L->m->names, name, strlen(name));
+	return id >= 0 && (size_t)id < L->main_tensor.n ? L->main_tensor.items[id] : FD_NONE;
 }
 
-int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind)
+static int32_t tensor_new(loader *L, int32_t gi, const char *name, fd_tensor_kind kind)
 {
 	graph_build *b = &L->build.items[gi];
 	fd_tensor x = {
-		.name = name, .kind = kind, .dtype = DT_UNDEFINED, .shape = { -1, NULL },
+		.name = name, .kind = (uint8_t)kind, .dtype = DT_UNDEFINED, .shape = { -1, NULL },
 		.producer = FD_NONE, .producer_port = FD_NONE, .outer = FD_NONE,
 	};
 	int32_t t = (int32_t)b->tensors.n;
 	vec_push(&b->tensors, x);
-	strmap_put(&L->graphs.items[gi].tensor_by_name, name, t);
 	return t;
 }
 
-static int32_t tensor_get(loader *L, int32_t gi, const char *name)
+/* The main graph's slot for string id, the index grown to the pool's size. */
+static int32_t *main_slot(loader *L, int32_t id)
 {
-	int32_t t = loader_tensor_find(L, gi, name);
-	return t >= 0 ? t : loader_tensor_add(L, gi, loader_intern(L, name), TENSOR_ACTIVATION);
+	size_t n = L->main_tensor.n;
+	if ((size_t)id >= n) {
+		size_t want = L->m->names.n > (size_t)id ? L->m->names.n : (size_t)id + 1;
+		vec_grow(&L->main_tensor, want);
+		for (size_t i = n; i < want; i++)
+			L->main_tensor.items[i] = FD_NONE;
+		L->main_tensor.n = want;
+	}
+	return &L->main_tensor.items[id];
+}
+
+int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind)
+{
+	if (!gi) {
+		int32_t id = strpool_id(&L->m->names, name, strlen(name));
+		int32_t t = tensor_new(L, 0, strpool_str(&L->m->names, id), kind);
+		*main_slot(L, id) = t;
+		return t;
+	}
+	int32_t t = tensor_new(L, gi, loader_intern(L, name), kind);
+	strmap_put(&L->graphs.items[gi].tensor_by_name, loader_tensor(L, gi, t)->name, t);
+	return t;
+}
+
+int32_t loader_tensor_get(loader *L, int32_t gi, const char *name)
+{
+	if (gi) {
+		int32_t t = loader_tensor_find(L, gi, name);
+		return t >= 0 ? t : loader_tensor_add(L, gi, name, TENSOR_ACTIVATION);
+	}
+	int32_t id = strpool_id(&L->m->names, name, strlen(name));
+	int32_t *slot = main_slot(L, id);
+	if (*slot < 0)
+		*slot = tensor_new(L, 0, strpool_str(&L->m->names, id), TENSOR_ACTIVATION);
+	return *slot;
 }
 
 int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr, const Onnx__GraphProto *proto)
@@ -146,7 +182,7 @@ static int read_initializers(loader *L, int32_t gi)
 			diag_error(L->d, L->pos, "initializer '%s' is listed twice", p->name);
 			return -1;
 		}
-		int32_t t = loader_tensor_add(L, gi, loader_intern(L, p->name), TENSOR_INITIALIZER);
+		int32_t t = loader_tensor_add(L, gi, p->name, TENSOR_INITIALIZER);
 		fd_tensor x = *loader_tensor(L, gi, t);
 		if (onnx_tensor_read(L, p, &x.dtype, &x.shape, &x.value, &x.external_data)) {
 			diag_error(L->d, L->pos, "initializer '%s' has a negative dimension (%lld at axis %zu)",
@@ -164,7 +200,7 @@ static int read_initializers(loader *L, int32_t gi)
 		if (!p->values || !p->values->name || !p->values->name[0] ||
 		    loader_tensor_find(L, gi, p->values->name) >= 0)
 			continue;
-		int32_t t = loader_tensor_add(L, gi, loader_intern(L, p->values->name), TENSOR_INITIALIZER);
+		int32_t t = loader_tensor_add(L, gi, p->values->name, TENSOR_INITIALIZER);
 		fd_tensor *x = loader_tensor(L, gi, t);
 		x->dtype = p->values->has_data_type ? p->values->data_type : DT_UNDEFINED;
 		x->shape.rank = (int32_t)p->n_dims;
@@ -198,7 +234,7 @@ static int read_inputs(loader *L, int32_t gi)
 		}
 		if (have >= 0)
 			continue;   /* an initializer listed among the inputs */
-		int32_t t = loader_tensor_add(L, gi, loader_intern(L, vi->name), TENSOR_GRAPH_INPUT);
+		int32_t t = loader_tensor_add(L, gi, vi->name, TENSOR_GRAPH_INPUT);
 		vec_push(&L->build.items[gi].inputs, t);
 		if (onnx_apply_type(L, gi, t, vi))
 			return -1;
@@ -235,7 +271,7 @@ static int read_outputs(loader *L, int32_t gi)
 	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
 		if (!vi->name || !vi->name[0])
 			continue;
-		int32_t t = tensor_get(L, gi, vi->name);
+		int32_t t = loader_tensor_get(L, gi, vi->name);
 		vec_push(&L->build.items[gi].outputs, t);
 		if (onnx_apply_type(L, gi, t, vi))
 			return -1;
@@ -259,6 +295,10 @@ int convert_graph(loader *L, int32_t gi)
 	size_t guess = msg_count(L, gi, GRAPH_INITIALIZER) + msg_count(L, gi, GRAPH_INPUT) +
 	               msg_count(L, gi, GRAPH_NODE) + 8;
 	vec_grow(&L->build.items[gi].tensors, guess);
+	if (!gi) {   /* no rehashing while a big model loads */
+		strpool_reserve(&L->m->names, guess + 1024);
+		vec_grow(&L->main_tensor, guess + 1024);
+	}
 	return read_initializers(L, gi) || read_inputs(L, gi) || read_nodes(L, gi) || read_outputs(L, gi)
 	       ? -1 : 0;
 }
@@ -313,7 +353,12 @@ static void finalize(loader *L)
 		graph_build *b = &L->build.items[i];
 		*g = L->graphs.items[i];
 		g->n_tensors = (int32_t)b->tensors.n;
-		g->tensors = arena_memdup(&m->arena, b->tensors.items, b->tensors.n * sizeof(fd_tensor));
+		/* the big array is adopted where it was built, not copied */
+		g->tensors = b->tensors.n ? b->tensors.items : arena_alloc(&m->arena, sizeof(fd_tensor));
+		if (b->tensors.n) {
+			arena_adopt(&m->arena, b->tensors.items, b->tensors.cap * sizeof(fd_tensor));
+			b->tensors.items = NULL;
+		}
 		g->n_inputs = (int32_t)b->inputs.n;
 		g->inputs = arena_memdup(&m->arena, b->inputs.items, b->inputs.n * sizeof(int32_t));
 		g->n_outputs = (int32_t)b->outputs.n;
@@ -340,6 +385,7 @@ static void loader_release(loader *L)
 	}
 	vec_release(&L->graphs);
 	vec_release(&L->build);
+	vec_release(&L->main_tensor);
 	vec_release(&L->symdims);
 	strmap_release(&L->symdim_index);
 }

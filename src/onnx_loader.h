@@ -39,6 +39,7 @@ typedef struct loader {
 	pb_arena scratch;         /* one main-graph message at a time */
 	VEC(fd_graph) graphs;
 	VEC(graph_build) build;   /* parallel to graphs */
+	VEC(int32_t) main_tensor;  /* string id (model->names) → tensor of graph 0, or -1 */
 	VEC(fd_symdim) symdims;
 	strmap symdim_index;
 	int64_t bad_dim;          /* what onnx_tensor_read refused, for the message */
@@ -46,8 +47,12 @@ typedef struct loader {
 } loader;
 
 const char *loader_intern(loader *L, const char *s);
+/* Names to tensors. The main graph's index is an array by string id, so a
+ * name costs one hash probe (the interning); bodies use their strmap. */
 int32_t loader_tensor_find(loader *L, int32_t gi, const char *name);
 int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind);
+/* The tensor named name, created as an activation when new. */
+int32_t loader_tensor_get(loader *L, int32_t gi, const char *name);
 static inline fd_tensor *loader_tensor(loader *L, int32_t gi, int32_t t)
 {
 	return &L->build.items[gi].tensors.items[t];

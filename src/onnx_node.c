@@ -292,19 +292,12 @@ static void constant_output(loader *L, int32_t gi, const fd_node *n)
 	x->value = c;
 }
 
-/* Tensor indices of a node's input or output names ("" → FD_NONE). A name
- * already known costs one lookup; a new one is interned once. */
+/* Tensor indices of a node's input or output names ("" → FD_NONE). */
 static int32_t *name_list(loader *L, int32_t gi, char **names, size_t n)
 {
 	int32_t *ids = arena_array(&L->m->arena, n + 1, sizeof *ids);
-	for (size_t i = 0; i < n; i++) {
-		if (!names[i] || !names[i][0]) {
-			ids[i] = FD_NONE;
-			continue;
-		}
-		int32_t t = loader_tensor_find(L, gi, names[i]);
-		ids[i] = t >= 0 ? t : loader_tensor_add(L, gi, loader_intern(L, names[i]), TENSOR_ACTIVATION);
-	}
+	for (size_t i = 0; i < n; i++)
+		ids[i] = names[i] && names[i][0] ? loader_tensor_get(L, gi, names[i]) : FD_NONE;
 	return ids;
 }
 
@@ -313,10 +306,8 @@ int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p
 	fd_node *n = &L->graphs.items[gi].nodes[i];
 	n->op_type = loader_intern(L, p->op_type);
 	n->domain = loader_intern(L, p->domain && strcmp(p->domain, "ai.onnx") ? p->domain : "");
-	if (p->name && p->name[0]) {
-		n->name = loader_intern(L, p->name);
-		strmap_put(&L->graphs.items[gi].node_by_name, n->name, i); /* first of equal names wins */
-	}
+	if (p->name && p->name[0])
+		n->name = arena_strdup(&L->m->arena, p->name); /* unique: no interning */
 	n->topo = FD_NONE;
 	n->n_inputs = (int32_t)p->n_input;
 	n->n_outputs = (int32_t)p->n_output;
@@ -359,15 +350,20 @@ void onnx_name_nodes(loader *L, int32_t gi)
 {
 	fd_graph *g = &L->graphs.items[gi];
 	char buf[512];
-	for (int32_t i = 0; i < g->n_nodes; i++) {
+	int32_t i = 0;
+	while (i < g->n_nodes && g->nodes[i].name)
+		i++;
+	if (i == g->n_nodes)
+		return;   /* all named: the name index waits for its first use */
+	for (; i < g->n_nodes; i++) {
 		fd_node *n = &g->nodes[i];
 		if (n->name)
 			continue;
 		const char *op = n->op_type[0] ? n->op_type : "node";
 		snprintf(buf, sizeof buf, "%s_%d", op, i);
-		for (int k = 1; strmap_get(&g->node_by_name, buf) >= 0; k++)
+		for (int k = 1; graph_find_node(g, buf) >= 0; k++)
 			snprintf(buf, sizeof buf, "%s_%d_%d", op, i, k);
-		n->name = strpool_intern(&L->m->names, buf);
+		n->name = arena_strdup(&L->m->arena, buf);
 		n->name_synthesized = true;
 		strmap_put(&g->node_by_name, n->name, i);
 	}

@@ -55,10 +55,11 @@ static struct strmap_slot *find_slot(const strmap *m, const char *key, size_t le
 	}
 }
 
-static void grow(strmap *m)
+/* Rehashes into cap slots (a power of two that keeps the load under 3/4). */
+static void rehash(strmap *m, size_t cap)
 {
 	strmap old = *m;
-	m->cap = old.cap ? old.cap * 2 : 64;
+	m->cap = cap;
 	m->slots = xcalloc(m->cap, sizeof *m->slots);
 	m->n = 0;
 	size_t mask = m->cap - 1;
@@ -73,6 +74,20 @@ static void grow(strmap *m)
 		}
 	}
 	free(old.slots);
+}
+
+static void grow(strmap *m)
+{
+	rehash(m, m->cap ? m->cap * 2 : 64);
+}
+
+void strmap_reserve(strmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 64;
+	while (n * 4 > cap * 3)
+		cap *= 2;
+	if (cap > m->cap)
+		rehash(m, cap);
 }
 
 int32_t strmap_getn(const strmap *m, const char *key, size_t len)
@@ -132,24 +147,38 @@ void strpool_release(strpool *p)
 	p->n = p->cap = 0;
 }
 
-static const char *intern_slow(strpool *p, const char *s, size_t len)
+void strpool_reserve(strpool *p, size_t n)
 {
-	int32_t id = strmap_getn(&p->map, s, len);
-	if (id >= 0)
-		return p->strings[id];
-	char *copy = arena_strndup(p->arena, s, len);
+	strmap_reserve(&p->map, n);
+	if (n > p->cap) {
+		p->cap = n;
+		p->strings = xrealloc(p->strings, p->cap * sizeof *p->strings);
+	}
+}
+
+static int32_t add_string(strpool *p, const char *s, size_t len)
+{
 	if (p->n == p->cap) {
 		p->cap = p->cap ? p->cap * 2 : 256;
 		p->strings = xrealloc(p->strings, p->cap * sizeof *p->strings);
 	}
-	p->strings[p->n] = copy;
-	strmap_put(&p->map, copy, (int32_t)p->n);
-	return p->strings[p->n++];
+	p->strings[p->n] = arena_strndup(p->arena, s, len);
+	return (int32_t)p->n++;
+}
+
+static int32_t intern_slow(strpool *p, const char *s, size_t len)
+{
+	int32_t id = strmap_getn(&p->map, s, len);
+	if (id >= 0)
+		return id;
+	id = add_string(p, s, len);
+	strmap_put(&p->map, p->strings[id], id);
+	return id;
 }
 
 /* One hash and one probe per call: a new string takes the empty slot the
  * lookup stopped at (the load factor is checked first, so it stays valid). */
-static const char *intern(strpool *p, const char *s, size_t len)
+static int32_t intern(strpool *p, const char *s, size_t len)
 {
 	strmap *m = &p->map;
 	if ((m->n + 1) * 4 > m->cap * 3)
@@ -157,28 +186,35 @@ static const char *intern(strpool *p, const char *s, size_t len)
 	uint32_t h = (uint32_t)str_hash(s, len);
 	struct strmap_slot *slot = find_slot(m, s, len, h);
 	if (slot->key)
-		return p->strings[slot->value];
-	char *copy = arena_strndup(p->arena, s, len);
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 256;
-		p->strings = xrealloc(p->strings, p->cap * sizeof *p->strings);
-	}
-	p->strings[p->n] = copy;
-	slot->key = copy;
+		return slot->value;
+	int32_t id = add_string(p, s, len);
+	slot->key = p->strings[id];
 	slot->hash = h;
-	slot->value = (int32_t)p->n;
+	slot->value = id;
 	m->n++;
-	return p->strings[p->n++];
+	return id;
 }
 
-const char *strpool_internn(strpool *p, const char *s, size_t len)
+int32_t strpool_id(strpool *p, const char *s, size_t len)
 {
 	if (memchr(s, 0, len))   /* embedded NUL: the copy's key is shorter */
 		return intern_slow(p, s, len);
 	return intern(p, s, len);
 }
 
+int32_t strpool_find(const strpool *p, const char *s, size_t len)
+{
+	return strmap_getn(&p->map, s, len);
+}
+
+const char *strpool_internn(strpool *p, const char *s, size_t len)
+{
+	int32_t id = strpool_id(p, s, len);   /* may move p->strings */
+	return p->strings[id];
+}
+
 const char *strpool_intern(strpool *p, const char *s)
 {
-	return intern(p, s, strlen(s));
+	int32_t id = intern(p, s, strlen(s));
+	return p->strings[id];
 }
