@@ -575,7 +575,7 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	}
 	/* a re-run keeps the last run's arrays (already faulted in; trace_fit
 	 * left them at that run's size) and grows them only if it needs more */
-	if (!opt->no_events && r->trace.cap_events == 0)
+	if (!opt->no_events && r->trace.cap_bytes == 0)
 		trace_reserve(&r->trace, est * 10, est);
 
 	match_run_state s;

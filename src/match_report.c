@@ -73,9 +73,11 @@ uint32_t match_find_attempt(const fd_match_result *r, int32_t rule, int32_t grap
 			continue;
 		if (best != UINT32_MAX && a->score <= r->trace.attempts[best].score)
 			continue;
-		for (uint32_t e = a->first_event; e < a->first_event + a->n_events && e < r->trace.n_events; e++) {
-			const fd_event *ev = &r->trace.events[e];
-			if (ev->kind == EV_TYPE && ev->status == ST_PASS && unit_has_node(r, graph, ev->unit, node)) {
+		fd_trace_iter it;
+		fd_event ev;
+		trace_iter_init(&it, &r->trace, a->first_event);
+		for (uint32_t k = 0; k < a->n_events && trace_iter_next(&it, &ev); k++) {
+			if (ev.kind == EV_TYPE && ev.status == ST_PASS && unit_has_node(r, graph, ev.unit, node)) {
 				best = (uint32_t)i;
 				break;
 			}

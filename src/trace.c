@@ -1,6 +1,20 @@
-/* trace.c — the recording trace sink: events, attempts and side paths in
- * three flat growable arrays (trace.h). No allocation per event: arrays grow
- * by doubling, and trace_clear keeps them for the next run. */
+/* trace.c — the recording trace sink: events encoded compactly in one
+ * growable byte array, attempts and side paths in flat growable arrays
+ * (trace.h). No allocation per event: arrays grow by doubling, and
+ * trace_clear keeps them for the next run.
+ *
+ * An event is encoded against the one before it (its delta base):
+ *   header  kind | status << 5 | (rule or graph changed) << 7
+ *           (kind 31: kind and status follow as two raw bytes)
+ *   mask    one bit per field that differs from the base:
+ *           unit other a b op sub reason branch
+ *   [ext]   when the header says so: rule graph
+ *   then each changed field, in that order, as the zigzag varint of its
+ *   difference from the base's value (64-bit wrap-around for a and b).
+ * Consecutive events mostly share rule, graph, branch and b and have nearby
+ * units, so most events are 3 to 6 bytes. The base is reset to ev_defaults
+ * at every TRACE_BLOCK-th event (a checkpoint), whose offset is kept in
+ * marks, relative to bases (one per TRACE_GROUP events) so 32 bits suffice. */
 #include "trace.h"
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +38,156 @@ const char *ev_status_name(fd_ev_status s)
 	return s <= ST_WARN ? status_names[s] : "?";
 }
 
+/* ---- encoding ------------------------------------------------------------ */
+
+/* The delta base at a checkpoint: the values fields take when they do not
+ * apply (trace.h), so that they cost nothing there. */
+static const fd_event ev_defaults = {
+	.reason = 0, .branch = -1, .op = -1, .sub = -1, .rule = -1, .graph = 0,
+	.unit = -1, .other = -1, .a = 0, .b = 0,
+};
+
+enum {
+	M_UNIT = 1, M_OTHER = 2, M_A = 4, M_B = 8, M_OP = 16, M_SUB = 32, M_REASON = 64, M_BRANCH = 128,
+	X_RULE = 1, X_GRAPH = 2,
+	H_EXT = 0x80, H_RAW = 31,
+	EV_MAX_BYTES = 64,           /* 4 header bytes + 4 × 5 + 3 × 3 + 2 + 2 × 10 = 55 */
+};
+
+static inline uint8_t *put_uv(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static inline const uint8_t *get_uv(const uint8_t *p, uint64_t *v)
+{
+	uint64_t x = *p & 0x7f;
+	unsigned s = 7;
+	while (*p++ & 0x80) {
+		x |= (uint64_t)(*p & 0x7f) << s;
+		s += 7;
+	}
+	*v = x;
+	return p;
+}
+
+/* Zigzag of the wrapped difference now - was: small either way, one byte. */
+static inline uint8_t *put_delta(uint8_t *p, int64_t now, int64_t was)
+{
+	uint64_t d = (uint64_t)now - (uint64_t)was;
+	return put_uv(p, d << 1 ^ (0 - (d >> 63)));
+}
+
+static inline const uint8_t *get_delta(const uint8_t *p, int64_t was, int64_t *now)
+{
+	uint64_t z;
+	p = get_uv(p, &z);
+	*now = (int64_t)((uint64_t)was + (z >> 1 ^ (0 - (z & 1))));
+	return p;
+}
+
+/* Writes ev against base at p (room for EV_MAX_BYTES); returns the end. */
+static uint8_t *encode(uint8_t *p, const fd_event *base, const fd_event *ev)
+{
+	unsigned m = (ev->unit != base->unit ? M_UNIT : 0) | (ev->other != base->other ? M_OTHER : 0)
+	             | (ev->a != base->a ? M_A : 0) | (ev->b != base->b ? M_B : 0)
+	             | (ev->op != base->op ? M_OP : 0) | (ev->sub != base->sub ? M_SUB : 0)
+	             | (ev->reason != base->reason ? M_REASON : 0) | (ev->branch != base->branch ? M_BRANCH : 0);
+	unsigned x = (ev->rule != base->rule ? X_RULE : 0) | (ev->graph != base->graph ? X_GRAPH : 0);
+	unsigned h = x ? H_EXT : 0;
+	if (ev->kind < H_RAW && ev->status < 4) {
+		*p++ = (uint8_t)(ev->kind | ev->status << 5 | h);
+	} else {
+		*p++ = (uint8_t)(H_RAW | h);
+		*p++ = ev->kind;
+		*p++ = ev->status;
+	}
+	*p++ = (uint8_t)m;
+	if (x)
+		*p++ = (uint8_t)x;
+	if (m & M_UNIT)
+		p = put_delta(p, ev->unit, base->unit);
+	if (m & M_OTHER)
+		p = put_delta(p, ev->other, base->other);
+	if (m & M_A)
+		p = put_delta(p, ev->a, base->a);
+	if (m & M_B)
+		p = put_delta(p, ev->b, base->b);
+	if (m & M_OP)
+		p = put_delta(p, ev->op, base->op);
+	if (m & M_SUB)
+		p = put_delta(p, ev->sub, base->sub);
+	if (m & M_REASON)
+		p = put_delta(p, ev->reason, base->reason);
+	if (m & M_BRANCH)
+		p = put_delta(p, ev->branch, base->branch);
+	if (x & X_RULE)
+		p = put_delta(p, ev->rule, base->rule);
+	if (x & X_GRAPH)
+		p = put_delta(p, ev->graph, base->graph);
+	return p;
+}
+
+/* Reads the event at p into *ev, which holds its delta base; returns the end. */
+static const uint8_t *decode(const uint8_t *p, fd_event *ev)
+{
+	unsigned h = *p++;
+	if ((h & 31) == H_RAW) {
+		ev->kind = *p++;
+		ev->status = *p++;
+	} else {
+		ev->kind = (uint8_t)(h & 31);
+		ev->status = (uint8_t)(h >> 5 & 3);
+	}
+	unsigned m = *p++;
+	unsigned x = h & H_EXT ? *p++ : 0;
+	int64_t v;
+	if (m & M_UNIT) {
+		p = get_delta(p, ev->unit, &v);
+		ev->unit = (int32_t)v;
+	}
+	if (m & M_OTHER) {
+		p = get_delta(p, ev->other, &v);
+		ev->other = (int32_t)v;
+	}
+	if (m & M_A)
+		p = get_delta(p, ev->a, &ev->a);
+	if (m & M_B)
+		p = get_delta(p, ev->b, &ev->b);
+	if (m & M_OP) {
+		p = get_delta(p, ev->op, &v);
+		ev->op = (int16_t)v;
+	}
+	if (m & M_SUB) {
+		p = get_delta(p, ev->sub, &v);
+		ev->sub = (int16_t)v;
+	}
+	if (m & M_REASON) {
+		p = get_delta(p, ev->reason, &v);
+		ev->reason = (uint8_t)v;
+	}
+	if (m & M_BRANCH) {
+		p = get_delta(p, ev->branch, &v);
+		ev->branch = (int8_t)v;
+	}
+	if (x & X_RULE) {
+		p = get_delta(p, ev->rule, &v);
+		ev->rule = (int32_t)v;
+	}
+	if (x & X_GRAPH) {
+		p = get_delta(p, ev->graph, &v);
+		ev->graph = (int32_t)v;
+	}
+	return p;
+}
+
+/* ---- the recording ------------------------------------------------------- */
+
 void trace_init(fd_trace *t)
 {
 	memset(t, 0, sizeof *t);
@@ -31,12 +195,14 @@ void trace_init(fd_trace *t)
 
 void trace_clear(fd_trace *t)
 {
-	t->n_events = t->n_attempts = t->n_paths = 0;
+	t->n_events = t->n_bytes = t->n_attempts = t->n_paths = 0;
 }
 
 void trace_release(fd_trace *t)
 {
-	free(t->events);
+	free(t->bytes);
+	free(t->marks);
+	free(t->bases);
 	free(t->attempts);
 	free(t->paths);
 	trace_init(t);
@@ -54,11 +220,29 @@ static void *grow(void *p, size_t *cap, size_t want, size_t sz)
 	return xrealloc(p, c * sz);
 }
 
+/* A checkpoint: note where event n starts and encode it from the defaults. */
+static void checkpoint(fd_trace *t)
+{
+	size_t n = t->n_events;
+	if (n % TRACE_GROUP == 0) {
+		t->bases = grow(t->bases, &t->cap_bases, n / TRACE_GROUP + 1, sizeof *t->bases);
+		t->bases[n / TRACE_GROUP] = t->n_bytes;
+	}
+	t->marks = grow(t->marks, &t->cap_marks, n / TRACE_BLOCK + 1, sizeof *t->marks);
+	t->marks[n / TRACE_BLOCK] = (uint32_t)(t->n_bytes - t->bases[n / TRACE_GROUP]);
+	t->last = ev_defaults;
+}
+
 static uint32_t rec_event(void *ctx, const fd_event *ev)
 {
 	fd_trace *t = ctx;
-	t->events = grow(t->events, &t->cap_events, t->n_events + 1, sizeof *t->events);
-	t->events[t->n_events] = *ev;
+	if (t->n_events % TRACE_BLOCK == 0)
+		checkpoint(t);
+	if (t->cap_bytes - t->n_bytes < EV_MAX_BYTES)
+		t->bytes = grow(t->bytes, &t->cap_bytes, t->n_bytes + EV_MAX_BYTES, 1);
+	uint8_t *end = encode(t->bytes + t->n_bytes, &t->last, ev);
+	t->n_bytes = (size_t)(end - t->bytes);
+	t->last = *ev;
 	return (uint32_t)t->n_events++;
 }
 
@@ -79,12 +263,27 @@ static uint32_t rec_path(void *ctx, const int32_t *ids, uint32_t n)
 	return off;
 }
 
+/* What a reserve allows an event: the matcher's events average about 5
+ * bytes; a reserve is address space until written, so room to spare costs
+ * nothing, and trace_fit gives it back. */
+#define RESERVE_BYTES_PER_EVENT 8
+
 /* Exactly the size asked for: an estimate should not be doubled again. */
 void trace_reserve(fd_trace *t, size_t events, size_t attempts)
 {
-	if (events > t->cap_events) {
-		t->events = xrealloc(t->events, events * sizeof *t->events);
-		t->cap_events = events;
+	size_t bytes = events * RESERVE_BYTES_PER_EVENT + EV_MAX_BYTES;
+	size_t marks = events / TRACE_BLOCK + 1, bases = events / TRACE_GROUP + 1;
+	if (bytes > t->cap_bytes) {
+		t->bytes = xrealloc(t->bytes, bytes);
+		t->cap_bytes = bytes;
+	}
+	if (marks > t->cap_marks) {
+		t->marks = xrealloc(t->marks, marks * sizeof *t->marks);
+		t->cap_marks = marks;
+	}
+	if (bases > t->cap_bases) {
+		t->bases = xrealloc(t->bases, bases * sizeof *t->bases);
+		t->cap_bases = bases;
 	}
 	if (attempts > t->cap_attempts) {
 		t->attempts = xrealloc(t->attempts, attempts * sizeof *t->attempts);
@@ -92,21 +291,28 @@ void trace_reserve(fd_trace *t, size_t events, size_t attempts)
 	}
 }
 
+/* *p down to n elements when more than a quarter of its capacity is unused. */
+static void *fit(void *p, size_t *cap, size_t n, size_t sz)
+{
+	if (!n || *cap <= n + n / 4)
+		return p;
+	*cap = n;
+	return xrealloc(p, n * sz);
+}
+
 /* Gives back what a run's reserve did not fill when that is more than a
  * quarter, so that the recording holds its events and little more
  * (trace_bytes; tests/bench measures bytes per event). Shrinking a large
  * block is a remap, not a copy. A small slack is kept: a what-if re-run
- * reuses these arrays without growing them again. */
+ * reuses these arrays without growing them again. The byte array keeps
+ * EV_MAX_BYTES beyond its end, which rec_event needs free to write. */
 void trace_fit(fd_trace *t)
 {
-	if (t->n_events && t->cap_events > t->n_events + t->n_events / 4) {
-		t->events = xrealloc(t->events, t->n_events * sizeof *t->events);
-		t->cap_events = t->n_events;
-	}
-	if (t->n_attempts && t->cap_attempts > t->n_attempts + t->n_attempts / 4) {
-		t->attempts = xrealloc(t->attempts, t->n_attempts * sizeof *t->attempts);
-		t->cap_attempts = t->n_attempts;
-	}
+	if (t->n_events)
+		t->bytes = fit(t->bytes, &t->cap_bytes, t->n_bytes + EV_MAX_BYTES, 1);
+	t->marks = fit(t->marks, &t->cap_marks, (t->n_events + TRACE_BLOCK - 1) / TRACE_BLOCK, sizeof *t->marks);
+	t->bases = fit(t->bases, &t->cap_bases, (t->n_events + TRACE_GROUP - 1) / TRACE_GROUP, sizeof *t->bases);
+	t->attempts = fit(t->attempts, &t->cap_attempts, t->n_attempts, sizeof *t->attempts);
 }
 
 fd_trace_sink trace_sink(fd_trace *t)
@@ -116,6 +322,98 @@ fd_trace_sink trace_sink(fd_trace *t)
 
 size_t trace_bytes(const fd_trace *t)
 {
-	return t->cap_events * sizeof *t->events + t->cap_attempts * sizeof *t->attempts
-	       + t->cap_paths * sizeof *t->paths;
+	return t->cap_bytes + t->cap_marks * sizeof *t->marks + t->cap_bases * sizeof *t->bases
+	       + t->cap_attempts * sizeof *t->attempts + t->cap_paths * sizeof *t->paths;
+}
+
+size_t trace_used_bytes(const fd_trace *t)
+{
+	return t->n_bytes + (t->n_events + TRACE_BLOCK - 1) / TRACE_BLOCK * sizeof *t->marks
+	       + (t->n_events + TRACE_GROUP - 1) / TRACE_GROUP * sizeof *t->bases
+	       + t->n_attempts * sizeof *t->attempts + t->n_paths * sizeof *t->paths;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+/* The bytes of checkpoint event i (i a multiple of TRACE_BLOCK). */
+static const uint8_t *block_start(const fd_trace *t, size_t i)
+{
+	return t->bytes + t->bases[i / TRACE_GROUP] + t->marks[i / TRACE_BLOCK];
+}
+
+fd_event trace_event(const fd_trace *t, size_t i)
+{
+	fd_event ev = ev_defaults;
+	if (i >= t->n_events)
+		return ev;
+	const uint8_t *p = block_start(t, i - i % TRACE_BLOCK);
+	for (size_t k = i % TRACE_BLOCK + 1; k > 0; k--)
+		p = decode(p, &ev);
+	return ev;
+}
+
+void trace_iter_init(fd_trace_iter *it, const fd_trace *t, size_t i)
+{
+	it->t = t;
+	it->ev = ev_defaults;
+	if (i >= t->n_events) {
+		it->i = t->n_events;
+		it->p = NULL;
+		return;
+	}
+	it->i = i - i % TRACE_BLOCK;
+	it->p = block_start(t, it->i);
+	for (; it->i < i; it->i++)
+		it->p = decode(it->p, &it->ev);
+}
+
+bool trace_iter_next(fd_trace_iter *it, fd_event *out)
+{
+	if (it->i >= it->t->n_events)
+		return false;
+	if (it->i % TRACE_BLOCK == 0)
+		it->ev = ev_defaults;
+	it->p = decode(it->p, &it->ev);
+	it->i++;
+	*out = it->ev;
+	return true;
+}
+
+void trace_iter_seek(fd_trace_iter *it, size_t i)
+{
+	/* forward from here beats the checkpoint when fewer events lie between */
+	if (i >= it->i && i - it->i <= i % TRACE_BLOCK && it->i < it->t->n_events) {
+		fd_event skip;
+		while (it->i < i && trace_iter_next(it, &skip))
+			;
+		return;
+	}
+	trace_iter_init(it, it->t, i);
+}
+
+void trace_riter_init(fd_trace_riter *it, const fd_trace *t, size_t end)
+{
+	it->t = t;
+	it->i = end < t->n_events ? end : t->n_events;
+	it->block = SIZE_MAX;
+}
+
+bool trace_riter_prev(fd_trace_riter *it, fd_event *out)
+{
+	if (it->i == 0)
+		return false;
+	size_t i = --it->i;
+	size_t b = i - i % TRACE_BLOCK;
+	if (it->block != b) {
+		/* the whole block up to i, forwards */
+		const uint8_t *p = block_start(it->t, b);
+		fd_event ev = ev_defaults;
+		for (size_t k = 0; k <= i - b; k++) {
+			p = decode(p, &ev);
+			it->ev[k] = ev;
+		}
+		it->block = b;
+	}
+	*out = it->ev[i - b];
+	return true;
 }

@@ -1,19 +1,24 @@
-/* trace.h — what the matcher did, as an ordered list of small fixed-size
- * events plus one summary record per attempt (rule × anchor).
+/* trace.h — what the matcher did, as an ordered list of small events plus
+ * one summary record per attempt (rule × anchor).
  *
  * The matcher talks to its consumer through fd_trace_sink (like ncdu's
- * dir_output): the recording sink (fd_trace) stores events compactly in flat
- * arrays — 40 bytes an event, no allocation per event, no strings. Text is made
- * on demand: an event names the rule, the pattern position, the param /
- * source / constraint index, the unit (node or composite) and two int64
- * payloads; the rule's file:line and the expected value come from the rule's
- * fd_yval, the actual value is recomputed from the graph. So a recording is
- * read together with the match result, context, model and rules it came from
- * (trace_format.c: canonical text, JSON, one-line "why").
+ * dir_output): the recording sink (fd_trace) stores events compactly — each
+ * one as the fields that differ from the event before it, in a few bytes
+ * (trace.c: about 5 bytes an event where a flat fd_event is 40), no
+ * allocation per event, no strings. Readers get an event back by value
+ * (trace_event) or walk a run of them with a cursor (fd_trace_iter, forwards;
+ * fd_trace_riter, backwards). Text is made on demand: an event names the
+ * rule, the pattern position, the param / source / constraint index, the
+ * unit (node or composite) and two int64 payloads; the rule's file:line and
+ * the expected value come from the rule's fd_yval, the actual value is
+ * recomputed from the graph. So a recording is read together with the match
+ * result, context, model and rules it came from (trace_format.c: canonical
+ * text, JSON, one-line "why").
  *
- * Ownership: an fd_trace owns its three arrays; trace_release frees them. */
+ * Ownership: an fd_trace owns its arrays; trace_release frees them. */
 #ifndef FD_TRACE_H
 #define FD_TRACE_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,10 +94,24 @@ typedef struct fd_trace_sink {
 	uint32_t (*path)(void *ctx, const int32_t *ids, uint32_t n);
 } fd_trace_sink;
 
-/* The recording sink. */
+/* The recording sink. Events are encoded one after another in bytes; every
+ * TRACE_BLOCK-th event is a checkpoint (encoded against the defaults, not
+ * the event before), and marks / bases say where each checkpoint starts, so
+ * event i is decoded from checkpoint i / TRACE_BLOCK with at most
+ * TRACE_BLOCK - 1 events skipped. The layout is trace.c's business: read
+ * events through trace_event and the cursors below. */
+#define TRACE_BLOCK 16               /* events per checkpoint */
+#define TRACE_GROUP 65536            /* events per base (marks are 32-bit offsets from it) */
+
 typedef struct fd_trace {
-	fd_event *events;
-	size_t n_events, cap_events;
+	uint8_t *bytes;                  /* the encoded events */
+	size_t n_bytes, cap_bytes;
+	uint32_t *marks;                 /* checkpoint k: bytes offset from bases[k * TRACE_BLOCK / TRACE_GROUP] */
+	size_t cap_marks;
+	size_t *bases;                   /* group k: bytes offset of event k * TRACE_GROUP */
+	size_t cap_bases;
+	fd_event last;                   /* the encoder's delta base */
+	size_t n_events;
 	fd_attempt *attempts;
 	size_t n_attempts, cap_attempts;
 	int32_t *paths;
@@ -103,10 +122,43 @@ void trace_init(fd_trace *t);
 void trace_clear(fd_trace *t);       /* empties, keeps the buffers for a re-run */
 void trace_release(fd_trace *t);
 fd_trace_sink trace_sink(fd_trace *t);
-/* Grows the arrays to hold at least that many (no copies during a run). */
+/* Grows the arrays to hold at least that many (no copies during a run;
+ * events are reserved at an estimate of their encoded size). */
 void trace_reserve(fd_trace *t, size_t events, size_t attempts);
 void trace_fit(fd_trace *t);         /* capacity down to what was recorded (end of a run) */
 size_t trace_bytes(const fd_trace *t); /* bytes the recording holds (capacity) */
+size_t trace_used_bytes(const fd_trace *t); /* bytes the recording fills */
+
+/* Event i (i < n_events) by value; an all-defaults event past the end. */
+fd_event trace_event(const fd_trace *t, size_t i);
+
+/* A forward cursor: init at i, then each next gives event i, i + 1, ...
+ * until n_events (false). seek moves to i, decoding forward when that is
+ * cheaper than starting again from i's checkpoint. */
+typedef struct fd_trace_iter {
+	const fd_trace *t;
+	const uint8_t *p;                /* the next event's bytes */
+	size_t i;                        /* the next event's index */
+	fd_event ev;                     /* the last one decoded: the delta base */
+} fd_trace_iter;
+
+void trace_iter_init(fd_trace_iter *it, const fd_trace *t, size_t i);
+bool trace_iter_next(fd_trace_iter *it, fd_event *out);
+void trace_iter_seek(fd_trace_iter *it, size_t i);
+
+/* A backward cursor: init at end, then each prev gives event end - 1,
+ * end - 2, ... down to 0 (false after). Decodes a checkpoint's block at a
+ * time. */
+typedef struct fd_trace_riter {
+	const fd_trace *t;
+	size_t i;                        /* prev gives event i - 1 */
+	size_t block;                    /* first event in ev[]; SIZE_MAX: none yet */
+	fd_event ev[TRACE_BLOCK];
+} fd_trace_riter;
+
+void trace_riter_init(fd_trace_riter *it, const fd_trace *t, size_t end);
+bool trace_riter_prev(fd_trace_riter *it, fd_event *out);
+
 const char *event_kind_name(fd_event_kind k);
 const char *ev_status_name(fd_ev_status s);
 

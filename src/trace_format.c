@@ -286,12 +286,10 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 	}
 }
 
-void trace_describe(const fd_match_result *r, uint32_t idx, fd_event_text *o)
+/* trace_describe of an event already decoded (the writers walk with a cursor). */
+static void describe(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
 {
 	memset(o, 0, sizeof *o);
-	if (idx >= r->trace.n_events)
-		return;
-	const fd_event *ev = &r->trace.events[idx];
 	const fd_graph *g = r->ctx->graphs[ev->graph].g;
 	const fd_rule *rule = ev->rule >= 0 ? &r->rules->rules[ev->rule] : NULL;
 	const fd_rule_pattern *pat = rule ? event_pattern(rule, ev->branch) : NULL;
@@ -457,6 +455,16 @@ void trace_describe(const fd_match_result *r, uint32_t idx, fd_event_text *o)
 	}
 }
 
+void trace_describe(const fd_match_result *r, uint32_t idx, fd_event_text *o)
+{
+	if (idx >= r->trace.n_events) {
+		memset(o, 0, sizeof *o);
+		return;
+	}
+	fd_event ev = trace_event(&r->trace, idx);
+	describe(r, &ev, o);
+}
+
 /* ---- text ---------------------------------------------------------------- */
 
 static void where_text(const fd_srcpos *p, char *buf, size_t size)
@@ -467,12 +475,12 @@ static void where_text(const fd_srcpos *p, char *buf, size_t size)
 		put(buf, size, "%s:%d:%d", p->file, p->line, p->col);
 }
 
-static void write_event_line(FILE *f, const fd_match_result *r, uint32_t idx, const char *indent)
+static void write_event_line(FILE *f, const fd_match_result *r, uint32_t idx, const fd_event *ev,
+                             const char *indent)
 {
-	const fd_event *ev = &r->trace.events[idx];
 	fd_event_text t;
 	char where[256];
-	trace_describe(r, idx, &t);
+	describe(r, ev, &t);
 	where_text(&t.where, where, sizeof where);
 	fprintf(f, "%s#%u %-4s %s", indent, idx, ev_status_name((fd_ev_status)ev->status), t.check);
 	if (t.subject[0] && ev->kind != EV_RULE)
@@ -499,7 +507,10 @@ static const char *graph_label(const fd_match_result *r, int32_t gi, char *buf, 
 	return buf;
 }
 
-void trace_write_attempt(FILE *f, const fd_match_result *r, uint32_t ai)
+/* Attempt ai, its events read from it (left after the last); first: its
+ * first event when the caller has already read it, else NULL. */
+static void write_attempt(FILE *f, const fd_match_result *r, uint32_t ai, fd_trace_iter *it,
+                          const fd_event *first)
 {
 	const fd_attempt *a = &r->trace.attempts[ai];
 	const fd_rule *rule = &r->rules->rules[a->rule];
@@ -511,11 +522,25 @@ void trace_write_attempt(FILE *f, const fd_match_result *r, uint32_t ai)
 	else
 		fprintf(f, "  attempt %u %s: %s %s\n", ai, rule->name, rung_name((fd_rung)a->rung),
 		        reason_code((fd_reason)a->reason));
-	for (uint32_t e = a->first_event; e < a->first_event + a->n_events && e < r->trace.n_events; e++) {
-		if (r->trace.events[e].kind == EV_RULE && r->trace.events[e].status == ST_INFO)
+	fd_event ev;
+	if (!first)
+		trace_iter_seek(it, a->first_event);
+	for (uint32_t e = a->first_event; e < a->first_event + a->n_events; e++) {
+		if (first && e == a->first_event)
+			ev = *first;
+		else if (!trace_iter_next(it, &ev))
+			break;
+		if (ev.kind == EV_RULE && ev.status == ST_INFO)
 			continue;
-		write_event_line(f, r, e, e == a->decisive ? "  > " : "    ");
+		write_event_line(f, r, e, &ev, e == a->decisive ? "  > " : "    ");
 	}
+}
+
+void trace_write_attempt(FILE *f, const fd_match_result *r, uint32_t ai)
+{
+	fd_trace_iter it;
+	trace_iter_init(&it, &r->trace, r->trace.attempts[ai].first_event);
+	write_attempt(f, r, ai, &it, NULL);
 }
 
 void trace_write_text(FILE *f, const fd_match_result *r)
@@ -525,21 +550,25 @@ void trace_write_text(FILE *f, const fd_match_result *r)
 	        base_name(r->ctx->model->path), r->target, (size_t)r->n_rules, t->n_events, t->n_attempts);
 	uint32_t e = 0;
 	bool header = false;
-	for (; e < t->n_events && t->events[e].kind == EV_COMPOSITE; e++) {
+	fd_trace_iter it;
+	fd_event cur;
+	trace_iter_init(&it, t, 0);
+	for (; trace_iter_next(&it, &cur) && cur.kind == EV_COMPOSITE; e++) {
 		if (!header) {
 			fprintf(f, "canonical forms%s\n", r->ctx->canonicalize ? "" : " (off)");
 			header = true;
 		}
-		write_event_line(f, r, e, "  ");
+		write_event_line(f, r, e, &cur, "  ");
 	}
 	size_t ai = 0;
-	for (; e < t->n_events; e++) {
-		const fd_event *ev = &t->events[e];
+	/* cur is event e (read by the loop above or at the end of this one) */
+	for (; e < t->n_events; e++, trace_iter_next(&it, &cur)) {
+		const fd_event *ev = &cur;
 		if (ev->kind == EV_RULE && ev->status == ST_INFO) {
 			const fd_rule *rule = &r->rules->rules[ev->rule];
 			fd_event_text d;
 			char where[256];
-			trace_describe(r, e, &d);
+			describe(r, ev, &d);
 			where_text(&d.where, where, sizeof where);
 			const fd_rule_stats *st = &r->stats[ev->rule];
 			fprintf(f, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
@@ -552,8 +581,9 @@ void trace_write_text(FILE *f, const fd_match_result *r)
 			ai++;
 		if (ai < t->n_attempts && t->attempts[ai].first_event <= e) {
 			const fd_attempt *a = &t->attempts[ai];
-			trace_write_attempt(f, r, (uint32_t)ai);
+			write_attempt(f, r, (uint32_t)ai, &it, a->first_event == e ? &cur : NULL);
 			e = a->first_event + a->n_events - 1;
+			trace_iter_seek(&it, e + 1);   /* what the loop reads next */
 			ai++;
 		}
 	}
@@ -561,12 +591,11 @@ void trace_write_text(FILE *f, const fd_match_result *r)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_event(FILE *f, const fd_match_result *r, uint32_t idx)
+static void json_event(FILE *f, const fd_match_result *r, uint32_t idx, const fd_event *ev)
 {
-	const fd_event *ev = &r->trace.events[idx];
 	fd_event_text t;
 	char where[256];
-	trace_describe(r, idx, &t);
+	describe(r, ev, &t);
 	where_text(&t.where, where, sizeof where);
 	fprintf(f, "{\"index\": %u, \"kind\": \"%s\", \"status\": \"%s\", \"check\": ", idx,
 	        event_kind_name((fd_event_kind)ev->kind), ev->status == ST_FAIL ? "fail" : ev_status_name((fd_ev_status)ev->status));
@@ -592,9 +621,12 @@ void trace_write_json(FILE *f, const fd_match_result *r)
 	char lab[192];
 	fputs("{\"composites\": [", f);
 	uint32_t e = 0;
-	for (; e < t->n_events && t->events[e].kind == EV_COMPOSITE; e++) {
+	fd_trace_iter it;
+	fd_event ev;
+	trace_iter_init(&it, t, 0);
+	for (; trace_iter_next(&it, &ev) && ev.kind == EV_COMPOSITE; e++) {
 		fputs(e ? ", " : "", f);
-		json_event(f, r, e);
+		json_event(f, r, e, &ev);
 	}
 	fputs("], \"attempts\": [", f);
 	for (size_t ai = 0; ai < t->n_attempts; ai++) {
@@ -611,9 +643,10 @@ void trace_write_json(FILE *f, const fd_match_result *r)
 		fprintf(f, ", \"graph\": %d, \"branch\": %d, \"rung\": \"%s\", \"code\": \"%s\", \"decisive\": %lld, \"events\": [",
 		        a->graph, a->branch, rung_id((fd_rung)a->rung), reason_code((fd_reason)a->reason),
 		        a->decisive == UINT32_MAX ? -1LL : (long long)a->decisive);
-		for (uint32_t k = 0; k < a->n_events && a->first_event + k < t->n_events; k++) {
+		trace_iter_seek(&it, a->first_event);
+		for (uint32_t k = 0; k < a->n_events && trace_iter_next(&it, &ev); k++) {
 			fputs(k ? ", " : "", f);
-			json_event(f, r, a->first_event + k);
+			json_event(f, r, a->first_event + k, &ev);
 		}
 		fputs("]}", f);
 	}

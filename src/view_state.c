@@ -279,7 +279,8 @@ bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int3
 {
 	if (ev >= r->trace.n_events)
 		return false;
-	const fd_event *e = &r->trace.events[ev];
+	fd_event cur = trace_event(&r->trace, ev);
+	const fd_event *e = &cur;
 	if (e->graph != graph)
 		return false;
 	switch (e->kind) {
@@ -307,15 +308,20 @@ static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_
 	return false;
 }
 
+static bool any_bp_hits(const vs_breakpoints *b, const fd_match_result *r, const fd_event *e)
+{
+	for (size_t i = 0; b && i < b->n; i++)
+		if (bp_hits(&b->items[i], r, e))
+			return true;
+	return false;
+}
+
 bool vs_bp_hit(const vs_breakpoints *b, const fd_match_result *r, uint32_t ev)
 {
 	if (!b || ev >= r->trace.n_events)
 		return false;
-	const fd_event *e = &r->trace.events[ev];
-	for (size_t i = 0; i < b->n; i++)
-		if (bp_hits(&b->items[i], r, e))
-			return true;
-	return false;
+	fd_event e = trace_event(&r->trace, ev);
+	return any_bp_hits(b, r, &e);
 }
 
 char *vs_bp_describe(const vs_breakpoint *bp, const fd_match_result *r, char *buf, size_t size)
@@ -405,6 +411,9 @@ uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uin
 	const fd_trace *t = &r->trace;
 	size_t n = t->n_events;
 	uint32_t to = cur;
+	fd_trace_iter it;        /* the scans below read events in order, not one by one */
+	fd_trace_riter rit;
+	fd_event ev;
 	if (moved)
 		*moved = false;
 	if (n == 0)
@@ -447,15 +456,17 @@ uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uin
 		break;
 	}
 	case STEP_NEXT_FIRE:
-		for (size_t e = (size_t)cur + 1; e < n; e++)
-			if (t->events[e].kind == EV_FIRE) {
+		trace_iter_init(&it, t, (size_t)cur + 1);
+		for (size_t e = (size_t)cur + 1; e < n && trace_iter_next(&it, &ev); e++)
+			if (ev.kind == EV_FIRE) {
 				to = (uint32_t)e;
 				break;
 			}
 		break;
 	case STEP_PREV_FIRE:
-		for (size_t e = cur; e-- > 0;)
-			if (t->events[e].kind == EV_FIRE) {
+		trace_riter_init(&rit, t, cur);
+		for (size_t e = cur; e-- > 0 && trace_riter_prev(&rit, &ev);)
+			if (ev.kind == EV_FIRE) {
 				to = (uint32_t)e;
 				break;
 			}
@@ -480,15 +491,21 @@ uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uin
 		break;
 	}
 	case STEP_CONTINUE:
-		for (size_t e = (size_t)cur + 1; e < n; e++)
-			if (vs_bp_hit(bp, r, (uint32_t)e)) {
+		if (!bp)
+			break;
+		trace_iter_init(&it, t, (size_t)cur + 1);
+		for (size_t e = (size_t)cur + 1; e < n && trace_iter_next(&it, &ev); e++)
+			if (any_bp_hits(bp, r, &ev)) {
 				to = (uint32_t)e;
 				break;
 			}
 		break;
 	case STEP_REVERSE_CONTINUE:
-		for (size_t e = cur; e-- > 0;)
-			if (vs_bp_hit(bp, r, (uint32_t)e)) {
+		if (!bp)
+			break;
+		trace_riter_init(&rit, t, cur);
+		for (size_t e = cur; e-- > 0 && trace_riter_prev(&rit, &ev);)
+			if (any_bp_hits(bp, r, &ev)) {
 				to = (uint32_t)e;
 				break;
 			}

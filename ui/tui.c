@@ -197,7 +197,7 @@ int32_t tui_rule_under_cursor(tui *t)
 		return t->list[VIEW_RULES].cursor < t->n_rule_rows ? t->rule_rows[t->list[VIEW_RULES].cursor] : -1;
 	case VIEW_TRACE:
 		if (r->trace.n_events)
-			return r->trace.events[t->list[VIEW_TRACE].cursor].rule;
+			return trace_event(&r->trace, t->list[VIEW_TRACE].cursor).rule;
 		return -1;
 	case VIEW_DETAIL:
 		if (t->list[VIEW_DETAIL].cursor < t->n_drows && t->drows[t->list[VIEW_DETAIL].cursor].rule >= 0)

@@ -30,7 +30,8 @@ static const char *outcome(const fd_attempt *a, char *buf, size_t size)
 static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, size_t bsize, int *role)
 {
 	const fd_match_result *r = res(t);
-	const fd_event *e = &r->trace.events[row];
+	fd_event ev = trace_event(&r->trace, row);
+	const fd_event *e = &ev;
 	fd_event_text tx;
 	trace_describe(r, (uint32_t)row, &tx);
 	const char *rule = e->rule >= 0 ? r->rules->rules[e->rule].name : "";
@@ -143,7 +144,8 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 		return;
 	}
 	uint32_t ev = (uint32_t)t->list[VIEW_TRACE].cursor;
-	const fd_event *e = &r->trace.events[ev];
+	fd_event cur = trace_event(&r->trace, ev);
+	const fd_event *e = &cur;
 	fd_event_text tx;
 	trace_describe(r, ev, &tx);
 	char buf[1024];
@@ -188,7 +190,8 @@ static void select_row(tui *t)
 	const fd_match_result *r = res(t);
 	if (r->trace.n_events == 0)
 		return;
-	const fd_event *e = &r->trace.events[t->list[VIEW_TRACE].cursor];
+	fd_event cur = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
+	const fd_event *e = &cur;
 	if (e->kind == EV_RULE || e->graph < 0 || e->unit < 0 ||
 	    e->graph >= r->ctx->n_graphs || e->unit >= r->ctx->graphs[e->graph].n_units) {
 		if (e->rule >= 0)
@@ -218,7 +221,8 @@ static unsigned breakpoint_menu(tui *t)
 	const fd_match_result *r = res(t);
 	if (r->trace.n_events == 0)
 		return RES_OK;
-	const fd_event *e = &r->trace.events[t->list[VIEW_TRACE].cursor];
+	fd_event cur = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
+	const fd_event *e = &cur;
 	vs_breakpoint choice[3];
 	char text[3][256];
 	const char *items[3];
@@ -334,7 +338,8 @@ static unsigned action(tui *t, enum tui_action a)
 		const fd_match_result *r = res(t);
 		if (r->trace.n_events == 0)
 			return RES_UNHANDLED;
-		const fd_event *e = &r->trace.events[t->list[VIEW_TRACE].cursor];
+		fd_event cur = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
+	const fd_event *e = &cur;
 		char path[160];
 		event_path(t, e, path, sizeof path);
 		if (!path[0])

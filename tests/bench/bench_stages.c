@@ -159,9 +159,9 @@ static int pipeline(const char *model, const char *rules, const char *export_pat
 	printf("fusions %zu\nevents %zu\nattempts %zu\ntrace_bytes %zu\n",
 	       r.n_fusions, r.trace.n_events, r.trace.n_attempts, tb);
 	printf("trace_bytes_per_event %.1f\n", r.trace.n_events ? (double)tb / r.trace.n_events : 0.0);
-	/* what the recording fills (capacity beyond it is reserved, never touched) */
-	size_t used = r.trace.n_events * sizeof *r.trace.events + r.trace.n_attempts * sizeof *r.trace.attempts
-	              + r.trace.n_paths * sizeof *r.trace.paths;
+	/* what the recording fills: encoded events, checkpoints, attempts, paths
+	 * (capacity beyond it is reserved, never touched) */
+	size_t used = trace_used_bytes(&r.trace);
 	printf("trace_used_bytes %zu\ntrace_used_per_event %.1f\n", used,
 	       r.trace.n_events ? (double)used / r.trace.n_events : 0.0);
 	printf("model_arena_bytes %zu\n", m.arena.used);

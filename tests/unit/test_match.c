@@ -212,7 +212,7 @@ static void ladder_case(const char *path, const char *rule, const char *nd, fd_r
 	assert_int_equal(a->rung, rung);
 	assert_int_equal(a->reason, why);
 	assert_true(a->decisive != UINT32_MAX);
-	assert_int_equal(x.r.trace.events[a->decisive].reason, why);
+	assert_int_equal(trace_event(&x.r.trace, a->decisive).reason, why);
 	run_release(&x);
 }
 

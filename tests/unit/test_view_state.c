@@ -218,7 +218,7 @@ static void test_stepper_attempts(void **state)
 	assert_int_equal(to, t->attempts[a1 - 1].first_event);
 	/* an event between attempts (a rule start) belongs to none */
 	for (size_t e = 0; e < t->n_events; e++)
-		if (t->events[e].kind == EV_RULE)
+		if (trace_event(t, e).kind == EV_RULE)
 			assert_int_equal(vs_attempt_of(t, (uint32_t)e), UINT32_MAX);
 }
 
@@ -229,13 +229,13 @@ static void test_stepper_fire_failure(void **state)
 	bool moved;
 	uint32_t f1 = move(NULL, 0, STEP_NEXT_FIRE, &moved);
 	assert_true(moved);
-	assert_int_equal(t->events[f1].kind, EV_FIRE);
+	assert_int_equal(trace_event(t, f1).kind, EV_FIRE);
 	uint32_t f2 = move(NULL, f1, STEP_NEXT_FIRE, &moved);
 	assert_true(moved && f2 > f1);
-	assert_int_equal(t->events[f2].kind, EV_FIRE);
+	assert_int_equal(trace_event(t, f2).kind, EV_FIRE);
 	assert_int_equal(move(NULL, f2, STEP_PREV_FIRE, &moved), f1);
 	for (uint32_t e = 0; e < f1; e++)
-		assert_int_not_equal(t->events[e].kind, EV_FIRE);   /* f1 is the first */
+		assert_int_not_equal(trace_event(t, e).kind, EV_FIRE);   /* f1 is the first */
 	/* failures: the deciding check of an attempt that did not fire */
 	uint32_t x = move(NULL, 0, STEP_NEXT_FAILURE, &moved);
 	assert_true(moved);
@@ -243,7 +243,7 @@ static void test_stepper_fire_failure(void **state)
 	assert_int_not_equal(a, UINT32_MAX);
 	assert_int_not_equal(t->attempts[a].rung, RUNG_FIRED);
 	assert_int_equal(t->attempts[a].decisive, x);
-	assert_int_equal(t->events[x].status, ST_FAIL);
+	assert_int_equal(trace_event(t, x).status, ST_FAIL);
 	uint32_t x2 = move(NULL, x, STEP_NEXT_FAILURE, &moved);
 	assert_true(moved && x2 > x);
 	assert_int_equal(move(NULL, x2, STEP_PREV_FAILURE, &moved), x);
@@ -269,7 +269,7 @@ static void test_breakpoints(void **state)
 	assert_true(vs_bp_toggle(&b, &code));
 	uint32_t hit = move(&b, 0, STEP_CONTINUE, &moved);
 	assert_true(moved);
-	assert_int_equal(t->events[hit].reason, REASON_CL01_CONFLICT);
+	assert_int_equal(trace_event(t, hit).reason, REASON_CL01_CONFLICT);
 	uint32_t hit2 = move(&b, hit, STEP_CONTINUE, &moved);
 	assert_true(moved && hit2 > hit);
 	assert_int_equal(move(&b, hit2, STEP_REVERSE_CONTINUE, &moved), hit);
@@ -288,8 +288,8 @@ static void test_breakpoints(void **state)
 	vs_bp_toggle(&b, &rule);
 	uint32_t e = move(&b, 0, STEP_CONTINUE, &moved);
 	assert_true(moved);
-	assert_int_equal(t->events[e].rule, ri);
-	assert_true(t->events[e].kind == EV_RULE || t->events[e].kind == EV_ANCHOR);
+	assert_int_equal(trace_event(t, e).rule, ri);
+	assert_true(trace_event(t, e).kind == EV_RULE || trace_event(t, e).kind == EV_ANCHOR);
 	assert_string_equal(vs_bp_describe(&rule, r, buf, sizeof buf), "rule Conv_Add_Residual_Fusion");
 	vs_bp_remove(&b, 0);
 
@@ -299,7 +299,7 @@ static void test_breakpoints(void **state)
 	e = move(&b, 0, STEP_CONTINUE, &moved);
 	assert_true(moved);
 	assert_true(vs_event_touches(r, e, 0, add2));
-	assert_int_equal(t->events[e].kind, EV_TYPE);             /* add2 is reached as op1, never an anchor */
+	assert_int_equal(trace_event(t, e).kind, EV_TYPE);             /* add2 is reached as op1, never an anchor */
 	assert_string_equal(vs_bp_describe(&node, r, buf, sizeof buf), "node add2");
 	vs_bp_release(&b);
 }
@@ -318,7 +318,7 @@ static void test_why_not(void **state)
 	assert_int_not_equal(a, UINT32_MAX);
 	assert_int_equal(t->attempts[a].rung, RUNG_CONFLICT);
 	uint32_t ev = vs_attempt_focus(t, a);
-	assert_int_equal(t->events[ev].kind, EV_CONFLICT);   /* lands on the deciding check */
+	assert_int_equal(trace_event(t, ev).kind, EV_CONFLICT);   /* lands on the deciding check */
 
 	a = vs_why_not(r, bn, 0, conv1);
 	assert_int_equal(t->attempts[a].reason, REASON_NM01_TYPE);
@@ -350,7 +350,7 @@ static void test_stepper_after_edit(void **state)
 	bool moved;
 	uint32_t f = vs_stepper_move(r, NULL, 0, STEP_NEXT_FIRE, &moved);
 	assert_true(moved);
-	assert_int_equal(r->trace.events[f].rule, residual);   /* now it runs first and fires */
+	assert_int_equal(trace_event(&r->trace, f).rule, residual);   /* now it runs first and fires */
 	const fd_graph *g = &session_model(&S)->graphs[0];
 	uint32_t a = vs_why_not(r, residual, 0, graph_find_node(g, "conv1"));
 	assert_int_equal(r->trace.attempts[a].rung, RUNG_FIRED);

@@ -1,0 +1,355 @@
+/* test_trace.c — the recording's compact event encoding (src/trace.c):
+ * every event read back equals the one recorded — edge values (INT64_MIN /
+ * MAX payloads, -1 fields, large rule and graph indices, every kind and
+ * status), random runs, random access at every index against the
+ * sequential and backward cursors, checkpoint and group boundaries, and
+ * clear / reserve / fit around a recording. Owner: trace helper. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "trace.h"
+
+/* ---- helpers --------------------------------------------------------------- */
+
+static void assert_event_equal(const fd_event *x, const fd_event *y, size_t i)
+{
+	if (memcmp(x, y, sizeof *x) == 0)
+		return;
+	print_error("event %zu differs: got kind %u status %u reason %u branch %d op %d sub %d rule %d graph %d "
+	            "unit %d other %d a %lld b %lld; want kind %u status %u reason %u branch %d op %d sub %d "
+	            "rule %d graph %d unit %d other %d a %lld b %lld\n", i,
+	            x->kind, x->status, x->reason, x->branch, x->op, x->sub, x->rule, x->graph, x->unit,
+	            x->other, (long long)x->a, (long long)x->b,
+	            y->kind, y->status, y->reason, y->branch, y->op, y->sub, y->rule, y->graph, y->unit,
+	            y->other, (long long)y->a, (long long)y->b);
+	fail();
+}
+
+/* Records n events through the sink, as the matcher does; checks the indices. */
+static void record(fd_trace *t, const fd_event *evs, size_t n)
+{
+	fd_trace_sink s = trace_sink(t);
+	size_t base = t->n_events;
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(s.event(s.ctx, &evs[i]), base + i);
+	assert_int_equal(t->n_events, base + n);
+}
+
+/* Every way of reading gives back want[0 .. n). */
+static void check_reads(const fd_trace *t, const fd_event *want, size_t n)
+{
+	assert_int_equal(t->n_events, n);
+	/* random access, every index */
+	for (size_t i = 0; i < n; i++) {
+		fd_event e = trace_event(t, i);
+		assert_event_equal(&e, &want[i], i);
+	}
+	/* one forward pass */
+	fd_trace_iter it;
+	fd_event e;
+	trace_iter_init(&it, t, 0);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(trace_iter_next(&it, &e));
+		assert_event_equal(&e, &want[i], i);
+	}
+	assert_false(trace_iter_next(&it, &e));
+	/* one backward pass */
+	fd_trace_riter rit;
+	trace_riter_init(&rit, t, n);
+	for (size_t i = n; i-- > 0;) {
+		assert_true(trace_riter_prev(&rit, &e));
+		assert_event_equal(&e, &want[i], i);
+	}
+	assert_false(trace_riter_prev(&rit, &e));
+	/* a cursor started at every index (around each checkpoint, a few steps) */
+	for (size_t i = 0; i < n; i++) {
+		trace_iter_init(&it, t, i);
+		for (size_t k = i; k < n && k < i + TRACE_BLOCK + 2; k++) {
+			assert_true(trace_iter_next(&it, &e));
+			assert_event_equal(&e, &want[k], k);
+		}
+		trace_riter_init(&rit, t, i + 1);
+		for (size_t k = i + 1; k-- > 0 && k + TRACE_BLOCK + 2 > i;) {
+			assert_true(trace_riter_prev(&rit, &e));
+			assert_event_equal(&e, &want[k], k);
+		}
+	}
+	/* past the end: nothing, and trace_event gives the defaults */
+	trace_iter_init(&it, t, n);
+	assert_false(trace_iter_next(&it, &e));
+	e = trace_event(t, n);
+	assert_int_equal(e.unit, -1);
+	assert_int_equal(e.rule, -1);
+	assert_true(trace_used_bytes(t) <= trace_bytes(t));
+}
+
+/* A small deterministic generator (xorshift64*): the test is the same on every run. */
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 2685821657736338717u;
+}
+
+static const int64_t edge64[] = { 0, 1, -1, INT64_MIN, INT64_MAX, INT64_MIN + 1, INT64_MAX - 1, INT32_MIN, INT32_MAX, 127, 128, -64, -65 };
+static const int32_t edge32[] = { 0, 1, -1, INT32_MIN, INT32_MAX, INT32_MIN + 1, INT32_MAX - 1, 63, 64, -64, -65, 1 << 20 };
+
+/* A random event: each field kept from prev, nudged a little (as the
+ * matcher's are), or set to an edge or random value. */
+static fd_event random_event(const fd_event *prev)
+{
+	fd_event e = *prev;
+	e.kind = (uint8_t)(rnd() % EV_KIND_COUNT);
+	e.status = (uint8_t)(rnd() % 4);
+#define MUTATE(field, type, edges)                                                      \
+	switch (rnd() % 6) {                                                            \
+	case 0: case 1: break;                                                          \
+	case 2: e.field = (type)((uint64_t)e.field + rnd() % 9 - 4); break;            \
+	case 3: e.field = (type)edges[rnd() % (sizeof edges / sizeof edges[0])]; break; \
+	case 4: e.field = (type)rnd(); break;                                           \
+	default: e.field = (type)-1; break;                                             \
+	}
+	MUTATE(reason, uint8_t, edge32)
+	MUTATE(branch, int8_t, edge32)
+	MUTATE(op, int16_t, edge32)
+	MUTATE(sub, int16_t, edge32)
+	MUTATE(rule, int32_t, edge32)
+	MUTATE(graph, int32_t, edge32)
+	MUTATE(unit, int32_t, edge32)
+	MUTATE(other, int32_t, edge32)
+	MUTATE(a, int64_t, edge64)
+	MUTATE(b, int64_t, edge64)
+#undef MUTATE
+	return e;
+}
+
+static fd_event *random_events(size_t n)
+{
+	fd_event *v = malloc(n * sizeof *v);
+	fd_event prev = { .branch = -1, .op = -1, .sub = -1, .rule = -1, .unit = -1, .other = -1 };
+	for (size_t i = 0; i < n; i++)
+		prev = v[i] = random_event(&prev);
+	return v;
+}
+
+/* ---- tests ----------------------------------------------------------------- */
+
+static void test_empty(void **state)
+{
+	(void)state;
+	fd_trace t;
+	trace_init(&t);
+	check_reads(&t, NULL, 0);
+	fd_trace_riter rit;
+	fd_event e;
+	trace_riter_init(&rit, &t, 5);
+	assert_false(trace_riter_prev(&rit, &e));
+	trace_fit(&t);
+	trace_release(&t);
+}
+
+/* Extremes in every field, each against defaults and against each other. */
+static void test_edges(void **state)
+{
+	(void)state;
+	enum { N = 2 * 64 + 40 };
+	fd_event v[N];
+	size_t n = 0;
+	static const fd_event all_min = {
+		.kind = 0, .status = 0, .reason = 0, .branch = INT8_MIN, .op = INT16_MIN, .sub = INT16_MIN,
+		.rule = INT32_MIN, .graph = INT32_MIN, .unit = INT32_MIN, .other = INT32_MIN,
+		.a = INT64_MIN, .b = INT64_MIN,
+	};
+	static const fd_event all_max = {
+		.kind = EV_KIND_COUNT - 1, .status = ST_WARN, .reason = UINT8_MAX, .branch = INT8_MAX,
+		.op = INT16_MAX, .sub = INT16_MAX, .rule = INT32_MAX, .graph = INT32_MAX, .unit = INT32_MAX,
+		.other = INT32_MAX, .a = INT64_MAX, .b = INT64_MAX,
+	};
+	static const fd_event none = {
+		.kind = EV_ANCHOR, .status = ST_INFO, .branch = -1, .op = -1, .sub = -1, .rule = -1,
+		.graph = -1, .unit = -1, .other = -1, .a = -1, .b = -1,
+	};
+	/* min, max alternating: the widest deltas both ways */
+	for (int k = 0; k < 64; k++) {
+		v[n++] = k % 2 ? all_max : all_min;
+		v[n++] = none;
+	}
+	/* every kind and status, with a large rule and graph */
+	for (int k = 0; k < EV_KIND_COUNT; k++) {
+		fd_event e = none;
+		e.kind = (uint8_t)k;
+		e.status = (uint8_t)(k % 4);
+		e.rule = 1000000 + k;
+		e.graph = 70000 - k;
+		e.a = k % 2 ? INT64_MIN : INT64_MAX;
+		e.b = k % 3 ? INT64_MAX : INT64_MIN;
+		v[n++] = e;
+	}
+	/* kinds and statuses outside the enums still come back as they went in */
+	static const uint8_t odd[][2] = { { 31, 0 }, { 32, 1 }, { 200, 4 }, { 255, 255 }, { 0, 255 }, { 30, 3 } };
+	for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
+		fd_event e = all_max;
+		e.kind = odd[k][0];
+		e.status = odd[k][1];
+		v[n++] = e;
+	}
+	/* the checkpoint defaults themselves, then all zero */
+	v[n++] = (fd_event){ .branch = -1, .op = -1, .sub = -1, .rule = -1, .unit = -1, .other = -1 };
+	v[n++] = (fd_event){ 0 };
+	for (; n < N; n++)
+		v[n] = n % 2 ? all_max : none;
+	fd_trace t;
+	trace_init(&t);
+	record(&t, v, n);
+	check_reads(&t, v, n);
+	trace_release(&t);
+}
+
+/* Random runs of lengths around the checkpoint size. */
+static void test_random_lengths(void **state)
+{
+	(void)state;
+	for (size_t n = 1; n <= 3 * TRACE_BLOCK + 1; n++) {
+		fd_event *v = random_events(n);
+		fd_trace t;
+		trace_init(&t);
+		record(&t, v, n);
+		check_reads(&t, v, n);
+		trace_release(&t);
+		free(v);
+	}
+}
+
+/* A long random run crossing a 32-bit-offset group (TRACE_GROUP events). */
+static void test_random_long(void **state)
+{
+	(void)state;
+	size_t n = TRACE_GROUP * 2 + 37;
+	fd_event *v = random_events(n);
+	fd_trace t;
+	trace_init(&t);
+	record(&t, v, n);
+	/* random access at every index, and a forward and backward pass */
+	fd_trace_iter it;
+	fd_trace_riter rit;
+	fd_event e;
+	trace_iter_init(&it, &t, 0);
+	for (size_t i = 0; i < n; i++) {
+		fd_event x = trace_event(&t, i);
+		assert_event_equal(&x, &v[i], i);
+		assert_true(trace_iter_next(&it, &e));
+		assert_event_equal(&e, &v[i], i);
+	}
+	trace_riter_init(&rit, &t, n);
+	for (size_t i = n; i-- > 0;) {
+		assert_true(trace_riter_prev(&rit, &e));
+		assert_event_equal(&e, &v[i], i);
+	}
+	/* cursors at the group boundaries and at random places, and seeks */
+	size_t starts[] = { TRACE_GROUP - 1, TRACE_GROUP, TRACE_GROUP + 1, 2 * TRACE_GROUP - 17, 2 * TRACE_GROUP, n - 1 };
+	for (size_t k = 0; k < sizeof starts / sizeof starts[0] + 200; k++) {
+		size_t s = k < sizeof starts / sizeof starts[0] ? starts[k] : rnd() % n;
+		trace_iter_init(&it, &t, s);
+		for (size_t i = s; i < n && i < s + 40; i++) {
+			assert_true(trace_iter_next(&it, &e));
+			assert_event_equal(&e, &v[i], i);
+		}
+		size_t to = rnd() % n;   /* either way, near or far */
+		trace_iter_seek(&it, to);
+		assert_true(trace_iter_next(&it, &e));
+		assert_event_equal(&e, &v[to], to);
+		size_t step = rnd() % 20;    /* a little ahead, or (0) just behind */
+		to = to + step < n ? to + step : to;
+		trace_iter_seek(&it, to);
+		assert_true(trace_iter_next(&it, &e));
+		assert_event_equal(&e, &v[to], to);
+	}
+	trace_release(&t);
+	free(v);
+}
+
+/* Events as the matcher makes them — runs of checks on nearby units — are
+ * small; the random ones above are not the point for size. */
+static void test_matcher_like_size(void **state)
+{
+	(void)state;
+	size_t n = 100000;
+	fd_event *v = malloc(n * sizeof *v);
+	int32_t unit = 0;
+	for (size_t i = 0; i < n; i++) {
+		fd_event e = { .kind = EV_TYPE, .status = ST_PASS, .branch = -1, .op = (int16_t)(i % 3),
+		               .sub = -1, .rule = (int32_t)(i / 5000), .graph = 0, .unit = unit,
+		               .other = unit - 1, .a = unit + 7, .b = 0 };
+		if (i % 3 == 0) {
+			e.kind = EV_ANCHOR;
+			unit += 3;
+			e.unit = unit;
+			e.other = -1;
+			e.a = 0;
+		}
+		v[i] = e;
+	}
+	fd_trace t;
+	trace_init(&t);
+	trace_reserve(&t, n, 10);
+	record(&t, v, n);
+	trace_fit(&t);
+	check_reads(&t, v, n);
+	assert_true(t.n_bytes < n * 8);    /* 40 bytes flat */
+	assert_true(trace_bytes(&t) < n * 10);
+	trace_release(&t);
+	free(v);
+}
+
+/* clear keeps the buffers, a second recording reads back as itself; fit
+ * after a big reserve gives the room back and recording can go on. */
+static void test_clear_reserve_fit(void **state)
+{
+	(void)state;
+	size_t n = 1000;
+	fd_event *v = random_events(n);
+	fd_trace t;
+	trace_init(&t);
+	trace_reserve(&t, 100000, 1000);
+	size_t reserved = trace_bytes(&t);
+	record(&t, v, n);
+	check_reads(&t, v, n);
+	assert_int_equal(trace_bytes(&t), reserved);     /* no growth within a reserve */
+	trace_fit(&t);
+	assert_true(trace_bytes(&t) < reserved);
+	check_reads(&t, v, n);
+	/* a re-run: the next recording replaces this one */
+	trace_clear(&t);
+	check_reads(&t, v, 0);
+	record(&t, v + 500, 300);
+	check_reads(&t, v + 500, 300);
+	/* and grows past what fit left */
+	record(&t, v, n);
+	fd_event *both = malloc((300 + n) * sizeof *both);
+	memcpy(both, v + 500, 300 * sizeof *both);
+	memcpy(both + 300, v, n * sizeof *both);
+	check_reads(&t, both, 300 + n);
+	free(both);
+	trace_release(&t);
+	free(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_random_lengths),
+		cmocka_unit_test(test_random_long),
+		cmocka_unit_test(test_matcher_like_size),
+		cmocka_unit_test(test_clear_reserve_fit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
