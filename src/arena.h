@@ -12,7 +12,7 @@ typedef struct fd_arena {
 } fd_arena;
 
 void  arena_init(fd_arena *a);
-void *arena_alloc(fd_arena *a, size_t n);                 /* zeroed, 16-aligned */
+void *arena_alloc(fd_arena *a, size_t n);                 /* zeroed, 8-aligned */
 void *arena_array(fd_arena *a, size_t count, size_t size); /* overflow-checked */
 void *arena_memdup(fd_arena *a, const void *p, size_t n);
 char *arena_strdup(fd_arena *a, const char *s);

@@ -193,9 +193,15 @@ int graph_link(fd_model *m, fd_graph *g, fd_diags *d)
 			goto out;
 		}
 	}
+	/* every tensor's list is a slice of one array: one allocation, no padding */
+	size_t uses = 0;
+	for (int32_t t = 0; t < g->n_tensors; t++)
+		uses += (size_t)count[t];
+	int32_t *all = arena_array(&m->arena, uses + 1, sizeof *all);
 	for (int32_t t = 0; t < g->n_tensors; t++) {
 		g->tensors[t].n_consumers = 0;
-		g->tensors[t].consumers = count[t] ? arena_array(&m->arena, (size_t)count[t], sizeof(int32_t)) : NULL;
+		g->tensors[t].consumers = count[t] ? all : NULL;
+		all += count[t];
 		stamp[t] = FD_NONE;
 	}
 	/* fill in file order; graph_topo_sort reorders them topologically */
