@@ -3,8 +3,8 @@
  *
  * The matcher talks to its consumer through fd_trace_sink (like ncdu's
  * dir_output): the recording sink (fd_trace) stores events compactly — each
- * one as the fields that differ from the event before it, in a few bytes
- * (trace.c: about 5 bytes an event where a flat fd_event is 40), no
+ * one as the fields that differ from the event before it (trace.c: 6 to 7
+ * bytes an event on the matcher's traces, where a flat fd_event is 40), no
  * allocation per event, no strings. Readers get an event back by value
  * (trace_event) or walk a run of them with a cursor (fd_trace_iter, forwards;
  * fd_trace_riter, backwards). Text is made on demand: an event names the
