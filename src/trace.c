@@ -135,17 +135,26 @@ static inline const uint8_t *get_delta(const uint8_t *p, int64_t was, int64_t *n
 	return p;
 }
 
+/* One field: the zigzag delta now - was, written only when not 0 (it is
+ * 0 exactly when the field equals its base), its bit set in *m. Written
+ * without a branch on whether it changed: most deltas take one byte. */
+static inline uint8_t *put_field(uint8_t *p, unsigned *m, unsigned bit, int64_t now, int64_t was)
+{
+	uint64_t d = (uint64_t)now - (uint64_t)was;
+	uint64_t z = d << 1 ^ (0 - (d >> 63));
+	*m |= z ? bit : 0;
+	if (z < 0x80) {
+		*p = (uint8_t)z;
+		return p + (z != 0);
+	}
+	return put_uv(p, z);
+}
+
 /* Writes ev after prev at p (room for EV_MAX_BYTES); returns the end. */
 static uint8_t *encode(uint8_t *p, const fd_event *prev, const fd_event *ev)
 {
-	fd_event b = *prev;
-	const fd_event *base = &b;
-	rebase(&b, ev->kind);
-	unsigned m = (ev->unit != base->unit ? M_UNIT : 0) | (ev->other != base->other ? M_OTHER : 0)
-	             | (ev->a != base->a ? M_A : 0) | (ev->b != base->b ? M_B : 0)
-	             | (ev->op != base->op ? M_OP : 0) | (ev->sub != base->sub ? M_SUB : 0)
-	             | (ev->reason != base->reason ? M_REASON : 0) | (ev->branch != base->branch ? M_BRANCH : 0);
-	unsigned x = (ev->rule != base->rule ? X_RULE : 0) | (ev->graph != base->graph ? X_GRAPH : 0);
+	unsigned u = ev->kind < EV_KIND_COUNT ? kind_uses[ev->kind] : U_ALL;
+	unsigned x = (ev->rule != prev->rule ? X_RULE : 0) | (ev->graph != prev->graph ? X_GRAPH : 0);
 	unsigned h = x ? H_EXT : 0;
 	if (ev->kind < H_RAW && ev->status < 4) {
 		*p++ = (uint8_t)(ev->kind | ev->status << 5 | h);
@@ -154,29 +163,24 @@ static uint8_t *encode(uint8_t *p, const fd_event *prev, const fd_event *ev)
 		*p++ = ev->kind;
 		*p++ = ev->status;
 	}
-	*p++ = (uint8_t)m;
+	uint8_t *mask = p++;
+	unsigned m = 0;
 	if (x)
 		*p++ = (uint8_t)x;
-	if (m & M_UNIT)
-		p = put_delta(p, ev->unit, base->unit);
-	if (m & M_OTHER)
-		p = put_delta(p, ev->other, base->other);
-	if (m & M_A)
-		p = put_delta(p, ev->a, base->a);
-	if (m & M_B)
-		p = put_delta(p, ev->b, base->b);
-	if (m & M_OP)
-		p = put_delta(p, ev->op, base->op);
-	if (m & M_SUB)
-		p = put_delta(p, ev->sub, base->sub);
-	if (m & M_REASON)
-		p = put_delta(p, ev->reason, base->reason);
-	if (m & M_BRANCH)
-		p = put_delta(p, ev->branch, base->branch);
+	/* the base: the event before, rebase()d without branches */
+	p = put_field(p, &m, M_UNIT, ev->unit, u & U_UNIT ? prev->unit : ev_defaults.unit);
+	p = put_field(p, &m, M_OTHER, ev->other, u & U_OTHER ? prev->other : ev_defaults.other);
+	p = put_field(p, &m, M_A, ev->a, u & U_A ? prev->a : ev_defaults.a);
+	p = put_field(p, &m, M_B, ev->b, u & U_B ? prev->b : ev_defaults.b);
+	p = put_field(p, &m, M_OP, ev->op, prev->op);
+	p = put_field(p, &m, M_SUB, ev->sub, u & U_SUB ? prev->sub : ev_defaults.sub);
+	p = put_field(p, &m, M_REASON, ev->reason, ev_defaults.reason);
+	p = put_field(p, &m, M_BRANCH, ev->branch, prev->branch);
+	*mask = (uint8_t)m;
 	if (x & X_RULE)
-		p = put_delta(p, ev->rule, base->rule);
+		p = put_delta(p, ev->rule, prev->rule);
 	if (x & X_GRAPH)
-		p = put_delta(p, ev->graph, base->graph);
+		p = put_delta(p, ev->graph, prev->graph);
 	return p;
 }
 
