@@ -73,13 +73,25 @@ int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kin
 {
 	if (!gi) {
 		int32_t id = strpool_id(&L->m->names, name, strlen(name));
+		if (*main_slot(L, id) >= 0)
+			return FD_NONE;
 		int32_t t = tensor_new(L, 0, strpool_str(&L->m->names, id), kind);
 		*main_slot(L, id) = t;
 		return t;
 	}
+	if (loader_tensor_find(L, gi, name) >= 0)
+		return FD_NONE;
 	int32_t t = tensor_new(L, gi, loader_intern(L, name), kind);
 	strmap_put(&L->graphs.items[gi].tensor_by_name, loader_tensor(L, gi, t)->name, t);
 	return t;
+}
+
+static int32_t main_tensor_get(loader *L, const char *name, int32_t id)
+{
+	int32_t *slot = main_slot(L, id);
+	if (*slot < 0)
+		*slot = tensor_new(L, 0, strpool_str(&L->m->names, id), TENSOR_ACTIVATION);
+	return *slot;
 }
 
 int32_t loader_tensor_get(loader *L, int32_t gi, const char *name)
@@ -88,11 +100,32 @@ int32_t loader_tensor_get(loader *L, int32_t gi, const char *name)
 		int32_t t = loader_tensor_find(L, gi, name);
 		return t >= 0 ? t : loader_tensor_add(L, gi, name, TENSOR_ACTIVATION);
 	}
-	int32_t id = strpool_id(&L->m->names, name, strlen(name));
-	int32_t *slot = main_slot(L, id);
-	if (*slot < 0)
-		*slot = tensor_new(L, 0, strpool_str(&L->m->names, id), TENSOR_ACTIVATION);
-	return *slot;
+	return main_tensor_get(L, name, strpool_id(&L->m->names, name, strlen(name)));
+}
+
+void loader_tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids)
+{
+	enum { BATCH = 16 };
+	size_t len[BATCH];
+	uint32_t hash[BATCH];
+	for (size_t at = 0; at < n; at += BATCH) {
+		size_t k = n - at < BATCH ? n - at : BATCH;
+		for (size_t i = 0; gi == 0 && i < k; i++) {
+			const char *s = names[at + i];
+			len[i] = s ? strlen(s) : 0;
+			hash[i] = (uint32_t)str_hash(s ? s : "", len[i]);
+			strpool_prefetch(&L->m->names, hash[i]);
+		}
+		for (size_t i = 0; i < k; i++) {
+			const char *s = names[at + i];
+			if (!s || !s[0])
+				ids[at + i] = FD_NONE;
+			else if (gi)
+				ids[at + i] = loader_tensor_get(L, gi, s);
+			else
+				ids[at + i] = main_tensor_get(L, s, strpool_id_hashed(&L->m->names, s, len[i], hash[i]));
+		}
+	}
 }
 
 int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr, const Onnx__GraphProto *proto)
@@ -178,11 +211,11 @@ static int read_initializers(loader *L, int32_t gi)
 	for (const Onnx__TensorProto *p; (p = msg_next(&it));) {
 		if (!p->name || !p->name[0])
 			continue;
-		if (loader_tensor_find(L, gi, p->name) >= 0) {
+		int32_t t = loader_tensor_add(L, gi, p->name, TENSOR_INITIALIZER);
+		if (t < 0) {
 			diag_error(L->d, L->pos, "initializer '%s' is listed twice", p->name);
 			return -1;
 		}
-		int32_t t = loader_tensor_add(L, gi, p->name, TENSOR_INITIALIZER);
 		fd_tensor x = *loader_tensor(L, gi, t);
 		if (onnx_tensor_read(L, p, &x.dtype, &x.shape, &x.value, &x.external_data)) {
 			diag_error(L->d, L->pos, "initializer '%s' has a negative dimension (%lld at axis %zu)",

@@ -50,9 +50,12 @@ const char *loader_intern(loader *L, const char *s);
 /* Names to tensors. The main graph's index is an array by string id, so a
  * name costs one hash probe (the interning); bodies use their strmap. */
 int32_t loader_tensor_find(loader *L, int32_t gi, const char *name);
+/* A new tensor, or FD_NONE when the graph has one of that name already. */
 int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind);
 /* The tensor named name, created as an activation when new. */
 int32_t loader_tensor_get(loader *L, int32_t gi, const char *name);
+/* ids[i] = the tensor named names[i] (FD_NONE for ""), a batch at a time. */
+void loader_tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids);
 static inline fd_tensor *loader_tensor(loader *L, int32_t gi, int32_t t)
 {
 	return &L->build.items[gi].tensors.items[t];

@@ -292,13 +292,6 @@ static void constant_output(loader *L, int32_t gi, const fd_node *n)
 	x->value = c;
 }
 
-/* Tensor indices of names ("" → FD_NONE) into ids. */
-static void name_list(loader *L, int32_t gi, char **names, size_t n, int32_t *ids)
-{
-	for (size_t i = 0; i < n; i++)
-		ids[i] = names[i] && names[i][0] ? loader_tensor_get(L, gi, names[i]) : FD_NONE;
-}
-
 int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p)
 {
 	fd_node *n = &L->graphs.items[gi].nodes[i];
@@ -312,8 +305,8 @@ int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p
 	/* one allocation: the outputs follow the inputs */
 	n->inputs = arena_array(&L->m->arena, p->n_input + p->n_output + 1, sizeof *n->inputs);
 	n->outputs = n->inputs + p->n_input;
-	name_list(L, gi, p->input, p->n_input, n->inputs);
-	name_list(L, gi, p->output, p->n_output, n->outputs);
+	loader_tensors_get(L, gi, p->input, p->n_input, n->inputs);
+	loader_tensors_get(L, gi, p->output, p->n_output, n->outputs);
 	for (int32_t s = 0; s < n->n_outputs; s++) {
 		fd_tensor *x = n->outputs[s] >= 0 ? loader_tensor(L, gi, n->outputs[s]) : NULL;
 		if (x && x->producer < 0) { /* graph_link reports a second producer */

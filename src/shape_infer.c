@@ -77,6 +77,7 @@ typedef struct infer_state {
 	fd_model *m;
 	fd_diags *d;
 	bool *done;             /* per graph */
+	dims_cache dims;
 	int64_t opset_onnx, opset_ms;
 	op_cache_slot cache[OP_CACHE];
 } infer_state;
@@ -118,21 +119,20 @@ static void resolve_outer(fd_model *m, fd_graph *g)
 	}
 }
 
-static void fill_input(fd_model *m, fd_tensor *t, int32_t dtype, int32_t rank, const fd_dim *dims)
+static void fill_input(infer_state *st, fd_tensor *t, int32_t dtype, int32_t rank, const fd_dim *dims)
 {
 	if (t->dtype == DT_UNDEFINED)
 		t->dtype = dtype;
 	if (t->shape.rank >= 0 || rank < 0)
 		return;
 	t->shape.rank = rank;
-	t->shape.dims = rank ? arena_memdup(&m->arena, dims, (size_t)rank * sizeof *dims) : NULL;
+	t->shape.dims = dims_shared(&st->dims, &st->m->arena, rank, dims);
 }
 
 /* Loop body inputs: (iteration, condition, carried...) from the Loop's
  * inputs; Scan body inputs: states, then one slice of each scan input. */
 static void body_inputs(infer_state *st, const fd_graph *pg, const fd_node *n, fd_graph *body)
 {
-	fd_model *m = st->m;
 	const char *cls = domain_class(n->domain);
 
 	if (!cls || cls[0])
@@ -141,12 +141,12 @@ static void body_inputs(infer_state *st, const fd_graph *pg, const fd_node *n, f
 		for (int32_t k = 0; k < body->n_inputs; k++) {
 			fd_tensor *t = &body->tensors[body->inputs[k]];
 			if (k == 0)
-				fill_input(m, t, DT_INT64, 0, NULL);
+				fill_input(st, t, DT_INT64, 0, NULL);
 			else if (k == 1)
-				fill_input(m, t, DT_BOOL, 0, NULL);
+				fill_input(st, t, DT_BOOL, 0, NULL);
 			else if (k < n->n_inputs && n->inputs[k] != FD_NONE) {
 				const fd_tensor *x = &pg->tensors[n->inputs[k]];
-				fill_input(m, t, x->dtype, x->shape.rank, x->shape.dims);
+				fill_input(st, t, x->dtype, x->shape.rank, x->shape.dims);
 			}
 		}
 	} else if (!strcmp(n->op_type, "Scan") && st->opset_onnx >= 9) {
@@ -162,7 +162,7 @@ static void body_inputs(infer_state *st, const fd_graph *pg, const fd_node *n, f
 				continue;
 			const fd_tensor *x = &pg->tensors[n->inputs[k]];
 			if (k < n_state) {
-				fill_input(m, t, x->dtype, x->shape.rank, x->shape.dims);
+				fill_input(st, t, x->dtype, x->shape.rank, x->shape.dims);
 				continue;
 			}
 			int64_t axis = 0;
@@ -171,7 +171,7 @@ static void body_inputs(infer_state *st, const fd_graph *pg, const fd_node *n, f
 				axis = ax->u.ints[j];
 			if (x->shape.rank < 1 || x->shape.rank > SHAPE_MAX_RANK ||
 			    !axis_norm(axis, x->shape.rank, &ax_n)) {
-				fill_input(m, t, x->dtype, -1, NULL);
+				fill_input(st, t, x->dtype, -1, NULL);
 				continue;
 			}
 			fd_dim dims[SHAPE_MAX_RANK];
@@ -179,7 +179,7 @@ static void body_inputs(infer_state *st, const fd_graph *pg, const fd_node *n, f
 			for (int32_t i = 0; i < x->shape.rank; i++)
 				if (i != ax_n)
 					dims[r++] = x->shape.dims[i];
-			fill_input(m, t, x->dtype, r, dims);
+			fill_input(st, t, x->dtype, r, dims);
 		}
 	}
 }
@@ -199,6 +199,7 @@ static void infer_node(infer_state *st, fd_graph *g, const fd_node *n)
 	if (!(op = row_for(st, n)))
 		return;
 	c.m = st->m;
+	c.dims = &st->dims;
 	c.g = g;
 	c.n = n;
 	c.d = st->d;
@@ -238,5 +239,6 @@ int shape_infer(fd_model *m, fd_diags *d)
 		if (!st.done[gi])
 			infer_graph(&st, gi);
 	free(st.done);
+	dims_cache_release(&st.dims);
 	return 0;
 }

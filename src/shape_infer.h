@@ -16,8 +16,18 @@
 /* Ranks above this are left to the model's declared shapes. */
 #define SHAPE_MAX_RANK 64
 
+/* Identical dim arrays, shared (shape_dims.c). */
+typedef struct dims_cache {
+	struct dims_slot *slots;
+	size_t cap, n;
+} dims_cache;
+/* The canonical copy of dims (in arena a); never write through it. */
+fd_dim *dims_shared(dims_cache *c, fd_arena *a, int32_t rank, const fd_dim *dims);
+void dims_cache_release(dims_cache *c);
+
 typedef struct shape_ctx {
 	fd_model *m;
+	dims_cache *dims;
 	fd_graph *g;
 	const fd_node *n;
 	fd_diags *d;

@@ -247,14 +247,19 @@ void sh_set(const shape_ctx *c, int i, int32_t dtype, int32_t rank, const fd_dim
 		return;
 	if (t->shape.rank < 0) {
 		t->shape.rank = rank;
-		t->shape.dims = rank ? arena_memdup(&c->m->arena, dims, (size_t)rank * sizeof *dims) : NULL;
+		t->shape.dims = dims_shared(c->dims, &c->m->arena, rank, dims);
 		return;
 	}
 	if (t->shape.rank != rank) {
 		warn_clash(c, t, rank, dims);
 		return;
 	}
+	bool own = false;   /* dims may be shared: copy before the first write */
 	for (int32_t k = 0; k < rank; k++) {
+		if (!own && t->shape.dims[k].value < 0 && dims[k].value >= 0) {
+			t->shape.dims = arena_memdup(&c->m->arena, t->shape.dims, (size_t)rank * sizeof *dims);
+			own = true;
+		}
 		fd_dim *have = &t->shape.dims[k];
 		if (have->value < 0 && dims[k].value >= 0) {
 			have->value = dims[k].value;

@@ -131,80 +131,114 @@ void strmap_set(strmap *m, const char *key, int32_t value)
 	slot_for_insert(m, key, strlen(key))->value = value;
 }
 
+/* ---- the interning pool ------------------------------------------------
+ * Its own table of 8-byte slots (32 bits of hash, id + 1; 0 is empty), half
+ * a strmap's: a million-name pool is a cache miss per lookup, and the slot
+ * is the miss. The string itself is usually recent, hence cached. */
+struct pool_slot {
+	uint32_t hash;
+	int32_t id1;
+};
+
 void strpool_init(strpool *p, fd_arena *arena)
 {
+	memset(p, 0, sizeof *p);
 	p->arena = arena;
-	strmap_init(&p->map);
-	p->strings = NULL;
-	p->n = p->cap = 0;
 }
 
 void strpool_release(strpool *p)
 {
-	strmap_release(&p->map);
+	free(p->slots);
 	free(p->strings);
-	p->strings = NULL;
-	p->n = p->cap = 0;
+	fd_arena *a = p->arena;
+	strpool_init(p, a);
+}
+
+static void pool_rehash(strpool *p, size_t cap)
+{
+	struct pool_slot *old = p->slots;
+	size_t old_cap = p->slot_cap, mask = cap - 1;
+	p->slots = xcalloc(cap, sizeof *p->slots);
+	p->slot_cap = cap;
+	for (size_t i = 0; i < old_cap; i++) {
+		if (!old[i].id1)
+			continue;
+		size_t j = old[i].hash & mask;
+		while (p->slots[j].id1)
+			j = (j + 1) & mask;
+		p->slots[j] = old[i];
+	}
+	free(old);
 }
 
 void strpool_reserve(strpool *p, size_t n)
 {
-	strmap_reserve(&p->map, n);
+	size_t cap = p->slot_cap ? p->slot_cap : 256;
+	while (n * 4 > cap * 3)
+		cap *= 2;
+	if (cap > p->slot_cap)
+		pool_rehash(p, cap);
 	if (n > p->cap) {
 		p->cap = n;
 		p->strings = xrealloc(p->strings, p->cap * sizeof *p->strings);
 	}
 }
 
-static int32_t add_string(strpool *p, const char *s, size_t len)
+/* The slot holding s, or the empty slot where it would go. */
+static struct pool_slot *pool_find(const strpool *p, const char *s, size_t len, uint32_t h)
 {
+	size_t mask = p->slot_cap - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct pool_slot *x = &p->slots[i];
+		if (!x->id1 || (x->hash == h && key_equals(p->strings[x->id1 - 1], s, len)))
+			return x;
+	}
+}
+
+/* One hash and one probe per call: a new string takes the empty slot the
+ * lookup stopped at (the load factor is checked first, so it stays valid). */
+static int32_t intern_hashed(strpool *p, const char *s, size_t len, uint32_t h)
+{
+	if ((p->n + 1) * 4 > p->slot_cap * 3)
+		pool_rehash(p, p->slot_cap ? p->slot_cap * 2 : 256);
+	struct pool_slot *x = pool_find(p, s, len, h);
+	if (x->id1)
+		return x->id1 - 1;
 	if (p->n == p->cap) {
 		p->cap = p->cap ? p->cap * 2 : 256;
 		p->strings = xrealloc(p->strings, p->cap * sizeof *p->strings);
 	}
 	p->strings[p->n] = arena_strndup(p->arena, s, len);
-	return (int32_t)p->n++;
+	x->hash = h;
+	x->id1 = (int32_t)++p->n;
+	return x->id1 - 1;
 }
 
-static int32_t intern_slow(strpool *p, const char *s, size_t len)
+void strpool_prefetch(const strpool *p, uint32_t h)
 {
-	int32_t id = strmap_getn(&p->map, s, len);
-	if (id >= 0)
-		return id;
-	id = add_string(p, s, len);
-	strmap_put(&p->map, p->strings[id], id);
-	return id;
+	if (p->slot_cap)
+		__builtin_prefetch(&p->slots[h & (p->slot_cap - 1)]);
 }
 
-/* One hash and one probe per call: a new string takes the empty slot the
- * lookup stopped at (the load factor is checked first, so it stays valid). */
-static int32_t intern(strpool *p, const char *s, size_t len)
+int32_t strpool_id_hashed(strpool *p, const char *s, size_t len, uint32_t h)
 {
-	strmap *m = &p->map;
-	if ((m->n + 1) * 4 > m->cap * 3)
-		grow(m);
-	uint32_t h = (uint32_t)str_hash(s, len);
-	struct strmap_slot *slot = find_slot(m, s, len, h);
-	if (slot->key)
-		return slot->value;
-	int32_t id = add_string(p, s, len);
-	slot->key = p->strings[id];
-	slot->hash = h;
-	slot->value = id;
-	m->n++;
-	return id;
+	return intern_hashed(p, s, len, h);
 }
 
+/* A string with a NUL byte is what C sees of it: the part before. */
 int32_t strpool_id(strpool *p, const char *s, size_t len)
 {
-	if (memchr(s, 0, len))   /* embedded NUL: the copy's key is shorter */
-		return intern_slow(p, s, len);
-	return intern(p, s, len);
+	len = strnlen(s, len);
+	return intern_hashed(p, s, len, (uint32_t)str_hash(s, len));
 }
 
 int32_t strpool_find(const strpool *p, const char *s, size_t len)
 {
-	return strmap_getn(&p->map, s, len);
+	if (!p->slot_cap)
+		return -1;
+	len = strnlen(s, len);
+	struct pool_slot *x = pool_find(p, s, len, (uint32_t)str_hash(s, len));
+	return x->id1 - 1;
 }
 
 const char *strpool_internn(strpool *p, const char *s, size_t len)
@@ -215,6 +249,7 @@ const char *strpool_internn(strpool *p, const char *s, size_t len)
 
 const char *strpool_intern(strpool *p, const char *s)
 {
-	int32_t id = intern(p, s, strlen(s));
+	size_t len = strlen(s);
+	int32_t id = intern_hashed(p, s, len, (uint32_t)str_hash(s, len));
 	return p->strings[id];
 }
