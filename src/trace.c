@@ -18,7 +18,9 @@
  * units, so most events take 2 to 8 bytes (the matcher's average: 6.6).
  * The event before is replaced by ev_defaults at every TRACE_BLOCK-th event
  * (a checkpoint), whose offset is kept in marks, relative to bases (one per
- * TRACE_GROUP events) so 32 bits suffice. */
+ * TRACE_GROUP events) so 32 bits suffice; a mark also lists the kinds in its
+ * block, so that a search for a kind (the stepper's next fire) skips blocks
+ * without decoding them. */
 #include "trace.h"
 #include <stdlib.h>
 #include <string.h>
@@ -281,7 +283,7 @@ static void checkpoint(fd_trace *t)
 		t->bases[n / TRACE_GROUP] = t->n_bytes;
 	}
 	t->marks = grow(t->marks, &t->cap_marks, n / TRACE_BLOCK + 1, sizeof *t->marks);
-	t->marks[n / TRACE_BLOCK] = (uint32_t)(t->n_bytes - t->bases[n / TRACE_GROUP]);
+	t->marks[n / TRACE_BLOCK] = (fd_trace_mark){ (uint32_t)(t->n_bytes - t->bases[n / TRACE_GROUP]), 0 };
 	t->last = ev_defaults;
 }
 
@@ -294,6 +296,7 @@ static uint32_t rec_event(void *ctx, const fd_event *ev)
 		t->bytes = grow(t->bytes, &t->cap_bytes, t->n_bytes + EV_MAX_BYTES, 1);
 	uint8_t *end = encode(t->bytes + t->n_bytes, &t->last, ev);
 	t->n_bytes = (size_t)(end - t->bytes);
+	t->marks[t->n_events / TRACE_BLOCK].kinds |= EV_BIT(ev->kind);
 	t->last = *ev;
 	return (uint32_t)t->n_events++;
 }
@@ -390,7 +393,7 @@ size_t trace_used_bytes(const fd_trace *t)
 /* The bytes of checkpoint event i (i a multiple of TRACE_BLOCK). */
 static const uint8_t *block_start(const fd_trace *t, size_t i)
 {
-	return t->bytes + t->bases[i / TRACE_GROUP] + t->marks[i / TRACE_BLOCK];
+	return t->bytes + t->bases[i / TRACE_GROUP] + t->marks[i / TRACE_BLOCK].offset;
 }
 
 fd_event trace_event(const fd_trace *t, size_t i)
@@ -443,6 +446,27 @@ void trace_iter_seek(fd_trace_iter *it, size_t i)
 	trace_iter_init(it, it->t, i);
 }
 
+bool trace_iter_next_of(fd_trace_iter *it, uint32_t kinds, fd_event *out)
+{
+	const fd_trace *t = it->t;
+	if (!kinds)
+		it->i = t->n_events;
+	while (it->i < t->n_events) {
+		if (!(t->marks[it->i / TRACE_BLOCK].kinds & kinds)) {
+			/* none here: on to the next checkpoint, which needs no base */
+			it->i += TRACE_BLOCK - it->i % TRACE_BLOCK;
+			if (it->i < t->n_events)
+				it->p = block_start(t, it->i);
+			continue;
+		}
+		trace_iter_next(it, out);
+		if (EV_BIT(out->kind) & kinds)
+			return true;
+	}
+	it->i = t->n_events;
+	return false;
+}
+
 void trace_riter_init(fd_trace_riter *it, const fd_trace *t, size_t end)
 {
 	it->t = t;
@@ -468,4 +492,19 @@ bool trace_riter_prev(fd_trace_riter *it, fd_event *out)
 	}
 	*out = it->ev[i - b];
 	return true;
+}
+
+bool trace_riter_prev_of(fd_trace_riter *it, uint32_t kinds, fd_event *out)
+{
+	while (it->i > 0) {
+		size_t b = (it->i - 1) - (it->i - 1) % TRACE_BLOCK;
+		if (!(it->t->marks[b / TRACE_BLOCK].kinds & kinds)) {
+			it->i = b;
+			continue;
+		}
+		trace_riter_prev(it, out);
+		if (EV_BIT(out->kind) & kinds)
+			return true;
+	}
+	return false;
 }

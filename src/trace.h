@@ -103,10 +103,18 @@ typedef struct fd_trace_sink {
 #define TRACE_BLOCK 16               /* events per checkpoint */
 #define TRACE_GROUP 65536            /* events per base (marks are 32-bit offsets from it) */
 
+/* A set of event kinds (EV_BIT(EV_FIRE) | ...); kinds past 30 share bit 31. */
+#define EV_BIT(k) ((uint32_t)1 << ((unsigned)(k) < 31 ? (unsigned)(k) : 31))
+
+typedef struct fd_trace_mark {
+	uint32_t offset;                 /* of the checkpoint's bytes, from its group's base */
+	uint32_t kinds;                  /* EV_BITs of the kinds in its block: searches skip the rest */
+} fd_trace_mark;
+
 typedef struct fd_trace {
 	uint8_t *bytes;                  /* the encoded events */
 	size_t n_bytes, cap_bytes;
-	uint32_t *marks;                 /* checkpoint k: bytes offset from bases[k * TRACE_BLOCK / TRACE_GROUP] */
+	fd_trace_mark *marks;            /* one per checkpoint */
 	size_t cap_marks;
 	size_t *bases;                   /* group k: bytes offset of event k * TRACE_GROUP */
 	size_t cap_bases;
@@ -145,6 +153,9 @@ typedef struct fd_trace_iter {
 void trace_iter_init(fd_trace_iter *it, const fd_trace *t, size_t i);
 bool trace_iter_next(fd_trace_iter *it, fd_event *out);
 void trace_iter_seek(fd_trace_iter *it, size_t i);
+/* The next event whose kind is in kinds (EV_BITs), its index it->i - 1;
+ * blocks holding none of them are passed over unread. */
+bool trace_iter_next_of(fd_trace_iter *it, uint32_t kinds, fd_event *out);
 
 /* A backward cursor: init at end, then each prev gives event end - 1,
  * end - 2, ... down to 0 (false after). Decodes a checkpoint's block at a
@@ -158,6 +169,8 @@ typedef struct fd_trace_riter {
 
 void trace_riter_init(fd_trace_riter *it, const fd_trace *t, size_t end);
 bool trace_riter_prev(fd_trace_riter *it, fd_event *out);
+/* The previous event whose kind is in kinds, its index it->i. */
+bool trace_riter_prev_of(fd_trace_riter *it, uint32_t kinds, fd_event *out);
 
 const char *event_kind_name(fd_event_kind k);
 const char *ev_status_name(fd_ev_status s);

@@ -308,6 +308,19 @@ static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_
 	return false;
 }
 
+/* The kinds of event bp_hits can stop at (the stepper skips blocks of others). */
+static uint32_t bp_kinds(const vs_breakpoints *b)
+{
+	uint32_t k = 0;
+	for (size_t i = 0; b && i < b->n; i++)
+		switch (b->items[i].kind) {
+		case BP_RULE: k |= EV_BIT(EV_RULE) | EV_BIT(EV_ANCHOR); break;
+		case BP_NODE: k |= EV_BIT(EV_ANCHOR) | EV_BIT(EV_TYPE); break;
+		case BP_REASON: k = UINT32_MAX; break;
+		}
+	return k;
+}
+
 static bool any_bp_hits(const vs_breakpoints *b, const fd_match_result *r, const fd_event *e)
 {
 	for (size_t i = 0; b && i < b->n; i++)
@@ -457,19 +470,13 @@ uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uin
 	}
 	case STEP_NEXT_FIRE:
 		trace_iter_init(&it, t, (size_t)cur + 1);
-		for (size_t e = (size_t)cur + 1; e < n && trace_iter_next(&it, &ev); e++)
-			if (ev.kind == EV_FIRE) {
-				to = (uint32_t)e;
-				break;
-			}
+		if (trace_iter_next_of(&it, EV_BIT(EV_FIRE), &ev))
+			to = (uint32_t)(it.i - 1);
 		break;
 	case STEP_PREV_FIRE:
 		trace_riter_init(&rit, t, cur);
-		for (size_t e = cur; e-- > 0 && trace_riter_prev(&rit, &ev);)
-			if (ev.kind == EV_FIRE) {
-				to = (uint32_t)e;
-				break;
-			}
+		if (trace_riter_prev_of(&rit, EV_BIT(EV_FIRE), &ev))
+			to = (uint32_t)rit.i;
 		break;
 	case STEP_NEXT_FAILURE: {
 		uint32_t in = vs_attempt_of(t, cur);
@@ -491,22 +498,18 @@ uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uin
 		break;
 	}
 	case STEP_CONTINUE:
-		if (!bp)
-			break;
 		trace_iter_init(&it, t, (size_t)cur + 1);
-		for (size_t e = (size_t)cur + 1; e < n && trace_iter_next(&it, &ev); e++)
+		while (trace_iter_next_of(&it, bp_kinds(bp), &ev))
 			if (any_bp_hits(bp, r, &ev)) {
-				to = (uint32_t)e;
+				to = (uint32_t)(it.i - 1);
 				break;
 			}
 		break;
 	case STEP_REVERSE_CONTINUE:
-		if (!bp)
-			break;
 		trace_riter_init(&rit, t, cur);
-		for (size_t e = cur; e-- > 0 && trace_riter_prev(&rit, &ev);)
+		while (trace_riter_prev_of(&rit, bp_kinds(bp), &ev))
 			if (any_bp_hits(bp, r, &ev)) {
-				to = (uint32_t)e;
+				to = (uint32_t)rit.i;
 				break;
 			}
 		break;

@@ -275,6 +275,63 @@ static void test_random_long(void **state)
 	free(v);
 }
 
+/* The kind searches agree with a plain scan, from every start, for sparse
+ * kinds (whole blocks skipped), common ones, odd ones and none. */
+static void test_find_kind(void **state)
+{
+	(void)state;
+	size_t n = 40 * TRACE_BLOCK + 5;
+	fd_event *v = random_events(n);
+	/* sparse: most blocks hold no EV_FIRE; one event of a kind past 30 */
+	for (size_t i = 0; i < n; i++)
+		if (v[i].kind == EV_FIRE && i % 97 != 3)
+			v[i].kind = EV_TYPE;
+	v[200].kind = 77;
+	fd_trace t;
+	trace_init(&t);
+	record(&t, v, n);
+	const uint32_t sets[] = {
+		EV_BIT(EV_FIRE), EV_BIT(EV_TYPE), EV_BIT(EV_RULE) | EV_BIT(EV_ANCHOR), EV_BIT(77), EV_BIT(EV_KIND_COUNT),
+		UINT32_MAX, 0,
+	};
+	for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++)
+		for (size_t from = 0; from <= n; from++) {
+			/* forward: every match from here, in order */
+			fd_trace_iter it;
+			fd_event e;
+			trace_iter_init(&it, &t, from);
+			size_t want = from;
+			for (;;) {
+				while (want < n && !(EV_BIT(v[want].kind) & sets[s]))
+					want++;
+				bool got = trace_iter_next_of(&it, sets[s], &e);
+				assert_int_equal(got, want < n);
+				if (!got)
+					break;
+				assert_int_equal(it.i - 1, want);
+				assert_event_equal(&e, &v[want], want);
+				want++;
+			}
+			/* backward: the first two matches before here */
+			fd_trace_riter rit;
+			trace_riter_init(&rit, &t, from);
+			want = from;
+			for (int k = 0; k < 2; k++) {
+				while (want > 0 && !(EV_BIT(v[want - 1].kind) & sets[s]))
+					want--;
+				bool got = trace_riter_prev_of(&rit, sets[s], &e);
+				assert_int_equal(got, want > 0);
+				if (!got)
+					break;
+				want--;
+				assert_int_equal(rit.i, want);
+				assert_event_equal(&e, &v[want], want);
+			}
+		}
+	trace_release(&t);
+	free(v);
+}
+
 /* Events as the matcher makes them — runs of checks on nearby units — are
  * small; the random ones above are not the point for size. */
 static void test_matcher_like_size(void **state)
@@ -348,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_random_lengths),
 		cmocka_unit_test(test_random_long),
+		cmocka_unit_test(test_find_kind),
 		cmocka_unit_test(test_matcher_like_size),
 		cmocka_unit_test(test_clear_reserve_fit),
 	};
