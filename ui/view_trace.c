@@ -339,7 +339,7 @@ static unsigned action(tui *t, enum tui_action a)
 		if (r->trace.n_events == 0)
 			return RES_UNHANDLED;
 		fd_event cur = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
-	const fd_event *e = &cur;
+		const fd_event *e = &cur;
 		char path[160];
 		event_path(t, e, path, sizeof path);
 		if (!path[0])
