@@ -8,7 +8,8 @@
  * here) and reason are based on their defaults (-1, or 0 for a, b and
  * reason), so that they cost nothing when they hold them:
  *   header  kind | status << 5 | (rule or graph changed) << 7
- *           (kind 31: kind and status follow as two raw bytes)
+ *           (kind bits 31: a kind past 30 or a status past 3, so kind
+ *           and status follow as two raw bytes)
  *   mask    one bit per field that differs from the base:
  *           unit other a b op sub reason branch
  *   [ext]   when the header says so: rule graph
