@@ -584,7 +584,8 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	s.rs = rs;
 	s.opt = opt;
 	s.res = r;
-	s.sink = trace_sink(&r->trace);
+	/* events are encoded on a second thread once the run is large (trace.h) */
+	s.sink = opt->no_events ? trace_sink(&r->trace) : trace_async_sink(&r->trace);
 	s.rule = -1;
 	s.branch = -1;
 
@@ -641,6 +642,8 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 		}
 	}
 	vec_release(&anchors);
+	if (!opt->no_events)
+		trace_async_finish(&r->trace);   /* every event encoded: readable from here */
 	trace_fit(&r->trace);   /* the reserve was an estimate */
 	for (int i = 0; i < MATCH_MAX_OPS; i++)
 		vec_release(&s.cand[i]);

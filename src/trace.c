@@ -255,6 +255,7 @@ void trace_clear(fd_trace *t)
 
 void trace_release(fd_trace *t)
 {
+	trace_async_release(t);
 	free(t->bytes);
 	free(t->marks);
 	free(t->bases);
@@ -300,6 +301,12 @@ static uint32_t rec_event(void *ctx, const fd_event *ev)
 	t->marks[t->n_events / TRACE_BLOCK].kinds |= EV_BIT(ev->kind);
 	t->last = *ev;
 	return (uint32_t)t->n_events++;
+}
+
+void trace_append(fd_trace *t, const fd_event *evs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rec_event(t, &evs[i]);
 }
 
 static void rec_attempt(void *ctx, const fd_attempt *at)

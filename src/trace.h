@@ -15,7 +15,18 @@
  * result, context, model and rules it came from (trace_format.c: canonical
  * text, JSON, one-line "why").
  *
- * Ownership: an fd_trace owns its arrays; trace_release frees them. */
+ * A large run records on two threads (trace_async.c): the matcher's event()
+ * only copies the flat event into a chunk of TRACE_CHUNK and returns its
+ * index from a counter; full chunks go round a ring of TRACE_RING to one
+ * encoder thread, which encodes them exactly as the synchronous sink would
+ * (trace_append), so the bytes and their page faults leave the matcher's
+ * thread. The thread starts when the first chunk fills (a smaller run never
+ * starts one) and trace_async_finish hands over the last, partial chunk and
+ * joins it; only then may the events be read (attempts and paths stay
+ * synchronous and may be read at any time).
+ *
+ * Ownership: an fd_trace owns its arrays and its async state (ring, lock,
+ * no thread between runs); trace_release frees them. */
 #ifndef FD_TRACE_H
 #define FD_TRACE_H
 #include <stdbool.h>
@@ -124,6 +135,7 @@ typedef struct fd_trace {
 	size_t n_attempts, cap_attempts;
 	int32_t *paths;
 	size_t n_paths, cap_paths;
+	struct fd_trace_async *async;    /* trace_async.c; NULL until a run used it */
 } fd_trace;
 
 void trace_init(fd_trace *t);
@@ -136,6 +148,19 @@ void trace_reserve(fd_trace *t, size_t events, size_t attempts);
 void trace_fit(fd_trace *t);         /* capacity down to what was recorded (end of a run) */
 size_t trace_bytes(const fd_trace *t); /* bytes the recording holds (capacity) */
 size_t trace_used_bytes(const fd_trace *t); /* bytes the recording fills */
+/* Encodes n events after those recorded, as n calls of the sink's event. */
+void trace_append(fd_trace *t, const fd_event *evs, size_t n);
+
+/* The recording sink of a large run (trace_async.c, above). Between
+ * trace_async_sink and trace_async_finish the events (bytes, marks, bases,
+ * n_events) belong to the encoder thread: neither read them nor clear,
+ * reserve or fit the trace. Events are numbered from n_events on. */
+#define TRACE_CHUNK 4096             /* events a chunk holds */
+#define TRACE_RING 4                 /* chunks in the ring */
+typedef struct fd_trace_async fd_trace_async;
+fd_trace_sink trace_async_sink(fd_trace *t);
+void trace_async_finish(fd_trace *t); /* every event encoded, the thread joined */
+void trace_async_release(fd_trace *t); /* frees the ring (trace_release does) */
 
 /* Event i (i < n_events) by value; an all-defaults event past the end. */
 fd_event trace_event(const fd_trace *t, size_t i);

@@ -3,7 +3,10 @@
  * MAX payloads, -1 fields, large rule and graph indices, every kind and
  * status), random runs, random access at every index against the
  * sequential and backward cursors, checkpoint and group boundaries, and
- * clear / reserve / fit around a recording. Owner: trace helper. */
+ * clear / reserve / fit around a recording; the asynchronous sink (many
+ * chunks, re-runs, runs under a chunk) gives the synchronous one's bytes.
+ * Owner: trace helper. */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -398,6 +401,169 @@ static void test_clear_reserve_fit(void **state)
 	free(v);
 }
 
+/* ---- the asynchronous sink (trace_async.c) ------------------------------- */
+
+/* Threads of this process, or -1 where /proc cannot say. */
+static int n_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* Records n events and an attempt every 1000 through the async sink, as
+ * match_run does; checks the indices, that the encoder thread runs exactly
+ * when more than a chunk came in, and that the events are all there after
+ * trace_async_finish. */
+static void record_async(fd_trace *t, const fd_event *evs, size_t n)
+{
+	int before = n_threads();
+	fd_trace_sink s = trace_async_sink(t);
+	size_t base = t->n_events, base_attempts = t->n_attempts;
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(s.event(s.ctx, &evs[i]), base + i);
+		if (i % 1000 == 0) {
+			fd_attempt at = { .rule = (int32_t)i, .first_event = (uint32_t)(base + i), .n_events = 1 };
+			s.attempt(s.ctx, &at);
+			/* attempts stay synchronous: readable during the run */
+			assert_int_equal(t->n_attempts, base_attempts + i / 1000 + 1);
+			assert_int_equal(t->attempts[t->n_attempts - 1].rule, (int32_t)i);
+		}
+	}
+	if (before > 0)
+		assert_int_equal(n_threads(), before + (n >= TRACE_CHUNK ? 1 : 0));
+	trace_async_finish(t);
+	if (before > 0)
+		assert_int_equal(n_threads(), before);
+	assert_int_equal(t->n_events, base + n);
+}
+
+/* The same events through the synchronous sink, for comparison. */
+static void record_sync(fd_trace *t, const fd_event *evs, size_t n)
+{
+	fd_trace_sink s = trace_sink(t);
+	for (size_t i = 0; i < n; i++) {
+		s.event(s.ctx, &evs[i]);
+		if (i % 1000 == 0) {
+			fd_attempt at = { .rule = (int32_t)i, .first_event = (uint32_t)(t->n_events - 1), .n_events = 1 };
+			s.attempt(s.ctx, &at);
+		}
+	}
+}
+
+/* Byte for byte what the synchronous encoder made: events, checkpoints,
+ * bases and attempts. */
+static void assert_same_recording(const fd_trace *x, const fd_trace *y)
+{
+	assert_int_equal(x->n_events, y->n_events);
+	assert_int_equal(x->n_bytes, y->n_bytes);
+	assert_int_equal(x->n_attempts, y->n_attempts);
+	if (x->n_bytes)
+		assert_memory_equal(x->bytes, y->bytes, x->n_bytes);
+	size_t marks = (x->n_events + TRACE_BLOCK - 1) / TRACE_BLOCK;
+	size_t bases = (x->n_events + TRACE_GROUP - 1) / TRACE_GROUP;
+	if (marks)
+		assert_memory_equal(x->marks, y->marks, marks * sizeof *x->marks);
+	if (bases)
+		assert_memory_equal(x->bases, y->bases, bases * sizeof *x->bases);
+	if (x->n_attempts)
+		assert_memory_equal(x->attempts, y->attempts, x->n_attempts * sizeof *x->attempts);
+}
+
+/* Many chunks (the ring full over and over, a group boundary, a partial last
+ * chunk) come out as the synchronous encoder's bytes. */
+static void test_async_many_chunks(void **state)
+{
+	(void)state;
+	size_t n = TRACE_CHUNK * TRACE_RING * 5 + TRACE_GROUP + 123;
+	fd_event *v = random_events(n);
+	fd_trace sync, async;
+	trace_init(&sync);
+	trace_init(&async);
+	record_sync(&sync, v, n);
+	record_async(&async, v, n);
+	assert_same_recording(&sync, &async);
+	check_reads(&async, v, n);
+	trace_release(&sync);
+	trace_release(&async);
+	free(v);
+}
+
+/* A re-run after trace_clear (what-if): the ring and arrays are reused, the
+ * thread starts again, and each run equals its synchronous twin — a large
+ * one, one of exactly whole chunks, one of exactly one chunk, a small one,
+ * an empty one, and after a fit. */
+static void test_async_rerun(void **state)
+{
+	(void)state;
+	size_t n = TRACE_CHUNK * TRACE_RING * 3 + 77;
+	fd_event *v = random_events(n);
+	const size_t runs[][2] = {
+		{ 0, TRACE_CHUNK * TRACE_RING * 3 + 77 },
+		{ 1000, TRACE_CHUNK * 6 },
+		{ 5, TRACE_CHUNK },
+		{ 17, TRACE_CHUNK - 1 },
+		{ 3, 0 },
+		{ 40000, TRACE_CHUNK * 2 + 1 },
+		{ 9, 300 },
+	};
+	fd_trace async;
+	trace_init(&async);
+	trace_reserve(&async, 20000, 100);
+	for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+		const fd_event *e = v + runs[k][0];
+		size_t m = runs[k][1];
+		assert_true(runs[k][0] + m <= n);
+		fd_trace sync;
+		trace_init(&sync);
+		record_sync(&sync, e, m);
+		trace_clear(&async);
+		record_async(&async, e, m);
+		assert_same_recording(&sync, &async);
+		check_reads(&async, e, m);
+		if (k == 4)
+			trace_fit(&async);
+		trace_release(&sync);
+	}
+	trace_release(&async);
+	free(v);
+}
+
+/* A run under a chunk never starts the thread (record_async checks the
+ * thread count) and reads back as the synchronous one; the async sink and
+ * the synchronous one may follow each other on one trace. */
+static void test_async_small(void **state)
+{
+	(void)state;
+	size_t n = 200;
+	fd_event *v = random_events(n);
+	fd_trace sync, async;
+	trace_init(&sync);
+	trace_init(&async);
+	record_sync(&sync, v, n);
+	record_async(&async, v, 120);
+	record_sync(&async, v + 120, 80);
+	/* indices of the attempts differ (they follow the first_event) but the events do not */
+	assert_int_equal(async.n_bytes, sync.n_bytes);
+	assert_memory_equal(async.bytes, sync.bytes, sync.n_bytes);
+	check_reads(&async, v, n);
+	trace_release(&sync);
+	trace_release(&async);
+	/* released without a run, and after a sink that saw nothing */
+	trace_init(&async);
+	trace_async_sink(&async);
+	trace_async_finish(&async);
+	check_reads(&async, v, 0);
+	trace_release(&async);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +574,9 @@ int main(void)
 		cmocka_unit_test(test_find_kind),
 		cmocka_unit_test(test_matcher_like_size),
 		cmocka_unit_test(test_clear_reserve_fit),
+		cmocka_unit_test(test_async_many_chunks),
+		cmocka_unit_test(test_async_rerun),
+		cmocka_unit_test(test_async_small),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,174 @@
+/* trace_async.c — the recording sink of a large run, with the encoding on a
+ * second thread (trace.h). The matcher's event() copies the flat event into
+ * the chunk being filled and returns its index from a counter; a full chunk
+ * goes round a ring of TRACE_RING chunks to one encoder thread, which runs
+ * trace_append on it — the same encoder, in the same order, as the
+ * synchronous sink — so the bytes come out the same. The thread starts when
+ * the first chunk fills (a smaller run is encoded on the caller's thread at
+ * trace_async_finish) and is joined by trace_async_finish, after which the
+ * recording is read as any other.
+ *
+ * Who owns what during a run: the caller fills ring[head % TRACE_RING]
+ * (fill events so far); the thread owns the fd_trace's event arrays (bytes,
+ * marks, bases, last, n_events) and the chunks between tail and head; the
+ * caller keeps attempts and paths. head, tail, count and done are shared
+ * under lock. The ring, lock and conditions live as long as the fd_trace, so
+ * a re-run (what-if) finds them ready and faulted in. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include "arena.h"
+#include "trace.h"
+
+struct fd_trace_async {
+	fd_trace *t;
+	fd_trace_sink sync;              /* attempts and paths go straight to it */
+	fd_event *ring;                  /* TRACE_RING chunks of TRACE_CHUNK events */
+	fd_event *cur;                   /* the chunk being filled (caller) */
+	uint32_t fill;                   /* events in it */
+	size_t next;                     /* the next event's index in the run */
+	bool running;                    /* the encoder thread is up */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t work, space;      /* a chunk came in / one was encoded */
+	uint64_t head, tail;             /* chunks handed over / encoded (under lock) */
+	uint32_t count[TRACE_RING];      /* events in each handed-over chunk */
+	bool done;                       /* no more chunks this run */
+};
+
+static void *encoder(void *arg)
+{
+	fd_trace_async *a = arg;
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		while (a->tail == a->head && !a->done)
+			pthread_cond_wait(&a->work, &a->lock);
+		if (a->tail == a->head)
+			break;
+		unsigned k = (unsigned)(a->tail % TRACE_RING);
+		uint32_t n = a->count[k];
+		pthread_mutex_unlock(&a->lock);
+		trace_append(a->t, a->ring + (size_t)k * TRACE_CHUNK, n);
+		pthread_mutex_lock(&a->lock);
+		a->tail++;
+		pthread_cond_signal(&a->space);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+/* The encoder thread, with every signal blocked: signals (SIGWINCH, SIGINT)
+ * stay with the threads that handle them. False when it cannot start. */
+static bool start(fd_trace_async *a)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	a->head = a->tail = 0;
+	a->done = false;
+	a->running = pthread_create(&a->thread, NULL, encoder, a) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return a->running;
+}
+
+/* The filled chunk goes to the thread (started on the first); waits while
+ * the ring is full. Without a thread, encodes it here. */
+static void hand_over(fd_trace_async *a)
+{
+	if (!a->running && !start(a)) {
+		trace_append(a->t, a->cur, a->fill);
+		a->fill = 0;
+		return;
+	}
+	pthread_mutex_lock(&a->lock);
+	a->count[a->head % TRACE_RING] = a->fill;
+	a->head++;
+	pthread_cond_signal(&a->work);
+	while (a->head - a->tail >= TRACE_RING)
+		pthread_cond_wait(&a->space, &a->lock);
+	unsigned k = (unsigned)(a->head % TRACE_RING);
+	pthread_mutex_unlock(&a->lock);
+	a->cur = a->ring + (size_t)k * TRACE_CHUNK;
+	a->fill = 0;
+}
+
+static uint32_t async_event(void *ctx, const fd_event *ev)
+{
+	fd_trace_async *a = ctx;
+	a->cur[a->fill++] = *ev;
+	if (a->fill == TRACE_CHUNK)
+		hand_over(a);
+	return (uint32_t)a->next++;
+}
+
+/* Attempts and paths are the caller's, as in the synchronous sink. */
+static void async_attempt(void *ctx, const fd_attempt *at)
+{
+	fd_trace_async *a = ctx;
+	a->sync.attempt(a->sync.ctx, at);
+}
+
+static uint32_t async_path(void *ctx, const int32_t *ids, uint32_t n)
+{
+	fd_trace_async *a = ctx;
+	return a->sync.path(a->sync.ctx, ids, n);
+}
+
+fd_trace_sink trace_async_sink(fd_trace *t)
+{
+	fd_trace_async *a = t->async;
+	if (!a) {
+		a = t->async = xcalloc(1, sizeof *a);
+		a->ring = xmalloc((size_t)TRACE_RING * TRACE_CHUNK * sizeof *a->ring);
+		pthread_mutex_init(&a->lock, NULL);
+		pthread_cond_init(&a->work, NULL);
+		pthread_cond_init(&a->space, NULL);
+	}
+	a->t = t;
+	a->sync = trace_sink(t);
+	a->cur = a->ring;
+	a->fill = 0;
+	a->next = t->n_events;
+	a->running = false;
+	return (fd_trace_sink){ .ctx = a, .event = async_event, .attempt = async_attempt, .path = async_path };
+}
+
+void trace_async_finish(fd_trace *t)
+{
+	fd_trace_async *a = t->async;
+	if (!a)
+		return;
+	if (!a->running) {
+		trace_append(t, a->cur, a->fill);
+		a->fill = 0;
+		return;
+	}
+	pthread_mutex_lock(&a->lock);
+	if (a->fill) {
+		/* the last, partial chunk: its slot is free (the ring waits for one) */
+		a->count[a->head % TRACE_RING] = a->fill;
+		a->head++;
+	}
+	a->done = true;
+	pthread_cond_signal(&a->work);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	a->running = false;
+	a->fill = 0;
+	a->cur = a->ring;
+}
+
+void trace_async_release(fd_trace *t)
+{
+	fd_trace_async *a = t->async;
+	if (!a)
+		return;
+	if (a->running)
+		trace_async_finish(t);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->work);
+	pthread_cond_destroy(&a->space);
+	free(a->ring);
+	free(a);
+	t->async = NULL;
+}
