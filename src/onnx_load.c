@@ -153,11 +153,12 @@ typedef struct msg_iter {
 	const ProtobufCFieldDescriptor *field;
 	size_t at;                /* wire offset, or index into the unpacked array */
 	bool failed;
+	node_stream *stream;      /* main graph's nodes, unpacked on another thread */
 } msg_iter;
 
 static msg_iter msg_begin(loader *L, int32_t gi, unsigned field)
 {
-	msg_iter it = { L, L->build.items[gi].src, NULL, 0, false };
+	msg_iter it = { L, L->build.items[gi].src, NULL, 0, false, NULL };
 	it.field = protobuf_c_message_descriptor_get_field(&onnx__graph_proto__descriptor, field);
 	return it;
 }
@@ -174,6 +175,14 @@ static const void *msg_next(msg_iter *it)
 			if (v[it->at++])
 				return v[it->at - 1];
 		return NULL;
+	}
+	if (it->stream) {
+		size_t bad_at;
+		const void *msg = node_stream_next(it->stream, &it->failed, &bad_at);
+		if (it->failed)
+			diag_error(it->L->d, it->L->pos, "not a valid ONNX protobuf (bad %s at byte %zu)",
+			           it->field->name, bad_at);
+		return msg;
 	}
 	const uint8_t *data;
 	size_t len;
@@ -286,10 +295,15 @@ static int read_nodes(loader *L, int32_t gi)
 	L->graphs.items[gi].nodes = nodes;
 	L->graphs.items[gi].n_nodes = (int32_t)n;
 	msg_iter it = msg_begin(L, gi, GRAPH_NODE);
+	if (it.src.wire && n >= STREAM_MIN_NODES)
+		it.stream = node_stream_start(it.src.wire, it.src.len, L->build.items[0].src.wire);
 	int32_t i = 0;
-	for (const Onnx__NodeProto *p; (p = msg_next(&it)) && i < (int32_t)n; i++)
-		if (onnx_node_convert(L, gi, i, p))
-			return -1;
+	int rc = 0;
+	for (const Onnx__NodeProto *p; !rc && (p = msg_next(&it)) && i < (int32_t)n; i++)
+		rc = onnx_node_convert(L, gi, i, p);
+	node_stream_stop(it.stream);
+	if (rc)
+		return -1;
 	L->graphs.items[gi].n_nodes = i;
 	if (it.failed)
 		return -1;
