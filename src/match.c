@@ -141,13 +141,36 @@ static int link_of(const fd_rule_op *op, int i, bool *explicit_link)
 	return j >= 0 ? j : i - 1;
 }
 
+/* Units in topological order, ties (a node and the composites ending at it)
+ * by id: the order anchors are tried in and candidates are listed in. */
+static bool unit_before(const int32_t *topo, int32_t a, int32_t b)
+{
+	return topo[a] != topo[b] ? topo[a] < topo[b] : a < b;
+}
+
 static const int32_t *cmp_topo;
+
 static int cmp_units(const void *pa, const void *pb)
 {
 	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-	if (cmp_topo[a] != cmp_topo[b])
-		return cmp_topo[a] < cmp_topo[b] ? -1 : 1;
-	return (a > b) - (a < b);
+	return unit_before(cmp_topo, a, b) ? -1 : unit_before(cmp_topo, b, a);
+}
+
+/* Candidate lists are a few units: insertion sort, qsort beyond that. */
+static void sort_units(int32_t *u, size_t n, const int32_t *topo)
+{
+	if (n > 16) {
+		cmp_topo = topo;
+		qsort(u, n, sizeof *u, cmp_units);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		int32_t x = u[i];
+		size_t j = i;
+		for (; j > 0 && unit_before(topo, x, u[j - 1]); j--)
+			u[j] = u[j - 1];
+		u[j] = x;
+	}
 }
 
 static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t link_unit)
@@ -194,10 +217,7 @@ static void gather(match_run_state *s, int i, int link)
 	if (want == COMPOSITE_BIASADD && unit_is_node(s->g, lu))
 		for (int32_t c = s->ix->hosted_off[lu]; c < s->ix->hosted_off[lu + 1]; c++)
 			vec_push(cand, s->ix->hosted[c]);
-	if (cand->n > 1) {
-		cmp_topo = s->ix->unit_topo;
-		qsort(cand->items, cand->n, sizeof *cand->items, cmp_units);
-	}
+	sort_units(cand->items, cand->n, s->ix->unit_topo);
 	size_t w = 0;
 	for (size_t k = 0; k < cand->n; k++) {
 		int32_t u = cand->items[k];
@@ -468,24 +488,33 @@ static int cmp_rules(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* Anchors of several alternatives, merged in topo order without repeats. */
+/* Anchors of several alternatives, merged in topo order without repeats.
+ * Each op's anchor list is in that order already: a k-way merge. */
 static void merge_anchors(match_run_state *s, const alt *alts, int n_alts, i32_vec *out)
 {
-	out->n = 0;
+	const int32_t *topo = s->ix->unit_topo;
+	int32_t at[32], end[32];
+	size_t total = 0;
 	for (int a = 0; a < n_alts; a++) {
 		int op = alts[a].pat->ops[0].op;
-		for (int32_t k = s->ix->anchor_off[op]; k < s->ix->anchor_off[op + 1]; k++)
-			vec_push(out, s->ix->anchor_units[k]);
+		at[a] = s->ix->anchor_off[op];
+		end[a] = s->ix->anchor_off[op + 1];
+		total += (size_t)(end[a] - at[a]);
 	}
-	if (out->n > 1) {   /* no anchors: items is NULL, which qsort may not take */
-		cmp_topo = s->ix->unit_topo;
-		qsort(out->items, out->n, sizeof *out->items, cmp_units);
+	out->n = 0;
+	vec_grow(out, total + 1);
+	for (;;) {
+		int best = -1;
+		for (int a = 0; a < n_alts; a++)
+			if (at[a] < end[a] && (best < 0 || unit_before(topo, s->ix->anchor_units[at[a]],
+			                                               s->ix->anchor_units[at[best]])))
+				best = a;
+		if (best < 0)
+			break;
+		int32_t u = s->ix->anchor_units[at[best]++];
+		if (!out->n || out->items[out->n - 1] != u)
+			out->items[out->n++] = u;
 	}
-	size_t w = 0;
-	for (size_t k = 0; k < out->n; k++)
-		if (!w || out->items[w - 1] != out->items[k])
-			out->items[w++] = out->items[k];
-	out->n = w;
 }
 
 static void scratch_for(match_run_state *s, const fd_graph *g)
