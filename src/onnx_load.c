@@ -160,6 +160,8 @@ static msg_iter msg_begin(loader *L, int32_t gi, unsigned field)
 {
 	msg_iter it = { L, L->build.items[gi].src, NULL, 0, false, NULL };
 	it.field = protobuf_c_message_descriptor_get_field(&onnx__graph_proto__descriptor, field);
+	if (it.src.wire)
+		it.at = it.src.span[field].first;
 	return it;
 }
 
@@ -186,7 +188,7 @@ static const void *msg_next(msg_iter *it)
 	}
 	const uint8_t *data;
 	size_t len;
-	if (!wire_next(s->wire, s->len, &it->at, it->field->id, &data, &len))
+	if (!wire_next(s->wire, s->span[it->field->id].end, &it->at, it->field->id, &data, &len))
 		return NULL;
 	pb_arena_reset(&it->L->scratch);
 	const void *msg = protobuf_c_message_unpack(it->field->descriptor, &it->L->scratch.allocator, len, data);
@@ -205,11 +207,7 @@ static size_t msg_count(loader *L, int32_t gi, unsigned field)
 		protobuf_c_message_descriptor_get_field(&onnx__graph_proto__descriptor, field);
 	if (s->proto)
 		return *(const size_t *)((const char *)s->proto + f->quantifier_offset);
-	size_t at = 0, n = 0, len;
-	const uint8_t *data;
-	while (wire_next(s->wire, s->len, &at, field, &data, &len))
-		n++;
-	return n;
+	return s->span[field].count;
 }
 
 /* ---- graphs ---------------------------------------------------------------- */
@@ -296,7 +294,9 @@ static int read_nodes(loader *L, int32_t gi)
 	L->graphs.items[gi].n_nodes = (int32_t)n;
 	msg_iter it = msg_begin(L, gi, GRAPH_NODE);
 	if (it.src.wire && n >= STREAM_MIN_NODES)
-		it.stream = node_stream_start(it.src.wire, it.src.len, L->build.items[0].src.wire);
+		it.stream = node_stream_start(it.src.wire + it.src.span[GRAPH_NODE].first,
+		                              it.src.span[GRAPH_NODE].end - it.src.span[GRAPH_NODE].first,
+		                              L->build.items[0].src.wire);
 	int32_t i = 0;
 	int rc = 0;
 	for (const Onnx__NodeProto *p; !rc && (p = msg_next(&it)) && i < (int32_t)n; i++)
@@ -517,14 +517,15 @@ static int convert_model(loader *L, const uint8_t *bytes, size_t size, const fd_
 	}
 	if (read_header(L, bytes, size))
 		return -1;
-	fd_graph main_graph = { 0 };
-	main_graph.parent = main_graph.owner_node = FD_NONE;
-	at = 0;
-	main_graph.name = wire_next(g, glen, &at, GRAPH_NAME, &data, &len)
-	                  ? strpool_internn(&L->m->names, (const char *)data, len) : loader_intern(L, "");
 	graph_build b = { 0 };
 	b.src.wire = g;
 	b.src.len = glen;
+	wire_spans(g, glen, b.src.span, GRAPH_FIELDS);
+	fd_graph main_graph = { 0 };
+	main_graph.parent = main_graph.owner_node = FD_NONE;
+	at = b.src.span[GRAPH_NAME].first;
+	main_graph.name = wire_next(g, b.src.span[GRAPH_NAME].end, &at, GRAPH_NAME, &data, &len)
+	                  ? strpool_internn(&L->m->names, (const char *)data, len) : loader_intern(L, "");
 	vec_push(&L->graphs, main_graph);
 	vec_push(&L->build, b);
 	if (convert_graph(L, 0))

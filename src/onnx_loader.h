@@ -18,10 +18,12 @@
 /* Where a graph's messages come from: an unpacked GraphProto (a body, which
  * arrives inside its owner's NodeProto), or the wire bytes of the main graph,
  * unpacked one message at a time into the scratch arena. */
+#define GRAPH_FIELDS 16           /* GraphProto field numbers are below this */
 typedef struct graph_src {
 	const Onnx__GraphProto *proto;
 	const uint8_t *wire;
 	size_t len;
+	wire_span span[GRAPH_FIELDS];  /* wire: where each field's entries lie */
 } graph_src;
 
 typedef struct graph_build {

@@ -102,6 +102,24 @@ int wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const ui
 	return 0;
 }
 
+void wire_spans(const uint8_t *p, size_t len, wire_span *spans, unsigned n_fields)
+{
+	memset(spans, 0, n_fields * sizeof *spans);
+	size_t at = 0;
+	while (at < len) {
+		size_t start = at;
+		uint64_t key, vlen;
+		if (read_varint(p, len, &at, &key) || skip_value(p, len, &at, key, &vlen))
+			return;
+		uint64_t f = key >> 3;
+		if ((key & 7) != 2 || f >= n_fields)
+			continue;
+		if (!spans[f].count++)
+			spans[f].first = start;
+		spans[f].end = at;
+	}
+}
+
 size_t wire_strip(const uint8_t *p, size_t len, unsigned field, uint8_t *out)
 {
 	size_t at = 0, w = 0;

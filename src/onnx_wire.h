@@ -26,6 +26,15 @@ int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t 
  * p[*at..len): 1 and its bytes, or 0 at the end. Data must be wire_check'ed. */
 int wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const uint8_t **data, size_t *n);
 
+/* Where each length-delimited top-level field number below n_fields lies:
+ * how many, and the bytes from the first one to the end of the last. One
+ * pass, so that reading the fields of one number scans only their range
+ * (writers group a repeated field's entries). */
+typedef struct wire_span {
+	size_t first, end, count;
+} wire_span;
+void wire_spans(const uint8_t *p, size_t len, wire_span *spans, unsigned n_fields);
+
 /* Copies p without the top-level fields numbered `field` into out (len
  * bytes at most); returns the bytes written. */
 size_t wire_strip(const uint8_t *p, size_t len, unsigned field, uint8_t *out);
