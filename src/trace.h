@@ -161,6 +161,7 @@ typedef struct fd_trace_async fd_trace_async;
 fd_trace_sink trace_async_sink(fd_trace *t);
 void trace_async_finish(fd_trace *t); /* every event encoded, the thread joined */
 void trace_async_release(fd_trace *t); /* frees the ring (trace_release does) */
+bool trace_async_running(const fd_trace *t); /* the encoder thread is up (tests) */
 
 /* Event i (i < n_events) by value; an all-defaults event past the end. */
 fd_event trace_event(const fd_trace *t, size_t i);

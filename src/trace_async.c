@@ -172,3 +172,8 @@ void trace_async_release(fd_trace *t)
 	free(a);
 	t->async = NULL;
 }
+
+bool trace_async_running(const fd_trace *t)
+{
+	return t->async && t->async->running;
+}
