@@ -15,18 +15,55 @@ static const char *const nondeterministic[] = {
 	"Multinomial", "Bernoulli",
 };
 
-static bool is_nondeterministic(const fd_node *n)
+/* What the index needs to know of an op type, found once per distinct type:
+ * op types are interned, so a small cache keyed by the pointer answers most
+ * nodes before the strmap is asked. */
+typedef struct op_info {
+	bool nondeterministic, constant;
+	int n_ids;
+	int ids[8];            /* optable ids for this ONNX type */
+} op_info;
+
+#define OP_CACHE 64
+#define COMPOSITE_KINDS (COMPOSITE_BIASADD + 1)
+typedef struct op_memo {
+	strmap types;          /* op_type → index in infos */
+	VEC(op_info) infos;
+	const char *key[OP_CACHE];
+	int32_t slot[OP_CACHE];
+} op_memo;
+
+static const op_info *op_lookup(op_memo *m, const char *op_type)
 {
-	for (size_t i = 0; i < sizeof nondeterministic / sizeof *nondeterministic; i++)
-		if (n->op_type && !strcmp(n->op_type, nondeterministic[i]))
-			return true;
-	return false;
+	size_t h = ((uintptr_t)op_type >> 4) % OP_CACHE;
+	if (m->key[h] == op_type)
+		return &m->infos.items[m->slot[h]];
+	int32_t slot = strmap_get(&m->types, op_type);
+	if (slot < 0) {
+		op_info x = { 0 };
+		for (size_t i = 0; i < sizeof nondeterministic / sizeof *nondeterministic; i++)
+			x.nondeterministic |= !strcmp(op_type, nondeterministic[i]);
+		x.constant = !strcmp(op_type, "Constant");
+		x.n_ids = optable_ids_for_onnx_type(op_type, x.ids, 8);
+		vec_push(&m->infos, x);
+		slot = (int32_t)m->infos.n - 1;
+		strmap_put(&m->types, op_type, slot);
+	}
+	m->key[h] = op_type;
+	m->slot[h] = slot;
+	return &m->infos.items[slot];
+}
+
+static void op_memo_release(op_memo *m)
+{
+	strmap_release(&m->types);
+	vec_release(&m->infos);
 }
 
 /* Constant: initializer, Constant output, an outer constant, or the output of
  * a deterministic node without bodies whose inputs are all constant
  * (ConstantOfShape, Unsqueeze, Cast of constants, …), transitively. */
-static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix)
+static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 {
 	const fd_graph *g = ix->g;
 	for (int32_t t = 0; t < g->n_tensors; t++) {
@@ -45,7 +82,8 @@ static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix)
 	}
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		const fd_node *n = &g->nodes[g->topo_order[i]];
-		if (n->n_subgraphs || is_nondeterministic(n))
+		const op_info *op = n->op_type ? op_lookup(memo, n->op_type) : NULL;
+		if (n->n_subgraphs || (op && op->nondeterministic))
 			continue;
 		int nonempty = 0;
 		bool all = true;
@@ -56,7 +94,7 @@ static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix)
 			if (!(ix->tflags[n->inputs[k]] & TF_CONST))
 				all = false;
 		}
-		bool is_const = n->op_type && !strcmp(n->op_type, "Constant");
+		bool is_const = op && op->constant;
 		if (is_const || (nonempty > 0 && all))
 			for (int o = 0; o < n->n_outputs; o++)
 				if (n->outputs[o] != FD_NONE)
@@ -64,21 +102,11 @@ static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix)
 	}
 }
 
-/* Op ids per distinct op_type, found once: names are interned, so a strmap
- * keyed by the op_type string gives a slot in a small table. */
-typedef struct type_ids {
-	int n;
-	int ids[8];
-} type_ids;
-
-static void build_anchor_index(fd_match_ctx *ctx, fd_graph_index *ix)
+static void build_anchor_index(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 {
 	const fd_graph *g = ix->g;
 	int n_ops = optable_count();
 	ix->n_ops = n_ops;
-	strmap types;
-	strmap_init(&types);
-	VEC(type_ids) tids = { 0 };
 	/* per node: which ids match (node_ids CSR) */
 	int32_t *nid_off = xcalloc((size_t)g->n_nodes + 1, sizeof *nid_off);
 	i32_vec nid = { 0 };
@@ -91,16 +119,8 @@ static void build_anchor_index(fd_match_ctx *ctx, fd_graph_index *ix)
 		nid_off[i] = (int32_t)nid.n;
 		if (!n->op_type)
 			continue;
-		int32_t slot = strmap_get(&types, n->op_type);
-		if (slot < 0) {
-			type_ids t = { 0 };
-			t.n = optable_ids_for_onnx_type(n->op_type, t.ids, 8);
-			vec_push(&tids, t);
-			slot = (int32_t)tids.n - 1;
-			strmap_put(&types, n->op_type, slot);
-		}
-		const type_ids *t = &tids.items[slot];
-		for (int k = 0; k < t->n; k++)
+		const op_info *t = op_lookup(memo, n->op_type);
+		for (int k = 0; k < t->n_ids; k++)
 			if (optable_node_matches(t->ids[k], g, n)) {
 				ix->node_ops[(size_t)i * (size_t)ix->ops_words + (size_t)t->ids[k] / 64] |= 1ull << (t->ids[k] % 64);
 				vec_push(&nid, t->ids[k]);
@@ -109,11 +129,17 @@ static void build_anchor_index(fd_match_ctx *ctx, fd_graph_index *ix)
 	}
 	nid_off[g->n_nodes] = (int32_t)nid.n;
 	/* composites: the op ids whose composite kind is theirs */
-	for (int32_t c = 0; c < ix->canon.n; c++)
-		for (int id = 0; id < n_ops; id++)
-			if (optable_get(id)->composite != COMPOSITE_NONE
-			    && optable_get(id)->composite == ix->canon.items[c].kind)
-				count[id]++;
+	VEC(int) kind_ids[COMPOSITE_KINDS] = { { 0 } };
+	for (int id = 0; id < n_ops; id++) {
+		int k = (int)optable_get(id)->composite;
+		if (k != COMPOSITE_NONE && k < COMPOSITE_KINDS)
+			vec_push(&kind_ids[k], id);
+	}
+	for (int32_t c = 0; c < ix->canon.n; c++) {
+		int k = (int)ix->canon.items[c].kind;
+		for (size_t j = 0; k >= 0 && k < COMPOSITE_KINDS && j < kind_ids[k].n; j++)
+			count[kind_ids[k].items[j]]++;
+	}
 	ix->anchor_off = arena_array(&ctx->arena, (size_t)n_ops + 1, sizeof *ix->anchor_off);
 	int32_t total = 0;
 	for (int id = 0; id < n_ops; id++) {
@@ -131,17 +157,19 @@ static void build_anchor_index(fd_match_ctx *ctx, fd_graph_index *ix)
 			int id = nid.items[k];
 			ix->anchor_units[ix->anchor_off[id] + count[id]++] = node;
 		}
-		for (; c < ix->canon.n && g->nodes[ix->canon.items[c].last].topo == i; c++)
-			for (int id = 0; id < n_ops; id++)
-				if (optable_get(id)->composite != COMPOSITE_NONE
-				    && optable_get(id)->composite == ix->canon.items[c].kind)
-					ix->anchor_units[ix->anchor_off[id] + count[id]++] = g->n_nodes + c;
+		for (; c < ix->canon.n && g->nodes[ix->canon.items[c].last].topo == i; c++) {
+			int k = (int)ix->canon.items[c].kind;
+			for (size_t j = 0; k >= 0 && k < COMPOSITE_KINDS && j < kind_ids[k].n; j++) {
+				int id = kind_ids[k].items[j];
+				ix->anchor_units[ix->anchor_off[id] + count[id]++] = g->n_nodes + c;
+			}
+		}
 	}
+	for (int k = 0; k < COMPOSITE_KINDS; k++)
+		vec_release(&kind_ids[k]);
 	free(count);
 	free(nid_off);
 	vec_release(&nid);
-	vec_release(&tids);
-	strmap_release(&types);
 }
 
 /* CSR of tensor → composites reading it, node → biasadd_conv composites. */
@@ -205,12 +233,13 @@ int match_ctx_init(fd_match_ctx *ctx, const fd_model *m, bool canonicalize, fd_d
 	ctx->canonicalize = canonicalize;
 	ctx->n_graphs = m->n_graphs;
 	ctx->graphs = arena_array(&ctx->arena, m->n_graphs ? (size_t)m->n_graphs : 1, sizeof *ctx->graphs);
+	op_memo memo = { 0 };   /* op types are interned model-wide */
 	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
 		fd_graph_index *ix = &ctx->graphs[gi];
 		const fd_graph *g = &m->graphs[gi];
 		ix->g = g;
 		ix->tflags = arena_alloc(&ctx->arena, g->n_tensors ? (size_t)g->n_tensors : 1);
-		compute_tflags(ctx, ix);
+		compute_tflags(ctx, ix, &memo);
 		if (canonicalize)
 			canon_find(g, ix->tflags, &ctx->arena, &ix->canon);
 		ix->n_units = g->n_nodes + ix->canon.n;
@@ -222,9 +251,10 @@ int match_ctx_init(fd_match_ctx *ctx, const fd_model *m, bool canonicalize, fd_d
 		ix->iota = arena_array(&ctx->arena, g->n_nodes ? (size_t)g->n_nodes : 1, sizeof(int32_t));
 		for (int32_t n = 0; n < g->n_nodes; n++)
 			ix->iota[n] = n;
-		build_anchor_index(ctx, ix);
+		build_anchor_index(ctx, ix, &memo);
 		build_composite_links(ctx, ix);
 	}
+	op_memo_release(&memo);
 	return 0;
 }
 
