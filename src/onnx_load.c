@@ -178,25 +178,28 @@ static const void *msg_next(msg_iter *it)
 				return v[it->at - 1];
 		return NULL;
 	}
+	wire_error bad;
+	const void *msg = NULL;
 	if (it->stream) {
-		size_t bad_at;
-		const void *msg = node_stream_next(it->stream, &it->failed, &bad_at);
-		if (it->failed)
-			diag_error(it->L->d, it->L->pos, "not a valid ONNX protobuf (bad %s at byte %zu)",
-			           it->field->name, bad_at);
-		return msg;
+		msg = node_stream_next(it->stream, &it->failed, &bad);
+	} else {
+		const uint8_t *data;
+		size_t len;
+		if (!wire_next(s->wire, s->span[it->field->id].end, &it->at, it->field->id, &data, &len))
+			return NULL;
+		/* the first check left the main graph's nodes to be checked here */
+		bad = (wire_error){ (size_t)(data - it->L->file), NULL };
+		pb_arena_reset(&it->L->scratch);
+		if (it->field->id != GRAPH_NODE || !wire_check_at(it->field->descriptor, data, len, bad.at, 2, &bad))
+			msg = protobuf_c_message_unpack(it->field->descriptor, &it->L->scratch.allocator, len, data);
+		it->failed = !msg;
 	}
-	const uint8_t *data;
-	size_t len;
-	if (!wire_next(s->wire, s->span[it->field->id].end, &it->at, it->field->id, &data, &len))
-		return NULL;
-	pb_arena_reset(&it->L->scratch);
-	const void *msg = protobuf_c_message_unpack(it->field->descriptor, &it->L->scratch.allocator, len, data);
-	if (!msg) {
+	if (it->failed && bad.why)
+		diag_error(it->L->d, it->L->pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)",
+		           bad.why, bad.at, it->L->file_size);
+	else if (it->failed)
 		diag_error(it->L->d, it->L->pos, "not a valid ONNX protobuf (bad %s at byte %zu)",
-		           it->field->name, (size_t)(data - it->L->build.items[0].src.wire));
-		it->failed = true;
-	}
+		           it->field->name, bad.at);
 	return msg;
 }
 
@@ -295,8 +298,7 @@ static int read_nodes(loader *L, int32_t gi)
 	msg_iter it = msg_begin(L, gi, GRAPH_NODE);
 	if (it.src.wire && n >= STREAM_MIN_NODES)
 		it.stream = node_stream_start(it.src.wire + it.src.span[GRAPH_NODE].first,
-		                              it.src.span[GRAPH_NODE].end - it.src.span[GRAPH_NODE].first,
-		                              L->build.items[0].src.wire);
+		                              it.src.span[GRAPH_NODE].end - it.src.span[GRAPH_NODE].first, L->file);
 	int32_t i = 0;
 	int rc = 0;
 	for (const Onnx__NodeProto *p; !rc && (p = msg_next(&it)) && i < (int32_t)n; i++)
@@ -579,11 +581,13 @@ int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size
 		diag_error(d, pos, "not an ONNX model (it is %s)", what);
 		goto fail;
 	}
-	if (wire_check(&onnx__model_proto__descriptor, bytes, size, &werr)) {
+	/* the main graph's nodes are checked one by one as they are unpacked */
+	static const wire_skip main_nodes = { &onnx__graph_proto__descriptor, 1, GRAPH_NODE };
+	if (wire_check(&onnx__model_proto__descriptor, bytes, size, &main_nodes, &werr)) {
 		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", werr.why, werr.at, size);
 		goto fail;
 	}
-	loader L = { .m = m, .d = d, .pos = pos };
+	loader L = { .m = m, .d = d, .pos = pos, .file = bytes, .file_size = size };
 	pb_arena_init(&L.scratch);
 	int rc = convert_model(&L, bytes, size, opt);
 	loader_release(&L);

@@ -38,6 +38,8 @@ typedef struct loader {
 	fd_model *m;
 	fd_diags *d;
 	fd_srcpos pos;
+	const uint8_t *file;      /* the whole file, for byte offsets in messages */
+	size_t file_size;
 	pb_arena scratch;         /* one main-graph message at a time */
 	VEC(fd_graph) graphs;
 	VEC(graph_build) build;   /* parallel to graphs */
@@ -67,14 +69,15 @@ int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr,
                     const Onnx__GraphProto *proto);
 int convert_graph(loader *L, int32_t gi);
 
-/* onnx_stream.c: a graph's NodeProtos unpacked ahead on a second thread,
- * for graphs of STREAM_MIN_NODES and more. start returns NULL when no thread
- * can be made; next returns NULL at the end (*failed: a message did not
- * unpack, at byte *bad_at of base). A message lives until the next call. */
+/* onnx_stream.c: a graph's NodeProtos checked and unpacked ahead on a
+ * second thread, for graphs of STREAM_MIN_NODES and more. start returns NULL
+ * when no thread can be made; next returns NULL at the end (*failed: a
+ * message is malformed, *bad says why (NULL: protobuf-c refused it) and
+ * where in the file, base). A message lives until the next call. */
 #define STREAM_MIN_NODES 4096
 typedef struct node_stream node_stream;
 node_stream *node_stream_start(const uint8_t *graph_wire, size_t len, const uint8_t *base);
-const Onnx__NodeProto *node_stream_next(node_stream *s, bool *failed, size_t *bad_at);
+const Onnx__NodeProto *node_stream_next(node_stream *s, bool *failed, wire_error *bad);
 void node_stream_stop(node_stream *s);     /* NULL is fine */
 
 /* onnx_node.c */

@@ -2,7 +2,7 @@
  *
  * Unpacking (protobuf-c) is a fifth of loading a big model and needs nothing
  * from the IR being built, so a decoder thread runs ahead: it walks the
- * graph's node fields, unpacks them in order into batches of BATCH messages
+ * graph's node fields, checks (wire_check_at) and unpacks them in order into batches of BATCH messages
  * (each batch has its own protobuf-c arena) and hands full batches over
  * through a ring of RING. The loading thread converts them in the same
  * order as before, so the model built is identical; a message stays valid
@@ -26,8 +26,8 @@ typedef struct node_batch {
 	size_t n;
 	bool filled;           /* by the decoder; the consumer empties it */
 	bool last;             /* no batch after this one */
-	bool failed;           /* the message after msgs[n-1] did not unpack */
-	size_t bad_at;         /* its byte offset in the file */
+	bool failed;           /* the message after msgs[n-1] is malformed */
+	wire_error bad;        /* why (NULL: protobuf-c refused it) and where in the file */
 } node_batch;
 
 struct node_stream {
@@ -66,11 +66,14 @@ static void *decode(void *arg)
 				b->last = true;
 				break;
 			}
-			const Onnx__NodeProto *p = (const Onnx__NodeProto *)
-				protobuf_c_message_unpack(&onnx__node_proto__descriptor, &b->arena.allocator, len, data);
+			/* the loader's first check framed the nodes but left them to us */
+			const Onnx__NodeProto *p = NULL;
+			b->bad = (wire_error){ (size_t)(data - s->file), NULL };
+			if (!wire_check_at(&onnx__node_proto__descriptor, data, len, b->bad.at, 2, &b->bad))
+				p = (const Onnx__NodeProto *)protobuf_c_message_unpack(&onnx__node_proto__descriptor,
+				                                                        &b->arena.allocator, len, data);
 			if (!p) {
 				b->failed = b->last = true;
-				b->bad_at = (size_t)(data - s->file);
 				break;
 			}
 			b->msgs[b->n++] = p;
@@ -102,7 +105,7 @@ node_stream *node_stream_start(const uint8_t *graph_wire, size_t len, const uint
 	return s;
 }
 
-const Onnx__NodeProto *node_stream_next(node_stream *s, bool *failed, size_t *bad_at)
+const Onnx__NodeProto *node_stream_next(node_stream *s, bool *failed, wire_error *bad)
 {
 	*failed = false;
 	for (;;) {
@@ -115,7 +118,7 @@ const Onnx__NodeProto *node_stream_next(node_stream *s, bool *failed, size_t *ba
 			return b->msgs[s->at++];
 		if (b->last) {
 			*failed = b->failed;
-			*bad_at = b->bad_at;
+			*bad = b->bad;
 			return NULL;   /* stays at the end: the batch is kept */
 		}
 		/* this batch is read: give it back, go on to the next */

@@ -49,12 +49,13 @@ static int skip_value(const uint8_t *p, size_t len, size_t *at, uint64_t key, ui
 }
 
 static int check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
-                 size_t base, int depth, wire_error *err)
+                 size_t base, int depth, const wire_skip *skip, wire_error *err)
 {
 	if (depth > WIRE_MAX_DEPTH) {
 		*err = (wire_error){ base, "messages nested too deeply" };
 		return -1;
 	}
+	bool skipping = skip && skip->desc == desc && skip->depth == depth;
 	size_t at = 0;
 	while (at < len) {
 		size_t start = at;
@@ -72,19 +73,26 @@ static int check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_
 			*err = (wire_error){ base + start, rc == -2 ? "bad wire type" : "truncated" };
 			return -1;
 		}
-		if ((key & 7) != 2)
+		if ((key & 7) != 2 || (skipping && (key >> 3) == skip->field))
 			continue;
 		const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(desc, (unsigned)(key >> 3));
 		if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
-		    check(f->descriptor, p + at - vlen, (size_t)vlen, base + at - vlen, depth + 1, err))
+		    check(f->descriptor, p + at - vlen, (size_t)vlen, base + at - vlen, depth + 1, skip, err))
 			return -1;
 	}
 	return 0;
 }
 
-int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len, wire_error *err)
+int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
+               const wire_skip *skip, wire_error *err)
 {
-	return check(desc, p, len, 0, 0, err);
+	return check(desc, p, len, 0, 0, skip, err);
+}
+
+int wire_check_at(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
+                  size_t base, int depth, wire_error *err)
+{
+	return check(desc, p, len, base, depth, NULL, err);
 }
 
 int wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const uint8_t **data, size_t *n)

@@ -19,8 +19,20 @@ typedef struct wire_error {
 } wire_error;
 
 /* Walks p as a message of type desc and every sub-message the descriptors
- * name; -1 with *err on malformed or too deeply nested data. */
-int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len, wire_error *err);
+ * name; -1 with *err on malformed or too deeply nested data. With skip, the
+ * entries of one field of the messages of type skip->desc at nesting depth
+ * skip->depth are only framed, not entered: the loader checks those (the
+ * main graph's nodes) one by one as it unpacks them, with wire_check_at
+ * (p at byte base of the file, depth its nesting). */
+typedef struct wire_skip {
+	const ProtobufCMessageDescriptor *desc;
+	int depth;
+	unsigned field;
+} wire_skip;
+int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
+               const wire_skip *skip, wire_error *err);
+int wire_check_at(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
+                  size_t base, int depth, wire_error *err);
 
 /* The next length-delimited field number `field` at the top level of
  * p[*at..len): 1 and its bytes, or 0 at the end. Data must be wire_check'ed. */

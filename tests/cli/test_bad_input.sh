@@ -94,14 +94,15 @@ m $I/self_loop_pair.onnx   "node 'a'.*own output"
 m $O/dangling_input.onnx   "node 'conv'|'missing'"
 m $O/no_graph.onnx         "graph"
 
-# a node protobuf-c refuses (input as a varint) in a graph big enough that its
-# nodes are unpacked on the loader's second thread (src/onnx_stream.c), and
-# the same in a small graph: the same one line, no hang
+# a node protobuf-c refuses (input as a varint), and a node nesting 300
+# messages deep, in a graph big enough that its nodes are checked and
+# unpacked on the loader's second thread (src/onnx_stream.c), and the same in
+# a small graph: the same one line, no hang, no stack overflow
 for n in 6000 300; do
-	"${PYTHON:-python3}" - "$tmp/badnode$n.onnx" "$n" <<'PY'
+	"${PYTHON:-python3}" - "$tmp/badnode$n.onnx" "$tmp/deepnode$n.onnx" "$n" <<'PY'
 import sys, onnx
 from onnx import helper, TensorProto
-n = int(sys.argv[2])
+n = int(sys.argv[3])
 nodes = [helper.make_node("Relu", ["x" if i == 0 else f"t{i-1}"], [f"t{i}"], name=f"r{i}") for i in range(n)]
 g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
                       [helper.make_tensor_value_info(f"t{n-1}", TensorProto.FLOAT, [1])])
@@ -111,14 +112,19 @@ def ld(field, b):
 	while True:
 		out += bytes([(l & 0x7f) | (0x80 if l >> 7 else 0)]); l >>= 7
 		if not l: return out + b
-body = [ld(1, x.SerializeToString()) for x in m.graph.node]
-body.insert(n * 2 // 3, ld(1, b"\x08\x01"))
-m.graph.ClearField("node")
-graph = b"".join(body) + m.graph.SerializeToString()
+deep = b""
+for _ in range(100):   # node.attribute(5).g(6).node(1): three levels each
+	deep = ld(5, ld(6, ld(1, deep)))
+rest = m.graph
+nodes = [ld(1, x.SerializeToString()) for x in rest.node]
+rest.ClearField("node")
 m.ClearField("graph")
-open(sys.argv[1], "wb").write(m.SerializeToString() + ld(7, graph))
+for path, bad in ((sys.argv[1], b"\x08\x01"), (sys.argv[2], deep)):
+	body = nodes[:n * 2 // 3] + [ld(1, bad)] + nodes[n * 2 // 3:]
+	open(path, "wb").write(m.SerializeToString() + ld(7, b"".join(body) + rest.SerializeToString()))
 PY
 	m "$tmp/badnode$n.onnx" "bad node at byte"
+	m "$tmp/deepnode$n.onnx" "nested too deeply at byte"
 done
 
 # not a file: a directory, a FIFO nobody writes is the user's choice (like cat);
