@@ -303,10 +303,27 @@ static uint32_t rec_event(void *ctx, const fd_event *ev)
 	return (uint32_t)t->n_events++;
 }
 
+/* The encoder's state is worked on in a copy and stored back once: on the
+ * encoder thread (trace_async.c) t's counters share cache lines with the
+ * attempts the matcher appends meanwhile. */
 void trace_append(fd_trace *t, const fd_event *evs, size_t n)
 {
+	fd_trace w = {
+		.bytes = t->bytes, .n_bytes = t->n_bytes, .cap_bytes = t->cap_bytes,
+		.marks = t->marks, .cap_marks = t->cap_marks, .bases = t->bases, .cap_bases = t->cap_bases,
+		.last = t->last, .n_events = t->n_events,
+	};
 	for (size_t i = 0; i < n; i++)
-		rec_event(t, &evs[i]);
+		rec_event(&w, &evs[i]);
+	t->bytes = w.bytes;
+	t->n_bytes = w.n_bytes;
+	t->cap_bytes = w.cap_bytes;
+	t->marks = w.marks;
+	t->cap_marks = w.cap_marks;
+	t->bases = w.bases;
+	t->cap_bases = w.cap_bases;
+	t->last = w.last;
+	t->n_events = w.n_events;
 }
 
 static void rec_attempt(void *ctx, const fd_attempt *at)

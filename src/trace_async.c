@@ -13,7 +13,8 @@
  * marks, bases, last, n_events) and the chunks between tail and head; the
  * caller keeps attempts and paths. head, tail, count and done are shared
  * under lock. The ring, lock and conditions live as long as the fd_trace, so
- * a re-run (what-if) finds them ready and faulted in. */
+ * a re-run (what-if) finds them ready and faulted in; a chunk is allocated
+ * when first filled, so a small run touches only what it uses. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,12 +24,13 @@
 struct fd_trace_async {
 	fd_trace *t;
 	fd_trace_sink sync;              /* attempts and paths go straight to it */
-	fd_event *ring;                  /* TRACE_RING chunks of TRACE_CHUNK events */
+	fd_event *ring[TRACE_RING];      /* chunks of TRACE_CHUNK events, made on first use */
 	fd_event *cur;                   /* the chunk being filled (caller) */
 	uint32_t fill;                   /* events in it */
 	size_t next;                     /* the next event's index in the run */
 	bool running;                    /* the encoder thread is up */
 	pthread_t thread;
+	char apart[64];                  /* the caller's fields above, every event, off the lock's line */
 	pthread_mutex_t lock;
 	pthread_cond_t work, space;      /* a chunk came in / one was encoded */
 	uint64_t head, tail;             /* chunks handed over / encoded (under lock) */
@@ -48,7 +50,7 @@ static void *encoder(void *arg)
 		unsigned k = (unsigned)(a->tail % TRACE_RING);
 		uint32_t n = a->count[k];
 		pthread_mutex_unlock(&a->lock);
-		trace_append(a->t, a->ring + (size_t)k * TRACE_CHUNK, n);
+		trace_append(a->t, a->ring[k], n);
 		pthread_mutex_lock(&a->lock);
 		a->tail++;
 		pthread_cond_signal(&a->space);
@@ -88,7 +90,9 @@ static void hand_over(fd_trace_async *a)
 		pthread_cond_wait(&a->space, &a->lock);
 	unsigned k = (unsigned)(a->head % TRACE_RING);
 	pthread_mutex_unlock(&a->lock);
-	a->cur = a->ring + (size_t)k * TRACE_CHUNK;
+	if (!a->ring[k])
+		a->ring[k] = xmalloc(TRACE_CHUNK * sizeof *a->ring[k]);
+	a->cur = a->ring[k];
 	a->fill = 0;
 }
 
@@ -119,14 +123,14 @@ fd_trace_sink trace_async_sink(fd_trace *t)
 	fd_trace_async *a = t->async;
 	if (!a) {
 		a = t->async = xcalloc(1, sizeof *a);
-		a->ring = xmalloc((size_t)TRACE_RING * TRACE_CHUNK * sizeof *a->ring);
+		a->ring[0] = xmalloc(TRACE_CHUNK * sizeof *a->ring[0]);
 		pthread_mutex_init(&a->lock, NULL);
 		pthread_cond_init(&a->work, NULL);
 		pthread_cond_init(&a->space, NULL);
 	}
 	a->t = t;
 	a->sync = trace_sink(t);
-	a->cur = a->ring;
+	a->cur = a->ring[0];
 	a->fill = 0;
 	a->next = t->n_events;
 	a->running = false;
@@ -155,7 +159,7 @@ void trace_async_finish(fd_trace *t)
 	pthread_join(a->thread, NULL);
 	a->running = false;
 	a->fill = 0;
-	a->cur = a->ring;
+	a->cur = a->ring[0];
 }
 
 void trace_async_release(fd_trace *t)
@@ -168,7 +172,8 @@ void trace_async_release(fd_trace *t)
 	pthread_mutex_destroy(&a->lock);
 	pthread_cond_destroy(&a->work);
 	pthread_cond_destroy(&a->space);
-	free(a->ring);
+	for (int k = 0; k < TRACE_RING; k++)
+		free(a->ring[k]);
 	free(a);
 	t->async = NULL;
 }

@@ -482,7 +482,7 @@ static void assert_same_recording(const fd_trace *x, const fd_trace *y)
 static void test_async_many_chunks(void **state)
 {
 	(void)state;
-	size_t n = TRACE_CHUNK * TRACE_RING * 5 + TRACE_GROUP + 123;
+	size_t n = TRACE_CHUNK * (TRACE_RING + 3) + 123;
 	fd_event *v = random_events(n);
 	fd_trace sync, async;
 	trace_init(&sync);
@@ -503,11 +503,11 @@ static void test_async_many_chunks(void **state)
 static void test_async_rerun(void **state)
 {
 	(void)state;
-	size_t n = TRACE_CHUNK * TRACE_RING * 3 + 77;
+	size_t n = TRACE_CHUNK * (TRACE_RING + 2) + 77;
 	fd_event *v = random_events(n);
 	const size_t runs[][2] = {
-		{ 0, TRACE_CHUNK * TRACE_RING * 3 + 77 },
-		{ 1000, TRACE_CHUNK * 6 },
+		{ 0, TRACE_CHUNK * (TRACE_RING + 2) + 77 },
+		{ 1000, TRACE_CHUNK * (TRACE_RING + 1) },
 		{ 5, TRACE_CHUNK },
 		{ 17, TRACE_CHUNK - 1 },
 		{ 3, 0 },
