@@ -1,6 +1,6 @@
 /* strmap.c — linear-probing string map (FNV-1a) and the interning pool.
- * A slot is 16 bytes (key, 32 bits of the hash, value): four to a cache
- * line, and a 1M-node model's three maps take 160 MB instead of 240 MB.
+ * A map slot is 16 bytes (key, 32 bits of the hash, value), a pool slot 8
+ * (the pool keeps its strings by id): a million-name pool is 32 MB of slots.
  * Keys hold no NUL of their own (they were inserted by strlen), so a probe
  * compares bytes up to its length and then wants the key to end there. */
 #include "strmap.h"
@@ -81,11 +81,17 @@ static void grow(strmap *m)
 	rehash(m, m->cap ? m->cap * 2 : 64);
 }
 
-void strmap_reserve(strmap *m, size_t n)
+/* The power-of-two capacity, from cap up, that holds n keys under 3/4 full. */
+static size_t cap_for(size_t cap, size_t n)
 {
-	size_t cap = m->cap ? m->cap : 64;
 	while (n * 4 > cap * 3)
 		cap *= 2;
+	return cap;
+}
+
+void strmap_reserve(strmap *m, size_t n)
+{
+	size_t cap = cap_for(m->cap ? m->cap : 64, n);
 	if (cap > m->cap)
 		rehash(m, cap);
 }
@@ -173,9 +179,7 @@ static void pool_rehash(strpool *p, size_t cap)
 
 void strpool_reserve(strpool *p, size_t n)
 {
-	size_t cap = p->slot_cap ? p->slot_cap : 256;
-	while (n * 4 > cap * 3)
-		cap *= 2;
+	size_t cap = cap_for(p->slot_cap ? p->slot_cap : 256, n);
 	if (cap > p->slot_cap)
 		pool_rehash(p, cap);
 	if (n > p->cap) {
