@@ -13,18 +13,21 @@
  * marks, bases, last, n_events) and the chunks between tail and head; the
  * caller keeps attempts and paths. head, tail, count and done are shared
  * under lock. The ring, lock and conditions live as long as the fd_trace, so
- * a re-run (what-if) finds them ready and faulted in; a chunk is allocated
- * when first filled, so a small run touches only what it uses. */
+ * a re-run (what-if) finds them ready and faulted in; a small run touches
+ * only what it uses of the first chunk. */
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include "arena.h"
 #include "trace.h"
 
 struct fd_trace_async {
 	fd_trace *t;
 	fd_trace_sink sync;              /* attempts and paths go straight to it */
-	fd_event *ring[TRACE_RING];      /* chunks of TRACE_CHUNK events, made on first use */
+	fd_event *ring[TRACE_RING];      /* chunks of TRACE_CHUNK events: the first made with
+	                                  * the sink, the others when the thread starts */
 	fd_event *cur;                   /* the chunk being filled (caller) */
 	uint32_t fill;                   /* events in it */
 	size_t next;                     /* the next event's index in the run */
@@ -36,11 +39,47 @@ struct fd_trace_async {
 	uint64_t head, tail;             /* chunks handed over / encoded (under lock) */
 	uint32_t count[TRACE_RING];      /* events in each handed-over chunk */
 	bool done;                       /* no more chunks this run */
+	/* the thread's own: the attempts' reserve still to fault in (below) */
+	char *pre, *pre_end;
 };
+
+/* Memory the matcher is about to write for the first time — the ring's
+ * other chunks, the attempts' reserve (trace_reserve left it untouched) —
+ * is faulted in by the thread, ahead of it, so that the kernel's zeroing of
+ * fresh pages leaves the matcher's thread too. MADV_POPULATE_WRITE touches
+ * no contents. A hint: where it is missing or fails, the matcher takes the
+ * faults itself. */
+#define PREFAULT_STEP ((size_t)2 << 20)
+
+static bool populate(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t start = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+	return end <= start || madvise((void *)start, end - start, MADV_POPULATE_WRITE) == 0;
+#else
+	(void)p;
+	(void)n;
+	return false;
+#endif
+}
+
+/* The next stretch of the attempts' reserve (one a chunk: far ahead of them). */
+static void prefault_some(fd_trace_async *a)
+{
+	if (a->pre >= a->pre_end)
+		return;
+	size_t n = (size_t)(a->pre_end - a->pre) < PREFAULT_STEP ? (size_t)(a->pre_end - a->pre) : PREFAULT_STEP;
+	if (!populate(a->pre, n))
+		a->pre_end = a->pre;    /* not here: stop asking */
+	a->pre += n;
+}
 
 static void *encoder(void *arg)
 {
 	fd_trace_async *a = arg;
+	for (int k = 1; k < TRACE_RING; k++)
+		populate(a->ring[k], TRACE_CHUNK * sizeof *a->ring[k]);
 	pthread_mutex_lock(&a->lock);
 	for (;;) {
 		while (a->tail == a->head && !a->done)
@@ -51,6 +90,7 @@ static void *encoder(void *arg)
 		uint32_t n = a->count[k];
 		pthread_mutex_unlock(&a->lock);
 		trace_append(a->t, a->ring[k], n);
+		prefault_some(a);
 		pthread_mutex_lock(&a->lock);
 		a->tail++;
 		pthread_cond_signal(&a->space);
@@ -60,9 +100,13 @@ static void *encoder(void *arg)
 }
 
 /* The encoder thread, with every signal blocked: signals (SIGWINCH, SIGINT)
- * stay with the threads that handle them. False when it cannot start. */
+ * stay with the threads that handle them. False when it cannot start. The
+ * run is large: the whole ring is made now. */
 static bool start(fd_trace_async *a)
 {
+	for (int k = 1; k < TRACE_RING; k++)
+		if (!a->ring[k])
+			a->ring[k] = xmalloc(TRACE_CHUNK * sizeof *a->ring[k]);
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -90,8 +134,6 @@ static void hand_over(fd_trace_async *a)
 		pthread_cond_wait(&a->space, &a->lock);
 	unsigned k = (unsigned)(a->head % TRACE_RING);
 	pthread_mutex_unlock(&a->lock);
-	if (!a->ring[k])
-		a->ring[k] = xmalloc(TRACE_CHUNK * sizeof *a->ring[k]);
 	a->cur = a->ring[k];
 	a->fill = 0;
 }
@@ -133,6 +175,12 @@ fd_trace_sink trace_async_sink(fd_trace *t)
 	a->cur = a->ring[0];
 	a->fill = 0;
 	a->next = t->n_events;
+	/* taken here, before the thread starts: the matcher owns these fields */
+	a->pre = a->pre_end = NULL;
+	if (t->attempts) {
+		a->pre = (char *)(t->attempts + t->n_attempts);
+		a->pre_end = (char *)(t->attempts + t->cap_attempts);
+	}
 	a->running = false;
 	return (fd_trace_sink){ .ctx = a, .event = async_event, .attempt = async_attempt, .path = async_path };
 }
