@@ -73,11 +73,8 @@ int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kin
 {
 	if (!gi) {
 		int32_t id = strpool_id(&L->m->names, name, strlen(name));
-		if (*main_slot(L, id) >= 0)
-			return FD_NONE;
-		int32_t t = tensor_new(L, 0, strpool_str(&L->m->names, id), kind);
-		*main_slot(L, id) = t;
-		return t;
+		int32_t *slot = main_slot(L, id);
+		return *slot >= 0 ? FD_NONE : (*slot = tensor_new(L, 0, strpool_str(&L->m->names, id), kind));
 	}
 	if (loader_tensor_find(L, gi, name) >= 0)
 		return FD_NONE;
@@ -86,7 +83,8 @@ int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kin
 	return t;
 }
 
-static int32_t main_tensor_get(loader *L, const char *name, int32_t id)
+/* The main graph's tensor named by string id, created when new. */
+static int32_t main_tensor_get(loader *L, int32_t id)
 {
 	int32_t *slot = main_slot(L, id);
 	if (*slot < 0)
@@ -100,7 +98,7 @@ int32_t loader_tensor_get(loader *L, int32_t gi, const char *name)
 		int32_t t = loader_tensor_find(L, gi, name);
 		return t >= 0 ? t : loader_tensor_add(L, gi, name, TENSOR_ACTIVATION);
 	}
-	return main_tensor_get(L, name, strpool_id(&L->m->names, name, strlen(name)));
+	return main_tensor_get(L, strpool_id(&L->m->names, name, strlen(name)));
 }
 
 void loader_tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids)
@@ -123,7 +121,7 @@ void loader_tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *
 			else if (gi)
 				ids[at + i] = loader_tensor_get(L, gi, s);
 			else
-				ids[at + i] = main_tensor_get(L, s, strpool_id_hashed(&L->m->names, s, len[i], hash[i]));
+				ids[at + i] = main_tensor_get(L, strpool_id_hashed(&L->m->names, s, len[i], hash[i]));
 		}
 	}
 }
