@@ -20,11 +20,11 @@
  * index from a counter; full chunks go round a ring of TRACE_RING to one
  * encoder thread, which encodes them exactly as the synchronous sink would
  * (trace_append), so the bytes and their page faults leave the matcher's
- * thread (which also faults in, ahead of the matcher, the ring and the
- * attempts' reserve). The thread starts when the first chunk fills (a smaller run never
- * starts one) and trace_async_finish hands over the last, partial chunk and
- * joins it; only then may the events be read (attempts and paths stay
- * synchronous and may be read at any time).
+ * thread; that thread also faults in, ahead of the matcher, the ring and
+ * the attempts' reserve. It starts when the first chunk fills (a smaller
+ * run never starts one) and trace_async_finish hands over the last, partial
+ * chunk and joins it; only then may the events be read (attempts and paths
+ * stay synchronous and may be read at any time).
  *
  * Ownership: an fd_trace owns its arrays and its async state (ring, lock,
  * no thread between runs); trace_release frees them. */
