@@ -103,27 +103,8 @@ int32_t loader_tensor_get(loader *L, int32_t gi, const char *name)
 
 void loader_tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids)
 {
-	enum { BATCH = 16 };
-	size_t len[BATCH];
-	uint32_t hash[BATCH];
-	for (size_t at = 0; at < n; at += BATCH) {
-		size_t k = n - at < BATCH ? n - at : BATCH;
-		for (size_t i = 0; gi == 0 && i < k; i++) {
-			const char *s = names[at + i];
-			len[i] = s ? strlen(s) : 0;
-			hash[i] = (uint32_t)str_hash(s ? s : "", len[i]);
-			strpool_prefetch(&L->m->names, hash[i]);
-		}
-		for (size_t i = 0; i < k; i++) {
-			const char *s = names[at + i];
-			if (!s || !s[0])
-				ids[at + i] = FD_NONE;
-			else if (gi)
-				ids[at + i] = loader_tensor_get(L, gi, s);
-			else
-				ids[at + i] = main_tensor_get(L, strpool_id_hashed(&L->m->names, s, len[i], hash[i]));
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		ids[i] = names[i] && names[i][0] ? loader_tensor_get(L, gi, names[i]) : FD_NONE;
 }
 
 int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr, const Onnx__GraphProto *proto)

@@ -201,8 +201,9 @@ static struct pool_slot *pool_find(const strpool *p, const char *s, size_t len, 
 
 /* One hash and one probe per call: a new string takes the empty slot the
  * lookup stopped at (the load factor is checked first, so it stays valid). */
-static int32_t intern_hashed(strpool *p, const char *s, size_t len, uint32_t h)
+static int32_t intern(strpool *p, const char *s, size_t len)
 {
+	uint32_t h = (uint32_t)str_hash(s, len);
 	if ((p->n + 1) * 4 > p->slot_cap * 3)
 		pool_rehash(p, p->slot_cap ? p->slot_cap * 2 : 256);
 	struct pool_slot *x = pool_find(p, s, len, h);
@@ -218,22 +219,11 @@ static int32_t intern_hashed(strpool *p, const char *s, size_t len, uint32_t h)
 	return x->id1 - 1;
 }
 
-void strpool_prefetch(const strpool *p, uint32_t h)
-{
-	if (p->slot_cap)
-		__builtin_prefetch(&p->slots[h & (p->slot_cap - 1)]);
-}
-
-int32_t strpool_id_hashed(strpool *p, const char *s, size_t len, uint32_t h)
-{
-	return intern_hashed(p, s, len, h);
-}
-
 /* A string with a NUL byte is what C sees of it: the part before. */
 int32_t strpool_id(strpool *p, const char *s, size_t len)
 {
 	len = strnlen(s, len);
-	return intern_hashed(p, s, len, (uint32_t)str_hash(s, len));
+	return intern(p, s, len);
 }
 
 int32_t strpool_find(const strpool *p, const char *s, size_t len)
@@ -253,7 +243,6 @@ const char *strpool_internn(strpool *p, const char *s, size_t len)
 
 const char *strpool_intern(strpool *p, const char *s)
 {
-	size_t len = strlen(s);
-	int32_t id = intern_hashed(p, s, len, (uint32_t)str_hash(s, len));
+	int32_t id = intern(p, s, strlen(s));
 	return p->strings[id];
 }

@@ -41,10 +41,6 @@ const char *strpool_internn(strpool *p, const char *s, size_t len);
 int32_t     strpool_id(strpool *p, const char *s, size_t len);          /* interns */
 int32_t     strpool_find(const strpool *p, const char *s, size_t len);  /* -1 when absent */
 void        strpool_reserve(strpool *p, size_t n);
-/* A big pool's slots are cache misses: hash a batch of names, prefetch their
- * slots, then intern them (s without NUL bytes, h = str_hash(s, len)). */
-void        strpool_prefetch(const strpool *p, uint32_t h);
-int32_t     strpool_id_hashed(strpool *p, const char *s, size_t len, uint32_t h);
 static inline const char *strpool_str(const strpool *p, int32_t id) { return p->strings[id]; }
 
 #endif
