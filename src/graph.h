@@ -2,9 +2,11 @@
  * subgraph bodies), nodes, tensors, attributes, small constant values.
  *
  * Ownership: an fd_model owns everything reachable from it; all of it lives in
- * model->arena and every name is interned in model->names (equal names are
- * equal pointers). Indices, never pointers, link nodes and tensors, so that the
- * matcher and the trace can store 32-bit ids. Nothing here prints or exits. */
+ * model->arena (big arrays adopted by it). Tensor names, op types, domains,
+ * attribute names and symbolic dims are interned in model->names (equal names
+ * are equal pointers); node names, unique in practice, are plain copies.
+ * Indices, never pointers, link nodes and tensors, so that the matcher and
+ * the trace can store 32-bit ids. Nothing here prints or exits. */
 #ifndef FD_GRAPH_H
 #define FD_GRAPH_H
 #include <stdbool.h>
