@@ -48,18 +48,20 @@ PY
 done
 [ "$n" -ge 9 ] || bad "only $n models in $MODELS"
 
-# a real model big enough that its nodes are unpacked on the loader's decoder
-# thread (src/onnx_stream.c, 4,096 nodes and more): resnet50 ten times over,
-# renamed apart. Counts equal python's; every fusion of the single model is
-# found ten times.
-big=$tmp/resnet50_x10.onnx
-"$PYTHON" - "$MODELS/light_resnet50.onnx" "$big" <<'PY' || bad "could not build resnet50 x10"
+# a real model big enough for both helper threads: its nodes are unpacked on
+# the loader's decoder thread (src/onnx_stream.c, 4,096 nodes and more) and
+# its trace is encoded on the trace's (src/trace_async.c, 32,768 events and
+# more): resnet50 forty times over, renamed apart. Counts equal python's,
+# every fusion of the single model is found forty times, and `why` on the
+# last copy (read back from the encoded trace) says what it says on the model.
+big=$tmp/resnet50_x40.onnx
+"$PYTHON" - "$MODELS/light_resnet50.onnx" "$big" <<'PY' || bad "could not build resnet50 x40"
 import sys, onnx
 m = onnx.load(sys.argv[1])
 g = m.graph
 copies = []
 def rn(k, name): return "c%d_%s" % (k, name) if name else name
-for k in range(10):
+for k in range(40):
 	for n in g.node:
 		c = onnx.NodeProto(); c.CopyFrom(n)
 		c.name = rn(k, n.name)
@@ -71,10 +73,10 @@ def renamed(items, k):
 	for x in items:
 		c = type(x)(); c.CopyFrom(x); c.name = rn(k, x.name); out.append(c)
 	return out
-inits = [t for k in range(10) for t in renamed(g.initializer, k)]
-inputs = [v for k in range(10) for v in renamed(g.input, k)]
-outputs = [v for k in range(10) for v in renamed(g.output, k)]
-infos = [v for k in range(10) for v in renamed(g.value_info, k)]
+inits = [t for k in range(40) for t in renamed(g.initializer, k)]
+inputs = [v for k in range(40) for v in renamed(g.input, k)]
+outputs = [v for k in range(40) for v in renamed(g.output, k)]
+infos = [v for k in range(40) for v in renamed(g.value_info, k)]
 del g.node[:]; g.node.extend(copies)
 del g.initializer[:]; g.initializer.extend(inits)
 del g.input[:]; g.input.extend(inputs)
@@ -82,20 +84,26 @@ del g.output[:]; g.output.extend(outputs)
 del g.value_info[:]; g.value_info.extend(infos)
 onnx.save(m, sys.argv[2])
 PY
-"$FUSIONDBG" info --format json "$big" >"$tmp/big.json" 2>"$tmp/err" || bad "resnet50 x10: info exited $?"
-"$PYTHON" tests/tools/onnx_counts.py "$big" >"$tmp/big_want.json" || bad "resnet50 x10: onnx_counts.py failed"
+"$FUSIONDBG" info --format json "$big" >"$tmp/big.json" 2>"$tmp/err" || bad "resnet50 x40: info exited $?"
+"$PYTHON" tests/tools/onnx_counts.py "$big" >"$tmp/big_want.json" || bad "resnet50 x40: onnx_counts.py failed"
 "$PYTHON" - "$tmp/big.json" "$tmp/big_want.json" <<'PY' || fail=1
 import json, sys
 got, want = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 bad = [k for k in ("nodes", "nodes_total", "tensors", "op_histogram") if got.get(k) != want[k]]
 if got["nodes"] < 4096: bad.append("fewer than 4096 nodes: the decoder thread is not used")
-print("resnet50 x10: nodes %d tensors %d %s" % (got["nodes"], got["tensors"], "FAIL " + ", ".join(bad) if bad else "= python3-onnx"))
+print("resnet50 x40: nodes %d tensors %d %s" % (got["nodes"], got["tensors"], "FAIL " + ", ".join(bad) if bad else "= python3-onnx"))
 sys.exit(1 if bad else 0)
 PY
 one=$("$FUSIONDBG" match --format json "$MODELS/light_resnet50.onnx" -r rules 2>/dev/null | "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)["fusions"]))')
-ten=$("$FUSIONDBG" match --format json "$big" -r rules 2>/dev/null | "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)["fusions"]))')
-[ -n "$one" ] && [ "$one" -gt 0 ] && [ "$ten" = "$((one * 10))" ] && echo "resnet50 x10: $ten fusions = 10 x $one" \
-	|| bad "resnet50 x10: $ten fusions, want 10 x $one"
+forty=$("$FUSIONDBG" match --format json "$big" -r rules 2>/dev/null | "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)["fusions"]))')
+[ -n "$one" ] && [ "$one" -gt 0 ] && [ "$forty" = "$((one * 40))" ] && echo "resnet50 x40: $forty fusions = 40 x $one" \
+	|| bad "resnet50 x40: $forty fusions, want 40 x $one"
+events=$("$FUSIONDBG" match "$big" -r rules --trace 2>/dev/null | grep -o '#[0-9]*' | tr -d '#' | sort -n | tail -1)
+[ "${events:-0}" -ge 32768 ] || bad "resnet50 x40: only ${events:-0} trace events: the encoder thread is not used"
+why_one=$("$FUSIONDBG" why "$MODELS/light_resnet50.onnx" -r rules --rule Conv_Add_SiLU_Fusion --node n168 2>&1 | head -1)
+why_big=$("$FUSIONDBG" why "$big" -r rules --rule Conv_Add_SiLU_Fusion --node c39_n168 2>&1 | head -1 | sed 's/c39_//g')
+[ -n "$why_one" ] && [ "$why_one" = "$why_big" ] && echo "resnet50 x40: why on c39_n168 = why on n168 ($events events)" \
+	|| bad "resnet50 x40: why differs: '$why_big' vs '$why_one'"
 
 # the custom-domain ops of the ORT-fused GPT-2 load and are listed
 "$FUSIONDBG" info --format json "$MODELS/tiny_gpt2_ort_fused.onnx" 2>/dev/null | "$PYTHON" -c '
