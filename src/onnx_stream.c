@@ -12,9 +12,9 @@
  * (always called, also after an error) cancels the decoder, joins it and
  * frees them. Owner: lead. */
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include "onnx_loader.h"
+#include "thread.h"
 
 #define BATCH 1024
 #define RING 4
@@ -98,12 +98,7 @@ node_stream *node_stream_start(const uint8_t *graph_wire, size_t len, const uint
 		pb_arena_init(&s->ring[i].arena);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
-	/* signals stay with the loading thread (the TUI's handlers, ^C) */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	s->started = pthread_create(&s->thread, NULL, decode, s) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	s->started = thread_start(&s->thread, decode, s);
 	if (!s->started) {   /* no thread: the caller unpacks one at a time */
 		node_stream_stop(s);
 		return NULL;

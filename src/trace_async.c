@@ -16,11 +16,11 @@
  * a re-run (what-if) finds them ready and faulted in; a small run touches
  * only what it uses of the first chunk. */
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include "arena.h"
+#include "thread.h"
 #include "trace.h"
 
 struct fd_trace_async {
@@ -99,21 +99,16 @@ static void *encoder(void *arg)
 	return NULL;
 }
 
-/* The encoder thread, with every signal blocked: signals (SIGWINCH, SIGINT)
- * stay with the threads that handle them. False when it cannot start. The
- * run is large: the whole ring is made now. */
+/* The encoder thread; false when it cannot start. The run is large: the
+ * whole ring is made now. */
 static bool start(fd_trace_async *a)
 {
 	for (int k = 1; k < TRACE_RING; k++)
 		if (!a->ring[k])
 			a->ring[k] = xmalloc(TRACE_CHUNK * sizeof *a->ring[k]);
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
 	a->head = a->tail = 0;
 	a->done = false;
-	a->running = pthread_create(&a->thread, NULL, encoder, a) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	a->running = thread_start(&a->thread, encoder, a);
 	return a->running;
 }
 
