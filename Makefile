@@ -11,7 +11,7 @@ PYTHON   ?= /usr/bin/python3
 
 # Debian packages the build and the tests need; `deps` installs the missing ones.
 DEB_PKGS := build-essential pkg-config libncurses-dev libyaml-dev libgraphviz-dev graphviz \
-            protobuf-c-compiler libprotobuf-c-dev libonnx-dev libcmocka-dev python3-onnx tmux
+            protobuf-c-compiler libprotobuf-c-dev libonnx-dev libcmocka-dev python3-onnx tmux time
 
 ifeq ($(V),1)
 Q :=
@@ -59,6 +59,9 @@ $(BUILD)/.deps-ok: Makefile
 	$(Q)mkdir -p $(BUILD) && touch $@
 
 # ---- generated ONNX code (never committed) ---------------------------------
+# The system's onnx.proto comes with libonnx-dev: the package step makes it,
+# so make must not look for it before that step has run.
+$(ONNX_PROTO): | $(BUILD)/.deps-ok ;
 $(GEN_C) $(GEN_H) &: $(ONNX_PROTO) | $(BUILD)/.deps-ok
 	@echo "  PROTOC-C onnx.proto"
 	$(Q)mkdir -p $(BUILD)/gen && cp $(ONNX_PROTO) $(BUILD)/gen/onnx.proto && \
