@@ -98,8 +98,9 @@ run: $(PROGRAM)
 	fi
 
 # ---- tests -------------------------------------------------------------------
+# make check T=PATTERN runs only the tests whose name contains PATTERN.
 check: $(PROGRAM) $(TEST_BIN)
-	$(Q)FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(TEST_BIN)
+	$(Q)FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(T)
 
 # ---- benchmark (never part of check; tests/bench/run, RESULTS.md) ----------
 BENCH_DIR := $(BUILD)/bench
@@ -173,7 +174,7 @@ check-asan: | $(BUILD)/.deps-ok
 	  $(MAKE) --no-print-directory BUILD=$(BUILD)-asan PKG_LIBS="$(PKG_LIBS) $(abspath $(ASAN_SUPP_O))" check
 
 check-valgrind: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
-	$(Q)FUSIONDBG_WRAPPER="$(VALGRIND)" FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(TEST_BIN)
+	$(Q)FUSIONDBG_WRAPPER="$(VALGRIND)" FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(T)
 
 compile_commands.json:
 	$(MAKE) clean && bear -- $(MAKE)

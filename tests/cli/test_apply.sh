@@ -9,10 +9,7 @@
 # topological. Also: --set changes what is fused; a write that cannot happen
 # leaves nothing behind and exits 2. Owner: h5.
 set -u
-cd "$(dirname "$0")/../.."
-PYTHON=${PYTHON:-/usr/bin/python3}
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
-MODELS=${MODELS:-../shared/models}
+. "$(dirname "$0")/../lib.sh"
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -138,4 +135,4 @@ fi
 if "$FUSIONDBG" apply samples/conv_bn_relu.onnx -r rules >/dev/null 2>&1; then
 	echo "FAIL apply without -o exited 0"; fail=1
 fi
-exit $fail
+finish $fail

@@ -10,8 +10,7 @@
 # rule file and the awkward rules directory are made at test time in $BUILD.
 # Owner: h10-harden.
 set -u
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
-BUILD=${BUILD:-build}
+. "$(dirname "$0")/../lib.sh"
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 O=tests/data/bad_onnx

@@ -6,10 +6,7 @@
 # limit, per-fusion DOTs (gen_dot_graph), atomic writes and exit codes.
 # Runs from the repository root with $FUSIONDBG, $PYTHON, $MODELS, $BUILD.
 set -u
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
-PYTHON=${PYTHON:-/usr/bin/python3}
-MODELS=${MODELS:-../shared/models}
-BUILD=${BUILD:-build}
+. "$(dirname "$0")/../lib.sh"
 CHECK="$PYTHON tests/tools/check_export.py"
 GOLDEN=tests/golden/dot
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/fd-export.XXXXXX")
@@ -79,6 +76,7 @@ fi
 
 # ---- every shared model -------------------------------------------------------
 for m in "$MODELS"/*.onnx; do
+	[ -e "$m" ] || continue
 	b=$(basename "$m" .onnx)
 	start=$(date +%s%N)
 	if ! "$FUSIONDBG" export "$m" -r rules -r samples/rules -o "$OUT/m_$b.dot" >/dev/null 2>"$OUT/log"; then
@@ -98,27 +96,33 @@ for m in "$MODELS"/*.onnx; do
 done
 
 # ---- PNG and SVG ----------------------------------------------------------------
-R50="$MODELS/light_resnet50.onnx"
 for ext in png svg; do
-	"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50.$ext" >/dev/null 2>"$OUT/log" || bad "r50.$ext: $(cat "$OUT/log")"
-	$CHECK "$ext" "$OUT/r50.$ext" || bad "r50.$ext is not a valid $ext"
 	"$FUSIONDBG" export samples/if_subgraph.onnx -r rules --near-misses --after -o "$OUT/if.$ext" >/dev/null 2>&1 ||
 		bad "if_subgraph.$ext"
 	$CHECK "$ext" "$OUT/if.$ext" || bad "if.$ext is not a valid $ext"
 done
-"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50_around.svg" --around n14 --depth 2 >/dev/null 2>&1 &&
-	$CHECK svg "$OUT/r50_around.svg" || bad "r50 --around svg"
+R50="$MODELS/light_resnet50.onnx"
+if have_models; then
+	for ext in png svg; do
+		"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50.$ext" >/dev/null 2>"$OUT/log" || bad "r50.$ext: $(cat "$OUT/log")"
+		$CHECK "$ext" "$OUT/r50.$ext" || bad "r50.$ext is not a valid $ext"
+	done
+	"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50_around.svg" --around n14 --depth 2 >/dev/null 2>&1 &&
+		$CHECK svg "$OUT/r50_around.svg" || bad "r50 --around svg"
+fi
 "$FUSIONDBG" export samples/conv_add_silu.onnx -r rules -o "$OUT/UPPER.PNG" >/dev/null 2>&1 && $CHECK png "$OUT/UPPER.PNG" ||
 	bad ".PNG (upper case) not taken as PNG"
 
 # ---- selection ---------------------------------------------------------------------
-"$FUSIONDBG" export "$R50" -r rules -o "$OUT/around.dot" --around n14 --depth 1 >/dev/null 2>&1 || bad "--around n14"
-# n14 (Sum) reads n11 and n13, feeds n15; n11's and n13's fusions are whole; n10/n12 are Convs
-got=$($CHECK nodes "$OUT/around.dot" | sort | tr '\n' ' ')
-[ "$got" = "n11 n13 n14 n15 " ] || bad "--around n14 --depth 1 drew: $got"
-"$FUSIONDBG" export "$R50" -r rules -o "$OUT/around0.dot" --around n1 --depth 0 >/dev/null 2>&1 || bad "--around n1 --depth 0"
-got=$($CHECK nodes "$OUT/around0.dot" | sort | tr '\n' ' ')
-[ "$got" = "n0 n1 n2 " ] || bad "--around n1 --depth 0 (a fusion member: its fusion is drawn whole) drew: $got"
+if have_models; then
+	"$FUSIONDBG" export "$R50" -r rules -o "$OUT/around.dot" --around n14 --depth 1 >/dev/null 2>&1 || bad "--around n14"
+	# n14 (Sum) reads n11 and n13, feeds n15; n11's and n13's fusions are whole; n10/n12 are Convs
+	got=$($CHECK nodes "$OUT/around.dot" | sort | tr '\n' ' ')
+	[ "$got" = "n11 n13 n14 n15 " ] || bad "--around n14 --depth 1 drew: $got"
+	"$FUSIONDBG" export "$R50" -r rules -o "$OUT/around0.dot" --around n1 --depth 0 >/dev/null 2>&1 || bad "--around n1 --depth 0"
+	got=$($CHECK nodes "$OUT/around0.dot" | sort | tr '\n' ' ')
+	[ "$got" = "n0 n1 n2 " ] || bad "--around n1 --depth 0 (a fusion member: its fusion is drawn whole) drew: $got"
+fi
 "$FUSIONDBG" export samples/priority_conflict.onnx -r rules -r samples/rules -o "$OUT/rule.dot" \
 	--rule BN_Relu_Fusion --depth 0 >/dev/null 2>&1 || bad "--rule BN_Relu_Fusion"
 got=$($CHECK nodes "$OUT/rule.dot" | sort | tr '\n' ' ')
@@ -179,27 +183,29 @@ expect_exit 2 "bad model" export tests/cli/test_export.sh -r rules -o "$OUT/x.do
 expect_exit 2 "directory missing" export samples/conv_add_silu.onnx -r rules -o "$OUT/no/such/dir/x.dot"
 ls "$OUT/no" >/dev/null 2>&1 && bad "a missing output directory was created"
 
-# too large to lay out: refused at once, the old file stays as it was
-DN="$MODELS/light_densenet121.onnx"
-echo "old" >"$OUT/dn.png"
-start=$(date +%s)
-expect_exit 2 "too large for layout" export "$DN" -r rules --constants -o "$OUT/dn.png"
-[ $(( $(date +%s) - start )) -le 5 ] || bad "the layout limit did not answer at once"
-grep -q -- "--around" "$OUT/stderr" || bad "the too-large message does not suggest --around"
-[ "$(wc -l <"$OUT/stderr")" = 1 ] || bad "the too-large message is not one line"
-[ "$(cat "$OUT/dn.png")" = old ] || bad "a refused export changed the old file"
-expect_exit 0 "too large is fine as DOT" export "$DN" -r rules --constants -o "$OUT/dn.dot"
-$CHECK summary "$OUT/dn.dot" | grep -q "nodes 1746 " || bad "--constants DOT does not hold every node: $($CHECK summary "$OUT/dn.dot")"
-expect_exit 0 "--max-nodes 0 lifts the limit" export "$MODELS/light_squeezenet.onnx" -r rules --constants \
-	--max-nodes 0 -o "$OUT/sq.svg"
-expect_exit 2 "--max-nodes 10" export "$MODELS/light_squeezenet.onnx" -r rules --max-nodes 10 -o "$OUT/sq.svg"
-ls "$OUT"/*.tmp.* >/dev/null 2>&1 && bad "temp files left behind: $(ls "$OUT"/*.tmp.*)"
+if have_models; then
+	# too large to lay out: refused at once, the old file stays as it was
+	DN="$MODELS/light_densenet121.onnx"
+	echo "old" >"$OUT/dn.png"
+	start=$(date +%s)
+	expect_exit 2 "too large for layout" export "$DN" -r rules --constants -o "$OUT/dn.png"
+	[ $(( $(date +%s) - start )) -le 5 ] || bad "the layout limit did not answer at once"
+	grep -q -- "--around" "$OUT/stderr" || bad "the too-large message does not suggest --around"
+	[ "$(wc -l <"$OUT/stderr")" = 1 ] || bad "the too-large message is not one line"
+	[ "$(cat "$OUT/dn.png")" = old ] || bad "a refused export changed the old file"
+	expect_exit 0 "too large is fine as DOT" export "$DN" -r rules --constants -o "$OUT/dn.dot"
+	$CHECK summary "$OUT/dn.dot" | grep -q "nodes 1746 " || bad "--constants DOT does not hold every node: $($CHECK summary "$OUT/dn.dot")"
+	expect_exit 0 "--max-nodes 0 lifts the limit" export "$MODELS/light_squeezenet.onnx" -r rules --constants \
+		--max-nodes 0 -o "$OUT/sq.svg"
+	expect_exit 2 "--max-nodes 10" export "$MODELS/light_squeezenet.onnx" -r rules --max-nodes 10 -o "$OUT/sq.svg"
+	ls "$OUT"/*.tmp.* >/dev/null 2>&1 && bad "temp files left behind: $(ls "$OUT"/*.tmp.*)"
 
-# Graphviz's own messages come back as one-line fusiondbg warnings, nothing raw
-expect_exit 0 "densenet PNG (scaled)" export "$DN" -r rules -o "$OUT/dn.png"
-$CHECK png "$OUT/dn.png" || bad "densenet PNG"
-grep -q "scaled down" "$OUT/stderr" || bad "no warning that the densenet PNG is scaled down"
-grep -v "^$OUT/dn.png: warning: " "$OUT/stderr" | grep -q . && bad "raw Graphviz output: $(cat "$OUT/stderr")"
+	# Graphviz's own messages come back as one-line fusiondbg warnings, nothing raw
+	expect_exit 0 "densenet PNG (scaled)" export "$DN" -r rules -o "$OUT/dn.png"
+	$CHECK png "$OUT/dn.png" || bad "densenet PNG"
+	grep -q "scaled down" "$OUT/stderr" || bad "no warning that the densenet PNG is scaled down"
+	grep -v "^$OUT/dn.png: warning: " "$OUT/stderr" | grep -q . && bad "raw Graphviz output: $(cat "$OUT/stderr")"
+fi
 
 # ---- per-fusion DOTs (output.gen_dot_graph) --------------------------------------------
 root=$PWD
@@ -221,4 +227,4 @@ grep -q "cluster_1" output/graphs/Conv_Add_SiLU_Fusion_2.dot || bad "the second 
 cd "$root" || exit 1
 
 [ "$fail" = 0 ] && echo "export: all checks passed"
-exit "$fail"
+finish "$fail"

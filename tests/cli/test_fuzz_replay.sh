@@ -6,7 +6,7 @@
 # harnesses carry ASan + UBSan, so a regression shows as a sanitizer report;
 # in a plain build it shows as a crash or a hang (timeout). Owner: h10-harden.
 set -u
-BUILD=${BUILD:-build}
+. "$(dirname "$0")/../lib.sh"
 fail=0
 secs=120; [ -n "${FUSIONDBG_WRAPPER:-}" ] && secs=1800
 read -r -a wrap <<<"${FUSIONDBG_WRAPPER:-}"

@@ -8,8 +8,7 @@
 #  4. on every model in $MODELS, fusions per rule equal the independent count
 #     of tests/tools/count_fusions.py, for tests/rules/ and for rules/.
 set -u
-cd "$(dirname "$0")/../.."
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg} PYTHON=${PYTHON:-/usr/bin/python3} MODELS=${MODELS:-../shared/models}
+. "$(dirname "$0")/../lib.sh"
 export TZ=UTC LC_ALL=C.UTF-8
 unset GRAPH_AUTOFUSION_ENABLE GRAPH_AUTOFUSION_RULES GRAPH_AUTOFUSION_RULES_DIR
 update=${UPDATE:-0}
@@ -76,6 +75,7 @@ count_ours() { # model rules...
 	"$FUSIONDBG" match "$m" "$@" --format json 2>/dev/null |
 		"$PYTHON" -c 'import json,sys; [print(r["name"], r["effect_times"]) for r in json.load(sys.stdin)["rules"]]' | sort
 }
+have_models || finish "$fail"
 n_models=0
 for m in "$MODELS"/*.onnx; do
 	[ -e "$m" ] || continue
@@ -90,4 +90,4 @@ for m in "$MODELS"/*.onnx; do
 	echo "ok: $(basename "$m"): $(count_ours "$m" -r tests/rules | tr '\n' ' ')"
 done
 [ "$n_models" -gt 0 ] || { echo "FAIL: no models in $MODELS"; fail=1; }
-exit $fail
+finish $fail

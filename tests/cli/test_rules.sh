@@ -4,8 +4,7 @@
 # shipped rules/ under --strict. Uses $FUSIONDBG from tests/run-all.
 # Owner: h3-rules.
 set -u
-cd "$(dirname "$0")/../.."
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
+. "$(dirname "$0")/../lib.sh"
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

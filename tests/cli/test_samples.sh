@@ -8,9 +8,7 @@
 # Uses $PYTHON (python3 with python3-onnx) and $FUSIONDBG from tests/run-all.
 # Owner: h6-samples.
 set -u
-cd "$(dirname "$0")/../.."
-PYTHON=${PYTHON:-/usr/bin/python3}
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
+. "$(dirname "$0")/../lib.sh"
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

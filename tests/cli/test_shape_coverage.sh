@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_shape_coverage.sh — on every model in $MODELS, fusiondbg knows the
+# test_shape_coverage.sh — on every sample and every model in $MODELS, fusiondbg knows the
 # shape of at least as many intermediate tensors as onnx's own
 # infer_shapes(model, data_prop=True) does (python3-onnx from apt), counted
 # the same way (tests/tools/shape_coverage.py says how). Prints both numbers
@@ -7,20 +7,15 @@
 # python knows must be the shape we inferred (test_shape_infer --dump), and on
 # onnx's operator test cases our shapes and folded values must equal the
 # reference outputs.
-# Uses $FUSIONDBG, $PYTHON, $MODELS, $BUILD from tests/run-all. Owner: h2-shapes.
 set -u
-cd "$(dirname "$0")/../.."
-PYTHON=${PYTHON:-/usr/bin/python3}
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
-MODELS=${MODELS:-../shared/models}
-BUILD=${BUILD:-build}
+. "$(dirname "$0")/../lib.sh"
 DUMPER=$BUILD/tests/test_shape_infer
 fail=0 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 printf '%-34s %12s %12s  %s\n' model "ours" "onnx" verdict
-for model in "$MODELS"/*.onnx; do
+for model in samples/*.onnx "$MODELS"/*.onnx; do
 	[ -e "$model" ] || continue
 	n=$((n + 1))
 	name=$(basename "$model")
@@ -50,9 +45,6 @@ for model in "$MODELS"/*.onnx; do
 		fi
 	fi
 done
-if [ "$n" -eq 0 ]; then
-	echo "no models in $MODELS"; exit 1
-fi
 
 # onnx's own operator test cases: our shapes and folded values against the
 # reference outputs numpy computed for them
@@ -68,4 +60,4 @@ if [ -x "$DUMPER" ]; then
 else
 	echo "note: $DUMPER not built, shapes not compared tensor by tensor"
 fi
-exit $fail
+finish $fail

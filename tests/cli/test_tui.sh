@@ -15,8 +15,8 @@
 # and NO_COLOR, and a real terminal run in tmux (keys, SIGTERM → recovery
 # file, terminal restored). UPDATE=1 rewrites the expected screens.
 set -u
+. "$(dirname "$0")/../lib.sh"
 ROOT=$(pwd)
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
 FUSIONDBG=$(cd "$(dirname "$FUSIONDBG")" && pwd)/$(basename "$FUSIONDBG")
 export FUSIONDBG SAMPLES=$ROOT/samples EXPECTED=$ROOT/tests/tui/expected
 fail=0

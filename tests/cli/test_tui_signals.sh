@@ -18,8 +18,8 @@
 #      which needs no privileges.
 # Owner: h10-harden. Runs from the repository root (tests/run-all).
 set -u
+. "$(dirname "$0")/../lib.sh"
 ROOT=$(pwd)
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
 FUSIONDBG=$(cd "$(dirname "$FUSIONDBG")" && pwd)/$(basename "$FUSIONDBG")
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }

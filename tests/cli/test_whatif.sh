@@ -5,9 +5,7 @@
 # naming the edit; several --set apply in order; the rule files are never
 # touched; an --set of enabled overrides GRAPH_AUTOFUSION_ENABLE. Owner: h5.
 set -u
-cd "$(dirname "$0")/../.."
-PYTHON=${PYTHON:-/usr/bin/python3}
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg}
+. "$(dirname "$0")/../lib.sh"
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -3,8 +3,7 @@
 # did-not-fire sample and for a real model; exit 0 fires, 1 does not, 2 bad
 # usage / unknown rule / unknown node. Owner: h4.
 set -u
-cd "$(dirname "$0")/../.."
-FUSIONDBG=${FUSIONDBG:-build/fusiondbg} MODELS=${MODELS:-../shared/models}
+. "$(dirname "$0")/../lib.sh"
 export TZ=UTC LC_ALL=C.UTF-8
 unset GRAPH_AUTOFUSION_ENABLE GRAPH_AUTOFUSION_RULES GRAPH_AUTOFUSION_RULES_DIR
 R="-r rules -r samples/rules"
@@ -49,4 +48,4 @@ fi
 if [ -e "$MODELS/light_resnet50.onnx" ]; then
 	expect 0 "fired 33 times" -- "$MODELS/light_resnet50.onnx" -r rules --rule Conv_BN_Relu_Fusion
 fi
-exit $fail
+finish $fail

@@ -21,13 +21,10 @@
 #include "model_info.h"
 #include "onnx_ops.h"
 
+#include "test_models.h"
+
 #define BAD "tests/data/bad_onnx/"
 
-static const char *models_dir(void)
-{
-	const char *d = getenv("MODELS");
-	return d && d[0] ? d : "../shared/models";
-}
 
 static const char *python(void)
 {
@@ -108,7 +105,8 @@ static void check_order(const fd_model *m)
 static void test_shared_models(void **state)
 {
 	(void)state;
-	char **paths;
+	char **paths, probe[512];
+	NEED_MODEL(model_path(probe, sizeof probe, "light_resnet50.onnx"));
 	int n = list_models(models_dir(), &paths);
 	assert_true(n >= 9);
 	/* one python run for all models: one JSON line each, in the same order */
@@ -226,7 +224,7 @@ static void test_truncated(void **state)
 	                                     "tiny_distilbert_sst2.onnx" };
 	for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
 		char path[512];
-		snprintf(path, sizeof path, "%s/%s", models_dir(), names[k]);
+		NEED_MODEL(model_path(path, sizeof path, names[k]));
 		size_t size;
 		uint8_t *buf = read_all(path, &size);
 		for (int cut = 0; cut <= 32; cut++) {
@@ -251,7 +249,7 @@ static void test_mutations(void **state)
 {
 	(void)state;
 	char path[512];
-	snprintf(path, sizeof path, "%s/light_squeezenet.onnx", models_dir());
+	NEED_MODEL(model_path(path, sizeof path, "light_squeezenet.onnx"));
 	size_t size;
 	uint8_t *orig = read_all(path, &size);
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
@@ -588,5 +586,5 @@ int main(void)
 		cmocka_unit_test(test_huge_file_refused),
 		cmocka_unit_test(test_op_table),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return models_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }

@@ -471,20 +471,6 @@ static void test_save_styles(void **state)
 	session_close(&s);
 }
 
-static void test_rerun_speed(void **state)
-{
-	/* a re-run on the shared ResNet-50 stays interactive */
-	const char *rules[] = { "rules" };
-	fd_session s;
-	if (access("../shared/models/light_resnet50.onnx", R_OK) != 0)
-		skip();
-	open_session(&s, "../shared/models/light_resnet50.onnx", rules, 1);
-	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=10", NULL, 0), 0);
-	fprintf(stderr, "re-run light_resnet50: %.2f ms\n", s.last_run_ms);
-	assert_true(s.last_run_ms < 500);
-	session_close(&s);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -495,7 +481,6 @@ int main(void)
 		cmocka_unit_test(test_save_failures_keep_file),
 		cmocka_unit_test(test_recovery_round_trip),
 		cmocka_unit_test(test_save_styles),
-		cmocka_unit_test(test_rerun_speed),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

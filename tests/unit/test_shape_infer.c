@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "graph.h"
+#include "test_models.h"
 
 #define DATA "tests/data/shapes/"
 
@@ -358,12 +359,11 @@ static void test_shared_models(void **state)
 		{ "tiny_distilbert_sst2.onnx", 38 }, { "tiny_gpt2_ort_fused.onnx", 2 },
 		{ "ultraface_version-RFB-320.onnx", 182 },
 	};
-	const char *dir = getenv("MODELS") ? getenv("MODELS") : "../shared/models";
 	char path[1024];
 	(void)state;
 
 	for (size_t i = 0; i < sizeof models / sizeof *models; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, models[i].file);
+		NEED_MODEL(model_path(path, sizeof path, models[i].file));
 		fd_model *m = load(path, NULL, 0);
 		fd_shape_coverage c = model_shape_coverage(m);
 		print_message("%-32s ours %lld/%lld  onnx %lld\n", models[i].file,
@@ -476,5 +476,5 @@ int main(int argc, char **argv)
 		return dump(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "--dump-cases"))
 		return dump_cases(argc, argv);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return models_exit(cmocka_run_group_tests(tests, NULL, NULL));
 }
