@@ -1,10 +1,18 @@
 # fusiondbg — plain GNU Makefile driven by pkg-config.
 #   make run     install missing Debian packages, build, open a shipped sample
-#   make check   the same set-up, then every test
+#   make check   the same set-up, then every test (T=PATTERN: only those tests)
+#   make install / uninstall   PREFIX (default /usr/local) and DESTDIR
 #   make V=1     show full commands;  BUILD=dir  build elsewhere (parallel work trees)
+# Every target installs what it needs first and says what (see "set-up").
 
+VERSION  := 0.4.0
 BUILD    ?= build
 CC       ?= cc
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR   := $(PREFIX)/bin
+MANDIR   := $(PREFIX)/share/man
+RULESDIR := $(PREFIX)/share/fusiondbg/rules
 PKGS     := ncursesw yaml-0.1 libcgraph libgvc libprotobuf-c
 ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 PYTHON   ?= /usr/bin/python3
@@ -12,6 +20,12 @@ PYTHON   ?= /usr/bin/python3
 # Debian packages the build and the tests need; `deps` installs the missing ones.
 DEB_PKGS := build-essential pkg-config libncurses-dev libyaml-dev libgraphviz-dev graphviz \
             protobuf-c-compiler libprotobuf-c-dev libonnx-dev libcmocka-dev python3-onnx tmux time
+DEB_FUZZ     := clang libclang-rt-14-dev
+DEB_VALGRIND := valgrind
+# node and npm may come from elsewhere (nodesource): a command on PATH is enough
+DEB_NODE     := nodejs npm
+ORT_VERSION  := 1.30.0
+NODE_DIR     := $(BUILD)/node
 
 ifeq ($(V),1)
 Q :=
@@ -41,22 +55,53 @@ LIBCORE  := $(BUILD)/libfusiondbg.a
 PROGRAM  := $(BUILD)/fusiondbg
 SAMPLE   := samples/conv_add_silu.onnx
 
-.PHONY: all deps run check unit-tests cli-tests clean compile_commands.json
+.PHONY: all deps run check install uninstall picture clean compile_commands.json
 all: $(PROGRAM)
 
 # ---- set-up: install what is missing, say what -----------------------------
-deps: $(BUILD)/.deps-ok
-$(BUILD)/.deps-ok: Makefile
-	$(Q)missing=""; for p in $(DEB_PKGS); do \
+# $(call install-missing,PACKAGES,FOR): apt-get installs the PACKAGES that are
+# not installed (through sudo when not root), saying which and what FOR.
+define install-missing
+	$(Q)missing=""; for p in $(1); do \
+	  case $$p in nodejs) command -v node >/dev/null && continue;; npm) command -v npm >/dev/null && continue;; esac; \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-	  echo "fusiondbg: installing missing Debian packages:$$missing"; \
+	  echo "fusiondbg: installing missing Debian packages for $(2):$$missing"; \
 	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null \
 	    || { echo "fusiondbg: apt-get install failed for:$$missing" >&2; exit 1; }; \
 	fi
-	$(Q)mkdir -p $(BUILD) && touch $@
+	$(Q)mkdir -p $(dir $@) && touch $@
+endef
+
+deps: $(BUILD)/.deps-ok
+$(BUILD)/.deps-ok: Makefile
+	$(call install-missing,$(DEB_PKGS),the build and the tests)
+$(BUILD)/.deps-fuzz: Makefile
+	$(call install-missing,$(DEB_FUZZ),make fuzz (clang and libFuzzer))
+$(BUILD)/.deps-valgrind: Makefile
+	$(call install-missing,$(DEB_VALGRIND),make check-valgrind)
+$(BUILD)/.deps-node: Makefile
+	$(call install-missing,$(DEB_NODE),onnxruntime-node)
+
+# onnxruntime-node, the real compiler the peers compare against (npm, without
+# its install scripts; 1.30 and later honour optimizedModelFilePath).
+ORT := $(NODE_DIR)/node_modules/onnxruntime-node/package.json
+$(ORT): | $(BUILD)/.deps-node
+	@echo "fusiondbg: installing onnxruntime-node@$(ORT_VERSION) into $(NODE_DIR) (npm --ignore-scripts)"
+	$(Q)mkdir -p $(NODE_DIR) && cd $(NODE_DIR) && \
+	  { [ -f package.json ] || echo '{"name": "fusiondbg-peers", "private": true}' >package.json; } && \
+	  npm install --ignore-scripts --no-audit --no-fund --loglevel=error onnxruntime-node@$(ORT_VERSION) >/dev/null
+
+# What the build bakes in: the version and where the installed rules live.
+# Rewritten only when a value changes, so a new PREFIX rebuilds what uses it.
+CONFIG_H := $(BUILD)/gen/config.h
+$(CONFIG_H): FORCE
+	$(Q)mkdir -p $(dir $@) && printf '#define FUSIONDBG_VERSION "%s"\n#define FUSIONDBG_RULES_DIR "%s"\n' \
+	  '$(VERSION)' '$(RULESDIR)' >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+.PHONY: FORCE
+FORCE:
 
 # ---- generated ONNX code (never committed) ---------------------------------
 # The system's onnx.proto comes with libonnx-dev: the package step makes it,
@@ -71,8 +116,8 @@ $(BUILD)/gen/onnx.pb-c.o: $(GEN_C)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -w $(PKG_CFLAGS) -c $< -o $@
 
-# every object waits for the generated header and the packages
-$(BUILD)/%.o: %.c | $(GEN_H) $(BUILD)/.deps-ok
+# every object waits for the generated headers and the packages
+$(BUILD)/%.o: %.c | $(GEN_H) $(CONFIG_H) $(BUILD)/.deps-ok
 	@echo "  CC      $<"
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
@@ -102,11 +147,31 @@ run: $(PROGRAM)
 check: $(PROGRAM) $(TEST_BIN)
 	$(Q)FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(T)
 
+# ---- install -------------------------------------------------------------------
+install: $(PROGRAM)
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(RULESDIR)
+	$(Q)install -m 755 $(PROGRAM) $(DESTDIR)$(BINDIR)/fusiondbg
+	$(Q)install -m 644 man/fusiondbg.1 $(DESTDIR)$(MANDIR)/man1/fusiondbg.1
+	$(Q)install -m 644 man/fusiondbg-rules.5 $(DESTDIR)$(MANDIR)/man5/fusiondbg-rules.5
+	$(Q)cd rules && find . -type d -exec install -d $(DESTDIR)$(RULESDIR)/{} \; && \
+	  find . -type f \( -name '*.yaml' -o -name '*.yml' \) -exec install -m 644 {} $(DESTDIR)$(RULESDIR)/{} \;
+	@echo "installed fusiondbg $(VERSION) in $(DESTDIR)$(PREFIX) (rules in $(DESTDIR)$(RULESDIR))"
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(BINDIR)/fusiondbg $(DESTDIR)$(MANDIR)/man1/fusiondbg.1 $(DESTDIR)$(MANDIR)/man5/fusiondbg-rules.5
+	$(Q)rm -rf $(DESTDIR)$(RULESDIR)
+	$(Q)rmdir $(DESTDIR)$(PREFIX)/share/fusiondbg 2>/dev/null || true
+	@echo "removed fusiondbg from $(DESTDIR)$(PREFIX)"
+
+# ---- the README's picture, drawn by fusiondbg itself from a shipped sample --
+picture: $(PROGRAM)
+	$(Q)$(PROGRAM) export samples/conv_add_silu.onnx -r rules -o doc/conv_add_silu.png
+
 # ---- benchmark (never part of check; tests/bench/run, RESULTS.md) ----------
 BENCH_DIR := $(BUILD)/bench
 .PHONY: bench
-bench: $(PROGRAM) $(BENCH_DIR)/gen_model $(BENCH_DIR)/bench_stages
-	$(Q)BUILD=$(BUILD) PYTHON=$(PYTHON) tests/bench/run
+bench: $(PROGRAM) $(BENCH_DIR)/gen_model $(BENCH_DIR)/bench_stages $(ORT)
+	$(Q)BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/bench/run
 
 $(BENCH_DIR)/gen_model: tests/bench/gen_model.c $(BUILD)/src/arena.o $(BUILD)/gen/onnx.pb-c.o
 	@echo "  LINK    $@"
@@ -116,10 +181,11 @@ $(BENCH_DIR)/bench_stages: tests/bench/bench_stages.c $(LIBCORE) | $(GEN_H)
 	@echo "  LINK    $@"
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(LIBCORE) $(PKG_LIBS) -lm
 
-# ---- hardening (h10): fuzzers, sanitizers, valgrind --------------------------
+# ---- hardening: fuzzers, sanitizers, valgrind --------------------------
 # make fuzz            each libFuzzer harness for FUZZ_SECONDS (clang, in $(BUILD)-fuzz;
 #                      new inputs go to $(BUILD)-fuzz/corpus, crashes to $(BUILD)-fuzz/crashers)
-# make check-asan      every test on a build with ASan + UBSan ($(BUILD)-asan)
+# make check-asan      every test on a build with ASan + UBSan ($(BUILD)-asan; gcc's
+#                      libasan and libubsan come with build-essential)
 # make check-valgrind  the cmocka binaries and the CLI tests under valgrind
 # The committed crashers and seed corpora replay in `make check` through
 # tests/fuzz/replay.c linked with each harness (tests/cli/test_fuzz_replay.sh).
@@ -141,7 +207,7 @@ $(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(LIBCORE) | $(GEN_H)
 	@echo "  LINK    $@"
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIBCORE) $(PKG_LIBS) -lm
 
-fuzz-build: | $(BUILD)/.deps-ok
+fuzz-build: | $(BUILD)/.deps-ok $(BUILD)/.deps-fuzz
 	$(Q)CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) $(FUZZ_BUILD)/libfusiondbg.a
 	$(Q)for h in $(FUZZ_HARNESSES); do \
 	  echo "  LINK    $(FUZZ_BUILD)/$$h"; \
@@ -173,7 +239,7 @@ check-asan: | $(BUILD)/.deps-ok
 	  UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} FUSIONDBG_SANITIZED=1 \
 	  $(MAKE) --no-print-directory BUILD=$(BUILD)-asan PKG_LIBS="$(PKG_LIBS) $(abspath $(ASAN_SUPP_O))" check
 
-check-valgrind: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN)
+check-valgrind: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN) | $(BUILD)/.deps-valgrind
 	$(Q)FUSIONDBG_WRAPPER="$(VALGRIND)" FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(T)
 
 compile_commands.json:

@@ -33,6 +33,9 @@ typedef struct cli_options {
 	int depth;                          /* --depth K */
 	cli_format format;                  /* --format text|json */
 	bool strict, verbose, trace, diff, after, near_misses, no_canonicalize;
+	bool constants, fusion_dots;        /* export: --constants, --fusion-dots */
+	int max_nodes;                      /* export: --max-nodes N */
+	bool max_nodes_given;
 	int64_t peak_warn;                  /* --peak-warn BYTES, -1 default */
 } cli_options;
 
@@ -42,13 +45,17 @@ enum {
 	OPT_OUTPUT = 1 << 4, OPT_RULE = 1 << 5, OPT_NODE = 1 << 6, OPT_DEPTH = 1 << 7,
 	OPT_FORMAT = 1 << 8, OPT_STRICT = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_TRACE = 1 << 11,
 	OPT_DIFF = 1 << 12, OPT_AFTER = 1 << 13, OPT_NEAR = 1 << 14, OPT_NOCANON = 1 << 15,
-	OPT_PEAKWARN = 1 << 16,
+	OPT_PEAKWARN = 1 << 16, OPT_CONSTANTS = 1 << 17, OPT_FUSIONDOTS = 1 << 18, OPT_MAXNODES = 1 << 19,
+	OPT_AROUND = 1 << 20,
 	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON,
 };
 
 /* Parses argv (after the command word). Prints a usage error and returns -1
  * on an unknown or disallowed option. */
 int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_options *o);
+
+/* The one-line summary of the command NAME (len bytes), or NULL (main.c). */
+const char *cli_command_summary(const char *name, size_t len);
 
 /* Prints every diagnostic as one line on stderr. */
 void cli_print_diags(const fd_diags *d);

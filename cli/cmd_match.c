@@ -6,6 +6,7 @@
  * estimates (h5). Owner: h4. */
 #include <stdio.h>
 #include "cli.h"
+#include "json.h"
 #include "match.h"
 #include "rules.h"
 #include "session.h"
@@ -28,8 +29,14 @@ int cmd_match(int argc, char **argv)
 	if (cli_open_session(&o, &s, true) < 0)
 		return EXIT_BAD_INPUT;
 	fd_match_result *rp = &s.current;
+	const char *origin = NULL, *from = o.n_rules ? NULL : ruleset_default_path(&origin);
 	if (o.format == FORMAT_JSON) {
 		fputs("{\n", stdout);
+		if (from) {
+			fputs("  \"rules_from\": {\"path\": ", stdout);
+			json_write_string(stdout, from);
+			fprintf(stdout, ", \"origin\": \"%s\"},\n", origin);
+		}
 		estimate_attach_json(rp, session_estimate(&s));
 		match_write_json_fields(stdout, rp);
 		fputs(",\n  \"memory\": ", stdout);
@@ -46,6 +53,8 @@ int cmd_match(int argc, char **argv)
 			fputs("\n}\n", stdout);
 		}
 	} else {
+		if (from)
+			printf("rules from %s (%s: no -r given)\n", from, origin);
 		match_write_text(stdout, rp);
 		if (o.trace) {
 			fputc('\n', stdout);

@@ -6,21 +6,37 @@
 #include "cli.h"
 #include "yaml_tree.h"
 
+/* Every option of every command, once: the parser and each command's --help
+ * read this table. value: the placeholder of an option that takes one. */
 static const struct option_def {
 	const char *long_name;
 	char short_name;
 	unsigned bit;
-	bool takes_value;
+	const char *value;
+	const char *help;
 } option_defs[] = {
-	{ "rules", 'r', OPT_RULES, true },     { "dim", 0, OPT_DIM, true },
-	{ "set", 0, OPT_SET, true },           { "target", 0, OPT_TARGET, true },
-	{ "output", 'o', OPT_OUTPUT, true },   { "rule", 0, OPT_RULE, true },
-	{ "node", 0, OPT_NODE, true },         { "around", 0, OPT_NODE, true },
-	{ "depth", 0, OPT_DEPTH, true },       { "format", 0, OPT_FORMAT, true },
-	{ "strict", 0, OPT_STRICT, false },    { "verbose", 'v', OPT_VERBOSE, false },
-	{ "trace", 0, OPT_TRACE, false },      { "diff", 0, OPT_DIFF, false },
-	{ "after", 0, OPT_AFTER, false },      { "near-misses", 0, OPT_NEAR, false },
-	{ "no-canonicalize", 0, OPT_NOCANON, false }, { "peak-warn", 0, OPT_PEAKWARN, true },
+	{ "rules", 'r', OPT_RULES, "RULES", "rule file or directory, repeatable (default: GRAPH_AUTOFUSION_RULES_DIR, "
+	                                   "else the installed rules)" },
+	{ "dim", 0, OPT_DIM, "NAME=V", "bind the symbolic dimension NAME to V, repeatable" },
+	{ "target", 0, OPT_TARGET, "T", "the target a rule's scope must contain (default ai_core)" },
+	{ "no-canonicalize", 0, OPT_NOCANON, NULL, "match op types literally: no decomposed forms (Swish, Gelu, LayerNorm)" },
+	{ "set", 0, OPT_SET, "RULE.PATH=VALUE", "what-if edit of a rule, without touching its file, repeatable" },
+	{ "diff", 0, OPT_DIFF, NULL, "after --set: fusions gained, lost and changed, peak before -> after" },
+	{ "output", 'o', OPT_OUTPUT, "FILE", "the file to write" },
+	{ "rule", 0, OPT_RULE, "NAME", "the rule to explain or draw" },
+	{ "node", 0, OPT_NODE, "NODE", "the node to explain" },
+	{ "around", 0, OPT_AROUND, "NODE", "draw only the neighbourhood of NODE" },
+	{ "depth", 0, OPT_DEPTH, "K", "with --around or --rule: K steps of neighbours (default 2)" },
+	{ "format", 0, OPT_FORMAT, "text|json", "output format (default text)" },
+	{ "strict", 0, OPT_STRICT, NULL, "every warning is an error" },
+	{ "verbose", 'v', OPT_VERBOSE, NULL, "say more" },
+	{ "trace", 0, OPT_TRACE, NULL, "also print the whole trace" },
+	{ "after", 0, OPT_AFTER, NULL, "draw the graph after fusion (each fusion one node)" },
+	{ "near-misses", 0, OPT_NEAR, NULL, "mark the attempts that failed late" },
+	{ "constants", 0, OPT_CONSTANTS, NULL, "draw weight and constant-only nodes too" },
+	{ "fusion-dots", 0, OPT_FUSIONDOTS, NULL, "also write the per-fusion DOTs rules ask for (output.gen_dot_graph)" },
+	{ "max-nodes", 0, OPT_MAXNODES, "N", "PNG/SVG layout limit in nodes (0: none)" },
+	{ "peak-warn", 0, OPT_PEAKWARN, "BYTES", "warn about fusions whose kernel peak is over BYTES (default 512MiB)" },
 };
 
 static const struct option_def *find_option(const char *arg, const char **inline_value)
@@ -52,6 +68,34 @@ static int usage_error(const char *usage, const char *fmt, const char *what)
 	fprintf(stderr, fmt, what);
 	fprintf(stderr, "\nusage: %s\n", usage);
 	return -1;
+}
+
+/* fusiondbg COMMAND --help: the usage line, what the command does, and the
+ * options it takes, from the table above. */
+static void print_help(const char *usage, unsigned allowed)
+{
+	const char *name = usage + strlen("fusiondbg ");
+	size_t len = strcspn(name, " ");
+	const char *summary = cli_command_summary(name, len);
+	printf("usage: %s\n", usage);
+	if (summary)
+		printf("\n%s\n", summary);
+	bool any = false;
+	for (size_t i = 0; i < sizeof option_defs / sizeof *option_defs; i++) {
+		const struct option_def *d = &option_defs[i];
+		if (!(allowed & d->bit))
+			continue;
+		char left[64];
+		char shrt[8] = "    ";
+		if (d->short_name)
+			snprintf(shrt, sizeof shrt, "-%c, ", d->short_name);
+		snprintf(left, sizeof left, "%s--%s%s%s", shrt, d->long_name, d->value ? " " : "", d->value ? d->value : "");
+		if (!any)
+			printf("\noptions:\n");
+		any = true;
+		printf("  %-28s %s\n", left, d->help);
+	}
+	printf("  %-28s %s\n\nSee fusiondbg(1).\n", "-h, --help", "this text");
 }
 
 static int parse_int64(const char *s, int64_t *out)
@@ -91,7 +135,8 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_TARGET: o->target = v; break;
 	case OPT_OUTPUT: o->output = v; break;
 	case OPT_RULE: o->rule = v; break;
-	case OPT_NODE: o->node = v; break;
+	case OPT_NODE:
+	case OPT_AROUND: o->node = v; break;
 	case OPT_DEPTH: {
 		int64_t depth;
 		if (parse_int64(v, &depth) || depth < 0 || depth > 1000000)
@@ -107,6 +152,14 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		else
 			return usage_error(usage, "--format wants text or json, not '%s'", v);
 		break;
+	case OPT_MAXNODES: {
+		int64_t n;
+		if (parse_int64(v, &n) || n < 0 || n > 100000000)
+			return usage_error(usage, "--max-nodes wants a number >= 0, not '%s'", v);
+		o->max_nodes = (int)n;
+		o->max_nodes_given = true;
+		break;
+	}
 	case OPT_PEAKWARN: {
 		/* the same byte syntax as the rule files: 536870912, 512MiB, 0.5GiB */
 		fd_yval text = { .kind = YV_SCALAR, .text = v, .text_len = strlen(v) };
@@ -121,6 +174,8 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_AFTER: o->after = true; break;
 	case OPT_NEAR: o->near_misses = true; break;
 	case OPT_NOCANON: o->no_canonicalize = true; break;
+	case OPT_CONSTANTS: o->constants = true; break;
+	case OPT_FUSIONDOTS: o->fusion_dots = true; break;
 	}
 	return 0;
 }
@@ -145,18 +200,18 @@ int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_op
 			continue;
 		}
 		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			printf("usage: %s\n", usage);
+			print_help(usage, allowed);
 			exit(EXIT_OK);
 		}
 		const char *value;
 		const struct option_def *d = find_option(arg, &value);
 		if (!d || !(allowed & d->bit))
 			return usage_error(usage, "unknown option '%s'", arg);
-		if (d->takes_value && !value) {
+		if (d->value && !value) {
 			if (i + 1 == argc)
 				return usage_error(usage, "option '%s' needs a value", arg);
 			value = argv[++i];
-		} else if (!d->takes_value && value) {
+		} else if (!d->value && value) {
 			return usage_error(usage, "option '%s' takes no value", arg);
 		}
 		if (apply_option(d, value, usage, o))

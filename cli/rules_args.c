@@ -13,9 +13,9 @@ int cli_load_rules(const cli_options *o, fd_ruleset *rs)
 	ruleset_init(rs);
 	int rc = 0;
 	if (o->n_rules == 0) {
-		const char *dir = ruleset_default_path();
+		const char *dir = ruleset_default_path(NULL);
 		if (!dir) {
-			fprintf(stderr, "fusiondbg: no rules: give -r RULES or set GRAPH_AUTOFUSION_RULES_DIR\n");
+			fprintf(stderr, "fusiondbg: " RULESET_NONE_MESSAGE "\n");
 			diags_release(&d);
 			return -1;
 		}

@@ -159,8 +159,14 @@ int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or 
  * loaded rule has (d may be NULL). */
 void ruleset_apply_env(fd_ruleset *rs);
 void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
-/* GRAPH_AUTOFUSION_RULES_DIR, the default rules location, or NULL when unset or empty. */
-const char *ruleset_default_path(void);
+/* Where the rules come from when none are named: GRAPH_AUTOFUSION_RULES_DIR
+ * when set, else the installed library (FUSIONDBG_RULES_DIR, set by the
+ * build to $(PREFIX)/share/fusiondbg/rules) when that directory exists, else
+ * NULL. *origin (may be NULL) says which, for the user: "GRAPH_AUTOFUSION_RULES_DIR"
+ * or "installed rules". */
+const char *ruleset_default_path(const char **origin);
+/* The message for "no rules given and none found". */
+#define RULESET_NONE_MESSAGE "no rules: give -r RULES, set GRAPH_AUTOFUSION_RULES_DIR, or install the shipped rules (make install)"
 fd_srcpos yval_pos(const fd_yval *v);   /* position or {0} */
 
 const char *source_type_name(fd_source_type t);

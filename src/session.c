@@ -737,9 +737,9 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	s->open = true;
 	int rc = 0;
 	if (opt->n_rule_paths == 0) {
-		const char *dir = ruleset_default_path();
+		const char *dir = ruleset_default_path(NULL);
 		if (!dir) {
-			diag_error(d, (fd_srcpos){ 0 }, "no rules: give -r RULES or set GRAPH_AUTOFUSION_RULES_DIR");
+			diag_error(d, (fd_srcpos){ 0 }, RULESET_NONE_MESSAGE);
 			rc = -1;
 		} else if (ruleset_load(&s->rules, dir, d) < 0) {
 			rc = -1;

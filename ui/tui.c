@@ -753,8 +753,11 @@ static void rules_label(tui *t, const cli_options *o)
 {
 	size_t n = (size_t)session_rules(&t->s)->n_rules;
 	char paths[200] = "";
-	if (o->n_rules == 0)
-		snprintf(paths, sizeof paths, "$GRAPH_AUTOFUSION_RULES_DIR");
+	const char *origin = "";
+	if (o->n_rules == 0) {
+		const char *dir = ruleset_default_path(&origin);
+		snprintf(paths, sizeof paths, "%s", !strcmp(origin, "installed rules") ? "installed rules" : dir ? dir : "");
+	}
 	for (int i = 0; i < o->n_rules; i++) {
 		size_t used = strlen(paths);
 		snprintf(paths + used, sizeof paths - used, "%s%s", i ? "," : "", o->rules[i]);
