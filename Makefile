@@ -164,8 +164,9 @@ uninstall:
 	@echo "removed fusiondbg from $(DESTDIR)$(PREFIX)"
 
 # ---- the README's picture, drawn by fusiondbg itself from a shipped sample --
+PICTURE ?= doc/conv_add_silu.png
 picture: $(PROGRAM)
-	$(Q)$(PROGRAM) export samples/conv_add_silu.onnx -r rules -o doc/conv_add_silu.png
+	$(Q)$(PROGRAM) export samples/conv_add_silu.onnx -r rules -o $(PICTURE)
 
 # ---- benchmark (never part of check; tests/bench/run, RESULTS.md) ----------
 BENCH_DIR := $(BUILD)/bench

@@ -163,6 +163,20 @@ dot -Tsvg "$OUT/weird.dot" -o /dev/null 2>/dev/null || bad "dot -Tsvg rejects th
 $CHECK nodes "$OUT/weird.dot" | grep -qx 'quo"te#2' || bad "a duplicate node name did not get its own id"
 grep -q 'ünïcödé…γδεζηθ' "$OUT/weird.dot" || bad "a long UTF-8 name is not elided on character boundaries"
 
+# the README's picture: `make picture` still draws it, the same size (fonts
+# may differ from machine to machine, the layout may not)
+make -s --no-print-directory BUILD="$BUILD" PICTURE="$OUT/readme.png" picture >/dev/null 2>&1 || bad "make picture"
+$CHECK png "$OUT/readme.png" || bad "make picture: not a PNG"
+"$PYTHON" - doc/conv_add_silu.png "$OUT/readme.png" <<'PY' || bad "doc/conv_add_silu.png is out of date (make picture)"
+import struct, sys
+def size(p):
+    b = open(p, "rb").read(24)
+    return struct.unpack(">II", b[16:24])
+(w0, h0), (w1, h1) = size(sys.argv[1]), size(sys.argv[2])
+sys.exit(0 if abs(w0 - w1) <= 0.1 * w0 and abs(h0 - h1) <= 0.1 * h0 else 1)
+PY
+grep -q '(doc/conv_add_silu.png)' README.md || bad "the README does not show doc/conv_add_silu.png"
+
 # ---- errors and exit codes -----------------------------------------------------
 expect_exit() {
 	local want=$1 what=$2; shift 2
