@@ -129,6 +129,9 @@ $(PROGRAM): $(CLI_OBJ) $(UI_OBJ) $(LIBCORE)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(UI_OBJ) $(LIBCORE) $(PKG_LIBS) -lm
 
+# keep the test objects: make would delete them as intermediates and then not
+# see that a test binary is older than the header its source includes
+.SECONDARY: $(TEST_SRC:%.c=$(BUILD)/%.o)
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBCORE)
 	@echo "  LINK    $@"
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -o $@ $< $(LIBCORE) $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lm

@@ -627,9 +627,12 @@ static void test_env(void **state)
 	unsetenv("GRAPH_AUTOFUSION_ENABLE");
 	unsetenv("GRAPH_AUTOFUSION_RULES");
 	setenv("GRAPH_AUTOFUSION_RULES_DIR", "/opt/rules", 1);
-	assert_string_equal(ruleset_default_path(), "/opt/rules");
-	setenv("GRAPH_AUTOFUSION_RULES_DIR", "", 1);
-	assert_null(ruleset_default_path());
+	const char *origin = NULL;
+	assert_string_equal(ruleset_default_path(&origin), "/opt/rules");
+	assert_string_equal(origin, "GRAPH_AUTOFUSION_RULES_DIR");
+	setenv("GRAPH_AUTOFUSION_RULES_DIR", "", 1);   /* empty is unset: the installed rules, if any */
+	const char *p = ruleset_default_path(&origin);
+	assert_true(!p || !strcmp(origin, "installed rules"));
 	unsetenv("GRAPH_AUTOFUSION_RULES_DIR");
 	diags_release(&d);
 	ruleset_release(&rs);
