@@ -3,7 +3,7 @@
  * by one node of rewrite.target_op in the custom domain "fusiondbg.fused"
  * (onnx_write.h says exactly what is written). The file is written
  * atomically; on any error nothing is written. Exit 0, 2 on bad input or a
- * failed write. Owner: h5. */
+ * failed write. */
 #include <stdio.h>
 #include "cli.h"
 #include "onnx_write.h"

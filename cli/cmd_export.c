@@ -1,7 +1,7 @@
 /* cmd_export.c — `fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg}`:
  * runs the rules and draws the graph with every fusion as a labelled cluster
  * (export.h does the drawing; this file parses options and prints).
- * Exit 0; 2 on bad usage, unreadable input or a failed export. Owner: h8. */
+ * Exit 0; 2 on bad usage, unreadable input or a failed export. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* cmd_info.c — `fusiondbg info MODEL [--format text|json] [--dim NAME=V]`:
  * prints what model_info_compute found, as aligned text or as JSON with the
- * stable keys of PRODUCT.md (ir_version, opsets, nodes, nodes_total,
+ * stable keys of fusiondbg(1), OPTIONS --format (ir_version, opsets, nodes, nodes_total,
  * op_histogram, tensors, shape_coverage, unknown_ops) plus producer, graphs,
  * tensor_kinds, constants, inputs, outputs and symbolic_dims. */
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * every fusion and the rejections; --trace adds the canonical text trace (or,
  * in JSON, a "trace" key). Exit 0, or 2 on bad usage / unreadable input.
  * --set / --diff and the JSON "memory" keys come from the session and the
- * estimates (h5). Owner: h4. */
+ * estimates. */
 #include <stdio.h>
 #include "cli.h"
 #include "json.h"
@@ -24,7 +24,7 @@ int cmd_match(int argc, char **argv)
 		fprintf(stderr, "fusiondbg: match needs one MODEL\nusage: %s\n", usage);
 		return EXIT_BAD_INPUT;
 	}
-	/* the session (h5) loads model and rules, applies --set and runs once */
+	/* the session loads model and rules, applies --set and runs once */
 	fd_session s;
 	if (cli_open_session(&o, &s, true) < 0)
 		return EXIT_BAD_INPUT;

@@ -3,8 +3,7 @@
  * bytes in / out / removed, workspace, kernel peak and the estimated
  * speed-up; the main graph's (and every body's) activation peak before and
  * after the fusions with the tensors that make it; warnings over the
- * threshold. JSON: the match keys plus "memory". Exit 0, 2 on bad input.
- * Owner: h5. */
+ * threshold. JSON: the match keys plus "memory". Exit 0, 2 on bad input. */
 #include <stdio.h>
 #include "cli.h"
 #include "session.h"

@@ -3,7 +3,7 @@
  * actual, code, the rule's file:line), then the attempt's events. Without
  * --node, the closest near-misses across every graph. Exit 0 when R fires
  * (on N), 1 when it does not, 2 on bad usage, unknown rule or node.
- * --set / --diff through the session (h5). Owner: h4. */
+ * --set / --diff through the session. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -128,7 +128,7 @@ int cmd_why(int argc, char **argv)
 		fprintf(stderr, "fusiondbg: why needs one MODEL and --rule NAME\nusage: %s\n", usage);
 		return EXIT_BAD_INPUT;
 	}
-	/* the session (h5) loads model and rules, applies --set and runs once */
+	/* the session loads model and rules, applies --set and runs once */
 	fd_session s;
 	if (cli_open_session(&o, &s, true) < 0)
 		return EXIT_BAD_INPUT;

@@ -1,7 +1,7 @@
 /* rules_args.c — rule loading shared by the model commands (match, why, and
  * later mem / export / apply): every -r path in order, or
  * GRAPH_AUTOFUSION_RULES_DIR when none is given; then the environment
- * (GRAPH_AUTOFUSION_ENABLE / GRAPH_AUTOFUSION_RULES). Owner: h4. */
+ * (GRAPH_AUTOFUSION_ENABLE / GRAPH_AUTOFUSION_RULES). */
 #include <stdio.h>
 #include "cli.h"
 #include "rules.h"

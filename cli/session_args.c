@@ -1,7 +1,7 @@
 /* session_args.c — a session from the command line, shared by match, why,
  * mem and apply: the model with --dim, the rules from -r (or
  * GRAPH_AUTOFUSION_RULES_DIR), the environment, every --set in order, one
- * run; diagnostics printed. And --diff's output. Owner: h5. */
+ * run; diagnostics printed. And --diff's output. */
 #include <stdio.h>
 #include "cli.h"
 #include "session.h"

@@ -10,7 +10,6 @@ tests/cli/test_samples.sh re-runs this script and compares the bytes.
 
 Usage: make_samples.py [OUTDIR]     (default: the directory of this script)
 Needs only python3-onnx (Debian) and numpy; run it with /usr/bin/python3.
-Owner: samples/ (h6-samples).
 """
 import os
 import sys

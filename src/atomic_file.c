@@ -1,5 +1,4 @@
-/* atomic_file.c — temp file + fsync + rename, and whole-file reads.
- * Owner: h5. */
+/* atomic_file.c — temp file + fsync + rename, and whole-file reads. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>

@@ -4,7 +4,7 @@
  * recogniser starts at one node type and walks single-consumer links, so the
  * whole pass is linear in the graph. A candidate whose interior tensors are
  * used outside it (or are graph outputs) is not a composite. Owned by the
- * matcher (h4). */
+ * matcher. */
 #include "canon.h"
 #include <math.h>
 #include <stdlib.h>

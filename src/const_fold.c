@@ -2,7 +2,7 @@
  * the model arena, reading and converting elements, and the index arithmetic
  * that folding elementwise, Gather, Slice and Concat needs. Values exist only
  * for tensors of at most FD_CONST_MAX elements (shapes, axes, scalars).
- * Owned by the shape module (h2-shapes). */
+ * */
 #include <math.h>
 #include "shape_infer.h"
 

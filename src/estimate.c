@@ -1,8 +1,7 @@
 /* estimate.c — memory and cost estimates of a match result: per fusion
  * (bytes in, out, removed, workspace, kernel peak with chunking, roofline
  * speed-up) and per graph (liveness peak before / after the fusions, and the
- * tensors that make it). Formulas: estimate.h. Writers: estimate_report.c.
- * Owner: h5. */
+ * tensors that make it). Formulas: estimate.h. Writers: estimate_report.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

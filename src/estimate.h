@@ -14,7 +14,7 @@
  *              C_in/groups · kh · kw · H_out · W_out · N · dtype bytes);
  *  - kernel peak = activation inputs + constant inputs + outputs + workspace
  *              + the largest intermediate (a fused kernel holds one
- *              intermediate tile at a time between two stages; the seed's
+ *              intermediate tile at a time between two stages; CANN's
  *              check_memory_peak.py adds im2col + gemm_out + residual +
  *              output, which is this with gemm_out as the intermediate);
  *    with rewrite.attributes tile_policy: chunked and chunk_size, the peak
@@ -38,7 +38,7 @@
  *
  * Ownership: an fd_estimate owns its arrays (estimate_release frees them). It
  * reads the match result, context and model it was computed from; recompute
- * after every match_run. Owner: h5. */
+ * after every match_run. */
 #ifndef FD_ESTIMATE_H
 #define FD_ESTIMATE_H
 #include <stdbool.h>
@@ -139,7 +139,7 @@ char *estimate_format_bytes(int64_t bytes, char *buf, size_t size);
 /* "est. ×2.1", or "est. n/a" when 0. Returns buf. */
 char *estimate_format_speedup(double speedup, char *buf, size_t size);
 
-/* JSON with the keys of PRODUCT.md; `match --format json` uses the same.
+/* JSON with the keys fusiondbg(1) documents (OPTIONS, --format); `match --format json` uses the same.
  * The fusion's memory object: {"inputs_bytes", "input_activation_bytes",
  * "input_constant_bytes", "outputs_bytes", "intermediate_bytes_removed",
  * "workspace_bytes", "kernel_peak_bytes", "chunk_ratio", "speedup_estimate",

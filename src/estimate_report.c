@@ -1,6 +1,6 @@
 /* estimate_report.c — estimates in words: byte and speed-up formatting, the
  * JSON objects shared by `mem` and `match --format json`, and `mem`'s text
- * report. Writes only to the FILE the caller gives. Owner: h5. */
+ * report. Writes only to the FILE the caller gives. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>

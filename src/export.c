@@ -13,7 +13,7 @@
  *
  * Graphviz's messages are caught with agseterrf and returned as diagnostics;
  * nothing is printed. Estimates (speed-up, memory, the peak tensors) come from
- * estimate.h, never computed here. Owner: h8. */
+ * estimate.h, never computed here. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,7 +82,7 @@ void export_files_release(fd_export_files *f)
 /* ---- look: colours per rule (by run order), node styles ------------------ */
 
 /* Border and fill per rule, assigned in the order rules ran (first fired rule
- * blue, like the seed's visualize_fusion.py). Red is kept for the peak. */
+ * blue, like CANN's fusion visualiser). Red is kept for the peak. */
 static const struct palette_entry {
 	const char *border, *fill;
 } palette[] = {

@@ -8,8 +8,7 @@
  * Every message (ours and Graphviz's own) is returned in an fd_diags.
  *
  * Ownership: the caller owns the options and what they point to; export_graph
- * keeps nothing after it returns. fd_export_files owns its path strings.
- * Owner: h8. */
+ * keeps nothing after it returns. fd_export_files owns its path strings. */
 #ifndef FD_EXPORT_H
 #define FD_EXPORT_H
 #include <stdbool.h>
@@ -76,7 +75,7 @@ typedef struct fd_export_files {
 } fd_export_files;
 void export_files_release(fd_export_files *f);
 
-/* The seed's output.gen_dot_graph: for every rule with gen_dot_graph: true
+/* output.gen_dot_graph: for every rule with gen_dot_graph: true
  * (and, when o->rule is set, only that rule), one DOT per fusion of it,
  * `<dot_graph_path>/<rule>_<n>.dot` (n counts that rule's fusions from 1,
  * in fusion order; dot_graph_path relative to the current directory, made

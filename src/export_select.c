@@ -3,7 +3,7 @@
  * --depth K, breadth-first over producers and consumers within its graph), or
  * one rule's fusions and their neighbourhood (--rule NAME). A fusion is never
  * drawn in part: touching one member draws them all. No printing, no
- * Graphviz here. Owner: h8. */
+ * Graphviz here. */
 #include <stdlib.h>
 #include <string.h>
 #include "export.h"

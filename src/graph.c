@@ -3,7 +3,7 @@
  * self-consumption), the stable topological order and small queries.
  *
  * Everything allocated here lives in the model's arena; the strmaps of a graph
- * own only their slot arrays (model_release frees them). Owner: h1-loader. */
+ * own only their slot arrays (model_release frees them). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* hwprofile.c — the hardware profiles of the roofline model, as data.
  * Public order-of-magnitude figures, not measurements; every number derived
- * from them is an estimate. Owner: h5.
+ * from them is an estimate.
  *   ascend910-class  HBM ~1.2 TB/s; cube unit ~256 TFLOP/s fp16 / bf16,
  *                    ~512 TOP/s int8; fp32 runs on the vector unit, far lower.
  *   cpu              a generic server socket: ~100 GB/s DRAM, ~2 TFLOP/s fp32. */

@@ -2,7 +2,7 @@
  * table (hwprofile.c): global-memory bandwidth and peak FLOP/s per dtype.
  * The figures are public order-of-magnitude numbers, not measurements: every
  * speed-up computed from them is an estimate and is labelled so.
- * The table is static and read-only. Owner: h5. */
+ * The table is static and read-only. */
 #ifndef FD_HWPROFILE_H
 #define FD_HWPROFILE_H
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * op-chain search with backtracking over candidate consumers and commutative
  * input orders, the deepest failure per attempt, and the result's lifetime.
  * Boundary / conflict / cycle checks live in match_subgraph.c, constraints in
- * match_constraints.c, the per-model index in match_index.c. Owner: h4. */
+ * match_constraints.c, the per-model index in match_index.c. */
 #include <stdlib.h>
 #include <string.h>
 #include "match_internal.h"

@@ -14,7 +14,7 @@
  * composite u - n_nodes of that graph's canon. A pattern position is matched
  * by one unit.
  *
- * Semantics decided here (PRODUCT.md "Semantics"; man page):
+ * Semantics decided here (fusiondbg-rules(5), MATCH):
  *  - rules run by priority (high first), equal priority by name; anchors in
  *    topological order, graphs in index order (bodies are their own graphs);
  *  - alternatives: match.ops first (when present), then match.branches in order;
@@ -132,7 +132,7 @@ typedef struct fd_match_result {
 	size_t n_pool, cap_pool;
 	int32_t **claim;          /* [graph][node]: fusion index, or -1 */
 	fd_trace trace;
-	/* Optional (h5): writes fusion i's "memory" object in the match JSON with
+	/* Optional: writes fusion i's "memory" object in the match JSON with
 	 * the estimates' keys (estimate_attach_json); NULL: the matcher's byte sums. */
 	void (*memory_json)(FILE *f, const struct fd_match_result *r, size_t fusion, const void *arg);
 	const void *memory_json_arg;
@@ -154,7 +154,7 @@ size_t match_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *idx
  * deepest attempt of that rule whose events touch node; UINT32_MAX if none. */
 uint32_t match_find_attempt(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node);
 
-/* Match JSON (PRODUCT.md keys: model, rules, fusions, rejections; the
+/* Match JSON (the keys of fusiondbg(1), OPTIONS --format: model, rules, fusions, rejections; the
  * graph-level memory object is left to the estimates module) and the text
  * summary of `match`. */
 void match_write_json(FILE *f, const fd_match_result *r);
@@ -164,8 +164,8 @@ void match_write_json_fields(FILE *f, const fd_match_result *r);
 void match_write_text(FILE *f, const fd_match_result *r);
 
 /* Workspace a node needs beyond its inputs and outputs (workspace.c): Conv
- * im2col = C_in/groups · kh · kw · H_out · W_out · N · dtype bytes (the seed's
- * 7.1), 0 for everything else. *known is false when a dim is unknown. */
+ * im2col = C_in/groups · kh · kw · H_out · W_out · N · dtype bytes (CANN's
+ * formula), 0 for everything else. *known is false when a dim is unknown. */
 int64_t workspace_estimate(const fd_graph *g, const fd_node *n, bool *known);
 
 #endif

@@ -2,8 +2,7 @@
  * complete match (s->cover), as a table of checkers. Each emits one event
  * (memory_limit: one per limit given) with the measured value and the limit.
  * What cannot be measured (unknown dtype, shape, size) passes with a WN02
- * warning event: the estimate cannot decide, and the trace says so.
- * Owner: h4. */
+ * warning event: the estimate cannot decide, and the trace says so. */
 #include <string.h>
 #include "match_internal.h"
 #include "optable.h"

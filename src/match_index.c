@@ -1,8 +1,7 @@
 /* match_index.c — the per-model matching context (match.h): constant-foldable
  * bits, composites, the anchor index by op id, tensor → composite and
  * node → hosted-composite indexes, and the unit helpers. Built once per model
- * in linear time; read-only while rules run, so a what-if re-run reuses it.
- * Owner: h4. */
+ * in linear time; read-only while rules run, so a what-if re-run reuses it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

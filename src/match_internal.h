@@ -1,7 +1,7 @@
 /* match_internal.h — the matcher's private run state, shared by match.c (the
  * rule / anchor / op-chain search), match_subgraph.c (boundary, counts, cycle),
  * match_constraints.c (the five constraint kinds) and match_index.c (the
- * per-model context). Not for other modules: they read match.h. Owner: h4. */
+ * per-model context). Not for other modules: they read match.h. */
 #ifndef FD_MATCH_INTERNAL_H
 #define FD_MATCH_INTERNAL_H
 #include "match.h"

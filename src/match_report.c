@@ -1,6 +1,6 @@
 /* match_report.c — reading a match result: the `match` summary as text and
- * JSON (PRODUCT.md keys), attempts ranked for near-misses, and the attempt
- * that answers "why not on this node?". Owner: h4. The graph-level `memory`
+ * JSON (the keys of fusiondbg(1), OPTIONS --format), attempts ranked for near-misses, and the attempt
+ * that answers "why not on this node?". The graph-level `memory`
  * object of the JSON belongs to the estimates module; match_write_json
  * leaves it out and writes per-fusion byte counts it can honestly compute. */
 #include <stdio.h>

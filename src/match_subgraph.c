@@ -1,7 +1,7 @@
 /* match_subgraph.c — what happens once a rule's op chain matched: the cover
  * (member nodes, external inputs, outputs, intermediates), the subgraph
  * checks (escape, input / output counts), the constraints, the conflict with
- * earlier fusions, the would-cycle check, and firing. Owner: h4. */
+ * earlier fusions, the would-cycle check, and firing. */
 #include <stdlib.h>
 #include <string.h>
 #include "match_internal.h"

@@ -1,6 +1,6 @@
 /* model_info.c — counts and lists for `info`: nodes, op histogram, tensors by
  * kind, inputs and outputs, shape coverage, unknown op types, symbolic dims.
- * Sorting makes every list independent of hash order. Owner: h1-loader. */
+ * Sorting makes every list independent of hash order. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

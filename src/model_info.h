@@ -1,7 +1,7 @@
 /* model_info.h — the facts `info` shows about a loaded model, computed (never
  * printed) so that the text and JSON front ends and the TUI show the same
  * numbers. The info owns its arrays (heap); names point into the model, which
- * must outlive it. Owner: h1-loader. */
+ * must outlive it. */
 #ifndef FD_MODEL_INFO_H
 #define FD_MODEL_INFO_H
 #include <stdint.h>

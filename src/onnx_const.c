@@ -1,6 +1,6 @@
 /* onnx_const.c — small ONNX tensor values → fd_const (int64 or double). The
  * element table says, per dtype, how wide a raw element is and which typed
- * field carries it otherwise. Owner: h1-loader. */
+ * field carries it otherwise. */
 #include <string.h>
 #include "onnx_const.h"
 

@@ -1,7 +1,7 @@
 /* onnx_const.h — decoding the values of a small ONNX tensor into an fd_const,
  * from raw_data (little-endian) or from the typed repeated fields. Kept apart
  * from onnx_load.c so that it needs no protobuf type: the loader passes plain
- * arrays. The result lives in the given arena. Owner: h1-loader. */
+ * arrays. The result lives in the given arena. */
 #ifndef FD_ONNX_CONST_H
 #define FD_ONNX_CONST_H
 #include <stdbool.h>

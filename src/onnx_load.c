@@ -14,7 +14,7 @@
  * resolved against the enclosing graphs, innermost first (an outer-scope
  * capture, created in the graphs in between as needed). Then each graph is
  * linked, checked and sorted (graph.c), symbolic dims are bound and shape
- * inference runs. Owner: h1-loader. */
+ * inference runs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * attributes, tensors, declared types). Private to those two files: they and
  * this header are the only ones that see the protobuf-c types generated from
  * onnx.proto. The loader owns its vectors until finalize() moves them into
- * the model's arena. Owner: h1-loader. */
+ * the model's arena. */
 #ifndef FD_ONNX_LOADER_H
 #define FD_ONNX_LOADER_H
 #include "onnx.pb-c.h"

@@ -2,7 +2,7 @@
  * the IR of graph.h: attributes of every kind, small tensor values decoded
  * (onnx_const.c), Constant nodes' outputs, declared dtypes and shapes with
  * symbolic dims. Bodies (GRAPH / GRAPHS attributes) are converted right after
- * their node, while the node's protobuf is alive. Owner: h1-loader. */
+ * their node, while the node's protobuf is alive. */
 #include <stdio.h>
 #include <string.h>
 #include "onnx_const.h"

@@ -3,7 +3,7 @@
  * Upsample, Scatter, ImageScaler, Crop, so old exports still count as
  * standard), ai.onnx.ml and ai.onnx.preview.training. Listed from python3-onnx
  * 1.12 (onnx.defs.get_all_schemas_with_history) plus the ops of opsets 18-21
- * and the removed experimental ones by hand. Owner: h1-loader. */
+ * and the removed experimental ones by hand. */
 #include <stdlib.h>
 #include <string.h>
 #include "onnx_ops.h"

@@ -10,7 +10,7 @@
  *
  * Ownership: the stream owns its thread, ring and arenas; node_stream_stop
  * (always called, also after an error) cancels the decoder, joins it and
- * frees them. Owner: lead. */
+ * frees them. */
 #include <pthread.h>
 #include <stdlib.h>
 #include "onnx_loader.h"

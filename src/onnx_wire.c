@@ -1,5 +1,4 @@
-/* onnx_wire.c — wire-format walking for the ONNX loader (see onnx_wire.h).
- * Owner: h1-loader. */
+/* onnx_wire.c — wire-format walking for the ONNX loader (see onnx_wire.h). */
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"

@@ -2,8 +2,7 @@
  * depth check run before protobuf-c recurses, top-level field scanning (so
  * that the main graph is unpacked one message at a time), magic numbers of
  * files mistaken for models, and the scratch arena protobuf-c allocates from.
- * No generated ONNX types here; the scratch arena owns its blocks.
- * Owner: h1-loader. */
+ * No generated ONNX types here; the scratch arena owns its blocks. */
 #ifndef FD_ONNX_WIRE_H
 #define FD_ONNX_WIRE_H
 #include <stdbool.h>

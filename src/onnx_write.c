@@ -4,7 +4,7 @@
  * "fusiondbg.fused", and packs it back atomically. What it writes is in
  * onnx_write.h. Node and graph identities come from the loaded fd_model:
  * fd node i is NodeProto i of its graph (file order), bodies are found
- * through the GRAPH / GRAPHS attributes the loader resolved. Owner: h5. */
+ * through the GRAPH / GRAPHS attributes the loader resolved. */
 #include <stdlib.h>
 #include <string.h>
 #include "atomic_file.h"

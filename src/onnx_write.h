@@ -1,7 +1,7 @@
 /* onnx_write.h — `apply`: the model with each fusion replaced by one node.
  * The original file is read again and decoded with protobuf-c (onnx_write.c
  * is the second file behind protobuf-c, after the loader); everything that
- * is not a fused node is packed back as it was. Owner: h5.
+ * is not a fused node is packed back as it was.
  *
  * A fused node: op_type rewrite.target_op, domain "fusiondbg.fused" (declared
  * in opset_import, version 1), name "fused_<anchor node>"; inputs: port k of

@@ -1,7 +1,7 @@
 /* reason.h — the ladder every match attempt ends on, and the stable reason
  * codes (in the manner of GE's NF10xx) that scripts rely on. The codes are one
  * table in reason.c: code text, rung, one-line description. Never renumber a
- * code; add new ones at the end of their rung. Owned by the matcher (h4). */
+ * code; add new ones at the end of their rung. */
 #ifndef FD_REASON_H
 #define FD_REASON_H
 #include <stdbool.h>

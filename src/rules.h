@@ -152,7 +152,7 @@ typedef struct fd_check_options {
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d);
 
 int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or -1 */
-/* The environment, as the seed has it: GRAPH_AUTOFUSION_ENABLE=0 (or false /
+/* The environment, as CANN graph-autofusion has it: GRAPH_AUTOFUSION_ENABLE=0 (or false /
  * off / no) disables every rule; GRAPH_AUTOFUSION_RULES="A,B" enables only the
  * named rules. Callers choose when to apply it (after loading, before --set).
  * The _diags form also warns about names in GRAPH_AUTOFUSION_RULES that no

@@ -2,7 +2,7 @@
  * checking against the format's fields, applying a value to the YAML tree and
  * re-deriving the typed rule, undo / redo, the slots that remember what each
  * edited value is on disk. Save and recovery: session_save.c; the diff:
- * session_diff.c. Owner: h5. */
+ * session_diff.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

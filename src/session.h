@@ -8,7 +8,7 @@
  * loaded, computed once, at the first edit: one run only when nothing is
  * edited) and the current result, their estimates, and the
  * edit list. Pointers returned by the getters stay valid until the next
- * session_run / edit / undo / redo / save / close. Owner: h5.
+ * session_run / edit / undo / redo / save / close.
  *
  * Edits. A path names one value of a rule's YAML document:
  *   priority                    enabled

@@ -1,8 +1,7 @@
 /* session_diff.c — what the current rules do differently from the rules as
  * loaded: fusions gained, lost and changed (same anchor, or overlapping
  * nodes, with other nodes or another rule), rules whose priority / enabled /
- * effect_times changed, and the main graph's peak before → after.
- * Owner: h5. */
+ * effect_times changed, and the main graph's peak before → after. */
 #include <stdlib.h>
 #include <string.h>
 #include "json.h"

@@ -1,6 +1,6 @@
 /* session_internal.h — what the session_*.c files share: a string builder,
  * YAML values as canonical text, path resolution in a rule document, and the
- * edit slots (every (rule, path) edited: its text on disk). Owner: h5. */
+ * edit slots (every (rule, path) edited: its text on disk). */
 #ifndef FD_SESSION_INTERNAL_H
 #define FD_SESSION_INTERNAL_H
 #include <stdbool.h>

@@ -4,7 +4,7 @@
  * [start, end), replaces only those (adds or removes one line for a key that
  * was absent or is now absent), parses the result to prove that every edited
  * value reads back, then writes it atomically with a one-time FILE.orig
- * backup and adopts the new text so later edits stay exact. Owner: h5. */
+ * backup and adopts the new text so later edits stay exact. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* session_yaml.c — the small YAML helpers the session needs on top of
  * yaml_tree: a string builder, values as canonical text, and paths
  * ("constraints.memory_limit.max_intermediate_size") resolved in a rule
- * document. Owner: h5. */
+ * document. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * saturate instead of wrapping, "1x64x56x56" formatting, and the shape
  * coverage count that `info` reports.
  *
- * Owned by the shape module (h2-shapes). Reads fd_shape / fd_tensor only. */
+ * Reads fd_shape / fd_tensor only. */
 #include <stdio.h>
 #include <string.h>
 #include "graph.h"

@@ -1,7 +1,7 @@
 /* shape_contrib.c — the common onnxruntime contrib ops (com.microsoft) whose
  * shapes are simple: Gelu kin, SkipLayerNormalization, Attention,
  * EmbedLayerNormalization. Other contrib ops stay unknown.
- * Owned by the shape module (h2-shapes). */
+ * */
 #include <string.h>
 #include "shape_infer.h"
 

@@ -1,6 +1,6 @@
 /* shape_control.c — shapes of If / Loop / Scan outputs, taken from what
  * their bodies produce (the driver has already walked the bodies).
- * Owned by the shape module (h2-shapes). */
+ * */
 #include <string.h>
 #include "shape_infer.h"
 

@@ -2,7 +2,7 @@
  * binary and variadic ops, Where, Cast / CastLike, Dropout, quantization, and
  * the constant folding of the ones shape arithmetic uses (Add/Sub/Mul/Div on
  * integers, comparisons, Where, Cast, Identity, Neg, Floor, …).
- * Owned by the shape module (h2-shapes). */
+ * */
 #include <math.h>
 #include <string.h>
 #include "shape_infer.h"

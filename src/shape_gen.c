@@ -3,7 +3,7 @@
  * Compress, OneHot, the reductions and ArgMax / ArgMin, Det, Einsum.
  * Shape, Size, Constant, ConstantOfShape, Range and the integer reductions
  * fold to values: they start the shape arithmetic of real exports.
- * Owned by the shape module (h2-shapes). */
+ * */
 #include <math.h>
 #include <string.h>
 #include "shape_infer.h"

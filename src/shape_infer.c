@@ -5,7 +5,7 @@
  * their owner node is reached, after their outer-scope reads and inputs are
  * known, so that the owner can take its outputs from the body's.
  * Unknown ops and domains leave their outputs as the model declares them.
- * Owned by the shape module (h2-shapes). */
+ * */
 #include <stdlib.h>
 #include <string.h>
 #include "shape_infer.h"

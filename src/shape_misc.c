@@ -1,6 +1,6 @@
 /* shape_misc.c — the less common standard ops whose shapes are still simple:
  * losses, window functions, MaxUnpool, Unique, DFT / STFT, MelWeightMatrix,
- * AffineGrid, CenterCropPad. Owned by the shape module (h2-shapes). */
+ * AffineGrid, CenterCropPad. */
 #include <string.h>
 #include "shape_infer.h"
 

@@ -1,7 +1,7 @@
 /* shape_nn.c — network layers: Conv / ConvTranspose (and their quantized
  * forms), pooling, Gemm, MatMul, normalizations, Resize / Upsample,
  * DepthToSpace / SpaceToDepth, recurrent layers, RoI ops, GridSample.
- * Owned by the shape module (h2-shapes). */
+ * */
 #include <math.h>
 #include <string.h>
 #include "shape_infer.h"

@@ -3,7 +3,7 @@
  * Expand, Tile, Pad. Those that carry shape arithmetic in real exports
  * (Reshape, Squeeze, Unsqueeze, Concat, Slice, Gather, Expand, Transpose)
  * also carry small constant values through.
- * Owned by the shape module (h2-shapes). */
+ * */
 #include <string.h>
 #include "shape_infer.h"
 

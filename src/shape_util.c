@@ -1,7 +1,7 @@
 /* shape_util.c — what every shape fn needs: dims arithmetic, broadcasting,
  * reading a node's inputs / attributes / constant inputs, and writing its
  * outputs without ever replacing a declared shape by a different one.
- * Owned by the shape module (h2-shapes); all allocation is in the model arena. */
+ * All allocation is in the model arena. */
 #include <string.h>
 #include "shape_infer.h"
 

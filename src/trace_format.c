@@ -2,7 +2,7 @@
  * the canonical text trace (`match --trace`, golden-tested: no addresses, no
  * timing, model named by its file name), the trace as JSON, the one-line
  * answer of `why`, and CANN's fusion_result.json shape. Output goes to a
- * FILE* the caller passes (open_memstream gives a string). Owner: h4. */
+ * FILE* the caller passes (open_memstream gives a string). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* view_state.c — the TUI's curses-free view logic: list cursor and scroll,
  * smartcase search, graph rows, breakpoints, the trace stepper and the
- * why-not landing. See view_state.h. Owner: h7. */
+ * why-not landing. See view_state.h. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

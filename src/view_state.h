@@ -6,7 +6,7 @@
  *
  * Ownership: a vs_list is a plain value; vs_breakpoints and vs_graph_rows own
  * their arrays (vs_*_release frees them). Everything that reads the trace
- * takes the match result it belongs to and never changes it. Owner: h7. */
+ * takes the match result it belongs to and never changes it. */
 #ifndef FD_VIEW_STATE_H
 #define FD_VIEW_STATE_H
 #include <stdbool.h>

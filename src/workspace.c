@@ -1,7 +1,7 @@
 /* workspace.c — workspace a node needs beyond its inputs and outputs, for the
- * workspace_size constraint and the estimates: Conv's im2col buffer as in the
- * seed's section 7.1, C_in/groups · kh · kw · H_out · W_out · N · dtype bytes
- * (all spatial dims for Conv1d/3d). Everything else needs none. Owner: h4. */
+ * workspace_size constraint and the estimates: Conv's im2col buffer, CANN's formula:
+ * C_in/groups · kh · kw · H_out · W_out · N · dtype bytes
+ * (all spatial dims for Conv1d/3d). Everything else needs none. */
 #include <string.h>
 #include "match.h"
 

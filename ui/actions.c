@@ -1,5 +1,5 @@
 /* actions.c — the action table generated from TUI_ACTIONS (actions.h), its
- * name lookup, and the section titles of the help view. Owner: h7. */
+ * name lookup, and the section titles of the help view. */
 #include <string.h>
 #include "actions.h"
 

@@ -2,7 +2,7 @@
  * generates the action enum, the name lookup (keys file, test scripts), the
  * help view and the man page's key list (`fusiondbg --print-keys-roff`).
  * Default keys are not here: they are written in the keys-file syntax in
- * ui/keys.default and compiled in (keys_default.c). Owner: h7. */
+ * ui/keys.default and compiled in (keys_default.c). */
 #ifndef FD_UI_ACTIONS_H
 #define FD_UI_ACTIONS_H
 

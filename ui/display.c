@@ -1,5 +1,5 @@
 /* display.c — curses set-up, the pane layout, text drawing, the title and
- * status bars and save-display. Owner: h7. */
+ * status bars and save-display. */
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>

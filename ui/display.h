@@ -1,7 +1,7 @@
 /* display.h — the screen: curses set-up and tear-down, the layout of panes,
  * clipped UTF-8 text in a role's colours, the title and status bars, and
  * save-display (the screen as text, for the scripted tests). The only header
- * besides theme.h that includes curses; views include it to draw. Owner: h7. */
+ * besides theme.h that includes curses; views include it to draw. */
 #ifndef FD_UI_DISPLAY_H
 #define FD_UI_DISPLAY_H
 #include <curses.h>

@@ -5,7 +5,7 @@
  * ":fail-writes N" (the session's next N file writes fail with ENOSPC),
  * ":click Y X", ":wheel-up Y X", ":wheel-down Y X" (the mouse), or any
  * action name (":undo"). # starts a comment line. The script's end
- * quits without asking. Owner: h7. */
+ * quits without asking. */
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* keymap.c — key names, the keys-file parser and binding lookup. See
- * keymap.h for the syntax. Owner: h7. */
+ * keymap.h for the syntax. */
 #include <ctype.h>
 #include <curses.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * (actions.h) or "none" to unbind. The compiled-in defaults come first, the
  * user's file ($XDG_CONFIG_HOME/fusiondbg/keys) after: the last binding of a
  * key wins, a view's binding before a generic one. The keymap owns its array.
- * No curses in this header. Owner: h7. */
+ * No curses in this header. */
 #ifndef FD_UI_KEYMAP_H
 #define FD_UI_KEYMAP_H
 #include <stddef.h>

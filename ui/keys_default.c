@@ -1,6 +1,6 @@
 /* keys_default.c — ui/keys.default as a C string, written by
  * tests/tui/gen_keys_default.sh; tests/cli/test_tui.sh fails when the two
- * differ. Owner: h7. */
+ * differ. */
 #include "keymap.h"
 
 const char keys_default_text[] =

@@ -1,6 +1,6 @@
 /* prompt.c — input on the status line (an edit, a search, a file name), a
  * yes / no / cancel question, and a centred menu. Each runs its own small key
- * loop on input_key, so scripts drive them like any key. Owner: h7. */
+ * loop on input_key, so scripts drive them like any key. */
 #include <stdio.h>
 #include <string.h>
 #include "display.h"

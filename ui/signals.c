@@ -5,7 +5,7 @@
  * terminal through the hook and die with the same signal; SIGPIPE and
  * SIGXFSZ are ignored (the write fails and says so). Unsaved edits are
  * already in the recovery file, which is rewritten after every edit. No
- * curses here. Owner: h7. */
+ * curses here. */
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,7 +52,7 @@ void signals_install(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_fatal;
 	sa.sa_flags = SA_RESETHAND;
-	/* every other signal whose default ends the process, too (h10: SIGQUIT,
+	/* every other signal whose default ends the process, too (SIGQUIT,
 	 * SIGUSR1, SIGALRM left the tty raw on the alternate screen) */
 	static const int fatal[] = {
 		SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT, SIGTRAP, SIGSYS,

@@ -1,6 +1,6 @@
 /* theme.c — colour themes as data: what each role (tui.h) looks like on a
  * terminal with no colour (NO_COLOR, or none available), 8, 16 or 256
- * colours. display.c picks the richest the terminal supports. Owner: h7. */
+ * colours. display.c picks the richest the terminal supports. */
 #include <curses.h>
 #include <stdlib.h>
 #include "theme.h"

@@ -1,5 +1,5 @@
 /* theme.h — colour themes (theme.c): a curses attribute per role. Included
- * only by drawing code. Owner: h7. */
+ * only by drawing code. */
 #ifndef FD_UI_THEME_H
 #define FD_UI_THEME_H
 #include <curses.h>

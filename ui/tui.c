@@ -2,7 +2,7 @@
  * loop and decides what each handler's result bitmask asks for (redraw,
  * re-run, quit), as htop does. Generic actions (moving, searching, views,
  * the stepper from any view, what-if edits, save, export) live here; views
- * take the ones that depend on what is under their cursor. Owner: h7. */
+ * take the ones that depend on what is under their cursor. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,8 +1,7 @@
 /* tui.h — the TUI's state and the interfaces between its files, without
  * curses (only display.h and the drawing code include it). The tui owns its
  * session (the one mutation API: every edit, run, undo, save goes through
- * it), the view lists, breakpoints, the keymap and the detail rows.
- * Owner: h7. */
+ * it), the view lists, breakpoints, the keymap and the detail rows. */
 #ifndef FD_UI_TUI_H
 #define FD_UI_TUI_H
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* view_breaks.c — the breakpoints: on a rule, a node or a reason code. b, d
  * or Del removes the one under the cursor; Enter runs the trace to its next
- * hit (from the start when none is left after the current event). Owner: h7. */
+ * hit (from the start when none is left after the current event). */
 #include <stdio.h>
 #include "display.h"
 

@@ -3,7 +3,7 @@
  * bytes, where they come from / go); for a rule, its file:line, counts and
  * every editable value with its edit path (e edits the value under the
  * cursor). The rows are rebuilt when the selection or the session changes,
- * never per frame. Owner: h7. */
+ * never per frame. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* view_diff.c — what the edits changed against the rules as loaded: peak
  * memory before → after, the edits themselves, rules whose priority,
  * enabled or effect changed, and every fusion gained, lost or changed
- * (session_diff). Enter on a fusion shows its node in the graph. Owner: h7. */
+ * (session_diff). Enter on a fusion shows its node in the graph. */
 #include <stdio.h>
 #include <string.h>
 #include "display.h"

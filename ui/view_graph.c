@@ -1,7 +1,7 @@
 /* view_graph.c — the graph view: every node in topological order (bodies of
  * If / Loop / Scan after the main graph, indented), its op, its first
  * output's shape and dtype, and the fusion that took it, marked and coloured
- * per rule. Only visible rows are formatted. Owner: h7. */
+ * per rule. Only visible rows are formatted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

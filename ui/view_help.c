@@ -1,7 +1,7 @@
 /* view_help.c — the help view, generated from the action table (actions.h)
  * and the keymap in force, so it always shows the user's own keys. A short
  * walk-through comes first: enough to answer "why did this rule not fire?"
- * and try a fix with nothing else to read. Owner: h7. */
+ * and try a fix with nothing else to read. */
 #include <stdio.h>
 #include <string.h>
 #include "display.h"

@@ -1,7 +1,7 @@
 /* view_rules.c — the rules view: one row per rule in the order they run
  * (priority, then name), with priority, enabled, fusions fired / attempts,
  * the rule's colour in the graph view, and marks for breakpoints and
- * unsaved edits. Owner: h7. */
+ * unsaved edits. */
 #include <stdio.h>
 #include <string.h>
 #include "display.h"

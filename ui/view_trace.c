@@ -2,7 +2,7 @@
  * attempts, every check), the cursor is the current event, and a box at the
  * bottom shows it in full: check, subject, expected, actual, reason, the
  * rule's file:line. Rows are formatted only when drawn (trace_describe), so
- * a trace of millions of events opens at once. Owner: h7. */
+ * a trace of millions of events opens at once. */
 #include <stdio.h>
 #include <string.h>
 #include "display.h"

@@ -12,8 +12,7 @@
  *       session_open, then N (default 6) what-if edits (priority bumps and an
  *       enable toggle on the rules, each undone), each timed as session_set +
  *       the re-run it triggers; prints the median and the worst.
- *
- * Owner: h9 (bench). */
+ * */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 """onnx_parse.py — the python3-onnx peer of `make bench`: onnx.load of MODEL
 without its external data (parse only), best of REPEAT runs; prints "key value"
-lines (wall and CPU milliseconds, peak RSS). Owner: h9 (bench)."""
+lines (wall and CPU milliseconds, peak RSS)."""
 import resource
 import sys
 import time

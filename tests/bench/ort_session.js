@@ -1,7 +1,7 @@
 // ort_session.js — the onnxruntime-node peer of `make bench`: creates an
 // InferenceSession with every graph optimisation (ORT's own fusions) and
 // prints "key value" lines: wall and CPU milliseconds, peak RSS.
-// Usage: node ort_session.js NODE_MODULES_DIR MODEL.onnx   Owner: h9 (bench).
+// Usage: node ort_session.js NODE_MODULES_DIR MODEL.onnx
 const path = require('path');
 const ort = require(path.join(process.argv[2], 'onnxruntime-node'));
 const model = process.argv[3];

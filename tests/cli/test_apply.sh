@@ -7,7 +7,7 @@
 # are the fusion's, no member node left, every other node, initializer,
 # input and output byte-identical to the original, and a node order that is
 # topological. Also: --set changes what is fused; a write that cannot happen
-# leaves nothing behind and exits 2. Owner: h5.
+# leaves nothing behind and exits 2.
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0

@@ -5,10 +5,9 @@
 # which need the address space) `ulimit -v`; a failing case must exit 2 and
 # print only `FILE: error: …` / `FILE:LINE:COL: error: …` lines on stderr
 # (exactly one when the file has one fault), naming the node where there is
-# one. The files come from tests/tools/make_bad_onnx.py (tests/data/bad_onnx,
-# h1) and tests/tools/make_bad_input.py (tests/data/bad_input); the 100 MB
+# one. The files come from tests/tools/make_bad_onnx.py (tests/data/bad_onnx)
+# and tests/tools/make_bad_input.py (tests/data/bad_input); the 100 MB
 # rule file and the awkward rules directory are made at test time in $BUILD.
-# Owner: h10-harden.
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0
@@ -190,7 +189,7 @@ fails 2 "verify alias_bomb" "^$R/alias_bomb.yaml:[0-9]+:[0-9]+: error: .*alias" 
 print("name: deep\npriority: 1\nmatch:\n" + "".join("  " * (i + 1) + "k%d:\n" % i for i in range(200)))' >"$tmp/deep_block.yaml"
 fails 2 "YAML 100000 brackets deep" "^$tmp/deep_flow.yaml:[0-9]+:[0-9]+: error: .*nested" verify "$tmp/deep_flow.yaml"; one_line deep_flow
 fails 2 "YAML 200 maps deep" "^$tmp/deep_block.yaml:[0-9]+:[0-9]+: error: .*nested deeper than 64" verify "$tmp/deep_block.yaml"; one_line deep_block
-# unknown keys are a warning (forward compatible, as the seed has it), an error under check --strict
+# unknown keys are a warning (forward compatible, as CANN graph-autofusion has it), an error under check --strict
 run match $M -r $I/unknown_keys.yaml
 [ "$rc" = 0 ] && grep -qE "^$I/unknown_keys.yaml:9:1: warning: unknown key 'colour'" "$tmp/err" \
 	&& echo "ok   unknown keys: exit 0, warning at 9:1" || { bad "unknown keys: exit $rc"; cat "$tmp/err"; }

@@ -4,7 +4,7 @@
 # more, without libFuzzer: $BUILD/fuzz-replay/H is tests/fuzz/H.c linked with
 # tests/fuzz/replay.c (built by `make check`). Under `make check-asan` the
 # harnesses carry ASan + UBSan, so a regression shows as a sanitizer report;
-# in a plain build it shows as a crash or a hang (timeout). Owner: h10-harden.
+# in a plain build it shows as a crash or a hang (timeout).
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0

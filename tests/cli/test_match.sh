@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_match.sh — the matcher end to end (owner: h4):
+# test_match.sh — the matcher end to end:
 #  1. golden traces: `match --trace` on every sample (and on the matcher's own
 #     models) equals tests/golden/trace/<case>.trace; regenerate with
 #     `tests/cli/test_match.sh --update` (or UPDATE=1);

@@ -7,8 +7,8 @@
 #     initializers, Constant outputs and what only they feed) gives the same
 #     peak before and after the fusions of `match --format json`, on every
 #     sample and every shared model where it knows every activation's dims;
-#  3. JSON keys of PRODUCT.md, --peak-warn and its advice, --set / --diff,
-#     bad usage exits 2. Owner: h5.
+#  3. the JSON keys fusiondbg(1) documents, --peak-warn and its advice, --set / --diff,
+#     bad usage exits 2.
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0

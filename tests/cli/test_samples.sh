@@ -6,7 +6,6 @@
 #     onnx.shape_inference.infer_shapes(strict_mode=True);
 #  3. every sample loads in fusiondbg (`info` exits 0), when it is built.
 # Uses $PYTHON (python3 with python3-onnx) and $FUSIONDBG from tests/run-all.
-# Owner: h6-samples.
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0

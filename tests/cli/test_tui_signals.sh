@@ -16,7 +16,7 @@
 #      note when the machine does not allow unshare -m / mount. The same with
 #      a file-size limit (ulimit -f: EFBIG, SIGXFSZ must not kill the TUI),
 #      which needs no privileges.
-# Owner: h10-harden. Runs from the repository root (tests/run-all).
+# Runs from the repository root (tests/run-all).
 set -u
 . "$(dirname "$0")/../lib.sh"
 ROOT=$(pwd)

@@ -3,7 +3,7 @@
 # (priority, enabled, a constraint with units, a param, by type and by index)
 # and --diff on mem, apply, match and why; bad edits exit 2 with one line
 # naming the edit; several --set apply in order; the rule files are never
-# touched; an --set of enabled overrides GRAPH_AUTOFUSION_ENABLE. Owner: h5.
+# touched; an --set of enabled overrides GRAPH_AUTOFUSION_ENABLE.
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_why.sh — `fusiondbg why` answers in one line, correctly, for every
 # did-not-fire sample and for a real model; exit 0 fires, 1 does not, 2 bad
-# usage / unknown rule / unknown node. Owner: h4.
+# usage / unknown rule / unknown node.
 set -u
 . "$(dirname "$0")/../lib.sh"
 export TZ=UTC LC_ALL=C.UTF-8
@@ -33,7 +33,7 @@ expect 1 "max_intermediate_size" "64.0 MiB" "[FD-CF03]" -- samples/memory_limit.
 expect 1 "divisible by 16, actual 24" "[FD-CF05]" -- samples/channel_divisibility.onnx $R --rule Conv_Add_SiLU_Fusion --node conv1
 expect 1 "conv1 -> relu1 -> conv2 -> add1" "[FD-WC01]" -- samples/would_cycle.onnx $R --rule Conv_Add_Residual_Fusion --node conv1
 expect 1 "bn1 claimed by Conv_BN_Relu_Fusion" "[FD-CL01]" -- samples/priority_conflict.onnx $R --rule BN_Relu_Fusion --node bn1
-expect 1 "op2 Relu param clip_max: expected 0.0, node has no such param [FD-NM03]" "samples/seed_rules/conv_bn_relu_fusion.yaml:" -- samples/conv_bn_relu.onnx -r samples/seed_rules --rule Conv_BN_Relu_Fusion --node conv1
+expect 1 "op2 Relu param clip_max: expected 0.0, node has no such param [FD-NM03]" "samples/cann_rules/conv_bn_relu_fusion.yaml:" -- samples/conv_bn_relu.onnx -r samples/cann_rules --rule Conv_BN_Relu_Fusion --node conv1
 expect 0 "fires on conv1 (Conv)" "[FD-OK]" -- samples/conv_bn_relu.onnx $R --rule Conv_BN_Relu_Fusion --node conv1
 expect 0 "fires on bn1" "part of the fusion at conv1" -- samples/conv_bn_relu.onnx $R --rule Conv_BN_Relu_Fusion --node bn1
 expect 1 "did not run" "[FD-NR02]" -- samples/conv_bn_relu.onnx $R --rule Conv_BN_Relu_Fusion --node conv1 --target ai_vector

@@ -2,7 +2,7 @@
  * model_load_onnx_buffer (which also runs shape inference); the loader must
  * answer with a model or with errors, never crash, hang or leak.
  * Built by `make fuzz` (with -fsanitize=fuzzer) and, without libFuzzer, by
- * tests/fuzz/replay.c for the committed crashers. Owner: h10-harden. */
+ * tests/fuzz/replay.c for the committed crashers. */
 #include <stddef.h>
 #include <stdint.h>
 #include "diag.h"

@@ -1,7 +1,7 @@
 /* fuzz_pipeline.c — libFuzzer harness for the whole pipeline: any bytes are
  * loaded as a model (loader + shape inference), then matched against the
  * shipped rules (rules/, or $FUZZ_RULES) with events on, and the match
- * result is written as JSON and text to /dev/null. Owner: h10-harden. */
+ * result is written as JSON and text to /dev/null. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* fuzz_rules.c — libFuzzer harness for the rule loader: any bytes are read as
  * a YAML rule file (yfile_load_buffer), every document becomes a typed rule
  * (rule_from_yaml) the way ruleset_load does it, then the set is linted
- * (ruleset_check, strict and verbose). Owner: h10-harden. */
+ * (ruleset_check, strict and verbose). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

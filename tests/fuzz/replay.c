@@ -2,8 +2,7 @@
  * LLVMFuzzerTestOneInput on every file named on the command line (and on
  * every file of a named directory), so committed crashers and corpora are
  * regression tests in `make check`. A crash ends the process, so each name is
- * printed before it runs: the log's last name is the culprit.
- * Owner: h10-harden. */
+ * printed before it runs: the log's last name is the culprit. */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>

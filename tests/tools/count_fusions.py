@@ -4,12 +4,12 @@ directly against python3-onnx, sharing no code with fusiondbg: the patterns
 of tests/rules/ ("test") and of the shipped rules/ ("shipped") are written
 out here by hand. Prints one line per rule: NAME COUNT, in run order.
 
-Semantics mirrored (from PRODUCT.md): rules by priority (high first), then
+Semantics mirrored (fusiondbg-rules(5), MATCH): rules by priority (high first), then
 name; anchors in node order; a chain op consumes the previous op's output;
 intermediates may not be used outside the match nor be graph outputs; a
 node already claimed by a fused rule makes the candidate fail and the next
 candidate is tried. SiLU = Sigmoid(x) -> Mul(x, sig); BiasAdd = Add with a
-1-D constant. Main graph only. Owner: h4.
+1-D constant. Main graph only.
 
 Usage: count_fusions.py MODEL test|shipped
 """

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """make_bad_input.py [DIR] — writes the bad-input matrix files that
-tests/data/bad_onnx (make_bad_onnx.py, h1) does not already have (default
+tests/data/bad_onnx (make_bad_onnx.py) does not already have (default
 DIR: tests/data/bad_input). Deterministic: running it again gives the same
-bytes. tests/cli/test_bad_input.sh says what each must do. Owner: h10-harden.
+bytes. tests/cli/test_bad_input.sh says what each must do.
 
 Files:
   huge_length_graph.onnx    ModelProto.graph (field 7) whose length claims 4 GiB

@@ -5,7 +5,7 @@ samples do not cover (written to tests/data/match/, deterministic bytes):
                        not broadcast with the Conv output (FD-CF02)
   unknown_shape.onnx   Conv -> BN -> Relu on an input of unknown rank, so
                        sizes cannot be measured (FD-WN02)
-Owner: h4."""
+"""
 import os
 import sys
 import numpy as np

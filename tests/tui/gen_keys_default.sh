@@ -7,7 +7,7 @@ out=ui/keys_default.c
 {
 	echo '/* keys_default.c — ui/keys.default as a C string, written by'
 	echo ' * tests/tui/gen_keys_default.sh; tests/cli/test_tui.sh fails when the two'
-	echo ' * differ. Owner: h7. */'
+	echo ' * differ. */'
 	echo '#include "keymap.h"'
 	echo ''
 	echo 'const char keys_default_text[] ='

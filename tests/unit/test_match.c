@@ -1,4 +1,4 @@
-/* test_match.c — the matcher's units (owner: h4): param values through the
+/* test_match.c — the matcher's units: param values through the
  * op table (aliases, defaults, derived, no such param) and their comparison
  * (float tolerance, lists, "none", dtype names); the canonical-form
  * recognisers on the samples; the ladder (each rung reached where the sample

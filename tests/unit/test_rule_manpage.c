@@ -2,7 +2,7 @@
  * (src/optable.c), written as roff. The test renders the table and compares
  * it with the text between the BEGIN/END OP TABLE markers; with
  * FUSIONDBG_UPDATE_MAN=1 it rewrites that part of the man page instead.
- * Runs from the repository root. Owner: h3-rules. */
+ * Runs from the repository root. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,5 +1,5 @@
-/* test_rules.c — the rule loader, schema, lint and op table (h3-rules).
- * Runs from the repository root (tests/run-all does). Covers: the seed's
+/* test_rules.c — the rule loader, schema, lint and op table.
+ * Runs from the repository root (tests/run-all does). Covers: CANN's
  * literal rules and what check says about them, the shipped rules/ under
  * --strict, one broken file per error class with its exact first error and
  * line:col, hostile YAML (alias bomb, deep nesting, garbage, truncations)
@@ -34,35 +34,35 @@ static void print_diags(const fd_diags *d)
 		fprintf(stderr, "  %s\n", diag_format(&d->items[i], line, sizeof line));
 }
 
-/* ---- the seed's literal rules --------------------------------------------- */
+/* ---- CANN's example rules as printed --------------------------------------------- */
 
-static void test_seed_rules(void **state)
+static void test_cann_rules(void **state)
 {
 	(void)state;
 	static const char *const expected[] = {
-		"samples/seed_rules/attention_qk_softmax_fusion.yaml:8:22: warning: match.ops[0].params.transpose_b: true "
+		"samples/cann_rules/attention_qk_softmax_fusion.yaml:8:22: warning: match.ops[0].params.transpose_b: true "
 		"never holds on an ONNX MatMul node, which has no transpose attribute (exporters write a separate "
 		"Transpose); only nodes carrying 'transB' (com.microsoft FusedMatMul) can match",
-		"samples/seed_rules/conv_bn_relu_fusion.yaml:13:9: error: match.ops[2].params: Relu has no param 'clip_max' "
+		"samples/cann_rules/conv_bn_relu_fusion.yaml:13:9: error: match.ops[2].params: Relu has no param 'clip_max' "
 		"(Relu has no params; 'clip_max' is a param of Clip)",
-		"samples/seed_rules/attention_qkv_fusion.yaml:3:11: warning: rules shadowed by priority: "
+		"samples/cann_rules/attention_qkv_fusion.yaml:3:11: warning: rules shadowed by priority: "
 		"'Attention_QKV_Fusion' and 'Attention_QK_Softmax_Fusion' "
-		"(samples/seed_rules/attention_qk_softmax_fusion.yaml:2:7) both have priority 180 and anchor on MatMul; "
+		"(samples/cann_rules/attention_qk_softmax_fusion.yaml:2:7) both have priority 180 and anchor on MatMul; "
 		"only their names decide which runs first",
-		"samples/seed_rules/attention_scorev_fusion.yaml:3:11: warning: rules shadowed by priority: "
+		"samples/cann_rules/attention_scorev_fusion.yaml:3:11: warning: rules shadowed by priority: "
 		"'Attention_ScoreV_Fusion' and 'Attention_QK_Softmax_Fusion' "
-		"(samples/seed_rules/attention_qk_softmax_fusion.yaml:2:7) both have priority 180 and anchor on MatMul; "
+		"(samples/cann_rules/attention_qk_softmax_fusion.yaml:2:7) both have priority 180 and anchor on MatMul; "
 		"only their names decide which runs first",
-		"samples/seed_rules/attention_scorev_fusion.yaml:6:5: warning: rule 'Attention_ScoreV_Fusion' has the same "
-		"pattern as rule 'Attention_QKV_Fusion' (samples/seed_rules/attention_qkv_fusion.yaml:2:7): "
+		"samples/cann_rules/attention_scorev_fusion.yaml:6:5: warning: rule 'Attention_ScoreV_Fusion' has the same "
+		"pattern as rule 'Attention_QKV_Fusion' (samples/cann_rules/attention_qkv_fusion.yaml:2:7): "
 		"'Attention_ScoreV_Fusion' can never fire where the other matched",
 	};
 	fd_ruleset rs;
 	fd_diags d;
 	ruleset_init(&rs);
 	diags_init(&d);
-	assert_int_equal(ruleset_load(&rs, "samples/seed_rules", &d), 0);
-	assert_int_equal(d.n, 0);      /* every seed rule passes the schema */
+	assert_int_equal(ruleset_load(&rs, "samples/cann_rules", &d), 0);
+	assert_int_equal(d.n, 0);      /* every example rule passes the schema */
 	assert_int_equal(rs.n_rules, 7);
 	assert_int_equal(rs.n_files, 7);
 	fd_check_options opt = { 0 };
@@ -72,7 +72,7 @@ static void test_seed_rules(void **state)
 	char line[2048];
 	for (size_t i = 0; i < d.n; i++)
 		assert_string_equal(diag_format(&d.items[i], line, sizeof line), expected[i]);
-	/* the seed's rules keep every field: spot checks on the richest one */
+	/* the example rules keep every field: spot checks on the richest one */
 	int32_t r = ruleset_find(&rs, "Conv_Add_SiLU_Fusion");
 	assert_true(r >= 0);
 	const fd_rule *cas = &rs.rules[r];
@@ -731,7 +731,7 @@ static void test_optable_node_matches(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seed_rules),
+		cmocka_unit_test(test_cann_rules),
 		cmocka_unit_test(test_shipped_rules),
 		cmocka_unit_test(test_bad_rules),
 		cmocka_unit_test(test_bad_rules_listed),

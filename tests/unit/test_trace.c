@@ -4,8 +4,7 @@
  * status), random runs, random access at every index against the
  * sequential and backward cursors, checkpoint and group boundaries, and
  * clear / reserve / fit around a recording; the asynchronous sink (many
- * chunks, re-runs, runs under a chunk) gives the synchronous one's bytes.
- * Owner: trace helper. */
+ * chunks, re-runs, runs under a chunk) gives the synchronous one's bytes. */
 #include <dirent.h>
 #include <stdarg.h>
 #include <stddef.h>

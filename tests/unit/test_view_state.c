@@ -2,7 +2,7 @@
  * list cursor and scrolling, smartcase search, graph rows, breakpoints, the
  * trace stepper both ways and the why-not landing, on the real trace of
  * samples/conv_add_silu.onnx with rules/ and samples/rules/. Runs from the
- * repository root (tests/run-all does). Owner: h7. */
+ * repository root (tests/run-all does). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
