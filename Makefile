@@ -41,7 +41,7 @@ CPPFLAGS += -Isrc -I$(BUILD)/gen
 
 GEN_C    := $(BUILD)/gen/onnx.pb-c.c
 GEN_H    := $(BUILD)/gen/onnx.pb-c.h
-CORE_SRC := $(sort $(wildcard src/*.c))
+CORE_SRC := $(sort $(wildcard src/*/*.c))
 CLI_SRC  := $(sort $(wildcard cli/*.c))
 UI_SRC   := $(sort $(wildcard ui/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -132,9 +132,13 @@ $(PROGRAM): $(CLI_OBJ) $(UI_OBJ) $(LIBCORE)
 # keep the test objects: make would delete them as intermediates and then not
 # see that a test binary is older than the header its source includes
 .SECONDARY: $(TEST_SRC:%.c=$(BUILD)/%.o)
+# the tests reach the curses-free parts of the front ends too
+$(BUILD)/tests/unit/%.o: CPPFLAGS += -Iui -Icli
+# ui/view_state.c is the TUI's logic without curses, tested on its own
+$(BUILD)/tests/test_view_state: $(BUILD)/ui/view_state.o
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBCORE)
 	@echo "  LINK    $@"
-	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -o $@ $< $(LIBCORE) $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lm
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBCORE) $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lm
 
 # ---- use ---------------------------------------------------------------------
 # The TUI on a terminal; without one (a script, CI) the same facts as text.
@@ -177,7 +181,7 @@ BENCH_DIR := $(BUILD)/bench
 bench: $(PROGRAM) $(BENCH_DIR)/gen_model $(BENCH_DIR)/bench_stages $(ORT)
 	$(Q)BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/bench/run
 
-$(BENCH_DIR)/gen_model: tests/bench/gen_model.c $(BUILD)/src/arena.o $(BUILD)/gen/onnx.pb-c.o
+$(BENCH_DIR)/gen_model: tests/bench/gen_model.c $(BUILD)/src/base/arena.o $(BUILD)/gen/onnx.pb-c.o
 	@echo "  LINK    $@"
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $^ $(PKG_LIBS)
 

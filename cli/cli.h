@@ -6,8 +6,8 @@
 #define FD_CLI_H
 #include <stdbool.h>
 #include <stdio.h>
-#include "diag.h"
-#include "graph.h"
+#include "base/diag.h"
+#include "ir/graph.h"
 
 enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_BAD_INPUT = 2 };
 

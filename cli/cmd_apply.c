@@ -6,8 +6,8 @@
  * failed write. */
 #include <stdio.h>
 #include "cli.h"
-#include "onnx_write.h"
-#include "session.h"
+#include "onnx/onnx_write.h"
+#include "session/session.h"
 
 static const char usage[] =
 	"fusiondbg apply MODEL -r RULES -o FUSED.onnx [--set RULE.PATH=VALUE]... [--diff]"

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "estimate.h"
-#include "export.h"
-#include "match.h"
-#include "rules.h"
-#include "session.h"
+#include "estimate/estimate.h"
+#include "export/export.h"
+#include "match/match.h"
+#include "rules/rules.h"
+#include "session/session.h"
 
 static const char usage[] =
 	"fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg} [--after] [--around NODE --depth K] "

@@ -5,9 +5,9 @@
  * tensor_kinds, constants, inputs, outputs and symbolic_dims. */
 #include <stdio.h>
 #include <string.h>
-#include "json.h"
+#include "base/json.h"
 #include "cli.h"
-#include "model_info.h"
+#include "ir/model_info.h"
 
 static const char usage[] = "fusiondbg info MODEL [--format text|json] [--dim NAME=VALUE]";
 

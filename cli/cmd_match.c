@@ -6,10 +6,10 @@
  * estimates. */
 #include <stdio.h>
 #include "cli.h"
-#include "json.h"
-#include "match.h"
-#include "rules.h"
-#include "session.h"
+#include "base/json.h"
+#include "match/match.h"
+#include "rules/rules.h"
+#include "session/session.h"
 
 static const char usage[] =
 	"fusiondbg match MODEL -r RULES [--trace] [--format text|json] [--target T] [--dim N=V] [--no-canonicalize]"

@@ -6,7 +6,7 @@
  * threshold. JSON: the match keys plus "memory". Exit 0, 2 on bad input. */
 #include <stdio.h>
 #include "cli.h"
-#include "session.h"
+#include "session/session.h"
 
 static const char usage[] =
 	"fusiondbg mem MODEL -r RULES [--format text|json] [--peak-warn BYTES] [--set RULE.PATH=VALUE]... [--diff]"

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "cli.h"
-#include "rules.h"
+#include "rules/rules.h"
 
 /* "rules/: 7 rules in 4 files, 0 errors, 0 warnings" */
 static void print_summary(const cli_options *o, const fd_ruleset *rs, const fd_diags *d)

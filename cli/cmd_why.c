@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "match.h"
-#include "optable.h"
-#include "rules.h"
-#include "session.h"
+#include "match/match.h"
+#include "rules/optable.h"
+#include "rules/rules.h"
+#include "session/session.h"
 
 static const char usage[] =
 	"fusiondbg why MODEL -r RULES --rule NAME [--node NODE] [--target T] [--dim N=V] [--no-canonicalize]"

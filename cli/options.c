@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "yaml_tree.h"
+#include "rules/yaml_tree.h"
 
 /* Every option of every command, once: the parser and each command's --help
  * read this table. value: the placeholder of an option that takes one. */

@@ -4,7 +4,7 @@
  * (GRAPH_AUTOFUSION_ENABLE / GRAPH_AUTOFUSION_RULES). */
 #include <stdio.h>
 #include "cli.h"
-#include "rules.h"
+#include "rules/rules.h"
 
 int cli_load_rules(const cli_options *o, fd_ruleset *rs)
 {

@@ -4,7 +4,7 @@
  * run; diagnostics printed. And --diff's output. */
 #include <stdio.h>
 #include "cli.h"
-#include "session.h"
+#include "session/session.h"
 
 int cli_open_session(const cli_options *o, fd_session *s, bool events)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <wchar.h>
 #include "display.h"
-#include "estimate.h"
+#include "estimate/estimate.h"
 
 glyphs G;
 static const glyphs glyphs_utf8 = { "✓", "✗", "!", "·", "→", "▶", "▌", "●", "█", "…", "×" };

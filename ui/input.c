@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena.h"
+#include "base/arena.h"
 #include "tui.h"
 
 static void push(tui_input *in, int key, size_t *cap)

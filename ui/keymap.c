@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena.h"
+#include "base/arena.h"
 #include "keymap.h"
 
 static const char *const scope_names[SCOPE_COUNT] = {

@@ -10,7 +10,7 @@
 #define FD_UI_KEYMAP_H
 #include <stddef.h>
 #include "actions.h"
-#include "diag.h"
+#include "base/diag.h"
 
 /* Scopes: generic, then one per view in the order of enum tui_view (tui.h). */
 enum keymap_scope {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "../cli/cli.h"
 #include "display.h"
-#include "export.h"
+#include "export/export.h"
 
 static const char usage[] =
 	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize]";

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "actions.h"
 #include "keymap.h"
-#include "session.h"
+#include "session/session.h"
 #include "view_state.h"
 
 enum tui_view {

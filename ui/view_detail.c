@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "display.h"
-#include "estimate.h"
+#include "estimate/estimate.h"
 
 static void add(tui *t, int role, int32_t rule, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

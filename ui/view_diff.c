@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "display.h"
-#include "estimate.h"
+#include "estimate/estimate.h"
 
 enum diff_row_kind { DR_PEAK, DR_COUNTS, DR_HEAD_EDITS, DR_EDIT, DR_HEAD_RULES, DR_RULE, DR_HEAD_FUSIONS, DR_FUSION,
                      DR_NONE };

@@ -18,12 +18,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-#include "estimate.h"
-#include "export.h"
-#include "graph.h"
-#include "match.h"
-#include "rules.h"
-#include "session.h"
+#include "estimate/estimate.h"
+#include "export/export.h"
+#include "ir/graph.h"
+#include "match/match.h"
+#include "rules/rules.h"
+#include "session/session.h"
 
 static double now_ms(void)
 {

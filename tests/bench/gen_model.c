@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "arena.h"
+#include "base/arena.h"
 #include "onnx.pb-c.h"
 
 #define C 64          /* channels = hidden size */

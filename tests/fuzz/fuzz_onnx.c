@@ -5,8 +5,8 @@
  * tests/fuzz/replay.c for the committed crashers. */
 #include <stddef.h>
 #include <stdint.h>
-#include "diag.h"
-#include "graph.h"
+#include "base/diag.h"
+#include "ir/graph.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,10 +6,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "diag.h"
-#include "graph.h"
-#include "match.h"
-#include "rules.h"
+#include "base/diag.h"
+#include "ir/graph.h"
+#include "match/match.h"
+#include "rules/rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "rules.h"
-#include "yaml_tree.h"
+#include "rules/rules.h"
+#include "rules/yaml_tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -34,7 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "estimate.h"
+#include "estimate/estimate.h"
 
 #define T 65536
 

@@ -11,11 +11,11 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
-#include "match.h"
-#include "optable.h"
-#include "param_value.h"
-#include "reason.h"
-#include "rules.h"
+#include "match/match.h"
+#include "rules/optable.h"
+#include "match/param_value.h"
+#include "trace/reason.h"
+#include "rules/rules.h"
 
 static void load(fd_model *m, const char *path)
 {

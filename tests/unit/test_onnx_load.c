@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "graph.h"
-#include "model_info.h"
-#include "onnx_ops.h"
+#include "ir/graph.h"
+#include "ir/model_info.h"
+#include "ir/onnx_ops.h"
 
 #include "test_models.h"
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "optable.h"
+#include "rules/optable.h"
 
 #define MAN "man/fusiondbg-rules.5"
 #define BEGIN_MARK ".\\\" BEGIN OP TABLE\n"

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "optable.h"
-#include "rules.h"
+#include "rules/optable.h"
+#include "rules/rules.h"
 
 static char *format_first(const fd_diags *d, fd_severity sev, char *buf, size_t size)
 {

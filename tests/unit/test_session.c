@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "session.h"
-#include "atomic_file.h"
+#include "session/session.h"
+#include "base/atomic_file.h"
 
 static char dir[64];
 static char rules_path[128];

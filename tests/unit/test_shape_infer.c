@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "graph.h"
+#include "ir/graph.h"
 #include "test_models.h"
 
 #define DATA "tests/data/shapes/"

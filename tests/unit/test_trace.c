@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trace.h"
+#include "trace/trace.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 

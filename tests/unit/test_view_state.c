@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
-#include "session.h"
+#include "session/session.h"
 #include "view_state.h"
 
 /* ---- list ---------------------------------------------------------------- */

@@ -1,0 +1,248 @@
+/* strmap.c — linear-probing string map (FNV-1a) and the interning pool.
+ * A map slot is 16 bytes (key, 32 bits of the hash, value), a pool slot 8
+ * (the pool keeps its strings by id): a million-name pool is 32 MB of slots.
+ * Keys hold no NUL of their own (they were inserted by strlen), so a probe
+ * compares bytes up to its length and then wants the key to end there. */
+#include "base/strmap.h"
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct strmap_slot {
+	const char *key;
+	uint32_t hash;
+	int32_t value;
+};
+
+uint64_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+void strmap_init(strmap *m)
+{
+	m->slots = NULL;
+	m->cap = m->n = 0;
+}
+
+void strmap_release(strmap *m)
+{
+	free(m->slots);
+	strmap_init(m);
+}
+
+/* key (NUL-terminated) equals the len bytes at s; stops at key's end. */
+static bool key_equals(const char *key, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (key[i] != s[i] || !key[i])
+			return false;
+	return key[len] == '\0';
+}
+
+static struct strmap_slot *find_slot(const strmap *m, const char *key, size_t len, uint32_t h)
+{
+	size_t mask = m->cap - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct strmap_slot *s = &m->slots[i];
+		if (!s->key || (s->hash == h && key_equals(s->key, key, len)))
+			return s;
+	}
+}
+
+/* Rehashes into cap slots (a power of two that keeps the load under 3/4). */
+static void rehash(strmap *m, size_t cap)
+{
+	strmap old = *m;
+	m->cap = cap;
+	m->slots = xcalloc(m->cap, sizeof *m->slots);
+	m->n = 0;
+	size_t mask = m->cap - 1;
+	for (size_t i = 0; i < old.cap; i++) {
+		struct strmap_slot *s = &old.slots[i];
+		if (s->key) {   /* keys are distinct: the first empty slot is the one */
+			size_t j = s->hash & mask;
+			while (m->slots[j].key)
+				j = (j + 1) & mask;
+			m->slots[j] = *s;
+			m->n++;
+		}
+	}
+	free(old.slots);
+}
+
+static void grow(strmap *m)
+{
+	rehash(m, m->cap ? m->cap * 2 : 64);
+}
+
+/* The power-of-two capacity, from cap up, that holds n keys under 3/4 full. */
+static size_t cap_for(size_t cap, size_t n)
+{
+	while (n * 4 > cap * 3)
+		cap *= 2;
+	return cap;
+}
+
+void strmap_reserve(strmap *m, size_t n)
+{
+	size_t cap = cap_for(m->cap ? m->cap : 64, n);
+	if (cap > m->cap)
+		rehash(m, cap);
+}
+
+int32_t strmap_getn(const strmap *m, const char *key, size_t len)
+{
+	if (!m->cap)
+		return -1;
+	struct strmap_slot *s = find_slot(m, key, len, (uint32_t)str_hash(key, len));
+	return s->key ? s->value : -1;
+}
+
+int32_t strmap_get(const strmap *m, const char *key)
+{
+	return strmap_getn(m, key, strlen(key));
+}
+
+static struct strmap_slot *slot_for_insert(strmap *m, const char *key, size_t len)
+{
+	if ((m->n + 1) * 4 > m->cap * 3)
+		grow(m);
+	uint32_t h = (uint32_t)str_hash(key, len);
+	struct strmap_slot *s = find_slot(m, key, len, h);
+	if (!s->key) {
+		s->key = key;
+		s->hash = h;
+		s->value = -1;
+		m->n++;
+	}
+	return s;
+}
+
+int32_t strmap_put(strmap *m, const char *key, int32_t value)
+{
+	struct strmap_slot *s = slot_for_insert(m, key, strlen(key));
+	if (s->value < 0)
+		s->value = value;
+	return s->value;
+}
+
+void strmap_set(strmap *m, const char *key, int32_t value)
+{
+	slot_for_insert(m, key, strlen(key))->value = value;
+}
+
+/* ---- the interning pool ------------------------------------------------
+ * Its own table of 8-byte slots (32 bits of hash, id + 1; 0 is empty), half
+ * a strmap's: a million-name pool is a cache miss per lookup, and the slot
+ * is the miss. The string itself is usually recent, hence cached. */
+struct pool_slot {
+	uint32_t hash;
+	int32_t id1;
+};
+
+void strpool_init(strpool *p, fd_arena *arena)
+{
+	memset(p, 0, sizeof *p);
+	p->arena = arena;
+}
+
+void strpool_release(strpool *p)
+{
+	free(p->slots);
+	free(p->strings);
+	fd_arena *a = p->arena;
+	strpool_init(p, a);
+}
+
+static void pool_rehash(strpool *p, size_t cap)
+{
+	struct pool_slot *old = p->slots;
+	size_t old_cap = p->slot_cap, mask = cap - 1;
+	p->slots = xcalloc(cap, sizeof *p->slots);
+	p->slot_cap = cap;
+	for (size_t i = 0; i < old_cap; i++) {
+		if (!old[i].id1)
+			continue;
+		size_t j = old[i].hash & mask;
+		while (p->slots[j].id1)
+			j = (j + 1) & mask;
+		p->slots[j] = old[i];
+	}
+	free(old);
+}
+
+void strpool_reserve(strpool *p, size_t n)
+{
+	size_t cap = cap_for(p->slot_cap ? p->slot_cap : 256, n);
+	if (cap > p->slot_cap)
+		pool_rehash(p, cap);
+	if (n > p->cap) {
+		p->cap = n;
+		p->strings = xrealloc(p->strings, p->cap * sizeof *p->strings);
+	}
+}
+
+/* The slot holding s, or the empty slot where it would go. */
+static struct pool_slot *pool_find(const strpool *p, const char *s, size_t len, uint32_t h)
+{
+	size_t mask = p->slot_cap - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct pool_slot *x = &p->slots[i];
+		if (!x->id1 || (x->hash == h && key_equals(p->strings[x->id1 - 1], s, len)))
+			return x;
+	}
+}
+
+/* One hash and one probe per call: a new string takes the empty slot the
+ * lookup stopped at (the load factor is checked first, so it stays valid). */
+static int32_t intern(strpool *p, const char *s, size_t len)
+{
+	uint32_t h = (uint32_t)str_hash(s, len);
+	if ((p->n + 1) * 4 > p->slot_cap * 3)
+		pool_rehash(p, p->slot_cap ? p->slot_cap * 2 : 256);
+	struct pool_slot *x = pool_find(p, s, len, h);
+	if (x->id1)
+		return x->id1 - 1;
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 256;
+		p->strings = xrealloc(p->strings, p->cap * sizeof *p->strings);
+	}
+	p->strings[p->n] = arena_strndup(p->arena, s, len);
+	x->hash = h;
+	x->id1 = (int32_t)++p->n;
+	return x->id1 - 1;
+}
+
+/* A string with a NUL byte is what C sees of it: the part before. */
+int32_t strpool_id(strpool *p, const char *s, size_t len)
+{
+	len = strnlen(s, len);
+	return intern(p, s, len);
+}
+
+int32_t strpool_find(const strpool *p, const char *s, size_t len)
+{
+	if (!p->slot_cap)
+		return -1;
+	len = strnlen(s, len);
+	struct pool_slot *x = pool_find(p, s, len, (uint32_t)str_hash(s, len));
+	return x->id1 - 1;
+}
+
+const char *strpool_internn(strpool *p, const char *s, size_t len)
+{
+	int32_t id = strpool_id(p, s, len);   /* may move p->strings */
+	return p->strings[id];
+}
+
+const char *strpool_intern(strpool *p, const char *s)
+{
+	int32_t id = intern(p, s, strlen(s));
+	return p->strings[id];
+}

@@ -1,0 +1,160 @@
+/* estimate.h — memory and cost estimates of a match result (estimate.c):
+ * per fusion (inputs, outputs, intermediates removed from global memory,
+ * workspace, the fused kernel's peak, a roofline speed-up) and per graph (the
+ * peak of live activations by liveness, before and after the fusions, and the
+ * tensors that make it).
+ *
+ * Formulas (also in the man page, section MEMORY AND COST ESTIMATE):
+ *  - inputs  = Σ bytes of the fusion's external input tensors (activations
+ *              and constants, reported separately);
+ *  - outputs = Σ bytes of the tensors that leave the fusion;
+ *  - removed = Σ bytes of its intermediates: each was written to global
+ *              memory and read back once per consumer before; fused, never;
+ *  - workspace = Σ workspace_estimate() of the members (Conv im2col:
+ *              C_in/groups · kh · kw · H_out · W_out · N · dtype bytes);
+ *  - kernel peak = activation inputs + constant inputs + outputs + workspace
+ *              + the largest intermediate (a fused kernel holds one
+ *              intermediate tile at a time between two stages; CANN's
+ *              check_memory_peak.py adds im2col + gemm_out + residual +
+ *              output, which is this with gemm_out as the intermediate);
+ *    with rewrite.attributes tile_policy: chunked and chunk_size, the peak
+ *    is scaled by ratio = Π chunk_size / elements of the largest output
+ *    (clamped to 1);
+ *  - over the threshold (opt.peak_warn, default 512 MiB) a fusion gets advice:
+ *    enable chunked tiling, or spill_to_l2 when the workspace dominates;
+ *  - roofline (hardware profile, hwprofile.h): unfused time = Σ over member
+ *    nodes max(bytes moved / BW, FLOPs / peak(dtype)); fused time =
+ *    max((inputs + outputs) / BW, Σ FLOPs / peak); speed-up = unfused / fused.
+ *    FLOPs per op come from a small table (Conv 2·N·Cout·Hout·Wout·Cin/g·kh·kw,
+ *    MatMul/Gemm 2·M·N·K·batch, elementwise 1 per output element, Softmax /
+ *    LayerNorm ~5, BatchNorm ~2, …). An estimate, always labelled as one;
+ *  - graph peak: topological order; a tensor is live from the step of its
+ *    producer to the step of its last consumer; graph inputs from step 0,
+ *    graph outputs to the end; initializers / constants excluded (reported
+ *    as weight_bytes). After fusion: a fusion runs at the step of its last
+ *    member, its intermediates are never live, its outputs appear at its
+ *    step and its inputs stay live until it runs;
+ *  - unknown sizes count as 0 and are counted in n_unknown.
+ *
+ * Ownership: an fd_estimate owns its arrays (estimate_release frees them). It
+ * reads the match result, context and model it was computed from; recompute
+ * after every match_run. */
+#ifndef FD_ESTIMATE_H
+#define FD_ESTIMATE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "estimate/hwprofile.h"
+#include "match/match.h"
+
+#define ESTIMATE_PEAK_WARN_DEFAULT ((int64_t)512 << 20)
+#define ESTIMATE_PEAK_TENSORS 10
+
+typedef struct fd_estimate_options {
+	int64_t peak_warn;           /* bytes; <= 0: ESTIMATE_PEAK_WARN_DEFAULT */
+	const fd_hwprofile *hw;      /* NULL: hwprofile_default() */
+} fd_estimate_options;
+
+/* Why a fusion is over the threshold, and what to do. */
+typedef enum fd_mem_advice {
+	ADVICE_NONE = 0,
+	ADVICE_CHUNKED,              /* enable tile_policy: chunked with a chunk_size */
+	ADVICE_SMALLER_CHUNK,        /* already chunked: a smaller chunk_size */
+	ADVICE_SPILL_L2,             /* workspace dominates: spill_to_l2 */
+} fd_mem_advice;
+
+typedef struct fd_fusion_est {
+	int64_t input_act_bytes;     /* external activation inputs */
+	int64_t input_const_bytes;   /* weights and other constants read */
+	int64_t inputs_bytes;        /* the two together */
+	int64_t outputs_bytes;
+	int64_t intermediate_bytes_removed;
+	int64_t largest_intermediate_bytes;
+	int64_t workspace_bytes;     /* 0 when unknown (workspace_known false) */
+	bool workspace_known;
+	int64_t kernel_peak_unchunked_bytes;
+	double chunk_ratio;          /* 1 when not chunked */
+	int64_t kernel_peak_bytes;   /* after chunking */
+	int32_t n_unknown;           /* tensors of unknown size, counted as 0 */
+	fd_mem_advice advice;        /* ADVICE_NONE unless kernel_peak_bytes > peak_warn */
+	/* roofline (seconds, FLOPs; an estimate) */
+	double flops;
+	double time_unfused_s, time_fused_s;
+	double speedup;              /* unfused / fused; 0 when nothing is known */
+	bool compute_bound;          /* fused time is set by FLOPs, not bytes */
+} fd_fusion_est;
+
+typedef struct fd_peak_tensor {
+	int32_t tensor;              /* in the graph */
+	int64_t bytes;
+} fd_peak_tensor;
+
+/* One side (before or after the fusions) of a graph's liveness. */
+typedef struct fd_liveness {
+	int64_t peak_bytes;
+	int32_t peak_step;           /* topo index of the node at the peak, -1 for an empty graph */
+	int32_t n_peak_tensors;      /* ≤ ESTIMATE_PEAK_TENSORS, bytes desc then name */
+	fd_peak_tensor peak_tensors[ESTIMATE_PEAK_TENSORS];
+	int32_t n_live_at_peak;      /* all tensors live at the peak (the top ones above) */
+} fd_liveness;
+
+typedef struct fd_graph_est {
+	int32_t graph;
+	fd_liveness before, after;
+	int64_t weight_bytes;        /* initializers and constants, excluded from the peak */
+	int32_t n_unknown;           /* activations of unknown size, counted as 0 */
+	int32_t n_activations;
+} fd_graph_est;
+
+typedef struct fd_estimate {
+	const fd_match_result *r;
+	fd_estimate_options opt;     /* with defaults filled in */
+	size_t n_fusions;
+	fd_fusion_est *fusions;      /* by fusion index of r */
+	int32_t n_graphs;
+	fd_graph_est *graphs;        /* by graph index; [0] is the main graph (status bar) */
+	int32_t n_over_threshold;    /* fusions with advice */
+	/* private: buffers kept across estimate_compute calls, so a re-run
+	 * allocates (and page-faults) nothing new */
+	void *scratch;
+	size_t scratch_size, cap_fusions;
+	int32_t cap_graphs;
+	void *cache;                 /* per-model sizes and node times (they never change) */
+} fd_estimate;
+
+void estimate_init(fd_estimate *e);
+void estimate_release(fd_estimate *e);
+/* Fills e from r (reusing e's arrays). opt may be NULL. Returns 0, -1 on OOM. */
+int  estimate_compute(fd_estimate *e, const fd_match_result *r, const fd_estimate_options *opt);
+/* Per-fusion estimate alone (what the TUI's detail view needs). */
+void estimate_fusion(const fd_match_result *r, size_t fusion, const fd_estimate_options *opt,
+                     fd_fusion_est *out);
+/* FLOPs of one node by the op table in estimate.c; -1 when unknown. */
+double estimate_node_flops(const fd_graph *g, const fd_node *n);
+
+/* Words. */
+const char *mem_advice_text(fd_mem_advice a);  /* "enable tile_policy: chunked …", "" */
+/* "784 KiB", "9.6 MiB", "0 B" (binary units, one decimal under 10). Returns buf. */
+char *estimate_format_bytes(int64_t bytes, char *buf, size_t size);
+/* "est. ×2.1", or "est. n/a" when 0. Returns buf. */
+char *estimate_format_speedup(double speedup, char *buf, size_t size);
+
+/* JSON with the keys fusiondbg(1) documents (OPTIONS, --format); `match --format json` uses the same.
+ * The fusion's memory object: {"inputs_bytes", "input_activation_bytes",
+ * "input_constant_bytes", "outputs_bytes", "intermediate_bytes_removed",
+ * "workspace_bytes", "kernel_peak_bytes", "chunk_ratio", "speedup_estimate",
+ * "advice"}. */
+void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t fusion);
+/* The graph-level object: {"peak_before_bytes", "peak_after_bytes",
+ * "peak_tensors": [{"name", "bytes"}…] (after), "peak_tensors_before",
+ * "weight_bytes", "unknown_tensors", "peak_warn_bytes", "hardware",
+ * "graphs": [...] (subgraph bodies, when any)}. */
+void estimate_write_memory_json(FILE *f, const fd_estimate *e);
+/* Makes match_write_json / match_write_json_fields write each fusion's
+ * memory object with estimate_write_fusion_json (the same keys in `match`
+ * and `mem`). e must stay alive and match r while r is written. */
+void estimate_attach_json(fd_match_result *r, const fd_estimate *e);
+/* `mem`'s text report: per fusion, then the whole graph and warnings. */
+void estimate_write_text(FILE *f, const fd_estimate *e);
+
+#endif

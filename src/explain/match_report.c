@@ -1,0 +1,251 @@
+/* match_report.c — reading a match result: the `match` summary as text and
+ * JSON (the keys of fusiondbg(1), OPTIONS --format), attempts ranked for near-misses, and the attempt
+ * that answers "why not on this node?". The graph-level `memory`
+ * object of the JSON belongs to the estimates module; match_write_json
+ * leaves it out and writes per-fusion byte counts it can honestly compute. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/json.h"
+#include "match/match_internal.h"
+
+static const fd_match_result *rank_r;
+static int cmp_rank(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const fd_attempt *x = &rank_r->trace.attempts[a], *y = &rank_r->trace.attempts[b];
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	if (x->graph != y->graph)
+		return x->graph < y->graph ? -1 : 1;
+	int32_t tx = x->anchor >= 0 ? rank_r->ctx->graphs[x->graph].unit_topo[x->anchor] : -1;
+	int32_t ty = y->anchor >= 0 ? rank_r->ctx->graphs[y->graph].unit_topo[y->anchor] : -1;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+size_t match_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *idx, size_t max)
+{
+	size_t n = 0;
+	uint32_t *all = xmalloc((r->trace.n_attempts + 1) * sizeof *all);
+	for (size_t i = 0; i < r->trace.n_attempts; i++)
+		if (r->trace.attempts[i].rule == rule)
+			all[n++] = (uint32_t)i;
+	rank_r = r;
+	qsort(all, n, sizeof *all, cmp_rank);
+	if (n > max)
+		n = max;
+	memcpy(idx, all, n * sizeof *idx);
+	free(all);
+	return n;
+}
+
+static bool unit_has_node(const fd_match_result *r, int32_t graph, int32_t u, int32_t node)
+{
+	if (u < 0 || u >= r->ctx->graphs[graph].n_units)
+		return false;
+	const int32_t *mem;
+	int32_t n = match_unit_nodes(r->ctx, graph, u, &mem);
+	for (int32_t k = 0; k < n; k++)
+		if (mem[k] == node)
+			return true;
+	return false;
+}
+
+uint32_t match_find_attempt(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node)
+{
+	uint32_t best = UINT32_MAX;
+	/* anchored on the node (or on a composite that contains it) */
+	for (size_t i = 0; i < r->trace.n_attempts; i++) {
+		const fd_attempt *a = &r->trace.attempts[i];
+		if (a->rule != rule || a->graph != graph || !unit_has_node(r, graph, a->anchor, node))
+			continue;
+		if (best == UINT32_MAX || a->score > r->trace.attempts[best].score)
+			best = (uint32_t)i;
+	}
+	if (best != UINT32_MAX)
+		return best;
+	/* or the deepest attempt whose checks touched it */
+	for (size_t i = 0; i < r->trace.n_attempts; i++) {
+		const fd_attempt *a = &r->trace.attempts[i];
+		if (a->rule != rule || a->graph != graph)
+			continue;
+		if (best != UINT32_MAX && a->score <= r->trace.attempts[best].score)
+			continue;
+		fd_trace_iter it;
+		fd_event ev;
+		trace_iter_init(&it, &r->trace, a->first_event);
+		for (uint32_t k = 0; k < a->n_events && trace_iter_next(&it, &ev); k++) {
+			if (ev.kind == EV_TYPE && ev.status == ST_PASS && unit_has_node(r, graph, ev.unit, node)) {
+				best = (uint32_t)i;
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+static void names_json(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n, bool tensors)
+{
+	fputc('[', f);
+	for (int32_t k = 0; k < n; k++) {
+		fputs(k ? ", " : "", f);
+		json_write_string(f, tensors ? g->tensors[ids[k]].name : g->nodes[ids[k]].name);
+	}
+	fputc(']', f);
+}
+
+/* Sum of known sizes; -1 when any is unknown. */
+static int64_t sum_bytes(const fd_graph *g, const int32_t *ids, int32_t n)
+{
+	int64_t total = 0;
+	for (int32_t k = 0; k < n; k++) {
+		int64_t b;
+		if (!tensor_bytes(&g->tensors[ids[k]], &b) || g->tensors[ids[k]].dtype == DT_UNDEFINED)
+			return -1;
+		total += b;
+	}
+	return total;
+}
+
+void match_write_json(FILE *f, const fd_match_result *r)
+{
+	fputs("{\n", f);
+	match_write_json_fields(f, r);
+	fputs("\n}\n", f);
+}
+
+void match_write_json_fields(FILE *f, const fd_match_result *r)
+{
+	const fd_ruleset *rs = r->rules;
+	fputs("  \"model\": ", f);
+	json_write_string(f, r->ctx->model->path);
+	fputs(",\n  \"target\": ", f);
+	json_write_string(f, r->target);
+	fprintf(f, ",\n  \"canonicalize\": %s,\n  \"rules\": [", r->ctx->canonicalize ? "true" : "false");
+	for (int32_t i = 0; i < r->n_rules; i++) {
+		int32_t ri = r->order[i];
+		const fd_rule *rule = &rs->rules[ri];
+		fputs(i ? ",\n    " : "\n    ", f);
+		fputs("{\"name\": ", f);
+		json_write_string(f, rule->name);
+		fprintf(f, ", \"priority\": %lld, \"enabled\": %s, \"attempts\": %lld, \"match_times\": %lld, \"effect_times\": %lld}",
+		        (long long)rule->priority, rule->enabled ? "true" : "false", (long long)r->stats[ri].attempts,
+		        (long long)r->stats[ri].match_times, (long long)r->stats[ri].effect_times);
+	}
+	fputs("\n  ],\n  \"fusions\": [", f);
+	for (size_t i = 0; i < r->n_fusions; i++) {
+		const fd_fusion *fu = &r->fusions[i];
+		const fd_rule *rule = &rs->rules[fu->rule];
+		const fd_graph *g = r->ctx->graphs[fu->graph].g;
+		fputs(i ? ",\n    " : "\n    ", f);
+		fputs("{\"rule\": ", f);
+		json_write_string(f, rule->name);
+		fprintf(f, ", \"priority\": %lld, \"graph\": %d, \"nodes\": ", (long long)rule->priority, fu->graph);
+		names_json(f, g, r->pool + fu->nodes, fu->n_nodes, false);
+		fputs(", \"target_op\": ", f);
+		json_write_string(f, rule->target_op);
+		fputs(", \"kernel_name\": ", f);
+		json_write_string(f, rule->kernel_name);
+		fputs(", \"inputs\": ", f);
+		names_json(f, g, r->pool + fu->inputs, fu->n_inputs, true);
+		fputs(", \"outputs\": ", f);
+		names_json(f, g, r->pool + fu->outputs, fu->n_outputs, true);
+		if (r->memory_json) {
+			fputs(", \"memory\": ", f);
+			r->memory_json(f, r, i, r->memory_json_arg);
+			fputc('}', f);
+			continue;
+		}
+		fprintf(f, ", \"memory\": {\"inputs_bytes\": %lld, \"outputs_bytes\": %lld, \"intermediates_bytes\": %lld, \"workspace_bytes\": %lld}}",
+		        (long long)sum_bytes(g, r->pool + fu->inputs, fu->n_inputs),
+		        (long long)sum_bytes(g, r->pool + fu->outputs, fu->n_outputs),
+		        (long long)sum_bytes(g, r->pool + fu->intermediates, fu->n_intermediates),
+		        (long long)fu->workspace_bytes);
+	}
+	fputs("\n  ],\n  \"rejections\": [", f);
+	bool first = true;
+	char line[1024];
+	for (size_t i = 0; i < r->trace.n_attempts; i++) {
+		const fd_attempt *a = &r->trace.attempts[i];
+		if (a->rung == RUNG_FIRED)
+			continue;
+		fputs(first ? "\n    " : ",\n    ", f);
+		first = false;
+		fputs("{\"rule\": ", f);
+		json_write_string(f, rs->rules[a->rule].name);
+		fputs(", \"anchor\": ", f);
+		if (a->anchor >= 0)
+			json_write_string(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"rung\": \"%s\", \"code\": \"%s\", \"reason\": ", rung_id((fd_rung)a->rung),
+		        reason_code((fd_reason)a->reason));
+		trace_why_line(r, (uint32_t)i, line, sizeof line);
+		json_write_string(f, strncmp(line, "why: ", 5) ? line : line + 5);
+		fputc('}', f);
+	}
+	fputs("\n  ]", f);
+}
+
+void match_write_text(FILE *f, const fd_match_result *r)
+{
+	const fd_ruleset *rs = r->rules;
+	const char *path = r->ctx->model->path ? r->ctx->model->path : "";
+	const char *base = strrchr(path, '/');
+	fprintf(f, "model %s, target %s, %d rule%s, %zu fusion%s%s\n", base ? base + 1 : path, r->target,
+	        r->n_rules, r->n_rules == 1 ? "" : "s", r->n_fusions, r->n_fusions == 1 ? "" : "s",
+	        r->ctx->canonicalize ? "" : ", canonical forms off");
+	fprintf(f, "\nrules (run order)         priority  attempts  match_times  effect_times\n");
+	for (int32_t i = 0; i < r->n_rules; i++) {
+		int32_t ri = r->order[i];
+		const fd_rule *rule = &rs->rules[ri];
+		const fd_rule_stats *st = &r->stats[ri];
+		fprintf(f, "  %-30s %6lld %9lld %12lld %13lld%s\n", rule->name, (long long)rule->priority,
+		        (long long)st->attempts, (long long)st->match_times, (long long)st->effect_times,
+		        !rule->enabled ? "  (disabled)" : st->by_rung[RUNG_NOT_RUN] ? "  (not run)" : "");
+	}
+	if (r->n_fusions)
+		fprintf(f, "\nfusions\n");
+	for (size_t i = 0; i < r->n_fusions; i++) {
+		const fd_fusion *fu = &r->fusions[i];
+		const fd_rule *rule = &rs->rules[fu->rule];
+		const fd_graph *g = r->ctx->graphs[fu->graph].g;
+		fprintf(f, "  %s: ", rule->name);
+		for (int32_t k = 0; k < fu->n_nodes; k++)
+			fprintf(f, "%s%s", k ? ", " : "", g->nodes[r->pool[fu->nodes + k]].name);
+		fprintf(f, " -> %s", rule->target_op ? rule->target_op : "?");
+		if (rule->kernel_name)
+			fprintf(f, " (kernel %s)", rule->kernel_name);
+		if (fu->graph)
+			fprintf(f, " [graph %s]", g->name ? g->name : "?");
+		fputc('\n', f);
+	}
+	/* rejections: per rule and code, with the first example */
+	bool header = false;
+	for (int32_t i = 0; i < r->n_rules; i++) {
+		int32_t ri = r->order[i];
+		int64_t count[REASON_COUNT] = { 0 };
+		uint32_t example[REASON_COUNT];
+		for (size_t a = 0; a < r->trace.n_attempts; a++) {
+			const fd_attempt *at = &r->trace.attempts[a];
+			if (at->rule != ri || at->rung == RUNG_FIRED || at->reason >= REASON_COUNT)
+				continue;
+			if (!count[at->reason]++)
+				example[at->reason] = (uint32_t)a;
+		}
+		for (int c = 0; c < REASON_COUNT; c++) {
+			if (!count[c])
+				continue;
+			if (!header) {
+				fprintf(f, "\nrejections (rule, code, count, first)\n");
+				header = true;
+			}
+			char line[1024];
+			trace_why_line(r, example[c], line, sizeof line);
+			fprintf(f, "  %s %s x%lld: %s\n", rs->rules[ri].name, reason_code((fd_reason)c),
+			        (long long)count[c], strncmp(line, "why: ", 5) ? line : line + 5);
+		}
+	}
+}

@@ -1,0 +1,706 @@
+/* trace_format.c — reading a recording: each event in words (trace_describe),
+ * the canonical text trace (`match --trace`, golden-tested: no addresses, no
+ * timing, model named by its file name), the trace as JSON, the one-line
+ * answer of `why`, and CANN's fusion_result.json shape. Output goes to a
+ * FILE* the caller passes (open_memstream gives a string). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "base/json.h"
+#include "match/match_internal.h"
+#include "rules/optable.h"
+#include "match/param_value.h"
+
+static void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+	return s ? s + 1 : p ? p : "";
+}
+
+static const fd_rule_pattern *event_pattern(const fd_rule *r, int branch)
+{
+	if (branch >= 0 && branch < r->n_branches)
+		return &r->branches[branch];
+	return &r->match;
+}
+
+static const char *tensor_name(const fd_graph *g, int64_t t)
+{
+	return t >= 0 && t < g->n_tensors ? g->tensors[t].name : "-";
+}
+
+static void bytes_text(int64_t b, char *buf, size_t size)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)b;
+	int u = 0;
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		put(buf, size, "%lld B", (long long)b);
+	else
+		put(buf, size, "%.1f %s (%lld)", v, units[u], (long long)b);
+}
+
+/* "graph input", "constant", "activation from X (Conv)" */
+static void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, size_t size)
+{
+	const fd_graph_index *ix = &r->ctx->graphs[gi];
+	const fd_graph *g = ix->g;
+	if (t < 0 || t >= g->n_tensors) {
+		put(buf, size, "no such input");
+		return;
+	}
+	const fd_tensor *x = &g->tensors[t];
+	uint8_t f = ix->tflags[t];
+	if (x->kind == TENSOR_INITIALIZER)
+		put(buf, size, "%s (initializer)", x->name);
+	else if (x->kind == TENSOR_CONSTANT)
+		put(buf, size, "%s (Constant)", x->name);
+	else if (f & TF_INPUT)
+		put(buf, size, "%s (graph input)", x->name);
+	else if (x->producer >= 0)
+		put(buf, size, "%s from %s (%s%s)", x->name, g->nodes[x->producer].name,
+		    g->nodes[x->producer].op_type, (f & TF_CONST) ? ", constant-foldable" : "");
+	else
+		put(buf, size, "%s (%s)", x->name, (f & TF_CONST) ? "outer constant" : "outer scope");
+}
+
+static void describe_rule(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
+{
+	const fd_rule *rule = &r->rules->rules[ev->rule];
+	put(o->check, sizeof o->check, "rule");
+	put(o->subject, sizeof o->subject, "%s", rule->name);
+	o->where = yval_pos(rule->root);
+	switch (ev->reason) {
+	case REASON_NR01_DISABLED:
+		put(o->expected, sizeof o->expected, "enabled");
+		put(o->actual, sizeof o->actual, "disabled");
+		put(o->reason, sizeof o->reason, "rule disabled (GRAPH_AUTOFUSION_ENABLE / GRAPH_AUTOFUSION_RULES / edit)");
+		break;
+	case REASON_NR02_SCOPE: {
+		size_t at = 0;
+		o->actual[0] = '\0';
+		for (int i = 0; i < rule->n_scope && at < sizeof o->actual; i++)
+			at += (size_t)snprintf(o->actual + at, sizeof o->actual - at, "%s%s", i ? ", " : "[", rule->scope[i]);
+		if (at < sizeof o->actual)
+			snprintf(o->actual + at, sizeof o->actual - at, "]");
+		put(o->expected, sizeof o->expected, "scope contains %s", r->target);
+		put(o->reason, sizeof o->reason, "target %s is not in the rule's scope", r->target);
+		const fd_yval *sc = yval_get(rule->root, "scope");
+		if (sc)
+			o->where = yval_pos(sc);
+		break;
+	}
+	case REASON_NR03_NO_PATTERN:
+		put(o->expected, sizeof o->expected, "a pattern of known op types");
+		put(o->actual, sizeof o->actual, "%s", rule->match.n_ops || rule->n_branches ? "an unknown op type" : "no ops");
+		put(o->reason, sizeof o->reason, "the pattern cannot run (see `fusiondbg check`)");
+		for (int i = 0; i < rule->match.n_ops; i++)
+			if (rule->match.ops[i].op < 0) {
+				put(o->actual, sizeof o->actual, "op%d type %s unknown", i, rule->match.ops[i].type);
+				o->where = yval_pos(rule->match.ops[i].type_where);
+				break;
+			}
+		break;
+	default:
+		put(o->reason, sizeof o->reason, "priority %lld", (long long)ev->a);
+		o->where = yval_pos(rule->priority_where ? rule->priority_where : rule->root);
+		break;
+	}
+}
+
+static void describe_param(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
+{
+	const fd_graph_index *ix = &r->ctx->graphs[ev->graph];
+	const fd_graph *g = ix->g;
+	const fd_rule_param *p = &op->params[ev->sub];
+	const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
+	const fd_node *n = &g->nodes[c ? c->last : ev->unit];
+	fd_pval v;
+	param_unit_value(g, n, c, ix->canon.pool, op->op, p->name, &v);
+	put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " param %s", p->name);
+	yval_format(p->value, o->expected, sizeof o->expected);
+	o->where = yval_pos(p->value);
+	char val[112];
+	pval_format(&v, val, sizeof val);
+	if (v.kind == PV_NO_SUCH) {
+		o->actual[0] = '\0';
+		put(o->reason, sizeof o->reason, "node has no such param");
+		return;
+	}
+	if (v.kind == PV_ABSENT) {
+		o->actual[0] = '\0';
+		put(o->reason, sizeof o->reason, "node has no value for it");
+		return;
+	}
+	if (v.source == PVS_DEFAULT || v.source == PVS_DERIVED || v.source == PVS_INPUT || v.source == PVS_COMPOSITE)
+		put(o->actual, sizeof o->actual, "%s (%s)", val, pv_source_name(v.source));
+	else
+		put(o->actual, sizeof o->actual, "%s", val);
+	if (ev->status == ST_FAIL)
+		put(o->reason, sizeof o->reason, v.kind == PV_UNKNOWN ? "value not known here" : "value differs");
+}
+
+static void describe_source(const fd_match_result *r, const fd_event *ev, const fd_rule_pattern *pat,
+                            fd_event_text *o)
+{
+	const fd_graph *g = r->ctx->graphs[ev->graph].g;
+	const fd_rule_op *op = &pat->ops[ev->op];
+	char origin[160], lab[160];
+	size_t len = strlen(o->check);
+	if (ev->sub == -2) {
+		put(o->check + len, sizeof o->check - len, " candidates");
+		match_unit_label(r->ctx, ev->graph, ev->unit, lab, sizeof lab);
+		put(o->expected, sizeof o->expected, "a node reading op%lld's output", (long long)ev->a);
+		put(o->actual, sizeof o->actual, "none");
+		put(o->reason, sizeof o->reason, "nothing reads the output of %s", lab);
+		o->where = yval_pos(op->where);
+		return;
+	}
+	if (ev->sub == -1) {
+		put(o->check + len, sizeof o->check - len, " reads op%d", ev->op - 1);
+		match_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
+		put(o->expected, sizeof o->expected, "an output of %s", lab);
+		if (ev->b >= 0)
+			put(o->actual, sizeof o->actual, "input%lld %s", (long long)ev->b, tensor_name(g, ev->a));
+		else
+			put(o->actual, sizeof o->actual, "none of its inputs");
+		if (ev->status == ST_FAIL)
+			put(o->reason, sizeof o->reason, "not chained to op%d", ev->op - 1);
+		o->where = yval_pos(op->where);
+		return;
+	}
+	const fd_input_source *src = &op->sources[ev->sub];
+	put(o->check + len, sizeof o->check - len, " input%d", src->input);
+	size_t at = 0;
+	o->expected[0] = '\0';
+	if (src->from_op >= 0)
+		at += (size_t)snprintf(o->expected, sizeof o->expected, "from op%d", src->from_op);
+	if (src->source_type != SRC_UNSET && at < sizeof o->expected)
+		snprintf(o->expected + at, sizeof o->expected - at, "%ssource_type %s", at ? ", " : "",
+		         source_type_name(src->source_type));
+	tensor_origin(r, ev->graph, ev->a, origin, sizeof origin);
+	if (ev->b != src->input && ev->a >= 0)
+		put(o->actual, sizeof o->actual, "%s (slot %lld, inputs swapped)", origin, (long long)ev->b);
+	else
+		put(o->actual, sizeof o->actual, "%s", origin);
+	if (ev->status == ST_FAIL)
+		put(o->reason, sizeof o->reason, ev->a < 0 ? "the node has no input%d" : "input%d comes from elsewhere",
+		    src->input);
+	o->where = yval_pos(src->where ? src->where : op->where);
+}
+
+static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
+{
+	const fd_rule *rule = &r->rules->rules[ev->rule];
+	const fd_constraint *c = &rule->constraints[ev->sub];
+	const fd_graph *g = r->ctx->graphs[ev->graph].g;
+	char a[64], b[64];
+	put(o->check, sizeof o->check, "constraint %s", c->type ? c->type : constraint_kind_name(c->kind));
+	o->where = yval_pos(c->where);
+	if (ev->reason == REASON_WN01_UNKNOWN_CONSTRAINT) {
+		put(o->reason, sizeof o->reason, "unknown constraint type, ignored");
+		return;
+	}
+	switch (c->kind) {
+	case CONSTRAINT_DTYPE_MATCH: {
+		size_t at = (size_t)snprintf(o->expected, sizeof o->expected, "one of [");
+		for (int i = 0; i < c->n_allowed_dtypes && at < sizeof o->expected; i++)
+			at += (size_t)snprintf(o->expected + at, sizeof o->expected - at, "%s%s", i ? ", " : "",
+			                       dtype_name(c->allowed_dtypes[i]));
+		if (at < sizeof o->expected)
+			snprintf(o->expected + at, sizeof o->expected - at, "]");
+		if (ev->other >= 0)
+			put(o->actual, sizeof o->actual, "%s is %s", tensor_name(g, ev->other), dtype_name((int32_t)ev->a));
+		else
+			put(o->actual, sizeof o->actual, "%lld tensors checked", (long long)ev->a);
+		break;
+	}
+	case CONSTRAINT_SHAPE:
+		put(o->expected, sizeof o->expected, "elementwise inputs broadcast");
+		if (ev->status == ST_FAIL) {
+			char s1[64], s2[64];
+			shape_format(&g->tensors[ev->a].shape, s1, sizeof s1);
+			shape_format(&g->tensors[ev->b].shape, s2, sizeof s2);
+			put(o->actual, sizeof o->actual, "%s %s vs %s %s at %s", tensor_name(g, ev->a), s1,
+			    tensor_name(g, ev->b), s2, g->nodes[ev->unit].name);
+		} else if (ev->status == ST_WARN) {
+			put(o->actual, sizeof o->actual, "shape unknown at %s", g->nodes[ev->unit].name);
+		} else {
+			put(o->actual, sizeof o->actual, "%lld input pairs broadcast", (long long)ev->a);
+		}
+		break;
+	case CONSTRAINT_MEMORY_LIMIT:
+		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check),
+		    ev->op == 0 ? " max_intermediate_size" : " max_output_size");
+		bytes_text(ev->b, b, sizeof b);
+		put(o->expected, sizeof o->expected, "<= %s", b);
+		if (ev->a < 0)
+			put(o->actual, sizeof o->actual, "%s size unknown", tensor_name(g, ev->other));
+		else {
+			bytes_text(ev->a, a, sizeof a);
+			put(o->actual, sizeof o->actual, "%s%s%s", a, ev->other >= 0 ? " " : "",
+			    ev->other >= 0 ? tensor_name(g, ev->other) : "");
+		}
+		break;
+	case CONSTRAINT_WORKSPACE_SIZE:
+		bytes_text(ev->a, a, sizeof a);
+		if (ev->b >= 0) {
+			bytes_text(ev->b, b, sizeof b);
+			put(o->expected, sizeof o->expected, "<= %s", b);
+		}
+		put(o->actual, sizeof o->actual, "%s%s", a, ev->status == ST_WARN && ev->reason == REASON_WN02_UNDECIDED
+		    ? " (some unknown)" : "");
+		if (ev->reason == REASON_WN03_SPILL)
+			put(o->reason, sizeof o->reason, "over max_workspace, spills to L2 (spill_to_l2: true)");
+		break;
+	case CONSTRAINT_CHANNEL_DIVISIBILITY:
+		put(o->expected, sizeof o->expected, "dim %d divisible by %lld", c->channel_dim, (long long)ev->b);
+		if (ev->a < 0)
+			put(o->actual, sizeof o->actual, "%s dim unknown", tensor_name(g, ev->other));
+		else if (ev->other >= 0)
+			put(o->actual, sizeof o->actual, "%lld (%s)", (long long)ev->a, tensor_name(g, ev->other));
+		else
+			put(o->actual, sizeof o->actual, "%lld", (long long)ev->a);
+		break;
+	default:
+		break;
+	}
+	if (!o->reason[0]) {
+		if (ev->status == ST_WARN)
+			put(o->reason, sizeof o->reason, "cannot be measured here, passed undecided");
+		else if (ev->status == ST_FAIL)
+			put(o->reason, sizeof o->reason, "%s", reason_get(ev->reason)->summary);
+	}
+}
+
+/* trace_describe of an event already decoded (the writers walk with a cursor). */
+static void describe(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
+{
+	memset(o, 0, sizeof *o);
+	const fd_graph *g = r->ctx->graphs[ev->graph].g;
+	const fd_rule *rule = ev->rule >= 0 ? &r->rules->rules[ev->rule] : NULL;
+	const fd_rule_pattern *pat = rule ? event_pattern(rule, ev->branch) : NULL;
+	const fd_rule_op *op = pat && ev->op >= 0 && ev->op < pat->n_ops ? &pat->ops[ev->op] : NULL;
+	if (ev->unit >= 0)
+		match_unit_label(r->ctx, ev->graph, ev->unit, o->subject, sizeof o->subject);
+	if (op)
+		put(o->check, sizeof o->check, "op%d %s", ev->op, op->type);
+	char lab[160];
+	switch ((fd_event_kind)ev->kind) {
+	case EV_RULE:
+		describe_rule(r, ev, o);
+		break;
+	case EV_COMPOSITE: {
+		const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
+		put(o->check, sizeof o->check, "canonical form %s", recogniser_name((fd_recogniser)ev->a));
+		put(o->reason, sizeof o->reason, "%d nodes recognised as one", c ? c->n_members : 0);
+		break;
+	}
+	case EV_ANCHOR:
+		put(o->check, sizeof o->check, "anchor");
+		break;
+	case EV_BRANCH:
+		if (ev->branch >= 0)
+			put(o->check, sizeof o->check, "branch %d", ev->branch);
+		else
+			put(o->check, sizeof o->check, "match.ops");
+		if (pat)
+			o->where = yval_pos(pat->where);
+		break;
+	case EV_TYPE: {
+		const fd_op_def *d = optable_get(op->op);
+		const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
+		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " type");
+		if (d && strcmp(d->name, op->type))
+			put(o->expected, sizeof o->expected, "%s (%s)", op->type, d->name);
+		else
+			put(o->expected, sizeof o->expected, "%s", op->type);
+		if (c) {
+			static const char *const kinds[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
+			put(o->actual, sizeof o->actual, "%s (composite %s)", c->kind < 5 ? kinds[c->kind] : "?",
+			    recogniser_name((fd_recogniser)c->recogniser));
+		} else {
+			put(o->actual, sizeof o->actual, "%s%s%s", g->nodes[ev->unit].op_type,
+			    g->nodes[ev->unit].domain && *g->nodes[ev->unit].domain ? " domain " : "",
+			    g->nodes[ev->unit].domain ? g->nodes[ev->unit].domain : "");
+		}
+		if (ev->other >= 0) {
+			match_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
+			put(o->reason, sizeof o->reason, "reads %s of %s", tensor_name(g, ev->a), lab);
+		}
+		if (ev->status == ST_FAIL && !o->reason[0])
+			put(o->reason, sizeof o->reason, "op type differs");
+		o->where = yval_pos(op->type_where ? op->type_where : op->where);
+		break;
+	}
+	case EV_ORDER:
+		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " input order");
+		put(o->reason, sizeof o->reason, "commutative: inputs tried swapped");
+		break;
+	case EV_ARITY:
+		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " inputs");
+		if (op->min_inputs >= 0 && op->max_inputs >= 0)
+			put(o->expected, sizeof o->expected, "%d..%d", op->min_inputs, op->max_inputs);
+		else if (op->min_inputs >= 0)
+			put(o->expected, sizeof o->expected, ">= %d", op->min_inputs);
+		else
+			put(o->expected, sizeof o->expected, "<= %d", op->max_inputs);
+		put(o->actual, sizeof o->actual, "%lld", (long long)ev->a);
+		if (ev->status == ST_FAIL)
+			put(o->reason, sizeof o->reason, "input count outside the range");
+		o->where = yval_pos(op->inputs_where ? op->inputs_where : op->where);
+		break;
+	case EV_PARAM:
+		describe_param(r, ev, op, o);
+		break;
+	case EV_SOURCE:
+		describe_source(r, ev, pat, o);
+		break;
+	case EV_ESCAPE:
+		put(o->check, sizeof o->check, "subgraph intermediates");
+		put(o->expected, sizeof o->expected, "used only inside the match");
+		if (ev->status == ST_FAIL) {
+			if (ev->other >= 0)
+				put(o->actual, sizeof o->actual, "%s also read by %s (%s)", tensor_name(g, ev->a),
+				    g->nodes[ev->other].name, g->nodes[ev->other].op_type);
+			else
+				put(o->actual, sizeof o->actual, "%s is a graph output", tensor_name(g, ev->a));
+			put(o->reason, sizeof o->reason, "intermediate escapes (allow_intermediate_outputs: false)");
+		} else {
+			put(o->actual, sizeof o->actual, "none escapes");
+		}
+		o->where = yval_pos(rule->subgraph_where ? rule->subgraph_where : pat->where);
+		break;
+	case EV_INPUTS:
+		put(o->check, sizeof o->check, "subgraph input_count_range");
+		put(o->expected, sizeof o->expected, "[%d, %d]", rule->input_count_min, rule->input_count_max);
+		put(o->actual, sizeof o->actual, "%lld external inputs", (long long)ev->a);
+		if (ev->status == ST_FAIL)
+			put(o->reason, sizeof o->reason, "external (non-constant) input count outside the range");
+		o->where = yval_pos(rule->subgraph_where);
+		break;
+	case EV_OUTPUTS:
+		put(o->check, sizeof o->check, "subgraph output_count");
+		put(o->expected, sizeof o->expected, "%lld", (long long)ev->b);
+		put(o->actual, sizeof o->actual, "%lld", (long long)ev->a);
+		if (ev->status == ST_FAIL)
+			put(o->reason, sizeof o->reason, "output count differs");
+		o->where = yval_pos(rule->subgraph_where);
+		break;
+	case EV_CONSTRAINT:
+		describe_constraint(r, ev, o);
+		break;
+	case EV_CONFLICT: {
+		const fd_rule *w = &r->rules->rules[ev->a];
+		put(o->check, sizeof o->check, "conflict");
+		put(o->expected, sizeof o->expected, "nodes unclaimed");
+		put(o->actual, sizeof o->actual, "%s claimed by %s (priority %lld)", g->nodes[ev->unit].name,
+		    w->name, (long long)w->priority);
+		put(o->reason, sizeof o->reason, "lost %s to %s, which fired first", g->nodes[ev->unit].name, w->name);
+		o->where = yval_pos(rule->priority_where ? rule->priority_where : rule->root);
+		break;
+	}
+	case EV_CYCLE: {
+		put(o->check, sizeof o->check, "cycle");
+		put(o->expected, sizeof o->expected, "no path out of the match and back");
+		size_t at = 0;
+		for (int64_t k = 0; k < ev->b && at < sizeof o->actual; k++)
+			at += (size_t)snprintf(o->actual + at, sizeof o->actual - at, "%s%s", k ? " -> " : "",
+			                       g->nodes[r->trace.paths[ev->a + k]].name);
+		put(o->reason, sizeof o->reason, "fusing would create a cycle");
+		o->where = yval_pos(pat->where);
+		break;
+	}
+	case EV_FIRE:
+	case EV_REWRITE: {
+		const fd_fusion *f = &r->fusions[ev->a];
+		put(o->check, sizeof o->check, ev->kind == EV_FIRE ? "fire" : "rewrite");
+		if (ev->kind == EV_FIRE) {
+			put(o->reason, sizeof o->reason, "fused %d nodes", f->n_nodes);
+		} else {
+			size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "%s%s%s [",
+			                             rule->target_op ? rule->target_op : "?",
+			                             rule->kernel_name ? " kernel " : "",
+			                             rule->kernel_name ? rule->kernel_name : "");
+			for (int k = 0; k < f->n_nodes && at < sizeof o->reason; k++)
+				at += (size_t)snprintf(o->reason + at, sizeof o->reason - at, "%s%s", k ? ", " : "",
+				                       g->nodes[r->pool[f->nodes + k]].name);
+			if (at < sizeof o->reason)
+				snprintf(o->reason + at, sizeof o->reason - at, "]");
+			const fd_yval *rw = yval_get(rule->root, "rewrite");
+			o->where = yval_pos(rw ? rw : rule->root);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	if (ev->status == ST_FAIL && !o->reason[0]) {
+		const fd_reason_def *d = reason_get(ev->reason);
+		if (d)
+			put(o->reason, sizeof o->reason, "%s", d->summary);
+	}
+}
+
+void trace_describe(const fd_match_result *r, uint32_t idx, fd_event_text *o)
+{
+	if (idx >= r->trace.n_events) {
+		memset(o, 0, sizeof *o);
+		return;
+	}
+	fd_event ev = trace_event(&r->trace, idx);
+	describe(r, &ev, o);
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void where_text(const fd_srcpos *p, char *buf, size_t size)
+{
+	if (!p->file || !p->line)
+		buf[0] = '\0';
+	else
+		put(buf, size, "%s:%d:%d", p->file, p->line, p->col);
+}
+
+static void write_event_line(FILE *f, const fd_match_result *r, uint32_t idx, const fd_event *ev,
+                             const char *indent)
+{
+	fd_event_text t;
+	char where[256];
+	describe(r, ev, &t);
+	where_text(&t.where, where, sizeof where);
+	fprintf(f, "%s#%u %-4s %s", indent, idx, ev_status_name((fd_ev_status)ev->status), t.check);
+	if (t.subject[0] && ev->kind != EV_RULE)
+		fprintf(f, " @ %s", t.subject);
+	if (t.expected[0] || t.actual[0])
+		fprintf(f, ": expected %s, actual %s", t.expected[0] ? t.expected : "-", t.actual[0] ? t.actual : "-");
+	if (ev->reason != REASON_NONE)
+		fprintf(f, " [%s]", reason_code((fd_reason)ev->reason));
+	if (t.reason[0])
+		fprintf(f, " — %s", t.reason);
+	if (where[0])
+		fprintf(f, " (%s)", where);
+	fputc('\n', f);
+}
+
+static const char *graph_label(const fd_match_result *r, int32_t gi, char *buf, size_t size)
+{
+	const fd_graph *g = r->ctx->graphs[gi].g;
+	if (gi == 0)
+		put(buf, size, "main");
+	else
+		put(buf, size, "%s (body %s of %s)", g->name ? g->name : "?", g->owner_attr ? g->owner_attr : "?",
+		    g->owner_node >= 0 ? r->ctx->graphs[g->parent].g->nodes[g->owner_node].name : "?");
+	return buf;
+}
+
+/* Attempt ai, its events read from it (left after the last); first: its
+ * first event when the caller has already read it, else NULL. */
+static void write_attempt(FILE *f, const fd_match_result *r, uint32_t ai, fd_trace_iter *it,
+                          const fd_event *first)
+{
+	const fd_attempt *a = &r->trace.attempts[ai];
+	const fd_rule *rule = &r->rules->rules[a->rule];
+	char lab[192], gl[192];
+	if (a->anchor >= 0)
+		fprintf(f, "  attempt %u %s @ %s [graph %s]: %s %s\n", ai, rule->name,
+		        match_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab),
+		        graph_label(r, a->graph, gl, sizeof gl), rung_name((fd_rung)a->rung), reason_code((fd_reason)a->reason));
+	else
+		fprintf(f, "  attempt %u %s: %s %s\n", ai, rule->name, rung_name((fd_rung)a->rung),
+		        reason_code((fd_reason)a->reason));
+	fd_event ev;
+	if (!first)
+		trace_iter_seek(it, a->first_event);
+	for (uint32_t e = a->first_event; e < a->first_event + a->n_events; e++) {
+		if (first && e == a->first_event)
+			ev = *first;
+		else if (!trace_iter_next(it, &ev))
+			break;
+		if (ev.kind == EV_RULE && ev.status == ST_INFO)
+			continue;
+		write_event_line(f, r, e, &ev, e == a->decisive ? "  > " : "    ");
+	}
+}
+
+void trace_write_attempt(FILE *f, const fd_match_result *r, uint32_t ai)
+{
+	fd_trace_iter it;
+	trace_iter_init(&it, &r->trace, r->trace.attempts[ai].first_event);
+	write_attempt(f, r, ai, &it, NULL);
+}
+
+void trace_write_text(FILE *f, const fd_match_result *r)
+{
+	const fd_trace *t = &r->trace;
+	fprintf(f, "# fusiondbg trace: model %s, target %s, %zu rules, %zu events, %zu attempts\n",
+	        base_name(r->ctx->model->path), r->target, (size_t)r->n_rules, t->n_events, t->n_attempts);
+	uint32_t e = 0;
+	bool header = false;
+	fd_trace_iter it;
+	fd_event cur;
+	trace_iter_init(&it, t, 0);
+	for (; trace_iter_next(&it, &cur) && cur.kind == EV_COMPOSITE; e++) {
+		if (!header) {
+			fprintf(f, "canonical forms%s\n", r->ctx->canonicalize ? "" : " (off)");
+			header = true;
+		}
+		write_event_line(f, r, e, &cur, "  ");
+	}
+	size_t ai = 0;
+	/* cur is event e (read by the loop above or at the end of this one) */
+	for (; e < t->n_events; e++, trace_iter_next(&it, &cur)) {
+		const fd_event *ev = &cur;
+		if (ev->kind == EV_RULE && ev->status == ST_INFO) {
+			const fd_rule *rule = &r->rules->rules[ev->rule];
+			fd_event_text d;
+			char where[256];
+			describe(r, ev, &d);
+			where_text(&d.where, where, sizeof where);
+			const fd_rule_stats *st = &r->stats[ev->rule];
+			fprintf(f, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
+			        rule->name, (long long)rule->priority, where, (long long)st->attempts,
+			        (long long)st->match_times, (long long)st->effect_times);
+			continue;
+		}
+		/* print attempts as they begin */
+		while (ai < t->n_attempts && t->attempts[ai].first_event + t->attempts[ai].n_events <= e)
+			ai++;
+		if (ai < t->n_attempts && t->attempts[ai].first_event <= e) {
+			const fd_attempt *a = &t->attempts[ai];
+			write_attempt(f, r, (uint32_t)ai, &it, a->first_event == e ? &cur : NULL);
+			e = a->first_event + a->n_events - 1;
+			trace_iter_seek(&it, e + 1);   /* what the loop reads next */
+			ai++;
+		}
+	}
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void json_event(FILE *f, const fd_match_result *r, uint32_t idx, const fd_event *ev)
+{
+	fd_event_text t;
+	char where[256];
+	describe(r, ev, &t);
+	where_text(&t.where, where, sizeof where);
+	fprintf(f, "{\"index\": %u, \"kind\": \"%s\", \"status\": \"%s\", \"check\": ", idx,
+	        event_kind_name((fd_event_kind)ev->kind), ev->status == ST_FAIL ? "fail" : ev_status_name((fd_ev_status)ev->status));
+	json_write_string(f, t.check);
+	fputs(", \"subject\": ", f);
+	json_write_string(f, t.subject);
+	fputs(", \"expected\": ", f);
+	json_write_string(f, t.expected);
+	fputs(", \"actual\": ", f);
+	json_write_string(f, t.actual);
+	fputs(", \"code\": ", f);
+	json_write_string(f, reason_code((fd_reason)ev->reason));
+	fputs(", \"reason\": ", f);
+	json_write_string(f, t.reason);
+	fputs(", \"where\": ", f);
+	json_write_string(f, where);
+	fputc('}', f);
+}
+
+void trace_write_json(FILE *f, const fd_match_result *r)
+{
+	const fd_trace *t = &r->trace;
+	char lab[192];
+	fputs("{\"composites\": [", f);
+	uint32_t e = 0;
+	fd_trace_iter it;
+	fd_event ev;
+	trace_iter_init(&it, t, 0);
+	for (; trace_iter_next(&it, &ev) && ev.kind == EV_COMPOSITE; e++) {
+		fputs(e ? ", " : "", f);
+		json_event(f, r, e, &ev);
+	}
+	fputs("], \"attempts\": [", f);
+	for (size_t ai = 0; ai < t->n_attempts; ai++) {
+		const fd_attempt *a = &t->attempts[ai];
+		fprintf(f, "%s{\"rule\": ", ai ? ", " : "");
+		json_write_string(f, r->rules->rules[a->rule].name);
+		fputs(", \"anchor\": ", f);
+		if (a->anchor >= 0)
+			json_write_string(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
+		else
+			fputs("null", f);
+		fputs(", \"unit\": ", f);
+		json_write_string(f, a->anchor >= 0 ? match_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab) : "");
+		fprintf(f, ", \"graph\": %d, \"branch\": %d, \"rung\": \"%s\", \"code\": \"%s\", \"decisive\": %lld, \"events\": [",
+		        a->graph, a->branch, rung_id((fd_rung)a->rung), reason_code((fd_reason)a->reason),
+		        a->decisive == UINT32_MAX ? -1LL : (long long)a->decisive);
+		trace_iter_seek(&it, a->first_event);
+		for (uint32_t k = 0; k < a->n_events && trace_iter_next(&it, &ev); k++) {
+			fputs(k ? ", " : "", f);
+			json_event(f, r, a->first_event + k, &ev);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+}
+
+/* ---- why ------------------------------------------------------------------- */
+
+char *trace_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t size)
+{
+	const fd_attempt *a = &r->trace.attempts[ai];
+	const fd_rule *rule = &r->rules->rules[a->rule];
+	char lab[192], where[256];
+	fd_event_text t;
+	if (a->decisive != UINT32_MAX)
+		trace_describe(r, a->decisive, &t);
+	else
+		memset(&t, 0, sizeof t);
+	where_text(&t.where, where, sizeof where);
+	if (a->anchor >= 0)
+		match_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab);
+	if (a->rung == RUNG_FIRED) {
+		const fd_fusion *f = &r->fusions[a->fusion];
+		put(buf, size, "%s fires on %s: %d nodes fused into %s [FD-OK]", rule->name, lab, f->n_nodes,
+		    rule->target_op ? rule->target_op : "?");
+		return buf;
+	}
+	char detail[600];
+	if (t.expected[0] && t.actual[0])
+		put(detail, sizeof detail, "%s: expected %s, actual %s", t.check, t.expected, t.actual);
+	else if (t.expected[0])
+		put(detail, sizeof detail, "%s: expected %s, %s", t.check, t.expected, t.reason);
+	else if (t.actual[0])
+		put(detail, sizeof detail, "%s: %s", t.check, t.actual);
+	else
+		put(detail, sizeof detail, "%s: %s", t.check, t.reason);
+	if (a->anchor < 0)
+		put(buf, size, "why: %s did not run: %s [%s]%s%s", rule->name, detail,
+		    reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
+	else
+		put(buf, size, "why: %s did not fire on %s: %s [%s]%s%s", rule->name, lab, detail,
+		    reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
+	return buf;
+}
+
+void trace_write_fusion_result(FILE *f, const fd_match_result *r)
+{
+	fputs("{\"session_and_graph_id\": \"0_0\", \"graph_fusion\": {", f);
+	for (int32_t i = 0; i < r->n_rules; i++) {
+		int32_t ri = r->order[i];
+		fputs(i ? ", " : "", f);
+		json_write_string(f, r->rules->rules[ri].name);
+		fprintf(f, ": {\"match_times\": \"%lld\", \"effect_times\": \"%lld\"}",
+		        (long long)r->stats[ri].match_times, (long long)r->stats[ri].effect_times);
+	}
+	fputs("}, \"ub_fusion\": {}}\n", f);
+}

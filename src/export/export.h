@@ -1,0 +1,113 @@
+/* export.h — the matched graph as a picture: DOT, PNG or SVG, every fusion a
+ * labelled cluster (rule · N ops → kernel · ×speed-up (est.) · memory),
+ * coloured per rule with a legend; or, with `after`, every fusion collapsed
+ * into one node of its rewrite.target_op. The batch `export` command and the
+ * TUI call the same export_graph.
+ *
+ * Graphviz (cgraph + gvc) lives behind export.c alone; nothing here prints.
+ * Every message (ours and Graphviz's own) is returned in an fd_diags.
+ *
+ * Ownership: the caller owns the options and what they point to; export_graph
+ * keeps nothing after it returns. fd_export_files owns its path strings. */
+#ifndef FD_EXPORT_H
+#define FD_EXPORT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/diag.h"
+#include "match/match.h"
+
+typedef enum fd_export_format {
+	EXPORT_DOT,        /* cgraph's own writer: no layout, deterministic bytes */
+	EXPORT_PNG,        /* gvc: dot layout, cairo renderer */
+	EXPORT_SVG,        /* gvc: dot layout, core SVG renderer */
+	EXPORT_FORMAT_COUNT
+} fd_export_format;
+
+/* Above this many drawn nodes (a collapsed fusion counts one) PNG / SVG are
+ * refused: dot's layout time grows faster than linearly. Measured (export to
+ * SVG, Graphviz 2.43, CPU seconds; wall time on the shared 2-core machine
+ * was 2-3x that): synthetic conv / attention chains (tests/bench/gen_model)
+ * 1036 nodes 3.7 s, 2035 nodes 9.1 s, 3034 nodes 19 s, 5032 nodes 90 s;
+ * light_densenet121, 668 drawn nodes, 0.8 s (1746 with its constant nodes
+ * drawn: 1.0 s, they are short separate chains). 1000 keeps the worst
+ * measured case near 4 s, and a picture of more nodes is past what a PNG
+ * holds anyway (densenet's 668 already reach the 32767 px bitmap limit).
+ * DOT output has no layout step and is written at any size. */
+#define EXPORT_MAX_LAYOUT_NODES 1000
+
+struct fd_estimate;
+
+typedef struct fd_export_options {
+	fd_export_format format;   /* export_format_from_path() picks it from -o */
+	bool after;                /* collapse each fusion into its target op */
+	bool near_misses;          /* mark the deepest failed attempts (dashed, reason code) */
+	bool show_constants;       /* also draw weights and constant-only nodes */
+	const char *around;        /* node name: draw only its neighbourhood, or NULL */
+	int depth;                 /* hops around `around` (or around `rule`'s fusions) */
+	const char *rule;          /* rule name: only its fusions as clusters, and their
+	                            * neighbourhood (unless `around` is given), or NULL */
+	int max_layout_nodes;      /* 0: EXPORT_MAX_LAYOUT_NODES; < 0: no limit */
+	/* Estimates of the same run (estimate.h), or NULL: export_graph then runs
+	 * the estimate itself. Speed-up, memory removed and the peak tensors come
+	 * from here; export never computes them on its own. */
+	const struct fd_estimate *estimate;
+} fd_export_options;
+
+void export_options_init(fd_export_options *o);   /* DOT, before view, depth 2 */
+
+/* ".dot"/".gv", ".png", ".svg" (case-insensitive); -1 for anything else. */
+int export_format_from_path(const char *path, fd_export_format *out);
+const char *export_format_name(fd_export_format f);   /* "dot", "png", "svg" */
+
+/* Draws r (the result of one match_run) and writes path atomically: a temp
+ * file in the same directory, renamed over path on success, removed on
+ * failure. Returns 0, or -1 with an error in d (unknown node / rule, a graph
+ * too large to lay out, Graphviz errors, I/O). Graphviz warnings become
+ * warnings in d. */
+int export_graph(const fd_match_result *r, const fd_export_options *o, const char *path,
+                 fd_diags *d);
+
+/* Paths written (for the caller to print). */
+typedef struct fd_export_files {
+	char **paths;
+	size_t n, cap;
+} fd_export_files;
+void export_files_release(fd_export_files *f);
+
+/* output.gen_dot_graph: for every rule with gen_dot_graph: true
+ * (and, when o->rule is set, only that rule), one DOT per fusion of it,
+ * `<dot_graph_path>/<rule>_<n>.dot` (n counts that rule's fusions from 1,
+ * in fusion order; dot_graph_path relative to the current directory, made
+ * when missing; "." when the rule gives none). Each shows the fusion's
+ * members as a cluster with their direct producers and consumers around it.
+ * Appends every written path to written. Returns the number of files, or -1
+ * with an error in d. */
+int export_fusion_dots(const fd_match_result *r, const fd_export_options *o,
+                       fd_export_files *written, fd_diags *d);
+/* How many fusions export_fusion_dots would write (for a note when the
+ * front end does not enable it). */
+size_t export_fusion_dots_pending(const fd_match_result *r, const fd_export_options *o);
+
+/* ---- choosing what to draw (export_select.c) -------------------------- */
+
+typedef struct fd_export_selection {
+	int32_t n_graphs;
+	uint8_t **node_on;         /* [graph][node]: 1 when drawn */
+	uint8_t *fusion_drawn;     /* [fusion]: drawn as a cluster / collapsed node */
+	uint8_t *graph_on;         /* [graph]: any node drawn */
+	int64_t n_nodes;           /* drawn nodes */
+	int64_t n_hidden_consts;   /* constant-only nodes left out (not counting initializers) */
+	int64_t n_initializers;    /* initializers of the drawn graphs (never nodes) */
+} fd_export_selection;
+
+/* Fills sel per o->around / o->depth / o->rule / o->show_constants. Unknown
+ * node or rule, or a rule with nothing to draw: -1 with an error in d. */
+int  export_select(const fd_match_result *r, const fd_export_options *o,
+                   fd_export_selection *sel, fd_diags *d);
+void export_selection_release(fd_export_selection *sel);
+/* True when node n of graph g only computes constants (weights made with
+ * ConstantOfShape, Unsqueeze of constants, …): hidden unless show_constants. */
+bool export_node_is_constant(const fd_match_result *r, int32_t g, int32_t n);
+
+#endif

@@ -1,0 +1,212 @@
+/* graph.h — the model IR that every other module reads: graphs (main and
+ * subgraph bodies), nodes, tensors, attributes, small constant values.
+ *
+ * Ownership: an fd_model owns everything reachable from it; all of it lives in
+ * model->arena (big arrays adopted by it). Tensor names, op types, domains,
+ * attribute names and symbolic dims are interned in model->names (equal names
+ * are equal pointers); node names, unique in practice, are plain copies.
+ * Indices, never pointers, link nodes and tensors, so that the matcher and
+ * the trace can store 32-bit ids. Nothing here prints or exits. */
+#ifndef FD_GRAPH_H
+#define FD_GRAPH_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/arena.h"
+#include "base/diag.h"
+#include "ir/dtype.h"
+#include "base/strmap.h"
+
+#define FD_NONE (-1)  /* absent node / tensor / graph index */
+
+/* One dimension. value >= 0 is known (bound from --dim, assumed, or literal);
+ * value < 0 is unknown. sym names a symbolic dim ("batch") or is NULL. */
+typedef struct fd_dim {
+	int64_t value;
+	const char *sym;
+} fd_dim;
+
+typedef struct fd_shape {
+	int32_t rank;          /* -1: rank unknown (then dims is NULL) */
+	fd_dim *dims;
+} fd_shape;
+
+/* A constant's values, converted once on load or fold: integers (and bool) as
+ * int64, floating types as double. Kept only for small tensors
+ * (FD_CONST_MAX elements) — shapes, axes, scalars — never for weights. */
+#define FD_CONST_MAX 4096
+typedef struct fd_const {
+	int32_t dtype;
+	int64_t count;
+	int64_t *i64;          /* integer dtypes, else NULL */
+	double *f64;           /* floating dtypes, else NULL */
+} fd_const;
+
+typedef enum fd_tensor_kind {
+	TENSOR_ACTIVATION,     /* produced by a node of this graph */
+	TENSOR_GRAPH_INPUT,    /* graph input (not an initializer) */
+	TENSOR_INITIALIZER,    /* initializer (a weight); may also be listed as input */
+	TENSOR_CONSTANT,       /* output of a Constant node */
+	TENSOR_OUTER_SCOPE,    /* a subgraph body reads it from an enclosing graph */
+} fd_tensor_kind;
+
+/* 64 bytes, one cache line: a million-node model has ~1.7 M of these. */
+typedef struct fd_tensor {
+	const char *name;
+	fd_shape shape;
+	int32_t *consumers;    /* node indices; the owner node of a body counts for outer reads */
+	fd_const *value;       /* known small constant value, or NULL */
+	int32_t dtype;         /* DT_*, DT_UNDEFINED when not known */
+	int32_t producer;      /* node index or FD_NONE */
+	int32_t producer_port; /* output slot of the producer */
+	int32_t n_consumers;   /* one entry per (node, input slot) use, in topological order */
+	int32_t outer;         /* TENSOR_OUTER_SCOPE: tensor index in the parent graph */
+	uint8_t kind;          /* fd_tensor_kind */
+	bool is_graph_output;
+	bool shape_declared;   /* shape came from the model (input, value_info, …), not inference */
+	bool external_data;    /* initializer whose bytes live in another file */
+} fd_tensor;
+
+/* Attribute kinds use ONNX AttributeProto.AttributeType numbers. */
+typedef enum fd_attr_type {
+	ATTR_UNDEFINED = 0, ATTR_FLOAT = 1, ATTR_INT = 2, ATTR_STRING = 3, ATTR_TENSOR = 4,
+	ATTR_GRAPH = 5, ATTR_FLOATS = 6, ATTR_INTS = 7, ATTR_STRINGS = 8, ATTR_TENSORS = 9,
+	ATTR_GRAPHS = 10, ATTR_SPARSE_TENSOR = 11, ATTR_SPARSE_TENSORS = 12,
+	ATTR_TYPE_PROTO = 13, ATTR_TYPE_PROTOS = 14,
+} fd_attr_type;
+
+/* A tensor-valued attribute (Constant's value, ConstantOfShape's value). */
+typedef struct fd_attr_tensor {
+	int32_t dtype;
+	fd_shape shape;
+	fd_const *value;       /* NULL when larger than FD_CONST_MAX or external */
+} fd_attr_tensor;
+
+typedef struct fd_attr {
+	const char *name;
+	fd_attr_type type;
+	const char *ref_attr_name; /* function attribute reference, or NULL */
+	int64_t count;         /* element count of list kinds (1 for scalars) */
+	union {
+		double f;          /* ATTR_FLOAT */
+		int64_t i;         /* ATTR_INT */
+		const char *s;     /* ATTR_STRING (bytes, NUL-terminated) */
+		fd_attr_tensor *t; /* ATTR_TENSOR / ATTR_SPARSE_TENSOR (values) */
+		int32_t g;         /* ATTR_GRAPH: index into model->graphs */
+		double *floats;    /* ATTR_FLOATS */
+		int64_t *ints;     /* ATTR_INTS */
+		const char **strings;  /* ATTR_STRINGS */
+		fd_attr_tensor **tensors; /* ATTR_TENSORS / ATTR_SPARSE_TENSORS */
+		int32_t *graphs;   /* ATTR_GRAPHS */
+	} u;
+} fd_attr;
+
+typedef struct fd_node {
+	const char *name;      /* the model's name, or "<op_type>_<index>" when it had none */
+	bool name_synthesized;
+	const char *op_type;
+	const char *domain;    /* "" for the default ONNX domain */
+	int32_t n_inputs, n_outputs;
+	int32_t *inputs;       /* tensor indices; FD_NONE for an omitted optional input ("") */
+	int32_t *outputs;      /* tensor indices; FD_NONE for an omitted optional output */
+	int32_t n_attrs;
+	fd_attr *attrs;
+	int32_t topo;          /* position in graph->topo_order */
+	int32_t n_subgraphs;   /* bodies owned by this node (If/Loop/Scan), graph indices */
+	int32_t *subgraphs;
+} fd_node;
+
+typedef struct fd_graph {
+	const char *name;
+	int32_t index;         /* in model->graphs; 0 is the main graph */
+	int32_t parent;        /* enclosing graph, FD_NONE for the main graph */
+	int32_t owner_node;    /* node of the parent graph owning this body, or FD_NONE */
+	const char *owner_attr;/* "then_branch", "body", … */
+	int32_t depth;         /* nesting depth, 0 for main */
+	int32_t n_nodes, n_tensors;
+	fd_node *nodes;        /* in file order */
+	fd_tensor *tensors;
+	int32_t n_inputs, n_outputs, n_initializers;
+	int32_t *inputs;       /* graph inputs that are not initializers */
+	int32_t *outputs;
+	int32_t *topo_order;   /* node indices, producers before consumers, stable */
+	/* name → index, built on the first graph_find_tensor / graph_find_node
+	 * (a pipeline that never asks by name never pays for them) */
+	strmap tensor_by_name;
+	strmap node_by_name;
+} fd_graph;
+
+typedef struct fd_opset {
+	const char *domain;    /* "" = ai.onnx */
+	int64_t version;
+} fd_opset;
+
+/* A symbolic dimension name, and what it was bound to. */
+typedef struct fd_symdim {
+	const char *name;
+	int64_t value;
+	bool bound;            /* from --dim; otherwise assumed 1 */
+} fd_symdim;
+
+typedef struct fd_model {
+	fd_arena arena;
+	strpool names;
+	const char *path;
+	int64_t ir_version;
+	int64_t model_version;
+	const char *producer_name, *producer_version, *domain, *doc_string;
+	int32_t n_opsets;
+	fd_opset *opsets;
+	int32_t n_graphs;
+	fd_graph *graphs;      /* [0] is the main graph; bodies follow in discovery order */
+	int32_t n_symdims;
+	fd_symdim *symdims;
+	int64_t file_size;
+} fd_model;
+
+/* Options for loading: --dim bindings. */
+typedef struct fd_dim_binding {
+	const char *name;
+	int64_t value;
+} fd_dim_binding;
+
+typedef struct fd_load_options {
+	const fd_dim_binding *dims;
+	int n_dims;
+	bool no_shape_inference;
+} fd_load_options;
+
+/* Loads path into m (m need not be initialised). On failure returns -1,
+ * leaves m released, and adds one error naming the file and the node or field. */
+int  model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d);
+/* Same from memory (fuzzers, tests); name is used in messages. */
+int  model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size_t size,
+                            const fd_load_options *opt, fd_diags *d);
+void model_release(fd_model *m);
+
+/* Graph helpers (graph.c). */
+int  graph_link(fd_model *m, fd_graph *g, fd_diags *d);      /* producers, consumers, checks */
+int  graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d); /* fills topo_order, node->topo */
+int32_t graph_find_tensor(const fd_graph *g, const char *name);
+int32_t graph_find_node(const fd_graph *g, const char *name);
+const fd_attr *node_attr(const fd_node *n, const char *name);
+int32_t node_spatial_rank(const fd_graph *g, const fd_node *n); /* Conv/Pool: dims - 2, or -1 */
+bool tensor_is_constant(const fd_graph *g, int32_t t);          /* initializer or Constant */
+
+/* Byte size of a tensor; saturates at INT64_MAX and returns false when any dim
+ * is unknown or the product overflows (*bytes then holds what is known). */
+bool shape_elements(const fd_shape *s, int64_t *count);
+bool tensor_bytes(const fd_tensor *t, int64_t *bytes);
+/* "1x64x56x56", "batchx128", "?" for unknown rank. Returns buf. */
+char *shape_format(const fd_shape *s, char *buf, size_t size);
+
+/* Shape and dtype inference with constant propagation (shape_infer.c).
+ * Fills tensor shapes, dtypes and small constant values in every graph. */
+int  shape_infer(fd_model *m, fd_diags *d);
+
+/* Counts over intermediate tensors (activations that are not graph outputs). */
+typedef struct fd_shape_coverage {
+	int64_t known, total;
+} fd_shape_coverage;
+fd_shape_coverage model_shape_coverage(const fd_model *m);
+
+#endif

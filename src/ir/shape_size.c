@@ -1,0 +1,130 @@
+/* shape.c — sizes and text of shapes: element counts and byte sizes that
+ * saturate instead of wrapping, "1x64x56x56" formatting, and the shape
+ * coverage count that `info` reports.
+ *
+ * Reads fd_shape / fd_tensor only. */
+#include <stdio.h>
+#include <string.h>
+#include "ir/graph.h"
+
+/* Product of the dims. Unknown dims are skipped (the result then holds what is
+ * known) and make the answer false; an overflow saturates at INT64_MAX. */
+bool shape_elements(const fd_shape *s, int64_t *count)
+{
+	int64_t n = 1;
+	bool ok = true;
+
+	if (!s || s->rank < 0) {
+		*count = 0;
+		return false;
+	}
+	for (int32_t i = 0; i < s->rank; i++) {
+		int64_t v = s->dims[i].value;
+		if (v < 0) {
+			ok = false;
+			continue;
+		}
+		if (v == 0) {
+			n = 0;
+			continue;
+		}
+		if (n > INT64_MAX / v) {
+			n = INT64_MAX;
+			ok = false;
+			continue;
+		}
+		if (n != INT64_MAX)
+			n *= v;
+	}
+	*count = n;
+	return ok;
+}
+
+/* Elements times dtype bits, rounded up to whole bytes (int4 packs two per
+ * byte). Strings and undefined types have no byte size. */
+bool tensor_bytes(const fd_tensor *t, int64_t *bytes)
+{
+	int64_t n;
+	bool ok = shape_elements(&t->shape, &n);
+	int bits = dtype_bits(t->dtype);
+
+	if (bits <= 0) {
+		*bytes = 0;
+		return false;
+	}
+	if (n == INT64_MAX) {
+		*bytes = INT64_MAX;
+		return false;
+	}
+	if (n > INT64_MAX / bits) {
+		*bytes = INT64_MAX;
+		return false;
+	}
+	*bytes = (n * bits + 7) / 8;
+	return ok;
+}
+
+/* "1x64x56x56". A symbolic dim prints by its name ("batchx128") even when it
+ * is bound, so the text says where the number comes from; an unknown dim is
+ * "?", an unknown rank is "?", and rank 0 is "scalar". */
+char *shape_format(const fd_shape *s, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	if (!s || s->rank < 0) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	if (s->rank == 0) {
+		snprintf(buf, size, "scalar");
+		return buf;
+	}
+	for (int32_t i = 0; i < s->rank && at < size; i++) {
+		const fd_dim *dm = &s->dims[i];
+		const char *sep = i ? "x" : "";
+		int w;
+		if (dm->sym)
+			w = snprintf(buf + at, size - at, "%s%s", sep, dm->sym);
+		else if (dm->value >= 0)
+			w = snprintf(buf + at, size - at, "%s%lld", sep, (long long)dm->value);
+		else
+			w = snprintf(buf + at, size - at, "%s?", sep);
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
+	return buf;
+}
+
+static bool shape_known(const fd_shape *s)
+{
+	if (s->rank < 0)
+		return false;
+	for (int32_t i = 0; i < s->rank; i++)
+		if (s->dims[i].value < 0)
+			return false;
+	return true;
+}
+
+/* Intermediate = produced by a node (TENSOR_ACTIVATION) and not a graph
+ * output, in every graph. Known = rank and every dim known. */
+fd_shape_coverage model_shape_coverage(const fd_model *m)
+{
+	fd_shape_coverage c = {0, 0};
+
+	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
+		const fd_graph *g = &m->graphs[gi];
+		for (int32_t t = 0; t < g->n_tensors; t++) {
+			const fd_tensor *x = &g->tensors[t];
+			if (x->kind != TENSOR_ACTIVATION || x->is_graph_output)
+				continue;
+			c.total++;
+			if (shape_known(&x->shape))
+				c.known++;
+		}
+	}
+	return c;
+}

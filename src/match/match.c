@@ -1,0 +1,690 @@
+/* match.c — the run: rules in priority order, anchors from the index, the
+ * op-chain search with backtracking over candidate consumers and commutative
+ * input orders, the deepest failure per attempt, and the result's lifetime.
+ * Boundary / conflict / cycle checks live in match_subgraph.c, constraints in
+ * match_constraints.c, the per-model index in match_index.c. */
+#include <stdlib.h>
+#include <string.h>
+#include "match/match_internal.h"
+#include "rules/optable.h"
+#include "match/param_value.h"
+
+/* ---- events and failures ------------------------------------------------ */
+
+uint32_t match_emit(match_run_state *s, fd_event_kind kind, fd_ev_status st, fd_reason why,
+                    int op, int sub, int32_t unit, int32_t other, int64_t a, int64_t b)
+{
+	fd_event ev = {
+		.kind = (uint8_t)kind, .status = (uint8_t)st, .reason = (uint8_t)why,
+		.branch = s->branch, .op = (int16_t)op, .sub = (int16_t)sub,
+		.rule = s->rule, .graph = s->gi, .unit = unit, .other = other, .a = a, .b = b,
+	};
+	uint32_t idx = s->n_emitted++;
+	if (!s->opt->no_events)
+		s->sink.event(s->sink.ctx, &ev);
+	return idx;
+}
+
+void match_fail(match_run_state *s, uint32_t ev, fd_reason why, int ops_matched, uint32_t extra)
+{
+	const fd_reason_def *d = reason_get(why);
+	uint32_t rung = d ? d->rung : RUNG_NO_MATCH;
+	uint32_t score = rung << 24 | (uint32_t)(ops_matched > 255 ? 255 : ops_matched) << 16
+	                 | (extra > 0xffff ? 0xffff : extra);
+	if (s->best.decisive != UINT32_MAX && score <= s->best.score)
+		return;
+	s->best.score = score;
+	s->best.decisive = ev;
+	s->best.rung = (uint8_t)rung;
+	s->best.reason = (uint8_t)why;
+	s->best.ops_matched = (uint8_t)ops_matched;
+	s->best.branch = s->branch;
+}
+
+/* ---- units ---------------------------------------------------------------- */
+
+static const fd_composite_rec *comp(const match_run_state *s, int32_t u)
+{
+	int32_t c = u - s->g->n_nodes;
+	return c >= 0 ? &s->ix->canon.items[c] : NULL;
+}
+
+int32_t unit_n_inputs(const match_run_state *s, int32_t u)
+{
+	const fd_composite_rec *c = comp(s, u);
+	return c ? c->n_inputs : s->g->nodes[u].n_inputs;
+}
+
+int32_t unit_input(const match_run_state *s, int32_t u, int k)
+{
+	const fd_composite_rec *c = comp(s, u);
+	if (c)
+		return k < c->n_inputs ? s->ix->canon.pool[c->inputs + k] : FD_NONE;
+	return k < s->g->nodes[u].n_inputs ? s->g->nodes[u].inputs[k] : FD_NONE;
+}
+
+int32_t unit_n_outputs(const match_run_state *s, int32_t u)
+{
+	const fd_composite_rec *c = comp(s, u);
+	return c ? 1 : s->g->nodes[u].n_outputs;
+}
+
+int32_t unit_output(const match_run_state *s, int32_t u, int k)
+{
+	const fd_composite_rec *c = comp(s, u);
+	if (c)
+		return k == 0 ? c->output : FD_NONE;
+	return k < s->g->nodes[u].n_outputs ? s->g->nodes[u].outputs[k] : FD_NONE;
+}
+
+bool unit_produces(const match_run_state *s, int32_t u, int32_t t)
+{
+	if (t < 0)
+		return false;
+	const fd_composite_rec *c = comp(s, u);
+	if (c)
+		return t == c->output;
+	return s->g->tensors[t].producer == u;
+}
+
+int32_t unit_producer(const fd_match_ctx *ctx, int32_t graph, int32_t t)
+{
+	return t >= 0 ? ctx->graphs[graph].g->tensors[t].producer : FD_NONE;
+}
+
+static int nonempty_inputs(const match_run_state *s, int32_t u)
+{
+	int n = 0;
+	for (int k = 0; k < unit_n_inputs(s, u); k++)
+		if (unit_input(s, u, k) != FD_NONE)
+			n++;
+	return n;
+}
+
+static bool unit_type_matches(const match_run_state *s, int32_t u, int op)
+{
+	const fd_composite_rec *c = comp(s, u);
+	if (c) {
+		const fd_op_def *d = optable_get(op);
+		return d && d->composite != COMPOSITE_NONE && d->composite == c->kind;
+	}
+	/* the op ids of every node were found once, in the index */
+	if (op < 0 || op >= s->ix->n_ops)
+		return false;
+	return (s->ix->node_ops[(size_t)u * (size_t)s->ix->ops_words + (size_t)op / 64] >> (op % 64)) & 1;
+}
+
+/* ---- the op-chain search --------------------------------------------------- */
+
+static bool source_type_ok(const match_run_state *s, int32_t t, fd_source_type st)
+{
+	uint8_t f = s->ix->tflags[t];
+	switch (st) {
+	case SRC_CONST_OR_PARAM: return (f & (TF_CONST | TF_INPUT)) != 0;
+	case SRC_CONST:          return (f & TF_CONST) != 0;
+	case SRC_PARAM:          return (f & TF_INPUT) != 0;
+	case SRC_ACTIVATION:     return !(f & TF_CONST);
+	default:                 return true;
+	}
+}
+
+static bool search(match_run_state *s, int i);
+
+/* The op an op links to: the latest from_op before it, else the one before. */
+static int link_of(const fd_rule_op *op, int i, bool *explicit_link)
+{
+	int j = -1;
+	for (int k = 0; k < op->n_sources; k++)
+		if (op->sources[k].from_op >= 0 && op->sources[k].from_op < i && op->sources[k].from_op > j)
+			j = op->sources[k].from_op;
+	*explicit_link = j >= 0;
+	return j >= 0 ? j : i - 1;
+}
+
+/* Units in topological order, ties (a node and the composites ending at it)
+ * by id: the order anchors are tried in and candidates are listed in. */
+static bool unit_before(const int32_t *topo, int32_t a, int32_t b)
+{
+	return topo[a] != topo[b] ? topo[a] < topo[b] : a < b;
+}
+
+static const int32_t *cmp_topo;
+
+static int cmp_units(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+	return unit_before(cmp_topo, a, b) ? -1 : unit_before(cmp_topo, b, a);
+}
+
+/* Candidate lists are a few units: insertion sort, qsort beyond that. */
+static void sort_units(int32_t *u, size_t n, const int32_t *topo)
+{
+	if (n > 16) {
+		cmp_topo = topo;
+		qsort(u, n, sizeof *u, cmp_units);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		int32_t x = u[i];
+		size_t j = i;
+		for (; j > 0 && unit_before(topo, x, u[j - 1]); j--)
+			u[j] = u[j - 1];
+		u[j] = x;
+	}
+}
+
+static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t link_unit)
+{
+	const int32_t *mem;
+	int32_t nm = match_unit_nodes(s->ctx, s->gi, u, &mem);
+	const fd_composite_rec *c = comp(s, u);
+	for (int k = 0; k < i; k++) {
+		if (s->units[k] == u)
+			return true;
+		/* the Conv's own bias add shares the Conv node with the op it follows */
+		if (c && c->host >= 0 && s->units[k] == link_unit && c->host == link_unit)
+			continue;
+		const int32_t *km;
+		int32_t nk = match_unit_nodes(s->ctx, s->gi, s->units[k], &km);
+		for (int a = 0; a < nm; a++)
+			for (int b = 0; b < nk; b++)
+				if (mem[a] == km[b])
+					return true;
+	}
+	return false;
+}
+
+static void gather(match_run_state *s, int i, int link)
+{
+	const fd_rule_op *op = &s->pat->ops[i];
+	const fd_op_def *def = optable_get(op->op);
+	fd_composite want = def ? def->composite : COMPOSITE_NONE;
+	i32_vec *cand = &s->cand[i];
+	int32_t lu = s->units[link];
+	cand->n = 0;
+	for (int k = 0; k < unit_n_outputs(s, lu); k++) {
+		int32_t t = unit_output(s, lu, k);
+		if (t < 0)
+			continue;
+		const fd_tensor *x = &s->g->tensors[t];
+		for (int c = 0; c < x->n_consumers; c++)
+			vec_push(cand, x->consumers[c]);
+		if (want != COMPOSITE_NONE)
+			for (int32_t c = s->ix->tcomp_off[t]; c < s->ix->tcomp_off[t + 1]; c++)
+				if (s->ix->tcomp[c] >= 0 && comp(s, s->ix->tcomp[c])->kind == want)
+					vec_push(cand, s->ix->tcomp[c]);
+	}
+	if (want == COMPOSITE_BIASADD && unit_is_node(s->g, lu))
+		for (int32_t c = s->ix->hosted_off[lu]; c < s->ix->hosted_off[lu + 1]; c++)
+			vec_push(cand, s->ix->hosted[c]);
+	sort_units(cand->items, cand->n, s->ix->unit_topo);
+	size_t w = 0;
+	for (size_t k = 0; k < cand->n; k++) {
+		int32_t u = cand->items[k];
+		if (w && cand->items[w - 1] == u)
+			continue;
+		if (assigned_overlap(s, i, u, lu))
+			continue;
+		cand->items[w++] = u;
+	}
+	cand->n = w;
+}
+
+/* One input_sources entry under an input order (swap: commutative, swapped). */
+static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap, uint32_t passed)
+{
+	const fd_input_source *src = &s->pat->ops[i].sources[k];
+	int slot = src->input;
+	if (swap && slot < 2)
+		slot ^= 1;
+	int32_t t = unit_input(s, u, slot);
+	bool ok = t != FD_NONE;
+	if (ok && src->from_op >= 0)
+		ok = src->from_op < i && unit_produces(s, s->units[src->from_op], t);
+	if (ok && src->source_type != SRC_UNSET && src->source_type != SRC_ANY)
+		ok = source_type_ok(s, t, src->source_type);
+	int32_t prod = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
+	uint32_t ev = match_emit(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM04_SOURCE,
+	                         i, k, u, prod, t, slot);
+	if (!ok)
+		match_fail(s, ev, REASON_NM04_SOURCE, i, passed);
+	return ok;
+}
+
+/* Without a from_op, op i must read an output of op i-1. */
+static bool check_chain_link(match_run_state *s, int i, int32_t u, uint32_t passed)
+{
+	int32_t prev = s->units[i - 1], t = FD_NONE;
+	int slot = -1;
+	for (int k = 0; k < unit_n_inputs(s, u) && slot < 0; k++)
+		if (unit_produces(s, prev, unit_input(s, u, k))) {
+			slot = k;
+			t = unit_input(s, u, k);
+		}
+	/* the Conv's own bias: the BiasAdd unit is the Conv */
+	const fd_composite_rec *c = comp(s, u);
+	if (slot < 0 && c && c->host == prev) {
+		slot = 0;
+		t = c->output;
+	}
+	bool ok = slot >= 0;
+	uint32_t ev = match_emit(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM04_SOURCE,
+	                         i, -1, u, prev, t, slot);
+	if (!ok)
+		match_fail(s, ev, REASON_NM04_SOURCE, i, passed);
+	return ok;
+}
+
+static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
+{
+	const fd_rule_op *op = &s->pat->ops[i];
+	uint32_t passed = 0, ev;
+	s->units[i] = u;
+	bool ok = unit_type_matches(s, u, op->op);
+	ev = match_emit(s, EV_TYPE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM01_TYPE, i, -1, u,
+	                i ? s->units[link] : FD_NONE, via, 0);
+	if (!ok) {
+		match_fail(s, ev, REASON_NM01_TYPE, i, passed);
+		return false;
+	}
+	passed++;
+	if (op->min_inputs >= 0 || op->max_inputs >= 0) {
+		int n = nonempty_inputs(s, u);
+		ok = (op->min_inputs < 0 || n >= op->min_inputs) && (op->max_inputs < 0 || n <= op->max_inputs);
+		ev = match_emit(s, EV_ARITY, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM02_ARITY,
+		                i, -1, u, FD_NONE, n, 0);
+		if (!ok) {
+			match_fail(s, ev, REASON_NM02_ARITY, i, passed);
+			return false;
+		}
+		passed++;
+	}
+	const fd_composite_rec *c = comp(s, u);
+	const fd_node *n = &s->g->nodes[c ? c->last : u];
+	for (int p = 0; p < op->n_params; p++) {
+		fd_pval v;
+		param_unit_value(s->g, n, c, s->ix->canon.pool, op->op, op->params[p].name, &v);
+		ok = param_matches(op->params[p].value, optable_param(op->op, op->params[p].name), &v);
+		ev = match_emit(s, EV_PARAM, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM03_PARAM,
+		                i, p, u, FD_NONE, 0, 0);
+		if (!ok) {
+			match_fail(s, ev, REASON_NM03_PARAM, i, passed);
+			return false;
+		}
+		passed++;
+	}
+	bool has_from = false;
+	for (int k = 0; k < op->n_sources; k++)
+		if (op->sources[k].from_op >= 0)
+			has_from = true;
+	const fd_op_def *def = optable_get(op->op);
+	bool can_swap = def && def->commutative && op->n_sources > 0 && unit_n_inputs(s, u) == 2
+	                && nonempty_inputs(s, u) == 2;
+	for (int order = 0; order < (can_swap ? 2 : 1); order++) {
+		uint32_t p2 = passed;
+		bool all = true;
+		if (order)
+			match_emit(s, EV_ORDER, ST_INFO, REASON_NONE, i, -1, u, FD_NONE, 1, 0);
+		for (int k = 0; k < op->n_sources && all; k++) {
+			all = check_source(s, i, u, k, order == 1, p2);
+			p2++;
+		}
+		if (all && i > 0 && !has_from) {
+			all = check_chain_link(s, i, u, p2);
+			p2++;
+		}
+		if (!all)
+			continue;
+		return search(s, i + 1);
+	}
+	return false;
+}
+
+static bool search(match_run_state *s, int i)
+{
+	const fd_rule_pattern *p = s->pat;
+	int max = s->opt->max_complete > 0 ? s->opt->max_complete : 16;
+	if (i == p->n_ops) {
+		s->complete_count++;
+		return match_complete(s, p->n_ops);
+	}
+	if (i == 0)
+		return try_op(s, 0, s->anchor, -1, FD_NONE);
+	bool explicit_link;
+	int link = link_of(&p->ops[i], i, &explicit_link);
+	gather(s, i, link);
+	i32_vec *cand = &s->cand[i];
+	if (cand->n == 0) {
+		uint32_t ev = match_emit(s, EV_SOURCE, ST_FAIL, REASON_NM04_SOURCE, i, -2, s->units[link],
+		                         FD_NONE, link, 0);
+		match_fail(s, ev, REASON_NM04_SOURCE, i, 0);
+		return false;
+	}
+	for (size_t k = 0; k < cand->n; k++) {
+		int32_t u = cand->items[k];
+		/* the tensor through which u reads op `link` */
+		int32_t via = FD_NONE;
+		for (int q = 0; q < unit_n_inputs(s, u) && via == FD_NONE; q++)
+			if (unit_produces(s, s->units[link], unit_input(s, u, q)))
+				via = unit_input(s, u, q);
+		if (try_op(s, i, u, link, via))
+			return true;
+		if (s->complete_count >= max)
+			return false;
+	}
+	return false;
+}
+
+/* ---- attempts, rules, the run ---------------------------------------------- */
+
+typedef struct alt {
+	int8_t branch;
+	const fd_rule_pattern *pat;
+} alt;
+
+static bool pattern_runnable(const fd_rule_pattern *p)
+{
+	if (p->n_ops <= 0 || p->n_ops > MATCH_MAX_OPS)
+		return false;
+	for (int i = 0; i < p->n_ops; i++)
+		if (p->ops[i].op < 0)
+			return false;
+	return true;
+}
+
+static int rule_alts(const fd_rule *r, alt *alts, int max)
+{
+	int n = 0;
+	if (pattern_runnable(&r->match) && n < max)
+		alts[n++] = (alt){ -1, &r->match };
+	for (int b = 0; b < r->n_branches && n < max; b++)
+		if (pattern_runnable(&r->branches[b]))
+			alts[n++] = (alt){ (int8_t)b, &r->branches[b] };
+	return n;
+}
+
+static void run_attempt(match_run_state *s, int32_t anchor, const alt *alts, int n_alts)
+{
+	fd_rule_stats *st = &s->res->stats[s->rule];
+	uint32_t first = s->n_emitted;
+	s->anchor = anchor;
+	s->best = (match_best){ .score = 0, .decisive = UINT32_MAX, .rung = RUNG_NO_MATCH,
+	                        .reason = REASON_NM01_TYPE, .branch = -1 };
+	s->matched_once = s->fired = false;
+	s->branch = -1;
+	match_emit(s, EV_ANCHOR, ST_INFO, REASON_NONE, -1, -1, anchor, FD_NONE, 0, 0);
+	int32_t fusion = -1;
+	uint32_t fire_ev = UINT32_MAX;
+	int8_t fired_branch = -1;
+	for (int a = 0; a < n_alts && !s->fired; a++) {
+		if (!unit_type_matches(s, anchor, alts[a].pat->ops[0].op))
+			continue;
+		s->branch = alts[a].branch;
+		s->pat = alts[a].pat;
+		s->complete_count = 0;
+		if (n_alts > 1)
+			match_emit(s, EV_BRANCH, ST_INFO, REASON_NONE, -1, -1, anchor, FD_NONE, 0, 0);
+		if (search(s, 0)) {
+			fusion = (int32_t)s->res->n_fusions - 1;
+			fire_ev = s->n_emitted - 2;
+			fired_branch = s->branch;
+		}
+	}
+	fd_attempt at = {
+		.rule = s->rule, .graph = s->gi, .anchor = anchor,
+		.branch = s->fired ? fired_branch : s->best.branch,
+		.rung = s->fired ? RUNG_FIRED : s->best.rung,
+		.reason = s->fired ? REASON_OK_FIRED : s->best.reason,
+		.ops_matched = s->fired ? (uint8_t)s->res->fusions[fusion].n_ops : s->best.ops_matched,
+		.first_event = first, .n_events = s->n_emitted - first,
+		.decisive = s->fired ? fire_ev : s->best.decisive,
+		.fusion = fusion,
+		.score = s->fired ? UINT32_MAX : s->best.score,
+	};
+	if (s->fired)
+		s->res->fusions[fusion].attempt = (int32_t)s->res->trace.n_attempts;
+	s->sink.attempt(s->sink.ctx, &at);
+	st->attempts++;
+	st->by_rung[at.rung]++;
+	if (s->matched_once)
+		st->match_times++;
+	if (s->fired)
+		st->effect_times++;
+}
+
+static void rule_not_run(match_run_state *s, fd_reason why, uint32_t first)
+{
+	uint32_t ev = match_emit(s, EV_RULE, ST_FAIL, why, -1, -1, FD_NONE, FD_NONE, s->r->priority, 0);
+	fd_attempt at = {
+		.rule = s->rule, .graph = 0, .anchor = FD_NONE, .branch = -1, .rung = RUNG_NOT_RUN,
+		.reason = (uint8_t)why, .first_event = first, .n_events = s->n_emitted - first,
+		.decisive = ev, .fusion = -1, .score = 0,
+	};
+	s->sink.attempt(s->sink.ctx, &at);
+	s->res->stats[s->rule].attempts++;
+	s->res->stats[s->rule].by_rung[RUNG_NOT_RUN]++;
+}
+
+static bool in_scope(const fd_rule *r, const char *target)
+{
+	if (r->n_scope == 0)
+		return true;   /* no scope written: every target */
+	for (int i = 0; i < r->n_scope; i++)
+		if (r->scope[i] && !strcmp(r->scope[i], target))
+			return true;
+	return false;
+}
+
+static const fd_ruleset *sort_rs;
+static int cmp_rules(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+	const fd_rule *ra = &sort_rs->rules[a], *rb = &sort_rs->rules[b];
+	if (ra->priority != rb->priority)
+		return ra->priority > rb->priority ? -1 : 1;
+	int c = strcmp(ra->name ? ra->name : "", rb->name ? rb->name : "");
+	if (c)
+		return c;
+	return (a > b) - (a < b);
+}
+
+/* Anchors of several alternatives, merged in topo order without repeats.
+ * Each op's anchor list is in that order already: a k-way merge. */
+static void merge_anchors(match_run_state *s, const alt *alts, int n_alts, i32_vec *out)
+{
+	const int32_t *topo = s->ix->unit_topo;
+	int32_t at[32], end[32];
+	size_t total = 0;
+	for (int a = 0; a < n_alts; a++) {
+		int op = alts[a].pat->ops[0].op;
+		at[a] = s->ix->anchor_off[op];
+		end[a] = s->ix->anchor_off[op + 1];
+		total += (size_t)(end[a] - at[a]);
+	}
+	out->n = 0;
+	vec_grow(out, total + 1);
+	for (;;) {
+		int best = -1;
+		for (int a = 0; a < n_alts; a++)
+			if (at[a] < end[a] && (best < 0 || unit_before(topo, s->ix->anchor_units[at[a]],
+			                                               s->ix->anchor_units[at[best]])))
+				best = a;
+		if (best < 0)
+			break;
+		int32_t u = s->ix->anchor_units[at[best]++];
+		if (!out->n || out->items[out->n - 1] != u)
+			out->items[out->n++] = u;
+	}
+}
+
+static void scratch_for(match_run_state *s, const fd_graph *g)
+{
+	if ((size_t)g->n_nodes > s->scratch_nodes) {
+		free(s->node_stamp);
+		free(s->visit);
+		free(s->parent);
+		s->scratch_nodes = (size_t)g->n_nodes;
+		s->node_stamp = xcalloc(s->scratch_nodes, sizeof *s->node_stamp);
+		s->visit = xcalloc(s->scratch_nodes, sizeof *s->visit);
+		s->parent = xcalloc(s->scratch_nodes, sizeof *s->parent);
+	}
+	if ((size_t)g->n_tensors > s->scratch_tensors) {
+		free(s->tensor_stamp);
+		s->scratch_tensors = (size_t)g->n_tensors;
+		s->tensor_stamp = xcalloc(s->scratch_tensors, sizeof *s->tensor_stamp);
+	}
+	/* no clearing: the stamp only grows during a run, so an old mark (of
+	 * another attempt or graph) never equals the current one */
+}
+
+void match_result_init(fd_match_result *r)
+{
+	memset(r, 0, sizeof *r);
+	trace_init(&r->trace);
+}
+
+static void free_claims(fd_match_result *r)
+{
+	if (r->claim && r->ctx)
+		for (int32_t g = 0; g < r->ctx->n_graphs; g++)
+			free(r->claim[g]);
+	free(r->claim);
+	r->claim = NULL;
+}
+
+void match_result_release(fd_match_result *r)
+{
+	free_claims(r);
+	free(r->order);
+	free(r->stats);
+	free(r->fusions);
+	free(r->pool);
+	trace_release(&r->trace);
+	memset(r, 0, sizeof *r);
+}
+
+int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_options *opt,
+              fd_match_result *r)
+{
+	static const fd_match_options defaults = { 0 };
+	if (!opt)
+		opt = &defaults;
+	free_claims(r);
+	free(r->order);
+	free(r->stats);
+	r->ctx = ctx;
+	r->rules = rs;
+	r->target = opt->target ? opt->target : "ai_core";
+	r->n_rules = rs->n_rules;
+	r->n_fusions = r->n_pool = 0;
+	trace_clear(&r->trace);
+	r->order = xcalloc(rs->n_rules ? (size_t)rs->n_rules : 1, sizeof *r->order);
+	r->stats = xcalloc(rs->n_rules ? (size_t)rs->n_rules : 1, sizeof *r->stats);
+	r->claim = xcalloc(ctx->n_graphs ? (size_t)ctx->n_graphs : 1, sizeof *r->claim);
+	for (int32_t g = 0; g < ctx->n_graphs; g++) {
+		int32_t n = ctx->graphs[g].g->n_nodes;
+		r->claim[g] = xmalloc((n ? (size_t)n : 1) * sizeof **r->claim);
+		memset(r->claim[g], 0xff, (n ? (size_t)n : 1) * sizeof **r->claim);
+	}
+	for (int32_t i = 0; i < rs->n_rules; i++)
+		r->order[i] = i;
+	sort_rs = rs;
+	qsort(r->order, (size_t)rs->n_rules, sizeof *r->order, cmp_rules);
+
+	/* size the trace once: about ten events per anchor of every rule */
+	size_t est = (size_t)rs->n_rules;
+	for (int32_t i = 0; i < rs->n_rules; i++) {
+		alt a[32];
+		int na = rule_alts(&rs->rules[i], a, 32);
+		for (int32_t gi = 0; gi < ctx->n_graphs; gi++)
+			for (int k = 0; k < na; k++) {
+				int op = a[k].pat->ops[0].op;
+				est += (size_t)(ctx->graphs[gi].anchor_off[op + 1] - ctx->graphs[gi].anchor_off[op]);
+			}
+	}
+	/* a re-run keeps the last run's arrays (already faulted in; trace_fit
+	 * left them at that run's size) and grows them only if it needs more */
+	if (!opt->no_events && r->trace.cap_bytes == 0)
+		trace_reserve(&r->trace, est * 10, est);
+
+	match_run_state s;
+	memset(&s, 0, sizeof s);
+	s.ctx = ctx;
+	s.rs = rs;
+	s.opt = opt;
+	s.res = r;
+	/* events are encoded on a second thread once the run is large (trace.h) */
+	s.sink = opt->no_events ? trace_sink(&r->trace) : trace_async_sink(&r->trace);
+	s.rule = -1;
+	s.branch = -1;
+
+	/* canonical forms found, once, before any rule */
+	for (int32_t gi = 0; gi < ctx->n_graphs; gi++) {
+		s.gi = gi;
+		s.g = ctx->graphs[gi].g;
+		for (int32_t c = 0; c < ctx->graphs[gi].canon.n; c++)
+			match_emit(&s, EV_COMPOSITE, ST_INFO, REASON_NONE, -1, -1, s.g->n_nodes + c, FD_NONE,
+			           ctx->graphs[gi].canon.items[c].recogniser, 0);
+	}
+
+	i32_vec anchors = { 0 };
+	alt alts[32];
+	for (int32_t oi = 0; oi < rs->n_rules; oi++) {
+		s.rule = r->order[oi];
+		s.r = &rs->rules[s.rule];
+		s.branch = -1;
+		s.gi = 0;
+		s.g = ctx->n_graphs ? ctx->graphs[0].g : NULL;
+		uint32_t first = s.n_emitted;
+		match_emit(&s, EV_RULE, ST_INFO, REASON_NONE, -1, -1, FD_NONE, FD_NONE, s.r->priority, 0);
+		int n_alts = rule_alts(s.r, alts, 32);
+		if (!s.r->enabled) {
+			rule_not_run(&s, REASON_NR01_DISABLED, first);
+			continue;
+		}
+		if (!in_scope(s.r, r->target)) {
+			rule_not_run(&s, REASON_NR02_SCOPE, first);
+			continue;
+		}
+		if (n_alts == 0) {
+			rule_not_run(&s, REASON_NR03_NO_PATTERN, first);
+			continue;
+		}
+		for (int32_t gi = 0; gi < ctx->n_graphs; gi++) {
+			s.gi = gi;
+			s.ix = &ctx->graphs[gi];
+			s.g = s.ix->g;
+			scratch_for(&s, s.g);
+			const int32_t *list;
+			size_t n_list;
+			if (n_alts == 1) {
+				int op = alts[0].pat->ops[0].op;
+				list = s.ix->anchor_units + s.ix->anchor_off[op];
+				n_list = (size_t)(s.ix->anchor_off[op + 1] - s.ix->anchor_off[op]);
+			} else {
+				merge_anchors(&s, alts, n_alts, &anchors);
+				list = anchors.items;
+				n_list = anchors.n;
+			}
+			for (size_t k = 0; k < n_list; k++)
+				run_attempt(&s, list[k], alts, n_alts);
+		}
+	}
+	vec_release(&anchors);
+	if (!opt->no_events)
+		trace_async_finish(&r->trace);   /* every event encoded: readable from here */
+	trace_fit(&r->trace);   /* the reserve was an estimate */
+	for (int i = 0; i < MATCH_MAX_OPS; i++)
+		vec_release(&s.cand[i]);
+	vec_release(&s.queue);
+	vec_release(&s.cover.nodes);
+	vec_release(&s.cover.inputs);
+	vec_release(&s.cover.outputs);
+	vec_release(&s.cover.intermediates);
+	vec_release(&s.cover.escapes);
+	free(s.node_stamp);
+	free(s.visit);
+	free(s.parent);
+	free(s.tensor_stamp);
+	return 0;
+}

@@ -1,0 +1,171 @@
+/* match.h — the matcher: runs a rule set over a model the way a graph compiler
+ * would, claims nodes for the fusions that fire, and records every check in a
+ * trace (trace.h).
+ *
+ * Two objects, so a what-if re-run only redoes the matching:
+ *   fd_match_ctx     built once per model (and canonicalise on/off): per graph,
+ *                    the constant-foldable bit of every tensor, the composites
+ *                    (canon.h), the anchor index (op id → units in topo order)
+ *                    and scratch arrays. Read-only during a run.
+ *   fd_match_result  one run: fusions, per-rule counts, node claims, trace.
+ *                    match_run clears and refills it; reuse it across runs.
+ *
+ * Units: in graph g a unit id u < g->n_nodes is node u; u >= n_nodes is
+ * composite u - n_nodes of that graph's canon. A pattern position is matched
+ * by one unit.
+ *
+ * Semantics decided here (fusiondbg-rules(5), MATCH):
+ *  - rules run by priority (high first), equal priority by name; anchors in
+ *    topological order, graphs in index order (bodies are their own graphs);
+ *  - alternatives: match.ops first (when present), then match.branches in order;
+ *  - op i > 0 without a from_op must consume an output of op i-1 (any slot);
+ *    candidates are tried in consumer order, with backtracking;
+ *  - subgraph external inputs = distinct tensors read by the match from
+ *    outside that are not constant-foldable (activations, graph inputs,
+ *    outer-scope tensors); weights and other constants never count;
+ *  - allow_intermediate_outputs defaults to false: an intermediate with a
+ *    consumer outside the match (or that is a graph output) rejects it;
+ *  - the match's outputs = tensors it produces that leave it (consumed
+ *    outside or graph outputs), plus the last op's output;
+ *  - constraints with an unknown size / dtype / shape pass with a WN02
+ *    warning event (the estimate cannot decide; the trace says so);
+ *  - a complete pattern that fails a later check does not stop the search:
+ *    the next complete pattern from the same anchor is tried (at most
+ *    opt->max_complete), the deepest failure is what the attempt reports;
+ *  - match_times counts attempts whose op chain matched (past type, arity,
+ *    params, sources); effect_times counts fusions. */
+#ifndef FD_MATCH_H
+#define FD_MATCH_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/arena.h"
+#include "match/canon.h"
+#include "base/diag.h"
+#include "ir/graph.h"
+#include "rules/rules.h"
+#include "trace/trace.h"
+
+/* Per-tensor flags in fd_graph_index.tflags. */
+enum {
+	TF_CONST = 1 << 0,    /* initializer, Constant output, or constant-foldable */
+	TF_INPUT = 1 << 1,    /* graph input (not an initializer) */
+	TF_OUTER = 1 << 2,    /* read from an enclosing graph */
+};
+
+typedef struct fd_graph_index {
+	const fd_graph *g;
+	uint8_t *tflags;          /* per tensor */
+	fd_canon canon;
+	int32_t n_units;          /* n_nodes + canon.n */
+	int32_t n_ops;            /* optable_count() */
+	int32_t *anchor_off;      /* [n_ops + 1]: op id → range in anchor_units */
+	int32_t *anchor_units;    /* units in topo order (composites at their last member) */
+	int32_t *tcomp_off;       /* [n_tensors + 1]: tensor → composites reading it */
+	int32_t *tcomp;
+	int32_t *hosted_off;      /* [n_nodes + 1]: node → biasadd_conv composites it hosts */
+	int32_t *hosted;
+	int32_t *unit_topo;       /* per unit: topo index (composite: of its last member) */
+	int32_t *iota;            /* iota[n] == n: a node's member list is iota + n */
+	uint64_t *node_ops;       /* [n_nodes * ops_words]: bit id set when optable_node_matches(id, node) */
+	int32_t ops_words;
+} fd_graph_index;
+
+typedef struct fd_match_ctx {
+	const fd_model *model;
+	bool canonicalize;
+	int32_t n_graphs;
+	fd_graph_index *graphs;
+	fd_arena arena;
+} fd_match_ctx;
+
+int  match_ctx_init(fd_match_ctx *ctx, const fd_model *m, bool canonicalize, fd_diags *d);
+void match_ctx_release(fd_match_ctx *ctx);
+
+/* Unit helpers. */
+static inline bool unit_is_node(const fd_graph *g, int32_t u) { return u >= 0 && u < g->n_nodes; }
+const fd_composite_rec *match_composite(const fd_match_ctx *ctx, int32_t graph, int32_t u); /* NULL for a node */
+/* Member nodes of a unit (one for a node). */
+int32_t match_unit_nodes(const fd_match_ctx *ctx, int32_t graph, int32_t u, const int32_t **nodes);
+/* The node that names a unit: the node itself, or the composite's last member. */
+int32_t match_unit_node(const fd_match_ctx *ctx, int32_t graph, int32_t u);
+/* "conv1 (Conv)" or "Mul_4 (Swish: silu of Sigmoid_3, Mul_4)". Returns buf. */
+char *match_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size);
+
+typedef struct fd_match_options {
+	const char *target;       /* NULL: "ai_core" */
+	int max_complete;         /* complete patterns tried per anchor; 0: 16 */
+	bool no_events;           /* keep attempts only (fast what-if runs); why needs events */
+} fd_match_options;
+
+/* A fired rule. All ranges index fd_match_result.pool. */
+typedef struct fd_fusion {
+	int32_t rule, graph, anchor, attempt;
+	int16_t branch;           /* -1: match.ops */
+	int16_t n_ops;
+	uint32_t units;           /* n_ops unit ids, by pattern position */
+	uint32_t nodes;           /* member node ids (composite members included), topo order */
+	int32_t n_nodes;
+	uint32_t inputs;          /* external tensors read: activations and constants, first use */
+	int32_t n_inputs;
+	uint32_t outputs;         /* tensors leaving the fusion */
+	int32_t n_outputs;
+	uint32_t intermediates;   /* tensors made and consumed only inside */
+	int32_t n_intermediates;
+	int64_t workspace_bytes;  /* sum over members (workspace_estimate), -1 unknown */
+} fd_fusion;
+
+typedef struct fd_rule_stats {
+	int64_t attempts, match_times, effect_times;
+	int64_t by_rung[RUNG_COUNT];
+} fd_rule_stats;
+
+typedef struct fd_match_result {
+	const fd_match_ctx *ctx;
+	const fd_ruleset *rules;
+	const char *target;
+	int32_t n_rules;
+	int32_t *order;           /* rule indices in the order they ran */
+	fd_rule_stats *stats;     /* by rule index */
+	fd_fusion *fusions;
+	size_t n_fusions, cap_fusions;
+	int32_t *pool;
+	size_t n_pool, cap_pool;
+	int32_t **claim;          /* [graph][node]: fusion index, or -1 */
+	fd_trace trace;
+	/* Optional: writes fusion i's "memory" object in the match JSON with
+	 * the estimates' keys (estimate_attach_json); NULL: the matcher's byte sums. */
+	void (*memory_json)(FILE *f, const struct fd_match_result *r, size_t fusion, const void *arg);
+	const void *memory_json_arg;
+} fd_match_result;
+
+void match_result_init(fd_match_result *r);
+void match_result_release(fd_match_result *r);
+/* Runs every rule of rs (rules with enabled == false are "not run"). The
+ * result refers to ctx and rs; keep them alive while reading it. */
+int  match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_options *opt,
+               fd_match_result *r);
+
+static inline const int32_t *fusion_ids(const fd_match_result *r, uint32_t off) { return r->pool + off; }
+
+/* The attempts of one rule, ranked: fired first, then by depth (score), then
+ * topo order. Fills idx (caller-owned, up to max) and returns the count. */
+size_t match_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *idx, size_t max);
+/* The attempt of rule on the unit that names node (as anchor), or else the
+ * deepest attempt of that rule whose events touch node; UINT32_MAX if none. */
+uint32_t match_find_attempt(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node);
+
+/* Match JSON (the keys of fusiondbg(1), OPTIONS --format: model, rules, fusions, rejections; the
+ * graph-level memory object is left to the estimates module) and the text
+ * summary of `match`. */
+void match_write_json(FILE *f, const fd_match_result *r);
+/* The same keys without the enclosing braces (no trailing comma or newline),
+ * so a caller can add its own ("memory", "trace") around them. */
+void match_write_json_fields(FILE *f, const fd_match_result *r);
+void match_write_text(FILE *f, const fd_match_result *r);
+
+/* Workspace a node needs beyond its inputs and outputs (workspace.c): Conv
+ * im2col = C_in/groups · kh · kw · H_out · W_out · N · dtype bytes (CANN's
+ * formula), 0 for everything else. *known is false when a dim is unknown. */
+int64_t workspace_estimate(const fd_graph *g, const fd_node *n, bool *known);
+
+#endif

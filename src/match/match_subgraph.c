@@ -1,0 +1,301 @@
+/* match_subgraph.c — what happens once a rule's op chain matched: the cover
+ * (member nodes, external inputs, outputs, intermediates), the subgraph
+ * checks (escape, input / output counts), the constraints, the conflict with
+ * earlier fusions, the would-cycle check, and firing. */
+#include <stdlib.h>
+#include <string.h>
+#include "match/match_internal.h"
+
+static const fd_graph *G;
+static int cmp_node_topo(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+	return (G->nodes[a].topo > G->nodes[b].topo) - (G->nodes[a].topo < G->nodes[b].topo);
+}
+
+static bool is_member(const match_run_state *s, int32_t node)
+{
+	return node >= 0 && s->node_stamp[node] == s->stamp;
+}
+
+/* Fills s->cover for units[0..n). */
+static void cover_build(match_run_state *s, int n)
+{
+	match_cover *c = &s->cover;
+	const fd_graph *g = s->g;
+	c->nodes.n = c->inputs.n = c->outputs.n = c->intermediates.n = c->escapes.n = 0;
+	s->stamp++;
+	for (int i = 0; i < n; i++) {
+		const int32_t *mem;
+		int32_t nm = match_unit_nodes(s->ctx, s->gi, s->units[i], &mem);
+		for (int k = 0; k < nm; k++)
+			if (s->node_stamp[mem[k]] != s->stamp) {
+				s->node_stamp[mem[k]] = s->stamp;
+				vec_push(&c->nodes, mem[k]);
+			}
+	}
+	G = g;
+	qsort(c->nodes.items, c->nodes.n, sizeof *c->nodes.items, cmp_node_topo);
+	c->min_topo = g->nodes[c->nodes.items[0]].topo;
+	c->max_topo = g->nodes[c->nodes.items[c->nodes.n - 1]].topo;
+	/* final outputs: those of the last pattern op's unit */
+	int32_t last = s->units[n - 1];
+	int32_t finals[8];
+	int nf = 0;
+	for (int k = 0; k < unit_n_outputs(s, last) && nf < 8; k++)
+		if (unit_output(s, last, k) >= 0)
+			finals[nf++] = unit_output(s, last, k);
+	for (size_t i = 0; i < c->nodes.n; i++) {
+		const fd_node *nd = &g->nodes[c->nodes.items[i]];
+		for (int k = 0; k < nd->n_inputs; k++) {
+			int32_t t = nd->inputs[k];
+			if (t < 0 || is_member(s, g->tensors[t].producer) || s->tensor_stamp[t] == s->stamp)
+				continue;
+			s->tensor_stamp[t] = s->stamp;
+			vec_push(&c->inputs, t);
+		}
+	}
+	for (size_t i = 0; i < c->nodes.n; i++) {
+		const fd_node *nd = &g->nodes[c->nodes.items[i]];
+		for (int k = 0; k < nd->n_outputs; k++) {
+			int32_t t = nd->outputs[k];
+			if (t < 0)
+				continue;
+			const fd_tensor *x = &g->tensors[t];
+			bool outside = x->is_graph_output;
+			for (int q = 0; q < x->n_consumers && !outside; q++)
+				if (!is_member(s, x->consumers[q]))
+					outside = true;
+			bool final = false;
+			for (int f = 0; f < nf; f++)
+				if (finals[f] == t)
+					final = true;
+			if (final) {
+				/* an unused extra output of the last op (Dropout's mask) does not count */
+				if (outside || t == finals[0])
+					vec_push(&c->outputs, t);
+			} else if (outside) {
+				vec_push(&c->escapes, t);
+			} else {
+				vec_push(&c->intermediates, t);
+			}
+		}
+	}
+	if (s->r->allow_intermediate_outputs == 1)
+		for (size_t i = 0; i < c->escapes.n; i++)
+			vec_push(&c->outputs, c->escapes.items[i]);
+}
+
+/* The first consumer of t outside the match, or FD_NONE (graph output). */
+static int32_t outside_consumer(const match_run_state *s, int32_t t)
+{
+	const fd_tensor *x = &s->g->tensors[t];
+	for (int q = 0; q < x->n_consumers; q++)
+		if (!is_member(s, x->consumers[q]))
+			return x->consumers[q];
+	return FD_NONE;
+}
+
+/* Forward search from the match's outside consumers, limited to nodes before
+ * the last member in topo order (later ones cannot lead back). Fills path
+ * (member, outside…, member) and returns its length, 0 when no cycle. */
+static int would_cycle(match_run_state *s, i32_vec *path)
+{
+	const fd_graph *g = s->g;
+	match_cover *c = &s->cover;
+	i32_vec *q = &s->queue;
+	q->n = 0;
+	path->n = 0;
+	for (size_t i = 0; i < c->nodes.n; i++) {
+		int32_t m = c->nodes.items[i];
+		const fd_node *nd = &g->nodes[m];
+		for (int k = 0; k < nd->n_outputs; k++) {
+			if (nd->outputs[k] < 0)
+				continue;
+			const fd_tensor *x = &g->tensors[nd->outputs[k]];
+			for (int j = 0; j < x->n_consumers; j++) {
+				int32_t y = x->consumers[j];
+				if (is_member(s, y) || s->visit[y] == s->stamp || g->nodes[y].topo >= c->max_topo)
+					continue;
+				s->visit[y] = s->stamp;
+				s->parent[y] = m;
+				vec_push(q, y);
+			}
+		}
+	}
+	for (size_t h = 0; h < q->n; h++) {
+		int32_t v = q->items[h];
+		const fd_node *nd = &g->nodes[v];
+		for (int k = 0; k < nd->n_outputs; k++) {
+			if (nd->outputs[k] < 0)
+				continue;
+			const fd_tensor *x = &g->tensors[nd->outputs[k]];
+			for (int j = 0; j < x->n_consumers; j++) {
+				int32_t y = x->consumers[j];
+				if (is_member(s, y)) {
+					/* back into the match: the path is y <- v <- … <- member */
+					vec_push(path, y);
+					for (int32_t p = v; ; p = s->parent[p]) {
+						vec_push(path, p);
+						if (is_member(s, p))
+							break;
+					}
+					for (size_t a = 0, b = path->n - 1; a < b; a++, b--) {
+						int32_t t = path->items[a];
+						path->items[a] = path->items[b];
+						path->items[b] = t;
+					}
+					return (int)path->n;
+				}
+				if (s->visit[y] == s->stamp || g->nodes[y].topo >= c->max_topo)
+					continue;
+				s->visit[y] = s->stamp;
+				s->parent[y] = v;
+				vec_push(q, y);
+			}
+		}
+	}
+	return 0;
+}
+
+static uint32_t pool_put(fd_match_result *r, const int32_t *ids, size_t n)
+{
+	if (r->n_pool + n > r->cap_pool) {
+		size_t cap = r->cap_pool ? r->cap_pool : 1024;
+		while (cap < r->n_pool + n)
+			cap *= 2;
+		r->pool = xrealloc(r->pool, cap * sizeof *r->pool);
+		r->cap_pool = cap;
+	}
+	memcpy(r->pool + r->n_pool, ids, n * sizeof *ids);
+	uint32_t off = (uint32_t)r->n_pool;
+	r->n_pool += n;
+	return off;
+}
+
+static int32_t record_fusion(match_run_state *s, int n)
+{
+	fd_match_result *r = s->res;
+	match_cover *c = &s->cover;
+	if (r->n_fusions == r->cap_fusions) {
+		r->cap_fusions = r->cap_fusions ? r->cap_fusions * 2 : 64;
+		r->fusions = xrealloc(r->fusions, r->cap_fusions * sizeof *r->fusions);
+	}
+	fd_fusion *f = &r->fusions[r->n_fusions];
+	memset(f, 0, sizeof *f);
+	f->rule = s->rule;
+	f->graph = s->gi;
+	f->anchor = s->anchor;
+	f->attempt = -1;
+	f->branch = s->branch;
+	f->n_ops = (int16_t)n;
+	f->units = pool_put(r, s->units, (size_t)n);
+	f->nodes = pool_put(r, c->nodes.items, c->nodes.n);
+	f->n_nodes = (int32_t)c->nodes.n;
+	f->inputs = pool_put(r, c->inputs.items, c->inputs.n);
+	f->n_inputs = (int32_t)c->inputs.n;
+	f->outputs = pool_put(r, c->outputs.items, c->outputs.n);
+	f->n_outputs = (int32_t)c->outputs.n;
+	f->intermediates = pool_put(r, c->intermediates.items, c->intermediates.n);
+	f->n_intermediates = (int32_t)c->intermediates.n;
+	int64_t ws = 0;
+	for (size_t i = 0; i < c->nodes.n && ws >= 0; i++) {
+		bool known = true;
+		int64_t w = workspace_estimate(s->g, &s->g->nodes[c->nodes.items[i]], &known);
+		ws = known ? ws + w : -1;
+	}
+	f->workspace_bytes = ws;
+	int32_t idx = (int32_t)r->n_fusions++;
+	for (size_t i = 0; i < c->nodes.n; i++)
+		r->claim[s->gi][c->nodes.items[i]] = idx;
+	return idx;
+}
+
+static int32_t unit_of_node(const match_run_state *s, int n_ops, int32_t node)
+{
+	for (int i = 0; i < n_ops; i++) {
+		const int32_t *mem;
+		int32_t nm = match_unit_nodes(s->ctx, s->gi, s->units[i], &mem);
+		for (int k = 0; k < nm; k++)
+			if (mem[k] == node)
+				return s->units[i];
+	}
+	return node;
+}
+
+bool match_complete(match_run_state *s, int n)
+{
+	const fd_rule *r = s->r;
+	match_cover *c = &s->cover;
+	uint32_t passed = 0, ev;
+	s->matched_once = true;
+	cover_build(s, n);
+
+	if (r->allow_intermediate_outputs != 1) {
+		if (c->escapes.n) {
+			int32_t t = c->escapes.items[0];
+			int32_t who = outside_consumer(s, t);
+			ev = match_emit(s, EV_ESCAPE, ST_FAIL, REASON_NM05_ESCAPE, -1, -1,
+			                unit_of_node(s, n, s->g->tensors[t].producer), who, t, 0);
+			match_fail(s, ev, REASON_NM05_ESCAPE, n, passed);
+			return false;
+		}
+		match_emit(s, EV_ESCAPE, ST_PASS, REASON_NONE, -1, -1, FD_NONE, FD_NONE, -1, 0);
+		passed++;
+	}
+	if (r->input_count_min >= 0 || r->input_count_max >= 0) {
+		int64_t k = 0;
+		for (size_t i = 0; i < c->inputs.n; i++)
+			if (!(s->ix->tflags[c->inputs.items[i]] & TF_CONST))
+				k++;
+		bool ok = (r->input_count_min < 0 || k >= r->input_count_min)
+		          && (r->input_count_max < 0 || k <= r->input_count_max);
+		ev = match_emit(s, EV_INPUTS, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM06_COUNTS,
+		                -1, -1, FD_NONE, FD_NONE, k, 0);
+		if (!ok) {
+			match_fail(s, ev, REASON_NM06_COUNTS, n, passed);
+			return false;
+		}
+		passed++;
+	}
+	if (r->output_count >= 0) {
+		bool ok = (int64_t)c->outputs.n == r->output_count;
+		ev = match_emit(s, EV_OUTPUTS, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM06_COUNTS,
+		                -1, -1, FD_NONE, FD_NONE, (int64_t)c->outputs.n, r->output_count);
+		if (!ok) {
+			match_fail(s, ev, REASON_NM06_COUNTS, n, passed);
+			return false;
+		}
+		passed++;
+	}
+	for (int k = 0; k < r->n_constraints; k++) {
+		if (!match_constraint(s, k, n, passed))
+			return false;
+		passed++;
+	}
+	for (size_t i = 0; i < c->nodes.n; i++) {
+		int32_t node = c->nodes.items[i];
+		int32_t winner = s->res->claim[s->gi][node];
+		if (winner < 0)
+			continue;
+		ev = match_emit(s, EV_CONFLICT, ST_FAIL, REASON_CL01_CONFLICT, -1, -1, node, winner,
+		                s->res->fusions[winner].rule, 0);
+		match_fail(s, ev, REASON_CL01_CONFLICT, n, passed);
+		return false;
+	}
+	i32_vec path = { 0 };
+	int len = would_cycle(s, &path);
+	if (len) {
+		uint32_t off = s->opt->no_events ? 0 : s->sink.path(s->sink.ctx, path.items, (uint32_t)len);
+		ev = match_emit(s, EV_CYCLE, ST_FAIL, REASON_WC01_CYCLE, -1, -1, path.items[0], FD_NONE, off, len);
+		vec_release(&path);
+		match_fail(s, ev, REASON_WC01_CYCLE, n, passed);
+		return false;
+	}
+	vec_release(&path);
+	int32_t f = record_fusion(s, n);
+	match_emit(s, EV_FIRE, ST_PASS, REASON_OK_FIRED, -1, -1, s->anchor, FD_NONE, f, 0);
+	match_emit(s, EV_REWRITE, ST_INFO, REASON_NONE, -1, -1, s->anchor, FD_NONE, f, 0);
+	s->fired = true;
+	return true;
+}

@@ -1,0 +1,660 @@
+/* onnx_load.c — ONNX ModelProto → fd_model: reading the file, the model
+ * header, graphs and their order, outer-scope captures, symbolic dims.
+ *
+ * protobuf-c (code generated from onnx.proto) does the decoding, but not of
+ * the whole file at once: after a wire check (onnx_wire.c) the main graph's
+ * nodes, initializers and value infos are unpacked one message at a time into
+ * a scratch arena that is reset between them, so a million-node model never
+ * exists twice in memory. Bodies of If / Loop / Scan arrive unpacked inside
+ * their owner's NodeProto and are converted right after it (onnx_node.c).
+ *
+ * Graphs: [0] is the main graph; a GRAPH / GRAPHS attribute reserves the next
+ * index for its body, so a parent always comes before its bodies. Once every
+ * graph is converted, a name a body reads but neither produces nor declares is
+ * resolved against the enclosing graphs, innermost first (an outer-scope
+ * capture, created in the graphs in between as needed). Then each graph is
+ * linked, checked and sorted (graph.c), symbolic dims are bound and shape
+ * inference runs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "onnx/onnx_loader.h"
+
+#define MAX_FILE_SIZE ((int64_t)2 << 30)
+
+enum { GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INITIALIZER = 5, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12,
+       GRAPH_VALUE_INFO = 13, GRAPH_SPARSE_INITIALIZER = 15, MODEL_GRAPH = 7 };
+
+const char *loader_intern(loader *L, const char *s)
+{
+	return strpool_intern(&L->m->names, S(s));
+}
+
+int32_t loader_tensor_find(loader *L, int32_t gi, const char *name)
+{
+	if (gi)
+		return strmap_get(&L->graphs.items[gi].tensor_by_name, name);
+	int32_t id = strpool_find(&L->m->names, name, strlen(name));
+	return id >= 0 && (size_t)id < L->main_tensor.n ? L->main_tensor.items[id] : FD_NONE;
+}
+
+static int32_t tensor_new(loader *L, int32_t gi, const char *name, fd_tensor_kind kind)
+{
+	graph_build *b = &L->build.items[gi];
+	fd_tensor x = {
+		.name = name, .kind = (uint8_t)kind, .dtype = DT_UNDEFINED, .shape = { -1, NULL },
+		.producer = FD_NONE, .producer_port = FD_NONE, .outer = FD_NONE,
+	};
+	int32_t t = (int32_t)b->tensors.n;
+	vec_push(&b->tensors, x);
+	return t;
+}
+
+/* The main graph's slot for string id, the index grown to the pool's size. */
+static int32_t *main_slot(loader *L, int32_t id)
+{
+	size_t n = L->main_tensor.n;
+	if ((size_t)id >= n) {
+		size_t want = L->m->names.n > (size_t)id ? L->m->names.n : (size_t)id + 1;
+		vec_grow(&L->main_tensor, want);
+		for (size_t i = n; i < want; i++)
+			L->main_tensor.items[i] = FD_NONE;
+		L->main_tensor.n = want;
+	}
+	return &L->main_tensor.items[id];
+}
+
+int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind)
+{
+	if (!gi) {
+		int32_t id = strpool_id(&L->m->names, name, strlen(name));
+		int32_t *slot = main_slot(L, id);
+		return *slot >= 0 ? FD_NONE : (*slot = tensor_new(L, 0, strpool_str(&L->m->names, id), kind));
+	}
+	if (loader_tensor_find(L, gi, name) >= 0)
+		return FD_NONE;
+	int32_t t = tensor_new(L, gi, loader_intern(L, name), kind);
+	strmap_put(&L->graphs.items[gi].tensor_by_name, loader_tensor(L, gi, t)->name, t);
+	return t;
+}
+
+/* The main graph's tensor named by string id, created when new. */
+static int32_t main_tensor_get(loader *L, int32_t id)
+{
+	int32_t *slot = main_slot(L, id);
+	if (*slot < 0)
+		*slot = tensor_new(L, 0, strpool_str(&L->m->names, id), TENSOR_ACTIVATION);
+	return *slot;
+}
+
+int32_t loader_tensor_get(loader *L, int32_t gi, const char *name)
+{
+	if (gi) {
+		int32_t t = loader_tensor_find(L, gi, name);
+		return t >= 0 ? t : loader_tensor_add(L, gi, name, TENSOR_ACTIVATION);
+	}
+	return main_tensor_get(L, strpool_id(&L->m->names, name, strlen(name)));
+}
+
+void loader_tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids)
+{
+	for (size_t i = 0; i < n; i++)
+		ids[i] = names[i] && names[i][0] ? loader_tensor_get(L, gi, names[i]) : FD_NONE;
+}
+
+int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr, const Onnx__GraphProto *proto)
+{
+	fd_graph g = { 0 };
+	g.index = (int32_t)L->graphs.n;
+	g.parent = parent;
+	g.owner_node = node;
+	g.owner_attr = attr;
+	g.depth = L->graphs.items[parent].depth + 1;
+	g.name = loader_intern(L, proto ? proto->name : "");
+	graph_build b = { 0 };
+	static const Onnx__GraphProto empty = ONNX__GRAPH_PROTO__INIT;
+	b.src.proto = proto ? proto : &empty;
+	vec_push(&L->graphs, g);
+	vec_push(&L->build, b);
+	return g.index;
+}
+
+/* ---- the messages of one repeated GraphProto field ------------------------ */
+
+typedef struct msg_iter {
+	loader *L;
+	graph_src src;            /* a copy: bodies reserved meanwhile move L->build */
+	const ProtobufCFieldDescriptor *field;
+	size_t at;                /* wire offset, or index into the unpacked array */
+	bool failed;
+	node_stream *stream;      /* main graph's nodes, unpacked on another thread */
+} msg_iter;
+
+static msg_iter msg_begin(loader *L, int32_t gi, unsigned field)
+{
+	msg_iter it = { L, L->build.items[gi].src, NULL, 0, false, NULL };
+	it.field = protobuf_c_message_descriptor_get_field(&onnx__graph_proto__descriptor, field);
+	if (it.src.wire)
+		it.at = it.src.span[field].first;
+	return it;
+}
+
+/* The next message, or NULL at the end (it->failed when it did not unpack).
+ * A wire message lives until the next call. */
+static const void *msg_next(msg_iter *it)
+{
+	const graph_src *s = &it->src;
+	if (s->proto) {
+		size_t n = *(const size_t *)((const char *)s->proto + it->field->quantifier_offset);
+		void *const *v = *(void *const *const *)((const char *)s->proto + it->field->offset);
+		while (it->at < n)
+			if (v[it->at++])
+				return v[it->at - 1];
+		return NULL;
+	}
+	wire_error bad;
+	const void *msg = NULL;
+	if (it->stream) {
+		msg = node_stream_next(it->stream, &it->failed, &bad);
+	} else {
+		const uint8_t *data;
+		size_t len;
+		if (!wire_next(s->wire, s->span[it->field->id].end, &it->at, it->field->id, &data, &len))
+			return NULL;
+		/* the first check left the main graph's nodes to be checked here */
+		bad = (wire_error){ (size_t)(data - it->L->file), NULL };
+		pb_arena_reset(&it->L->scratch);
+		if (it->field->id != GRAPH_NODE || !wire_check_at(it->field->descriptor, data, len, bad.at, 2, &bad))
+			msg = protobuf_c_message_unpack(it->field->descriptor, &it->L->scratch.allocator, len, data);
+		it->failed = !msg;
+	}
+	if (it->failed && bad.why)
+		diag_error(it->L->d, it->L->pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)",
+		           bad.why, bad.at, it->L->file_size);
+	else if (it->failed)
+		diag_error(it->L->d, it->L->pos, "not a valid ONNX protobuf (bad %s at byte %zu)",
+		           it->field->name, bad.at);
+	return msg;
+}
+
+static size_t msg_count(loader *L, int32_t gi, unsigned field)
+{
+	const graph_src *s = &L->build.items[gi].src;
+	const ProtobufCFieldDescriptor *f =
+		protobuf_c_message_descriptor_get_field(&onnx__graph_proto__descriptor, field);
+	if (s->proto)
+		return *(const size_t *)((const char *)s->proto + f->quantifier_offset);
+	return s->span[field].count;
+}
+
+/* ---- graphs ---------------------------------------------------------------- */
+
+static int read_initializers(loader *L, int32_t gi)
+{
+	msg_iter it = msg_begin(L, gi, GRAPH_INITIALIZER);
+	for (const Onnx__TensorProto *p; (p = msg_next(&it));) {
+		if (!p->name || !p->name[0])
+			continue;
+		int32_t t = loader_tensor_add(L, gi, p->name, TENSOR_INITIALIZER);
+		if (t < 0) {
+			diag_error(L->d, L->pos, "initializer '%s' is listed twice", p->name);
+			return -1;
+		}
+		fd_tensor x = *loader_tensor(L, gi, t);
+		if (onnx_tensor_read(L, p, &x.dtype, &x.shape, &x.value, &x.external_data)) {
+			diag_error(L->d, L->pos, "initializer '%s' has a negative dimension (%lld at axis %zu)",
+			           x.name, (long long)L->bad_dim, L->bad_axis);
+			return -1;
+		}
+		x.shape_declared = true;
+		*loader_tensor(L, gi, t) = x;
+		L->build.items[gi].n_initializers++;
+	}
+	if (it.failed)
+		return -1;
+	it = msg_begin(L, gi, GRAPH_SPARSE_INITIALIZER);
+	for (const Onnx__SparseTensorProto *p; (p = msg_next(&it));) {
+		if (!p->values || !p->values->name || !p->values->name[0] ||
+		    loader_tensor_find(L, gi, p->values->name) >= 0)
+			continue;
+		int32_t t = loader_tensor_add(L, gi, p->values->name, TENSOR_INITIALIZER);
+		fd_tensor *x = loader_tensor(L, gi, t);
+		x->dtype = p->values->has_data_type ? p->values->data_type : DT_UNDEFINED;
+		x->shape.rank = (int32_t)p->n_dims;
+		x->shape.dims = p->n_dims ? arena_array(&L->m->arena, p->n_dims, sizeof(fd_dim)) : NULL;
+		for (size_t i = 0; i < p->n_dims; i++) {
+			if (p->dims[i] < 0) {
+				diag_error(L->d, L->pos, "sparse initializer '%s' has a negative dimension (%lld at axis %zu)",
+				           x->name, (long long)p->dims[i], i);
+				return -1;
+			}
+			x->shape.dims[i] = (fd_dim){ p->dims[i], NULL };
+		}
+		x->shape_declared = true;
+		L->build.items[gi].n_initializers++;
+	}
+	return it.failed ? -1 : 0;
+}
+
+/* Graph inputs; IR < 4 lists initializers among them: they stay initializers. */
+static int read_inputs(loader *L, int32_t gi)
+{
+	msg_iter it = msg_begin(L, gi, GRAPH_INPUT);
+	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
+		if (!vi->name || !vi->name[0])
+			continue;
+		int32_t have = loader_tensor_find(L, gi, vi->name);
+		if (have >= 0 && loader_tensor(L, gi, have)->kind == TENSOR_GRAPH_INPUT) {
+			/* not SSA: which declaration would the graph read? */
+			diag_error(L->d, L->pos, "graph input '%s' is listed twice", vi->name);
+			return -1;
+		}
+		if (have >= 0)
+			continue;   /* an initializer listed among the inputs */
+		int32_t t = loader_tensor_add(L, gi, vi->name, TENSOR_GRAPH_INPUT);
+		vec_push(&L->build.items[gi].inputs, t);
+		if (onnx_apply_type(L, gi, t, vi))
+			return -1;
+	}
+	return it.failed ? -1 : 0;
+}
+
+static int read_nodes(loader *L, int32_t gi)
+{
+	size_t n = msg_count(L, gi, GRAPH_NODE);
+	if (n > INT32_MAX / 2) {
+		diag_error(L->d, L->pos, "graph has %zu nodes, more than fusiondbg handles", n);
+		return -1;
+	}
+	fd_node *nodes = arena_array(&L->m->arena, n + 1, sizeof *nodes);
+	L->graphs.items[gi].nodes = nodes;
+	L->graphs.items[gi].n_nodes = (int32_t)n;
+	msg_iter it = msg_begin(L, gi, GRAPH_NODE);
+	if (it.src.wire && n >= STREAM_MIN_NODES)
+		it.stream = node_stream_start(it.src.wire + it.src.span[GRAPH_NODE].first,
+		                              it.src.span[GRAPH_NODE].end - it.src.span[GRAPH_NODE].first, L->file);
+	int32_t i = 0;
+	int rc = 0;
+	for (const Onnx__NodeProto *p; !rc && (p = msg_next(&it)) && i < (int32_t)n; i++)
+		rc = onnx_node_convert(L, gi, i, p);
+	node_stream_stop(it.stream);
+	if (rc)
+		return -1;
+	L->graphs.items[gi].n_nodes = i;
+	if (it.failed)
+		return -1;
+	onnx_name_nodes(L, gi);
+	return 0;
+}
+
+/* Graph outputs, then value_info, which only annotates tensors that exist. */
+static int read_outputs(loader *L, int32_t gi)
+{
+	msg_iter it = msg_begin(L, gi, GRAPH_OUTPUT);
+	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
+		if (!vi->name || !vi->name[0])
+			continue;
+		int32_t t = loader_tensor_get(L, gi, vi->name);
+		vec_push(&L->build.items[gi].outputs, t);
+		if (onnx_apply_type(L, gi, t, vi))
+			return -1;
+	}
+	if (it.failed)
+		return -1;
+	it = msg_begin(L, gi, GRAPH_VALUE_INFO);
+	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
+		int32_t t = vi->name && vi->name[0] ? loader_tensor_find(L, gi, vi->name) : FD_NONE;
+		if (t >= 0 && onnx_apply_type(L, gi, t, vi))
+			return -1;
+	}
+	return it.failed ? -1 : 0;
+}
+
+int convert_graph(loader *L, int32_t gi)
+{
+	if (!L->build.items[gi].src.proto && !L->build.items[gi].src.wire)
+		return 0;
+	/* most nodes write one tensor: reserve for that, not for doubling copies */
+	size_t guess = msg_count(L, gi, GRAPH_INITIALIZER) + msg_count(L, gi, GRAPH_INPUT) +
+	               msg_count(L, gi, GRAPH_NODE) + 8;
+	vec_grow(&L->build.items[gi].tensors, guess);
+	if (!gi) {   /* no rehashing while a big model loads */
+		strpool_reserve(&L->m->names, guess + 1024);
+		vec_grow(&L->main_tensor, guess + 1024);
+	}
+	return read_initializers(L, gi) || read_inputs(L, gi) || read_nodes(L, gi) || read_outputs(L, gi)
+	       ? -1 : 0;
+}
+
+/* Finds name in the graphs enclosing gi, creating captures in the graphs in
+ * between; returns the tensor index in gi's parent, or FD_NONE. */
+static int32_t resolve_outer(loader *L, int32_t gi, const char *name)
+{
+	int32_t p = L->graphs.items[gi].parent;
+	if (p < 0)
+		return FD_NONE;
+	int32_t t = loader_tensor_find(L, p, name);
+	if (t >= 0)
+		return t;
+	int32_t up = resolve_outer(L, p, name);
+	if (up < 0)
+		return FD_NONE;
+	t = loader_tensor_add(L, p, name, TENSOR_OUTER_SCOPE);
+	loader_tensor(L, p, t)->outer = up;
+	return t;
+}
+
+/* What a body reads but neither produces nor declares comes from outside;
+ * what stays unresolved is reported by graph_link, naming the reader. Parents
+ * come first, so theirs are resolved when a body looks at them. */
+static void resolve_captures(loader *L)
+{
+	for (size_t gi = 1; gi < L->graphs.n; gi++) {
+		size_t n = L->build.items[gi].tensors.n;
+		for (size_t t = 0; t < n; t++) {
+			fd_tensor *x = loader_tensor(L, (int32_t)gi, (int32_t)t);
+			if (x->kind != TENSOR_ACTIVATION || x->producer >= 0)
+				continue;
+			int32_t up = resolve_outer(L, (int32_t)gi, x->name);
+			if (up >= 0) {
+				x = loader_tensor(L, (int32_t)gi, (int32_t)t);
+				x->kind = TENSOR_OUTER_SCOPE;
+				x->outer = up;
+			}
+		}
+	}
+}
+
+/* Moves the working arrays into the model's arena. */
+static void finalize(loader *L)
+{
+	fd_model *m = L->m;
+	m->n_graphs = (int32_t)L->graphs.n;
+	m->graphs = arena_array(&m->arena, L->graphs.n + 1, sizeof *m->graphs);
+	for (size_t i = 0; i < L->graphs.n; i++) {
+		fd_graph *g = &m->graphs[i];
+		graph_build *b = &L->build.items[i];
+		*g = L->graphs.items[i];
+		g->n_tensors = (int32_t)b->tensors.n;
+		/* the big array is adopted where it was built, not copied */
+		g->tensors = b->tensors.n ? b->tensors.items : arena_alloc(&m->arena, sizeof(fd_tensor));
+		if (b->tensors.n) {
+			arena_adopt(&m->arena, b->tensors.items, b->tensors.cap * sizeof(fd_tensor));
+			b->tensors.items = NULL;
+		}
+		g->n_inputs = (int32_t)b->inputs.n;
+		g->inputs = arena_memdup(&m->arena, b->inputs.items, b->inputs.n * sizeof(int32_t));
+		g->n_outputs = (int32_t)b->outputs.n;
+		g->outputs = arena_memdup(&m->arena, b->outputs.items, b->outputs.n * sizeof(int32_t));
+		g->n_initializers = b->n_initializers;
+		vec_release(&b->tensors);
+		vec_release(&b->inputs);
+		vec_release(&b->outputs);
+	}
+	vec_release(&L->graphs);
+	vec_release(&L->build);
+}
+
+static void loader_release(loader *L)
+{
+	for (size_t i = 0; i < L->build.n; i++) {
+		vec_release(&L->build.items[i].tensors);
+		vec_release(&L->build.items[i].inputs);
+		vec_release(&L->build.items[i].outputs);
+	}
+	for (size_t i = 0; i < L->graphs.n; i++) {
+		strmap_release(&L->graphs.items[i].tensor_by_name);
+		strmap_release(&L->graphs.items[i].node_by_name);
+	}
+	vec_release(&L->graphs);
+	vec_release(&L->build);
+	vec_release(&L->main_tensor);
+	vec_release(&L->symdims);
+	strmap_release(&L->symdim_index);
+}
+
+/* --dim values, or 1 (assumed), written into every symbolic dim. */
+static void bind_symdims(loader *L, const fd_load_options *opt)
+{
+	fd_model *m = L->m;
+	for (size_t i = 0; i < L->symdims.n; i++)
+		for (int k = 0; opt && k < opt->n_dims; k++)
+			if (opt->dims[k].name && !strcmp(opt->dims[k].name, L->symdims.items[i].name)) {
+				L->symdims.items[i].value = opt->dims[k].value;
+				L->symdims.items[i].bound = true;
+			}
+	for (int k = 0; opt && k < opt->n_dims; k++)
+		if (opt->dims[k].name && strmap_get(&L->symdim_index, opt->dims[k].name) < 0)
+			diag_warning(L->d, L->pos, "--dim %s: the model has no symbolic dim of that name",
+			             opt->dims[k].name);
+	m->n_symdims = (int32_t)L->symdims.n;
+	m->symdims = arena_memdup(&m->arena, L->symdims.items, L->symdims.n * sizeof(fd_symdim));
+	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
+		fd_graph *g = &m->graphs[gi];
+		for (int32_t t = 0; t < g->n_tensors; t++) {
+			fd_shape *s = &g->tensors[t].shape;
+			for (int32_t i = 0; i < s->rank; i++)
+				if (s->dims[i].sym)
+					s->dims[i].value = m->symdims[strmap_get(&L->symdim_index, s->dims[i].sym)].value;
+		}
+	}
+}
+
+static void model_header(loader *L, const Onnx__ModelProto *mp)
+{
+	fd_model *m = L->m;
+	m->ir_version = mp->has_ir_version ? mp->ir_version : 0;
+	m->model_version = mp->has_model_version ? mp->model_version : 0;
+	m->producer_name = loader_intern(L, mp->producer_name);
+	m->producer_version = loader_intern(L, mp->producer_version);
+	m->domain = loader_intern(L, mp->domain);
+	m->doc_string = arena_strdup(&m->arena, S(mp->doc_string));
+	m->opsets = arena_array(&m->arena, mp->n_opset_import + 1, sizeof *m->opsets);
+	for (size_t i = 0; i < mp->n_opset_import; i++) {
+		const Onnx__OperatorSetIdProto *o = mp->opset_import[i];
+		if (!o)
+			continue;
+		const char *dom = o->domain && strcmp(o->domain, "ai.onnx") ? o->domain : "";
+		m->opsets[m->n_opsets++] = (fd_opset){ loader_intern(L, dom), o->has_version ? o->version : 0 };
+	}
+	if (m->ir_version < 3 || m->ir_version > 10)
+		diag_warning(L->d, L->pos, "IR version %lld is outside 3..10; loading it anyway",
+		             (long long)m->ir_version);
+}
+
+/* The model without its graph is small: unpack it whole for the header. */
+static int read_header(loader *L, const uint8_t *bytes, size_t size)
+{
+	uint8_t *rest = xmalloc(size + 1);
+	size_t n = wire_strip(bytes, size, MODEL_GRAPH, rest);
+	pb_arena a;
+	pb_arena_init(&a);
+	Onnx__ModelProto *mp = onnx__model_proto__unpack(&a.allocator, n, rest);
+	if (mp)
+		model_header(L, mp);
+	else
+		diag_error(L->d, L->pos, "not a valid ONNX protobuf");
+	pb_arena_release(&a);
+	free(rest);
+	return mp ? 0 : -1;
+}
+
+static int convert_model(loader *L, const uint8_t *bytes, size_t size, const fd_load_options *opt)
+{
+	const uint8_t *g = NULL, *data;
+	size_t glen = 0, len, at = 0;
+	while (wire_next(bytes, size, &at, MODEL_GRAPH, &data, &len)) {
+		g = data; /* the last one wins, as in protobuf */
+		glen = len;
+	}
+	if (!g) {
+		diag_error(L->d, L->pos, "not an ONNX model: it has no graph");
+		return -1;
+	}
+	if (read_header(L, bytes, size))
+		return -1;
+	graph_build b = { 0 };
+	b.src.wire = g;
+	b.src.len = glen;
+	wire_spans(g, glen, b.src.span, GRAPH_FIELDS);
+	fd_graph main_graph = { 0 };
+	main_graph.parent = main_graph.owner_node = FD_NONE;
+	at = b.src.span[GRAPH_NAME].first;
+	main_graph.name = wire_next(g, b.src.span[GRAPH_NAME].end, &at, GRAPH_NAME, &data, &len)
+	                  ? strpool_internn(&L->m->names, (const char *)data, len) : loader_intern(L, "");
+	vec_push(&L->graphs, main_graph);
+	vec_push(&L->build, b);
+	if (convert_graph(L, 0))
+		return -1;
+	resolve_captures(L);
+	finalize(L);
+	fd_model *m = L->m;
+	for (int32_t gi = 0; gi < m->n_graphs; gi++)
+		if (graph_link(m, &m->graphs[gi], L->d) || graph_topo_sort(m, &m->graphs[gi], L->d))
+			return -1;
+	bind_symdims(L, opt);
+	return 0;
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+void model_release(fd_model *m)
+{
+	for (int32_t i = 0; i < m->n_graphs; i++) {
+		strmap_release(&m->graphs[i].tensor_by_name);
+		strmap_release(&m->graphs[i].node_by_name);
+	}
+	strpool_release(&m->names);
+	arena_release(&m->arena);
+	memset(m, 0, sizeof *m);
+}
+
+int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size_t size,
+                           const fd_load_options *opt, fd_diags *d)
+{
+	memset(m, 0, sizeof *m);
+	arena_init(&m->arena);
+	strpool_init(&m->names, &m->arena);
+	m->path = arena_strdup(&m->arena, S(name));
+	m->file_size = (int64_t)size;
+	fd_srcpos pos = srcpos_file(m->path);
+	const uint8_t *bytes = data;
+	wire_error werr = { 0, NULL };
+	size_t errors = d->errors;
+	const char *what;
+
+	if (size == 0) {
+		diag_error(d, pos, "empty file, not an ONNX model");
+		goto fail;
+	}
+	if ((int64_t)size > MAX_FILE_SIZE) {
+		diag_error(d, pos, "file is larger than 2 GiB, the protobuf limit; not loaded");
+		goto fail;
+	}
+	if ((what = wire_magic(bytes, size))) {
+		diag_error(d, pos, "not an ONNX model (it is %s)", what);
+		goto fail;
+	}
+	/* the main graph's nodes are checked one by one as they are unpacked */
+	static const wire_skip main_nodes = { &onnx__graph_proto__descriptor, 1, GRAPH_NODE };
+	if (wire_check(&onnx__model_proto__descriptor, bytes, size, &main_nodes, &werr)) {
+		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", werr.why, werr.at, size);
+		goto fail;
+	}
+	loader L = { .m = m, .d = d, .pos = pos, .file = bytes, .file_size = size };
+	pb_arena_init(&L.scratch);
+	int rc = convert_model(&L, bytes, size, opt);
+	loader_release(&L);
+	pb_arena_release(&L.scratch);
+	if (rc)
+		goto fail;
+	if (!(opt && opt->no_shape_inference) && shape_infer(m, d) < 0)
+		goto fail;
+	return 0;
+fail:
+	if (d->errors == errors)
+		diag_error(d, pos, "cannot load the model");
+	model_release(m);
+	return -1;
+}
+
+int model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d)
+{
+	fd_srcpos pos = srcpos_file(path);
+	memset(m, 0, sizeof *m);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		diag_error(d, pos, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		diag_error(d, pos, "cannot read: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		diag_error(d, pos, "cannot read: it is a directory");
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		/* /dev/zero would be read up to the 2 GiB limit, a terminal waits */
+		diag_error(d, pos, "cannot read: not a regular file or a pipe");
+		close(fd);
+		return -1;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > MAX_FILE_SIZE) {
+		diag_error(d, pos, "file is %lld bytes, larger than 2 GiB (the protobuf limit); not loaded",
+		           (long long)st.st_size);
+		close(fd);
+		return -1;
+	}
+	/* A regular file is mapped (on this kind of VM, 100x cheaper than reading
+	 * 100 MB into fresh pages); pipes, and files that will not map, are read
+	 * into a buffer that grows up to the limit. */
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (map != MAP_FAILED) {
+			close(fd);
+			int rc = model_load_onnx_buffer(m, path, map, (size_t)st.st_size, opt, d);
+			munmap(map, (size_t)st.st_size);
+			return rc;
+		}
+	}
+	size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 20, size = 0;
+	uint8_t *buf = xmalloc(cap);
+	for (;;) {
+		if (size == cap) {
+			if ((int64_t)cap > MAX_FILE_SIZE) {
+				diag_error(d, pos, "input is larger than 2 GiB (the protobuf limit); not loaded");
+				free(buf);
+				close(fd);
+				return -1;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t r = read(fd, buf + size, cap - size);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			diag_error(d, pos, "cannot read: %s", strerror(errno));
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		size += (size_t)r;
+	}
+	close(fd);
+	int rc = model_load_onnx_buffer(m, path, buf, size, opt, d);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,92 @@
+/* onnx_loader.h — the ONNX loader's working state, shared by onnx_load.c
+ * (files, model, graphs, outer-scope resolution) and onnx_node.c (nodes,
+ * attributes, tensors, declared types). Private to those two files: they and
+ * this header are the only ones that see the protobuf-c types generated from
+ * onnx.proto. The loader owns its vectors until finalize() moves them into
+ * the model's arena. */
+#ifndef FD_ONNX_LOADER_H
+#define FD_ONNX_LOADER_H
+#include "onnx.pb-c.h"
+#include "ir/graph.h"
+#include "onnx/onnx_wire.h"
+#include "base/vec.h"
+
+#define MAX_GRAPH_DEPTH 64      /* nested If / Loop / Scan bodies */
+
+#define S(x) ((x) ? (x) : "")
+
+/* Where a graph's messages come from: an unpacked GraphProto (a body, which
+ * arrives inside its owner's NodeProto), or the wire bytes of the main graph,
+ * unpacked one message at a time into the scratch arena. */
+#define GRAPH_FIELDS 16           /* GraphProto field numbers are below this */
+typedef struct graph_src {
+	const Onnx__GraphProto *proto;
+	const uint8_t *wire;
+	size_t len;
+	wire_span span[GRAPH_FIELDS];  /* wire: where each field's entries lie */
+} graph_src;
+
+typedef struct graph_build {
+	graph_src src;
+	VEC(fd_tensor) tensors;
+	VEC(int32_t) inputs;
+	VEC(int32_t) outputs;
+	int32_t n_initializers;
+} graph_build;
+
+typedef struct loader {
+	fd_model *m;
+	fd_diags *d;
+	fd_srcpos pos;
+	const uint8_t *file;      /* the whole file, for byte offsets in messages */
+	size_t file_size;
+	pb_arena scratch;         /* one main-graph message at a time */
+	VEC(fd_graph) graphs;
+	VEC(graph_build) build;   /* parallel to graphs */
+	VEC(int32_t) main_tensor;  /* string id (model->names) → tensor of graph 0, or -1 */
+	VEC(fd_symdim) symdims;
+	strmap symdim_index;
+	int64_t bad_dim;          /* what onnx_tensor_read refused, for the message */
+	size_t bad_axis;
+} loader;
+
+const char *loader_intern(loader *L, const char *s);
+/* Names to tensors. The main graph's index is an array by string id, so a
+ * name costs one hash probe (the interning); bodies use their strmap. */
+int32_t loader_tensor_find(loader *L, int32_t gi, const char *name);
+/* A new tensor, or FD_NONE when the graph has one of that name already. */
+int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind);
+/* The tensor named name, created as an activation when new. */
+int32_t loader_tensor_get(loader *L, int32_t gi, const char *name);
+/* ids[i] = the tensor named names[i] (FD_NONE for ""). */
+void loader_tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids);
+static inline fd_tensor *loader_tensor(loader *L, int32_t gi, int32_t t)
+{
+	return &L->build.items[gi].tensors.items[t];
+}
+/* Reserves the next graph index for a body (converted by convert_graph). */
+int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr,
+                    const Onnx__GraphProto *proto);
+int convert_graph(loader *L, int32_t gi);
+
+/* onnx_stream.c: a graph's NodeProtos checked and unpacked ahead on a
+ * second thread, for graphs of STREAM_MIN_NODES and more. start returns NULL
+ * when no thread can be made; next returns NULL at the end (*failed: a
+ * message is malformed, *bad says why (NULL: protobuf-c refused it) and
+ * where in the file, base). A message lives until the next call. */
+#define STREAM_MIN_NODES 4096
+typedef struct node_stream node_stream;
+node_stream *node_stream_start(const uint8_t *graph_wire, size_t len, const uint8_t *base);
+const Onnx__NodeProto *node_stream_next(node_stream *s, bool *failed, wire_error *bad);
+void node_stream_stop(node_stream *s);     /* NULL is fine */
+
+/* onnx_node.c */
+int onnx_tensor_read(loader *L, const Onnx__TensorProto *p, int32_t *dtype, fd_shape *shape,
+                     fd_const **value, bool *external);
+int onnx_apply_type(loader *L, int32_t gi, int32_t t, const Onnx__ValueInfoProto *vi);
+/* Converts node i of graph gi (and, while its protobuf is alive, its bodies). */
+int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p);
+/* "<op_type>_<index>" names for the nodes that had none, unique in the graph. */
+void onnx_name_nodes(loader *L, int32_t gi);
+
+#endif

@@ -1,0 +1,610 @@
+/* rule_check.c — `check`: the lint over a loaded rule set, after the schema.
+ * It reads the op table (optable.c) for op types and params, and looks across
+ * rules for duplicate names and priority ties. Every finding points at the
+ * value that causes it. Warnings become errors under strict.
+ *
+ * Findings (E = error, W = warning):
+ *   E unknown op type; param the op does not have; param value of the wrong
+ *     type or length; from_op out of range or not before its own op; inputK
+ *     beyond max_inputs or the op's arity; output_names used twice; duplicate
+ *     rule names; rewrite.inputs from_op out of range; constraints that can
+ *     never pass (empty allowed_dtypes, max_intermediate_size 0 with two ops
+ *     or more, max_output_size 0, channel_dim beyond the output rank,
+ *     input_count_range above what the ops can read)
+ *   W unknown constraint type; equal priorities on overlapping anchors
+ *     ("rules shadowed by priority"); the same pattern as another rule;
+ *     missing priority; empty scope; max_inputs above the op's arity
+ *   note (verbose): what each op type and param resolved to. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "rules/optable.h"
+#include "rules/rules.h"
+
+typedef struct checker {
+	const fd_ruleset *rs;
+	const fd_check_options *opt;
+	fd_diags *d;
+} checker;
+
+static void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (sev == DIAG_WARNING && c->opt && c->opt->strict)
+		sev = DIAG_ERROR;
+	diag_add(c->d, sev, yval_pos(at), "%s", msg);
+}
+#define ERR(c, at, ...) say(c, DIAG_ERROR, at, __VA_ARGS__)
+#define WARN(c, at, ...) say(c, DIAG_WARNING, at, __VA_ARGS__)
+#define NOTE(c, at, ...) do { if ((c)->opt && (c)->opt->verbose) say(c, DIAG_NOTE, at, __VA_ARGS__); } while (0)
+
+/* How many inputs an op can take at most; -1 unbounded or unknown. Only what
+ * the lint needs to bound input indices and external-input counts. */
+static const struct arity {
+	const char *op;
+	int max_inputs;
+} arities[] = {
+	{ "Conv2d", 3 }, { "Conv", 3 }, { "Conv1d", 3 }, { "Conv3d", 3 }, { "ConvTranspose", 3 },
+	{ "FusedConv", 4 }, { "MaxPool", 1 }, { "AvgPool", 1 }, { "GlobalAveragePool", 1 },
+	{ "GlobalMaxPool", 1 }, { "Pooling", 1 }, { "BatchNorm", 5 }, { "InstanceNorm", 3 },
+	{ "LayerNorm", 3 }, { "SkipLayerNorm", 5 }, { "LRN", 1 },
+	{ "Relu", 1 }, { "Relu6", 1 }, { "LeakyRelu", 1 }, { "PRelu", 2 }, { "Elu", 1 }, { "Sigmoid", 1 },
+	{ "HardSigmoid", 1 }, { "HardSwish", 1 }, { "Tanh", 1 }, { "Softplus", 1 }, { "Swish", 1 },
+	{ "Gelu", 2 }, { "FastGelu", 2 }, { "BiasGelu", 2 }, { "Clip", 3 }, { "Softmax", 1 }, { "LogSoftmax", 1 },
+	{ "Add", 2 }, { "Mul", 2 }, { "Sub", 2 }, { "Div", 2 }, { "Pow", 2 }, { "BiasAdd", 2 }, { "Where", 3 },
+	{ "Equal", 2 }, { "Erf", 1 }, { "Sqrt", 1 }, { "Exp", 1 }, { "Log", 1 }, { "Neg", 1 }, { "Abs", 1 },
+	{ "Reciprocal", 1 }, { "MatMul", 2 }, { "Gemm", 3 }, { "FusedMatMul", 2 },
+	{ "ReduceMean", 2 }, { "ReduceSum", 2 }, { "ReduceMax", 2 }, { "Reshape", 2 }, { "Transpose", 1 },
+	{ "Flatten", 1 }, { "Squeeze", 2 }, { "Unsqueeze", 2 }, { "Split", 2 }, { "Slice", 5 }, { "Gather", 2 },
+	{ "Expand", 2 }, { "Pad", 4 }, { "Resize", 4 }, { "Cast", 1 }, { "Identity", 1 }, { "Dropout", 3 },
+	{ "Shape", 1 }, { "Constant", 0 }, { "ConstantOfShape", 1 },
+};
+
+static int op_arity(int id)
+{
+	const fd_op_def *op = optable_get(id);
+	if (!op)
+		return -1;
+	for (size_t i = 0; i < sizeof arities / sizeof *arities; i++)
+		if (!strcmp(arities[i].op, op->name))
+			return arities[i].max_inputs;
+	return -1;
+}
+
+/* Ops whose output has the rank of their (first) input: a Conv's rank carries
+ * through them to the match's output. */
+static bool keeps_rank(const char *name)
+{
+	static const char *const names[] = {
+		"BatchNorm", "InstanceNorm", "LayerNorm", "Relu", "Relu6", "LeakyRelu", "PRelu", "Elu", "Sigmoid",
+		"HardSigmoid", "HardSwish", "Tanh", "Softplus", "Swish", "Gelu", "Clip", "Softmax", "Add", "Mul",
+		"Sub", "Div", "BiasAdd", "Dropout", "Identity", "Cast", "MaxPool", "AvgPool", "GlobalAveragePool",
+		"Max", "Min", "Sum", "Pow", "Sqrt", "Erf", "Exp", "Neg", "Abs", "Reciprocal", NULL
+	};
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* ---- spelling suggestions --------------------------------------------------------- */
+
+static int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return 99;
+	int row[64];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int prev = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+			int best = prev + cost;
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			prev = row[j];
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+static void consider(const char *typed, const char *candidate, const char **best, int *best_d)
+{
+	if (!candidate)
+		return;
+	int dist = edit_distance(typed, candidate);
+	if (dist < *best_d) {
+		*best_d = dist;
+		*best = candidate;
+	}
+}
+
+static const char *suggest_op(const char *typed)
+{
+	const char *best = NULL;
+	int best_d = 99;
+	for (int id = 0; id < optable_count(); id++) {
+		const fd_op_def *op = optable_get(id);
+		consider(typed, op->name, &best, &best_d);
+		for (int a = 0; a < 8 && op->aliases[a]; a++)
+			consider(typed, op->aliases[a], &best, &best_d);
+	}
+	int limit = (int)strlen(typed) / 3 > 2 ? (int)strlen(typed) / 3 : 2;
+	return best_d <= limit ? best : NULL;
+}
+
+/* "groups, kernel_size, strides" */
+static const char *param_list(const fd_op_def *op, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int p = 0; p < op->n_params && len < size - 40; p++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", p ? ", " : "", op->params[p].name);
+	return buf;
+}
+
+/* The first op (other than id) that has a param of this name, for the hint. */
+static const fd_op_def *op_with_param(int id, const char *name, const fd_param_def **def)
+{
+	for (int other = 0; other < optable_count(); other++)
+		if (other != id && (*def = optable_param(other, name)))
+			return optable_get(other);
+	return NULL;
+}
+
+/* ---- positions ------------------------------------------------------------------ */
+
+static const fd_yval *param_key(const fd_rule_op *op, const fd_rule_param *p)
+{
+	const fd_yval *params = yval_get(op->where, "params");
+	for (size_t i = 0; params && params->kind == YV_MAP && i < params->n; i++)
+		if (params->items[i] == p->value)
+			return params->keys[i];
+	return p->value;
+}
+
+static const fd_yval *source_key(const fd_rule_op *op, const fd_input_source *s)
+{
+	const fd_yval *srcs = yval_get(op->where, "input_sources");
+	for (size_t i = 0; srcs && srcs->kind == YV_MAP && i < srcs->n; i++)
+		if (srcs->items[i] == s->where)
+			return srcs->keys[i];
+	return s->where;
+}
+
+/* ---- per op ------------------------------------------------------------------------ */
+
+static const char *type_word(fd_param_type t)
+{
+	static const char *const words[] = {
+		[PT_INT] = "an integer", [PT_FLOAT] = "a number", [PT_BOOL] = "true or false", [PT_STRING] = "a string",
+		[PT_INTS] = "a list of integers", [PT_FLOATS] = "a list of numbers", [PT_ANY] = "any value",
+	};
+	return words[t];
+}
+
+static bool scalar_fits(const fd_yval *v, fd_param_type t)
+{
+	int64_t i;
+	double f;
+	bool b;
+	switch (t) {
+	case PT_INT: return yval_int(v, &i);
+	case PT_FLOAT: return yval_float(v, &f);
+	case PT_BOOL: return yval_bool(v, &b) || (yval_int(v, &i) && (i == 0 || i == 1));
+	case PT_STRING: return v->kind == YV_SCALAR;
+	default: return true;
+	}
+}
+
+static bool value_fits(const fd_yval *v, fd_param_type t)
+{
+	if (t == PT_ANY)
+		return true;
+	if (!v || v->kind == YV_NULL || v->kind == YV_MAP)
+		return false;
+	if (t == PT_INTS || t == PT_FLOATS) {
+		fd_param_type elem = t == PT_INTS ? PT_INT : PT_FLOAT;
+		if (v->kind == YV_SCALAR)
+			return scalar_fits(v, elem);
+		for (size_t i = 0; i < v->n; i++)
+			if (v->items[i]->kind != YV_SCALAR || !scalar_fits(v->items[i], elem))
+				return false;
+		return true;
+	}
+	return v->kind == YV_SCALAR && scalar_fits(v, t);
+}
+
+static void check_param(checker *c, const fd_rule_op *op, const fd_op_def *def, const fd_rule_param *p,
+                        const char *path)
+{
+	const fd_yval *key = param_key(op, p);
+	const fd_param_def *pd = optable_param(op->op, p->name);
+	char list[512];
+	if (!pd) {
+		const fd_param_def *other_def;
+		const fd_op_def *other = op_with_param(op->op, p->name, &other_def);
+		char hint[160] = "";
+		if (other)
+			snprintf(hint, sizeof hint, "; '%s' is a param of %s", p->name, other->name);
+		if (def->n_params == 0)
+			ERR(c, key, "%s.params: %s has no param '%s' (%s has no params%s)", path, def->name, p->name, def->name, hint);
+		else
+			ERR(c, key, "%s.params: %s has no param '%s' (its params: %s%s)", path, def->name, p->name,
+			    param_list(def, list, sizeof list), hint);
+		return;
+	}
+	char b[96];
+	const fd_yval *v = p->value;
+	if (!value_fits(v, pd->type)) {
+		if (v && v->kind == YV_SCALAR)
+			snprintf(b, sizeof b, "%s '%.40s'", yval_kind_name(v), v->text);
+		else
+			snprintf(b, sizeof b, "%s", yval_kind_name(v));
+		ERR(c, v, "%s.params.%s: %s's %s wants %s, got %s", path, p->name, def->name, pd->name, type_word(pd->type), b);
+		return;
+	}
+	/* spatial lists of a rank-specific op: kernel_size [3, 3] for Conv2d */
+	if (def->spatial_rank > 0 && v->kind == YV_SEQ && pd->type == PT_INTS) {
+		int want = !strcmp(pd->name, "pads") ? 2 * def->spatial_rank : def->spatial_rank;
+		if ((!strcmp(pd->name, "kernel_size") || !strcmp(pd->name, "strides") || !strcmp(pd->name, "dilations") ||
+		     !strcmp(pd->name, "pads")) && (int)v->n != want)
+			ERR(c, v, "%s.params.%s: %s wants %d values (%d spatial dims), got %zu", path, p->name, def->name, want,
+			    def->spatial_rank, v->n);
+	}
+	/* MatMul transpose_b: true — no ONNX MatMul has the attribute */
+	bool truth;
+	if (pd->derived == DERIVED_FALSE && yval_bool(v, &truth) && truth)
+		WARN(c, v, "%s.params.%s: true never holds on an ONNX %s node, which has no transpose attribute (exporters "
+		     "write a separate Transpose); only nodes carrying '%s' (com.microsoft FusedMatMul) can match", path,
+		     p->name, def->onnx_types[0], pd->attr ? pd->attr : pd->name);
+	if (strcmp(p->name, pd->name))
+		NOTE(c, key, "%s.params: '%s' is %s's param '%s'", path, p->name, def->name, pd->name);
+	if (pd->attr)
+		NOTE(c, key, "%s.params.%s: read from ONNX attribute '%s'%s%s%s", path, p->name, pd->attr,
+		     pd->input >= 0 ? " or constant input " : "", pd->input >= 0 ? (snprintf(b, sizeof b, "%d", pd->input), b) : "",
+		     pd->default_value ? (pd->derived ? ", else derived" : ", else its default") : "");
+	else if (pd->derived)
+		NOTE(c, key, "%s.params.%s: derived from the node and its tensors", path, p->name);
+	else if (pd->input >= 0)
+		NOTE(c, key, "%s.params.%s: read from constant input %d", path, p->name, pd->input);
+}
+
+static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *pattern_path)
+{
+	const fd_rule_op *op = &pat->ops[i];
+	char path[128];
+	snprintf(path, sizeof path, "%s[%d]", pattern_path, i);
+	if (!op->type)
+		return;
+	const fd_op_def *def = optable_get(op->op);
+	if (!def) {
+		const char *hint = suggest_op(op->type);
+		if (hint)
+			ERR(c, op->type_where, "%s.type: unknown op type '%s' (did you mean '%s'?)", path, op->type, hint);
+		else
+			ERR(c, op->type_where, "%s.type: unknown op type '%s' (the op table lists canonical names such as "
+			    "Conv2d, BatchNorm, Relu, MatMul; see fusiondbg-rules(5))", path, op->type);
+	} else {
+		char types[128] = "";
+		size_t len = 0;
+		for (int t = 0; t < 6 && def->onnx_types[t]; t++)
+			len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", t ? "/" : "", def->onnx_types[t]);
+		NOTE(c, op->type_where, "%s.type: '%s' is %s: matches node types %s%s%s%s", path, op->type, def->name, types,
+		     def->spatial_rank >= 0 ? " with " : "",
+		     def->spatial_rank == 1 ? "1 spatial dim" : def->spatial_rank == 2 ? "2 spatial dims" :
+		     def->spatial_rank == 3 ? "3 spatial dims" : "",
+		     def->composite ? ", and its decomposed form" : "");
+		for (int p = 0; p < op->n_params; p++)
+			check_param(c, op, def, &op->params[p], path);
+	}
+
+	int arity = op_arity(op->op);
+	if (op->inputs_where && arity >= 0) {
+		const fd_yval *mn = yval_get(op->inputs_where, "min_inputs"), *mx = yval_get(op->inputs_where, "max_inputs");
+		if (op->min_inputs > arity)
+			ERR(c, mn, "%s.inputs.min_inputs: %s takes at most %d input%s, so min_inputs %d can never be met",
+			    path, def->name, arity, arity == 1 ? "" : "s", op->min_inputs);
+		else if (op->max_inputs > arity)
+			WARN(c, mx, "%s.inputs.max_inputs: %s takes at most %d input%s (max_inputs %d)", path, def->name,
+			     arity, arity == 1 ? "" : "s", op->max_inputs);
+	}
+
+	for (int s = 0; s < op->n_sources; s++) {
+		const fd_input_source *src = &op->sources[s];
+		const fd_yval *key = source_key(op, src);
+		if (op->max_inputs >= 0 && src->input >= op->max_inputs)
+			ERR(c, key, "%s.input_sources: input%d is beyond max_inputs %d (inputs are numbered from 0)", path,
+			    src->input, op->max_inputs);
+		else if (arity >= 0 && src->input >= arity)
+			ERR(c, key, "%s.input_sources: input%d is beyond what %s takes (%d input%s)", path, src->input,
+			    def->name, arity, arity == 1 ? "" : "s");
+		if (src->from_op >= 0) {
+			const fd_yval *fv = yval_get(src->where, "from_op");
+			if (src->from_op >= pat->n_ops)
+				ERR(c, fv, "%s.input_sources.input%d.from_op: %d is out of range (the pattern has ops 0..%d)", path,
+				    src->input, src->from_op, pat->n_ops - 1);
+			else if (src->from_op >= i)
+				ERR(c, fv, "%s.input_sources.input%d.from_op: %d does not come before op %d (from_op must name an "
+				    "earlier op)", path, src->input, src->from_op, i);
+		}
+	}
+}
+
+/* output_names: each name once per rule. */
+static void check_output_names(checker *c, const fd_rule *r)
+{
+	const fd_rule_pattern *pats[65];
+	int np = 0;
+	if (r->match.n_ops)
+		pats[np++] = &r->match;
+	for (int b = 0; b < r->n_branches && np < 65; b++)
+		pats[np++] = &r->branches[b];
+	for (int p = 0; p < np; p++)
+		for (int i = 0; i < pats[p]->n_ops; i++) {
+			const fd_rule_op *op = &pats[p]->ops[i];
+			for (int k = 0; k < op->n_output_names; k++) {
+				const fd_yval *at = op->output_names_where && op->output_names_where->kind == YV_SEQ
+				                        ? op->output_names_where->items[k] : op->output_names_where;
+				/* an earlier use in the same pattern */
+				for (int j = 0; j <= i; j++) {
+					const fd_rule_op *o2 = &pats[p]->ops[j];
+					int upto = j == i ? k : o2->n_output_names;
+					for (int m = 0; m < upto; m++)
+						if (!strcmp(o2->output_names[m], op->output_names[k])) {
+							const fd_yval *first = o2->output_names_where && o2->output_names_where->kind == YV_SEQ
+							                           ? o2->output_names_where->items[m] : o2->output_names_where;
+							ERR(c, at, "%s[%d].output_names: '%s' is already the output name of op %d (at %d:%d)",
+							    p == 0 && r->match.n_ops ? "match.ops" : "match.branches[].ops", i,
+							    op->output_names[k], j, yval_pos(first).line, yval_pos(first).col);
+							goto next;
+						}
+				}
+next:;
+			}
+		}
+}
+
+static void check_constraints(checker *c, const fd_rule *r)
+{
+	static const char *const known = "dtype_match, shape_constraint, memory_limit, workspace_size, channel_divisibility";
+	int n_ops = r->match.n_ops;
+	for (int b = 0; b < r->n_branches; b++)
+		if (r->branches[b].n_ops > n_ops)
+			n_ops = r->branches[b].n_ops;
+	for (int i = 0; i < r->n_constraints; i++) {
+		const fd_constraint *k = &r->constraints[i];
+		const fd_yval *w = k->where;
+		switch (k->kind) {
+		case CONSTRAINT_UNKNOWN:
+			WARN(c, yval_get(w, "type"), "constraints[%d].type: unknown constraint type '%s' (known: %s)", i, k->type,
+			     known);
+			break;
+		case CONSTRAINT_DTYPE_MATCH:
+			if (k->n_allowed_dtypes == 0)
+				ERR(c, yval_get(w, "allowed_dtypes"), "constraints[%d].allowed_dtypes: empty list; the constraint can "
+				    "never pass", i);
+			break;
+		case CONSTRAINT_MEMORY_LIMIT:
+			if (k->max_intermediate_size < 0 && k->max_output_size < 0)
+				WARN(c, w, "constraints[%d]: memory_limit sets neither max_intermediate_size nor max_output_size", i);
+			if (k->max_intermediate_size == 0 && n_ops >= 2)
+				ERR(c, yval_get(w, "max_intermediate_size"), "constraints[%d].max_intermediate_size: 0 can never "
+				    "pass: a match of %d ops has intermediate tensors", i, n_ops);
+			if (k->max_output_size == 0)
+				ERR(c, yval_get(w, "max_output_size"), "constraints[%d].max_output_size: 0 can never pass: every "
+				    "match has an output", i);
+			break;
+		case CONSTRAINT_CHANNEL_DIVISIBILITY: {
+			/* the output rank, when a Conv fixes it and rank-keeping ops follow */
+			const fd_rule_pattern *pat = &r->match;
+			int rank = -1;
+			for (int j = pat->n_ops - 1; j >= 0; j--) {
+				const fd_op_def *def = optable_get(pat->ops[j].op);
+				if (!def)
+					break;
+				if (!strncmp(def->name, "Conv", 4) && def->spatial_rank > 0) {
+					rank = def->spatial_rank + 2;
+					break;
+				}
+				if (!keeps_rank(def->name))
+					break;
+			}
+			if (rank > 0 && k->channel_dim >= rank)
+				ERR(c, yval_get(w, "channel_dim") ? yval_get(w, "channel_dim") : w,
+				    "constraints[%d].channel_dim: %d can never pass: the match's output has rank %d (dims 0..%d)", i,
+				    k->channel_dim, rank, rank - 1);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	/* input_count_range above what the chain can read from outside */
+	if (r->input_count_min > 0 && r->match.n_ops) {
+		int total = 0;
+		bool bounded = true;
+		for (int j = 0; j < r->match.n_ops && bounded; j++) {
+			const fd_rule_op *op = &r->match.ops[j];
+			int a = op->max_inputs >= 0 ? op->max_inputs : op_arity(op->op);
+			if (a < 0)
+				bounded = false;
+			total += a;
+		}
+		int external = total - (r->match.n_ops - 1);   /* each later op reads at least one earlier op */
+		const fd_yval *range = yval_get(r->subgraph_where, "input_count_range");
+		if (bounded && r->branches == NULL && r->input_count_min > external)
+			ERR(c, range, "match.subgraph.input_count_range: lower bound %d can never be met: the ops can read at "
+			    "most %d external tensor%s", r->input_count_min, external < 0 ? 0 : external, external == 1 ? "" : "s");
+	}
+}
+
+static void check_rewrite(checker *c, const fd_rule *r)
+{
+	int n_ops = r->match.n_ops;
+	for (int b = 0; b < r->n_branches; b++)
+		if (r->branches[b].n_ops > n_ops)
+			n_ops = r->branches[b].n_ops;
+	for (int i = 0; i < r->n_rewrite_inputs; i++) {
+		const fd_rewrite_input *ri = &r->rewrite_inputs[i];
+		if (ri->from_op >= n_ops)
+			ERR(c, yval_get(ri->where, "from_op"), "rewrite.inputs[%d].from_op: %d is out of range (the pattern has "
+			    "ops 0..%d)", i, ri->from_op, n_ops - 1);
+	}
+}
+
+static void check_rule(checker *c, const fd_rule *r)
+{
+	if (!r->priority_where)
+		WARN(c, r->root, "rule '%s' has no priority; it runs at priority 0", r->name);
+	const fd_yval *scope = yval_get(r->root, "scope");
+	if (scope && scope->kind == YV_SEQ && scope->n == 0)
+		WARN(c, scope, "scope: empty list; the rule runs on no target");
+	for (int i = 0; i < r->match.n_ops; i++)
+		check_op(c, &r->match, i, "match.ops");
+	for (int b = 0; b < r->n_branches; b++) {
+		char p[48];
+		snprintf(p, sizeof p, "match.branches[%d].ops", b);
+		for (int i = 0; i < r->branches[b].n_ops; i++)
+			check_op(c, &r->branches[b], i, p);
+	}
+	check_output_names(c, r);
+	check_constraints(c, r);
+	check_rewrite(c, r);
+}
+
+/* ---- across rules ------------------------------------------------------------------ */
+
+static bool ops_overlap(int a, int b)
+{
+	const fd_op_def *x = optable_get(a), *y = optable_get(b);
+	if (!x || !y)
+		return false;
+	if (a == b)
+		return true;
+	for (int i = 0; i < 6 && x->onnx_types[i]; i++)
+		for (int j = 0; j < 6 && y->onnx_types[j]; j++)
+			if (!strcmp(x->onnx_types[i], y->onnx_types[j]))
+				return true;
+	return false;
+}
+
+/* The op ids a rule anchors on: ops[0] of match.ops and of every branch. */
+static int anchors(const fd_rule *r, int *ids, int max)
+{
+	int n = 0;
+	if (r->match.n_ops && n < max)
+		ids[n++] = r->match.ops[0].op;
+	for (int b = 0; b < r->n_branches && n < max; b++)
+		if (r->branches[b].n_ops)
+			ids[n++] = r->branches[b].ops[0].op;
+	return n;
+}
+
+static bool yval_equal(const fd_yval *a, const fd_yval *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->n != b->n)
+		return false;
+	if (a->kind == YV_SCALAR)
+		return !strcmp(a->text, b->text);
+	for (size_t i = 0; i < a->n; i++)
+		if ((a->kind == YV_MAP && strcmp(a->keys[i]->text, b->keys[i]->text)) || !yval_equal(a->items[i], b->items[i]))
+			return false;
+	return true;
+}
+
+static bool same_pattern(const fd_rule_pattern *a, const fd_rule_pattern *b)
+{
+	if (a->n_ops == 0 || a->n_ops != b->n_ops)
+		return false;
+	for (int i = 0; i < a->n_ops; i++) {
+		const fd_rule_op *x = &a->ops[i], *y = &b->ops[i];
+		if (x->op != y->op || x->op < 0 || x->min_inputs != y->min_inputs || x->max_inputs != y->max_inputs)
+			return false;
+		if (!yval_equal(yval_get(x->where, "params"), yval_get(y->where, "params")) ||
+		    !yval_equal(yval_get(x->where, "input_sources"), yval_get(y->where, "input_sources")))
+			return false;
+	}
+	return true;
+}
+
+/* Two rules compete only on a target both scopes name (no scope: every target). */
+static bool scopes_meet(const fd_rule *a, const fd_rule *b)
+{
+	if (!a->scope || !b->scope)
+		return true;
+	for (int i = 0; i < a->n_scope; i++)
+		for (int j = 0; j < b->n_scope; j++)
+			if (!strcmp(a->scope[i], b->scope[j]))
+				return true;
+	return false;
+}
+
+static void check_across(checker *c)
+{
+	const fd_ruleset *rs = c->rs;
+	for (int i = 0; i < rs->n_rules; i++) {
+		const fd_rule *r = &rs->rules[i];
+		const fd_yval *name = yval_get(r->root, "name");
+		for (int j = 0; j < i; j++) {
+			const fd_rule *q = &rs->rules[j];
+			if (!strcmp(r->name, q->name)) {
+				fd_srcpos p = yval_pos(yval_get(q->root, "name"));
+				ERR(c, name, "duplicate rule name '%s' (also defined at %s:%d:%d)", r->name, p.file, p.line, p.col);
+				break;
+			}
+		}
+		for (int j = 0; j < i; j++) {
+			const fd_rule *q = &rs->rules[j];
+			if (!strcmp(r->name, q->name) || !scopes_meet(r, q))
+				continue;
+			fd_srcpos p = yval_pos(yval_get(q->root, "name"));
+			if (same_pattern(&r->match, &q->match) && r->n_branches == 0 && q->n_branches == 0) {
+				const fd_rule *low = r->priority <= q->priority ? r : q;
+				WARN(c, r->match.where, "rule '%s' has the same pattern as rule '%s' (%s:%d:%d): '%s' can never fire "
+				     "where the other matched", r->name, q->name, p.file, p.line, p.col,
+				     r->priority == q->priority ? (strcmp(r->name, q->name) > 0 ? r->name : q->name) : low->name);
+				continue;
+			}
+			if (r->priority != q->priority)
+				continue;
+			int ra[33], qa[33];
+			int nr = anchors(r, ra, 33), nq = anchors(q, qa, 33);
+			const char *shared = NULL;
+			for (int x = 0; x < nr && !shared; x++)
+				for (int y = 0; y < nq && !shared; y++)
+					if (ops_overlap(ra[x], qa[y]))
+						shared = optable_get(ra[x])->name;
+			if (shared)
+				WARN(c, r->priority_where ? r->priority_where : name,
+				     "rules shadowed by priority: '%s' and '%s' (%s:%d:%d) both have priority %lld and anchor on %s; "
+				     "only their names decide which runs first", r->name, q->name, p.file, p.line, p.col,
+				     (long long)r->priority, shared);
+		}
+	}
+}
+
+void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d)
+{
+	checker c = { rs, opt, d };
+	for (int i = 0; i < rs->n_rules; i++)
+		check_rule(&c, &rs->rules[i]);
+	check_across(&c);
+}

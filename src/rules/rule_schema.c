@@ -1,0 +1,734 @@
+/* rule_schema.c — one YAML document → one typed fd_rule, with the schema
+ * checks `verify` reports: required fields, types, ranges, unknown keys.
+ *
+ * Required: name (a non-empty string); match with a non-empty ops list or a
+ * non-empty branches list (both may be given: alternatives); rewrite with
+ * target_op. Everything else is optional; priority defaults to 0 (`check`
+ * warns when it is missing), enabled to true, allow_intermediate_outputs to
+ * unset (the matcher reads unset as false). Unknown keys are warnings.
+ * Whether an op type or a param exists is not the schema's business but
+ * `check`'s (rule_check.c), which reads the op table.
+ *
+ * Every message points at the offending value, or at the map that lacks a
+ * required key. The typed rule lives in rs->arena and points into the YAML
+ * tree (owned by the file in rs->files). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ir/dtype.h"
+#include "rules/optable.h"
+#include "rules/rules.h"
+
+typedef struct schema {
+	fd_ruleset *rs;
+	fd_diags *d;
+	int errors;
+} schema;
+
+static void say(schema *s, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void say(schema *s, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	diag_add(s->d, sev, yval_pos(at), "%s", msg);
+	if (sev == DIAG_ERROR)
+		s->errors++;
+}
+#define ERR(s, at, ...) say(s, DIAG_ERROR, at, __VA_ARGS__)
+#define WARN(s, at, ...) say(s, DIAG_WARNING, at, __VA_ARGS__)
+
+/* "string 'high'", "a list", "null" — what a value is, for messages. */
+static const char *describe(const fd_yval *v, char *buf, size_t size)
+{
+	if (!v || v->kind == YV_NULL)
+		snprintf(buf, size, "nothing (null)");
+	else if (v->kind == YV_SEQ)
+		snprintf(buf, size, "a list");
+	else if (v->kind == YV_MAP)
+		snprintf(buf, size, "a map");
+	else
+		snprintf(buf, size, "%s '%.60s%s'", yval_kind_name(v), v->text, strlen(v->text) > 60 ? "…" : "");
+	return buf;
+}
+
+/* ---- typed readers: each reports its own error and returns false ---------- */
+
+static bool want_str(schema *s, const fd_yval *v, const char *path, const char **out)
+{
+	char b[128];
+	if (v && v->kind == YV_SCALAR) {
+		*out = v->text;
+		return true;
+	}
+	ERR(s, v, "%s: expected a string, got %s", path, describe(v, b, sizeof b));
+	return false;
+}
+
+static bool want_int(schema *s, const fd_yval *v, const char *path, int64_t min, int64_t *out)
+{
+	char b[128];
+	int64_t x;
+	if (!yval_int(v, &x)) {
+		ERR(s, v, "%s: expected an integer, got %s", path, describe(v, b, sizeof b));
+		return false;
+	}
+	if (x < min) {
+		ERR(s, v, "%s: must be >= %lld, got %lld", path, (long long)min, (long long)x);
+		return false;
+	}
+	*out = x;
+	return true;
+}
+
+static bool want_small_int(schema *s, const fd_yval *v, const char *path, int64_t min, int *out)
+{
+	int64_t x;
+	if (!want_int(s, v, path, min, &x))
+		return false;
+	if (x > 1 << 30) {
+		ERR(s, v, "%s: %lld is too large", path, (long long)x);
+		return false;
+	}
+	*out = (int)x;
+	return true;
+}
+
+static bool want_bool(schema *s, const fd_yval *v, const char *path, bool *out)
+{
+	char b[128];
+	if (yval_bool(v, out))
+		return true;
+	ERR(s, v, "%s: expected true or false, got %s", path, describe(v, b, sizeof b));
+	return false;
+}
+
+static bool want_bytes(schema *s, const fd_yval *v, const char *path, int64_t *out)
+{
+	char b[128];
+	if (!yval_bytes(v, out)) {
+		ERR(s, v, "%s: expected a byte count (33554432, 32MiB, 64MB), got %s", path, describe(v, b, sizeof b));
+		return false;
+	}
+	if (*out < 0) {
+		ERR(s, v, "%s: must be >= 0, got %lld", path, (long long)*out);
+		return false;
+	}
+	return true;
+}
+
+static bool want_kind(schema *s, const fd_yval *v, fd_yval_kind kind, const char *path)
+{
+	char b[128];
+	if (v && v->kind == kind)
+		return true;
+	ERR(s, v, "%s: expected %s, got %s", path, kind == YV_MAP ? "a map" : "a list", describe(v, b, sizeof b));
+	return false;
+}
+
+/* A list of strings; a single string counts as a list of one. */
+static int want_strings(schema *s, const fd_yval *v, const char *path, const char ***out)
+{
+	char b[128];
+	if (v && v->kind == YV_SCALAR) {
+		*out = arena_alloc(&s->rs->arena, sizeof **out);
+		(*out)[0] = v->text;
+		return 1;
+	}
+	if (!v || v->kind != YV_SEQ) {
+		ERR(s, v, "%s: expected a list of strings, got %s", path, describe(v, b, sizeof b));
+		return 0;
+	}
+	*out = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof **out);
+	int n = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->items[i]->kind != YV_SCALAR) {
+			ERR(s, v->items[i], "%s[%zu]: expected a string, got %s", path, i, describe(v->items[i], b, sizeof b));
+			continue;
+		}
+		(*out)[n++] = v->items[i]->text;
+	}
+	return n;
+}
+
+/* Warns about keys that the section does not know. */
+static void unknown_keys(schema *s, const fd_yval *map, const char *path, const char *const *known)
+{
+	if (!map || map->kind != YV_MAP)
+		return;
+	for (size_t i = 0; i < map->n; i++) {
+		const char *k = map->keys[i]->text ? map->keys[i]->text : "";
+		bool ok = false;
+		for (const char *const *q = known; *q && !ok; q++)
+			ok = !strcmp(k, *q);
+		if (ok)
+			continue;
+		char list[512] = "";
+		size_t len = 0;
+		for (const char *const *q = known; *q && len < sizeof list - 64; q++)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", q == known ? "" : ", ", *q);
+		WARN(s, map->keys[i], "unknown key '%s' in %s (known: %s)", k, path, list);
+	}
+}
+
+/* ---- match ------------------------------------------------------------------ */
+
+static const char *const op_keys[] = { "type", "params", "inputs", "input_sources", "output_names", NULL };
+static const char *const inputs_keys[] = { "min_inputs", "max_inputs", NULL };
+static const char *const source_keys[] = { "from_op", "source_type", NULL };
+
+/* "input3" → 3; -1 when the key is not of that form. */
+static int input_index(const char *key)
+{
+	if (strncmp(key, "input", 5) || !key[5])
+		return -1;
+	int k = 0;
+	for (const char *p = key + 5; *p; p++) {
+		if (*p < '0' || *p > '9' || k > 100000)
+			return -1;
+		k = k * 10 + (*p - '0');
+	}
+	return k;
+}
+
+static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
+{
+	char p[256];
+	if (!want_kind(s, v, YV_MAP, path))
+		return;
+	op->sources = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof *op->sources);
+	for (size_t i = 0; i < v->n; i++) {
+		const fd_yval *key = v->keys[i], *src = v->items[i];
+		int k = input_index(key->text ? key->text : "");
+		if (k < 0) {
+			ERR(s, key, "%s: key '%s' is not inputK (input0, input1, …)", path, key->text ? key->text : "");
+			continue;
+		}
+		snprintf(p, sizeof p, "%.200s.%.40s", path, key->text);
+		if (!want_kind(s, src, YV_MAP, p))
+			continue;
+		unknown_keys(s, src, p, source_keys);
+		fd_input_source *is = &op->sources[op->n_sources];
+		memset(is, 0, sizeof *is);
+		is->input = k;
+		is->from_op = -1;
+		is->where = src;
+		const fd_yval *from = yval_get(src, "from_op"), *st = yval_get(src, "source_type");
+		char q[320];
+		bool ok = true;
+		if (from) {
+			snprintf(q, sizeof q, "%.200s.from_op", p);
+			ok &= want_small_int(s, from, q, 0, &is->from_op);
+		}
+		if (st) {
+			const char *name;
+			snprintf(q, sizeof q, "%.200s.source_type", p);
+			if (want_str(s, st, q, &name)) {
+				is->source_type = source_type_from_name(name);
+				if (is->source_type == SRC_UNSET) {
+					ERR(s, st, "%s: unknown source_type '%s' (known: const_or_param, const, param, activation, any)",
+					    q, name);
+					ok = false;
+				}
+			} else {
+				ok = false;
+			}
+		}
+		if (!from && !st) {
+			ERR(s, src, "%s: needs from_op or source_type", p);
+			ok = false;
+		}
+		for (int j = 0; j < op->n_sources; j++)
+			if (op->sources[j].input == k) {
+				ERR(s, key, "%s: input%d is given twice (as %s)", path, k, key->text);
+				ok = false;
+			}
+		if (ok)
+			op->n_sources++;
+	}
+}
+
+static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
+{
+	char p[256];
+	memset(op, 0, sizeof *op);
+	op->op = -1;
+	op->min_inputs = op->max_inputs = -1;
+	op->where = v;
+	if (!want_kind(s, v, YV_MAP, path))
+		return;
+	unknown_keys(s, v, path, op_keys);
+	const fd_yval *type = yval_get(v, "type");
+	snprintf(p, sizeof p, "%.200s.type", path);
+	if (!type)
+		ERR(s, v, "%s: an op needs a 'type'", path);
+	else if (want_str(s, type, p, &op->type)) {
+		op->type_where = type;
+		op->op = optable_lookup(op->type);
+		if (!*op->type)
+			ERR(s, type, "%s: must not be empty", p);
+	}
+	const fd_yval *params = yval_get(v, "params");
+	snprintf(p, sizeof p, "%.200s.params", path);
+	if (params && !yval_is_null(params) && want_kind(s, params, YV_MAP, p)) {
+		op->params = arena_array(&s->rs->arena, params->n ? params->n : 1, sizeof *op->params);
+		for (size_t i = 0; i < params->n; i++) {
+			const fd_yval *pv = params->items[i];
+			char b[128];
+			if (pv->kind == YV_MAP) {
+				ERR(s, pv, "%s.%s: expected a value or a list of values, got %s", p, params->keys[i]->text,
+				    describe(pv, b, sizeof b));
+				continue;
+			}
+			op->params[op->n_params++] = (fd_rule_param){ params->keys[i]->text, pv };
+		}
+	}
+	const fd_yval *inputs = yval_get(v, "inputs");
+	snprintf(p, sizeof p, "%.200s.inputs", path);
+	if (inputs && want_kind(s, inputs, YV_MAP, p)) {
+		unknown_keys(s, inputs, p, inputs_keys);
+		op->inputs_where = inputs;
+		const fd_yval *mn = yval_get(inputs, "min_inputs"), *mx = yval_get(inputs, "max_inputs");
+		char q[320];
+		snprintf(q, sizeof q, "%.200s.min_inputs", p);
+		if (mn && !want_small_int(s, mn, q, 0, &op->min_inputs))
+			op->min_inputs = -1;
+		snprintf(q, sizeof q, "%.200s.max_inputs", p);
+		if (mx && !want_small_int(s, mx, q, 0, &op->max_inputs))
+			op->max_inputs = -1;
+		if (op->min_inputs >= 0 && op->max_inputs >= 0 && op->min_inputs > op->max_inputs)
+			ERR(s, mx, "%s: min_inputs %d > max_inputs %d", p, op->min_inputs, op->max_inputs);
+	}
+	const fd_yval *sources = yval_get(v, "input_sources");
+	if (sources) {
+		snprintf(p, sizeof p, "%.200s.input_sources", path);
+		parse_sources(s, op, sources, p);
+	}
+	const fd_yval *names = yval_get(v, "output_names");
+	if (names) {
+		snprintf(p, sizeof p, "%.200s.output_names", path);
+		op->n_output_names = want_strings(s, names, p, &op->output_names);
+		op->output_names_where = names;
+	}
+}
+
+static void parse_pattern(schema *s, fd_rule_pattern *pat, const fd_yval *ops, const char *path)
+{
+	char p[256];
+	pat->where = ops;
+	if (!want_kind(s, ops, YV_SEQ, path))
+		return;
+	if (ops->n == 0) {
+		ERR(s, ops, "%s: the list of ops is empty", path);
+		return;
+	}
+	pat->ops = arena_array(&s->rs->arena, ops->n, sizeof *pat->ops);
+	pat->n_ops = (int)ops->n;
+	for (size_t i = 0; i < ops->n; i++) {
+		snprintf(p, sizeof p, "%.200s[%zu]", path, i);
+		parse_op(s, &pat->ops[i], ops->items[i], p);
+	}
+}
+
+static const char *const match_keys[] = { "ops", "subgraph", "branches", NULL };
+static const char *const subgraph_keys[] = { "input_count_range", "output_count", "allow_intermediate_outputs", NULL };
+static const char *const branch_keys[] = { "ops", NULL };
+
+static void parse_subgraph(schema *s, fd_rule *r, const fd_yval *v)
+{
+	if (!want_kind(s, v, YV_MAP, "match.subgraph"))
+		return;
+	unknown_keys(s, v, "match.subgraph", subgraph_keys);
+	r->subgraph_where = v;
+	const fd_yval *range = yval_get(v, "input_count_range");
+	if (range) {
+		char b[128];
+		int lo, hi;
+		if (range->kind != YV_SEQ || range->n != 2) {
+			ERR(s, range, "match.subgraph.input_count_range: expected [min, max], got %s",
+			    range->kind == YV_SEQ ? "a list of another length" : describe(range, b, sizeof b));
+		} else if (want_small_int(s, range->items[0], "match.subgraph.input_count_range[0]", 0, &lo) &&
+		           want_small_int(s, range->items[1], "match.subgraph.input_count_range[1]", 0, &hi)) {
+			if (lo > hi)
+				ERR(s, range, "match.subgraph.input_count_range: lower bound %d > upper bound %d", lo, hi);
+			else
+				r->input_count_min = lo, r->input_count_max = hi;
+		}
+	}
+	const fd_yval *oc = yval_get(v, "output_count");
+	if (oc)
+		want_small_int(s, oc, "match.subgraph.output_count", 1, &r->output_count);
+	const fd_yval *aio = yval_get(v, "allow_intermediate_outputs");
+	bool b;
+	if (aio && want_bool(s, aio, "match.subgraph.allow_intermediate_outputs", &b))
+		r->allow_intermediate_outputs = b;
+}
+
+static void parse_match(schema *s, fd_rule *r, const fd_yval *v)
+{
+	if (!want_kind(s, v, YV_MAP, "match"))
+		return;
+	unknown_keys(s, v, "match", match_keys);
+	const fd_yval *ops = yval_get(v, "ops"), *branches = yval_get(v, "branches");
+	if (!ops && !branches) {
+		ERR(s, v, "match: needs 'ops' (or 'branches')");
+		return;
+	}
+	if (ops)
+		parse_pattern(s, &r->match, ops, "match.ops");
+	if (branches && want_kind(s, branches, YV_SEQ, "match.branches")) {
+		if (branches->n == 0)
+			ERR(s, branches, "match.branches: the list of branches is empty");
+		r->branches = arena_array(&s->rs->arena, branches->n ? branches->n : 1, sizeof *r->branches);
+		for (size_t i = 0; i < branches->n; i++) {
+			char p[64];
+			snprintf(p, sizeof p, "match.branches[%zu]", i);
+			const fd_yval *br = branches->items[i];
+			if (!want_kind(s, br, YV_MAP, p))
+				continue;
+			unknown_keys(s, br, p, branch_keys);
+			const fd_yval *bops = yval_get(br, "ops");
+			if (!bops) {
+				ERR(s, br, "%s: a branch needs 'ops'", p);
+				continue;
+			}
+			snprintf(p, sizeof p, "match.branches[%zu].ops", i);
+			parse_pattern(s, &r->branches[r->n_branches++], bops, p);
+		}
+	}
+	const fd_yval *sg = yval_get(v, "subgraph");
+	if (sg)
+		parse_subgraph(s, r, sg);
+}
+
+/* ---- rewrite -------------------------------------------------------------- */
+
+static const char *const rewrite_keys[] = { "target_op", "inputs", "attributes", "tensor_layout", "kernel_config", NULL };
+static const char *const rewrite_input_keys[] = { "from_op", "output_idx", "input_port", "description", NULL };
+
+static void parse_attributes(schema *s, fd_rule *r, const fd_yval *v)
+{
+	if (!want_kind(s, v, YV_MAP, "rewrite.attributes"))
+		return;
+	r->rewrite_attributes = v;
+	const fd_yval *tp = yval_get(v, "tile_policy");
+	if (tp)
+		want_str(s, tp, "rewrite.attributes.tile_policy", &r->tile_policy);
+	const fd_yval *cs = yval_get(v, "chunk_size");
+	if (cs && want_kind(s, cs, YV_SEQ, "rewrite.attributes.chunk_size")) {
+		r->chunk_size = arena_array(&s->rs->arena, cs->n ? cs->n : 1, sizeof *r->chunk_size);
+		for (size_t i = 0; i < cs->n; i++) {
+			char p[64];
+			snprintf(p, sizeof p, "rewrite.attributes.chunk_size[%zu]", i);
+			if (want_int(s, cs->items[i], p, 1, &r->chunk_size[r->n_chunk_size]))
+				r->n_chunk_size++;
+		}
+	}
+	const fd_yval *os = yval_get(v, "overlap_size");
+	if (os && want_kind(s, os, YV_SEQ, "rewrite.attributes.overlap_size"))
+		for (size_t i = 0; i < os->n; i++) {
+			char p[64];
+			int64_t x;
+			snprintf(p, sizeof p, "rewrite.attributes.overlap_size[%zu]", i);
+			want_int(s, os->items[i], p, 0, &x);
+		}
+	bool b;
+	const fd_yval *ic = yval_get(v, "inplace_compute");
+	if (ic)
+		want_bool(s, ic, "rewrite.attributes.inplace_compute", &b);
+	const fd_yval *io = yval_get(v, "inplace_override_input_idx");
+	int x;
+	if (io)
+		want_small_int(s, io, "rewrite.attributes.inplace_override_input_idx", 0, &x);
+}
+
+static void parse_rewrite(schema *s, fd_rule *r, const fd_yval *v)
+{
+	if (!want_kind(s, v, YV_MAP, "rewrite"))
+		return;
+	unknown_keys(s, v, "rewrite", rewrite_keys);
+	const fd_yval *t = yval_get(v, "target_op");
+	if (!t)
+		ERR(s, v, "rewrite: needs 'target_op'");
+	else if (want_str(s, t, "rewrite.target_op", &r->target_op) && !*r->target_op)
+		ERR(s, t, "rewrite.target_op: must not be empty");
+	const fd_yval *in = yval_get(v, "inputs");
+	if (in && want_kind(s, in, YV_SEQ, "rewrite.inputs")) {
+		r->rewrite_inputs = arena_array(&s->rs->arena, in->n ? in->n : 1, sizeof *r->rewrite_inputs);
+		for (size_t i = 0; i < in->n; i++) {
+			char p[64], q[128];
+			snprintf(p, sizeof p, "rewrite.inputs[%zu]", i);
+			const fd_yval *e = in->items[i];
+			if (!want_kind(s, e, YV_MAP, p))
+				continue;
+			unknown_keys(s, e, p, rewrite_input_keys);
+			fd_rewrite_input ri = { .from_op = -1, .output_idx = 0, .input_port = (int)i, .where = e };
+			const fd_yval *f = yval_get(e, "from_op"), *oi = yval_get(e, "output_idx"),
+			              *ip = yval_get(e, "input_port"), *ds = yval_get(e, "description");
+			bool ok = true;
+			snprintf(q, sizeof q, "%.200s.from_op", p);
+			if (!f) {
+				ERR(s, e, "%s: needs 'from_op'", p);
+				ok = false;
+			} else {
+				ok &= want_small_int(s, f, q, 0, &ri.from_op);
+			}
+			snprintf(q, sizeof q, "%.200s.output_idx", p);
+			if (oi)
+				ok &= want_small_int(s, oi, q, 0, &ri.output_idx);
+			snprintf(q, sizeof q, "%.200s.input_port", p);
+			if (ip)
+				ok &= want_small_int(s, ip, q, 0, &ri.input_port);
+			snprintf(q, sizeof q, "%.200s.description", p);
+			if (ds && !yval_is_null(ds))
+				ok &= want_str(s, ds, q, &ri.description);
+			if (ok)
+				r->rewrite_inputs[r->n_rewrite_inputs++] = ri;
+		}
+	}
+	const fd_yval *attr = yval_get(v, "attributes");
+	if (attr && !yval_is_null(attr))
+		parse_attributes(s, r, attr);
+	const fd_yval *tl = yval_get(v, "tensor_layout");
+	if (tl)
+		want_str(s, tl, "rewrite.tensor_layout", &r->tensor_layout);
+	const fd_yval *kc = yval_get(v, "kernel_config");
+	if (kc && !yval_is_null(kc) && want_kind(s, kc, YV_MAP, "rewrite.kernel_config"))
+		r->kernel_config = kc;
+}
+
+/* ---- constraints ------------------------------------------------------------ */
+
+/* Which fields each constraint kind reads; "type" and "description" always. */
+static const struct constraint_fields {
+	fd_constraint_kind kind;
+	const char *fields[3];
+} constraint_fields[] = {
+	{ CONSTRAINT_DTYPE_MATCH, { "allowed_dtypes" } },
+	{ CONSTRAINT_SHAPE, { 0 } },
+	{ CONSTRAINT_MEMORY_LIMIT, { "max_intermediate_size", "max_output_size" } },
+	{ CONSTRAINT_WORKSPACE_SIZE, { "max_workspace", "spill_to_l2" } },
+	{ CONSTRAINT_CHANNEL_DIVISIBILITY, { "channel_dim", "divisor" } },
+};
+
+static const char *const constraint_keys[] = {
+	"type", "description", "allowed_dtypes", "max_intermediate_size", "max_output_size",
+	"max_workspace", "spill_to_l2", "channel_dim", "divisor", NULL
+};
+
+static bool field_applies(fd_constraint_kind kind, const char *field)
+{
+	if (kind == CONSTRAINT_UNKNOWN || !strcmp(field, "type") || !strcmp(field, "description"))
+		return true;
+	for (size_t i = 0; i < sizeof constraint_fields / sizeof *constraint_fields; i++)
+		if (constraint_fields[i].kind == kind)
+			for (int f = 0; f < 3 && constraint_fields[i].fields[f]; f++)
+				if (!strcmp(field, constraint_fields[i].fields[f]))
+					return true;
+	return false;
+}
+
+static void parse_constraint(schema *s, fd_constraint *c, const fd_yval *v, const char *path)
+{
+	char p[256];
+	memset(c, 0, sizeof *c);
+	c->where = v;
+	c->max_intermediate_size = c->max_output_size = c->max_workspace = -1;
+	c->channel_dim = 1;
+	const fd_yval *t = yval_get(v, "type");
+	if (!t) {
+		ERR(s, v, "%s: a constraint needs a 'type'", path);
+		return;
+	}
+	snprintf(p, sizeof p, "%.200s.type", path);
+	if (!want_str(s, t, p, &c->type))
+		return;
+	c->kind = constraint_kind_from_name(c->type);
+	unknown_keys(s, v, path, constraint_keys);
+	for (size_t i = 0; i < v->n; i++)
+		if (!field_applies(c->kind, v->keys[i]->text) && yval_key(v, v->keys[i]->text) == v->keys[i]) {
+			bool known = false;
+			for (const char *const *q = constraint_keys; *q; q++)
+				known |= !strcmp(*q, v->keys[i]->text);
+			if (known)
+				WARN(s, v->keys[i], "%s: '%s' has no meaning for a %s constraint", path, v->keys[i]->text, c->type);
+		}
+	const fd_yval *f;
+	if ((f = yval_get(v, "description")) && !yval_is_null(f)) {
+		snprintf(p, sizeof p, "%.200s.description", path);
+		want_str(s, f, p, &c->description);
+	}
+	if ((f = yval_get(v, "allowed_dtypes"))) {
+		snprintf(p, sizeof p, "%.200s.allowed_dtypes", path);
+		if (want_kind(s, f, YV_SEQ, p)) {
+			c->allowed_dtypes = arena_array(&s->rs->arena, f->n ? f->n : 1, sizeof *c->allowed_dtypes);
+			for (size_t i = 0; i < f->n; i++) {
+				const char *name;
+				char q[320];
+				snprintf(q, sizeof q, "%.200s[%zu]", p, i);
+				if (!want_str(s, f->items[i], q, &name))
+					continue;
+				int32_t dt = dtype_from_name(name);
+				if (dt < 0 || dt == DT_UNDEFINED)
+					ERR(s, f->items[i], "%s: unknown dtype '%s' (known: float32, float16, bfloat16, float64, int8, "
+					    "uint8, int16, int32, int64, bool, …)", q, name);
+				else
+					c->allowed_dtypes[c->n_allowed_dtypes++] = dt;
+			}
+		}
+	} else if (c->kind == CONSTRAINT_DTYPE_MATCH) {
+		ERR(s, v, "%s: dtype_match needs 'allowed_dtypes'", path);
+	}
+	static const struct { const char *key; size_t off; } sizes[] = {
+		{ "max_intermediate_size", offsetof(fd_constraint, max_intermediate_size) },
+		{ "max_output_size", offsetof(fd_constraint, max_output_size) },
+		{ "max_workspace", offsetof(fd_constraint, max_workspace) },
+	};
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+		if ((f = yval_get(v, sizes[i].key))) {
+			snprintf(p, sizeof p, "%.200s.%s", path, sizes[i].key);
+			int64_t x;
+			if (want_bytes(s, f, p, &x))
+				*(int64_t *)((char *)c + sizes[i].off) = x;
+		}
+	if (c->kind == CONSTRAINT_WORKSPACE_SIZE && !yval_get(v, "max_workspace"))
+		ERR(s, v, "%s: workspace_size needs 'max_workspace'", path);
+	if ((f = yval_get(v, "spill_to_l2"))) {
+		snprintf(p, sizeof p, "%.200s.spill_to_l2", path);
+		want_bool(s, f, p, &c->spill_to_l2);
+	}
+	if ((f = yval_get(v, "channel_dim"))) {
+		snprintf(p, sizeof p, "%.200s.channel_dim", path);
+		if (!want_small_int(s, f, p, 0, &c->channel_dim))
+			c->channel_dim = 1;
+	}
+	if ((f = yval_get(v, "divisor"))) {
+		snprintf(p, sizeof p, "%.200s.divisor", path);
+		want_int(s, f, p, 1, &c->divisor);
+	} else if (c->kind == CONSTRAINT_CHANNEL_DIVISIBILITY) {
+		ERR(s, v, "%s: channel_divisibility needs 'divisor'", path);
+	}
+}
+
+static void parse_constraints(schema *s, fd_rule *r, const fd_yval *v)
+{
+	if (yval_is_null(v))
+		return;
+	if (!want_kind(s, v, YV_SEQ, "constraints"))
+		return;
+	r->constraints = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof *r->constraints);
+	for (size_t i = 0; i < v->n; i++) {
+		char p[48];
+		snprintf(p, sizeof p, "constraints[%zu]", i);
+		if (!want_kind(s, v->items[i], YV_MAP, p))
+			continue;
+		int before = s->errors;
+		parse_constraint(s, &r->constraints[r->n_constraints], v->items[i], p);
+		if (s->errors == before)
+			r->n_constraints++;
+	}
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+static const char *const output_keys[] = {
+	"kernel_name", "file_path", "compiler", "build_config", "debug_symbols", "gen_dot_graph", "dot_graph_path", NULL
+};
+
+static void parse_output(schema *s, fd_rule *r, const fd_yval *v)
+{
+	if (!want_kind(s, v, YV_MAP, "output"))
+		return;
+	unknown_keys(s, v, "output", output_keys);
+	static const struct { const char *key; size_t off; } strs[] = {
+		{ "kernel_name", offsetof(fd_rule, kernel_name) },
+		{ "file_path", offsetof(fd_rule, file_path) },
+		{ "compiler", offsetof(fd_rule, compiler) },
+		{ "dot_graph_path", offsetof(fd_rule, dot_graph_path) },
+	};
+	char p[64];
+	const fd_yval *f;
+	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+		if ((f = yval_get(v, strs[i].key))) {
+			snprintf(p, sizeof p, "output.%s", strs[i].key);
+			want_str(s, f, p, (const char **)((char *)r + strs[i].off));
+		}
+	if ((f = yval_get(v, "build_config")) && !yval_is_null(f) && want_kind(s, f, YV_MAP, "output.build_config"))
+		r->build_config = f;
+	if ((f = yval_get(v, "debug_symbols")))
+		want_bool(s, f, "output.debug_symbols", &r->debug_symbols);
+	if ((f = yval_get(v, "gen_dot_graph")))
+		want_bool(s, f, "output.gen_dot_graph", &r->gen_dot_graph);
+}
+
+/* ---- the rule ---------------------------------------------------------------- */
+
+static const char *const rule_keys[] = {
+	"version", "name", "priority", "enabled", "scope", "description",
+	"match", "rewrite", "constraints", "output", NULL
+};
+
+int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d)
+{
+	schema s = { rs, d, 0 };
+	fd_rule *r = out;
+	memset(r, 0, sizeof *r);
+	r->file = doc->file;
+	r->doc_index = doc->index;
+	r->root = doc->root;
+	r->enabled = true;
+	r->input_count_min = r->input_count_max = r->output_count = -1;
+	r->allow_intermediate_outputs = -1;
+	r->name = "";
+	const fd_yval *root = doc->root;
+	char b[128];
+	if (!root || root->kind != YV_MAP) {
+		fd_srcpos pos = root ? root->pos : (fd_srcpos){ doc->file, 1, 1 };
+		diag_error(d, pos, "a rule document must be a map (name:, match:, …), not %s",
+		           root && root->kind == YV_SEQ ? "a list" : describe(root, b, sizeof b));
+		return -1;
+	}
+	unknown_keys(&s, root, "the rule", rule_keys);
+	const fd_yval *v;
+	if ((v = yval_get(root, "version")) && !yval_is_null(v))
+		want_str(&s, v, "version", &r->version);
+	if (!(v = yval_get(root, "name")))
+		ERR(&s, root, "rule has no 'name'");
+	else if (want_str(&s, v, "name", &r->name) && !*r->name)
+		ERR(&s, v, "name: must not be empty");
+	if ((v = yval_get(root, "priority"))) {
+		r->priority_where = v;
+		if (!yval_int(v, &r->priority)) {
+			ERR(&s, v, "priority: expected an integer, got %s", describe(v, b, sizeof b));
+			r->priority = 0;
+		}
+	}
+	if ((v = yval_get(root, "enabled")))
+		want_bool(&s, v, "enabled", &r->enabled);
+	if ((v = yval_get(root, "scope")) && !yval_is_null(v)) {
+		if (v->kind != YV_SEQ)
+			ERR(&s, v, "scope: expected a list of strings (targets such as ai_core), got %s", describe(v, b, sizeof b));
+		else
+			r->n_scope = want_strings(&s, v, "scope", &r->scope);
+	}
+	if ((v = yval_get(root, "description")) && !yval_is_null(v))
+		want_str(&s, v, "description", &r->description);
+	if (!(v = yval_get(root, "match")))
+		ERR(&s, root, "rule has no 'match'");
+	else
+		parse_match(&s, r, v);
+	if (!(v = yval_get(root, "rewrite")))
+		ERR(&s, root, "rule has no 'rewrite' (rewrite.target_op names the fused op)");
+	else
+		parse_rewrite(&s, r, v);
+	if ((v = yval_get(root, "constraints")))
+		parse_constraints(&s, r, v);
+	if ((v = yval_get(root, "output")) && !yval_is_null(v))
+		parse_output(&s, r, v);
+	return s.errors ? -1 : 0;
+}

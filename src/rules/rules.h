@@ -1,0 +1,177 @@
+/* rules.h — fusion rules in the CANN graph-autofusion YAML format, typed.
+ *
+ * A rule set owns its YAML files (the trees every field points into) and the
+ * rules derived from them (rule_schema.c). Every field keeps the fd_yval it
+ * came from, so messages, the trace and the TUI's write-back can point at the
+ * exact text. What-if edits change the tree and re-derive the typed rule. */
+#ifndef FD_RULES_H
+#define FD_RULES_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/diag.h"
+#include "rules/yaml_tree.h"
+
+/* source_type of an input_sources entry. */
+typedef enum fd_source_type {
+	SRC_UNSET = 0,
+	SRC_CONST_OR_PARAM,   /* initializer, graph input, Constant, or a constant-foldable producer */
+	SRC_CONST,            /* initializer / Constant / constant-foldable */
+	SRC_PARAM,            /* graph input */
+	SRC_ACTIVATION,       /* produced by a non-constant node */
+	SRC_ANY,
+} fd_source_type;
+
+typedef struct fd_rule_param {
+	const char *name;
+	const fd_yval *value;     /* the expected value as written */
+} fd_rule_param;
+
+typedef struct fd_input_source {
+	int input;                /* K of "inputK" */
+	int from_op;              /* -1 when not given */
+	fd_source_type source_type;
+	const fd_yval *where;     /* the inputK map */
+} fd_input_source;
+
+typedef struct fd_rule_op {
+	const char *type;         /* as written: "Conv2d" */
+	int op;                   /* optable id, -1 when unknown */
+	const fd_yval *where;     /* the op's map (type_where: the type scalar) */
+	const fd_yval *type_where;
+	int n_params;
+	fd_rule_param *params;
+	int min_inputs, max_inputs;          /* -1 when not given */
+	const fd_yval *inputs_where;
+	int n_sources;
+	fd_input_source *sources;
+	int n_output_names;
+	const char **output_names;
+	const fd_yval *output_names_where;
+} fd_rule_op;
+
+typedef struct fd_rule_pattern {
+	int n_ops;
+	fd_rule_op *ops;
+	const fd_yval *where;
+} fd_rule_pattern;
+
+typedef struct fd_rewrite_input {
+	int from_op, output_idx, input_port;
+	const char *description;
+	const fd_yval *where;
+} fd_rewrite_input;
+
+typedef enum fd_constraint_kind {
+	CONSTRAINT_UNKNOWN = 0,
+	CONSTRAINT_DTYPE_MATCH,
+	CONSTRAINT_SHAPE,          /* "shape_constraint" */
+	CONSTRAINT_MEMORY_LIMIT,
+	CONSTRAINT_WORKSPACE_SIZE,
+	CONSTRAINT_CHANNEL_DIVISIBILITY,
+	CONSTRAINT_KIND_COUNT
+} fd_constraint_kind;
+
+typedef struct fd_constraint {
+	fd_constraint_kind kind;
+	const char *type;          /* as written */
+	const char *description;
+	const fd_yval *where;
+	int n_allowed_dtypes;      /* dtype_match */
+	int32_t *allowed_dtypes;   /* DT_* */
+	int64_t max_intermediate_size, max_output_size; /* memory_limit; -1 when not given */
+	int64_t max_workspace;     /* workspace_size; -1 when not given */
+	bool spill_to_l2;
+	int channel_dim;           /* channel_divisibility */
+	int64_t divisor;
+} fd_constraint;
+
+typedef struct fd_rule {
+	const char *name;
+	const char *file;
+	int doc_index;
+	const fd_yval *root;       /* the document */
+	const char *version;
+	int64_t priority;
+	const fd_yval *priority_where;
+	bool enabled;              /* false when disabled by env or what-if */
+	int n_scope;               /* 0 and scope NULL: no scope written, every target */
+	const char **scope;
+	const char *description;
+
+	fd_rule_pattern match;
+	int n_branches;
+	fd_rule_pattern *branches;
+	/* subgraph: -1 / unset when not given */
+	int input_count_min, input_count_max, output_count;
+	int allow_intermediate_outputs;   /* -1 unset, 0, 1 */
+	const fd_yval *subgraph_where;
+
+	/* rewrite */
+	const char *target_op;
+	int n_rewrite_inputs;
+	fd_rewrite_input *rewrite_inputs;
+	const fd_yval *rewrite_attributes;  /* map or NULL (tile_policy, chunk_size, …) */
+	const char *tile_policy;            /* from attributes, or NULL */
+	int n_chunk_size;
+	int64_t *chunk_size;
+	const char *tensor_layout;
+	const fd_yval *kernel_config;
+
+	int n_constraints;
+	fd_constraint *constraints;
+
+	/* output */
+	const char *kernel_name, *file_path, *compiler, *dot_graph_path;
+	const fd_yval *build_config;
+	bool debug_symbols, gen_dot_graph;
+} fd_rule;
+
+typedef struct fd_ruleset {
+	fd_arena arena;            /* the typed rules */
+	int n_files;
+	fd_yfile **files;
+	int n_rules;
+	fd_rule *rules;            /* in load order: files sorted, documents in order */
+	int n_unparsed;            /* files that could not be read or parsed as YAML (CLI exit 2) */
+} fd_ruleset;
+
+void ruleset_init(fd_ruleset *rs);
+void ruleset_release(fd_ruleset *rs);
+/* Loads a file or a directory (*.yaml, *.yml, sorted by name) and appends its
+ * rules. Schema errors go to d; returns -1 when any error was added. */
+int  ruleset_load(fd_ruleset *rs, const char *path, fd_diags *d);
+/* Derive one typed rule from a YAML document (rule_schema.c). Fills *out from
+ * scratch (enabled = true); a what-if edit re-derives and restores enabled. */
+int  rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d);
+/* Lint (rule_check.c): `check`. With strict, check's own warnings are added as
+ * errors; the warnings ruleset_load added (unknown keys, …) stay warnings in d
+ * and the caller promotes them (cmd_check.c does). */
+typedef struct fd_check_options {
+	bool strict, verbose;
+} fd_check_options;
+void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d);
+
+int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or -1 */
+/* The environment, as CANN graph-autofusion has it: GRAPH_AUTOFUSION_ENABLE=0 (or false /
+ * off / no) disables every rule; GRAPH_AUTOFUSION_RULES="A,B" enables only the
+ * named rules. Callers choose when to apply it (after loading, before --set).
+ * The _diags form also warns about names in GRAPH_AUTOFUSION_RULES that no
+ * loaded rule has (d may be NULL). */
+void ruleset_apply_env(fd_ruleset *rs);
+void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
+/* Where the rules come from when none are named: GRAPH_AUTOFUSION_RULES_DIR
+ * when set, else the installed library (FUSIONDBG_RULES_DIR, set by the
+ * build to $(PREFIX)/share/fusiondbg/rules) when that directory exists, else
+ * NULL. *origin (may be NULL) says which, for the user: "GRAPH_AUTOFUSION_RULES_DIR"
+ * or "installed rules". */
+const char *ruleset_default_path(const char **origin);
+/* The message for "no rules given and none found". */
+#define RULESET_NONE_MESSAGE "no rules: give -r RULES, set GRAPH_AUTOFUSION_RULES_DIR, or install the shipped rules (make install)"
+fd_srcpos yval_pos(const fd_yval *v);   /* position or {0} */
+
+const char *source_type_name(fd_source_type t);
+fd_source_type source_type_from_name(const char *s);  /* SRC_UNSET when unknown */
+const char *constraint_kind_name(fd_constraint_kind k);
+fd_constraint_kind constraint_kind_from_name(const char *s);
+
+#endif

@@ -1,0 +1,64 @@
+/* yaml_tree.h — a YAML document as a tree of values that remember where they
+ * were written (file:line:col and byte offsets), built with libyaml (the only
+ * file that includes <yaml.h> is yaml_tree.c). Aliases are expanded with a
+ * bound so an alias bomb fails fast. The tree set owns its values (arena). */
+#ifndef FD_YAML_TREE_H
+#define FD_YAML_TREE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/arena.h"
+#include "base/diag.h"
+
+typedef enum fd_yval_kind { YV_NULL, YV_SCALAR, YV_SEQ, YV_MAP } fd_yval_kind;
+
+typedef struct fd_yval fd_yval;
+struct fd_yval {
+	fd_yval_kind kind;
+	fd_srcpos pos;          /* where the value starts */
+	size_t start, end;      /* byte offsets of its text in the file [start, end) */
+	const char *text;       /* YV_SCALAR: the scalar's value (NUL-terminated) */
+	size_t text_len;
+	bool quoted;            /* scalar was quoted: never a number / bool / null */
+	size_t n;               /* YV_SEQ: items; YV_MAP: pairs */
+	fd_yval **items;        /* YV_SEQ items, YV_MAP values */
+	fd_yval **keys;         /* YV_MAP keys (scalars) */
+};
+
+/* One file's documents. */
+typedef struct fd_ydoc {
+	const char *file;
+	int index;              /* 0-based document number in the file */
+	fd_yval *root;
+} fd_ydoc;
+
+typedef struct fd_yfile {
+	fd_arena arena;
+	const char *path;
+	char *text;             /* the file's bytes (for write-back), NUL-terminated */
+	size_t size;
+	int n_docs;
+	fd_ydoc *docs;
+} fd_yfile;
+
+/* Limits that keep hostile input bounded. */
+#define YAML_MAX_NODES   1000000   /* values after alias expansion, per file */
+#define YAML_MAX_DEPTH   64
+
+int  yfile_load(fd_yfile *f, const char *path, fd_diags *d);
+int  yfile_load_buffer(fd_yfile *f, const char *name, const char *data, size_t size, fd_diags *d);
+void yfile_release(fd_yfile *f);
+
+/* Lookups and conversions. Conversions return false (and leave *out) when the
+ * value is absent or not of that type; they never report — the schema does. */
+const fd_yval *yval_get(const fd_yval *map, const char *key);
+const fd_yval *yval_key(const fd_yval *map, const char *key); /* the key scalar itself */
+bool yval_is_null(const fd_yval *v);
+bool yval_int(const fd_yval *v, int64_t *out);     /* 12, 0x10, -3; also 64MiB etc. with units? no */
+bool yval_float(const fd_yval *v, double *out);    /* any number: 1e-5, 0.1, 3 */
+bool yval_bool(const fd_yval *v, bool *out);       /* true/false/yes/no/on/off */
+bool yval_str(const fd_yval *v, const char **out); /* any scalar */
+bool yval_bytes(const fd_yval *v, int64_t *out);   /* 33554432, 32MiB, 64MB, 1.5GiB */
+const char *yval_kind_name(const fd_yval *v);      /* "integer", "string", "list", "map", … */
+
+#endif

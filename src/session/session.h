@@ -1,0 +1,218 @@
+/* session.h — the one mutation API: a model, its rules and the match, with
+ * what-if edits, re-run, undo / redo, the diff against the rules as loaded,
+ * safe write-back to the YAML files and a recovery file. Both `--set` on the
+ * command line and the TUI change rules only through this.
+ *
+ * Ownership: an fd_session owns everything it holds — the model, the rule set
+ * (and its YAML files), the match context, the baseline result (rules as
+ * loaded, computed once, at the first edit: one run only when nothing is
+ * edited) and the current result, their estimates, and the
+ * edit list. Pointers returned by the getters stay valid until the next
+ * session_run / edit / undo / redo / save / close.
+ *
+ * Edits. A path names one value of a rule's YAML document:
+ *   priority                    enabled
+ *   description                 scope                          (a list: [ai_core, vector_core])
+ *   match.ops.<i>.type          match.ops.<i>.params.<name>
+ *   match.ops.<i>.inputs.min_inputs | max_inputs
+ *   match.ops.<i>.input_sources.input<K>.from_op | source_type
+ *   match.branches.<b>.ops.<i>.…                                (the same under a branch)
+ *   match.subgraph.input_count_range | output_count | allow_intermediate_outputs
+ *                                                               (subgraph.… is accepted too)
+ *   rewrite.target_op           rewrite.attributes.<name>      (tile_policy, chunk_size, …)
+ *   constraints.<type>.<field>  constraints.<index>.<field>    (memory_limit.max_intermediate_size)
+ *   output.<field>
+ * A value is YAML text: 250, true, 64MiB, "a string", [float16, float32].
+ * It is checked before it is taken: the path must name a field of the format
+ * (a param must be one the op has), the type and range must be what the
+ * schema wants (sizes take units: 64MiB, 1.5GiB, 33554432); an error leaves
+ * everything as it was and fills d with one line naming the path.
+ * A key that the document does not have (a param or an `enabled:`) may be
+ * added; a missing constraint entry or a missing parent map may not (the
+ * message says so). `enabled` is an edit like any other: it lives in memory
+ * until saved, and is then written as `enabled: false` (a key of the
+ * document, after `priority:`). An edit of `enabled` overrides
+ * GRAPH_AUTOFUSION_ENABLE / GRAPH_AUTOFUSION_RULES for that rule.
+ *
+ * Save. session_save writes every file whose values differ from disk:
+ * only the bytes of each edited value are replaced (an added key is one new
+ * line with the map's indentation; a value set back to "absent" removes its
+ * line); comments, order and layout elsewhere are untouched. A scalar is
+ * written as typed when it reads back the same as a plain YAML scalar,
+ * quoted otherwise (and quoted when the original was). The new text is parsed
+ * again before writing and every edited value must read back; then
+ * FILE.tmp.XXXXXX is written in the same directory, fsynced, the original
+ * bytes are kept once as FILE.orig (first save only, never overwritten), and
+ * the temp file is renamed over FILE. A file changed on disk since it was
+ * read is not overwritten. On failure the file is byte-identical, the edit
+ * stays in memory (still unsaved) and d says why. After a save the file is
+ * read again, so later edits and saves stay exact. */
+#ifndef FD_SESSION_H
+#define FD_SESSION_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "base/diag.h"
+#include "estimate/estimate.h"
+#include "ir/graph.h"
+#include "match/match.h"
+#include "rules/rules.h"
+
+typedef struct fd_session_options {
+	const char *model_path;
+	fd_load_options load;          /* --dim bindings */
+	const char *const *rule_paths; /* files or directories, in order */
+	int n_rule_paths;              /* 0: GRAPH_AUTOFUSION_RULES_DIR */
+	const char *target;            /* NULL: ai_core */
+	bool no_canonicalize;
+	bool no_env;                   /* do not apply GRAPH_AUTOFUSION_ENABLE / _RULES */
+	bool no_events;                /* record attempts only (faster; `why` and the stepper need events) */
+	bool defer_run;                /* session_set / undo / redo do not re-run; call session_run */
+	fd_estimate_options est;
+} fd_session_options;
+
+/* One applied what-if edit. Text is owned by the session. */
+typedef struct fd_edit {
+	int32_t rule;                  /* index in the rule set */
+	const char *path;              /* "constraints.memory_limit.max_intermediate_size" */
+	const char *old_text;          /* the value before, as YAML text; NULL when absent */
+	const char *new_text;          /* the value after, as YAML text; NULL when the edit removed
+	                                * the key (an "unset" line of a recovery file) */
+} fd_edit;
+
+/* What the rules as loaded (baseline) and the current rules do differently. */
+typedef enum fd_change_kind { CHANGE_GAINED, CHANGE_LOST, CHANGE_CHANGED } fd_change_kind;
+
+typedef struct fd_fusion_change {
+	fd_change_kind kind;
+	int32_t graph;
+	int32_t node;                  /* the node naming it: anchor (or first member) */
+	int32_t before;                /* fusion index in the baseline result, -1 when gained */
+	int32_t after;                 /* fusion index in the current result, -1 when lost */
+} fd_fusion_change;
+
+typedef struct fd_rule_change {
+	int32_t rule;
+	int64_t priority_before, priority_after;
+	bool enabled_before, enabled_after;
+	int64_t effect_before, effect_after;   /* effect_times */
+} fd_rule_change;
+
+typedef struct fd_session_diff {
+	fd_fusion_change *changes;     /* by graph, then topo order of node */
+	size_t n_changes;
+	size_t n_gained, n_lost, n_changed, n_unchanged;
+	fd_rule_change *rules;         /* rules whose priority, enabled or effect changed */
+	size_t n_rules;
+	/* main graph, activations only */
+	int64_t peak_unfused_bytes;    /* no fusion at all */
+	int64_t peak_before_bytes;     /* with the baseline's fusions */
+	int64_t peak_after_bytes;      /* with the current fusions */
+} fd_session_diff;
+
+/* Opaque parts (session.c). */
+struct fd_session_slot;
+struct fd_session_file;
+
+typedef struct fd_session {
+	fd_session_options opt;
+	fd_model model;
+	fd_ruleset rules;
+	fd_match_ctx ctx;
+	fd_match_options mopt;
+	fd_match_result baseline, current;
+	fd_estimate baseline_est, current_est;
+	bool stale;                    /* edits since the last run */
+	double last_run_ms;            /* matching + estimates of the last session_run */
+	/* edits: [0, n_applied) applied; [n_applied, n_edits) redoable */
+	fd_edit *edits;
+	size_t n_edits, n_applied, cap_edits;
+	/* private */
+	struct fd_session_slot *slots;  /* every (rule, path) ever edited: disk vs memory */
+	size_t n_slots, cap_slots;
+	bool *env_allowed;              /* per rule: the environment lets it run */
+	int64_t *prio0;                 /* per rule: as loaded */
+	bool *enabled0;
+	fd_arena arena;                 /* edit texts, parsed values */
+	fd_yfile **retired;             /* YAML trees replaced by a save (rules pointed into them) */
+	size_t n_retired;
+	bool open;
+	bool has_baseline;              /* baseline is run at the first edit; until then it is current */
+} fd_session;
+
+/* Loads the model (with --dim), the rules (then the environment unless
+ * no_env), builds the match context and runs the baseline. On error returns
+ * -1 with d filled and s released (s need not be initialised). Warnings
+ * (schema, env) go to d too. */
+int  session_open(fd_session *s, const fd_session_options *opt, fd_diags *d);
+void session_close(fd_session *s);
+
+/* Re-runs the matcher (context reused) and the estimates. Returns 0. */
+int  session_run(fd_session *s);
+
+/* "RULE.PATH=VALUE" (the --set syntax; the longest rule name that prefixes
+ * the text wins). Applies, then re-runs unless opt.defer_run. -1 + d on error. */
+int  session_set_spec(fd_session *s, const char *spec, fd_diags *d);
+/* The same with the parts apart. */
+int  session_set(fd_session *s, int32_t rule, const char *path, const char *value, fd_diags *d);
+/* Conveniences for the TUI: priority += delta; enabled = !enabled. */
+int  session_bump_priority(fd_session *s, int32_t rule, int64_t delta, fd_diags *d);
+int  session_toggle_enabled(fd_session *s, int32_t rule, fd_diags *d);
+/* The current value of path as YAML text (for a prompt); false when absent
+ * ("enabled" is always present: true / false). */
+bool session_get(const fd_session *s, int32_t rule, const char *path, char *buf, size_t size);
+/* What a path wants, in words: "integer", "size (64MiB, 1GiB, bytes)", … or
+ * NULL when the path names no field (then *why says what is wrong). */
+const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why);
+
+bool session_can_undo(const fd_session *s);
+bool session_can_redo(const fd_session *s);
+int  session_undo(fd_session *s, fd_diags *d);   /* -1 when nothing to undo */
+int  session_redo(fd_session *s, fd_diags *d);
+/* Values that differ from their files (what save would write, what quit asks about). */
+size_t session_unsaved(const fd_session *s);
+
+/* Against the baseline. Release with session_diff_release. */
+int  session_diff(const fd_session *s, fd_session_diff *out);
+void session_diff_release(fd_session_diff *df);
+void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df);
+/* {"gained": [...], "lost": [...], "changed": [...], "rules": [...],
+ *  "peak_before_bytes", "peak_after_bytes"} — each fusion as {"rule", "nodes"}. */
+void session_write_diff_json(FILE *f, const fd_session *s, const fd_session_diff *df);
+
+/* Writes every unsaved value back (see the header comment). Returns the
+ * number of files written, -1 when any failed (others may have been written;
+ * d names each failure). */
+int  session_save(fd_session *s, fd_diags *d);
+
+/* Recovery: the unsaved values as lines "set RULE.PATH=VALUE" / "unset
+ * RULE.PATH" after a header naming the model and rules, written atomically
+ * (temp + rename). Cheap enough to call after every edit and from a signal
+ * handler's deferred path. session_load_recovery replays a file; returns the
+ * number of edits applied, -1 on error. */
+int  session_write_recovery(const fd_session *s, const char *path, fd_diags *d);
+int  session_load_recovery(fd_session *s, const char *path, fd_diags *d);
+/* $XDG_STATE_HOME/fusiondbg/recovery-<hash of model and rule paths>.txt
+ * (~/.local/state when unset). Returns buf. */
+char *session_recovery_path(const fd_session *s, char *buf, size_t size);
+
+/* Getters. */
+static inline const fd_model *session_model(const fd_session *s) { return &s->model; }
+static inline const fd_ruleset *session_rules(const fd_session *s) { return &s->rules; }
+static inline const fd_match_result *session_result(const fd_session *s) { return &s->current; }
+/* The rules as loaded: run once, at the first edit (until then the current result is it). */
+static inline const fd_match_result *session_baseline(const fd_session *s)
+{
+	return s->has_baseline ? &s->baseline : &s->current;
+}
+static inline const fd_estimate *session_estimate(const fd_session *s) { return &s->current_est; }
+static inline const fd_estimate *session_baseline_estimate(const fd_session *s)
+{
+	return s->has_baseline ? &s->baseline_est : &s->current_est;
+}
+
+/* For tests: make the next n file writes of session_save / recovery fail
+ * with errno err (ENOSPC for "disk full"); n = 0 turns it off. */
+void session_test_fail_writes(int n, int err);
+
+#endif

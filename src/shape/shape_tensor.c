@@ -1,0 +1,584 @@
+/* shape_tensor.c — ops that move data without computing on it: Reshape,
+ * Flatten, Transpose, Squeeze / Unsqueeze, Concat, Split, Slice, Gather*,
+ * Expand, Tile, Pad. Those that carry shape arithmetic in real exports
+ * (Reshape, Squeeze, Unsqueeze, Concat, Slice, Gather, Expand, Transpose)
+ * also carry small constant values through.
+ * */
+#include <string.h>
+#include "shape/shape_infer.h"
+
+/* Integer list from input i (when present) or else attribute name. */
+static bool ints_from(const shape_ctx *c, int i, const char *name, const int64_t **v, int64_t *n)
+{
+	if (sh_in(c, i))
+		return sh_in_ints(c, i, v, n);
+	*v = sh_attr_ints(c, name, n);
+	return *v != NULL;
+}
+
+/* Output 0 gets input 0's value when the data is only reshaped. */
+static void pass_value(const shape_ctx *c)
+{
+	fd_tensor *x = sh_in(c, 0);
+
+	if (x && x->value)
+		sh_set_value(c, 0, x->value);
+}
+
+static void infer_reshape(shape_ctx *c)
+{
+	const fd_shape *x = sh_in_shape(c, 0);
+	int32_t dt = sh_in_dtype(c, 0), neg = -1;
+	const int64_t *sh;
+	int64_t n;
+	bool allowzero = sh_attr_int(c, "allowzero", 0) != 0;
+	fd_dim dims[SHAPE_MAX_RANK];
+
+	if (!(c->opset < 5 ? (sh = sh_attr_ints(c, "shape", &n)) != NULL : sh_in_ints(c, 1, &sh, &n))) {
+		/* the shape's length still gives the rank */
+		const fd_shape *s1 = sh_in_shape(c, 1);
+		n = s1 && s1->rank == 1 ? s1->dims[0].value : -1;
+		for (int64_t i = 0; i < n && i < SHAPE_MAX_RANK; i++)
+			dims[i] = dim_unknown();
+		sh_set(c, 0, dt, n >= 0 && n <= SHAPE_MAX_RANK ? (int32_t)n : -1, dims);
+		return;
+	}
+	if (n > SHAPE_MAX_RANK) {
+		sh_set(c, 0, dt, -1, NULL);
+		return;
+	}
+	for (int32_t i = 0; i < n; i++) {
+		if (sh[i] == 0 && !allowzero)
+			dims[i] = x && x->rank > i ? x->dims[i] : dim_unknown();
+		else if (sh[i] == -1 && neg < 0)
+			neg = i, dims[i] = dim_unknown();
+		else
+			dims[i] = sh[i] >= 0 ? dim_of(sh[i]) : dim_unknown();
+	}
+	if (neg >= 0 && x && x->rank >= 0) {
+		int64_t total = dims_product(x->dims, 0, x->rank);
+		int64_t rest = 1;
+		for (int32_t i = 0; i < n && rest > 0; i++)
+			if (i != neg)
+				rest = dims[i].value >= 0 && (dims[i].value == 0 || rest <= INT64_MAX / dims[i].value)
+				       ? rest * dims[i].value : -1;
+		if (total >= 0 && rest > 0 && total % rest == 0)
+			dims[neg] = dim_of(total / rest);
+	}
+	int64_t in_n = x && x->rank >= 0 ? dims_product(x->dims, 0, x->rank) : -1;
+	int64_t out_n = dims_product(dims, 0, (int32_t)n);
+	if (in_n >= 0 && out_n >= 0 && in_n != out_n)
+		diag_warning(c->d, srcpos_file(c->m->path),
+		             "node %s (Reshape): %lld elements cannot take a shape of %lld",
+		             c->n->name, (long long)in_n, (long long)out_n);
+	sh_set(c, 0, dt, (int32_t)n, dims);
+	pass_value(c);
+}
+
+static void infer_flatten(shape_ctx *c)
+{
+	const fd_shape *x = sh_in_shape(c, 0);
+	int64_t axis = sh_attr_int(c, "axis", 1), a, b;
+	fd_dim dims[2];
+
+	if (!x || x->rank < 0) {
+		sh_set(c, 0, sh_in_dtype(c, 0), 2, (fd_dim[2]){ dim_unknown(), dim_unknown() });
+		return;
+	}
+	if (axis < 0)
+		axis += x->rank;
+	if (axis < 0 || axis > x->rank) {
+		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
+		return;
+	}
+	a = dims_product(x->dims, 0, (int32_t)axis);
+	b = dims_product(x->dims, (int32_t)axis, x->rank);
+	dims[0] = a >= 0 ? dim_of(a) : dim_unknown();
+	dims[1] = b >= 0 ? dim_of(b) : dim_unknown();
+	sh_set(c, 0, sh_in_dtype(c, 0), 2, dims);
+	pass_value(c);
+}
+
+static void infer_transpose(shape_ctx *c)
+{
+	const fd_shape *x = sh_in_shape(c, 0);
+	int64_t n = 0, perm[SHAPE_MAX_RANK];
+	const int64_t *p = sh_attr_ints(c, "perm", &n);
+	fd_dim dims[SHAPE_MAX_RANK];
+	int32_t r = x ? x->rank : -1, ax;
+
+	if (r < 0 || r > SHAPE_MAX_RANK || (p && n != r)) {
+		/* a perm still gives the rank */
+		r = p && n <= SHAPE_MAX_RANK ? (int32_t)n : -1;
+		for (int32_t i = 0; i < r; i++)
+			dims[i] = dim_unknown();
+		sh_set(c, 0, sh_in_dtype(c, 0), r, dims);
+		return;
+	}
+	bool used[SHAPE_MAX_RANK] = { false };
+	for (int32_t i = 0; i < r; i++) {
+		perm[i] = p ? p[i] : r - 1 - i;
+		if (!axis_norm(perm[i], r, &ax) || used[ax]) {
+			sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
+			return;
+		}
+		used[ax] = true;
+		perm[i] = ax;
+		dims[i] = x->dims[ax];
+	}
+	sh_set(c, 0, sh_in_dtype(c, 0), r, dims);
+
+	/* fold: out[idx] = in[idx permuted back] */
+	fd_tensor *xt = sh_in(c, 0);
+	int64_t count;
+	if (!xt->value || !shape_is_known(x) || !shape_elements(x, &count) || count != xt->value->count)
+		return;
+	fd_const *v = const_new(c, xt->dtype, count);
+	int64_t idx[SHAPE_MAX_RANK] = { 0 }, stride[SHAPE_MAX_RANK];
+	if (!v)
+		return;
+	for (int64_t i = r - 1, s = 1; i >= 0; i--) {
+		stride[i] = s;
+		s *= x->dims[i].value;
+	}
+	for (int64_t k = 0; k < count; k++, index_next(idx, r, dims)) {
+		int64_t off = 0;
+		for (int32_t i = 0; i < r; i++)
+			off += idx[i] * stride[perm[i]];
+		const_copy_elem(v, k, xt->value, off);
+	}
+	sh_set_value(c, 0, v);
+}
+
+static void infer_squeeze(shape_ctx *c)
+{
+	const fd_shape *x = sh_in_shape(c, 0);
+	const int64_t *axes = NULL;
+	int64_t n = 0;
+	bool drop[SHAPE_MAX_RANK] = { false }, have;
+	fd_dim dims[SHAPE_MAX_RANK];
+	int32_t r = 0, ax;
+
+	have = c->opset >= 13 ? sh_in(c, 1) != NULL : (axes = sh_attr_ints(c, "axes", &n)) != NULL;
+	if (have && c->opset >= 13 && !sh_in_ints(c, 1, &axes, &n))
+		axes = NULL;
+	if (!x || x->rank < 0 || x->rank > SHAPE_MAX_RANK || (have && !axes)) {
+		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
+		return;
+	}
+	for (int64_t i = 0; have && i < n; i++) {
+		if (!axis_norm(axes[i], x->rank, &ax))
+			return;
+		drop[ax] = true;
+	}
+	for (int32_t i = 0; !have && i < x->rank; i++) {
+		/* every 1 goes; an unknown or symbolic dim may or may not be 1 */
+		if (x->dims[i].value < 0 || x->dims[i].sym) {
+			sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
+			return;
+		}
+		drop[i] = x->dims[i].value == 1;
+	}
+	for (int32_t i = 0; i < x->rank; i++)
+		if (!drop[i])
+			dims[r++] = x->dims[i];
+	sh_set(c, 0, sh_in_dtype(c, 0), r, dims);
+	pass_value(c);
+}
+
+static void infer_unsqueeze(shape_ctx *c)
+{
+	const fd_shape *x = sh_in_shape(c, 0);
+	const int64_t *axes;
+	int64_t n;
+	bool add[SHAPE_MAX_RANK] = { false };
+	fd_dim dims[SHAPE_MAX_RANK];
+	int32_t ax;
+
+	if (!ints_from(c, 1, "axes", &axes, &n) || !x || x->rank < 0 ||
+	    x->rank + n > SHAPE_MAX_RANK) {
+		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
+		return;
+	}
+	int32_t r = x->rank + (int32_t)n;
+	for (int64_t i = 0; i < n; i++) {
+		if (!axis_norm(axes[i], r, &ax) || add[ax])
+			return;
+		add[ax] = true;
+	}
+	for (int32_t i = 0, j = 0; i < r; i++)
+		dims[i] = add[i] ? dim_of(1) : x->dims[j++];
+	sh_set(c, 0, sh_in_dtype(c, 0), r, dims);
+	pass_value(c);
+}
+
+static void infer_concat(shape_ctx *c)
+{
+	int32_t r = -1, ax, dt = DT_UNDEFINED, n = c->n->n_inputs;
+	fd_dim dims[SHAPE_MAX_RANK];
+	int64_t sum = 0;
+	bool all_values = true;
+
+	for (int i = 0; i < n; i++) {
+		const fd_tensor *t = sh_in(c, i);
+		if (t && dt == DT_UNDEFINED)
+			dt = t->dtype;
+		if (t && t->shape.rank >= 0 && r < 0)
+			r = t->shape.rank;
+	}
+	if (r < 1 || r > SHAPE_MAX_RANK || !axis_norm(sh_attr_int(c, "axis", 0), r, &ax)) {
+		sh_set(c, 0, dt, -1, NULL);
+		return;
+	}
+	for (int32_t k = 0; k < r; k++)
+		dims[k] = dim_unknown();
+	for (int i = 0; i < n; i++) {
+		const fd_tensor *t = sh_in(c, i);
+		if (!t)
+			continue;
+		if (t->shape.rank != r) {
+			sum = -1;
+			all_values = false;
+			continue;
+		}
+		for (int32_t k = 0; k < r; k++)
+			if (k != ax && dims[k].value < 0 && t->shape.dims[k].value >= 0)
+				dims[k] = t->shape.dims[k];
+		int64_t v = t->shape.dims[ax].value;
+		sum = sum < 0 || v < 0 || v > INT64_MAX - sum ? -1 : sum + v;
+		if (!t->value || !shape_is_known(&t->shape))
+			all_values = false;
+	}
+	dims[ax] = sum >= 0 ? dim_of(sum) : dim_unknown();
+	sh_set(c, 0, dt, r, dims);
+
+	/* fold: blocks of the inputs' trailing dims, outer loop over leading dims */
+	int64_t count = dims_product(dims, 0, r), outer = dims_product(dims, 0, ax);
+	fd_tensor *out = sh_out(c, 0);
+	if (!all_values || !out || count < 0 || count > FD_CONST_MAX || outer < 0)
+		return;
+	fd_const *v = const_new(c, out->dtype, count);
+	int64_t k = 0;
+	if (!v)
+		return;
+	for (int64_t o = 0; o < outer; o++)
+		for (int i = 0; i < n; i++) {
+			const fd_tensor *t = sh_in(c, i);
+			if (!t)
+				continue;
+			int64_t inner = dims_product(t->shape.dims, ax, r);
+			for (int64_t j = 0; j < inner && k < count; j++)
+				const_copy_elem(v, k++, t->value, o * inner + j);
+		}
+	if (k == count)
+		sh_set_value(c, 0, v);
+}
+
+static void infer_split(shape_ctx *c)
+{
+	const fd_shape *x = sh_in_shape(c, 0);
+	int32_t dt = sh_in_dtype(c, 0), ax, n_out = c->n->n_outputs;
+	const int64_t *split = NULL;
+	int64_t n = 0;
+	fd_dim dims[SHAPE_MAX_RANK];
+
+	if (!x || x->rank < 1 || x->rank > SHAPE_MAX_RANK ||
+	    !axis_norm(sh_attr_int(c, "axis", 0), x->rank, &ax)) {
+		for (int32_t k = 0; k < n_out; k++)
+			sh_set(c, k, dt, -1, NULL);
+		return;
+	}
+	bool given = ints_from(c, 1, "split", &split, &n) && n == n_out;
+	bool unknown_split = sh_in(c, 1) && !given;
+	int64_t d = x->dims[ax].value, chunk = d >= 0 && n_out > 0 ? d / n_out + (d % n_out != 0) : -1;
+	dims_copy(dims, x->dims, x->rank);
+	for (int32_t k = 0; k < n_out; k++) {
+		int64_t len = -1;
+		if (given)
+			len = split[k];
+		else if (!unknown_split && chunk >= 0)
+			/* equal parts; from opset 18 the last one may be smaller */
+			len = k < n_out - 1 ? chunk : (int64_t)((__int128)d - (__int128)chunk * (n_out - 1));
+		dims[ax] = len >= 0 ? dim_of(len) : dim_unknown();
+		sh_set(c, k, dt, x->rank, dims);
+	}
+}
+
+/* One sliced axis: clamps start / end as the ONNX spec says and returns the
+ * length; *first gets the first index taken. */
+static int64_t slice_len(int64_t dim, int64_t start, int64_t end, int64_t step, int64_t *first)
+{
+	if (start < 0)
+		start += dim;
+	if (end < 0)
+		end += dim;
+	if (step > 0) {
+		start = start < 0 ? 0 : start > dim ? dim : start;
+		end = end < 0 ? 0 : end > dim ? dim : end;
+		*first = start;
+		return end > start ? (end - start - 1) / step + 1 : 0;
+	}
+	start = start < 0 ? 0 : start > dim - 1 ? dim - 1 : start;
+	end = end < -1 ? -1 : end > dim - 1 ? dim - 1 : end;
+	*first = start;
+	if (step == INT64_MIN)  /* -step would overflow; one element at most */
+		return start > end;
+	return start > end ? (start - end - 1) / -step + 1 : 0;
+}
+
+static void infer_slice(shape_ctx *c)
+{
+	fd_tensor *xt = sh_in(c, 0);
+	const fd_shape *x = xt ? &xt->shape : NULL;
+	int32_t dt = sh_in_dtype(c, 0), r = x ? x->rank : -1, ax;
+	const int64_t *starts, *ends, *axes = NULL, *steps = NULL;
+	int64_t ns, ne, na = 0, nst = 0;
+	int64_t first[SHAPE_MAX_RANK], step[SHAPE_MAX_RANK];
+	fd_dim dims[SHAPE_MAX_RANK];
+	bool ok;
+
+	if (r < 0 || r > SHAPE_MAX_RANK) {
+		sh_set(c, 0, dt, -1, NULL);
+		return;
+	}
+	if (c->opset < 10) {
+		starts = sh_attr_ints(c, "starts", &ns);
+		ends = sh_attr_ints(c, "ends", &ne);
+		axes = sh_attr_ints(c, "axes", &na);
+		ok = starts && ends && ns == ne;
+	} else {
+		ok = sh_in_ints(c, 1, &starts, &ns) && sh_in_ints(c, 2, &ends, &ne) && ns == ne &&
+		     (!sh_in(c, 3) || sh_in_ints(c, 3, &axes, &na)) &&
+		     (!sh_in(c, 4) || sh_in_ints(c, 4, &steps, &nst));
+	}
+	if (ok && ((axes && na != ns) || (steps && nst != ns)))
+		ok = false;
+	dims_copy(dims, x->dims, r);
+	for (int32_t i = 0; i < r; i++) {
+		first[i] = 0;
+		step[i] = 1;
+	}
+	for (int64_t i = 0; ok && i < ns; i++) {
+		int64_t st = steps ? steps[i] : 1;
+		if (!axis_norm(axes ? axes[i] : i, r, &ax) || st == 0) {
+			ok = false;
+			break;
+		}
+		step[ax] = st;
+		int64_t d = x->dims[ax].value;
+		dims[ax] = d < 0 ? dim_unknown() : dim_of(slice_len(d, starts[i], ends[i], st, &first[ax]));
+	}
+	if (!ok) {
+		/* the rank stays; which dims change is not known */
+		for (int32_t i = 0; i < r; i++)
+			dims[i] = dim_unknown();
+		sh_set(c, 0, dt, r, dims);
+		return;
+	}
+	sh_set(c, 0, dt, r, dims);
+
+	int64_t count = dims_product(dims, 0, r), n_in;
+	if (!xt->value || count < 0 || count > FD_CONST_MAX || !shape_is_known(x) ||
+	    !shape_elements(x, &n_in) || n_in != xt->value->count)
+		return;
+	fd_const *v = const_new(c, xt->dtype, count);
+	int64_t idx[SHAPE_MAX_RANK] = { 0 };
+	if (!v)
+		return;
+	for (int64_t k = 0; k < count; k++, index_next(idx, r, dims)) {
+		int64_t off = 0;
+		for (int32_t i = 0; i < r; i++)
+			off = off * x->dims[i].value + first[i] + idx[i] * step[i];
+		const_copy_elem(v, k, xt->value, off);
+	}
+	sh_set_value(c, 0, v);
+}
+
+static void infer_gather(shape_ctx *c)
+{
+	fd_tensor *data = sh_in(c, 0), *ind = sh_in(c, 1);
+	int32_t dt = sh_in_dtype(c, 0), ax, r;
+	fd_dim dims[SHAPE_MAX_RANK];
+
+	if (!data || !ind || data->shape.rank < 1 || ind->shape.rank < 0 ||
+	    data->shape.rank + ind->shape.rank - 1 > SHAPE_MAX_RANK ||
+	    !axis_norm(sh_attr_int(c, "axis", 0), data->shape.rank, &ax)) {
+		sh_set(c, 0, dt, -1, NULL);
+		return;
+	}
+	const fd_shape *ds = &data->shape, *is = &ind->shape;
+	r = 0;
+	for (int32_t i = 0; i < ax; i++)
+		dims[r++] = ds->dims[i];
+	for (int32_t i = 0; i < is->rank; i++)
+		dims[r++] = is->dims[i];
+	for (int32_t i = ax + 1; i < ds->rank; i++)
+		dims[r++] = ds->dims[i];
+	sh_set(c, 0, dt, r, dims);
+
+	int64_t count = dims_product(dims, 0, r), n_data;
+	int64_t outer = dims_product(ds->dims, 0, ax), inner = dims_product(ds->dims, ax + 1, ds->rank);
+	int64_t dim = ds->dims[ax].value, n_idx;
+	if (!data->value || !ind->value || !ind->value->i64 || count < 0 || count > FD_CONST_MAX ||
+	    outer < 0 || inner < 0 || dim < 0 || !shape_elements(ds, &n_data) ||
+	    n_data != data->value->count || !shape_elements(is, &n_idx) || n_idx != ind->value->count)
+		return;
+	fd_const *v = const_new(c, data->dtype, count);
+	int64_t k = 0;
+	if (!v)
+		return;
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t j = 0; j < n_idx; j++) {
+			int64_t at = ind->value->i64[j];
+			if (at < 0)
+				at += dim;
+			if (at < 0 || at >= dim)
+				return;
+			for (int64_t i = 0; i < inner; i++)
+				const_copy_elem(v, k++, data->value, (o * dim + at) * inner + i);
+		}
+	sh_set_value(c, 0, v);
+}
+
+static void infer_gather_elements(shape_ctx *c)
+{
+	sh_same(c, 0, 1, sh_in_dtype(c, 0));
+}
+
+static void infer_gather_nd(shape_ctx *c)
+{
+	const fd_shape *d = sh_in_shape(c, 0), *ix = sh_in_shape(c, 1);
+	int64_t b = sh_attr_int(c, "batch_dims", 0);
+	fd_dim dims[SHAPE_MAX_RANK];
+	int32_t r = 0;
+
+	if (!d || !ix || d->rank < 0 || ix->rank < 1 || ix->dims[ix->rank - 1].value < 0) {
+		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
+		return;
+	}
+	int64_t k = ix->dims[ix->rank - 1].value;
+	if (b < 0 || b > d->rank || k > d->rank - b || ix->rank - 1 + d->rank - k - b > SHAPE_MAX_RANK) {
+		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
+		return;
+	}
+	for (int32_t i = 0; i < ix->rank - 1; i++)
+		dims[r++] = ix->dims[i];
+	for (int64_t i = b + k; i < d->rank; i++)
+		dims[r++] = d->dims[i];
+	sh_set(c, 0, sh_in_dtype(c, 0), r, dims);
+}
+
+static void infer_expand(shape_ctx *c)
+{
+	fd_tensor *x = sh_in(c, 0);
+	const int64_t *sh;
+	int64_t n;
+	fd_dim want[SHAPE_MAX_RANK], dims[SHAPE_MAX_RANK];
+	int32_t dt = sh_in_dtype(c, 0), r;
+
+	if (!x || !sh_in_ints(c, 1, &sh, &n) || n > SHAPE_MAX_RANK) {
+		const fd_shape *s1 = sh_in_shape(c, 1);
+		int64_t len = s1 && s1->rank == 1 ? s1->dims[0].value : -1;
+		r = x && x->shape.rank >= 0 && len >= 0 ? (int32_t)(len > x->shape.rank ? len : x->shape.rank) : -1;
+		for (int32_t i = 0; i < r && i < SHAPE_MAX_RANK; i++)
+			dims[i] = dim_unknown();
+		sh_set(c, 0, dt, r <= SHAPE_MAX_RANK ? r : -1, dims);
+		return;
+	}
+	for (int64_t i = 0; i < n; i++)
+		want[i] = sh[i] >= 0 ? dim_of(sh[i]) : dim_unknown();
+	fd_shape ws = { (int32_t)n, want };
+	const fd_shape *both[2] = { &x->shape, &ws };
+	if (!sh_broadcast(both, 2, &r, dims)) {
+		sh_set(c, 0, dt, -1, NULL);
+		return;
+	}
+	sh_set(c, 0, dt, r, dims);
+
+	int64_t count = dims_product(dims, 0, r), n_in;
+	if (!x->value || count < 0 || count > FD_CONST_MAX || !shape_is_known(&x->shape) ||
+	    !shape_elements(&x->shape, &n_in) || n_in != x->value->count)
+		return;
+	fd_const *v = const_new(c, x->dtype, count);
+	int64_t idx[SHAPE_MAX_RANK] = { 0 };
+	if (!v)
+		return;
+	for (int64_t k = 0; k < count; k++, index_next(idx, r, dims))
+		const_copy_elem(v, k, x->value, bcast_offset(&x->shape, r, dims, idx));
+	sh_set_value(c, 0, v);
+}
+
+static void infer_tile(shape_ctx *c)
+{
+	const fd_shape *x = sh_in_shape(c, 0);
+	const int64_t *rep;
+	int64_t n;
+	fd_dim dims[SHAPE_MAX_RANK];
+	int32_t dt = sh_in_dtype(c, 0);
+
+	if (!x || x->rank < 0 || x->rank > SHAPE_MAX_RANK) {
+		sh_set(c, 0, dt, -1, NULL);
+		return;
+	}
+	bool ok = sh_in_ints(c, 1, &rep, &n) && n == x->rank;
+	for (int32_t i = 0; i < x->rank; i++) {
+		int64_t d = x->dims[i].value;
+		dims[i] = ok && d >= 0 && rep[i] >= 0 && (rep[i] == 0 || d <= INT64_MAX / rep[i]) ?
+		          (rep[i] == 1 ? x->dims[i] : dim_of(d * rep[i])) : dim_unknown();
+	}
+	sh_set(c, 0, dt, x->rank, dims);
+}
+
+static void infer_pad(shape_ctx *c)
+{
+	const fd_shape *x = sh_in_shape(c, 0);
+	const int64_t *pads, *axes = NULL;
+	int64_t n = 0, na = 0;
+	fd_dim dims[SHAPE_MAX_RANK];
+	int32_t dt = sh_in_dtype(c, 0), r = x ? x->rank : -1, ax;
+	bool ok;
+
+	if (r < 0 || r > SHAPE_MAX_RANK) {
+		sh_set(c, 0, dt, -1, NULL);
+		return;
+	}
+	if (c->opset >= 11)
+		ok = sh_in_ints(c, 1, &pads, &n) && (!sh_in(c, 3) || sh_in_ints(c, 3, &axes, &na));
+	else
+		ok = (pads = sh_attr_ints(c, "pads", &n)) || (pads = sh_attr_ints(c, "paddings", &n));
+	int64_t k = axes ? na : r;
+	if (ok && n != 2 * k)
+		ok = false;
+	dims_copy(dims, x->dims, r);
+	for (int64_t i = 0; i < k; i++) {
+		if (!ok || !axis_norm(axes ? axes[i] : i, r, &ax)) {
+			ok = false;
+			break;
+		}
+		int64_t d = x->dims[ax].value;
+		__int128 o = (__int128)d + pads[i] + pads[k + i];
+		dims[ax] = d >= 0 && o >= 0 && o <= INT64_MAX ? dim_of((int64_t)o) : dim_unknown();
+	}
+	if (!ok)
+		for (int32_t i = 0; i < r; i++)
+			dims[i] = dim_unknown();
+	sh_set(c, 0, dt, r, dims);
+}
+
+const shape_op shape_ops_tensor[] = {
+	{ "", "Concat", infer_concat, 0 },
+	{ "", "Expand", infer_expand, 0 },
+	{ "", "Flatten", infer_flatten, 0 },
+	{ "", "Gather", infer_gather, 0 },
+	{ "", "GatherElements", infer_gather_elements, 0 },
+	{ "", "GatherND", infer_gather_nd, 0 },
+	{ "", "Pad", infer_pad, 0 },
+	{ "", "Reshape", infer_reshape, 0 },
+	{ "", "Slice", infer_slice, 0 },
+	{ "", "Split", infer_split, 0 },
+	{ "", "Squeeze", infer_squeeze, 0 },
+	{ "", "Tile", infer_tile, 0 },
+	{ "", "Transpose", infer_transpose, 0 },
+	{ "", "Unsqueeze", infer_unsqueeze, 0 },
+	{ NULL, NULL, NULL, 0 },
+};

@@ -1,0 +1,286 @@
+/* shape_util.c — what every shape fn needs: dims arithmetic, broadcasting,
+ * reading a node's inputs / attributes / constant inputs, and writing its
+ * outputs without ever replacing a declared shape by a different one.
+ * All allocation is in the model arena. */
+#include <string.h>
+#include "shape/shape_infer.h"
+
+bool shape_is_known(const fd_shape *s)
+{
+	if (!s || s->rank < 0)
+		return false;
+	for (int32_t i = 0; i < s->rank; i++)
+		if (s->dims[i].value < 0)
+			return false;
+	return true;
+}
+
+int64_t dims_product(const fd_dim *dims, int32_t from, int32_t to)
+{
+	int64_t p = 1;
+
+	for (int32_t i = from; i < to; i++) {
+		int64_t v = dims[i].value;
+		if (v < 0)
+			return -1;
+		if (v != 0 && p > INT64_MAX / v)
+			return -1;
+		p *= v;
+	}
+	return p;
+}
+
+bool axis_norm(int64_t axis, int32_t rank, int32_t *out)
+{
+	if (axis < 0)
+		axis += rank;
+	if (axis < 0 || axis >= rank)
+		return false;
+	*out = (int32_t)axis;
+	return true;
+}
+
+/* One broadcast dim from two: equal, or the one that is not 1. An unknown
+ * dim against a known dim above 1 must be that dim in a valid model. */
+static fd_dim bcast_dim(fd_dim a, fd_dim b)
+{
+	if (a.value >= 0 && b.value >= 0) {
+		if (a.value == b.value)
+			return a.sym ? a : b;
+		if (a.value == 1)
+			return b;
+		if (b.value == 1)
+			return a;
+		return dim_unknown();
+	}
+	if (a.value < 0 && b.value < 0)
+		return a.sym && a.sym == b.sym ? a : dim_unknown();
+	if (a.value < 0)
+		return b.value > 1 ? b : dim_unknown();
+	return a.value > 1 ? a : dim_unknown();
+}
+
+bool sh_broadcast(const fd_shape *const *s, int n, int32_t *rank, fd_dim *out)
+{
+	int32_t r = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!s[i] || s[i]->rank < 0 || s[i]->rank > SHAPE_MAX_RANK)
+			return false;
+		if (s[i]->rank > r)
+			r = s[i]->rank;
+	}
+	for (int32_t k = 0; k < r; k++) {
+		bool first = true;
+		fd_dim d = dim_of(1);
+		for (int i = 0; i < n; i++) {
+			int32_t off = r - s[i]->rank;
+			if (k < off)
+				continue;
+			fd_dim x = s[i]->dims[k - off];
+			d = first ? x : bcast_dim(d, x);
+			first = false;
+		}
+		out[k] = d;
+	}
+	*rank = r;
+	return true;
+}
+
+/* ---- inputs ---------------------------------------------------------------- */
+
+fd_tensor *sh_in(const shape_ctx *c, int i)
+{
+	if (i < 0 || i >= c->n->n_inputs || c->n->inputs[i] == FD_NONE)
+		return NULL;
+	return &c->g->tensors[c->n->inputs[i]];
+}
+
+const fd_shape *sh_in_shape(const shape_ctx *c, int i)
+{
+	fd_tensor *t = sh_in(c, i);
+	return t ? &t->shape : NULL;
+}
+
+int32_t sh_in_rank(const shape_ctx *c, int i)
+{
+	fd_tensor *t = sh_in(c, i);
+	return t && t->shape.rank <= SHAPE_MAX_RANK ? t->shape.rank : -1;
+}
+
+int32_t sh_in_dtype(const shape_ctx *c, int i)
+{
+	fd_tensor *t = sh_in(c, i);
+	return t ? t->dtype : DT_UNDEFINED;
+}
+
+const fd_const *sh_in_const(const shape_ctx *c, int i)
+{
+	fd_tensor *t = sh_in(c, i);
+	return t ? t->value : NULL;
+}
+
+bool sh_in_ints(const shape_ctx *c, int i, const int64_t **v, int64_t *count)
+{
+	const fd_const *k = sh_in_const(c, i);
+
+	if (!k || !k->i64)
+		return false;
+	*v = k->i64;
+	*count = k->count;
+	return true;
+}
+
+bool sh_in_int(const shape_ctx *c, int i, int64_t *v)
+{
+	const int64_t *p;
+	int64_t n;
+
+	if (!sh_in_ints(c, i, &p, &n) || n != 1)
+		return false;
+	*v = p[0];
+	return true;
+}
+
+bool sh_in_nums(const shape_ctx *c, int i, double *out, int64_t max, int64_t *count)
+{
+	const fd_const *k = sh_in_const(c, i);
+
+	if (!k || (!k->i64 && !k->f64) || k->count > max)
+		return false;
+	for (int64_t j = 0; j < k->count; j++)
+		out[j] = const_num(k, j);
+	*count = k->count;
+	return true;
+}
+
+/* ---- attributes -------------------------------------------------------------- */
+
+const fd_attr *sh_attr(const shape_ctx *c, const char *name)
+{
+	return node_attr(c->n, name);
+}
+
+int64_t sh_attr_int(const shape_ctx *c, const char *name, int64_t def)
+{
+	const fd_attr *a = sh_attr(c, name);
+	return a && a->type == ATTR_INT ? a->u.i : def;
+}
+
+double sh_attr_float(const shape_ctx *c, const char *name, double def)
+{
+	const fd_attr *a = sh_attr(c, name);
+	return a && a->type == ATTR_FLOAT ? a->u.f : def;
+}
+
+const char *sh_attr_str(const shape_ctx *c, const char *name, const char *def)
+{
+	const fd_attr *a = sh_attr(c, name);
+	return a && a->type == ATTR_STRING && a->u.s ? a->u.s : def;
+}
+
+const int64_t *sh_attr_ints(const shape_ctx *c, const char *name, int64_t *count)
+{
+	const fd_attr *a = sh_attr(c, name);
+	static const int64_t none[1];
+
+	if (!a || a->type != ATTR_INTS)
+		return NULL;
+	*count = a->count;
+	return a->u.ints ? a->u.ints : none;
+}
+
+const double *sh_attr_floats(const shape_ctx *c, const char *name, int64_t *count)
+{
+	const fd_attr *a = sh_attr(c, name);
+	static const double none[1];
+
+	if (!a || a->type != ATTR_FLOATS)
+		return NULL;
+	*count = a->count;
+	return a->u.floats ? a->u.floats : none;
+}
+
+/* ---- outputs --------------------------------------------------------------- */
+
+fd_tensor *sh_out(const shape_ctx *c, int i)
+{
+	if (i < 0 || i >= c->n->n_outputs || c->n->outputs[i] == FD_NONE)
+		return NULL;
+	return &c->g->tensors[c->n->outputs[i]];
+}
+
+static void warn_clash(const shape_ctx *c, const fd_tensor *t, int32_t rank, const fd_dim *dims)
+{
+	char have[128], got[128];
+	fd_shape s = { rank, (fd_dim *)dims };
+
+	shape_format(&t->shape, have, sizeof have);
+	shape_format(&s, got, sizeof got);
+	diag_warning(c->d, srcpos_file(c->m->path),
+	             "node %s (%s): inferred shape %s for %s, declared %s; keeping the declared shape",
+	             c->n->name, c->n->op_type, got, t->name, have);
+}
+
+/* A declared symbolic dim nobody bound is only assumed to be 1: inference
+ * disagreeing with it says nothing about the model. */
+static bool assumed_dim(const fd_model *m, const fd_dim *d)
+{
+	if (!d->sym)
+		return false;
+	for (int32_t i = 0; i < m->n_symdims; i++)
+		if (m->symdims[i].name == d->sym || !strcmp(m->symdims[i].name, d->sym))
+			return !m->symdims[i].bound;
+	return true;
+}
+
+void sh_set(const shape_ctx *c, int i, int32_t dtype, int32_t rank, const fd_dim *dims)
+{
+	fd_tensor *t = sh_out(c, i);
+	bool clash = false;
+
+	if (!t)
+		return;
+	if (dtype > DT_UNDEFINED && dtype < DT_COUNT && t->dtype == DT_UNDEFINED)
+		t->dtype = dtype;
+	if (rank < 0 || rank > SHAPE_MAX_RANK)
+		return;
+	if (t->shape.rank < 0) {
+		t->shape.rank = rank;
+		t->shape.dims = dims_shared(c->dims, &c->m->arena, rank, dims);
+		return;
+	}
+	if (t->shape.rank != rank) {
+		warn_clash(c, t, rank, dims);
+		return;
+	}
+	bool own = false;   /* dims may be shared: copy before the first write */
+	for (int32_t k = 0; k < rank; k++) {
+		if (!own && t->shape.dims[k].value < 0 && dims[k].value >= 0) {
+			t->shape.dims = arena_memdup(&c->m->arena, t->shape.dims, (size_t)rank * sizeof *dims);
+			own = true;
+		}
+		fd_dim *have = &t->shape.dims[k];
+		if (have->value < 0 && dims[k].value >= 0) {
+			have->value = dims[k].value;
+			if (!have->sym)
+				have->sym = dims[k].sym;
+		} else if (have->value >= 0 && dims[k].value >= 0 && have->value != dims[k].value &&
+		           !assumed_dim(c->m, have)) {
+			clash = true;
+		}
+	}
+	if (clash)
+		warn_clash(c, t, rank, dims);
+}
+
+void sh_same(const shape_ctx *c, int i, int j, int32_t dt)
+{
+	fd_tensor *x = sh_in(c, j);
+
+	if (!x) {
+		sh_set(c, i, dt, -1, NULL);
+		return;
+	}
+	sh_set_shape(c, i, dt != DT_UNDEFINED ? dt : x->dtype, &x->shape);
+}

@@ -1,0 +1,239 @@
+/* trace.h — what the matcher did, as an ordered list of small events plus
+ * one summary record per attempt (rule × anchor).
+ *
+ * The matcher talks to its consumer through fd_trace_sink (like ncdu's
+ * dir_output): the recording sink (fd_trace) stores events compactly — each
+ * one as the fields that differ from the event before it (trace.c: 6 to 7
+ * bytes an event on the matcher's traces, where a flat fd_event is 40), no
+ * allocation per event, no strings. Readers get an event back by value
+ * (trace_event) or walk a run of them with a cursor (fd_trace_iter, forwards;
+ * fd_trace_riter, backwards). Text is made on demand: an event names the
+ * rule, the pattern position, the param / source / constraint index, the
+ * unit (node or composite) and two int64 payloads; the rule's file:line and
+ * the expected value come from the rule's fd_yval, the actual value is
+ * recomputed from the graph. So a recording is read together with the match
+ * result, context, model and rules it came from (trace_format.c: canonical
+ * text, JSON, one-line "why").
+ *
+ * A large run records on two threads (trace_async.c): the matcher's event()
+ * only copies the flat event into a chunk of TRACE_CHUNK and returns its
+ * index from a counter; full chunks go round a ring of TRACE_RING to one
+ * encoder thread, which encodes them exactly as the synchronous sink would
+ * (trace_append), so the bytes and their page faults leave the matcher's
+ * thread; that thread also faults in, ahead of the matcher, the ring and
+ * the attempts' reserve. It starts when the first chunk fills (a smaller
+ * run never starts one) and trace_async_finish hands over the last, partial
+ * chunk and joins it; only then may the events be read (attempts and paths
+ * stay synchronous and may be read at any time).
+ *
+ * Ownership: an fd_trace owns its arrays and its async state (ring, lock,
+ * no thread between runs); trace_release frees them. */
+#ifndef FD_TRACE_H
+#define FD_TRACE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "base/diag.h"
+#include "trace/reason.h"
+
+/* Event kinds and what their fields mean (unit: a unit id of the event's
+ * graph — a node index, or n_nodes + composite index; see match.h).
+ *   kind          unit            other                a                  b
+ *   EV_RULE       -               -                    priority           -         (rule start, or not run: FAIL + NR code)
+ *   EV_COMPOSITE  composite unit  -                    recogniser         -         (canonicalisation, rule -1)
+ *   EV_ANCHOR     anchor unit     -                    -                  -
+ *   EV_BRANCH     -               -                    -                  -         (branch field says which alternative)
+ *   EV_TYPE       candidate unit  unit it follows      tensor reached by  -         (op, the candidate)
+ *   EV_ORDER      unit            -                    1 swapped, 0 as is -         (commutative input order tried)
+ *   EV_ARITY      unit            -                    inputs counted     -
+ *   EV_PARAM      unit            -                    -                  -         (sub: param index; values recomputed)
+ *   EV_SOURCE     unit            producer unit/NONE   tensor             input slot (sub: source index, -1 = chain link)
+ *   EV_ESCAPE     producer unit   outside consumer/NONE tensor            -         (NONE other: graph output)
+ *   EV_INPUTS     -               -                    external inputs    -
+ *   EV_OUTPUTS    -               -                    outputs counted    -
+ *   EV_CONSTRAINT unit or NONE    tensor or NONE       measured           limit     (sub: constraint index)
+ *   EV_CONFLICT   claimed node    winning fusion       winning rule       -
+ *   EV_CYCLE      first path node -                    path offset        path length (trace->paths, node ids)
+ *   EV_FIRE       anchor unit     -                    fusion index       -
+ *   EV_REWRITE    anchor unit     -                    fusion index       -
+ * rule / op / sub / branch are -1 when they do not apply. */
+typedef enum fd_event_kind {
+	EV_RULE, EV_COMPOSITE, EV_ANCHOR, EV_BRANCH, EV_TYPE, EV_ORDER, EV_ARITY, EV_PARAM,
+	EV_SOURCE, EV_ESCAPE, EV_INPUTS, EV_OUTPUTS, EV_CONSTRAINT, EV_CONFLICT, EV_CYCLE,
+	EV_FIRE, EV_REWRITE,
+	EV_KIND_COUNT
+} fd_event_kind;
+
+typedef enum fd_ev_status { ST_INFO, ST_PASS, ST_FAIL, ST_WARN } fd_ev_status;
+
+typedef struct fd_event {
+	uint8_t kind;        /* fd_event_kind */
+	uint8_t status;      /* fd_ev_status */
+	uint8_t reason;      /* fd_reason: the code of a FAIL or WARN, else REASON_NONE */
+	int8_t branch;       /* -1: match.ops; k: match.branches[k] */
+	int16_t op;          /* pattern position */
+	int16_t sub;         /* param / source / constraint index */
+	int32_t rule;        /* index in the ruleset */
+	int32_t graph;       /* index in model->graphs */
+	int32_t unit;
+	int32_t other;
+	int64_t a, b;
+} fd_event;
+
+/* One per (rule, anchor): where it ended and which event decided it. A rule
+ * that does not run at all (disabled, out of scope) gets one attempt with
+ * anchor FD_NONE per rule. */
+typedef struct fd_attempt {
+	int32_t rule, graph, anchor;
+	int8_t branch;       /* alternative of the deepest path / the one that fired */
+	uint8_t rung;        /* fd_rung */
+	uint8_t reason;      /* fd_reason (REASON_OK_FIRED when fired) */
+	uint8_t ops_matched; /* pattern positions matched on the deepest path */
+	uint32_t first_event, n_events;
+	uint32_t decisive;   /* index of the first failing check of the deepest path
+	                      * (or the fire event); UINT32_MAX when none */
+	int32_t fusion;      /* when fired, else -1 */
+	uint32_t score;      /* depth: higher got further (for near-miss ranking) */
+} fd_attempt;
+
+/* The matcher's consumer. event returns the event's index in the run; path
+ * stores side data (node ids of a would-cycle path) and returns its offset. */
+typedef struct fd_trace_sink {
+	void *ctx;
+	uint32_t (*event)(void *ctx, const fd_event *ev);
+	void (*attempt)(void *ctx, const fd_attempt *at);
+	uint32_t (*path)(void *ctx, const int32_t *ids, uint32_t n);
+} fd_trace_sink;
+
+/* The recording sink. Events are encoded one after another in bytes; every
+ * TRACE_BLOCK-th event is a checkpoint (encoded against the defaults, not
+ * the event before), and marks / bases say where each checkpoint starts, so
+ * event i is decoded from checkpoint i / TRACE_BLOCK with at most
+ * TRACE_BLOCK - 1 events skipped. The layout is trace.c's business: read
+ * events through trace_event and the cursors below. */
+#define TRACE_BLOCK 16               /* events per checkpoint */
+#define TRACE_GROUP 65536            /* events per base (marks are 32-bit offsets from it) */
+
+/* A set of event kinds (EV_BIT(EV_FIRE) | ...); kinds past 30 share bit 31. */
+#define EV_BIT(k) ((uint32_t)1 << ((unsigned)(k) < 31 ? (unsigned)(k) : 31))
+
+typedef struct fd_trace_mark {
+	uint32_t offset;                 /* of the checkpoint's bytes, from its group's base */
+	uint32_t kinds;                  /* EV_BITs of the kinds in its block: searches skip the rest */
+} fd_trace_mark;
+
+typedef struct fd_trace {
+	uint8_t *bytes;                  /* the encoded events */
+	size_t n_bytes, cap_bytes;
+	fd_trace_mark *marks;            /* one per checkpoint */
+	size_t cap_marks;
+	size_t *bases;                   /* group k: bytes offset of event k * TRACE_GROUP */
+	size_t cap_bases;
+	fd_event last;                   /* the encoder's delta base */
+	size_t n_events;
+	fd_attempt *attempts;
+	size_t n_attempts, cap_attempts;
+	int32_t *paths;
+	size_t n_paths, cap_paths;
+	struct fd_trace_async *async;    /* trace_async.c; NULL until a run used it */
+} fd_trace;
+
+void trace_init(fd_trace *t);
+void trace_clear(fd_trace *t);       /* empties, keeps the buffers for a re-run */
+void trace_release(fd_trace *t);
+fd_trace_sink trace_sink(fd_trace *t);
+/* Grows the arrays to hold at least that many (no copies during a run;
+ * events are reserved at an estimate of their encoded size). */
+void trace_reserve(fd_trace *t, size_t events, size_t attempts);
+void trace_fit(fd_trace *t);         /* capacity down to what was recorded (end of a run) */
+size_t trace_bytes(const fd_trace *t); /* bytes the recording holds (capacity) */
+size_t trace_used_bytes(const fd_trace *t); /* bytes the recording fills */
+/* Encodes n events after those recorded, as n calls of the sink's event. */
+void trace_append(fd_trace *t, const fd_event *evs, size_t n);
+
+/* The recording sink of a large run (trace_async.c, above). Between
+ * trace_async_sink and trace_async_finish the events (bytes, marks, bases,
+ * n_events) belong to the encoder thread: neither read them nor clear,
+ * reserve or fit the trace. Events are numbered from n_events on. */
+/* A ring (5 MiB) larger than a core's cache: the matcher then writes lines
+ * the encoder no longer holds. On the 2-core VM, 1M-node bench, matcher
+ * CPU: 4096-event chunks 860 ms, 16384 760, 32768 700, no events at all 740,
+ * the synchronous sink 900. */
+#define TRACE_CHUNK 32768            /* events a chunk holds */
+#define TRACE_RING 4                 /* chunks in the ring */
+typedef struct fd_trace_async fd_trace_async;
+fd_trace_sink trace_async_sink(fd_trace *t);
+void trace_async_finish(fd_trace *t); /* every event encoded, the thread joined */
+void trace_async_release(fd_trace *t); /* frees the ring (trace_release does) */
+bool trace_async_running(const fd_trace *t); /* the encoder thread is up (tests) */
+
+/* Event i (i < n_events) by value; an all-defaults event past the end. */
+fd_event trace_event(const fd_trace *t, size_t i);
+
+/* A forward cursor: init at i, then each next gives event i, i + 1, ...
+ * until n_events (false). seek moves to i, decoding forward when that is
+ * cheaper than starting again from i's checkpoint. */
+typedef struct fd_trace_iter {
+	const fd_trace *t;
+	const uint8_t *p;                /* the next event's bytes */
+	size_t i;                        /* the next event's index */
+	fd_event ev;                     /* the last one decoded: the delta base */
+} fd_trace_iter;
+
+void trace_iter_init(fd_trace_iter *it, const fd_trace *t, size_t i);
+bool trace_iter_next(fd_trace_iter *it, fd_event *out);
+void trace_iter_seek(fd_trace_iter *it, size_t i);
+/* The next event whose kind is in kinds (EV_BITs), its index it->i - 1;
+ * blocks holding none of them are passed over unread. */
+bool trace_iter_next_of(fd_trace_iter *it, uint32_t kinds, fd_event *out);
+
+/* A backward cursor: init at end, then each prev gives event end - 1,
+ * end - 2, ... down to 0 (false after). Decodes a checkpoint's block at a
+ * time. */
+typedef struct fd_trace_riter {
+	const fd_trace *t;
+	size_t i;                        /* prev gives event i - 1 */
+	size_t block;                    /* first event in ev[]; SIZE_MAX: none yet */
+	fd_event ev[TRACE_BLOCK];
+} fd_trace_riter;
+
+void trace_riter_init(fd_trace_riter *it, const fd_trace *t, size_t end);
+bool trace_riter_prev(fd_trace_riter *it, fd_event *out);
+/* The previous event whose kind is in kinds, its index it->i. */
+bool trace_riter_prev_of(fd_trace_riter *it, uint32_t kinds, fd_event *out);
+
+const char *event_kind_name(fd_event_kind k);
+const char *ev_status_name(fd_ev_status s);
+
+/* ---- reading a recording (trace_format.c) -----------------------------
+ * All of these take the match result the trace belongs to (match.h). */
+struct fd_match_result;
+
+/* One event in words: what a line of the text trace, a JSON event, `why` and
+ * the TUI's stepper show. */
+typedef struct fd_event_text {
+	char check[96];      /* "op2 Relu param clip_max", "constraint memory_limit" */
+	char subject[160];   /* "conv1 (Conv)", the unit the check was made on */
+	char expected[128];
+	char actual[128];
+	char reason[256];    /* one line: "node has no such param" */
+	fd_srcpos where;     /* the rule text that decided it, or {0} */
+} fd_event_text;
+
+void trace_describe(const struct fd_match_result *r, uint32_t ev, fd_event_text *out);
+/* The canonical text trace (`match --trace`): stable, no addresses, no timing. */
+void trace_write_text(FILE *f, const struct fd_match_result *r);
+/* One attempt's events, indented, as in the text trace. */
+void trace_write_attempt(FILE *f, const struct fd_match_result *r, uint32_t attempt);
+/* The whole trace as JSON: {"attempts": [...]} with each attempt's events. */
+void trace_write_json(FILE *f, const struct fd_match_result *r);
+/* "Conv_BN_Relu_Fusion did not fire on conv1 (Conv): op2 Relu param clip_max:
+ * expected 0.0, node has no such param [FD-NM03] at rules/x.yaml:14:9" — no
+ * trailing newline. Returns buf. */
+char *trace_why_line(const struct fd_match_result *r, uint32_t attempt, char *buf, size_t size);
+/* CANN fusion_result.json shape: {"session_and_graph_id": "0_0",
+ * "graph_fusion": {RULE: {"match_times": "N", "effect_times": "M"}}, "ub_fusion": {}} */
+void trace_write_fusion_result(FILE *f, const struct fd_match_result *r);
+
+#endif

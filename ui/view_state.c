@@ -1,0 +1,560 @@
+/* view_state.c — the TUI's curses-free view logic: list cursor and scroll,
+ * smartcase search, graph rows, breakpoints, the trace stepper and the
+ * why-not landing. See view_state.h. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "trace/reason.h"
+#include "view_state.h"
+
+/* ---- list ---------------------------------------------------------------- */
+
+static void list_fix(vs_list *l)
+{
+	if (l->n == 0) {
+		l->cursor = l->top = 0;
+		return;
+	}
+	if (l->cursor >= l->n)
+		l->cursor = l->n - 1;
+	size_t h = l->height > 0 ? (size_t)l->height : 1;
+	if (l->cursor < l->top)
+		l->top = l->cursor;
+	if (l->cursor >= l->top + h)
+		l->top = l->cursor - h + 1;
+	/* no empty space below the last row when the list is longer than the view */
+	if (l->n > h && l->top > l->n - h)
+		l->top = l->n - h;
+	if (l->n <= h)
+		l->top = 0;
+}
+
+void vs_list_set_rows(vs_list *l, size_t n)
+{
+	l->n = n;
+	list_fix(l);
+}
+
+void vs_list_set_height(vs_list *l, int height)
+{
+	l->height = height;
+	list_fix(l);
+}
+
+void vs_list_move(vs_list *l, long delta)
+{
+	if (l->n == 0)
+		return;
+	if (delta < 0 && (size_t)-delta > l->cursor)
+		l->cursor = 0;
+	else if (delta > 0 && l->cursor + (size_t)delta >= l->n)
+		l->cursor = l->n - 1;
+	else
+		l->cursor = (size_t)((long)l->cursor + delta);
+	list_fix(l);
+}
+
+void vs_list_page(vs_list *l, int dir)
+{
+	long h = l->height > 1 ? l->height - 1 : 1;
+	/* move the window and the cursor together, as less does */
+	if (dir > 0) {
+		size_t max_top = l->n > (size_t)l->height ? l->n - (size_t)l->height : 0;
+		l->top = l->top + (size_t)h > max_top ? max_top : l->top + (size_t)h;
+	} else {
+		l->top = l->top > (size_t)h ? l->top - (size_t)h : 0;
+	}
+	vs_list_move(l, dir > 0 ? h : -h);
+}
+
+void vs_list_home(vs_list *l)
+{
+	l->cursor = l->top = 0;
+	list_fix(l);
+}
+
+void vs_list_end(vs_list *l)
+{
+	l->cursor = l->n ? l->n - 1 : 0;
+	list_fix(l);
+}
+
+void vs_list_goto(vs_list *l, size_t row)
+{
+	if (l->n == 0)
+		return;
+	if (row >= l->n)
+		row = l->n - 1;
+	size_t h = l->height > 0 ? (size_t)l->height : 1;
+	l->cursor = row;
+	if (row < l->top || row >= l->top + h)
+		l->top = row > h / 3 ? row - h / 3 : 0;
+	list_fix(l);
+}
+
+void vs_list_scroll(vs_list *l, long delta)
+{
+	size_t h = l->height > 0 ? (size_t)l->height : 1;
+	size_t max_top = l->n > h ? l->n - h : 0;
+	if (delta < 0)
+		l->top = (size_t)-delta > l->top ? 0 : l->top - (size_t)-delta;
+	else
+		l->top = l->top + (size_t)delta > max_top ? max_top : l->top + (size_t)delta;
+	if (l->cursor < l->top)
+		l->cursor = l->top;
+	if (l->cursor >= l->top + h)
+		l->cursor = l->top + h - 1;
+	list_fix(l);
+}
+
+bool vs_list_click(vs_list *l, int y)
+{
+	if (y < 0 || y >= l->height || l->top + (size_t)y >= l->n)
+		return false;
+	l->cursor = l->top + (size_t)y;
+	list_fix(l);
+	return true;
+}
+
+/* ---- search -------------------------------------------------------------- */
+
+bool vs_text_matches(const char *hay, const char *needle)
+{
+	if (!needle || !*needle)
+		return false;
+	bool fold = true;
+	for (const char *p = needle; *p; p++)
+		if (isupper((unsigned char)*p))
+			fold = false;
+	if (!fold)
+		return strstr(hay, needle) != NULL;
+	size_t nl = strlen(needle);
+	for (const char *h = hay; *h; h++) {
+		size_t i = 0;
+		while (i < nl && h[i] && tolower((unsigned char)h[i]) == (unsigned char)needle[i])
+			i++;
+		if (i == nl)
+			return true;
+	}
+	return false;
+}
+
+size_t vs_search(size_t n, size_t from, int dir, const char *needle, vs_row_text_fn row_text, void *ctx,
+                 bool *wrapped)
+{
+	char buf[1024];
+	if (wrapped)
+		*wrapped = false;
+	if (n == 0 || !needle || !*needle)
+		return VS_NONE;
+	if (from >= n)
+		from = dir > 0 ? n - 1 : 0;
+	size_t row = from;
+	for (size_t k = 0; k < n; k++) {
+		if (dir > 0) {
+			row = row + 1 < n ? row + 1 : 0;
+			if (row == 0 && wrapped)
+				*wrapped = true;
+		} else {
+			if (row == 0 && wrapped)
+				*wrapped = true;
+			row = row ? row - 1 : n - 1;
+		}
+		buf[0] = 0;
+		const char *t = row_text(ctx, row, buf, sizeof buf);
+		if (t && vs_text_matches(t, needle))
+			return row;
+	}
+	return VS_NONE;
+}
+
+/* ---- graph rows ---------------------------------------------------------- */
+
+void vs_graph_rows_init(vs_graph_rows *gr, const fd_model *m)
+{
+	gr->n_graphs = m->n_graphs;
+	gr->offset = xcalloc((size_t)m->n_graphs + 1, sizeof *gr->offset);
+	for (int32_t g = 0; g < m->n_graphs; g++)
+		gr->offset[g + 1] = gr->offset[g] + (size_t)m->graphs[g].n_nodes;
+}
+
+void vs_graph_rows_release(vs_graph_rows *gr)
+{
+	free(gr->offset);
+	gr->offset = NULL;
+	gr->n_graphs = 0;
+}
+
+size_t vs_graph_rows_count(const vs_graph_rows *gr)
+{
+	return gr->offset ? gr->offset[gr->n_graphs] : 0;
+}
+
+void vs_graph_row_node(const vs_graph_rows *gr, const fd_model *m, size_t row, int32_t *graph, int32_t *node)
+{
+	*graph = *node = FD_NONE;
+	if (row >= vs_graph_rows_count(gr))
+		return;
+	int32_t lo = 0, hi = gr->n_graphs - 1;
+	while (lo < hi) {  /* last graph whose offset <= row */
+		int32_t mid = (lo + hi + 1) / 2;
+		if (gr->offset[mid] <= row)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*graph = lo;
+	*node = m->graphs[lo].topo_order[row - gr->offset[lo]];
+}
+
+size_t vs_graph_node_row(const vs_graph_rows *gr, const fd_model *m, int32_t graph, int32_t node)
+{
+	if (graph < 0 || graph >= gr->n_graphs || node < 0 || node >= m->graphs[graph].n_nodes)
+		return VS_NONE;
+	return gr->offset[graph] + (size_t)m->graphs[graph].nodes[node].topo;
+}
+
+/* ---- breakpoints --------------------------------------------------------- */
+
+void vs_bp_init(vs_breakpoints *b)
+{
+	b->items = NULL;
+	b->n = b->cap = 0;
+}
+
+void vs_bp_release(vs_breakpoints *b)
+{
+	free(b->items);
+	vs_bp_init(b);
+}
+
+static bool bp_equal(const vs_breakpoint *a, const vs_breakpoint *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case BP_RULE: return a->rule == b->rule;
+	case BP_NODE: return a->graph == b->graph && a->node == b->node;
+	case BP_REASON: return a->reason == b->reason;
+	}
+	return false;
+}
+
+bool vs_bp_toggle(vs_breakpoints *b, const vs_breakpoint *bp)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (bp_equal(&b->items[i], bp)) {
+			vs_bp_remove(b, i);
+			return false;
+		}
+	if (b->n == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 8;
+		b->items = xrealloc(b->items, b->cap * sizeof *b->items);
+	}
+	b->items[b->n++] = *bp;
+	return true;
+}
+
+void vs_bp_remove(vs_breakpoints *b, size_t i)
+{
+	if (i >= b->n)
+		return;
+	memmove(&b->items[i], &b->items[i + 1], (b->n - i - 1) * sizeof *b->items);
+	b->n--;
+}
+
+static bool unit_covers(const fd_match_result *r, int32_t graph, int32_t unit, int32_t node)
+{
+	if (unit < 0 || graph < 0 || graph >= r->ctx->n_graphs || unit >= r->ctx->graphs[graph].n_units)
+		return false;
+	const int32_t *nodes;
+	int32_t n = match_unit_nodes(r->ctx, graph, unit, &nodes);
+	for (int32_t i = 0; i < n; i++)
+		if (nodes[i] == node)
+			return true;
+	return false;
+}
+
+bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int32_t node)
+{
+	if (ev >= r->trace.n_events)
+		return false;
+	fd_event cur = trace_event(&r->trace, ev);
+	const fd_event *e = &cur;
+	if (e->graph != graph)
+		return false;
+	switch (e->kind) {
+	case EV_ANCHOR: case EV_TYPE: case EV_ORDER: case EV_ARITY: case EV_PARAM: case EV_SOURCE:
+	case EV_ESCAPE: case EV_CONSTRAINT: case EV_FIRE: case EV_REWRITE: case EV_COMPOSITE:
+		return unit_covers(r, graph, e->unit, node);
+	case EV_CONFLICT: case EV_CYCLE:
+		return e->unit == node;
+	default:
+		return false;
+	}
+}
+
+static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_event *e)
+{
+	switch (bp->kind) {
+	case BP_RULE:
+		return e->rule == bp->rule && (e->kind == EV_RULE || e->kind == EV_ANCHOR);
+	case BP_NODE:
+		return e->graph == bp->graph && (e->kind == EV_ANCHOR || e->kind == EV_TYPE) &&
+		       unit_covers(r, e->graph, e->unit, bp->node);
+	case BP_REASON:
+		return e->reason == bp->reason && bp->reason != REASON_NONE;
+	}
+	return false;
+}
+
+/* The kinds of event bp_hits can stop at (the stepper skips blocks of others). */
+static uint32_t bp_kinds(const vs_breakpoints *b)
+{
+	uint32_t k = 0;
+	for (size_t i = 0; b && i < b->n; i++)
+		switch (b->items[i].kind) {
+		case BP_RULE: k |= EV_BIT(EV_RULE) | EV_BIT(EV_ANCHOR); break;
+		case BP_NODE: k |= EV_BIT(EV_ANCHOR) | EV_BIT(EV_TYPE); break;
+		case BP_REASON: k = UINT32_MAX; break;
+		}
+	return k;
+}
+
+static bool any_bp_hits(const vs_breakpoints *b, const fd_match_result *r, const fd_event *e)
+{
+	for (size_t i = 0; b && i < b->n; i++)
+		if (bp_hits(&b->items[i], r, e))
+			return true;
+	return false;
+}
+
+bool vs_bp_hit(const vs_breakpoints *b, const fd_match_result *r, uint32_t ev)
+{
+	if (!b || ev >= r->trace.n_events)
+		return false;
+	fd_event e = trace_event(&r->trace, ev);
+	return any_bp_hits(b, r, &e);
+}
+
+char *vs_bp_describe(const vs_breakpoint *bp, const fd_match_result *r, char *buf, size_t size)
+{
+	switch (bp->kind) {
+	case BP_RULE:
+		snprintf(buf, size, "rule %s", bp->rule >= 0 && bp->rule < r->rules->n_rules
+		         ? r->rules->rules[bp->rule].name : "?");
+		break;
+	case BP_NODE: {
+		const fd_model *m = r->ctx->model;
+		const char *name = bp->graph >= 0 && bp->graph < m->n_graphs && bp->node >= 0 &&
+		                   bp->node < m->graphs[bp->graph].n_nodes
+		                   ? m->graphs[bp->graph].nodes[bp->node].name : "?";
+		snprintf(buf, size, "node %s", name);
+		break;
+	}
+	case BP_REASON: {
+		const fd_reason_def *d = reason_get((fd_reason)bp->reason);
+		snprintf(buf, size, "reason %s%s%s", d ? d->code : "?", d ? " " : "", d ? d->summary : "");
+		break;
+	}
+	}
+	return buf;
+}
+
+/* ---- stepper ------------------------------------------------------------- */
+
+uint32_t vs_attempt_of(const fd_trace *t, uint32_t ev)
+{
+	/* attempts are recorded in event order: binary search on first_event */
+	size_t lo = 0, hi = t->n_attempts;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->attempts[mid].first_event <= ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return UINT32_MAX;
+	const fd_attempt *a = &t->attempts[lo - 1];
+	return ev < a->first_event + a->n_events ? (uint32_t)(lo - 1) : UINT32_MAX;
+}
+
+/* First attempt whose first_event > ev. */
+static size_t attempt_after(const fd_trace *t, uint32_t ev)
+{
+	size_t lo = 0, hi = t->n_attempts;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->attempts[mid].first_event <= ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint32_t vs_attempt_focus(const fd_trace *t, uint32_t attempt)
+{
+	if (attempt >= t->n_attempts)
+		return 0;
+	const fd_attempt *a = &t->attempts[attempt];
+	if (a->decisive != UINT32_MAX && a->decisive < t->n_events)
+		return a->decisive;
+	return a->first_event;
+}
+
+static bool is_failure(const fd_trace *t, size_t ai)
+{
+	const fd_attempt *a = &t->attempts[ai];
+	return a->rung != RUNG_FIRED && a->n_events > 0;
+}
+
+static uint32_t failure_event(const fd_trace *t, size_t ai)
+{
+	const fd_attempt *a = &t->attempts[ai];
+	if (a->decisive != UINT32_MAX && a->decisive < t->n_events)
+		return a->decisive;
+	return a->first_event + a->n_events - 1;
+}
+
+uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uint32_t cur, vs_step how,
+                         bool *moved)
+{
+	const fd_trace *t = &r->trace;
+	size_t n = t->n_events;
+	uint32_t to = cur;
+	fd_trace_iter it;        /* the scans below read events in order, not one by one */
+	fd_trace_riter rit;
+	fd_event ev;
+	if (moved)
+		*moved = false;
+	if (n == 0)
+		return 0;
+	if (cur >= n)
+		cur = to = (uint32_t)(n - 1);
+	switch (how) {
+	case STEP_NEXT_EVENT:
+		if (cur + 1 < n)
+			to = cur + 1;
+		break;
+	case STEP_PREV_EVENT:
+		if (cur > 0)
+			to = cur - 1;
+		break;
+	case STEP_START:
+		to = 0;
+		break;
+	case STEP_END:
+		to = (uint32_t)(n - 1);
+		break;
+	case STEP_NEXT_ATTEMPT: {
+		size_t a = attempt_after(t, cur);
+		while (a < t->n_attempts && t->attempts[a].n_events == 0)
+			a++;
+		if (a < t->n_attempts)
+			to = t->attempts[a].first_event;
+		break;
+	}
+	case STEP_PREV_ATTEMPT: {
+		/* the start of the attempt we are in, when we are past it; else the one before */
+		size_t a = attempt_after(t, cur);
+		while (a > 0) {
+			a--;
+			if (t->attempts[a].n_events && t->attempts[a].first_event < cur) {
+				to = t->attempts[a].first_event;
+				break;
+			}
+		}
+		break;
+	}
+	case STEP_NEXT_FIRE:
+		trace_iter_init(&it, t, (size_t)cur + 1);
+		if (trace_iter_next_of(&it, EV_BIT(EV_FIRE), &ev))
+			to = (uint32_t)(it.i - 1);
+		break;
+	case STEP_PREV_FIRE:
+		trace_riter_init(&rit, t, cur);
+		if (trace_riter_prev_of(&rit, EV_BIT(EV_FIRE), &ev))
+			to = (uint32_t)rit.i;
+		break;
+	case STEP_NEXT_FAILURE: {
+		uint32_t in = vs_attempt_of(t, cur);
+		size_t a = in != UINT32_MAX ? in : attempt_after(t, cur);
+		for (; a < t->n_attempts; a++)
+			if (is_failure(t, a) && failure_event(t, a) > cur) {
+				to = failure_event(t, a);
+				break;
+			}
+		break;
+	}
+	case STEP_PREV_FAILURE: {
+		size_t a = attempt_after(t, cur);
+		while (a-- > 0)
+			if (is_failure(t, a) && failure_event(t, a) < cur) {
+				to = failure_event(t, a);
+				break;
+			}
+		break;
+	}
+	case STEP_CONTINUE:
+		trace_iter_init(&it, t, (size_t)cur + 1);
+		while (trace_iter_next_of(&it, bp_kinds(bp), &ev))
+			if (any_bp_hits(bp, r, &ev)) {
+				to = (uint32_t)(it.i - 1);
+				break;
+			}
+		break;
+	case STEP_REVERSE_CONTINUE:
+		trace_riter_init(&rit, t, cur);
+		while (trace_riter_prev_of(&rit, bp_kinds(bp), &ev))
+			if (any_bp_hits(bp, r, &ev)) {
+				to = (uint32_t)rit.i;
+				break;
+			}
+		break;
+	case STEP_COUNT:
+		break;
+	}
+	if (moved)
+		*moved = to != cur;
+	return to;
+}
+
+/* ---- why-not ------------------------------------------------------------- */
+
+static uint32_t not_run_attempt(const fd_trace *t, int32_t rule)
+{
+	for (size_t i = 0; i < t->n_attempts; i++)
+		if (t->attempts[i].rule == rule && t->attempts[i].anchor < 0)
+			return (uint32_t)i;
+	return UINT32_MAX;
+}
+
+uint32_t vs_why_not(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node)
+{
+	const fd_trace *t = &r->trace;
+	if (rule >= 0) {
+		uint32_t a = not_run_attempt(t, rule);
+		if (a != UINT32_MAX)
+			return a;
+		return match_find_attempt(r, rule, graph, node);
+	}
+	/* all rules: the deepest attempt that did not fire, else a fired one */
+	uint32_t best = UINT32_MAX, fired = UINT32_MAX;
+	for (int32_t ri = 0; ri < r->rules->n_rules; ri++) {
+		uint32_t a = match_find_attempt(r, ri, graph, node);
+		if (a == UINT32_MAX || a >= t->n_attempts)
+			continue;
+		const fd_attempt *at = &t->attempts[a];
+		if (at->rung == RUNG_FIRED) {
+			if (fired == UINT32_MAX)
+				fired = a;
+			continue;
+		}
+		if (best == UINT32_MAX || at->rung > t->attempts[best].rung ||
+		    (at->rung == t->attempts[best].rung && at->score > t->attempts[best].score))
+			best = a;
+	}
+	return best != UINT32_MAX ? best : fired;
+}
