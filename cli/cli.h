@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "base/diag.h"
 #include "ir/graph.h"
+#include "onnx/onnx.h"
 
 enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_BAD_INPUT = 2 };
 

@@ -10,6 +10,7 @@
 #include "match/match.h"
 #include "rules/rules.h"
 #include "session/session.h"
+#include "explain/explain.h"
 
 static const char usage[] =
 	"fusiondbg match MODEL -r RULES [--trace] [--format text|json] [--target T] [--dim N=V] [--no-canonicalize]"
@@ -38,7 +39,7 @@ int cmd_match(int argc, char **argv)
 			fprintf(stdout, ", \"origin\": \"%s\"},\n", origin);
 		}
 		estimate_attach_json(rp, session_estimate(&s));
-		match_write_json_fields(stdout, rp);
+		explain_match_json_fields(stdout, rp);
 		fputs(",\n  \"memory\": ", stdout);
 		estimate_write_memory_json(stdout, session_estimate(&s));
 		if (o.diff) {
@@ -47,7 +48,7 @@ int cmd_match(int argc, char **argv)
 		}
 		if (o.trace) {
 			fputs(",\n  \"trace\": ", stdout);
-			trace_write_json(stdout, rp);
+			explain_trace_json(stdout, rp);
 			fputs("}\n", stdout);
 		} else {
 			fputs("\n}\n", stdout);
@@ -55,10 +56,10 @@ int cmd_match(int argc, char **argv)
 	} else {
 		if (from)
 			printf("rules from %s (%s: no -r given)\n", from, origin);
-		match_write_text(stdout, rp);
+		explain_match_text(stdout, rp);
 		if (o.trace) {
 			fputc('\n', stdout);
-			trace_write_text(stdout, rp);
+			explain_trace_text(stdout, rp);
 		}
 	}
 	if (o.diff && o.format != FORMAT_JSON) {

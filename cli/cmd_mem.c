@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "cli.h"
 #include "session/session.h"
+#include "explain/explain.h"
 
 static const char usage[] =
 	"fusiondbg mem MODEL -r RULES [--format text|json] [--peak-warn BYTES] [--set RULE.PATH=VALUE]... [--diff]"
@@ -29,7 +30,7 @@ int cmd_mem(int argc, char **argv)
 	if (o.format == FORMAT_JSON) {
 		fputs("{\n", stdout);
 		estimate_attach_json(&s.current, e);
-		match_write_json_fields(stdout, session_result(&s));
+		explain_match_json_fields(stdout, session_result(&s));
 		fputs(",\n  \"memory\": ", stdout);
 		estimate_write_memory_json(stdout, e);
 		if (o.diff) {

@@ -11,6 +11,7 @@
 #include "rules/optable.h"
 #include "rules/rules.h"
 #include "session/session.h"
+#include "explain/explain.h"
 
 static const char usage[] =
 	"fusiondbg why MODEL -r RULES --rule NAME [--node NODE] [--target T] [--dim N=V] [--no-canonicalize]"
@@ -51,8 +52,8 @@ static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
 	/* a rule that did not run at all */
 	for (size_t i = 0; i < r->trace.n_attempts; i++)
 		if (r->trace.attempts[i].rule == ri && r->trace.attempts[i].anchor < 0) {
-			printf("%s\n", trace_why_line(r, (uint32_t)i, line, sizeof line));
-			trace_write_attempt(stdout, r, (uint32_t)i);
+			printf("%s\n", explain_why_line(r, (uint32_t)i, line, sizeof line));
+			explain_attempt_text(stdout, r, (uint32_t)i);
 			return EXIT_FINDINGS;
 		}
 	int32_t f = r->claim[gi][node];
@@ -64,20 +65,20 @@ static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
 		       match_unit_label(ctx, fu->graph, fu->anchor, lab, sizeof lab), fu->n_nodes,
 		       rule->target_op ? rule->target_op : "?");
 		if (fu->attempt >= 0)
-			trace_write_attempt(stdout, r, (uint32_t)fu->attempt);
+			explain_attempt_text(stdout, r, (uint32_t)fu->attempt);
 		return EXIT_OK;
 	}
-	uint32_t a = match_find_attempt(r, ri, gi, node);
+	uint32_t a = explain_find_attempt(r, ri, gi, node);
 	if (a == UINT32_MAX)
 		return never_tried(r, rule, ctx->graphs[gi].g, node);
 	const fd_attempt *at = &r->trace.attempts[a];
-	printf("%s\n", trace_why_line(r, a, line, sizeof line));
+	printf("%s\n", explain_why_line(r, a, line, sizeof line));
 	if (at->anchor >= 0 && match_unit_node(ctx, gi, at->anchor) != node) {
 		char lab[256];
 		printf("note: %s is not an anchor of %s; this is the deepest attempt that reached it, at %s\n",
 		       node_name, rule->name, match_unit_label(ctx, gi, at->anchor, lab, sizeof lab));
 	}
-	trace_write_attempt(stdout, r, a);
+	explain_attempt_text(stdout, r, a);
 	return at->rung == RUNG_FIRED ? EXIT_OK : EXIT_FINDINGS;
 }
 
@@ -86,7 +87,7 @@ static int why_rule(const fd_match_result *r, int32_t ri)
 	const fd_rule *rule = &r->rules->rules[ri];
 	const fd_rule_stats *st = &r->stats[ri];
 	uint32_t idx[NEAR_MISSES + 64];
-	size_t n = match_rank_attempts(r, ri, idx, sizeof idx / sizeof *idx);
+	size_t n = explain_rank_attempts(r, ri, idx, sizeof idx / sizeof *idx);
 	char line[2048];
 	size_t fired = (size_t)st->effect_times;
 	if (n == 0) {
@@ -109,12 +110,12 @@ static int why_rule(const fd_match_result *r, int32_t ri)
 			if (fired)
 				printf("closest near-misses:\n");
 		}
-		printf("%s\n", trace_why_line(r, idx[i], line, sizeof line));
+		printf("%s\n", explain_why_line(r, idx[i], line, sizeof line));
 		shown++;
 	}
 	if (top != UINT32_MAX) {
 		printf("\ndetail of the closest:\n");
-		trace_write_attempt(stdout, r, top);
+		explain_attempt_text(stdout, r, top);
 	}
 	return fired ? EXIT_OK : EXIT_FINDINGS;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "display.h"
+#include "explain/explain.h"
 
 static size_t rows(tui *t)
 {
@@ -156,7 +157,7 @@ unsigned tui_why_not_node(tui *t, int32_t g, int32_t n)
 	unsigned res = tui_goto_event(t, vs_attempt_focus(&r->trace, a));
 	char line[1024];
 	const fd_attempt *at = &r->trace.attempts[a];
-	tui_message(t, at->rung == RUNG_FIRED ? ROLE_FIRED : ROLE_FAIL, "%s", trace_why_line(r, a, line, sizeof line));
+	tui_message(t, at->rung == RUNG_FIRED ? ROLE_FIRED : ROLE_FAIL, "%s", explain_why_line(r, a, line, sizeof line));
 	return res | RES_REDRAW;
 }
 

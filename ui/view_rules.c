@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "display.h"
+#include "explain/explain.h"
 
 static size_t rows(tui *t)
 {
@@ -77,7 +78,7 @@ static void select_row(tui *t)
 static uint32_t first_attempt(tui *t, int32_t rule)
 {
 	uint32_t idx[1];
-	if (match_rank_attempts(session_result(&t->s), rule, idx, 1) == 0)
+	if (explain_rank_attempts(session_result(&t->s), rule, idx, 1) == 0)
 		return UINT32_MAX;
 	return idx[0];
 }
@@ -86,7 +87,7 @@ static uint32_t closest_miss(tui *t, int32_t rule)
 {
 	const fd_match_result *r = session_result(&t->s);
 	uint32_t idx[256];
-	size_t n = match_rank_attempts(r, rule, idx, 256);
+	size_t n = explain_rank_attempts(r, rule, idx, 256);
 	for (size_t i = 0; i < n; i++)
 		if (r->trace.attempts[idx[i]].rung != RUNG_FIRED)
 			return idx[i];
@@ -120,7 +121,7 @@ static unsigned action(tui *t, enum tui_action a)
 		tui_show_view(t, VIEW_TRACE);
 		unsigned res = tui_goto_event(t, vs_attempt_focus(&r->trace, at));
 		char line[1024];
-		tui_message(t, ROLE_FAIL, "%s", trace_why_line(r, at, line, sizeof line));
+		tui_message(t, ROLE_FAIL, "%s", explain_why_line(r, at, line, sizeof line));
 		return res | RES_REDRAW;
 	}
 	case ACT_BREAKPOINT: {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "trace/reason.h"
 #include "view_state.h"
+#include "explain/explain.h"
 
 /* ---- list ---------------------------------------------------------------- */
 
@@ -538,12 +539,12 @@ uint32_t vs_why_not(const fd_match_result *r, int32_t rule, int32_t graph, int32
 		uint32_t a = not_run_attempt(t, rule);
 		if (a != UINT32_MAX)
 			return a;
-		return match_find_attempt(r, rule, graph, node);
+		return explain_find_attempt(r, rule, graph, node);
 	}
 	/* all rules: the deepest attempt that did not fire, else a fired one */
 	uint32_t best = UINT32_MAX, fired = UINT32_MAX;
 	for (int32_t ri = 0; ri < r->rules->n_rules; ri++) {
-		uint32_t a = match_find_attempt(r, ri, graph, node);
+		uint32_t a = explain_find_attempt(r, ri, graph, node);
 		if (a == UINT32_MAX || a >= t->n_attempts)
 			continue;
 		const fd_attempt *at = &t->attempts[a];

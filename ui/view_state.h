@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "match/match.h"
+#include "explain/explain.h"
 
 #define VS_NONE SIZE_MAX
 

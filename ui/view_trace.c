@@ -1,11 +1,12 @@
 /* view_trace.c — the stepper: one row per trace event (rule starts,
  * attempts, every check), the cursor is the current event, and a box at the
  * bottom shows it in full: check, subject, expected, actual, reason, the
- * rule's file:line. Rows are formatted only when drawn (trace_describe), so
+ * rule's file:line. Rows are formatted only when drawn (explain_event), so
  * a trace of millions of events opens at once. */
 #include <stdio.h>
 #include <string.h>
 #include "display.h"
+#include "explain/explain.h"
 
 static const fd_match_result *res(tui *t)
 {
@@ -33,7 +34,7 @@ static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, 
 	fd_event ev = trace_event(&r->trace, row);
 	const fd_event *e = &ev;
 	fd_event_text tx;
-	trace_describe(r, (uint32_t)row, &tx);
+	explain_event(r, (uint32_t)row, &tx);
 	const char *rule = e->rule >= 0 ? r->rules->rules[e->rule].name : "";
 	*role = ROLE_NORMAL;
 	char oc[64];
@@ -147,7 +148,7 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 	fd_event cur = trace_event(&r->trace, ev);
 	const fd_event *e = &cur;
 	fd_event_text tx;
-	trace_describe(r, ev, &tx);
+	explain_event(r, ev, &tx);
 	char buf[1024];
 	uint32_t ai = vs_attempt_of(&r->trace, ev);
 	char oc[64] = "";

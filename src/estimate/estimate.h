@@ -150,7 +150,7 @@ void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t fusion);
  * "weight_bytes", "unknown_tensors", "peak_warn_bytes", "hardware",
  * "graphs": [...] (subgraph bodies, when any)}. */
 void estimate_write_memory_json(FILE *f, const fd_estimate *e);
-/* Makes match_write_json / match_write_json_fields write each fusion's
+/* Makes explain_match_json / explain_match_json_fields write each fusion's
  * memory object with estimate_write_fusion_json (the same keys in `match`
  * and `mem`). e must stay alive and match r while r is written. */
 void estimate_attach_json(fd_match_result *r, const fd_estimate *e);

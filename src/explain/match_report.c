@@ -1,13 +1,14 @@
 /* match_report.c — reading a match result: the `match` summary as text and
  * JSON (the keys of fusiondbg(1), OPTIONS --format), attempts ranked for near-misses, and the attempt
  * that answers "why not on this node?". The graph-level `memory`
- * object of the JSON belongs to the estimates module; match_write_json
+ * object of the JSON belongs to the estimates module; explain_match_json
  * leaves it out and writes per-fusion byte counts it can honestly compute. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/json.h"
 #include "match/match_internal.h"
+#include "explain/explain.h"
 
 static const fd_match_result *rank_r;
 static int cmp_rank(const void *pa, const void *pb)
@@ -25,7 +26,7 @@ static int cmp_rank(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-size_t match_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *idx, size_t max)
+size_t explain_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *idx, size_t max)
 {
 	size_t n = 0;
 	uint32_t *all = xmalloc((r->trace.n_attempts + 1) * sizeof *all);
@@ -53,7 +54,7 @@ static bool unit_has_node(const fd_match_result *r, int32_t graph, int32_t u, in
 	return false;
 }
 
-uint32_t match_find_attempt(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node)
+uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node)
 {
 	uint32_t best = UINT32_MAX;
 	/* anchored on the node (or on a composite that contains it) */
@@ -109,14 +110,14 @@ static int64_t sum_bytes(const fd_graph *g, const int32_t *ids, int32_t n)
 	return total;
 }
 
-void match_write_json(FILE *f, const fd_match_result *r)
+void explain_match_json(FILE *f, const fd_match_result *r)
 {
 	fputs("{\n", f);
-	match_write_json_fields(f, r);
+	explain_match_json_fields(f, r);
 	fputs("\n}\n", f);
 }
 
-void match_write_json_fields(FILE *f, const fd_match_result *r)
+void explain_match_json_fields(FILE *f, const fd_match_result *r)
 {
 	const fd_ruleset *rs = r->rules;
 	fputs("  \"model\": ", f);
@@ -182,14 +183,14 @@ void match_write_json_fields(FILE *f, const fd_match_result *r)
 			fputs("null", f);
 		fprintf(f, ", \"rung\": \"%s\", \"code\": \"%s\", \"reason\": ", rung_id((fd_rung)a->rung),
 		        reason_code((fd_reason)a->reason));
-		trace_why_line(r, (uint32_t)i, line, sizeof line);
+		explain_why_line(r, (uint32_t)i, line, sizeof line);
 		json_write_string(f, strncmp(line, "why: ", 5) ? line : line + 5);
 		fputc('}', f);
 	}
 	fputs("\n  ]", f);
 }
 
-void match_write_text(FILE *f, const fd_match_result *r)
+void explain_match_text(FILE *f, const fd_match_result *r)
 {
 	const fd_ruleset *rs = r->rules;
 	const char *path = r->ctx->model->path ? r->ctx->model->path : "";
@@ -243,7 +244,7 @@ void match_write_text(FILE *f, const fd_match_result *r)
 				header = true;
 			}
 			char line[1024];
-			trace_why_line(r, example[c], line, sizeof line);
+			explain_why_line(r, example[c], line, sizeof line);
 			fprintf(f, "  %s %s x%lld: %s\n", rs->rules[ri].name, reason_code((fd_reason)c),
 			        (long long)count[c], strncmp(line, "why: ", 5) ? line : line + 5);
 		}

@@ -31,6 +31,7 @@
 #include "base/strmap.h"
 #include "trace/trace.h"
 #include "base/vec.h"
+#include "explain/explain.h"
 
 /* ---- formats ------------------------------------------------------------ */
 
@@ -524,7 +525,7 @@ static void collect_near_misses(builder *b)
 		int32_t rule = r->order[oi];
 		if (b->o->rule && strcmp(r->rules->rules[rule].name, b->o->rule))
 			continue;
-		size_t n = match_rank_attempts(r, rule, idx, r->trace.n_attempts);
+		size_t n = explain_rank_attempts(r, rule, idx, r->trace.n_attempts);
 		uint32_t best = 0;
 		bool any = false;
 		for (size_t i = 0; i < n; i++) {
@@ -624,7 +625,7 @@ static void node_tooltip(builder *b, strbuf *s, int32_t g, int32_t n)
 	}
 	for (int32_t k = b->mark_head ? b->mark_head[g][n] : -1; k >= 0; k = b->marks.items[k].next) {
 		char why[1024];
-		trace_why_line(b->r, b->marks.items[k].attempt, why, sizeof why);
+		explain_why_line(b->r, b->marks.items[k].attempt, why, sizeof why);
 		sb_puts(s, "\\n");
 		sb_esc(s, why);
 	}

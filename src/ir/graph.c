@@ -414,3 +414,14 @@ int graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d)
 	free(indeg);
 	return 0;
 }
+
+void model_release(fd_model *m)
+{
+	for (int32_t i = 0; i < m->n_graphs; i++) {
+		strmap_release(&m->graphs[i].tensor_by_name);
+		strmap_release(&m->graphs[i].node_by_name);
+	}
+	strpool_release(&m->names);
+	arena_release(&m->arena);
+	memset(m, 0, sizeof *m);
+}

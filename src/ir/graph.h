@@ -163,24 +163,7 @@ typedef struct fd_model {
 	int64_t file_size;
 } fd_model;
 
-/* Options for loading: --dim bindings. */
-typedef struct fd_dim_binding {
-	const char *name;
-	int64_t value;
-} fd_dim_binding;
-
-typedef struct fd_load_options {
-	const fd_dim_binding *dims;
-	int n_dims;
-	bool no_shape_inference;
-} fd_load_options;
-
-/* Loads path into m (m need not be initialised). On failure returns -1,
- * leaves m released, and adds one error naming the file and the node or field. */
-int  model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d);
-/* Same from memory (fuzzers, tests); name is used in messages. */
-int  model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size_t size,
-                            const fd_load_options *opt, fd_diags *d);
+/* Frees everything the model owns (its arena, names and name indexes). */
 void model_release(fd_model *m);
 
 /* Graph helpers (graph.c). */
@@ -198,10 +181,6 @@ bool shape_elements(const fd_shape *s, int64_t *count);
 bool tensor_bytes(const fd_tensor *t, int64_t *bytes);
 /* "1x64x56x56", "batchx128", "?" for unknown rank. Returns buf. */
 char *shape_format(const fd_shape *s, char *buf, size_t size);
-
-/* Shape and dtype inference with constant propagation (shape_infer.c).
- * Fills tensor shapes, dtypes and small constant values in every graph. */
-int  shape_infer(fd_model *m, fd_diags *d);
 
 /* Counts over intermediate tensors (activations that are not graph outputs). */
 typedef struct fd_shape_coverage {

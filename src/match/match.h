@@ -147,22 +147,6 @@ int  match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opt
 
 static inline const int32_t *fusion_ids(const fd_match_result *r, uint32_t off) { return r->pool + off; }
 
-/* The attempts of one rule, ranked: fired first, then by depth (score), then
- * topo order. Fills idx (caller-owned, up to max) and returns the count. */
-size_t match_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *idx, size_t max);
-/* The attempt of rule on the unit that names node (as anchor), or else the
- * deepest attempt of that rule whose events touch node; UINT32_MAX if none. */
-uint32_t match_find_attempt(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node);
-
-/* Match JSON (the keys of fusiondbg(1), OPTIONS --format: model, rules, fusions, rejections; the
- * graph-level memory object is left to the estimates module) and the text
- * summary of `match`. */
-void match_write_json(FILE *f, const fd_match_result *r);
-/* The same keys without the enclosing braces (no trailing comma or newline),
- * so a caller can add its own ("memory", "trace") around them. */
-void match_write_json_fields(FILE *f, const fd_match_result *r);
-void match_write_text(FILE *f, const fd_match_result *r);
-
 /* Workspace a node needs beyond its inputs and outputs (workspace.c): Conv
  * im2col = C_in/groups · kh · kw · H_out · W_out · N · dtype bytes (CANN's
  * formula), 0 for everything else. *known is false when a dim is unknown. */

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "onnx/onnx_loader.h"
+#include "shape/shape.h"
 
 #define MAX_FILE_SIZE ((int64_t)2 << 30)
 
@@ -522,17 +523,6 @@ static int convert_model(loader *L, const uint8_t *bytes, size_t size, const fd_
 }
 
 /* ---- entry points ---------------------------------------------------------- */
-
-void model_release(fd_model *m)
-{
-	for (int32_t i = 0; i < m->n_graphs; i++) {
-		strmap_release(&m->graphs[i].tensor_by_name);
-		strmap_release(&m->graphs[i].node_by_name);
-	}
-	strpool_release(&m->names);
-	arena_release(&m->arena);
-	memset(m, 0, sizeof *m);
-}
 
 int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size_t size,
                            const fd_load_options *opt, fd_diags *d)

@@ -10,6 +10,7 @@
 #include "ir/graph.h"
 #include "onnx/onnx_wire.h"
 #include "base/vec.h"
+#include "onnx/onnx.h"
 
 #define MAX_GRAPH_DEPTH 64      /* nested If / Loop / Scan bodies */
 

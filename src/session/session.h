@@ -57,6 +57,7 @@
 #include "ir/graph.h"
 #include "match/match.h"
 #include "rules/rules.h"
+#include "onnx/onnx.h"
 
 typedef struct fd_session_options {
 	const char *model_path;

@@ -12,6 +12,7 @@
 #ifndef FD_SHAPE_INFER_H
 #define FD_SHAPE_INFER_H
 #include "ir/graph.h"
+#include "shape/shape.h"
 
 /* Ranks above this are left to the model's declared shapes. */
 #define SHAPE_MAX_RANK 64

@@ -12,8 +12,8 @@
  * unit (node or composite) and two int64 payloads; the rule's file:line and
  * the expected value come from the rule's fd_yval, the actual value is
  * recomputed from the graph. So a recording is read together with the match
- * result, context, model and rules it came from (trace_format.c: canonical
- * text, JSON, one-line "why").
+ * result, context, model and rules it came from (explain/explain.h: each
+ * event in words, the canonical text, JSON, one-line "why").
  *
  * A large run records on two threads (trace_async.c): the matcher's event()
  * only copies the flat event into a chunk of TRACE_CHUNK and returns its
@@ -205,35 +205,5 @@ bool trace_riter_prev_of(fd_trace_riter *it, uint32_t kinds, fd_event *out);
 
 const char *event_kind_name(fd_event_kind k);
 const char *ev_status_name(fd_ev_status s);
-
-/* ---- reading a recording (trace_format.c) -----------------------------
- * All of these take the match result the trace belongs to (match.h). */
-struct fd_match_result;
-
-/* One event in words: what a line of the text trace, a JSON event, `why` and
- * the TUI's stepper show. */
-typedef struct fd_event_text {
-	char check[96];      /* "op2 Relu param clip_max", "constraint memory_limit" */
-	char subject[160];   /* "conv1 (Conv)", the unit the check was made on */
-	char expected[128];
-	char actual[128];
-	char reason[256];    /* one line: "node has no such param" */
-	fd_srcpos where;     /* the rule text that decided it, or {0} */
-} fd_event_text;
-
-void trace_describe(const struct fd_match_result *r, uint32_t ev, fd_event_text *out);
-/* The canonical text trace (`match --trace`): stable, no addresses, no timing. */
-void trace_write_text(FILE *f, const struct fd_match_result *r);
-/* One attempt's events, indented, as in the text trace. */
-void trace_write_attempt(FILE *f, const struct fd_match_result *r, uint32_t attempt);
-/* The whole trace as JSON: {"attempts": [...]} with each attempt's events. */
-void trace_write_json(FILE *f, const struct fd_match_result *r);
-/* "Conv_BN_Relu_Fusion did not fire on conv1 (Conv): op2 Relu param clip_max:
- * expected 0.0, node has no such param [FD-NM03] at rules/x.yaml:14:9" — no
- * trailing newline. Returns buf. */
-char *trace_why_line(const struct fd_match_result *r, uint32_t attempt, char *buf, size_t size);
-/* CANN fusion_result.json shape: {"session_and_graph_id": "0_0",
- * "graph_fusion": {RULE: {"match_times": "N", "effect_times": "M"}}, "ub_fusion": {}} */
-void trace_write_fusion_result(FILE *f, const struct fd_match_result *r);
 
 #endif

@@ -24,6 +24,8 @@
 #include "match/match.h"
 #include "rules/rules.h"
 #include "session/session.h"
+#include "onnx/onnx.h"
+#include "shape/shape.h"
 
 static double now_ms(void)
 {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "base/diag.h"
 #include "ir/graph.h"
+#include "onnx/onnx.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

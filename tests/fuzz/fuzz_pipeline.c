@@ -10,6 +10,8 @@
 #include "ir/graph.h"
 #include "match/match.h"
 #include "rules/rules.h"
+#include "explain/explain.h"
+#include "onnx/onnx.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,8 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		match_result_init(&r);
 		match_run(&ctx, &rules, &opt, &r);
 		if (sink) {
-			match_write_json(sink, &r);
-			match_write_text(sink, &r);
+			explain_match_json(sink, &r);
+			explain_match_text(sink, &r);
 		}
 		match_result_release(&r);
 		match_ctx_release(&ctx);

@@ -35,6 +35,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "estimate/estimate.h"
+#include "onnx/onnx.h"
 
 #define T 65536
 

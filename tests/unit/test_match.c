@@ -16,6 +16,8 @@
 #include "match/param_value.h"
 #include "trace/reason.h"
 #include "rules/rules.h"
+#include "explain/explain.h"
+#include "onnx/onnx.h"
 
 static void load(fd_model *m, const char *path)
 {
@@ -199,7 +201,7 @@ static const fd_attempt *attempt(run *x, const char *rule, const char *nd)
 {
 	int32_t ri = ruleset_find(&x->rs, rule);
 	assert_true(ri >= 0);
-	uint32_t a = match_find_attempt(&x->r, ri, 0, graph_find_node(&x->m.graphs[0], nd));
+	uint32_t a = explain_find_attempt(&x->r, ri, 0, graph_find_node(&x->m.graphs[0], nd));
 	assert_true(a != UINT32_MAX);
 	return &x->r.trace.attempts[a];
 }
@@ -247,7 +249,7 @@ static void test_rerun(void **state)
 	x.rs.rules[bn].enabled = false;
 	match_run(&x.ctx, &x.rs, NULL, &x.r);
 	uint32_t idx[4];
-	assert_int_equal(match_rank_attempts(&x.r, bn, idx, 4), 1);
+	assert_int_equal(explain_rank_attempts(&x.r, bn, idx, 4), 1);
 	assert_int_equal(x.r.trace.attempts[idx[0]].reason, REASON_NR01_DISABLED);
 	run_release(&x);
 }

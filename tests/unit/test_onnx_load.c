@@ -22,6 +22,7 @@
 #include "ir/onnx_ops.h"
 
 #include "test_models.h"
+#include "onnx/onnx.h"
 
 #define BAD "tests/data/bad_onnx/"
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include "ir/graph.h"
 #include "test_models.h"
+#include "onnx/onnx.h"
 
 #define DATA "tests/data/shapes/"
 

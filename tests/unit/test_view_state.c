@@ -12,6 +12,7 @@
 #include <string.h>
 #include "session/session.h"
 #include "view_state.h"
+#include "explain/explain.h"
 
 /* ---- list ---------------------------------------------------------------- */
 
@@ -324,7 +325,7 @@ static void test_why_not(void **state)
 	assert_int_equal(t->attempts[a].reason, REASON_NM01_TYPE);
 	ev = vs_attempt_focus(t, a);
 	fd_event_text tx;
-	trace_describe(r, ev, &tx);
+	explain_event(r, ev, &tx);
 	assert_string_equal(tx.expected, "BatchNorm");
 	assert_string_equal(tx.actual, "Add");
 	assert_true(tx.where.line > 0);                      /* the rule's file:line */

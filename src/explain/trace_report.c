@@ -1,4 +1,4 @@
-/* trace_format.c — reading a recording: each event in words (trace_describe),
+/* trace_report.c — reading a recording: each event in words (explain_event),
  * the canonical text trace (`match --trace`, golden-tested: no addresses, no
  * timing, model named by its file name), the trace as JSON, the one-line
  * answer of `why`, and CANN's fusion_result.json shape. Output goes to a
@@ -10,6 +10,7 @@
 #include "match/match_internal.h"
 #include "rules/optable.h"
 #include "match/param_value.h"
+#include "explain/explain.h"
 
 static void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void put(char *buf, size_t size, const char *fmt, ...)
@@ -286,7 +287,7 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 	}
 }
 
-/* trace_describe of an event already decoded (the writers walk with a cursor). */
+/* explain_event of an event already decoded (the writers walk with a cursor). */
 static void describe(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
 {
 	memset(o, 0, sizeof *o);
@@ -455,7 +456,7 @@ static void describe(const fd_match_result *r, const fd_event *ev, fd_event_text
 	}
 }
 
-void trace_describe(const fd_match_result *r, uint32_t idx, fd_event_text *o)
+void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)
 {
 	if (idx >= r->trace.n_events) {
 		memset(o, 0, sizeof *o);
@@ -536,14 +537,14 @@ static void write_attempt(FILE *f, const fd_match_result *r, uint32_t ai, fd_tra
 	}
 }
 
-void trace_write_attempt(FILE *f, const fd_match_result *r, uint32_t ai)
+void explain_attempt_text(FILE *f, const fd_match_result *r, uint32_t ai)
 {
 	fd_trace_iter it;
 	trace_iter_init(&it, &r->trace, r->trace.attempts[ai].first_event);
 	write_attempt(f, r, ai, &it, NULL);
 }
 
-void trace_write_text(FILE *f, const fd_match_result *r)
+void explain_trace_text(FILE *f, const fd_match_result *r)
 {
 	const fd_trace *t = &r->trace;
 	fprintf(f, "# fusiondbg trace: model %s, target %s, %zu rules, %zu events, %zu attempts\n",
@@ -615,7 +616,7 @@ static void json_event(FILE *f, const fd_match_result *r, uint32_t idx, const fd
 	fputc('}', f);
 }
 
-void trace_write_json(FILE *f, const fd_match_result *r)
+void explain_trace_json(FILE *f, const fd_match_result *r)
 {
 	const fd_trace *t = &r->trace;
 	char lab[192];
@@ -655,14 +656,14 @@ void trace_write_json(FILE *f, const fd_match_result *r)
 
 /* ---- why ------------------------------------------------------------------- */
 
-char *trace_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t size)
+char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t size)
 {
 	const fd_attempt *a = &r->trace.attempts[ai];
 	const fd_rule *rule = &r->rules->rules[a->rule];
 	char lab[192], where[256];
 	fd_event_text t;
 	if (a->decisive != UINT32_MAX)
-		trace_describe(r, a->decisive, &t);
+		explain_event(r, a->decisive, &t);
 	else
 		memset(&t, 0, sizeof t);
 	where_text(&t.where, where, sizeof where);
@@ -692,7 +693,7 @@ char *trace_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t si
 	return buf;
 }
 
-void trace_write_fusion_result(FILE *f, const fd_match_result *r)
+void explain_fusion_result_json(FILE *f, const fd_match_result *r)
 {
 	fputs("{\"session_and_graph_id\": \"0_0\", \"graph_fusion\": {", f);
 	for (int32_t i = 0; i < r->n_rules; i++) {

@@ -1,0 +1,28 @@
+/* onnx.h — loading an ONNX ModelProto into the IR (ir/graph.h): the only
+ * entry point of the onnx/ folder besides `apply`'s writer (onnx_write.h).
+ * Everything protobuf-c lives behind these functions. The loaded model owns
+ * all it holds; model_release frees it. */
+#ifndef FD_ONNX_H
+#define FD_ONNX_H
+#include "base/diag.h"
+#include "ir/graph.h"
+
+/* Options for loading: --dim bindings. */
+typedef struct fd_dim_binding {
+	const char *name;
+	int64_t value;
+} fd_dim_binding;
+
+typedef struct fd_load_options {
+	const fd_dim_binding *dims;
+	int n_dims;
+	bool no_shape_inference;
+} fd_load_options;
+
+/* Loads path into m (m need not be initialised). On failure returns -1,
+ * leaves m released, and adds one error naming the file and the node or field. */
+int  model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d);
+/* Same from memory (fuzzers, tests); name is used in messages. */
+int  model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size_t size,
+                            const fd_load_options *opt, fd_diags *d);
+#endif
