@@ -13,6 +13,7 @@
 #include "../cli/cli.h"
 #include "display.h"
 #include "export/export.h"
+#include "base/clock.h"
 
 static const char usage[] =
 	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize]";
@@ -35,13 +36,6 @@ const view_ops *tui_view_ops(enum tui_view v)
 const char *tui_view_title(enum tui_view v)
 {
 	return view_titles[v];
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 void tui_message(tui *t, int role, const char *fmt, ...)
@@ -428,7 +422,7 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 	int rc;
 	char what[256];
 	const fd_rule *r = &rs->rules[rule];
-	double t0 = now_ms();
+	double t0 = clock_ms();
 	if (a == ACT_TOGGLE_ENABLED) {
 		bool was = r->enabled;
 		rc = session_toggle_enabled(&t->s, rule, &d);
@@ -440,10 +434,10 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 		snprintf(what, sizeof what, "%s priority %lld %s %lld", rs->rules[rule].name, (long long)before, G.arrow,
 		         (long long)(before + delta));
 	}
-	edit_ms = now_ms() - t0;
-	double t1 = now_ms();
+	edit_ms = clock_ms() - t0;
+	double t1 = clock_ms();
 	unsigned res = tui_after_edit(t, rc, &d, what);
-	refresh_ms = now_ms() - t1;
+	refresh_ms = clock_ms() - t1;
 	diags_release(&d);
 	return res;
 }
@@ -769,7 +763,7 @@ static void rules_label(tui *t, const cli_options *o)
 
 int tui_main(int argc, char **argv)
 {
-	double t0 = now_ms();
+	double t0 = clock_ms();
 	if (argc >= 2 && !strcmp(argv[1], "--print-keys-roff")) {
 		print_keys_roff();
 		return EXIT_OK;
@@ -829,7 +823,7 @@ int tui_main(int argc, char **argv)
 		input_release(&t->in);
 		return EXIT_BAD_INPUT;
 	}
-	double t_open = now_ms() - t0;
+	double t_open = clock_ms() - t0;
 	size_t load_warnings = d.warnings;
 	char first_warning[512] = "";
 	for (size_t i = 0; i < d.n; i++)
@@ -867,7 +861,7 @@ int tui_main(int argc, char **argv)
 		tui_message(t, ROLE_NORMAL, "%zu fusions by %d rules.  ? help  Tab views  Enter open  w why-not  q quit",
 		            session_result(&t->s)->n_fusions, (int)session_rules(&t->s)->n_rules);
 	display_draw(t);
-	t->first_screen_ms = now_ms() - t0;
+	t->first_screen_ms = clock_ms() - t0;
 	offer_recovery(t);
 
 	int rc = EXIT_OK;

@@ -25,6 +25,7 @@
 #include <cgraph.h>
 #include <gvc.h>
 #include "base/atomic_file.h"
+#include "base/strbuf.h"
 #include "estimate/estimate.h"
 #include "export/export.h"
 #include "trace/reason.h"
@@ -307,46 +308,6 @@ static void gv_capture_end(gv_capture *c)
 
 /* ---- text helpers --------------------------------------------------------- */
 
-typedef VEC(char) strbuf;
-
-static void sb_putn(strbuf *b, const char *s, size_t n)
-{
-	vec_grow(b, b->n + n + 1);
-	memcpy(b->items + b->n, s, n);
-	b->n += n;
-	b->items[b->n] = '\0';
-}
-
-static void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
-
-static void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(strbuf *b, const char *fmt, ...)
-{
-	char tmp[512];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof tmp) {
-		sb_putn(b, tmp, (size_t)n);
-		return;
-	}
-	vec_grow(b, b->n + (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(b->items + b->n, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)n;
-}
-
-static const char *sb_str(strbuf *b)
-{
-	if (!b->items)
-		sb_putn(b, "", 0);
-	return b->items;
-}
-
 /* Text for an escString attribute (label, tooltip): a backslash would start
  * an escape (\N, \l), so it is doubled; a newline becomes "\n". */
 static void sb_esc(strbuf *b, const char *s)
@@ -357,7 +318,7 @@ static void sb_esc(strbuf *b, const char *s)
 		else if (*s == '\n')
 			sb_puts(b, "\\n");
 		else
-			sb_putn(b, s, 1);
+			sb_add(b, s, 1);
 	}
 }
 
@@ -370,7 +331,7 @@ static void sb_html(strbuf *b, const char *s)
 		case '<': sb_puts(b, "&lt;"); break;
 		case '>': sb_puts(b, "&gt;"); break;
 		case '"': sb_puts(b, "&quot;"); break;
-		default: sb_putn(b, s, 1);
+		default: sb_add(b, s, 1);
 		}
 	}
 }
@@ -589,7 +550,7 @@ static void node_label(builder *b, strbuf *s, int32_t g, int32_t n)
 		strbuf facts = { 0 };
 		sb_tensor_facts(&facts, t);
 		sb_html(s, sb_str(&facts));
-		vec_release(&facts);
+		sb_release(&facts);
 		int extra = 0;
 		for (int32_t k = 0; k < node->n_outputs; k++)
 			extra += node->outputs[k] != FD_NONE;
@@ -715,7 +676,7 @@ static void make_containers(builder *b)
 		snprintf(name, sizeof name, "cluster_g%d", (int)g);
 		Agraph_t *c = agsubg(parent, name, 1);
 		b->gcont[g] = c;
-		s.n = 0;
+		sb_clear(&s);
 		const fd_graph *pg = &m->graphs[gr->parent >= 0 ? gr->parent : 0];
 		sb_puts(&s, "body ");
 		sb_esc(&s, gr->owner_attr ? gr->owner_attr : "?");
@@ -729,7 +690,7 @@ static void make_containers(builder *b)
 		set(c, "color", "#888888");
 	}
 	if (b->after) {
-		vec_release(&s);
+		sb_release(&s);
 		return;
 	}
 	for (size_t f = 0; f < b->r->n_fusions; f++) {
@@ -741,7 +702,7 @@ static void make_containers(builder *b)
 		snprintf(name, sizeof name, "cluster_%zu", f);
 		Agraph_t *c = agsubg(b->gcont[fu->graph], name, 1);
 		b->fcluster[f] = c;
-		s.n = 0;
+		sb_clear(&s);
 		cluster_label(b, &s, f);
 		set(c, "label", sb_str(&s));
 		set(c, "style", "dashed,rounded,filled");
@@ -749,11 +710,11 @@ static void make_containers(builder *b)
 		set(c, "fillcolor", pe->fill);
 		set(c, "fontcolor", b->est->fusions[f].advice != ADVICE_NONE ? PEAK_COLOR : pe->border);
 		set(c, "penwidth", "1.6");
-		s.n = 0;
+		sb_clear(&s);
 		fusion_tooltip(b, &s, f);
 		set(c, "tooltip", sb_str(&s));
 	}
-	vec_release(&s);
+	sb_release(&s);
 }
 
 static Agnode_t *make_op_node(builder *b, int32_t g, int32_t n, strbuf *s)
@@ -818,7 +779,7 @@ static Agnode_t *make_fusion_node(builder *b, size_t f, strbuf *s)
 		if (fu->n_outputs > 1)
 			sb_printf(s, " (+%d)", (int)fu->n_outputs - 1);
 		sb_puts(s, "</FONT>");
-		vec_release(&facts);
+		sb_release(&facts);
 	}
 	set_html(b, an, "label", sb_str(s));
 	set(an, "style", "rounded,filled,bold");
@@ -849,7 +810,7 @@ static Agnode_t *make_io_node(builder *b, int32_t g, int32_t t, bool output, str
 	sb_puts(s, "<BR/>" HTML_SMALL);
 	sb_html(s, sb_str(&facts));
 	sb_puts(s, "</FONT>");
-	vec_release(&facts);
+	sb_release(&facts);
 	set_html(b, an, "label", sb_str(s));
 	set(an, "shape", output ? "house" : "invhouse");
 	set(an, "style", "filled");
@@ -993,7 +954,7 @@ static void make_nodes_and_edges(builder *b)
 		}
 		free(oobj);
 	}
-	vec_release(&s);
+	sb_release(&s);
 }
 
 /* ---- the legend ----------------------------------------------------------- */
@@ -1064,7 +1025,7 @@ static void make_legend(builder *b)
 	set(n, "style", "");
 	set(n, "tooltip", "legend");
 	set_html(b, n, "label", sb_str(&h));
-	vec_release(&h);
+	sb_release(&h);
 }
 
 /* ---- build / release ---------------------------------------------------- */

@@ -10,6 +10,7 @@
 #include <time.h>
 #include "rules/optable.h"
 #include "session/session_internal.h"
+#include "base/clock.h"
 
 /* ---- the fields a path may name -------------------------------------------- */
 
@@ -696,19 +697,12 @@ int session_redo(fd_session *s, fd_diags *d)
 
 /* ---- life ------------------------------------------------------------------------- */
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int session_run(fd_session *s)
 {
-	double t0 = now_ms();
+	double t0 = clock_ms();
 	match_run(&s->ctx, &s->rules, &s->mopt, &s->current);
 	estimate_compute(&s->current_est, &s->current, &s->opt.est);
-	s->last_run_ms = now_ms() - t0;
+	s->last_run_ms = clock_ms() - t0;
 	s->stale = false;
 	return 0;
 }

@@ -1,22 +1,11 @@
-/* session_internal.h — what the session_*.c files share: a string builder,
- * YAML values as canonical text, path resolution in a rule document, and the
+/* session_internal.h — what the session_*.c files share: YAML values as canonical text, path resolution in a rule document, and the
  * edit slots (every (rule, path) edited: its text on disk). */
 #ifndef FD_SESSION_INTERNAL_H
 #define FD_SESSION_INTERNAL_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "base/strbuf.h"
 #include "session/session.h"
-
-/* ---- string builder (heap) ---- */
-typedef struct strbuf {
-	char *s;
-	size_t n, cap;
-} strbuf;
-void sb_add(strbuf *b, const char *s, size_t n);
-void sb_puts(strbuf *b, const char *s);
-void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-char *sb_take(strbuf *b);      /* the NUL-terminated text; b is emptied */
-void sb_release(strbuf *b);
 
 /* A value as YAML text that parses back to the same value: plain scalars as
  * written, quoted ones double-quoted, collections in flow style. */

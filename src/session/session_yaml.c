@@ -1,5 +1,5 @@
 /* session_yaml.c — the small YAML helpers the session needs on top of
- * yaml_tree: a string builder, values as canonical text, and paths
+ * yaml_tree: values as canonical text, and paths
  * ("constraints.memory_limit.max_intermediate_size") resolved in a rule
  * document. */
 #include <ctype.h>
@@ -8,63 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "session/session_internal.h"
-
-/* ---- string builder ----------------------------------------------------- */
-
-void sb_add(strbuf *b, const char *s, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		b->s = xrealloc(b->s, cap);
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-void sb_puts(strbuf *b, const char *s)
-{
-	sb_add(b, s, strlen(s));
-}
-
-void sb_printf(strbuf *b, const char *fmt, ...)
-{
-	char small[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof small) {
-		sb_add(b, small, (size_t)n);
-		return;
-	}
-	char *big = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb_add(b, big, (size_t)n);
-	free(big);
-}
-
-char *sb_take(strbuf *b)
-{
-	char *s = b->s ? b->s : xstrdup("");
-	b->s = NULL;
-	b->n = b->cap = 0;
-	return s;
-}
-
-void sb_release(strbuf *b)
-{
-	free(b->s);
-	b->s = NULL;
-	b->n = b->cap = 0;
-}
 
 /* ---- canonical text ------------------------------------------------------- */
 
