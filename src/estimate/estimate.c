@@ -1,7 +1,8 @@
-/* estimate.c — memory and cost estimates of a match result: per fusion
- * (bytes in, out, removed, workspace, kernel peak with chunking, roofline
- * speed-up) and per graph (liveness peak before / after the fusions, and the
- * tensors that make it). Formulas: estimate.h. Writers: estimate_report.c. */
+/* estimate.c — memory and cost estimates of a match result, as numbers: per
+ * fusion (bytes in, out, removed, workspace, kernel peak with chunking,
+ * roofline speed-up) and per graph (liveness peak before / after the
+ * fusions, and the tensors that make it). Formulas: estimate.h. Words (text,
+ * JSON, formatting): estimate_report.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,11 +142,8 @@ double estimate_node_flops(const fd_graph *g, const fd_node *n)
 		e = elements(g, in0);
 		return e < 0 ? -1 : factor * e;
 	case FL_CONV:
-		e = elements(g, out);
-		k = dims_product(g, in1, 1);
-		return e < 0 || k < 0 ? -1 : factor * e * k;
 	case FL_CONVT:
-		e = elements(g, in0);
+		e = elements(g, kind == FL_CONV ? out : in0);
 		k = dims_product(g, in1, 1);
 		return e < 0 || k < 0 ? -1 : factor * e * k;
 	case FL_MATMUL: {
@@ -458,6 +456,13 @@ static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, 
 	}
 }
 
+/* Initializers and constants (and what only they compute) are weights: never
+ * in the activation peak, counted apart as weight_bytes. */
+static bool is_weight(const fd_tensor *x, uint8_t tflags)
+{
+	return (tflags & TF_CONST) || x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT;
+}
+
 /* Live intervals with each node at step_of[node]; skip marks tensors never
  * materialised (fusion intermediates). */
 static void intervals(const fd_graph *g, const uint8_t *tflags, live_scratch *ls, const uint8_t *skip,
@@ -466,8 +471,7 @@ static void intervals(const fd_graph *g, const uint8_t *tflags, live_scratch *ls
 	for (int32_t t = 0; t < g->n_tensors; t++) {
 		const fd_tensor *x = &g->tensors[t];
 		ls->start[t] = ls->end[t] = -1;
-		if ((tflags[t] & TF_CONST) || x->kind == TENSOR_OUTER_SCOPE || x->kind == TENSOR_INITIALIZER ||
-		    x->kind == TENSOR_CONSTANT || (skip && skip[t]))
+		if (is_weight(x, tflags[t]) || x->kind == TENSOR_OUTER_SCOPE || (skip && skip[t]))
 			continue;
 		int32_t s = x->producer >= 0 ? ls->step_of[x->producer] : 0;
 		int32_t e = s;
@@ -522,7 +526,7 @@ static void graph_estimate(fd_estimate *e, const est_cache *c, const fd_match_re
 		const fd_tensor *x = &g->tensors[t];
 		int32_t unk = 0;
 		int64_t b = cached_bytes(c, gi, g, t, &unk);
-		if ((gx->tflags[t] & TF_CONST) || x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT) {
+		if (is_weight(x, gx->tflags[t])) {
 			ge->weight_bytes = add_sat(ge->weight_bytes, b);
 			continue;
 		}

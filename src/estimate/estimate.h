@@ -1,8 +1,14 @@
-/* estimate.h — memory and cost estimates of a match result (estimate.c):
- * per fusion (inputs, outputs, intermediates removed from global memory,
- * workspace, the fused kernel's peak, a roofline speed-up) and per graph (the
- * peak of live activations by liveness, before and after the fusions, and the
- * tensors that make it).
+/* estimate.h — memory and cost estimates of a match result: per fusion
+ * (inputs, outputs, intermediates removed from global memory, workspace, the
+ * fused kernel's peak, a roofline speed-up) and per graph (the peak of live
+ * activations by liveness, before and after the fusions, and the tensors that
+ * make it).
+ *
+ * What is where in src/estimate/: estimate.c computes the numbers (and the
+ * FLOPs table); estimate_report.c puts them in words (bytes and speed-ups
+ * formatted, the advice, the JSON objects, `mem`'s text); hwprofile.[ch] is
+ * the hardware table of the roofline. Reading a run in words without
+ * estimates is explain/'s (a layer below, so it never shows these numbers).
  *
  * Formulas (also in the man page, section MEMORY AND COST ESTIMATE):
  *  - inputs  = Σ bytes of the fusion's external input tensors (activations
@@ -55,12 +61,23 @@ typedef struct fd_estimate_options {
 	const fd_hwprofile *hw;      /* NULL: hwprofile_default() */
 } fd_estimate_options;
 
-/* Why a fusion is over the threshold, and what to do. */
+/* Why a fusion is over the threshold, and what to do:
+ * X(id, JSON "advice" value (NULL: null), the advice in words). */
+#define FD_MEM_ADVICE(X) \
+	X(ADVICE_NONE, NULL, "") \
+	X(ADVICE_CHUNKED, "chunked", \
+	  "enable tile_policy: chunked with a chunk_size (rewrite.attributes) to bound the kernel's peak") \
+	X(ADVICE_SMALLER_CHUNK, "smaller_chunk", \
+	  "already chunked: lower chunk_size to bound the kernel's peak") \
+	X(ADVICE_SPILL_L2, "spill_to_l2", \
+	  "the workspace dominates: set spill_to_l2: true on workspace_size, or tile the kernel " \
+	  "(tile_policy: chunked)")
+
 typedef enum fd_mem_advice {
-	ADVICE_NONE = 0,
-	ADVICE_CHUNKED,              /* enable tile_policy: chunked with a chunk_size */
-	ADVICE_SMALLER_CHUNK,        /* already chunked: a smaller chunk_size */
-	ADVICE_SPILL_L2,             /* workspace dominates: spill_to_l2 */
+#define X(id, json, text) id,
+	FD_MEM_ADVICE(X)
+#undef X
+	ADVICE_COUNT
 } fd_mem_advice;
 
 typedef struct fd_fusion_est {
@@ -132,7 +149,7 @@ void estimate_fusion(const fd_match_result *r, size_t fusion, const fd_estimate_
 /* FLOPs of one node by the op table in estimate.c; -1 when unknown. */
 double estimate_node_flops(const fd_graph *g, const fd_node *n);
 
-/* Words. */
+/* ---- words (estimate_report.c) ---- */
 const char *mem_advice_text(fd_mem_advice a);  /* "enable tile_policy: chunked …", "" */
 /* "784 KiB", "9.6 MiB", "0 B" (binary units, one decimal under 10). Returns buf. */
 char *estimate_format_bytes(int64_t bytes, char *buf, size_t size);

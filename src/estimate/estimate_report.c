@@ -8,23 +8,18 @@
 #include "base/json.h"
 #include "estimate/estimate.h"
 
-static const char *const advice_text[] = {
-	[ADVICE_NONE] = "",
-	[ADVICE_CHUNKED] = "enable tile_policy: chunked with a chunk_size (rewrite.attributes) to bound the kernel's peak",
-	[ADVICE_SMALLER_CHUNK] = "already chunked: lower chunk_size to bound the kernel's peak",
-	[ADVICE_SPILL_L2] = "the workspace dominates: set spill_to_l2: true on workspace_size, or tile the kernel (tile_policy: chunked)",
+static const struct advice_def {
+	const char *json, *text;
+} advice_defs[] = {
+#define X(id, json, text) [id] = { json, text },
+	FD_MEM_ADVICE(X)
+#undef X
 };
-
-static const char *const advice_id[] = {
-	[ADVICE_NONE] = NULL,
-	[ADVICE_CHUNKED] = "chunked",
-	[ADVICE_SMALLER_CHUNK] = "smaller_chunk",
-	[ADVICE_SPILL_L2] = "spill_to_l2",
-};
+_Static_assert(sizeof advice_defs / sizeof *advice_defs == ADVICE_COUNT, "one entry per advice");
 
 const char *mem_advice_text(fd_mem_advice a)
 {
-	return a >= ADVICE_NONE && a <= ADVICE_SPILL_L2 ? advice_text[a] : "";
+	return a >= ADVICE_NONE && a < ADVICE_COUNT ? advice_defs[a].text : "";
 }
 
 char *estimate_format_bytes(int64_t bytes, char *buf, size_t size)
@@ -79,8 +74,8 @@ void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t i)
 	fputs(", \"speedup_estimate\": ", f);
 	json_num(f, fe->speedup);
 	fprintf(f, ", \"unknown_tensors\": %d, \"advice\": ", fe->n_unknown);
-	if (advice_id[fe->advice])
-		json_write_string(f, advice_id[fe->advice]);
+	if (advice_defs[fe->advice].json)
+		json_write_string(f, advice_defs[fe->advice].json);
 	else
 		fputs("null", f);
 	fputc('}', f);

@@ -4,8 +4,9 @@
  * into one node of its rewrite.target_op. The batch `export` command and the
  * TUI call the same export_graph.
  *
- * Graphviz (cgraph + gvc) lives behind export.c alone; nothing here prints.
- * Every message (ours and Graphviz's own) is returned in an fd_diags.
+ * Graphviz (cgraph + gvc) lives behind src/export/ alone (which file does
+ * what: export_internal.h); nothing here prints. Every message (ours and
+ * Graphviz's own) is returned in an fd_diags.
  *
  * Ownership: the caller owns the options and what they point to; export_graph
  * keeps nothing after it returns. fd_export_files owns its path strings. */
@@ -17,10 +18,16 @@
 #include "base/diag.h"
 #include "match/match.h"
 
+/* The formats: X(id, name (gvc's renderer), file name ending, another or NULL). */
+#define FD_EXPORT_FORMATS(X) \
+	X(EXPORT_DOT, "dot", ".dot", ".gv")   /* cgraph's own writer: no layout, deterministic bytes */ \
+	X(EXPORT_PNG, "png", ".png", NULL)    /* gvc: dot layout, cairo renderer */ \
+	X(EXPORT_SVG, "svg", ".svg", NULL)    /* gvc: dot layout, core SVG renderer */
+
 typedef enum fd_export_format {
-	EXPORT_DOT,        /* cgraph's own writer: no layout, deterministic bytes */
-	EXPORT_PNG,        /* gvc: dot layout, cairo renderer */
-	EXPORT_SVG,        /* gvc: dot layout, core SVG renderer */
+#define X(id, name, ext1, ext2) id,
+	FD_EXPORT_FORMATS(X)
+#undef X
 	EXPORT_FORMAT_COUNT
 } fd_export_format;
 

@@ -1,0 +1,369 @@
+/* export_label.c — every word the picture shows: node, cluster, edge and
+ * graph-input labels (HTML-like) and tooltips (escString), and the legend's
+ * table. The numbers come from the estimate (estimate.h) and the reasons
+ * from explain.h; nothing is computed here. */
+#include <stdlib.h>
+#include <string.h>
+#include "explain/explain.h"
+#include "export/export_internal.h"
+#include "trace/reason.h"
+#include "trace/trace.h"
+
+/* ---- text helpers ---------------------------------------------------------- */
+
+/* A backslash would start an escape (\N, \l), so it is doubled; a newline
+ * becomes "\n". */
+void export_esc(strbuf *s, const char *text)
+{
+	for (; *text; text++) {
+		if (*text == '\\')
+			sb_puts(s, "\\\\");
+		else if (*text == '\n')
+			sb_puts(s, "\\n");
+		else
+			sb_add(s, text, 1);
+	}
+}
+
+/* Text inside an HTML-like label. */
+static void put_html(strbuf *s, const char *text)
+{
+	for (; *text; text++) {
+		switch (*text) {
+		case '&': sb_puts(s, "&amp;"); break;
+		case '<': sb_puts(s, "&lt;"); break;
+		case '>': sb_puts(s, "&gt;"); break;
+		case '"': sb_puts(s, "&quot;"); break;
+		default: sb_add(s, text, 1);
+		}
+	}
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *s = path ? strrchr(path, '/') : NULL;
+	return s ? s + 1 : path ? path : "";
+}
+
+/* "res2a_branch2a_bn_…_output_0": the head and tail of a long name, cut on
+ * UTF-8 character boundaries. */
+static void put_elided(strbuf *s, const char *text, void (*esc)(strbuf *, const char *))
+{
+	size_t n = strlen(text);
+	if (n <= EXPORT_NAME_MAX_SHOWN) {
+		esc(s, text);
+		return;
+	}
+	size_t head = EXPORT_NAME_MAX_SHOWN / 2 - 1, tail = n - (EXPORT_NAME_MAX_SHOWN - head - 1);
+	while (head > 0 && ((unsigned char)text[head] & 0xC0) == 0x80)
+		head--;
+	while (tail < n && ((unsigned char)text[tail] & 0xC0) == 0x80)
+		tail++;
+	char *h = xmalloc(head + 1);
+	memcpy(h, text, head);
+	h[head] = '\0';
+	esc(s, h);
+	free(h);
+	sb_puts(s, "…");
+	esc(s, text + tail);
+}
+
+/* "[1,64,56,56] float32" */
+static void put_tensor_facts(strbuf *s, const fd_tensor *t)
+{
+	char shape[128];
+	shape_format(&t->shape, shape, sizeof shape);
+	sb_printf(s, "%s %s", shape, dtype_name(t->dtype));
+}
+
+/* The same, small and grey on a new line of an HTML label; "(+N)" for the
+ * outputs after the first. The closing </FONT> is the caller's. */
+static void put_html_facts(strbuf *s, const fd_tensor *t, int more)
+{
+	strbuf facts = { 0 };
+	put_tensor_facts(&facts, t);
+	sb_puts(s, "<BR/>" EXPORT_HTML_SMALL);
+	put_html(s, sb_str(&facts));
+	sb_release(&facts);
+	if (more > 0)
+		sb_printf(s, " (+%d)", more);
+}
+
+static void put_bytes(strbuf *s, int64_t bytes)
+{
+	char buf[32];
+	sb_puts(s, estimate_format_bytes(bytes, buf, sizeof buf));
+}
+
+/* "×2.1 (est.)", or "speed-up n/a (est.)" when the estimate knows nothing. */
+static void put_speedup(strbuf *s, double speedup)
+{
+	if (speedup > 0)
+		sb_printf(s, "×%.*f (est.)", speedup < 10 ? 2 : 1, speedup);
+	else
+		sb_puts(s, "speed-up n/a (est.)");
+}
+
+static const fd_tensor *first_output(const fd_graph *g, const fd_node *n)
+{
+	for (int32_t k = 0; k < n->n_outputs; k++)
+		if (n->outputs[k] != FD_NONE)
+			return &g->tensors[n->outputs[k]];
+	return NULL;
+}
+
+/* ---- nodes ------------------------------------------------------------------ */
+
+/* The op type bold, the name, then the output's shape and dtype small and
+ * grey, then one line per near-miss mark. */
+void export_node_label(export_builder *b, strbuf *s, int32_t g, int32_t n)
+{
+	const fd_graph *gr = &b->m->graphs[g];
+	const fd_node *node = &gr->nodes[n];
+	sb_puts(s, "<B>");
+	if (node->domain && *node->domain)
+		put_html(s, node->domain), sb_puts(s, ".");
+	put_html(s, node->op_type);
+	sb_puts(s, "</B> ");
+	put_elided(s, node->name, put_html);
+	const fd_tensor *t = first_output(gr, node);
+	if (t) {
+		int extra = 0;
+		for (int32_t k = 0; k < node->n_outputs; k++)
+			extra += node->outputs[k] != FD_NONE;
+		put_html_facts(s, t, extra - 1);
+		sb_puts(s, "</FONT>");
+	}
+	for (int32_t k = b->graph[g].mark_head[n]; k >= 0; k = b->marks.items[k].next) {
+		const fd_attempt *at = &b->r->trace.attempts[b->marks.items[k].attempt];
+		sb_printf(s, "<BR/><FONT POINT-SIZE=\"8\" COLOR=\"%s\">✗ %s ",
+		          export_rule_palette(b, at->rule)->border, reason_code(at->reason));
+		put_elided(s, b->r->rules->rules[at->rule].name, put_html);
+		sb_puts(s, "</FONT>");
+	}
+}
+
+void export_node_tooltip(export_builder *b, strbuf *s, int32_t g, int32_t n)
+{
+	const fd_graph *gr = &b->m->graphs[g];
+	const fd_node *node = &gr->nodes[n];
+	export_esc(s, node->name);
+	sb_puts(s, " (");
+	export_esc(s, node->op_type);
+	sb_puts(s, ")");
+	for (int32_t k = 0; k < node->n_outputs; k++) {
+		if (node->outputs[k] == FD_NONE)
+			continue;
+		const fd_tensor *t = &gr->tensors[node->outputs[k]];
+		sb_puts(s, "\\nout ");
+		export_esc(s, t->name);
+		sb_puts(s, ": ");
+		put_tensor_facts(s, t);
+	}
+	for (int32_t k = b->graph[g].mark_head[n]; k >= 0; k = b->marks.items[k].next) {
+		char why[1024];
+		explain_why_line(b->r, b->marks.items[k].attempt, why, sizeof why);
+		sb_puts(s, "\\n");
+		export_esc(s, why);
+	}
+}
+
+void export_io_label(export_builder *b, strbuf *s, int32_t g, int32_t t, bool output)
+{
+	const fd_tensor *ten = &b->m->graphs[g].tensors[t];
+	sb_puts(s, output ? "<B>output</B> " : "<B>input</B> ");
+	put_elided(s, ten->name, put_html);
+	put_html_facts(s, ten, 0);
+	sb_puts(s, "</FONT>");
+}
+
+/* "body then_branch of If_0": a subgraph's cluster. */
+void export_body_label(export_builder *b, strbuf *s, int32_t g)
+{
+	const fd_graph *gr = &b->m->graphs[g];
+	const fd_graph *pg = &b->m->graphs[gr->parent >= 0 ? gr->parent : 0];
+	sb_puts(s, "body ");
+	export_esc(s, gr->owner_attr ? gr->owner_attr : "?");
+	sb_puts(s, " of ");
+	if (gr->owner_node >= 0)
+		export_esc(s, pg->nodes[gr->owner_node].name);
+	else
+		sb_puts(s, "?");
+}
+
+/* ---- fusions ---------------------------------------------------------------- */
+
+/* "Conv_BN_Relu_Fusion · 3 ops → conv_bn_relu_fusion\n×2.10 (est.) · removes 1.5 MiB" */
+void export_cluster_label(export_builder *b, strbuf *s, size_t f)
+{
+	const fd_fusion *fu = &b->r->fusions[f];
+	const fd_rule *rule = &b->r->rules->rules[fu->rule];
+	const fd_fusion_est *fe = &b->est->fusions[f];
+	const char *kernel = rule->kernel_name ? rule->kernel_name
+	                   : rule->target_op ? rule->target_op : "?";
+	export_esc(s, rule->name);
+	sb_printf(s, " · %d ops → ", (int)fu->n_nodes);
+	export_esc(s, kernel);
+	sb_puts(s, "\\l");
+	put_speedup(s, fe->speedup);
+	sb_puts(s, " · removes ");
+	put_bytes(s, fe->intermediate_bytes_removed);
+	if (fe->advice != ADVICE_NONE) {
+		sb_puts(s, "\\l⚠ kernel peak ");
+		put_bytes(s, fe->kernel_peak_bytes);
+		sb_puts(s, ": ");
+		export_esc(s, mem_advice_text(fe->advice));
+	}
+	sb_puts(s, "\\l");   /* left-justified, as the cluster's labeljust says */
+}
+
+void export_fusion_tooltip(export_builder *b, strbuf *s, size_t f)
+{
+	const fd_fusion *fu = &b->r->fusions[f];
+	const fd_rule *rule = &b->r->rules->rules[fu->rule];
+	const fd_fusion_est *fe = &b->est->fusions[f];
+	const fd_graph *gr = &b->m->graphs[fu->graph];
+	export_esc(s, rule->name);
+	sb_printf(s, " (priority %lld) fusion %d of the rule → ", (long long)rule->priority,
+	          (int)b->fusion[f].seq);
+	export_esc(s, rule->target_op ? rule->target_op : "?");
+	sb_puts(s, "\\nnodes:");
+	const int32_t *nodes = fusion_ids(b->r, fu->nodes);
+	for (int32_t i = 0; i < fu->n_nodes; i++) {
+		sb_puts(s, " ");
+		export_esc(s, gr->nodes[nodes[i]].name);
+	}
+	sb_puts(s, "\\ninputs ");
+	put_bytes(s, fe->inputs_bytes);
+	sb_puts(s, ", outputs ");
+	put_bytes(s, fe->outputs_bytes);
+	sb_puts(s, ", intermediates removed ");
+	put_bytes(s, fe->intermediate_bytes_removed);
+	sb_puts(s, ", workspace ");
+	if (fe->workspace_known)
+		put_bytes(s, fe->workspace_bytes);
+	else
+		sb_puts(s, "unknown");
+	sb_puts(s, ", kernel peak ");
+	put_bytes(s, fe->kernel_peak_bytes);
+	sb_puts(s, "\\nspeed-up ");
+	put_speedup(s, fe->speedup);
+	sb_puts(s, " on ");
+	export_esc(s, b->est->opt.hw ? b->est->opt.hw->name : "?");
+	sb_puts(s, " (roofline estimate)");
+}
+
+/* The target op bold, the rule and its size, the speed-up, the first and
+ * last member (to find the cluster of the before view), the first output. */
+void export_fusion_node_label(export_builder *b, strbuf *s, size_t f)
+{
+	const fd_fusion *fu = &b->r->fusions[f];
+	const fd_rule *rule = &b->r->rules->rules[fu->rule];
+	const fd_graph *gr = &b->m->graphs[fu->graph];
+	sb_puts(s, "<B>");
+	put_html(s, rule->target_op ? rule->target_op : "?");
+	sb_puts(s, "</B><BR/>");
+	put_html(s, rule->name);
+	sb_printf(s, " · %d ops<BR/>", (int)fu->n_nodes);
+	put_speedup(s, b->est->fusions[f].speedup);
+	const int32_t *members = fusion_ids(b->r, fu->nodes);
+	sb_puts(s, "<BR/>" EXPORT_HTML_SMALL);
+	put_elided(s, gr->nodes[members[0]].name, put_html);
+	if (fu->n_nodes > 1) {
+		sb_puts(s, fu->n_nodes > 2 ? " … " : ", ");
+		put_elided(s, gr->nodes[members[fu->n_nodes - 1]].name, put_html);
+	}
+	sb_puts(s, "</FONT>");
+	const int32_t *outs = fusion_ids(b->r, fu->outputs);
+	if (fu->n_outputs > 0) {
+		put_html_facts(s, &gr->tensors[outs[0]], (int)fu->n_outputs - 1);
+		sb_puts(s, "</FONT>");
+	}
+}
+
+/* ---- edges ------------------------------------------------------------------ */
+
+void export_edge_tooltip(export_builder *b, strbuf *s, int32_t g, int32_t t)
+{
+	const fd_tensor *ten = &b->m->graphs[g].tensors[t];
+	export_esc(s, ten->name);
+	sb_puts(s, ": ");
+	put_tensor_facts(s, ten);
+	int64_t bytes;
+	if (tensor_bytes(ten, &bytes)) {
+		sb_puts(s, ", ");
+		put_bytes(s, bytes);
+	}
+	if (b->graph[g].peak[t])
+		sb_puts(s, " (at the memory peak)");
+}
+
+void export_edge_label(export_builder *b, strbuf *s, int32_t g, int32_t t)
+{
+	int64_t bytes;
+	put_bytes(s, tensor_bytes(&b->m->graphs[g].tensors[t], &bytes) ? bytes : 0);
+}
+
+/* ---- the legend ------------------------------------------------------------- */
+
+/* The model and view, the scope (--rule, --around), one row per rule drawn
+ * or marked, the peak, and what is not drawn. */
+void export_legend_label(export_builder *b, strbuf *h)
+{
+	const fd_match_result *r = b->r;
+	const fd_export_selection *sel = b->sel;
+	size_t drawn = 0;
+	for (size_t f = 0; f < r->n_fusions; f++)
+		drawn += sel->fusion_drawn[f];
+	sb_puts(h, "<TABLE BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"3\">");
+	sb_puts(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\"><B>");
+	put_html(h, basename_of(b->m->path));
+	sb_printf(h, "</B> · %s fusion · %zu fusion%s drawn</TD></TR>",
+	          b->after ? "after" : "before", drawn, drawn == 1 ? "" : "s");
+	if (b->o->around || b->o->rule) {
+		sb_puts(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">");
+		if (b->o->rule) {
+			sb_puts(h, "rule ");
+			put_html(h, b->o->rule);
+		}
+		if (b->o->around) {
+			sb_puts(h, b->o->rule ? ", around " : "around ");
+			put_html(h, b->o->around);
+		}
+		sb_printf(h, ", depth %d</TD></TR>", b->o->depth);
+	}
+	for (int32_t oi = 0; oi < r->n_rules; oi++) {
+		int32_t rule = r->order[oi];
+		if (!b->rule[rule].drawn && !b->rule[rule].marks)
+			continue;
+		const export_palette_entry *pe = export_rule_palette(b, rule);
+		sb_printf(h, "<TR><TD BGCOLOR=\"%s\"><FONT COLOR=\"%s\">■■</FONT></TD>", pe->fill, pe->border);
+		sb_puts(h, "<TD ALIGN=\"LEFT\">");
+		put_html(h, r->rules->rules[rule].name);
+		sb_printf(h, " (%lld)</TD><TD ALIGN=\"RIGHT\">%lld fusion%s",
+		          (long long)r->rules->rules[rule].priority, (long long)b->rule[rule].drawn,
+		          b->rule[rule].drawn == 1 ? "" : "s");
+		if (b->rule[rule].marks)
+			sb_printf(h, ", %lld near miss%s", (long long)b->rule[rule].marks,
+			          b->rule[rule].marks == 1 ? "" : "es");
+		if (b->rule[rule].marks_left)
+			sb_printf(h, " (+%lld not marked)", (long long)b->rule[rule].marks_left);
+		sb_puts(h, "</TD></TR>");
+	}
+	const fd_graph_est *ge = &b->est->graphs[0];
+	char pb[32], pa[32];
+	sb_printf(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">peak %s → %s (est.); "
+	          "<FONT COLOR=\"%s\">red</FONT>: tensors at the %s peak</TD></TR>",
+	          estimate_format_bytes(ge->before.peak_bytes, pb, sizeof pb),
+	          estimate_format_bytes(ge->after.peak_bytes, pa, sizeof pa), EXPORT_PEAK_COLOR,
+	          b->after ? "after-fusion" : "before-fusion");
+	if (b->near)
+		sb_puts(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">dashed node: near miss "
+		        "(✗ reason code; hover for why)</TD></TR>");
+	if (!b->o->show_constants)
+		sb_printf(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">not drawn: %lld weight/constant "
+		          "node%s, %lld initializer%s</TD></TR>",
+		          (long long)sel->n_hidden_consts, sel->n_hidden_consts == 1 ? "" : "s",
+		          (long long)sel->n_initializers, sel->n_initializers == 1 ? "" : "s");
+	sb_puts(h, "</TABLE>");
+}

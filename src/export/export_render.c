@@ -1,0 +1,68 @@
+/* export_render.c — a drawn graph to a file, atomically: DOT through
+ * cgraph's agwrite (no layout, so byte-identical for the same input and
+ * written at any size), PNG (cairo) and SVG (core) through gvc's dot layout
+ * and renderers, in-process. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <gvc.h>
+#include "base/atomic_file.h"
+#include "export/export_internal.h"
+
+/* cgraph writes DOT to a FILE*: into memory, then one atomic write. */
+static int write_dot(Agraph_t *g, const char *path, fd_diags *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f) {
+		diag_error(d, srcpos_file(path), "cannot write: out of memory");
+		return -1;
+	}
+	bool ok = agwrite(g, f) == 0 && fputc('\n', f) != EOF;
+	ok = fclose(f) == 0 && ok;
+	int rc = ok ? atomic_write(path, text, len, -1, d) : -1;
+	if (!ok)
+		diag_error(d, srcpos_file(path), "cannot write: graphviz could not write the DOT text");
+	free(text);
+	return rc;
+}
+
+int export_render(Agraph_t *root, fd_export_format format, const char *path, fd_diags *d)
+{
+	if (format == EXPORT_DOT)
+		return write_dot(root, path, d);
+	GVC_t *gvc = gvContext();
+	int rc = -1;
+	size_t errors0 = d->errors;
+	if (gvLayout(gvc, root, "dot") != 0 || d->errors > errors0) {
+		if (d->errors == errors0)
+			diag_error(d, srcpos_file(path), "graphviz could not lay the graph out");
+		gvFreeContext(gvc);
+		return -1;
+	}
+	/* cairo bitmaps stop at 32767 px a side and are scaled down past it */
+	double llx, lly, urx, ury;
+	const char *bb = agget(root, "bb");
+	if (format == EXPORT_PNG && bb && (sscanf(bb, "%lf,%lf,%lf,%lf", &llx, &lly, &urx, &ury) == 4 ||
+	                                   sscanf(bb, "%lf %lf %lf %lf", &llx, &lly, &urx, &ury) == 4) &&
+	    ((urx - llx) * 96 / 72 > 32767 || (ury - lly) * 96 / 72 > 32767))
+		diag_warning(d, srcpos_file(path), "the picture would be %.0fx%.0f px, more than a PNG holds "
+		             "(32767 a side), so it is scaled down; .svg keeps it sharp, or draw a part "
+		             "with --around NODE --depth K / --rule NAME",
+		             (urx - llx) * 96 / 72, (ury - lly) * 96 / 72);
+	char *data = NULL;
+	unsigned int len = 0;
+	if (gvRenderData(gvc, root, export_format_name(format), &data, &len) != 0 || !data) {
+		if (d->errors == errors0)
+			diag_error(d, srcpos_file(path), "graphviz could not render %s (is its %s plugin installed?)",
+			           export_format_name(format), export_format_name(format));
+	} else {
+		rc = atomic_write(path, data, len, -1, d);
+	}
+	if (data)
+		gvFreeRenderData(data);
+	gvFreeLayout(gvc, root);
+	gvFreeContext(gvc);
+	return rc;
+}
