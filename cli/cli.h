@@ -67,6 +67,7 @@ typedef struct cli_command_spec {
 	unsigned allowed;      /* OPT_* it accepts */
 	unsigned required;     /* OPT_RULE / OPT_OUTPUT it must be given */
 	const char *needs;     /* the usage error otherwise: "why needs one MODEL and --rule NAME" */
+	bool events;           /* a session command: keep the trace events (why, --trace) */
 } cli_command_spec;
 /* cli_parse, then exactly one MODEL and every required option; -1 with the
  * error printed. */
@@ -99,10 +100,11 @@ int cli_load_rules(const cli_options *o, struct fd_ruleset *rs);
  * events (why, --trace). -1 on error, already printed. */
 struct fd_session;
 int cli_open_session(const cli_options *o, struct fd_session *s, bool events);
-/* cli_parse_command, then cli_open_session: the start of match, why, mem and
- * apply. -1 on error, already printed; then no session is open. */
-int cli_begin_session(int argc, char **argv, const cli_command_spec *c, bool events, cli_options *o,
-                      struct fd_session *s);
+/* A session command (match, why, mem, apply): cli_parse_command, then
+ * cli_open_session, then run, then session_close. Returns run's exit code,
+ * or EXIT_BAD_INPUT when the start failed (already printed). */
+typedef int (*cli_session_fn)(const cli_options *o, struct fd_session *s);
+int cli_run_session(int argc, char **argv, const cli_command_spec *c, cli_session_fn run);
 /* --diff: fusions gained / lost / changed and peak before -> after (text or JSON). */
 void cli_print_session_diff(FILE *f, const cli_options *o, const struct fd_session *s);
 /* With --diff: a blank line, then the diff on stdout (the text outputs end so). */

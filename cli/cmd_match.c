@@ -16,26 +16,23 @@ static const cli_command_spec spec = {
 	.usage = "fusiondbg match MODEL -r RULES [--trace] [--format text|json]" CLI_USAGE_MODEL CLI_USAGE_WHATIF,
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_TRACE | OPT_FORMAT | OPT_SET | OPT_DIFF,
 	.needs = "match needs one MODEL",
+	.events = true,
 };
 
-int cmd_match(int argc, char **argv)
+/* the session has loaded model and rules, applied --set and run once */
+static int run(const cli_options *o, fd_session *s)
 {
-	cli_options o;
-	fd_session s;
-	/* the session loads model and rules, applies --set and runs once */
-	if (cli_begin_session(argc, argv, &spec, true, &o, &s) < 0)
-		return EXIT_BAD_INPUT;
-	const fd_match_result *r = session_result(&s);
-	const char *origin = NULL, *from = o.n_rules ? NULL : ruleset_default_path(&origin);
-	if (o.format == FORMAT_JSON) {
+	const fd_match_result *r = session_result(s);
+	const char *origin = NULL, *from = o->n_rules ? NULL : ruleset_default_path(&origin);
+	if (o->format == FORMAT_JSON) {
 		fputs("{\n", stdout);
 		if (from) {
 			fputs("  \"rules_from\": {\"path\": ", stdout);
 			json_write_string(stdout, from);
 			fprintf(stdout, ", \"origin\": \"%s\"},\n", origin);
 		}
-		cli_write_run_json(stdout, &o, &s);
-		if (o.trace) {
+		cli_write_run_json(stdout, o, s);
+		if (o->trace) {
 			fputs(",\n  \"trace\": ", stdout);
 			explain_trace_json(stdout, r);
 			fputs("}\n", stdout);
@@ -46,12 +43,16 @@ int cmd_match(int argc, char **argv)
 		if (from)
 			printf("rules from %s (%s: no -r given)\n", from, origin);
 		explain_match_text(stdout, r);
-		if (o.trace) {
+		if (o->trace) {
 			fputc('\n', stdout);
 			explain_trace_text(stdout, r);
 		}
-		cli_print_diff_after(&o, &s);
+		cli_print_diff_after(o, s);
 	}
-	session_close(&s);
 	return EXIT_OK;
+}
+
+int cmd_match(int argc, char **argv)
+{
+	return cli_run_session(argc, argv, &spec, run);
 }

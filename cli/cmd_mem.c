@@ -15,20 +15,20 @@ static const cli_command_spec spec = {
 	.needs = "mem needs one MODEL",
 };
 
-int cmd_mem(int argc, char **argv)
+static int run(const cli_options *o, fd_session *s)
 {
-	cli_options o;
-	fd_session s;
-	if (cli_begin_session(argc, argv, &spec, false, &o, &s) < 0)
-		return EXIT_BAD_INPUT;
-	if (o.format == FORMAT_JSON) {
+	if (o->format == FORMAT_JSON) {
 		fputs("{\n", stdout);
-		cli_write_run_json(stdout, &o, &s);
+		cli_write_run_json(stdout, o, s);
 		fputs("\n}\n", stdout);
 	} else {
-		estimate_write_text(stdout, session_estimate(&s));
-		cli_print_diff_after(&o, &s);
+		estimate_write_text(stdout, session_estimate(s));
+		cli_print_diff_after(o, s);
 	}
-	session_close(&s);
 	return EXIT_OK;
+}
+
+int cmd_mem(int argc, char **argv)
+{
+	return cli_run_session(argc, argv, &spec, run);
 }

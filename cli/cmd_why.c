@@ -14,11 +14,12 @@
 #include "explain/explain.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE] [--target T] [--dim N=V] [--no-canonicalize]"
+	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE]" CLI_USAGE_MODEL
 	         CLI_USAGE_WHATIF,
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_SET | OPT_DIFF,
 	.required = OPT_RULE,
 	.needs = "why needs one MODEL and --rule NAME",
+	.events = true,
 };
 
 #define NEAR_MISSES 10
@@ -84,21 +85,20 @@ static int why_rule(const fd_match_result *r, int32_t ri)
 	return fired ? EXIT_OK : EXIT_FINDINGS;
 }
 
-int cmd_why(int argc, char **argv)
+/* the session has loaded model and rules, applied --set and run once */
+static int run(const cli_options *o, fd_session *s)
 {
-	cli_options o;
-	fd_session s;
-	/* the session loads model and rules, applies --set and runs once */
-	if (cli_begin_session(argc, argv, &spec, true, &o, &s) < 0)
-		return EXIT_BAD_INPUT;
-	int32_t ri = ruleset_find(session_rules(&s), o.rule);
+	int32_t ri = ruleset_find(session_rules(s), o->rule);
 	if (ri < 0) {
-		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules\n", o.rule);
-		session_close(&s);
+		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules\n", o->rule);
 		return EXIT_BAD_INPUT;
 	}
-	int rc = o.node ? why_node(session_result(&s), ri, o.node) : why_rule(session_result(&s), ri);
-	cli_print_diff_after(&o, &s);
-	session_close(&s);
+	int rc = o->node ? why_node(session_result(s), ri, o->node) : why_rule(session_result(s), ri);
+	cli_print_diff_after(o, s);
 	return rc;
+}
+
+int cmd_why(int argc, char **argv)
+{
+	return cli_run_session(argc, argv, &spec, run);
 }

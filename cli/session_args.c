@@ -62,12 +62,15 @@ void cli_print_session_diff(FILE *f, const cli_options *o, const fd_session *s)
 	session_diff_release(&df);
 }
 
-int cli_begin_session(int argc, char **argv, const cli_command_spec *c, bool events, cli_options *o,
-                      fd_session *s)
+int cli_run_session(int argc, char **argv, const cli_command_spec *c, cli_session_fn run)
 {
-	if (cli_parse_command(argc, argv, c, o) < 0)
-		return -1;
-	return cli_open_session(o, s, events);
+	cli_options o;
+	fd_session s;
+	if (cli_parse_command(argc, argv, c, &o) < 0 || cli_open_session(&o, &s, c->events) < 0)
+		return EXIT_BAD_INPUT;
+	int rc = run(&o, &s);
+	session_close(&s);
+	return rc;
 }
 
 void cli_print_diff_after(const cli_options *o, const fd_session *s)

@@ -258,18 +258,6 @@ void vs_bp_remove(vs_breakpoints *b, size_t i)
 	b->n--;
 }
 
-static bool unit_covers(const fd_match_result *r, int32_t graph, int32_t unit, int32_t node)
-{
-	if (unit < 0 || graph < 0 || graph >= r->ctx->n_graphs || unit >= r->ctx->graphs[graph].n_units)
-		return false;
-	const int32_t *nodes;
-	int32_t n = match_unit_nodes(r->ctx, graph, unit, &nodes);
-	for (int32_t i = 0; i < n; i++)
-		if (nodes[i] == node)
-			return true;
-	return false;
-}
-
 bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int32_t node)
 {
 	if (ev >= r->trace.n_events)
@@ -281,7 +269,7 @@ bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int3
 	switch (e->kind) {
 	case EV_ANCHOR: case EV_TYPE: case EV_ORDER: case EV_ARITY: case EV_PARAM: case EV_SOURCE:
 	case EV_ESCAPE: case EV_CONSTRAINT: case EV_FIRE: case EV_REWRITE: case EV_COMPOSITE:
-		return unit_covers(r, graph, e->unit, node);
+		return explain_unit_covers(r->ctx, graph, e->unit, node);
 	case EV_CONFLICT: case EV_CYCLE:
 		return e->unit == node;
 	default:
@@ -296,7 +284,7 @@ static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_
 		return e->rule == bp->rule && (e->kind == EV_RULE || e->kind == EV_ANCHOR);
 	case BP_NODE:
 		return e->graph == bp->graph && (e->kind == EV_ANCHOR || e->kind == EV_TYPE) &&
-		       unit_covers(r, e->graph, e->unit, bp->node);
+		       explain_unit_covers(r->ctx, e->graph, e->unit, bp->node);
 	case BP_REASON:
 		return e->reason == bp->reason && bp->reason != REASON_NONE;
 	}

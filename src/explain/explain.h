@@ -53,6 +53,8 @@ void explain_fusion_result_json(FILE *f, const fd_match_result *r);
 /* The attempts of one rule, ranked: fired first, then by depth (score), then
  * topo order. Fills idx (caller-owned, up to max) and returns the count. */
 size_t explain_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *idx, size_t max);
+/* Does unit (a node, or a composite) of graph contain node? False when out of range. */
+bool explain_unit_covers(const fd_match_ctx *ctx, int32_t graph, int32_t unit, int32_t node);
 /* The attempt of rule on the unit that names node (as anchor), or else the
  * deepest attempt of that rule whose events touch node; UINT32_MAX if none. */
 uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node);

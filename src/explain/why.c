@@ -41,14 +41,14 @@ size_t explain_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *i
 	return n;
 }
 
-static bool unit_has_node(const fd_match_result *r, int32_t graph, int32_t u, int32_t node)
+bool explain_unit_covers(const fd_match_ctx *ctx, int32_t graph, int32_t unit, int32_t node)
 {
-	if (u < 0 || u >= r->ctx->graphs[graph].n_units)
+	if (unit < 0 || graph < 0 || graph >= ctx->n_graphs || unit >= ctx->graphs[graph].n_units)
 		return false;
-	const int32_t *mem;
-	int32_t n = match_unit_nodes(r->ctx, graph, u, &mem);
-	for (int32_t k = 0; k < n; k++)
-		if (mem[k] == node)
+	const int32_t *nodes;
+	int32_t n = match_unit_nodes(ctx, graph, unit, &nodes);
+	for (int32_t i = 0; i < n; i++)
+		if (nodes[i] == node)
 			return true;
 	return false;
 }
@@ -59,7 +59,7 @@ uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t gr
 	/* anchored on the node (or on a composite that contains it) */
 	for (size_t i = 0; i < r->trace.n_attempts; i++) {
 		const fd_attempt *a = &r->trace.attempts[i];
-		if (a->rule != rule || a->graph != graph || !unit_has_node(r, graph, a->anchor, node))
+		if (a->rule != rule || a->graph != graph || !explain_unit_covers(r->ctx, graph, a->anchor, node))
 			continue;
 		if (best == UINT32_MAX || a->score > r->trace.attempts[best].score)
 			best = (uint32_t)i;
@@ -77,7 +77,7 @@ uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t gr
 		fd_event ev;
 		trace_iter_init(&it, &r->trace, a->first_event);
 		for (uint32_t k = 0; k < a->n_events && trace_iter_next(&it, &ev); k++) {
-			if (ev.kind == EV_TYPE && ev.status == ST_PASS && unit_has_node(r, graph, ev.unit, node)) {
+			if (ev.kind == EV_TYPE && ev.status == ST_PASS && explain_unit_covers(r->ctx, graph, ev.unit, node)) {
 				best = (uint32_t)i;
 				break;
 			}
