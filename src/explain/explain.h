@@ -90,6 +90,8 @@ void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t 
 /* ---- words (value_text.c) ----------------------------------------------------- */
 /* "conv1 (Conv)" or "Mul_4 (Swish: silu of Sigmoid_3, Mul_4)". Returns buf. */
 char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size);
+/* The op a composite stands for (fd_composite): "Swish", "Gelu", "LayerNorm", "BiasAdd". */
+const char *explain_composite_name(int kind);
 /* A node's param value and a value the rule writes: "0.0", "[3, 3]",
  * "\"none\"", "absent". Return buf. */
 char *explain_pval(const fd_pval *v, char *buf, size_t size);

@@ -330,8 +330,7 @@ static void describe(const fd_match_result *r, const fd_event *ev, fd_event_text
 		else
 			put(o->expected, sizeof o->expected, "%s", op->type);
 		if (c) {
-			static const char *const kinds[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
-			put(o->actual, sizeof o->actual, "%s (composite %s)", c->kind < 5 ? kinds[c->kind] : "?",
+			put(o->actual, sizeof o->actual, "%s (composite %s)", explain_composite_name(c->kind),
 			    recogniser_name((fd_recogniser)c->recogniser));
 		} else {
 			put(o->actual, sizeof o->actual, "%s%s%s", g->nodes[ev->unit].op_type,

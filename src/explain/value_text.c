@@ -1,10 +1,20 @@
 /* value_text.c — the words for what a run speaks of: a unit ("conv1
  * (Conv)", a composite with its members), a node's param value, the value a
  * rule writes, and a place in the rule text. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "explain/explain.h"
+
+static const char *const composite_names[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
+static_assert(sizeof composite_names / sizeof *composite_names == COMPOSITE_BIASADD + 1,
+              "one name per fd_composite");
+
+const char *explain_composite_name(int kind)
+{
+	return kind >= 0 && kind <= COMPOSITE_BIASADD ? composite_names[kind] : "?";
+}
 
 char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size)
 {
@@ -19,10 +29,8 @@ char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char
 		snprintf(buf, size, "%s (%s)", g->nodes[u].name, g->nodes[u].op_type);
 		return buf;
 	}
-	static const char *const kind_names[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
 	size_t at = (size_t)snprintf(buf, size, "%s (%s: %s of ", g->nodes[c->last].name,
-	                             c->kind < 5 ? kind_names[c->kind] : "?",
-	                             recogniser_name(c->recogniser));
+	                             explain_composite_name(c->kind), recogniser_name(c->recogniser));
 	for (int k = 0; k < c->n_members && at < size; k++)
 		at += (size_t)snprintf(buf + at, size - at, "%s%s", k ? ", " : "",
 		                       g->nodes[ix->canon.pool[c->members + k]].name);
