@@ -1,14 +1,13 @@
-/* cmd_why.c — `fusiondbg why MODEL -r RULES --rule R [--node N]`: the deepest
- * attempt of R on N and its first failing check in one line (expected,
- * actual, code, the rule's file:line), then the attempt's events. Without
+/* cmd_why.c — `fusiondbg why MODEL -r RULES --rule R [--node N]`: the
+ * attempt that answers for R on N (explain_why, as the TUI's why-not) and its
+ * deciding check in one line (expected, actual, code, the rule's
+ * file:line), then the attempt's events. Without
  * --node, the closest near-misses across every graph. Exit 0 when R fires
  * (on N), 1 when it does not, 2 on bad usage, unknown rule or node.
  * --set / --diff through the session. */
 #include <stdio.h>
-#include <string.h>
 #include "cli.h"
 #include "match/match.h"
-#include "rules/optable.h"
 #include "rules/rules.h"
 #include "session/session.h"
 #include "explain/explain.h"
@@ -39,7 +38,8 @@ static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
 		if (at->anchor >= 0 && match_unit_node(r->ctx, g, at->anchor) != node) {
 			char lab[256];
 			printf("note: %s is not an anchor of %s; this is the deepest attempt that reached it, at %s\n",
-			       node_name, r->rules->rules[ri].name, explain_unit_label(r->ctx, g, at->anchor, lab, sizeof lab));
+			       node_name, r->rules->rules[ri].name,
+			       explain_unit_label(r->ctx, g, at->anchor, lab, sizeof lab));
 		}
 	}
 	if (w.attempt != UINT32_MAX)
