@@ -51,9 +51,27 @@ enum {
 	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON,
 };
 
+/* The tails of the model commands' usage lines. */
+#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--no-canonicalize]"
+#define CLI_USAGE_WHATIF " [--set RULE.PATH=VALUE]... [--diff]"
+
 /* Parses argv (after the command word). Prints a usage error and returns -1
  * on an unknown or disallowed option. */
 int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_options *o);
+/* "fusiondbg: WHAT\nusage: USAGE" on stderr (fmt as printf). Returns -1. */
+int cli_usage_error(const char *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* What a command that reads one MODEL takes and must be given. */
+typedef struct cli_command_spec {
+	const char *usage;
+	unsigned allowed;      /* OPT_* it accepts */
+	unsigned required;     /* OPT_RULE / OPT_OUTPUT it must be given */
+	const char *needs;     /* the usage error otherwise: "why needs one MODEL and --rule NAME" */
+	bool events;           /* a session command: keep the trace events (why, --trace) */
+} cli_command_spec;
+/* cli_parse, then exactly one MODEL and every required option; -1 with the
+ * error printed. */
+int cli_parse_command(int argc, char **argv, const cli_command_spec *c, cli_options *o);
 
 /* The one-line summary of the command NAME (len bytes), or NULL (main.c). */
 const char *cli_command_summary(const char *name, size_t len);
@@ -82,8 +100,18 @@ int cli_load_rules(const cli_options *o, struct fd_ruleset *rs);
  * events (why, --trace). -1 on error, already printed. */
 struct fd_session;
 int cli_open_session(const cli_options *o, struct fd_session *s, bool events);
+/* A session command (match, why, mem, apply): cli_parse_command, then
+ * cli_open_session, then run, then session_close. Returns run's exit code,
+ * or EXIT_BAD_INPUT when the start failed (already printed). */
+typedef int (*cli_session_fn)(const cli_options *o, struct fd_session *s);
+int cli_run_session(int argc, char **argv, const cli_command_spec *c, cli_session_fn run);
 /* --diff: fusions gained / lost / changed and peak before -> after (text or JSON). */
 void cli_print_session_diff(FILE *f, const cli_options *o, const struct fd_session *s);
+/* With --diff: a blank line, then the diff on stdout (the text outputs end so). */
+void cli_print_diff_after(const cli_options *o, const struct fd_session *s);
+/* The JSON keys match and mem share, without braces: the match keys (with the
+ * estimates' per-fusion memory), "memory", and with --diff "diff". */
+void cli_write_run_json(FILE *f, const cli_options *o, struct fd_session *s);
 int cmd_mem(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 

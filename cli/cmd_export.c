@@ -12,22 +12,21 @@
 #include "rules/rules.h"
 #include "session/session.h"
 
-static const char usage[] =
-	"fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg} [--after] [--around NODE --depth K] "
-	"[--rule NAME] [--near-misses] [--constants] [--fusion-dots] [--max-nodes N] "
-	"[--set RULE.PATH=VALUE]... [--target T] [--dim N=V] [--no-canonicalize] [--peak-warn BYTES]";
+static const cli_command_spec spec = {
+	.usage = "fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg} [--after] [--around NODE --depth K] "
+	         "[--rule NAME] [--near-misses] [--constants] [--fusion-dots] [--max-nodes N] "
+	         "[--set RULE.PATH=VALUE]..." CLI_USAGE_MODEL " [--peak-warn BYTES]",
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_AFTER | OPT_AROUND | OPT_DEPTH | OPT_RULE |
+	           OPT_NEAR | OPT_PEAKWARN | OPT_SET | OPT_CONSTANTS | OPT_FUSIONDOTS | OPT_MAXNODES,
+	.required = OPT_OUTPUT,
+	.needs = "export needs one MODEL and -o FILE",
+};
 
 int cmd_export(int argc, char **argv)
 {
 	cli_options o;
-	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_AFTER | OPT_AROUND | OPT_DEPTH |
-	              OPT_RULE | OPT_NEAR | OPT_PEAKWARN | OPT_SET | OPT_CONSTANTS | OPT_FUSIONDOTS | OPT_MAXNODES,
-	              usage, &o) < 0)
+	if (cli_parse_command(argc, argv, &spec, &o) < 0)
 		return EXIT_BAD_INPUT;
-	if (!o.model || o.n_positional != 1 || !o.output) {
-		fprintf(stderr, "fusiondbg: export needs one MODEL and -o FILE\nusage: %s\n", usage);
-		return EXIT_BAD_INPUT;
-	}
 	fd_export_options eo;
 	export_options_init(&eo);
 	if (export_format_from_path(o.output, &eo.format) < 0) {
@@ -46,9 +45,8 @@ int cmd_export(int argc, char **argv)
 	/* the what-if session runs the rules (with --set edits) and the estimates;
 	 * the trace's events are kept only when near misses need their words */
 	fd_session ss;
-	if (cli_open_session(&o, &ss, o.near_misses) < 0) {
+	if (cli_open_session(&o, &ss, o.near_misses) < 0)
 		return EXIT_BAD_INPUT;
-	}
 	const fd_match_result *r = session_result(&ss);
 	eo.estimate = session_estimate(&ss);
 	fd_diags d;

@@ -9,7 +9,11 @@
 #include "cli.h"
 #include "ir/model_info.h"
 
-static const char usage[] = "fusiondbg info MODEL [--format text|json] [--dim NAME=VALUE]";
+static const cli_command_spec spec = {
+	.usage = "fusiondbg info MODEL [--format text|json] [--dim NAME=VALUE]",
+	.allowed = OPT_FORMAT | OPT_MODEL_COMMON,
+	.needs = "info wants exactly one MODEL",
+};
 
 static const char *domain_name(const char *d)
 {
@@ -176,12 +180,8 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in)
 int cmd_info(int argc, char **argv)
 {
 	cli_options o;
-	if (cli_parse(argc, argv, OPT_FORMAT | OPT_MODEL_COMMON, usage, &o))
+	if (cli_parse_command(argc, argv, &spec, &o) < 0)
 		return EXIT_BAD_INPUT;
-	if (o.n_positional != 1) {
-		fprintf(stderr, "fusiondbg: info wants exactly one MODEL\nusage: %s\n", usage);
-		return EXIT_BAD_INPUT;
-	}
 	fd_model m;
 	if (cli_load_model(&o, &m))
 		return EXIT_BAD_INPUT;

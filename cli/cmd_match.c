@@ -12,43 +12,29 @@
 #include "session/session.h"
 #include "explain/explain.h"
 
-static const char usage[] =
-	"fusiondbg match MODEL -r RULES [--trace] [--format text|json] [--target T] [--dim N=V] [--no-canonicalize]"
-	" [--set RULE.PATH=VALUE]... [--diff]";
+static const cli_command_spec spec = {
+	.usage = "fusiondbg match MODEL -r RULES [--trace] [--format text|json]" CLI_USAGE_MODEL CLI_USAGE_WHATIF,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_TRACE | OPT_FORMAT | OPT_SET | OPT_DIFF,
+	.needs = "match needs one MODEL",
+	.events = true,
+};
 
-int cmd_match(int argc, char **argv)
+/* the session has loaded model and rules, applied --set and run once */
+static int run(const cli_options *o, fd_session *s)
 {
-	cli_options o;
-	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON | OPT_TRACE | OPT_FORMAT | OPT_SET | OPT_DIFF, usage, &o) < 0)
-		return EXIT_BAD_INPUT;
-	if (!o.model || o.n_positional != 1) {
-		fprintf(stderr, "fusiondbg: match needs one MODEL\nusage: %s\n", usage);
-		return EXIT_BAD_INPUT;
-	}
-	/* the session loads model and rules, applies --set and runs once */
-	fd_session s;
-	if (cli_open_session(&o, &s, true) < 0)
-		return EXIT_BAD_INPUT;
-	fd_match_result *rp = &s.current;
-	const char *origin = NULL, *from = o.n_rules ? NULL : ruleset_default_path(&origin);
-	if (o.format == FORMAT_JSON) {
+	const fd_match_result *r = session_result(s);
+	const char *origin = NULL, *from = o->n_rules ? NULL : ruleset_default_path(&origin);
+	if (o->format == FORMAT_JSON) {
 		fputs("{\n", stdout);
 		if (from) {
 			fputs("  \"rules_from\": {\"path\": ", stdout);
 			json_write_string(stdout, from);
 			fprintf(stdout, ", \"origin\": \"%s\"},\n", origin);
 		}
-		estimate_attach_json(rp, session_estimate(&s));
-		explain_match_json_fields(stdout, rp);
-		fputs(",\n  \"memory\": ", stdout);
-		estimate_write_memory_json(stdout, session_estimate(&s));
-		if (o.diff) {
-			fputs(",\n  \"diff\": ", stdout);
-			cli_print_session_diff(stdout, &o, &s);
-		}
-		if (o.trace) {
+		cli_write_run_json(stdout, o, s);
+		if (o->trace) {
 			fputs(",\n  \"trace\": ", stdout);
-			explain_trace_json(stdout, rp);
+			explain_trace_json(stdout, r);
 			fputs("}\n", stdout);
 		} else {
 			fputs("\n}\n", stdout);
@@ -56,16 +42,17 @@ int cmd_match(int argc, char **argv)
 	} else {
 		if (from)
 			printf("rules from %s (%s: no -r given)\n", from, origin);
-		explain_match_text(stdout, rp);
-		if (o.trace) {
+		explain_match_text(stdout, r);
+		if (o->trace) {
 			fputc('\n', stdout);
-			explain_trace_text(stdout, rp);
+			explain_trace_text(stdout, r);
 		}
+		cli_print_diff_after(o, s);
 	}
-	if (o.diff && o.format != FORMAT_JSON) {
-		fputc('\n', stdout);
-		cli_print_session_diff(stdout, &o, &s);
-	}
-	session_close(&s);
 	return EXIT_OK;
+}
+
+int cmd_match(int argc, char **argv)
+{
+	return cli_run_session(argc, argv, &spec, run);
 }

@@ -42,8 +42,7 @@ static int run(int argc, char **argv, bool lint)
 	if (cli_parse(argc, argv, lint ? OPT_STRICT | OPT_VERBOSE : 0, usage, &o) < 0)
 		return EXIT_BAD_INPUT;
 	if (o.n_positional == 0) {
-		fprintf(stderr, "fusiondbg: %s needs a rule file or directory\nusage: %s\n", lint ? "check" : "verify",
-		        usage);
+		cli_usage_error(usage, "%s needs a rule file or directory", lint ? "check" : "verify");
 		return EXIT_BAD_INPUT;
 	}
 	fd_ruleset rs;

@@ -1,85 +1,50 @@
-/* cmd_why.c — `fusiondbg why MODEL -r RULES --rule R [--node N]`: the deepest
- * attempt of R on N and its first failing check in one line (expected,
- * actual, code, the rule's file:line), then the attempt's events. Without
+/* cmd_why.c — `fusiondbg why MODEL -r RULES --rule R [--node N]`: the
+ * attempt that answers for R on N (explain_why, as the TUI's why-not) and its
+ * deciding check in one line (expected, actual, code, the rule's
+ * file:line), then the attempt's events. Without
  * --node, the closest near-misses across every graph. Exit 0 when R fires
  * (on N), 1 when it does not, 2 on bad usage, unknown rule or node.
  * --set / --diff through the session. */
 #include <stdio.h>
-#include <string.h>
 #include "cli.h"
 #include "match/match.h"
-#include "rules/optable.h"
 #include "rules/rules.h"
 #include "session/session.h"
 #include "explain/explain.h"
 
-static const char usage[] =
-	"fusiondbg why MODEL -r RULES --rule NAME [--node NODE] [--target T] [--dim N=V] [--no-canonicalize]"
-	" [--set RULE.PATH=VALUE]... [--diff]";
+static const cli_command_spec spec = {
+	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE]" CLI_USAGE_MODEL
+	         CLI_USAGE_WHATIF,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_SET | OPT_DIFF,
+	.required = OPT_RULE,
+	.needs = "why needs one MODEL and --rule NAME",
+	.events = true,
+};
 
 #define NEAR_MISSES 10
 
-/* A node the rule never tried and no attempt touched: say why from op0. */
-static int never_tried(const fd_match_result *r, const fd_rule *rule, const fd_graph *g, int32_t node)
-{
-	const fd_node *n = &g->nodes[node];
-	const fd_rule_op *op0 = rule->match.n_ops ? &rule->match.ops[0]
-	                      : rule->n_branches && rule->branches[0].n_ops ? &rule->branches[0].ops[0] : NULL;
-	fd_srcpos p = op0 ? yval_pos(op0->type_where) : yval_pos(rule->root);
-	char where[300] = "";
-	if (p.file && p.line)
-		snprintf(where, sizeof where, " at %s:%d:%d", p.file, p.line, p.col);
-	printf("why: %s did not fire on %s (%s): op0 %s type: expected %s, actual %s; no attempt of this rule "
-	       "reached the node [FD-NM01]%s\n", rule->name, n->name, n->op_type, op0 ? op0->type : "?",
-	       op0 ? op0->type : "?", n->op_type, where);
-	return EXIT_FINDINGS;
-}
-
 static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
 {
-	const fd_match_ctx *ctx = r->ctx;
-	const fd_rule *rule = &r->rules->rules[ri];
-	int32_t gi = -1, node = -1;
-	for (int32_t g = 0; g < ctx->n_graphs && node < 0; g++) {
-		node = graph_find_node(ctx->graphs[g].g, node_name);
-		gi = g;
-	}
-	if (node < 0) {
-		fprintf(stderr, "fusiondbg: %s: no node named '%s'\n", ctx->model->path, node_name);
+	int32_t g, node;
+	if (!model_find_node(r->ctx->model, node_name, &g, &node)) {
+		fprintf(stderr, "fusiondbg: %s: no node named '%s'\n", r->ctx->model->path, node_name);
 		return EXIT_BAD_INPUT;
 	}
-	char line[2048];
-	/* a rule that did not run at all */
-	for (size_t i = 0; i < r->trace.n_attempts; i++)
-		if (r->trace.attempts[i].rule == ri && r->trace.attempts[i].anchor < 0) {
-			printf("%s\n", explain_why_line(r, (uint32_t)i, line, sizeof line));
-			explain_attempt_text(stdout, r, (uint32_t)i);
-			return EXIT_FINDINGS;
+	fd_why w;
+	explain_why(r, ri, g, node, &w);
+	printf("%s\n", w.line);
+	if (w.kind == WHY_ATTEMPT) {
+		const fd_attempt *at = &r->trace.attempts[w.attempt];
+		if (at->anchor >= 0 && match_unit_node(r->ctx, g, at->anchor) != node) {
+			char lab[256];
+			printf("note: %s is not an anchor of %s; this is the deepest attempt that reached it, at %s\n",
+			       node_name, r->rules->rules[ri].name,
+			       explain_unit_label(r->ctx, g, at->anchor, lab, sizeof lab));
 		}
-	int32_t f = r->claim[gi][node];
-	if (f >= 0 && r->fusions[f].rule == ri) {
-		const fd_fusion *fu = &r->fusions[f];
-		char lab[256];
-		printf("why: %s fires on %s (%s): part of the fusion at %s, %d nodes into %s [FD-OK]\n", rule->name,
-		       node_name, ctx->graphs[gi].g->nodes[node].op_type,
-		       match_unit_label(ctx, fu->graph, fu->anchor, lab, sizeof lab), fu->n_nodes,
-		       rule->target_op ? rule->target_op : "?");
-		if (fu->attempt >= 0)
-			explain_attempt_text(stdout, r, (uint32_t)fu->attempt);
-		return EXIT_OK;
 	}
-	uint32_t a = explain_find_attempt(r, ri, gi, node);
-	if (a == UINT32_MAX)
-		return never_tried(r, rule, ctx->graphs[gi].g, node);
-	const fd_attempt *at = &r->trace.attempts[a];
-	printf("%s\n", explain_why_line(r, a, line, sizeof line));
-	if (at->anchor >= 0 && match_unit_node(ctx, gi, at->anchor) != node) {
-		char lab[256];
-		printf("note: %s is not an anchor of %s; this is the deepest attempt that reached it, at %s\n",
-		       node_name, rule->name, match_unit_label(ctx, gi, at->anchor, lab, sizeof lab));
-	}
-	explain_attempt_text(stdout, r, a);
-	return at->rung == RUNG_FIRED ? EXIT_OK : EXIT_FINDINGS;
+	if (w.attempt != UINT32_MAX)
+		explain_attempt_text(stdout, r, w.attempt);
+	return w.fired ? EXIT_OK : EXIT_FINDINGS;
 }
 
 static int why_rule(const fd_match_result *r, int32_t ri)
@@ -120,30 +85,20 @@ static int why_rule(const fd_match_result *r, int32_t ri)
 	return fired ? EXIT_OK : EXIT_FINDINGS;
 }
 
+/* the session has loaded model and rules, applied --set and run once */
+static int run(const cli_options *o, fd_session *s)
+{
+	int32_t ri = ruleset_find(session_rules(s), o->rule);
+	if (ri < 0) {
+		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules\n", o->rule);
+		return EXIT_BAD_INPUT;
+	}
+	int rc = o->node ? why_node(session_result(s), ri, o->node) : why_rule(session_result(s), ri);
+	cli_print_diff_after(o, s);
+	return rc;
+}
+
 int cmd_why(int argc, char **argv)
 {
-	cli_options o;
-	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_SET | OPT_DIFF, usage, &o) < 0)
-		return EXIT_BAD_INPUT;
-	if (!o.model || o.n_positional != 1 || !o.rule) {
-		fprintf(stderr, "fusiondbg: why needs one MODEL and --rule NAME\nusage: %s\n", usage);
-		return EXIT_BAD_INPUT;
-	}
-	/* the session loads model and rules, applies --set and runs once */
-	fd_session s;
-	if (cli_open_session(&o, &s, true) < 0)
-		return EXIT_BAD_INPUT;
-	int32_t ri = ruleset_find(session_rules(&s), o.rule);
-	if (ri < 0) {
-		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules\n", o.rule);
-		session_close(&s);
-		return EXIT_BAD_INPUT;
-	}
-	int rc = o.node ? why_node(session_result(&s), ri, o.node) : why_rule(session_result(&s), ri);
-	if (o.diff) {
-		fputc('\n', stdout);
-		cli_print_session_diff(stdout, &o, &s);
-	}
-	session_close(&s);
-	return rc;
+	return cli_run_session(argc, argv, &spec, run);
 }

@@ -1,6 +1,7 @@
 /* options.c — the one option parser every batch command uses, plus the small
  * printing helpers they share. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -62,11 +63,14 @@ static const struct option_def *find_option(const char *arg, const char **inline
 	return NULL;
 }
 
-static int usage_error(const char *usage, const char *fmt, const char *what)
+int cli_usage_error(const char *usage, const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
 	fprintf(stderr, "fusiondbg: ");
-	fprintf(stderr, fmt, what);
+	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "\nusage: %s\n", usage);
+	va_end(ap);
 	return -1;
 }
 
@@ -114,22 +118,22 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	switch (d->bit) {
 	case OPT_RULES:
 		if (o->n_rules == CLI_MAX_LIST)
-			return usage_error(usage, "too many %s options", "-r");
+			return cli_usage_error(usage, "too many %s options", "-r");
 		o->rules[o->n_rules++] = v;
 		break;
 	case OPT_DIM: {
 		const char *eq = strchr(v, '=');
 		int64_t value;
 		if (!eq || eq == v || parse_int64(eq + 1, &value) || value < 0)
-			return usage_error(usage, "--dim wants NAME=VALUE with VALUE >= 0, not '%s'", v);
+			return cli_usage_error(usage, "--dim wants NAME=VALUE with VALUE >= 0, not '%s'", v);
 		if (o->n_dims == CLI_MAX_LIST)
-			return usage_error(usage, "too many %s options", "--dim");
+			return cli_usage_error(usage, "too many %s options", "--dim");
 		o->dims[o->n_dims++] = (fd_dim_binding){ strndup(v, (size_t)(eq - v)), value };
 		break;
 	}
 	case OPT_SET:
 		if (!strchr(v, '=') || o->n_sets == CLI_MAX_LIST)
-			return usage_error(usage, "--set wants RULE.PATH=VALUE, not '%s'", v);
+			return cli_usage_error(usage, "--set wants RULE.PATH=VALUE, not '%s'", v);
 		o->sets[o->n_sets++] = v;
 		break;
 	case OPT_TARGET: o->target = v; break;
@@ -140,7 +144,7 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_DEPTH: {
 		int64_t depth;
 		if (parse_int64(v, &depth) || depth < 0 || depth > 1000000)
-			return usage_error(usage, "--depth wants a number >= 0, not '%s'", v);
+			return cli_usage_error(usage, "--depth wants a number >= 0, not '%s'", v);
 		o->depth = (int)depth;
 		break;
 	}
@@ -150,12 +154,12 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		else if (!strcmp(v, "text"))
 			o->format = FORMAT_TEXT;
 		else
-			return usage_error(usage, "--format wants text or json, not '%s'", v);
+			return cli_usage_error(usage, "--format wants text or json, not '%s'", v);
 		break;
 	case OPT_MAXNODES: {
 		int64_t n;
 		if (parse_int64(v, &n) || n < 0 || n > 100000000)
-			return usage_error(usage, "--max-nodes wants a number >= 0, not '%s'", v);
+			return cli_usage_error(usage, "--max-nodes wants a number >= 0, not '%s'", v);
 		o->max_nodes = (int)n;
 		o->max_nodes_given = true;
 		break;
@@ -164,7 +168,7 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		/* the same byte syntax as the rule files: 536870912, 512MiB, 0.5GiB */
 		fd_yval text = { .kind = YV_SCALAR, .text = v, .text_len = strlen(v) };
 		if (!yval_bytes(&text, &o->peak_warn) || o->peak_warn < 0)
-			return usage_error(usage, "--peak-warn wants a byte count such as 512MiB, not '%s'", v);
+			return cli_usage_error(usage, "--peak-warn wants a byte count such as 512MiB, not '%s'", v);
 		break;
 	}
 	case OPT_STRICT: o->strict = true; break;
@@ -191,7 +195,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_op
 		const char *arg = argv[i];
 		if (only_positional || arg[0] != '-' || arg[1] == '\0') {
 			if (o->n_positional == CLI_MAX_LIST)
-				return usage_error(usage, "too many arguments%s", "");
+				return cli_usage_error(usage, "too many arguments");
 			o->positional[o->n_positional++] = arg;
 			continue;
 		}
@@ -206,18 +210,28 @@ int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_op
 		const char *value;
 		const struct option_def *d = find_option(arg, &value);
 		if (!d || !(allowed & d->bit))
-			return usage_error(usage, "unknown option '%s'", arg);
+			return cli_usage_error(usage, "unknown option '%s'", arg);
 		if (d->value && !value) {
 			if (i + 1 == argc)
-				return usage_error(usage, "option '%s' needs a value", arg);
+				return cli_usage_error(usage, "option '%s' needs a value", arg);
 			value = argv[++i];
 		} else if (!d->value && value) {
-			return usage_error(usage, "option '%s' takes no value", arg);
+			return cli_usage_error(usage, "option '%s' takes no value", arg);
 		}
 		if (apply_option(d, value, usage, o))
 			return -1;
 	}
 	o->model = o->n_positional ? o->positional[0] : NULL;
+	return 0;
+}
+
+int cli_parse_command(int argc, char **argv, const cli_command_spec *c, cli_options *o)
+{
+	if (cli_parse(argc, argv, c->allowed, c->usage, o) < 0)
+		return -1;
+	if (!o->model || o->n_positional != 1 || ((c->required & OPT_RULE) && !o->rule) ||
+	    ((c->required & OPT_OUTPUT) && !o->output))
+		return cli_usage_error(c->usage, "%s", c->needs);
 	return 0;
 }
 

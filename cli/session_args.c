@@ -1,9 +1,12 @@
 /* session_args.c — a session from the command line, shared by match, why,
- * mem and apply: the model with --dim, the rules from -r (or
+ * mem, apply and export: the model with --dim, the rules from -r (or
  * GRAPH_AUTOFUSION_RULES_DIR), the environment, every --set in order, one
- * run; diagnostics printed. And --diff's output. */
+ * run; diagnostics printed. And what the session commands print alike:
+ * --diff, and the JSON keys of a run. */
 #include <stdio.h>
 #include "cli.h"
+#include "estimate/estimate.h"
+#include "explain/explain.h"
 #include "session/session.h"
 
 int cli_open_session(const cli_options *o, fd_session *s, bool events)
@@ -57,4 +60,35 @@ void cli_print_session_diff(FILE *f, const cli_options *o, const fd_session *s)
 	else
 		session_write_diff_text(f, s, &df);
 	session_diff_release(&df);
+}
+
+int cli_run_session(int argc, char **argv, const cli_command_spec *c, cli_session_fn run)
+{
+	cli_options o;
+	fd_session s;
+	if (cli_parse_command(argc, argv, c, &o) < 0 || cli_open_session(&o, &s, c->events) < 0)
+		return EXIT_BAD_INPUT;
+	int rc = run(&o, &s);
+	session_close(&s);
+	return rc;
+}
+
+void cli_print_diff_after(const cli_options *o, const fd_session *s)
+{
+	if (!o->diff)
+		return;
+	fputc('\n', stdout);
+	cli_print_session_diff(stdout, o, s);
+}
+
+void cli_write_run_json(FILE *f, const cli_options *o, fd_session *s)
+{
+	estimate_attach_json(&s->current, session_estimate(s));
+	explain_match_json_fields(f, session_result(s));
+	fputs(",\n  \"memory\": ", f);
+	estimate_write_memory_json(f, session_estimate(s));
+	if (o->diff) {
+		fputs(",\n  \"diff\": ", f);
+		cli_print_session_diff(f, o, s);
+	}
 }

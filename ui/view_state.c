@@ -219,14 +219,12 @@ size_t vs_graph_node_row(const vs_graph_rows *gr, const fd_model *m, int32_t gra
 
 void vs_bp_init(vs_breakpoints *b)
 {
-	b->items = NULL;
-	b->n = b->cap = 0;
+	*b = (vs_breakpoints){ 0 };
 }
 
 void vs_bp_release(vs_breakpoints *b)
 {
-	free(b->items);
-	vs_bp_init(b);
+	vec_release(b);
 }
 
 static bool bp_equal(const vs_breakpoint *a, const vs_breakpoint *b)
@@ -248,11 +246,7 @@ bool vs_bp_toggle(vs_breakpoints *b, const vs_breakpoint *bp)
 			vs_bp_remove(b, i);
 			return false;
 		}
-	if (b->n == b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 8;
-		b->items = xrealloc(b->items, b->cap * sizeof *b->items);
-	}
-	b->items[b->n++] = *bp;
+	vec_push(b, *bp);
 	return true;
 }
 
@@ -262,18 +256,6 @@ void vs_bp_remove(vs_breakpoints *b, size_t i)
 		return;
 	memmove(&b->items[i], &b->items[i + 1], (b->n - i - 1) * sizeof *b->items);
 	b->n--;
-}
-
-static bool unit_covers(const fd_match_result *r, int32_t graph, int32_t unit, int32_t node)
-{
-	if (unit < 0 || graph < 0 || graph >= r->ctx->n_graphs || unit >= r->ctx->graphs[graph].n_units)
-		return false;
-	const int32_t *nodes;
-	int32_t n = match_unit_nodes(r->ctx, graph, unit, &nodes);
-	for (int32_t i = 0; i < n; i++)
-		if (nodes[i] == node)
-			return true;
-	return false;
 }
 
 bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int32_t node)
@@ -287,7 +269,7 @@ bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int3
 	switch (e->kind) {
 	case EV_ANCHOR: case EV_TYPE: case EV_ORDER: case EV_ARITY: case EV_PARAM: case EV_SOURCE:
 	case EV_ESCAPE: case EV_CONSTRAINT: case EV_FIRE: case EV_REWRITE: case EV_COMPOSITE:
-		return unit_covers(r, graph, e->unit, node);
+		return explain_unit_covers(r->ctx, graph, e->unit, node);
 	case EV_CONFLICT: case EV_CYCLE:
 		return e->unit == node;
 	default:
@@ -302,7 +284,7 @@ static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_
 		return e->rule == bp->rule && (e->kind == EV_RULE || e->kind == EV_ANCHOR);
 	case BP_NODE:
 		return e->graph == bp->graph && (e->kind == EV_ANCHOR || e->kind == EV_TYPE) &&
-		       unit_covers(r, e->graph, e->unit, bp->node);
+		       explain_unit_covers(r->ctx, e->graph, e->unit, bp->node);
 	case BP_REASON:
 		return e->reason == bp->reason && bp->reason != REASON_NONE;
 	}
@@ -364,24 +346,8 @@ char *vs_bp_describe(const vs_breakpoint *bp, const fd_match_result *r, char *bu
 
 /* ---- stepper ------------------------------------------------------------- */
 
-uint32_t vs_attempt_of(const fd_trace *t, uint32_t ev)
-{
-	/* attempts are recorded in event order: binary search on first_event */
-	size_t lo = 0, hi = t->n_attempts;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t->attempts[mid].first_event <= ev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return UINT32_MAX;
-	const fd_attempt *a = &t->attempts[lo - 1];
-	return ev < a->first_event + a->n_events ? (uint32_t)(lo - 1) : UINT32_MAX;
-}
-
-/* First attempt whose first_event > ev. */
+/* First attempt whose first_event > ev: attempts are recorded in event
+ * order, so a binary search on first_event. */
 static size_t attempt_after(const fd_trace *t, uint32_t ev)
 {
 	size_t lo = 0, hi = t->n_attempts;
@@ -393,6 +359,15 @@ static size_t attempt_after(const fd_trace *t, uint32_t ev)
 			hi = mid;
 	}
 	return lo;
+}
+
+uint32_t vs_attempt_of(const fd_trace *t, uint32_t ev)
+{
+	size_t lo = attempt_after(t, ev);
+	if (lo == 0)
+		return UINT32_MAX;
+	const fd_attempt *a = &t->attempts[lo - 1];
+	return ev < a->first_event + a->n_events ? (uint32_t)(lo - 1) : UINT32_MAX;
 }
 
 uint32_t vs_attempt_focus(const fd_trace *t, uint32_t attempt)
@@ -524,38 +499,9 @@ uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uin
 
 /* ---- why-not ------------------------------------------------------------- */
 
-static uint32_t not_run_attempt(const fd_trace *t, int32_t rule)
-{
-	for (size_t i = 0; i < t->n_attempts; i++)
-		if (t->attempts[i].rule == rule && t->attempts[i].anchor < 0)
-			return (uint32_t)i;
-	return UINT32_MAX;
-}
-
 uint32_t vs_why_not(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node)
 {
-	const fd_trace *t = &r->trace;
-	if (rule >= 0) {
-		uint32_t a = not_run_attempt(t, rule);
-		if (a != UINT32_MAX)
-			return a;
-		return explain_find_attempt(r, rule, graph, node);
-	}
-	/* all rules: the deepest attempt that did not fire, else a fired one */
-	uint32_t best = UINT32_MAX, fired = UINT32_MAX;
-	for (int32_t ri = 0; ri < r->rules->n_rules; ri++) {
-		uint32_t a = explain_find_attempt(r, ri, graph, node);
-		if (a == UINT32_MAX || a >= t->n_attempts)
-			continue;
-		const fd_attempt *at = &t->attempts[a];
-		if (at->rung == RUNG_FIRED) {
-			if (fired == UINT32_MAX)
-				fired = a;
-			continue;
-		}
-		if (best == UINT32_MAX || at->rung > t->attempts[best].rung ||
-		    (at->rung == t->attempts[best].rung && at->score > t->attempts[best].score))
-			best = a;
-	}
-	return best != UINT32_MAX ? best : fired;
+	fd_why w;
+	explain_why(r, rule, graph, node, &w);
+	return w.attempt;
 }

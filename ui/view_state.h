@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "base/vec.h"
 #include "match/match.h"
 #include "explain/explain.h"
 
@@ -72,10 +73,7 @@ typedef struct vs_breakpoint {
 	int32_t reason;        /* BP_REASON: fd_reason */
 } vs_breakpoint;
 
-typedef struct vs_breakpoints {
-	vs_breakpoint *items;
-	size_t n, cap;
-} vs_breakpoints;
+typedef VEC(vs_breakpoint) vs_breakpoints;
 
 void vs_bp_init(vs_breakpoints *b);
 void vs_bp_release(vs_breakpoints *b);
@@ -114,11 +112,9 @@ uint32_t vs_attempt_focus(const fd_trace *t, uint32_t attempt);
 bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int32_t node);
 
 /* ---- why-not --------------------------------------------------------------
- * The attempt answering "why did rule not fire on node": the rule's attempt
- * anchored there, else the deepest one that reached it; with rule < 0 the
- * deepest non-fired attempt of any rule (then any fired one). The rule that
- * did not run at all answers with its not-run attempt. UINT32_MAX: no rule
- * got near the node. */
+ * The attempt answering "why did rule not fire on node" (rule < 0: any
+ * rule), as explain_why (explain/explain.h) resolves it. UINT32_MAX: no
+ * attempt got near the node. */
 uint32_t vs_why_not(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node);
 
 #endif

@@ -1,22 +1,21 @@
-/* explain.h — reading a run: the match result and its trace in words. The
- * text and JSON of `match`, the canonical text trace, each event in words
- * (what the TUI's stepper shows), the one-line "why", and which attempt
- * answers "why not here?". Everything here reads a match result (and the
- * context, model and rules it refers to) and never changes it; writers write
- * only to the FILE they are given. */
+/* explain.h — reading a run: every reader of a match result and its trace,
+ * so that the matcher and the recording make no text. What is where:
+ *   match_report.c  the `match` summary, text and JSON;
+ *   trace_report.c  each event in words, the canonical text trace, the trace
+ *                   as JSON, CANN's fusion_result.json;
+ *   why.c           which attempt answers "why not here?" (explain_why, for
+ *                   `why` and the TUI alike), near-miss ranking, the one line;
+ *   value_text.c    the words for a unit, a param value, a rule value, a place.
+ * Everything here reads a match result (and the context, model and rules it
+ * refers to) and never changes it; writers write only to the FILE or buffer
+ * they are given. */
 #ifndef FD_EXPLAIN_H
 #define FD_EXPLAIN_H
 #include <stdio.h>
 #include "match/match.h"
+#include "match/param_value.h"
 
 /* ---- a run (match_report.c) ------------------------------------------------ */
-/* The attempts of one rule, ranked: fired first, then by depth (score), then
- * topo order. Fills idx (caller-owned, up to max) and returns the count. */
-size_t explain_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *idx, size_t max);
-/* The attempt of rule on the unit that names node (as anchor), or else the
- * deepest attempt of that rule whose events touch node; UINT32_MAX if none. */
-uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node);
-
 /* Match JSON (the keys of fusiondbg(1), OPTIONS --format: model, rules, fusions, rejections; the
  * graph-level memory object is left to the estimates module) and the text
  * summary of `match`. */
@@ -46,12 +45,58 @@ void explain_trace_text(FILE *f, const fd_match_result *r);
 void explain_attempt_text(FILE *f, const fd_match_result *r, uint32_t attempt);
 /* The whole trace as JSON: {"attempts": [...]} with each attempt's events. */
 void explain_trace_json(FILE *f, const fd_match_result *r);
+/* CANN fusion_result.json shape: {"session_and_graph_id": "0_0",
+ * "graph_fusion": {RULE: {"match_times": "N", "effect_times": "M"}}, "ub_fusion": {}} */
+void explain_fusion_result_json(FILE *f, const fd_match_result *r);
+
+/* ---- why (why.c) ------------------------------------------------------------ */
+/* The attempts of one rule, ranked: fired first, then by depth (score), then
+ * topo order. Fills idx (caller-owned, up to max) and returns the count. */
+size_t explain_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *idx, size_t max);
+/* Does unit (a node, or a composite) of graph contain node? False when out of range. */
+bool explain_unit_covers(const fd_match_ctx *ctx, int32_t graph, int32_t unit, int32_t node);
+/* The attempt of rule on the unit that names node (as anchor), or else the
+ * deepest attempt of that rule whose events touch node; UINT32_MAX if none. */
+uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node);
 /* "Conv_BN_Relu_Fusion did not fire on conv1 (Conv): op2 Relu param clip_max:
  * expected 0.0, node has no such param [FD-NM03] at rules/x.yaml:14:9" — no
  * trailing newline. Returns buf. */
 char *explain_why_line(const fd_match_result *r, uint32_t attempt, char *buf, size_t size);
-/* CANN fusion_result.json shape: {"session_and_graph_id": "0_0",
- * "graph_fusion": {RULE: {"match_times": "N", "effect_times": "M"}}, "ub_fusion": {}} */
-void explain_fusion_result_json(FILE *f, const fd_match_result *r);
+
+/* "Why did rule not fire on node (of graph)?" — `fusiondbg why --node` and
+ * the TUI's why-not ask it here. The rule that did not run at all answers
+ * with its not-run attempt; a node inside a fusion of the rule, with that
+ * fusion; otherwise the rule's attempt anchored on the node, else the
+ * deepest one that reached it (fired or not). With rule < 0: the deepest
+ * attempt of any rule that did not fire there, else one that fired. */
+typedef enum fd_why_kind {
+	WHY_NOT_RUN,           /* the rule did not run: attempt is its not-run record */
+	WHY_FUSED,             /* the node is part of fusion; attempt is the fusion's */
+	WHY_ATTEMPT,           /* attempt answers (it may have fired) */
+	WHY_UNREACHED,         /* no attempt reached the node; attempt is UINT32_MAX */
+} fd_why_kind;
+
+typedef struct fd_why {
+	fd_why_kind kind;
+	uint32_t attempt;      /* the answering attempt, or UINT32_MAX */
+	uint32_t decisive;     /* its deciding event, or UINT32_MAX */
+	int32_t fusion;        /* WHY_FUSED: the fusion holding the node, else -1 */
+	bool fired;            /* the rule fires on the node */
+	char line[2048];       /* the one-line answer, no trailing newline */
+} fd_why;
+
+void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node, fd_why *out);
+
+/* ---- words (value_text.c) ----------------------------------------------------- */
+/* "conv1 (Conv)" or "Mul_4 (Swish: silu of Sigmoid_3, Mul_4)". Returns buf. */
+char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size);
+/* The op a composite stands for (fd_composite): "Swish", "Gelu", "LayerNorm", "BiasAdd". */
+const char *explain_composite_name(int kind);
+/* A node's param value and a value the rule writes: "0.0", "[3, 3]",
+ * "\"none\"", "absent". Return buf. */
+char *explain_pval(const fd_pval *v, char *buf, size_t size);
+char *explain_yval(const fd_yval *v, char *buf, size_t size);
+/* "rules/x.yaml:14:9", or "" when the place is not known. Returns buf. */
+char *explain_where(const fd_srcpos *p, char *buf, size_t size);
 
 #endif

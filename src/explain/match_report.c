@@ -1,91 +1,13 @@
 /* match_report.c — reading a match result: the `match` summary as text and
- * JSON (the keys of fusiondbg(1), OPTIONS --format), attempts ranked for near-misses, and the attempt
- * that answers "why not on this node?". The graph-level `memory`
+ * JSON (the keys of fusiondbg(1), OPTIONS --format). The graph-level `memory`
  * object of the JSON belongs to the estimates module; explain_match_json
  * leaves it out and writes per-fusion byte counts it can honestly compute. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/json.h"
-#include "match/match_internal.h"
+#include "match/match.h"
 #include "explain/explain.h"
-
-static const fd_match_result *rank_r;
-static int cmp_rank(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const fd_attempt *x = &rank_r->trace.attempts[a], *y = &rank_r->trace.attempts[b];
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	if (x->graph != y->graph)
-		return x->graph < y->graph ? -1 : 1;
-	int32_t tx = x->anchor >= 0 ? rank_r->ctx->graphs[x->graph].unit_topo[x->anchor] : -1;
-	int32_t ty = y->anchor >= 0 ? rank_r->ctx->graphs[y->graph].unit_topo[y->anchor] : -1;
-	if (tx != ty)
-		return tx < ty ? -1 : 1;
-	return (a > b) - (a < b);
-}
-
-size_t explain_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *idx, size_t max)
-{
-	size_t n = 0;
-	uint32_t *all = xmalloc((r->trace.n_attempts + 1) * sizeof *all);
-	for (size_t i = 0; i < r->trace.n_attempts; i++)
-		if (r->trace.attempts[i].rule == rule)
-			all[n++] = (uint32_t)i;
-	rank_r = r;
-	qsort(all, n, sizeof *all, cmp_rank);
-	if (n > max)
-		n = max;
-	memcpy(idx, all, n * sizeof *idx);
-	free(all);
-	return n;
-}
-
-static bool unit_has_node(const fd_match_result *r, int32_t graph, int32_t u, int32_t node)
-{
-	if (u < 0 || u >= r->ctx->graphs[graph].n_units)
-		return false;
-	const int32_t *mem;
-	int32_t n = match_unit_nodes(r->ctx, graph, u, &mem);
-	for (int32_t k = 0; k < n; k++)
-		if (mem[k] == node)
-			return true;
-	return false;
-}
-
-uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node)
-{
-	uint32_t best = UINT32_MAX;
-	/* anchored on the node (or on a composite that contains it) */
-	for (size_t i = 0; i < r->trace.n_attempts; i++) {
-		const fd_attempt *a = &r->trace.attempts[i];
-		if (a->rule != rule || a->graph != graph || !unit_has_node(r, graph, a->anchor, node))
-			continue;
-		if (best == UINT32_MAX || a->score > r->trace.attempts[best].score)
-			best = (uint32_t)i;
-	}
-	if (best != UINT32_MAX)
-		return best;
-	/* or the deepest attempt whose checks touched it */
-	for (size_t i = 0; i < r->trace.n_attempts; i++) {
-		const fd_attempt *a = &r->trace.attempts[i];
-		if (a->rule != rule || a->graph != graph)
-			continue;
-		if (best != UINT32_MAX && a->score <= r->trace.attempts[best].score)
-			continue;
-		fd_trace_iter it;
-		fd_event ev;
-		trace_iter_init(&it, &r->trace, a->first_event);
-		for (uint32_t k = 0; k < a->n_events && trace_iter_next(&it, &ev); k++) {
-			if (ev.kind == EV_TYPE && ev.status == ST_PASS && unit_has_node(r, graph, ev.unit, node)) {
-				best = (uint32_t)i;
-				break;
-			}
-		}
-	}
-	return best;
-}
 
 static void names_json(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n, bool tensors)
 {

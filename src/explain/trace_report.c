@@ -1,13 +1,13 @@
 /* trace_report.c — reading a recording: each event in words (explain_event),
  * the canonical text trace (`match --trace`, golden-tested: no addresses, no
- * timing, model named by its file name), the trace as JSON, the one-line
- * answer of `why`, and CANN's fusion_result.json shape. Output goes to a
- * FILE* the caller passes (open_memstream gives a string). */
+ * timing, model named by its file name), the trace as JSON and CANN's
+ * fusion_result.json shape. Output goes to a FILE* the caller passes
+ * (open_memstream gives a string). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "base/json.h"
-#include "match/match_internal.h"
+#include "match/match.h"
 #include "rules/optable.h"
 #include "match/param_value.h"
 #include "explain/explain.h"
@@ -132,10 +132,10 @@ static void describe_param(const fd_match_result *r, const fd_event *ev, const f
 	fd_pval v;
 	param_unit_value(g, n, c, ix->canon.pool, op->op, p->name, &v);
 	put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " param %s", p->name);
-	yval_format(p->value, o->expected, sizeof o->expected);
+	explain_yval(p->value, o->expected, sizeof o->expected);
 	o->where = yval_pos(p->value);
 	char val[112];
-	pval_format(&v, val, sizeof val);
+	explain_pval(&v, val, sizeof val);
 	if (v.kind == PV_NO_SUCH) {
 		o->actual[0] = '\0';
 		put(o->reason, sizeof o->reason, "node has no such param");
@@ -163,7 +163,7 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 	size_t len = strlen(o->check);
 	if (ev->sub == -2) {
 		put(o->check + len, sizeof o->check - len, " candidates");
-		match_unit_label(r->ctx, ev->graph, ev->unit, lab, sizeof lab);
+		explain_unit_label(r->ctx, ev->graph, ev->unit, lab, sizeof lab);
 		put(o->expected, sizeof o->expected, "a node reading op%lld's output", (long long)ev->a);
 		put(o->actual, sizeof o->actual, "none");
 		put(o->reason, sizeof o->reason, "nothing reads the output of %s", lab);
@@ -172,7 +172,7 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 	}
 	if (ev->sub == -1) {
 		put(o->check + len, sizeof o->check - len, " reads op%d", ev->op - 1);
-		match_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
+		explain_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
 		put(o->expected, sizeof o->expected, "an output of %s", lab);
 		if (ev->b >= 0)
 			put(o->actual, sizeof o->actual, "input%lld %s", (long long)ev->b, tensor_name(g, ev->a));
@@ -296,7 +296,7 @@ static void describe(const fd_match_result *r, const fd_event *ev, fd_event_text
 	const fd_rule_pattern *pat = rule ? event_pattern(rule, ev->branch) : NULL;
 	const fd_rule_op *op = pat && ev->op >= 0 && ev->op < pat->n_ops ? &pat->ops[ev->op] : NULL;
 	if (ev->unit >= 0)
-		match_unit_label(r->ctx, ev->graph, ev->unit, o->subject, sizeof o->subject);
+		explain_unit_label(r->ctx, ev->graph, ev->unit, o->subject, sizeof o->subject);
 	if (op)
 		put(o->check, sizeof o->check, "op%d %s", ev->op, op->type);
 	char lab[160];
@@ -330,8 +330,7 @@ static void describe(const fd_match_result *r, const fd_event *ev, fd_event_text
 		else
 			put(o->expected, sizeof o->expected, "%s", op->type);
 		if (c) {
-			static const char *const kinds[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
-			put(o->actual, sizeof o->actual, "%s (composite %s)", c->kind < 5 ? kinds[c->kind] : "?",
+			put(o->actual, sizeof o->actual, "%s (composite %s)", explain_composite_name(c->kind),
 			    recogniser_name((fd_recogniser)c->recogniser));
 		} else {
 			put(o->actual, sizeof o->actual, "%s%s%s", g->nodes[ev->unit].op_type,
@@ -339,7 +338,7 @@ static void describe(const fd_match_result *r, const fd_event *ev, fd_event_text
 			    g->nodes[ev->unit].domain ? g->nodes[ev->unit].domain : "");
 		}
 		if (ev->other >= 0) {
-			match_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
+			explain_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
 			put(o->reason, sizeof o->reason, "reads %s of %s", tensor_name(g, ev->a), lab);
 		}
 		if (ev->status == ST_FAIL && !o->reason[0])
@@ -468,21 +467,13 @@ void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)
 
 /* ---- text ---------------------------------------------------------------- */
 
-static void where_text(const fd_srcpos *p, char *buf, size_t size)
-{
-	if (!p->file || !p->line)
-		buf[0] = '\0';
-	else
-		put(buf, size, "%s:%d:%d", p->file, p->line, p->col);
-}
-
 static void write_event_line(FILE *f, const fd_match_result *r, uint32_t idx, const fd_event *ev,
                              const char *indent)
 {
 	fd_event_text t;
 	char where[256];
 	describe(r, ev, &t);
-	where_text(&t.where, where, sizeof where);
+	explain_where(&t.where, where, sizeof where);
 	fprintf(f, "%s#%u %-4s %s", indent, idx, ev_status_name((fd_ev_status)ev->status), t.check);
 	if (t.subject[0] && ev->kind != EV_RULE)
 		fprintf(f, " @ %s", t.subject);
@@ -518,7 +509,7 @@ static void write_attempt(FILE *f, const fd_match_result *r, uint32_t ai, fd_tra
 	char lab[192], gl[192];
 	if (a->anchor >= 0)
 		fprintf(f, "  attempt %u %s @ %s [graph %s]: %s %s\n", ai, rule->name,
-		        match_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab),
+		        explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab),
 		        graph_label(r, a->graph, gl, sizeof gl), rung_name((fd_rung)a->rung), reason_code((fd_reason)a->reason));
 	else
 		fprintf(f, "  attempt %u %s: %s %s\n", ai, rule->name, rung_name((fd_rung)a->rung),
@@ -570,7 +561,7 @@ void explain_trace_text(FILE *f, const fd_match_result *r)
 			fd_event_text d;
 			char where[256];
 			describe(r, ev, &d);
-			where_text(&d.where, where, sizeof where);
+			explain_where(&d.where, where, sizeof where);
 			const fd_rule_stats *st = &r->stats[ev->rule];
 			fprintf(f, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
 			        rule->name, (long long)rule->priority, where, (long long)st->attempts,
@@ -597,7 +588,7 @@ static void json_event(FILE *f, const fd_match_result *r, uint32_t idx, const fd
 	fd_event_text t;
 	char where[256];
 	describe(r, ev, &t);
-	where_text(&t.where, where, sizeof where);
+	explain_where(&t.where, where, sizeof where);
 	fprintf(f, "{\"index\": %u, \"kind\": \"%s\", \"status\": \"%s\", \"check\": ", idx,
 	        event_kind_name((fd_event_kind)ev->kind), ev->status == ST_FAIL ? "fail" : ev_status_name((fd_ev_status)ev->status));
 	json_write_string(f, t.check);
@@ -640,7 +631,7 @@ void explain_trace_json(FILE *f, const fd_match_result *r)
 		else
 			fputs("null", f);
 		fputs(", \"unit\": ", f);
-		json_write_string(f, a->anchor >= 0 ? match_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab) : "");
+		json_write_string(f, a->anchor >= 0 ? explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab) : "");
 		fprintf(f, ", \"graph\": %d, \"branch\": %d, \"rung\": \"%s\", \"code\": \"%s\", \"decisive\": %lld, \"events\": [",
 		        a->graph, a->branch, rung_id((fd_rung)a->rung), reason_code((fd_reason)a->reason),
 		        a->decisive == UINT32_MAX ? -1LL : (long long)a->decisive);
@@ -652,45 +643,6 @@ void explain_trace_json(FILE *f, const fd_match_result *r)
 		fputs("]}", f);
 	}
 	fputs("]}\n", f);
-}
-
-/* ---- why ------------------------------------------------------------------- */
-
-char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t size)
-{
-	const fd_attempt *a = &r->trace.attempts[ai];
-	const fd_rule *rule = &r->rules->rules[a->rule];
-	char lab[192], where[256];
-	fd_event_text t;
-	if (a->decisive != UINT32_MAX)
-		explain_event(r, a->decisive, &t);
-	else
-		memset(&t, 0, sizeof t);
-	where_text(&t.where, where, sizeof where);
-	if (a->anchor >= 0)
-		match_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab);
-	if (a->rung == RUNG_FIRED) {
-		const fd_fusion *f = &r->fusions[a->fusion];
-		put(buf, size, "%s fires on %s: %d nodes fused into %s [FD-OK]", rule->name, lab, f->n_nodes,
-		    rule->target_op ? rule->target_op : "?");
-		return buf;
-	}
-	char detail[600];
-	if (t.expected[0] && t.actual[0])
-		put(detail, sizeof detail, "%s: expected %s, actual %s", t.check, t.expected, t.actual);
-	else if (t.expected[0])
-		put(detail, sizeof detail, "%s: expected %s, %s", t.check, t.expected, t.reason);
-	else if (t.actual[0])
-		put(detail, sizeof detail, "%s: %s", t.check, t.actual);
-	else
-		put(detail, sizeof detail, "%s: %s", t.check, t.reason);
-	if (a->anchor < 0)
-		put(buf, size, "why: %s did not run: %s [%s]%s%s", rule->name, detail,
-		    reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
-	else
-		put(buf, size, "why: %s did not fire on %s: %s [%s]%s%s", rule->name, lab, detail,
-		    reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
-	return buf;
 }
 
 void explain_fusion_result_json(FILE *f, const fd_match_result *r)

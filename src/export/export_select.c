@@ -146,11 +146,8 @@ int export_select(const fd_match_result *r, const fd_export_options *o, fd_expor
 		sel->fusion_drawn[f] = rule < 0 || r->fusions[f].rule == rule;
 
 	if (o->around) {
-		int32_t g, n = FD_NONE;
-		for (g = 0; g < m->n_graphs; g++)
-			if ((n = graph_find_node(&m->graphs[g], o->around)) >= 0)
-				break;
-		if (n < 0) {
+		int32_t g, n;
+		if (!model_find_node(m, o->around, &g, &n)) {
 			diag_error(d, pos, "no node named '%s' (--around)", o->around);
 			goto fail;
 		}

@@ -4,38 +4,55 @@
  *
  * Everything allocated here lives in the model's arena; the strmaps of a graph
  * own only their slot arrays (model_release frees them). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ir/graph.h"
 
 /* The name indexes are caches: built on first use, freed by model_release.
- * A graph is otherwise read-only here, hence the casts. */
-int32_t graph_find_tensor(const fd_graph *g, const char *name)
+ * A graph is otherwise read-only here, hence the casts. The name of item i
+ * is the const char * at name_at in it; the first of equal names wins. */
+static int32_t find_by_name(strmap *map, const void *items, int32_t n, size_t stride, size_t name_at,
+                            const char *name)
 {
-	strmap *map = (strmap *)&g->tensor_by_name;
 	if (!name)
 		return FD_NONE;
-	if (!map->cap && g->n_tensors) {
-		strmap_reserve(map, (size_t)g->n_tensors);
-		for (int32_t t = 0; t < g->n_tensors; t++)
-			strmap_put(map, g->tensors[t].name, t);
+	if (!map->cap && n) {
+		strmap_reserve(map, (size_t)n);
+		for (int32_t i = 0; i < n; i++) {
+			const char *key = *(const char *const *)((const char *)items + (size_t)i * stride + name_at);
+			if (key)
+				strmap_put(map, key, i);
+		}
 	}
 	return strmap_get(map, name);
 }
 
+int32_t graph_find_tensor(const fd_graph *g, const char *name)
+{
+	return find_by_name((strmap *)&g->tensor_by_name, g->tensors, g->n_tensors, sizeof *g->tensors,
+	                    offsetof(fd_tensor, name), name);
+}
+
 int32_t graph_find_node(const fd_graph *g, const char *name)
 {
-	strmap *map = (strmap *)&g->node_by_name;
-	if (!name)
-		return FD_NONE;
-	if (!map->cap && g->n_nodes) {
-		strmap_reserve(map, (size_t)g->n_nodes);
-		for (int32_t n = 0; n < g->n_nodes; n++)
-			if (g->nodes[n].name)
-				strmap_put(map, g->nodes[n].name, n); /* first of equal names wins */
+	return find_by_name((strmap *)&g->node_by_name, g->nodes, g->n_nodes, sizeof *g->nodes,
+	                    offsetof(fd_node, name), name);
+}
+
+bool model_find_node(const fd_model *m, const char *name, int32_t *graph, int32_t *node)
+{
+	for (int32_t gi = 0; m && gi < m->n_graphs; gi++) {
+		int32_t n = graph_find_node(&m->graphs[gi], name);
+		if (n >= 0) {
+			*graph = gi;
+			*node = n;
+			return true;
+		}
 	}
-	return strmap_get(map, name);
+	*graph = *node = FD_NONE;
+	return false;
 }
 
 const fd_attr *node_attr(const fd_node *n, const char *name)
@@ -108,6 +125,29 @@ static const char *where(const fd_model *m, const fd_graph *g, char *buf, size_t
 	                    ? p->nodes[g->owner_node].name : "?";
 	snprintf(buf, size, " (in subgraph '%s' of node '%s')", g->name ? g->name : "", owner);
 	return buf;
+}
+
+/* Appends node i to the consumer list of each tensor it reads, and once to
+ * each outer tensor its bodies read (stamp[t] == i: already counted for i).
+ * The lists were sized by graph_link's count. */
+static void add_uses(const fd_model *m, fd_graph *g, int32_t i, int32_t *stamp)
+{
+	const fd_node *n = &g->nodes[i];
+	for (int32_t s = 0; s < n->n_inputs; s++) {
+		int32_t t = n->inputs[s];
+		if (t >= 0)
+			g->tensors[t].consumers[g->tensors[t].n_consumers++] = i;
+	}
+	for (int32_t b = 0; b < n->n_subgraphs; b++) {
+		const fd_graph *body = &m->graphs[n->subgraphs[b]];
+		for (int32_t bt = 0; bt < body->n_tensors; bt++) {
+			int32_t t = body->tensors[bt].outer;
+			if (body->tensors[bt].kind != TENSOR_OUTER_SCOPE || t < 0 || t >= g->n_tensors || stamp[t] == i)
+				continue;
+			stamp[t] = i;
+			g->tensors[t].consumers[g->tensors[t].n_consumers++] = i;
+		}
+	}
 }
 
 int graph_link(fd_model *m, fd_graph *g, fd_diags *d)
@@ -205,25 +245,8 @@ int graph_link(fd_model *m, fd_graph *g, fd_diags *d)
 		stamp[t] = FD_NONE;
 	}
 	/* fill in file order; graph_topo_sort reorders them topologically */
-	for (int32_t i = 0; i < g->n_nodes; i++) {
-		fd_node *n = &g->nodes[i];
-		for (int32_t s = 0; s < n->n_inputs; s++) {
-			int32_t t = n->inputs[s];
-			if (t >= 0)
-				g->tensors[t].consumers[g->tensors[t].n_consumers++] = i;
-		}
-		for (int32_t b = 0; b < n->n_subgraphs; b++) {
-			const fd_graph *body = &m->graphs[n->subgraphs[b]];
-			for (int32_t bt = 0; bt < body->n_tensors; bt++) {
-				int32_t t = body->tensors[bt].outer;
-				if (body->tensors[bt].kind != TENSOR_OUTER_SCOPE || t < 0 || t >= g->n_tensors
-				    || stamp[t] == i)
-					continue;
-				stamp[t] = i;
-				g->tensors[t].consumers[g->tensors[t].n_consumers++] = i;
-			}
-		}
-	}
+	for (int32_t i = 0; i < g->n_nodes; i++)
+		add_uses(m, g, i, stamp);
 	rc = 0;
 out:
 	free(count);
@@ -390,26 +413,8 @@ int graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d)
 	int32_t *tstamp = xmalloc(((size_t)g->n_tensors + 1) * sizeof *tstamp);
 	for (int32_t t = 0; t < g->n_tensors; t++)
 		tstamp[t] = FD_NONE;
-	for (int32_t k = 0; k < n; k++) {
-		int32_t i = order[k];
-		const fd_node *nd = &g->nodes[i];
-		for (int32_t s = 0; s < nd->n_inputs; s++) {
-			int32_t t = nd->inputs[s];
-			if (t >= 0)
-				g->tensors[t].consumers[g->tensors[t].n_consumers++] = i;
-		}
-		for (int32_t b = 0; b < nd->n_subgraphs; b++) {
-			const fd_graph *body = &m->graphs[nd->subgraphs[b]];
-			for (int32_t bt = 0; bt < body->n_tensors; bt++) {
-				int32_t t = body->tensors[bt].outer;
-				if (body->tensors[bt].kind != TENSOR_OUTER_SCOPE || t < 0 || t >= g->n_tensors
-				    || tstamp[t] == i)
-					continue;
-				tstamp[t] = i;
-				g->tensors[t].consumers[g->tensors[t].n_consumers++] = i;
-			}
-		}
-	}
+	for (int32_t k = 0; k < n; k++)
+		add_uses(m, g, order[k], tstamp);
 	free(tstamp);
 	free(indeg);
 	return 0;

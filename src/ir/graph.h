@@ -171,6 +171,9 @@ int  graph_link(fd_model *m, fd_graph *g, fd_diags *d);      /* producers, consu
 int  graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d); /* fills topo_order, node->topo */
 int32_t graph_find_tensor(const fd_graph *g, const char *name);
 int32_t graph_find_node(const fd_graph *g, const char *name);
+/* The first node named name in the main graph, else in the bodies in order:
+ * sets *graph and *node (FD_NONE both, and false, when there is none). */
+bool model_find_node(const fd_model *m, const char *name, int32_t *graph, int32_t *node);
 const fd_attr *node_attr(const fd_node *n, const char *name);
 int32_t node_spatial_rank(const fd_graph *g, const fd_node *n); /* Conv/Pool: dims - 2, or -1 */
 bool tensor_is_constant(const fd_graph *g, int32_t t);          /* initializer or Constant */

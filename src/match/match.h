@@ -88,8 +88,7 @@ const fd_composite_rec *match_composite(const fd_match_ctx *ctx, int32_t graph, 
 int32_t match_unit_nodes(const fd_match_ctx *ctx, int32_t graph, int32_t u, const int32_t **nodes);
 /* The node that names a unit: the node itself, or the composite's last member. */
 int32_t match_unit_node(const fd_match_ctx *ctx, int32_t graph, int32_t u);
-/* "conv1 (Conv)" or "Mul_4 (Swish: silu of Sigmoid_3, Mul_4)". Returns buf. */
-char *match_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size);
+/* A unit's label in words is explain_unit_label (explain/explain.h). */
 
 typedef struct fd_match_options {
 	const char *target;       /* NULL: "ai_core" */

@@ -287,28 +287,3 @@ int32_t match_unit_node(const fd_match_ctx *ctx, int32_t graph, int32_t u)
 	const fd_composite_rec *c = match_composite(ctx, graph, u);
 	return c ? c->last : u;
 }
-
-char *match_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size)
-{
-	const fd_graph_index *ix = &ctx->graphs[graph];
-	const fd_graph *g = ix->g;
-	if (u < 0 || u >= ix->n_units) {
-		snprintf(buf, size, "-");
-		return buf;
-	}
-	const fd_composite_rec *c = match_composite(ctx, graph, u);
-	if (!c) {
-		snprintf(buf, size, "%s (%s)", g->nodes[u].name, g->nodes[u].op_type);
-		return buf;
-	}
-	static const char *const kind_names[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
-	size_t at = (size_t)snprintf(buf, size, "%s (%s: %s of ", g->nodes[c->last].name,
-	                             c->kind < 5 ? kind_names[c->kind] : "?",
-	                             recogniser_name(c->recogniser));
-	for (int k = 0; k < c->n_members && at < size; k++)
-		at += (size_t)snprintf(buf + at, size - at, "%s%s", k ? ", " : "",
-		                       g->nodes[ix->canon.pool[c->members + k]].name);
-	if (at < size)
-		snprintf(buf + at, size - at, ")");
-	return buf;
-}

@@ -4,7 +4,6 @@
  * Owned by the matcher. */
 #include "match/param_value.h"
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -446,91 +445,6 @@ bool param_matches(const fd_yval *e, const fd_param_def *def, const fd_pval *a)
 	default:
 		return false;
 	}
-}
-
-static size_t append(char *buf, size_t size, size_t at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static size_t append(char *buf, size_t size, size_t at, const char *fmt, ...)
-{
-	if (at >= size)
-		return at;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf + at, size - at, fmt, ap);
-	va_end(ap);
-	return n < 0 ? at : at + (size_t)n;
-}
-
-/* Floats print as %.9g, with ".0" when that looks like an integer. */
-static size_t append_float(char *buf, size_t size, size_t at, double f)
-{
-	char tmp[64];
-	snprintf(tmp, sizeof tmp, "%.9g", f);
-	if (!strpbrk(tmp, ".eEn"))
-		strcat(tmp, ".0");
-	return append(buf, size, at, "%s", tmp);
-}
-
-char *pval_format(const fd_pval *v, char *buf, size_t size)
-{
-	size_t at = 0;
-	if (!size)
-		return buf;
-	buf[0] = '\0';
-	switch (v->kind) {
-	case PV_ABSENT: append(buf, size, 0, "absent"); break;
-	case PV_NO_SUCH: append(buf, size, 0, "no such param"); break;
-	case PV_UNKNOWN: append(buf, size, 0, "unknown"); break;
-	case PV_INT: append(buf, size, 0, "%lld", (long long)v->i); break;
-	case PV_BOOL: append(buf, size, 0, "%s", v->i ? "true" : "false"); break;
-	case PV_FLOAT: append_float(buf, size, 0, v->f); break;
-	case PV_STRING: append(buf, size, 0, "\"%s\"", v->s); break;
-	case PV_INTS:
-	case PV_FLOATS:
-		at = append(buf, size, at, "[");
-		for (int64_t k = 0; k < v->n; k++) {
-			if (k)
-				at = append(buf, size, at, ", ");
-			if (k >= 16) {
-				at = append(buf, size, at, "…");
-				break;
-			}
-			if (v->kind == PV_INTS)
-				at = append(buf, size, at, "%lld", (long long)pval_ints(v)[k]);
-			else
-				at = append_float(buf, size, at, pval_floats(v)[k]);
-		}
-		append(buf, size, at, "]");
-		break;
-	}
-	return buf;
-}
-
-static size_t yval_append(const fd_yval *v, char *buf, size_t size, size_t at)
-{
-	if (!v || v->kind == YV_NULL)
-		return append(buf, size, at, "null");
-	if (v->kind == YV_SCALAR)
-		return append(buf, size, at, v->quoted ? "\"%s\"" : "%s", v->text ? v->text : "");
-	if (v->kind == YV_SEQ) {
-		at = append(buf, size, at, "[");
-		for (size_t k = 0; k < v->n; k++) {
-			if (k)
-				at = append(buf, size, at, ", ");
-			at = yval_append(v->items[k], buf, size, at);
-		}
-		return append(buf, size, at, "]");
-	}
-	return append(buf, size, at, "{…}");
-}
-
-char *yval_format(const fd_yval *v, char *buf, size_t size)
-{
-	if (size)
-		buf[0] = '\0';
-	yval_append(v, buf, size, 0);
-	return buf;
 }
 
 const char *pv_source_name(fd_pv_source s)

@@ -58,9 +58,7 @@ bool param_float_eq(double a, double b);
 /* Does the value written in the rule equal the node's? */
 bool param_matches(const fd_yval *expected, const fd_param_def *def, const fd_pval *actual);
 
-/* Text forms: "0.0", "[3, 3]", "\"none\"", "absent". Return buf. */
-char *pval_format(const fd_pval *v, char *buf, size_t size);
-char *yval_format(const fd_yval *v, char *buf, size_t size);
+/* Their text forms are explain_pval / explain_yval (explain/explain.h). */
 const char *pv_source_name(fd_pv_source s);   /* "attribute", "input", "derived", "default", … */
 
 #endif

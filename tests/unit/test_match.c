@@ -123,7 +123,7 @@ static void test_param_lookup(void **state)
 	assert_string_equal(v.s, "none");
 	param_unit_value(g, node(&m, "conv1"), NULL, NULL, conv, "kernel_size", &v);
 	assert_int_equal(v.kind, PV_INTS);
-	assert_string_equal(pval_format(&v, buf, sizeof buf), "[3, 3]");
+	assert_string_equal(explain_pval(&v, buf, sizeof buf), "[3, 3]");
 	param_unit_value(g, node(&m, "bn1"), NULL, NULL, bn, "eps", &v);
 	assert_int_equal(v.kind, PV_FLOAT);
 	assert_true(param_float_eq(v.f, 1e-5));

@@ -340,6 +340,38 @@ static void test_why_not(void **state)
 	assert_int_equal(vs_why_not(r, qkv, 0, conv1), UINT32_MAX);
 }
 
+/* The resolver behind vs_why_not and `fusiondbg why`: each kind of answer. */
+static void test_explain_why(void **state)
+{
+	const fd_match_result *r = session_result(&S);
+	const fd_trace *t = &r->trace;
+	const fd_graph *g = &session_model(&S)->graphs[0];
+	int32_t conv1 = graph_find_node(g, "conv1"), add1 = graph_find_node(g, "add1");
+	int32_t residual = ruleset_find(session_rules(&S), "Conv_Add_Residual_Fusion");
+	int32_t silu = ruleset_find(session_rules(&S), "Conv_Add_SiLU_Fusion");
+	int32_t qkv = ruleset_find(session_rules(&S), "Attention_QKV_Fusion");
+	fd_why w;
+
+	explain_why(r, residual, 0, conv1, &w);
+	assert_int_equal(w.kind, WHY_ATTEMPT);
+	assert_int_equal(w.attempt, vs_why_not(r, residual, 0, conv1));
+	assert_int_equal(w.decisive, t->attempts[w.attempt].decisive);
+	assert_false(w.fired);
+	assert_non_null(strstr(w.line, "why: Conv_Add_Residual_Fusion did not fire on conv1 (Conv): conflict"));
+
+	/* a member of the rule's fusion that is not its anchor: the fusion answers */
+	explain_why(r, silu, 0, add1, &w);
+	assert_int_equal(w.kind, WHY_FUSED);
+	assert_true(w.fired);
+	assert_int_equal(w.attempt, (uint32_t)r->fusions[w.fusion].attempt);
+	assert_non_null(strstr(w.line, "fires on add1 (Add): part of the fusion at conv1 (Conv)"));
+
+	explain_why(r, qkv, 0, conv1, &w);
+	assert_int_equal(w.kind, WHY_UNREACHED);
+	assert_int_equal(w.attempt, UINT32_MAX);
+	assert_non_null(strstr(w.line, "no attempt of this rule reached the node [FD-NM01]"));
+}
+
 /* After a what-if edit the stepper reads the new trace. */
 static void test_stepper_after_edit(void **state)
 {
@@ -373,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_stepper_fire_failure),
 		cmocka_unit_test(test_breakpoints),
 		cmocka_unit_test(test_why_not),
+		cmocka_unit_test(test_explain_why),
 		cmocka_unit_test(test_stepper_after_edit),
 	};
 	int failed = cmocka_run_group_tests_name("view_state", pure, NULL, NULL);

@@ -1,0 +1,134 @@
+/* value_text.c — the words for what a run speaks of: a unit ("conv1
+ * (Conv)", a composite with its members), a node's param value, the value a
+ * rule writes, and a place in the rule text. */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "explain/explain.h"
+
+static const char *const composite_names[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
+static_assert(sizeof composite_names / sizeof *composite_names == COMPOSITE_BIASADD + 1,
+              "one name per fd_composite");
+
+const char *explain_composite_name(int kind)
+{
+	return kind >= 0 && kind <= COMPOSITE_BIASADD ? composite_names[kind] : "?";
+}
+
+char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size)
+{
+	const fd_graph_index *ix = &ctx->graphs[graph];
+	const fd_graph *g = ix->g;
+	if (u < 0 || u >= ix->n_units) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	const fd_composite_rec *c = match_composite(ctx, graph, u);
+	if (!c) {
+		snprintf(buf, size, "%s (%s)", g->nodes[u].name, g->nodes[u].op_type);
+		return buf;
+	}
+	size_t at = (size_t)snprintf(buf, size, "%s (%s: %s of ", g->nodes[c->last].name,
+	                             explain_composite_name(c->kind), recogniser_name(c->recogniser));
+	for (int k = 0; k < c->n_members && at < size; k++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%s", k ? ", " : "",
+		                       g->nodes[ix->canon.pool[c->members + k]].name);
+	if (at < size)
+		snprintf(buf + at, size - at, ")");
+	return buf;
+}
+
+static size_t append(char *buf, size_t size, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static size_t append(char *buf, size_t size, size_t at, const char *fmt, ...)
+{
+	if (at >= size)
+		return at;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + at, size - at, fmt, ap);
+	va_end(ap);
+	return n < 0 ? at : at + (size_t)n;
+}
+
+/* Floats print as %.9g, with ".0" when that looks like an integer. */
+static size_t append_float(char *buf, size_t size, size_t at, double f)
+{
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "%.9g", f);
+	if (!strpbrk(tmp, ".eEn"))
+		strcat(tmp, ".0");
+	return append(buf, size, at, "%s", tmp);
+}
+
+char *explain_pval(const fd_pval *v, char *buf, size_t size)
+{
+	size_t at = 0;
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	switch (v->kind) {
+	case PV_ABSENT: append(buf, size, 0, "absent"); break;
+	case PV_NO_SUCH: append(buf, size, 0, "no such param"); break;
+	case PV_UNKNOWN: append(buf, size, 0, "unknown"); break;
+	case PV_INT: append(buf, size, 0, "%lld", (long long)v->i); break;
+	case PV_BOOL: append(buf, size, 0, "%s", v->i ? "true" : "false"); break;
+	case PV_FLOAT: append_float(buf, size, 0, v->f); break;
+	case PV_STRING: append(buf, size, 0, "\"%s\"", v->s); break;
+	case PV_INTS:
+	case PV_FLOATS:
+		at = append(buf, size, at, "[");
+		for (int64_t k = 0; k < v->n; k++) {
+			if (k)
+				at = append(buf, size, at, ", ");
+			if (k >= 16) {
+				at = append(buf, size, at, "…");
+				break;
+			}
+			if (v->kind == PV_INTS)
+				at = append(buf, size, at, "%lld", (long long)pval_ints(v)[k]);
+			else
+				at = append_float(buf, size, at, pval_floats(v)[k]);
+		}
+		append(buf, size, at, "]");
+		break;
+	}
+	return buf;
+}
+
+static size_t yval_append(const fd_yval *v, char *buf, size_t size, size_t at)
+{
+	if (!v || v->kind == YV_NULL)
+		return append(buf, size, at, "null");
+	if (v->kind == YV_SCALAR)
+		return append(buf, size, at, v->quoted ? "\"%s\"" : "%s", v->text ? v->text : "");
+	if (v->kind == YV_SEQ) {
+		at = append(buf, size, at, "[");
+		for (size_t k = 0; k < v->n; k++) {
+			if (k)
+				at = append(buf, size, at, ", ");
+			at = yval_append(v->items[k], buf, size, at);
+		}
+		return append(buf, size, at, "]");
+	}
+	return append(buf, size, at, "{…}");
+}
+
+char *explain_yval(const fd_yval *v, char *buf, size_t size)
+{
+	if (size)
+		buf[0] = '\0';
+	yval_append(v, buf, size, 0);
+	return buf;
+}
+
+char *explain_where(const fd_srcpos *p, char *buf, size_t size)
+{
+	if (!p->file || !p->line)
+		buf[0] = '\0';
+	else
+		snprintf(buf, size, "%s:%d:%d", p->file, p->line, p->col);
+	return buf;
+}
