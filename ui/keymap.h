@@ -12,11 +12,16 @@
 #include "actions.h"
 #include "base/diag.h"
 
-/* Scopes: generic, then one per view in the order of enum tui_view (tui.h). */
-enum keymap_scope {
-	SCOPE_GENERIC, SCOPE_RULES, SCOPE_GRAPH, SCOPE_TRACE, SCOPE_DETAIL, SCOPE_DIFF,
-	SCOPE_BREAKS, SCOPE_HELP, SCOPE_COUNT
-};
+/* Scopes: generic, then one per view in the order of enum tui_view (views.h). */
+#define SCOPE_ENUM(X, id, ops, name, title, tab, help) SCOPE_##id,
+enum keymap_scope { SCOPE_GENERIC, TUI_VIEWS(SCOPE_ENUM, ) SCOPE_COUNT };
+#undef SCOPE_ENUM
+
+/* The scope of view v's own bindings. */
+static inline int keymap_scope_of(enum tui_view v)
+{
+	return SCOPE_GENERIC + 1 + (int)v;
+}
 
 typedef struct keymap_binding {
 	int scope;
@@ -47,7 +52,7 @@ size_t key_parse(const char *s, int *key);
 char *key_label(int key, char *buf, size_t size);
 /* '\r' and KEY_ENTER → '\n', DEL / ^H → KEY_BACKSPACE. */
 int  key_normalize(int key);
-const char *scope_name(int scope);
+const char *scope_name(int scope);       /* "generic", else the view's name */
 int  scope_from_name(const char *name);  /* -1 when unknown */
 
 /* The compiled-in defaults (keys_default.c, kept equal to ui/keys.default). */

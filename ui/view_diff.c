@@ -200,5 +200,5 @@ static const enum tui_action hints[] = {
 };
 
 const view_ops view_diff_ops = {
-	.name = "diff", .rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .hints = hints,
+	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .hints = hints,
 };

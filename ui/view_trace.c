@@ -7,6 +7,7 @@
 #include <string.h>
 #include "display.h"
 #include "explain/explain.h"
+#include "prompt.h"
 
 static const fd_match_result *res(tui *t)
 {
@@ -364,6 +365,6 @@ static const enum tui_action hints[] = {
 };
 
 const view_ops view_trace_ops = {
-	.name = "trace", .rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .footer_lines = footer_lines, .draw_footer = draw_footer, .hints = hints,
 };
