@@ -118,23 +118,12 @@ char *key_label(int key, char *buf, size_t size)
 
 void keymap_init(keymap *km)
 {
-	km->items = NULL;
-	km->n = km->cap = 0;
+	*km = (keymap){ 0 };
 }
 
 void keymap_release(keymap *km)
 {
-	free(km->items);
-	keymap_init(km);
-}
-
-static void bind(keymap *km, int scope, int key, enum tui_action a)
-{
-	if (km->n == km->cap) {
-		km->cap = km->cap ? km->cap * 2 : 128;
-		km->items = xrealloc(km->items, km->cap * sizeof *km->items);
-	}
-	km->items[km->n++] = (keymap_binding){ scope, key, a };
+	vec_release(km);
 }
 
 /* The next word of a line: start column (1-based) and length. */
@@ -217,7 +206,7 @@ int keymap_parse(keymap *km, const char *text, const char *file, fd_diags *d)
 			bad++;
 			goto next;
 		}
-		bind(km, scope, key, a);
+		vec_push(km, ((keymap_binding){ scope, key, a }));
 	next:
 		p = *eol ? eol + 1 : eol;
 	}

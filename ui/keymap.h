@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "actions.h"
 #include "base/diag.h"
+#include "base/vec.h"
 
 /* Scopes: generic, then one per view in the order of enum tui_view (views.h). */
 #define SCOPE_ENUM(X, id, ops, name, title, tab, help) SCOPE_##id,
@@ -29,10 +30,7 @@ typedef struct keymap_binding {
 	enum tui_action action;
 } keymap_binding;
 
-typedef struct keymap {
-	keymap_binding *items;
-	size_t n, cap;
-} keymap;
+typedef VEC(keymap_binding) keymap;   /* in binding order: the last binding of a key wins */
 
 void keymap_init(keymap *km);
 void keymap_release(keymap *km);

@@ -7,8 +7,10 @@
 #include "display.h"
 #include "estimate/estimate.h"
 
-enum diff_row_kind { DR_PEAK, DR_COUNTS, DR_HEAD_EDITS, DR_EDIT, DR_HEAD_RULES, DR_RULE, DR_HEAD_FUSIONS, DR_FUSION,
-                     DR_NONE };
+/* A row: what it shows, and i: the edit, rule change or fusion change it
+ * shows, which heading, or which "none". */
+enum diff_row_kind { DR_PEAK, DR_COUNTS, DR_HEAD, DR_EDIT, DR_RULE, DR_FUSION, DR_NONE };
+enum { HEAD_EDITS, HEAD_RULES, HEAD_FUSIONS };
 
 static struct diff_row { enum diff_row_kind kind; size_t i; } *drows;
 static size_t n_drows, cap_drows;
@@ -31,15 +33,15 @@ static void ensure(tui *t)
 	n_drows = 0;
 	push(DR_PEAK, 0);
 	push(DR_COUNTS, 0);
-	push(DR_HEAD_EDITS, 0);
+	push(DR_HEAD, HEAD_EDITS);
 	for (size_t i = 0; i < t->s.n_applied; i++)
 		push(DR_EDIT, i);
 	if (!t->s.n_applied)
 		push(DR_NONE, 0);
-	push(DR_HEAD_RULES, 0);
+	push(DR_HEAD, HEAD_RULES);
 	for (size_t i = 0; i < t->diff.n_rules; i++)
 		push(DR_RULE, i);
-	push(DR_HEAD_FUSIONS, 0);
+	push(DR_HEAD, HEAD_FUSIONS);
 	for (size_t i = 0; i < t->diff.n_changes; i++)
 		push(DR_FUSION, i);
 	if (!t->diff.n_changes)
@@ -89,9 +91,12 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		snprintf(buf, size, "fusions: %zu gained, %zu lost, %zu changed, %zu unchanged", df->n_gained, df->n_lost,
 		         df->n_changed, df->n_unchanged);
 		break;
-	case DR_HEAD_EDITS:
+	case DR_HEAD:
 		*role = ROLE_HEADER;
-		snprintf(buf, size, "edits (%zu unsaved; u undoes, s saves)", session_unsaved(&t->s));
+		if (d->i == HEAD_EDITS)
+			snprintf(buf, size, "edits (%zu unsaved; u undoes, s saves)", session_unsaved(&t->s));
+		else
+			snprintf(buf, size, "%s", d->i == HEAD_RULES ? "rules" : "fusions (Enter shows the node)");
 		break;
 	case DR_EDIT: {
 		const fd_edit *e = &t->s.edits[d->i];
@@ -100,10 +105,6 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		         G.arrow, e->new_text ? e->new_text : "(absent)");
 		break;
 	}
-	case DR_HEAD_RULES:
-		*role = ROLE_HEADER;
-		snprintf(buf, size, "rules");
-		break;
 	case DR_RULE: {
 		const fd_rule_change *c = &df->rules[d->i];
 		char pr[96] = "", en[64] = "";
@@ -118,10 +119,6 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		         (long long)c->effect_before, G.arrow, (long long)c->effect_after);
 		break;
 	}
-	case DR_HEAD_FUSIONS:
-		*role = ROLE_HEADER;
-		snprintf(buf, size, "fusions (Enter shows the node)");
-		break;
 	case DR_FUSION: {
 		const fd_fusion_change *c = &df->changes[d->i];
 		const fd_match_result *before = session_baseline(&t->s), *after = session_result(&t->s);

@@ -187,22 +187,39 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 	}
 }
 
-static void select_row(tui *t)
+/* The event under the cursor; false when the trace is empty. */
+static bool cursor_event(tui *t, fd_event *e)
 {
 	const fd_match_result *r = res(t);
 	if (r->trace.n_events == 0)
+		return false;
+	*e = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
+	return true;
+}
+
+/* Whether the event is about a unit of a graph (not a rule's start, not a
+ * match-wide check); *node: that unit's node, or -1. */
+static bool event_node(const fd_match_result *r, const fd_event *e, int32_t *node)
+{
+	if (e->kind == EV_RULE || e->graph < 0 || e->unit < 0 || e->graph >= r->ctx->n_graphs ||
+	    e->unit >= r->ctx->graphs[e->graph].n_units)
+		return false;
+	*node = e->kind == EV_CONFLICT || e->kind == EV_CYCLE ? e->unit : match_unit_node(r->ctx, e->graph, e->unit);
+	return true;
+}
+
+static void select_row(tui *t)
+{
+	fd_event e;
+	int32_t node;
+	if (!cursor_event(t, &e))
 		return;
-	fd_event cur = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
-	const fd_event *e = &cur;
-	if (e->kind == EV_RULE || e->graph < 0 || e->unit < 0 ||
-	    e->graph >= r->ctx->n_graphs || e->unit >= r->ctx->graphs[e->graph].n_units) {
-		if (e->rule >= 0)
-			tui_set_detail_rule(t, e->rule);
-		return;
+	if (!event_node(res(t), &e, &node)) {
+		if (e.rule >= 0)
+			tui_set_detail_rule(t, e.rule);
+	} else if (node >= 0) {
+		tui_set_detail_node(t, e.graph, node);
 	}
-	int32_t node = e->kind == EV_CONFLICT || e->kind == EV_CYCLE ? e->unit : match_unit_node(r->ctx, e->graph, e->unit);
-	if (node >= 0)
-		tui_set_detail_node(t, e->graph, node);
 }
 
 static unsigned step(tui *t, vs_step how, const char *none)
@@ -221,9 +238,9 @@ static unsigned step(tui *t, vs_step how, const char *none)
 static unsigned breakpoint_menu(tui *t)
 {
 	const fd_match_result *r = res(t);
-	if (r->trace.n_events == 0)
+	fd_event cur;
+	if (!cursor_event(t, &cur))
 		return RES_OK;
-	fd_event cur = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
 	const fd_event *e = &cur;
 	vs_breakpoint choice[3];
 	char text[3][256];
@@ -237,14 +254,10 @@ static unsigned breakpoint_menu(tui *t)
 		choice[n] = (vs_breakpoint){ .kind = BP_RULE, .rule = e->rule };
 		n++;
 	}
-	if (e->kind != EV_RULE && e->graph >= 0 && e->unit >= 0 && e->graph < r->ctx->n_graphs &&
-	    e->unit < r->ctx->graphs[e->graph].n_units) {
-		int32_t node = e->kind == EV_CONFLICT || e->kind == EV_CYCLE ? e->unit
-		             : match_unit_node(r->ctx, e->graph, e->unit);
-		if (node >= 0) {
-			choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = node };
-			n++;
-		}
+	int32_t node;
+	if (event_node(r, e, &node) && node >= 0) {
+		choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = node };
+		n++;
 	}
 	if (n == 0)
 		return RES_OK;
@@ -337,16 +350,13 @@ static unsigned action(tui *t, enum tui_action a)
 {
 	switch (a) {
 	case ACT_EDIT: {
-		const fd_match_result *r = res(t);
-		if (r->trace.n_events == 0)
-			return RES_UNHANDLED;
-		fd_event cur = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
-		const fd_event *e = &cur;
-		char path[160];
-		event_path(t, e, path, sizeof path);
+		fd_event e;
+		char path[160] = "";
+		if (cursor_event(t, &e))
+			event_path(t, &e, path, sizeof path);
 		if (!path[0])
 			return RES_UNHANDLED;   /* the generic PATH=VALUE prompt */
-		return tui_edit_value(t, e->rule, path);
+		return tui_edit_value(t, e.rule, path);
 	}
 	case ACT_STEP_NEXT: return step(t, STEP_NEXT_EVENT, "at the last event");
 	case ACT_STEP_PREV: return step(t, STEP_PREV_EVENT, "at the first event");
