@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "loop.h"
 #include "estimate/estimate.h"
 
 static void add(tui *t, int role, int32_t rule, const char *path, const char *fmt, ...)

@@ -4,8 +4,7 @@
  * recovery file, detail) are the main loop's, on RES_RERUN. */
 #include <stdio.h>
 #include <string.h>
-#include "prompt.h"
-#include "tui.h"
+#include "loop.h"
 
 unsigned tui_after_edit(tui *t, int rc, fd_diags *d, const char *what)
 {

@@ -6,10 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/clock.h"
-#include "display.h"
 #include "export/export.h"
 #include "loop.h"
-#include "prompt.h"
 
 static unsigned search(tui *t, int dir, bool ask)
 {

@@ -3,7 +3,7 @@
  * rows drawn through its view_ops, the title bar and the status line. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
 #include "estimate/estimate.h"
 
 static pane panes[VIEW_COUNT];

@@ -5,7 +5,6 @@
  * key. */
 #include <stdio.h>
 #include "base/clock.h"
-#include "display.h"
 #include "loop.h"
 #include "signals.h"
 

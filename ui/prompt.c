@@ -3,8 +3,7 @@
  * loop on input_key, so scripts drive them like any key. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
-#include "prompt.h"
+#include "view.h"
 
 static int next_key(tui *t)
 {

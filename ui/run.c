@@ -10,9 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/clock.h"
-#include "display.h"
 #include "loop.h"
-#include "prompt.h"
 #include "signals.h"
 #include "ui.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "display.h"
+#include "loop.h"
 #include "signals.h"
 
 void tui_message(tui *t, int role, const char *fmt, ...)

@@ -2,7 +2,7 @@
  * or Del removes the one under the cursor; Enter runs the trace to its next
  * hit (from the start when none is left after the current event). */
 #include <stdio.h>
-#include "display.h"
+#include "view.h"
 
 static size_t rows(tui *t)
 {

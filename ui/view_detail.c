@@ -1,7 +1,7 @@
 /* view_detail.c — the detail view: the rows detail.c builds for the node or
  * rule last selected; e edits the value under the cursor, w asks why-not of
  * the node, b sets a breakpoint on the subject. */
-#include "display.h"
+#include "view.h"
 
 static size_t rows(tui *t)
 {

@@ -4,7 +4,7 @@
  * (session_diff). Enter on a fusion shows its node in the graph. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
 #include "estimate/estimate.h"
 
 /* A row: what it shows, and i: the edit, rule change or fusion change it

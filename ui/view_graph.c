@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
 #include "explain/explain.h"
 
 static size_t rows(tui *t)

@@ -4,7 +4,7 @@
  * and try a fix with nothing else to read. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
 
 static const char *const intro[] = {
 	"fusiondbg: step through what the fusion rules did, ask why one did not fire, try a fix.",

@@ -4,7 +4,7 @@
  * unsaved edits. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
 #include "explain/explain.h"
 
 static size_t rows(tui *t)

@@ -5,9 +5,8 @@
  * a trace of millions of events opens at once. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
 #include "explain/explain.h"
-#include "prompt.h"
 
 static const fd_match_result *res(tui *t)
 {

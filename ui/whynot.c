@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "explain/explain.h"
-#include "prompt.h"
-#include "tui.h"
+#include "view.h"
 
 unsigned tui_why_not_node(tui *t, int32_t g, int32_t n)
 {
