@@ -3,10 +3,7 @@
  * output's shape and dtype, and the fusion that took it, marked and coloured
  * per rule. Only visible rows are formatted. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include "view.h"
-#include "explain/explain.h"
 
 static size_t rows(tui *t)
 {

@@ -221,18 +221,6 @@ static void select_row(tui *t)
 	}
 }
 
-static unsigned step(tui *t, vs_step how, const char *none)
-{
-	const fd_match_result *r = res(t);
-	bool moved;
-	uint32_t to = vs_stepper_move(r, &t->bps, (uint32_t)t->list[VIEW_TRACE].cursor, how, &moved);
-	if (!moved) {
-		tui_message(t, ROLE_WARN, "%s", none);
-		return RES_REDRAW;
-	}
-	return tui_goto_event(t, to) | RES_REDRAW;
-}
-
 /* b in the trace view: what to break on, when the event offers a choice. */
 static unsigned breakpoint_menu(tui *t)
 {
@@ -357,8 +345,6 @@ static unsigned action(tui *t, enum tui_action a)
 			return RES_UNHANDLED;   /* the generic PATH=VALUE prompt */
 		return tui_edit_value(t, e.rule, path);
 	}
-	case ACT_STEP_NEXT: return step(t, STEP_NEXT_EVENT, "at the last event");
-	case ACT_STEP_PREV: return step(t, STEP_PREV_EVENT, "at the first event");
 	case ACT_BREAKPOINT: return breakpoint_menu(t);
 	case ACT_ENTER:
 		select_row(t);
