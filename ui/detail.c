@@ -14,11 +14,8 @@ static void add(tui *t, int role, int32_t rule, const char *path, const char *fm
 	__attribute__((format(printf, 5, 6)));
 static void add(tui *t, int role, int32_t rule, const char *path, const char *fmt, ...)
 {
-	if (t->n_drows == t->cap_drows) {
-		t->cap_drows = t->cap_drows ? t->cap_drows * 2 : 64;
-		t->drows = xrealloc(t->drows, t->cap_drows * sizeof *t->drows);
-	}
-	detail_row *r = &t->drows[t->n_drows++];
+	vec_grow(&t->drows, t->drows.n + 1);
+	detail_row *r = &t->drows.items[t->drows.n++];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(r->text, sizeof r->text, fmt, ap);
@@ -236,30 +233,30 @@ static void build_rule(tui *t)
 	session_get(&t->s, t->drule, "enabled", val, sizeof val);
 	add(t, r->enabled ? ROLE_NORMAL : ROLE_FAIL, t->drule, "enabled", "  enabled = %s", val);
 	char path[256] = "";
-	size_t before = t->n_drows;
+	size_t before = t->drows.n;
 	walk(t, t->drule, r->root, path, 0, sizeof path, 0);
 	/* "enabled" may also be written in the document: keep one row */
-	for (size_t i = before; i < t->n_drows; i++)
-		if (!strcmp(t->drows[i].path, "enabled")) {
-			memmove(&t->drows[i], &t->drows[i + 1], (t->n_drows - i - 1) * sizeof *t->drows);
-			t->n_drows--;
+	for (size_t i = before; i < t->drows.n; i++)
+		if (!strcmp(t->drows.items[i].path, "enabled")) {
+			memmove(&t->drows.items[i], &t->drows.items[i + 1], (t->drows.n - i - 1) * sizeof *t->drows.items);
+			t->drows.n--;
 			break;
 		}
 	/* edited values stand out */
-	for (size_t i = before; i < t->n_drows; i++)
+	for (size_t i = before; i < t->drows.n; i++)
 		for (size_t k = 0; k < t->s.n_applied; k++)
-			if (t->s.edits[k].rule == t->drule && !strcmp(t->s.edits[k].path, t->drows[i].path))
-				t->drows[i].role = ROLE_EDITED;
+			if (t->s.edits[k].rule == t->drule && !strcmp(t->s.edits[k].path, t->drows.items[i].path))
+				t->drows.items[i].role = ROLE_EDITED;
 }
 
 void tui_detail_build(tui *t)
 {
-	t->n_drows = 0;
+	t->drows.n = 0;
 	if (t->dkind == DETAIL_NODE)
 		build_node(t);
 	else if (t->dkind == DETAIL_RULE)
 		build_rule(t);
 	else
 		add(t, ROLE_DIM, -1, NULL, "move to a rule, a node or an event");
-	vs_list_set_rows(&t->list[VIEW_DETAIL], t->n_drows);
+	vs_list_set_rows(&t->list[VIEW_DETAIL], t->drows.n);
 }

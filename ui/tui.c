@@ -65,8 +65,8 @@ int32_t tui_rule_under_cursor(tui *t)
 			return trace_event(&r->trace, t->list[VIEW_TRACE].cursor).rule;
 		return -1;
 	case VIEW_DETAIL:
-		if (t->list[VIEW_DETAIL].cursor < t->n_drows && t->drows[t->list[VIEW_DETAIL].cursor].rule >= 0)
-			return t->drows[t->list[VIEW_DETAIL].cursor].rule;
+		if (t->list[VIEW_DETAIL].cursor < t->drows.n && t->drows.items[t->list[VIEW_DETAIL].cursor].rule >= 0)
+			return t->drows.items[t->list[VIEW_DETAIL].cursor].rule;
 		return t->dkind == DETAIL_RULE ? t->drule : -1;
 	case VIEW_GRAPH: {
 		int32_t g, n;

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "actions.h"
+#include "base/vec.h"
 #include "input.h"
 #include "keymap.h"
 #include "roles.h"
@@ -85,8 +86,7 @@ struct tui {
 	/* detail */
 	enum detail_kind dkind;
 	int32_t drule, dgraph, dnode;
-	detail_row *drows;
-	size_t n_drows, cap_drows;
+	VEC(detail_row) drows;
 	/* diff against the rules as loaded */
 	fd_session_diff diff;
 	bool diff_valid;

@@ -5,18 +5,18 @@
 
 static size_t rows(tui *t)
 {
-	return t->n_drows;
+	return t->drows.n;
 }
 
 static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 {
 	tui *t = ctx;
-	return row < t->n_drows ? t->drows[row].text : "";
+	return row < t->drows.n ? t->drows.items[row].text : "";
 }
 
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
-	const detail_row *d = &t->drows[row];
+	const detail_row *d = &t->drows.items[row];
 	bool cur = cursor && t->focus == VIEW_DETAIL;
 	if (cur)
 		display_fill(y, x, w, ROLE_CURSOR, 0);
@@ -27,7 +27,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 static unsigned action(tui *t, enum tui_action a)
 {
 	size_t row = t->list[VIEW_DETAIL].cursor;
-	const detail_row *d = row < t->n_drows ? &t->drows[row] : NULL;
+	const detail_row *d = row < t->drows.n ? &t->drows.items[row] : NULL;
 	switch (a) {
 	case ACT_EDIT:
 		if (d && d->path[0])

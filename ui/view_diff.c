@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "view.h"
+#include "base/vec.h"
 #include "estimate/estimate.h"
 
 /* A row: what it shows, and i: the edit, rule change or fusion change it
@@ -12,16 +13,12 @@
 enum diff_row_kind { DR_PEAK, DR_COUNTS, DR_HEAD, DR_EDIT, DR_RULE, DR_FUSION, DR_NONE };
 enum { HEAD_EDITS, HEAD_RULES, HEAD_FUSIONS };
 
-static struct diff_row { enum diff_row_kind kind; size_t i; } *drows;
-static size_t n_drows, cap_drows;
+struct diff_row { enum diff_row_kind kind; size_t i; };
+static VEC(struct diff_row) drows;   /* the view's own, rebuilt with the diff */
 
 static void push(enum diff_row_kind k, size_t i)
 {
-	if (n_drows == cap_drows) {
-		cap_drows = cap_drows ? cap_drows * 2 : 64;
-		drows = xrealloc(drows, cap_drows * sizeof *drows);
-	}
-	drows[n_drows++] = (struct diff_row){ k, i };
+	vec_push(&drows, ((struct diff_row){ k, i }));
 }
 
 static void ensure(tui *t)
@@ -30,7 +27,7 @@ static void ensure(tui *t)
 		return;
 	session_diff(&t->s, &t->diff);
 	t->diff_valid = true;
-	n_drows = 0;
+	drows.n = 0;
 	push(DR_PEAK, 0);
 	push(DR_COUNTS, 0);
 	push(DR_HEAD, HEAD_EDITS);
@@ -51,7 +48,7 @@ static void ensure(tui *t)
 static size_t rows(tui *t)
 {
 	ensure(t);
-	return n_drows;
+	return drows.n;
 }
 
 static void fusion_nodes(tui *t, const fd_match_result *r, int32_t f, char *buf, size_t size)
@@ -76,7 +73,7 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	ensure(t);
 	const fd_session_diff *df = &t->diff;
 	const fd_ruleset *rs = session_rules(&t->s);
-	const struct diff_row *d = &drows[row];
+	const struct diff_row *d = &drows.items[row];
 	char b1[32], b2[32], b3[32], nodes[256];
 	*role = ROLE_NORMAL;
 	switch (d->kind) {
@@ -170,9 +167,9 @@ static unsigned action(tui *t, enum tui_action a)
 {
 	ensure(t);
 	size_t row = t->list[VIEW_DIFF].cursor;
-	if (a != ACT_ENTER || row >= n_drows)
+	if (a != ACT_ENTER || row >= drows.n)
 		return RES_UNHANDLED;
-	const struct diff_row *d = &drows[row];
+	const struct diff_row *d = &drows.items[row];
 	if (d->kind == DR_FUSION) {
 		const fd_fusion_change *c = &t->diff.changes[d->i];
 		size_t gr = vs_graph_node_row(&t->grows, session_model(&t->s), c->graph, c->node);
