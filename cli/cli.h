@@ -88,8 +88,8 @@ int cmd_verify(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_why(int argc, char **argv);
-/* The TUI (ui/tui.c): argv[1] is the MODEL (main.c dispatches when it is a file). */
-int tui_main(int argc, char **argv);
+/* The TUI (cmd_tui.c): argv[0] is the MODEL (main.c dispatches when it is a file). */
+int cmd_tui(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 /* Loads every -r path (or GRAPH_AUTOFUSION_RULES_DIR), applies the
  * environment, prints diagnostics; -1 on any error (rules_args.c). */

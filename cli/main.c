@@ -63,10 +63,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 2, argv + 2);
-	/* no command word: MODEL [-r RULES]... opens the TUI (ui/tui.c) */
+	/* no command word: MODEL [-r RULES]... opens the TUI (cmd_tui.c) */
 	if (!strncmp(argv[1], "--print-keys", 12) || !strcmp(argv[1], "--print-default-keys") ||
 	    access(argv[1], F_OK) == 0)
-		return tui_main(argc, argv);
+		return cmd_tui(argc - 1, argv + 1);
 	fprintf(stderr, "fusiondbg: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_BAD_INPUT;

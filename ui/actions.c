@@ -1,5 +1,6 @@
 /* actions.c — the action table generated from TUI_ACTIONS (actions.h), its
  * name lookup, and the section titles of the help view. */
+#include <assert.h>
 #include <string.h>
 #include "actions.h"
 
@@ -9,6 +10,7 @@ static const tui_action_def actions[] = {
 	TUI_ACTIONS(ACTION_ROW)
 };
 #undef ACTION_ROW
+static_assert(sizeof actions / sizeof *actions == ACT_COUNT, "one row per action");
 
 const tui_action_def *action_get(enum tui_action a)
 {
@@ -23,10 +25,12 @@ enum tui_action action_from_name(const char *name)
 	return ACT_NONE;
 }
 
-static const char *const sections[SEC_COUNT] = {
-	"Moving", "Views", "Stepping through the trace", "Why-not", "What-if, save and export",
-	"Scripts and tests",
+static const char *const sections[] = {
+#define SECTION_TITLE(id, title) [SEC_##id] = title,
+	TUI_SECTIONS(SECTION_TITLE)
+#undef SECTION_TITLE
 };
+static_assert(sizeof sections / sizeof *sections == SEC_COUNT, "one title per section");
 
 const char *section_title(enum tui_section s)
 {

@@ -1,13 +1,17 @@
 /* actions.h — every user action of the TUI, declared once. The X-macro below
  * generates the action enum, the name lookup (keys file, test scripts), the
- * help view and the man page's key list (`fusiondbg --print-keys-roff`).
- * Default keys are not here: they are written in the keys-file syntax in
- * ui/keys.default and compiled in (keys_default.c). */
+ * help view and the man page's key list (`fusiondbg --print-keys-roff`); the
+ * view-NAME actions come from the list of views (views.h). Default keys are
+ * not here: they are written in the keys-file syntax in ui/keys.default and
+ * compiled in (keys_default.c). No curses. */
 #ifndef FD_UI_ACTIONS_H
 #define FD_UI_ACTIONS_H
+#include "views.h"
 
 /* _(ID, "name", section, "hint", "help") — sections group the help view; the
- * hint is the status line's short label. */
+ * hint is the status line's short label. A view's action is view-NAME, its
+ * hint the view's name. */
+#define VIEW_ACTION(_, id, ops, name, title, tab, help) _(VIEW_##id, "view-" name, SEC_VIEW, name, help)
 #define TUI_ACTIONS(_) \
 	_(MOVE_UP,          "move-up",          SEC_MOVE, "up",  "Move the cursor up one line") \
 	_(MOVE_DOWN,        "move-down",        SEC_MOVE, "down",  "Move the cursor down one line") \
@@ -24,13 +28,7 @@
 	_(QUIT,             "quit",             SEC_VIEW, "quit",  "Quit (asks first when edits are unsaved)") \
 	_(VIEW_NEXT,        "view-next",        SEC_VIEW, "views",  "Switch to the next view") \
 	_(VIEW_PREV,        "view-prev",        SEC_VIEW, "views",  "Switch to the previous view") \
-	_(VIEW_RULES,       "view-rules",       SEC_VIEW, "rules",  "Show the rules view") \
-	_(VIEW_GRAPH,       "view-graph",       SEC_VIEW, "graph",  "Show the graph view") \
-	_(VIEW_TRACE,       "view-trace",       SEC_VIEW, "trace",  "Show the trace view (the stepper)") \
-	_(VIEW_DETAIL,      "view-detail",      SEC_VIEW, "detail",  "Show the detail view") \
-	_(VIEW_DIFF,        "view-diff",        SEC_VIEW, "diff",  "Show the diff against the rules as loaded") \
-	_(VIEW_BREAKS,      "view-breakpoints", SEC_VIEW, "breakpoints",  "Show the breakpoints") \
-	_(VIEW_HELP,        "view-help",        SEC_VIEW, "help",  "Show this help") \
+	TUI_VIEWS(VIEW_ACTION, _) \
 	_(REDRAW,           "redraw",           SEC_VIEW, "redraw",  "Redraw the screen") \
 	_(STEP_NEXT,        "step-next",        SEC_STEP, "step",  "Next event") \
 	_(STEP_PREV,        "step-prev",        SEC_STEP, "back",  "Previous event") \
@@ -56,7 +54,18 @@
 	_(EXPORT,           "export",           SEC_EDIT, "export",  "Export the graph before or after fusion to DOT, PNG or SVG") \
 	_(SAVE_DISPLAY,     "save-display",     SEC_TEST, "save screen",  "Write the screen as text to a file (scripts: :save-display FILE)")
 
-enum tui_section { SEC_MOVE, SEC_VIEW, SEC_STEP, SEC_WHY, SEC_EDIT, SEC_TEST, SEC_COUNT };
+/* _(ID, "title") — the help view's and the man page's groups of actions, in order. */
+#define TUI_SECTIONS(_) \
+	_(MOVE, "Moving") \
+	_(VIEW, "Views") \
+	_(STEP, "Stepping through the trace") \
+	_(WHY,  "Why-not") \
+	_(EDIT, "What-if, save and export") \
+	_(TEST, "Scripts and tests")
+
+#define SECTION_ENUM(id, title) SEC_##id,
+enum tui_section { TUI_SECTIONS(SECTION_ENUM) SEC_COUNT };
+#undef SECTION_ENUM
 
 #define ACTION_ENUM(id, name, sec, hint, help) ACT_##id,
 enum tui_action {

@@ -1,33 +1,27 @@
-/* display.h — the screen: curses set-up and tear-down, the layout of panes,
- * clipped UTF-8 text in a role's colours, the title and status bars, and
- * save-display (the screen as text, for the scripted tests). The only header
- * besides theme.h that includes curses; views include it to draw. */
+/* display.h — the screen. display.c: curses set-up and tear-down, clipped
+ * UTF-8 text in a role's colours, the glyphs, and save-display (the screen
+ * as text, for the scripted tests). layout.c: the panes, the whole screen
+ * drawn from the views (through their view_ops), the title and status bars.
+ * The only header besides theme.h that includes curses; views include it to
+ * draw. */
 #ifndef FD_UI_DISPLAY_H
 #define FD_UI_DISPLAY_H
 #include <curses.h>
 #include "theme.h"
 #include "tui.h"
 
-typedef struct pane {
-	int y, x, h, w;      /* the box, borders included */
-	bool shown;
-} pane;
-
+/* ---- display.c ------------------------------------------------------------ */
 /* scripted: curses writes to /dev/null and keys come from the script. */
 int  display_init(tui *t, bool scripted);
 void display_done(void);
-bool display_active(void);
-void display_splash(tui *t, const char *model);  /* while the session opens */
-void display_layout(tui *t);            /* after a resize or a view switch */
-void display_draw(tui *t);              /* the whole screen */
-const pane *display_pane(enum tui_view v);  /* where view v is drawn now */
-/* The view under screen cell (y, x) and the list line inside it, for the mouse. */
-int  display_hit(tui *t, int y, int x, int *line);
+void display_splash(const char *model);  /* while the session opens */
 
 /* Text at (y, x), at most w columns, in role's attribute (extra: more
  * attributes, e.g. A_REVERSE for the cursor row). Returns the column after it. */
 int  display_text(int y, int x, int w, int role, attr_t extra, const char *s);
 void display_fill(int y, int x, int w, int role, attr_t extra);
+/* A box's border in role's attribute (its inside is left as it is). */
+void display_box(int y, int x, int h, int w, int role);
 /* Screen columns a UTF-8 string takes. */
 int  display_width(const char *s);
 int  display_save(const char *path);     /* save-display */
@@ -36,5 +30,16 @@ typedef struct glyphs {
 	const char *pass, *fail, *warn, *info, *arrow, *cursor, *bar, *breakpoint, *fused, *ellipsis, *times;
 } glyphs;
 extern glyphs G;
+
+/* ---- layout.c ------------------------------------------------------------- */
+typedef struct pane {
+	int y, x, h, w;      /* the box, borders included */
+	bool shown;
+} pane;
+
+void display_layout(tui *t);            /* after a resize or a view switch */
+void display_draw(tui *t);              /* the whole screen */
+/* The view under screen cell (y, x) and the list line inside it, for the mouse. */
+int  display_hit(tui *t, int y, int x, int *line);
 
 #endif

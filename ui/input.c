@@ -5,13 +5,15 @@
  * ":fail-writes N" (the session's next N file writes fail with ENOSPC),
  * ":click Y X", ":wheel-up Y X", ":wheel-down Y X" (the mouse), or any
  * action name (":undo"). # starts a comment line. The script's end
- * quits without asking. */
-#include <curses.h>
+ * quits without asking. The first three are done here, inside a prompt too
+ * (input_command); the mouse and the actions by the main loop (loop.c). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/arena.h"
-#include "tui.h"
+#include "display.h"
+#include "signals.h"
 
 static void push(tui_input *in, int key, size_t *cap)
 {
@@ -95,4 +97,28 @@ int input_key(tui *t, const char **cmd)
 			continue;
 		return key_normalize(key);
 	}
+}
+
+bool input_command(tui *t, const char *cmd)
+{
+	if (!strncmp(cmd, "save-display", 12)) {
+		const char *p = cmd + 12;
+		while (*p == ' ')
+			p++;
+		if (display_save(*p ? p : "fusiondbg.screen") < 0)
+			tui_message(t, ROLE_ERROR, "save-display: %s: %s", p, strerror(errno));
+		return true;
+	}
+	int lines, cols, n;
+	if (sscanf(cmd, "fail-writes %d", &n) == 1) {
+		/* tests: the next n file writes of the session fail as on a full disk */
+		session_test_fail_writes(n, ENOSPC);
+		return true;
+	}
+	if (sscanf(cmd, "resize %d %d", &lines, &cols) == 2) {
+		resizeterm(lines, cols);
+		display_layout(t);
+		return true;
+	}
+	return false;
 }

@@ -1,5 +1,6 @@
 /* keymap.c — key names, the keys-file parser and binding lookup. See
  * keymap.h for the syntax. */
+#include <assert.h>
 #include <ctype.h>
 #include <curses.h>
 #include <stdio.h>
@@ -8,22 +9,27 @@
 #include "base/arena.h"
 #include "keymap.h"
 
-static const char *const scope_names[SCOPE_COUNT] = {
-	"generic", "rules", "graph", "trace", "detail", "diff", "breakpoints", "help",
-};
+static_assert(SCOPE_COUNT == VIEW_COUNT + 1, "generic, then one scope per view");
 
 const char *scope_name(int scope)
 {
-	return scope >= 0 && scope < SCOPE_COUNT ? scope_names[scope] : "?";
+	if (scope == SCOPE_GENERIC)
+		return "generic";
+	return scope > SCOPE_GENERIC && scope < SCOPE_COUNT ? view_name((enum tui_view)(scope - SCOPE_GENERIC - 1)) : "?";
 }
 
 int scope_from_name(const char *name)
 {
 	for (int i = 0; i < SCOPE_COUNT; i++)
-		if (!strcmp(name, scope_names[i]))
+		if (!strcmp(name, scope_name(i)))
 			return i;
 	return -1;
 }
+
+/* "generic, rules, graph, …": the scopes, for the keys file's error message */
+#define SCOPE_LIST(X, id, ops, name, title, tab, help) ", " name
+static const char scope_list[] = "generic" TUI_VIEWS(SCOPE_LIST, );
+#undef SCOPE_LIST
 
 /* Named keys, as data. The first name of a key is the one printed. */
 static const struct key_def {
@@ -112,23 +118,12 @@ char *key_label(int key, char *buf, size_t size)
 
 void keymap_init(keymap *km)
 {
-	km->items = NULL;
-	km->n = km->cap = 0;
+	*km = (keymap){ 0 };
 }
 
 void keymap_release(keymap *km)
 {
-	free(km->items);
-	keymap_init(km);
-}
-
-static void bind(keymap *km, int scope, int key, enum tui_action a)
-{
-	if (km->n == km->cap) {
-		km->cap = km->cap ? km->cap * 2 : 128;
-		km->items = xrealloc(km->items, km->cap * sizeof *km->items);
-	}
-	km->items[km->n++] = (keymap_binding){ scope, key, a };
+	vec_release(km);
 }
 
 /* The next word of a line: start column (1-based) and length. */
@@ -183,8 +178,7 @@ int keymap_parse(keymap *km, const char *text, const char *file, fd_diags *d)
 		int scope = scope_from_name(tmp);
 		if (scope < 0) {
 			pos.col = (int)(w2 - p) + 1;
-			diag_error(d, pos, "unknown scope '%s' (generic, rules, graph, trace, detail, diff, breakpoints, help)",
-			           tmp);
+			diag_error(d, pos, "unknown scope '%s' (%s)", tmp, scope_list);
 			bad++;
 			goto next;
 		}
@@ -212,7 +206,7 @@ int keymap_parse(keymap *km, const char *text, const char *file, fd_diags *d)
 			bad++;
 			goto next;
 		}
-		bind(km, scope, key, a);
+		vec_push(km, ((keymap_binding){ scope, key, a }));
 	next:
 		p = *eol ? eol + 1 : eol;
 	}

@@ -11,12 +11,18 @@
 #include <stddef.h>
 #include "actions.h"
 #include "base/diag.h"
+#include "base/vec.h"
 
-/* Scopes: generic, then one per view in the order of enum tui_view (tui.h). */
-enum keymap_scope {
-	SCOPE_GENERIC, SCOPE_RULES, SCOPE_GRAPH, SCOPE_TRACE, SCOPE_DETAIL, SCOPE_DIFF,
-	SCOPE_BREAKS, SCOPE_HELP, SCOPE_COUNT
-};
+/* Scopes: generic, then one per view in the order of enum tui_view (views.h). */
+#define SCOPE_ENUM(X, id, ops, name, title, tab, help) SCOPE_##id,
+enum keymap_scope { SCOPE_GENERIC, TUI_VIEWS(SCOPE_ENUM, ) SCOPE_COUNT };
+#undef SCOPE_ENUM
+
+/* The scope of view v's own bindings. */
+static inline int keymap_scope_of(enum tui_view v)
+{
+	return SCOPE_GENERIC + 1 + (int)v;
+}
 
 typedef struct keymap_binding {
 	int scope;
@@ -24,10 +30,7 @@ typedef struct keymap_binding {
 	enum tui_action action;
 } keymap_binding;
 
-typedef struct keymap {
-	keymap_binding *items;
-	size_t n, cap;
-} keymap;
+typedef VEC(keymap_binding) keymap;   /* in binding order: the last binding of a key wins */
 
 void keymap_init(keymap *km);
 void keymap_release(keymap *km);
@@ -47,7 +50,7 @@ size_t key_parse(const char *s, int *key);
 char *key_label(int key, char *buf, size_t size);
 /* '\r' and KEY_ENTER → '\n', DEL / ^H → KEY_BACKSPACE. */
 int  key_normalize(int key);
-const char *scope_name(int scope);
+const char *scope_name(int scope);       /* "generic", else the view's name */
 int  scope_from_name(const char *name);  /* -1 when unknown */
 
 /* The compiled-in defaults (keys_default.c, kept equal to ui/keys.default). */

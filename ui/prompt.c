@@ -3,7 +3,7 @@
  * loop on input_key, so scripts drive them like any key. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
 
 static int next_key(tui *t)
 {
@@ -11,7 +11,7 @@ static int next_key(tui *t)
 		const char *cmd = NULL;
 		int key = input_key(t, &cmd);
 		if (key == KEY_SCRIPT_CMD) {
-			tui_script_command(t, cmd);
+			input_command(t, cmd);
 			continue;
 		}
 		if (key == KEY_RESIZE) {
@@ -131,18 +131,9 @@ int prompt_menu(tui *t, const char *title, const char *const *items, int n, int 
 		}
 		display_draw(t);
 		int y0 = (t->lines - h) / 2, x0 = (t->cols - w) / 2;
-		attrset(theme_attr(ROLE_BORDER_FOCUS));
 		for (int y = y0; y < y0 + h; y++)
-			mvhline(y, x0, ' ', w);
-		mvhline_set(y0, x0 + 1, WACS_HLINE, w - 2);
-		mvhline_set(y0 + h - 1, x0 + 1, WACS_HLINE, w - 2);
-		mvvline_set(y0 + 1, x0, WACS_VLINE, h - 2);
-		mvvline_set(y0 + 1, x0 + w - 1, WACS_VLINE, h - 2);
-		mvadd_wch(y0, x0, WACS_ULCORNER);
-		mvadd_wch(y0, x0 + w - 1, WACS_URCORNER);
-		mvadd_wch(y0 + h - 1, x0, WACS_LLCORNER);
-		mvadd_wch(y0 + h - 1, x0 + w - 1, WACS_LRCORNER);
-		attrset(A_NORMAL);
+			display_fill(y, x0, w, ROLE_BORDER_FOCUS, 0);
+		display_box(y0, x0, h, w, ROLE_BORDER_FOCUS);
 		char buf[256];
 		snprintf(buf, sizeof buf, " %s ", title);
 		display_text(y0, x0 + 2, w - 4, ROLE_BORDER_FOCUS, A_REVERSE, buf);
@@ -162,14 +153,6 @@ int prompt_menu(tui *t, const char *title, const char *const *items, int n, int 
 			return (int)l.cursor;
 		if (key == KEY_SCRIPT_END || key == 27 || key == 7 || a == ACT_BACK || a == ACT_QUIT)
 			return -1;
-		switch (a) {
-		case ACT_MOVE_UP: vs_list_move(&l, -1); break;
-		case ACT_MOVE_DOWN: vs_list_move(&l, 1); break;
-		case ACT_MOVE_PAGE_UP: vs_list_page(&l, -1); break;
-		case ACT_MOVE_PAGE_DOWN: vs_list_page(&l, 1); break;
-		case ACT_MOVE_FIRST: vs_list_home(&l); break;
-		case ACT_MOVE_LAST: vs_list_end(&l); break;
-		default: break;
-		}
+		tui_list_move(&l, a);
 	}
 }

@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
-#include "tui.h"
+#include "signals.h"
 
 static volatile sig_atomic_t pending;
 void (*signals_fatal_hook)(void);

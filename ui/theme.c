@@ -1,6 +1,7 @@
-/* theme.c — colour themes as data: what each role (tui.h) looks like on a
+/* theme.c — colour themes as data: what each role (roles.h) looks like on a
  * terminal with no colour (NO_COLOR, or none available), 8, 16 or 256
  * colours. display.c picks the richest the terminal supports. */
+#include <assert.h>
 #include <curses.h>
 #include <stdlib.h>
 #include "theme.h"
@@ -45,6 +46,7 @@ static const struct theme_row {
 	{ ROLE_RULE4,         A_UNDERLINE,              COLOR_BLUE,    -1,          A_BOLD,   1,  111,  -1,  A_BOLD },
 	{ ROLE_RULE5,         A_BOLD | A_UNDERLINE,     COLOR_RED,     -1,          A_BOLD,   1,  209,  -1,  A_BOLD },
 };
+static_assert(sizeof rows / sizeof *rows == ROLE_COUNT, "one row per role");
 
 static attr_t attrs[ROLE_COUNT];
 static enum theme_mode mode_now = THEME_MONO;

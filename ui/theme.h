@@ -1,9 +1,9 @@
-/* theme.h — colour themes (theme.c): a curses attribute per role. Included
- * only by drawing code. */
+/* theme.h — colour themes (theme.c): a curses attribute per role
+ * (roles.h). Included only by drawing code. */
 #ifndef FD_UI_THEME_H
 #define FD_UI_THEME_H
 #include <curses.h>
-#include "tui.h"
+#include "roles.h"
 
 enum theme_mode { THEME_MONO, THEME_8, THEME_16, THEME_256 };
 

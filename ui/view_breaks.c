@@ -2,7 +2,7 @@
  * or Del removes the one under the cursor; Enter runs the trace to its next
  * hit (from the start when none is left after the current event). */
 #include <stdio.h>
-#include "display.h"
+#include "view.h"
 
 static size_t rows(tui *t)
 {
@@ -69,6 +69,6 @@ static unsigned action(tui *t, enum tui_action a)
 static const enum tui_action hints[] = { ACT_ENTER, ACT_BREAKPOINT, ACT_CONTINUE, ACT_BACK, ACT_VIEW_HELP, ACT_NONE };
 
 const view_ops view_breaks_ops = {
-	.name = "breakpoints", .rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.hints = hints,
 };

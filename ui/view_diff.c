@@ -4,22 +4,21 @@
  * (session_diff). Enter on a fusion shows its node in the graph. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
+#include "base/vec.h"
 #include "estimate/estimate.h"
 
-enum diff_row_kind { DR_PEAK, DR_COUNTS, DR_HEAD_EDITS, DR_EDIT, DR_HEAD_RULES, DR_RULE, DR_HEAD_FUSIONS, DR_FUSION,
-                     DR_NONE };
+/* A row: what it shows, and i: the edit, rule change or fusion change it
+ * shows, which heading, or which "none". */
+enum diff_row_kind { DR_PEAK, DR_COUNTS, DR_HEAD, DR_EDIT, DR_RULE, DR_FUSION, DR_NONE };
+enum { HEAD_EDITS, HEAD_RULES, HEAD_FUSIONS };
 
-static struct diff_row { enum diff_row_kind kind; size_t i; } *drows;
-static size_t n_drows, cap_drows;
+struct diff_row { enum diff_row_kind kind; size_t i; };
+static VEC(struct diff_row) drows;   /* the view's own, rebuilt with the diff */
 
 static void push(enum diff_row_kind k, size_t i)
 {
-	if (n_drows == cap_drows) {
-		cap_drows = cap_drows ? cap_drows * 2 : 64;
-		drows = xrealloc(drows, cap_drows * sizeof *drows);
-	}
-	drows[n_drows++] = (struct diff_row){ k, i };
+	vec_push(&drows, ((struct diff_row){ k, i }));
 }
 
 static void ensure(tui *t)
@@ -28,18 +27,18 @@ static void ensure(tui *t)
 		return;
 	session_diff(&t->s, &t->diff);
 	t->diff_valid = true;
-	n_drows = 0;
+	drows.n = 0;
 	push(DR_PEAK, 0);
 	push(DR_COUNTS, 0);
-	push(DR_HEAD_EDITS, 0);
+	push(DR_HEAD, HEAD_EDITS);
 	for (size_t i = 0; i < t->s.n_applied; i++)
 		push(DR_EDIT, i);
 	if (!t->s.n_applied)
 		push(DR_NONE, 0);
-	push(DR_HEAD_RULES, 0);
+	push(DR_HEAD, HEAD_RULES);
 	for (size_t i = 0; i < t->diff.n_rules; i++)
 		push(DR_RULE, i);
-	push(DR_HEAD_FUSIONS, 0);
+	push(DR_HEAD, HEAD_FUSIONS);
 	for (size_t i = 0; i < t->diff.n_changes; i++)
 		push(DR_FUSION, i);
 	if (!t->diff.n_changes)
@@ -49,7 +48,7 @@ static void ensure(tui *t)
 static size_t rows(tui *t)
 {
 	ensure(t);
-	return n_drows;
+	return drows.n;
 }
 
 static void fusion_nodes(tui *t, const fd_match_result *r, int32_t f, char *buf, size_t size)
@@ -74,7 +73,7 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	ensure(t);
 	const fd_session_diff *df = &t->diff;
 	const fd_ruleset *rs = session_rules(&t->s);
-	const struct diff_row *d = &drows[row];
+	const struct diff_row *d = &drows.items[row];
 	char b1[32], b2[32], b3[32], nodes[256];
 	*role = ROLE_NORMAL;
 	switch (d->kind) {
@@ -89,9 +88,12 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		snprintf(buf, size, "fusions: %zu gained, %zu lost, %zu changed, %zu unchanged", df->n_gained, df->n_lost,
 		         df->n_changed, df->n_unchanged);
 		break;
-	case DR_HEAD_EDITS:
+	case DR_HEAD:
 		*role = ROLE_HEADER;
-		snprintf(buf, size, "edits (%zu unsaved; u undoes, s saves)", session_unsaved(&t->s));
+		if (d->i == HEAD_EDITS)
+			snprintf(buf, size, "edits (%zu unsaved; u undoes, s saves)", session_unsaved(&t->s));
+		else
+			snprintf(buf, size, "%s", d->i == HEAD_RULES ? "rules" : "fusions (Enter shows the node)");
 		break;
 	case DR_EDIT: {
 		const fd_edit *e = &t->s.edits[d->i];
@@ -100,10 +102,6 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		         G.arrow, e->new_text ? e->new_text : "(absent)");
 		break;
 	}
-	case DR_HEAD_RULES:
-		*role = ROLE_HEADER;
-		snprintf(buf, size, "rules");
-		break;
 	case DR_RULE: {
 		const fd_rule_change *c = &df->rules[d->i];
 		char pr[96] = "", en[64] = "";
@@ -118,10 +116,6 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		         (long long)c->effect_before, G.arrow, (long long)c->effect_after);
 		break;
 	}
-	case DR_HEAD_FUSIONS:
-		*role = ROLE_HEADER;
-		snprintf(buf, size, "fusions (Enter shows the node)");
-		break;
 	case DR_FUSION: {
 		const fd_fusion_change *c = &df->changes[d->i];
 		const fd_match_result *before = session_baseline(&t->s), *after = session_result(&t->s);
@@ -173,9 +167,9 @@ static unsigned action(tui *t, enum tui_action a)
 {
 	ensure(t);
 	size_t row = t->list[VIEW_DIFF].cursor;
-	if (a != ACT_ENTER || row >= n_drows)
+	if (a != ACT_ENTER || row >= drows.n)
 		return RES_UNHANDLED;
-	const struct diff_row *d = &drows[row];
+	const struct diff_row *d = &drows.items[row];
 	if (d->kind == DR_FUSION) {
 		const fd_fusion_change *c = &t->diff.changes[d->i];
 		size_t gr = vs_graph_node_row(&t->grows, session_model(&t->s), c->graph, c->node);
@@ -200,5 +194,5 @@ static const enum tui_action hints[] = {
 };
 
 const view_ops view_diff_ops = {
-	.name = "diff", .rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .hints = hints,
+	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .hints = hints,
 };

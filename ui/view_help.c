@@ -4,7 +4,7 @@
  * and try a fix with nothing else to read. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
 
 static const char *const intro[] = {
 	"fusiondbg: step through what the fusion rules did, ask why one did not fire, try a fix.",
@@ -123,5 +123,5 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 static const enum tui_action hints[] = { ACT_MOVE_DOWN, ACT_MOVE_PAGE_DOWN, ACT_SEARCH, ACT_BACK, ACT_NONE };
 
 const view_ops view_help_ops = {
-	.name = "help", .rows = rows, .draw_row = draw_row, .row_text = row_text, .hints = hints,
+	.rows = rows, .draw_row = draw_row, .row_text = row_text, .hints = hints,
 };

@@ -4,7 +4,7 @@
  * unsaved edits. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
 #include "explain/explain.h"
 
 static size_t rows(tui *t)
@@ -141,6 +141,6 @@ static const enum tui_action hints[] = {
 };
 
 const view_ops view_rules_ops = {
-	.name = "rules", .rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .hints = hints,
 };

@@ -5,7 +5,7 @@
  * a trace of millions of events opens at once. */
 #include <stdio.h>
 #include <string.h>
-#include "display.h"
+#include "view.h"
 #include "explain/explain.h"
 
 static const fd_match_result *res(tui *t)
@@ -186,43 +186,48 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 	}
 }
 
-static void select_row(tui *t)
+/* The event under the cursor; false when the trace is empty. */
+static bool cursor_event(tui *t, fd_event *e)
 {
 	const fd_match_result *r = res(t);
 	if (r->trace.n_events == 0)
-		return;
-	fd_event cur = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
-	const fd_event *e = &cur;
-	if (e->kind == EV_RULE || e->graph < 0 || e->unit < 0 ||
-	    e->graph >= r->ctx->n_graphs || e->unit >= r->ctx->graphs[e->graph].n_units) {
-		if (e->rule >= 0)
-			tui_set_detail_rule(t, e->rule);
-		return;
-	}
-	int32_t node = e->kind == EV_CONFLICT || e->kind == EV_CYCLE ? e->unit : match_unit_node(r->ctx, e->graph, e->unit);
-	if (node >= 0)
-		tui_set_detail_node(t, e->graph, node);
+		return false;
+	*e = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
+	return true;
 }
 
-static unsigned step(tui *t, vs_step how, const char *none)
+/* Whether the event is about a unit of a graph (not a rule's start, not a
+ * match-wide check); *node: that unit's node, or -1. */
+static bool event_node(const fd_match_result *r, const fd_event *e, int32_t *node)
 {
-	const fd_match_result *r = res(t);
-	bool moved;
-	uint32_t to = vs_stepper_move(r, &t->bps, (uint32_t)t->list[VIEW_TRACE].cursor, how, &moved);
-	if (!moved) {
-		tui_message(t, ROLE_WARN, "%s", none);
-		return RES_REDRAW;
+	if (e->kind == EV_RULE || e->graph < 0 || e->unit < 0 || e->graph >= r->ctx->n_graphs ||
+	    e->unit >= r->ctx->graphs[e->graph].n_units)
+		return false;
+	*node = e->kind == EV_CONFLICT || e->kind == EV_CYCLE ? e->unit : match_unit_node(r->ctx, e->graph, e->unit);
+	return true;
+}
+
+static void select_row(tui *t)
+{
+	fd_event e;
+	int32_t node;
+	if (!cursor_event(t, &e))
+		return;
+	if (!event_node(res(t), &e, &node)) {
+		if (e.rule >= 0)
+			tui_set_detail_rule(t, e.rule);
+	} else if (node >= 0) {
+		tui_set_detail_node(t, e.graph, node);
 	}
-	return tui_goto_event(t, to) | RES_REDRAW;
 }
 
 /* b in the trace view: what to break on, when the event offers a choice. */
 static unsigned breakpoint_menu(tui *t)
 {
 	const fd_match_result *r = res(t);
-	if (r->trace.n_events == 0)
+	fd_event cur;
+	if (!cursor_event(t, &cur))
 		return RES_OK;
-	fd_event cur = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
 	const fd_event *e = &cur;
 	vs_breakpoint choice[3];
 	char text[3][256];
@@ -236,14 +241,10 @@ static unsigned breakpoint_menu(tui *t)
 		choice[n] = (vs_breakpoint){ .kind = BP_RULE, .rule = e->rule };
 		n++;
 	}
-	if (e->kind != EV_RULE && e->graph >= 0 && e->unit >= 0 && e->graph < r->ctx->n_graphs &&
-	    e->unit < r->ctx->graphs[e->graph].n_units) {
-		int32_t node = e->kind == EV_CONFLICT || e->kind == EV_CYCLE ? e->unit
-		             : match_unit_node(r->ctx, e->graph, e->unit);
-		if (node >= 0) {
-			choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = node };
-			n++;
-		}
+	int32_t node;
+	if (event_node(r, e, &node) && node >= 0) {
+		choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = node };
+		n++;
 	}
 	if (n == 0)
 		return RES_OK;
@@ -336,19 +337,14 @@ static unsigned action(tui *t, enum tui_action a)
 {
 	switch (a) {
 	case ACT_EDIT: {
-		const fd_match_result *r = res(t);
-		if (r->trace.n_events == 0)
-			return RES_UNHANDLED;
-		fd_event cur = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
-		const fd_event *e = &cur;
-		char path[160];
-		event_path(t, e, path, sizeof path);
+		fd_event e;
+		char path[160] = "";
+		if (cursor_event(t, &e))
+			event_path(t, &e, path, sizeof path);
 		if (!path[0])
 			return RES_UNHANDLED;   /* the generic PATH=VALUE prompt */
-		return tui_edit_value(t, e->rule, path);
+		return tui_edit_value(t, e.rule, path);
 	}
-	case ACT_STEP_NEXT: return step(t, STEP_NEXT_EVENT, "at the last event");
-	case ACT_STEP_PREV: return step(t, STEP_PREV_EVENT, "at the first event");
 	case ACT_BREAKPOINT: return breakpoint_menu(t);
 	case ACT_ENTER:
 		select_row(t);
@@ -364,6 +360,6 @@ static const enum tui_action hints[] = {
 };
 
 const view_ops view_trace_ops = {
-	.name = "trace", .rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .footer_lines = footer_lines, .draw_footer = draw_footer, .hints = hints,
 };

@@ -1,0 +1,34 @@
+/* cmd_tui.c — `fusiondbg MODEL [-r RULES]...`: the TUI's command line,
+ * parsed like every command's and handed to the TUI (ui/ui.h) as plain
+ * options; --print-keys-roff and --print-default-keys print its key lists. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "../ui/ui.h"
+
+static const char usage[] =
+	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize]";
+
+int cmd_tui(int argc, char **argv)
+{
+	if (argc >= 1 && !strcmp(argv[0], "--print-keys-roff")) {
+		tui_print_keys_roff(stdout);
+		return EXIT_OK;
+	}
+	if (argc >= 1 && !strcmp(argv[0], "--print-default-keys")) {
+		tui_print_default_keys(stdout);
+		return EXIT_OK;
+	}
+	cli_options o;
+	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON, usage, &o) < 0)
+		return EXIT_BAD_INPUT;
+	if (!o.model || o.n_positional != 1) {
+		fprintf(stderr, "fusiondbg: the TUI takes one MODEL\nusage: %s\n", usage);
+		return EXIT_BAD_INPUT;
+	}
+	tui_options to = {
+		.model = o.model, .rules = o.rules, .n_rules = o.n_rules, .dims = o.dims, .n_dims = o.n_dims,
+		.target = o.target, .no_canonicalize = o.no_canonicalize,
+	};
+	return tui_run(&to);
+}

@@ -1,0 +1,294 @@
+/* handlers.c — the generic actions, taken when the focused view does not
+ * take an action itself: moving and searching, switching views, the stepper
+ * from any view, what-if edits of the rule under the cursor, undo, save,
+ * export and quit. Each returns what the main loop must do next (tui.h). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/clock.h"
+#include "export/export.h"
+#include "loop.h"
+
+static unsigned search(tui *t, int dir, bool ask)
+{
+	const view_ops *ops = t->views[t->focus];
+	char *needle = t->search[t->focus];
+	if (ask) {
+		char buf[128];
+		if (!prompt_line(t, dir > 0 ? "/" : "?", "", buf, sizeof buf) || !buf[0])
+			return RES_REDRAW;
+		snprintf(needle, sizeof t->search[0], "%s", buf);
+	}
+	if (!needle[0]) {
+		tui_message(t, ROLE_WARN, "no search yet: / searches");
+		return RES_REDRAW;
+	}
+	if (!ops->row_text)
+		return RES_REDRAW;
+	vs_list *l = &t->list[t->focus];
+	vs_list_set_rows(l, ops->rows(t));
+	bool wrapped;
+	size_t row = vs_search(l->n, l->cursor, dir, needle, ops->row_text, t, &wrapped);
+	if (row == VS_NONE) {
+		tui_message(t, ROLE_WARN, "pattern not found: %s", needle);
+		return RES_REDRAW;
+	}
+	vs_list_goto(l, row);
+	tui_message(t, ROLE_MATCH, "/%s: line %zu%s", needle, row + 1, wrapped ? " (search wrapped)" : "");
+	return RES_SELECT | RES_REDRAW;
+}
+
+static unsigned stepper(tui *t, vs_step how, const char *none)
+{
+	const fd_match_result *r = session_result(&t->s);
+	if (t->focus != VIEW_TRACE)
+		tui_show_view(t, VIEW_TRACE);
+	bool moved;
+	uint32_t cur = (uint32_t)t->list[VIEW_TRACE].cursor;
+	if ((how == STEP_CONTINUE || how == STEP_REVERSE_CONTINUE) && t->bps.n == 0) {
+		tui_message(t, ROLE_WARN, "no breakpoints: b sets one on the rule, node or reason under the cursor");
+		return RES_REDRAW;
+	}
+	uint32_t to = vs_stepper_move(r, &t->bps, cur, how, &moved);
+	if (!moved) {
+		tui_message(t, ROLE_WARN, "%s", none);
+		return RES_REDRAW;
+	}
+	unsigned res = tui_goto_event(t, to);
+	if (how == STEP_CONTINUE || how == STEP_REVERSE_CONTINUE)
+		tui_message(t, ROLE_BREAK, "breakpoint hit at event %u", to);
+	return res;
+}
+
+static unsigned quit(tui *t)
+{
+	size_t unsaved = session_unsaved(&t->s);
+	if (!unsaved)
+		return RES_QUIT;
+	char q[256];
+	snprintf(q, sizeof q, "%zu unsaved edit%s: save before quitting?", unsaved, unsaved == 1 ? "" : "s");
+	int k = prompt_yes_no(t, q, true);
+	if (k == 'c') {
+		tui_message(t, ROLE_NORMAL, "quit cancelled");
+		return RES_REDRAW;
+	}
+	if (k == 'y') {
+		fd_diags d;
+		diags_init(&d);
+		int rc = session_save(&t->s, &d);
+		if (rc < 0) {
+			char line[512];
+			tui_message(t, ROLE_ERROR, "save failed, not quitting: %s",
+			            d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
+			diags_release(&d);
+			return RES_REDRAW;
+		}
+		diags_release(&d);
+	}
+	if (t->recovery[0])
+		unlink(t->recovery);
+	return RES_QUIT;
+}
+
+static unsigned save(tui *t)
+{
+	if (!session_unsaved(&t->s)) {
+		tui_message(t, ROLE_NORMAL, "nothing to save: the rule files hold every value");
+		return RES_REDRAW;
+	}
+	fd_diags d;
+	diags_init(&d);
+	int rc = session_save(&t->s, &d);
+	char line[1024];
+	if (rc < 0) {
+		tui_message(t, ROLE_ERROR, "save failed, files left as they were, edits kept: %s",
+		            d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
+	} else {
+		tui_message(t, ROLE_FIRED, "saved %d file%s (the original kept once as FILE.orig)", rc, rc == 1 ? "" : "s");
+	}
+	diags_release(&d);
+	return rc < 0 ? RES_REDRAW : RES_RERUN | RES_REDRAW;
+}
+
+static unsigned export(tui *t)
+{
+	static const char *const items[] = {
+		"before fusion: every fusion a labelled cluster",
+		"after fusion: every fusion collapsed into its target op",
+	};
+	int k = prompt_menu(t, "export the graph", items, 2, t->export_after ? 1 : 0);
+	if (k < 0)
+		return RES_REDRAW;
+	t->export_after = k == 1;
+	const char *base = strrchr(t->model_path, '/') ? strrchr(t->model_path, '/') + 1 : t->model_path;
+	char stem[256], def[300], path[1024];
+	snprintf(stem, sizeof stem, "%s", base);
+	char *dot = strrchr(stem, '.');
+	if (dot)
+		*dot = 0;
+	snprintf(def, sizeof def, "%s%s.dot", stem, t->export_after ? "-after" : "");
+	if (!prompt_line(t, "export to (.dot, .png, .svg): ", def, path, sizeof path) || !path[0])
+		return RES_REDRAW;
+	fd_export_options o;
+	export_options_init(&o);
+	if (export_format_from_path(path, &o.format) < 0) {
+		tui_message(t, ROLE_ERROR, "%s: the name must end in .dot, .gv, .png or .svg", path);
+		return RES_REDRAW;
+	}
+	o.after = t->export_after;
+	o.estimate = session_estimate(&t->s);
+	fd_diags d;
+	diags_init(&d);
+	char line[1024];
+	if (export_graph(session_result(&t->s), &o, path, &d) < 0)
+		tui_message(t, ROLE_ERROR, "export failed: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
+	else
+		tui_message(t, ROLE_FIRED, "exported %s (%s, %s fusion)", path, export_format_name(o.format),
+		            o.after ? "after" : "before");
+	diags_release(&d);
+	return RES_REDRAW;
+}
+
+static unsigned rule_edit(tui *t, enum tui_action a)
+{
+	int32_t rule = tui_rule_under_cursor(t);
+	const fd_ruleset *rs = session_rules(&t->s);
+	if (rule < 0 || rule >= rs->n_rules) {
+		tui_message(t, ROLE_WARN, "no rule here: move to a rule (rules view) or an event first");
+		return RES_REDRAW;
+	}
+	fd_diags d;
+	diags_init(&d);
+	tui_remember_spot(t);
+	int rc;
+	char what[256];
+	const fd_rule *r = &rs->rules[rule];
+	double t0 = clock_ms();
+	if (a == ACT_TOGGLE_ENABLED) {
+		bool was = r->enabled;
+		rc = session_toggle_enabled(&t->s, rule, &d);
+		snprintf(what, sizeof what, "%s %s", rs->rules[rule].name, was ? "disabled" : "enabled");
+	} else {
+		int64_t delta = a == ACT_PRIORITY_UP ? 10 : -10;
+		int64_t before = r->priority;
+		rc = session_bump_priority(&t->s, rule, delta, &d);
+		snprintf(what, sizeof what, "%s priority %lld %s %lld", rs->rules[rule].name, (long long)before, G.arrow,
+		         (long long)(before + delta));
+	}
+	t->edit_ms = clock_ms() - t0;
+	t->refresh_ms = 0;
+	t->time_refresh = rc >= 0;   /* the loop times the refresh that follows */
+	unsigned res = tui_after_edit(t, rc, &d, what);
+	diags_release(&d);
+	return res;
+}
+
+static unsigned undo_redo(tui *t, bool redo)
+{
+	if (redo ? !session_can_redo(&t->s) : !session_can_undo(&t->s)) {
+		tui_message(t, ROLE_WARN, redo ? "nothing to redo" : "nothing to undo");
+		return RES_REDRAW;
+	}
+	const fd_edit *e = &t->s.edits[redo ? t->s.n_applied : t->s.n_applied - 1];
+	char what[512];
+	snprintf(what, sizeof what, "%s %s.%s = %s", redo ? "redo" : "undo", session_rules(&t->s)->rules[e->rule].name,
+	         e->path, redo ? (e->new_text ? e->new_text : "(absent)") : (e->old_text ? e->old_text : "(absent)"));
+	fd_diags d;
+	diags_init(&d);
+	tui_remember_spot(t);
+	int rc = redo ? session_redo(&t->s, &d) : session_undo(&t->s, &d);
+	unsigned res = tui_after_edit(t, rc, &d, what);
+	diags_release(&d);
+	return res;
+}
+
+/* Tab and BackTab: the next view of the cycle (from a view outside it, as
+ * from the first). Tab does not stack: q still goes back to where Enter came
+ * from. */
+static unsigned view_cycle(tui *t, int dir)
+{
+	enum tui_view v = t->focus;
+	if (!view_in_tab_cycle(v))
+		for (v = 0; !view_in_tab_cycle(v); v++)
+			;
+	do
+		v = (enum tui_view)((v + dir + VIEW_COUNT) % VIEW_COUNT);
+	while (!view_in_tab_cycle(v));
+	t->focus = v;
+	return RES_LAYOUT | RES_SELECT;
+}
+
+static unsigned back(tui *t)
+{
+	if (t->depth == 0)
+		return quit(t);
+	t->focus = t->stack[--t->depth];
+	return RES_LAYOUT;
+}
+
+#define SHOW_VIEW(X, id, ops, name, title, tab, help) case ACT_VIEW_##id: return tui_show_view(t, VIEW_##id);
+
+unsigned handle_action(tui *t, enum tui_action a)
+{
+	const view_ops *ops = t->views[t->focus];
+	if (ops->action) {
+		unsigned r = ops->action(t, a);
+		if (!(r & RES_UNHANDLED))
+			return r;
+	}
+	vs_list *l = &t->list[t->focus];
+	vs_list_set_rows(l, ops->rows(t));
+	switch (a) {
+	case ACT_MOVE_UP: case ACT_MOVE_DOWN: case ACT_MOVE_PAGE_UP: case ACT_MOVE_PAGE_DOWN:
+	case ACT_MOVE_FIRST: case ACT_MOVE_LAST:
+		tui_list_move(l, a);
+		return RES_SELECT | RES_REDRAW;
+	case ACT_SEARCH: return search(t, 1, true);
+	case ACT_SEARCH_BACK: return search(t, -1, true);
+	case ACT_FIND_NEXT: return search(t, 1, false);
+	case ACT_FIND_PREV: return search(t, -1, false);
+	case ACT_ENTER: return RES_REDRAW;
+	case ACT_BACK: return back(t);
+	case ACT_QUIT: return quit(t);
+	case ACT_VIEW_NEXT: return view_cycle(t, 1);
+	case ACT_VIEW_PREV: return view_cycle(t, -1);
+	TUI_VIEWS(SHOW_VIEW, )
+	case ACT_REDRAW: return RES_CLEAR | RES_REDRAW;
+	case ACT_STEP_NEXT: return stepper(t, STEP_NEXT_EVENT, "at the last event");
+	case ACT_STEP_PREV: return stepper(t, STEP_PREV_EVENT, "at the first event");
+	case ACT_NEXT_ATTEMPT: return stepper(t, STEP_NEXT_ATTEMPT, "no attempt after this one");
+	case ACT_PREV_ATTEMPT: return stepper(t, STEP_PREV_ATTEMPT, "no attempt before this one");
+	case ACT_NEXT_FIRE: return stepper(t, STEP_NEXT_FIRE, "no rule fires after this event");
+	case ACT_PREV_FIRE: return stepper(t, STEP_PREV_FIRE, "no rule fired before this event");
+	case ACT_NEXT_FAILURE: return stepper(t, STEP_NEXT_FAILURE, "no failed attempt after this event");
+	case ACT_PREV_FAILURE: return stepper(t, STEP_PREV_FAILURE, "no failed attempt before this event");
+	case ACT_CONTINUE: return stepper(t, STEP_CONTINUE, "no breakpoint hit after this event");
+	case ACT_REVERSE_CONTINUE: return stepper(t, STEP_REVERSE_CONTINUE, "no breakpoint hit before this event");
+	case ACT_STEP_START: return stepper(t, STEP_START, "at the first event");
+	case ACT_STEP_END: return stepper(t, STEP_END, "at the last event");
+	case ACT_BREAKPOINT:
+		tui_message(t, ROLE_WARN, "nothing to break on here: rules, graph and trace rows take breakpoints");
+		return RES_REDRAW;
+	case ACT_WHY_NOT:
+		tui_message(t, ROLE_WARN, "why-not works on a node (graph view), a rule (rules view) or an event");
+		return RES_REDRAW;
+	case ACT_PRIORITY_UP: case ACT_PRIORITY_DOWN: case ACT_TOGGLE_ENABLED:
+		return rule_edit(t, a);
+	case ACT_EDIT: return tui_edit_value(t, tui_rule_under_cursor(t), NULL);
+	case ACT_UNDO: return undo_redo(t, false);
+	case ACT_REDO: return undo_redo(t, true);
+	case ACT_SAVE: return save(t);
+	case ACT_EXPORT: return export(t);
+	case ACT_SAVE_DISPLAY: {
+		char path[1024], cmd[1100];
+		if (prompt_line(t, "save the screen to: ", "fusiondbg.screen", path, sizeof path) && path[0]) {
+			snprintf(cmd, sizeof cmd, "save-display %s", path);
+			input_command(t, cmd);
+		}
+		return RES_REDRAW;
+	}
+	case ACT_NONE: case ACT_COUNT: return RES_OK;
+	}
+	return RES_OK;
+}
+#undef SHOW_VIEW

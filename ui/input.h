@@ -1,0 +1,29 @@
+/* input.h — where keys come from (input.c): the terminal, or a test script
+ * named by FUSIONDBG_TEST_SCRIPT. The tui_input owns the script's keys and
+ * command texts. No curses. */
+#ifndef FD_UI_INPUT_H
+#define FD_UI_INPUT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/diag.h"
+
+typedef struct tui tui;
+
+typedef struct tui_input {
+	int *keys;          /* script: key codes; KEY_SCRIPT_CMD marks a command */
+	char **cmds;        /* the command text of each KEY_SCRIPT_CMD, in order */
+	size_t n, pos, n_cmds, cmd_pos;
+	bool scripted;
+} tui_input;
+#define KEY_SCRIPT_CMD (-100)
+#define KEY_SCRIPT_END (-101)   /* the script ran out, or a signal asks to quit */
+
+int  input_open_script(tui_input *in, const char *path, fd_diags *d);
+void input_release(tui_input *in);
+/* Next key: from the script or the terminal (KEY_SCRIPT_CMD: *cmd is set). */
+int  input_key(tui *t, const char **cmd);
+/* The script commands that work anywhere, inside a prompt too (save-display,
+ * resize, fail-writes): does cmd and returns true when it is one of them. */
+bool input_command(tui *t, const char *cmd);
+
+#endif

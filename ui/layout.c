@@ -1,0 +1,186 @@
+/* layout.c — the screen as the views make it: the panes (two columns on a
+ * wide terminal, one view at a time on a narrow one), each view's box and
+ * rows drawn through its view_ops, the title bar and the status line. */
+#include <stdio.h>
+#include <string.h>
+#include "view.h"
+#include "estimate/estimate.h"
+
+static pane panes[VIEW_COUNT];
+
+/* ---- layout -------------------------------------------------------------- */
+
+static void set_pane(enum tui_view v, int y, int x, int h, int w)
+{
+	panes[v] = (pane){ y, x, h, w, true };
+}
+
+void display_layout(tui *t)
+{
+	t->lines = LINES;
+	t->cols = COLS;
+	int body_y = 1, body_h = t->lines - 2;
+	if (body_h < 3)
+		body_h = 3;
+	memset(panes, 0, sizeof panes);
+	t->wide = t->cols >= 100 && t->lines >= 20;
+	if (t->focus != VIEW_RULES && t->focus != VIEW_DETAIL)
+		t->main_view = t->focus;
+	if (t->wide) {
+		int lw = t->cols * 2 / 5;
+		if (lw < 34) lw = 34;
+		if (lw > 56) lw = 56;
+		int rules_h = (int)t->n_rule_rows + 2;
+		if (rules_h > body_h / 2) rules_h = body_h / 2;
+		if (rules_h < 5) rules_h = 5;
+		if (t->focus == VIEW_HELP || t->focus == VIEW_DIFF) {
+			/* long lines, read on their own: the whole width */
+			set_pane(t->focus, body_y, 0, body_h, t->cols);
+		} else if (t->focus == VIEW_DETAIL) {
+			/* editing values wants width: the detail takes the big pane */
+			set_pane(VIEW_RULES, body_y, 0, body_h, lw);
+			set_pane(VIEW_DETAIL, body_y, lw, body_h, t->cols - lw);
+		} else {
+			set_pane(VIEW_RULES, body_y, 0, rules_h, lw);
+			set_pane(VIEW_DETAIL, body_y + rules_h, 0, body_h - rules_h, lw);
+			set_pane(t->main_view, body_y, lw, body_h, t->cols - lw);
+		}
+	} else {
+		set_pane(t->focus, body_y, 0, body_h, t->cols);
+	}
+	for (int v = 0; v < VIEW_COUNT; v++) {
+		if (!panes[v].shown)
+			continue;
+		const view_ops *ops = t->views[v];
+		int h = panes[v].h - 2;
+		if (ops->footer_lines)
+			h -= ops->footer_lines(t, panes[v].h - 2);
+		vs_list_set_height(&t->list[v], h > 1 ? h : 1);
+	}
+}
+
+int display_hit(tui *t, int y, int x, int *line)
+{
+	for (int v = 0; v < VIEW_COUNT; v++) {
+		const pane *p = &panes[v];
+		if (p->shown && y > p->y && y < p->y + p->h - 1 && x >= p->x && x < p->x + p->w) {
+			*line = y - p->y - 1;
+			return v;
+		}
+	}
+	return -1;
+}
+
+/* ---- drawing ------------------------------------------------------------- */
+
+static void draw_box(const pane *p, bool focus, const char *title, const char *right)
+{
+	display_box(p->y, p->x, p->h, p->w, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER);
+	char buf[256];
+	snprintf(buf, sizeof buf, " %s ", title);
+	int x = display_text(p->y, p->x + 2, p->w - 4, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, focus ? A_REVERSE : 0,
+	                     buf);
+	if (right && *right) {
+		snprintf(buf, sizeof buf, " %s ", right);
+		int rw = display_width(buf);
+		if (p->x + p->w - 2 - rw > x + 1)
+			display_text(p->y, p->x + p->w - 2 - rw, rw, ROLE_BORDER, 0, buf);
+	}
+}
+
+static void draw_view(tui *t, enum tui_view v)
+{
+	const pane *p = &panes[v];
+	if (!p->shown || p->h < 3 || p->w < 4)
+		return;
+	const view_ops *ops = t->views[v];
+	vs_list *l = &t->list[v];
+	size_t n = ops->rows(t);
+	vs_list_set_rows(l, n);
+	char right[64] = "";
+	if (n)
+		snprintf(right, sizeof right, "%zu/%zu", l->cursor + 1, n);
+	draw_box(p, t->focus == v, view_title(v), right);
+	int x = p->x + 1, w = p->w - 2;
+	for (int i = 0; i < l->height; i++) {
+		int y = p->y + 1 + i;
+		size_t row = l->top + (size_t)i;
+		display_fill(y, x, w, ROLE_NORMAL, 0);
+		if (row < n)
+			ops->draw_row(t, row, y, x, w, row == l->cursor);
+	}
+	if (ops->footer_lines && ops->draw_footer) {
+		int fh = ops->footer_lines(t, p->h - 2);
+		if (fh > 0)
+			ops->draw_footer(t, p->y + 1 + l->height, x, w, fh);
+	}
+}
+
+static void draw_title(tui *t)
+{
+	const fd_session *s = &t->s;
+	const fd_match_result *r = session_result(s);
+	const fd_estimate *e = session_estimate(s);
+	const char *model = strrchr(t->model_path, '/') ? strrchr(t->model_path, '/') + 1 : t->model_path;
+	char before[32] = "?", after[32] = "?";
+	if (e->n_graphs > 0) {
+		estimate_format_bytes(e->graphs[0].before.peak_bytes, before, sizeof before);
+		estimate_format_bytes(e->graphs[0].after.peak_bytes, after, sizeof after);
+	}
+	size_t unsaved = session_unsaved(s);
+	char buf[1024], mod[48] = "";
+	if (unsaved)
+		snprintf(mod, sizeof mod, "  [%zu unsaved]", unsaved);
+	const char *target = r->target ? r->target : "ai_core";
+	/* the fullest form that fits: model, unsaved, fired and peak matter most */
+	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu  peak %s %s %s",
+	         model, mod, t->rules_label, target, r->n_fusions, before, G.arrow, after);
+	if (display_width(buf) > t->cols)
+		snprintf(buf, sizeof buf, " fusiondbg  %s%s  %d rules  %s  fired %zu  peak %s %s %s", model, mod,
+		         (int)r->n_rules, target, r->n_fusions, before, G.arrow, after);
+	if (display_width(buf) > t->cols)
+		snprintf(buf, sizeof buf, " %s%s  %s  fired %zu  peak %s %s %s", model, mod, target, r->n_fusions, before,
+		         G.arrow, after);
+	display_fill(0, 0, t->cols, ROLE_TITLE, 0);
+	display_text(0, 0, t->cols, ROLE_TITLE, 0, buf);
+}
+
+static void draw_status(tui *t)
+{
+	int y = t->lines - 1;
+	display_fill(y, 0, t->cols, ROLE_STATUS, 0);
+	if (t->msg[0]) {
+		display_text(y, 0, t->cols, t->msg_role, 0, t->msg);
+		return;
+	}
+	const view_ops *ops = t->views[t->focus];
+	int x = 1;
+	for (const enum tui_action *a = ops->hints; a && *a != ACT_NONE; a++) {
+		char keys[64];
+		if (!keymap_keys_for(&t->km, keymap_scope_of(t->focus), *a, keys, sizeof keys))
+			continue;
+		char *comma = strchr(keys, ',');
+		if (comma)
+			*comma = 0;
+		const char *label = action_get(*a)->hint;
+		int need = display_width(keys) + 1 + (int)strlen(label) + 2;
+		if (x + need > t->cols)
+			break;
+		x = display_text(y, x, t->cols - x, ROLE_KEY, 0, keys);
+		x = display_text(y, x + 1, t->cols - x - 1, ROLE_STATUS, 0, label);
+		x += 2;
+	}
+}
+
+void display_draw(tui *t)
+{
+	if (LINES != t->lines || COLS != t->cols)
+		display_layout(t);
+	erase();
+	draw_title(t);
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (panes[v].shown)
+			draw_view(t, (enum tui_view)v);
+	draw_status(t);
+	refresh();
+}

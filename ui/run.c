@@ -1,0 +1,207 @@
+/* run.c — `fusiondbg MODEL`: start-up and the end. The terminal comes first
+ * (a large model shows a loading line at once), then the session, the
+ * keymap, the views' table and the first screen; an earlier session's
+ * unsaved edits are offered back; then the main loop (loop.c), and on the
+ * way out the terminal restored, a word on unsaved edits and everything
+ * freed. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "base/clock.h"
+#include "loop.h"
+#include "signals.h"
+#include "ui.h"
+
+#define VIEW_OPS_ROW(X, id, ops, name, title, tab, help) [VIEW_##id] = &view_##ops##_ops,
+static const view_ops *const views[] = { TUI_VIEWS(VIEW_OPS_ROW, ) };
+#undef VIEW_OPS_ROW
+static_assert(sizeof views / sizeof *views == VIEW_COUNT, "one view_ops per view");
+
+static void print_diags(const fd_diags *d)
+{
+	char line[1024];
+	for (size_t i = 0; i < d->n; i++)
+		fprintf(stderr, "%s\n", diag_format(&d->items[i], line, sizeof line));
+}
+
+static void restore_terminal(void)
+{
+	display_done();
+}
+
+static void tui_oom(size_t wanted)
+{
+	display_done();
+	fprintf(stderr, "fusiondbg: out of memory (%zu bytes)\n", wanted);
+	_exit(2);
+}
+
+static unsigned offer_recovery(tui *t)
+{
+	if (!t->recovery[0] || access(t->recovery, R_OK) != 0)
+		return RES_OK;
+	int k = prompt_yes_no(t, "restore the unsaved edits of an earlier session?", false);
+	if (k != 'y') {
+		char old[4200];
+		snprintf(old, sizeof old, "%s.old", t->recovery);
+		rename(t->recovery, old);
+		tui_message(t, ROLE_NORMAL, "not restored; the file was kept as %s", old);
+		return RES_OK;
+	}
+	fd_diags d;
+	diags_init(&d);
+	tui_remember_spot(t);
+	int n = session_load_recovery(&t->s, t->recovery, &d);
+	char line[1024];
+	if (n < 0)
+		tui_message(t, ROLE_ERROR, "recovery failed: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
+	else
+		tui_message(t, ROLE_EDITED, "restored %d unsaved edit%s from %s (s saves, u undoes)", n, n == 1 ? "" : "s",
+		            t->recovery);
+	diags_release(&d);
+	return n < 0 ? RES_OK : RES_RERUN;
+}
+
+static void rules_label(tui *t, const tui_options *o)
+{
+	size_t n = (size_t)session_rules(&t->s)->n_rules;
+	char paths[200] = "";
+	const char *origin = "";
+	if (o->n_rules == 0) {
+		const char *dir = ruleset_default_path(&origin);
+		snprintf(paths, sizeof paths, "%s", !strcmp(origin, "installed rules") ? "installed rules" : dir ? dir : "");
+	}
+	for (int i = 0; i < o->n_rules; i++) {
+		size_t used = strlen(paths);
+		snprintf(paths + used, sizeof paths - used, "%s%s", i ? "," : "", o->rules[i]);
+	}
+	if (strlen(paths) > 32)
+		strcpy(paths + 29, "...");
+	snprintf(t->rules_label, sizeof t->rules_label, "%s (%zu)", paths, n);
+}
+
+/* The first line of the status bar: a bad keys file, else the model's
+ * first warning, else a greeting. d: what loading the keymap said. */
+static void first_message(tui *t, const fd_diags *d, size_t load_warnings, const char *first_warning)
+{
+	char line[512];
+	if (d->n)
+		tui_message(t, ROLE_ERROR, "%s (ignored%s)", diag_format(&d->items[0], line, sizeof line),
+		            d->n > 1 ? "; more errors in that file" : "");
+	else if (load_warnings)
+		tui_message(t, ROLE_WARN, "%s%s", first_warning, load_warnings > 1 ? " (and more warnings)" : "");
+	else
+		tui_message(t, ROLE_NORMAL, "%zu fusions by %d rules.  ? help  Tab views  Enter open  w why-not  q quit",
+		            session_result(&t->s)->n_fusions, (int)session_rules(&t->s)->n_rules);
+}
+
+static void tui_release(tui *t)
+{
+	if (t->diff_valid)
+		session_diff_release(&t->diff);
+	vs_bp_release(&t->bps);
+	vs_graph_rows_release(&t->grows);
+	keymap_release(&t->km);
+	input_release(&t->in);
+	free(t->rule_rows);
+	vec_release(&t->drows);
+	session_close(&t->s);
+}
+
+int tui_run(const tui_options *o)
+{
+	double t0 = clock_ms();
+	static tui tt;
+	tui *t = &tt;
+	memset(t, 0, sizeof *t);
+	t->views = views;
+	t->model_path = o->model;
+	t->edit_ms = -1;
+	fd_diags d;
+	diags_init(&d);
+
+	const char *script = getenv("FUSIONDBG_TEST_SCRIPT");
+	if (script && *script && input_open_script(&t->in, script, &d) < 0) {
+		print_diags(&d);
+		diags_release(&d);
+		return TUI_EXIT_CANNOT_START;
+	}
+	if (!t->in.scripted && (!isatty(0) || !isatty(1))) {
+		fprintf(stderr, "fusiondbg: the TUI needs a terminal; for batch use see `fusiondbg match`, `why`, `mem`\n");
+		return TUI_EXIT_CANNOT_START;
+	}
+
+	/* the terminal first, so that a large model shows a loading line at once */
+	signals_fatal_hook = restore_terminal;
+	fd_oom = tui_oom;
+	signals_install();
+	if (display_init(t, t->in.scripted) < 0) {
+		fprintf(stderr, "fusiondbg: cannot start the terminal (TERM=%s)\n", getenv("TERM") ? getenv("TERM") : "");
+		input_release(&t->in);
+		return TUI_EXIT_CANNOT_START;
+	}
+	display_splash(o->model);
+
+	fd_session_options so = { 0 };
+	so.model_path = o->model;
+	so.load.dims = o->dims;
+	so.load.n_dims = o->n_dims;
+	so.rule_paths = o->rules;
+	so.n_rule_paths = o->n_rules;
+	so.target = o->target;
+	so.no_canonicalize = o->no_canonicalize;
+	if (session_open(&t->s, &so, &d) < 0) {
+		display_done();
+		print_diags(&d);
+		diags_release(&d);
+		input_release(&t->in);
+		return TUI_EXIT_CANNOT_START;
+	}
+	double t_open = clock_ms() - t0;
+	size_t load_warnings = d.warnings;
+	char first_warning[512] = "";
+	for (size_t i = 0; i < d.n; i++)
+		if (d.items[i].severity == DIAG_WARNING) {
+			diag_format(&d.items[i], first_warning, sizeof first_warning);
+			break;
+		}
+	diags_clear(&d);
+
+	keymap_init(&t->km);
+	keymap_load(&t->km, &d);
+	session_recovery_path(&t->s, t->recovery, sizeof t->recovery);
+	vs_bp_init(&t->bps);
+	vs_graph_rows_init(&t->grows, session_model(&t->s));
+	rules_label(t, o);
+	t->focus = VIEW_RULES;
+	t->main_view = VIEW_TRACE;
+	tui_rebuild_rule_rows(t);
+	vs_list_set_rows(&t->list[VIEW_TRACE], session_result(&t->s)->trace.n_events);
+
+	display_layout(t);
+	tui_select_focus(t);
+	tui_detail_build(t);
+	first_message(t, &d, load_warnings, first_warning);
+	diags_release(&d);
+	display_draw(t);
+	t->first_screen_ms = clock_ms() - t0;
+	unsigned first = offer_recovery(t);
+
+	int rc = tui_loop(t, first | RES_REDRAW);
+	display_done();
+	int sig = signals_pending();
+	if (sig && session_unsaved(&t->s))
+		fprintf(stderr, "fusiondbg: signal %d: %zu unsaved edit%s written to %s; the next start offers to restore them\n",
+		        sig, session_unsaved(&t->s), session_unsaved(&t->s) == 1 ? "" : "s", t->recovery);
+	if (getenv("FUSIONDBG_TIMING"))
+		fprintf(stderr, "fusiondbg: first screen %.1f ms (session open: load, match, estimates %.1f ms; "
+		        "the TUI's own set-up and first draw %.1f ms)\n", t->first_screen_ms, t_open,
+		        t->first_screen_ms - t_open);
+	if (getenv("FUSIONDBG_TIMING") && t->edit_ms >= 0)
+		fprintf(stderr, "fusiondbg: last +/-/t edit %.1f ms (re-run %.1f ms by the session), then the TUI's "
+		        "refresh %.1f ms\n", t->edit_ms, t->s.last_run_ms, t->refresh_ms);
+	tui_release(t);
+	return rc;
+}

@@ -1,0 +1,55 @@
+/* view.h — what a view is and what it may use. A view (view_NAME.c)
+ * defines view_NAME_ops; the framework reaches it only through that table
+ * (run.c wires it into t->views): layout.c draws it, the loop hands it the
+ * actions first. A view reads the tui state (tui.h) and changes only its own
+ * list, the breakpoints and, when its selection moves, the detail's subject;
+ * anything else it asks for with the services below, the prompts and its
+ * result (RES_*). It includes no other view, and nothing here calls back
+ * into one but through its view_ops. */
+#ifndef FD_UI_VIEW_H
+#define FD_UI_VIEW_H
+#include "display.h"
+#include "prompt.h"
+#include "tui.h"
+
+/* A view: a table of functions, as tig has (struct view_ops). */
+struct view_ops {
+	size_t (*rows)(tui *t);
+	/* draws row at screen line y, columns [x, x + w); cursor marks the selected row */
+	void (*draw_row)(tui *t, size_t row, int y, int x, int w, bool cursor);
+	vs_row_text_fn row_text;   /* plain text of a row, for search */
+	/* view-specific actions (enter, edit, …); RES_UNHANDLED when not taken */
+	unsigned (*action)(tui *t, enum tui_action a);
+	/* the selection moved: set the detail's subject */
+	void (*select)(tui *t);
+	/* lines kept at the bottom of the pane (the trace's event box), and their drawing */
+	int (*footer_lines)(tui *t, int pane_h);
+	void (*draw_footer)(tui *t, int y, int x, int w, int h);
+	/* the key hints of the status line: actions, in order, ACT_NONE-terminated */
+	const enum tui_action *hints;
+};
+
+#define VIEW_OPS_DECL(X, id, ops, name, title, tab, help) extern const view_ops view_##ops##_ops;
+TUI_VIEWS(VIEW_OPS_DECL, )
+#undef VIEW_OPS_DECL
+
+/* ---- the services a view calls --------------------------------------------- */
+/* tui.c. Focus view v, remembering where we came from (q goes back). */
+unsigned tui_show_view(tui *t, enum tui_view v);
+/* The trace cursor moves to event ev (stepper, why-not, breakpoints). */
+unsigned tui_goto_event(tui *t, uint32_t ev);
+/* Moves l by a move action (move-up … move-last-line); false for any other action. */
+bool tui_list_move(vs_list *l, enum tui_action a);
+
+/* detail.c: the detail's subject (its rows are rebuilt on RES_DETAIL). */
+void tui_set_detail_rule(tui *t, int32_t rule);
+void tui_set_detail_node(tui *t, int32_t graph, int32_t node);
+
+/* edit.c: prompt-driven edit of rule's path (path may be NULL: ask for
+ * PATH=VALUE), validated and applied by the session. */
+unsigned tui_edit_value(tui *t, int32_t rule, const char *path);
+
+/* whynot.c: the why-not menu for a node, then the landing in the trace. */
+unsigned tui_why_not_node(tui *t, int32_t graph, int32_t node);
+
+#endif
