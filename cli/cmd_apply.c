@@ -1,11 +1,12 @@
 /* cmd_apply.c — `fusiondbg apply MODEL -r RULES -o FUSED.onnx
  * [--set RULE.PATH=VALUE]... [--diff]`: the model with each fusion replaced
  * by one node of rewrite.target_op in the custom domain "fusiondbg.fused"
- * (onnx_write.h says exactly what is written). The file is written
- * atomically; on any error nothing is written. Exit 0, 2 on bad input or a
- * failed write. */
+ * (export/apply.h says what each fused node is, onnx/onnx_write.h how the
+ * model is written). The file is written atomically; on any error nothing
+ * is written. Exit 0, 2 on bad input or a failed write. */
 #include <stdio.h>
 #include "cli.h"
+#include "export/apply.h"
 #include "onnx/onnx_write.h"
 #include "session/session.h"
 
@@ -27,13 +28,17 @@ int cmd_apply(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	fd_diags d;
 	diags_init(&d);
-	fd_apply_stats st = { 0 };
-	int rc = onnx_write_fused(session_result(&s), o.output, &st, &d);
+	fd_rewrite rw;
+	rewrite_init(&rw);
+	apply_rewrite(session_result(&s), &rw, &d);
+	fd_write_stats st = { 0 };
+	int rc = onnx_write_rewrite(session_model(&s), &rw, o.output, &st, &d);
+	rewrite_release(&rw);
 	cli_print_diags(&d);
 	diags_release(&d);
 	if (rc == 0) {
-		printf("%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", o.output, (long long)st.fusions,
-		       (long long)st.nodes_before, (long long)st.nodes_after, FUSED_DOMAIN);
+		printf("%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", o.output, (long long)st.fused,
+		       (long long)st.nodes_before, (long long)st.nodes_after, FD_FUSED_DOMAIN);
 		if (o.diff)
 			cli_print_session_diff(stdout, &o, &s);
 	}

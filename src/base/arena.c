@@ -94,16 +94,20 @@ void arena_init(fd_arena *a)
 	a->used = 0;
 }
 
+size_t arena_next_block_size(size_t last, size_t first, size_t need)
+{
+	size_t size = last ? last * 2 : first;
+	if (size > 64u << 20)
+		size = 64u << 20;
+	return size < need ? need : size;
+}
+
 void *arena_alloc(fd_arena *a, size_t n)
 {
 	n = (n + 7) & ~(size_t)7;   /* 8: no member of the IR needs more */
 	struct arena_block *b = a->head;
 	if (!b || b->size - b->used < n) {
-		size_t size = b ? b->size * 2 : 64 * 1024;
-		if (size > 64u << 20)
-			size = 64u << 20;
-		if (size < n)
-			size = n;
+		size_t size = arena_next_block_size(b ? b->size : 0, 64 * 1024, n);
 		/* zeroed once, as a block: nothing in it is handed out twice */
 		b = calloc(1, sizeof *b + size);
 		if (!b)

@@ -22,6 +22,9 @@ char *arena_printf(fd_arena *a, const char *fmt, ...) __attribute__((format(prin
  * built by growing stays where it is instead of being copied in. */
 void  arena_adopt(fd_arena *a, void *p, size_t size);
 void  arena_release(fd_arena *a);
+/* The size of a growing allocator's next block: twice the last one (first
+ * when there is none), at most 64 MiB, and never less than need. */
+size_t arena_next_block_size(size_t last, size_t first, size_t need);
 
 /* Called on allocation failure; never returns. */
 extern void (*fd_oom)(size_t wanted);

@@ -1,7 +1,7 @@
-/* onnx.h — loading an ONNX ModelProto into the IR (ir/graph.h): the only
- * entry point of the onnx/ folder besides `apply`'s writer (onnx_write.h).
- * Everything protobuf-c lives behind these functions. The loaded model owns
- * all it holds; model_release frees it. */
+/* onnx.h — loading an ONNX ModelProto into the IR (ir/graph.h): the onnx/
+ * folder's entry point (onnx_write.h, writing a rewritten model, is the only
+ * other). Everything protobuf-c lives behind these functions. The loaded
+ * model owns all it holds; model_release frees it. */
 #ifndef FD_ONNX_H
 #define FD_ONNX_H
 #include "base/diag.h"

@@ -6,7 +6,7 @@
  * nodes, initializers and value infos are unpacked one message at a time into
  * a scratch arena that is reset between them, so a million-node model never
  * exists twice in memory. Bodies of If / Loop / Scan arrive unpacked inside
- * their owner's NodeProto and are converted right after it (onnx_node.c).
+ * their owner's NodeProto and are converted right after it.
  *
  * Graphs: [0] is the main graph; a GRAPH / GRAPHS attribute reserves the next
  * index for its body, so a parent always comes before its bodies. Once every
@@ -30,100 +30,6 @@
 
 enum { GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INITIALIZER = 5, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12,
        GRAPH_VALUE_INFO = 13, GRAPH_SPARSE_INITIALIZER = 15, MODEL_GRAPH = 7 };
-
-const char *loader_intern(loader *L, const char *s)
-{
-	return strpool_intern(&L->m->names, S(s));
-}
-
-int32_t loader_tensor_find(loader *L, int32_t gi, const char *name)
-{
-	if (gi)
-		return strmap_get(&L->graphs.items[gi].tensor_by_name, name);
-	int32_t id = strpool_find(&L->m->names, name, strlen(name));
-	return id >= 0 && (size_t)id < L->main_tensor.n ? L->main_tensor.items[id] : FD_NONE;
-}
-
-static int32_t tensor_new(loader *L, int32_t gi, const char *name, fd_tensor_kind kind)
-{
-	graph_build *b = &L->build.items[gi];
-	fd_tensor x = {
-		.name = name, .kind = (uint8_t)kind, .dtype = DT_UNDEFINED, .shape = { -1, NULL },
-		.producer = FD_NONE, .producer_port = FD_NONE, .outer = FD_NONE,
-	};
-	int32_t t = (int32_t)b->tensors.n;
-	vec_push(&b->tensors, x);
-	return t;
-}
-
-/* The main graph's slot for string id, the index grown to the pool's size. */
-static int32_t *main_slot(loader *L, int32_t id)
-{
-	size_t n = L->main_tensor.n;
-	if ((size_t)id >= n) {
-		size_t want = L->m->names.n > (size_t)id ? L->m->names.n : (size_t)id + 1;
-		vec_grow(&L->main_tensor, want);
-		for (size_t i = n; i < want; i++)
-			L->main_tensor.items[i] = FD_NONE;
-		L->main_tensor.n = want;
-	}
-	return &L->main_tensor.items[id];
-}
-
-int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind)
-{
-	if (!gi) {
-		int32_t id = strpool_id(&L->m->names, name, strlen(name));
-		int32_t *slot = main_slot(L, id);
-		return *slot >= 0 ? FD_NONE : (*slot = tensor_new(L, 0, strpool_str(&L->m->names, id), kind));
-	}
-	if (loader_tensor_find(L, gi, name) >= 0)
-		return FD_NONE;
-	int32_t t = tensor_new(L, gi, loader_intern(L, name), kind);
-	strmap_put(&L->graphs.items[gi].tensor_by_name, loader_tensor(L, gi, t)->name, t);
-	return t;
-}
-
-/* The main graph's tensor named by string id, created when new. */
-static int32_t main_tensor_get(loader *L, int32_t id)
-{
-	int32_t *slot = main_slot(L, id);
-	if (*slot < 0)
-		*slot = tensor_new(L, 0, strpool_str(&L->m->names, id), TENSOR_ACTIVATION);
-	return *slot;
-}
-
-int32_t loader_tensor_get(loader *L, int32_t gi, const char *name)
-{
-	if (gi) {
-		int32_t t = loader_tensor_find(L, gi, name);
-		return t >= 0 ? t : loader_tensor_add(L, gi, name, TENSOR_ACTIVATION);
-	}
-	return main_tensor_get(L, strpool_id(&L->m->names, name, strlen(name)));
-}
-
-void loader_tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids)
-{
-	for (size_t i = 0; i < n; i++)
-		ids[i] = names[i] && names[i][0] ? loader_tensor_get(L, gi, names[i]) : FD_NONE;
-}
-
-int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr, const Onnx__GraphProto *proto)
-{
-	fd_graph g = { 0 };
-	g.index = (int32_t)L->graphs.n;
-	g.parent = parent;
-	g.owner_node = node;
-	g.owner_attr = attr;
-	g.depth = L->graphs.items[parent].depth + 1;
-	g.name = loader_intern(L, proto ? proto->name : "");
-	graph_build b = { 0 };
-	static const Onnx__GraphProto empty = ONNX__GRAPH_PROTO__INIT;
-	b.src.proto = proto ? proto : &empty;
-	vec_push(&L->graphs, g);
-	vec_push(&L->build, b);
-	return g.index;
-}
 
 /* ---- the messages of one repeated GraphProto field ------------------------ */
 
@@ -265,6 +171,8 @@ static int read_inputs(loader *L, int32_t gi)
 	return it.failed ? -1 : 0;
 }
 
+static int convert_graph(loader *L, int32_t gi);
+
 static int read_nodes(loader *L, int32_t gi)
 {
 	size_t n = msg_count(L, gi, GRAPH_NODE);
@@ -281,8 +189,13 @@ static int read_nodes(loader *L, int32_t gi)
 		                              it.src.span[GRAPH_NODE].end - it.src.span[GRAPH_NODE].first, L->file);
 	int32_t i = 0;
 	int rc = 0;
-	for (const Onnx__NodeProto *p; !rc && (p = msg_next(&it)) && i < (int32_t)n; i++)
+	for (const Onnx__NodeProto *p; !rc && (p = msg_next(&it)) && i < (int32_t)n; i++) {
 		rc = onnx_node_convert(L, gi, i, p);
+		/* bodies now, while their protobuf (inside this node's) is alive */
+		const fd_node *nd = &nodes[i];
+		for (int32_t b = 0; !rc && b < nd->n_subgraphs; b++)
+			rc = convert_graph(L, nd->subgraphs[b]);
+	}
 	node_stream_stop(it.stream);
 	if (rc)
 		return -1;
@@ -316,7 +229,7 @@ static int read_outputs(loader *L, int32_t gi)
 	return it.failed ? -1 : 0;
 }
 
-int convert_graph(loader *L, int32_t gi)
+static int convert_graph(loader *L, int32_t gi)
 {
 	if (!L->build.items[gi].src.proto && !L->build.items[gi].src.wire)
 		return 0;

@@ -1,9 +1,15 @@
-/* onnx_loader.h — the ONNX loader's working state, shared by onnx_load.c
- * (files, model, graphs, outer-scope resolution) and onnx_node.c (nodes,
- * attributes, tensors, declared types). Private to those two files: they and
- * this header are the only ones that see the protobuf-c types generated from
- * onnx.proto. The loader owns its vectors until finalize() moves them into
- * the model's arena. */
+/* onnx_loader.h — the ONNX loader's working state and the functions its
+ * files share; private to the loader, whose files are, lowest first:
+ *   onnx_wire.c    wire-format checks and scanning, protobuf-c's scratch arena
+ *   onnx_const.c   tensor values → fd_const (no protobuf type)
+ *   onnx_loader.c  the state: interned names, tensors by name, body graphs
+ *   onnx_stream.c  the main graph's NodeProtos unpacked on a second thread
+ *   onnx_node.c    one NodeProto (attributes, tensors, declared types)
+ *   onnx_load.c    files, the model, graphs in order, outer-scope captures
+ * Each calls only the ones above it. This header and onnx_write.c are the
+ * only ones that bring in the protobuf-c types generated from onnx.proto.
+ * The loader owns its vectors until finalize() moves them into the model's
+ * arena. */
 #ifndef FD_ONNX_LOADER_H
 #define FD_ONNX_LOADER_H
 #include "onnx.pb-c.h"
@@ -51,6 +57,7 @@ typedef struct loader {
 	size_t bad_axis;
 } loader;
 
+/* onnx_loader.c */
 const char *loader_intern(loader *L, const char *s);
 /* Names to tensors. The main graph's index is an array by string id, so a
  * name costs one hash probe (the interning); bodies use their strmap. */
@@ -65,10 +72,9 @@ static inline fd_tensor *loader_tensor(loader *L, int32_t gi, int32_t t)
 {
 	return &L->build.items[gi].tensors.items[t];
 }
-/* Reserves the next graph index for a body (converted by convert_graph). */
+/* Reserves the next graph index for a body (onnx_load.c converts it). */
 int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr,
                     const Onnx__GraphProto *proto);
-int convert_graph(loader *L, int32_t gi);
 
 /* onnx_stream.c: a graph's NodeProtos checked and unpacked ahead on a
  * second thread, for graphs of STREAM_MIN_NODES and more. start returns NULL
@@ -85,7 +91,8 @@ void node_stream_stop(node_stream *s);     /* NULL is fine */
 int onnx_tensor_read(loader *L, const Onnx__TensorProto *p, int32_t *dtype, fd_shape *shape,
                      fd_const **value, bool *external);
 int onnx_apply_type(loader *L, int32_t gi, int32_t t, const Onnx__ValueInfoProto *vi);
-/* Converts node i of graph gi (and, while its protobuf is alive, its bodies). */
+/* Converts node i of graph gi; its bodies get graph indices (n->subgraphs)
+ * for the caller to convert while p is alive. */
 int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p);
 /* "<op_type>_<index>" names for the nodes that had none, unique in the graph. */
 void onnx_name_nodes(loader *L, int32_t gi);

@@ -1,8 +1,9 @@
 /* onnx_node.c — NodeProto, AttributeProto, TensorProto and ValueInfoProto →
  * the IR of graph.h: attributes of every kind, small tensor values decoded
  * (onnx_const.c), Constant nodes' outputs, declared dtypes and shapes with
- * symbolic dims. Bodies (GRAPH / GRAPHS attributes) are converted right after
- * their node, while the node's protobuf is alive. */
+ * symbolic dims. A GRAPH / GRAPHS attribute reserves its body's graph index
+ * (onnx_loader.c); onnx_load.c converts the bodies right after the node,
+ * while the node's protobuf is alive. */
 #include <stdio.h>
 #include <string.h>
 #include "onnx/onnx_const.h"
@@ -333,10 +334,6 @@ int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p
 	n->n_subgraphs = ns;
 	if (n->op_type[0] == 'C' && !strcmp(n->op_type, "Constant") && !n->domain[0])
 		constant_output(L, gi, n);
-	/* bodies now, while their protobuf (inside this node's) is alive */
-	for (int32_t b = 0; b < ns; b++)
-		if (convert_graph(L, subs[b]))
-			return -1;
 	return 0;
 }
 

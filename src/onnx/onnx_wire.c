@@ -184,11 +184,7 @@ static void *pb_alloc(void *data, size_t size)
 	}
 	pb_block *b = a->cur;
 	if (!b || b->size - b->used < size) {
-		size_t want = b ? b->size * 2 : 256 * 1024;
-		if (want > 64u << 20)
-			want = 64u << 20;
-		if (want < size)
-			want = size;
+		size_t want = arena_next_block_size(b ? b->size : 0, 256 * 1024, size);
 		pb_block *nb = xmalloc(sizeof *nb + want);
 		nb->size = want;
 		nb->used = 0;

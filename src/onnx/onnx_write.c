@@ -1,23 +1,22 @@
-/* onnx_write.c — `apply`: re-reads the model file, decodes it with
- * protobuf-c (the second file behind protobuf-c, after the loader), replaces
- * each fusion's member nodes by one node of the custom domain
- * "fusiondbg.fused", and packs it back atomically. What it writes is in
- * onnx_write.h. Node and graph identities come from the loaded fd_model:
- * fd node i is NodeProto i of its graph (file order), bodies are found
- * through the GRAPH / GRAPHS attributes the loader resolved. */
+/* onnx_write.c — writing a model with a rewrite (onnx_write.h): re-reads
+ * the model file, decodes it with protobuf-c, replaces each fused node's
+ * members by the node, and packs it back atomically. Node and graph
+ * identities come from the loaded fd_model: fd node i is NodeProto i of its
+ * graph (file order), bodies are found through the GRAPH / GRAPHS attributes
+ * the loader resolved. */
 #include <stdlib.h>
 #include <string.h>
 #include "base/atomic_file.h"
 #include "onnx.pb-c.h"
 #include "onnx/onnx_write.h"
-#include "session/session_internal.h"
 
 typedef struct writer {
-	const fd_match_result *r;
 	const fd_model *m;
+	const fd_rewrite *rw;
 	fd_diags *d;
 	fd_arena a;                      /* every message this file builds */
 	Onnx__GraphProto **gp;           /* per fd graph */
+	int32_t **claim;                 /* [graph][node]: fused node index, or -1 */
 	/* what was swapped into the decoded model, to put back before freeing it */
 	struct swap {
 		Onnx__GraphProto *g;
@@ -26,9 +25,8 @@ typedef struct writer {
 		Onnx__ValueInfoProto **value_info;
 	} *swaps;
 	size_t n_swaps;
-	fd_apply_stats st;
+	fd_write_stats st;
 } writer;
-
 /* ---- graphs of the decoded model ↔ fd graphs ------------------------------- */
 
 static int map_bodies(writer *w, int32_t gi, Onnx__GraphProto *gp)
@@ -66,7 +64,35 @@ static int map_bodies(writer *w, int32_t gi, Onnx__GraphProto *gp)
 	return 0;
 }
 
-/* ---- attributes --------------------------------------------------------------- */
+/* ---- the rewrite's nodes ------------------------------------------------------ */
+
+/* claim[graph][node]; -1 + d when a member is out of range or taken twice. */
+static int claim_members(writer *w)
+{
+	w->claim = arena_array(&w->a, (size_t)w->m->n_graphs + 1, sizeof *w->claim);
+	for (int32_t gi = 0; gi < w->m->n_graphs; gi++) {
+		int32_t n = w->m->graphs[gi].n_nodes;
+		w->claim[gi] = arena_array(&w->a, (size_t)n + 1, sizeof **w->claim);
+		for (int32_t i = 0; i < n; i++)
+			w->claim[gi][i] = -1;
+	}
+	for (size_t k = 0; k < w->rw->nodes.n; k++) {
+		const fd_fused_node *fn = &w->rw->nodes.items[k];
+		bool ok = fn->graph >= 0 && fn->graph < w->m->n_graphs;
+		for (int32_t j = 0; ok && j < fn->n_members; j++) {
+			int32_t id = fn->members[j];
+			ok = id >= 0 && id < w->m->graphs[fn->graph].n_nodes && w->claim[fn->graph][id] < 0;
+			if (ok)
+				w->claim[fn->graph][id] = (int32_t)k;
+		}
+		if (!ok) {
+			diag_error(w->d, srcpos_file(w->m->path), "fused node %s: a member is not a node of its graph or "
+			           "belongs to another fused node", fn->name);
+			return -1;
+		}
+	}
+	return 0;
+}
 
 static Onnx__AttributeProto *new_attr(writer *w, const char *name, Onnx__AttributeProto__AttributeType type)
 {
@@ -83,214 +109,64 @@ static ProtobufCBinaryData bin(const char *s)
 	return (ProtobufCBinaryData){ strlen(s), (uint8_t *)s };
 }
 
-static bool is_int(const fd_yval *v, int64_t *x)
+/* NULL + d for the kinds not written (tensors, graphs, types). */
+static Onnx__AttributeProto *attr_proto(writer *w, const fd_fused_node *fn, const fd_attr *fa)
 {
-	return v->kind == YV_SCALAR && !v->quoted && yval_int(v, x);
-}
-
-static bool is_num(const fd_yval *v, double *x)
-{
-	return v->kind == YV_SCALAR && !v->quoted && yval_float(v, x);
-}
-
-static Onnx__AttributeProto *yaml_attr(writer *w, const char *name, const fd_yval *v)
-{
-	int64_t i;
-	double f;
-	bool b;
-	Onnx__AttributeProto *a;
-	if (!v || v->kind == YV_NULL)
+	Onnx__AttributeProto *a = new_attr(w, fa->name, (Onnx__AttributeProto__AttributeType)fa->type);
+	a->ref_attr_name = (char *)fa->ref_attr_name;
+	size_t n = fa->count > 0 ? (size_t)fa->count : 0;
+	switch (fa->type) {
+	case ATTR_FLOAT:
+		a->has_f = 1;
+		a->f = (float)fa->u.f;
+		return a;
+	case ATTR_INT:
+		a->has_i = 1;
+		a->i = fa->u.i;
+		return a;
+	case ATTR_STRING:
+		a->has_s = 1;
+		a->s = bin(fa->u.s);
+		return a;
+	case ATTR_FLOATS:
+		a->n_floats = n;
+		a->floats = arena_array(&w->a, n + 1, sizeof *a->floats);
+		for (size_t k = 0; k < n; k++)
+			a->floats[k] = (float)fa->u.floats[k];
+		return a;
+	case ATTR_INTS:
+		a->n_ints = n;
+		a->ints = fa->u.ints;
+		return a;
+	case ATTR_STRINGS:
+		a->n_strings = n;
+		a->strings = arena_array(&w->a, n + 1, sizeof *a->strings);
+		for (size_t k = 0; k < n; k++)
+			a->strings[k] = bin(fa->u.strings[k]);
+		return a;
+	default:
+		diag_error(w->d, srcpos_file(w->m->path), "fused node %s: attribute %s of type %d cannot be written",
+		           fn->name, fa->name, (int)fa->type);
 		return NULL;
-	if (v->kind == YV_SCALAR) {
-		if (is_int(v, &i)) {
-			a = new_attr(w, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
-			a->has_i = 1;
-			a->i = i;
-		} else if (is_num(v, &f)) {
-			a = new_attr(w, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
-			a->has_f = 1;
-			a->f = (float)f;
-		} else if (!v->quoted && yval_bool(v, &b)) {
-			a = new_attr(w, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
-			a->has_i = 1;
-			a->i = b;
-		} else {
-			a = new_attr(w, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
-			a->has_s = 1;
-			a->s = bin(v->text);
-		}
-		return a;
 	}
-	if (v->kind == YV_SEQ) {
-		bool ints = true, nums = true;
-		for (size_t k = 0; k < v->n; k++) {
-			ints = ints && is_int(v->items[k], &i);
-			nums = nums && is_num(v->items[k], &f);
-		}
-		if (v->n && ints) {
-			a = new_attr(w, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
-			a->n_ints = v->n;
-			a->ints = arena_array(&w->a, v->n, sizeof *a->ints);
-			for (size_t k = 0; k < v->n; k++)
-				yval_int(v->items[k], &a->ints[k]);
-		} else if (v->n && nums) {
-			a = new_attr(w, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS);
-			a->n_floats = v->n;
-			a->floats = arena_array(&w->a, v->n, sizeof *a->floats);
-			for (size_t k = 0; k < v->n; k++) {
-				yval_float(v->items[k], &f);
-				a->floats[k] = (float)f;
-			}
-		} else {
-			a = new_attr(w, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS);
-			a->n_strings = v->n;
-			a->strings = arena_array(&w->a, v->n ? v->n : 1, sizeof *a->strings);
-			for (size_t k = 0; k < v->n; k++) {
-				const fd_yval *it = v->items[k];
-				char *t = it->kind == YV_SCALAR ? arena_strdup(&w->a, it->text) : NULL;
-				if (!t) {
-					char *c = yval_canon_dup(it);
-					t = arena_strdup(&w->a, c);
-					free(c);
-				}
-				a->strings[k] = bin(t);
-			}
-		}
-		return a;
-	}
-	char *c = yval_canon_dup(v);
-	a = new_attr(w, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
-	a->has_s = 1;
-	a->s = bin(arena_strdup(&w->a, c));
-	free(c);
-	return a;
 }
 
-/* ---- one fused node ------------------------------------------------------------ */
-
-/* External inputs of match op `op` (its member nodes' inputs, slot order, not
- * made inside the fusion). */
-static int32_t unit_external_inputs(const writer *w, const fd_fusion *fu, int op, int32_t *out, int32_t max)
+/* NULL + d when an attribute cannot be written. */
+static Onnx__NodeProto *node_proto(writer *w, const fd_fused_node *fn)
 {
-	const fd_graph *g = &w->m->graphs[fu->graph];
-	const int32_t *members;
-	int32_t unit = w->r->pool[fu->units + (uint32_t)op];
-	int32_t nm = match_unit_nodes(w->r->ctx, fu->graph, unit, &members);
-	const int32_t *claim = w->r->claim[fu->graph];
-	int32_t fi = (int32_t)(fu - w->r->fusions);
-	int32_t n = 0;
-	for (int32_t k = 0; k < nm; k++) {
-		const fd_node *nd = &g->nodes[members[k]];
-		for (int32_t s = 0; s < nd->n_inputs && n < max; s++) {
-			int32_t t = nd->inputs[s];
-			if (t < 0)
-				continue;
-			int32_t p = g->tensors[t].producer;
-			if (p >= 0 && claim[p] == fi)
-				continue;
-			bool dup = false;
-			for (int32_t j = 0; j < n; j++)
-				dup = dup || out[j] == t;
-			if (!dup)
-				out[n++] = t;
-		}
-	}
-	return n;
-}
-
-static const char *unique_name(writer *w, const fd_graph *g, const char *base)
-{
-	char *name = arena_printf(&w->a, "fused_%s", base);
-	for (int k = 2; graph_find_node(g, name) >= 0; k++)
-		name = arena_printf(&w->a, "fused_%s_%d", base, k);
-	return name;
-}
-
-static Onnx__NodeProto *fused_node(writer *w, size_t fi)
-{
-	const fd_fusion *fu = &w->r->fusions[fi];
-	const fd_rule *rule = &w->r->rules->rules[fu->rule];
-	const fd_graph *g = &w->m->graphs[fu->graph];
 	Onnx__NodeProto *np = arena_alloc(&w->a, sizeof *np);
 	onnx__node_proto__init(np);
-	int32_t anchor = match_unit_node(w->r->ctx, fu->graph, fu->anchor);
-	np->name = (char *)unique_name(w, g, anchor >= 0 ? g->nodes[anchor].name : rule->name);
-	np->op_type = (char *)(rule->target_op && *rule->target_op ? rule->target_op : "FusedOp");
-	np->domain = (char *)FUSED_DOMAIN;
-
-	/* inputs: the declared ports, then every other external input */
-	const int32_t *ext = fusion_ids(w->r, fu->inputs);
-	size_t cap = (size_t)fu->n_inputs + (size_t)rule->n_rewrite_inputs + 1;
-	const char **in = arena_array(&w->a, cap, sizeof *in);
-	bool *used = arena_array(&w->a, (size_t)fu->n_inputs + 1, sizeof *used);
-	size_t n_in = 0;
-	for (int k = 0; k < rule->n_rewrite_inputs; k++) {
-		const fd_rewrite_input *ri = &rule->rewrite_inputs[k];
-		if (ri->input_port < 0 || (size_t)ri->input_port >= cap - 1)
-			continue;
-		int32_t t = FD_NONE;
-		if (ri->from_op >= 0 && ri->from_op < fu->n_ops) {
-			int32_t buf[64];
-			int32_t n = unit_external_inputs(w, fu, ri->from_op, buf, 64);
-			int idx = ri->output_idx >= 0 ? ri->output_idx : 0;
-			if (idx < n)
-				t = buf[idx];
-		}
-		if (t == FD_NONE) {
-			diag_warning(w->d, yval_pos(ri->where), "%s: rewrite.inputs[%d] (from_op %d, output_idx %d) names no "
-			             "external input of the fusion at %s; port %d left empty", rule->name, k, ri->from_op,
-			             ri->output_idx, np->name, ri->input_port);
-			continue;
-		}
-		while (n_in <= (size_t)ri->input_port)
-			in[n_in++] = "";
-		in[ri->input_port] = g->tensors[t].name;
-		for (int32_t j = 0; j < fu->n_inputs; j++)
-			if (ext[j] == t)
-				used[j] = true;
-	}
-	for (size_t k = 0; k < n_in; k++)
-		if (!*in[k])
-			diag_warning(w->d, yval_pos(rule->root), "%s: fused node %s has no input at port %zu", rule->name,
-			             np->name, k);
-	for (int32_t j = 0; j < fu->n_inputs; j++)
-		if (!used[j] && n_in < cap)
-			in[n_in++] = g->tensors[ext[j]].name;
-	np->n_input = n_in;
-	np->input = (char **)in;
-
-	const int32_t *outs = fusion_ids(w->r, fu->outputs);
-	np->n_output = (size_t)fu->n_outputs;
-	np->output = arena_array(&w->a, (size_t)fu->n_outputs + 1, sizeof *np->output);
-	for (int32_t j = 0; j < fu->n_outputs; j++)
-		np->output[j] = (char *)g->tensors[outs[j]].name;
-
-	/* attributes */
-	const fd_yval *attrs = rule->rewrite_attributes;
-	size_t n_attrs = (attrs && attrs->kind == YV_MAP ? attrs->n : 0) + 2;
-	np->attribute = arena_array(&w->a, n_attrs, sizeof *np->attribute);
-	for (size_t k = 0; attrs && attrs->kind == YV_MAP && k < attrs->n; k++) {
-		const char *key = attrs->keys[k]->text;
-		if (!strcmp(key, "fused_nodes") || !strcmp(key, "fusion_rule")) {
-			diag_warning(w->d, yval_pos(attrs->keys[k]), "%s: rewrite.attributes.%s is fusiondbg's own; ignored",
-			             rule->name, key);
-			continue;
-		}
-		Onnx__AttributeProto *a = yaml_attr(w, key, attrs->items[k]);
-		if (a)
-			np->attribute[np->n_attribute++] = a;
-	}
-	Onnx__AttributeProto *a = new_attr(w, "fused_nodes", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS);
-	const int32_t *nodes = fusion_ids(w->r, fu->nodes);
-	a->n_strings = (size_t)fu->n_nodes;
-	a->strings = arena_array(&w->a, (size_t)fu->n_nodes + 1, sizeof *a->strings);
-	for (int32_t j = 0; j < fu->n_nodes; j++)
-		a->strings[j] = bin(g->nodes[nodes[j]].name);
-	np->attribute[np->n_attribute++] = a;
-	a = new_attr(w, "fusion_rule", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
-	a->has_s = 1;
-	a->s = bin(rule->name);
-	np->attribute[np->n_attribute++] = a;
+	np->name = (char *)fn->name;
+	np->op_type = (char *)fn->op_type;
+	np->domain = (char *)fn->domain;
+	np->n_input = (size_t)fn->n_inputs;
+	np->input = (char **)fn->inputs;
+	np->n_output = (size_t)fn->n_outputs;
+	np->output = (char **)fn->outputs;
+	np->attribute = arena_array(&w->a, (size_t)fn->n_attrs + 1, sizeof *np->attribute);
+	for (int32_t k = 0; k < fn->n_attrs; k++)
+		if (!(np->attribute[np->n_attribute++] = attr_proto(w, fn, &fn->attrs[k])))
+			return NULL;
 	return np;
 }
 
@@ -334,31 +210,24 @@ static int32_t heap_pop(heap *h)
 	return top;
 }
 
-static int rewrite_graph(writer *w, int32_t gi)
+/* Each fused node at its last member's file position, then a stable
+ * topological sort of the positions (outer reads count as edges): nodes[]
+ * gets the graph's new node list. Returns its length, or -1 + d. */
+static int64_t order_nodes(writer *w, int32_t gi, Onnx__NodeProto **nodes)
 {
 	const fd_graph *g = &w->m->graphs[gi];
-	Onnx__GraphProto *gp = w->gp[gi];
-	const int32_t *claim = w->r->claim[gi];
+	const int32_t *claim = w->claim[gi];
 	int32_t n = g->n_nodes;
-	bool any = false;
-	for (int32_t i = 0; i < n && !any; i++)
-		any = claim[i] >= 0;
-	w->st.nodes_before += n;
-	if (!any) {
-		w->st.nodes_after += n;
-		return 0;
-	}
-	/* each fusion stands at its last member's file position */
 	int32_t *rep = arena_array(&w->a, (size_t)n + 1, sizeof *rep);
-	int32_t *fpos = arena_array(&w->a, w->r->n_fusions + 1, sizeof *fpos);
-	for (size_t f = 0; f < w->r->n_fusions; f++)
+	int32_t *fpos = arena_array(&w->a, w->rw->nodes.n + 1, sizeof *fpos);
+	for (size_t f = 0; f < w->rw->nodes.n; f++)
 		fpos[f] = -1;
 	for (int32_t i = 0; i < n; i++)
 		if (claim[i] >= 0 && i > fpos[claim[i]])
 			fpos[claim[i]] = i;
 	for (int32_t i = 0; i < n; i++)
 		rep[i] = claim[i] >= 0 ? fpos[claim[i]] : i;
-	/* edges between positions, from producers to consumers (outer reads included) */
+	/* edges between positions, from producers to consumers */
 	int32_t *indeg = arena_array(&w->a, (size_t)n + 1, sizeof *indeg);
 	int32_t *off = arena_array(&w->a, (size_t)n + 2, sizeof *off);
 	for (int32_t t = 0; t < g->n_tensors; t++) {
@@ -390,18 +259,21 @@ static int rewrite_graph(writer *w, int32_t gi)
 	for (int32_t i = 0; i < n; i++)
 		if (rep[i] == i && indeg[i] == 0)
 			heap_push(&h, i);
-	Onnx__NodeProto **nodes = arena_array(&w->a, (size_t)n + 1, sizeof *nodes);
-	size_t out = 0;
+	int64_t out = 0;
 	while (h.n) {
 		int32_t p = heap_pop(&h);
-		nodes[out++] = claim[p] >= 0 ? fused_node(w, (size_t)claim[p]) : gp->node[p];
-		if (claim[p] >= 0)
-			w->st.fusions++;
+		if (claim[p] >= 0) {
+			if (!(nodes[out++] = node_proto(w, &w->rw->nodes.items[claim[p]])))
+				return -1;
+			w->st.fused++;
+		} else {
+			nodes[out++] = w->gp[gi]->node[p];
+		}
 		for (int32_t k = off[p]; k < off[p + 1]; k++)
 			if (--indeg[adj[k]] == 0)
 				heap_push(&h, adj[k]);
 	}
-	size_t units = 0;
+	int64_t units = 0;
 	for (int32_t i = 0; i < n; i++)
 		units += rep[i] == i;
 	if (out != units) {
@@ -409,36 +281,84 @@ static int rewrite_graph(writer *w, int32_t gi)
 		           g->name ? g->name : "?");
 		return -1;
 	}
-	w->st.nodes_after += (int64_t)out;
-	/* value_info of tensors that no longer exist */
+	return out;
+}
+
+/* false when the tensor named `name` was made by a member node and no fused
+ * node outputs it. */
+static bool tensor_kept(const writer *w, int32_t gi, const char *name)
+{
+	const fd_graph *g = &w->m->graphs[gi];
+	int32_t t = name ? graph_find_tensor(g, name) : FD_NONE;
+	if (t < 0 || g->tensors[t].producer < 0 || w->claim[gi][g->tensors[t].producer] < 0)
+		return true;
+	const fd_fused_node *fn = &w->rw->nodes.items[w->claim[gi][g->tensors[t].producer]];
+	for (int32_t j = 0; j < fn->n_outputs; j++)
+		if (!strcmp(fn->outputs[j], name))
+			return true;
+	return false;
+}
+
+static int rewrite_graph(writer *w, int32_t gi)
+{
+	const fd_graph *g = &w->m->graphs[gi];
+	Onnx__GraphProto *gp = w->gp[gi];
+	int32_t n = g->n_nodes;
+	bool any = false;
+	for (int32_t i = 0; i < n && !any; i++)
+		any = w->claim[gi][i] >= 0;
+	w->st.nodes_before += n;
+	if (!any) {
+		w->st.nodes_after += n;
+		return 0;
+	}
+	Onnx__NodeProto **nodes = arena_array(&w->a, (size_t)n + 1, sizeof *nodes);
+	int64_t out = order_nodes(w, gi, nodes);
+	if (out < 0)
+		return -1;
+	w->st.nodes_after += out;
 	Onnx__ValueInfoProto **vi = arena_array(&w->a, gp->n_value_info + 1, sizeof *vi);
 	size_t n_vi = 0;
-	for (size_t k = 0; k < gp->n_value_info; k++) {
-		const char *name = gp->value_info[k]->name;
-		int32_t t = name ? graph_find_tensor(g, name) : FD_NONE;
-		bool gone = t >= 0 && g->tensors[t].producer >= 0 && claim[g->tensors[t].producer] >= 0;
-		if (gone) {
-			/* still there when some fusion outputs it */
-			const fd_fusion *fu = &w->r->fusions[claim[g->tensors[t].producer]];
-			const int32_t *outs = fusion_ids(w->r, fu->outputs);
-			for (int32_t j = 0; j < fu->n_outputs; j++)
-				gone = gone && outs[j] != t;
-		}
-		if (!gone)
+	for (size_t k = 0; k < gp->n_value_info; k++)
+		if (tensor_kept(w, gi, gp->value_info[k]->name))
 			vi[n_vi++] = gp->value_info[k];
-	}
 	w->swaps = xrealloc(w->swaps, (w->n_swaps + 1) * sizeof *w->swaps);
 	w->swaps[w->n_swaps++] = (struct swap){ gp, gp->n_node, gp->n_value_info, gp->node, gp->value_info };
 	gp->node = nodes;
-	gp->n_node = out;
+	gp->n_node = (size_t)out;
 	gp->value_info = vi;
 	gp->n_value_info = n_vi;
 	return 0;
 }
 
-int onnx_write_fused(const fd_match_result *r, const char *out_path, fd_apply_stats *st, fd_diags *d)
+/* Adds each fused node's domain that opset_import lacks, version 1; the old
+ * list stays with protobuf-c (the caller puts it back). */
+static void declare_domains(writer *w, Onnx__ModelProto *mp)
 {
-	const fd_model *m = r->ctx->model;
+	for (size_t k = 0; k < w->rw->nodes.n; k++) {
+		const char *dom = w->rw->nodes.items[k].domain;
+		bool declared = !dom || !*dom;
+		for (size_t j = 0; j < mp->n_opset_import && !declared; j++)
+			declared = mp->opset_import[j]->domain && !strcmp(mp->opset_import[j]->domain, dom);
+		if (declared)
+			continue;
+		Onnx__OperatorSetIdProto *os = arena_alloc(&w->a, sizeof *os);
+		onnx__operator_set_id_proto__init(os);
+		os->domain = (char *)dom;
+		os->has_version = 1;
+		os->version = 1;
+		Onnx__OperatorSetIdProto **arr = arena_array(&w->a, mp->n_opset_import + 1, sizeof *arr);
+		if (mp->n_opset_import)
+			memcpy(arr, mp->opset_import, mp->n_opset_import * sizeof *arr);
+		arr[mp->n_opset_import] = os;
+		mp->opset_import = arr;
+		mp->n_opset_import++;
+	}
+}
+
+int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_path, fd_write_stats *st,
+                       fd_diags *d)
+{
 	size_t size;
 	char *bytes = file_read_all(m->path, &size, d);
 	if (!bytes)
@@ -451,10 +371,12 @@ int onnx_write_fused(const fd_match_result *r, const char *out_path, fd_apply_st
 		free(bytes);
 		return -1;
 	}
-	writer w = { .r = r, .m = m, .d = d };
+	writer w = { .m = m, .rw = rw, .d = d };
 	arena_init(&w.a);
 	w.gp = xcalloc((size_t)m->n_graphs + 1, sizeof *w.gp);
 	int rc = map_bodies(&w, 0, mp->graph);
+	if (rc == 0)
+		rc = claim_members(&w);
 	for (int32_t gi = 0; rc == 0 && gi < m->n_graphs; gi++) {
 		if (!w.gp[gi]) {
 			diag_error(d, srcpos_file(m->path), "graph %d not found in the file again", gi);
@@ -463,25 +385,10 @@ int onnx_write_fused(const fd_match_result *r, const char *out_path, fd_apply_st
 			rc = rewrite_graph(&w, gi);
 		}
 	}
-	/* declare the custom domain */
 	size_t old_n_opset = mp->n_opset_import;
 	Onnx__OperatorSetIdProto **old_opset = mp->opset_import;
-	bool declared = false;
-	for (size_t k = 0; k < mp->n_opset_import; k++)
-		declared = declared || (mp->opset_import[k]->domain && !strcmp(mp->opset_import[k]->domain, FUSED_DOMAIN));
-	if (rc == 0 && w.st.fusions && !declared) {
-		Onnx__OperatorSetIdProto *os = arena_alloc(&w.a, sizeof *os);
-		onnx__operator_set_id_proto__init(os);
-		os->domain = (char *)FUSED_DOMAIN;
-		os->has_version = 1;
-		os->version = 1;
-		Onnx__OperatorSetIdProto **arr = arena_array(&w.a, old_n_opset + 1, sizeof *arr);
-		if (old_n_opset)
-			memcpy(arr, old_opset, old_n_opset * sizeof *arr);
-		arr[old_n_opset] = os;
-		mp->opset_import = arr;
-		mp->n_opset_import = old_n_opset + 1;
-	}
+	if (rc == 0 && w.st.fused)
+		declare_domains(&w, mp);
 	if (rc == 0) {
 		size_t packed = onnx__model_proto__get_packed_size(mp);
 		uint8_t *buf = xmalloc(packed ? packed : 1);

@@ -1,8 +1,9 @@
 /* const_fold.c — small constant values for shape inference: making them in
  * the model arena, reading and converting elements, and the index arithmetic
  * that folding elementwise, Gather, Slice and Concat needs. Values exist only
- * for tensors of at most FD_CONST_MAX elements (shapes, axes, scalars).
- * */
+ * for tensors of at most FD_CONST_MAX elements (shapes, axes, scalars). It
+ * knows nothing of nodes: giving a value to an output is sh_set_value's
+ * (shape_util.c). */
 #include <math.h>
 #include "shape/shape_infer.h"
 
@@ -23,23 +24,6 @@ fd_const *const_new(const shape_ctx *c, int32_t dtype, int64_t count)
 	else
 		v->f64 = arena_array(&c->m->arena, (size_t)count + 1, sizeof *v->f64);
 	return v;
-}
-
-void sh_set_value(const shape_ctx *c, int i, fd_const *v)
-{
-	fd_tensor *t = sh_out(c, i);
-	int64_t n;
-
-	if (!t || !v || t->value)
-		return;
-	if (t->dtype == DT_UNDEFINED)
-		t->dtype = v->dtype;
-	/* a declared dtype or shape that disagrees with the value: keep neither */
-	if (dtype_is_float(t->dtype) != dtype_is_float(v->dtype))
-		return;
-	if (!shape_elements(&t->shape, &n) || n != v->count)
-		return;
-	t->value = v;
 }
 
 double const_num(const fd_const *v, int64_t k)

@@ -57,38 +57,47 @@ static void set_from_attr_tensor(shape_ctx *c, const fd_attr_tensor *t)
 		sh_set_value(c, 0, t->value);
 }
 
+/* value_float(s) / value_int(s) of dtype dt: a scalar, or a 1-D list. */
+static void constant_numbers(shape_ctx *c, const fd_attr *a, int32_t dt)
+{
+	bool is_float = dt == DT_FLOAT;
+	bool list = a->type == (is_float ? ATTR_FLOATS : ATTR_INTS);
+	fd_dim len = dim_of(a->count);
+
+	sh_set(c, 0, dt, list, &len);
+	fd_const *v = const_new(c, dt, list ? a->count : 1);
+	for (int64_t k = 0; v && k < v->count; k++) {
+		if (is_float)
+			v->f64[k] = list ? a->u.floats[k] : a->u.f;
+		else
+			v->i64[k] = list ? a->u.ints[k] : a->u.i;
+	}
+	sh_set_value(c, 0, v);
+}
+
+/* The first value attribute decides. */
 static void infer_constant(shape_ctx *c)
 {
-	fd_dim one = dim_unknown();
-
 	for (int32_t i = 0; i < c->n->n_attrs; i++) {
 		const fd_attr *a = &c->n->attrs[i];
-		fd_const *v = NULL;
-		one.value = a->count;
 		if (!strcmp(a->name, "value") || !strcmp(a->name, "sparse_value")) {
 			if (a->type == ATTR_TENSOR || a->type == ATTR_SPARSE_TENSOR)
 				set_from_attr_tensor(c, a->u.t);
 			return;
-		} else if (!strcmp(a->name, "value_float") || !strcmp(a->name, "value_floats")) {
-			bool list = a->type == ATTR_FLOATS;
-			sh_set(c, 0, DT_FLOAT, list, &one);
-			if ((v = const_new(c, DT_FLOAT, list ? a->count : 1)))
-				for (int64_t k = 0; k < v->count; k++)
-					v->f64[k] = list ? a->u.floats[k] : a->u.f;
-		} else if (!strcmp(a->name, "value_int") || !strcmp(a->name, "value_ints")) {
-			bool list = a->type == ATTR_INTS;
-			sh_set(c, 0, DT_INT64, list, &one);
-			if ((v = const_new(c, DT_INT64, list ? a->count : 1)))
-				for (int64_t k = 0; k < v->count; k++)
-					v->i64[k] = list ? a->u.ints[k] : a->u.i;
-		} else if (!strcmp(a->name, "value_string") || !strcmp(a->name, "value_strings")) {
-			sh_set(c, 0, DT_STRING, a->type == ATTR_STRINGS, &one);
-			return;
-		} else {
-			continue;
 		}
-		sh_set_value(c, 0, v);
-		return;
+		if (!strcmp(a->name, "value_float") || !strcmp(a->name, "value_floats")) {
+			constant_numbers(c, a, DT_FLOAT);
+			return;
+		}
+		if (!strcmp(a->name, "value_int") || !strcmp(a->name, "value_ints")) {
+			constant_numbers(c, a, DT_INT64);
+			return;
+		}
+		if (!strcmp(a->name, "value_string") || !strcmp(a->name, "value_strings")) {
+			fd_dim len = dim_of(a->count);
+			sh_set(c, 0, DT_STRING, a->type == ATTR_STRINGS, &len);
+			return;
+		}
 	}
 }
 

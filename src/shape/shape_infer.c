@@ -10,8 +10,6 @@
 #include <string.h>
 #include "shape/shape_infer.h"
 
-extern const shape_op shape_ops_control[];
-
 static const shape_op *const families[] = {
 	shape_ops_elementwise, shape_ops_nn, shape_ops_tensor, shape_ops_gen,
 	shape_ops_misc, shape_ops_contrib, shape_ops_control,

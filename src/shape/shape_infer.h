@@ -1,8 +1,14 @@
-/* shape_infer.h — internals of shape inference, shared by the driver
- * (shape_infer.c), the helpers (shape_util.c, const_fold.c) and the per-op
- * families (shape_elementwise.c, shape_nn.c, shape_tensor.c, shape_gen.c,
- * shape_misc.c, shape_contrib.c, shape_control.c). Not for other modules:
- * they call shape_infer() only.
+/* shape_infer.h — internals of shape inference; other modules call
+ * shape_infer() (shape.h) only. The files, lowest first, each calling only
+ * the ones above it:
+ *   shape_dims.c   identical dim arrays shared (dims_cache)
+ *   const_fold.c   small constant values: make, read, convert, index
+ *   shape_util.c   what an op fn uses: dims arithmetic, broadcasting, the
+ *                  node's inputs and attributes (sh_in*, sh_attr*), writing
+ *                  its outputs (sh_set*, sh_same)
+ *   shape_elementwise.c, shape_nn.c, shape_tensor.c, shape_gen.c,
+ *   shape_misc.c, shape_contrib.c, shape_control.c   the op families
+ *   shape_infer.c  the driver: the merged table, graphs in order, bodies
  *
  * An op family is a table of {domain, op_type, fn, arg} rows; the driver
  * merges the tables once, sorts them and finds a node's row by binary search.
@@ -52,8 +58,9 @@ extern const shape_op shape_ops_tensor[];
 extern const shape_op shape_ops_gen[];
 extern const shape_op shape_ops_contrib[];
 extern const shape_op shape_ops_misc[];
+extern const shape_op shape_ops_control[];
 
-/* ---- dims --------------------------------------------------------------- */
+/* ---- dims (shape_util.c) -------------------------------------------------- */
 static inline fd_dim dim_of(int64_t v) { fd_dim x = { v, NULL }; return x; }
 static inline fd_dim dim_unknown(void) { fd_dim x = { -1, NULL }; return x; }
 /* memcpy of n dims; a rank-0 shape may have NULL dims. */
@@ -71,7 +78,7 @@ bool    sh_broadcast(const fd_shape *const *s, int n, int32_t *rank, fd_dim *out
 /* Normalises a possibly negative axis against rank; false when out of range. */
 bool    axis_norm(int64_t axis, int32_t rank, int32_t *out);
 
-/* ---- node inputs and attributes ----------------------------------------- */
+/* ---- node inputs and attributes (shape_util.c) ---------------------------- */
 fd_tensor      *sh_in(const shape_ctx *c, int i);       /* NULL when absent */
 const fd_shape *sh_in_shape(const shape_ctx *c, int i); /* NULL when absent */
 int32_t         sh_in_rank(const shape_ctx *c, int i);  /* -1 unknown or absent */
@@ -90,7 +97,7 @@ const char     *sh_attr_str(const shape_ctx *c, const char *name, const char *de
 const int64_t  *sh_attr_ints(const shape_ctx *c, const char *name, int64_t *count);
 const double   *sh_attr_floats(const shape_ctx *c, const char *name, int64_t *count);
 
-/* ---- outputs ------------------------------------------------------------- */
+/* ---- outputs (shape_util.c) ----------------------------------------------- */
 fd_tensor *sh_out(const shape_ctx *c, int i);           /* NULL when absent */
 /* Sets dtype (when not DT_UNDEFINED) and shape (rank -1: dtype only) of output
  * i. A declared shape wins: unknown dims of it are filled in, a clash is kept
@@ -102,14 +109,14 @@ static inline void sh_set_shape(const shape_ctx *c, int i, int32_t dtype, const 
 }
 /* Output i becomes input j's shape, with dtype dt (DT_UNDEFINED: input j's). */
 void sh_same(const shape_ctx *c, int i, int j, int32_t dt);
+/* Gives output i the value v (and its dtype when the output has none) unless
+ * it has a value already, or its dtype kind or element count disagree. */
+void sh_set_value(const shape_ctx *c, int i, fd_const *v);
 
 /* ---- constant values (const_fold.c) ------------------------------------- */
 /* A fresh value in the arena (i64 or f64 by dtype); NULL when count exceeds
  * FD_CONST_MAX or the dtype holds no numbers. */
 fd_const *const_new(const shape_ctx *c, int32_t dtype, int64_t count);
-/* Gives output i the value v (and dtype, and a 1-D shape when flat, else the
- * given shape) unless it already has one. */
-void   sh_set_value(const shape_ctx *c, int i, fd_const *v);
 double const_num(const fd_const *v, int64_t k);          /* element k as double */
 int64_t const_int(const fd_const *v, int64_t k);         /* element k as int64 */
 /* Stores x into element k converting to v's dtype (float→int truncates). */

@@ -53,10 +53,30 @@ static void window_out(const shape_ctx *c, const fd_dim *in, const int64_t *kern
 	}
 }
 
-/* Conv-like: X at input xi, W at input wi. */
-static void conv_common(shape_ctx *c, int xi, int wi, int32_t dt)
+/* The forms of Conv and MatMul (the table row's arg): plain, output typed
+ * like input 0; Integer, INT32 output; QLinear, the second operand at input
+ * 3 and the output typed like y_zero_point (input 7) when it is given. */
+enum { FORM_PLAIN, FORM_INTEGER, FORM_QLINEAR };
+
+static int form_second_input(const shape_ctx *c)
 {
-	const fd_shape *x = sh_in_shape(c, xi), *w = sh_in_shape(c, wi);
+	return c->arg == FORM_QLINEAR ? 3 : 1;
+}
+
+static int32_t form_dtype(const shape_ctx *c)
+{
+	if (c->arg == FORM_INTEGER)
+		return DT_INT32;
+	if (c->arg == FORM_QLINEAR && sh_in(c, 7))
+		return sh_in_dtype(c, 7);
+	return sh_in_dtype(c, 0);
+}
+
+/* Conv-like: X at input 0, W at the form's second input. */
+static void infer_conv(shape_ctx *c)
+{
+	int32_t dt = form_dtype(c);
+	const fd_shape *x = sh_in_shape(c, 0), *w = sh_in_shape(c, form_second_input(c));
 	int32_t r = x && x->rank >= 0 ? x->rank : w ? w->rank : -1;
 	fd_dim dims[SHAPE_MAX_RANK];
 	int64_t kernel[SHAPE_MAX_RANK], nk = 0;
@@ -78,21 +98,6 @@ static void conv_common(shape_ctx *c, int xi, int wi, int32_t dt)
 		for (int32_t i = 0; i < ns; i++)
 			dims[2 + i] = dim_unknown();
 	sh_set(c, 0, dt, r, dims);
-}
-
-static void infer_conv(shape_ctx *c)
-{
-	conv_common(c, 0, 1, sh_in_dtype(c, 0));
-}
-
-static void infer_conv_integer(shape_ctx *c)
-{
-	conv_common(c, 0, 1, DT_INT32);
-}
-
-static void infer_qlinear_conv(shape_ctx *c)
-{
-	conv_common(c, 0, 3, sh_in(c, 7) ? sh_in_dtype(c, 7) : sh_in_dtype(c, 0));
 }
 
 static void infer_conv_transpose(shape_ctx *c)
@@ -199,9 +204,10 @@ static void infer_gemm(shape_ctx *c)
 
 /* numpy matmul: 1-D operands get a 1 prepended / appended, then removed.
  * com.microsoft FusedMatMul may transpose the last two dims of either. */
-static void matmul_common(shape_ctx *c, int ai, int bi, int32_t dt)
+static void infer_matmul(shape_ctx *c)
 {
-	const fd_shape *a = sh_in_shape(c, ai), *b = sh_in_shape(c, bi);
+	int32_t dt = form_dtype(c);
+	const fd_shape *a = sh_in_shape(c, 0), *b = sh_in_shape(c, form_second_input(c));
 	fd_dim dims[SHAPE_MAX_RANK], ta[SHAPE_MAX_RANK], tb[SHAPE_MAX_RANK];
 	fd_shape sa, sb;
 	int32_t r;
@@ -238,21 +244,6 @@ static void matmul_common(shape_ctx *c, int ai, int bi, int32_t dt)
 	if (b->rank > 1)
 		dims[r++] = b->dims[b->rank - 1];
 	sh_set(c, 0, dt, r, dims);
-}
-
-static void infer_matmul(shape_ctx *c)
-{
-	matmul_common(c, 0, 1, sh_in_dtype(c, 0));
-}
-
-static void infer_matmul_integer(shape_ctx *c)
-{
-	matmul_common(c, 0, 1, DT_INT32);
-}
-
-static void infer_qlinear_matmul(shape_ctx *c)
-{
-	matmul_common(c, 0, 3, sh_in(c, 7) ? sh_in_dtype(c, 7) : sh_in_dtype(c, 0));
 }
 
 /* Y like X; running / saved mean and variance shaped like the scale. */
@@ -425,8 +416,8 @@ static void infer_grid_sample(shape_ctx *c)
 const shape_op shape_ops_nn[] = {
 	{ "", "AveragePool", infer_pool, 0 },
 	{ "", "BatchNormalization", infer_batchnorm, 0 },
-	{ "", "Conv", infer_conv, 0 },
-	{ "", "ConvInteger", infer_conv_integer, 0 },
+	{ "", "Conv", infer_conv, FORM_PLAIN },
+	{ "", "ConvInteger", infer_conv, FORM_INTEGER },
 	{ "", "ConvTranspose", infer_conv_transpose, 0 },
 	{ "", "DepthToSpace", infer_depth_space, 1 },
 	{ "", "GRU", infer_rnn, 0 },
@@ -439,19 +430,19 @@ const shape_op shape_ops_nn[] = {
 	{ "", "LSTM", infer_rnn, 0 },
 	{ "", "LayerNormalization", infer_layernorm, 0 },
 	{ "", "LpPool", infer_pool, 0 },
-	{ "", "MatMul", infer_matmul, 0 },
-	{ "", "MatMulInteger", infer_matmul_integer, 0 },
+	{ "", "MatMul", infer_matmul, FORM_PLAIN },
+	{ "", "MatMulInteger", infer_matmul, FORM_INTEGER },
 	{ "", "MaxPool", infer_pool, 0 },
 	{ "", "MaxRoiPool", infer_roi, 0 },
-	{ "", "QLinearConv", infer_qlinear_conv, 0 },
-	{ "", "QLinearMatMul", infer_qlinear_matmul, 0 },
+	{ "", "QLinearConv", infer_conv, FORM_QLINEAR },
+	{ "", "QLinearMatMul", infer_matmul, FORM_QLINEAR },
 	{ "", "RNN", infer_rnn, 0 },
 	{ "", "Resize", infer_resize, 0 },
 	{ "", "RoiAlign", infer_roi, 0 },
 	{ "", "SpaceToDepth", infer_depth_space, 0 },
 	{ "", "Upsample", infer_resize, 0 },
-	{ "com.microsoft", "FusedConv", infer_conv, 0 },
-	{ "com.microsoft", "FusedMatMul", infer_matmul, 0 },
+	{ "com.microsoft", "FusedConv", infer_conv, FORM_PLAIN },
+	{ "com.microsoft", "FusedMatMul", infer_matmul, FORM_PLAIN },
 	{ "com.microsoft", "LayerNormalization", infer_layernorm, 0 },
 	{ "com.microsoft", "SimplifiedLayerNormalization", infer_layernorm, 0 },
 	{ NULL, NULL, NULL, 0 },

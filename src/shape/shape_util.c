@@ -179,26 +179,29 @@ const char *sh_attr_str(const shape_ctx *c, const char *name, const char *def)
 	return a && a->type == ATTR_STRING && a->u.s ? a->u.s : def;
 }
 
-const int64_t *sh_attr_ints(const shape_ctx *c, const char *name, int64_t *count)
+/* Attribute name when it is a list of kind type (*count its length). */
+static const fd_attr *attr_list(const shape_ctx *c, const char *name, fd_attr_type type, int64_t *count)
 {
 	const fd_attr *a = sh_attr(c, name);
-	static const int64_t none[1];
 
-	if (!a || a->type != ATTR_INTS)
+	if (!a || a->type != type)
 		return NULL;
 	*count = a->count;
-	return a->u.ints ? a->u.ints : none;
+	return a;
+}
+
+const int64_t *sh_attr_ints(const shape_ctx *c, const char *name, int64_t *count)
+{
+	static const int64_t none[1];
+	const fd_attr *a = attr_list(c, name, ATTR_INTS, count);
+	return !a ? NULL : a->u.ints ? a->u.ints : none;
 }
 
 const double *sh_attr_floats(const shape_ctx *c, const char *name, int64_t *count)
 {
-	const fd_attr *a = sh_attr(c, name);
 	static const double none[1];
-
-	if (!a || a->type != ATTR_FLOATS)
-		return NULL;
-	*count = a->count;
-	return a->u.floats ? a->u.floats : none;
+	const fd_attr *a = attr_list(c, name, ATTR_FLOATS, count);
+	return !a ? NULL : a->u.floats ? a->u.floats : none;
 }
 
 /* ---- outputs --------------------------------------------------------------- */
@@ -283,4 +286,21 @@ void sh_same(const shape_ctx *c, int i, int j, int32_t dt)
 		return;
 	}
 	sh_set_shape(c, i, dt != DT_UNDEFINED ? dt : x->dtype, &x->shape);
+}
+
+void sh_set_value(const shape_ctx *c, int i, fd_const *v)
+{
+	fd_tensor *t = sh_out(c, i);
+	int64_t n;
+
+	if (!t || !v || t->value)
+		return;
+	if (t->dtype == DT_UNDEFINED)
+		t->dtype = v->dtype;
+	/* a declared dtype or shape that disagrees with the value: keep neither */
+	if (dtype_is_float(t->dtype) != dtype_is_float(v->dtype))
+		return;
+	if (!shape_elements(&t->shape, &n) || n != v->count)
+		return;
+	t->value = v;
 }
