@@ -10,38 +10,35 @@
 #include "onnx/onnx_write.h"
 #include "session/session.h"
 
-static const char usage[] =
-	"fusiondbg apply MODEL -r RULES -o FUSED.onnx [--set RULE.PATH=VALUE]... [--diff]"
-	" [--target T] [--dim N=V] [--no-canonicalize]";
+static const cli_command_spec spec = {
+	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx" CLI_USAGE_WHATIF CLI_USAGE_MODEL,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_SET | OPT_DIFF,
+	.required = OPT_OUTPUT,
+	.needs = "apply needs one MODEL and -o FUSED.onnx",
+};
 
-int cmd_apply(int argc, char **argv)
+static int run(const cli_options *o, fd_session *s)
 {
-	cli_options o;
-	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_SET | OPT_DIFF, usage, &o) < 0)
-		return EXIT_BAD_INPUT;
-	if (!o.model || o.n_positional != 1 || !o.output) {
-		fprintf(stderr, "fusiondbg: apply needs one MODEL and -o FUSED.onnx\nusage: %s\n", usage);
-		return EXIT_BAD_INPUT;
-	}
-	fd_session s;
-	if (cli_open_session(&o, &s, false) < 0)
-		return EXIT_BAD_INPUT;
 	fd_diags d;
 	diags_init(&d);
 	fd_rewrite rw;
 	rewrite_init(&rw);
-	apply_rewrite(session_result(&s), &rw, &d);
+	apply_rewrite(session_result(s), &rw, &d);
 	fd_write_stats st = { 0 };
-	int rc = onnx_write_rewrite(session_model(&s), &rw, o.output, &st, &d);
+	int rc = onnx_write_rewrite(session_model(s), &rw, o->output, &st, &d);
 	rewrite_release(&rw);
 	cli_print_diags(&d);
 	diags_release(&d);
-	if (rc == 0) {
-		printf("%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", o.output, (long long)st.fused,
-		       (long long)st.nodes_before, (long long)st.nodes_after, FD_FUSED_DOMAIN);
-		if (o.diff)
-			cli_print_session_diff(stdout, &o, &s);
-	}
-	session_close(&s);
-	return rc == 0 ? EXIT_OK : EXIT_BAD_INPUT;
+	if (rc < 0)
+		return EXIT_BAD_INPUT;
+	printf("%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", o->output, (long long)st.fused,
+	       (long long)st.nodes_before, (long long)st.nodes_after, FD_FUSED_DOMAIN);
+	if (o->diff)
+		cli_print_session_diff(stdout, o, s);
+	return EXIT_OK;
+}
+
+int cmd_apply(int argc, char **argv)
+{
+	return cli_run_session(argc, argv, &spec, run);
 }
