@@ -8,6 +8,7 @@
 #include "base/json.h"
 #include "cli.h"
 #include "ir/model_info.h"
+#include "base/units.h"
 
 static const cli_command_spec spec = {
 	.usage = "fusiondbg info MODEL [--format text|json] [--dim NAME=VALUE]",
@@ -22,14 +23,9 @@ static const char *domain_name(const char *d)
 
 static const char *human_size(int64_t bytes, char *buf, size_t size)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
-	double v = (double)bytes;
-	int u = 0;
-	while (v >= 1024 && u < 3) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+	const char *unit;
+	double v = bytes_in_unit(bytes, 3, &unit);
+	snprintf(buf, size, v != (double)bytes ? "%.1f %s" : "%.0f %s", v, unit);
 	return buf;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/json.h"
 #include "estimate/estimate.h"
+#include "base/units.h"
 
 static const struct advice_def {
 	const char *json, *text;
@@ -24,21 +25,16 @@ const char *mem_advice_text(fd_mem_advice a)
 
 char *estimate_format_bytes(int64_t bytes, char *buf, size_t size)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	if (bytes < 1024) {
 		snprintf(buf, size, "%lld B", (long long)bytes);
 		return buf;
 	}
-	double v = (double)bytes;
-	int u = 0;
-	while (v >= 1024 && u < 6) {
-		v /= 1024;
-		u++;
-	}
+	const char *unit;
+	double v = bytes_in_unit(bytes, 6, &unit);
 	if (v < 10 && fabs(v - round(v)) >= 0.05)
-		snprintf(buf, size, "%.1f %s", v, units[u]);
+		snprintf(buf, size, "%.1f %s", v, unit);
 	else
-		snprintf(buf, size, "%.0f %s", v, units[u]);
+		snprintf(buf, size, "%.0f %s", v, unit);
 	return buf;
 }
 

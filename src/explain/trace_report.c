@@ -11,6 +11,7 @@
 #include "rules/optable.h"
 #include "match/param_value.h"
 #include "explain/explain.h"
+#include "base/units.h"
 
 static void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void put(char *buf, size_t size, const char *fmt, ...)
@@ -41,17 +42,12 @@ static const char *tensor_name(const fd_graph *g, int64_t t)
 
 static void bytes_text(int64_t b, char *buf, size_t size)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)b;
-	int u = 0;
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
+	const char *unit;
+	double v = bytes_in_unit(b, 4, &unit);
+	if (v == (double)b)
 		put(buf, size, "%lld B", (long long)b);
 	else
-		put(buf, size, "%.1f %s (%lld)", v, units[u], (long long)b);
+		put(buf, size, "%.1f %s (%lld)", v, unit, (long long)b);
 }
 
 /* "graph input", "constant", "activation from X (Conv)" */

@@ -1,0 +1,17 @@
+/* units.c — see units.h. */
+#include "base/units.h"
+
+double bytes_in_unit(int64_t bytes, int max_unit, const char **unit)
+{
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)bytes;
+	int u = 0;
+	if (max_unit > 6)
+		max_unit = 6;
+	while (v >= 1024 && u < max_unit) {
+		v /= 1024;
+		u++;
+	}
+	*unit = names[u];
+	return v;
+}
