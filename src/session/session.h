@@ -111,7 +111,7 @@ typedef struct fd_session_diff {
 	int64_t peak_after_bytes;      /* with the current fusions */
 } fd_session_diff;
 
-/* Opaque parts (session.c). */
+/* Opaque parts (session_internal.h). */
 struct fd_session_slot;
 struct fd_session_file;
 
@@ -131,7 +131,6 @@ typedef struct fd_session {
 	/* private */
 	struct fd_session_slot *slots;  /* every (rule, path) ever edited: disk vs memory */
 	size_t n_slots, cap_slots;
-	bool *env_allowed;              /* per rule: the environment lets it run */
 	int64_t *prio0;                 /* per rule: as loaded */
 	bool *enabled0;
 	fd_arena arena;                 /* edit texts, parsed values */

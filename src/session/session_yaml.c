@@ -50,9 +50,10 @@ bool scalar_plain_safe(const char *s)
 	return true;
 }
 
-/* Would this text, unquoted, read as a number, bool or null? */
-static bool plain_is_typed(const char *text)
+bool plain_is_typed(const char *text)
 {
+	if (!text)
+		return false;
 	fd_yval p = { .kind = YV_SCALAR, .text = text, .text_len = strlen(text) };
 	int64_t i;
 	double f;
@@ -76,24 +77,18 @@ void yval_canon(strbuf *b, const fd_yval *v)
 			sb_puts(b, v->text);
 		break;
 	case YV_SEQ:
-		sb_add(b, "[", 1);
-		for (size_t i = 0; i < v->n; i++) {
-			if (i)
-				sb_add(b, ", ", 2);
-			yval_canon(b, v->items[i]);
-		}
-		sb_add(b, "]", 1);
-		break;
 	case YV_MAP:
-		sb_add(b, "{", 1);
+		sb_add(b, v->kind == YV_SEQ ? "[" : "{", 1);
 		for (size_t i = 0; i < v->n; i++) {
 			if (i)
 				sb_add(b, ", ", 2);
-			yval_canon(b, v->keys[i]);
-			sb_add(b, ": ", 2);
+			if (v->kind == YV_MAP) {
+				yval_canon(b, v->keys[i]);
+				sb_add(b, ": ", 2);
+			}
 			yval_canon(b, v->items[i]);
 		}
-		sb_add(b, "}", 1);
+		sb_add(b, v->kind == YV_SEQ ? "]" : "}", 1);
 		break;
 	default:
 		break;
@@ -177,14 +172,6 @@ static bool parse_index(const char *s, size_t *out)
 	return true;
 }
 
-static ssize_t map_index(const fd_yval *map, const char *key)
-{
-	for (size_t i = 0; i < map->n; i++)
-		if (map->keys[i] && map->keys[i]->text && !strcmp(map->keys[i]->text, key))
-			return (ssize_t)i;
-	return -1;
-}
-
 int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 {
 	memset(ref, 0, sizeof *ref);
@@ -206,9 +193,9 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 			         walked.n ? walked.s : "the rule", cur ? yval_kind_name(cur) : "absent", seg);
 			break;
 		}
-		ssize_t idx = -1;
+		long idx = -1;
 		if (cur->kind == YV_MAP) {
-			idx = map_index(cur, seg);
+			idx = yval_index(cur, seg);
 		} else {
 			size_t k;
 			if (parse_index(seg, &k)) {
@@ -217,13 +204,13 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 					         walked.n ? walked.s : "the list", cur->n, k);
 					break;
 				}
-				idx = (ssize_t)k;
+				idx = (long)k;
 			} else {
 				for (size_t i = 0; i < cur->n && idx < 0; i++) {
 					const fd_yval *t = cur->items[i] && cur->items[i]->kind == YV_MAP
 					                       ? yval_get(cur->items[i], "type") : NULL;
 					if (t && t->kind == YV_SCALAR && t->text && !strcmp(t->text, seg))
-						idx = (ssize_t)i;
+						idx = (long)i;
 				}
 				if (idx < 0) {
 					snprintf(ref->err, sizeof ref->err, "%s has no entry of type '%s' (add it to the file first)",
