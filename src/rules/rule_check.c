@@ -371,13 +371,20 @@ next:;
 		}
 }
 
+/* The ops of the rule's longest pattern (match.ops or a branch). */
+static int most_ops(const fd_rule *r)
+{
+	int n = r->match.n_ops;
+	for (int b = 0; b < r->n_branches; b++)
+		if (r->branches[b].n_ops > n)
+			n = r->branches[b].n_ops;
+	return n;
+}
+
 static void check_constraints(checker *c, const fd_rule *r)
 {
 	static const char *const known = FD_CONSTRAINT_KINDS(FD_COMMA_NAME) + 2;
-	int n_ops = r->match.n_ops;
-	for (int b = 0; b < r->n_branches; b++)
-		if (r->branches[b].n_ops > n_ops)
-			n_ops = r->branches[b].n_ops;
+	int n_ops = most_ops(r);
 	for (int i = 0; i < r->n_constraints; i++) {
 		const fd_constraint *k = &r->constraints[i];
 		const fd_yval *w = k->where;
@@ -447,10 +454,7 @@ static void check_constraints(checker *c, const fd_rule *r)
 
 static void check_rewrite(checker *c, const fd_rule *r)
 {
-	int n_ops = r->match.n_ops;
-	for (int b = 0; b < r->n_branches; b++)
-		if (r->branches[b].n_ops > n_ops)
-			n_ops = r->branches[b].n_ops;
+	int n_ops = most_ops(r);
 	for (int i = 0; i < r->n_rewrite_inputs; i++) {
 		const fd_rewrite_input *ri = &r->rewrite_inputs[i];
 		if (ri->from_op >= n_ops)

@@ -92,6 +92,15 @@ static const char *const constraint_kind_names[] = {
 };
 static_assert(countof(constraint_kind_names) == CONSTRAINT_KIND_COUNT, "a name for every constraint type");
 
+/* The index of name s in names[1..n), else 0 (unset, unknown). */
+static int name_index(const char *const *names, int n, const char *s)
+{
+	for (int i = 1; s && i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return 0;
+}
+
 const char *source_type_name(fd_source_type t)
 {
 	return t >= 0 && t < SRC_COUNT ? source_type_names[t] : "unset";
@@ -99,10 +108,7 @@ const char *source_type_name(fd_source_type t)
 
 fd_source_type source_type_from_name(const char *s)
 {
-	for (int t = SRC_UNSET + 1; s && t < SRC_COUNT; t++)
-		if (!strcmp(s, source_type_names[t]))
-			return (fd_source_type)t;
-	return SRC_UNSET;
+	return (fd_source_type)name_index(source_type_names, SRC_COUNT, s);
 }
 
 const char *constraint_kind_name(fd_constraint_kind k)
@@ -112,10 +118,7 @@ const char *constraint_kind_name(fd_constraint_kind k)
 
 fd_constraint_kind constraint_kind_from_name(const char *s)
 {
-	for (int k = CONSTRAINT_UNKNOWN + 1; s && k < CONSTRAINT_KIND_COUNT; k++)
-		if (!strcmp(s, constraint_kind_names[k]))
-			return (fd_constraint_kind)k;
-	return CONSTRAINT_UNKNOWN;
+	return (fd_constraint_kind)name_index(constraint_kind_names, CONSTRAINT_KIND_COUNT, s);
 }
 
 /* ---- lookups ------------------------------------------------------------- */

@@ -115,60 +115,33 @@ static fd_yval *parse_value(fd_session *s, const char *label, const char *text, 
 static bool check_type(const fd_yval *v, fd_field_type ft, char *why, size_t size)
 {
 	int64_t i;
-	bool b;
+	bool b, ok = true;
 	switch (ft) {
-	case FT_INT:
-		if (yval_int(v, &i))
-			return true;
-		break;
-	case FT_UINT:
-		if (yval_int(v, &i) && i >= 0)
-			return true;
-		break;
-	case FT_POSINT:
-		if (yval_int(v, &i) && i >= 1)
-			return true;
-		break;
-	case FT_BOOL:
-		if (yval_bool(v, &b))
-			return true;
-		break;
-	case FT_BYTES:
-		if (yval_bytes(v, &i) && i >= 0)
-			return true;
-		break;
-	case FT_STR:
-		if (v->kind == YV_SCALAR)
-			return true;
-		break;
-	case FT_LIST:
-		if (v->kind == YV_SEQ)
-			return true;
-		break;
-	case FT_RANGE:
-		if (v->kind == YV_SEQ && v->n == 2)
-			return true;
-		break;
+	case FT_INT: ok = yval_int(v, &i); break;
+	case FT_UINT: ok = yval_int(v, &i) && i >= 0; break;
+	case FT_POSINT: ok = yval_int(v, &i) && i >= 1; break;
+	case FT_BOOL: ok = yval_bool(v, &b); break;
+	case FT_BYTES: ok = yval_bytes(v, &i) && i >= 0; break;
+	case FT_STR: ok = v->kind == YV_SCALAR; break;
+	case FT_LIST: ok = v->kind == YV_SEQ; break;
+	case FT_RANGE: ok = v->kind == YV_SEQ && v->n == 2; break;
+	case FT_SOURCE: ok = v->kind == YV_SCALAR && source_type_from_name(v->text) != SRC_UNSET; break;
 	case FT_OPTYPE:
-		if (v->kind == YV_SCALAR && optable_lookup(v->text) >= 0)
-			return true;
-		if (v->kind == YV_SCALAR) {
+		ok = v->kind == YV_SCALAR && optable_lookup(v->text) >= 0;
+		if (!ok && v->kind == YV_SCALAR) {
 			snprintf(why, size, "unknown op type '%s'", v->text);
 			return false;
 		}
 		break;
-	case FT_SOURCE:
-		if (v->kind == YV_SCALAR && source_type_from_name(v->text) != SRC_UNSET)
-			return true;
-		break;
 	case FT_PARAM:
 	case FT_ANY:
 	case FT_COUNT:
-		return true;
+		break;
 	}
-	snprintf(why, size, "expected %s, got %s%s%s", field_type_words(ft), yval_kind_name(v),
-	         v->kind == YV_SCALAR ? " " : "", v->kind == YV_SCALAR ? v->text : "");
-	return false;
+	if (!ok)
+		snprintf(why, size, "expected %s, got %s%s%s", field_type_words(ft), yval_kind_name(v),
+		         v->kind == YV_SCALAR ? " " : "", v->kind == YV_SCALAR ? v->text : "");
+	return ok;
 }
 
 /* ---- the tree ---------------------------------------------------------------- */
