@@ -3,7 +3,18 @@
  * A rule set owns its YAML files (the trees every field points into) and the
  * rules derived from them (rule_schema.c). Every field keeps the fd_yval it
  * came from, so messages, the trace and the TUI's write-back can point at the
- * exact text. What-if edits change the tree and re-derive the typed rule. */
+ * exact text. What-if edits change the tree and re-derive the typed rule.
+ *
+ * Files, from the top down (each calls only those below it):
+ *   ruleset.c      the set: loading files and directories, the environment,
+ *                  the default location, lookups
+ *   rule_check.c   `check`, the lint after the schema
+ *   rule_schema.c  one YAML document -> one typed rule, with the schema's
+ *                  messages
+ *   rule_format.c  the format's fields and names (rule_format.h)
+ *   optable.c      the op table (optable.h)
+ *   yaml_tree.c    YAML text -> a tree of values (the only libyaml user);
+ *   yaml_value.c   reading the values (yaml_tree.h) */
 #ifndef FD_RULES_H
 #define FD_RULES_H
 #include <stdbool.h>

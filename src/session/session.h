@@ -10,7 +10,8 @@
  * edit list. Pointers returned by the getters stay valid until the next
  * session_run / edit / undo / redo / save / close.
  *
- * Edits. A path names one value of a rule's YAML document:
+ * Edits. A path names one value of a rule's YAML document (the fields and
+ * what each takes: rules/rule_format.c):
  *   priority                    enabled
  *   description                 scope                          (a list: [ai_core, vector_core])
  *   match.ops.<i>.type          match.ops.<i>.params.<name>
