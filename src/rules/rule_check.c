@@ -383,7 +383,7 @@ static int most_ops(const fd_rule *r)
 
 static void check_constraints(checker *c, const fd_rule *r)
 {
-	static const char *const known = FD_CONSTRAINT_KINDS(FD_COMMA_NAME) + 2;
+	static const char *const known = FD_NAMES(FD_CONSTRAINT_KINDS);
 	int n_ops = most_ops(r);
 	for (int i = 0; i < r->n_constraints; i++) {
 		const fd_constraint *k = &r->constraints[i];

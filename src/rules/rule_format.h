@@ -28,7 +28,7 @@
 	X(ANY,    "YAML value")                      /* the schema checks it once it is in the rule */ \
 	X(OPTYPE, "op type (Conv2d, Relu, …)")       /* a name the op table knows */ \
 	X(PARAM,  "param value")                     /* of a param the op has */ \
-	X(SOURCE, FD_SOURCE_TYPES(FD_BAR_NAME) + 3)  /* "const_or_param | const | …" */ \
+	X(SOURCE, &(FD_SOURCE_TYPES(FD_BAR_NAME))[3]) /* "const_or_param | const | …" */ \
 	X(RANGE,  "[min, max]")
 
 #define FD_BAR_NAME(id, name) " | " name

@@ -220,7 +220,7 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 			if (want_str(s, st, q, &name)) {
 				is->source_type = source_type_from_name(name);
 				if (is->source_type == SRC_UNSET) {
-					ERR(s, st, "%s: unknown source_type '%s' (known: %s)", q, name, FD_SOURCE_TYPES(FD_COMMA_NAME) + 2);
+					ERR(s, st, "%s: unknown source_type '%s' (known: %s)", q, name, FD_NAMES(FD_SOURCE_TYPES));
 					ok = false;
 				}
 			} else {

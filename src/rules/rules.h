@@ -97,9 +97,10 @@ typedef enum fd_constraint_kind {
 	CONSTRAINT_KIND_COUNT
 } fd_constraint_kind;
 
-/* A list's names as one string literal, each after ", ":
- * FD_CONSTRAINT_KINDS(FD_COMMA_NAME) + 2 is "dtype_match, shape_constraint, …". */
+/* A list's names, ", "-joined, as one constant string:
+ * FD_NAMES(FD_CONSTRAINT_KINDS) is "dtype_match, shape_constraint, …". */
 #define FD_COMMA_NAME(id, name) ", " name
+#define FD_NAMES(list) (&(list(FD_COMMA_NAME))[2])
 
 typedef struct fd_constraint {
 	fd_constraint_kind kind;
