@@ -6,6 +6,7 @@
  * used outside it (or are graph outputs) is not a composite. Owned by the
  * matcher. */
 #include "match/canon.h"
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +312,23 @@ static int32_t rec_gelu_tanh(builder *b, int32_t th, int32_t *x)
 	return FD_NONE;
 }
 
+/* When t's sole consumer is a `type` node whose other input is a constant:
+ * takes the node as a member, moves t to its output and returns the
+ * constant; else FD_NONE. */
+static int32_t absorb_const(builder *b, const char *type, int32_t *t)
+{
+	const fd_graph *g = b->g;
+	int32_t n = sole_consumer(g, *t);
+	if (!is_op(g, n, type))
+		return FD_NONE;
+	int32_t c = other_input(g, n, *t);
+	if (c < 0 || !b->tconst[c])
+		return FD_NONE;
+	add_member(b, n);
+	*t = out0(g, n);
+	return c;
+}
+
 /* ReduceMean(x) -> Sub(x, mean) -> Pow 2 | Mul(d, d) -> ReduceMean -> Add eps
  * -> Sqrt -> Div(d, ·) | Reciprocal -> Mul(d, ·); Casts between; then
  * Mul(scale) and Add(bias) when they are constants. */
@@ -350,17 +368,12 @@ static int32_t rec_layernorm(builder *b, int32_t r1, int32_t *x, fd_composite_re
 	if (!is_op(g, r2, "ReduceMean"))
 		return FD_NONE;
 	add_member(b, r2);
-	int32_t var = out0(g, r2);
-	int32_t ae = sole_consumer(g, var);
-	if (!is_op(g, ae, "Add"))
-		return FD_NONE;
-	int32_t eps_t = other_input(g, ae, var);
-	if (eps_t < 0 || !b->tconst[eps_t])
+	int32_t sq_in = out0(g, r2);
+	int32_t eps_t = absorb_const(b, "Add", &sq_in);
+	if (eps_t == FD_NONE)
 		return FD_NONE;
 	double eps;
 	rec->epsilon = cval(b, eps_t, &eps) ? eps : NAN;
-	add_member(b, ae);
-	int32_t sq_in = out0(g, ae);
 	int32_t sr = sole_consumer(g, sq_in);
 	if (!is_op(g, sr, "Sqrt"))
 		return FD_NONE;
@@ -383,25 +396,8 @@ static int32_t rec_layernorm(builder *b, int32_t r1, int32_t *x, fd_composite_re
 	}
 	/* the divide / multiply must read d (or its Cast) */
 	skip_cast(b, &y);
-	rec->scale = rec->bias = FD_NONE;
-	int32_t ms = sole_consumer(g, y);
-	if (is_op(g, ms, "Mul")) {
-		int32_t sc = other_input(g, ms, y);
-		if (sc >= 0 && b->tconst[sc]) {
-			add_member(b, ms);
-			rec->scale = sc;
-			y = out0(g, ms);
-			int32_t ab = sole_consumer(g, y);
-			if (is_op(g, ab, "Add")) {
-				int32_t bi = other_input(g, ab, y);
-				if (bi >= 0 && b->tconst[bi]) {
-					add_member(b, ab);
-					rec->bias = bi;
-					y = out0(g, ab);
-				}
-			}
-		}
-	}
+	rec->scale = absorb_const(b, "Mul", &y);
+	rec->bias = rec->scale != FD_NONE ? absorb_const(b, "Add", &y) : FD_NONE;
 	const fd_attr *ax = node_attr(&g->nodes[r1], "axes");
 	rec->axis = ax && ax->type == ATTR_INTS && ax->count > 0 ? ax->u.ints[0] : -1;
 	if (!ax) {
@@ -530,19 +526,25 @@ int canon_find(const fd_graph *g, const uint8_t *tconst, fd_arena *a, fd_canon *
 	return 0;
 }
 
+static const char *const recogniser_names[] = {
+#define NAME(id, name, composite) [RECOG_##id] = name,
+	FD_RECOGNISERS(NAME)
+#undef NAME
+};
+static const fd_composite recogniser_kinds[] = {
+#define KIND(id, name, composite) [RECOG_##id] = COMPOSITE_##composite,
+	FD_RECOGNISERS(KIND)
+#undef KIND
+};
+static_assert(sizeof recogniser_names / sizeof *recogniser_names == RECOG_COUNT &&
+              sizeof recogniser_kinds / sizeof *recogniser_kinds == RECOG_COUNT, "one row per recogniser");
+
 const char *recogniser_name(fd_recogniser r)
 {
-	static const char *const names[RECOG_COUNT] = {
-		"silu", "gelu_erf", "gelu_tanh", "layernorm", "biasadd_add", "biasadd_conv",
-	};
-	return r < RECOG_COUNT ? names[r] : "?";
+	return r < RECOG_COUNT ? recogniser_names[r] : "?";
 }
 
 fd_composite recogniser_composite(fd_recogniser r)
 {
-	static const fd_composite kinds[RECOG_COUNT] = {
-		COMPOSITE_SILU, COMPOSITE_GELU, COMPOSITE_GELU, COMPOSITE_LAYERNORM,
-		COMPOSITE_BIASADD, COMPOSITE_BIASADD,
-	};
-	return r < RECOG_COUNT ? kinds[r] : COMPOSITE_NONE;
+	return r < RECOG_COUNT ? recogniser_kinds[r] : COMPOSITE_NONE;
 }

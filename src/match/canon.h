@@ -32,9 +32,19 @@
 #include "ir/graph.h"
 #include "rules/optable.h"
 
+/* The recognisers: X(id, name, the composite it finds). */
+#define FD_RECOGNISERS(X) \
+	X(SILU,         "silu",         SILU) \
+	X(GELU_ERF,     "gelu_erf",     GELU) \
+	X(GELU_TANH,    "gelu_tanh",    GELU) \
+	X(LAYERNORM,    "layernorm",    LAYERNORM) \
+	X(BIASADD_ADD,  "biasadd_add",  BIASADD) \
+	X(BIASADD_CONV, "biasadd_conv", BIASADD)
+
 typedef enum fd_recogniser {
-	RECOG_SILU, RECOG_GELU_ERF, RECOG_GELU_TANH, RECOG_LAYERNORM,
-	RECOG_BIASADD_ADD, RECOG_BIASADD_CONV,
+#define FD_RECOGNISER_ENUM(id, name, composite) RECOG_##id,
+	FD_RECOGNISERS(FD_RECOGNISER_ENUM)
+#undef FD_RECOGNISER_ENUM
 	RECOG_COUNT
 } fd_recogniser;
 

@@ -1,96 +1,15 @@
 /* match.c — the run: rules in priority order, anchors from the index, the
  * op-chain search with backtracking over candidate consumers and commutative
  * input orders, the deepest failure per attempt, and the result's lifetime.
- * Boundary / conflict / cycle checks live in match_subgraph.c, constraints in
- * match_constraints.c, the per-model index in match_index.c. */
+ * What follows a complete op chain is match_subgraph.c's (match_internal.h
+ * says who owns what). */
 #include <stdlib.h>
 #include <string.h>
 #include "match/match_internal.h"
 #include "rules/optable.h"
 #include "match/param_value.h"
 
-/* ---- events and failures ------------------------------------------------ */
-
-uint32_t match_emit(match_run_state *s, fd_event_kind kind, fd_ev_status st, fd_reason why,
-                    int op, int sub, int32_t unit, int32_t other, int64_t a, int64_t b)
-{
-	fd_event ev = {
-		.kind = (uint8_t)kind, .status = (uint8_t)st, .reason = (uint8_t)why,
-		.branch = s->branch, .op = (int16_t)op, .sub = (int16_t)sub,
-		.rule = s->rule, .graph = s->gi, .unit = unit, .other = other, .a = a, .b = b,
-	};
-	uint32_t idx = s->n_emitted++;
-	if (!s->opt->no_events)
-		s->sink.event(s->sink.ctx, &ev);
-	return idx;
-}
-
-void match_fail(match_run_state *s, uint32_t ev, fd_reason why, int ops_matched, uint32_t extra)
-{
-	const fd_reason_def *d = reason_get(why);
-	uint32_t rung = d ? d->rung : RUNG_NO_MATCH;
-	uint32_t score = rung << 24 | (uint32_t)(ops_matched > 255 ? 255 : ops_matched) << 16
-	                 | (extra > 0xffff ? 0xffff : extra);
-	if (s->best.decisive != UINT32_MAX && score <= s->best.score)
-		return;
-	s->best.score = score;
-	s->best.decisive = ev;
-	s->best.rung = (uint8_t)rung;
-	s->best.reason = (uint8_t)why;
-	s->best.ops_matched = (uint8_t)ops_matched;
-	s->best.branch = s->branch;
-}
-
 /* ---- units ---------------------------------------------------------------- */
-
-static const fd_composite_rec *comp(const match_run_state *s, int32_t u)
-{
-	int32_t c = u - s->g->n_nodes;
-	return c >= 0 ? &s->ix->canon.items[c] : NULL;
-}
-
-int32_t unit_n_inputs(const match_run_state *s, int32_t u)
-{
-	const fd_composite_rec *c = comp(s, u);
-	return c ? c->n_inputs : s->g->nodes[u].n_inputs;
-}
-
-int32_t unit_input(const match_run_state *s, int32_t u, int k)
-{
-	const fd_composite_rec *c = comp(s, u);
-	if (c)
-		return k < c->n_inputs ? s->ix->canon.pool[c->inputs + k] : FD_NONE;
-	return k < s->g->nodes[u].n_inputs ? s->g->nodes[u].inputs[k] : FD_NONE;
-}
-
-int32_t unit_n_outputs(const match_run_state *s, int32_t u)
-{
-	const fd_composite_rec *c = comp(s, u);
-	return c ? 1 : s->g->nodes[u].n_outputs;
-}
-
-int32_t unit_output(const match_run_state *s, int32_t u, int k)
-{
-	const fd_composite_rec *c = comp(s, u);
-	if (c)
-		return k == 0 ? c->output : FD_NONE;
-	return k < s->g->nodes[u].n_outputs ? s->g->nodes[u].outputs[k] : FD_NONE;
-}
-
-bool unit_produces(const match_run_state *s, int32_t u, int32_t t)
-{
-	if (t < 0)
-		return false;
-	const fd_composite_rec *c = comp(s, u);
-	if (c)
-		return t == c->output;
-	return s->g->tensors[t].producer == u;
-}
-
-int32_t unit_producer(const fd_match_ctx *ctx, int32_t graph, int32_t t)
-{
-	return t >= 0 ? ctx->graphs[graph].g->tensors[t].producer : FD_NONE;
-}
 
 static int nonempty_inputs(const match_run_state *s, int32_t u)
 {
@@ -103,7 +22,7 @@ static int nonempty_inputs(const match_run_state *s, int32_t u)
 
 static bool unit_type_matches(const match_run_state *s, int32_t u, int op)
 {
-	const fd_composite_rec *c = comp(s, u);
+	const fd_composite_rec *c = unit_comp(s, u);
 	if (c) {
 		const fd_op_def *d = optable_get(op);
 		return d && d->composite != COMPOSITE_NONE && d->composite == c->kind;
@@ -177,7 +96,7 @@ static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t
 {
 	const int32_t *mem;
 	int32_t nm = match_unit_nodes(s->ctx, s->gi, u, &mem);
-	const fd_composite_rec *c = comp(s, u);
+	const fd_composite_rec *c = unit_comp(s, u);
 	for (int k = 0; k < i; k++) {
 		if (s->units[k] == u)
 			return true;
@@ -211,7 +130,7 @@ static void gather(match_run_state *s, int i, int link)
 			vec_push(cand, x->consumers[c]);
 		if (want != COMPOSITE_NONE)
 			for (int32_t c = s->ix->tcomp_off[t]; c < s->ix->tcomp_off[t + 1]; c++)
-				if (s->ix->tcomp[c] >= 0 && comp(s, s->ix->tcomp[c])->kind == want)
+				if (s->ix->tcomp[c] >= 0 && unit_comp(s, s->ix->tcomp[c])->kind == want)
 					vec_push(cand, s->ix->tcomp[c]);
 	}
 	if (want == COMPOSITE_BIASADD && unit_is_node(s->g, lu))
@@ -262,7 +181,7 @@ static bool check_chain_link(match_run_state *s, int i, int32_t u, uint32_t pass
 			t = unit_input(s, u, k);
 		}
 	/* the Conv's own bias: the BiasAdd unit is the Conv */
-	const fd_composite_rec *c = comp(s, u);
+	const fd_composite_rec *c = unit_comp(s, u);
 	if (slot < 0 && c && c->host == prev) {
 		slot = 0;
 		t = c->output;
@@ -299,7 +218,7 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 		}
 		passed++;
 	}
-	const fd_composite_rec *c = comp(s, u);
+	const fd_composite_rec *c = unit_comp(s, u);
 	const fd_node *n = &s->g->nodes[c ? c->last : u];
 	for (int p = 0; p < op->n_params; p++) {
 		fd_pval v;

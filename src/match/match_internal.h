@@ -1,7 +1,17 @@
-/* match_internal.h — the matcher's private run state, shared by match.c (the
- * rule / anchor / op-chain search), match_subgraph.c (boundary, counts, cycle),
- * match_constraints.c (the five constraint kinds) and match_index.c (the
- * per-model context). Not for other modules: they read match.h. */
+/* match_internal.h — the matcher's private run state and its primitives,
+ * shared by the files of the matcher. Not for other modules: they read
+ * match.h. Who owns what, from the top down (each file calls only those
+ * below it):
+ *   match.c             the run: rules in priority order, anchors, the
+ *                       op-chain search, attempts, the result's lifetime
+ *   match_subgraph.c    a complete op chain: cover, escape and count checks,
+ *                       conflict, would-cycle, firing
+ *   match_constraints.c the five constraint kinds, measured on the cover
+ *   match_index.c       the per-model context (index, composites, unit nodes)
+ *   param_value.c, canon.c, workspace.c   a node's param values, the
+ *                       composites found in a graph, a node's workspace
+ *   this header         events, failures and units, inline: every check of
+ *                       the search uses them */
 #ifndef FD_MATCH_INTERNAL_H
 #define FD_MATCH_INTERNAL_H
 #include "match/match.h"
@@ -62,20 +72,83 @@ typedef struct match_run_state {
 	match_cover cover;
 } match_run_state;
 
-/* match.c */
-uint32_t match_emit(match_run_state *s, fd_event_kind kind, fd_ev_status st, fd_reason why,
-                    int op, int sub, int32_t unit, int32_t other, int64_t a, int64_t b);
-/* Records a failure of this depth: ops_matched positions done, `extra` more
- * checks passed after them. */
-void match_fail(match_run_state *s, uint32_t ev, fd_reason why, int ops_matched, uint32_t extra);
+/* Emits one event (unless the run keeps no events) and returns its index. */
+static inline uint32_t match_emit(match_run_state *s, fd_event_kind kind, fd_ev_status st, fd_reason why,
+                                  int op, int sub, int32_t unit, int32_t other, int64_t a, int64_t b)
+{
+	fd_event ev = {
+		.kind = (uint8_t)kind, .status = (uint8_t)st, .reason = (uint8_t)why,
+		.branch = s->branch, .op = (int16_t)op, .sub = (int16_t)sub,
+		.rule = s->rule, .graph = s->gi, .unit = unit, .other = other, .a = a, .b = b,
+	};
+	uint32_t idx = s->n_emitted++;
+	if (!s->opt->no_events)
+		s->sink.event(s->sink.ctx, &ev);
+	return idx;
+}
 
-/* Units. */
-int32_t unit_n_inputs(const match_run_state *s, int32_t u);            /* slots */
-int32_t unit_input(const match_run_state *s, int32_t u, int k);        /* tensor or FD_NONE */
-int32_t unit_n_outputs(const match_run_state *s, int32_t u);
-int32_t unit_output(const match_run_state *s, int32_t u, int k);
-bool    unit_produces(const match_run_state *s, int32_t u, int32_t t);
-int32_t unit_producer(const fd_match_ctx *ctx, int32_t graph, int32_t t); /* node unit or FD_NONE */
+/* Records a failure of this depth: ops_matched positions done, `extra` more
+ * checks passed after them. The deepest one is what the attempt reports. */
+static inline void match_fail(match_run_state *s, uint32_t ev, fd_reason why, int ops_matched, uint32_t extra)
+{
+	const fd_reason_def *d = reason_get(why);
+	uint32_t rung = d ? d->rung : RUNG_NO_MATCH;
+	uint32_t score = rung << 24 | (uint32_t)(ops_matched > 255 ? 255 : ops_matched) << 16
+	                 | (extra > 0xffff ? 0xffff : extra);
+	if (s->best.decisive != UINT32_MAX && score <= s->best.score)
+		return;
+	s->best.score = score;
+	s->best.decisive = ev;
+	s->best.rung = (uint8_t)rung;
+	s->best.reason = (uint8_t)why;
+	s->best.ops_matched = (uint8_t)ops_matched;
+	s->best.branch = s->branch;
+}
+
+/* Units of the current graph: a node, or a composite (unit_comp not NULL). */
+static inline const fd_composite_rec *unit_comp(const match_run_state *s, int32_t u)
+{
+	int32_t c = u - s->g->n_nodes;
+	return c >= 0 ? &s->ix->canon.items[c] : NULL;
+}
+
+static inline int32_t unit_n_inputs(const match_run_state *s, int32_t u)   /* slots */
+{
+	const fd_composite_rec *c = unit_comp(s, u);
+	return c ? c->n_inputs : s->g->nodes[u].n_inputs;
+}
+
+static inline int32_t unit_input(const match_run_state *s, int32_t u, int k)   /* tensor or FD_NONE */
+{
+	const fd_composite_rec *c = unit_comp(s, u);
+	if (c)
+		return k < c->n_inputs ? s->ix->canon.pool[c->inputs + k] : FD_NONE;
+	return k < s->g->nodes[u].n_inputs ? s->g->nodes[u].inputs[k] : FD_NONE;
+}
+
+static inline int32_t unit_n_outputs(const match_run_state *s, int32_t u)
+{
+	const fd_composite_rec *c = unit_comp(s, u);
+	return c ? 1 : s->g->nodes[u].n_outputs;
+}
+
+static inline int32_t unit_output(const match_run_state *s, int32_t u, int k)
+{
+	const fd_composite_rec *c = unit_comp(s, u);
+	if (c)
+		return k == 0 ? c->output : FD_NONE;
+	return k < s->g->nodes[u].n_outputs ? s->g->nodes[u].outputs[k] : FD_NONE;
+}
+
+static inline bool unit_produces(const match_run_state *s, int32_t u, int32_t t)
+{
+	if (t < 0)
+		return false;
+	const fd_composite_rec *c = unit_comp(s, u);
+	if (c)
+		return t == c->output;
+	return s->g->tensors[t].producer == u;
+}
 
 /* match_subgraph.c: fills s->cover for s->units[0..n); runs the subgraph
  * checks, constraints, conflict and cycle checks, and fires. Returns true

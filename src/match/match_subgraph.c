@@ -96,64 +96,63 @@ static int32_t outside_consumer(const match_run_state *s, int32_t t)
 	return FD_NONE;
 }
 
-/* Forward search from the match's outside consumers, limited to nodes before
- * the last member in topo order (later ones cannot lead back). Fills path
- * (member, outside…, member) and returns its length, 0 when no cycle. */
-static int would_cycle(match_run_state *s, i32_vec *path)
+/* Queues the consumers of node v's outputs that are outside the match, not
+ * yet visited and before its last member in topo order (later ones cannot
+ * lead back), with v as their parent. Returns the first consumer that is a
+ * member, when members count (v is outside), else FD_NONE. */
+static int32_t queue_consumers(match_run_state *s, int32_t v, bool members_count)
 {
 	const fd_graph *g = s->g;
+	const fd_node *nd = &g->nodes[v];
+	for (int k = 0; k < nd->n_outputs; k++) {
+		if (nd->outputs[k] < 0)
+			continue;
+		const fd_tensor *x = &g->tensors[nd->outputs[k]];
+		for (int j = 0; j < x->n_consumers; j++) {
+			int32_t y = x->consumers[j];
+			if (is_member(s, y)) {
+				if (members_count)
+					return y;
+				continue;
+			}
+			if (s->visit[y] == s->stamp || g->nodes[y].topo >= s->cover.max_topo)
+				continue;
+			s->visit[y] = s->stamp;
+			s->parent[y] = v;
+			vec_push(&s->queue, y);
+		}
+	}
+	return FD_NONE;
+}
+
+/* Forward search from the match's outside consumers. Fills path (member,
+ * outside…, member) and returns its length, 0 when no cycle. */
+static int would_cycle(match_run_state *s, i32_vec *path)
+{
 	match_cover *c = &s->cover;
 	i32_vec *q = &s->queue;
 	q->n = 0;
 	path->n = 0;
-	for (size_t i = 0; i < c->nodes.n; i++) {
-		int32_t m = c->nodes.items[i];
-		const fd_node *nd = &g->nodes[m];
-		for (int k = 0; k < nd->n_outputs; k++) {
-			if (nd->outputs[k] < 0)
-				continue;
-			const fd_tensor *x = &g->tensors[nd->outputs[k]];
-			for (int j = 0; j < x->n_consumers; j++) {
-				int32_t y = x->consumers[j];
-				if (is_member(s, y) || s->visit[y] == s->stamp || g->nodes[y].topo >= c->max_topo)
-					continue;
-				s->visit[y] = s->stamp;
-				s->parent[y] = m;
-				vec_push(q, y);
-			}
-		}
-	}
+	for (size_t i = 0; i < c->nodes.n; i++)
+		queue_consumers(s, c->nodes.items[i], false);
 	for (size_t h = 0; h < q->n; h++) {
 		int32_t v = q->items[h];
-		const fd_node *nd = &g->nodes[v];
-		for (int k = 0; k < nd->n_outputs; k++) {
-			if (nd->outputs[k] < 0)
-				continue;
-			const fd_tensor *x = &g->tensors[nd->outputs[k]];
-			for (int j = 0; j < x->n_consumers; j++) {
-				int32_t y = x->consumers[j];
-				if (is_member(s, y)) {
-					/* back into the match: the path is y <- v <- … <- member */
-					vec_push(path, y);
-					for (int32_t p = v; ; p = s->parent[p]) {
-						vec_push(path, p);
-						if (is_member(s, p))
-							break;
-					}
-					for (size_t a = 0, b = path->n - 1; a < b; a++, b--) {
-						int32_t t = path->items[a];
-						path->items[a] = path->items[b];
-						path->items[b] = t;
-					}
-					return (int)path->n;
-				}
-				if (s->visit[y] == s->stamp || g->nodes[y].topo >= c->max_topo)
-					continue;
-				s->visit[y] = s->stamp;
-				s->parent[y] = v;
-				vec_push(q, y);
-			}
+		int32_t y = queue_consumers(s, v, true);
+		if (y == FD_NONE)
+			continue;
+		/* back into the match: the path is y <- v <- … <- member */
+		vec_push(path, y);
+		for (int32_t p = v; ; p = s->parent[p]) {
+			vec_push(path, p);
+			if (is_member(s, p))
+				break;
 		}
+		for (size_t a = 0, b = path->n - 1; a < b; a++, b--) {
+			int32_t t = path->items[a];
+			path->items[a] = path->items[b];
+			path->items[b] = t;
+		}
+		return (int)path->n;
 	}
 	return 0;
 }

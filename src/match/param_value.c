@@ -3,6 +3,7 @@
  * the op table's: attribute, constant input, derived value, ONNX default.
  * Owned by the matcher. */
 #include "match/param_value.h"
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -447,8 +448,14 @@ bool param_matches(const fd_yval *e, const fd_param_def *def, const fd_pval *a)
 	}
 }
 
+static const char *const pv_source_names[] = {
+#define NAME(id, name) [PVS_##id] = name,
+	FD_PV_SOURCES(NAME)
+#undef NAME
+};
+static_assert(sizeof pv_source_names / sizeof *pv_source_names == PVS_COUNT, "one name per source");
+
 const char *pv_source_name(fd_pv_source s)
 {
-	static const char *const names[] = { "", "attribute", "input", "derived", "default", "composite" };
-	return s <= PVS_COMPOSITE ? names[s] : "";
+	return s < PVS_COUNT ? pv_source_names[s] : "";
 }

@@ -23,8 +23,16 @@ typedef enum fd_pv_kind {
 	PV_INT, PV_FLOAT, PV_BOOL, PV_STRING, PV_INTS, PV_FLOATS,
 } fd_pv_kind;
 
+/* Where a value came from: X(id, name). */
+#define FD_PV_SOURCES(X) \
+	X(NONE, "") X(ATTR, "attribute") X(INPUT, "input") X(DERIVED, "derived") X(DEFAULT, "default") \
+	X(COMPOSITE, "composite")
+
 typedef enum fd_pv_source {
-	PVS_NONE, PVS_ATTR, PVS_INPUT, PVS_DERIVED, PVS_DEFAULT, PVS_COMPOSITE,
+#define FD_PV_SOURCE_ENUM(id, name) PVS_##id,
+	FD_PV_SOURCES(FD_PV_SOURCE_ENUM)
+#undef FD_PV_SOURCE_ENUM
+	PVS_COUNT
 } fd_pv_source;
 
 #define PVAL_INLINE 8

@@ -34,14 +34,12 @@ static void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt,
 	__attribute__((format(printf, 4, 5)));
 static void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
 {
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	if (sev == DIAG_WARNING && c->opt && c->opt->strict)
 		sev = DIAG_ERROR;
-	diag_add(c->d, sev, yval_pos(at), "%s", msg);
+	va_list ap;
+	va_start(ap, fmt);
+	yval_vdiag(c->d, sev, at, fmt, ap);
+	va_end(ap);
 }
 #define ERR(c, at, ...) say(c, DIAG_ERROR, at, __VA_ARGS__)
 #define WARN(c, at, ...) say(c, DIAG_WARNING, at, __VA_ARGS__)
@@ -169,22 +167,15 @@ static const fd_op_def *op_with_param(int id, const char *name, const fd_param_d
 
 /* ---- positions ------------------------------------------------------------------ */
 
-static const fd_yval *param_key(const fd_rule_op *op, const fd_rule_param *p)
+/* The key of value in the op's map `section` (params, input_sources): a
+ * finding about a param or a source points at its name. Else the value. */
+static const fd_yval *key_of(const fd_rule_op *op, const char *section, const fd_yval *value)
 {
-	const fd_yval *params = yval_get(op->where, "params");
-	for (size_t i = 0; params && params->kind == YV_MAP && i < params->n; i++)
-		if (params->items[i] == p->value)
-			return params->keys[i];
-	return p->value;
-}
-
-static const fd_yval *source_key(const fd_rule_op *op, const fd_input_source *s)
-{
-	const fd_yval *srcs = yval_get(op->where, "input_sources");
-	for (size_t i = 0; srcs && srcs->kind == YV_MAP && i < srcs->n; i++)
-		if (srcs->items[i] == s->where)
-			return srcs->keys[i];
-	return s->where;
+	const fd_yval *map = yval_get(op->where, section);
+	for (size_t i = 0; map && map->kind == YV_MAP && i < map->n; i++)
+		if (map->items[i] == value)
+			return map->keys[i];
+	return value;
 }
 
 /* ---- per op ------------------------------------------------------------------------ */
@@ -233,7 +224,7 @@ static bool value_fits(const fd_yval *v, fd_param_type t)
 static void check_param(checker *c, const fd_rule_op *op, const fd_op_def *def, const fd_rule_param *p,
                         const char *path)
 {
-	const fd_yval *key = param_key(op, p);
+	const fd_yval *key = key_of(op, "params", p->value);
 	const fd_param_def *pd = optable_param(op->op, p->name);
 	char list[512];
 	if (!pd) {
@@ -327,7 +318,7 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 
 	for (int s = 0; s < op->n_sources; s++) {
 		const fd_input_source *src = &op->sources[s];
-		const fd_yval *key = source_key(op, src);
+		const fd_yval *key = key_of(op, "input_sources", src->where);
 		if (op->max_inputs >= 0 && src->input >= op->max_inputs)
 			ERR(c, key, "%s.input_sources: input%d is beyond max_inputs %d (inputs are numbered from 0)", path,
 			    src->input, op->max_inputs);
@@ -380,13 +371,20 @@ next:;
 		}
 }
 
+/* The ops of the rule's longest pattern (match.ops or a branch). */
+static int most_ops(const fd_rule *r)
+{
+	int n = r->match.n_ops;
+	for (int b = 0; b < r->n_branches; b++)
+		if (r->branches[b].n_ops > n)
+			n = r->branches[b].n_ops;
+	return n;
+}
+
 static void check_constraints(checker *c, const fd_rule *r)
 {
-	static const char *const known = "dtype_match, shape_constraint, memory_limit, workspace_size, channel_divisibility";
-	int n_ops = r->match.n_ops;
-	for (int b = 0; b < r->n_branches; b++)
-		if (r->branches[b].n_ops > n_ops)
-			n_ops = r->branches[b].n_ops;
+	static const char *const known = FD_NAMES(FD_CONSTRAINT_KINDS);
+	int n_ops = most_ops(r);
 	for (int i = 0; i < r->n_constraints; i++) {
 		const fd_constraint *k = &r->constraints[i];
 		const fd_yval *w = k->where;
@@ -456,10 +454,7 @@ static void check_constraints(checker *c, const fd_rule *r)
 
 static void check_rewrite(checker *c, const fd_rule *r)
 {
-	int n_ops = r->match.n_ops;
-	for (int b = 0; b < r->n_branches; b++)
-		if (r->branches[b].n_ops > n_ops)
-			n_ops = r->branches[b].n_ops;
+	int n_ops = most_ops(r);
 	for (int i = 0; i < r->n_rewrite_inputs; i++) {
 		const fd_rewrite_input *ri = &r->rewrite_inputs[i];
 		if (ri->from_op >= n_ops)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "ir/dtype.h"
 #include "rules/optable.h"
+#include "rules/rule_format.h"
 #include "rules/rules.h"
 
 typedef struct schema {
@@ -31,14 +32,11 @@ static void say(schema *s, fd_severity sev, const fd_yval *at, const char *fmt, 
 	__attribute__((format(printf, 4, 5)));
 static void say(schema *s, fd_severity sev, const fd_yval *at, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	yval_vdiag(s->d, sev, at, fmt, ap);
 	va_end(ap);
-	diag_add(s->d, sev, yval_pos(at), "%s", msg);
-	if (sev == DIAG_ERROR)
-		s->errors++;
+	s->errors += sev == DIAG_ERROR;
 }
 #define ERR(s, at, ...) say(s, DIAG_ERROR, at, __VA_ARGS__)
 #define WARN(s, at, ...) say(s, DIAG_WARNING, at, __VA_ARGS__)
@@ -156,31 +154,22 @@ static int want_strings(schema *s, const fd_yval *v, const char *path, const cha
 	return n;
 }
 
-/* Warns about keys that the section does not know. */
-static void unknown_keys(schema *s, const fd_yval *map, const char *path, const char *const *known)
+/* Warns about keys that the section (a pattern of rule_format.h: "match.ops.#")
+ * does not have; path names the map in the message ("match.ops[0]"). */
+static void unknown_keys(schema *s, const fd_yval *map, const char *path, const char *section)
 {
 	if (!map || map->kind != YV_MAP)
 		return;
 	for (size_t i = 0; i < map->n; i++) {
 		const char *k = map->keys[i]->text ? map->keys[i]->text : "";
-		bool ok = false;
-		for (const char *const *q = known; *q && !ok; q++)
-			ok = !strcmp(k, *q);
-		if (ok)
+		if (rule_field_key(section, k))
 			continue;
-		char list[512] = "";
-		size_t len = 0;
-		for (const char *const *q = known; *q && len < sizeof list - 64; q++)
-			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", q == known ? "" : ", ", *q);
-		WARN(s, map->keys[i], "unknown key '%s' in %s (known: %s)", k, path, list);
+		char list[512];
+		WARN(s, map->keys[i], "unknown key '%s' in %s (known: %s)", k, path, rule_field_keys(section, list, sizeof list));
 	}
 }
 
 /* ---- match ------------------------------------------------------------------ */
-
-static const char *const op_keys[] = { "type", "params", "inputs", "input_sources", "output_names", NULL };
-static const char *const inputs_keys[] = { "min_inputs", "max_inputs", NULL };
-static const char *const source_keys[] = { "from_op", "source_type", NULL };
 
 /* "input3" → 3; -1 when the key is not of that form. */
 static int input_index(const char *key)
@@ -212,7 +201,7 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 		snprintf(p, sizeof p, "%.200s.%.40s", path, key->text);
 		if (!want_kind(s, src, YV_MAP, p))
 			continue;
-		unknown_keys(s, src, p, source_keys);
+		unknown_keys(s, src, p, "match.ops.#.input_sources.*");
 		fd_input_source *is = &op->sources[op->n_sources];
 		memset(is, 0, sizeof *is);
 		is->input = k;
@@ -231,8 +220,7 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 			if (want_str(s, st, q, &name)) {
 				is->source_type = source_type_from_name(name);
 				if (is->source_type == SRC_UNSET) {
-					ERR(s, st, "%s: unknown source_type '%s' (known: const_or_param, const, param, activation, any)",
-					    q, name);
+					ERR(s, st, "%s: unknown source_type '%s' (known: %s)", q, name, FD_NAMES(FD_SOURCE_TYPES));
 					ok = false;
 				}
 			} else {
@@ -262,7 +250,7 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 	op->where = v;
 	if (!want_kind(s, v, YV_MAP, path))
 		return;
-	unknown_keys(s, v, path, op_keys);
+	unknown_keys(s, v, path, "match.ops.#");
 	const fd_yval *type = yval_get(v, "type");
 	snprintf(p, sizeof p, "%.200s.type", path);
 	if (!type)
@@ -291,7 +279,7 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 	const fd_yval *inputs = yval_get(v, "inputs");
 	snprintf(p, sizeof p, "%.200s.inputs", path);
 	if (inputs && want_kind(s, inputs, YV_MAP, p)) {
-		unknown_keys(s, inputs, p, inputs_keys);
+		unknown_keys(s, inputs, p, "match.ops.#.inputs");
 		op->inputs_where = inputs;
 		const fd_yval *mn = yval_get(inputs, "min_inputs"), *mx = yval_get(inputs, "max_inputs");
 		char q[320];
@@ -335,15 +323,11 @@ static void parse_pattern(schema *s, fd_rule_pattern *pat, const fd_yval *ops, c
 	}
 }
 
-static const char *const match_keys[] = { "ops", "subgraph", "branches", NULL };
-static const char *const subgraph_keys[] = { "input_count_range", "output_count", "allow_intermediate_outputs", NULL };
-static const char *const branch_keys[] = { "ops", NULL };
-
 static void parse_subgraph(schema *s, fd_rule *r, const fd_yval *v)
 {
 	if (!want_kind(s, v, YV_MAP, "match.subgraph"))
 		return;
-	unknown_keys(s, v, "match.subgraph", subgraph_keys);
+	unknown_keys(s, v, "match.subgraph", "match.subgraph");
 	r->subgraph_where = v;
 	const fd_yval *range = yval_get(v, "input_count_range");
 	if (range) {
@@ -373,7 +357,7 @@ static void parse_match(schema *s, fd_rule *r, const fd_yval *v)
 {
 	if (!want_kind(s, v, YV_MAP, "match"))
 		return;
-	unknown_keys(s, v, "match", match_keys);
+	unknown_keys(s, v, "match", "match");
 	const fd_yval *ops = yval_get(v, "ops"), *branches = yval_get(v, "branches");
 	if (!ops && !branches) {
 		ERR(s, v, "match: needs 'ops' (or 'branches')");
@@ -391,7 +375,7 @@ static void parse_match(schema *s, fd_rule *r, const fd_yval *v)
 			const fd_yval *br = branches->items[i];
 			if (!want_kind(s, br, YV_MAP, p))
 				continue;
-			unknown_keys(s, br, p, branch_keys);
+			unknown_keys(s, br, p, "match.branches.#");
 			const fd_yval *bops = yval_get(br, "ops");
 			if (!bops) {
 				ERR(s, br, "%s: a branch needs 'ops'", p);
@@ -407,9 +391,6 @@ static void parse_match(schema *s, fd_rule *r, const fd_yval *v)
 }
 
 /* ---- rewrite -------------------------------------------------------------- */
-
-static const char *const rewrite_keys[] = { "target_op", "inputs", "attributes", "tensor_layout", "kernel_config", NULL };
-static const char *const rewrite_input_keys[] = { "from_op", "output_idx", "input_port", "description", NULL };
 
 static void parse_attributes(schema *s, fd_rule *r, const fd_yval *v)
 {
@@ -451,7 +432,7 @@ static void parse_rewrite(schema *s, fd_rule *r, const fd_yval *v)
 {
 	if (!want_kind(s, v, YV_MAP, "rewrite"))
 		return;
-	unknown_keys(s, v, "rewrite", rewrite_keys);
+	unknown_keys(s, v, "rewrite", "rewrite");
 	const fd_yval *t = yval_get(v, "target_op");
 	if (!t)
 		ERR(s, v, "rewrite: needs 'target_op'");
@@ -466,7 +447,7 @@ static void parse_rewrite(schema *s, fd_rule *r, const fd_yval *v)
 			const fd_yval *e = in->items[i];
 			if (!want_kind(s, e, YV_MAP, p))
 				continue;
-			unknown_keys(s, e, p, rewrite_input_keys);
+			unknown_keys(s, e, p, "rewrite.inputs.#");
 			fd_rewrite_input ri = { .from_op = -1, .output_idx = 0, .input_port = (int)i, .where = e };
 			const fd_yval *f = yval_get(e, "from_op"), *oi = yval_get(e, "output_idx"),
 			              *ip = yval_get(e, "input_port"), *ds = yval_get(e, "description");
@@ -504,35 +485,6 @@ static void parse_rewrite(schema *s, fd_rule *r, const fd_yval *v)
 
 /* ---- constraints ------------------------------------------------------------ */
 
-/* Which fields each constraint kind reads; "type" and "description" always. */
-static const struct constraint_fields {
-	fd_constraint_kind kind;
-	const char *fields[3];
-} constraint_fields[] = {
-	{ CONSTRAINT_DTYPE_MATCH, { "allowed_dtypes" } },
-	{ CONSTRAINT_SHAPE, { 0 } },
-	{ CONSTRAINT_MEMORY_LIMIT, { "max_intermediate_size", "max_output_size" } },
-	{ CONSTRAINT_WORKSPACE_SIZE, { "max_workspace", "spill_to_l2" } },
-	{ CONSTRAINT_CHANNEL_DIVISIBILITY, { "channel_dim", "divisor" } },
-};
-
-static const char *const constraint_keys[] = {
-	"type", "description", "allowed_dtypes", "max_intermediate_size", "max_output_size",
-	"max_workspace", "spill_to_l2", "channel_dim", "divisor", NULL
-};
-
-static bool field_applies(fd_constraint_kind kind, const char *field)
-{
-	if (kind == CONSTRAINT_UNKNOWN || !strcmp(field, "type") || !strcmp(field, "description"))
-		return true;
-	for (size_t i = 0; i < sizeof constraint_fields / sizeof *constraint_fields; i++)
-		if (constraint_fields[i].kind == kind)
-			for (int f = 0; f < 3 && constraint_fields[i].fields[f]; f++)
-				if (!strcmp(field, constraint_fields[i].fields[f]))
-					return true;
-	return false;
-}
-
 static void parse_constraint(schema *s, fd_constraint *c, const fd_yval *v, const char *path)
 {
 	char p[256];
@@ -549,15 +501,14 @@ static void parse_constraint(schema *s, fd_constraint *c, const fd_yval *v, cons
 	if (!want_str(s, t, p, &c->type))
 		return;
 	c->kind = constraint_kind_from_name(c->type);
-	unknown_keys(s, v, path, constraint_keys);
-	for (size_t i = 0; i < v->n; i++)
-		if (!field_applies(c->kind, v->keys[i]->text) && yval_key(v, v->keys[i]->text) == v->keys[i]) {
-			bool known = false;
-			for (const char *const *q = constraint_keys; *q; q++)
-				known |= !strcmp(*q, v->keys[i]->text);
-			if (known)
-				WARN(s, v->keys[i], "%s: '%s' has no meaning for a %s constraint", path, v->keys[i]->text, c->type);
-		}
+	unknown_keys(s, v, path, "constraints.#");
+	for (size_t i = 0; i < v->n && c->kind != CONSTRAINT_UNKNOWN; i++) {
+		/* a field of another constraint type (the first of equal keys) */
+		const char *k = v->keys[i]->text ? v->keys[i]->text : "";
+		const fd_field *fd = rule_field_key("constraints.#", k);
+		if (fd && fd->kind != CONSTRAINT_UNKNOWN && fd->kind != c->kind && yval_key(v, k) == v->keys[i])
+			WARN(s, v->keys[i], "%s: '%s' has no meaning for a %s constraint", path, k, c->type);
+	}
 	const fd_yval *f;
 	if ((f = yval_get(v, "description")) && !yval_is_null(f)) {
 		snprintf(p, sizeof p, "%.200s.description", path);
@@ -636,15 +587,11 @@ static void parse_constraints(schema *s, fd_rule *r, const fd_yval *v)
 
 /* ---- output --------------------------------------------------------------- */
 
-static const char *const output_keys[] = {
-	"kernel_name", "file_path", "compiler", "build_config", "debug_symbols", "gen_dot_graph", "dot_graph_path", NULL
-};
-
 static void parse_output(schema *s, fd_rule *r, const fd_yval *v)
 {
 	if (!want_kind(s, v, YV_MAP, "output"))
 		return;
-	unknown_keys(s, v, "output", output_keys);
+	unknown_keys(s, v, "output", "output");
 	static const struct { const char *key; size_t off; } strs[] = {
 		{ "kernel_name", offsetof(fd_rule, kernel_name) },
 		{ "file_path", offsetof(fd_rule, file_path) },
@@ -668,11 +615,6 @@ static void parse_output(schema *s, fd_rule *r, const fd_yval *v)
 
 /* ---- the rule ---------------------------------------------------------------- */
 
-static const char *const rule_keys[] = {
-	"version", "name", "priority", "enabled", "scope", "description",
-	"match", "rewrite", "constraints", "output", NULL
-};
-
 int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d)
 {
 	schema s = { rs, d, 0 };
@@ -693,7 +635,7 @@ int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d
 		           root && root->kind == YV_SEQ ? "a list" : describe(root, b, sizeof b));
 		return -1;
 	}
-	unknown_keys(&s, root, "the rule", rule_keys);
+	unknown_keys(&s, root, "the rule", "");
 	const fd_yval *v;
 	if ((v = yval_get(root, "version")) && !yval_is_null(v))
 		want_str(&s, v, "version", &r->version);

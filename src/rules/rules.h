@@ -3,7 +3,18 @@
  * A rule set owns its YAML files (the trees every field points into) and the
  * rules derived from them (rule_schema.c). Every field keeps the fd_yval it
  * came from, so messages, the trace and the TUI's write-back can point at the
- * exact text. What-if edits change the tree and re-derive the typed rule. */
+ * exact text. What-if edits change the tree and re-derive the typed rule.
+ *
+ * Files, from the top down (each calls only those below it):
+ *   ruleset.c      the set: loading files and directories, the environment,
+ *                  the default location, lookups
+ *   rule_check.c   `check`, the lint after the schema
+ *   rule_schema.c  one YAML document -> one typed rule, with the schema's
+ *                  messages
+ *   rule_format.c  the format's fields and names (rule_format.h)
+ *   optable.c      the op table (optable.h)
+ *   yaml_tree.c    YAML text -> a tree of values (the only libyaml user);
+ *   yaml_value.c   reading the values (yaml_tree.h) */
 #ifndef FD_RULES_H
 #define FD_RULES_H
 #include <stdbool.h>
@@ -11,14 +22,21 @@
 #include "base/diag.h"
 #include "rules/yaml_tree.h"
 
-/* source_type of an input_sources entry. */
+/* source_type of an input_sources entry: X(id, name) and what it accepts.
+ * SRC_UNSET (before the list): none given. */
+#define FD_SOURCE_TYPES(X) \
+	X(CONST_OR_PARAM, "const_or_param")  /* initializer, graph input, Constant, or a constant-foldable producer */ \
+	X(CONST,          "const")           /* initializer / Constant / constant-foldable */ \
+	X(PARAM,          "param")           /* graph input */ \
+	X(ACTIVATION,     "activation")      /* produced by a non-constant node */ \
+	X(ANY,            "any")
+
 typedef enum fd_source_type {
 	SRC_UNSET = 0,
-	SRC_CONST_OR_PARAM,   /* initializer, graph input, Constant, or a constant-foldable producer */
-	SRC_CONST,            /* initializer / Constant / constant-foldable */
-	SRC_PARAM,            /* graph input */
-	SRC_ACTIVATION,       /* produced by a non-constant node */
-	SRC_ANY,
+#define FD_SOURCE_TYPE_ENUM(id, name) SRC_##id,
+	FD_SOURCE_TYPES(FD_SOURCE_TYPE_ENUM)
+#undef FD_SOURCE_TYPE_ENUM
+	SRC_COUNT
 } fd_source_type;
 
 typedef struct fd_rule_param {
@@ -61,15 +79,28 @@ typedef struct fd_rewrite_input {
 	const fd_yval *where;
 } fd_rewrite_input;
 
+/* The constraint types: X(id, type name). CONSTRAINT_UNKNOWN (before the
+ * list): a type the format does not know (check warns, the matcher passes
+ * it with FD-WN01). */
+#define FD_CONSTRAINT_KINDS(X) \
+	X(DTYPE_MATCH,          "dtype_match") \
+	X(SHAPE,                "shape_constraint") \
+	X(MEMORY_LIMIT,         "memory_limit") \
+	X(WORKSPACE_SIZE,       "workspace_size") \
+	X(CHANNEL_DIVISIBILITY, "channel_divisibility")
+
 typedef enum fd_constraint_kind {
 	CONSTRAINT_UNKNOWN = 0,
-	CONSTRAINT_DTYPE_MATCH,
-	CONSTRAINT_SHAPE,          /* "shape_constraint" */
-	CONSTRAINT_MEMORY_LIMIT,
-	CONSTRAINT_WORKSPACE_SIZE,
-	CONSTRAINT_CHANNEL_DIVISIBILITY,
+#define FD_CONSTRAINT_KIND_ENUM(id, name) CONSTRAINT_##id,
+	FD_CONSTRAINT_KINDS(FD_CONSTRAINT_KIND_ENUM)
+#undef FD_CONSTRAINT_KIND_ENUM
 	CONSTRAINT_KIND_COUNT
 } fd_constraint_kind;
+
+/* A list's names, ", "-joined, as one constant string:
+ * FD_NAMES(FD_CONSTRAINT_KINDS) is "dtype_match, shape_constraint, …". */
+#define FD_COMMA_NAME(id, name) ", " name
+#define FD_NAMES(list) (&(list(FD_COMMA_NAME))[2])
 
 typedef struct fd_constraint {
 	fd_constraint_kind kind;
@@ -133,6 +164,8 @@ typedef struct fd_ruleset {
 	int n_rules;
 	fd_rule *rules;            /* in load order: files sorted, documents in order */
 	int n_unparsed;            /* files that could not be read or parsed as YAML (CLI exit 2) */
+	bool *env_off;             /* per rule loaded when the environment was applied: it turned
+	                            * the rule off (ruleset_apply_env); NULL before */
 } fd_ruleset;
 
 void ruleset_init(fd_ruleset *rs);
@@ -159,6 +192,11 @@ int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or 
  * loaded rule has (d may be NULL). */
 void ruleset_apply_env(fd_ruleset *rs);
 void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
+/* The rules a command names: every path in order, or, when n is 0,
+ * ruleset_default_path() (the error RULESET_NONE_MESSAGE when that is NULL
+ * too); then, with env and when all of them loaded, the environment. Every
+ * message goes to d. Returns -1 when a path did not load or there was none. */
+int  ruleset_load_paths(fd_ruleset *rs, const char *const *paths, int n, bool env, fd_diags *d);
 /* Where the rules come from when none are named: GRAPH_AUTOFUSION_RULES_DIR
  * when set, else the installed library (FUSIONDBG_RULES_DIR, set by the
  * build to $(PREFIX)/share/fusiondbg/rules) when that directory exists, else
@@ -167,8 +205,8 @@ void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
 const char *ruleset_default_path(const char **origin);
 /* The message for "no rules given and none found". */
 #define RULESET_NONE_MESSAGE "no rules: give -r RULES, set GRAPH_AUTOFUSION_RULES_DIR, or install the shipped rules (make install)"
-fd_srcpos yval_pos(const fd_yval *v);   /* position or {0} */
 
+/* The names (rule_format.c). */
 const char *source_type_name(fd_source_type t);
 fd_source_type source_type_from_name(const char *s);  /* SRC_UNSET when unknown */
 const char *constraint_kind_name(fd_constraint_kind k);

@@ -1,9 +1,11 @@
 /* yaml_tree.h — a YAML document as a tree of values that remember where they
- * were written (file:line:col and byte offsets), built with libyaml (the only
- * file that includes <yaml.h> is yaml_tree.c). Aliases are expanded with a
- * bound so an alias bomb fails fast. The tree set owns its values (arena). */
+ * were written (file:line:col and byte offsets), built with libyaml by
+ * yaml_tree.c (the only file that includes <yaml.h>) and read by
+ * yaml_value.c. Aliases are expanded with a bound so an alias bomb fails
+ * fast. The tree set owns its values (arena). */
 #ifndef FD_YAML_TREE_H
 #define FD_YAML_TREE_H
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -49,16 +51,21 @@ int  yfile_load(fd_yfile *f, const char *path, fd_diags *d);
 int  yfile_load_buffer(fd_yfile *f, const char *name, const char *data, size_t size, fd_diags *d);
 void yfile_release(fd_yfile *f);
 
-/* Lookups and conversions. Conversions return false (and leave *out) when the
- * value is absent or not of that type; they never report — the schema does. */
+/* Lookups and conversions (yaml_value.c). Conversions return false (and
+ * leave *out) when the value is absent or not of that type; they never
+ * report — the schema does. */
+long yval_index(const fd_yval *map, const char *key);         /* pair index in map, -1 when absent */
 const fd_yval *yval_get(const fd_yval *map, const char *key);
 const fd_yval *yval_key(const fd_yval *map, const char *key); /* the key scalar itself */
 bool yval_is_null(const fd_yval *v);
-bool yval_int(const fd_yval *v, int64_t *out);     /* 12, 0x10, -3; also 64MiB etc. with units? no */
+bool yval_int(const fd_yval *v, int64_t *out);     /* 12, 0x10, 0o17, -3 (no units: yval_bytes) */
 bool yval_float(const fd_yval *v, double *out);    /* any number: 1e-5, 0.1, 3 */
 bool yval_bool(const fd_yval *v, bool *out);       /* true/false/yes/no/on/off */
 bool yval_str(const fd_yval *v, const char **out); /* any scalar */
 bool yval_bytes(const fd_yval *v, int64_t *out);   /* 33554432, 32MiB, 64MB, 1.5GiB */
 const char *yval_kind_name(const fd_yval *v);      /* "integer", "string", "list", "map", … */
+fd_srcpos yval_pos(const fd_yval *v);              /* position or {0} */
+/* A message at v's position (unknown when v is NULL), as diag_add. */
+void yval_vdiag(fd_diags *d, fd_severity sev, const fd_yval *at, const char *fmt, va_list ap);
 
 #endif

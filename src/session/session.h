@@ -10,7 +10,8 @@
  * edit list. Pointers returned by the getters stay valid until the next
  * session_run / edit / undo / redo / save / close.
  *
- * Edits. A path names one value of a rule's YAML document:
+ * Edits. A path names one value of a rule's YAML document (the fields and
+ * what each takes: rules/rule_format.c):
  *   priority                    enabled
  *   description                 scope                          (a list: [ai_core, vector_core])
  *   match.ops.<i>.type          match.ops.<i>.params.<name>
@@ -111,7 +112,7 @@ typedef struct fd_session_diff {
 	int64_t peak_after_bytes;      /* with the current fusions */
 } fd_session_diff;
 
-/* Opaque parts (session.c). */
+/* Opaque parts (session_internal.h). */
 struct fd_session_slot;
 struct fd_session_file;
 
@@ -131,7 +132,6 @@ typedef struct fd_session {
 	/* private */
 	struct fd_session_slot *slots;  /* every (rule, path) ever edited: disk vs memory */
 	size_t n_slots, cap_slots;
-	bool *env_allowed;              /* per rule: the environment lets it run */
 	int64_t *prio0;                 /* per rule: as loaded */
 	bool *enabled0;
 	fd_arena arena;                 /* edit texts, parsed values */

@@ -1,5 +1,14 @@
-/* session_internal.h — what the session_*.c files share: YAML values as canonical text, path resolution in a rule document, and the
- * edit slots (every (rule, path) edited: its text on disk). */
+/* session_internal.h — what the session's files share. Who owns what, from
+ * the top down (each file calls only those below it):
+ *   session_save.c   write-back to the YAML files, the recovery file
+ *   session_diff.c   the rules as loaded against the current ones
+ *   session_edit.c   the edit list: set, undo / redo, and the slots (every
+ *                    (rule, path) edited: its text on disk)
+ *   session_apply.c  one value into a rule: the path and type checked
+ *                    against the format's fields, the tree, the rule derived
+ *                    again, the enabled rule
+ *   session.c        open / run / close, the baseline, the rules' documents
+ *   session_yaml.c   YAML values as canonical text, paths in a document */
 #ifndef FD_SESSION_INTERNAL_H
 #define FD_SESSION_INTERNAL_H
 #include <stdbool.h>
@@ -12,6 +21,7 @@
 void yval_canon(strbuf *b, const fd_yval *v);
 char *yval_canon_dup(const fd_yval *v);          /* heap; NULL for v == NULL */
 bool scalar_plain_safe(const char *s);           /* writable unquoted after "key: " */
+bool plain_is_typed(const char *text);           /* unquoted, it reads as a number, bool or null */
 void yaml_quote(strbuf *b, const char *s);       /* "…" with escapes */
 
 /* Where a path leads in a document. */
@@ -38,17 +48,25 @@ struct fd_session_slot {
 	char *disk;            /* canonical text on disk; NULL when absent there */
 };
 
-/* The document a rule comes from, and its file index in rs->files. */
+/* session.c: the document a rule comes from, and its file index in
+ * rs->files; a value's canonical text (heap, NULL when absent); the rules as
+ * loaded run once, before the first change to them. */
 const fd_ydoc *session_rule_doc(const fd_session *s, int32_t rule, int *file_index);
-/* Sets path to text (NULL removes the key) and re-derives the rule; no edit
- * record, no run. -1 + d when the value is refused. */
-int session_apply_value(fd_session *s, int32_t rule, const char *path, const char *text, fd_diags *d);
+char *session_current_text(const fd_session *s, int32_t rule, const char *path);
+void session_ensure_baseline(fd_session *s);
+
+/* session_apply.c: sets path to text (NULL removes the key) and re-derives
+ * the rule; no edit record, no run. enabled_edit: this sets `enabled` (it
+ * overrides the environment). -1 + d when the value is refused. */
+int session_apply_value(fd_session *s, int32_t rule, const char *path, const char *text, bool enabled_edit,
+                        fd_diags *d);
 /* Re-derives every rule that came from old_path (the file's previous tree)
  * from file k's tree (after a save re-read it). */
 int session_rederive_file(fd_session *s, int k, const char *old_path, fd_diags *d);
-/* The slot of (rule, path), created when create is true (disk = current text). */
+
+/* session_edit.c: the slot of (rule, path), created when create is true
+ * (disk = current text); whether its value differs from disk. */
 struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *path, bool create);
-char *session_current_text(const fd_session *s, int32_t rule, const char *path);  /* heap or NULL */
 bool slot_dirty(const fd_session *s, const struct fd_session_slot *sl);
 
 #endif

@@ -55,22 +55,13 @@ static bool starts_quoted(const fd_yval *v, const char *text)
 	return v && v->kind == YV_SCALAR && v->end > v->start && (text[v->start] == '"' || text[v->start] == '\'');
 }
 
-/* A plain scalar that YAML reads as a number, bool or null keeps no quotes. */
-static bool typed_scalar(const fd_yval *v)
-{
-	int64_t i;
-	double f;
-	bool b;
-	return !v->quoted && (yval_int(v, &i) || yval_float(v, &f) || yval_bool(v, &b) || yval_is_null(v));
-}
-
 /* The value as written in the file: style follows the disk value (quoted
  * strings stay quoted, in lists too). */
 static void render_quoted(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *text, bool quote_strings)
 {
 	if (v->kind == YV_SCALAR) {
 		bool quote = v->quoted || !scalar_plain_safe(v->text) ||
-		             ((starts_quoted(disk, text) || quote_strings) && !typed_scalar(v));
+		             ((starts_quoted(disk, text) || quote_strings) && !plain_is_typed(v->text));
 		if (quote)
 			yaml_quote(b, v->text);
 		else
@@ -436,7 +427,7 @@ int session_load_recovery(fd_session *s, const char *path, fd_diags *d)
 			}
 			const char *p = spec + best_len + 1;
 			char *old = best >= 0 ? session_current_text(s, best, p) : NULL;
-			if (best < 0 || session_apply_value(s, best, p, NULL, d) < 0) {
+			if (best < 0 || session_apply_value(s, best, p, NULL, false, d) < 0) {
 				diag_error(d, pos, "cannot replay '%s'", line);
 				rc = -1;
 			} else {

@@ -50,9 +50,10 @@ bool scalar_plain_safe(const char *s)
 	return true;
 }
 
-/* Would this text, unquoted, read as a number, bool or null? */
-static bool plain_is_typed(const char *text)
+bool plain_is_typed(const char *text)
 {
+	if (!text)
+		return false;
 	fd_yval p = { .kind = YV_SCALAR, .text = text, .text_len = strlen(text) };
 	int64_t i;
 	double f;
@@ -76,24 +77,18 @@ void yval_canon(strbuf *b, const fd_yval *v)
 			sb_puts(b, v->text);
 		break;
 	case YV_SEQ:
-		sb_add(b, "[", 1);
-		for (size_t i = 0; i < v->n; i++) {
-			if (i)
-				sb_add(b, ", ", 2);
-			yval_canon(b, v->items[i]);
-		}
-		sb_add(b, "]", 1);
-		break;
 	case YV_MAP:
-		sb_add(b, "{", 1);
+		sb_add(b, v->kind == YV_SEQ ? "[" : "{", 1);
 		for (size_t i = 0; i < v->n; i++) {
 			if (i)
 				sb_add(b, ", ", 2);
-			yval_canon(b, v->keys[i]);
-			sb_add(b, ": ", 2);
+			if (v->kind == YV_MAP) {
+				yval_canon(b, v->keys[i]);
+				sb_add(b, ": ", 2);
+			}
 			yval_canon(b, v->items[i]);
 		}
-		sb_add(b, "}", 1);
+		sb_add(b, v->kind == YV_SEQ ? "]" : "}", 1);
 		break;
 	default:
 		break;
@@ -120,49 +115,7 @@ char *ypath_normalize(const char *path)
 	return sb_take(&b);
 }
 
-/* The type name of constraints item i when it is the first of its type. */
-static const char *constraint_name(const fd_yval *list, size_t i)
-{
-	const fd_yval *t = list->items[i] && list->items[i]->kind == YV_MAP ? yval_get(list->items[i], "type") : NULL;
-	if (!t || t->kind != YV_SCALAR || !t->text || !*t->text || strchr(t->text, '.'))
-		return NULL;
-	for (size_t j = 0; j < i; j++) {
-		const fd_yval *u = list->items[j] && list->items[j]->kind == YV_MAP ? yval_get(list->items[j], "type") : NULL;
-		if (u && u->kind == YV_SCALAR && u->text && !strcmp(u->text, t->text))
-			return NULL;
-	}
-	for (const char *p = t->text; *p; p++)
-		if (*p >= '0' && *p <= '9' && p == t->text)
-			return NULL;
-	return t->text;
-}
-
-char *ypath_canonical(fd_yval *root, const char *path)
-{
-	char *norm = ypath_normalize(path);
-	const fd_yval *list = yval_get(root, "constraints");
-	if (strncmp(norm, "constraints.", 12) || !list || list->kind != YV_SEQ)
-		return norm;
-	char *seg = norm + 12, *dot = strchr(seg, '.');
-	size_t len = dot ? (size_t)(dot - seg) : strlen(seg);
-	size_t k = 0;
-	bool is_index = len > 0;
-	for (size_t i = 0; i < len; i++)
-		if (seg[i] < '0' || seg[i] > '9')
-			is_index = false;
-	if (!is_index)
-		return norm;
-	for (size_t i = 0; i < len; i++)
-		k = k * 10 + (size_t)(seg[i] - '0');
-	const char *name = k < list->n ? constraint_name(list, k) : NULL;
-	if (!name)
-		return norm;
-	strbuf b = { 0 };
-	sb_printf(&b, "constraints.%s%s", name, dot ? dot : "");
-	free(norm);
-	return sb_take(&b);
-}
-
+/* A list index: digits only (and not absurdly many). */
 static bool parse_index(const char *s, size_t *out)
 {
 	if (!*s)
@@ -177,12 +130,46 @@ static bool parse_index(const char *s, size_t *out)
 	return true;
 }
 
-static ssize_t map_index(const fd_yval *map, const char *key)
+/* The `type:` text of list item i (a constraint's), or NULL. */
+static const char *item_type(const fd_yval *list, size_t i)
 {
-	for (size_t i = 0; i < map->n; i++)
-		if (map->keys[i] && map->keys[i]->text && !strcmp(map->keys[i]->text, key))
-			return (ssize_t)i;
-	return -1;
+	const fd_yval *it = list->items[i];
+	const fd_yval *t = it && it->kind == YV_MAP ? yval_get(it, "type") : NULL;
+	return t && t->kind == YV_SCALAR ? t->text : NULL;
+}
+
+/* The type name of constraints item i when it is the first of its type
+ * and reads as a name in a path (not empty, no '.', not a number). */
+static const char *constraint_name(const fd_yval *list, size_t i)
+{
+	const char *t = item_type(list, i);
+	if (!t || !*t || strchr(t, '.') || isdigit((unsigned char)t[0]))
+		return NULL;
+	for (size_t j = 0; j < i; j++)
+		if (item_type(list, j) && !strcmp(item_type(list, j), t))
+			return NULL;
+	return t;
+}
+
+char *ypath_canonical(fd_yval *root, const char *path)
+{
+	char *norm = ypath_normalize(path);
+	const fd_yval *list = yval_get(root, "constraints");
+	if (strncmp(norm, "constraints.", 12) || !list || list->kind != YV_SEQ)
+		return norm;
+	char *seg = norm + 12, *dot = strchr(seg, '.');
+	if (dot)
+		*dot = '\0';
+	size_t k;
+	const char *name = parse_index(seg, &k) && k < list->n ? constraint_name(list, k) : NULL;
+	if (dot)
+		*dot = '.';
+	if (!name)
+		return norm;
+	strbuf b = { 0 };
+	sb_printf(&b, "constraints.%s%s", name, dot ? dot : "");
+	free(norm);
+	return sb_take(&b);
 }
 
 int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
@@ -206,9 +193,9 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 			         walked.n ? walked.s : "the rule", cur ? yval_kind_name(cur) : "absent", seg);
 			break;
 		}
-		ssize_t idx = -1;
+		long idx = -1;
 		if (cur->kind == YV_MAP) {
-			idx = map_index(cur, seg);
+			idx = yval_index(cur, seg);
 		} else {
 			size_t k;
 			if (parse_index(seg, &k)) {
@@ -217,14 +204,11 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 					         walked.n ? walked.s : "the list", cur->n, k);
 					break;
 				}
-				idx = (ssize_t)k;
+				idx = (long)k;
 			} else {
-				for (size_t i = 0; i < cur->n && idx < 0; i++) {
-					const fd_yval *t = cur->items[i] && cur->items[i]->kind == YV_MAP
-					                       ? yval_get(cur->items[i], "type") : NULL;
-					if (t && t->kind == YV_SCALAR && t->text && !strcmp(t->text, seg))
-						idx = (ssize_t)i;
-				}
+				for (size_t i = 0; i < cur->n && idx < 0; i++)
+					if (item_type(cur, i) && !strcmp(item_type(cur, i), seg))
+						idx = (long)i;
 				if (idx < 0) {
 					snprintf(ref->err, sizeof ref->err, "%s has no entry of type '%s' (add it to the file first)",
 					         walked.n ? walked.s : "the list", seg);

@@ -1,45 +1,60 @@
 /* reason.h — the ladder every match attempt ends on, and the stable reason
- * codes (in the manner of GE's NF10xx) that scripts rely on. The codes are one
- * table in reason.c: code text, rung, one-line description. Never renumber a
- * code; add new ones at the end of their rung. */
+ * codes (in the manner of GE's NF10xx) that scripts rely on. Both are one
+ * X-macro list each, below: the enum, the names and the descriptions come
+ * from it (reason.c makes the tables). The man page's table in fusiondbg(1),
+ * section THE TRACE, is FD_REASONS in roff. Never renumber a code; add new
+ * ones at the end of their rung. */
 #ifndef FD_REASON_H
 #define FD_REASON_H
 #include <stdbool.h>
 
-/* Where an attempt stopped, worst first; a higher rung got further. */
+/* Where an attempt stopped, worst first; a higher rung got further.
+ *   X(id, name, JSON id)                                  what it covers */
+#define FD_RUNGS(X) \
+	X(NOT_RUN,   "not run",          "not_run")           /* disabled, out of scope, cannot run */ \
+	X(NO_MATCH,  "no match",         "no_match")          /* type, arity, param, input source, boundary */ \
+	X(CONDITION, "condition failed", "condition_failed")  /* a constraint failed */ \
+	X(CONFLICT,  "conflict lost",    "conflict_lost")     /* lost a node to a rule that fired earlier */ \
+	X(CYCLE,     "would cycle",      "would_cycle")       /* fusing would create a cycle */ \
+	X(FIRED,     "fired",            "fired")
+
 typedef enum fd_rung {
-	RUNG_NOT_RUN = 0,      /* disabled, out of scope, cannot run */
-	RUNG_NO_MATCH,         /* type, arity, param, input source, boundary */
-	RUNG_CONDITION,        /* a constraint failed */
-	RUNG_CONFLICT,         /* lost a node to a rule that fired earlier */
-	RUNG_CYCLE,            /* fusing would create a cycle */
-	RUNG_FIRED,
+#define FD_RUNG_ENUM(id, name, json) RUNG_##id,
+	FD_RUNGS(FD_RUNG_ENUM)
+#undef FD_RUNG_ENUM
 	RUNG_COUNT
 } fd_rung;
 
-/* Every code. REASON_NONE marks a passing check. */
+/* Every code: X(id, code, rung, warning, summary). A warning never ends an
+ * attempt; its rung is the one it does not change (FIRED). The summary is one
+ * line, lowercase. REASON_NONE (before the list) marks a passing check. */
+#define FD_REASONS(X) \
+	X(NR01_DISABLED,   "FD-NR01", NOT_RUN,   false, "rule disabled (GRAPH_AUTOFUSION_ENABLE, GRAPH_AUTOFUSION_RULES or an edit)") \
+	X(NR02_SCOPE,      "FD-NR02", NOT_RUN,   false, "target not in the rule's scope") \
+	X(NR03_NO_PATTERN, "FD-NR03", NOT_RUN,   false, "pattern cannot run: no ops, or an op type the op table does not know") \
+	X(NM01_TYPE,       "FD-NM01", NO_MATCH,  false, "op type differs") \
+	X(NM02_ARITY,      "FD-NM02", NO_MATCH,  false, "input count outside min_inputs..max_inputs") \
+	X(NM03_PARAM,      "FD-NM03", NO_MATCH,  false, "param differs, or the node has no such param") \
+	X(NM04_SOURCE,     "FD-NM04", NO_MATCH,  false, "input does not come from where the rule says (from_op, source_type, chain link)") \
+	X(NM05_ESCAPE,     "FD-NM05", NO_MATCH,  false, "an intermediate tensor is used outside the match or is a graph output") \
+	X(NM06_COUNTS,     "FD-NM06", NO_MATCH,  false, "subgraph external input count or output count differs") \
+	X(CF01_DTYPE,      "FD-CF01", CONDITION, false, "dtype_match: a tensor's dtype is not allowed") \
+	X(CF02_SHAPE,      "FD-CF02", CONDITION, false, "shape_constraint: elementwise inputs do not broadcast") \
+	X(CF03_MEMORY,     "FD-CF03", CONDITION, false, "memory_limit: an intermediate or output is over the limit") \
+	X(CF04_WORKSPACE,  "FD-CF04", CONDITION, false, "workspace_size: estimated workspace over max_workspace") \
+	X(CF05_CHANNEL,    "FD-CF05", CONDITION, false, "channel_divisibility: channel dim not divisible") \
+	X(CL01_CONFLICT,   "FD-CL01", CONFLICT,  false, "a node is already claimed by a rule that fired earlier") \
+	X(WC01_CYCLE,      "FD-WC01", CYCLE,     false, "fusing would create a cycle (a path leaves the match and comes back)") \
+	X(OK_FIRED,        "FD-OK",   FIRED,     false, "fired") \
+	X(WN01_UNKNOWN_CONSTRAINT, "FD-WN01", FIRED, true, "unknown constraint type, ignored (an error under check --strict)") \
+	X(WN02_UNDECIDED,  "FD-WN02", FIRED,     true,  "size, dtype or shape unknown: constraint passed undecided") \
+	X(WN03_SPILL,      "FD-WN03", FIRED,     true,  "workspace over max_workspace, passes because spill_to_l2 is set")
+
 typedef enum fd_reason {
 	REASON_NONE = 0,
-	REASON_NR01_DISABLED,      /* FD-NR01 rule disabled (env or what-if) */
-	REASON_NR02_SCOPE,         /* FD-NR02 target not in the rule's scope */
-	REASON_NR03_NO_PATTERN,    /* FD-NR03 pattern cannot run: no ops, or op0's type unknown */
-	REASON_NM01_TYPE,          /* FD-NM01 op type differs */
-	REASON_NM02_ARITY,         /* FD-NM02 input count outside min_inputs..max_inputs */
-	REASON_NM03_PARAM,         /* FD-NM03 param differs or the node has no such param */
-	REASON_NM04_SOURCE,        /* FD-NM04 input does not come from where the rule says */
-	REASON_NM05_ESCAPE,        /* FD-NM05 an intermediate tensor escapes the match */
-	REASON_NM06_COUNTS,        /* FD-NM06 subgraph external inputs / outputs count */
-	REASON_CF01_DTYPE,         /* FD-CF01 dtype_match */
-	REASON_CF02_SHAPE,         /* FD-CF02 shape_constraint */
-	REASON_CF03_MEMORY,        /* FD-CF03 memory_limit */
-	REASON_CF04_WORKSPACE,     /* FD-CF04 workspace_size */
-	REASON_CF05_CHANNEL,       /* FD-CF05 channel_divisibility */
-	REASON_CL01_CONFLICT,      /* FD-CL01 node already claimed by a higher rule */
-	REASON_WC01_CYCLE,         /* FD-WC01 would create a cycle */
-	REASON_OK_FIRED,           /* FD-OK fired */
-	REASON_WN01_UNKNOWN_CONSTRAINT, /* FD-WN01 unknown constraint type, ignored (warning) */
-	REASON_WN02_UNDECIDED,     /* FD-WN02 size/dtype/shape unknown, constraint passed (warning) */
-	REASON_WN03_SPILL,         /* FD-WN03 workspace over the limit, spills to L2 (warning) */
+#define FD_REASON_ENUM(id, code, rung, warning, summary) REASON_##id,
+	FD_REASONS(FD_REASON_ENUM)
+#undef FD_REASON_ENUM
 	REASON_COUNT
 } fd_reason;
 

@@ -3,7 +3,7 @@
  *
  * The matcher talks to its consumer through fd_trace_sink (like ncdu's
  * dir_output): the recording sink (fd_trace) stores events compactly — each
- * one as the fields that differ from the event before it (trace.c: 6 to 7
+ * one as the fields that differ from the event before it (trace_codec.h: 6 to 7
  * bytes an event on the matcher's traces, where a flat fd_event is 40), no
  * allocation per event, no strings. Readers get an event back by value
  * (trace_event) or walk a run of them with a cursor (fd_trace_iter, forwards;
@@ -27,7 +27,12 @@
  * stay synchronous and may be read at any time).
  *
  * Ownership: an fd_trace owns its arrays and its async state (ring, lock,
- * no thread between runs); trace_release frees them. */
+ * no thread between runs); trace_release frees them.
+ *
+ * Files: trace.c the life and size of an fd_trace and the names;
+ * trace_record.c the synchronous sink; trace_async.c the two-thread sink
+ * (which runs trace_append); trace_read.c the reading; trace_codec.h the
+ * byte format of an event; reason.c the reason codes (reason.h). */
 #ifndef FD_TRACE_H
 #define FD_TRACE_H
 #include <stdbool.h>
@@ -37,35 +42,49 @@
 #include "base/diag.h"
 #include "trace/reason.h"
 
-/* Event kinds and what their fields mean (unit: a unit id of the event's
- * graph — a node index, or n_nodes + composite index; see match.h).
- *   kind          unit            other                a                  b
- *   EV_RULE       -               -                    priority           -         (rule start, or not run: FAIL + NR code)
- *   EV_COMPOSITE  composite unit  -                    recogniser         -         (canonicalisation, rule -1)
- *   EV_ANCHOR     anchor unit     -                    -                  -
- *   EV_BRANCH     -               -                    -                  -         (branch field says which alternative)
- *   EV_TYPE       candidate unit  unit it follows      tensor reached by  -         (op, the candidate)
- *   EV_ORDER      unit            -                    1 swapped, 0 as is -         (commutative input order tried)
- *   EV_ARITY      unit            -                    inputs counted     -
- *   EV_PARAM      unit            -                    -                  -         (sub: param index; values recomputed)
- *   EV_SOURCE     unit            producer unit/NONE   tensor             input slot (sub: source index, -1 = chain link)
- *   EV_ESCAPE     producer unit   outside consumer/NONE tensor            -         (NONE other: graph output)
- *   EV_INPUTS     -               -                    external inputs    -
- *   EV_OUTPUTS    -               -                    outputs counted    -
- *   EV_CONSTRAINT unit or NONE    tensor or NONE       measured           limit     (sub: constraint index)
- *   EV_CONFLICT   claimed node    winning fusion       winning rule       -
- *   EV_CYCLE      first path node -                    path offset        path length (trace->paths, node ids)
- *   EV_FIRE       anchor unit     -                    fusion index       -
- *   EV_REWRITE    anchor unit     -                    fusion index       -
- * rule / op / sub / branch are -1 when they do not apply. */
+/* The fields an event kind gives a meaning; the others hold their defaults
+ * (-1, or 0 for a and b), which cost nothing in the recording (trace_codec.h). */
+enum { EVF_UNIT = 1, EVF_OTHER = 2, EVF_A = 4, EVF_B = 8, EVF_SUB = 16 };
+
+/* Event kinds: X(id, name, fields it uses), and what the fields mean (unit: a
+ * unit id of the event's graph — a node index, or n_nodes + composite index;
+ * see match.h). rule / op / sub / branch are -1 when they do not apply. */
+#define FD_EVENT_KINDS(X) \
+	X(RULE,       "rule",       EVF_A)                         /* a priority: rule start, or not run (FAIL + NR code) */ \
+	X(COMPOSITE,  "composite",  EVF_UNIT | EVF_A)              /* unit the composite, a its recogniser (canonicalisation, rule -1) */ \
+	X(ANCHOR,     "anchor",     EVF_UNIT)                      /* unit the anchor */ \
+	X(BRANCH,     "branch",     0)                             /* the branch field says which alternative */ \
+	X(TYPE,       "type",       EVF_UNIT | EVF_OTHER | EVF_A)  /* unit the candidate (op), other the unit it follows, a the tensor reached by */ \
+	X(ORDER,      "order",      EVF_UNIT | EVF_A)              /* unit, a 1 swapped / 0 as is: a commutative input order tried */ \
+	X(ARITY,      "arity",      EVF_UNIT | EVF_A)              /* unit, a the inputs counted */ \
+	X(PARAM,      "param",      EVF_UNIT | EVF_SUB)            /* unit, sub the param index (values recomputed) */ \
+	X(SOURCE,     "source",     EVF_UNIT | EVF_OTHER | EVF_A | EVF_B | EVF_SUB) \
+	                            /* unit, other the producer unit or NONE, a the tensor, b the input slot, sub the source index (-1: chain link) */ \
+	X(ESCAPE,     "escape",     EVF_UNIT | EVF_OTHER | EVF_A)  /* unit the producer, other the outside consumer (NONE: graph output), a the tensor */ \
+	X(INPUTS,     "inputs",     EVF_A)                         /* a the external inputs */ \
+	X(OUTPUTS,    "outputs",    EVF_A)                         /* a the outputs counted */ \
+	X(CONSTRAINT, "constraint", EVF_UNIT | EVF_OTHER | EVF_A | EVF_B | EVF_SUB) \
+	                            /* unit or NONE, other a tensor or NONE, a measured, b the limit, sub the constraint index */ \
+	X(CONFLICT,   "conflict",   EVF_UNIT | EVF_OTHER | EVF_A)  /* unit the claimed node, other the winning fusion, a the winning rule */ \
+	X(CYCLE,      "cycle",      EVF_UNIT | EVF_A | EVF_B)      /* unit the path's first node, a its offset in trace->paths (node ids), b its length */ \
+	X(FIRE,       "fire",       EVF_UNIT | EVF_A)              /* unit the anchor, a the fusion index */ \
+	X(REWRITE,    "rewrite",    EVF_UNIT | EVF_A)              /* unit the anchor, a the fusion index */
+
 typedef enum fd_event_kind {
-	EV_RULE, EV_COMPOSITE, EV_ANCHOR, EV_BRANCH, EV_TYPE, EV_ORDER, EV_ARITY, EV_PARAM,
-	EV_SOURCE, EV_ESCAPE, EV_INPUTS, EV_OUTPUTS, EV_CONSTRAINT, EV_CONFLICT, EV_CYCLE,
-	EV_FIRE, EV_REWRITE,
+#define FD_EVENT_KIND_ENUM(id, name, uses) EV_##id,
+	FD_EVENT_KINDS(FD_EVENT_KIND_ENUM)
+#undef FD_EVENT_KIND_ENUM
 	EV_KIND_COUNT
 } fd_event_kind;
 
-typedef enum fd_ev_status { ST_INFO, ST_PASS, ST_FAIL, ST_WARN } fd_ev_status;
+#define FD_EV_STATUSES(X) X(INFO, "info") X(PASS, "pass") X(FAIL, "FAIL") X(WARN, "warn")
+
+typedef enum fd_ev_status {
+#define FD_EV_STATUS_ENUM(id, name) ST_##id,
+	FD_EV_STATUSES(FD_EV_STATUS_ENUM)
+#undef FD_EV_STATUS_ENUM
+	ST_COUNT
+} fd_ev_status;
 
 typedef struct fd_event {
 	uint8_t kind;        /* fd_event_kind */
@@ -110,7 +129,7 @@ typedef struct fd_trace_sink {
  * TRACE_BLOCK-th event is a checkpoint (encoded against the defaults, not
  * the event before), and marks / bases say where each checkpoint starts, so
  * event i is decoded from checkpoint i / TRACE_BLOCK with at most
- * TRACE_BLOCK - 1 events skipped. The layout is trace.c's business: read
+ * TRACE_BLOCK - 1 events skipped. The layout is trace_codec.h's business: read
  * events through trace_event and the cursors below. */
 #define TRACE_BLOCK 16               /* events per checkpoint */
 #define TRACE_GROUP 65536            /* events per base (marks are 32-bit offsets from it) */

@@ -1,0 +1,226 @@
+/* yaml_value.c — reading the values of a YAML tree (yaml_tree.h): lookups
+ * in maps, conversions of scalars to integers, numbers, booleans and byte
+ * counts (YAML 1.1 spellings, the C locale), what a value is in words, and
+ * messages at a value's position. Conversions never report: the schema
+ * does. */
+#include "rules/yaml_tree.h"
+#include <ctype.h>
+#include <errno.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+long yval_index(const fd_yval *map, const char *key)
+{
+	if (!map || map->kind != YV_MAP)
+		return -1;
+	for (size_t i = 0; i < map->n; i++)
+		if (map->keys[i] && map->keys[i]->text && !strcmp(map->keys[i]->text, key))
+			return (long)i;
+	return -1;
+}
+
+const fd_yval *yval_key(const fd_yval *map, const char *key)
+{
+	long i = yval_index(map, key);
+	return i >= 0 ? map->keys[i] : NULL;
+}
+
+const fd_yval *yval_get(const fd_yval *map, const char *key)
+{
+	long i = yval_index(map, key);
+	return i >= 0 ? map->items[i] : NULL;
+}
+
+fd_srcpos yval_pos(const fd_yval *v)
+{
+	return v ? v->pos : (fd_srcpos){ 0 };
+}
+
+void yval_vdiag(fd_diags *d, fd_severity sev, const fd_yval *at, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	diag_add(d, sev, yval_pos(at), "%s", msg);
+}
+
+bool yval_is_null(const fd_yval *v)
+{
+	return !v || v->kind == YV_NULL;
+}
+
+/* strtod in the C locale: the TUI sets LC_ALL from the environment, and a
+ * decimal comma must not turn 0.1 into 0. */
+static double c_strtod(const char *s, char **end)
+{
+	static locale_t c_locale;
+	if (!c_locale)
+		c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	locale_t old = c_locale ? uselocale(c_locale) : (locale_t)0;
+	double x = strtod(s, end);
+	if (c_locale)
+		uselocale(old);
+	return x;
+}
+
+static bool plain_scalar(const fd_yval *v)
+{
+	return v && v->kind == YV_SCALAR && !v->quoted && v->text && *v->text;
+}
+
+bool yval_int(const fd_yval *v, int64_t *out)
+{
+	if (!plain_scalar(v))
+		return false;
+	const char *s = v->text;
+	int base = 10;
+	const char *digits = s + (*s == '-' || *s == '+');
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+		base = 16;
+	else if (digits[0] == '0' && digits[1] == 'o')
+		base = 8;
+	if (base != 10 && *s == '+')
+		return false;
+	const char *p = base == 10 ? s : digits + 2;
+	const char *q = base == 10 ? digits : p;
+	if (!*q)
+		return false;
+	for (; *q; q++)
+		if (base == 16 ? !isxdigit((unsigned char)*q) : (*q < '0' || *q > (base == 8 ? '7' : '9')))
+			return false;
+	char *end;
+	errno = 0;
+	long long x = strtoll(p, &end, base);
+	if (errno || *end || end == p)
+		return false;
+	if (base != 10 && *s == '-')
+		x = -x;
+	*out = x;
+	return true;
+}
+
+bool yval_float(const fd_yval *v, double *out)
+{
+	if (!plain_scalar(v))
+		return false;
+	const char *s = v->text;
+	const char *t = s + (*s == '-' || *s == '+');
+	if (!strcmp(t, ".inf") || !strcmp(t, ".Inf") || !strcmp(t, ".INF")) {
+		*out = *s == '-' ? -__builtin_inf() : __builtin_inf();
+		return true;
+	}
+	if (!strcmp(s, ".nan") || !strcmp(s, ".NaN") || !strcmp(s, ".NAN")) {
+		*out = __builtin_nan("");
+		return true;
+	}
+	int64_t i;
+	if (yval_int(v, &i)) {
+		*out = (double)i;
+		return true;
+	}
+	/* decimal only: strtod alone would also take "inf", "nan", hex floats */
+	for (const char *p = t; *p; p++)
+		if (!strchr("0123456789.eE+-", *p))
+			return false;
+	char *end;
+	errno = 0;
+	double x = c_strtod(s, &end);
+	if (*end || end == s || errno == ERANGE)
+		return false;
+	*out = x;
+	return true;
+}
+
+bool yval_bool(const fd_yval *v, bool *out)
+{
+	static const char *const yes[] = { "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON" };
+	static const char *const no[] = { "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF" };
+	if (!plain_scalar(v))
+		return false;
+	for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+		if (!strcmp(v->text, yes[i])) {
+			*out = true;
+			return true;
+		}
+		if (!strcmp(v->text, no[i])) {
+			*out = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool yval_str(const fd_yval *v, const char **out)
+{
+	if (!v || v->kind != YV_SCALAR)
+		return false;
+	*out = v->text;
+	return true;
+}
+
+/* A byte count: an integer, or a number with a unit (B, KB/MB/GB/TB powers of
+ * 1000, KiB/MiB/GiB/TiB powers of 1024; case-insensitive, blank allowed
+ * before the unit). Quoted text is accepted: "64MiB" is never anything else. */
+bool yval_bytes(const fd_yval *v, int64_t *out)
+{
+	static const struct { const char *unit; double scale; } units[] = {
+		{ "B", 1.0 },
+		{ "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 }, { "TB", 1e12 },
+		{ "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 },
+	};
+	if (!v || v->kind != YV_SCALAR || !v->text || !*v->text)
+		return false;
+	if (!v->quoted && yval_int(v, out))
+		return true;
+	const char *s = v->text;
+	char *end;
+	errno = 0;
+	if (!strchr("0123456789.+-", *s))
+		return false;
+	double x = c_strtod(s, &end);
+	if (end == s || errno == ERANGE)
+		return false;
+	for (const char *p = s; p < end; p++)
+		if (!strchr("0123456789.eE+-", *p))
+			return false;
+	while (*end == ' ')
+		end++;
+	double scale = 0;
+	if (!*end)
+		scale = 1.0;
+	for (size_t i = 0; !scale && i < sizeof units / sizeof *units; i++)
+		if (!strcasecmp(end, units[i].unit))
+			scale = units[i].scale;
+	if (!scale)
+		return false;
+	double bytes = x * scale;
+	if (bytes != bytes || bytes > 9.2e18 || bytes < -9.2e18)
+		return false;
+	*out = (int64_t)(bytes + (bytes >= 0 ? 0.5 : -0.5));
+	return true;
+}
+
+const char *yval_kind_name(const fd_yval *v)
+{
+	if (!v || v->kind == YV_NULL)
+		return "null";
+	if (v->kind == YV_SEQ)
+		return "list";
+	if (v->kind == YV_MAP)
+		return "map";
+	int64_t i;
+	double f;
+	bool b;
+	if (v->quoted)
+		return "string";
+	if (yval_int(v, &i))
+		return "integer";
+	if (yval_float(v, &f))
+		return "number";
+	if (yval_bool(v, &b))
+		return "boolean";
+	return "string";
+}

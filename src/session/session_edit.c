@@ -1,0 +1,200 @@
+/* session_edit.c — the edit list: set (by RULE.PATH=VALUE or by parts), the
+ * TUI's priority bump and enabled toggle, undo / redo, and the slots that
+ * remember what each edited value is on disk (what is unsaved). Each edit is
+ * applied by session_apply.c and recorded as the value then reads. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "session/session_internal.h"
+
+/* ---- slots ------------------------------------------------------------------ */
+
+struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *path, bool create)
+{
+	for (size_t i = 0; i < s->n_slots; i++)
+		if (s->slots[i].rule == rule && !strcmp(s->slots[i].path, path))
+			return &s->slots[i];
+	if (!create)
+		return NULL;
+	if (s->n_slots == s->cap_slots) {
+		s->cap_slots = s->cap_slots ? 2 * s->cap_slots : 8;
+		s->slots = xrealloc(s->slots, s->cap_slots * sizeof *s->slots);
+	}
+	struct fd_session_slot *sl = &s->slots[s->n_slots++];
+	sl->rule = rule;
+	sl->path = xstrdup(path);
+	sl->disk = session_current_text(s, rule, path);
+	return sl;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+bool slot_dirty(const fd_session *s, const struct fd_session_slot *sl)
+{
+	char *cur = session_current_text(s, sl->rule, sl->path);
+	bool dirty = !same_text(cur, sl->disk);
+	free(cur);
+	return dirty;
+}
+
+size_t session_unsaved(const fd_session *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_slots; i++)
+		n += slot_dirty(s, &s->slots[i]);
+	return n;
+}
+
+/* ---- edits ------------------------------------------------------------------ */
+
+static void push_edit(fd_session *s, int32_t rule, const char *path, char *old_text, const char *new_text)
+{
+	/* a new edit drops the redo tail */
+	s->n_edits = s->n_applied;
+	if (s->n_edits == s->cap_edits) {
+		s->cap_edits = s->cap_edits ? 2 * s->cap_edits : 16;
+		s->edits = xrealloc(s->edits, s->cap_edits * sizeof *s->edits);
+	}
+	fd_edit *e = &s->edits[s->n_edits++];
+	e->rule = rule;
+	e->path = arena_strdup(&s->arena, path);
+	e->old_text = old_text ? arena_strdup(&s->arena, old_text) : NULL;
+	e->new_text = new_text ? arena_strdup(&s->arena, new_text) : NULL;
+	s->n_applied = s->n_edits;
+}
+
+static int maybe_run(fd_session *s)
+{
+	return s->opt.defer_run ? 0 : session_run(s);
+}
+
+int session_set(fd_session *s, int32_t rule, const char *path, const char *value, fd_diags *d)
+{
+	if (!value) {
+		diag_error(d, (fd_srcpos){ 0 }, "no value");
+		return -1;
+	}
+	if (rule < 0 || rule >= s->rules.n_rules) {
+		diag_error(d, (fd_srcpos){ 0 }, "no rule with index %d", rule);
+		return -1;
+	}
+	const fd_ydoc *doc = session_rule_doc(s, rule, NULL);
+	char *norm = doc ? ypath_canonical(doc->root, path) : ypath_normalize(path);
+	session_slot(s, rule, norm, true);
+	char *old = session_current_text(s, rule, norm);
+	if (session_apply_value(s, rule, norm, value, !strcmp(norm, "enabled"), d) < 0) {
+		free(old);
+		free(norm);
+		return -1;
+	}
+	/* recorded as the value now reads (canonical), so undo / recovery replay it */
+	char *now = session_current_text(s, rule, norm);
+	push_edit(s, rule, norm, old, now ? now : value);
+	free(now);
+	free(old);
+	free(norm);
+	return maybe_run(s);
+}
+
+int session_set_spec(fd_session *s, const char *spec, fd_diags *d)
+{
+	const char *eq = strchr(spec, '=');
+	if (!eq) {
+		diag_error(d, (fd_srcpos){ 0 }, "--set wants RULE.PATH=VALUE, not '%s'", spec);
+		return -1;
+	}
+	/* the longest rule name followed by '.' */
+	int32_t best = -1;
+	size_t best_len = 0;
+	for (int32_t i = 0; i < s->rules.n_rules; i++) {
+		size_t n = strlen(s->rules.rules[i].name);
+		if (n > best_len && spec + n < eq && !strncmp(spec, s->rules.rules[i].name, n) && spec[n] == '.') {
+			best = i;
+			best_len = n;
+		}
+	}
+	if (best < 0) {
+		const char *dot = strchr(spec, '.');
+		int n = (int)((dot && dot < eq ? dot : eq) - spec);
+		diag_error(d, (fd_srcpos){ 0 }, "no rule named '%.*s'", n, spec);
+		return -1;
+	}
+	char *path = xstrdup(spec + best_len + 1);
+	path[eq - (spec + best_len + 1)] = '\0';
+	int rc = session_set(s, best, path, eq + 1, d);
+	free(path);
+	return rc;
+}
+
+int session_bump_priority(fd_session *s, int32_t rule, int64_t delta, fd_diags *d)
+{
+	if (rule < 0 || rule >= s->rules.n_rules)
+		return -1;
+	char v[32];
+	snprintf(v, sizeof v, "%lld", (long long)(s->rules.rules[rule].priority + delta));
+	return session_set(s, rule, "priority", v, d);
+}
+
+int session_toggle_enabled(fd_session *s, int32_t rule, fd_diags *d)
+{
+	if (rule < 0 || rule >= s->rules.n_rules)
+		return -1;
+	return session_set(s, rule, "enabled", s->rules.rules[rule].enabled ? "false" : "true", d);
+}
+
+bool session_get(const fd_session *s, int32_t rule, const char *path, char *buf, size_t size)
+{
+	if (rule < 0 || rule >= s->rules.n_rules)
+		return false;
+	char *norm = ypath_normalize(path);
+	char *t = session_current_text(s, rule, norm);
+	bool ok = t != NULL;
+	if (t)
+		snprintf(buf, size, "%s", t);
+	else if (!strcmp(norm, "enabled")) {
+		snprintf(buf, size, "%s", s->rules.rules[rule].enabled ? "true" : "false");
+		ok = true;
+	}
+	free(t);
+	free(norm);
+	return ok;
+}
+
+bool session_can_undo(const fd_session *s)
+{
+	return s->n_applied > 0;
+}
+
+bool session_can_redo(const fd_session *s)
+{
+	return s->n_applied < s->n_edits;
+}
+
+int session_undo(fd_session *s, fd_diags *d)
+{
+	if (!s->n_applied)
+		return -1;
+	fd_edit *e = &s->edits[s->n_applied - 1];
+	s->n_applied--;   /* before applying: the enabled rule must not see this edit */
+	if (session_apply_value(s, e->rule, e->path, e->old_text, false, d) < 0) {
+		s->n_applied++;
+		return -1;
+	}
+	return maybe_run(s);
+}
+
+int session_redo(fd_session *s, fd_diags *d)
+{
+	if (s->n_applied == s->n_edits)
+		return -1;
+	fd_edit *e = &s->edits[s->n_applied];
+	s->n_applied++;
+	if (session_apply_value(s, e->rule, e->path, e->new_text, !strcmp(e->path, "enabled"), d) < 0) {
+		s->n_applied--;
+		return -1;
+	}
+	return maybe_run(s);
+}
