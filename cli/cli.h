@@ -25,6 +25,8 @@ typedef struct cli_options {
 	int n_rules;
 	fd_dim_binding dims[CLI_MAX_LIST];  /* --dim NAME=V */
 	int n_dims;
+	const char *input_shapes[CLI_MAX_LIST];  /* --input-shape "x:1,3,224,224;mask:1,128" */
+	int n_input_shapes;
 	const char *sets[CLI_MAX_LIST];     /* --set RULE.PATH=VALUE */
 	int n_sets;
 	const char *target;                 /* --target, default ai_core */
@@ -38,6 +40,9 @@ typedef struct cli_options {
 	int max_nodes;                      /* export: --max-nodes N */
 	bool max_nodes_given;
 	int64_t peak_warn;                  /* --peak-warn BYTES, -1 default */
+	bool tensors;                       /* info --tensors */
+	const char *sweep;                  /* mem --sweep NAME=V,V,... */
+	const char *memory_chart;           /* export --memory-chart FILE.svg|png */
 } cli_options;
 
 /* Bits naming the options a command accepts. */
@@ -48,11 +53,12 @@ enum {
 	OPT_DIFF = 1 << 12, OPT_AFTER = 1 << 13, OPT_NEAR = 1 << 14, OPT_NOCANON = 1 << 15,
 	OPT_PEAKWARN = 1 << 16, OPT_CONSTANTS = 1 << 17, OPT_FUSIONDOTS = 1 << 18, OPT_MAXNODES = 1 << 19,
 	OPT_AROUND = 1 << 20,
-	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON,
+	OPT_INPUTSHAPE = 1 << 21, OPT_TENSORS = 1 << 22, OPT_SWEEP = 1 << 23, OPT_MEMCHART = 1 << 24,
+	OPT_MODEL_COMMON = OPT_DIM | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON,
 };
 
 /* The tails of the model commands' usage lines. */
-#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--no-canonicalize]"
+#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--input-shape SPEC] [--no-canonicalize]"
 #define CLI_USAGE_WHATIF " [--set RULE.PATH=VALUE]... [--diff]"
 
 /* Parses argv (after the command word). Prints a usage error and returns -1
@@ -75,6 +81,9 @@ int cli_parse_command(int argc, char **argv, const cli_command_spec *c, cli_opti
 
 /* The one-line summary of the command NAME (len bytes), or NULL (main.c). */
 const char *cli_command_summary(const char *name, size_t len);
+
+/* info --tensors (info_tensors.c): every tensor, as text or JSON. */
+void cli_info_tensors(FILE *f, const char *path, const fd_model *m, bool json);
 
 /* Prints every diagnostic as one line on stderr. */
 void cli_print_diags(const fd_diags *d);

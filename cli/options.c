@@ -19,6 +19,8 @@ static const struct option_def {
 	{ "rules", 'r', OPT_RULES, "RULES", "rule file or directory, repeatable (default: GRAPH_AUTOFUSION_RULES_DIR, "
 	                                   "else the installed rules)" },
 	{ "dim", 0, OPT_DIM, "NAME=V", "bind the symbolic dimension NAME to V, repeatable" },
+	{ "input-shape", 0, OPT_INPUTSHAPE, "SPEC", "input shapes as ATC takes them: \"x:1,3,224,224;mask:1,128\" "
+	                                             "(-1 leaves a dim unbound), repeatable" },
 	{ "target", 0, OPT_TARGET, "T", "the target a rule's scope must contain (default ai_core)" },
 	{ "no-canonicalize", 0, OPT_NOCANON, NULL, "match op types literally: no decomposed forms (Swish, Gelu, LayerNorm)" },
 	{ "set", 0, OPT_SET, "RULE.PATH=VALUE", "what-if edit of a rule, without touching its file, repeatable" },
@@ -38,6 +40,11 @@ static const struct option_def {
 	{ "fusion-dots", 0, OPT_FUSIONDOTS, NULL, "also write the per-fusion DOTs rules ask for (output.gen_dot_graph)" },
 	{ "max-nodes", 0, OPT_MAXNODES, "N", "PNG/SVG layout limit in nodes (0: none)" },
 	{ "peak-warn", 0, OPT_PEAKWARN, "BYTES", "warn about fusions whose kernel peak is over BYTES (default 512MiB)" },
+	{ "tensors", 0, OPT_TENSORS, NULL, "list every tensor: graph, shape, dtype, bytes, producer" },
+	{ "sweep", 0, OPT_SWEEP, "NAME=V,V,...", "run once per value of the symbol NAME: peak, memory rejections, "
+	                                          "where each rule stops firing" },
+	{ "memory-chart", 0, OPT_MEMCHART, "FILE", "also draw the memory timeline (live bytes per step, before and "
+	                                           "after fusion) to FILE.svg or FILE.png" },
 };
 
 static const struct option_def *find_option(const char *arg, const char **inline_value)
@@ -131,6 +138,14 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		o->dims[o->n_dims++] = (fd_dim_binding){ strndup(v, (size_t)(eq - v)), value };
 		break;
 	}
+	case OPT_INPUTSHAPE:
+		if (o->n_input_shapes == CLI_MAX_LIST)
+			return cli_usage_error(usage, "too many %s options", "--input-shape");
+		o->input_shapes[o->n_input_shapes++] = v;
+		break;
+	case OPT_SWEEP: o->sweep = v; break;
+	case OPT_MEMCHART: o->memory_chart = v; break;
+	case OPT_TENSORS: o->tensors = true; break;
 	case OPT_SET:
 		if (!strchr(v, '=') || o->n_sets == CLI_MAX_LIST)
 			return cli_usage_error(usage, "--set wants RULE.PATH=VALUE, not '%s'", v);
@@ -246,7 +261,8 @@ int cli_load_model(const cli_options *o, fd_model *m)
 {
 	fd_diags d;
 	diags_init(&d);
-	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims };
+	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims, .input_shapes = o->input_shapes,
+	                       .n_input_shapes = o->n_input_shapes };
 	int rc = model_load_onnx(m, o->model, &lo, &d);
 	cli_print_diags(&d);
 	diags_release(&d);

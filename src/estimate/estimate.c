@@ -206,8 +206,44 @@ typedef struct est_cache {
 	const fd_hwprofile *hw;
 	int32_t n_graphs;
 	int64_t **tbytes;          /* [graph][tensor]: bytes, -1 unknown */
+	fd_sint **tsize;           /* [graph][tensor]: the size as formula too; NULL for a graph of numbers */
 	double **ntime, **nflops;  /* [graph][node] */
 } est_cache;
+
+/* The size of t: a number, its formula, or unknown. */
+static fd_sint cached_size(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t)
+{
+	if (t < 0)
+		return sint_num(0);
+	if (c && c->tsize[gi])
+		return c->tsize[gi][t];
+	if (c)
+		return c->tbytes[gi][t] >= 0 ? sint_num(c->tbytes[gi][t]) : sint_unknown();
+	const fd_tensor *x = &g->tensors[t];
+	return x->dtype == DT_UNDEFINED ? sint_unknown() : tensor_bytes_sym(x);
+}
+
+/* a + b where either may be unknown (then so is the sum). */
+static fd_sint size_add(fd_sint a, fd_sint b)
+{
+	return sint_add(a, b);
+}
+
+/* The largest of sizes (numbers and formulas): one that is at least every
+ * other for any binding, else unknown. */
+static fd_sint size_max(const fd_sint *s, int32_t n)
+{
+	fd_sint best = sint_num(0);
+	for (int32_t i = 0; i < n; i++) {
+		if (!sint_defined(s[i]))
+			return sint_unknown();
+		if (sint_ge_always(s[i], best))
+			best = s[i];
+		else if (!sint_ge_always(best, s[i]))
+			return sint_unknown();
+	}
+	return best;
+}
 
 static int64_t cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t, int32_t *n_unknown)
 {
@@ -254,6 +290,63 @@ static void fill_defaults(fd_estimate_options *o, const fd_estimate_options *in)
 		o->peak_warn = ESTIMATE_PEAK_WARN_DEFAULT;
 	if (!o->hw)
 		o->hw = hwprofile_default();
+}
+
+/* The figures as formulas (only when a size involved is one). */
+static void fusion_formulas(const fd_match_result *r, size_t fi, const est_cache *c, fd_fusion_est *out)
+{
+	const fd_fusion *fu = &r->fusions[fi];
+	const fd_graph_index *gx = &r->ctx->graphs[fu->graph];
+	const fd_graph *g = gx->g;
+	out->inputs_f = sint_num(out->inputs_bytes);
+	out->input_act_f = sint_num(out->input_act_bytes);
+	out->input_const_f = sint_num(out->input_const_bytes);
+	out->outputs_f = sint_num(out->outputs_bytes);
+	out->removed_f = sint_num(out->intermediate_bytes_removed);
+	out->workspace_f = out->workspace_known ? sint_num(out->workspace_bytes) : sint_unknown();
+	out->kernel_peak_f = sint_num(out->kernel_peak_bytes);
+	if (!out->n_unknown && out->workspace_known)
+		return;
+	fd_sint act = sint_num(0), cst = sint_num(0), outs = sint_num(0), removed = sint_num(0), ws = sint_num(0);
+	const int32_t *ids = fusion_ids(r, fu->inputs);
+	for (int32_t i = 0; i < fu->n_inputs; i++) {
+		fd_sint b = cached_size(c, fu->graph, g, ids[i]);
+		if (ids[i] >= 0 && (gx->tflags[ids[i]] & TF_CONST))
+			cst = size_add(cst, b);
+		else
+			act = size_add(act, b);
+	}
+	ids = fusion_ids(r, fu->outputs);
+	for (int32_t i = 0; i < fu->n_outputs; i++)
+		outs = size_add(outs, cached_size(c, fu->graph, g, ids[i]));
+	ids = fusion_ids(r, fu->intermediates);
+	fd_sint mids[64];
+	int32_t n_mid = 0;
+	bool too_many = fu->n_intermediates > 64;
+	for (int32_t i = 0; i < fu->n_intermediates; i++) {
+		fd_sint b = cached_size(c, fu->graph, g, ids[i]);
+		removed = size_add(removed, b);
+		if (n_mid < 64)
+			mids[n_mid++] = b;
+	}
+	const int32_t *nodes = fusion_ids(r, fu->nodes);
+	for (int32_t i = 0; i < fu->n_nodes; i++)
+		ws = size_add(ws, workspace_estimate_sym(g, &g->nodes[nodes[i]]));
+	out->input_act_f = act;
+	out->input_const_f = cst;
+	out->inputs_f = size_add(act, cst);
+	out->outputs_f = outs;
+	out->removed_f = removed;
+	out->workspace_f = ws;
+	/* the kernel peak as in fusion_est: in + out + workspace + the largest
+	 * intermediate; a chunked peak scales by a ratio formulas do not give */
+	fd_sint largest = too_many ? sint_unknown() : size_max(mids, n_mid);
+	out->kernel_peak_f = out->chunk_ratio < 1 ? sint_unknown()
+	                     : size_add(size_add(out->inputs_f, outs), size_add(ws, largest));
+	const fd_sint *all[] = { &out->inputs_f, &out->outputs_f, &out->removed_f, &out->workspace_f,
+	                         &out->kernel_peak_f };
+	for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+		out->symbolic |= all[k]->e != NULL;
 }
 
 static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_options *opt_in,
@@ -307,7 +400,9 @@ static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_op
 		out->chunk_ratio = chunk / out_elems < 1 ? chunk / out_elems : 1;
 	}
 	out->kernel_peak_bytes = (int64_t)ceil((double)peak * out->chunk_ratio);
-	if (out->kernel_peak_bytes > opt.peak_warn) {
+	fusion_formulas(r, fi, c, out);
+	/* advice on a partial sum would be advice on nothing */
+	if (out->kernel_peak_bytes > opt.peak_warn && !out->symbolic && !out->n_unknown) {
 		if (chunked && out->chunk_ratio < 1)
 			out->advice = ADVICE_SMALLER_CHUNK;
 		else if (out->workspace_bytes > peak / 2)
@@ -341,6 +436,9 @@ static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_op
 	out->time_fused_s = tm > tc ? tm : tc;
 	out->compute_bound = tc > tm;
 	out->speedup = out->time_fused_s > 0 ? unfused / out->time_fused_s : 0;
+	/* a ratio of partial sums would be a number that means nothing: n/a */
+	if (out->symbolic || out->n_unknown)
+		out->speedup = 0;
 }
 
 void estimate_fusion(const fd_match_result *r, size_t fi, const fd_estimate_options *opt, fd_fusion_est *out)
@@ -354,9 +452,11 @@ static void cache_free(est_cache *c)
 		return;
 	for (int32_t gi = 0; gi < c->n_graphs; gi++) {
 		free(c->tbytes[gi]);
+		free(c->tsize[gi]);
 		free(c->ntime[gi]);
 		free(c->nflops[gi]);
 	}
+	free(c->tsize);
 	free(c->tbytes);
 	free(c->ntime);
 	free(c->nflops);
@@ -377,15 +477,24 @@ static est_cache *cache_get(fd_estimate *e, const fd_match_result *r)
 	c->n_graphs = r->ctx->n_graphs;
 	size_t ng = c->n_graphs ? (size_t)c->n_graphs : 1;
 	c->tbytes = xcalloc(ng, sizeof *c->tbytes);
+	c->tsize = xcalloc(ng, sizeof *c->tsize);
 	c->ntime = xcalloc(ng, sizeof *c->ntime);
 	c->nflops = xcalloc(ng, sizeof *c->nflops);
 	for (int32_t gi = 0; gi < c->n_graphs; gi++) {
 		const fd_graph *g = r->ctx->graphs[gi].g;
 		c->tbytes[gi] = xmalloc((g->n_tensors ? (size_t)g->n_tensors : 1) * sizeof **c->tbytes);
+		bool formulas = false;
 		for (int32_t t = 0; t < g->n_tensors; t++) {
 			int32_t unk = 0;
 			int64_t b = bytes_or_zero(g, t, &unk);
 			c->tbytes[gi][t] = unk ? -1 : b;
+			formulas |= unk && g->tensors[t].dtype != DT_UNDEFINED && tensor_bytes_sym(&g->tensors[t]).e;
+		}
+		/* a graph of numbers pays nothing more */
+		if (formulas) {
+			c->tsize[gi] = xmalloc((size_t)g->n_tensors * sizeof **c->tsize);
+			for (int32_t t = 0; t < g->n_tensors; t++)
+				c->tsize[gi][t] = cached_size(NULL, gi, g, t);
 		}
 		c->ntime[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->ntime);
 		c->nflops[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->nflops);
@@ -418,8 +527,10 @@ static int cmp_peak(const void *a, const void *b)
 	return c ? c : (x > y) - (x < y);
 }
 
-/* Peak over steps 0..n_steps-1 of the tensors with start >= 0. */
-static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, fd_liveness *out)
+/* Peak over steps 0..n_steps-1 of the tensors with start >= 0 (raw: the
+ * cached sizes, -1 for an unknown one, or NULL). */
+static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, const int64_t *raw,
+                          fd_liveness *out)
 {
 	memset(out, 0, sizeof *out);
 	out->peak_step = -1;
@@ -453,7 +564,82 @@ static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, 
 	for (int32_t i = 0; i < out->n_peak_tensors; i++) {
 		out->peak_tensors[i].tensor = ls->order[i];
 		out->peak_tensors[i].bytes = ls->bytes[ls->order[i]];
+		out->peak_tensors[i].size = sint_num(ls->bytes[ls->order[i]]);
 	}
+	out->peak_f = sint_num(out->peak_bytes);
+	/* a tensor of unknown size live at the peak: the peak is not known */
+	for (int32_t i = 0; raw && i < n; i++)
+		if (raw[ls->order[i]] < 0) {
+			out->peak_f = sint_unknown();
+			out->peak_bytes = -1;
+			break;
+		}
+}
+
+/* A size's value with every unbound symbol at 64: what orders formulas
+ * (the candidate peak, the tensors that make it) before they are proven. */
+static int64_t probe(fd_sint s)
+{
+	int64_t v;
+	if (!s.e)
+		return s.n == SINT_UNKNOWN ? 0 : s.n;
+	return dexpr_value_with(s.e, 64, &v) ? v : 0;
+}
+
+/* The same over sizes that are formulas: the live bytes of each step as a
+ * formula; the peak is the step whose formula is at least every other's for
+ * any binding (sint_ge_always), else it depends on the values. */
+static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_steps, const fd_sint *size,
+                             fd_liveness *out)
+{
+	if (n_steps <= 0)
+		return;
+	fd_sint *delta = xcalloc((size_t)n_steps + 1, sizeof *delta), *lives = xmalloc((size_t)n_steps * sizeof *lives);
+	int64_t *pv = xmalloc((size_t)g->n_tensors * sizeof *pv);
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		pv[t] = probe(size[t]);
+		if (ls->start[t] < 0 || !sint_defined(size[t]))
+			continue;
+		delta[ls->start[t]] = sint_add(delta[ls->start[t]], size[t]);
+		delta[ls->end[t] + 1] = sint_sub(delta[ls->end[t] + 1], size[t]);
+	}
+	fd_sint live = sint_num(0);
+	int32_t best = 0;
+	for (int32_t k = 0; k < n_steps; k++) {
+		live = sint_add(live, delta[k]);
+		lives[k] = live;
+		if (probe(live) > probe(lives[best]))
+			best = k;
+	}
+	bool depends = !sint_defined(lives[best]);
+	for (int32_t k = 0; k < n_steps && !depends; k++)
+		depends = !sint_ge_always(lives[best], lives[k]);
+	int32_t n = 0;
+	bool unknown = false;
+	for (int32_t t = 0; t < g->n_tensors; t++)
+		if (ls->start[t] >= 0 && ls->start[t] <= best && best <= ls->end[t]) {
+			ls->order[n++] = t;
+			unknown |= !sint_defined(size[t]);
+		}
+	sort_g = g;
+	sort_bytes = pv;
+	qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
+	out->peak_step = best;
+	out->peak_depends = depends && !unknown;
+	out->peak_f = depends || unknown ? sint_unknown() : lives[best];
+	int64_t v;
+	out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
+	out->n_live_at_peak = n;
+	out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
+	for (int32_t i = 0; i < out->n_peak_tensors; i++) {
+		fd_sint s = size[ls->order[i]];
+		out->peak_tensors[i].tensor = ls->order[i];
+		out->peak_tensors[i].size = s;
+		out->peak_tensors[i].bytes = !s.e && sint_value(s, &v) ? v : -1;
+	}
+	free(delta);
+	free(lives);
+	free(pv);
 }
 
 /* Initializers and constants (and what only they compute) are weights: never
@@ -539,8 +725,12 @@ static void graph_estimate(fd_estimate *e, const est_cache *c, const fd_match_re
 	/* before */
 	for (int32_t i = 0; i < g->n_nodes; i++)
 		ls.step_of[i] = g->nodes[i].topo;
+	const int64_t *raw = c ? c->tbytes[gi] : NULL;
+	const fd_sint *sizes = c ? c->tsize[gi] : NULL;
 	intervals(g, gx->tflags, &ls, NULL, g->n_nodes);
-	liveness_peak(g, &ls, g->n_nodes, &ge->before);
+	liveness_peak(g, &ls, g->n_nodes, raw, &ge->before);
+	if (sizes)
+		liveness_formula(g, &ls, g->n_nodes, sizes, &ge->before);
 	/* after: a fusion runs at its last member's step */
 	const int32_t *claim = r->claim ? r->claim[gi] : NULL;
 	for (size_t f = 0; f < r->n_fusions; f++) {
@@ -566,7 +756,9 @@ static void graph_estimate(fd_estimate *e, const est_cache *c, const fd_match_re
 				ls.step_of[i] = fstep[claim[i]];
 	}
 	intervals(g, gx->tflags, &ls, skip, g->n_nodes);
-	liveness_peak(g, &ls, g->n_nodes, &ge->after);
+	liveness_peak(g, &ls, g->n_nodes, raw, &ge->after);
+	if (sizes)
+		liveness_formula(g, &ls, g->n_nodes, sizes, &ge->after);
 }
 
 /* ---- the whole estimate --------------------------------------------------- */

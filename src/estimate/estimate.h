@@ -40,7 +40,17 @@
  *    as weight_bytes). After fusion: a fusion runs at the step of its last
  *    member, its intermediates are never live, its outputs appear at its
  *    step and its inputs stay live until it runs;
- *  - unknown sizes count as 0 and are counted in n_unknown.
+ *  - sizes that depend on symbols nobody bound are formulas (fd_sint with
+ *    an expression: 256 KiB × batch); the *_f fields carry every figure as
+ *    a number, a formula or unknown, and the int64 fields only the part
+ *    that is a number. A graph's peak is a formula when one step's live
+ *    bytes are at least every other step's for every value of the symbols
+ *    (sint_ge_always); otherwise it depends on the values (peak_depends) and
+ *    is unknown until they are bound. A speed-up over formulas is known when
+ *    every size involved scales alike (their ratios are numbers); else 0.
+ *  - unknown sizes (no dtype size, no rank, a fresh symbol no binding
+ *    reaches) count as 0 in the int64 fields and are counted in n_unknown;
+ *    a figure they are part of is unknown in its *_f field.
  *
  * Ownership: an fd_estimate owns its arrays (estimate_release frees them). It
  * reads the match result, context and model it was computed from; recompute
@@ -94,6 +104,9 @@ typedef struct fd_fusion_est {
 	int64_t kernel_peak_bytes;   /* after chunking */
 	int32_t n_unknown;           /* tensors of unknown size, counted as 0 */
 	fd_mem_advice advice;        /* ADVICE_NONE unless kernel_peak_bytes > peak_warn */
+	/* every figure as a number, a formula or unknown (estimate_format_size) */
+	fd_sint inputs_f, input_act_f, input_const_f, outputs_f, removed_f, workspace_f, kernel_peak_f;
+	bool symbolic;               /* some figure is a formula: the int64 fields are partial */
 	/* roofline (seconds, FLOPs; an estimate) */
 	double flops;
 	double time_unfused_s, time_fused_s;
@@ -103,12 +116,15 @@ typedef struct fd_fusion_est {
 
 typedef struct fd_peak_tensor {
 	int32_t tensor;              /* in the graph */
-	int64_t bytes;
+	int64_t bytes;               /* -1 when size is a formula or unknown */
+	fd_sint size;
 } fd_peak_tensor;
 
 /* One side (before or after the fusions) of a graph's liveness. */
 typedef struct fd_liveness {
-	int64_t peak_bytes;
+	int64_t peak_bytes;          /* -1 when the peak is not a number (peak_f) */
+	fd_sint peak_f;              /* the number, the formula, or unknown */
+	bool peak_depends;           /* formulas, but no step is the peak for every value */
 	int32_t peak_step;           /* topo index of the node at the peak, -1 for an empty graph */
 	int32_t n_peak_tensors;      /* ≤ ESTIMATE_PEAK_TENSORS, bytes desc then name */
 	fd_peak_tensor peak_tensors[ESTIMATE_PEAK_TENSORS];
@@ -153,6 +169,10 @@ double estimate_node_flops(const fd_graph *g, const fd_node *n);
 const char *mem_advice_text(fd_mem_advice a);  /* "enable tile_policy: chunked …", "" */
 /* "784 KiB", "9.6 MiB", "0 B" (binary units, one decimal under 10). Returns buf. */
 char *estimate_format_bytes(int64_t bytes, char *buf, size_t size);
+/* A figure of an estimate: "784 KiB", "256 KiB × batch", "unknown". Returns buf. */
+char *estimate_format_size(fd_sint s, char *buf, size_t size);
+/* A graph's peak: its size, or "unknown (depends on batch, seq)". Returns buf. */
+char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, size_t size);
 /* "est. ×2.1", or "est. n/a" when 0. Returns buf. */
 char *estimate_format_speedup(double speedup, char *buf, size_t size);
 

@@ -7,7 +7,7 @@
 #include "base/diag.h"
 #include "ir/graph.h"
 
-/* Options for loading: --dim bindings. */
+/* Options for loading: --dim bindings and --input-shape specs. */
 typedef struct fd_dim_binding {
 	const char *name;
 	int64_t value;
@@ -16,6 +16,10 @@ typedef struct fd_dim_binding {
 typedef struct fd_load_options {
 	const fd_dim_binding *dims;
 	int n_dims;
+	/* "x:1,3,224,224;mask:1,128" (CANN ATC's --input_shape), each may list
+	 * several inputs; man fusiondbg(1), OPTIONS */
+	const char *const *input_shapes;
+	int n_input_shapes;
 	bool no_shape_inference;
 } fd_load_options;
 
