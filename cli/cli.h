@@ -123,5 +123,6 @@ void cli_print_diff_after(const cli_options *o, const struct fd_session *s);
 void cli_write_run_json(FILE *f, const cli_options *o, struct fd_session *s);
 int cmd_mem(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
+int cmd_infer(int argc, char **argv);
 
 #endif

@@ -130,6 +130,9 @@ bool    sint_ge_always(fd_sint a, fd_sint b);
 /* a / b as a number when a is a constant multiple of b (sizes that scale
  * alike: their ratio does not depend on the bindings). */
 bool    sint_ratio(fd_sint a, fd_sint b, double *r);
+/* s with every bound symbol replaced by its value: the formula in what is
+ * still unbound (4 B × batch × samples at batch=2 is 8 B × samples). */
+fd_sint sint_partial(fd_sint s);
 
 /* The same on dims (both plain: int64 with overflow → unknown). */
 fd_dim dim_add(fd_dim a, fd_dim b);

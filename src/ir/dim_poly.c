@@ -431,3 +431,48 @@ bool sint_ratio(fd_sint a, fd_sint b, double *r)
 	*r = q.n ? (double)q.t[0].num / (double)q.t[0].den : 0;
 	return true;
 }
+
+/* p with the bound symbols of every term (and inside floors) replaced. */
+static void partial(fd_dimtab *t, dpoly *out, const fd_dexpr *e, int depth)
+{
+	dpoly acc;
+	poly_zero(&acc);
+	if (depth > 8) {
+		poly_zero(out);
+		out->bad = true;
+		return;
+	}
+	for (int i = 0; i < e->n_terms && !acc.bad; i++) {
+		const dterm *x = &e->terms[i];
+		dpoly term;
+		poly_const(&term, x->num, x->den);
+		for (int k = 0; k < x->nf && !term.bad; k++) {
+			const datom *a = x->f[k];
+			dpoly f;
+			if (a->known)
+				poly_const(&f, a->value, 1);
+			else if (a->kind == ATOM_FLOOR) {
+				dpoly n;
+				partial(t, &n, a->num, depth + 1);
+				poly_floordiv(t, &f, &n, a->den);
+			} else
+				poly_atom(&f, a);
+			poly_mul(&term, &term, &f);
+		}
+		poly_add(&acc, &acc, &term, 1);
+	}
+	*out = acc;
+}
+
+fd_sint sint_partial(fd_sint s)
+{
+	int64_t v;
+	if (!s.e)
+		return s;
+	if (dexpr_value(s.e, &v))
+		return sint_num(v);
+	dpoly p;
+	partial(s.e->tab, &p, s.e, 0);
+	fd_sint r = poly_result(s.e->tab, &p);
+	return sint_defined(r) ? r : s;
+}

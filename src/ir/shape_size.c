@@ -75,6 +75,8 @@ fd_sint tensor_bytes_sym(const fd_tensor *t)
 	fd_sint n = sint_of_dim(dim_product(t->shape.dims, 0, t->shape.rank));
 	if (!n.e)
 		return sint_unknown();   /* a number would have been known above: an overflow */
+	/* the formula is in what is still unbound */
+	n = sint_partial(n);
 	return bits % 8 == 0 ? sint_mul(n, sint_num(bits / 8)) : sint_div_exact(sint_mul(n, sint_num(bits)), sint_num(8));
 }
 

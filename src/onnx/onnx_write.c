@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/atomic_file.h"
-#include "onnx.pb-c.h"
-#include "onnx/onnx_write.h"
+#include "onnx/onnx_write_internal.h"
 
 typedef struct writer {
 	const fd_model *m;
@@ -29,12 +28,12 @@ typedef struct writer {
 } writer;
 /* ---- graphs of the decoded model ↔ fd graphs ------------------------------- */
 
-static int map_bodies(writer *w, int32_t gi, Onnx__GraphProto *gp)
+int onnx_map_graphs(const fd_model *m, int32_t gi, Onnx__GraphProto *gp, Onnx__GraphProto **out, fd_diags *d)
 {
-	const fd_graph *g = &w->m->graphs[gi];
-	w->gp[gi] = gp;
+	const fd_graph *g = &m->graphs[gi];
+	out[gi] = gp;
 	if ((size_t)g->n_nodes != gp->n_node) {
-		diag_error(w->d, srcpos_file(w->m->path), "graph %s: %zu nodes in the file, %d loaded; cannot rewrite",
+		diag_error(d, srcpos_file(m->path), "graph %s: %zu nodes in the file, %d loaded; cannot rewrite",
 		           g->name ? g->name : "?", gp->n_node, g->n_nodes);
 		return -1;
 	}
@@ -42,7 +41,7 @@ static int map_bodies(writer *w, int32_t gi, Onnx__GraphProto *gp)
 		const Onnx__NodeProto *np = gp->node[i];
 		const fd_node *n = &g->nodes[i];
 		if (!np->op_type || strcmp(np->op_type, n->op_type)) {
-			diag_error(w->d, srcpos_file(w->m->path), "node %s: the file changed since it was loaded", n->name);
+			diag_error(d, srcpos_file(m->path), "node %s: the file changed since it was loaded", n->name);
 			return -1;
 		}
 		for (size_t k = 0; k < np->n_attribute; k++) {
@@ -50,13 +49,13 @@ static int map_bodies(writer *w, int32_t gi, Onnx__GraphProto *gp)
 			const fd_attr *fa = ap->name ? node_attr(n, ap->name) : NULL;
 			if (!fa)
 				continue;
-			if (ap->g && fa->type == ATTR_GRAPH && fa->u.g >= 0 && fa->u.g < w->m->n_graphs) {
-				if (map_bodies(w, fa->u.g, ap->g) < 0)
+			if (ap->g && fa->type == ATTR_GRAPH && fa->u.g >= 0 && fa->u.g < m->n_graphs) {
+				if (onnx_map_graphs(m, fa->u.g, ap->g, out, d) < 0)
 					return -1;
 			} else if (ap->n_graphs && fa->type == ATTR_GRAPHS && (size_t)fa->count == ap->n_graphs) {
 				for (size_t j = 0; j < ap->n_graphs; j++)
-					if (fa->u.graphs[j] >= 0 && fa->u.graphs[j] < w->m->n_graphs &&
-					    map_bodies(w, fa->u.graphs[j], ap->graphs[j]) < 0)
+					if (fa->u.graphs[j] >= 0 && fa->u.graphs[j] < m->n_graphs &&
+					    onnx_map_graphs(m, fa->u.graphs[j], ap->graphs[j], out, d) < 0)
 						return -1;
 			}
 		}
@@ -374,7 +373,7 @@ int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_
 	writer w = { .m = m, .rw = rw, .d = d };
 	arena_init(&w.a);
 	w.gp = xcalloc((size_t)m->n_graphs + 1, sizeof *w.gp);
-	int rc = map_bodies(&w, 0, mp->graph);
+	int rc = onnx_map_graphs(m, 0, mp->graph, w.gp, d);
 	if (rc == 0)
 		rc = claim_members(&w);
 	for (int32_t gi = 0; rc == 0 && gi < m->n_graphs; gi++) {
