@@ -82,6 +82,10 @@ int cli_parse_command(int argc, char **argv, const cli_command_spec *c, cli_opti
 /* The one-line summary of the command NAME (len bytes), or NULL (main.c). */
 const char *cli_command_summary(const char *name, size_t len);
 
+/* mem --sweep (mem_sweep.c): the run once per value of a symbol. */
+struct fd_session;
+int cli_mem_sweep(const cli_options *o, struct fd_session *s);
+
 /* info --tensors (info_tensors.c): every tensor, as text or JSON. */
 void cli_info_tensors(FILE *f, const char *path, const fd_model *m, bool json);
 

@@ -20,6 +20,9 @@ typedef struct fd_load_options {
 	 * several inputs; man fusiondbg(1), OPTIONS */
 	const char *const *input_shapes;
 	int n_input_shapes;
+	/* a symbol --dim names (value < 0: unbound) is left as --dim says even
+	 * where an --input-shape would bind it (a what-if on the bindings) */
+	bool dims_win;
 	bool no_shape_inference;
 } fd_load_options;
 

@@ -38,11 +38,22 @@ static void name_unnamed_dims(fd_model *m)
 	}
 }
 
+/* With opt->dims_win, a symbol --dim names stays as --dim says. */
+static bool named_by_dim(const fd_load_options *opt, const char *name)
+{
+	for (int k = 0; opt && opt->dims_win && k < opt->n_dims; k++)
+		if (opt->dims[k].name && !strcmp(opt->dims[k].name, name))
+			return true;
+	return false;
+}
+
 /* Binds symbol i to v unless it is bound to something else already. */
-static int bind_checked(fd_model *m, fd_diags *d, fd_srcpos pos, const char *name, int64_t v,
-                        const char *what)
+static int bind_checked(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos, const char *name,
+                        int64_t v, const char *what)
 {
 	int64_t have;
+	if (named_by_dim(opt, name))
+		return 0;
 	int32_t i = dimtab_find_symbol(m->dimtab, name);
 	if (i >= 0 && dimtab_symbol_bound(m->dimtab, i, &have) && have != v) {
 		diag_error(d, pos, "%s binds %s to %lld, but it is bound to %lld already", what, name, (long long)v,
@@ -124,8 +135,8 @@ static void list_inputs(const fd_graph *g, char *buf, size_t size)
 		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "", g->tensors[g->inputs[i]].name);
 }
 
-static int apply_input_shape(fd_model *m, fd_diags *d, fd_srcpos pos, const char *name, const int64_t *want,
-                             int32_t rank)
+static int apply_input_shape(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos, const char *name,
+                             const int64_t *want, int32_t rank)
 {
 	fd_graph *g = &m->graphs[0];
 	int32_t ti = find_input(g, name);
@@ -164,7 +175,7 @@ static int apply_input_shape(fd_model *m, fd_diags *d, fd_srcpos pos, const char
 				           dexpr_text(dm->expr));
 				return -1;
 			}
-			if (bind_checked(m, d, pos, sym, want[k], what))
+			if (bind_checked(m, opt, d, pos, sym, want[k], what))
 				return -1;
 		} else if (dm->value != want[k]) {
 			diag_warning(d, pos, "%s: the model says %lld, using %lld", what, (long long)dm->value,
@@ -175,7 +186,7 @@ static int apply_input_shape(fd_model *m, fd_diags *d, fd_srcpos pos, const char
 	return 0;
 }
 
-static int apply_input_shapes(fd_model *m, fd_diags *d, fd_srcpos pos, const char *spec)
+static int apply_input_shapes(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos, const char *spec)
 {
 	int64_t dims[64];
 	for (const char *p = spec; *p;) {
@@ -191,7 +202,7 @@ static int apply_input_shapes(fd_model *m, fd_diags *d, fd_srcpos pos, const cha
 		if (rc)
 			diag_error(d, pos, "--input-shape: %s (the form is \"x:1,3,224,224;mask:1,128\")", why);
 		else
-			rc = apply_input_shape(m, d, pos, name, dims, rank);
+			rc = apply_input_shape(m, opt, d, pos, name, dims, rank);
 		free(name);
 		if (rc)
 			return -1;
@@ -206,7 +217,7 @@ int loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos 
 	name_unnamed_dims(m);
 	for (int k = 0; opt && k < opt->n_dims; k++) {
 		const char *name = opt->dims[k].name;
-		if (!name)
+		if (!name || opt->dims[k].value < 0)
 			continue;
 		if (dimtab_find_symbol(m->dimtab, name) < 0) {
 			diag_warning(d, pos, "--dim %s: the model has no symbolic dim of that name", name);
@@ -215,7 +226,7 @@ int loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos 
 		dimtab_bind(m->dimtab, name, opt->dims[k].value);
 	}
 	for (int k = 0; opt && k < opt->n_input_shapes; k++)
-		if (opt->input_shapes[k] && apply_input_shapes(m, d, pos, opt->input_shapes[k]))
+		if (opt->input_shapes[k] && apply_input_shapes(m, opt, d, pos, opt->input_shapes[k]))
 			return -1;
 	int32_t n = dimtab_n_symbols(m->dimtab);
 	m->n_symdims = n;

@@ -187,6 +187,46 @@ expect "$tmp/b.txt" "memory (main graph, activations): peak 6 MiB -> 4 MiB (at b
 expect "$tmp/v.txt" "unbound symbols (sizes above are formulas in them; bind with --dim NAME=V or --input-shape): input_dim0 input_dim1"
 if grep -q ' 0 B' "$tmp/v.txt"; then echo "FAIL vad_if: a size of 0 B"; grep ' 0 B' "$tmp/v.txt"; fail=1; fi
 
+# 2c. --sweep: per value the peak and the memory rejections; per rule where it
+# stops firing, bisected between the swept values (batch <= 64 fits the 16 MiB
+# output limit: 256 KiB x batch); the same numbers as one run per binding
+"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules --sweep batch=128,1,8,32 >"$tmp/sw.txt" 2>&1 || fail=1
+expect "$tmp/sw.txt" "sweep batch over 1, 8, 32, 128" \
+	"           1  768 KiB                512 KiB                      1       0      0      0      0" \
+	"         128  96 MiB                 96 MiB                       0       1      0      0      0" \
+	"      rejected Conv_Add_SiLU_Fusion @ conv1 [FD-CF03]" \
+	"  Conv_Add_SiLU_Fusion         1 1 1 0   stops firing at batch=65"
+"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules --sweep batch=1,8,32,128 --format json >"$tmp/sw.json" || fail=1
+for v in 1 8 32 128; do
+	"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules --dim batch=$v --format json >"$tmp/one$v.json" || fail=1
+done
+"$PYTHON" - "$tmp" <<'EOF' || fail=1
+import json, sys
+d = sys.argv[1]
+sw = json.load(open(d + "/sw.json"))["sweep"]
+bad = []
+for run in sw["runs"]:
+    one = json.load(open("%s/one%d.json" % (d, run["value"])))
+    m = one["memory"]
+    if (run["peak_before_bytes"], run["peak_after_bytes"], run["fusions"]) != \
+       (m["peak_before_bytes"], m["peak_after_bytes"], len(one["fusions"])):
+        bad.append("value %d: sweep %s, one run %s" % (run["value"], run, (m["peak_before_bytes"], m["peak_after_bytes"])))
+rule = [r for r in sw["rules"] if r["name"] == "Conv_Add_SiLU_Fusion"][0]
+if (rule["effect_times"], rule["loses_at"], rule["stops_at"]) != ([1, 1, 1, 0], 65, 65):
+    bad.append("rule %s" % rule)
+if sw["runs"][3]["rejected"]["FD-CF03"] != 1: bad.append("CF03 at 128")
+for b in bad: print("FAIL sweep json:", b)
+sys.exit(1 if bad else 0)
+EOF
+# two symbols: the other bound as given, named in the heading; a rule that loses some fusions
+"$FUSIONDBG" mem samples/vad_if.onnx -r samples/dynamic_rules --dim input_dim1=16000 --sweep input_dim0=1,8,32,128 >"$tmp/sv.txt" 2>&1 || fail=1
+expect "$tmp/sv.txt" "sweep input_dim0 over 1, 8, 32, 128 with input_dim1=16000" \
+	"  Conv1d_Relu_Fusion           4 4 4 2   loses one at input_dim0=66"
+for bad_sweep in "nope=1" "batch=1,x" "batch=" "=1" "batch=-1"; do
+	"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules --sweep "$bad_sweep" >/dev/null 2>"$tmp/e.txt"
+	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/e.txt")" -eq 1 ] || { echo "FAIL --sweep $bad_sweep:"; cat "$tmp/e.txt"; fail=1; }
+done
+
 # 3. threshold and advice, --set / --diff, usage
 "$FUSIONDBG" mem samples/conv_add_silu.onnx -r rules --peak-warn 100000 >"$tmp/w.txt" 2>&1
 expect "$tmp/w.txt" "warning: kernel peak 777 KiB over 98 KiB: the workspace dominates: set spill_to_l2" \
