@@ -173,7 +173,7 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 		int64_t before = r->priority;
 		rc = session_bump_priority(&t->s, rule, delta, &d);
 		snprintf(what, sizeof what, "%s priority %lld %s %lld", rs->rules[rule].name, (long long)before, G.arrow,
-		         (long long)(before + delta));
+		         (long long)rs->rules[rule].priority);
 	}
 	t->edit_ms = clock_ms() - t0;
 	t->refresh_ms = 0;

@@ -156,12 +156,15 @@ int  session_run(fd_session *s);
 int  session_set_spec(fd_session *s, const char *spec, fd_diags *d);
 /* The same with the parts apart. */
 int  session_set(fd_session *s, int32_t rule, const char *path, const char *value, fd_diags *d);
-/* Conveniences for the TUI: priority += delta; enabled = !enabled. */
+/* Conveniences for the TUI: priority += delta, saturating at the int64
+ * limits (-1 + d when it is already there); enabled = !enabled. */
 int  session_bump_priority(fd_session *s, int32_t rule, int64_t delta, fd_diags *d);
 int  session_toggle_enabled(fd_session *s, int32_t rule, fd_diags *d);
 /* The current value of path as YAML text (for a prompt); false when absent
  * ("enabled" is always present: true / false). */
 bool session_get(const fd_session *s, int32_t rule, const char *path, char *buf, size_t size);
+/* The same, whole, on the heap (the caller frees it); NULL when absent. */
+char *session_get_text(const fd_session *s, int32_t rule, const char *path);
 /* What a path wants, in words: "integer", "size (64MiB, 1GiB, bytes)", … or
  * NULL when the path names no field (then *why says what is wrong). */
 const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why);

@@ -2,6 +2,7 @@
  * TUI's priority bump and enabled toggle, undo / redo, and the slots that
  * remember what each edited value is on disk (what is unsaved). Each edit is
  * applied by session_apply.c and recorded as the value then reads. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,8 +134,17 @@ int session_bump_priority(fd_session *s, int32_t rule, int64_t delta, fd_diags *
 {
 	if (rule < 0 || rule >= s->rules.n_rules)
 		return -1;
+	/* saturates at the int64 limits: a priority never wraps around */
+	int64_t p = s->rules.rules[rule].priority, np;
+	if (__builtin_add_overflow(p, delta, &np))
+		np = delta > 0 ? INT64_MAX : INT64_MIN;
+	if (np == p) {
+		diag_error(d, (fd_srcpos){ 0 }, "priority %lld is already the %s a priority can be", (long long)p,
+		           delta > 0 ? "highest" : "lowest");
+		return -1;
+	}
 	char v[32];
-	snprintf(v, sizeof v, "%lld", (long long)(s->rules.rules[rule].priority + delta));
+	snprintf(v, sizeof v, "%lld", (long long)np);
 	return session_set(s, rule, "priority", v, d);
 }
 
@@ -145,22 +155,25 @@ int session_toggle_enabled(fd_session *s, int32_t rule, fd_diags *d)
 	return session_set(s, rule, "enabled", s->rules.rules[rule].enabled ? "false" : "true", d);
 }
 
-bool session_get(const fd_session *s, int32_t rule, const char *path, char *buf, size_t size)
+char *session_get_text(const fd_session *s, int32_t rule, const char *path)
 {
 	if (rule < 0 || rule >= s->rules.n_rules)
-		return false;
+		return NULL;
 	char *norm = ypath_normalize(path);
 	char *t = session_current_text(s, rule, norm);
-	bool ok = t != NULL;
+	if (!t && !strcmp(norm, "enabled"))
+		t = xstrdup(s->rules.rules[rule].enabled ? "true" : "false");
+	free(norm);
+	return t;
+}
+
+bool session_get(const fd_session *s, int32_t rule, const char *path, char *buf, size_t size)
+{
+	char *t = session_get_text(s, rule, path);
 	if (t)
 		snprintf(buf, size, "%s", t);
-	else if (!strcmp(norm, "enabled")) {
-		snprintf(buf, size, "%s", s->rules.rules[rule].enabled ? "true" : "false");
-		ok = true;
-	}
 	free(t);
-	free(norm);
-	return ok;
+	return t != NULL;
 }
 
 bool session_can_undo(const fd_session *s)

@@ -168,6 +168,32 @@ static void test_edit_checks(void **state)
 	session_close(&s);
 }
 
+/* + and - saturate at the int64 limits: no wrap to the other sign. */
+static void test_priority_saturates(void **state)
+{
+	reset_rules();
+	fd_session s;
+	one_rule[0] = rules_path;
+	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=9223372036854775800", NULL, 0), 0);
+	assert_int_equal(session_bump_priority(&s, 0, 10, &d), 0);
+	assert_true(s.rules.rules[0].priority == INT64_MAX);
+	assert_int_equal(session_bump_priority(&s, 0, 10, &d), -1);
+	assert_non_null(strstr(d.items[0].message, "already the highest"));
+	assert_true(s.rules.rules[0].priority == INT64_MAX);
+	assert_int_equal(session_bump_priority(&s, 0, -10, &d), 0);
+	assert_true(s.rules.rules[0].priority == INT64_MAX - 10);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=-9223372036854775805", NULL, 0), 0);
+	assert_int_equal(session_bump_priority(&s, 0, -10, &d), 0);
+	assert_true(s.rules.rules[0].priority == INT64_MIN);
+	assert_int_equal(session_bump_priority(&s, 0, -10, &d), -1);
+	assert_true(s.rules.rules[0].priority == INT64_MIN);
+	diags_release(&d);
+	session_close(&s);
+}
+
 static void test_undo_redo_diff(void **state)
 {
 	reset_rules();
@@ -475,6 +501,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edit_checks),
+		cmocka_unit_test(test_priority_saturates),
 		cmocka_unit_test(test_undo_redo_diff),
 		cmocka_unit_test(test_save_only_the_value),
 		cmocka_unit_test(test_save_added_keys),
