@@ -83,7 +83,9 @@ int session_set(fd_session *s, int32_t rule, const char *path, const char *value
 		return -1;
 	}
 	const fd_ydoc *doc = session_rule_doc(s, rule, NULL);
-	char *norm = doc ? ypath_canonical(doc->root, path) : ypath_normalize(path);
+	char *canon = doc ? ypath_canonical(doc->root, path) : ypath_normalize(path);
+	char *norm = session_param_spelling(s, rule, canon);
+	free(canon);
 	session_slot(s, rule, norm, true);
 	char *old = session_current_text(s, rule, norm);
 	if (session_apply_value(s, rule, norm, value, !strcmp(norm, "enabled"), d) < 0) {

@@ -25,17 +25,31 @@ bool plain_is_typed(const char *text);           /* unquoted, it reads as a numb
 void yaml_quote(strbuf *b, const char *s);       /* "…" with escapes */
 
 /* Where a path leads in a document. */
+typedef struct ypath_step {
+	fd_yval *parent;       /* the collection a segment indexes */
+	size_t index;          /* the item it names */
+} ypath_step;
 typedef struct ypath_ref {
 	fd_yval *parent;       /* map or list holding the value */
 	size_t index;          /* in parent (when present) */
 	fd_yval *value;        /* NULL when the last key is absent */
 	const char *key;       /* the last segment (map keys) */
+	ypath_step steps[YAML_MAX_DEPTH + 1];   /* every segment that was found, from the root */
+	int n_steps;
 	char err[256];
 } ypath_ref;
 /* Path segments are map keys, list indices, or (in a list of maps with a
  * `type:` key, the constraints) a type name. Only the last key may be absent.
  * Returns 0, or -1 with ref->err. */
 int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref);
+/* Makes each collection on the way to the value a copy of its own (in a)
+ * where it is shared with another place — an alias, a pair a merge brought,
+ * an anchored value other places use — so that a change made there stays at
+ * this path, as a what-if edit means. Returns ypath_resolve's result. */
+int ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_ref *ref);
+/* Whether two values read the same: scalars by text and typedness, lists in
+ * order, maps as sets of pairs. */
+bool yval_same(const fd_yval *a, const fd_yval *b);
 /* "subgraph.x" → "match.subgraph.x"; returns a heap copy. */
 char *ypath_normalize(const char *path);
 /* Normalised, and "constraints.<i>" written "constraints.<type>" when item i
@@ -60,6 +74,10 @@ void session_ensure_baseline(fd_session *s);
  * overrides the environment). -1 + d when the value is refused. */
 int session_apply_value(fd_session *s, int32_t rule, const char *path, const char *text, bool enabled_edit,
                         fd_diags *d);
+/* A param path (match.ops.0.params.group) spelt as the document spells that
+ * param (groups: group is its alias), so that an edit changes the key the
+ * file has instead of adding a second one; other paths as they are. Heap. */
+char *session_param_spelling(const fd_session *s, int32_t rule, const char *path);
 /* Re-derives every rule that came from old_path (the file's previous tree)
  * from file k's tree (after a save re-read it). */
 int session_rederive_file(fd_session *s, int k, const char *old_path, fd_diags *d);

@@ -188,6 +188,10 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 			snprintf(ref->err, sizeof ref->err, "empty segment in path '%s'", path);
 			break;
 		}
+		if (ref->n_steps > YAML_MAX_DEPTH) {
+			snprintf(ref->err, sizeof ref->err, "path '%.200s' is deeper than %d levels", path, YAML_MAX_DEPTH);
+			break;
+		}
 		if (!cur || (cur->kind != YV_MAP && cur->kind != YV_SEQ)) {
 			snprintf(ref->err, sizeof ref->err, "%s is %s, not a map or a list (at '%s')",
 			         walked.n ? walked.s : "the rule", cur ? yval_kind_name(cur) : "absent", seg);
@@ -216,6 +220,8 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 				}
 			}
 		}
+		if (idx >= 0)
+			ref->steps[ref->n_steps++] = (ypath_step){ cur, (size_t)idx };
 		if (!dot) {
 			ref->parent = cur;
 			ref->key = path + (seg - copy);
@@ -240,4 +246,53 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 	sb_release(&walked);
 	free(copy);
 	return rc;
+}
+
+int ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_ref *ref)
+{
+	if (ypath_resolve(root, path, ref) < 0)
+		return -1;
+	bool shared = false, copied = false;
+	/* the steps into collections: every one but the value itself */
+	int last = ref->value ? ref->n_steps - 1 : ref->n_steps;
+	for (int i = 0; i < last; i++) {
+		fd_yval *parent = ref->steps[i].parent;
+		size_t k = ref->steps[i].index;
+		fd_yval *item = parent->items[k];
+		shared = shared || yval_place(parent, k).kind != YP_HERE || item->n_aliases > 0;
+		if (!shared || (item->kind != YV_MAP && item->kind != YV_SEQ))
+			continue;
+		fd_yval *c = arena_memdup(a, item, sizeof *item);
+		c->items = arena_memdup(a, item->items, (item->n ? item->n : 1) * sizeof *item->items);
+		if (item->keys)
+			c->keys = arena_memdup(a, item->keys, (item->n ? item->n : 1) * sizeof *item->keys);
+		c->anchor = NULL;
+		c->n_aliases = 0;
+		parent->items[k] = c;
+		copied = true;
+	}
+	/* the steps now lead through the copies */
+	return copied ? ypath_resolve(root, path, ref) : 0;
+}
+
+bool yval_same(const fd_yval *a, const fd_yval *b)
+{
+	if (yval_is_null(a) || yval_is_null(b))
+		return yval_is_null(a) && yval_is_null(b);
+	if (a->kind != b->kind || a->n != b->n)
+		return false;
+	if (a->kind == YV_SCALAR)
+		return !strcmp(a->text, b->text) && (a->quoted == b->quoted || (!plain_is_typed(a->text)));
+	if (a->kind == YV_SEQ) {
+		for (size_t i = 0; i < a->n; i++)
+			if (!yval_same(a->items[i], b->items[i]))
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		long j = yval_index(b, a->keys[i]->text);
+		if (j < 0 || !yval_same(a->items[i], b->items[j]))
+			return false;
+	}
+	return true;
 }
