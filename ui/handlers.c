@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/clock.h"
+#include "base/strbuf.h"
 #include "export/export.h"
 #include "loop.h"
 
@@ -60,6 +61,43 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 	return res;
 }
 
+/* What a save did, truthfully: which files were written and which values
+ * were not saved (the first reason); the rest is in the files' notes. */
+static void save_message(tui *t, const fd_save_report *rep, const fd_diags *d)
+{
+	strbuf b = { 0 };
+	char line[1024];
+	const fd_diag *first_error = NULL, *first_note = NULL;
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->items[i].severity == DIAG_ERROR && !first_error)
+			first_error = &d->items[i];
+		if (d->items[i].severity == DIAG_NOTE && strcmp(d->items[i].message, "written") &&
+		    strncmp(d->items[i].message, "written (", 9) && !first_note)
+			first_note = &d->items[i];
+	}
+	if (rep->files_written) {
+		sb_puts(&b, "saved ");
+		int shown = 0;
+		for (size_t i = 0; i < d->n; i++)
+			if (d->items[i].severity == DIAG_NOTE && !strncmp(d->items[i].message, "written (", 9)) {
+				const char *f = d->items[i].pos.file ? d->items[i].pos.file : "?";
+				const char *slash = strrchr(f, '/');
+				sb_printf(&b, "%s%s", shown++ ? ", " : "", slash ? slash + 1 : f);
+			}
+		sb_printf(&b, " (%zu value%s; the original kept once as FILE.orig)", rep->values_saved,
+		          rep->values_saved == 1 ? "" : "s");
+	}
+	if (rep->values_refused) {
+		sb_printf(&b, "%s%zu value%s NOT saved, kept in memory: %s", rep->files_written ? "; " : "",
+		          rep->values_refused, rep->values_refused == 1 ? "" : "s",
+		          first_error ? diag_format(first_error, line, sizeof line) : "?");
+	} else if (first_note) {
+		sb_printf(&b, "; note: %s", first_note->message);
+	}
+	tui_message(t, rep->values_refused ? ROLE_ERROR : ROLE_FIRED, "%s", sb_str(&b));
+	sb_release(&b);
+}
+
 static unsigned quit(tui *t)
 {
 	size_t unsaved = session_unsaved(&t->s);
@@ -75,13 +113,11 @@ static unsigned quit(tui *t)
 	if (k == 'y') {
 		fd_diags d;
 		diags_init(&d);
-		int rc = session_save(&t->s, &d);
-		if (rc < 0) {
-			char line[512];
-			tui_message(t, ROLE_ERROR, "save failed, not quitting: %s",
-			            d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
+		fd_save_report rep;
+		if (session_save_report(&t->s, &rep, &d) < 0) {
+			save_message(t, &rep, &d);
 			diags_release(&d);
-			return RES_REDRAW;
+			return RES_REDRAW;   /* not quitting: something is still unsaved */
 		}
 		diags_release(&d);
 	}
@@ -98,16 +134,11 @@ static unsigned save(tui *t)
 	}
 	fd_diags d;
 	diags_init(&d);
-	int rc = session_save(&t->s, &d);
-	char line[1024];
-	if (rc < 0) {
-		tui_message(t, ROLE_ERROR, "save failed, files left as they were, edits kept: %s",
-		            d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
-	} else {
-		tui_message(t, ROLE_FIRED, "saved %d file%s (the original kept once as FILE.orig)", rc, rc == 1 ? "" : "s");
-	}
+	fd_save_report rep;
+	session_save_report(&t->s, &rep, &d);
+	save_message(t, &rep, &d);
 	diags_release(&d);
-	return rc < 0 ? RES_REDRAW : RES_RERUN | RES_REDRAW;
+	return rep.files_written ? RES_RERUN | RES_REDRAW : RES_REDRAW;
 }
 
 static unsigned export(tui *t)

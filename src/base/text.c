@@ -144,18 +144,6 @@ char *text_cut(char *dst, size_t size, const char *src)
 	return dst;
 }
 
-char *text_cutf(char *dst, size_t size, const char *fmt, ...)
-{
-	strbuf b = { 0 };
-	va_list ap;
-	va_start(ap, fmt);
-	sb_vprintf(&b, fmt, ap);
-	va_end(ap);
-	text_cut(dst, size, sb_str(&b));
-	sb_release(&b);
-	return dst;
-}
-
 char *txt_cutf(char *dst, size_t size, const char *fmt, ...)
 {
 	strbuf b = { 0 };

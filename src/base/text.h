@@ -44,9 +44,8 @@ size_t text_utf8_seq(const unsigned char *s, size_t n);
 /* Copies src into dst (size bytes, NUL included), as "head…tail" when it is
  * longer; returns dst. size must be at least 16. */
 char *text_cut(char *dst, size_t size, const char *src);
-/* Formats into dst, cut as text_cut when the result is longer; returns dst. */
-char *text_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The same, every %s argument escaped with text_escape first. */
+/* Formats into dst, every %s argument escaped with text_escape, cut as
+ * text_cut when the result is longer; returns dst. */
 char *txt_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* printf whose %s arguments are escaped with text_escape; every other

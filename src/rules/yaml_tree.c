@@ -287,6 +287,11 @@ static size_t skip_properties(const char *text, size_t at, size_t end, int *cols
 
 static void on_scalar(builder *b, const yaml_event_t *e)
 {
+	/* "\0" in a quoted scalar: every reader of the text would stop there */
+	if (memchr(e->data.scalar.value, '\0', e->data.scalar.length)) {
+		fail(b, mark_pos(b, e->start_mark), "a NUL character (\\0) in a string: rule files cannot carry one");
+		return;
+	}
 	bool is_null = scalar_is_null(e);
 	ynode *y = new_node(b, is_null ? YV_NULL : YV_SCALAR, e->start_mark, e->end_mark);
 	y->v.text = arena_strndup(&b->f->arena, (const char *)e->data.scalar.value, e->data.scalar.length);

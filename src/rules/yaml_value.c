@@ -102,6 +102,21 @@ bool yval_int(const fd_yval *v, int64_t *out)
 	return true;
 }
 
+/* s (t: past its sign) as a decimal number, all of it; *range when it
+ * does not fit a double. Decimal only: strtod alone would also take "inf",
+ * "nan", hex floats. */
+static bool decimal(const char *s, const char *t, double *x, bool *range)
+{
+	for (const char *p = t; *p; p++)
+		if (!strchr("0123456789.eE+-", *p))
+			return false;
+	char *end;
+	errno = 0;
+	*x = c_strtod(s, &end);
+	*range = errno == ERANGE;
+	return !*end && end != s;
+}
+
 bool yval_float(const fd_yval *v, double *out)
 {
 	if (!plain_scalar(v))
@@ -121,14 +136,9 @@ bool yval_float(const fd_yval *v, double *out)
 		*out = (double)i;
 		return true;
 	}
-	/* decimal only: strtod alone would also take "inf", "nan", hex floats */
-	for (const char *p = t; *p; p++)
-		if (!strchr("0123456789.eE+-", *p))
-			return false;
-	char *end;
-	errno = 0;
-	double x = c_strtod(s, &end);
-	if (*end || end == s || errno == ERANGE)
+	bool range;
+	double x;
+	if (!decimal(s, t, &x, &range) || range)
 		return false;
 	*out = x;
 	return true;
@@ -211,15 +221,11 @@ bool yval_out_of_range(const fd_yval *v)
 	const char *s = v->text, *t = s + (*s == '-' || *s == '+');
 	if (!isdigit((unsigned char)*t) && !(*t == '.' && isdigit((unsigned char)t[1])))
 		return false;
-	for (const char *p = t; *p; p++)
-		if (!strchr("0123456789.eE+-", *p))
-			return false;
-	char *end;
-	errno = 0;
-	double x = c_strtod(s, &end);
-	if (*end || end == s)
+	double x;
+	bool range;
+	if (!decimal(s, t, &x, &range))
 		return false;
-	if (errno == ERANGE && (x > 1.0 || x < -1.0))
+	if (range && (x > 1.0 || x < -1.0))
 		return true;   /* 1e309; an underflow (1e-400) reads as 0 elsewhere */
 	int64_t i;
 	bool digits_only = true;

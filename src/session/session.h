@@ -35,19 +35,24 @@
  * document, after `priority:`). An edit of `enabled` overrides
  * GRAPH_AUTOFUSION_ENABLE / GRAPH_AUTOFUSION_RULES for that rule.
  *
- * Save. session_save writes every file whose values differ from disk:
- * only the bytes of each edited value are replaced (an added key is one new
- * line with the map's indentation; a value set back to "absent" removes its
- * line); comments, order and layout elsewhere are untouched. A scalar is
- * written as typed when it reads back the same as a plain YAML scalar,
- * quoted otherwise (and quoted when the original was). The new text is parsed
- * again before writing and every edited value must read back; then
- * FILE.tmp.XXXXXX is written in the same directory, fsynced, the original
- * bytes are kept once as FILE.orig (first save only, never overwritten), and
- * the temp file is renamed over FILE. A file changed on disk since it was
- * read is not overwritten. On failure the file is byte-identical, the edit
- * stays in memory (still unsaved) and d says why. After a save the file is
- * read again, so later edits and saves stay exact. */
+ * Save. session_save writes every file whose values differ from disk,
+ * changing nothing but the edited values (session_save.c says how): only
+ * the bytes of each edited value are replaced (an added key is one new line
+ * with the map's indentation and the file's line end; a value set back to
+ * "absent" removes its lines); comments, order, anchors, merges, block
+ * scalars and layout elsewhere are untouched. A value that is an alias is
+ * written out as its own value, a key that came from a merge becomes a key
+ * of its map (a note says so). A scalar is written as typed when every
+ * reader (this one and a YAML 1.1 one) reads it the same, quoted otherwise.
+ * The new text is parsed again before writing and must read as the file did
+ * with the edited values put in, every other value unchanged; a value that
+ * cannot be saved so is refused on its own (the others are saved). The file
+ * keeps its identity (a symbolic link is written through, hard links, mode,
+ * owner and group are kept), the original bytes are kept once as FILE.orig
+ * (never more permissive than FILE), and the new bytes replace the old
+ * atomically. A file changed on disk since it was read is not overwritten.
+ * A value not saved stays in memory (still unsaved) and d says why. After a
+ * save the file is read again, so later edits and saves stay exact. */
 #ifndef FD_SESSION_H
 #define FD_SESSION_H
 #include <stdbool.h>
@@ -185,9 +190,18 @@ void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff
 void session_write_diff_json(FILE *f, const fd_session *s, const fd_session_diff *df);
 
 /* Writes every unsaved value back (see the header comment). Returns the
- * number of files written, -1 when any failed (others may have been written;
- * d names each failure). */
+ * number of files written, -1 when any value was not saved (other values
+ * and files may have been: d names each value not saved as an error, each
+ * file written as a note "written (N values)", and each value written other
+ * than in place — an alias detached, a merged key made the map's own — as a
+ * note). session_save_report counts them. */
+typedef struct fd_save_report {
+	int files_written;          /* files replaced with new text */
+	int files_refused;          /* files with at least one value not saved */
+	size_t values_saved, values_refused;
+} fd_save_report;
 int  session_save(fd_session *s, fd_diags *d);
+int  session_save_report(fd_session *s, fd_save_report *rep, fd_diags *d);
 
 /* Recovery: the unsaved values as lines "set RULE.PATH=VALUE" / "unset
  * RULE.PATH" after a header naming the model and rules, written atomically

@@ -127,59 +127,6 @@ static fd_yval *parse_value(fd_session *s, const char *label, const char *text, 
 	return v;
 }
 
-/* ---- the tree ---------------------------------------------------------------- */
-
-/* Puts v at ref (replace, or add key ref->key to the map); returns what was there. */
-static fd_yval *tree_put(fd_session *s, ypath_ref *ref, fd_yval *v)
-{
-	fd_yval *p = ref->parent;
-	if (ref->value) {
-		fd_yval *old = p->items[ref->index];
-		p->items[ref->index] = v;
-		return old;
-	}
-	fd_yval **items = arena_array(&s->arena, p->n + 1, sizeof *items);
-	fd_yval **keys = arena_array(&s->arena, p->n + 1, sizeof *keys);
-	if (p->n) {
-		memcpy(items, p->items, p->n * sizeof *items);
-		memcpy(keys, p->keys, p->n * sizeof *keys);
-	}
-	fd_yval *k = arena_alloc(&s->arena, sizeof *k);
-	k->kind = YV_SCALAR;
-	k->text = arena_strdup(&s->arena, ref->key);
-	k->text_len = strlen(ref->key);
-	k->pos = p->pos;
-	k->start = k->end = p->end;
-	keys[p->n] = k;
-	items[p->n] = v;
-	p->items = items;
-	p->keys = keys;
-	p->n++;
-	ref->index = p->n - 1;
-	return NULL;
-}
-
-static void tree_remove(fd_yval *p, size_t index)
-{
-	for (size_t i = index + 1; i < p->n; i++) {
-		p->items[i - 1] = p->items[i];
-		p->keys[i - 1] = p->keys[i];
-	}
-	p->n--;
-}
-
-/* Puts back the pair tree_remove took out of p (its arrays still have the room). */
-static void tree_restore(fd_yval *p, size_t index, fd_yval *key, fd_yval *value)
-{
-	p->n++;
-	for (size_t i = p->n - 1; i > index; i--) {
-		p->items[i] = p->items[i - 1];
-		p->keys[i] = p->keys[i - 1];
-	}
-	p->items[index] = value;
-	p->keys[index] = key;
-}
-
 /* ---- the rule ------------------------------------------------------------------ */
 
 /* Applies the enabled rule: an edit of `enabled` overrides the environment. */
@@ -235,12 +182,14 @@ static int take_value(fd_session *s, int32_t rule, const fd_ydoc *doc, ypath_ref
 	ruleset_check_rule(&s->rules, &s->rules.rules[rule], NULL, &lint0);
 	session_ensure_baseline(s);
 	fd_yval *old = NULL, *old_key = NULL;
+	fd_yplace old_place = { YP_HERE, 0, 0 };
 	if (v) {
-		old = tree_put(s, ref, v);
+		old = ytree_put(&s->arena, ref, v);
 	} else {
 		old = ref->value;
 		old_key = ref->parent->keys[ref->index];
-		tree_remove(ref->parent, ref->index);
+		old_place = yval_place(ref->parent, ref->index);
+		ytree_remove(ref->parent, ref->index);
 	}
 	fd_rule tmp;
 	int rc = rule_from_yaml(&s->rules, &tmp, doc, &dd);
@@ -257,11 +206,11 @@ static int take_value(fd_session *s, int32_t rule, const fd_ydoc *doc, ypath_ref
 			copy_diags(d, &dd);
 		/* put back what was there */
 		if (!v)
-			tree_restore(ref->parent, ref->index, old_key, old);
+			ytree_restore(ref->parent, ref->index, old_key, old, old_place);
 		else if (old)
 			ref->parent->items[ref->index] = old;
 		else
-			tree_remove(ref->parent, ref->index);
+			ytree_remove(ref->parent, ref->index);
 		diags_release(&dd);
 		return -1;
 	}

@@ -8,7 +8,9 @@
  *                    against the format's fields, the tree, the rule derived
  *                    again, the enabled rule
  *   session.c        open / run / close, the baseline, the rules' documents
- *   session_yaml.c   YAML values as canonical text, paths in a document */
+ *   session_render.c a value as the text a save writes
+ *   session_yaml.c   YAML values as canonical text, paths in a document,
+ *                    changes to a tree */
 #ifndef FD_SESSION_INTERNAL_H
 #define FD_SESSION_INTERNAL_H
 #include <stdbool.h>
@@ -48,8 +50,35 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref);
  * this path, as a what-if edit means. Returns ypath_resolve's result. */
 int ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_ref *ref);
 /* Whether two values read the same: scalars by text and typedness, lists in
- * order, maps as sets of pairs. */
+ * order, maps as sets of pairs. When they differ and where is given, the
+ * path (below prefix) of the first difference goes there. */
 bool yval_same(const fd_yval *a, const fd_yval *b);
+bool yval_differ_at(const fd_yval *a, const fd_yval *b, const char *prefix, strbuf *where);
+/* Puts v at ref (replaces, or adds key ref->key to the map; new arrays in
+ * a); returns what was there. */
+fd_yval *ytree_put(fd_arena *a, ypath_ref *ref, fd_yval *v);
+/* Takes pair index out of map p; ytree_restore puts it back. */
+void ytree_remove(fd_yval *p, size_t index);
+void ytree_restore(fd_yval *p, size_t index, fd_yval *key, fd_yval *value, fd_yplace place);
+/* Sets path in root to v (NULL: removes the key), shared structure copied
+ * first (ypath_unshare); -1 when the path does not resolve. */
+int  ytree_set(fd_arena *a, fd_yval *root, const char *path, fd_yval *v);
+
+/* session_render.c: v as the text written into a file at path (normalised:
+ * its field decides whether a scalar is a string); disk: the value the file
+ * has there, whose style is kept (NULL: none). */
+typedef struct render_ctx {
+	const char *text;      /* the file's text (disk values point into it) */
+	const char *eol;       /* the line end new lines get: "\n" or "\r\n" */
+} render_ctx;
+void render_value(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *path, const render_ctx *rc);
+void render_key(strbuf *b, const char *key);
+/* Whether the field at path (normalised) holds strings: a string, an op
+ * type, a source type, a list of names (rule_format.h). There a plain yes
+ * and a quoted "yes" are the same value. */
+bool field_holds_strings(const char *path);
+/* The line end of the line holding pos (else of the line before): "\r\n" or "\n". */
+const char *eol_at(const char *text, size_t size, size_t pos);
 /* "subgraph.x" → "match.subgraph.x"; returns a heap copy. */
 char *ypath_normalize(const char *path);
 /* Normalised, and "constraints.<i>" written "constraints.<type>" when item i
