@@ -105,8 +105,28 @@ static int plan_add(planner *pl, const fd_yval *p, bool is_root, const char *key
                     splice *out)
 {
 	const char *text = pl->text;
-	if (p->kind != YV_MAP || (p->end > p->start && text[p->start] == '{'))
-		return refuse(pl, "cannot add '%s' to a flow map in place; add it to the file by hand", key);
+	if (p->kind != YV_MAP)
+		return refuse(pl, "cannot add '%s' here: not a map", key);
+	if (p->end > p->start && text[p->start] == '{' && text[p->end - 1] == '}') {
+		/* a flow map: ", key: value" before its '}' */
+		strbuf b = { 0 };
+		bool empty = true;
+		for (size_t i = 0; i < p->n; i++)
+			empty = empty && yval_place(p, i).kind == YP_MERGED;
+		size_t at = p->end - 1;
+		while (at > p->start + 1 && (text[at - 1] == ' ' || text[at - 1] == '\t'))
+			at--;
+		if (!empty && text[at - 1] != ',')
+			sb_puts(&b, ", ");
+		render_key(&b, key);
+		sb_add(&b, ": ", 2);
+		render_value(&b, v, NULL, path, &pl->rc);
+		out->start = out->end = at;
+		out->text = sb_take(&b);
+		return 0;
+	}
+	if (p->end > p->start && text[p->start] == '{')
+		return refuse(pl, "cannot add '%s' to that flow map in place; add it to the file by hand", key);
 	long after = -1, first_local = -1;
 	size_t merge_at = 0;
 	bool merged = false;
