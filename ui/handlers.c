@@ -66,7 +66,6 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 static void save_message(tui *t, const fd_save_report *rep, const fd_diags *d)
 {
 	strbuf b = { 0 };
-	char line[1024];
 	const fd_diag *first_error = NULL, *first_note = NULL;
 	for (size_t i = 0; i < d->n; i++) {
 		if (d->items[i].severity == DIAG_ERROR && !first_error)
@@ -84,13 +83,16 @@ static void save_message(tui *t, const fd_save_report *rep, const fd_diags *d)
 				const char *slash = strrchr(f, '/');
 				sb_printf(&b, "%s%s", shown++ ? ", " : "", slash ? slash + 1 : f);
 			}
-		sb_printf(&b, " (%zu value%s; the original kept once as FILE.orig)", rep->values_saved,
-		          rep->values_saved == 1 ? "" : "s");
+		sb_printf(&b, " (%zu value%s%s)", rep->values_saved, rep->values_saved == 1 ? "" : "s",
+		          rep->values_refused ? "" : "; the original kept once as FILE.orig");
 	}
-	if (rep->values_refused) {
-		sb_printf(&b, "%s%zu value%s NOT saved, kept in memory: %s", rep->files_written ? "; " : "",
-		          rep->values_refused, rep->values_refused == 1 ? "" : "s",
-		          first_error ? diag_format(first_error, line, sizeof line) : "?");
+	if (rep->values_refused && first_error) {
+		const char *f = first_error->pos.file, *slash = f ? strrchr(f, '/') : NULL;
+		sb_printf(&b, "%sNOT saved: %s%s%s", rep->files_written ? "; " : "", f ? slash ? slash + 1 : f : "",
+		          f ? ": " : "", first_error->message);
+	} else if (rep->values_refused) {
+		sb_printf(&b, "%sNOT saved: %zu value%s (kept in memory)", rep->files_written ? "; " : "",
+		          rep->values_refused, rep->values_refused == 1 ? "" : "s");
 	} else if (first_note) {
 		sb_printf(&b, "; note: %s", first_note->message);
 	}

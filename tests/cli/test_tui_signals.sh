@@ -164,7 +164,7 @@ write_fail() {   # write_fail full|ro
 	local ok=0
 	[ $rc = 0 ] || { echo "  write-back ($how): the rule file changed or the run failed (rc $rc):"; sed 's/^/  | /' "$d/ns.log"; ok=1; }
 	grep -q "tmp" "$d/listing" 2>/dev/null && { echo "  write-back ($how): a temp file was left: $(cat "$d/listing")"; ok=1; }
-	grep -q "NOT saved, kept in memory" "$d/after.screen" 2>/dev/null || { echo "  write-back ($how): no 'NOT saved' message"; ok=1; }
+	grep -q "NOT saved: " "$d/after.screen" 2>/dev/null || { echo "  write-back ($how): no 'NOT saved' message"; ok=1; }
 	head -1 "$d/after.screen" 2>/dev/null | grep -q "unsaved" || { echo "  write-back ($how): the edit is not kept in memory"; ok=1; }
 	grep -qs "priority=150" "$d"/state/fusiondbg/recovery-*.txt || { echo "  write-back ($how): the recovery file lacks the edit"; ok=1; }
 	if [ $ok = 0 ]; then
@@ -190,7 +190,7 @@ ok=0
 [ $rc = 0 ] || { echo "  write-back (ulimit -f): exit $rc (SIGXFSZ is $((rc - 128)))"; ok=1; }
 cmp -s "$d/srules/conv_add_allow_outputs.yaml" "$d/before.yaml" || { echo "  write-back (ulimit -f): the rule file changed"; ok=1; }
 ls "$d/srules" | grep -q tmp && { echo "  write-back (ulimit -f): a temp file was left"; ok=1; }
-grep -q "NOT saved, kept in memory" "$d/after.screen" 2>/dev/null || { echo "  write-back (ulimit -f): no 'NOT saved' message"; ok=1; }
+grep -q "NOT saved: " "$d/after.screen" 2>/dev/null || { echo "  write-back (ulimit -f): no 'NOT saved' message"; ok=1; }
 head -1 "$d/after.screen" 2>/dev/null | grep -q "unsaved" || { echo "  write-back (ulimit -f): the edit is not kept in memory"; ok=1; }
 grep -qs "priority=150" "$d"/state/fusiondbg/recovery-*.txt || { echo "  write-back (ulimit -f): the recovery file lacks the edit"; ok=1; }
 if [ $ok = 0 ]; then echo "ok   write-back (ulimit -f): $(tail -n 1 "$d/after.screen" | cut -c1-90)"; else bad "write-back (ulimit -f)"; fi
