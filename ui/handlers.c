@@ -124,7 +124,7 @@ static unsigned quit(tui *t)
 		diags_release(&d);
 	}
 	if (t->recovery[0])
-		unlink(t->recovery);
+		unlink(t->recovery);   /* quitting without saving is the user's word: nothing to recover */
 	return RES_QUIT;
 }
 

@@ -139,6 +139,49 @@ int prompt_yes_no(tui *t, const char *question, bool with_cancel)
 	}
 }
 
+int prompt_list_yes_no(tui *t, const char *title, const char *const *lines, int n, const char *question)
+{
+	for (;;) {
+		int w = display_width(title) + 6, qw = display_width(question) + 12;
+		if (qw > w)
+			w = qw;
+		for (int i = 0; i < n; i++) {
+			int iw = display_width(lines[i]) + 4;
+			if (iw > w)
+				w = iw;
+		}
+		if (w > t->cols - 2)
+			w = t->cols - 2;
+		int h = n + 4;
+		if (h > t->lines - 2)
+			h = t->lines - 2;
+		int room = h - 4;   /* rows for lines: box, blank, question */
+		display_draw(t);
+		int y0 = (t->lines - h) / 2, x0 = (t->cols - w) / 2;
+		for (int y = y0; y < y0 + h; y++)
+			display_fill(y, x0, w, ROLE_NORMAL, 0);
+		display_box(y0, x0, h, w, ROLE_BORDER_FOCUS);
+		char buf[256];
+		snprintf(buf, sizeof buf, " %s ", title);
+		display_text(y0, x0 + 2, w - 4, ROLE_BORDER_FOCUS, A_REVERSE, buf);
+		int shown = n <= room ? n : room - 1;
+		for (int i = 0; i < shown; i++)
+			display_text(y0 + 1 + i, x0 + 2, w - 4, ROLE_NORMAL, 0, lines[i]);
+		if (shown < n) {
+			snprintf(buf, sizeof buf, "%s %d more", G.ellipsis, n - shown);
+			display_text(y0 + 1 + shown, x0 + 2, w - 4, ROLE_DIM, 0, buf);
+		}
+		snprintf(buf, sizeof buf, "%s (y/n)", question);
+		display_text(y0 + h - 2, x0 + 2, w - 4, ROLE_HEADER, 0, buf);
+		refresh();
+		int key = next_key(t);
+		if (key == 'y' || key == 'Y')
+			return 'y';
+		if (key == 'n' || key == 'N' || key == KEY_SCRIPT_END || key == 27 || key == 7 || key == 'q')
+			return 'n';
+	}
+}
+
 int prompt_menu(tui *t, const char *title, const char *const *items, int n, int initial)
 {
 	vs_list l = { 0 };

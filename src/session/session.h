@@ -144,6 +144,7 @@ typedef struct fd_session {
 	size_t n_retired;
 	bool open;
 	bool has_baseline;              /* baseline is run at the first edit; until then it is current */
+	int recovery_lock;              /* 1 + the fd holding this session's recovery lock; 0: none */
 } fd_session;
 
 /* Loads the model (with --dim), the rules (then the environment unless
@@ -203,16 +204,53 @@ typedef struct fd_save_report {
 int  session_save(fd_session *s, fd_diags *d);
 int  session_save_report(fd_session *s, fd_save_report *rep, fd_diags *d);
 
-/* Recovery: the unsaved values as lines "set RULE.PATH=VALUE" / "unset
- * RULE.PATH" after a header naming the model and rules, written atomically
- * (temp + rename). Cheap enough to call after every edit and from a signal
- * handler's deferred path. session_load_recovery replays a file; returns the
- * number of edits applied, -1 on error. */
-int  session_write_recovery(const fd_session *s, const char *path, fd_diags *d);
-int  session_load_recovery(fd_session *s, const char *path, fd_diags *d);
-/* $XDG_STATE_HOME/fusiondbg/recovery-<hash of model and rule paths>.txt
- * (~/.local/state when unset). Returns buf. */
+/* Recovery (session_recovery.c says how): one file per running session,
+ * keyed by the real paths of the model and rule files, holding the unsaved
+ * values as "set RULE.PATH=VALUE" / "unset RULE.PATH" lines after a header
+ * that records each file's real path, size and content hash; written
+ * atomically after every edit. A recovery file is another session's while
+ * that session holds its lock; once it does not, it is offered back.
+ *
+ * session_recovery_path: this session's file, $XDG_STATE_HOME/fusiondbg/
+ * recovery-<set-up>-<pid>.txt (~/.local/state when unset; "" when there is
+ * no home at all: never a shared directory). session_recovery_claim fills
+ * buf with it and takes its lock (-1 + a warning in d when there is none:
+ * the session then keeps no recovery file); session_recovery_done lets the
+ * lock go, removing the file when remove_file (nothing unsaved). */
 char *session_recovery_path(const fd_session *s, char *buf, size_t size);
+int  session_recovery_claim(fd_session *s, char *buf, size_t size, fd_diags *d);
+void session_recovery_done(fd_session *s, const char *path, bool remove_file);
+int  session_write_recovery(const fd_session *s, const char *path, fd_diags *d);
+/* The recovery files of this set-up that no running session holds (own:
+ * this session's, left out), newest first; *paths is a NULL-terminated heap
+ * list (free each and it). Returns how many. */
+int  session_find_recovery(const fd_session *s, const char *own, char ***paths);
+
+/* A recovery file read: its files (changed: not the same any more) and its
+ * edit lines, for a prompt to list before they are replayed. */
+typedef struct fd_recovery_file {
+	char *path;                 /* the real path it recorded */
+	bool model;                 /* the model, else a rule file */
+	int64_t size;
+	uint64_t hash;
+	bool changed;               /* its size or contents differ now (or it is gone) */
+} fd_recovery_file;
+typedef struct fd_recovery {
+	char *path;
+	int version;                /* 2; 1: an older file, without sizes and hashes */
+	fd_recovery_file *files;
+	size_t n_files;
+	char **lines;               /* "set RULE.PATH=VALUE" / "unset RULE.PATH", unescaped */
+	size_t n_lines;
+} fd_recovery;
+int  session_read_recovery(const fd_session *s, const char *path, fd_recovery *rec, fd_diags *d);
+/* Replays rec's edits; refuses (-1, nothing replayed, d says which file)
+ * when a file it recorded changed or is not one of this session's. Returns
+ * the number of edits applied. */
+int  session_apply_recovery(fd_session *s, const fd_recovery *rec, fd_diags *d);
+void session_recovery_release(fd_recovery *rec);
+/* read + apply. */
+int  session_load_recovery(fd_session *s, const char *path, fd_diags *d);
 
 /* Getters. */
 static inline const fd_model *session_model(const fd_session *s) { return &s->model; }

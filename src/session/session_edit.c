@@ -51,7 +51,7 @@ size_t session_unsaved(const fd_session *s)
 
 /* ---- edits ------------------------------------------------------------------ */
 
-static void push_edit(fd_session *s, int32_t rule, const char *path, char *old_text, const char *new_text)
+void session_record_edit(fd_session *s, int32_t rule, const char *path, const char *old_text, const char *new_text)
 {
 	/* a new edit drops the redo tail */
 	s->n_edits = s->n_applied;
@@ -95,7 +95,7 @@ int session_set(fd_session *s, int32_t rule, const char *path, const char *value
 	}
 	/* recorded as the value now reads (canonical), so undo / recovery replay it */
 	char *now = session_current_text(s, rule, norm);
-	push_edit(s, rule, norm, old, now ? now : value);
+	session_record_edit(s, rule, norm, old, now ? now : value);
 	free(now);
 	free(old);
 	free(norm);
@@ -104,20 +104,20 @@ int session_set(fd_session *s, int32_t rule, const char *path, const char *value
 
 int session_set_spec(fd_session *s, const char *spec, fd_diags *d)
 {
-	const char *eq = strchr(spec, '=');
-	if (!eq) {
-		diag_error(d, (fd_srcpos){ 0 }, "--set wants RULE.PATH=VALUE, not '%s'", spec);
-		return -1;
-	}
-	/* the longest rule name followed by '.' */
+	/* the longest rule name followed by '.': a name may hold '.' and '=' */
 	int32_t best = -1;
 	size_t best_len = 0;
 	for (int32_t i = 0; i < s->rules.n_rules; i++) {
 		size_t n = strlen(s->rules.rules[i].name);
-		if (n > best_len && spec + n < eq && !strncmp(spec, s->rules.rules[i].name, n) && spec[n] == '.') {
+		if (n > best_len && !strncmp(spec, s->rules.rules[i].name, n) && spec[n] == '.' && strchr(spec + n, '=')) {
 			best = i;
 			best_len = n;
 		}
+	}
+	const char *eq = strchr(best >= 0 ? spec + best_len : spec, '=');
+	if (!eq) {
+		diag_error(d, (fd_srcpos){ 0 }, "--set wants RULE.PATH=VALUE, not '%s'", spec);
+		return -1;
 	}
 	if (best < 0) {
 		const char *dot = strchr(spec, '.');

@@ -63,7 +63,7 @@ start() {
 	starts=$((starts + 1)); sock="fdbg-sig-$$-$starts"
 	tm -f /dev/null new-session -d -x 100 -y 30 -e XDG_STATE_HOME="$d/state" -e XDG_CONFIG_HOME="$d/config" \
 		-c "$d" "TERM=tmux-256color LANG=C.UTF-8 $RUN $ROOT/samples/conv_add_silu.onnx -r rules -r srules; echo EXITED \$?; sleep 60"
-	wait_for "Conv_Add_SiLU_Fusion"
+	wait_for "Conv_BN_Relu_Fusion"   # the first row: the restore prompt covers the middle
 }
 
 tui_pid() {   # the pane's shell runs fusiondbg as its child
@@ -119,7 +119,7 @@ if start "$d"; then
 	# SIGKILL cannot be caught: the shell gets a raw tty; a new start on a sane one
 	tm kill-server 2>/dev/null
 	start "$d" || ok=1
-	wait_for "restore the unsaved edits" || ok=1
+	wait_for "restore these edits" || ok=1
 	tm send-keys -t 0 y
 	wait_for "unsaved" || { echo "  kill -9: y did not bring the edit back"; ok=1; }
 	wait_for "150" || ok=1
