@@ -57,7 +57,7 @@ char *session_param_spelling(const fd_session *s, int32_t rule, const char *path
 {
 	const fd_field *f = rule >= 0 && rule < s->rules.n_rules ? edit_field(path) : NULL;
 	const fd_rule_op *op = f && f->type == FT_PARAM ? path_op(&s->rules.rules[rule], path) : NULL;
-	const char *name = strrchr(path, '.') + 1;
+	const char *dot = strrchr(path, '.'), *name = dot ? dot + 1 : path;
 	const fd_param_def *pd = op && op->op >= 0 ? optable_param(op->op, name) : NULL;
 	const fd_yval *params = pd ? yval_get(op->where, "params") : NULL;
 	for (size_t i = 0; params && params->kind == YV_MAP && i < params->n; i++) {
