@@ -28,6 +28,15 @@ struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *pa
 	return sl;
 }
 
+void session_slot_before(fd_session *s, int32_t rule, const char *path, const char *before)
+{
+	if (session_slot(s, rule, path, false))
+		return;
+	struct fd_session_slot *sl = session_slot(s, rule, path, true);
+	free(sl->disk);
+	sl->disk = before ? xstrdup(before) : NULL;
+}
+
 static bool same_text(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
@@ -86,13 +95,13 @@ int session_set(fd_session *s, int32_t rule, const char *path, const char *value
 	char *canon = doc ? ypath_canonical(doc->root, path) : ypath_normalize(path);
 	char *norm = session_param_spelling(s, rule, canon);
 	free(canon);
-	session_slot(s, rule, norm, true);
 	char *old = session_current_text(s, rule, norm);
 	if (session_apply_value(s, rule, norm, value, !strcmp(norm, "enabled"), d) < 0) {
 		free(old);
 		free(norm);
 		return -1;
 	}
+	session_slot_before(s, rule, norm, old);   /* a refused edit leaves no slot */
 	/* recorded as the value now reads (canonical), so undo / recovery replay it */
 	char *now = session_current_text(s, rule, norm);
 	session_record_edit(s, rule, norm, old, now ? now : value);

@@ -115,6 +115,9 @@ int session_rederive_file(fd_session *s, int k, const char *old_path, fd_diags *
  * (disk = current text); whether its value differs from disk. */
 struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *path, bool create);
 bool slot_dirty(const fd_session *s, const struct fd_session_slot *sl);
+/* The slot of (rule, path) after an edit applied there, created when new
+ * with before (the text before the edit, NULL: absent) as its disk text. */
+void session_slot_before(fd_session *s, int32_t rule, const char *path, const char *before);
 /* Records an edit already applied (undo / redo see it); texts copied. */
 void session_record_edit(fd_session *s, int32_t rule, const char *path, const char *old_text, const char *new_text);
 

@@ -501,7 +501,7 @@ int session_apply_recovery(fd_session *s, const fd_recovery *rec, fd_diags *d)
 			diag_error(d, pos, "cannot replay '%.200s'", line);
 			rc = -1;
 		} else {
-			session_slot(s, best, p, true);
+			session_slot_before(s, best, p, old);
 			session_record_edit(s, best, p, old, NULL);   /* undo puts the value back */
 			applied++;
 		}

@@ -409,6 +409,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		        rep.values_refused);
 		for (size_t i = 0; i < d.n; i++)
 			fprintf(stderr, "  | %s\n", d.items[i].message);
+		for (size_t i = 0; i < n_edits; i++)
+			fprintf(stderr, "  edit %d %s = %s (was %s)\n", edits[i].rule, edits[i].path,
+			        edits[i].want ? edits[i].want : "(absent)", edits[i].was ? edits[i].was : "(absent)");
 	}
 
 	size_t after_size = 0;
@@ -417,6 +420,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *after = file_read_all(path, &after_size, &rd);
 	if (!after)
 		fail("the saved file cannot be read", NULL);
+	if (getenv("FUZZ_EDIT_VERBOSE"))
+		fprintf(stderr, "---- the file saved:\n%s\n----\n", after);
 	if (!rep.files_written && (after_size != yaml_size || memcmp(after, data, yaml_size)))
 		fail("nothing was saved, yet the file changed", NULL);
 	fd_yfile now;
