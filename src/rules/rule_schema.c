@@ -417,6 +417,10 @@ static void parse_attributes(schema *s, fd_rule *r, const fd_yval *v)
 	if (!want_kind(s, v, YV_MAP, "rewrite.attributes"))
 		return;
 	r->rewrite_attributes = v;
+	/* each becomes an attribute of the fused ONNX node: ONNX wants a name */
+	for (size_t i = 0; i < v->n; i++)
+		if (!v->keys[i]->text || !*v->keys[i]->text)
+			ERR(s, v->keys[i], "rewrite.attributes: an attribute needs a name (the key is empty)");
 	const fd_yval *tp = yval_get(v, "tile_policy");
 	if (tp)
 		want_str(s, tp, "rewrite.attributes.tile_policy", &r->tile_policy);
