@@ -260,7 +260,8 @@ static bool lines_kept(const char *old, size_t old_size, const bool *mark, const
 			while (q <= qend && !found) {
 				const char *qnl = memchr(q, '\n', (size_t)(qend - q));
 				size_t qlen = (size_t)((qnl ? qnl : qend) - q);
-				found = qlen == len && !memcmp(p, q, len);
+				/* the old last line, unterminated, may now end as the others do ("\r\n") */
+				found = (qlen == len || (!nl && qlen == len + 1 && q[len] == '\r')) && !memcmp(p, q, len);
 				q = qnl ? qnl + 1 : qend + 1;
 			}
 			if (!found)
