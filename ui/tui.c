@@ -172,6 +172,7 @@ static void restore_spot(tui *t)
 
 void tui_refresh(tui *t)
 {
+	t->run_gen++;
 	tui_rebuild_rule_rows(t);
 	restore_spot(t);
 	if (t->diff_valid) {

@@ -48,6 +48,10 @@ void tui_set_detail_node(tui *t, int32_t graph, int32_t node);
 /* edit.c: prompt-driven edit of rule's path (path may be NULL: ask for
  * PATH=VALUE), validated and applied by the session. */
 unsigned tui_edit_value(tui *t, int32_t rule, const char *path);
+/* edit.c: the dims what-if: a prompt for NAME=VALUE (name, when given, fills
+ * it), the session rebinds and re-runs, the status line says what changed
+ * (the memory view shows it whole). */
+unsigned tui_bind_dim(tui *t, const char *name);
 
 /* whynot.c: the why-not menu for a node, then the landing in the trace. */
 unsigned tui_why_not_node(tui *t, int32_t graph, int32_t node);

@@ -1,12 +1,13 @@
-/* estimate.c — memory and cost estimates of a match result, as numbers: per
- * fusion (bytes in, out, removed, workspace, kernel peak with chunking,
- * roofline speed-up) and per graph (liveness peak before / after the
- * fusions, and the tensors that make it). Formulas: estimate.h. Words (text,
- * JSON, formatting): estimate_report.c. */
+/* estimate.c — memory and cost estimates of a match result: the FLOPs
+ * table, per fusion (bytes in, out, removed, workspace, kernel peak with
+ * chunking, roofline speed-up, as numbers and as formulas), the cache of
+ * per-model sizes, and the whole estimate. Per graph (liveness):
+ * estimate_liveness.c. Formulas: estimate.h. Words (text, JSON,
+ * formatting): estimate_report.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "estimate/estimate.h"
+#include "estimate/estimate_internal.h"
 
 /* ---- FLOPs per op, as a table -------------------------------------------- */
 
@@ -197,21 +198,8 @@ static int64_t bytes_or_zero(const fd_graph *g, int32_t t, int32_t *n_unknown)
 	return b;
 }
 
-/* Tensor sizes and node times depend on the model only: computed once per
- * model and kept in the estimate (est_cache), so a what-if re-run only adds
- * them up. */
-typedef struct est_cache {
-	const fd_match_ctx *ctx;
-	const fd_model *model;
-	const fd_hwprofile *hw;
-	int32_t n_graphs;
-	int64_t **tbytes;          /* [graph][tensor]: bytes, -1 unknown */
-	fd_sint **tsize;           /* [graph][tensor]: the size as formula too; NULL for a graph of numbers */
-	double **ntime, **nflops;  /* [graph][node] */
-} est_cache;
-
 /* The size of t: a number, its formula, or unknown. */
-static fd_sint cached_size(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t)
+fd_sint est_cached_size(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t)
 {
 	if (t < 0)
 		return sint_num(0);
@@ -245,7 +233,7 @@ static fd_sint size_max(const fd_sint *s, int32_t n)
 	return best;
 }
 
-static int64_t cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t, int32_t *n_unknown)
+int64_t est_cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t, int32_t *n_unknown)
 {
 	if (!c)
 		return bytes_or_zero(g, t, n_unknown);
@@ -259,7 +247,7 @@ static int64_t cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, i
 	return b;
 }
 
-static int64_t add_sat(int64_t a, int64_t b)
+int64_t est_add_sat(int64_t a, int64_t b)
 {
 	return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
@@ -269,9 +257,9 @@ static double node_time(const fd_graph *g, const fd_node *n, const fd_hwprofile 
 	int32_t unk = 0;
 	int64_t bytes = 0;
 	for (int32_t i = 0; i < n->n_inputs; i++)
-		bytes = add_sat(bytes, bytes_or_zero(g, n->inputs[i], &unk));
+		bytes = est_add_sat(bytes, bytes_or_zero(g, n->inputs[i], &unk));
 	for (int32_t i = 0; i < n->n_outputs; i++)
-		bytes = add_sat(bytes, bytes_or_zero(g, n->outputs[i], &unk));
+		bytes = est_add_sat(bytes, bytes_or_zero(g, n->outputs[i], &unk));
 	double fl = estimate_node_flops(g, n);
 	if (fl < 0)
 		fl = 0;
@@ -310,7 +298,7 @@ static void fusion_formulas(const fd_match_result *r, size_t fi, const est_cache
 	fd_sint act = sint_num(0), cst = sint_num(0), outs = sint_num(0), removed = sint_num(0), ws = sint_num(0);
 	const int32_t *ids = fusion_ids(r, fu->inputs);
 	for (int32_t i = 0; i < fu->n_inputs; i++) {
-		fd_sint b = cached_size(c, fu->graph, g, ids[i]);
+		fd_sint b = est_cached_size(c, fu->graph, g, ids[i]);
 		if (ids[i] >= 0 && (gx->tflags[ids[i]] & TF_CONST))
 			cst = size_add(cst, b);
 		else
@@ -318,13 +306,13 @@ static void fusion_formulas(const fd_match_result *r, size_t fi, const est_cache
 	}
 	ids = fusion_ids(r, fu->outputs);
 	for (int32_t i = 0; i < fu->n_outputs; i++)
-		outs = size_add(outs, cached_size(c, fu->graph, g, ids[i]));
+		outs = size_add(outs, est_cached_size(c, fu->graph, g, ids[i]));
 	ids = fusion_ids(r, fu->intermediates);
 	fd_sint mids[64];
 	int32_t n_mid = 0;
 	bool too_many = fu->n_intermediates > 64;
 	for (int32_t i = 0; i < fu->n_intermediates; i++) {
-		fd_sint b = cached_size(c, fu->graph, g, ids[i]);
+		fd_sint b = est_cached_size(c, fu->graph, g, ids[i]);
 		removed = size_add(removed, b);
 		if (n_mid < 64)
 			mids[n_mid++] = b;
@@ -364,33 +352,33 @@ static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_op
 
 	ids = fusion_ids(r, fu->inputs);
 	for (int32_t i = 0; i < fu->n_inputs; i++) {
-		int64_t b = cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
+		int64_t b = est_cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
 		if (ids[i] >= 0 && (gx->tflags[ids[i]] & TF_CONST))
-			out->input_const_bytes = add_sat(out->input_const_bytes, b);
+			out->input_const_bytes = est_add_sat(out->input_const_bytes, b);
 		else
-			out->input_act_bytes = add_sat(out->input_act_bytes, b);
+			out->input_act_bytes = est_add_sat(out->input_act_bytes, b);
 	}
-	out->inputs_bytes = add_sat(out->input_act_bytes, out->input_const_bytes);
+	out->inputs_bytes = est_add_sat(out->input_act_bytes, out->input_const_bytes);
 	ids = fusion_ids(r, fu->outputs);
 	double out_elems = 0;
 	for (int32_t i = 0; i < fu->n_outputs; i++) {
-		out->outputs_bytes = add_sat(out->outputs_bytes, cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown));
+		out->outputs_bytes = est_add_sat(out->outputs_bytes, est_cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown));
 		double e = elements(g, ids[i]);
 		if (e > out_elems)
 			out_elems = e;
 	}
 	ids = fusion_ids(r, fu->intermediates);
 	for (int32_t i = 0; i < fu->n_intermediates; i++) {
-		int64_t b = cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
-		out->intermediate_bytes_removed = add_sat(out->intermediate_bytes_removed, b);
+		int64_t b = est_cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
+		out->intermediate_bytes_removed = est_add_sat(out->intermediate_bytes_removed, b);
 		if (b > out->largest_intermediate_bytes)
 			out->largest_intermediate_bytes = b;
 	}
 	out->workspace_known = fu->workspace_bytes >= 0;
 	out->workspace_bytes = fu->workspace_bytes >= 0 ? fu->workspace_bytes : 0;
 
-	int64_t peak = add_sat(add_sat(out->inputs_bytes, out->outputs_bytes),
-	                       add_sat(out->workspace_bytes, out->largest_intermediate_bytes));
+	int64_t peak = est_add_sat(est_add_sat(out->inputs_bytes, out->outputs_bytes),
+	                       est_add_sat(out->workspace_bytes, out->largest_intermediate_bytes));
 	out->kernel_peak_unchunked_bytes = peak;
 	bool chunked = rule->tile_policy && !strcmp(rule->tile_policy, "chunked");
 	if (chunked && rule->n_chunk_size > 0 && out_elems > 0) {
@@ -494,7 +482,7 @@ static est_cache *cache_get(fd_estimate *e, const fd_match_result *r)
 		if (formulas) {
 			c->tsize[gi] = xmalloc((size_t)g->n_tensors * sizeof **c->tsize);
 			for (int32_t t = 0; t < g->n_tensors; t++)
-				c->tsize[gi][t] = cached_size(NULL, gi, g, t);
+				c->tsize[gi][t] = est_cached_size(NULL, gi, g, t);
 		}
 		c->ntime[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->ntime);
 		c->nflops[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->nflops);
@@ -503,262 +491,6 @@ static est_cache *cache_get(fd_estimate *e, const fd_match_result *r)
 	}
 	e->cache = c;
 	return c;
-}
-
-/* ---- whole graph: liveness --------------------------------------------------- */
-
-typedef struct live_scratch {
-	int32_t *start, *end;      /* per tensor; start < 0: not an activation */
-	int64_t *bytes;
-	int64_t *delta;            /* per step + 1 */
-	int32_t *step_of;          /* per node */
-	int32_t *order;
-} live_scratch;
-
-static const fd_graph *sort_g;
-static const int64_t *sort_bytes;
-
-static int cmp_peak(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	if (sort_bytes[x] != sort_bytes[y])
-		return sort_bytes[x] > sort_bytes[y] ? -1 : 1;
-	int c = strcmp(sort_g->tensors[x].name, sort_g->tensors[y].name);
-	return c ? c : (x > y) - (x < y);
-}
-
-/* Peak over steps 0..n_steps-1 of the tensors with start >= 0 (raw: the
- * cached sizes, -1 for an unknown one, or NULL). */
-static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, const int64_t *raw,
-                          fd_liveness *out)
-{
-	memset(out, 0, sizeof *out);
-	out->peak_step = -1;
-	if (n_steps <= 0)
-		return;
-	memset(ls->delta, 0, ((size_t)n_steps + 1) * sizeof *ls->delta);
-	for (int32_t t = 0; t < g->n_tensors; t++) {
-		if (ls->start[t] < 0)
-			continue;
-		ls->delta[ls->start[t]] += ls->bytes[t];
-		ls->delta[ls->end[t] + 1] -= ls->bytes[t];
-	}
-	int64_t live = 0, best = -1;
-	for (int32_t k = 0; k < n_steps; k++) {
-		live += ls->delta[k];
-		if (live > best) {
-			best = live;
-			out->peak_step = k;
-		}
-	}
-	out->peak_bytes = best > 0 ? best : 0;
-	int32_t n = 0;
-	for (int32_t t = 0; t < g->n_tensors; t++)
-		if (ls->start[t] >= 0 && ls->start[t] <= out->peak_step && out->peak_step <= ls->end[t])
-			ls->order[n++] = t;
-	sort_g = g;
-	sort_bytes = ls->bytes;
-	qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
-	out->n_live_at_peak = n;
-	out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
-	for (int32_t i = 0; i < out->n_peak_tensors; i++) {
-		out->peak_tensors[i].tensor = ls->order[i];
-		out->peak_tensors[i].bytes = ls->bytes[ls->order[i]];
-		out->peak_tensors[i].size = sint_num(ls->bytes[ls->order[i]]);
-	}
-	out->peak_f = sint_num(out->peak_bytes);
-	/* a tensor of unknown size live at the peak: the peak is not known */
-	for (int32_t i = 0; raw && i < n; i++)
-		if (raw[ls->order[i]] < 0) {
-			out->peak_f = sint_unknown();
-			out->peak_bytes = -1;
-			break;
-		}
-}
-
-/* A size's value with every unbound symbol at 64: what orders formulas
- * (the candidate peak, the tensors that make it) before they are proven. */
-static int64_t probe(fd_sint s)
-{
-	int64_t v;
-	if (!s.e)
-		return s.n == SINT_UNKNOWN ? 0 : s.n;
-	return dexpr_value_with(s.e, 64, &v) ? v : 0;
-}
-
-/* The same over sizes that are formulas: the live bytes of each step as a
- * formula; the peak is the step whose formula is at least every other's for
- * any binding (sint_ge_always), else it depends on the values. */
-static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_steps, const fd_sint *size,
-                             fd_liveness *out)
-{
-	if (n_steps <= 0)
-		return;
-	fd_sint *delta = xcalloc((size_t)n_steps + 1, sizeof *delta), *lives = xmalloc((size_t)n_steps * sizeof *lives);
-	int64_t *pv = xmalloc((size_t)g->n_tensors * sizeof *pv);
-	for (int32_t t = 0; t < g->n_tensors; t++) {
-		pv[t] = probe(size[t]);
-		if (ls->start[t] < 0 || !sint_defined(size[t]))
-			continue;
-		delta[ls->start[t]] = sint_add(delta[ls->start[t]], size[t]);
-		delta[ls->end[t] + 1] = sint_sub(delta[ls->end[t] + 1], size[t]);
-	}
-	fd_sint live = sint_num(0);
-	int32_t best = 0;
-	for (int32_t k = 0; k < n_steps; k++) {
-		live = sint_add(live, delta[k]);
-		lives[k] = live;
-		if (probe(live) > probe(lives[best]))
-			best = k;
-	}
-	bool depends = !sint_defined(lives[best]);
-	for (int32_t k = 0; k < n_steps && !depends; k++)
-		depends = !sint_ge_always(lives[best], lives[k]);
-	int32_t n = 0;
-	bool unknown = false;
-	for (int32_t t = 0; t < g->n_tensors; t++)
-		if (ls->start[t] >= 0 && ls->start[t] <= best && best <= ls->end[t]) {
-			ls->order[n++] = t;
-			unknown |= !sint_defined(size[t]);
-		}
-	sort_g = g;
-	sort_bytes = pv;
-	qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
-	out->peak_step = best;
-	out->peak_depends = depends && !unknown;
-	out->peak_f = depends || unknown ? sint_unknown() : lives[best];
-	int64_t v;
-	out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
-	out->n_live_at_peak = n;
-	out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
-	for (int32_t i = 0; i < out->n_peak_tensors; i++) {
-		fd_sint s = size[ls->order[i]];
-		out->peak_tensors[i].tensor = ls->order[i];
-		out->peak_tensors[i].size = s;
-		out->peak_tensors[i].bytes = !s.e && sint_value(s, &v) ? v : -1;
-	}
-	free(delta);
-	free(lives);
-	free(pv);
-}
-
-/* Initializers and constants (and what only they compute) are weights: never
- * in the activation peak, counted apart as weight_bytes. */
-static bool is_weight(const fd_tensor *x, uint8_t tflags)
-{
-	return (tflags & TF_CONST) || x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT;
-}
-
-/* Live intervals with each node at step_of[node]; skip marks tensors never
- * materialised (fusion intermediates). */
-static void intervals(const fd_graph *g, const uint8_t *tflags, live_scratch *ls, const uint8_t *skip,
-                      int32_t n_steps)
-{
-	for (int32_t t = 0; t < g->n_tensors; t++) {
-		const fd_tensor *x = &g->tensors[t];
-		ls->start[t] = ls->end[t] = -1;
-		if (is_weight(x, tflags[t]) || x->kind == TENSOR_OUTER_SCOPE || (skip && skip[t]))
-			continue;
-		int32_t s = x->producer >= 0 ? ls->step_of[x->producer] : 0;
-		int32_t e = s;
-		for (int32_t c = 0; c < x->n_consumers; c++)
-			if (ls->step_of[x->consumers[c]] > e)
-				e = ls->step_of[x->consumers[c]];
-		if (x->is_graph_output)
-			e = n_steps - 1;
-		ls->start[t] = s;
-		ls->end[t] = e;
-	}
-}
-
-/* Carves the scratch arrays of one graph out of e's reusable buffer. */
-static void *carve(char **p, size_t n, size_t size)
-{
-	void *at = *p;
-	*p += (n * size + 15) & ~(size_t)15;
-	return at;
-}
-
-static void graph_estimate(fd_estimate *e, const est_cache *c, const fd_match_result *r, int32_t gi,
-                           fd_graph_est *ge)
-{
-	const fd_graph_index *gx = &r->ctx->graphs[gi];
-	const fd_graph *g = gx->g;
-	memset(ge, 0, sizeof *ge);
-	ge->graph = gi;
-	size_t nt = g->n_tensors ? (size_t)g->n_tensors : 1, nn = g->n_nodes ? (size_t)g->n_nodes : 1;
-	size_t nf = r->n_fusions + 1;
-	size_t need = nt * (3 * sizeof(int32_t) + sizeof(int64_t) + 1) + (nn + 1) * (sizeof(int64_t) + sizeof(int32_t)) +
-	              nf * sizeof(int32_t) + 8 * 16;
-	if (need > e->scratch_size) {
-		free(e->scratch);
-		e->scratch = xmalloc(need);
-		e->scratch_size = need;
-	}
-	char *p = e->scratch;
-	live_scratch ls;
-	ls.start = carve(&p, nt, sizeof *ls.start);
-	ls.end = carve(&p, nt, sizeof *ls.end);
-	ls.bytes = carve(&p, nt, sizeof *ls.bytes);
-	ls.order = carve(&p, nt, sizeof *ls.order);
-	ls.delta = carve(&p, nn + 1, sizeof *ls.delta);
-	ls.step_of = carve(&p, nn, sizeof *ls.step_of);
-	uint8_t *skip = carve(&p, nt, 1);
-	int32_t *fstep = carve(&p, nf, sizeof *fstep);
-	memset(ls.bytes, 0, nt * sizeof *ls.bytes);
-	memset(skip, 0, nt);
-
-	for (int32_t t = 0; t < g->n_tensors; t++) {
-		const fd_tensor *x = &g->tensors[t];
-		int32_t unk = 0;
-		int64_t b = cached_bytes(c, gi, g, t, &unk);
-		if (is_weight(x, gx->tflags[t])) {
-			ge->weight_bytes = add_sat(ge->weight_bytes, b);
-			continue;
-		}
-		if (x->kind == TENSOR_OUTER_SCOPE)
-			continue;
-		ge->n_activations++;
-		ge->n_unknown += unk;
-		ls.bytes[t] = b;
-	}
-	/* before */
-	for (int32_t i = 0; i < g->n_nodes; i++)
-		ls.step_of[i] = g->nodes[i].topo;
-	const int64_t *raw = c ? c->tbytes[gi] : NULL;
-	const fd_sint *sizes = c ? c->tsize[gi] : NULL;
-	intervals(g, gx->tflags, &ls, NULL, g->n_nodes);
-	liveness_peak(g, &ls, g->n_nodes, raw, &ge->before);
-	if (sizes)
-		liveness_formula(g, &ls, g->n_nodes, sizes, &ge->before);
-	/* after: a fusion runs at its last member's step */
-	const int32_t *claim = r->claim ? r->claim[gi] : NULL;
-	for (size_t f = 0; f < r->n_fusions; f++) {
-		const fd_fusion *fu = &r->fusions[f];
-		if (fu->graph != gi)
-			continue;
-		const int32_t *ids = fusion_ids(r, fu->intermediates);
-		for (int32_t i = 0; i < fu->n_intermediates; i++)
-			if (ids[i] >= 0)
-				skip[ids[i]] = 1;
-	}
-	if (claim && r->n_fusions) {
-		for (size_t f = 0; f < r->n_fusions; f++) {
-			const fd_fusion *fu = &r->fusions[f];
-			fstep[f] = -1;
-			const int32_t *nodes = fusion_ids(r, fu->nodes);
-			for (int32_t i = 0; fu->graph == gi && i < fu->n_nodes; i++)
-				if (g->nodes[nodes[i]].topo > fstep[f])
-					fstep[f] = g->nodes[nodes[i]].topo;
-		}
-		for (int32_t i = 0; i < g->n_nodes; i++)
-			if (claim[i] >= 0 && (size_t)claim[i] < r->n_fusions && fstep[claim[i]] >= 0)
-				ls.step_of[i] = fstep[claim[i]];
-	}
-	intervals(g, gx->tflags, &ls, skip, g->n_nodes);
-	liveness_peak(g, &ls, g->n_nodes, raw, &ge->after);
-	if (sizes)
-		liveness_formula(g, &ls, g->n_nodes, sizes, &ge->after);
 }
 
 /* ---- the whole estimate --------------------------------------------------- */
@@ -801,6 +533,6 @@ int estimate_compute(fd_estimate *e, const fd_match_result *r, const fd_estimate
 		e->graphs = xmalloc((size_t)e->cap_graphs * sizeof *e->graphs);
 	}
 	for (int32_t gi = 0; gi < e->n_graphs; gi++)
-		graph_estimate(e, c, r, gi, &e->graphs[gi]);
+		est_graph(e, c, r, gi, &e->graphs[gi]);
 	return 0;
 }

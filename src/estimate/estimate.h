@@ -155,6 +155,26 @@ typedef struct fd_estimate {
 	void *cache;                 /* per-model sizes and node times (they never change) */
 } fd_estimate;
 
+/* A graph's memory timeline (estimate_liveness.c): live activation bytes
+ * at each step of the topological order, before (live[0]) and after
+ * (live[1]) the fusions, with each side's peak step. Where sizes are
+ * formulas, the values are in bytes per unit of one monomial (unit: "batch"
+ * — the live bytes are value × batch) when every step scales alike;
+ * otherwise known is false and why says what to bind. Unknown sizes count
+ * 0 and are counted in n_unknown. */
+typedef struct fd_timeline {
+	int32_t graph, n_steps;
+	double *live[2];
+	int32_t peak_step[2];
+	double peak[2];
+	char unit[128];              /* "" when the values are plain bytes */
+	bool known;
+	char why[256];
+	int32_t n_unknown;
+} fd_timeline;
+int  estimate_timeline(const fd_estimate *e, int32_t graph, fd_timeline *out);   /* -1: no such graph */
+void estimate_timeline_release(fd_timeline *t);
+
 void estimate_init(fd_estimate *e);
 void estimate_release(fd_estimate *e);
 /* Fills e from r (reusing e's arrays). opt may be NULL. Returns 0, -1 on OOM. */

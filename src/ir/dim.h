@@ -73,6 +73,8 @@ bool dexpr_linear(const fd_dexpr *e, const char **sym, int64_t *num, int64_t *de
 /* Every coefficient of e is an integer divisible by d (then e is, for any
  * integer values of its symbols). */
 bool dexpr_divisible(const fd_dexpr *e, int64_t d);
+/* e is one term c * M: c (num/den) and M, the monomial alone (coefficient 1). */
+bool dexpr_monomial(const fd_dexpr *e, int64_t *num, int64_t *den, const fd_dexpr **mono);
 /* Every coefficient of e is positive: e never shrinks as a symbol grows
  * (floors are normalised with coefficients >= 0, so they grow too). */
 bool dexpr_monotone(const fd_dexpr *e);

@@ -505,6 +505,19 @@ bool dexpr_largest_within(const fd_dexpr *e, int64_t limit, int64_t *v)
 	return true;
 }
 
+bool dexpr_monomial(const fd_dexpr *e, int64_t *num, int64_t *den, const fd_dexpr **mono)
+{
+	if (e->n_terms != 1 || e->terms[0].nf == 0)
+		return false;
+	dpoly p;
+	poly_expr(&p, e);
+	*num = p.t[0].num;
+	*den = p.t[0].den;
+	p.t[0].num = p.t[0].den = 1;
+	*mono = table_intern(e->tab, &p);
+	return true;
+}
+
 bool dexpr_monotone(const fd_dexpr *e)
 {
 	for (int i = 0; i < e->n_terms; i++)

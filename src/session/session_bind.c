@@ -136,7 +136,13 @@ static void set_binding(fd_session *s, const char *name, int64_t value)
 int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 {
 	if (!name || dimtab_find_symbol(s->model.dimtab, name) < 0) {
-		diag_error(d, (fd_srcpos){ 0 }, "the model has no symbol %s", name ? name : "");
+		char list[256] = "";
+		size_t at = 0;
+		for (int32_t i = 0; i < s->model.n_symdims && at < sizeof list; i++)
+			if (s->model.symdims[i].used)
+				at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "", s->model.symdims[i].name);
+		diag_error(d, (fd_srcpos){ 0 }, "%s: the model has no symbol of that name (its symbols: %s)",
+		           name ? name : "", at ? list : "none");
 		return -1;
 	}
 	int64_t was;
