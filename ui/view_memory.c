@@ -110,7 +110,7 @@ static void symbols_text(const fd_model *m, char *buf, size_t size)
 			at += (size_t)snprintf(buf + at, size - at, " %s (unbound)", m->symdims[i].name);
 	}
 	if (at < size)
-		snprintf(buf + at, size - at, shown ? "   (Enter or @ binds one: what-if)" : " none: every dim is a number");
+		snprintf(buf + at, size - at, shown ? "   (Enter or @ binds one: what-if)" : " none to bind");
 }
 
 static const char *change_text(tui *t, const fd_binding_change *c, char *buf, size_t size, int *role)
@@ -230,33 +230,37 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	int at = x + 1, end = x + w;
 	const fd_graph *g = &session_model(&t->s)->graphs[0];
 	char b1[192], b2[192], num[16];
+	/* nothing drawn past the pane's right edge */
+#define CLIP(x_, w_) ((x_) >= end ? 0 : (x_) + (w_) > end ? end - (x_) : (w_))
 	if (r->kind == MR_HEAD) {
 		at = display_text(y, at, end - at, rr, 0, " step ");
-		display_text(y, at, node_w, rr, 0, "node");
+		display_text(y, at, CLIP(at, node_w), rr, 0, "node");
 		at += node_w + 1;
-		display_text(y, at, value_w, rr, 0, "before");
+		display_text(y, at, CLIP(at, value_w), rr, 0, "before");
 		at += value_w + 1;
-		display_text(y, at, value_w, rr, 0, "after");
+		display_text(y, at, CLIP(at, value_w), rr, 0, "after");
 		at += value_w + 1;
 		snprintf(b1, sizeof b1, "%s before %s after", G.info, G.fused);
-		display_text(y, at, end - at, rr, 0, b1);
+		display_text(y, at, CLIP(at, end - at), rr, 0, b1);
 		return;
 	}
 	int32_t k = (int32_t)r->i;
 	snprintf(num, sizeof num, "%5d ", k);
 	at = display_text(y, at, end - at, rr, 0, num);
-	display_text(y, at, node_w, rr, 0, g->topo_order && k < g->n_nodes ? g->nodes[g->topo_order[k]].name : "?");
+	display_text(y, at, CLIP(at, node_w), rr, 0, g->topo_order && k < g->n_nodes ? g->nodes[g->topo_order[k]].name : "?");
 	at += node_w + 1;
 	value_text(tl.live[0][k], b1, sizeof b1);
 	value_text(tl.live[1][k], b2, sizeof b2);
-	display_text(y, at + value_w - display_width(b1), value_w, rr, 0, b1);
+	int x1 = at + value_w - display_width(b1);
+	display_text(y, x1, CLIP(x1, value_w), rr, 0, b1);
 	at += value_w + 1;
-	display_text(y, at + value_w - display_width(b2), value_w, rr, 0, b2);
+	int x2 = at + value_w - display_width(b2);
+	display_text(y, x2, CLIP(x2, value_w), rr, 0, b2);
 	at += value_w + 2;
 	int bar_w = end - at - mark_w;
 	if (bar_w > 60)
 		bar_w = 60;
-	if (bar_w > 0) {
+	if (bar_w > 0 && at + bar_w <= end) {
 		draw_bars(y, at, bar_w, k);
 		at += bar_w + 1;
 	}
@@ -264,6 +268,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	                 : k == tl.peak_step[0] ? "< before" : k == tl.peak_step[1] ? "< after" : NULL;
 	if (mark && at < end)
 		display_text(y, at, end - at, cur ? ROLE_CURSOR : ROLE_LOSS, 0, mark);
+#undef CLIP
 }
 
 /* E in this view: the timeline as a chart. */

@@ -331,10 +331,14 @@ static void fusion_formulas(const fd_match_result *r, size_t fi, const est_cache
 	fd_sint largest = too_many ? sint_unknown() : size_max(mids, n_mid);
 	out->kernel_peak_f = out->chunk_ratio < 1 ? sint_unknown()
 	                     : size_add(size_add(out->inputs_f, outs), size_add(ws, largest));
-	const fd_sint *all[] = { &out->inputs_f, &out->outputs_f, &out->removed_f, &out->workspace_f,
-	                         &out->kernel_peak_f };
-	for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+	/* a formula with a fresh symbol in it is a size nobody can know */
+	fd_sint *all[] = { &out->inputs_f, &out->input_act_f, &out->input_const_f, &out->outputs_f, &out->removed_f,
+	                   &out->workspace_f, &out->kernel_peak_f };
+	for (size_t k = 0; k < sizeof all / sizeof *all; k++) {
+		if (all[k]->e && dexpr_has_fresh(all[k]->e))
+			*all[k] = sint_unknown();
 		out->symbolic |= all[k]->e != NULL;
+	}
 }
 
 static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_options *opt_in,

@@ -169,6 +169,7 @@ typedef struct fd_timeline {
 	double peak[2];
 	char unit[128];              /* "" when the values are plain bytes */
 	bool known;
+	bool unknowable;             /* not known, and no binding would make it so */
 	char why[256];
 	int32_t n_unknown;
 } fd_timeline;

@@ -352,8 +352,14 @@ static void timeline_side(void *arg, int side, const fd_graph *g, live_scratch *
 		if (!st->unit && live.e && dexpr_monomial(live.e, &num, &den, &mono))
 			st->unit = mono;
 	}
-	for (int32_t k = 0; k < n_steps && t->known; k++)
+	for (int32_t k = 0; k < n_steps && t->known; k++) {
+		if (delta[k].e && dexpr_has_fresh(delta[k].e)) {
+			t->known = false;
+			t->unknowable = true;
+			break;
+		}
 		t->known = in_units(st, delta[k], &v[k]);
+	}
 	free(delta);
 }
 
@@ -374,7 +380,9 @@ int estimate_timeline(const fd_estimate *e, int32_t gi, fd_timeline *t)
 	fd_graph_est ge;
 	graph_sides(&scratch, &scratch_size, e->cache, e->r, gi, &ge, timeline_side, &st);
 	free(scratch);
-	if (!t->known) {
+	if (!t->known && t->unknowable) {
+		snprintf(t->why, sizeof t->why, "some sizes cannot be known (dims that no binding reaches)");
+	} else if (!t->known) {
 		const char *names[8];
 		int n = model_unbound_symbols(e->r->ctx->model, names, 8);
 		size_t at = (size_t)snprintf(t->why, sizeof t->why, "the steps do not scale alike: bind ");

@@ -11,7 +11,9 @@
 #  3. --input-shape as CANN ATC takes it: binding unnamed dims, names with
 #     ':' in them, -1, a replaced static dim (a warning), and every bad form
 #     a one-line error with exit 2 (unknown input, rank, syntax, a symbol
-#     bound twice).
+#     bound twice);
+#  4. unknown is not zero: where sizes cannot be known, mem, its JSON and
+#     the picture say unknown (null), never 0 B, ×1.00 or a red peak edge.
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0
@@ -155,5 +157,26 @@ done
 grep -qF "inputs: input, sr" <("$FUSIONDBG" info --input-shape "nosuch:1" samples/vad_if.onnx 2>&1) || bad "unknown input: list the inputs"
 "$FUSIONDBG" info --dim batch=8 --input-shape "x:4,16,64,64" samples/symbolic_batch.onnx >/dev/null 2>"$tmp/e.txt"
 [ $? -eq 2 ] && grep -qF "binds batch to 4, but it is bound to 8 already" "$tmp/e.txt" || { bad "a symbol bound twice:"; cat "$tmp/e.txt"; }
+# 4. unknown sizes
+U=tests/data/shapes/unknown_sizes.onnx
+"$FUSIONDBG" mem "$U" -r rules >"$tmp/u.txt" 2>&1 || bad "mem unknown_sizes"
+for want in "memory (main graph, activations): peak unknown -> unknown" "removed unknown" "est. n/a" \
+	"kernel peak unknown" "4 of 4 activations have an unknown size"; do
+	grep -qF -- "$want" "$tmp/u.txt" || bad "mem unknown_sizes: '$want' not in the output"
+done
+grep -q ' 0 B\|×1\.0' "$tmp/u.txt" && { bad "mem unknown_sizes shows 0 B or ×1.0:"; grep ' 0 B\|×1\.0' "$tmp/u.txt"; }
+"$FUSIONDBG" mem "$U" -r rules --format json >"$tmp/u.json" || bad "mem json unknown_sizes"
+"$PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m, f = d["memory"], d["fusions"][0]["memory"]
+bad = [k for k in ("peak_before_bytes", "peak_after_bytes") if m[k] is not None]
+bad += [k for k in ("intermediate_bytes_removed", "outputs_bytes", "kernel_peak_bytes") if f[k] is not None]
+if f["speedup_estimate"] != 0: bad.append("speedup_estimate")
+sys.exit(1 if bad else 0) if not bad else (print("FAIL unknown json:", bad), sys.exit(1))' "$tmp/u.json" || fail=1
+"$FUSIONDBG" export "$U" -r rules -o "$tmp/u.dot" >/dev/null 2>&1 || bad "export unknown_sizes"
+grep -qF "speed-up n/a (est.) · removes unknown" "$tmp/u.dot" || bad "cluster label of unknown sizes"
+grep -q 'penwidth=3' "$tmp/u.dot" && bad "red peak edges for a peak nobody knows"
+grep -qF "no peak marked: it is not known" "$tmp/u.dot" || bad "legend does not say the peak is not known"
 echo "test_shapes: done"
 finish $fail
