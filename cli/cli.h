@@ -81,6 +81,10 @@ typedef struct cli_command_spec {
  * error printed. */
 int cli_parse_command(int argc, char **argv, const cli_command_spec *c, cli_options *o);
 
+/* cli_parse_command, then the model loaded (with --dim, --input-shape);
+ * -1 with the error printed. */
+int cli_parse_and_load(int argc, char **argv, const cli_command_spec *c, cli_options *o, fd_model *m);
+
 /* The one-line summary of the command NAME (len bytes), or NULL (main.c). */
 const char *cli_command_summary(const char *name, size_t len);
 

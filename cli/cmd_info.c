@@ -182,10 +182,8 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in)
 int cmd_info(int argc, char **argv)
 {
 	cli_options o;
-	if (cli_parse_command(argc, argv, &spec, &o) < 0)
-		return EXIT_BAD_INPUT;
 	fd_model m;
-	if (cli_load_model(&o, &m))
+	if (cli_parse_and_load(argc, argv, &spec, &o, &m))
 		return EXIT_BAD_INPUT;
 	if (o.tensors) {
 		cli_info_tensors(stdout, o.model, &m, o.format == FORMAT_JSON);

@@ -63,11 +63,70 @@ static bool symbolic(const fd_shape *s)
 	return false;
 }
 
+/* Every tensor the listing shows (outer-scope reads are their graph's),
+ * graph by graph, handed to fn. */
+typedef void (*tensor_fn)(void *arg, const fd_graph *g, const fd_tensor *t);
+
+static void each_tensor(const fd_model *m, tensor_fn fn, void *arg)
+{
+	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
+		const fd_graph *g = &m->graphs[gi];
+		for (int32_t ti = 0; ti < g->n_tensors; ti++)
+			if (g->tensors[ti].kind != TENSOR_OUTER_SCOPE)
+				fn(arg, g, &g->tensors[ti]);
+	}
+}
+
+static void json_name_or_null(FILE *f, const char *s)
+{
+	if (s)
+		json_write_string(f, s);
+	else
+		fputs("null", f);
+}
+
+typedef struct json_state {
+	FILE *f;
+	bool first;
+} json_state;
+
+static void json_tensor(void *arg, const fd_graph *g, const fd_tensor *t)
+{
+	json_state *js = arg;
+	FILE *f = js->f;
+	char buf[512];
+	fprintf(f, "%s\n    {\"graph\": %d, \"graph_name\": ", js->first ? "" : ",", g->index);
+	js->first = false;
+	json_write_string(f, graph_label(g));
+	fputs(", \"name\": ", f);
+	json_write_string(f, t->name);
+	fprintf(f, ", \"kind\": \"%s\", \"dtype\": \"%s\", \"shape\": ", tensor_kind_name((fd_tensor_kind)t->kind),
+	        dtype_name(t->dtype));
+	json_shape(f, &t->shape, false);
+	if (symbolic(&t->shape)) {
+		fputs(", \"shape_at_bindings\": ", f);
+		json_shape(f, &t->shape, true);
+	}
+	fd_sint b = tensor_bytes_sym(t);
+	int64_t v;
+	if (sint_value(b, &v) && v >= 0)
+		fprintf(f, ", \"bytes\": %lld, \"bytes_formula\": null", (long long)v);
+	else if (b.e) {
+		fputs(", \"bytes\": null, \"bytes_formula\": ", f);
+		json_write_string(f, dexpr_format_bytes(b.e, buf, sizeof buf));
+	} else
+		fputs(", \"bytes\": null, \"bytes_formula\": null", f);
+	fputs(", \"producer\": ", f);
+	json_name_or_null(f, producer_of(g, t));
+	fputs(", \"producer_op\": ", f);
+	json_name_or_null(f, t->producer >= 0 ? g->nodes[t->producer].op_type : NULL);
+	fputc('}', f);
+}
+
 static void print_json(FILE *f, const char *path, const fd_model *m)
 {
 	const char *unbound[64];
 	int n_unbound = model_unbound_symbols(m, unbound, 64);
-	char buf[512];
 	fputs("{\n  \"model\": ", f);
 	json_write_string(f, path);
 	fputs(",\n  \"unbound_symbols\": [", f);
@@ -76,87 +135,47 @@ static void print_json(FILE *f, const char *path, const fd_model *m)
 		json_write_string(f, unbound[i]);
 	}
 	fputs("],\n  \"tensors\": [", f);
-	bool first = true;
-	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
-		const fd_graph *g = &m->graphs[gi];
-		for (int32_t ti = 0; ti < g->n_tensors; ti++) {
-			const fd_tensor *t = &g->tensors[ti];
-			if (t->kind == TENSOR_OUTER_SCOPE)
-				continue;
-			fprintf(f, "%s\n    {\"graph\": %d, \"graph_name\": ", first ? "" : ",", gi);
-			first = false;
-			json_write_string(f, graph_label(g));
-			fputs(", \"name\": ", f);
-			json_write_string(f, t->name);
-			fprintf(f, ", \"kind\": \"%s\", \"dtype\": \"%s\", \"shape\": ", tensor_kind_name((fd_tensor_kind)t->kind),
-			        dtype_name(t->dtype));
-			json_shape(f, &t->shape, false);
-			if (symbolic(&t->shape)) {
-				fputs(", \"shape_at_bindings\": ", f);
-				json_shape(f, &t->shape, true);
-			}
-			fd_sint b = tensor_bytes_sym(t);
-			int64_t v;
-			if (sint_value(b, &v) && v >= 0)
-				fprintf(f, ", \"bytes\": %lld, \"bytes_formula\": null", (long long)v);
-			else if (b.e) {
-				fputs(", \"bytes\": null, \"bytes_formula\": ", f);
-				json_write_string(f, dexpr_format_bytes(b.e, buf, sizeof buf));
-			} else
-				fputs(", \"bytes\": null, \"bytes_formula\": null", f);
-			fputs(", \"producer\": ", f);
-			if (producer_of(g, t))
-				json_write_string(f, producer_of(g, t));
-			else
-				fputs("null", f);
-			fputs(", \"producer_op\": ", f);
-			if (t->producer >= 0)
-				json_write_string(f, g->nodes[t->producer].op_type);
-			else
-				fputs("null", f);
-			fputc('}', f);
-		}
+	json_state js = { f, true };
+	each_tensor(m, json_tensor, &js);
+	fputs(js.first ? "]\n}\n" : "\n  ]\n}\n", f);
+}
+
+typedef struct text_state {
+	FILE *f;
+	int wn, ws, wg, wp;      /* column widths */
+	bool measure;            /* this pass only measures */
+} text_state;
+
+static void text_tensor(void *arg, const fd_graph *g, const fd_tensor *t)
+{
+	text_state *ts = arg;
+	char shape[1024], size[512], who[300];
+	const char *from = producer_of(g, t);
+	if (from)
+		snprintf(who, sizeof who, "%s (%s)", from, g->nodes[t->producer].op_type);
+	else
+		snprintf(who, sizeof who, "(%s)", tensor_kind_name((fd_tensor_kind)t->kind));
+	shape_format(&t->shape, shape, sizeof shape);
+	if (ts->measure) {
+		int n = (int)strlen(t->name), s = (int)strlen(shape), p = (int)strlen(who), l = (int)strlen(graph_label(g));
+		ts->wn = n > ts->wn ? (n < 48 ? n : 48) : ts->wn;
+		ts->ws = s > ts->ws ? (s < 40 ? s : 40) : ts->ws;
+		ts->wp = p > ts->wp ? (p < 48 ? p : 48) : ts->wp;
+		ts->wg = l > ts->wg ? l : ts->wg;
+		return;
 	}
-	fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
+	fprintf(ts->f, "%-*s  %-*s  %-9s  %-*s  %-*s  %s\n", ts->wg, graph_label(g), ts->wn, t->name,
+	        dtype_name(t->dtype), ts->ws, shape, ts->wp, who, size_text(t, size, sizeof size));
 }
 
 static void print_text(FILE *f, const fd_model *m)
 {
-	int wn = 6, ws = 5, wg = 5, wp = 8;
-	char shape[1024], size[512];
-	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
-		const fd_graph *g = &m->graphs[gi];
-		if ((int)strlen(graph_label(g)) > wg)
-			wg = (int)strlen(graph_label(g));
-		for (int32_t ti = 0; ti < g->n_tensors; ti++) {
-			const fd_tensor *t = &g->tensors[ti];
-			int n = (int)strlen(t->name), s = (int)strlen(shape_format(&t->shape, shape, sizeof shape));
-			wn = n > wn ? (n < 48 ? n : 48) : wn;
-			ws = s > ws ? (s < 40 ? s : 40) : ws;
-			int p = t->producer >= 0 ? (int)(strlen(g->nodes[t->producer].name) +
-			                                 strlen(g->nodes[t->producer].op_type) + 3) : 14;
-			wp = p > wp ? (p < 48 ? p : 48) : wp;
-		}
-	}
-	fprintf(f, "%-*s  %-*s  %-9s  %-*s  %-*s  %s\n", wg, "graph", wn, "tensor", "dtype", ws, "shape", wp,
-	        "producer", "bytes");
-	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
-		const fd_graph *g = &m->graphs[gi];
-		for (int32_t ti = 0; ti < g->n_tensors; ti++) {
-			const fd_tensor *t = &g->tensors[ti];
-			if (t->kind == TENSOR_OUTER_SCOPE)
-				continue;
-			const char *from = producer_of(g, t);
-			char who[300];
-			if (from)
-				snprintf(who, sizeof who, "%s (%s)", from, g->nodes[t->producer].op_type);
-			else
-				snprintf(who, sizeof who, "(%s)", tensor_kind_name((fd_tensor_kind)t->kind));
-			fprintf(f, "%-*s  %-*s  %-9s  %-*s  %-*s  %s\n", wg, graph_label(g), wn, t->name,
-			        dtype_name(t->dtype), ws, shape_format(&t->shape, shape, sizeof shape), wp, who,
-			        size_text(t, size, sizeof size));
-		}
-	}
+	text_state ts = { f, 6, 5, 5, 8, true };
+	each_tensor(m, text_tensor, &ts);
+	ts.measure = false;
+	fprintf(f, "%-*s  %-*s  %-9s  %-*s  %-*s  %s\n", ts.wg, "graph", ts.wn, "tensor", "dtype", ts.ws, "shape",
+	        ts.wp, "producer", "bytes");
+	each_tensor(m, text_tensor, &ts);
 	const char *unbound[64];
 	int n = model_unbound_symbols(m, unbound, 64);
 	if (n) {

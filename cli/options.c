@@ -261,6 +261,13 @@ int cli_parse_command(int argc, char **argv, const cli_command_spec *c, cli_opti
 	return 0;
 }
 
+int cli_parse_and_load(int argc, char **argv, const cli_command_spec *c, cli_options *o, fd_model *m)
+{
+	if (cli_parse_command(argc, argv, c, o) < 0)
+		return -1;
+	return cli_load_model(o, m);
+}
+
 void cli_print_diags(const fd_diags *d)
 {
 	char line[4096];

@@ -289,13 +289,18 @@ def transformer_dyn_seq():
 		y = N("MatMul", scope, [x, w])
 		return N("Add", scope, [b, y])     # torch puts the bias first
 
-	def split_heads(x, scope, perm):
+	def batch_and_seq(x, scope):
+		"""x.size(0) and x.size(1), each unsqueezed, as torch builds a view()."""
 		s0 = N("Shape", scope, [x])
 		b = N("Gather", scope, [s0, c(np.array(0, np.int64))], axis=0)
 		s1 = N("Shape", scope, [x])
 		t = N("Gather", scope, [s1, c(np.array(1, np.int64))], axis=0)
 		bu = N("Unsqueeze", scope, [b, c(np.array([0], np.int64))])
 		tu = N("Unsqueeze", scope, [t, c(np.array([0], np.int64))])
+		return bu, tu
+
+	def split_heads(x, scope, perm):
+		bu, tu = batch_and_seq(x, scope)
 		shp = N("Concat", scope, [bu, tu, c(np.array([NH], np.int64)), c(np.array([HD], np.int64))], axis=0)
 		r = N("Reshape", scope, [x, shp])
 		return N("Transpose", scope, [r], perm=perm)
@@ -310,12 +315,7 @@ def transformer_dyn_seq():
 	pr = N("Softmax", a, [sc], axis=-1)
 	ctx = N("MatMul", a, [pr, v])
 	ctx = N("Transpose", a, [ctx], perm=[0, 2, 1, 3])
-	s0 = N("Shape", a, [ctx])
-	b = N("Gather", a, [s0, c(np.array(0, np.int64))], axis=0)
-	s1 = N("Shape", a, [ctx])
-	t = N("Gather", a, [s1, c(np.array(1, np.int64))], axis=0)
-	bu = N("Unsqueeze", a, [b, c(np.array([0], np.int64))])
-	tu = N("Unsqueeze", a, [t, c(np.array([0], np.int64))])
+	bu, tu = batch_and_seq(ctx, a)
 	shp = N("Concat", a, [bu, tu, c(np.array([H], np.int64))], axis=0)
 	ctx = N("Reshape", a, [ctx, shp])
 	o = "/encoder/layer.0/attention/output"

@@ -36,6 +36,8 @@ TUI_VIEWS(VIEW_OPS_DECL, )
 /* ---- the services a view calls --------------------------------------------- */
 /* tui.c. Focus view v, remembering where we came from (q goes back). */
 unsigned tui_show_view(tui *t, enum tui_view v);
+/* The graph view focused on node (graph, node), which the detail shows. */
+unsigned tui_show_node(tui *t, int32_t graph, int32_t node);
 /* The trace cursor moves to event ev (stepper, why-not, breakpoints). */
 unsigned tui_goto_event(tui *t, uint32_t ev);
 /* Moves l by a move action (move-up … move-last-line); false for any other action. */

@@ -316,16 +316,7 @@ static unsigned action(tui *t, enum tui_action a)
 		graph = c->graph;
 		node = c->node;
 	}
-	if (node < 0)
-		return RES_REDRAW;
-	size_t gr = vs_graph_node_row(&t->grows, m, graph, node);
-	if (gr == VS_NONE)
-		return RES_REDRAW;
-	unsigned res = tui_show_view(t, VIEW_GRAPH);
-	vs_list_set_rows(&t->list[VIEW_GRAPH], vs_graph_rows_count(&t->grows));
-	vs_list_goto(&t->list[VIEW_GRAPH], gr);
-	tui_set_detail_node(t, graph, node);
-	return res | RES_DETAIL;
+	return node < 0 ? RES_REDRAW : tui_show_node(t, graph, node);
 }
 
 static const enum tui_action hints[] = {

@@ -355,21 +355,46 @@ static void declare_domains(writer *w, Onnx__ModelProto *mp)
 	}
 }
 
-int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_path, fd_write_stats *st,
-                       fd_diags *d)
+Onnx__ModelProto *onnx_read_again(const fd_model *m, char **bytes, fd_diags *d)
 {
 	size_t size;
-	char *bytes = file_read_all(m->path, &size, d);
-	if (!bytes)
-		return -1;
-	Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, (const uint8_t *)bytes);
+	*bytes = file_read_all(m->path, &size, d);
+	if (!*bytes)
+		return NULL;
+	Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, (const uint8_t *)*bytes);
 	if (!mp || !mp->graph) {
 		diag_error(d, srcpos_file(m->path), "cannot decode the model again");
 		if (mp)
 			onnx__model_proto__free_unpacked(mp, NULL);
-		free(bytes);
-		return -1;
+		free(*bytes);
+		*bytes = NULL;
+		return NULL;
 	}
+	return mp;
+}
+
+int onnx_pack_write(const Onnx__ModelProto *mp, const char *path, fd_diags *d)
+{
+	size_t packed = onnx__model_proto__get_packed_size(mp);
+	uint8_t *buf = xmalloc(packed ? packed : 1);
+	int rc;
+	if (onnx__model_proto__pack(mp, buf) != packed) {
+		diag_error(d, srcpos_file(path), "packing the model failed");
+		rc = -1;
+	} else {
+		rc = file_write_output(path, buf, packed, d);
+	}
+	free(buf);
+	return rc;
+}
+
+int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_path, fd_write_stats *st,
+                       fd_diags *d)
+{
+	char *bytes;
+	Onnx__ModelProto *mp = onnx_read_again(m, &bytes, d);
+	if (!mp)
+		return -1;
 	writer w = { .m = m, .rw = rw, .d = d };
 	arena_init(&w.a);
 	w.gp = xcalloc((size_t)m->n_graphs + 1, sizeof *w.gp);
@@ -388,18 +413,8 @@ int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_
 	Onnx__OperatorSetIdProto **old_opset = mp->opset_import;
 	if (rc == 0 && w.st.fused)
 		declare_domains(&w, mp);
-	if (rc == 0) {
-		size_t packed = onnx__model_proto__get_packed_size(mp);
-		uint8_t *buf = xmalloc(packed ? packed : 1);
-		size_t got = onnx__model_proto__pack(mp, buf);
-		if (got != packed) {
-			diag_error(d, srcpos_file(out_path), "packing the model failed");
-			rc = -1;
-		} else {
-			rc = file_write_output(out_path, buf, packed, d);
-		}
-		free(buf);
-	}
+	if (rc == 0)
+		rc = onnx_pack_write(mp, out_path, d);
 	/* put the decoded model back as protobuf-c made it, then free it */
 	mp->opset_import = old_opset;
 	mp->n_opset_import = old_n_opset;

@@ -11,5 +11,10 @@
  * (through the GRAPH / GRAPHS attributes the loader resolved); -1 + d when
  * the file no longer matches the loaded model. */
 int onnx_map_graphs(const fd_model *m, int32_t gi, Onnx__GraphProto *gp, Onnx__GraphProto **out, fd_diags *d);
+/* m's file read and decoded again: the ModelProto (free it with
+ * onnx__model_proto__free_unpacked, then free *bytes), or NULL + d. */
+Onnx__ModelProto *onnx_read_again(const fd_model *m, char **bytes, fd_diags *d);
+/* mp packed and written to path atomically; 0, or -1 + d. */
+int onnx_pack_write(const Onnx__ModelProto *mp, const char *path, fd_diags *d);
 
 #endif

@@ -2,11 +2,10 @@
  * inferred shape (onnx_write.h says what goes where). The file is read and
  * decoded again, each graph's value_info replaced by one built here, the
  * inputs' and outputs' types replaced where they say less, packed, written
- * atomically, and the decoded model put back as protobuf-c made it before it
+ * atomically (or to standard output for "-"), and the decoded model put back as protobuf-c made it before it
  * is freed (everything built here lives in one arena). */
 #include <stdlib.h>
 #include <string.h>
-#include "base/atomic_file.h"
 #include "onnx/onnx_write_internal.h"
 
 typedef struct shape_writer {
@@ -158,18 +157,10 @@ static void write_graph(shape_writer *w, int32_t gi, Onnx__GraphProto *gp)
 
 int onnx_write_inferred(const fd_model *m, const char *out_path, fd_infer_stats *st, fd_diags *d)
 {
-	size_t size;
-	char *bytes = file_read_all(m->path, &size, d);
-	if (!bytes)
+	char *bytes;
+	Onnx__ModelProto *mp = onnx_read_again(m, &bytes, d);
+	if (!mp)
 		return -1;
-	Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, (const uint8_t *)bytes);
-	if (!mp || !mp->graph) {
-		diag_error(d, srcpos_file(m->path), "cannot decode the model again");
-		if (mp)
-			onnx__model_proto__free_unpacked(mp, NULL);
-		free(bytes);
-		return -1;
-	}
 	shape_writer w = { .m = m };
 	arena_init(&w.a);
 	Onnx__GraphProto **gp = xcalloc((size_t)m->n_graphs + 1, sizeof *gp);
@@ -182,17 +173,8 @@ int onnx_write_inferred(const fd_model *m, const char *out_path, fd_infer_stats 
 			write_graph(&w, gi, gp[gi]);
 		}
 	}
-	if (rc == 0) {
-		size_t packed = onnx__model_proto__get_packed_size(mp);
-		uint8_t *buf = xmalloc(packed ? packed : 1);
-		if (onnx__model_proto__pack(mp, buf) != packed) {
-			diag_error(d, srcpos_file(out_path), "packing the model failed");
-			rc = -1;
-		} else {
-			rc = atomic_write(out_path, buf, packed, -1, d);
-		}
-		free(buf);
-	}
+	if (rc == 0)
+		rc = onnx_pack_write(mp, out_path, d);
 	for (size_t k = w.n_types; k-- > 0;)
 		w.types[k].vi->type = w.types[k].type;
 	for (size_t k = w.n_graphs; k-- > 0;) {

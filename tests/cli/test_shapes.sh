@@ -26,27 +26,12 @@ bad() { echo "FAIL: $*"; fail=1; }
 cat >"$tmp/readback.py" <<'EOF'
 import json, sys
 import onnx
+sys.path.insert(0, "tests/tools")
+from shape_coverage import graphs, onnx_dims as dims   # the same walk and reading as the agreement test
 written, ours_path = sys.argv[1], sys.argv[2]
 m = onnx.load(written)
 onnx.checker.check_model(m, full_check=True)
 ours = {(t["graph"], t["name"]): t for t in json.load(open(ours_path))["tensors"]}
-
-def graphs(g):
-    yield g
-    for n in g.node:
-        for a in n.attribute:
-            if a.type == onnx.AttributeProto.GRAPH:
-                yield from graphs(a.g)
-            elif a.type == onnx.AttributeProto.GRAPHS:
-                for sg in a.graphs:
-                    yield from graphs(sg)
-
-def dims(vi):
-    t = vi.type.tensor_type
-    if not t.HasField("shape"):
-        return None
-    return [d.dim_value if d.HasField("dim_value") else d.dim_param if d.HasField("dim_param") else None
-            for d in t.shape.dim]
 
 bad = n = 0
 for gi, g in enumerate(graphs(m.graph)):
@@ -95,6 +80,11 @@ got = {"audio": dims(m.graph.input[0]), "/stft_real/Conv_output_0": dims(vi["/st
 if got != want:
     print("FAIL infer --dim:", got); sys.exit(1)
 EOF
+# -o - is standard output, the words go to standard error
+"$FUSIONDBG" infer samples/vad_if.onnx -o - >"$tmp/out.onnx" 2>"$tmp/words.txt" || bad "infer -o -"
+grep -qF "standard output: " "$tmp/words.txt" || bad "infer -o -: no summary on stderr"
+"$PYTHON" -c 'import onnx, sys; onnx.checker.check_model(onnx.load(sys.argv[1]), full_check=True)' "$tmp/out.onnx" ||
+	bad "infer -o -: standard output is not the model"
 "$FUSIONDBG" infer samples/vad_if.onnx -o "$tmp/no/such/dir/x.onnx" >/dev/null 2>"$tmp/e.txt"
 [ $? -eq 2 ] && [ "$(wc -l <"$tmp/e.txt")" -eq 1 ] || { bad "infer into a missing directory:"; cat "$tmp/e.txt"; }
 "$FUSIONDBG" infer samples/vad_if.onnx >/dev/null 2>&1
