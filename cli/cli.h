@@ -34,6 +34,7 @@ typedef struct cli_options {
 	int depth;                          /* --depth K */
 	cli_format format;                  /* --format text|json */
 	bool strict, verbose, trace, diff, after, near_misses, no_canonicalize;
+	int initializers;                   /* --initializers onnx|constant: fd_init_policy, 0 unset */
 	bool constants, fusion_dots;        /* export: --constants, --fusion-dots */
 	int max_nodes;                      /* export: --max-nodes N */
 	bool max_nodes_given;
@@ -47,12 +48,12 @@ enum {
 	OPT_FORMAT = 1 << 8, OPT_STRICT = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_TRACE = 1 << 11,
 	OPT_DIFF = 1 << 12, OPT_AFTER = 1 << 13, OPT_NEAR = 1 << 14, OPT_NOCANON = 1 << 15,
 	OPT_PEAKWARN = 1 << 16, OPT_CONSTANTS = 1 << 17, OPT_FUSIONDOTS = 1 << 18, OPT_MAXNODES = 1 << 19,
-	OPT_AROUND = 1 << 20,
-	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON,
+	OPT_AROUND = 1 << 20, OPT_INITS = 1 << 21,
+	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON | OPT_INITS,
 };
 
 /* The tails of the model commands' usage lines. */
-#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--no-canonicalize]"
+#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--no-canonicalize] [--initializers onnx|constant]"
 #define CLI_USAGE_WHATIF " [--set RULE.PATH=VALUE]... [--diff]"
 
 /* Parses argv (after the command word). Prints a usage error and returns -1

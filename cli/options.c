@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "rules/rules.h"
 #include "rules/yaml_tree.h"
 
 /* Every option of every command, once: the parser and each command's --help
@@ -21,6 +22,8 @@ static const struct option_def {
 	{ "dim", 0, OPT_DIM, "NAME=V", "bind the symbolic dimension NAME to V, repeatable" },
 	{ "target", 0, OPT_TARGET, "T", "the target a rule's scope must contain (default ai_core)" },
 	{ "no-canonicalize", 0, OPT_NOCANON, NULL, "match op types literally: no decomposed forms (Swish, Gelu, LayerNorm)" },
+	{ "initializers", 0, OPT_INITS, "POLICY", "initializers also listed as graph inputs: onnx (default; from IR 4 "
+	                                         "on overridable, not constants) or constant (every initializer a weight)" },
 	{ "set", 0, OPT_SET, "RULE.PATH=VALUE", "what-if edit of a rule, without touching its file, repeatable" },
 	{ "diff", 0, OPT_DIFF, NULL, "after --set: fusions gained, lost and changed, peak before -> after" },
 	{ "output", 'o', OPT_OUTPUT, "FILE", "the file to write" },
@@ -178,6 +181,10 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_AFTER: o->after = true; break;
 	case OPT_NEAR: o->near_misses = true; break;
 	case OPT_NOCANON: o->no_canonicalize = true; break;
+	case OPT_INITS:
+		if (!(o->initializers = init_policy_from_name(v)))
+			return cli_usage_error(usage, "--initializers wants onnx or constant, not '%s'", v);
+		break;
 	case OPT_CONSTANTS: o->constants = true; break;
 	case OPT_FUSIONDOTS: o->fusion_dots = true; break;
 	}
@@ -246,7 +253,8 @@ int cli_load_model(const cli_options *o, fd_model *m)
 {
 	fd_diags d;
 	diags_init(&d);
-	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims };
+	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims,
+	                       .initializers_constant = o->initializers == INIT_POLICY_CONSTANT };
 	int rc = model_load_onnx(m, o->model, &lo, &d);
 	cli_print_diags(&d);
 	diags_release(&d);

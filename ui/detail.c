@@ -70,6 +70,9 @@ static void tensor_row(tui *t, const fd_graph *g, int32_t ti, const char *dir)
 		strncat(from, " (graph output)", sizeof from - strlen(from) - 1);
 	add(t, ROLE_NORMAL, -1, NULL, "  %-3s %-22s %s %s  %s%s", dir, tt->name, shape_format(&tt->shape, sb, sizeof sb),
 	    dtype_name(tt->dtype), bb, from);
+	/* on a row of its own, so that a narrow panel does not cut it off */
+	if (tt->kind == TENSOR_INITIALIZER && tt->listed_input)
+		add(t, ROLE_DIM, -1, NULL, "      %s", tensor_initializer_words(session_model(&t->s), tt));
 }
 
 static void attr_value(const fd_attr *a, char *buf, size_t size)

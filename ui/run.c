@@ -152,6 +152,7 @@ int tui_run(const tui_options *o)
 	so.n_rule_paths = o->n_rules;
 	so.target = o->target;
 	so.no_canonicalize = o->no_canonicalize;
+	so.initializers = (fd_init_policy)o->initializers;
 	if (session_open(&t->s, &so, &d) < 0) {
 		display_done();
 		print_diags(&d);

@@ -62,7 +62,7 @@ static void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char 
 	const fd_tensor *x = &g->tensors[t];
 	uint8_t f = ix->tflags[t];
 	if (x->kind == TENSOR_INITIALIZER)
-		put(buf, size, "%s (initializer)", x->name);
+		put(buf, size, "%s (%s)", x->name, tensor_initializer_words(r->ctx->model, x));
 	else if (x->kind == TENSOR_CONSTANT)
 		put(buf, size, "%s (Constant)", x->name);
 	else if (f & TF_INPUT)
@@ -72,6 +72,11 @@ static void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char 
 		    g->nodes[x->producer].op_type, (f & TF_CONST) ? ", constant-foldable" : "");
 	else
 		put(buf, size, "%s (%s)", x->name, (f & TF_CONST) ? "outer constant" : "outer scope");
+}
+
+static bool overridable_input(const fd_graph *g, int64_t t)
+{
+	return t >= 0 && t < g->n_tensors && g->tensors[t].overridable;
 }
 
 static void describe_rule(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
@@ -193,7 +198,10 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 		put(o->actual, sizeof o->actual, "%s (slot %lld, inputs swapped)", origin, (long long)ev->b);
 	else
 		put(o->actual, sizeof o->actual, "%s", origin);
-	if (ev->status == ST_FAIL)
+	if (ev->status == ST_FAIL && src->from_op < 0 && src->source_type == SRC_CONST && overridable_input(g, ev->a))
+		put(o->reason, sizeof o->reason, "input%d is an overridable initializer (also a graph input, IR >= 4): "
+		    "the caller may feed another value, so it is not a constant", src->input);
+	else if (ev->status == ST_FAIL)
 		put(o->reason, sizeof o->reason, ev->a < 0 ? "the node has no input%d" : "input%d comes from elsewhere",
 		    src->input);
 	o->where = yval_pos(src->where ? src->where : op->where);

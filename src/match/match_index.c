@@ -61,14 +61,18 @@ static void op_memo_release(op_memo *m)
 
 /* Constant: initializer, Constant output, an outer constant, or the output of
  * a deterministic node without bodies whose inputs are all constant
- * (ConstantOfShape, Unsqueeze, Cast of constants, …), transitively. */
+ * (ConstantOfShape, Unsqueeze, Cast of constants, …), transitively. An
+ * overridable initializer (also a graph input, IR >= 4) is a graph input:
+ * the caller may feed another value, so nothing computed from it folds. */
 static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 {
 	const fd_graph *g = ix->g;
 	for (int32_t t = 0; t < g->n_tensors; t++) {
 		const fd_tensor *x = &g->tensors[t];
 		uint8_t f = 0;
-		if (x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT)
+		if (x->kind == TENSOR_INITIALIZER && x->overridable)
+			f |= TF_INPUT;
+		else if (x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT)
 			f |= TF_CONST;
 		else if (x->kind == TENSOR_GRAPH_INPUT)
 			f |= TF_INPUT;

@@ -67,6 +67,11 @@ static int load_file(fd_ruleset *rs, const char *path, fd_diags *d)
 	for (int i = 0; i < f->n_docs; i++) {
 		if (yval_is_null(f->docs[i].root))
 			continue;   /* "---" with nothing after it */
+		if (ruleset_settings_doc(&f->docs[i])) {
+			if (ruleset_settings_from_yaml(rs, &f->docs[i], d) < 0)
+				rc = -1;
+			continue;
+		}
 		if (rule_from_yaml(rs, &rs->rules[rs->n_rules], &f->docs[i], d) < 0)
 			rc = -1;
 		else

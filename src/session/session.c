@@ -61,6 +61,9 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 		s->prio0[i] = s->rules.rules[i].priority;
 		s->enabled0[i] = s->rules.rules[i].enabled;
 	}
+	/* the command line decides, else the rule set's setting, else ONNX */
+	fd_init_policy policy = opt->initializers != INIT_POLICY_UNSET ? opt->initializers : s->rules.initializers;
+	model_set_initializer_policy(&s->model, policy == INIT_POLICY_CONSTANT);
 	if (match_ctx_init(&s->ctx, &s->model, !opt->no_canonicalize, d) < 0) {
 		session_close(s);
 		return -1;
