@@ -71,6 +71,25 @@ bool tensor_is_constant(const fd_graph *g, int32_t t)
 	return (k == TENSOR_INITIALIZER && !g->tensors[t].overridable) || k == TENSOR_CONSTANT;
 }
 
+bool shape_is_static(const fd_model *m, const fd_shape *s)
+{
+	if (s->rank < 0)
+		return false;
+	for (int32_t i = 0; i < s->rank; i++) {
+		const fd_dim *d = &s->dims[i];
+		if (d->value < 0)
+			return false;
+		if (!d->sym)
+			continue;
+		bool bound = false;
+		for (int32_t k = 0; m && k < m->n_symdims && !bound; k++)
+			bound = (m->symdims[k].name == d->sym || !strcmp(m->symdims[k].name, d->sym)) && m->symdims[k].bound;
+		if (!bound)
+			return false;
+	}
+	return true;
+}
+
 const char *tensor_initializer_words(const fd_model *m, const fd_tensor *x)
 {
 	if (!x->listed_input)

@@ -197,6 +197,11 @@ void model_set_initializer_policy(fd_model *m, bool initializers_constant);
  * held constant, why: IR < 4, or the policy. */
 const char *tensor_initializer_words(const fd_model *m, const fd_tensor *x);
 
+/* Static: rank known and every dim a number that holds for every run — a
+ * literal, or a symbol bound with --dim (an unbound symbol is only assumed
+ * to be 1, and a symbolic expression depends on one). */
+bool shape_is_static(const fd_model *m, const fd_shape *s);
+
 /* Byte size of a tensor; saturates at INT64_MAX and returns false when any dim
  * is unknown or the product overflows (*bytes then holds what is known). */
 bool shape_elements(const fd_shape *s, int64_t *count);

@@ -69,6 +69,7 @@ static const fd_param_def layernorm_params[] = {
 	{ "normalized_shape", { 0 }, NULL, -1, PT_INTS, NULL, DERIVED_NORMALIZED_SHAPE },
 	{ "elementwise_affine", { 0 }, NULL, -1, PT_BOOL, NULL, DERIVED_ELEMENTWISE_AFFINE },
 	{ "stash_type", { 0 }, "stash_type", -1, PT_INT, "1", DERIVED_NONE },
+	{ "form", { 0 }, NULL, -1, PT_STRING, NULL, DERIVED_FORM },
 };
 
 static const fd_param_def skip_layernorm_params[] = {
@@ -80,15 +81,18 @@ static const fd_param_def skip_layernorm_params[] = {
 static const fd_param_def swish_params[] = {
 	{ "approximate", { 0 }, "approximate", -1, PT_STRING, "none", DERIVED_APPROXIMATE },
 	{ "alpha", { "beta", "scale" }, "alpha", -1, PT_FLOAT, "1.0", DERIVED_NONE },
+	{ "form", { 0 }, NULL, -1, PT_STRING, NULL, DERIVED_FORM },
 };
 
 /* FastGelu's approximate derives to "tanh"; plain Gelu's to its attribute or "none". */
 static const fd_param_def gelu_params[] = {
 	{ "approximate", { 0 }, "approximate", -1, PT_STRING, "none", DERIVED_APPROXIMATE },
+	{ "form", { 0 }, NULL, -1, PT_STRING, NULL, DERIVED_FORM },
 };
 
 static const fd_param_def biasadd_params[] = {
 	ATTR("data_format", "data_format", PT_STRING, "NCHW"),
+	{ "form", { 0 }, NULL, -1, PT_STRING, NULL, DERIVED_FORM },
 };
 
 /* Commutative and other binary elementwise ops: `broadcast` is the opset<7
