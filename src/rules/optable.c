@@ -134,6 +134,11 @@ static const fd_param_def leakyrelu_params[] = {
 	{ "alpha", { "negative_slope" }, "alpha", -1, PT_FLOAT, "0.01", DERIVED_NONE },
 };
 static const fd_param_def elu_params[] = { ATTR("alpha", "alpha", PT_FLOAT, "1.0") };
+static const fd_param_def selu_params[] = {
+	ATTR("alpha", "alpha", PT_FLOAT, "1.67326319217681884765625"),
+	ATTR("gamma", "gamma", PT_FLOAT, "1.05070102214813232421875"),
+};
+static const fd_param_def thresholded_relu_params[] = { ATTR("alpha", "alpha", PT_FLOAT, "1.0") };
 static const fd_param_def hardsigmoid_params[] = {
 	ATTR("alpha", "alpha", PT_FLOAT, "0.2"),
 	ATTR("beta", "beta", PT_FLOAT, "0.5"),
@@ -288,6 +293,9 @@ static const fd_op_def ops[] = {
 	{ "HardSwish", { 0 }, { "HardSwish" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "Tanh", { 0 }, { "Tanh" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "Softplus", { 0 }, { "Softplus" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
+	{ "Softsign", { 0 }, { "Softsign" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
+	{ "Selu", { "SELU" }, { "Selu" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(selu_params) },
+	{ "ThresholdedRelu", { 0 }, { "ThresholdedRelu" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(thresholded_relu_params) },
 	{ "Swish", { "SiLU", "Silu" }, { "Swish" }, NULL, -1, false, COMPOSITE_SILU, PARAMS(swish_params) },
 	{ "Gelu", { "GELU", "GeLU" }, { "Gelu", "FastGelu", "BiasGelu" }, NULL, -1, false, COMPOSITE_GELU, PARAMS(gelu_params) },
 	{ "FastGelu", { 0 }, { "FastGelu" }, MS, -1, false, COMPOSITE_NONE, NOPARAMS },
