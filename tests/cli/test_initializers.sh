@@ -209,6 +209,10 @@ EOF
 	n_onnx=$("$FUSIONDBG" match "$U" -r "$tmp/conv_bn.yaml" --format json | "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)["fusions"]))')
 	n_const=$("$FUSIONDBG" match "$U" -r "$tmp/conv_bn.yaml" --format json --initializers constant | "$PYTHON" -c 'import json,sys; print(len(json.load(sys.stdin)["fusions"]))')
 	[ "$n_onnx" = 0 ] && [ "$n_const" = 35 ] || bad "ultraface Conv+BN with a const scale: $n_onnx fusions (want 0), with --initializers constant $n_const (want 35)"
+	# onnxruntime's own rule says the same, naming the overridable weight
+	"$FUSIONDBG" why "$U" -r rules/onnxruntime --rule ORT_ConvBNFusion --node Conv_0 >"$tmp/why_u" 2>&1
+	has "$tmp/why_u" "did not fire on Conv_0 (Conv)" "base_net.0.0.weight (initializer, overridable (also a graph input))" \
+		"input1 is an overridable initializer (also a graph input, IR >= 4)"
 	echo "ok: ultraface Conv+BN, scale const: $n_onnx fusions as ONNX reads it, $n_const with --initializers constant"
 fi
 finish "$fail"

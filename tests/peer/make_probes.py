@@ -187,17 +187,22 @@ probe("quick_gelu_other_operand", "z * Sigmoid(x): another tensor",
 
 
 # ---- FastGeluFusion ------------------------------------------------------------------
-def fast_gelu(out):
-    return ([node("Mul", ["x", "x"], "x2", "f_sq"), node("Mul", ["x2", "x"], "x3", "f_cube"),
-             node("Mul", ["x3", "f_k"], "kx3", "f_coef"), node("Add", ["x", "kx3"], "inner", "f_inner"),
+def fast_gelu(out, cube="Pow"):
+    cube_nodes = ([node("Pow", ["x", "f_three"], "x3", "f_cube")] if cube == "Pow" else
+                  [node("Mul", ["x", "x"], "x2", "f_sq"), node("Mul", ["x2", "x"], "x3", "f_cube")])
+    return (cube_nodes + [node("Mul", ["x3", "f_k"], "kx3", "f_coef"), node("Add", ["x", "kx3"], "inner", "f_inner"),
              node("Mul", ["inner", "f_s"], "sc", "f_scale"), node("Tanh", ["sc"], "th", "f_tanh"),
              node("Add", ["th", "f_one"], "t1", "f_add1"), node("Mul", ["x", "f_half"], "hx", "f_halfx"),
              node("Mul", ["hx", "t1"], out, "f_mul")],
-            [init("f_k", 0.044715), init("f_s", 0.7978845608), init("f_one", 1.0), init("f_half", 0.5)])
+            [init("f_k", 0.044715), init("f_s", 0.7978845608), init("f_one", 1.0), init("f_half", 0.5)]
+            + ([init("f_three", 3.0)] if cube == "Pow" else []))
 
 
 n, i = fast_gelu("g")
 probe("fast_gelu_inner", "the tanh form of Gelu, then a Relu", n + [node("Relu", ["g"], "y", "relu")], [XL], [y()], i)
+n, i = fast_gelu("g", cube="Mul")
+probe("fast_gelu_mul_cube", "the tanh form with x * x * x for the cube, then a Relu",
+      n + [node("Relu", ["g"], "y", "relu")], [XL], [y()], i)
 n, i = fast_gelu("y")
 probe("fast_gelu_graph_output", "the tanh form of Gelu producing the graph output (not fused)", n, [XL], [y()], i)
 
@@ -218,7 +223,8 @@ def layer_norm(x, out, axes=(-1,), eps_input=False, affine=True, square="Pow"):
 n, i = layer_norm("x", "y")
 probe("ln_last_axis", "decomposed LayerNorm over the last axis", n, [XL], [y()], i)
 n, i = layer_norm("x", "y", axes=(-2,))
-probe("ln_axis_m2", "decomposed LayerNorm over axis -2", n, [vi("x", [2, 16, 4])], [y()], i)
+probe("ln_axis_m2", "decomposed LayerNorm over axis -2", n, [vi("x", [2, 16, 4])], [y()],
+      i[:-2] + [init("gam", np.ones((16, 1))), init("bet", np.zeros((16, 1)))])
 n, i = layer_norm("x", "y", axes=(1, 2))
 probe("ln_axes_12", "decomposed LayerNorm over axes [1, 2]", n, [vi("x", [2, 4, 4])], [y()],
       i[:-2] + [init("gam", np.ones((4, 4))), init("bet", np.zeros((4, 4)))])

@@ -78,10 +78,14 @@ def optimized(models, node_modules, cache):
 
 
 def fusiondbg_fusions(binary, model, rules):
+    """(rule, nodes) of each fusion that is a node of the final graph: one a
+    later round fused again (its nodes inside a bigger fusion's) is a step,
+    as onnxruntime's intermediate fused nodes are."""
     p = subprocess.run([binary, "match", model, "-r", rules, "--format", "json"], capture_output=True, text=True)
     if p.returncode != 0 or p.stderr.strip():
         sys.exit("peer: fusiondbg match %s exited %d: %s" % (model, p.returncode, p.stderr.strip()))
-    return [(f["rule"], frozenset(f["nodes"])) for f in json.loads(p.stdout)["fusions"]]
+    fusions = [(f["rule"], frozenset(f["nodes"])) for f in json.loads(p.stdout)["fusions"]]
+    return [(r, n) for r, n in fusions if not any(n < m for _, m in fusions)]
 
 
 def op_types(model):
