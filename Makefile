@@ -81,7 +81,7 @@ $(BUILD)/.deps-ok: Makefile
 $(BUILD)/.deps-fuzz: Makefile
 	$(call install-missing,$(DEB_FUZZ),make fuzz (clang and libFuzzer))
 $(BUILD)/.deps-valgrind: Makefile
-	$(call install-missing,$(DEB_VALGRIND),make check-valgrind)
+	$(call install-missing,$(DEB_VALGRIND),make check-valgrind and make bench (callgrind))
 $(BUILD)/.deps-node: Makefile
 	$(call install-missing,$(DEB_NODE),onnxruntime-node)
 
@@ -179,7 +179,7 @@ picture: $(PROGRAM)
 # ---- benchmark (never part of check; tests/bench/run, RESULTS.md) ----------
 BENCH_DIR := $(BUILD)/bench
 .PHONY: bench
-bench: $(PROGRAM) $(BENCH_DIR)/gen_model $(BENCH_DIR)/bench_stages $(ORT)
+bench: $(PROGRAM) $(BENCH_DIR)/gen_model $(BENCH_DIR)/bench_stages $(ORT) | $(BUILD)/.deps-valgrind
 	$(Q)BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/bench/run
 
 $(BENCH_DIR)/gen_model: tests/bench/gen_model.c $(BUILD)/src/base/arena.o $(BUILD)/gen/onnx.pb-c.o
@@ -198,7 +198,7 @@ $(BENCH_DIR)/bench_stages: tests/bench/bench_stages.c $(LIBCORE) | $(GEN_H)
 # make check-valgrind  the cmocka binaries and the CLI tests under valgrind
 # The committed crashers and seed corpora replay in `make check` through
 # tests/fuzz/replay.c linked with each harness (tests/cli/test_fuzz_replay.sh).
-FUZZ_HARNESSES := fuzz_onnx fuzz_rules fuzz_pipeline
+FUZZ_HARNESSES := fuzz_onnx fuzz_rules fuzz_pipeline fuzz_edit
 FUZZ_SECONDS   ?= 600
 FUZZ_JOBS      ?= 2
 FUZZ_CC        ?= clang
