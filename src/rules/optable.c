@@ -317,6 +317,7 @@ static const fd_op_def ops[] = {
 	{ "Where", { "Select" }, { "Where", "Select" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(binary_params) },
 	{ "Equal", { 0 }, { "Equal" }, NULL, -1, true, COMPOSITE_NONE, NOPARAMS },
 	{ "Erf", { 0 }, { "Erf" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
+	{ "Not", { 0 }, { "Not" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "Sqrt", { 0 }, { "Sqrt" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "Exp", { 0 }, { "Exp" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "Log", { 0 }, { "Log" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },

@@ -283,6 +283,43 @@ probe("pad_conv_channel_pads", "Pad of the channel axis -> Conv (not folded)",
        node("Conv", ["p", "W9"], "y", "conv")], [X], [y()],
       [init("W9", np.ones((8, 9, 3, 3)) * 0.01), init("pads", [0, 0, 0, 0, 0, 1, 0, 0], np.int64)])
 
+# ---- the level-1 rule-based rewrites -------------------------------------------------
+XZ = [vi("x", [4, 8]), vi("z", [4, 8])]
+for tag, k in (("", 1.0), ("_two", 2.0)):
+    probe("div_mul" + tag, "Mul(z, Div(%g, x))" % k, [node("Div", ["k", "x"], "r", "div"), node("Mul", ["z", "r"], "y", "mul")],
+          XZ, [y()], [init("k", k)])
+for tag, mn in (("", 0.0), ("_negative_min", -1.0)):
+    probe("relu_clip" + tag, "Relu -> Clip(min %g, max 6)" % mn,
+          [node("Relu", ["x"], "r", "relu"), node("Clip", ["r", "mn", "mx"], "y", "clip")], [vi("x", [4, 8])], [y()],
+          [init("mn", mn), init("mx", 6.0)])
+probe("relu_clip_relu_graph_output", "Relu -> Clip, the Relu's output also a graph output",
+      [node("Relu", ["x"], "r", "relu"), node("Clip", ["r", "mn", "mx"], "y", "clip")], [vi("x", [4, 8])],
+      [y(), vi("r", None)], [init("mn", 0.0), init("mx", 6.0)])
+GW = [init("W", np.ones((8, 3))), init("b", np.zeros(3))]
+probe("gemm_transpose_a", "Gemm(Transpose(x), W, b)",
+      [node("Transpose", ["x"], "xt", "tr", perm=[1, 0]), node("Gemm", ["xt", "W", "b"], "y", "gemm")],
+      [vi("x", [8, 4])], [y()], GW)
+probe("gemm_transpose_output", "Transpose(Gemm(x, W, b)) (not folded)",
+      [node("Gemm", ["x", "W", "b"], "g", "gemm"), node("Transpose", ["g"], "y", "tr", perm=[1, 0])],
+      [vi("x", [4, 8])], [y()], GW)
+probe("gemm_sum", "Sum(Gemm(x, W), z)", [node("Gemm", ["x", "W"], "g", "gemm"), node("Sum", ["g", "z"], "y", "sum")],
+      [vi("x", [4, 8]), vi("z", [4, 3])], [y()], GW[:1])
+probe("gemm_with_c_sum", "Sum(Gemm(x, W, b), z): the Gemm has a C (not folded)",
+      [node("Gemm", ["x", "W", "b"], "g", "gemm"), node("Sum", ["g", "z"], "y", "sum")],
+      [vi("x", [4, 8]), vi("z", [4, 3])], [y()], GW)
+probe("not_where", "Where(Not(c), x, z)", [node("Not", ["c"], "nc", "not"), node("Where", ["nc", "x", "z"], "y", "where")],
+      [vi("c", [4, 8], T.BOOL)] + XZ, [y()], [])
+probe("not_where_two_consumers", "Where(Not(c), x, z), Not(c) also a graph output",
+      [node("Not", ["c"], "nc", "not"), node("Where", ["nc", "x", "z"], "y", "where")],
+      [vi("c", [4, 8], T.BOOL)] + XZ, [y(), vi("nc", None, T.BOOL)], [])
+MBN = [init("s", np.ones(3)), init("bb", np.zeros(3)), init("mu", np.zeros(3)), init("var", np.ones(3))]
+probe("matmul_bn", "MatMul(x, W) -> BatchNormalization",
+      [node("MatMul", ["x", "W"], "m", "mm"), node("BatchNormalization", ["m", "s", "bb", "mu", "var"], "y", "bn")],
+      [vi("x", [4, 8])], [y()], GW[:1] + MBN)
+probe("matmul_bn_w_graph_input", "MatMul(x, W a graph input) -> BatchNormalization (not folded)",
+      [node("MatMul", ["x", "W"], "m", "mm"), node("BatchNormalization", ["m", "s", "bb", "mu", "var"], "y", "bn")],
+      [vi("x", [4, 8]), vi("W", [8, 3])], [y()], MBN)
+
 # ---- nothing to fuse: eliminations only -------------------------------------------------
 probe("dropout_inner", "Relu -> Dropout -> Relu",
       [node("Relu", ["x"], "r", "relu"), node("Dropout", ["r"], "d", "drop"), node("Relu", ["d"], "y", "relu2")],
