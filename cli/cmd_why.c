@@ -27,7 +27,9 @@ static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
 {
 	int32_t g, node;
 	if (!model_find_node(r->ctx->model, node_name, &g, &node)) {
-		fprintf(stderr, "fusiondbg: %s: no node named '%s'\n", r->ctx->model->path, node_name);
+		char hint[600];
+		fprintf(stderr, "fusiondbg: %s: no node named '%s'%s\n", r->ctx->model->path, node_name,
+		        explain_node_hint(r->ctx->model, node_name, hint, sizeof hint));
 		return EXIT_BAD_INPUT;
 	}
 	fd_why w;
@@ -90,7 +92,9 @@ static int run(const cli_options *o, fd_session *s)
 {
 	int32_t ri = ruleset_find(session_rules(s), o->rule);
 	if (ri < 0) {
-		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules\n", o->rule);
+		char hint[600];
+		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules%s\n", o->rule,
+		        explain_rule_hint(session_rules(s), o->rule, hint, sizeof hint));
 		return EXIT_BAD_INPUT;
 	}
 	int rc = o->node ? why_node(session_result(s), ri, o->node) : why_rule(session_result(s), ri);

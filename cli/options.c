@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "base/nearest.h"
 #include "rules/yaml_tree.h"
 
 /* Every option of every command, once: the parser and each command's --help
@@ -100,6 +101,31 @@ static void print_help(const char *usage, unsigned allowed)
 		printf("  %-28s %s\n", left, d->help);
 	}
 	printf("  %-28s %s\n\nSee fusiondbg(1).\n", "-h, --help", "this text");
+}
+
+/* An option the command does not take: the nearest of those it does, or
+ * that the option belongs to other commands. */
+static int unknown_option(const char *arg, const struct option_def *known, unsigned allowed, const char *usage)
+{
+	const char *command = usage + strlen("fusiondbg ");
+	int cl = (int)strcspn(command, " ");
+	if (known)
+		return cli_usage_error(usage, "%.*s takes no option '%s' (see fusiondbg %.*s --help)", cl, command, arg, cl, command);
+	char typed[128], names[sizeof option_defs / sizeof *option_defs][40], hint[600];
+	snprintf(typed, sizeof typed, "%.*s", (int)strcspn(arg, "="), arg);
+	fd_nearest nn;
+	nearest_init(&nn, typed);
+	for (size_t i = 0; i < sizeof option_defs / sizeof *option_defs; i++) {
+		if (!(allowed & option_defs[i].bit))
+			continue;
+		snprintf(names[i], sizeof names[i], "--%s", option_defs[i].long_name);
+		nearest_add(&nn, names[i]);
+	}
+	if (!nn.n && typed[1] != '-')   /* -rules for --rules */
+		for (size_t i = 0; i < sizeof option_defs / sizeof *option_defs; i++)
+			if ((allowed & option_defs[i].bit) && !strcmp(typed + 1, option_defs[i].long_name))
+				nearest_add(&nn, names[i]);
+	return cli_usage_error(usage, "unknown option '%s'%s", arg, nearest_hint(&nn, hint, sizeof hint));
 }
 
 static int parse_int64(const char *s, int64_t *out)
@@ -210,7 +236,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_op
 		const char *value;
 		const struct option_def *d = find_option(arg, &value);
 		if (!d || !(allowed & d->bit))
-			return cli_usage_error(usage, "unknown option '%s'", arg);
+			return unknown_option(arg, d, allowed, usage);
 		if (d->value && !value) {
 			if (i + 1 == argc)
 				return cli_usage_error(usage, "option '%s' needs a value", arg);

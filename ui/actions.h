@@ -6,6 +6,7 @@
  * compiled in (keys_default.c). No curses. */
 #ifndef FD_UI_ACTIONS_H
 #define FD_UI_ACTIONS_H
+#include <stddef.h>
 #include "views.h"
 
 /* _(ID, "name", section, "hint", "help") — sections group the help view; the
@@ -85,6 +86,8 @@ typedef struct tui_action_def {
 
 const tui_action_def *action_get(enum tui_action a);   /* NULL for ACT_NONE / out of range */
 enum tui_action action_from_name(const char *name);    /* ACT_NONE when unknown */
+/* " (did you mean 'step-next'?)" for a name that is no action, or "". Returns buf. */
+char *action_hint(const char *typed, char *buf, size_t size);
 const char *section_title(enum tui_section s);
 
 #endif

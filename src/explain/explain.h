@@ -5,7 +5,8 @@
  *                   as JSON, CANN's fusion_result.json;
  *   why.c           which attempt answers "why not here?" (explain_why, for
  *                   `why` and the TUI alike), near-miss ranking, the one line;
- *   value_text.c    the words for a unit, a param value, a rule value, a place.
+ *   value_text.c    the words for a unit, a param value, a rule value, a place;
+ *   names.c         "did you mean" for a rule, node or reason code a user gave.
  * Everything here reads a match result (and the context, model and rules it
  * refers to) and never changes it; writers write only to the FILE or buffer
  * they are given. */
@@ -98,5 +99,12 @@ char *explain_pval(const fd_pval *v, char *buf, size_t size);
 char *explain_yval(const fd_yval *v, char *buf, size_t size);
 /* "rules/x.yaml:14:9", or "" when the place is not known. Returns buf. */
 char *explain_where(const fd_srcpos *p, char *buf, size_t size);
+
+/* ---- names a user gives (names.c) ---------------------------------------------
+ * " (did you mean 'conv1' or 'conv2'?)" — the nearest names of that kind
+ * (base/nearest.h), or "" when none is near. Return buf. */
+char *explain_rule_hint(const fd_ruleset *rs, const char *typed, char *buf, size_t size);
+char *explain_node_hint(const fd_model *m, const char *typed, char *buf, size_t size);
+char *explain_reason_hint(const char *typed, char *buf, size_t size);   /* "FD-NM3" */
 
 #endif

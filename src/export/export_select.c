@@ -6,6 +6,7 @@
  * Graphviz here. */
 #include <stdlib.h>
 #include <string.h>
+#include "explain/explain.h"
 #include "export/export.h"
 #include "trace/trace.h"
 
@@ -138,7 +139,9 @@ int export_select(const fd_match_result *r, const fd_export_options *o, fd_expor
 	if (o->rule) {
 		rule = ruleset_find(r->rules, o->rule);
 		if (rule < 0) {
-			diag_error(d, (fd_srcpos){ 0 }, "no rule named '%s' is loaded", o->rule);
+			char hint[600];
+			diag_error(d, (fd_srcpos){ 0 }, "no rule named '%s' is loaded%s", o->rule,
+			           explain_rule_hint(r->rules, o->rule, hint, sizeof hint));
 			goto fail;
 		}
 	}
@@ -148,7 +151,9 @@ int export_select(const fd_match_result *r, const fd_export_options *o, fd_expor
 	if (o->around) {
 		int32_t g, n;
 		if (!model_find_node(m, o->around, &g, &n)) {
-			diag_error(d, pos, "no node named '%s' (--around)", o->around);
+			char hint[600];
+			diag_error(d, pos, "no node named '%s' (--around)%s", o->around,
+			           explain_node_hint(m, o->around, hint, sizeof hint));
 			goto fail;
 		}
 		sel->node_on[g][n] = 2;

@@ -15,12 +15,12 @@
  *     ("rules shadowed by priority"); the same pattern as another rule;
  *     missing priority; empty scope; max_inputs above the op's arity
  *   note (verbose): what each op type and param resolved to. */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "base/nearest.h"
 #include "rules/optable.h"
 #include "rules/rules.h"
 
@@ -96,54 +96,16 @@ static bool keeps_rank(const char *name)
 
 /* ---- spelling suggestions --------------------------------------------------------- */
 
-static int edit_distance(const char *a, const char *b)
+/* The op names and aliases nearest to typed (base/nearest.h). */
+static void suggest_op(const char *typed, fd_nearest *nn)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 99;
-	int row[64];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		int prev = row[0];
-		row[0] = (int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-			int best = prev + cost;
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			prev = row[j];
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
-static void consider(const char *typed, const char *candidate, const char **best, int *best_d)
-{
-	if (!candidate)
-		return;
-	int dist = edit_distance(typed, candidate);
-	if (dist < *best_d) {
-		*best_d = dist;
-		*best = candidate;
-	}
-}
-
-static const char *suggest_op(const char *typed)
-{
-	const char *best = NULL;
-	int best_d = 99;
+	nearest_init(nn, typed);
 	for (int id = 0; id < optable_count(); id++) {
 		const fd_op_def *op = optable_get(id);
-		consider(typed, op->name, &best, &best_d);
+		nearest_add(nn, op->name);
 		for (int a = 0; a < 8 && op->aliases[a]; a++)
-			consider(typed, op->aliases[a], &best, &best_d);
+			nearest_add(nn, op->aliases[a]);
 	}
-	int limit = (int)strlen(typed) / 3 > 2 ? (int)strlen(typed) / 3 : 2;
-	return best_d <= limit ? best : NULL;
 }
 
 /* "groups, kernel_size, strides" */
@@ -230,13 +192,24 @@ static void check_param(checker *c, const fd_rule_op *op, const fd_op_def *def, 
 	if (!pd) {
 		const fd_param_def *other_def;
 		const fd_op_def *other = op_with_param(op->op, p->name, &other_def);
-		char hint[160] = "";
+		char hint[160] = "", near[600];
 		if (other)
 			snprintf(hint, sizeof hint, "; '%s' is a param of %s", p->name, other->name);
+		fd_nearest nn;
+		nearest_init(&nn, p->name);
+		for (int k = 0; k < def->n_params; k++) {
+			nearest_add(&nn, def->params[k].name);
+			for (int a = 0; a < 4 && def->params[k].aliases[a]; a++)
+				nearest_add(&nn, def->params[k].aliases[a]);
+		}
+		char names[512];
+		near[0] = '\0';
+		if (nn.n)
+			snprintf(near, sizeof near, "did you mean %s? ", nearest_list(&nn, names, sizeof names));
 		if (def->n_params == 0)
 			ERR(c, key, "%s.params: %s has no param '%s' (%s has no params%s)", path, def->name, p->name, def->name, hint);
 		else
-			ERR(c, key, "%s.params: %s has no param '%s' (its params: %s%s)", path, def->name, p->name,
+			ERR(c, key, "%s.params: %s has no param '%s' (%sits params: %s%s)", path, def->name, p->name, near,
 			    param_list(def, list, sizeof list), hint);
 		return;
 	}
@@ -285,9 +258,11 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 		return;
 	const fd_op_def *def = optable_get(op->op);
 	if (!def) {
-		const char *hint = suggest_op(op->type);
-		if (hint)
-			ERR(c, op->type_where, "%s.type: unknown op type '%s' (did you mean '%s'?)", path, op->type, hint);
+		fd_nearest nn;
+		char hint[600];
+		suggest_op(op->type, &nn);
+		if (nn.n)
+			ERR(c, op->type_where, "%s.type: unknown op type '%s'%s", path, op->type, nearest_hint(&nn, hint, sizeof hint));
 		else
 			ERR(c, op->type_where, "%s.type: unknown op type '%s' (the op table lists canonical names such as "
 			    "Conv2d, BatchNorm, Relu, MatMul; see fusiondbg-rules(5))", path, op->type);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/nearest.h"
 #include "rules/optable.h"
 #include "rules/rule_format.h"
 #include "session/session_internal.h"
@@ -26,6 +27,17 @@ static const fd_rule_op *path_op(const fd_rule *r, const char *path)
 	return NULL;
 }
 
+/* " (did you mean 'groups'?)": the op's params nearest to name. */
+static char *param_hint(int op, const char *name, char *buf, size_t size)
+{
+	const fd_op_def *def = optable_get(op);
+	fd_nearest nn;
+	nearest_init(&nn, name);
+	for (int p = 0; def && p < def->n_params; p++)
+		nearest_add(&nn, def->params[p].name);
+	return nearest_hint(&nn, buf, size);
+}
+
 /* The field a what-if may set at a normalised path, or NULL. */
 static const fd_field *edit_field(const char *path)
 {
@@ -35,17 +47,22 @@ static const fd_field *edit_field(const char *path)
 
 const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why)
 {
-	static char msg[256];
+	static char msg[1024];
 	char *norm = ypath_normalize(path);
 	const fd_field *f = edit_field(norm);
 	const char *res = NULL;
+	char hint[600];
 	if (!f) {
-		snprintf(msg, sizeof msg, "'%s' is not a field a what-if can change (see fusiondbg(1), WHAT-IF)", path);
+		char near[sizeof hint + 32] = "";
+		if (*rule_field_nearest(norm, hint, sizeof hint))
+			snprintf(near, sizeof near, "; did you mean %s?", hint);
+		snprintf(msg, sizeof msg, "'%s' is not a field a what-if can change%s (see fusiondbg(1), WHAT-IF)", path, near);
 	} else if (f->type == FT_PARAM && rule >= 0 && rule < s->rules.n_rules) {
 		const fd_rule_op *op = path_op(&s->rules.rules[rule], norm);
 		const char *name = strrchr(norm, '.') + 1;
 		if (op && op->op >= 0 && !optable_param(op->op, name))
-			snprintf(msg, sizeof msg, "op %s has no param '%s'", op->type, name);
+			snprintf(msg, sizeof msg, "op %s has no param '%s'%s", op->type, name,
+			         param_hint(op->op, name, hint, sizeof hint));
 		else
 			res = field_type_words(f->type);
 	} else {
@@ -129,7 +146,12 @@ static bool check_type(const fd_yval *v, fd_field_type ft, char *why, size_t siz
 	case FT_OPTYPE:
 		ok = v->kind == YV_SCALAR && optable_lookup(v->text) >= 0;
 		if (!ok && v->kind == YV_SCALAR) {
-			snprintf(why, size, "unknown op type '%s'", v->text);
+			fd_nearest nn;
+			char hint[600];
+			nearest_init(&nn, v->text);
+			for (int id = 0; id < optable_count(); id++)
+				nearest_add(&nn, optable_get(id)->name);
+			snprintf(why, size, "unknown op type '%s'%s", v->text, nearest_hint(&nn, hint, sizeof hint));
 			return false;
 		}
 		break;
