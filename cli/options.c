@@ -29,6 +29,7 @@ static const struct option_def {
 	{ "node", 0, OPT_NODE, "NODE", "the node to explain" },
 	{ "around", 0, OPT_AROUND, "NODE", "draw only the neighbourhood of NODE" },
 	{ "depth", 0, OPT_DEPTH, "K", "with --around or --rule: K steps of neighbours (default 2)" },
+	{ "limit", 0, OPT_LIMIT, "N", "without --node: list at most N near-misses (default 10; 0: all)" },
 	{ "format", 0, OPT_FORMAT, "text|json", "output format (default text)" },
 	{ "strict", 0, OPT_STRICT, NULL, "every warning is an error" },
 	{ "verbose", 'v', OPT_VERBOSE, NULL, "say more" },
@@ -172,6 +173,14 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		if (parse_int64(v, &depth) || depth < 0 || depth > 1000000)
 			return cli_usage_error(usage, "--depth wants a number >= 0, not '%s'", v);
 		o->depth = (int)depth;
+		o->depth_given = true;
+		break;
+	}
+	case OPT_LIMIT: {
+		int64_t n;
+		if (parse_int64(v, &n) || n < 0 || n > 100000000)
+			return cli_usage_error(usage, "--limit wants a number >= 0, not '%s'", v);
+		o->limit = (int)n;
 		break;
 	}
 	case OPT_FORMAT:
@@ -215,6 +224,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_op
 	memset(o, 0, sizeof *o);
 	o->target = "ai_core";
 	o->depth = 2;
+	o->limit = 10;
 	o->peak_warn = -1;
 	bool only_positional = false;
 	for (int i = 0; i < argc; i++) {

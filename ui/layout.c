@@ -128,9 +128,12 @@ static void draw_title(tui *t)
 		estimate_format_bytes(e->graphs[0].after.peak_bytes, after, sizeof after);
 	}
 	size_t unsaved = session_unsaved(s);
-	char buf[1024], mod[48] = "";
+	char buf[1024], mod[96] = "";
 	if (unsaved)
 		snprintf(mod, sizeof mod, "  [%zu unsaved]", unsaved);
+	if (t->lint_total)   /* the rules view marks the rules, the detail says what */
+		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu rule warning%s", G.warn, t->lint_total,
+		         t->lint_total == 1 ? "" : "s");
 	const char *target = r->target ? r->target : "ai_core";
 	/* the fullest form that fits: model, unsaved, fired and peak matter most */
 	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu  peak %s %s %s",

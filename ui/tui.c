@@ -104,6 +104,17 @@ void tui_rebuild_rule_rows(tui *t)
 	t->rule_rows = xcalloc(t->n_rule_rows + 1, sizeof *t->rule_rows);
 	for (size_t i = 0; i < t->n_rule_rows; i++)
 		t->rule_rows[i] = r->order ? r->order[i] : (int32_t)i;
+	free(t->rule_marks);
+	t->rule_marks = xcalloc(t->n_rule_rows + 1, sizeof *t->rule_marks);
+	t->lint_total = 0;
+	for (size_t i = 0; i < t->n_rule_rows; i++) {
+		size_t n = session_rule_lint(&t->s, (int32_t)i, NULL);
+		t->rule_marks[i].lint = n > UINT16_MAX ? UINT16_MAX : (uint16_t)n;
+		t->lint_total += n;
+	}
+	for (size_t a = 0; a < r->trace.n_attempts; a++)   /* a rule that did not run has one such attempt */
+		if (r->trace.attempts[a].anchor < 0 && (size_t)r->trace.attempts[a].rule < t->n_rule_rows)
+			t->rule_marks[r->trace.attempts[a].rule].not_run = r->trace.attempts[a].reason;
 	vs_list_set_rows(&t->list[VIEW_RULES], t->n_rule_rows);
 	for (size_t i = 0; i < t->n_rule_rows; i++)
 		if (t->rule_rows[i] == keep) {

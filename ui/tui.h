@@ -6,7 +6,8 @@
  * views' table, and frees everything at the end. The rest is kept by one
  * file each:
  *   list[v]        view v's cursor and scroll: moved by view v and by the loop
- *   rule_rows      the rules in run order, derived from the session (tui.c)
+ *   rule_rows      the rules in run order, derived from the session (tui.c),
+ *   rule_marks     and each rule's lint warnings and not-run reason
  *   spot           the trace cursor across a re-run (tui.c)
  *   detail         its subject (set by a view's select) and its rows
  *                  (detail.c, rebuilt by the loop on RES_DETAIL)
@@ -81,6 +82,10 @@ struct tui {
 	/* rules view rows: rule indices in run order (priority) */
 	int32_t *rule_rows;
 	size_t n_rule_rows;
+	/* per rule (by rule index): the lint's warnings as the rule is now
+	 * (session_rule_lint), and why it did not run (an fd_reason, or 0); the sum */
+	struct rule_mark { uint16_t lint; uint8_t not_run; } *rule_marks;
+	size_t lint_total;
 	/* where the trace cursor was, by (rule, graph, anchor), to find it again after a re-run */
 	struct { int32_t rule, graph, anchor; uint32_t offset; bool valid; } spot;
 	/* detail */

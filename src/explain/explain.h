@@ -5,6 +5,7 @@
  *                   as JSON, CANN's fusion_result.json;
  *   why.c           which attempt answers "why not here?" (explain_why, for
  *                   `why` and the TUI alike), near-miss ranking, the one line;
+ *   candidates.c    for a rule with no anchor, the nodes nearest to being one;
  *   value_text.c    the words for a unit, a param value, a rule value, a place;
  *   names.c         "did you mean" for a rule, node or reason code a user gave.
  * Everything here reads a match result (and the context, model and rules it
@@ -63,6 +64,19 @@ uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t gr
  * expected 0.0, node has no such param [FD-NM03] at rules/x.yaml:14:9" — no
  * trailing newline. Returns buf. */
 char *explain_why_line(const fd_match_result *r, uint32_t attempt, char *buf, size_t size);
+
+/* The attempts of rule on an anchor that did not fire, ranked as above
+ * (deepest first), every one of them: a malloc'd array (the caller frees
+ * it; NULL when *n is 0). */
+uint32_t *explain_misses(const fd_match_result *r, int32_t rule, size_t *n);
+/* The first of those, in one pass over the attempts; UINT32_MAX when none. */
+uint32_t explain_closest_miss(const fd_match_result *r, int32_t rule);
+/* A rule that had no anchor (candidates.c): the nodes nearest to being one,
+ * a line each (no newline) — "16 Conv nodes have 1 spatial dim (Conv1d); op0
+ * asks Conv2d", nodes in another domain, types differing only in case or
+ * spelling (subgraph bodies counted), canonical forms switched off; else
+ * the model's commonest op types. Returns the lines written (at most max). */
+size_t explain_anchor_candidates(const fd_match_result *r, int32_t rule, char (*lines)[320], size_t max);
 
 /* "Why did rule not fire on node (of graph)?" — `fusiondbg why --node` and
  * the TUI's why-not ask it here. The rule that did not run at all answers

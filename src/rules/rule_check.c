@@ -14,7 +14,10 @@
  *   W unknown constraint type; equal priorities on overlapping anchors
  *     ("rules shadowed by priority"); the same pattern as another rule;
  *     missing priority; empty scope; max_inputs above the op's arity
- *   note (verbose): what each op type and param resolved to. */
+ *   note (verbose): what each op type and param resolved to.
+ * Every command that runs rules lints each rule as it loads
+ * (ruleset_lint_loaded): the same findings per rule, all as warnings, since
+ * the rule still runs (an unknown op type makes it not run, FD-NR03). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,8 @@ static void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt,
 {
 	if (sev == DIAG_WARNING && c->opt && c->opt->strict)
 		sev = DIAG_ERROR;
+	if (sev == DIAG_ERROR && c->opt && c->opt->as_warnings)
+		sev = DIAG_WARNING;
 	va_list ap;
 	va_start(ap, fmt);
 	yval_vdiag(c->d, sev, at, fmt, ap);
@@ -569,6 +574,25 @@ static void check_across(checker *c)
 				     (long long)r->priority, shared);
 		}
 	}
+}
+
+size_t ruleset_lint_rule(const fd_ruleset *rs, int32_t rule, fd_diags *d)
+{
+	static const fd_check_options load = { .as_warnings = true };
+	if (rule < 0 || rule >= rs->n_rules)
+		return 0;
+	size_t before = d->warnings;
+	checker c = { rs, &load, d };
+	check_rule(&c, &rs->rules[rule]);
+	return d->warnings - before;
+}
+
+size_t ruleset_lint_loaded(const fd_ruleset *rs, fd_diags *d)
+{
+	size_t n = 0;
+	for (int32_t i = 0; i < rs->n_rules; i++)
+		n += ruleset_lint_rule(rs, i, d);
+	return n;
 }
 
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d)

@@ -181,8 +181,16 @@ int  rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *
  * and the caller promotes them (cmd_check.c does). */
 typedef struct fd_check_options {
 	bool strict, verbose;
+	bool as_warnings;          /* every finding a warning (the lint at load) */
 } fd_check_options;
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d);
+/* The lint at load, for the commands that run rules: check's findings about
+ * each rule on its own (unknown op types and params with their did-you-mean,
+ * values of the wrong type, from_op out of range, constraints that can
+ * never pass, …) as warnings; not the findings across rules (duplicates,
+ * priority ties), which are check's. Return the warnings added. */
+size_t ruleset_lint_rule(const fd_ruleset *rs, int32_t rule, fd_diags *d);
+size_t ruleset_lint_loaded(const fd_ruleset *rs, fd_diags *d);
 
 int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or -1 */
 /* The environment, as CANN graph-autofusion has it: GRAPH_AUTOFUSION_ENABLE=0 (or false /
