@@ -277,7 +277,7 @@ bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int3
 	}
 }
 
-static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_event *e)
+static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_event *e, uint32_t idx)
 {
 	switch (bp->kind) {
 	case BP_RULE:
@@ -285,8 +285,9 @@ static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_
 	case BP_NODE:
 		return e->graph == bp->graph && (e->kind == EV_ANCHOR || e->kind == EV_TYPE) &&
 		       explain_unit_covers(r->ctx, e->graph, e->unit, bp->node);
-	case BP_REASON:
-		return e->reason == bp->reason && bp->reason != REASON_NONE;
+	case BP_REASON:   /* a type check another candidate made good carries no failure */
+		return e->reason == bp->reason && bp->reason != REASON_NONE &&
+		       (e->kind != EV_TYPE || e->status != ST_FAIL || explain_superseded_by(r, idx) == UINT32_MAX);
 	}
 	return false;
 }
@@ -304,10 +305,10 @@ static uint32_t bp_kinds(const vs_breakpoints *b)
 	return k;
 }
 
-static bool any_bp_hits(const vs_breakpoints *b, const fd_match_result *r, const fd_event *e)
+static bool any_bp_hits(const vs_breakpoints *b, const fd_match_result *r, const fd_event *e, uint32_t idx)
 {
 	for (size_t i = 0; b && i < b->n; i++)
-		if (bp_hits(&b->items[i], r, e))
+		if (bp_hits(&b->items[i], r, e, idx))
 			return true;
 	return false;
 }
@@ -317,7 +318,7 @@ bool vs_bp_hit(const vs_breakpoints *b, const fd_match_result *r, uint32_t ev)
 	if (!b || ev >= r->trace.n_events)
 		return false;
 	fd_event e = trace_event(&r->trace, ev);
-	return any_bp_hits(b, r, &e);
+	return any_bp_hits(b, r, &e, ev);
 }
 
 char *vs_bp_describe(const vs_breakpoint *bp, const fd_match_result *r, char *buf, size_t size)
@@ -476,7 +477,7 @@ uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uin
 	case STEP_CONTINUE:
 		trace_iter_init(&it, t, (size_t)cur + 1);
 		while (trace_iter_next_of(&it, bp_kinds(bp), &ev))
-			if (any_bp_hits(bp, r, &ev)) {
+			if (any_bp_hits(bp, r, &ev, (uint32_t)(it.i - 1))) {
 				to = (uint32_t)(it.i - 1);
 				break;
 			}
@@ -484,7 +485,7 @@ uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uin
 	case STEP_REVERSE_CONTINUE:
 		trace_riter_init(&rit, t, cur);
 		while (trace_riter_prev_of(&rit, bp_kinds(bp), &ev))
-			if (any_bp_hits(bp, r, &ev)) {
+			if (any_bp_hits(bp, r, &ev, (uint32_t)rit.i)) {
 				to = (uint32_t)rit.i;
 				break;
 			}

@@ -38,9 +38,18 @@ typedef struct fd_event_text {
 	char actual[128];
 	char reason[256];    /* one line: "node has no such param" */
 	fd_srcpos where;     /* the rule text that decided it, or {0} */
+	uint8_t status;      /* fd_ev_status as shown: the event's, but info for a type check
+	                      * another candidate made good (superseded) */
+	bool superseded;     /* that case: "direct form absent, canonical form matched" */
 } fd_event_text;
 
 void explain_event(const fd_match_result *r, uint32_t ev, fd_event_text *out);
+/* A failed type check that is no failure: a later candidate for the same op
+ * of the same attempt and branch passed its type check before the path went
+ * back to an earlier op (the decomposed form after the direct one: Swish on
+ * Sigmoid + Mul; another consumer of the same tensor). Returns that later
+ * event, or UINT32_MAX (ev is a real failure, or not a failed type check). */
+uint32_t explain_superseded_by(const fd_match_result *r, uint32_t ev);
 /* The canonical text trace (`match --trace`): stable, no addresses, no timing. */
 void explain_trace_text(FILE *f, const fd_match_result *r);
 /* One attempt's events, indented, as in the text trace. */

@@ -102,6 +102,21 @@ lines "why: Attention_QKV_Fusion had no anchor in the model (no node of op0's ty
 lines "why: Conv_Add_SiLU_Fusion did not run: rule: expected enabled, actual disabled [FD-NR01] at rules/conv_add_silu_fusion.yaml:16:1" -- \
 	samples/conv_add_silu.onnx $R --rule Conv_Add_SiLU_Fusion --set Conv_Add_SiLU_Fusion.enabled=false
 
+# an attempt that fired through a canonical form has no failing row: the direct
+# form's type checks read "direct form absent, canonical form matched", as info
+"$FUSIONDBG" why samples/conv_add_silu.onnx $R --rule Conv_Add_SiLU_Fusion --node conv1 >"$tmp/out" 2>/dev/null
+if grep -q ' FAIL ' "$tmp/out" || ! grep -q '#29 info op2 Swish type @ sigmoid1 (Sigmoid): expected Swish, actual Sigmoid — direct form absent, canonical form matched: mul1 (Swish: silu of sigmoid1, mul1) (rules/conv_add_silu_fusion.yaml:41:13)' "$tmp/out"; then
+	echo "FAIL: a fired attempt through Swish's canonical form shows a failure:"; grep -n 'op2' "$tmp/out"; fail=1
+else
+	echo "ok: direct form absent, canonical form matched (no FAIL in a fired attempt)"
+fi
+"$FUSIONDBG" match samples/conv_add_silu.onnx -r rules --trace --format json 2>/dev/null | $PYTHON -c '
+import json, sys
+t = json.load(sys.stdin)["trace"]
+ev = [e for a in t["attempts"] for e in a["events"] if e["index"] == 29][0]
+assert ev["status"] == "info" and ev["code"] == "" and ev["reason"].startswith("direct form absent, canonical form matched"), ev
+' && echo "ok: JSON: the superseded check is info, no code" || { echo "FAIL: JSON of a superseded check"; fail=1; }
+
 # a real model: DenseNet's BN -> Mul -> Add -> Relu breaks the chain after BN
 if [ -e "$MODELS/light_densenet121.onnx" ]; then
 	expect 1 "did not fire on n0 (Conv)" "op2 Relu type: expected Relu, actual Mul" "[FD-NM01]" -- "$MODELS/light_densenet121.onnx" -r rules --rule Conv_BN_Relu_Fusion --node n0
