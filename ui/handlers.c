@@ -34,7 +34,9 @@ static unsigned search(tui *t, int dir, bool ask)
 		return RES_REDRAW;
 	}
 	vs_list_goto(l, row);
-	tui_message(t, ROLE_MATCH, "/%s: line %zu%s", needle, row + 1, wrapped ? " (search wrapped)" : "");
+	char at[64];
+	tui_message(t, ROLE_MATCH, "/%s: %s%s", needle, tui_row_label(t, t->focus, row, at, sizeof at),
+	            wrapped ? " (search wrapped)" : "");
 	return RES_SELECT | RES_REDRAW;
 }
 
@@ -55,9 +57,50 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 		return RES_REDRAW;
 	}
 	unsigned res = tui_goto_event(t, to);
-	if (how == STEP_CONTINUE || how == STEP_REVERSE_CONTINUE)
-		tui_message(t, ROLE_BREAK, "breakpoint hit at event %u", to);
+	if (how == STEP_CONTINUE || how == STEP_REVERSE_CONTINUE) {
+		char which[512];
+		tui_message(t, ROLE_BREAK, "breakpoint %s hit at event #%u", vs_bp_hits_at(&t->bps, r, to, which, sizeof which),
+		            to);
+	}
 	return res;
+}
+
+/* Left / Right: the focused view by a quarter of its width (at least 8
+ * columns), no further right than its rows need (view_ops content_width,
+ * else the widest row_text on screen). */
+static unsigned hscroll(tui *t, int dir)
+{
+	enum tui_view v = t->focus;
+	const view_ops *ops = t->views[v];
+	int w = display_pane_width(v), step = w / 4 > 8 ? w / 4 : 8;
+	if (dir < 0) {
+		if (t->hoff[v] == 0) {
+			tui_message(t, ROLE_WARN, "at the left edge (Right scrolls)");
+			return RES_REDRAW;
+		}
+		t->hoff[v] = t->hoff[v] > step ? t->hoff[v] - step : 0;
+		return RES_REDRAW;
+	}
+	int need = 0;
+	if (ops->content_width) {
+		need = ops->content_width(t);
+	} else if (ops->row_text) {
+		const vs_list *l = &t->list[v];
+		for (int i = 0; i < l->height && l->top + (size_t)i < ops->rows(t); i++) {
+			char buf[2048];
+			const char *s = ops->row_text(t, l->top + (size_t)i, buf, sizeof buf);
+			int dw = s ? display_width(s) + 12 : 0;   /* + the marks and numbers row_text leaves out */
+			need = dw > need ? dw : need;
+		}
+	}
+	if (t->hoff[v] + w >= need) {
+		tui_message(t, ROLE_WARN, "at the right edge: nothing on screen is wider (Left scrolls back)");
+		return RES_REDRAW;
+	}
+	t->hoff[v] += step;
+	if (t->hoff[v] + w > need)
+		t->hoff[v] = need - w;
+	return RES_REDRAW;
 }
 
 static unsigned quit(tui *t)
@@ -243,6 +286,8 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_MOVE_FIRST: case ACT_MOVE_LAST:
 		tui_list_move(l, a);
 		return RES_SELECT | RES_REDRAW;
+	case ACT_SCROLL_LEFT: return hscroll(t, -1);
+	case ACT_SCROLL_RIGHT: return hscroll(t, 1);
 	case ACT_SEARCH: return search(t, 1, true);
 	case ACT_SEARCH_BACK: return search(t, -1, true);
 	case ACT_FIND_NEXT: return search(t, 1, false);
@@ -269,6 +314,9 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_BREAKPOINT:
 		tui_message(t, ROLE_WARN, "nothing to break on here: rules, graph and trace rows take breakpoints");
 		return RES_REDRAW;
+	case ACT_ADD_BREAKPOINT:   /* the breakpoints view's; from elsewhere, there */
+		tui_show_view(t, VIEW_BREAKS);
+		return t->views[VIEW_BREAKS]->action(t, a) | RES_REDRAW;
 	case ACT_WHY_NOT:
 		tui_message(t, ROLE_WARN, "why-not works on a node (graph view), a rule (rules view) or an event");
 		return RES_REDRAW;

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "loop.h"
 #include "signals.h"
@@ -17,6 +18,23 @@ void tui_message(tui *t, int role, const char *fmt, ...)
 	vsnprintf(t->msg, sizeof t->msg, fmt, ap);
 	va_end(ap);
 	t->msg_role = role;
+}
+
+unsigned tui_toggle_breakpoint(tui *t, const vs_breakpoint *bp)
+{
+	const fd_match_result *r = session_result(&t->s);
+	char what[256], why[400];
+	vs_bp_describe(bp, r, what, sizeof what);
+	if (!vs_bp_toggle(&t->bps, bp))
+		tui_message(t, ROLE_BREAK, "breakpoint removed: %s", what);
+	else if (!vs_bp_reachable(bp, r, why, sizeof why)) {
+		if (bp->kind == BP_REASON)   /* the code is enough here, not its summary */
+			what[strcspn(what + 7, " ") + 7] = '\0';
+		tui_message(t, ROLE_WARN, "breakpoint set: %s, but %s", what, why);
+	}
+	else
+		tui_message(t, ROLE_BREAK, "breakpoint set: %s (c runs to it, B lists them)", what);
+	return RES_REDRAW;
 }
 
 /* ---- views and selection ------------------------------------------------- */
@@ -78,6 +96,14 @@ int32_t tui_rule_under_cursor(tui *t)
 	default:
 		return rules_view_rule(t);
 	}
+}
+
+char *tui_row_label(tui *t, enum tui_view v, size_t row, char *buf, size_t size)
+{
+	if (t->views[v]->row_label)
+		return t->views[v]->row_label(t, row, buf, size);
+	snprintf(buf, size, "line %zu", row + 1);
+	return buf;
 }
 
 bool tui_list_move(vs_list *l, enum tui_action a)

@@ -5,7 +5,8 @@
  * mutation API: every edit, run, undo, save goes through it), wires the
  * views' table, and frees everything at the end. The rest is kept by one
  * file each:
- *   list[v]        view v's cursor and scroll: moved by view v and by the loop
+ *   list[v]        view v's cursor and scroll: moved by view v and by the loop;
+ *   hoff[v]        its horizontal scroll (handlers.c)
  *   rule_rows      the rules in run order, derived from the session (tui.c),
  *   rule_marks     and each rule's lint warnings and not-run reason
  *   spot           the trace cursor across a re-run (tui.c)
@@ -72,6 +73,7 @@ struct tui {
 	const char *model_path;
 	char rules_label[256];      /* "rules/ (7)" */
 	vs_list list[VIEW_COUNT];
+	int hoff[VIEW_COUNT];       /* view v scrolled right by this many columns (Left / Right) */
 	enum tui_view focus;        /* the view keys go to */
 	enum tui_view main_view;    /* what the wide layout's right pane shows */
 	enum tui_view stack[32];    /* for q: the views we came from */

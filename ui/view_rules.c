@@ -133,9 +133,7 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 	case ACT_BREAKPOINT: {
 		vs_breakpoint bp = { .kind = BP_RULE, .rule = ri };
-		bool on = vs_bp_toggle(&t->bps, &bp);
-		tui_message(t, ROLE_BREAK, "breakpoint %s: rule %s", on ? "set" : "removed", rule->name);
-		return RES_REDRAW;
+		return tui_toggle_breakpoint(t, &bp);
 	}
 	default:
 		return RES_UNHANDLED;

@@ -345,6 +345,98 @@ char *vs_bp_describe(const vs_breakpoint *bp, const fd_match_result *r, char *bu
 	return buf;
 }
 
+char *vs_bp_hits_at(const vs_breakpoints *b, const fd_match_result *r, uint32_t ev, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	if (ev >= r->trace.n_events)
+		return buf;
+	fd_event e = trace_event(&r->trace, ev);
+	for (size_t i = 0; b && i < b->n && used + 4 < size; i++) {
+		if (!bp_hits(&b->items[i], r, &e, ev))
+			continue;
+		char one[256];
+		vs_bp_describe(&b->items[i], r, one, sizeof one);
+		if (b->items[i].kind == BP_REASON)   /* the code without its summary */
+			one[strcspn(one + 7, " ") + 7] = '\0';
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", one);
+	}
+	return buf;
+}
+
+bool vs_bp_reachable(const vs_breakpoint *bp, const fd_match_result *r, char *why, size_t size)
+{
+	if (bp->kind == BP_RULE) {
+		const fd_rule_stats *st = &r->stats[bp->rule];
+		if (st->attempts > st->by_rung[RUNG_NOT_RUN])
+			return true;
+		snprintf(why, size, "it %s: only its start stops", st->by_rung[RUNG_NOT_RUN] ? "does not run"
+		         : "has no anchor in this run");
+		return false;
+	}
+	vs_breakpoints one = { (vs_breakpoint *)bp, 1, 1 };
+	fd_trace_iter it;
+	fd_event ev;
+	trace_iter_init(&it, &r->trace, 0);
+	while (trace_iter_next_of(&it, bp_kinds(&one), &ev))
+		if (bp_hits(bp, r, &ev, (uint32_t)(it.i - 1)))
+			return true;
+	snprintf(why, size, bp->kind == BP_NODE ? "no attempt of any rule reaches it in this run"
+	         : "no event of this run carries that code");
+	return false;
+}
+
+bool vs_bp_parse(const char *text, const fd_match_result *r, vs_breakpoint *bp, char *err, size_t size)
+{
+	while (*text == ' ')
+		text++;
+	char kind[16] = "", name[512];
+	const char *sp = strchr(text, ' ');
+	if (sp && (size_t)(sp - text) < sizeof kind) {
+		snprintf(kind, sizeof kind, "%.*s", (int)(sp - text), text);
+		if (!strcmp(kind, "rule") || !strcmp(kind, "node") || !strcmp(kind, "reason") || !strcmp(kind, "code"))
+			text = sp + 1;
+		else
+			kind[0] = '\0';
+	}
+	while (*text == ' ')
+		text++;
+	snprintf(name, sizeof name, "%s", text);
+	for (size_t n = strlen(name); n && name[n - 1] == ' '; n--)
+		name[n - 1] = '\0';
+	if (!name[0]) {
+		snprintf(err, size, "break on what? rule NAME, node NAME or reason CODE");
+		return false;
+	}
+	const fd_model *m = r->ctx->model;
+	int32_t ri = ruleset_find(r->rules, name), g, n;
+	fd_reason code = reason_from_code(name);
+	bool any = !kind[0];
+	if ((any || !strcmp(kind, "rule")) && ri >= 0) {
+		*bp = (vs_breakpoint){ .kind = BP_RULE, .rule = ri };
+		return true;
+	}
+	if ((any || !strcmp(kind, "node")) && model_find_node(m, name, &g, &n)) {
+		*bp = (vs_breakpoint){ .kind = BP_NODE, .graph = g, .node = n };
+		return true;
+	}
+	if ((any || kind[0] == 'r' || kind[0] == 'c') && strcmp(kind, "rule") && code != REASON_NONE) {
+		*bp = (vs_breakpoint){ .kind = BP_REASON, .reason = code };
+		return true;
+	}
+	/* did you mean: among the kind asked for, else among all three */
+	char hint[600] = "";
+	if (any || !strcmp(kind, "rule"))
+		explain_rule_hint(r->rules, name, hint, sizeof hint);
+	if (!hint[0] && (any || !strcmp(kind, "node")))
+		explain_node_hint(m, name, hint, sizeof hint);
+	if (!hint[0] && (any || kind[0] == 'r' || kind[0] == 'c') && strcmp(kind, "rule"))
+		explain_reason_hint(name, hint, sizeof hint);
+	snprintf(err, size, "no %s named '%s'%s", any ? "rule, node or reason code" : !strcmp(kind, "code") ? "reason"
+	         : kind, name, hint);
+	return false;
+}
+
 /* ---- stepper ------------------------------------------------------------- */
 
 /* First attempt whose first_event > ev: attempts are recorded in event

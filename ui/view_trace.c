@@ -99,6 +99,12 @@ static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 	return buf;
 }
 
+static char *row_label(tui *t, size_t row, char *buf, size_t size)
+{
+	snprintf(buf, size, "event #%zu", row);
+	return buf;
+}
+
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
 	const fd_match_result *r = res(t);
@@ -118,7 +124,9 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	                r->trace.attempts[ai].rung != RUNG_FIRED;
 	x = display_text(y, x, end - x, bp ? ROLE_BREAK : base, cur, bp ? G.breakpoint : cursor ? G.cursor : " ");
 	x = display_text(y, x, end - x, decisive ? ROLE_FAIL : base, cur, decisive ? ">" : " ");
-	snprintf(num, sizeof num, "%6zu ", row);
+	char id[24];
+	snprintf(id, sizeof id, "#%zu", row);   /* events are numbered from #0, as every trace output has them */
+	snprintf(num, sizeof num, "%7s ", id);
 	x = display_text(y, x, end - x, base, cur, num);
 	x = display_text(y, x, end - x, cursor ? ROLE_CURSOR : role, cur, lead);
 	display_text(y, x + 1, end - x - 1, cursor ? ROLE_CURSOR : (role == ROLE_PASS || role == ROLE_INFO)
@@ -158,7 +166,7 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 	if (ai != UINT32_MAX)
 		snprintf(oc, sizeof oc, "  attempt %u: %s", ai, outcome(&r->trace.attempts[ai], buf, sizeof buf));
 	bool code = e->reason && !tx.superseded;
-	snprintf(buf, sizeof buf, " event %u/%zu  %s %s%s%s%s", ev, r->trace.n_events,
+	snprintf(buf, sizeof buf, " event #%u  %s %s%s%s%s", ev,
 	         event_kind_name((fd_event_kind)e->kind), ev_status_name((fd_ev_status)tx.status),
 	         code ? " " : "", code ? reason_code((fd_reason)e->reason) : "", oc);
 	int role = tx.status == ST_FAIL ? ROLE_FAIL : tx.status == ST_WARN ? ROLE_WARN
@@ -259,9 +267,7 @@ static unsigned breakpoint_menu(tui *t)
 	int k = n == 1 ? 0 : prompt_menu(t, "toggle a breakpoint on", items, n, 0);
 	if (k < 0)
 		return RES_REDRAW;
-	bool on = vs_bp_toggle(&t->bps, &choice[k]);
-	tui_message(t, ROLE_BREAK, "breakpoint %s: %s (c runs to it, B lists them)", on ? "set" : "removed", text[k]);
-	return RES_REDRAW;
+	return tui_toggle_breakpoint(t, &choice[k]);
 }
 
 /* The edit path of the rule value an event checked, so that e on a failing
@@ -366,4 +372,5 @@ static const enum tui_action hints[] = {
 const view_ops view_trace_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .footer_lines = footer_lines, .draw_footer = draw_footer, .hints = hints,
+	.row_label = row_label,
 };

@@ -59,11 +59,11 @@ lines() {
 	fi
 }
 # a rule that fires on some anchors lists the others' deepest failures, every one
-# of them ranked (no cap: 100 fired attempts rank above the 20 misses), --limit N
-$PYTHON tests/tools/gen_why_models.py "$tmp" || { echo "FAIL: gen_why_models.py"; fail=1; }
+# of them ranked (no cap: 300 fired attempts rank above the 20 misses), --limit N
+$PYTHON tests/tools/gen_family_models.py "$tmp" || { echo "FAIL: gen_family_models.py"; fail=1; }
 MISS="why: Conv_BN_Relu_Fusion did not fire on b0_conv (Conv): op2 Relu type: expected Relu, actual Sigmoid [FD-NM01] at rules/conv_bn_relu_fusion.yaml:27:13"
-lines "Conv_BN_Relu_Fusion fired 100 times (match_times 100, attempts 120); on the other 20 anchors, deepest failure first:" \
-	"$MISS" "${MISS/b0_conv/b6_conv}" "... and 18 more (--limit 0 lists them all)" -- "$tmp/many_fired.onnx" -r rules --rule Conv_BN_Relu_Fusion --limit 2
+lines "Conv_BN_Relu_Fusion fired 300 times (match_times 300, attempts 320); on the other 20 anchors, deepest failure first:" \
+	"$MISS" "${MISS/b0_conv/b16_conv}" "... and 18 more (--limit 0 lists them all)" -- "$tmp/many_fired.onnx" -r rules --rule Conv_BN_Relu_Fusion --limit 2
 n=$("$FUSIONDBG" why "$tmp/many_fired.onnx" -r rules --rule Conv_BN_Relu_Fusion | grep -c '^why: .*did not fire')
 [ "$n" = 10 ] || { echo "FAIL: --limit defaults to 10, got $n lines"; fail=1; }
 n=$("$FUSIONDBG" why "$tmp/many_fired.onnx" -r rules --rule Conv_BN_Relu_Fusion --limit 0 | grep -c '^why: .*did not fire')
