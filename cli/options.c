@@ -28,7 +28,7 @@ static const struct option_def {
 	{ "rule", 0, OPT_RULE, "NAME", "the rule to explain or draw" },
 	{ "node", 0, OPT_NODE, "NODE", "the node to explain" },
 	{ "around", 0, OPT_AROUND, "NODE", "draw only the neighbourhood of NODE" },
-	{ "depth", 0, OPT_DEPTH, "K", "with --around or --rule: K steps of neighbours (default 2)" },
+	{ "depth", 0, OPT_DEPTH, "K", "with --around or --rule: K steps of neighbours (default 2); alone, an error" },
 	{ "limit", 0, OPT_LIMIT, "N", "without --node: list at most N near-misses (default 10; 0: all)" },
 	{ "format", 0, OPT_FORMAT, "text|json", "output format (default text)" },
 	{ "strict", 0, OPT_STRICT, NULL, "every warning is an error" },
@@ -39,6 +39,7 @@ static const struct option_def {
 	{ "constants", 0, OPT_CONSTANTS, NULL, "draw weight and constant-only nodes too" },
 	{ "fusion-dots", 0, OPT_FUSIONDOTS, NULL, "also write the per-fusion DOTs rules ask for (output.gen_dot_graph)" },
 	{ "max-nodes", 0, OPT_MAXNODES, "N", "PNG/SVG layout limit in nodes (0: none)" },
+	{ "max-side", 0, OPT_MAXSIDE, "PX", "a PNG longer than PX on a side is refused (default 10000; 0: none)" },
 	{ "peak-warn", 0, OPT_PEAKWARN, "BYTES", "warn about fusions whose kernel peak is over BYTES (default 512MiB)" },
 };
 
@@ -197,6 +198,14 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 			return cli_usage_error(usage, "--max-nodes wants a number >= 0, not '%s'", v);
 		o->max_nodes = (int)n;
 		o->max_nodes_given = true;
+		break;
+	}
+	case OPT_MAXSIDE: {
+		int64_t n;
+		if (parse_int64(v, &n) || n < 0 || n > 1000000)
+			return cli_usage_error(usage, "--max-side wants a number of pixels >= 0, not '%s'", v);
+		o->max_side = (int)n;
+		o->max_side_given = true;
 		break;
 	}
 	case OPT_PEAKWARN: {

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/clock.h"
-#include "export/export.h"
 #include "loop.h"
 
 static unsigned search(tui *t, int dir, bool ask)
@@ -153,45 +152,6 @@ static unsigned save(tui *t)
 	return rc < 0 ? RES_REDRAW : RES_RERUN | RES_REDRAW;
 }
 
-static unsigned export(tui *t)
-{
-	static const char *const items[] = {
-		"before fusion: every fusion a labelled cluster",
-		"after fusion: every fusion collapsed into its target op",
-	};
-	int k = prompt_menu(t, "export the graph", items, 2, t->export_after ? 1 : 0);
-	if (k < 0)
-		return RES_REDRAW;
-	t->export_after = k == 1;
-	const char *base = strrchr(t->model_path, '/') ? strrchr(t->model_path, '/') + 1 : t->model_path;
-	char stem[256], def[300], path[1024];
-	snprintf(stem, sizeof stem, "%s", base);
-	char *dot = strrchr(stem, '.');
-	if (dot)
-		*dot = 0;
-	snprintf(def, sizeof def, "%s%s.dot", stem, t->export_after ? "-after" : "");
-	if (!prompt_line(t, "export to (.dot, .png, .svg): ", def, path, sizeof path) || !path[0])
-		return RES_REDRAW;
-	fd_export_options o;
-	export_options_init(&o);
-	if (export_format_from_path(path, &o.format) < 0) {
-		tui_message(t, ROLE_ERROR, "%s: the name must end in .dot, .gv, .png or .svg", path);
-		return RES_REDRAW;
-	}
-	o.after = t->export_after;
-	o.estimate = session_estimate(&t->s);
-	fd_diags d;
-	diags_init(&d);
-	char line[1024];
-	if (export_graph(session_result(&t->s), &o, path, &d) < 0)
-		tui_message(t, ROLE_ERROR, "export failed: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
-	else
-		tui_message(t, ROLE_FIRED, "exported %s (%s, %s fusion)", path, export_format_name(o.format),
-		            o.after ? "after" : "before");
-	diags_release(&d);
-	return RES_REDRAW;
-}
-
 static unsigned rule_edit(tui *t, enum tui_action a)
 {
 	int32_t rule = tui_rule_under_cursor(t);
@@ -326,7 +286,7 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_UNDO: return undo_redo(t, false);
 	case ACT_REDO: return undo_redo(t, true);
 	case ACT_SAVE: return save(t);
-	case ACT_EXPORT: return export(t);
+	case ACT_EXPORT: return tui_export(t);
 	case ACT_SAVE_DISPLAY: {
 		char path[1024], cmd[1100];
 		if (prompt_line(t, "save the screen to: ", "fusiondbg.screen", path, sizeof path) && path[0]) {

@@ -106,7 +106,8 @@ struct tui {
 	int lines, cols;
 	bool wide;                  /* two-pane layout */
 	bool use_mouse;
-	bool export_after;
+	int export_kind;            /* export_menu.c: the kind of picture chosen last, and its depth */
+	int export_depth;
 	/* FUSIONDBG_TIMING: the first screen; the last +/-/t edit (session call and
 	 * re-run), then the TUI's refresh after it */
 	double first_screen_ms, edit_ms, refresh_ms;
