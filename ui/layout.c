@@ -150,7 +150,7 @@ static void draw_title(tui *t)
 	if (unsaved)
 		snprintf(mod, sizeof mod, "  [%zu unsaved]", unsaved);
 	if (t->lint_total)   /* the rules view marks the rules, the detail says what */
-		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu rule warning%s", G.warn, t->lint_total,
+		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu warning%s", G.warn, t->lint_total,
 		         t->lint_total == 1 ? "" : "s");
 	const char *target = r->target ? r->target : "ai_core";
 	/* the fullest form that fits: model, unsaved, fired and peak matter most */
