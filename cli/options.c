@@ -141,6 +141,16 @@ static int parse_int64(const char *s, int64_t *out)
 	return 0;
 }
 
+/* A count option's value: a number from 0 to max; else the usage error. */
+static int parse_count(const char *v, const struct option_def *d, int64_t max, const char *usage, int *out)
+{
+	int64_t n;
+	if (parse_int64(v, &n) || n < 0 || n > max)
+		return cli_usage_error(usage, "--%s wants a number >= 0, not '%s'", d->long_name, v);
+	*out = (int)n;
+	return 0;
+}
+
 static int apply_option(const struct option_def *d, const char *v, const char *usage, cli_options *o)
 {
 	switch (d->bit) {
@@ -169,21 +179,11 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_RULE: o->rule = v; break;
 	case OPT_NODE:
 	case OPT_AROUND: o->node = v; break;
-	case OPT_DEPTH: {
-		int64_t depth;
-		if (parse_int64(v, &depth) || depth < 0 || depth > 1000000)
-			return cli_usage_error(usage, "--depth wants a number >= 0, not '%s'", v);
-		o->depth = (int)depth;
+	case OPT_DEPTH:
 		o->depth_given = true;
-		break;
-	}
-	case OPT_LIMIT: {
-		int64_t n;
-		if (parse_int64(v, &n) || n < 0 || n > 100000000)
-			return cli_usage_error(usage, "--limit wants a number >= 0, not '%s'", v);
-		o->limit = (int)n;
-		break;
-	}
+		return parse_count(v, d, 1000000, usage, &o->depth);
+	case OPT_LIMIT:
+		return parse_count(v, d, 100000000, usage, &o->limit);
 	case OPT_FORMAT:
 		if (!strcmp(v, "json"))
 			o->format = FORMAT_JSON;
@@ -192,22 +192,12 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		else
 			return cli_usage_error(usage, "--format wants text or json, not '%s'", v);
 		break;
-	case OPT_MAXNODES: {
-		int64_t n;
-		if (parse_int64(v, &n) || n < 0 || n > 100000000)
-			return cli_usage_error(usage, "--max-nodes wants a number >= 0, not '%s'", v);
-		o->max_nodes = (int)n;
+	case OPT_MAXNODES:
 		o->max_nodes_given = true;
-		break;
-	}
-	case OPT_MAXSIDE: {
-		int64_t n;
-		if (parse_int64(v, &n) || n < 0 || n > 1000000)
-			return cli_usage_error(usage, "--max-side wants a number of pixels >= 0, not '%s'", v);
-		o->max_side = (int)n;
+		return parse_count(v, d, 100000000, usage, &o->max_nodes);
+	case OPT_MAXSIDE:
 		o->max_side_given = true;
-		break;
-	}
+		return parse_count(v, d, 1000000, usage, &o->max_side);
 	case OPT_PEAKWARN: {
 		/* the same byte syntax as the rule files: 536870912, 512MiB, 0.5GiB */
 		fd_yval text = { .kind = YV_SCALAR, .text = v, .text_len = strlen(v) };

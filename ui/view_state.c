@@ -439,19 +439,9 @@ bool vs_bp_parse(const char *text, const fd_match_result *r, vs_breakpoint *bp, 
 
 /* ---- stepper ------------------------------------------------------------- */
 
-/* First attempt whose first_event > ev: attempts are recorded in event
- * order, so a binary search on first_event. */
 static size_t attempt_after(const fd_trace *t, uint32_t ev)
 {
-	size_t lo = 0, hi = t->n_attempts;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t->attempts[mid].first_event <= ev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return explain_attempt_after(t, ev);
 }
 
 uint32_t vs_attempt_of(const fd_trace *t, uint32_t ev)

@@ -44,6 +44,9 @@ typedef struct fd_event_text {
 } fd_event_text;
 
 void explain_event(const fd_match_result *r, uint32_t ev, fd_event_text *out);
+/* The first attempt whose first event is after ev (attempts are recorded in
+ * event order); n_attempts when none. */
+size_t explain_attempt_after(const fd_trace *t, uint32_t ev);
 /* A failed type check that is no failure: a later candidate for the same op
  * of the same attempt and branch passed its type check before the path went
  * back to an earlier op (the decomposed form after the direct one: Swish on

@@ -285,9 +285,9 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 
 /* ---- checks another candidate made good ------------------------------------ */
 
-static const fd_attempt *attempt_holding(const fd_trace *t, uint32_t ev)
+size_t explain_attempt_after(const fd_trace *t, uint32_t ev)
 {
-	size_t lo = 0, hi = t->n_attempts;   /* attempts are in event order */
+	size_t lo = 0, hi = t->n_attempts;   /* attempts are in event order: a binary search */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		if (t->attempts[mid].first_event <= ev)
@@ -295,6 +295,12 @@ static const fd_attempt *attempt_holding(const fd_trace *t, uint32_t ev)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static const fd_attempt *attempt_holding(const fd_trace *t, uint32_t ev)
+{
+	size_t lo = explain_attempt_after(t, ev);
 	if (lo == 0)
 		return NULL;
 	const fd_attempt *a = &t->attempts[lo - 1];
