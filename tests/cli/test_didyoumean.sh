@@ -53,9 +53,9 @@ expect 2 "$S.constraints.channel_divisibility.divisr=8: 'constraints.channel_div
 	match $M -r rules --set Conv_Add_SiLU_Fusion.constraints.channel_divisibility.divisr=8
 expect 2 "$S.match.branches.0.ops.1.typ=Relu: 'match.branches.0.ops.1.typ' is not a field a what-if can change; did you mean 'match.branches.0.ops.1.type'? (see fusiondbg(1), WHAT-IF)" -- \
 	match $M -r rules --set Conv_Add_SiLU_Fusion.match.branches.0.ops.1.typ=Relu
-expect 2 "$S.match.ops.0.params.grops=1: op Conv2d has no param 'grops' (did you mean 'groups'?)" -- \
+expect 2 "$S.match.ops.0.params.grops=1: match.ops[0].params: Conv2d has no param 'grops' (did you mean 'groups'? its params: groups, kernel_size, strides, dilations, pads, auto_pad, activation_type)" -- \
 	match $M -r rules --set Conv_Add_SiLU_Fusion.match.ops.0.params.grops=1
-expect 2 "$S.match.ops.2.type=Swsh: unknown op type 'Swsh' (did you mean 'Swish'?)" -- \
+expect 2 "$S.match.ops.2.type=Swsh: match.ops[2].type: unknown op type 'Swsh' (did you mean 'Swish'?)" -- \
 	match $M -r rules --set Conv_Add_SiLU_Fusion.match.ops.2.type=Swsh
 GRAPH_AUTOFUSION_RULES=Conv_Add_SiLU_Fusio expect 0 "warning: GRAPH_AUTOFUSION_RULES names 'Conv_Add_SiLU_Fusio', which no loaded rule is (did you mean 'Conv_Add_SiLU_Fusion'?)" -- \
 	match $M -r rules
