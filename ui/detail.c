@@ -253,6 +253,14 @@ static void build_rule(tui *t)
 	fd_srcpos p = yval_pos(r->root);
 	add(t, ROLE_HEADER, t->drule, NULL, "rule %s", r->name);
 	add(t, ROLE_KEY, t->drule, NULL, "%s:%d (document %d)", r->file ? r->file : "?", p.line, r->doc_index + 1);
+	/* what the lint says of the rule as it is now: the reason a rule shows ! */
+	fd_diags lint;
+	diags_init(&lint);
+	session_rule_lint(&t->s, t->drule, &lint);
+	for (size_t i = 0; i < lint.n; i++)
+		add(t, ROLE_WARN, t->drule, NULL, "%s %d:%d %s", G.warn, lint.items[i].pos.line, lint.items[i].pos.col,
+		    lint.items[i].message);
+	diags_release(&lint);
 	add(t, st->effect_times ? ROLE_FIRED : ROLE_NORMAL, t->drule, NULL,
 	    "attempts %lld  match_times %lld  effect_times %lld", (long long)st->attempts, (long long)st->match_times,
 	    (long long)st->effect_times);

@@ -181,6 +181,7 @@ static void tui_release(tui *t)
 	keymap_release(&t->km);
 	input_release(&t->in);
 	free(t->rule_rows);
+	free(t->rule_marks);
 	vec_release(&t->drows);
 	session_close(&t->s);
 }

@@ -190,6 +190,7 @@ int  rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *
  * and the caller promotes them (cmd_check.c does). */
 typedef struct fd_check_options {
 	bool strict, verbose;
+	bool as_warnings;          /* every finding a warning (the lint at load) */
 } fd_check_options;
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d);
 /* The per-rule part of the lint for one rule (not the findings across
@@ -198,6 +199,13 @@ void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_o
 /* check's message for a param the op (optable id) does not have, at the
  * op's path ("match.ops[2]"); NULL when it has it. */
 const char *rule_check_unknown_param(int op_id, const char *name, const char *path, char *buf, size_t size);
+/* The lint at load, for the commands that run rules: check's findings about
+ * each rule on its own (unknown op types and params with their did-you-mean,
+ * values of the wrong type, from_op out of range, constraints that can
+ * never pass, …) as warnings; not the findings across rules (duplicates,
+ * priority ties), which are check's. Return the warnings added. */
+size_t ruleset_lint_rule(const fd_ruleset *rs, int32_t rule, fd_diags *d);
+size_t ruleset_lint_loaded(const fd_ruleset *rs, fd_diags *d);
 
 int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or -1 */
 /* The settings document (ruleset_settings.c): is doc one (its map has the

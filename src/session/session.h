@@ -151,7 +151,7 @@ typedef struct fd_session {
 /* Loads the model (with --dim), the rules (then the environment unless
  * no_env), builds the match context and runs the baseline. On error returns
  * -1 with d filled and s released (s need not be initialised). Warnings
- * (schema, env) go to d too. */
+ * (schema, env, and the lint of each rule: ruleset_lint_loaded) go to d too. */
 int  session_open(fd_session *s, const fd_session_options *opt, fd_diags *d);
 void session_close(fd_session *s);
 
@@ -175,6 +175,10 @@ char *session_get_text(const fd_session *s, int32_t rule, const char *path);
 /* What a path wants, in words: "integer", "size (64MiB, 1GiB, bytes)", … or
  * NULL when the path names no field (then *why says what is wrong). */
 const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why);
+
+/* The lint of rule as it is now (after any edit), as warnings into d
+ * (rules.h: ruleset_lint_rule); d may be NULL to count them. */
+size_t session_rule_lint(const fd_session *s, int32_t rule, fd_diags *d);
 
 bool session_can_undo(const fd_session *s);
 bool session_can_redo(const fd_session *s);
