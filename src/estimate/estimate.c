@@ -299,7 +299,7 @@ static void fusion_formulas(const fd_match_result *r, size_t fi, const est_cache
 	const int32_t *ids = fusion_ids(r, fu->inputs);
 	for (int32_t i = 0; i < fu->n_inputs; i++) {
 		fd_sint b = est_cached_size(c, fu->graph, g, ids[i]);
-		if (ids[i] >= 0 && (gx->tflags[ids[i]] & TF_CONST))
+		if (ids[i] >= 0 && is_weight(&g->tensors[ids[i]], gx->tflags[ids[i]]))
 			cst = size_add(cst, b);
 		else
 			act = size_add(act, b);
@@ -357,7 +357,7 @@ static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_op
 	ids = fusion_ids(r, fu->inputs);
 	for (int32_t i = 0; i < fu->n_inputs; i++) {
 		int64_t b = est_cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
-		if (ids[i] >= 0 && (gx->tflags[ids[i]] & TF_CONST))
+		if (ids[i] >= 0 && is_weight(&g->tensors[ids[i]], gx->tflags[ids[i]]))
 			out->input_const_bytes = est_add_sat(out->input_const_bytes, b);
 		else
 			out->input_act_bytes = est_add_sat(out->input_act_bytes, b);

@@ -28,4 +28,12 @@ int64_t est_add_sat(int64_t a, int64_t b);   /* saturates at INT64_MAX */
 /* estimate_liveness.c: graph gi's liveness figures into ge. */
 void est_graph(fd_estimate *e, const est_cache *c, const fd_match_result *r, int32_t gi, fd_graph_est *ge);
 
+/* Initializers (overridable ones too: their default is stored with the
+ * model) and constants, and what only they compute, are weights: never in
+ * the activation peak, counted apart as weight_bytes. */
+static inline bool is_weight(const fd_tensor *x, uint8_t tflags)
+{
+	return (tflags & TF_CONST) || x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT;
+}
+
 #endif

@@ -145,13 +145,6 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 	free(pv);
 }
 
-/* Initializers and constants (and what only they compute) are weights: never
- * in the activation peak, counted apart as weight_bytes. */
-static bool is_weight(const fd_tensor *x, uint8_t tflags)
-{
-	return (tflags & TF_CONST) || x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT;
-}
-
 /* Live intervals with each node at step_of[node]; skip marks tensors never
  * materialised (fusion intermediates). */
 static void intervals(const fd_graph *g, const uint8_t *tflags, live_scratch *ls, const uint8_t *skip,

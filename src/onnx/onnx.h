@@ -7,7 +7,7 @@
 #include "base/diag.h"
 #include "ir/graph.h"
 
-/* Options for loading: --dim bindings and --input-shape specs. */
+/* Options for loading: --dim bindings, --input-shape specs, the initializer policy. */
 typedef struct fd_dim_binding {
 	const char *name;
 	int64_t value;
@@ -24,6 +24,7 @@ typedef struct fd_load_options {
 	 * where an --input-shape would bind it (a what-if on the bindings) */
 	bool dims_win;
 	bool no_shape_inference;
+	bool initializers_constant;  /* every initializer a weight (model_set_initializer_policy) */
 } fd_load_options;
 
 /* Loads path into m (m need not be initialised). On failure returns -1,
