@@ -30,6 +30,19 @@ static int cmp_peak(const void *a, const void *b)
 	return c ? c : (x > y) - (x < y);
 }
 
+/* delta[k]: the bytes that become live at step k minus those freed after
+ * step k - 1, over the tensors with start >= 0. */
+static void live_deltas(const fd_graph *g, live_scratch *ls, int32_t n_steps)
+{
+	memset(ls->delta, 0, ((size_t)n_steps + 1) * sizeof *ls->delta);
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		if (ls->start[t] < 0)
+			continue;
+		ls->delta[ls->start[t]] += ls->bytes[t];
+		ls->delta[ls->end[t] + 1] -= ls->bytes[t];
+	}
+}
+
 /* Peak over steps 0..n_steps-1 of the tensors with start >= 0 (raw: the
  * cached sizes, -1 for an unknown one, or NULL). */
 static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, const int64_t *raw,
@@ -39,13 +52,7 @@ static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, 
 	out->peak_step = -1;
 	if (n_steps <= 0)
 		return;
-	memset(ls->delta, 0, ((size_t)n_steps + 1) * sizeof *ls->delta);
-	for (int32_t t = 0; t < g->n_tensors; t++) {
-		if (ls->start[t] < 0)
-			continue;
-		ls->delta[ls->start[t]] += ls->bytes[t];
-		ls->delta[ls->end[t] + 1] -= ls->bytes[t];
-	}
+	live_deltas(g, ls, n_steps);
 	int64_t live = 0, best = -1;
 	for (int32_t k = 0; k < n_steps; k++) {
 		live += ls->delta[k];
@@ -307,15 +314,10 @@ static void timeline_side(void *arg, int side, const fd_graph *g, live_scratch *
 	fd_timeline *t = st->t;
 	double *v = t->live[side];
 	if (!sizes) {
-		memset(ls->delta, 0, ((size_t)n_steps + 1) * sizeof *ls->delta);
-		for (int32_t x = 0; x < g->n_tensors; x++) {
-			if (ls->start[x] < 0)
-				continue;
-			ls->delta[ls->start[x]] += ls->bytes[x];
-			ls->delta[ls->end[x] + 1] -= ls->bytes[x];
-			if (raw && raw[x] < 0)
+		live_deltas(g, ls, n_steps);
+		for (int32_t x = 0; raw && x < g->n_tensors; x++)
+			if (ls->start[x] >= 0 && raw[x] < 0)
 				t->n_unknown++;
-		}
 		int64_t live = 0;
 		for (int32_t k = 0; k < n_steps; k++) {
 			live += ls->delta[k];

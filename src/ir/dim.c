@@ -66,14 +66,6 @@ static bool num_op(sint_op op, int64_t a, int64_t b, int64_t *r)
 	return false;
 }
 
-static void poly_of(dpoly *p, fd_sint s)
-{
-	if (s.e)
-		poly_expr(p, s.e);
-	else
-		poly_const(p, s.n, 1);
-}
-
 static fd_sint apply(sint_op op, fd_sint a, fd_sint b)
 {
 	int64_t x, y, r;
@@ -83,8 +75,8 @@ static fd_sint apply(sint_op op, fd_sint a, fd_sint b)
 		return num_op(op, a.n, b.n, &r) ? sint_num(r) : sint_unknown();
 	fd_dimtab *t = a.e ? a.e->tab : b.e->tab;
 	dpoly p, q;
-	poly_of(&p, a);
-	poly_of(&q, b);
+	poly_of_sint(&p, a);
+	poly_of_sint(&q, b);
 	switch (op) {
 	case OP_ADD: poly_add(&p, &p, &q, 1); break;
 	case OP_SUB: poly_add(&p, &p, &q, -1); break;

@@ -63,6 +63,7 @@ const datom *table_floor_atom(fd_dimtab *t, const fd_dexpr *num, int64_t den);
 void poly_zero(dpoly *p);
 void poly_const(dpoly *p, int64_t num, int64_t den);
 void poly_expr(dpoly *p, const fd_dexpr *e);
+void poly_of_sint(dpoly *p, fd_sint s);  /* a number or an expression */
 void poly_atom(dpoly *p, const datom *a);
 void poly_normalize(dpoly *p);                 /* sort, merge, drop zeros */
 void poly_add(dpoly *out, const dpoly *a, const dpoly *b, int sign);

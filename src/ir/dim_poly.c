@@ -350,7 +350,7 @@ fd_sint poly_result(fd_dimtab *t, const dpoly *p)
 
 /* ---- orders and ratios -------------------------------------------------------------- */
 
-static void poly_of_sint(dpoly *p, fd_sint s)
+void poly_of_sint(dpoly *p, fd_sint s)
 {
 	if (s.e)
 		poly_expr(p, s.e);
