@@ -11,6 +11,7 @@
 #include "rules/rules.h"
 #include "session/session.h"
 #include "explain/explain.h"
+#include "base/text.h"
 
 static const cli_command_spec spec = {
 	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE]" CLI_USAGE_MODEL
@@ -27,17 +28,17 @@ static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
 {
 	int32_t g, node;
 	if (!model_find_node(r->ctx->model, node_name, &g, &node)) {
-		fprintf(stderr, "fusiondbg: %s: no node named '%s'\n", r->ctx->model->path, node_name);
+		txt_fprintf(stderr, "fusiondbg: %s: no node named '%s'\n", r->ctx->model->path, node_name);
 		return EXIT_BAD_INPUT;
 	}
 	fd_why w;
 	explain_why(r, ri, g, node, &w);
-	printf("%s\n", w.line);
+	txt_fprintf(stdout, "%s\n", w.line);
 	if (w.kind == WHY_ATTEMPT) {
 		const fd_attempt *at = &r->trace.attempts[w.attempt];
 		if (at->anchor >= 0 && match_unit_node(r->ctx, g, at->anchor) != node) {
 			char lab[256];
-			printf("note: %s is not an anchor of %s; this is the deepest attempt that reached it, at %s\n",
+			txt_fprintf(stdout, "note: %s is not an anchor of %s; this is the deepest attempt that reached it, at %s\n",
 			       node_name, r->rules->rules[ri].name,
 			       explain_unit_label(r->ctx, g, at->anchor, lab, sizeof lab));
 		}
@@ -56,14 +57,14 @@ static int why_rule(const fd_match_result *r, int32_t ri)
 	char line[2048];
 	size_t fired = (size_t)st->effect_times;
 	if (n == 0) {
-		printf("why: %s had no anchor in the model (no node of op0's type)\n", rule->name);
+		txt_fprintf(stdout, "why: %s had no anchor in the model (no node of op0's type)\n", rule->name);
 		return EXIT_FINDINGS;
 	}
 	if (fired)
-		printf("%s fired %zu time%s (match_times %lld, attempts %lld)\n", rule->name, fired,
+		txt_fprintf(stdout, "%s fired %zu time%s (match_times %lld, attempts %lld)\n", rule->name, fired,
 		       fired == 1 ? "" : "s", (long long)st->match_times, (long long)st->attempts);
 	else
-		printf("%s never fired (match_times %lld, attempts %lld); closest near-misses:\n", rule->name,
+		txt_fprintf(stdout, "%s never fired (match_times %lld, attempts %lld); closest near-misses:\n", rule->name,
 		       (long long)st->match_times, (long long)st->attempts);
 	size_t shown = 0;
 	uint32_t top = UINT32_MAX;
@@ -73,13 +74,13 @@ static int why_rule(const fd_match_result *r, int32_t ri)
 		if (top == UINT32_MAX) {
 			top = idx[i];
 			if (fired)
-				printf("closest near-misses:\n");
+				txt_fprintf(stdout, "closest near-misses:\n");
 		}
-		printf("%s\n", explain_why_line(r, idx[i], line, sizeof line));
+		txt_fprintf(stdout, "%s\n", explain_why_line(r, idx[i], line, sizeof line));
 		shown++;
 	}
 	if (top != UINT32_MAX) {
-		printf("\ndetail of the closest:\n");
+		txt_fprintf(stdout, "\ndetail of the closest:\n");
 		explain_attempt_text(stdout, r, top);
 	}
 	return fired ? EXIT_OK : EXIT_FINDINGS;
@@ -90,7 +91,7 @@ static int run(const cli_options *o, fd_session *s)
 {
 	int32_t ri = ruleset_find(session_rules(s), o->rule);
 	if (ri < 0) {
-		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules\n", o->rule);
+		txt_fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules\n", o->rule);
 		return EXIT_BAD_INPUT;
 	}
 	int rc = o->node ? why_node(session_result(s), ri, o->node) : why_rule(session_result(s), ri);
