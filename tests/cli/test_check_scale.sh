@@ -8,10 +8,7 @@
 # naming what was being done, exit 2, never a bare abort.
 set -u
 . "$(dirname "$0")/../lib.sh"
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-bad() { echo "FAIL: $*"; fail=1; }
+make_tmp
 
 "$PYTHON" - "$tmp" <<'PY'
 import os, sys

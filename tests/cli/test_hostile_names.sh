@@ -11,10 +11,7 @@
 # one. Names still reach what they are for: why --node takes the raw name.
 set -u
 . "$(dirname "$0")/../lib.sh"
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-bad() { echo "FAIL: $*"; fail=1; }
+make_tmp
 H=tests/data/hostile
 M=$H/hostile_names.onnx
 R="-r rules -r $H/hostile_rule.yaml"
