@@ -144,6 +144,35 @@ char *text_cut(char *dst, size_t size, const char *src)
 	return dst;
 }
 
+char *text_vcutf(char *dst, size_t size, const char *fmt, va_list ap)
+{
+	strbuf b = { 0 };
+	sb_vprintf(&b, fmt, ap);
+	text_cut(dst, size, sb_str(&b));
+	sb_release(&b);
+	return dst;
+}
+
+char *text_cutf(char *dst, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	text_vcutf(dst, size, fmt, ap);
+	va_end(ap);
+	return dst;
+}
+
+char *text_mark_cut(char *dst, size_t size, size_t n)
+{
+	if (n < size || size < sizeof ELLIPSIS)
+		return dst;
+	size_t at = size - sizeof ELLIPSIS;
+	while (at > 0 && ((unsigned char)dst[at] & 0xc0) == 0x80)
+		at--;
+	memcpy(dst + at, ELLIPSIS, sizeof ELLIPSIS);
+	return dst;
+}
+
 char *txt_cutf(char *dst, size_t size, const char *fmt, ...)
 {
 	strbuf b = { 0 };

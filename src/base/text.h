@@ -49,8 +49,14 @@ size_t text_utf8_seq(const unsigned char *s, size_t n);
 /* Copies src into dst (size bytes, NUL included), as "head…tail" when it is
  * longer; returns dst. size must be at least 16. */
 char *text_cut(char *dst, size_t size, const char *src);
-/* Formats into dst, every %s argument escaped with text_escape, cut as
- * text_cut when the result is longer; returns dst. */
+/* Formats into dst, cut as text_cut when the result is longer; returns dst. */
+char *text_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+char *text_vcutf(char *dst, size_t size, const char *fmt, va_list ap);
+/* After n bytes were wanted at dst (size bytes, NUL included) by an
+ * appending snprintf: when they did not fit, the text ends in "…" (on a
+ * UTF-8 boundary) so the cut shows. Returns dst. */
+char *text_mark_cut(char *dst, size_t size, size_t n);
+/* The same as text_cutf, every %s argument escaped with text_escape first. */
 char *txt_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* printf whose %s arguments are escaped with text_escape; every other

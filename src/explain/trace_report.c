@@ -15,11 +15,12 @@
 #include "base/text.h"
 
 static void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A field of an event's words: a long one keeps its head and tail. */
 static void put(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, size, fmt, ap);
+	text_vcutf(buf, size, fmt, ap);
 	va_end(ap);
 }
 

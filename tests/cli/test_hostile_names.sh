@@ -9,6 +9,8 @@
 # valid UTF-8 to stdout and stderr, no line that a name forged; the JSON
 # parses, Graphviz's dot accepts the DOT, the SVG parses as XML, the PNG is
 # one. Names still reach what they are for: why --node takes the raw name.
+# Names of 300 bytes (long_names.onnx) are cut head…tail where a line holds
+# them, visibly.
 set -u
 . "$(dirname "$0")/../lib.sh"
 make_tmp
@@ -85,6 +87,12 @@ mkdir -p "$tmp/dots"
 	--fusion-dots >"$tmp/out" 2>"$tmp/err")
 clean "export --fusion-dots"
 for f in $(find "$tmp/dots" -name '*.dot'); do dot -Tsvg "$f" >/dev/null 2>&1 || bad "dot rejects $f"; done
+# names of 300 bytes are cut visibly (head…tail, on UTF-8 boundaries), never silently
+run "long names" match $H/long_names.onnx -r rules --trace
+grep -q 'nnnn…zzzz' "$tmp/out" || bad "long names: no visible cut in the trace: $(grep -m1 '#5 ' "$tmp/out" | cut -c1-200)"
+run "long names why" why $H/long_names.onnx -r rules --rule Conv_BN_Relu_Fusion
+grep -q '…' "$tmp/out" || bad "long names: no visible cut in why: $(head -c 300 "$tmp/out")"
+
 # diagnostics: a duplicate rule name, a refused --set naming the rule
 run check check $H/hostile_rule.yaml $H/hostile_rule.yaml
 grep -q "duplicate rule name 'Conv_Add_SiLU\\\\e\[31m\\\\nerror" "$tmp/err" || bad "check: $(head -2 "$tmp/err")"
