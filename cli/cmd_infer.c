@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "base/text.h"
 #include "onnx/onnx_write.h"
 
 static const cli_command_spec spec = {
@@ -32,15 +33,15 @@ int cmd_infer(int argc, char **argv)
 	/* with -o - the model is standard output: the words go to standard error */
 	FILE *words = strcmp(o.output, "-") ? stdout : stderr;
 	if (rc == 0) {
-		fprintf(words, "%s: %lld value_info entries, %lld dims as expressions or symbols, %lld unknown\n",
+		txt_fprintf(words, "%s: %lld value_info entries, %lld dims as expressions or symbols, %lld unknown\n",
 		        strcmp(o.output, "-") ? o.output : "standard output", (long long)st.value_infos,
 		        (long long)st.symbolic_dims, (long long)st.unknown_dims);
 		const char *unbound[16];
 		int n = model_unbound_symbols(&m, unbound, 16);
 		if (n) {
-			fprintf(words, "unbound symbols (written as dim_param):");
+			txt_fprintf(words, "unbound symbols (written as dim_param):");
 			for (int i = 0; i < n && i < 16; i++)
-				fprintf(words, " %s", unbound[i]);
+				txt_fprintf(words, " %s", unbound[i]);
 			fputc('\n', words);
 		}
 	}

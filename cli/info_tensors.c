@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/json.h"
 #include "cli.h"
+#include "base/text.h"
 #include "estimate/estimate.h"
 #include "ir/model_info.h"
 
@@ -46,7 +47,7 @@ static void json_shape(FILE *f, const fd_shape *s, bool values)
 		fd_dim d = s->dims[i];
 		fputs(i ? ", " : "", f);
 		if (values ? d.value >= 0 : !d.expr && d.value >= 0)
-			fprintf(f, "%lld", (long long)d.value);
+			txt_fprintf(f, "%lld", (long long)d.value);
 		else if (!values && d.expr)
 			json_write_string(f, dexpr_text(d.expr));
 		else
@@ -95,12 +96,12 @@ static void json_tensor(void *arg, const fd_graph *g, const fd_tensor *t)
 	json_state *js = arg;
 	FILE *f = js->f;
 	char buf[512];
-	fprintf(f, "%s\n    {\"graph\": %d, \"graph_name\": ", js->first ? "" : ",", g->index);
+	txt_fprintf(f, "%s\n    {\"graph\": %d, \"graph_name\": ", js->first ? "" : ",", g->index);
 	js->first = false;
 	json_write_string(f, graph_label(g));
 	fputs(", \"name\": ", f);
 	json_write_string(f, t->name);
-	fprintf(f, ", \"kind\": \"%s\", \"dtype\": \"%s\", \"shape\": ", tensor_kind_name((fd_tensor_kind)t->kind),
+	txt_fprintf(f, ", \"kind\": \"%s\", \"dtype\": \"%s\", \"shape\": ", tensor_kind_name((fd_tensor_kind)t->kind),
 	        dtype_name(t->dtype));
 	json_shape(f, &t->shape, false);
 	if (symbolic(&t->shape)) {
@@ -110,7 +111,7 @@ static void json_tensor(void *arg, const fd_graph *g, const fd_tensor *t)
 	fd_sint b = tensor_bytes_sym(t);
 	int64_t v;
 	if (sint_value(b, &v) && v >= 0)
-		fprintf(f, ", \"bytes\": %lld, \"bytes_formula\": null", (long long)v);
+		txt_fprintf(f, ", \"bytes\": %lld, \"bytes_formula\": null", (long long)v);
 	else if (b.e) {
 		fputs(", \"bytes\": null, \"bytes_formula\": ", f);
 		json_write_string(f, dexpr_format_bytes(b.e, buf, sizeof buf));
@@ -164,7 +165,7 @@ static void text_tensor(void *arg, const fd_graph *g, const fd_tensor *t)
 		ts->wg = l > ts->wg ? l : ts->wg;
 		return;
 	}
-	fprintf(ts->f, "%-*s  %-*s  %-9s  %-*s  %-*s  %s\n", ts->wg, graph_label(g), ts->wn, t->name,
+	txt_fprintf(ts->f, "%-*s  %-*s  %-9s  %-*s  %-*s  %s\n", ts->wg, graph_label(g), ts->wn, t->name,
 	        dtype_name(t->dtype), ts->ws, shape, ts->wp, who, size_text(t, size, sizeof size));
 }
 
@@ -173,15 +174,15 @@ static void print_text(FILE *f, const fd_model *m)
 	text_state ts = { f, 6, 5, 5, 8, true };
 	each_tensor(m, text_tensor, &ts);
 	ts.measure = false;
-	fprintf(f, "%-*s  %-*s  %-9s  %-*s  %-*s  %s\n", ts.wg, "graph", ts.wn, "tensor", "dtype", ts.ws, "shape",
+	txt_fprintf(f, "%-*s  %-*s  %-9s  %-*s  %-*s  %s\n", ts.wg, "graph", ts.wn, "tensor", "dtype", ts.ws, "shape",
 	        ts.wp, "producer", "bytes");
 	each_tensor(m, text_tensor, &ts);
 	const char *unbound[64];
 	int n = model_unbound_symbols(m, unbound, 64);
 	if (n) {
-		fprintf(f, "\nunbound symbols (sizes above are formulas in them; bind with --dim NAME=V):");
+		txt_fprintf(f, "\nunbound symbols (sizes above are formulas in them; bind with --dim NAME=V):");
 		for (int i = 0; i < n && i < 64; i++)
-			fprintf(f, " %s", unbound[i]);
+			txt_fprintf(f, " %s", unbound[i]);
 		fputc('\n', f);
 	}
 }

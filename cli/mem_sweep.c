@@ -13,6 +13,7 @@
 #include <string.h>
 #include "base/json.h"
 #include "cli.h"
+#include "base/text.h"
 #include "session/session.h"
 
 #define SWEEP_MAX 64
@@ -104,11 +105,11 @@ static void list_rejected(FILE *f, const fd_session *s)
 			continue;
 		const fd_graph *g = r->ctx->graphs[a->graph].g;
 		int32_t node = match_unit_node(r->ctx, a->graph, a->anchor);
-		fprintf(f, "      rejected %s @ %s [%s]\n", r->rules->rules[a->rule].name,
+		txt_fprintf(f, "      rejected %s @ %s [%s]\n", r->rules->rules[a->rule].name,
 		        node >= 0 ? g->nodes[node].name : "?", reason_code((fd_reason)a->reason));
 	}
 	if (listed > SWEEP_LISTED)
-		fprintf(f, "      … and %d more\n", listed - SWEEP_LISTED);
+		txt_fprintf(f, "      … and %d more\n", listed - SWEEP_LISTED);
 }
 
 /* The smallest value in (lo, hi] at which rule's fusions drop below full
@@ -164,42 +165,42 @@ static void print_text(FILE *f, const fd_session *s, const char *name, const swe
                        const rule_threshold *th, const char *const *listing)
 {
 	const fd_ruleset *rs = session_rules(s);
-	fprintf(f, "sweep %s over", name);
+	txt_fprintf(f, "sweep %s over", name);
 	for (int k = 0; k < n; k++)
-		fprintf(f, "%s %lld", k ? "," : "", (long long)runs[k].value);
+		txt_fprintf(f, "%s %lld", k ? "," : "", (long long)runs[k].value);
 	const fd_model *m = session_model(s);
 	for (int32_t i = 0, k = 0; i < m->n_symdims; i++)
 		if (m->symdims[i].bound && m->symdims[i].used && strcmp(m->symdims[i].name, name))
-			fprintf(f, "%s%s=%lld", k++ ? ", " : " with ", m->symdims[i].name, (long long)m->symdims[i].value);
-	fprintf(f, " (main graph; rejected: memory_limit FD-CF03, workspace_size FD-CF04, channel_divisibility "
+			txt_fprintf(f, "%s%s=%lld", k++ ? ", " : " with ", m->symdims[i].name, (long long)m->symdims[i].value);
+	txt_fprintf(f, " (main graph; rejected: memory_limit FD-CF03, workspace_size FD-CF04, channel_divisibility "
 	           "FD-CF05, unknown FD-CF06)\n");
-	fprintf(f, "  %10s  %-22s %-22s %7s  %6s %6s %6s %6s\n", name, "peak before fusion", "peak after fusion",
+	txt_fprintf(f, "  %10s  %-22s %-22s %7s  %6s %6s %6s %6s\n", name, "peak before fusion", "peak after fusion",
 	        "fusions", "CF03", "CF04", "CF05", "CF06");
 	for (int k = 0; k < n; k++) {
 		const sweep_run *r = &runs[k];
-		fprintf(f, "  %10lld  %-22s %-22s %7zu  %6lld %6lld %6lld %6lld\n", (long long)r->value, r->peak[0],
+		txt_fprintf(f, "  %10lld  %-22s %-22s %7zu  %6lld %6lld %6lld %6lld\n", (long long)r->value, r->peak[0],
 		        r->peak[1], r->fusions, (long long)r->rejected[0], (long long)r->rejected[1],
 		        (long long)r->rejected[2], (long long)r->rejected[3]);
 		if (listing[k])
 			fputs(listing[k], f);
 	}
-	fprintf(f, "\nrules (fusions at each value; where each first loses one and where it stops firing)\n");
+	txt_fprintf(f, "\nrules (fusions at each value; where each first loses one and where it stops firing)\n");
 	for (int32_t i = 0; i < rs->n_rules; i++) {
 		bool any = false;
 		for (int k = 0; k < n; k++)
 			any |= runs[k].effect[i] > 0;
 		if (!any)
 			continue;
-		fprintf(f, "  %-28s", rs->rules[i].name);
+		txt_fprintf(f, "  %-28s", rs->rules[i].name);
 		for (int k = 0; k < n; k++)
-			fprintf(f, " %lld", (long long)runs[k].effect[i]);
+			txt_fprintf(f, " %lld", (long long)runs[k].effect[i]);
 		if (th[i].loses >= 0 && th[i].loses != th[i].stops)
-			fprintf(f, "   loses one at %s=%lld", name, (long long)th[i].loses);
+			txt_fprintf(f, "   loses one at %s=%lld", name, (long long)th[i].loses);
 		if (th[i].stops >= 0)
-			fprintf(f, "%s stops firing at %s=%lld", th[i].loses != th[i].stops ? "," : "  ", name,
+			txt_fprintf(f, "%s stops firing at %s=%lld", th[i].loses != th[i].stops ? "," : "  ", name,
 			        (long long)th[i].stops);
 		if (th[i].loses < 0 && th[i].stops < 0)
-			fprintf(f, "   fires at every value");
+			txt_fprintf(f, "   fires at every value");
 		fputc('\n', f);
 	}
 }
@@ -207,7 +208,7 @@ static void print_text(FILE *f, const fd_session *s, const char *name, const swe
 static void json_bytes(FILE *f, int64_t b)
 {
 	if (b >= 0)
-		fprintf(f, "%lld", (long long)b);
+		txt_fprintf(f, "%lld", (long long)b);
 	else
 		fputs("null", f);
 }
@@ -223,7 +224,7 @@ static void print_json(FILE *f, const fd_session *s, const char *name, const swe
 	fputs(", \"runs\": [", f);
 	for (int k = 0; k < n; k++) {
 		const sweep_run *r = &runs[k];
-		fprintf(f, "%s\n    {\"value\": %lld, \"peak_before_bytes\": ", k ? "," : "", (long long)r->value);
+		txt_fprintf(f, "%s\n    {\"value\": %lld, \"peak_before_bytes\": ", k ? "," : "", (long long)r->value);
 		json_bytes(f, r->peak_bytes[0]);
 		fputs(", \"peak_after_bytes\": ", f);
 		json_bytes(f, r->peak_bytes[1]);
@@ -231,9 +232,9 @@ static void print_json(FILE *f, const fd_session *s, const char *name, const swe
 		json_write_string(f, r->peak[0]);
 		fputs(", \"peak_after\": ", f);
 		json_write_string(f, r->peak[1]);
-		fprintf(f, ", \"fusions\": %zu, \"rejected\": {", r->fusions);
+		txt_fprintf(f, ", \"fusions\": %zu, \"rejected\": {", r->fusions);
 		for (size_t c = 0; c < N_COUNTED; c++)
-			fprintf(f, "%s\"%s\": %lld", c ? ", " : "", reason_code(counted[c]), (long long)r->rejected[c]);
+			txt_fprintf(f, "%s\"%s\": %lld", c ? ", " : "", reason_code(counted[c]), (long long)r->rejected[c]);
 		fputs("}}", f);
 	}
 	fputs("\n  ], \"rules\": [", f);
@@ -244,7 +245,7 @@ static void print_json(FILE *f, const fd_session *s, const char *name, const swe
 		json_write_string(f, rs->rules[i].name);
 		fputs(", \"effect_times\": [", f);
 		for (int k = 0; k < n; k++)
-			fprintf(f, "%s%lld", k ? ", " : "", (long long)runs[k].effect[i]);
+			txt_fprintf(f, "%s%lld", k ? ", " : "", (long long)runs[k].effect[i]);
 		fputs("], \"loses_at\": ", f);
 		json_bytes(f, th[i].loses);
 		fputs(", \"stops_at\": ", f);
@@ -260,12 +261,12 @@ int cli_mem_sweep(const cli_options *o, fd_session *s)
 	int64_t values[SWEEP_MAX];
 	int n;
 	if (parse(o->sweep, name, sizeof name, values, &n) < 0) {
-		fprintf(stderr, "fusiondbg: --sweep wants NAME=V,V,... with values >= 0 (at most %d), not '%s'\n",
+		txt_fprintf(stderr, "fusiondbg: --sweep wants NAME=V,V,... with values >= 0 (at most %d), not '%s'\n",
 		        SWEEP_MAX, o->sweep);
 		return EXIT_BAD_INPUT;
 	}
 	if (dimtab_find_symbol(session_model(s)->dimtab, name) < 0) {
-		fprintf(stderr, "fusiondbg: --sweep %s: the model has no symbol of that name\n", name);
+		txt_fprintf(stderr, "fusiondbg: --sweep %s: the model has no symbol of that name\n", name);
 		return EXIT_BAD_INPUT;
 	}
 	qsort(values, (size_t)n, sizeof *values, cmp_i64);

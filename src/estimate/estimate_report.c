@@ -8,6 +8,7 @@
 #include "base/json.h"
 #include "estimate/estimate.h"
 #include "base/units.h"
+#include "base/text.h"
 
 static const struct advice_def {
 	const char *json, *text;
@@ -247,15 +248,15 @@ void estimate_write_memory_json(FILE *f, const fd_estimate *e)
 static void liveness_text(FILE *f, const fd_model *m, const fd_graph *g, const char *label, const fd_liveness *lv)
 {
 	char b[512];
-	fprintf(f, "  %-6s %s", label, estimate_format_peak(m, lv, b, sizeof b));
+	txt_fprintf(f, "  %-6s %s", label, estimate_format_peak(m, lv, b, sizeof b));
 	if (lv->peak_step >= 0 && g->topo_order)
-		fprintf(f, " %s %s", lv->peak_depends ? "largest for large values at" : "at",
+		txt_fprintf(f, " %s %s", lv->peak_depends ? "largest for large values at" : "at",
 		        g->nodes[g->topo_order[lv->peak_step]].name);
-	fprintf(f, " (%d tensors live)\n", lv->n_live_at_peak);
+	txt_fprintf(f, " (%d tensors live)\n", lv->n_live_at_peak);
 	for (int32_t i = 0; i < lv->n_peak_tensors; i++) {
 		const fd_tensor *t = &g->tensors[lv->peak_tensors[i].tensor];
 		char sh[96];
-		fprintf(f, "    %-10s %-24s %s\n", estimate_format_size(lv->peak_tensors[i].size, b, sizeof b),
+		txt_fprintf(f, "    %-10s %-24s %s\n", estimate_format_size(lv->peak_tensors[i].size, b, sizeof b),
 		        shape_format(&t->shape, sh, sizeof sh), t->name);
 	}
 }
@@ -278,7 +279,7 @@ void estimate_write_text(FILE *f, const fd_estimate *e)
 	const fd_match_result *r = e->r;
 	const fd_model *m = r->ctx ? r->ctx->model : NULL;
 	char b1[512], b2[512], b3[512], b4[512], b5[512], sp[32], bind[256];
-	fprintf(f, "fusions: %zu   (bytes; speed-ups are roofline estimates on %s)\n", e->n_fusions,
+	txt_fprintf(f, "fusions: %zu   (bytes; speed-ups are roofline estimates on %s)\n", e->n_fusions,
 	        e->opt.hw->name);
 	for (size_t i = 0; i < e->n_fusions; i++) {
 		const fd_fusion *fu = &r->fusions[i];
@@ -286,25 +287,25 @@ void estimate_write_text(FILE *f, const fd_estimate *e)
 		const fd_graph *g = r->ctx->graphs[fu->graph].g;
 		const fd_rule *rule = &r->rules->rules[fu->rule];
 		const int32_t *nodes = fusion_ids(r, fu->nodes);
-		fprintf(f, "  %s @ %s (%d nodes) -> %s  %s\n", rule->name,
+		txt_fprintf(f, "  %s @ %s (%d nodes) -> %s  %s\n", rule->name,
 		        fu->n_nodes ? g->nodes[nodes[0]].name : "?", fu->n_nodes,
 		        rule->target_op ? rule->target_op : "?", estimate_format_speedup(fe->speedup, sp, sizeof sp));
-		fprintf(f, "    in %s (act %s, const %s)  out %s  removed %s\n",
+		txt_fprintf(f, "    in %s (act %s, const %s)  out %s  removed %s\n",
 		        estimate_format_size(fe->inputs_f, b1, sizeof b1),
 		        estimate_format_size(fe->input_act_f, b2, sizeof b2),
 		        estimate_format_size(fe->input_const_f, b3, sizeof b3),
 		        estimate_format_size(fe->outputs_f, b4, sizeof b4),
 		        estimate_format_size(fe->removed_f, b5, sizeof b5));
-		fprintf(f, "    workspace %s  kernel peak %s", estimate_format_size(fe->workspace_f, b1, sizeof b1),
+		txt_fprintf(f, "    workspace %s  kernel peak %s", estimate_format_size(fe->workspace_f, b1, sizeof b1),
 		        estimate_format_size(fe->kernel_peak_f, b2, sizeof b2));
 		if (fe->chunk_ratio < 1)
-			fprintf(f, " (chunked x%.4g of %s)", fe->chunk_ratio,
+			txt_fprintf(f, " (chunked x%.4g of %s)", fe->chunk_ratio,
 			        estimate_format_bytes(fe->kernel_peak_unchunked_bytes, b3, sizeof b3));
 		if (fe->n_unknown && !fe->symbolic)
-			fprintf(f, "  [%d tensors of unknown size]", fe->n_unknown);
+			txt_fprintf(f, "  [%d tensors of unknown size]", fe->n_unknown);
 		fputc('\n', f);
 		if (fe->advice != ADVICE_NONE)
-			fprintf(f, "    warning: kernel peak %s over %s: %s\n", b2,
+			txt_fprintf(f, "    warning: kernel peak %s over %s: %s\n", b2,
 			        estimate_format_bytes(e->opt.peak_warn, b3, sizeof b3), mem_advice_text(fe->advice));
 	}
 	for (int32_t gi = 0; gi < e->n_graphs; gi++) {
@@ -312,24 +313,24 @@ void estimate_write_text(FILE *f, const fd_estimate *e)
 		const fd_graph *g = r->ctx->graphs[gi].g;
 		bindings_text(m, bind, sizeof bind);
 		if (gi == 0)
-			fprintf(f, "\nmemory (main graph, activations): peak %s -> %s%s\n",
+			txt_fprintf(f, "\nmemory (main graph, activations): peak %s -> %s%s\n",
 			        estimate_format_peak(m, &ge->before, b1, sizeof b1),
 			        estimate_format_peak(m, &ge->after, b2, sizeof b2), bind);
 		else
-			fprintf(f, "\nmemory (body %s of %s): peak %s -> %s%s\n", g->name ? g->name : "?",
+			txt_fprintf(f, "\nmemory (body %s of %s): peak %s -> %s%s\n", g->name ? g->name : "?",
 			        g->owner_node >= 0 ? r->ctx->graphs[g->parent].g->nodes[g->owner_node].name : "?",
 			        estimate_format_peak(m, &ge->before, b1, sizeof b1),
 			        estimate_format_peak(m, &ge->after, b2, sizeof b2), bind);
 		liveness_text(f, m, g, "before", &ge->before);
 		liveness_text(f, m, g, "after", &ge->after);
-		fprintf(f, "  weights and constants (not in the peak): %s\n",
+		txt_fprintf(f, "  weights and constants (not in the peak): %s\n",
 		        estimate_format_bytes(ge->weight_bytes, b1, sizeof b1));
 		int32_t formulas = 0;
 		for (int32_t t = 0; t < g->n_tensors && ge->n_unknown; t++)
 			formulas += g->tensors[t].kind != TENSOR_INITIALIZER && tensor_bytes_sym(&g->tensors[t]).e != NULL &&
 			            !dexpr_has_fresh(tensor_bytes_sym(&g->tensors[t]).e);
 		if (ge->n_unknown > formulas)
-			fprintf(f, "  %d of %d activations have an unknown size\n", ge->n_unknown - formulas,
+			txt_fprintf(f, "  %d of %d activations have an unknown size\n", ge->n_unknown - formulas,
 			        ge->n_activations);
 	}
 	const char *unbound[16];
@@ -341,6 +342,6 @@ void estimate_write_text(FILE *f, const fd_estimate *e)
 		fputc('\n', f);
 	}
 	if (e->n_over_threshold)
-		fprintf(f, "\nwarning: %d fusion(s) with a kernel peak over %s\n", e->n_over_threshold,
+		txt_fprintf(f, "\nwarning: %d fusion(s) with a kernel peak over %s\n", e->n_over_threshold,
 		        estimate_format_bytes(e->opt.peak_warn, b1, sizeof b1));
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "base/atomic_file.h"
 #include "onnx/onnx_write_internal.h"
+#include "base/arena.h"
 
 typedef struct writer {
 	const fd_model *m;
@@ -391,6 +392,7 @@ int onnx_pack_write(const Onnx__ModelProto *mp, const char *path, fd_diags *d)
 int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_path, fd_write_stats *st,
                        fd_diags *d)
 {
+	fd_doing("writing the model %s", out_path);
 	char *bytes;
 	Onnx__ModelProto *mp = onnx_read_again(m, &bytes, d);
 	if (!mp)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "onnx/onnx_write_internal.h"
+#include "base/arena.h"
 
 typedef struct shape_writer {
 	const fd_model *m;
@@ -157,6 +158,7 @@ static void write_graph(shape_writer *w, int32_t gi, Onnx__GraphProto *gp)
 
 int onnx_write_inferred(const fd_model *m, const char *out_path, fd_infer_stats *st, fd_diags *d)
 {
+	fd_doing("writing the model %s with its shapes", out_path);
 	char *bytes;
 	Onnx__ModelProto *mp = onnx_read_again(m, &bytes, d);
 	if (!mp)
