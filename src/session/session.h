@@ -59,6 +59,7 @@
 #include "match/match.h"
 #include "rules/rules.h"
 #include "onnx/onnx.h"
+#include "rounds/rounds.h"
 
 typedef struct fd_session_options {
 	const char *model_path;
@@ -71,6 +72,7 @@ typedef struct fd_session_options {
 	bool no_events;                /* record attempts only (faster; `why` and the stepper need events) */
 	bool defer_run;                /* session_set / undo / redo do not re-run; call session_run */
 	fd_estimate_options est;
+	fd_rounds_options rounds;      /* --max-rounds, --passes */
 } fd_session_options;
 
 /* One applied what-if edit. Text is owned by the session. */
@@ -122,7 +124,9 @@ typedef struct fd_session {
 	fd_ruleset rules;
 	fd_match_ctx ctx;
 	fd_match_options mopt;
-	fd_match_result baseline, current;
+	fd_match_result baseline, current;   /* round 1 of each */
+	fd_rounds baseline_rounds, current_rounds;
+	fd_diags run_diags;            /* what the last run of the current rules said (fused nodes' warnings) */
 	fd_estimate baseline_est, current_est;
 	bool stale;                    /* edits since the last run */
 	double last_run_ms;            /* matching + estimates of the last session_run */
@@ -148,7 +152,10 @@ typedef struct fd_session {
 int  session_open(fd_session *s, const fd_session_options *opt, fd_diags *d);
 void session_close(fd_session *s);
 
-/* Re-runs the matcher (context reused) and the estimates. Returns 0. */
+/* Re-runs the rounds of rules (rounds/rounds.h: the match context reused,
+ * made again when the rules' fused op types changed) and the estimates.
+ * Returns 0, or -1 when the pass list file could not be read (run_diags
+ * says why; nothing ran). */
 int  session_run(fd_session *s);
 
 /* "RULE.PATH=VALUE" (the --set syntax; the longest rule name that prefixes
@@ -201,6 +208,12 @@ char *session_recovery_path(const fd_session *s, char *buf, size_t size);
 static inline const fd_model *session_model(const fd_session *s) { return &s->model; }
 static inline const fd_ruleset *session_rules(const fd_session *s) { return &s->rules; }
 static inline const fd_match_result *session_result(const fd_session *s) { return &s->current; }
+/* Every round of the current rules (round 1's result is session_result). */
+static inline const fd_rounds *session_rounds(const fd_session *s) { return &s->current_rounds; }
+static inline const fd_rounds *session_baseline_rounds(const fd_session *s)
+{
+	return s->has_baseline ? &s->baseline_rounds : &s->current_rounds;
+}
 /* The rules as loaded: run once, at the first edit (until then the current result is it). */
 static inline const fd_match_result *session_baseline(const fd_session *s)
 {
