@@ -38,6 +38,10 @@ typedef struct cli_options {
 	int max_nodes;                      /* export: --max-nodes N */
 	bool max_nodes_given;
 	int64_t peak_warn;                  /* --peak-warn BYTES, -1 default */
+	int max_rounds;                     /* --max-rounds N, 0 default (rounds/rounds.h) */
+	const char *passes;                 /* --passes FILE */
+	const char *with;                   /* compare: --with OPTIMIZED.onnx | fusion_result.json */
+	const char *cache_dir;              /* diagnose: --cache-dir DIR */
 } cli_options;
 
 /* Bits naming the options a command accepts. */
@@ -47,13 +51,16 @@ enum {
 	OPT_FORMAT = 1 << 8, OPT_STRICT = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_TRACE = 1 << 11,
 	OPT_DIFF = 1 << 12, OPT_AFTER = 1 << 13, OPT_NEAR = 1 << 14, OPT_NOCANON = 1 << 15,
 	OPT_PEAKWARN = 1 << 16, OPT_CONSTANTS = 1 << 17, OPT_FUSIONDOTS = 1 << 18, OPT_MAXNODES = 1 << 19,
-	OPT_AROUND = 1 << 20,
+	OPT_AROUND = 1 << 20, OPT_MAXROUNDS = 1 << 21, OPT_PASSES = 1 << 22, OPT_WITH = 1 << 23,
+	OPT_CACHEDIR = 1 << 24,
 	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON,
+	OPT_ROUNDS = OPT_MAXROUNDS | OPT_PASSES,      /* every command that runs the rules */
 };
 
 /* The tails of the model commands' usage lines. */
 #define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--no-canonicalize]"
 #define CLI_USAGE_WHATIF " [--set RULE.PATH=VALUE]... [--diff]"
+#define CLI_USAGE_ROUNDS " [--max-rounds N] [--passes FILE]"
 
 /* Parses argv (after the command word). Prints a usage error and returns -1
  * on an unknown or disallowed option. */

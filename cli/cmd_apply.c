@@ -12,8 +12,8 @@
 #include "session/session.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx" CLI_USAGE_WHATIF CLI_USAGE_MODEL,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_SET | OPT_DIFF,
+	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx" CLI_USAGE_WHATIF CLI_USAGE_MODEL CLI_USAGE_ROUNDS,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_SET | OPT_DIFF | OPT_ROUNDS,
 	.required = OPT_OUTPUT,
 	.needs = "apply needs one MODEL and -o FUSED.onnx",
 };

@@ -18,7 +18,8 @@ typedef struct builder {
 
 /* ---- attributes ---------------------------------------------------------------- */
 
-static const char *const reserved[] = { "fused_nodes", "fused_op_types", "fusion_rule", "fusion_round" };
+static const char *const reserved[] = { "fused_nodes", "fused_op_types", "fusion_rule", "fusion_round",
+	                                       "original_nodes" };
 
 static bool is_reserved(const char *name)
 {

@@ -124,15 +124,23 @@ static int build_next(fd_rounds *rd, fd_round *r, fd_round *next, bool canonical
 	return 0;
 }
 
-static void note_unsettled(fd_rounds *rd, int32_t p, const fd_round *r)
+/* The pass did not settle: the rules that fired in its rounds after the
+ * first keep firing on what the rounds make (a rule that undoes another
+ * fires every other round, so the last round alone would name one). */
+static void note_unsettled(fd_rounds *rd, int32_t p)
 {
 	rd->settled = false;
 	if (rd->unsettled >= 0)
 		return;
 	rd->unsettled = p;
-	for (int32_t i = 0; i < r->result->n_rules; i++)
-		if (r->result->stats[i].effect_times > 0)
+	const fd_pass *ps = &rd->passes[p];
+	for (int32_t i = 0; i < rd->rules->n_rules; i++) {
+		bool fired = false;
+		for (int32_t k = ps->first_round + 1; k < ps->first_round + ps->n_rounds && !fired; k++)
+			fired = rd->items[k]->result->stats[i].effect_times > 0;
+		if (fired)
 			vec_push(&rd->keep_firing, i);
+	}
 }
 
 /* ---- the loop -------------------------------------------------------------------- */
@@ -185,7 +193,7 @@ int rounds_run(fd_rounds *rd, const fd_match_ctx *ctx, const fd_ruleset *rs, con
 				break;
 			if (step == rd->max_rounds) {
 				ps->settled = false;
-				note_unsettled(rd, p, r);
+				note_unsettled(rd, p);
 				break;
 			}
 		}

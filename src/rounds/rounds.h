@@ -137,7 +137,9 @@ size_t rounds_original_nodes(const fd_rounds *rd, int32_t number, int32_t graph,
 int32_t rounds_node_in(const fd_rounds *rd, int32_t number, int32_t graph, int32_t node);
 /* The final fused nodes over the original model: every fused node that no
  * later round fused again, its members the original nodes, its ports and
- * attributes as made (nested: see fuse.h); after rounds_make_all. out
+ * attributes as made (nested: see fuse.h), and for one made after round 1
+ * "original_nodes" (STRINGS: the model's nodes it replaces, topological
+ * order; its fused_nodes are the nodes of its round); after rounds_make_all. out
  * borrows names and attributes from rd: release it first. */
 void rounds_final_rewrite(const fd_rounds *rd, fd_rewrite *out);
 /* Fusions of every round: the total, and per rule summed match/effect times. */

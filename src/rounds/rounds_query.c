@@ -111,6 +111,21 @@ static bool fused_again(const fd_rounds *rd, int32_t number, size_t k)
 	return false;
 }
 
+/* A nested fused node's fused_nodes are the nodes of its round: it also
+ * says which nodes of the model it replaces. */
+static void add_original_nodes(fd_rewrite *out, fd_fused_node *o, const fd_model *m)
+{
+	fd_attr *attrs = arena_array(&out->arena, (size_t)o->n_attrs + 1, sizeof *attrs);
+	memcpy(attrs, o->attrs, (size_t)o->n_attrs * sizeof *attrs);
+	fd_attr *a = &attrs[o->n_attrs];
+	*a = (fd_attr){ .name = "original_nodes", .type = ATTR_STRINGS, .count = o->n_members };
+	a->u.strings = arena_array(&out->arena, (size_t)o->n_members + 1, sizeof *a->u.strings);
+	for (int32_t k = 0; k < o->n_members; k++)
+		a->u.strings[k] = m->graphs[o->graph].nodes[o->members[k]].name;
+	o->attrs = attrs;
+	o->n_attrs++;
+}
+
 void rounds_final_rewrite(const fd_rounds *rd, fd_rewrite *out)
 {
 	fd_id_vec orig = { 0 };
@@ -134,6 +149,8 @@ void rounds_final_rewrite(const fd_rounds *rd, fd_rewrite *out)
 			*o = *fn;
 			o->members = arena_memdup(&out->arena, orig.items, orig.n * sizeof *orig.items);
 			o->n_members = (int32_t)orig.n;
+			if (number > 1)
+				add_original_nodes(out, o, rd->items[0]->model);
 		}
 	}
 	vec_release(&orig);
