@@ -121,5 +121,7 @@ void cli_print_diff_after(const cli_options *o, const struct fd_session *s);
 void cli_write_run_json(FILE *f, const cli_options *o, struct fd_session *s);
 int cmd_mem(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
+int cmd_diagnose(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif
