@@ -19,6 +19,7 @@ typedef struct fd_fused_node {
 	int32_t n_members;
 	int32_t *members;          /* node ids of that graph the node replaces */
 	int32_t fusion;            /* what it was made from (the match's fusion index), -1 */
+	int32_t round;             /* the round of that match (rounds/rounds.h), 0 */
 	const char *name, *op_type, *domain;
 	int32_t n_inputs, n_outputs;
 	const char **inputs;       /* tensor names by port; "" for an empty port */

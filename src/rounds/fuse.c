@@ -330,6 +330,7 @@ static void fused_node(builder *b, size_t fi)
 	b->rule = &b->r->rules->rules[fu->rule];
 	fd_fused_node *fn = rewrite_add(b->rw, fu->graph);
 	fn->fusion = (int32_t)fi;
+	fn->round = b->round;
 	fn->n_members = fu->n_nodes;
 	fn->members = arena_memdup(a, fusion_ids(b->r, fu->nodes), (size_t)fu->n_nodes * sizeof *fn->members);
 	fn->name = node_name(b, g, match_unit_node(b->r->ctx, fu->graph, fu->anchor), fn);
