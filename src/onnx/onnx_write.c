@@ -362,7 +362,7 @@ static size_t add_port_infos(writer *w, int32_t gi, Onnx__ValueInfoProto **vi, s
 			if (t < 0)
 				continue;
 			const fd_tensor *x = &g->tensors[t];
-			if (x->kind != TENSOR_ACTIVATION || x->is_graph_output || x->dtype == DT_UNDEFINED ||
+			if (x->kind == TENSOR_GRAPH_INPUT || x->kind == TENSOR_INITIALIZER || x->is_graph_output || x->dtype == DT_UNDEFINED ||
 			    listed(vi, n, name))
 				continue;
 			vi[n++] = value_info(w, x);
