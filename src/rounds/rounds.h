@@ -142,7 +142,11 @@ int32_t rounds_node_in(const fd_rounds *rd, int32_t number, int32_t graph, int32
  * order; its fused_nodes are the nodes of its round); after rounds_make_all. out
  * borrows names and attributes from rd: release it first. */
 void rounds_final_rewrite(const fd_rounds *rd, fd_rewrite *out);
-/* Fusions of every round: the total, and per rule summed match/effect times. */
+/* Fusions of every round: the total. */
 size_t rounds_n_fusions(const fd_rounds *rd);
+/* Fusion f of round `number` is final: no later round fused its node again. */
+bool rounds_fusion_is_final(const fd_rounds *rd, int32_t number, size_t fusion);
+/* Its original nodes, topological order (out gets them); returns the count. */
+size_t rounds_fusion_originals(const fd_rounds *rd, int32_t number, size_t fusion, fd_id_vec *out);
 
 #endif

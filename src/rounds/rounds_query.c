@@ -78,6 +78,39 @@ int32_t rounds_node_in(const fd_rounds *rd, int32_t number, int32_t graph, int32
 	return node;
 }
 
+bool rounds_fusion_is_final(const fd_rounds *rd, int32_t number, size_t fusion)
+{
+	const fd_round *r = rounds_get(rd, number);
+	if (!r || fusion >= r->result->n_fusions)
+		return false;
+	const fd_fusion *fu = &r->result->fusions[fusion];
+	int32_t node = r->result->pool[fu->nodes];
+	for (int32_t k = number + 1; k <= rd->n; k++) {
+		const fd_round *next = rd->items[k - 1];
+		if (next->built_own)
+			node = next->map.to[fu->graph][node];
+		if (node < 0)
+			return true;
+		if (next->result->claim[fu->graph][node] >= 0)
+			return false;
+	}
+	return true;
+}
+
+size_t rounds_fusion_originals(const fd_rounds *rd, int32_t number, size_t fusion, fd_id_vec *out)
+{
+	const fd_round *r = rounds_get(rd, number);
+	out->n = 0;
+	if (!r || fusion >= r->result->n_fusions)
+		return 0;
+	const fd_fusion *fu = &r->result->fusions[fusion];
+	for (int32_t k = 0; k < fu->n_nodes; k++)
+		collect(rd, number, fu->graph, r->result->pool[fu->nodes + k], out);
+	topo_graph = &rd->items[0]->model->graphs[fu->graph];
+	qsort(out->items, out->n, sizeof *out->items, cmp_topo);
+	return out->n;
+}
+
 /* ---- the composed rewrite ---------------------------------------------------------- */
 
 /* Is fused node k of round `number` a member of a fused node of a later round? */

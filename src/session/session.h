@@ -87,12 +87,16 @@ typedef struct fd_edit {
 /* What the rules as loaded (baseline) and the current rules do differently. */
 typedef enum fd_change_kind { CHANGE_GAINED, CHANGE_LOST, CHANGE_CHANGED } fd_change_kind;
 
+/* With rounds (rounds/rounds.h), the final fusions are compared — those no
+ * later round fused again — by their original nodes; before / after index
+ * the result of round round_before / round_after. */
 typedef struct fd_fusion_change {
 	fd_change_kind kind;
 	int32_t graph;
-	int32_t node;                  /* the node naming it: anchor (or first member) */
+	int32_t node;                  /* the node naming it: anchor (or first member), an original node */
 	int32_t before;                /* fusion index in the baseline result, -1 when gained */
 	int32_t after;                 /* fusion index in the current result, -1 when lost */
+	int32_t round_before, round_after;  /* their rounds (1 when the rules run one round), 0 for none */
 } fd_fusion_change;
 
 typedef struct fd_rule_change {
@@ -182,6 +186,12 @@ size_t session_unsaved(const fd_session *s);
 
 /* Against the baseline. Release with session_diff_release. */
 int  session_diff(const fd_session *s, fd_session_diff *out);
+/* The result a change's fusion is in: the baseline's (after false) or the
+ * current rules' round of it; NULL when the change has no such side. */
+const fd_match_result *session_change_result(const fd_session *s, const fd_fusion_change *c, bool after);
+/* The change's fusion as "RULE [node node …]" (original nodes), as the
+ * diff's text writes it. */
+void session_change_words(FILE *f, const fd_session *s, const fd_fusion_change *c, bool after);
 void session_diff_release(fd_session_diff *df);
 void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df);
 /* {"gained": [...], "lost": [...], "changed": [...], "rules": [...],

@@ -112,7 +112,19 @@ static fd_yval *parse_value(fd_session *s, const char *label, const char *text, 
 	return v;
 }
 
-static bool check_type(const fd_yval *v, fd_field_type ft, char *why, size_t size)
+/* An op type a rule may name: the op table's, or a fused op type (another
+ * rule's target_op, rules.h). */
+static bool known_op_type(const fd_ruleset *rs, const char *type)
+{
+	if (optable_lookup(type) >= 0)
+		return true;
+	for (int k = 0; k < rs->n_fused_types; k++)
+		if (!strcmp(rs->fused_types[k], type))
+			return true;
+	return false;
+}
+
+static bool check_type(const fd_ruleset *rs, const fd_yval *v, fd_field_type ft, char *why, size_t size)
 {
 	int64_t i;
 	bool b, ok = true;
@@ -127,7 +139,7 @@ static bool check_type(const fd_yval *v, fd_field_type ft, char *why, size_t siz
 	case FT_RANGE: ok = v->kind == YV_SEQ && v->n == 2; break;
 	case FT_SOURCE: ok = v->kind == YV_SCALAR && source_type_from_name(v->text) != SRC_UNSET; break;
 	case FT_OPTYPE:
-		ok = v->kind == YV_SCALAR && optable_lookup(v->text) >= 0;
+		ok = v->kind == YV_SCALAR && known_op_type(rs, v->text);
 		if (!ok && v->kind == YV_SCALAR) {
 			snprintf(why, size, "unknown op type '%s'", v->text);
 			return false;
@@ -285,7 +297,7 @@ static int apply_at(fd_session *s, int32_t rule, const char *path, const char *l
 		if (!(v = parse_value(s, label, text, type, d)))
 			return -1;
 		char why2[256];
-		if (!check_type(v, type, why2, sizeof why2))
+		if (!check_type(&s->rules, v, type, why2, sizeof why2))
 			return refuse(d, label, why2);
 		if (ref.value)
 			set_pos(v, ref.value->pos, ref.value->start, ref.value->end);
