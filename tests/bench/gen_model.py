@@ -8,7 +8,7 @@ small values), weights inline (no external data), and Reshapes whose shape is
 built from Shape -> Gather -> Unsqueeze -> Concat, as exporters build them
 for a dynamic batch. Blocks repeat until the node count is reached:
 
-  layer: Conv-BN-LeakyRelu, Conv-BN, x * HardSigmoid(x) (hard-swish), + residual
+  layer: Conv-BN-Relu, Conv-BN-LeakyRelu, x * HardSigmoid(x) (hard-swish), + residual
   every 4th layer also a head: the shape-built Reshape to [N, C, H*W], Softmax
   over the last axis, and a Reshape back through Shape of the input.
 
@@ -55,8 +55,9 @@ class Builder:
     def layer(self, i, x):
         s = f"/model/layer.{i}"
         y = self.conv_bn(f"{s}/block1", x, 3, i)
-        y = self.node(f"{s}/act1", "LeakyRelu", [y], {"alpha": 0.01})
+        y = self.node(f"{s}/act1", "Relu", [y])
         y = self.conv_bn(f"{s}/block2", y, 1, i + 1)
+        y = self.node(f"{s}/act2", "LeakyRelu", [y], {"alpha": 0.01})
         h = self.node(f"{s}/act2", "HardSigmoid", [y], {"alpha": 1 / 6, "beta": 0.5})
         y = self.node(f"{s}/act2", "Mul", [y, h])
         return self.node(s, "Add", [x, y])
