@@ -7,7 +7,8 @@
 #include "../ui/ui.h"
 
 static const char usage[] =
-	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize]";
+	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize]" CLI_USAGE_ROUNDS
+	" [--with OPTIMIZED.onnx|fusion_result.json]";
 
 int cmd_tui(int argc, char **argv)
 {
@@ -20,7 +21,7 @@ int cmd_tui(int argc, char **argv)
 		return EXIT_OK;
 	}
 	cli_options o;
-	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON, usage, &o) < 0)
+	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON | OPT_ROUNDS | OPT_WITH, usage, &o) < 0)
 		return EXIT_BAD_INPUT;
 	if (!o.model || o.n_positional != 1) {
 		fprintf(stderr, "fusiondbg: the TUI takes one MODEL\nusage: %s\n", usage);
@@ -28,7 +29,8 @@ int cmd_tui(int argc, char **argv)
 	}
 	tui_options to = {
 		.model = o.model, .rules = o.rules, .n_rules = o.n_rules, .dims = o.dims, .n_dims = o.n_dims,
-		.target = o.target, .no_canonicalize = o.no_canonicalize,
+		.target = o.target, .no_canonicalize = o.no_canonicalize, .max_rounds = o.max_rounds, .passes = o.passes,
+		.compare_with = o.with,
 	};
 	return tui_run(&to);
 }

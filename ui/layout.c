@@ -100,7 +100,10 @@ static void draw_view(tui *t, enum tui_view v)
 	char right[64] = "";
 	if (n)
 		snprintf(right, sizeof right, "%zu/%zu", l->cursor + 1, n);
-	draw_box(p, t->focus == v, view_title(v), right);
+	char title[160];
+	if (tui_n_rounds(t) > 1)   /* the round the trace steps, in every view */
+		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)t->round, (int)tui_n_rounds(t));
+	draw_box(p, t->focus == v, tui_n_rounds(t) > 1 ? title : view_title(v), right);
 	int x = p->x + 1, w = p->w - 2;
 	for (int i = 0; i < l->height; i++) {
 		int y = p->y + 1 + i;
@@ -132,14 +135,20 @@ static void draw_title(tui *t)
 	if (unsaved)
 		snprintf(mod, sizeof mod, "  [%zu unsaved]", unsaved);
 	const char *target = r->target ? r->target : "ai_core";
+	/* with rounds: every round's fusions, and how many rounds */
+	size_t fired = rounds_n_fusions(session_rounds(s));
+	char rounds[64] = "";
+	if (tui_n_rounds(t) > 1)
+		snprintf(rounds, sizeof rounds, " in %d rounds%s", (int)tui_n_rounds(t),
+		         session_rounds(s)->settled ? "" : " (not settled)");
 	/* the fullest form that fits: model, unsaved, fired and peak matter most */
-	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu  peak %s %s %s",
-	         model, mod, t->rules_label, target, r->n_fusions, before, G.arrow, after);
+	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu%s  peak %s %s %s",
+	         model, mod, t->rules_label, target, fired, rounds, before, G.arrow, after);
 	if (display_width(buf) > t->cols)
-		snprintf(buf, sizeof buf, " fusiondbg  %s%s  %d rules  %s  fired %zu  peak %s %s %s", model, mod,
-		         (int)r->n_rules, target, r->n_fusions, before, G.arrow, after);
+		snprintf(buf, sizeof buf, " fusiondbg  %s%s  %d rules  %s  fired %zu%s  peak %s %s %s", model, mod,
+		         (int)r->n_rules, target, fired, rounds, before, G.arrow, after);
 	if (display_width(buf) > t->cols)
-		snprintf(buf, sizeof buf, " %s%s  %s  fired %zu  peak %s %s %s", model, mod, target, r->n_fusions, before,
+		snprintf(buf, sizeof buf, " %s%s  %s  fired %zu  peak %s %s %s", model, mod, target, fired, before,
 		         G.arrow, after);
 	display_fill(0, 0, t->cols, ROLE_TITLE, 0);
 	display_text(0, 0, t->cols, ROLE_TITLE, 0, buf);

@@ -15,6 +15,9 @@ typedef struct tui_options {
 	int n_dims;
 	const char *target;              /* --target; NULL: ai_core */
 	bool no_canonicalize;
+	int max_rounds;                  /* --max-rounds; 0: the default */
+	const char *passes;              /* --passes FILE, or NULL */
+	const char *compare_with;        /* --with: the compiler's result for the compare view, or NULL */
 } tui_options;
 
 enum { TUI_EXIT_CANNOT_START = 2 };

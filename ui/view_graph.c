@@ -22,10 +22,11 @@ static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 	row_node(t, row, &g, &n);
 	if (g < 0)
 		return "";
-	const fd_match_result *r = session_result(&t->s);
 	const fd_node *node = &session_model(&t->s)->graphs[g].nodes[n];
-	int32_t f = r->claim[g][n];
-	snprintf(buf, size, "%s %s %s", node->name, node->op_type, f >= 0 ? r->rules->rules[r->fusions[f].rule].name : "");
+	int32_t round;
+	int32_t f = tui_node_fusion(t, g, n, &round);
+	const fd_match_result *r = f >= 0 ? rounds_get(session_rounds(&t->s), round)->result : NULL;
+	snprintf(buf, size, "%s %s %s", node->name, node->op_type, r ? r->rules->rules[r->fusions[f].rule].name : "");
 	return buf;
 }
 
@@ -46,8 +47,10 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	const fd_model *m = session_model(&t->s);
 	const fd_graph *gr = &m->graphs[g];
 	const fd_node *node = &gr->nodes[n];
-	const fd_match_result *r = session_result(&t->s);
-	int32_t f = r->claim[g][n];
+	/* the fusion that took it last (with rounds: the final one) */
+	int32_t round;
+	int32_t f = tui_node_fusion(t, g, n, &round);
+	const fd_match_result *r = f >= 0 ? rounds_get(session_rounds(&t->s), round)->result : session_result(&t->s);
 	int end = x + w;
 	bool cur = cursor && t->focus == VIEW_GRAPH;
 	if (cur)
@@ -84,7 +87,10 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	x += shape_w;
 	if (f >= 0 && tag_w > 0) {
 		const fd_fusion *fu = &r->fusions[f];
-		snprintf(buf, sizeof buf, "#%d %s", f, r->rules->rules[fu->rule].name);
+		if (tui_n_rounds(t) > 1)
+			snprintf(buf, sizeof buf, "R%d #%d %s", (int)round, f, r->rules->rules[fu->rule].name);
+		else
+			snprintf(buf, sizeof buf, "#%d %s", f, r->rules->rules[fu->rule].name);
 		display_text(y, x, tag_w, cur ? ROLE_CURSOR : rrole, 0, buf);
 	}
 }

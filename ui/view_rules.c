@@ -42,7 +42,8 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
 	int32_t ri = t->rule_rows[row];
 	const fd_rule *r = &session_rules(&t->s)->rules[ri];
-	const fd_rule_stats *st = &session_result(&t->s)->stats[ri];
+	fd_rule_stats sum = tui_rule_stats(t, ri);   /* over every round */
+	const fd_rule_stats *st = &sum;
 	attr_t cur = cursor && t->focus == VIEW_RULES ? A_REVERSE : 0;
 	int end = x + w;
 	if (cur)
@@ -74,52 +75,34 @@ static void select_row(tui *t)
 		tui_set_detail_rule(t, t->rule_rows[t->list[VIEW_RULES].cursor]);
 }
 
-/* The attempt best read first: a firing, else the closest near-miss. */
-static uint32_t first_attempt(tui *t, int32_t rule)
-{
-	uint32_t idx[1];
-	if (explain_rank_attempts(session_result(&t->s), rule, idx, 1) == 0)
-		return UINT32_MAX;
-	return idx[0];
-}
-
-static uint32_t closest_miss(tui *t, int32_t rule)
-{
-	const fd_match_result *r = session_result(&t->s);
-	uint32_t idx[256];
-	size_t n = explain_rank_attempts(r, rule, idx, 256);
-	for (size_t i = 0; i < n; i++)
-		if (r->trace.attempts[idx[i]].rung != RUNG_FIRED)
-			return idx[i];
-	return UINT32_MAX;
-}
-
 static unsigned action(tui *t, enum tui_action a)
 {
 	if (t->list[VIEW_RULES].cursor >= t->n_rule_rows)
 		return RES_UNHANDLED;
 	int32_t ri = t->rule_rows[t->list[VIEW_RULES].cursor];
 	const fd_rule *rule = &session_rules(&t->s)->rules[ri];
-	const fd_match_result *r = session_result(&t->s);
+	int32_t round;
 	switch (a) {
 	case ACT_ENTER: {
-		uint32_t at = first_attempt(t, ri);
+		uint32_t at = tui_best_attempt(t, ri, false, &round);
 		if (at == UINT32_MAX) {
 			tui_message(t, ROLE_WARN, "%s made no attempt: no node of its op0 type in the model", rule->name);
 			return RES_REDRAW;
 		}
 		tui_show_view(t, VIEW_TRACE);
-		return tui_goto_event(t, vs_attempt_focus(&r->trace, at)) | RES_REDRAW;
+		const fd_match_result *r = rounds_get(session_rounds(&t->s), round)->result;
+		return tui_goto_round_event(t, round, vs_attempt_focus(&r->trace, at)) | RES_REDRAW;
 	}
 	case ACT_WHY_NOT: {
-		uint32_t at = closest_miss(t, ri);
+		uint32_t at = tui_best_attempt(t, ri, true, &round);
 		if (at == UINT32_MAX) {
-			tui_message(t, ROLE_WARN, r->stats[ri].attempts ? "%s fired on every anchor it tried"
+			tui_message(t, ROLE_WARN, tui_rule_stats(t, ri).attempts ? "%s fired on every anchor it tried"
 			            : "%s made no attempt: no node of its op0 type in the model", rule->name);
 			return RES_REDRAW;
 		}
 		tui_show_view(t, VIEW_TRACE);
-		unsigned res = tui_goto_event(t, vs_attempt_focus(&r->trace, at));
+		const fd_match_result *r = rounds_get(session_rounds(&t->s), round)->result;
+		unsigned res = tui_goto_round_event(t, round, vs_attempt_focus(&r->trace, at));
 		char line[1024];
 		tui_message(t, ROLE_FAIL, "%s", explain_why_line(r, at, line, sizeof line));
 		return res | RES_REDRAW;
