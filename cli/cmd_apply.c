@@ -6,13 +6,14 @@
  * written atomically; on any error nothing is written. Exit 0, 2 on bad
  * input or a failed write. */
 #include <stdio.h>
+#include <string.h>
 #include "cli.h"
 #include "onnx/onnx_write.h"
 #include "rounds/fuse.h"
 #include "session/session.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx" CLI_USAGE_WHATIF CLI_USAGE_MODEL CLI_USAGE_ROUNDS,
+	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx|-" CLI_USAGE_WHATIF CLI_USAGE_MODEL CLI_USAGE_ROUNDS,
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_SET | OPT_DIFF | OPT_ROUNDS,
 	.required = OPT_OUTPUT,
 	.needs = "apply needs one MODEL and -o FUSED.onnx",
@@ -34,10 +35,13 @@ static int run(const cli_options *o, fd_session *s)
 	diags_release(&d);
 	if (rc < 0)
 		return EXIT_BAD_INPUT;
-	printf("%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", o->output, (long long)st.fused,
-	       (long long)st.nodes_before, (long long)st.nodes_after, FD_FUSED_DOMAIN);
+	/* with -o - the model is standard output: the words go to standard error */
+	bool to_stdout = !strcmp(o->output, "-");
+	FILE *words = to_stdout ? stderr : stdout;
+	fprintf(words, "%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", to_stdout ? "standard output" : o->output,
+	        (long long)st.fused, (long long)st.nodes_before, (long long)st.nodes_after, FD_FUSED_DOMAIN);
 	if (o->diff)
-		cli_print_session_diff(stdout, o, s);
+		cli_print_session_diff(words, o, s);
 	return EXIT_OK;
 }
 

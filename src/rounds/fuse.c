@@ -120,6 +120,8 @@ static void yaml_attrs(builder *b, const char *name, const fd_yval *v, const fd_
 		return;
 	if (v->kind == YV_MAP || (v->kind == YV_SEQ && holds_collections(v))) {
 		for (size_t k = 0; k < v->n; k++) {
+			if (v->kind == YV_MAP && (!v->keys[k]->text || !*v->keys[k]->text))
+				continue;   /* no attribute without a name */
 			const char *sub = v->kind == YV_MAP ? arena_printf(a, "%s.%s", name, v->keys[k]->text)
 			                                    : arena_printf(a, "%s.%zu", name, k);
 			yaml_attrs(b, sub, v->items[k], v->kind == YV_MAP ? v->keys[k] : v->items[k], depth + 1);
@@ -139,6 +141,8 @@ static void rewrite_attrs(builder *b)
 	const fd_yval *attrs = b->rule->rewrite_attributes;
 	for (size_t k = 0; attrs && attrs->kind == YV_MAP && k < attrs->n; k++) {
 		const char *key = attrs->keys[k]->text;
+		if (!key || !*key)
+			continue;   /* the schema refuses it; an ONNX attribute never has an empty name */
 		if (is_reserved(key)) {
 			diag_warning(b->d, yval_pos(attrs->keys[k]), "%s: rewrite.attributes.%s is fusiondbg's own; ignored",
 			             b->rule->name, key);

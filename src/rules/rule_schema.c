@@ -72,6 +72,10 @@ static bool want_int(schema *s, const fd_yval *v, const char *path, int64_t min,
 {
 	char b[128];
 	int64_t x;
+	if (yval_out_of_range(v)) {
+		ERR(s, v, "%s: %s is out of range (integers are 64-bit)", path, v->text);
+		return false;
+	}
 	if (!yval_int(v, &x)) {
 		ERR(s, v, "%s: expected an integer, got %s", path, describe(v, b, sizeof b));
 		return false;
@@ -109,12 +113,18 @@ static bool want_bool(schema *s, const fd_yval *v, const char *path, bool *out)
 static bool want_bytes(schema *s, const fd_yval *v, const char *path, int64_t *out)
 {
 	char b[128];
+	double f;
+	if (yval_out_of_range(v) || (yval_float(v, &f) && (f > 9.2e18 || f < -9.2e18))) {
+		ERR(s, v, "%s: %s is out of range (a byte count is below 8 EiB)", path, v->text);
+		return false;
+	}
 	if (!yval_bytes(v, out)) {
 		ERR(s, v, "%s: expected a byte count (33554432, 32MiB, 64MB), got %s", path, describe(v, b, sizeof b));
 		return false;
 	}
-	if (*out < 0) {
-		ERR(s, v, "%s: must be >= 0, got %lld", path, (long long)*out);
+	/* judged on the text as written: -0.5 is negative, though it rounds to -1 or 0 */
+	if (*out < 0 || (v->text[0] == '-' && strpbrk(v->text, "123456789"))) {
+		ERR(s, v, "%s: must be >= 0, got %s", path, v->text);
 		return false;
 	}
 	return true;
@@ -185,7 +195,9 @@ static int input_index(const char *key)
 	return k;
 }
 
-static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
+/* index: the op's own place in its pattern of n_ops: from_op must name an
+ * earlier op (the matcher binds ops in order). */
+static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
 {
 	char p[256];
 	if (!want_kind(s, v, YV_MAP, path))
@@ -213,6 +225,14 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 		if (from) {
 			snprintf(q, sizeof q, "%.200s.from_op", p);
 			ok &= want_small_int(s, from, q, 0, &is->from_op);
+			if (ok && is->from_op >= n_ops) {
+				ERR(s, from, "%s: %d is out of range (the pattern has ops 0..%d)", q, is->from_op, n_ops - 1);
+				ok = false;
+			} else if (ok && is->from_op >= index) {
+				ERR(s, from, "%s: %d does not come before op %d (from_op must name an earlier op)", q,
+				    is->from_op, index);
+				ok = false;
+			}
 		}
 		if (st) {
 			const char *name;
@@ -241,7 +261,7 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 	}
 }
 
-static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
+static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
 {
 	char p[256];
 	memset(op, 0, sizeof *op);
@@ -258,6 +278,11 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 	else if (want_str(s, type, p, &op->type)) {
 		op->type_where = type;
 		op->op = optable_lookup(op->type);
+		/* a fused op type the set already knows (a what-if's rule derived again);
+		 * ruleset_resolve_types settles every op after a load */
+		for (int k = 0; op->op < 0 && k < s->rs->n_fused_types; k++)
+			if (!strcmp(s->rs->fused_types[k], op->type))
+				op->op = optable_count() + k;
 		if (!*op->type)
 			ERR(s, type, "%s: must not be empty", p);
 	}
@@ -295,7 +320,7 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 	const fd_yval *sources = yval_get(v, "input_sources");
 	if (sources) {
 		snprintf(p, sizeof p, "%.200s.input_sources", path);
-		parse_sources(s, op, sources, p);
+		parse_sources(s, op, sources, p, index, n_ops);
 	}
 	const fd_yval *names = yval_get(v, "output_names");
 	if (names) {
@@ -319,7 +344,7 @@ static void parse_pattern(schema *s, fd_rule_pattern *pat, const fd_yval *ops, c
 	pat->n_ops = (int)ops->n;
 	for (size_t i = 0; i < ops->n; i++) {
 		snprintf(p, sizeof p, "%.200s[%zu]", path, i);
-		parse_op(s, &pat->ops[i], ops->items[i], p);
+		parse_op(s, &pat->ops[i], ops->items[i], p, (int)i, (int)ops->n);
 	}
 }
 
@@ -397,6 +422,10 @@ static void parse_attributes(schema *s, fd_rule *r, const fd_yval *v)
 	if (!want_kind(s, v, YV_MAP, "rewrite.attributes"))
 		return;
 	r->rewrite_attributes = v;
+	/* each becomes an attribute of the fused ONNX node: ONNX wants a name */
+	for (size_t i = 0; i < v->n; i++)
+		if (!v->keys[i]->text || !*v->keys[i]->text)
+			ERR(s, v->keys[i], "rewrite.attributes: an attribute needs a name (the key is empty)");
 	const fd_yval *tp = yval_get(v, "tile_policy");
 	if (tp)
 		want_str(s, tp, "rewrite.attributes.tile_policy", &r->tile_policy);
@@ -645,10 +674,8 @@ int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d
 		ERR(&s, v, "name: must not be empty");
 	if ((v = yval_get(root, "priority"))) {
 		r->priority_where = v;
-		if (!yval_int(v, &r->priority)) {
-			ERR(&s, v, "priority: expected an integer, got %s", describe(v, b, sizeof b));
+		if (!want_int(&s, v, "priority", INT64_MIN, &r->priority))
 			r->priority = 0;
-		}
 	}
 	if ((v = yval_get(root, "pass"))) {
 		r->pass_where = v;

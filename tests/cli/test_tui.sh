@@ -51,6 +51,7 @@ compare_screens() {   # compare_screens NAME DIR
 	for s in "$dir"/"$name"-*.screen; do
 		[ -e "$s" ] || continue
 		sed -i "s|$dir|\$TMP|g" "$s"   # the test directory's name (fixed length, see fresh_dir)
+		sed -i "s|$ROOT|\$ROOT|g" "$s"   # the checkout's (a path a recovery prompt shows)
 		# the recovery file's name hashes absolute paths, which differ per checkout
 		sed -i -E 's/recovery-[0-9a-f]{16}/recovery-XXXXXXXXXXXXXXXX/g' "$s"
 		local e="$EXPECTED/$(basename "$s")"

@@ -90,10 +90,10 @@ bad() {   # SPEC TEXT
 		echo "FAIL --set $1: exit $rc, expected 2 and one line with '$2':"; cat "$tmp/bad.txt"; fail=1
 	fi
 }
-bad "Conv_BN_Relu_Fusion.priority=high" "--set Conv_BN_Relu_Fusion.priority=high: expected integer, got string high"
-bad "Conv_BN_Relu_Fusion.constraints.memory_limit.max_output_size=lots" "expected size (64MiB, 1.5GiB, 33554432)"
+bad "Conv_BN_Relu_Fusion.priority=high" "--set Conv_BN_Relu_Fusion.priority=high: priority: expected an integer, got string 'high'"
+bad "Conv_BN_Relu_Fusion.constraints.memory_limit.max_output_size=lots" "expected a byte count (33554432, 32MiB, 64MB), got string 'lots'"
 bad "Conv_BN_Relu_Fusion.constraints.workspace_size.max_workspace=1MiB" "has no entry of type 'workspace_size'"
-bad "Conv_BN_Relu_Fusion.match.ops.2.params.alpha=1" "op Relu has no param 'alpha'"
+bad "Conv_BN_Relu_Fusion.match.ops.2.params.alpha=1" "match.ops[2].params: Relu has no param 'alpha' (Relu has no params"
 bad "Conv_BN_Relu_Fusion.match.ops.9.type=Relu" "has 3 item(s); no index 9"
 bad "Conv_BN_Relu_Fusion.match.ops.0.type=Conv9d" "unknown op type 'Conv9d'"
 bad "Conv_BN_Relu_Fusion.enabled=maybe" "expected true or false"
