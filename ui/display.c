@@ -108,6 +108,14 @@ int display_width(const char *s)
 	return w;
 }
 
+void display_list_row(int y, int x, int w, bool cursor, int role, const char *text)
+{
+	if (cursor)
+		display_fill(y, x, w, ROLE_CURSOR, 0);
+	display_text(y, x, 1, ROLE_CURSOR, 0, cursor ? G.cursor : "");
+	display_text(y, x + 1, w - 1, cursor ? ROLE_CURSOR : role, 0, text);
+}
+
 int display_text(int y, int x, int w, int role, attr_t extra, const char *s)
 {
 	if (w <= 0 || !s)

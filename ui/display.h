@@ -20,6 +20,8 @@ void display_splash(const char *model);  /* while the session opens */
  * attributes, e.g. A_REVERSE for the cursor row). Returns the column after it. */
 int  display_text(int y, int x, int w, int role, attr_t extra, const char *s);
 void display_fill(int y, int x, int w, int role, attr_t extra);
+/* A list's row of one text: the cursor row filled and marked, the others in role. */
+void display_list_row(int y, int x, int w, bool cursor, int role, const char *text);
 /* A box's border in role's attribute (its inside is left as it is). */
 void display_box(int y, int x, int h, int w, int role);
 /* Screen columns a UTF-8 string takes. */

@@ -162,11 +162,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	char buf[1024];
 	int role;
 	text_of(t, row, buf, sizeof buf, &role);
-	bool cur = cursor && t->focus == VIEW_DIFF;
-	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
-	display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : role, 0, buf);
+	display_list_row(y, x, w, cursor && t->focus == VIEW_DIFF, role, buf);
 }
 
 static unsigned action(tui *t, enum tui_action a)

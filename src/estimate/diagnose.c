@@ -147,26 +147,26 @@ typedef struct needs {
 	int32_t t_intermediate, t_output;
 } needs;
 
+/* The largest of the tensors ids[0..n): its bytes and index (0 / FD_NONE). */
+static void largest(const fd_graph *g, const int32_t *ids, int32_t n, int64_t *bytes, int32_t *tensor)
+{
+	*bytes = 0;
+	*tensor = FD_NONE;
+	for (int32_t k = 0; k < n; k++) {
+		int64_t b;
+		if (tensor_bytes(&g->tensors[ids[k]], &b) && b > *bytes) {
+			*bytes = b;
+			*tensor = ids[k];
+		}
+	}
+}
+
 static void fusion_needs(const fd_match_result *r, const fd_fusion *fu, needs *n)
 {
 	const fd_graph *g = r->ctx->graphs[fu->graph].g;
-	*n = (needs){ 0, 0, fu->workspace_bytes, FD_NONE, FD_NONE };
-	for (int32_t k = 0; k < fu->n_intermediates; k++) {
-		int64_t b;
-		int32_t t = r->pool[fu->intermediates + k];
-		if (tensor_bytes(&g->tensors[t], &b) && b > n->intermediate) {
-			n->intermediate = b;
-			n->t_intermediate = t;
-		}
-	}
-	for (int32_t k = 0; k < fu->n_outputs; k++) {
-		int64_t b;
-		int32_t t = r->pool[fu->outputs + k];
-		if (tensor_bytes(&g->tensors[t], &b) && b > n->output) {
-			n->output = b;
-			n->t_output = t;
-		}
-	}
+	n->workspace = fu->workspace_bytes;
+	largest(g, r->pool + fu->intermediates, fu->n_intermediates, &n->intermediate, &n->t_intermediate);
+	largest(g, r->pool + fu->outputs, fu->n_outputs, &n->output, &n->t_output);
 }
 
 /* "rule|graph|original nodes", the same fusion in two runs. */

@@ -219,23 +219,11 @@ static int build_graph(builder *b, int32_t gi)
 int rewrite_build_model(const fd_model *m, const fd_rewrite *rw, fd_model *out, fd_rewrite_map *map,
                         fd_diags *d)
 {
-	memset(out, 0, sizeof *out);
+	/* the header (path, versions, opsets, symbolic dims) borrowed; graphs, names, arena its own */
+	*out = *m;
 	memset(map, 0, sizeof *map);
 	arena_init(&out->arena);
 	strpool_init(&out->names, &out->arena);
-	out->path = m->path;
-	out->ir_version = m->ir_version;
-	out->model_version = m->model_version;
-	out->producer_name = m->producer_name;
-	out->producer_version = m->producer_version;
-	out->domain = m->domain;
-	out->doc_string = m->doc_string;
-	out->n_opsets = m->n_opsets;
-	out->opsets = m->opsets;
-	out->n_symdims = m->n_symdims;
-	out->symdims = m->symdims;
-	out->file_size = m->file_size;
-	out->n_graphs = m->n_graphs;
 	out->graphs = arena_array(&out->arena, (size_t)m->n_graphs + 1, sizeof *out->graphs);
 	map->from = arena_array(&out->arena, (size_t)m->n_graphs + 1, sizeof *map->from);
 	map->to = arena_array(&out->arena, (size_t)m->n_graphs + 1, sizeof *map->to);

@@ -113,37 +113,6 @@ size_t rounds_fusion_originals(const fd_rounds *rd, int32_t number, size_t fusio
 
 /* ---- the composed rewrite ---------------------------------------------------------- */
 
-/* Is fused node k of round `number` a member of a fused node of a later round? */
-static bool fused_again(const fd_rounds *rd, int32_t number, size_t k)
-{
-	const fd_round *r = rd->items[number - 1];
-	if (!r->built || number >= rd->n)
-		return false;
-	const fd_round *next = rd->items[number];
-	const fd_fused_node *fn = &r->made.nodes.items[k];
-	int32_t node = next->built_own ? next->map.to[fn->graph][fn->members[0]] : FD_NONE;
-	if (node < 0)
-		return false;
-	/* the node the fused node became is fused again when the next round's
-	 * fusions claimed it, else it may be later */
-	int32_t f = next->result->claim[fn->graph][node];
-	if (f >= 0)
-		return true;
-	/* unchanged through rounds that fused nothing near it: follow it */
-	for (int32_t n = number + 1; n < rd->n; n++) {
-		const fd_round *a = rd->items[n - 1], *b = rd->items[n];
-		if (!a->built)
-			return false;
-		if (b->built_own)
-			node = b->map.to[fn->graph][node];
-		if (node < 0)
-			return false;
-		if (b->result->claim[fn->graph][node] >= 0)
-			return true;
-	}
-	return false;
-}
-
 /* A nested fused node's fused_nodes are the nodes of its round: it also
  * says which nodes of the model it replaces. */
 static void add_original_nodes(fd_rewrite *out, fd_fused_node *o, const fd_model *m)
@@ -165,7 +134,7 @@ void rounds_final_rewrite(const fd_rounds *rd, fd_rewrite *out)
 	for (int32_t number = 1; number <= rd->n; number++) {
 		const fd_round *r = rd->items[number - 1];
 		for (size_t k = 0; k < r->made.nodes.n; k++) {
-			if (fused_again(rd, number, k))
+			if (!rounds_fusion_is_final(rd, number, (size_t)r->made.nodes.items[k].fusion))
 				continue;
 			const fd_fused_node *fn = &r->made.nodes.items[k];
 			orig.n = 0;
