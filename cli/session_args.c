@@ -90,7 +90,7 @@ void cli_write_run_json(FILE *f, const cli_options *o, fd_session *s)
 	estimate_attach_json(&s->current, session_estimate(s));
 	explain_rounds_json_fields(f, session_rounds(s));
 	fputs(",\n  \"memory\": ", f);
-	estimate_write_memory_json(f, session_estimate(s));
+	estimate_write_memory_json(f, session_final_estimate(s));   /* the graph after every round */
 	if (o->diff) {
 		fputs(",\n  \"diff\": ", f);
 		cli_print_session_diff(f, o, s);

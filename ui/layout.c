@@ -123,7 +123,7 @@ static void draw_title(tui *t)
 {
 	const fd_session *s = &t->s;
 	const fd_match_result *r = session_result(s);
-	const fd_estimate *e = session_estimate(s);
+	const fd_estimate *e = session_final_estimate(s);   /* the graph after every round */
 	const char *model = strrchr(t->model_path, '/') ? strrchr(t->model_path, '/') + 1 : t->model_path;
 	char before[32] = "?", after[32] = "?";
 	if (e->n_graphs > 0) {

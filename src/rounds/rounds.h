@@ -142,6 +142,14 @@ int32_t rounds_node_in(const fd_rounds *rd, int32_t number, int32_t graph, int32
  * order; its fused_nodes are the nodes of its round); after rounds_make_all. out
  * borrows names and attributes from rd: release it first. */
 void rounds_final_rewrite(const fd_rounds *rd, fd_rewrite *out);
+/* The final fusions (rounds_fusion_is_final) as one match result over the
+ * model as loaded, for what reads fusions and not the trace (the memory and
+ * cost estimates of the fused graph): each with its rule, its original
+ * member nodes, and the inputs, outputs and intermediates they make over
+ * the original graph; claims set, no trace, no units (anchor: the first
+ * member node, n_ops 0). out is cleared and refilled; it refers to round
+ * 1's context and the rules (release it with match_result_release). */
+void rounds_final_result(const fd_rounds *rd, fd_match_result *out);
 /* Fusions of every round: the total. */
 size_t rounds_n_fusions(const fd_rounds *rd);
 /* Fusion f of round `number` is final: no later round fused its node again. */

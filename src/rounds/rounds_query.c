@@ -6,6 +6,14 @@
 #include <string.h>
 #include "rounds/rounds.h"
 
+static int32_t *dup_ids(const int32_t *p, size_t n)
+{
+	int32_t *q = xmalloc((n + 1) * sizeof *q);
+	if (n)
+		memcpy(q, p, n * sizeof *q);
+	return q;
+}
+
 const fd_fused_node *rounds_made_by(const fd_rounds *rd, int32_t number, int32_t graph, int32_t node,
                                     int32_t *prev)
 {
@@ -156,6 +164,113 @@ void rounds_final_rewrite(const fd_rounds *rd, fd_rewrite *out)
 		}
 	}
 	vec_release(&orig);
+}
+
+/* ---- the final fusions as one result ------------------------------------------------ */
+
+static uint32_t pool_add(fd_match_result *r, const int32_t *ids, size_t n)
+{
+	if (r->n_pool + n > r->cap_pool) {
+		r->cap_pool = (r->n_pool + n) * 2 + 64;
+		r->pool = xrealloc(r->pool, r->cap_pool * sizeof *r->pool);
+	}
+	memcpy(r->pool + r->n_pool, ids, n * sizeof *ids);
+	r->n_pool += n;
+	return (uint32_t)(r->n_pool - n);
+}
+
+/* A fusion's tensors over graph g from its member nodes (claim[node] == f):
+ * inputs read from outside (first use), outputs leaving it, intermediates. */
+static void fusion_tensors(fd_match_result *r, const fd_graph *g, int32_t f, const int32_t *nodes, int32_t n,
+                           fd_id_vec *tmp)
+{
+	fd_fusion *fu = &r->fusions[f];
+	const int32_t *claim = r->claim[fu->graph];
+	for (int kind = 0; kind < 3; kind++) {
+		tmp->n = 0;
+		for (int32_t k = 0; k < n; k++) {
+			const fd_node *nd = &g->nodes[nodes[k]];
+			int32_t count = kind == 0 ? nd->n_inputs : nd->n_outputs;
+			for (int32_t s = 0; s < count; s++) {
+				int32_t t = kind == 0 ? nd->inputs[s] : nd->outputs[s];
+				if (t < 0)
+					continue;
+				const fd_tensor *x = &g->tensors[t];
+				bool inside = x->producer >= 0 && claim[x->producer] == f;
+				bool leaves = x->is_graph_output;
+				for (int32_t c = 0; c < x->n_consumers && !leaves; c++)
+					leaves = claim[x->consumers[c]] != f;
+				bool want = kind == 0 ? !inside : kind == 1 ? leaves : !leaves;
+				bool dup = false;
+				for (size_t j = 0; j < tmp->n && !dup; j++)
+					dup = tmp->items[j] == t;
+				if (want && !dup)
+					vec_push(tmp, t);
+			}
+		}
+		uint32_t off = pool_add(r, tmp->items, tmp->n);
+		fu = &r->fusions[f];
+		if (kind == 0) {
+			fu->inputs = off;
+			fu->n_inputs = (int32_t)tmp->n;
+		} else if (kind == 1) {
+			fu->outputs = off;
+			fu->n_outputs = (int32_t)tmp->n;
+		} else {
+			fu->intermediates = off;
+			fu->n_intermediates = (int32_t)tmp->n;
+		}
+	}
+}
+
+void rounds_final_result(const fd_rounds *rd, fd_match_result *out)
+{
+	const fd_match_result *r1 = rd->items[0]->result;
+	const fd_model *m = rd->items[0]->model;
+	match_result_release(out);
+	match_result_init(out);
+	out->ctx = r1->ctx;
+	out->rules = r1->rules;
+	out->target = r1->target;
+	out->n_rules = r1->n_rules;
+	out->order = dup_ids(r1->order, (size_t)r1->n_rules);
+	out->stats = xcalloc((size_t)r1->n_rules + 1, sizeof *out->stats);
+	out->claim = xcalloc((size_t)m->n_graphs + 1, sizeof *out->claim);
+	for (int32_t g = 0; g < m->n_graphs; g++) {
+		out->claim[g] = xmalloc(((size_t)m->graphs[g].n_nodes + 1) * sizeof **out->claim);
+		memset(out->claim[g], 0xff, ((size_t)m->graphs[g].n_nodes + 1) * sizeof **out->claim);
+	}
+	fd_id_vec orig = { 0 }, tmp = { 0 };
+	for (int32_t k = 1; k <= rd->n; k++) {
+		const fd_match_result *r = rd->items[k - 1]->result;
+		for (size_t f = 0; f < r->n_fusions; f++) {
+			if (!rounds_fusion_is_final(rd, k, f))
+				continue;
+			rounds_fusion_originals(rd, k, f, &orig);
+			const fd_fusion *src = &r->fusions[f];
+			const fd_graph *g = &m->graphs[src->graph];
+			if (out->n_fusions == out->cap_fusions) {
+				out->cap_fusions = out->cap_fusions * 2 + 16;
+				out->fusions = xrealloc(out->fusions, out->cap_fusions * sizeof *out->fusions);
+			}
+			int32_t fi = (int32_t)out->n_fusions++;
+			int64_t ws = 0;
+			for (size_t j = 0; j < orig.n; j++) {
+				out->claim[src->graph][orig.items[j]] = fi;
+				bool known = true;
+				int64_t w = workspace_estimate(g, &g->nodes[orig.items[j]], &known);
+				ws = ws < 0 || !known ? -1 : ws + w;
+			}
+			out->fusions[fi] = (fd_fusion){ .rule = src->rule, .graph = src->graph,
+			                                .anchor = orig.n ? orig.items[0] : FD_NONE, .attempt = -1,
+			                                .branch = -1, .workspace_bytes = ws, .n_nodes = (int32_t)orig.n };
+			out->fusions[fi].nodes = pool_add(out, orig.items, orig.n);
+			fusion_tensors(out, g, fi, orig.items, (int32_t)orig.n, &tmp);
+			out->stats[src->rule].effect_times++;
+		}
+	}
+	vec_release(&orig);
+	vec_release(&tmp);
 }
 
 size_t rounds_n_fusions(const fd_rounds *rd)

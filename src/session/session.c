@@ -21,11 +21,16 @@ static void ctx_for_rules(fd_session *s)
 	                     s->rules.n_fused_types, NULL);
 }
 
-static int run_rounds(fd_session *s, fd_rounds *rd, fd_match_result *first, fd_estimate *est, fd_diags *d)
+static int run_rounds(fd_session *s, fd_rounds *rd, fd_match_result *first, fd_estimate *est,
+                      fd_match_result *final, fd_estimate *final_est, fd_diags *d)
 {
 	ctx_for_rules(s);
 	int rc = rounds_run(rd, &s->ctx, &s->rules, &s->mopt, &s->opt.rounds, first, d);
 	estimate_compute(est, first, &s->opt.est);
+	if (rd->n > 1) {   /* the graph after every round */
+		rounds_final_result(rd, final);
+		estimate_compute(final_est, final, &s->opt.est);
+	}
 	return rc;
 }
 
@@ -33,7 +38,8 @@ int session_run(fd_session *s)
 {
 	double t0 = clock_ms();
 	diags_clear(&s->run_diags);
-	int rc = run_rounds(s, &s->current_rounds, &s->current, &s->current_est, &s->run_diags);
+	int rc = run_rounds(s, &s->current_rounds, &s->current, &s->current_est, &s->current_final,
+	                    &s->current_final_est, &s->run_diags);
 	s->last_run_ms = clock_ms() - t0;
 	s->stale = false;
 	return rc;
@@ -45,7 +51,8 @@ void session_ensure_baseline(fd_session *s)
 		return;
 	fd_diags d;
 	diags_init(&d);
-	run_rounds(s, &s->baseline_rounds, &s->baseline, &s->baseline_est, &d);
+	run_rounds(s, &s->baseline_rounds, &s->baseline, &s->baseline_est, &s->baseline_final, &s->baseline_final_est,
+	           &d);
 	diags_release(&d);
 	s->has_baseline = true;
 }
@@ -60,6 +67,10 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	match_result_init(&s->current);
 	rounds_init(&s->baseline_rounds);
 	rounds_init(&s->current_rounds);
+	match_result_init(&s->baseline_final);
+	match_result_init(&s->current_final);
+	estimate_init(&s->baseline_final_est);
+	estimate_init(&s->current_final_est);
 	diags_init(&s->run_diags);
 	estimate_init(&s->baseline_est);
 	estimate_init(&s->current_est);
@@ -114,6 +125,10 @@ void session_close(fd_session *s)
 	estimate_release(&s->current_est);
 	rounds_release(&s->baseline_rounds);
 	rounds_release(&s->current_rounds);
+	estimate_release(&s->baseline_final_est);
+	estimate_release(&s->current_final_est);
+	match_result_release(&s->baseline_final);
+	match_result_release(&s->current_final);
 	diags_release(&s->run_diags);
 	match_result_release(&s->baseline);
 	match_result_release(&s->current);

@@ -135,6 +135,10 @@ typedef struct fd_session {
 	fd_match_options mopt;
 	fd_match_result baseline, current;   /* round 1 of each */
 	fd_rounds baseline_rounds, current_rounds;
+	/* with more than one round: the final fusions over the model (rounds_final_result)
+	 * and their estimates, which the graph's peak after fusion comes from */
+	fd_match_result baseline_final, current_final;
+	fd_estimate baseline_final_est, current_final_est;
 	fd_diags run_diags;            /* what the last run of the current rules said (fused nodes' warnings) */
 	fd_estimate baseline_est, current_est;
 	bool stale;                    /* edits since the last run */
@@ -285,6 +289,24 @@ static inline const fd_match_result *session_baseline(const fd_session *s)
 	return s->has_baseline ? &s->baseline : &s->current;
 }
 static inline const fd_estimate *session_estimate(const fd_session *s) { return &s->current_est; }
+/* The final fusions over the model as loaded (every round composed,
+ * rounds_final_result; no trace), or session_result after one round. */
+static inline const fd_match_result *session_final_result(const fd_session *s)
+{
+	return s->current_rounds.n > 1 ? &s->current_final : &s->current;
+}
+/* The fused graph's estimates: over every round (the final fusions), or
+ * session_estimate when the rules ran one round. */
+static inline const fd_estimate *session_final_estimate(const fd_session *s)
+{
+	return s->current_rounds.n > 1 ? &s->current_final_est : &s->current_est;
+}
+static inline const fd_estimate *session_baseline_final_estimate(const fd_session *s)
+{
+	if (!s->has_baseline)
+		return session_final_estimate(s);
+	return s->baseline_rounds.n > 1 ? &s->baseline_final_est : &s->baseline_est;
+}
 static inline const fd_estimate *session_baseline_estimate(const fd_session *s)
 {
 	return s->has_baseline ? &s->baseline_est : &s->current_est;

@@ -267,7 +267,7 @@ int session_diff(const fd_session *s, fd_session_diff *df)
 		    c.effect_before != c.effect_after)
 			df->rules[df->n_rules++] = c;
 	}
-	const fd_estimate *ea = session_baseline_estimate(s), *eb = &s->current_est;
+	const fd_estimate *ea = session_baseline_final_estimate(s), *eb = session_final_estimate(s);
 	if (ea->n_graphs > 0) {
 		df->peak_unfused_bytes = ea->graphs[0].before.peak_bytes;
 		df->peak_before_bytes = ea->graphs[0].after.peak_bytes;

@@ -141,6 +141,18 @@ grep -q "Conv_Relu_Fusion: fused_conv1 (Conv of conv1, bn1), relu1 -> ConvRelu" 
 "$FUSIONDBG" match "$M2" -r "$R2" --set ConvBN_Relu_Fusion.match.ops.0.type=ConvRelx >/dev/null 2>"$tmp/err" \
 	&& bad "a what-if to an unknown op type is taken"
 
+# 8. memory and pictures of the graph after every round
+out=$("$FUSIONDBG" mem samples/rounds_residual.onnx -r samples/rounds/three_rounds.yaml)
+grep -q "^fusions: 2 " <<<"$out" && grep -q "ConvBNAdd_Relu_Fusion @ conv1 (4 nodes) -> ConvBNAddRelu" <<<"$out" \
+	|| bad "mem over rounds: the final fusions: $(head -3 <<<"$out")"
+grep -q "peak 192 KiB -> 128 KiB" <<<"$out" || bad "mem over rounds: the peak after every round: $(grep peak <<<"$out")"
+"$FUSIONDBG" match samples/rounds_residual.onnx -r samples/rounds/three_rounds.yaml --format json | "$PYTHON" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["memory"]["peak_after_bytes"] == 131072, d["memory"]' || bad "match JSON memory: the peak after every round"
+"$FUSIONDBG" export samples/rounds_residual.onnx -r samples/rounds/three_rounds.yaml -o "$tmp/r.dot" >/dev/null || bad "export over rounds"
+[ "$(grep -c '^\s*subgraph cluster_' "$tmp/r.dot")" = 2 ] || bad "export over rounds: two clusters of four nodes"
+
 # 7. the lint knows fused op types
 for f in samples/rounds/*.yaml; do
 	"$FUSIONDBG" check --strict "$f" >/dev/null 2>"$tmp/err" || bad "check --strict $f: $(cat "$tmp/err")"
