@@ -266,7 +266,8 @@ static int32_t *signatures(pair *p)
 		}
 		for (int32_t a = 0; a < n->n_attrs; a++)
 			sorted[a] = &n->attrs[a];
-		qsort(sorted, (size_t)n->n_attrs, sizeof *sorted, cmp_attr_name);
+		if (n->n_attrs > 1)
+			qsort(sorted, (size_t)n->n_attrs, sizeof *sorted, cmp_attr_name);
 		for (int32_t a = 0; a < n->n_attrs; a++)
 			sig_attr(&b, sorted[a]);
 		sb_puts(&b, "#");

@@ -67,7 +67,8 @@ size_t rounds_original_nodes(const fd_rounds *rd, int32_t number, int32_t graph,
 		return 0;
 	collect(rd, number, graph, node, out);
 	topo_graph = &rd->items[0]->model->graphs[graph];
-	qsort(out->items, out->n, sizeof *out->items, cmp_topo);
+	if (out->n > 1)
+		qsort(out->items, out->n, sizeof *out->items, cmp_topo);
 	return out->n;
 }
 
@@ -115,7 +116,8 @@ size_t rounds_fusion_originals(const fd_rounds *rd, int32_t number, size_t fusio
 	for (int32_t k = 0; k < fu->n_nodes; k++)
 		collect(rd, number, fu->graph, r->result->pool[fu->nodes + k], out);
 	topo_graph = &rd->items[0]->model->graphs[fu->graph];
-	qsort(out->items, out->n, sizeof *out->items, cmp_topo);
+	if (out->n > 1)
+		qsort(out->items, out->n, sizeof *out->items, cmp_topo);
 	return out->n;
 }
 
@@ -154,7 +156,8 @@ void rounds_final_rewrite(const fd_rounds *rd, fd_rewrite *out)
 				vec_release(&one);
 			}
 			topo_graph = &rd->items[0]->model->graphs[fn->graph];
-			qsort(orig.items, orig.n, sizeof *orig.items, cmp_topo);
+			if (orig.n > 1)
+				qsort(orig.items, orig.n, sizeof *orig.items, cmp_topo);
 			fd_fused_node *o = rewrite_add(out, fn->graph);
 			*o = *fn;
 			o->members = arena_memdup(&out->arena, orig.items, orig.n * sizeof *orig.items);
