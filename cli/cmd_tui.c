@@ -7,8 +7,8 @@
 #include "../ui/ui.h"
 
 static const char usage[] =
-	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize]" CLI_USAGE_ROUNDS
-	" [--with OPTIMIZED.onnx|fusion_result.json]";
+	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize] [--initializers onnx|constant]"
+	CLI_USAGE_ROUNDS " [--with OPTIMIZED.onnx|fusion_result.json]";
 
 int cmd_tui(int argc, char **argv)
 {
@@ -29,8 +29,8 @@ int cmd_tui(int argc, char **argv)
 	}
 	tui_options to = {
 		.model = o.model, .rules = o.rules, .n_rules = o.n_rules, .dims = o.dims, .n_dims = o.n_dims,
-		.target = o.target, .no_canonicalize = o.no_canonicalize, .max_rounds = o.max_rounds, .passes = o.passes,
-		.compare_with = o.with,
+		.target = o.target, .no_canonicalize = o.no_canonicalize, .initializers = o.initializers,
+		.max_rounds = o.max_rounds, .passes = o.passes, .compare_with = o.with,
 	};
 	return tui_run(&to);
 }

@@ -2,7 +2,9 @@
  * attempt that answers for R on N (explain_why, as the TUI's why-not) and its
  * deciding check in one line (expected, actual, code, the rule's
  * file:line), then the attempt's events. Without
- * --node, the closest near-misses across every graph. Exit 0 when R fires
+ * --node, the rule's record: the anchors it did not fire on, deepest
+ * failure first (--limit N), or for a rule without an anchor the nodes
+ * nearest to being one. Exit 0 when R fires
  * (on N), 1 when it does not, 2 on bad usage, unknown rule or node.
  * --set / --diff through the session. */
 #include <stdio.h>
@@ -14,49 +16,102 @@
 #include "explain/explain.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE]" CLI_USAGE_MODEL
+	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE | --limit N]" CLI_USAGE_MODEL
 	         CLI_USAGE_WHATIF CLI_USAGE_ROUNDS,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_SET | OPT_DIFF | OPT_ROUNDS,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_LIMIT | OPT_SET | OPT_DIFF | OPT_ROUNDS,
 	.required = OPT_RULE,
 	.needs = "why needs one MODEL and --rule NAME",
 	.events = true,
 };
 
-#define NEAR_MISSES 10
-
+/* Over rounds (explain_rounds_why): the round that answers, and its attempt. */
 static int why_node(const fd_rounds *rd, int32_t ri, const char *node_name)
 {
-	const fd_match_result *r1 = rd->items[0]->result;
+	const fd_match_result *r = rd->items[0]->result;
 	int32_t g, node;
-	if (!model_find_node(r1->ctx->model, node_name, &g, &node)) {
-		fprintf(stderr, "fusiondbg: %s: no node named '%s'\n", r1->ctx->model->path, node_name);
+	if (!model_find_node(r->ctx->model, node_name, &g, &node)) {
+		char hint[600];
+		fprintf(stderr, "fusiondbg: %s: no node named '%s'%s\n", r->ctx->model->path, node_name,
+		        explain_node_hint(r->ctx->model, node_name, hint, sizeof hint));
 		return EXIT_BAD_INPUT;
 	}
-	fd_rounds_why w;
-	explain_rounds_why(rd, ri, g, node, &w);
-	printf("%s\n", w.line);
-	if (!w.round)
+	fd_rounds_why rw;
+	explain_rounds_why(rd, ri, g, node, &rw);
+	printf("%s\n", rw.line);
+	if (!rw.round)
 		return EXIT_FINDINGS;
-	const fd_match_result *r = rd->items[w.round - 1]->result;
-	if (w.why.kind == WHY_ATTEMPT) {
-		const fd_attempt *at = &r->trace.attempts[w.why.attempt];
-		if (at->anchor >= 0 && match_unit_node(r->ctx, g, at->anchor) != w.node) {
+	r = rd->items[rw.round - 1]->result;
+	fd_why w = rw.why;
+	if (w.kind == WHY_ATTEMPT) {
+		const fd_attempt *at = &r->trace.attempts[w.attempt];
+		if (at->anchor >= 0 && match_unit_node(r->ctx, g, at->anchor) != rw.node) {
 			char lab[256];
 			printf("note: %s is not an anchor of %s; this is the deepest attempt that reached it, at %s\n",
 			       node_name, r->rules->rules[ri].name,
 			       explain_unit_label(r->ctx, g, at->anchor, lab, sizeof lab));
 		}
 	}
-	if (w.why.attempt != UINT32_MAX)
-		explain_attempt_text(stdout, r, w.why.attempt);
+	if (w.attempt != UINT32_MAX)
+		explain_attempt_text(stdout, r, w.attempt);
 	return w.fired ? EXIT_OK : EXIT_FINDINGS;
 }
 
-/* The attempts of the rule in every round, ranked together. */
+/* A rule without an anchor: what came nearest (explain_anchor_candidates). */
+static int no_anchor(const fd_match_result *r, int32_t ri)
+{
+	const fd_rule *rule = &r->rules->rules[ri];
+	char lines[16][320];
+	size_t n = explain_anchor_candidates(r, ri, lines, 16);
+	printf("why: %s had no anchor in the model (no node of op0's type)%s\n", rule->name, n ? ":" : "");
+	for (size_t i = 0; i < n; i++)
+		printf("  %s\n", lines[i]);
+	return EXIT_FINDINGS;
+}
+
+/* Without --node: the rule's record across the model, then the anchors it
+ * did not fire on, deepest failure first (at most limit, 0: all), and the
+ * detail of the closest. */
+static int why_rule(const fd_match_result *r, int32_t ri, int limit)
+{
+	const fd_rule *rule = &r->rules->rules[ri];
+	const fd_rule_stats *st = &r->stats[ri];
+	char line[2048];
+	for (size_t i = 0; i < r->trace.n_attempts; i++)   /* it did not run at all */
+		if (r->trace.attempts[i].rule == ri && r->trace.attempts[i].anchor < 0) {
+			printf("%s\n", explain_why_line(r, (uint32_t)i, line, sizeof line));
+			return EXIT_FINDINGS;
+		}
+	if (st->attempts == 0)
+		return no_anchor(r, ri);
+	size_t fired = (size_t)st->effect_times, n;
+	uint32_t *miss = explain_misses(r, ri, &n);
+	if (fired && !n)
+		printf("%s fired %zu time%s, on every anchor it tried (match_times %lld, attempts %lld)\n", rule->name, fired,
+		       fired == 1 ? "" : "s", (long long)st->match_times, (long long)st->attempts);
+	else if (fired)
+		printf("%s fired %zu time%s (match_times %lld, attempts %lld); on the other %zu anchor%s, deepest failure "
+		       "first:\n", rule->name, fired, fired == 1 ? "" : "s", (long long)st->match_times,
+		       (long long)st->attempts, n, n == 1 ? "" : "s");
+	else
+		printf("%s never fired (match_times %lld, attempts %lld); closest near-misses:\n", rule->name,
+		       (long long)st->match_times, (long long)st->attempts);
+	size_t shown = limit > 0 && (size_t)limit < n ? (size_t)limit : n;
+	for (size_t i = 0; i < shown; i++)
+		printf("%s\n", explain_why_line(r, miss[i], line, sizeof line));
+	if (shown < n)
+		printf("... and %zu more (--limit 0 lists them all)\n", n - shown);
+	if (n) {
+		printf("\ndetail of the closest:\n");
+		explain_attempt_text(stdout, r, miss[0]);
+	}
+	free(miss);
+	return fired ? EXIT_OK : EXIT_FINDINGS;
+}
+
+/* An anchor the rule did not fire on, in some round. */
 typedef struct ranked {
 	int32_t round;
-	uint32_t attempt;
-	uint32_t score;
+	uint32_t attempt, score;
 } ranked;
 
 static int cmp_ranked(const void *pa, const void *pb)
@@ -64,62 +119,49 @@ static int cmp_ranked(const void *pa, const void *pb)
 	const ranked *a = pa, *b = pb;
 	if (a->score != b->score)
 		return a->score > b->score ? -1 : 1;
-	return a->round != b->round ? (a->round < b->round ? -1 : 1) : 0;
+	return a->round != b->round ? (a->round < b->round ? -1 : 1) : (a->attempt > b->attempt) - (a->attempt < b->attempt);
 }
 
-static int why_rule(const fd_rounds *rd, int32_t ri)
+/* The same over every round: the counts summed, the misses of all rounds
+ * ranked together, each line saying its round. */
+static int why_rule_rounds(const fd_rounds *rd, int32_t ri, int limit)
 {
 	const fd_rule *rule = &rd->rules->rules[ri];
-	bool rounds = rd->n > 1;
-	int64_t fired = 0, match_times = 0, attempts = 0;
-	ranked top[NEAR_MISSES * 8];
-	size_t n = 0;
+	long long fired = 0, match_times = 0, attempts = 0;
+	VEC(ranked) all = { 0 };
 	for (int32_t k = 0; k < rd->n; k++) {
 		const fd_match_result *r = rd->items[k]->result;
 		fired += r->stats[ri].effect_times;
 		match_times += r->stats[ri].match_times;
 		attempts += r->stats[ri].attempts;
-		uint32_t idx[NEAR_MISSES + 64];
-		size_t m = explain_rank_attempts(r, ri, idx, sizeof idx / sizeof *idx);
-		for (size_t i = 0, kept = 0; i < m && kept < NEAR_MISSES && n < sizeof top / sizeof *top; i++) {
-			if (r->trace.attempts[idx[i]].rung == RUNG_FIRED)
-				continue;
-			top[n++] = (ranked){ k + 1, idx[i], r->trace.attempts[idx[i]].score };
-			kept++;
-		}
+		size_t n;
+		uint32_t *miss = explain_misses(r, ri, &n);
+		for (size_t i = 0; i < n; i++)
+			vec_push(&all, ((ranked){ k + 1, miss[i], r->trace.attempts[miss[i]].score }));
+		free(miss);
 	}
-	if (attempts == 0) {
-		printf("why: %s had no anchor in the model (no node of op0's type)\n", rule->name);
-		return EXIT_FINDINGS;
-	}
-	qsort(top, n, sizeof *top, cmp_ranked);
-	if (fired) {
-		printf("%s fired %lld time%s (match_times %lld, attempts %lld", rule->name, (long long)fired,
-		       fired == 1 ? "" : "s", (long long)match_times, (long long)attempts);
-		if (rounds) {
-			printf("; in round");
-			for (int32_t k = 0, c = 0; k < rd->n; k++)
-				if (rd->items[k]->result->stats[ri].effect_times)
-					printf("%s %d", c++ ? "," : "", (int)k + 1);
-		}
-		printf(")\n");
-	} else {
-		printf("%s never fired (match_times %lld, attempts %lld); closest near-misses:\n", rule->name,
-		       (long long)match_times, (long long)attempts);
-	}
+	if (attempts == 0)
+		return no_anchor(rd->items[0]->result, ri);
+	if (all.n > 1)
+		qsort(all.items, all.n, sizeof *all.items, cmp_ranked);
+	printf("%s %s %lld time%s (match_times %lld, attempts %lld; in round", rule->name, fired ? "fired" : "never fired",
+	       fired, fired == 1 ? "" : "s", match_times, attempts);
+	for (int32_t k = 0, c = 0; k < rd->n; k++)
+		if (rd->items[k]->result->stats[ri].effect_times || (!fired && rd->items[k]->result->stats[ri].attempts))
+			printf("%s %d", c++ ? "," : "", (int)k + 1);
+	printf(")%s\n", all.n ? (fired ? "; on the other anchors, deepest failure first:" : "; closest near-misses:") : "");
 	char line[2048];
-	for (size_t i = 0; i < n && i < NEAR_MISSES; i++) {
-		if (i == 0 && fired)
-			printf("closest near-misses:\n");
-		explain_why_line(rd->items[top[i].round - 1]->result, top[i].attempt, line, sizeof line);
-		if (rounds)
-			printf("[round %d] ", (int)top[i].round);
-		printf("%s\n", line);
+	size_t shown = limit > 0 && (size_t)limit < all.n ? (size_t)limit : all.n;
+	for (size_t i = 0; i < shown; i++)
+		printf("[round %d] %s\n", (int)all.items[i].round,
+		       explain_why_line(rd->items[all.items[i].round - 1]->result, all.items[i].attempt, line, sizeof line));
+	if (shown < all.n)
+		printf("... and %zu more (--limit 0 lists them all)\n", all.n - shown);
+	if (all.n) {
+		printf("\ndetail of the closest (round %d):\n", (int)all.items[0].round);
+		explain_attempt_text(stdout, rd->items[all.items[0].round - 1]->result, all.items[0].attempt);
 	}
-	if (n) {
-		printf("\ndetail of the closest:\n");
-		explain_attempt_text(stdout, rd->items[top[0].round - 1]->result, top[0].attempt);
-	}
+	vec_release(&all);
 	return fired ? EXIT_OK : EXIT_FINDINGS;
 }
 
@@ -128,10 +170,14 @@ static int run(const cli_options *o, fd_session *s)
 {
 	int32_t ri = ruleset_find(session_rules(s), o->rule);
 	if (ri < 0) {
-		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules\n", o->rule);
+		char hint[600];
+		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules%s\n", o->rule,
+		        explain_rule_hint(session_rules(s), o->rule, hint, sizeof hint));
 		return EXIT_BAD_INPUT;
 	}
-	int rc = o->node ? why_node(session_rounds(s), ri, o->node) : why_rule(session_rounds(s), ri);
+	const fd_rounds *rd = session_rounds(s);
+	int rc = o->node ? why_node(rd, ri, o->node)
+	       : rd->n > 1 ? why_rule_rounds(rd, ri, o->limit) : why_rule(session_result(s), ri, o->limit);
 	cli_print_diff_after(o, s);
 	return rc;
 }

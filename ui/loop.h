@@ -31,6 +31,10 @@ void tui_compare_open(tui *t, const char *path);
 void tui_compare_refresh(tui *t);
 void tui_compare_release(tui *t);
 
+/* export_menu.c: E — what to draw (before / after fusion, around the node
+ * under the cursor, its fusion, its rule's fusions), the file, the picture. */
+unsigned tui_export(tui *t);
+
 /* detail.c: the detail's rows from its subject and the session (RES_DETAIL). */
 void tui_detail_build(tui *t);
 

@@ -15,6 +15,7 @@ typedef struct tui_options {
 	int n_dims;
 	const char *target;              /* --target; NULL: ai_core */
 	bool no_canonicalize;
+	int initializers;          /* --initializers: fd_init_policy, 0 unset */
 	int max_rounds;                  /* --max-rounds; 0: the default */
 	const char *passes;              /* --passes FILE, or NULL */
 	const char *compare_with;        /* --with: the compiler's result for the compare view, or NULL */

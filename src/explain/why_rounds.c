@@ -11,8 +11,10 @@ static bool one_round(const fd_rounds *rd)
 	return rd->n == 1 && rd->n_passes == 1 && !rd->pass_file;
 }
 
-/* " in round k" after the verb of a why line ("fires", "did not fire",
- * "did not run"). */
+/* " in round k" at the end of a why line's head — after "VERB on LABEL"
+ * (the first ": " after the verb), so "R fires on conv2 (Conv) in round 2:
+ * …" keeps the one-round words "fires on conv2 (Conv)" whole; after the
+ * verb when nothing follows it. */
 static void put_round(char *line, size_t size, int32_t round)
 {
 	static const char *const verbs[] = { " did not fire", " did not run", " fires" };
@@ -21,6 +23,9 @@ static void put_round(char *line, size_t size, int32_t round)
 		if (!at)
 			continue;
 		at += strlen(verbs[v]);
+		char *colon = strstr(at, ": ");
+		if (colon)
+			at = colon;
 		char tail[3072];
 		snprintf(tail, sizeof tail, "%s", at);
 		snprintf(at, size - (size_t)(at - line), " in round %d%s", (int)round, tail);

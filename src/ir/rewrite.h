@@ -23,6 +23,9 @@ typedef struct fd_fused_node {
 	const char *name, *op_type, *domain;
 	int32_t n_inputs, n_outputs;
 	const char **inputs;       /* tensor names by port; "" for an empty port */
+	const bool *folded;        /* per input: a constant folded into the node, which the rewritten
+	                            * model leaves out (rewrite_build_model; apply writes every input);
+	                            * NULL: none */
 	const char **outputs;      /* tensor names */
 	int32_t n_attrs;
 	fd_attr *attrs;            /* any kind fd_attr carries */
@@ -43,7 +46,8 @@ fd_fused_node *rewrite_add(fd_rewrite *rw, int32_t graph);
  * keep their file order, a fused node stands where its last member was;
  * tensors made inside a fused node and not among its outputs are gone, every
  * other tensor keeps its name, shape, dtype, kind and constant value; a
- * fused node owns the subgraph bodies its members owned. Producers,
+ * fused node owns the subgraph bodies its members owned, and reads its
+ * inputs but those folded into it. Producers,
  * consumers and the topological order are made again (graph_link,
  * graph_topo_sort), shapes are not inferred again: the boundary tensors keep
  * what the model knew of them.

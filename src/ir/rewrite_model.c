@@ -106,14 +106,20 @@ static int32_t *remap_list(builder *b, int32_t gi, const int32_t *ids, int32_t n
 	return out;
 }
 
-static int32_t *name_list(builder *b, int32_t gi, const char *const *names, int32_t n)
+/* The tensors of names[0..*n) but those skip says to leave out (NULL: none);
+ * *n becomes their count. */
+static int32_t *name_list(builder *b, int32_t gi, const char *const *names, int32_t *n, const bool *skip)
 {
-	int32_t *out = arena_array(&b->out->arena, (size_t)n + 1, sizeof *out);
-	for (int32_t k = 0; k < n; k++)
-		if ((out[k] = tensor_of(b, gi, names[k])) == -2) {
+	int32_t *out = arena_array(&b->out->arena, (size_t)*n + 1, sizeof *out), kept = 0;
+	for (int32_t k = 0; k < *n; k++) {
+		if (skip && skip[k])
+			continue;
+		if ((out[kept++] = tensor_of(b, gi, names[k])) == -2) {
 			fail(b, "fused node reads a tensor its graph lacks or that is made inside it:", names[k], "");
 			return NULL;
 		}
+	}
+	*n = kept;
 	return out;
 }
 
@@ -129,8 +135,8 @@ static int fused_node(builder *b, int32_t gi, int32_t k, fd_node *out)
 	out->domain = strpool_intern(&b->out->names, fn->domain ? fn->domain : "");
 	out->n_inputs = fn->n_inputs;
 	out->n_outputs = fn->n_outputs;
-	if (!(out->inputs = name_list(b, gi, fn->inputs, fn->n_inputs)) ||
-	    !(out->outputs = name_list(b, gi, fn->outputs, fn->n_outputs)))
+	if (!(out->inputs = name_list(b, gi, fn->inputs, &out->n_inputs, fn->folded)) ||
+	    !(out->outputs = name_list(b, gi, fn->outputs, &out->n_outputs, NULL)))
 		return -1;
 	out->n_attrs = fn->n_attrs;
 	out->attrs = fn->attrs;

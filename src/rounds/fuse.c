@@ -293,11 +293,18 @@ static void fused_inputs(builder *b, const fd_fusion *fu, fd_fused_node *fn)
 		if (!*in[k])
 			diag_warning(b->d, yval_pos(rule->root), "%s: fused node %s has no input at port %zu", rule->name,
 			             fn->name, k);
+	/* with declared ports, the other constants are folded into the node for
+	 * the next round (fuse.h); apply still writes them */
+	bool *folded = arena_array(&b->rw->arena, cap, sizeof *folded);
+	const uint8_t *tflags = b->r->ctx->graphs[fu->graph].tflags;
 	for (int32_t j = 0; j < fu->n_inputs; j++)
-		if (!used[j] && n_in < cap)
+		if (!used[j] && n_in < cap) {
+			folded[n_in] = rule->n_rewrite_inputs > 0 && (tflags[ext[j]] & TF_CONST);
 			in[n_in++] = g->tensors[ext[j]].name;
+		}
 	fn->n_inputs = (int32_t)n_in;
 	fn->inputs = in;
+	fn->folded = folded;
 }
 
 /* ---- one fused node -------------------------------------------------------------- */

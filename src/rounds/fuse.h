@@ -13,6 +13,10 @@
  *             other external input of the fusion in first-use order (so
  *             weights stay attached); without rewrite.inputs, the external
  *             inputs in first-use order; outputs: the fusion's outputs;
+ *             with rewrite.inputs, the constants among the other inputs
+ *             are folded into the node for the next round (its graph
+ *             leaves them out, as onnxruntime folds a BatchNormalization
+ *             into the Conv's weight and bias); apply keeps them all;
  *   attributes  rewrite.attributes (int → INT, bool → INT 0/1, float →
  *             FLOAT, string → STRING, lists of scalars → INTS / FLOATS /
  *             STRINGS; a map's entries become KEY.SUBKEY, a list holding

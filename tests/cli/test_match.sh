@@ -4,7 +4,7 @@
 #     models) equals tests/golden/trace/<case>.trace; regenerate with
 #     `tests/cli/test_match.sh --update` (or UPDATE=1);
 #  2. the same run twice is byte-identical, text and JSON;
-#  3. every reason code of the table (src/reason.c) is reached by some case;
+#  3. every reason code of the table (src/trace/reason.h) is reached by some case;
 #  4. on every model in $MODELS, fusions per rule equal the independent count
 #     of tests/tools/count_fusions.py, for tests/rules/ and for rules/.
 set -u
@@ -69,7 +69,7 @@ done < <(cases)
 [ "$update" = 1 ] && echo "goldens written to $GOLD"
 
 # 3. every reason code reached
-want=$(grep -o '"FD-[A-Z0-9]*"' src/reason.c | tr -d '"' | sort -u)
+want=$(grep -o '"FD-[A-Z0-9]*"' src/trace/reason.h | tr -d '"' | sort -u)
 seen=$(cat "$tmp"/*.trace | grep -o 'FD-[A-Z0-9]*' | sort -u)
 missing=$(comm -23 <(echo "$want") <(echo "$seen"))
 if [ -n "$missing" ]; then echo "FAIL reason codes never reached: $missing"; fail=1; else echo "ok: all $(echo "$want" | wc -l) reason codes reached"; fi
