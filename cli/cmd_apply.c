@@ -11,6 +11,7 @@
 #include "onnx/onnx_write.h"
 #include "rounds/fuse.h"
 #include "session/session.h"
+#include "base/text.h"
 
 static const cli_command_spec spec = {
 	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx|-" CLI_USAGE_WHATIF CLI_USAGE_MODEL CLI_USAGE_ROUNDS,
@@ -38,7 +39,7 @@ static int run(const cli_options *o, fd_session *s)
 	/* with -o - the model is standard output: the words go to standard error */
 	bool to_stdout = !strcmp(o->output, "-");
 	FILE *words = to_stdout ? stderr : stdout;
-	fprintf(words, "%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", to_stdout ? "standard output" : o->output,
+	txt_fprintf(words, "%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", to_stdout ? "standard output" : o->output,
 	        (long long)st.fused, (long long)st.nodes_before, (long long)st.nodes_after, FD_FUSED_DOMAIN);
 	if (o->diff)
 		cli_print_session_diff(words, o, s);

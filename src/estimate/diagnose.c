@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/text.h"
 #include "base/dir_stats.h"
 #include "base/json.h"
 #include "base/strmap.h"
@@ -509,12 +510,12 @@ void diagnose_write_text(FILE *f, const fd_diagnosis *dg, const fd_ruleset *rs)
 		const fd_dg_row *r = &dg->rows.items[k];
 		char st[16];
 		snprintf(st, sizeof st, "[%s]", status_names[r->status]);
-		fprintf(f, "%-6s %-9s %s%s%s\n", st, r->check, r->rule >= 0 ? rs->rules[r->rule].name : "",
+		txt_fprintf(f, "%-6s %-9s %s%s%s\n", st, r->check, r->rule >= 0 ? rs->rules[r->rule].name : "",
 		        r->rule >= 0 ? ": " : "", r->message);
 		for (int32_t c = 0; c < r->n_commands; c++)
-			fprintf(f, "      %s\n", r->commands[c]);
+			txt_fprintf(f, "      %s\n", r->commands[c]);
 	}
-	fprintf(f, "\ndiagnose: %zu check%s, %d warning%s\n", dg->rows.n, dg->rows.n == 1 ? "" : "s", (int)dg->n_warn,
+	txt_fprintf(f, "\ndiagnose: %zu check%s, %d warning%s\n", dg->rows.n, dg->rows.n == 1 ? "" : "s", (int)dg->n_warn,
 	        dg->n_warn == 1 ? "" : "s");
 }
 

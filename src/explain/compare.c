@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/text.h"
 #include "base/json.h"
 #include "explain/compare.h"
 #include "explain/explain.h"
@@ -258,14 +259,14 @@ int compare_record(fd_comparison *c, const fd_rounds *rd, const fd_jdoc *doc, co
 static void node_list(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n)
 {
 	for (int32_t k = 0; k < n; k++)
-		fprintf(f, "%s%s", k ? ", " : "", g->nodes[ids[k]].name);
+		txt_fprintf(f, "%s%s", k ? ", " : "", g->nodes[ids[k]].name);
 	if (!n)
 		fputc('-', f);
 }
 
 static void compiler_words(FILE *f, const fd_comparison *c, const fd_model *m, const fd_compiled_group *g)
 {
-	fprintf(f, "%s (%s%s%s%s%s%s) replaced ", g->fused_node, *g->domain ? g->domain : "", *g->domain ? "." : "",
+	txt_fprintf(f, "%s (%s%s%s%s%s%s) replaced ", g->fused_node, *g->domain ? g->domain : "", *g->domain ? "." : "",
 	        g->op_type, g->activation ? ", activation " : "", g->activation ? g->activation : "", "");
 	node_list(f, &m->graphs[g->graph], g->replaced, g->n_replaced);
 	(void)c;
@@ -274,12 +275,12 @@ static void compiler_words(FILE *f, const fd_comparison *c, const fd_model *m, c
 static void predicted_words(FILE *f, const fd_rounds *rd, const fd_model *m, const fd_fused_node *fn)
 {
 	int32_t rule = fused_rule(rd, fn);
-	fprintf(f, "%s", rule >= 0 ? rd->rules->rules[rule].name : "?");
+	txt_fprintf(f, "%s", rule >= 0 ? rd->rules->rules[rule].name : "?");
 	if (rd->n > 1)
-		fprintf(f, " (round %d)", (int)fn->round);
+		txt_fprintf(f, " (round %d)", (int)fn->round);
 	fputs(": ", f);
 	node_list(f, &m->graphs[fn->graph], fn->members, fn->n_members);
-	fprintf(f, " -> %s", fn->op_type);
+	txt_fprintf(f, " -> %s", fn->op_type);
 }
 
 static void row_text(FILE *f, const fd_comparison *c, const fd_rounds *rd, const fd_cmp_row *r)
@@ -298,7 +299,7 @@ static void row_text(FILE *f, const fd_comparison *c, const fd_rounds *rd, const
 		predicted_words(f, rd, m, fn);
 	}
 	if (r->graph > 0)
-		fprintf(f, " [graph %s]", m->graphs[r->graph].name ? m->graphs[r->graph].name : "?");
+		txt_fprintf(f, " [graph %s]", m->graphs[r->graph].name ? m->graphs[r->graph].name : "?");
 }
 
 char *compare_row_text(const fd_comparison *c, const fd_rounds *rd, size_t row, char *buf, size_t size)
@@ -309,7 +310,7 @@ char *compare_row_text(const fd_comparison *c, const fd_rounds *rd, size_t row, 
 		return buf;
 	}
 	const fd_cmp_row *r = &c->rows.items[row];
-	fprintf(f, "%-14s ", cmp_kind_name(r->kind));
+	txt_fprintf(f, "%-14s ", cmp_kind_name(r->kind));
 	row_text(f, c, rd, r);
 	fclose(f);
 	buf[size - 1] = '\0';
@@ -325,9 +326,9 @@ static const char *const headings[] = {
 
 static void passes_text(FILE *f, const fd_comparison *c)
 {
-	fprintf(f, "compare with %s: %zu pass%s, %zu differ%s\n\n", c->with, c->passes.n, c->passes.n == 1 ? "" : "es",
+	txt_fprintf(f, "compare with %s: %zu pass%s, %zu differ%s\n\n", c->with, c->passes.n, c->passes.n == 1 ? "" : "es",
 	        c->n_pass_differences, c->n_pass_differences == 1 ? "s" : "");
-	fprintf(f, "  %-36s %23s  %23s\n", "pass / rule", "compiler match/effect", "fusiondbg match/effect");
+	txt_fprintf(f, "  %-36s %23s  %23s\n", "pass / rule", "compiler match/effect", "fusiondbg match/effect");
 	for (size_t k = 0; k < c->passes.n; k++) {
 		const fd_cmp_pass *p = &c->passes.items[k];
 		char a[48], b[48];
@@ -340,7 +341,7 @@ static void passes_text(FILE *f, const fd_comparison *c)
 		else
 			snprintf(b, sizeof b, "%lld / %lld", p->match_predicted, p->effect_predicted);
 		bool same = p->match_compiler == p->match_predicted && p->effect_compiler == p->effect_predicted;
-		fprintf(f, "  %-36s %23s  %23s  %s\n", p->name, a, b,
+		txt_fprintf(f, "  %-36s %23s  %23s  %s\n", p->name, a, b,
 		        same ? "same" : p->match_compiler < 0 ? "not in the record" : p->match_predicted < 0 ? "no such rule" : "differs");
 	}
 }
@@ -353,15 +354,15 @@ void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 	}
 	const fd_model *m = rd->items[0]->model;
 	const char *base = strrchr(m->path, '/');
-	fprintf(f, "compare %s with %s: the compiler made %zu fused node%s, fusiondbg predicts %zu\n",
+	txt_fprintf(f, "compare %s with %s: the compiler made %zu fused node%s, fusiondbg predicts %zu\n",
 	        base ? base + 1 : m->path, c->with, c->compiled.groups.n, c->compiled.groups.n == 1 ? "" : "s",
 	        c->final.nodes.n);
-	fprintf(f, "  same %zu, compiler only %zu, fusiondbg only %zu, different %zu\n", c->counts[CMP_SAME],
+	txt_fprintf(f, "  same %zu, compiler only %zu, fusiondbg only %zu, different %zu\n", c->counts[CMP_SAME],
 	        c->counts[CMP_COMPILER_ONLY], c->counts[CMP_PREDICTED_ONLY], c->counts[CMP_DIFFERENT]);
 	bool any = false;
 	for (int k = 0; k < GONE_COUNT; k++)
 		if (c->compiled.gone[k]) {
-			fprintf(f, "%s%s %lld", any ? ", " : "  the compiler also removed (not fusions): ", compiled_gone_name(k),
+			txt_fprintf(f, "%s%s %lld", any ? ", " : "  the compiler also removed (not fusions): ", compiled_gone_name(k),
 			        (long long)c->compiled.gone[k]);
 			any = true;
 		}
@@ -371,7 +372,7 @@ void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 	for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
 		if (!c->counts[order[o]])
 			continue;
-		fprintf(f, "\n%s (%zu)\n", headings[order[o]], c->counts[order[o]]);
+		txt_fprintf(f, "\n%s (%zu)\n", headings[order[o]], c->counts[order[o]]);
 		for (size_t k = 0; k < c->rows.n; k++) {
 			const fd_cmp_row *r = &c->rows.items[k];
 			if (r->kind != order[o])
@@ -388,7 +389,7 @@ void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 				fputc('\n', f);
 			}
 			if (r->why)
-				fprintf(f, "    why: %s\n", r->why);
+				txt_fprintf(f, "    why: %s\n", r->why);
 		}
 	}
 }

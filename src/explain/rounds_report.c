@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/text.h"
 #include "base/json.h"
 #include "base/strbuf.h"
 #include "explain/explain.h"
@@ -104,7 +105,7 @@ static void sum_stats(const fd_rounds *rd, fd_rule_stats *sum)
 static void rule_names(FILE *f, const fd_ruleset *rs, const int32_t *rules, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
-		fprintf(f, "%s%s", k ? ", " : "", rs->rules[rules[k]].name);
+		txt_fprintf(f, "%s%s", k ? ", " : "", rs->rules[rules[k]].name);
 }
 
 void explain_rounds_settle_text(FILE *f, const fd_rounds *rd)
@@ -112,34 +113,34 @@ void explain_rounds_settle_text(FILE *f, const fd_rounds *rd)
 	if (rd->settled || rd->unsettled < 0)
 		return;
 	const fd_pass *p = &rd->passes[rd->unsettled];
-	fprintf(f, "not settled: %s%s%sstill fired in round %d, the last of %d allowed (--max-rounds): ",
+	txt_fprintf(f, "not settled: %s%s%sstill fired in round %d, the last of %d allowed (--max-rounds): ",
 	        *p->name ? "pass " : "", p->name, *p->name ? " " : "", (int)(p->first_round + p->n_rounds), (int)rd->max_rounds);
 	rule_names(f, rd->rules, rd->keep_firing.items, rd->keep_firing.n);
-	fprintf(f, " keep%s firing\n", rd->keep_firing.n == 1 ? "s" : "");
+	txt_fprintf(f, " keep%s firing\n", rd->keep_firing.n == 1 ? "s" : "");
 }
 
 static void passes_text(FILE *f, const fd_rounds *rd)
 {
 	if (rd->n_passes < 2 && !rd->pass_file)
 		return;
-	fprintf(f, "passes%s%s:\n", rd->pass_file ? " from " : "", rd->pass_file ? rd->pass_file : "");
+	txt_fprintf(f, "passes%s%s:\n", rd->pass_file ? " from " : "", rd->pass_file ? rd->pass_file : "");
 	for (int32_t p = 0; p < rd->n_passes; p++) {
 		const fd_pass *ps = &rd->passes[p];
-		fprintf(f, "  %s: ", ps->name);
+		txt_fprintf(f, "  %s: ", ps->name);
 		rule_names(f, rd->rules, ps->rules, (size_t)ps->n_rules);
-		fprintf(f, " — round%s %d", ps->n_rounds == 1 ? "" : "s", (int)ps->first_round + 1);
+		txt_fprintf(f, " — round%s %d", ps->n_rounds == 1 ? "" : "s", (int)ps->first_round + 1);
 		if (ps->n_rounds > 1)
-			fprintf(f, "-%d", (int)(ps->first_round + ps->n_rounds));
-		fprintf(f, "%s\n", ps->settled ? "" : ", not settled");
+			txt_fprintf(f, "-%d", (int)(ps->first_round + ps->n_rounds));
+		txt_fprintf(f, "%s\n", ps->settled ? "" : ", not settled");
 	}
 	int32_t left = 0;
 	for (int32_t i = 0; i < rd->rules->n_rules; i++)
 		left += rd->rule_pass[i] < 0;
 	if (left) {
-		fprintf(f, "  not in any pass (not run):");
+		txt_fprintf(f, "  not in any pass (not run):");
 		for (int32_t i = 0, k = 0; i < rd->rules->n_rules; i++)
 			if (rd->rule_pass[i] < 0)
-				fprintf(f, "%s %s", k++ ? "," : "", rd->rules->rules[i].name);
+				txt_fprintf(f, "%s %s", k++ ? "," : "", rd->rules->rules[i].name);
 		fputc('\n', f);
 	}
 }
@@ -164,7 +165,7 @@ void explain_rounds_text(FILE *f, const fd_rounds *rd)
 	const char *path = r1->ctx->model->path ? r1->ctx->model->path : "";
 	const char *base = strrchr(path, '/');
 	size_t total = rounds_n_fusions(rd);
-	fprintf(f, "model %s, target %s, %d rule%s, %zu fusion%s in %d round%s%s\n", base ? base + 1 : path,
+	txt_fprintf(f, "model %s, target %s, %d rule%s, %zu fusion%s in %d round%s%s\n", base ? base + 1 : path,
 	        r1->target, r1->n_rules, r1->n_rules == 1 ? "" : "s", total, total == 1 ? "" : "s", (int)rd->n,
 	        rd->n == 1 ? "" : "s", r1->ctx->canonicalize ? "" : ", canonical forms off");
 	explain_rounds_settle_text(f, rd);
@@ -177,14 +178,14 @@ void explain_rounds_text(FILE *f, const fd_rounds *rd)
 	for (int32_t i = 0; i < rd->n; i++) {
 		const fd_round *r = rd->items[i];
 		round_arg arg = { rd, r->number };
-		fprintf(f, "\n%s: %zu fusion%s; ran ", round_title(rd, r, title, sizeof title), r->result->n_fusions,
+		txt_fprintf(f, "\n%s: %zu fusion%s; ran ", round_title(rd, r, title, sizeof title), r->result->n_fusions,
 		        r->result->n_fusions == 1 ? "" : "s");
 		for (int32_t k = 0, n = 0; k < r1->n_rules; k++)
 			if (r->ran[r1->order[k]])
-				fprintf(f, "%s%s", n++ ? ", " : "", rd->rules->rules[r1->order[k]].name);
+				txt_fprintf(f, "%s%s", n++ ? ", " : "", rd->rules->rules[r1->order[k]].name);
 		fputc('\n', f);
 		if (r->result->n_fusions)
-			fprintf(f, "  fusions\n");
+			txt_fprintf(f, "  fusions\n");
 		explain_fusions_text(f, r->result, "  ", round_node_words, &arg);
 		bool header = false;
 		explain_rejections_text(f, r->result, "  ", &header);
@@ -199,7 +200,7 @@ void explain_rounds_trace_text(FILE *f, const fd_rounds *rd)
 	}
 	char title[128];
 	for (int32_t i = 0; i < rd->n; i++) {
-		fprintf(f, "%s## %s of %d\n", i ? "\n" : "", round_title(rd, rd->items[i], title, sizeof title), (int)rd->n);
+		txt_fprintf(f, "%s## %s of %d\n", i ? "\n" : "", round_title(rd, rd->items[i], title, sizeof title), (int)rd->n);
 		explain_trace_text(f, rd->items[i]->result);
 	}
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "explain/explain.h"
+#include "base/text.h"
 
 static const char *const composite_names[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
 static_assert(sizeof composite_names / sizeof *composite_names == COMPOSITE_BIASADD + 1,
@@ -26,7 +27,7 @@ char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char
 	}
 	const fd_composite_rec *c = match_composite(ctx, graph, u);
 	if (!c) {
-		snprintf(buf, size, "%s (%s)", g->nodes[u].name, g->nodes[u].op_type);
+		text_cutf(buf, size, "%s (%s)", g->nodes[u].name, g->nodes[u].op_type);
 		return buf;
 	}
 	size_t at = (size_t)snprintf(buf, size, "%s (%s: %s of ", g->nodes[c->last].name,
@@ -36,12 +37,14 @@ char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char
 		                       g->nodes[ix->canon.pool[c->members + k]].name);
 	if (at < size)
 		snprintf(buf + at, size - at, ")");
+	text_mark_cut(buf, size, at + 1);
 	return buf;
 }
 
 static size_t append(char *buf, size_t size, size_t at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Appends at at; text that does not fit ends in "…" (the cut shows). */
 static size_t append(char *buf, size_t size, size_t at, const char *fmt, ...)
 {
 	if (at >= size)
@@ -50,7 +53,10 @@ static size_t append(char *buf, size_t size, size_t at, const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(buf + at, size - at, fmt, ap);
 	va_end(ap);
-	return n < 0 ? at : at + (size_t)n;
+	if (n < 0)
+		return at;
+	text_mark_cut(buf, size, at + (size_t)n);
+	return at + (size_t)n;
 }
 
 /* Floats print as %.9g, with ".0" when that looks like an integer. */

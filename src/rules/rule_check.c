@@ -16,6 +16,7 @@
  *     ("rules shadowed by priority"); the same pattern as another rule;
  *     missing priority; empty scope; max_inputs above the op's arity
  *   note (verbose): what each op type and param resolved to.
+ * The findings across rules are rule_check_across.c's.
  * Every command that runs rules lints each rule as it loads
  * (ruleset_lint_loaded): the same findings per rule, all as warnings, since
  * the rule still runs (an unknown op type makes it not run, FD-NR03). */
@@ -26,20 +27,17 @@
 #include <strings.h>
 #include "base/nearest.h"
 #include "rules/optable.h"
+#include "rules/rule_check_internal.h"
 #include "rules/rules.h"
+#include "base/arena.h"
 
-typedef struct checker {
-	const fd_ruleset *rs;
-	const fd_check_options *opt;
-	fd_diags *d;
-} checker;
-
-static void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+/* say: a finding at a value (a warning is an error under strict). */
+void check_say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
 {
 	if (sev == DIAG_WARNING && c->opt && c->opt->strict)
 		sev = DIAG_ERROR;
+	if (sev == DIAG_ERROR && c->opt && c->opt->as_warnings)
+		sev = DIAG_WARNING;
 	if (sev == DIAG_ERROR && c->opt && c->opt->as_warnings)
 		sev = DIAG_WARNING;
 	va_list ap;
@@ -47,9 +45,6 @@ static void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt,
 	yval_vdiag(c->d, sev, at, fmt, ap);
 	va_end(ap);
 }
-#define ERR(c, at, ...) say(c, DIAG_ERROR, at, __VA_ARGS__)
-#define WARN(c, at, ...) say(c, DIAG_WARNING, at, __VA_ARGS__)
-#define NOTE(c, at, ...) do { if ((c)->opt && (c)->opt->verbose) say(c, DIAG_NOTE, at, __VA_ARGS__); } while (0)
 
 /* How many inputs an op can take at most; -1 unbounded or unknown. Only what
  * the lint needs to bound input indices and external-input counts. */
@@ -471,119 +466,6 @@ static void check_rule(checker *c, const fd_rule *r)
 	check_rewrite(c, r);
 }
 
-/* ---- across rules ------------------------------------------------------------------ */
-
-static bool ops_overlap(int a, int b)
-{
-	const fd_op_def *x = optable_get(a), *y = optable_get(b);
-	if (!x || !y)
-		return false;
-	if (a == b)
-		return true;
-	for (int i = 0; i < 6 && x->onnx_types[i]; i++)
-		for (int j = 0; j < 6 && y->onnx_types[j]; j++)
-			if (!strcmp(x->onnx_types[i], y->onnx_types[j]))
-				return true;
-	return false;
-}
-
-/* The op ids a rule anchors on: ops[0] of match.ops and of every branch. */
-static int anchors(const fd_rule *r, int *ids, int max)
-{
-	int n = 0;
-	if (r->match.n_ops && n < max)
-		ids[n++] = r->match.ops[0].op;
-	for (int b = 0; b < r->n_branches && n < max; b++)
-		if (r->branches[b].n_ops)
-			ids[n++] = r->branches[b].ops[0].op;
-	return n;
-}
-
-static bool yval_equal(const fd_yval *a, const fd_yval *b)
-{
-	if (!a || !b)
-		return a == b;
-	if (a->kind != b->kind || a->n != b->n)
-		return false;
-	if (a->kind == YV_SCALAR)
-		return !strcmp(a->text, b->text);
-	for (size_t i = 0; i < a->n; i++)
-		if ((a->kind == YV_MAP && strcmp(a->keys[i]->text, b->keys[i]->text)) || !yval_equal(a->items[i], b->items[i]))
-			return false;
-	return true;
-}
-
-static bool same_pattern(const fd_rule_pattern *a, const fd_rule_pattern *b)
-{
-	if (a->n_ops == 0 || a->n_ops != b->n_ops)
-		return false;
-	for (int i = 0; i < a->n_ops; i++) {
-		const fd_rule_op *x = &a->ops[i], *y = &b->ops[i];
-		if (x->op != y->op || x->op < 0 || x->min_inputs != y->min_inputs || x->max_inputs != y->max_inputs)
-			return false;
-		if (!yval_equal(yval_get(x->where, "params"), yval_get(y->where, "params")) ||
-		    !yval_equal(yval_get(x->where, "input_sources"), yval_get(y->where, "input_sources")))
-			return false;
-	}
-	return true;
-}
-
-/* Two rules compete only on a target both scopes name (no scope: every target). */
-static bool scopes_meet(const fd_rule *a, const fd_rule *b)
-{
-	if (!a->scope || !b->scope)
-		return true;
-	for (int i = 0; i < a->n_scope; i++)
-		for (int j = 0; j < b->n_scope; j++)
-			if (!strcmp(a->scope[i], b->scope[j]))
-				return true;
-	return false;
-}
-
-static void check_across(checker *c)
-{
-	const fd_ruleset *rs = c->rs;
-	for (int i = 0; i < rs->n_rules; i++) {
-		const fd_rule *r = &rs->rules[i];
-		const fd_yval *name = yval_get(r->root, "name");
-		for (int j = 0; j < i; j++) {
-			const fd_rule *q = &rs->rules[j];
-			if (!strcmp(r->name, q->name)) {
-				fd_srcpos p = yval_pos(yval_get(q->root, "name"));
-				ERR(c, name, "duplicate rule name '%s' (also defined at %s:%d:%d)", r->name, p.file, p.line, p.col);
-				break;
-			}
-		}
-		for (int j = 0; j < i; j++) {
-			const fd_rule *q = &rs->rules[j];
-			if (!strcmp(r->name, q->name) || !scopes_meet(r, q))
-				continue;
-			fd_srcpos p = yval_pos(yval_get(q->root, "name"));
-			if (same_pattern(&r->match, &q->match) && r->n_branches == 0 && q->n_branches == 0) {
-				const fd_rule *low = r->priority <= q->priority ? r : q;
-				WARN(c, r->match.where, "rule '%s' has the same pattern as rule '%s' (%s:%d:%d): '%s' can never fire "
-				     "where the other matched", r->name, q->name, p.file, p.line, p.col,
-				     r->priority == q->priority ? (strcmp(r->name, q->name) > 0 ? r->name : q->name) : low->name);
-				continue;
-			}
-			if (r->priority != q->priority)
-				continue;
-			int ra[33], qa[33];
-			int nr = anchors(r, ra, 33), nq = anchors(q, qa, 33);
-			const char *shared = NULL;
-			for (int x = 0; x < nr && !shared; x++)
-				for (int y = 0; y < nq && !shared; y++)
-					if (ops_overlap(ra[x], qa[y]))
-						shared = optable_get(ra[x])->name;
-			if (shared)
-				WARN(c, r->priority_where ? r->priority_where : name,
-				     "rules shadowed by priority: '%s' and '%s' (%s:%d:%d) both have priority %lld and anchor on %s; "
-				     "only their names decide which runs first", r->name, q->name, p.file, p.line, p.col,
-				     (long long)r->priority, shared);
-		}
-	}
-}
-
 void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_options *opt, fd_diags *d)
 {
 	checker c = { rs, opt, d };
@@ -610,6 +492,7 @@ size_t ruleset_lint_loaded(const fd_ruleset *rs, fd_diags *d)
 
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d)
 {
+	fd_doing("checking %d rules", rs->n_rules);
 	checker c = { rs, opt, d };
 	for (int i = 0; i < rs->n_rules; i++)
 		check_rule(&c, &rs->rules[i]);
