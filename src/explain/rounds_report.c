@@ -200,7 +200,9 @@ void explain_rounds_trace_text(FILE *f, const fd_rounds *rd)
 	}
 	char title[128];
 	for (int32_t i = 0; i < rd->n; i++) {
-		txt_fprintf(f, "%s## %s of %d\n", i ? "\n" : "", round_title(rd, rd->items[i], title, sizeof title), (int)rd->n);
+		if (i)
+			fputc('\n', f);
+		txt_fprintf(f, "## %s of %d\n", round_title(rd, rd->items[i], title, sizeof title), (int)rd->n);
 		explain_trace_text(f, rd->items[i]->result);
 	}
 }
