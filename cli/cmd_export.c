@@ -19,10 +19,10 @@ static const cli_command_spec spec = {
 	.usage = "fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg}|- [--format dot|svg|png] [--after] "
 	         "[--around NODE --depth K] [--rule NAME] [--near-misses] [--constants] [--fusion-dots [--dots-dir DIR]] "
 	         "[--max-nodes N] [--max-side PX] [--memory-chart FILE.{svg,png,dot}] "
-	         "[--set RULE.PATH=VALUE]..." CLI_USAGE_MODEL " [--peak-warn BYTES]",
+	         "[--set RULE.PATH=VALUE]..." CLI_USAGE_MODEL CLI_USAGE_ROUNDS " [--peak-warn BYTES]",
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_AFTER | OPT_AROUND | OPT_DEPTH | OPT_RULE |
 	           OPT_NEAR | OPT_PEAKWARN | OPT_SET | OPT_CONSTANTS | OPT_FUSIONDOTS | OPT_MAXNODES | OPT_FORMAT |
-	           OPT_DOTSDIR | OPT_MAXSIDE | OPT_MEMCHART,
+	           OPT_DOTSDIR | OPT_MAXSIDE | OPT_ROUNDS | OPT_MEMCHART,
 	.needs = "export needs one MODEL",
 };
 
@@ -76,8 +76,9 @@ int cmd_export(int argc, char **argv)
 	fd_session ss;
 	if (cli_open_session(&o, &ss, o.near_misses) < 0)
 		return EXIT_BAD_INPUT;
-	const fd_match_result *r = session_result(&ss);
-	eo.estimate = session_estimate(&ss);
+	/* with rounds, the final fusions of every round (near misses read round 1's trace) */
+	const fd_match_result *r = o.near_misses ? session_result(&ss) : session_final_result(&ss);
+	eo.estimate = o.near_misses ? session_estimate(&ss) : session_final_estimate(&ss);
 	fd_diags d;
 	diags_init(&d);
 
@@ -89,7 +90,7 @@ int cmd_export(int argc, char **argv)
 	else if (o.output)
 		txt_fprintf(words, "wrote %s\n", to_stdout ? "standard output" : o.output);
 	if (rc == EXIT_OK && o.memory_chart) {
-		if (export_memory_chart(session_estimate(&ss), 0, o.memory_chart, &d) < 0)
+		if (export_memory_chart(session_final_estimate(&ss), 0, o.memory_chart, &d) < 0)
 			rc = EXIT_BAD_INPUT;
 		else
 			txt_fprintf(words, "wrote %s (memory timeline)\n", o.memory_chart);

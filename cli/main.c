@@ -22,6 +22,8 @@ static const struct command {
 	{ "apply",  cmd_apply,  "write the fused model: each fusion one custom-domain node" },
 	{ "infer",  cmd_infer,  "write the model with every inferred shape in value_info (symbols as dim_param)" },
 	{ "export", cmd_export, "draw the graph: DOT / PNG / SVG, every fusion an annotated cluster" },
+	{ "compare", cmd_compare, "a compiler's optimized graph or fusion_result.json against the prediction" },
+	{ "diagnose", cmd_diagnose, "CANN's fusion_diagnose: dtypes, memory limits against real sizes, kernel cache" },
 };
 
 const char *cli_command_summary(const char *name, size_t len)

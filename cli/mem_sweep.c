@@ -72,9 +72,9 @@ static int rebind(fd_session *s, const char *name, int64_t v)
 static void collect(const fd_session *s, int64_t v, sweep_run *run)
 {
 	const fd_match_result *r = session_result(s);
-	const fd_estimate *e = session_estimate(s);
+	const fd_estimate *e = session_final_estimate(s);   /* the graph after every round */
 	run->value = v;
-	run->fusions = r->n_fusions;
+	run->fusions = session_final_result(s)->n_fusions;
 	for (int k = 0; k < 2; k++) {
 		const fd_liveness *lv = k ? &e->graphs[0].after : &e->graphs[0].before;
 		estimate_format_peak(session_model(s), lv, run->peak[k], sizeof run->peak[k]);

@@ -15,7 +15,7 @@
 static const struct option_def {
 	const char *long_name;
 	char short_name;
-	unsigned bit;
+	cli_optbits bit;
 	const char *value;
 	const char *help;
 } option_defs[] = {
@@ -50,6 +50,10 @@ static const struct option_def {
 	{ "max-nodes", 0, OPT_MAXNODES, "N", "PNG/SVG layout limit in nodes (0: none)" },
 	{ "max-side", 0, OPT_MAXSIDE, "PX", "a PNG longer than PX on a side is refused (default 10000; 0: none)" },
 	{ "peak-warn", 0, OPT_PEAKWARN, "BYTES", "warn about fusions whose kernel peak is over BYTES (default 512MiB)" },
+	{ "max-rounds", 0, OPT_MAXROUNDS, "N", "rounds a pass may take before it counts as not settled (default 10)" },
+	{ "passes", 0, OPT_PASSES, "FILE", "run the rules in the passes this file lists, one pass a line" },
+	{ "with", 0, OPT_WITH, "FILE", "the compiler's result: its optimized .onnx or a fusion_result.json" },
+	{ "cache-dir", 0, OPT_CACHEDIR, "DIR", "the JIT kernel cache to check (default ~/.cann/kernel_cache)" },
 	{ "tensors", 0, OPT_TENSORS, NULL, "list every tensor: graph, shape, dtype, bytes, producer" },
 	{ "sweep", 0, OPT_SWEEP, "NAME=V,V,...", "run once per value of the symbol NAME: peak, memory rejections, "
 	                                          "where each rule stops firing" },
@@ -93,7 +97,7 @@ int cli_usage_error(const char *usage, const char *fmt, ...)
 
 /* fusiondbg COMMAND --help: the usage line, what the command does, and the
  * options it takes, from the table above. */
-static void print_help(const char *usage, unsigned allowed)
+static void print_help(const char *usage, cli_optbits allowed)
 {
 	const char *name = usage + strlen("fusiondbg ");
 	size_t len = strcspn(name, " ");
@@ -121,7 +125,7 @@ static void print_help(const char *usage, unsigned allowed)
 
 /* An option the command does not take: the nearest of those it does, or
  * that the option belongs to other commands. */
-static int unknown_option(const char *arg, const struct option_def *known, unsigned allowed, const char *usage)
+static int unknown_option(const char *arg, const struct option_def *known, cli_optbits allowed, const char *usage)
 {
 	const char *command = usage + strlen("fusiondbg ");
 	int cl = (int)strcspn(command, " ");
@@ -165,7 +169,7 @@ static int parse_count(const char *v, const struct option_def *d, int64_t max, c
 	return 0;
 }
 
-static int apply_option(const struct option_def *d, const char *v, const char *usage, unsigned allowed,
+static int apply_option(const struct option_def *d, const char *v, const char *usage, cli_optbits allowed,
                         cli_options *o)
 {
 	switch (d->bit) {
@@ -235,6 +239,16 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 			return cli_usage_error(usage, "--peak-warn wants a byte count such as 512MiB, not '%s'", v);
 		break;
 	}
+	case OPT_MAXROUNDS: {
+		int64_t n;
+		if (parse_int64(v, &n) || n < 1 || n > 10000)
+			return cli_usage_error(usage, "--max-rounds wants a number from 1 to 10000, not '%s'", v);
+		o->max_rounds = (int)n;
+		break;
+	}
+	case OPT_PASSES: o->passes = v; break;
+	case OPT_WITH: o->with = v; break;
+	case OPT_CACHEDIR: o->cache_dir = v; break;
 	case OPT_STRICT: o->strict = true; break;
 	case OPT_VERBOSE: o->verbose = true; break;
 	case OPT_TRACE: o->trace = true; break;
@@ -252,7 +266,7 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	return 0;
 }
 
-int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_options *o)
+int cli_parse(int argc, char **argv, cli_optbits allowed, const char *usage, cli_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->target = "ai_core";

@@ -51,7 +51,7 @@ static void ensure(tui *t)
 		for (size_t i = 0; i < bd->n_changes; i++)
 			push(MR_CHANGE, i);
 	}
-	if (estimate_timeline(session_estimate(&t->s), 0, &tl) < 0 || !tl.known) {
+	if (estimate_timeline(session_final_estimate(&t->s), 0, &tl) < 0 || !tl.known) {
 		push(MR_NONE, 0);
 		return;
 	}
@@ -140,7 +140,7 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 {
 	ensure(t);
 	const struct mem_row *r = &mrows.items[row];
-	const fd_estimate *e = session_estimate(&t->s);
+	const fd_estimate *e = session_final_estimate(&t->s);
 	const fd_model *m = session_model(&t->s);
 	char b1[192], b2[192];
 	*role = ROLE_NORMAL;
@@ -282,7 +282,7 @@ static unsigned export_chart(tui *t)
 		return RES_REDRAW;
 	fd_diags d;
 	diags_init(&d);
-	if (export_memory_chart(session_estimate(&t->s), 0, path, &d) < 0)
+	if (export_memory_chart(session_final_estimate(&t->s), 0, path, &d) < 0)
 		tui_message(t, ROLE_ERROR, "memory chart not written: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
 	else
 		tui_message(t, ROLE_FIRED, "wrote %s (memory timeline)", path);

@@ -302,23 +302,24 @@ typedef struct alt {
 	const fd_rule_pattern *pat;
 } alt;
 
-static bool pattern_runnable(const fd_rule_pattern *p)
+/* n_ops: the context's op ids (the op table's and its fused types) */
+static bool pattern_runnable(const fd_rule_pattern *p, int n_ops)
 {
 	if (p->n_ops <= 0 || p->n_ops > MATCH_MAX_OPS)
 		return false;
 	for (int i = 0; i < p->n_ops; i++)
-		if (p->ops[i].op < 0)
+		if (p->ops[i].op < 0 || p->ops[i].op >= n_ops)
 			return false;
 	return true;
 }
 
-static int rule_alts(const fd_rule *r, alt *alts, int max)
+static int rule_alts(const fd_rule *r, alt *alts, int max, int n_ops)
 {
 	int n = 0;
-	if (pattern_runnable(&r->match) && n < max)
+	if (pattern_runnable(&r->match, n_ops) && n < max)
 		alts[n++] = (alt){ -1, &r->match };
 	for (int b = 0; b < r->n_branches && n < max; b++)
-		if (pattern_runnable(&r->branches[b]))
+		if (pattern_runnable(&r->branches[b], n_ops))
 			alts[n++] = (alt){ (int8_t)b, &r->branches[b] };
 	return n;
 }
@@ -513,10 +514,12 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	qsort(r->order, (size_t)rs->n_rules, sizeof *r->order, cmp_rules);
 
 	/* size the trace once: about ten events per anchor of every rule */
+	/* a context that does not know the rule set's fused types: those ops never match */
+	int n_ops = optable_count() + (match_ctx_has_types(ctx, rs) ? ctx->n_types : 0);
 	size_t est = (size_t)rs->n_rules;
 	for (int32_t i = 0; i < rs->n_rules; i++) {
 		alt a[32];
-		int na = rule_alts(&rs->rules[i], a, 32);
+		int na = opt->run_rule && !opt->run_rule[i] ? 0 : rule_alts(&rs->rules[i], a, 32, n_ops);
 		for (int32_t gi = 0; gi < ctx->n_graphs; gi++)
 			for (int k = 0; k < na; k++) {
 				int op = a[k].pat->ops[0].op;
@@ -552,13 +555,15 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	alt alts[32];
 	for (int32_t oi = 0; oi < rs->n_rules; oi++) {
 		s.rule = r->order[oi];
+		if (opt->run_rule && !opt->run_rule[s.rule])
+			continue;
 		s.r = &rs->rules[s.rule];
 		s.branch = -1;
 		s.gi = 0;
 		s.g = ctx->n_graphs ? ctx->graphs[0].g : NULL;
 		uint32_t first = s.n_emitted;
 		match_emit(&s, EV_RULE, ST_INFO, REASON_NONE, -1, -1, FD_NONE, FD_NONE, s.r->priority, 0);
-		int n_alts = rule_alts(s.r, alts, 32);
+		int n_alts = rule_alts(s.r, alts, 32, n_ops);
 		if (!s.r->enabled) {
 			rule_not_run(&s, REASON_NR01_DISABLED, first);
 			continue;

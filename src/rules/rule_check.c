@@ -268,7 +268,13 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 	if (!op->type)
 		return;
 	const fd_op_def *def = optable_get(op->op);
-	if (!def) {
+	int32_t maker = op->op >= optable_count() ? ruleset_fused_type_rule(c->rs, op->op) : -1;
+	if (maker >= 0) {
+		/* a fused op type: rounds (fusiondbg-rules(5), ROUNDS AND PASSES) */
+		NOTE(c, op->type_where, "%s.type: '%s' is the fused op of rule '%s' (its rewrite.target_op): it matches "
+		     "the nodes that rule makes, in a later round; its params are those nodes' attributes (conv.pads, …)",
+		     path, op->type, c->rs->rules[maker].name);
+	} else if (!def) {
 		fd_nearest nn;
 		char hint[600];
 		suggest_op(op->type, &nn);

@@ -278,6 +278,11 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 	else if (want_str(s, type, p, &op->type)) {
 		op->type_where = type;
 		op->op = optable_lookup(op->type);
+		/* a fused op type the set already knows (a what-if's rule derived again);
+		 * ruleset_resolve_types settles every op after a load */
+		for (int k = 0; op->op < 0 && k < s->rs->n_fused_types; k++)
+			if (!strcmp(s->rs->fused_types[k], op->type))
+				op->op = optable_count() + k;
 		if (!*op->type)
 			ERR(s, type, "%s: must not be empty", p);
 	}
@@ -671,6 +676,14 @@ int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d
 		r->priority_where = v;
 		if (!want_int(&s, v, "priority", INT64_MIN, &r->priority))
 			r->priority = 0;
+	}
+	if ((v = yval_get(root, "pass"))) {
+		r->pass_where = v;
+		if (!yval_int(v, &r->pass) || r->pass < 0 || r->pass > 1000000) {
+			ERR(&s, v, "pass: expected an integer >= 0 (passes run in ascending order), got %s",
+			    describe(v, b, sizeof b));
+			r->pass = 0;
+		}
 	}
 	if ((v = yval_get(root, "enabled")))
 		want_bool(&s, v, "enabled", &r->enabled);

@@ -32,6 +32,11 @@ cases() {
 	echo "env_only_conv_bn_relu|GRAPH_AUTOFUSION_RULES=Conv_BN_Relu_Fusion|samples/conv_bn_relu.onnx -r rules"
 	echo "target_other|-|samples/conv_bn_relu.onnx -r rules --target ai_vector"
 	echo "no_canonicalize_gelu|-|samples/gelu_erf.onnx -r rules -r samples/rules --no-canonicalize"
+	# rounds (samples/rounds): two and three rounds, ordered passes, a set that never settles
+	echo "rounds_two|-|samples/rounds_conv_bn_relu.onnx -r samples/rounds/two_rounds.yaml"
+	echo "rounds_three|-|samples/rounds_residual.onnx -r samples/rounds/three_rounds.yaml"
+	echo "rounds_passes|-|samples/rounds_residual.onnx -r samples/rounds/three_rounds.yaml --passes samples/rounds/ge_passes.txt"
+	echo "rounds_never_settles|-|samples/rounds_conv_bn_relu.onnx -r samples/rounds/never_settles.yaml --max-rounds 4"
 }
 
 run_case() { # env args...
