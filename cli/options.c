@@ -169,6 +169,27 @@ static int parse_count(const char *v, const struct option_def *d, int64_t max, c
 	return 0;
 }
 
+/* --dim names: copies that live as long as the process (the model, a
+ * session's rebinding and the TUI hold them), freed at exit. */
+static char *dim_names[CLI_MAX_LIST];
+static int n_dim_names;
+
+static void free_dim_names(void)
+{
+	while (n_dim_names > 0)
+		free(dim_names[--n_dim_names]);
+}
+
+static const char *dim_name_copy(const char *v, size_t n)
+{
+	if (n_dim_names == 0)
+		atexit(free_dim_names);
+	char *c = strndup(v, n);
+	if (n_dim_names < CLI_MAX_LIST)
+		dim_names[n_dim_names++] = c;
+	return c;
+}
+
 static int apply_option(const struct option_def *d, const char *v, const char *usage, cli_optbits allowed,
                         cli_options *o)
 {
@@ -185,7 +206,7 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 			return cli_usage_error(usage, "--dim wants NAME=VALUE with VALUE >= 0, not '%s'", v);
 		if (o->n_dims == CLI_MAX_LIST)
 			return cli_usage_error(usage, "too many %s options", "--dim");
-		o->dims[o->n_dims++] = (fd_dim_binding){ strndup(v, (size_t)(eq - v)), value };
+		o->dims[o->n_dims++] = (fd_dim_binding){ dim_name_copy(v, (size_t)(eq - v)), value };
 		break;
 	}
 	case OPT_INPUTSHAPE:
