@@ -75,3 +75,16 @@ void sb_release(strbuf *b)
 	b->s = NULL;
 	b->n = b->cap = 0;
 }
+
+size_t buf_printf(char *buf, size_t size, size_t at, const char *fmt, ...)
+{
+	if (at >= size)
+		return at;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + at, size - at, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return at;
+	return at + (size_t)n < size ? at + (size_t)n : size;
+}

@@ -23,27 +23,27 @@
 #include <strings.h>
 #include "rules/optable.h"
 #include "rules/rules.h"
+#include "rules/rule_check_internal.h"
 
-typedef struct checker {
-	const fd_ruleset *rs;
-	const fd_check_options *opt;
-	fd_diags *d;
-} checker;
-
-static void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+void say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
 {
 	if (sev == DIAG_WARNING && c->opt && c->opt->strict)
 		sev = DIAG_ERROR;
 	va_list ap;
 	va_start(ap, fmt);
-	yval_vdiag(c->d, sev, at, fmt, ap);
+	diag_vadd(c->d, sev, pos, fmt, ap);
 	va_end(ap);
 }
-#define ERR(c, at, ...) say(c, DIAG_ERROR, at, __VA_ARGS__)
-#define WARN(c, at, ...) say(c, DIAG_WARNING, at, __VA_ARGS__)
-#define NOTE(c, at, ...) do { if ((c)->opt && (c)->opt->verbose) say(c, DIAG_NOTE, at, __VA_ARGS__); } while (0)
+
+void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	say_at(c, sev, yval_pos(at), "%s", msg);
+}
 
 /* How many inputs an op can take at most; -1 unbounded or unknown. Only what
  * the lint needs to bound input indices and external-input counts. */
@@ -67,7 +67,7 @@ static const struct arity {
 	{ "Shape", 1 }, { "Constant", 0 }, { "ConstantOfShape", 1 },
 };
 
-static int op_arity(int id)
+int op_arity(int id)
 {
 	const fd_op_def *op = optable_get(id);
 	if (!op)
@@ -147,7 +147,7 @@ static const char *suggest_op(const char *typed)
 }
 
 /* "groups, kernel_size, strides" */
-static const char *param_list(const fd_op_def *op, char *buf, size_t size)
+const char *param_list(const fd_op_def *op, char *buf, size_t size)
 {
 	size_t len = 0;
 	buf[0] = '\0';
@@ -169,7 +169,7 @@ static const fd_op_def *op_with_param(int id, const char *name, const fd_param_d
 
 /* The key of value in the op's map `section` (params, input_sources): a
  * finding about a param or a source points at its name. Else the value. */
-static const fd_yval *key_of(const fd_rule_op *op, const char *section, const fd_yval *value)
+const fd_yval *key_of(const fd_rule_op *op, const char *section, const fd_yval *value)
 {
 	const fd_yval *map = yval_get(op->where, section);
 	for (size_t i = 0; map && map->kind == YV_MAP && i < map->n; i++)
@@ -221,15 +221,15 @@ static bool value_fits(const fd_yval *v, fd_param_type t)
 	return v->kind == YV_SCALAR && scalar_fits(v, t);
 }
 
-static void check_param(checker *c, const fd_rule_op *op, const fd_op_def *def, const fd_rule_param *p,
-                        const char *path)
+static void check_param(checker *c, const fd_rule_op *op, int id, const fd_rule_param *p, const char *path)
 {
+	const fd_op_def *def = optable_get(id);
 	const fd_yval *key = key_of(op, "params", p->value);
-	const fd_param_def *pd = optable_param(op->op, p->name);
+	const fd_param_def *pd = optable_param(id, p->name);
 	char list[512];
 	if (!pd) {
 		const fd_param_def *other_def;
-		const fd_op_def *other = op_with_param(op->op, p->name, &other_def);
+		const fd_op_def *other = op_with_param(id, p->name, &other_def);
 		char hint[160] = "";
 		if (other)
 			snprintf(hint, sizeof hint, "; '%s' is a param of %s", p->name, other->name);
@@ -276,43 +276,74 @@ static void check_param(checker *c, const fd_rule_op *op, const fd_op_def *def, 
 		NOTE(c, key, "%s.params.%s: read from constant input %d", path, p->name, pd->input);
 }
 
+/* Type t of op's list: unknown (with a suggestion), or what it resolved to. */
+static bool check_op_type(checker *c, const fd_rule_op *op, int t, const char *path)
+{
+	const char *type = op->types[t];
+	const fd_yval *at = op->type_where && op->type_where->kind == YV_SEQ ? op->type_where->items[t] : op->type_where;
+	char tp[160];
+	if (op->type_where && op->type_where->kind == YV_SEQ)
+		snprintf(tp, sizeof tp, "%s.type[%d]", path, t);
+	else
+		snprintf(tp, sizeof tp, "%s.type", path);
+	const fd_op_def *def = optable_get(op->ops[t]);
+	if (!def) {
+		const char *hint = suggest_op(type);
+		if (hint)
+			ERR(c, at, "%s: unknown op type '%s' (did you mean '%s'?)", tp, type, hint);
+		else
+			ERR(c, at, "%s: unknown op type '%s' (the op table lists canonical names such as "
+			    "Conv2d, BatchNorm, Relu, MatMul; see fusiondbg-rules(5))", tp, type);
+		return false;
+	}
+	char types[128] = "";
+	size_t len = 0;
+	for (int k = 0; k < 6 && def->onnx_types[k]; k++)
+		len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", k ? "/" : "", def->onnx_types[k]);
+	NOTE(c, at, "%s: '%s' is %s: matches node types %s%s%s%s", tp, type, def->name, types,
+	     def->spatial_rank >= 0 ? " with " : "",
+	     def->spatial_rank == 1 ? "1 spatial dim" : def->spatial_rank == 2 ? "2 spatial dims" :
+	     def->spatial_rank == 3 ? "3 spatial dims" : "",
+	     def->composite ? ", and its decomposed form" : "");
+	return true;
+}
+
+/* A param of an op with a type list must be one every listed type has. */
+static void check_op_param(checker *c, const fd_rule_op *op, const fd_rule_param *p, const char *path)
+{
+	for (int t = 1; t < op->n_types; t++)
+		if (!!optable_param(op->ops[0], p->name) != !!optable_param(op->ops[t], p->name)) {
+			int has = optable_param(op->ops[0], p->name) ? 0 : t, lacks = has ? 0 : t;
+			ERR(c, key_of(op, "params", p->value), "%s.params: '%s' is a param of %s but not of %s; with a list of "
+			    "types a param must be one every listed type has (put the others in a branch)", path, p->name,
+			    optable_get(op->ops[has])->name, optable_get(op->ops[lacks])->name);
+			return;
+		}
+	check_param(c, op, op->op, p, path);
+}
+
 static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *pattern_path)
 {
 	const fd_rule_op *op = &pat->ops[i];
-	char path[128];
+	char path[128], name[128];
 	snprintf(path, sizeof path, "%s[%d]", pattern_path, i);
 	if (!op->type)
 		return;
-	const fd_op_def *def = optable_get(op->op);
-	if (!def) {
-		const char *hint = suggest_op(op->type);
-		if (hint)
-			ERR(c, op->type_where, "%s.type: unknown op type '%s' (did you mean '%s'?)", path, op->type, hint);
-		else
-			ERR(c, op->type_where, "%s.type: unknown op type '%s' (the op table lists canonical names such as "
-			    "Conv2d, BatchNorm, Relu, MatMul; see fusiondbg-rules(5))", path, op->type);
-	} else {
-		char types[128] = "";
-		size_t len = 0;
-		for (int t = 0; t < 6 && def->onnx_types[t]; t++)
-			len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", t ? "/" : "", def->onnx_types[t]);
-		NOTE(c, op->type_where, "%s.type: '%s' is %s: matches node types %s%s%s%s", path, op->type, def->name, types,
-		     def->spatial_rank >= 0 ? " with " : "",
-		     def->spatial_rank == 1 ? "1 spatial dim" : def->spatial_rank == 2 ? "2 spatial dims" :
-		     def->spatial_rank == 3 ? "3 spatial dims" : "",
-		     def->composite ? ", and its decomposed form" : "");
+	bool known = true;
+	for (int t = 0; t < op->n_types; t++)
+		known &= check_op_type(c, op, t, path);
+	if (known)
 		for (int p = 0; p < op->n_params; p++)
-			check_param(c, op, def, &op->params[p], path);
-	}
-
-	int arity = op_arity(op->op);
+			check_op_param(c, op, &op->params[p], path);
+	int arity = known ? ops_arity(op) : -1;
+	op_types_text(op, name, sizeof name);
 	if (op->inputs_where && arity >= 0) {
 		const fd_yval *mn = yval_get(op->inputs_where, "min_inputs"), *mx = yval_get(op->inputs_where, "max_inputs");
 		if (op->min_inputs > arity)
 			ERR(c, mn, "%s.inputs.min_inputs: %s takes at most %d input%s, so min_inputs %d can never be met",
-			    path, def->name, arity, arity == 1 ? "" : "s", op->min_inputs);
+			    path, name, arity, arity == 1 ? "" : "s", op->min_inputs);
 		else if (op->max_inputs > arity)
-			WARN(c, mx, "%s.inputs.max_inputs: %s takes at most %d input%s (max_inputs %d)", path, def->name,
+			WARN(c, mx, "%s.inputs.max_inputs: %s takes at most %d input%s (max_inputs %d)", path, name,
 			     arity, arity == 1 ? "" : "s", op->max_inputs);
 	}
 
@@ -324,7 +355,7 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 			    src->input, op->max_inputs);
 		else if (arity >= 0 && src->input >= arity)
 			ERR(c, key, "%s.input_sources: input%d is beyond what %s takes (%d input%s)", path, src->input,
-			    def->name, arity, arity == 1 ? "" : "s");
+			    name, arity, arity == 1 ? "" : "s");
 		if (src->from_op >= 0) {
 			const fd_yval *fv = yval_get(src->where, "from_op");
 			if (src->from_op >= pat->n_ops)
@@ -335,33 +366,30 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 				    "earlier op)", path, src->input, src->from_op, i);
 		}
 	}
+	if (known)
+		check_op_ext(c, pat, i, path);
 }
 
 /* output_names: each name once per rule. */
 static void check_output_names(checker *c, const fd_rule *r)
 {
-	const fd_rule_pattern *pats[65];
-	int np = 0;
-	if (r->match.n_ops)
-		pats[np++] = &r->match;
-	for (int b = 0; b < r->n_branches && np < 65; b++)
-		pats[np++] = &r->branches[b];
-	for (int p = 0; p < np; p++)
-		for (int i = 0; i < pats[p]->n_ops; i++) {
-			const fd_rule_op *op = &pats[p]->ops[i];
+	for (int p = r->match.n_ops ? -1 : 0; p < r->n_branches; p++) {
+		const fd_rule_pattern *pat = p < 0 ? &r->match : &r->branches[p];
+		for (int i = 0; i < pat->n_ops; i++) {
+			const fd_rule_op *op = &pat->ops[i];
 			for (int k = 0; k < op->n_output_names; k++) {
 				const fd_yval *at = op->output_names_where && op->output_names_where->kind == YV_SEQ
 				                        ? op->output_names_where->items[k] : op->output_names_where;
 				/* an earlier use in the same pattern */
 				for (int j = 0; j <= i; j++) {
-					const fd_rule_op *o2 = &pats[p]->ops[j];
+					const fd_rule_op *o2 = &pat->ops[j];
 					int upto = j == i ? k : o2->n_output_names;
 					for (int m = 0; m < upto; m++)
 						if (!strcmp(o2->output_names[m], op->output_names[k])) {
 							const fd_yval *first = o2->output_names_where && o2->output_names_where->kind == YV_SEQ
 							                           ? o2->output_names_where->items[m] : o2->output_names_where;
 							ERR(c, at, "%s[%d].output_names: '%s' is already the output name of op %d (at %d:%d)",
-							    p == 0 && r->match.n_ops ? "match.ops" : "match.branches[].ops", i,
+							    p < 0 ? "match.ops" : "match.branches[].ops", i,
 							    op->output_names[k], j, yval_pos(first).line, yval_pos(first).col);
 							goto next;
 						}
@@ -369,6 +397,7 @@ static void check_output_names(checker *c, const fd_rule *r)
 next:;
 			}
 		}
+	}
 }
 
 /* The ops of the rule's longest pattern (match.ops or a branch). */
@@ -479,6 +508,7 @@ static void check_rule(checker *c, const fd_rule *r)
 			check_op(c, &r->branches[b], i, p);
 	}
 	check_output_names(c, r);
+	check_dimvars(c, r);
 	check_constraints(c, r);
 	check_rewrite(c, r);
 }
@@ -499,16 +529,23 @@ static bool ops_overlap(int a, int b)
 	return false;
 }
 
-/* The op ids a rule anchors on: ops[0] of match.ops and of every branch. */
-static int anchors(const fd_rule *r, int *ids, int max)
+/* Does some op type rule r anchors on (ops[0] of match.ops and of every
+ * branch, every type of a list) overlap one of q's? Its name, or NULL. */
+static const char *shared_anchor(const fd_rule *r, const fd_rule *q)
 {
-	int n = 0;
-	if (r->match.n_ops && n < max)
-		ids[n++] = r->match.ops[0].op;
-	for (int b = 0; b < r->n_branches && n < max; b++)
-		if (r->branches[b].n_ops)
-			ids[n++] = r->branches[b].ops[0].op;
-	return n;
+	for (int a = r->match.n_ops ? -1 : 0; a < r->n_branches; a++) {
+		const fd_rule_pattern *pa = a < 0 ? &r->match : &r->branches[a];
+		for (int b = q->match.n_ops ? -1 : 0; b < q->n_branches; b++) {
+			const fd_rule_pattern *pb = b < 0 ? &q->match : &q->branches[b];
+			if (!pa->n_ops || !pb->n_ops)
+				continue;
+			for (int x = 0; x < pa->ops[0].n_types; x++)
+				for (int y = 0; y < pb->ops[0].n_types; y++)
+					if (ops_overlap(pa->ops[0].ops[x], pb->ops[0].ops[y]))
+						return optable_get(pa->ops[0].ops[x])->name;
+		}
+	}
+	return NULL;
 }
 
 static bool yval_equal(const fd_yval *a, const fd_yval *b)
@@ -533,8 +570,11 @@ static bool same_pattern(const fd_rule_pattern *a, const fd_rule_pattern *b)
 		const fd_rule_op *x = &a->ops[i], *y = &b->ops[i];
 		if (x->op != y->op || x->op < 0 || x->min_inputs != y->min_inputs || x->max_inputs != y->max_inputs)
 			return false;
-		if (!yval_equal(yval_get(x->where, "params"), yval_get(y->where, "params")) ||
-		    !yval_equal(yval_get(x->where, "input_sources"), yval_get(y->where, "input_sources")))
+		static const char *const keys[] = { "params", "input_sources", "optional", "outputs", "where" };
+		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+			if (!yval_equal(yval_get(x->where, keys[k]), yval_get(y->where, keys[k])))
+				return false;
+		if (x->n_types != y->n_types || !yval_equal(x->type_where, y->type_where))
 			return false;
 	}
 	return true;
@@ -580,13 +620,7 @@ static void check_across(checker *c)
 			}
 			if (r->priority != q->priority)
 				continue;
-			int ra[33], qa[33];
-			int nr = anchors(r, ra, 33), nq = anchors(q, qa, 33);
-			const char *shared = NULL;
-			for (int x = 0; x < nr && !shared; x++)
-				for (int y = 0; y < nq && !shared; y++)
-					if (ops_overlap(ra[x], qa[y]))
-						shared = optable_get(ra[x])->name;
+			const char *shared = shared_anchor(r, q);
 			if (shared)
 				WARN(c, r->priority_where ? r->priority_where : name,
 				     "rules shadowed by priority: '%s' and '%s' (%s:%d:%d) both have priority %lld and anchor on %s; "

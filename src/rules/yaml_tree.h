@@ -65,6 +65,10 @@ bool yval_str(const fd_yval *v, const char **out); /* any scalar */
 bool yval_bytes(const fd_yval *v, int64_t *out);   /* 33554432, 32MiB, 64MB, 1.5GiB */
 const char *yval_kind_name(const fd_yval *v);      /* "integer", "string", "list", "map", … */
 fd_srcpos yval_pos(const fd_yval *v);              /* position or {0} */
+/* The position of byte `at` of a scalar's text: exact when the scalar is on
+ * one line and its text is its bytes (plain, or quoted without escapes),
+ * else the scalar's own position. */
+fd_srcpos yval_text_pos(const fd_yval *v, size_t at);
 /* A message at v's position (unknown when v is NULL), as diag_add. */
 void yval_vdiag(fd_diags *d, fd_severity sev, const fd_yval *at, const char *fmt, va_list ap);
 

@@ -112,9 +112,35 @@ static fd_yval *parse_value(fd_session *s, const char *label, const char *text, 
 	return v;
 }
 
+static bool ints_ok(const fd_yval *v)
+{
+	int64_t i;
+	return yval_int(v, &i) && i >= 0;
+}
+
+static bool numbers_ok(const fd_yval *v)
+{
+	double f;
+	return yval_float(v, &f);
+}
+
+/* A scalar, or a non-empty list of scalars; each fits `item` when given. */
+static bool scalars(const fd_yval *v, bool (*item)(const fd_yval *))
+{
+	if (v->kind == YV_SCALAR)
+		return !item || item(v);
+	if (v->kind != YV_SEQ || v->n == 0)
+		return false;
+	for (size_t k = 0; k < v->n; k++)
+		if (v->items[k]->kind != YV_SCALAR || (item && !item(v->items[k])))
+			return false;
+	return true;
+}
+
 static bool check_type(const fd_yval *v, fd_field_type ft, char *why, size_t size)
 {
 	int64_t i;
+	double f;
 	bool b, ok = true;
 	switch (ft) {
 	case FT_INT: ok = yval_int(v, &i); break;
@@ -127,12 +153,23 @@ static bool check_type(const fd_yval *v, fd_field_type ft, char *why, size_t siz
 	case FT_RANGE: ok = v->kind == YV_SEQ && v->n == 2; break;
 	case FT_SOURCE: ok = v->kind == YV_SCALAR && source_type_from_name(v->text) != SRC_UNSET; break;
 	case FT_OPTYPE:
-		ok = v->kind == YV_SCALAR && optable_lookup(v->text) >= 0;
-		if (!ok && v->kind == YV_SCALAR) {
-			snprintf(why, size, "unknown op type '%s'", v->text);
-			return false;
+		for (size_t k = 0; k < (v->kind == YV_SEQ ? v->n : 1); k++) {
+			const fd_yval *t = v->kind == YV_SEQ ? v->items[k] : v;
+			if (t->kind == YV_SCALAR && optable_lookup(t->text) < 0) {
+				snprintf(why, size, "unknown op type '%s'", t->text);
+				return false;
+			}
+			ok = ok && t->kind == YV_SCALAR;
 		}
+		ok = ok && (v->kind == YV_SCALAR || (v->kind == YV_SEQ && v->n > 0));
 		break;
+	case FT_NUMBER: ok = yval_float(v, &f) && f >= 0; break;
+	case FT_EXPR: case FT_DTYPES: ok = scalars(v, NULL); break;
+	case FT_INTS: ok = scalars(v, ints_ok); break;
+	case FT_NUMBERS: ok = scalars(v, numbers_ok); break;
+	case FT_SHAPE: ok = v->kind == YV_SEQ || (v->kind == YV_SCALAR && !strcmp(v->text, "scalar")); break;
+	case FT_POSITION: ok = v->kind == YV_SCALAR && (!strcmp(v->text, "fixed") || !strcmp(v->text, "any")); break;
+	case FT_SAMEAS: ok = v->kind == YV_MAP; break;
 	case FT_PARAM:
 	case FT_ANY:
 	case FT_COUNT:

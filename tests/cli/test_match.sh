@@ -4,7 +4,7 @@
 #     models) equals tests/golden/trace/<case>.trace; regenerate with
 #     `tests/cli/test_match.sh --update` (or UPDATE=1);
 #  2. the same run twice is byte-identical, text and JSON;
-#  3. every reason code of the table (src/reason.c) is reached by some case;
+#  3. every reason code of the table (src/trace/reason.h) is reached by some case;
 #  4. on every model in $MODELS, fusions per rule equal the independent count
 #     of tests/tools/count_fusions.py, for tests/rules/ and for rules/.
 set -u
@@ -32,6 +32,11 @@ cases() {
 	echo "env_only_conv_bn_relu|GRAPH_AUTOFUSION_RULES=Conv_BN_Relu_Fusion|samples/conv_bn_relu.onnx -r rules"
 	echo "target_other|-|samples/conv_bn_relu.onnx -r rules --target ai_vector"
 	echo "no_canonicalize_gelu|-|samples/gelu_erf.onnx -r rules -r samples/rules --no-canonicalize"
+	# the language beyond the seed: one model and rule file each (tests/tools/make_lang_models.py)
+	for m in conv_fold transpose_matmul quickgelu graph_out operands fan_out; do
+		echo "lang_$m|-|tests/data/lang/$m.onnx -r tests/data/lang/$m.yaml"
+	done
+	echo "lang_many_alternatives|-|samples/conv_bn_relu.onnx -r tests/data/lang/many_alternatives.yaml"
 }
 
 run_case() { # env args...
@@ -64,7 +69,8 @@ done < <(cases)
 [ "$update" = 1 ] && echo "goldens written to $GOLD"
 
 # 3. every reason code reached
-want=$(grep -o '"FD-[A-Z0-9]*"' src/reason.c | tr -d '"' | sort -u)
+want=$(grep -o '"FD-[A-Z0-9]*"' src/trace/reason.h | tr -d '"' | sort -u)
+[ -n "$want" ] || { echo "FAIL: no reason codes found in src/trace/reason.h"; fail=1; }
 seen=$(cat "$tmp"/*.trace | grep -o 'FD-[A-Z0-9]*' | sort -u)
 missing=$(comm -23 <(echo "$want") <(echo "$seen"))
 if [ -n "$missing" ]; then echo "FAIL reason codes never reached: $missing"; fail=1; else echo "ok: all $(echo "$want" | wc -l) reason codes reached"; fi
