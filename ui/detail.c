@@ -170,10 +170,13 @@ static void walk(tui *t, int32_t rule, const fd_yval *v, char *path, size_t len,
 			if (v->items[i]->kind != YV_SCALAR)
 				leaf = false;
 	}
+	const char *why;
+	/* a field whose value is a structure (a list of shapes, same_as) is one value */
+	if (!leaf && len && session_path_type(&t->s, rule, path, &why))
+		leaf = true;
 	if (leaf) {
 		if (!len)
 			return;
-		const char *why;
 		if (!session_path_type(&t->s, rule, path, &why))
 			return;
 		char val[160] = "";

@@ -352,3 +352,51 @@ void absent_ops_text(const fd_match_result *r, const fd_fusion *f, char *buf, si
 		if (match_fusion_unit(r, f, i) == FD_NONE)
 			at = buf_printf(buf, size, at, "%sop%d %s", at ? ", " : "; absent: ", i, pat->ops[i].type);
 }
+
+static const char *first_operand_key(const fd_input_source *src)
+{
+	return src->n_ranks ? "rank" : src->n_shapes ? "shape" : src->is_static >= 0 ? "static"
+	     : src->n_dtypes ? "dtype" : "value";
+}
+
+bool explain_condition_key(const fd_rule_op *op, const fd_event *ev, char *buf, size_t size)
+{
+	const fd_input_source *src = ev->sub >= 0 && ev->sub < op->n_sources ? &op->sources[ev->sub] : NULL;
+	buf[0] = '\0';
+	switch ((fd_event_kind)ev->kind) {
+	case EV_OPERAND: {
+		if (!src)
+			return false;
+		const char *key = condition_key((fd_reason)ev->reason);
+		put(buf, size, "input_sources.input%d.%s", src->input, key ? key : first_operand_key(src));
+		return true;
+	}
+	case EV_SOURCE:
+		if (!src)
+			return false;
+		put(buf, size, "input_sources.input%d.%s", src->input,
+		    ev->reason == REASON_NM12_SAME_AS || (src->same_op >= 0 && src->from_op < 0 && src->source_type == SRC_UNSET)
+		        ? "same_as" : src->from_op >= 0 ? "from_op" : src->source_type != SRC_UNSET ? "source_type"
+		        : src->optional ? "optional" : "position");
+		return true;
+	case EV_ORDER:
+		for (int k = 0; k < op->n_sources && ev->reason == REASON_NM14_POSITION; k++)
+			if (op->sources[k].fixed) {
+				put(buf, size, "input_sources.input%d.position", op->sources[k].input);
+				return true;
+			}
+		return false;
+	case EV_OUTPUT:
+		put(buf, size, "outputs.%s", op->graph_output >= 0 ? "graph_output"
+		                             : op->min_consumers >= 0 ? "min_consumers" : "max_consumers");
+		return true;
+	case EV_WHERE:
+		put(buf, size, "where");
+		return true;
+	case EV_OPTIONAL:
+		put(buf, size, "optional");
+		return true;
+	default:
+		return false;
+	}
+}
