@@ -81,7 +81,7 @@ $(BUILD)/.deps-ok: Makefile
 $(BUILD)/.deps-fuzz: Makefile
 	$(call install-missing,$(DEB_FUZZ),make fuzz (clang and libFuzzer))
 $(BUILD)/.deps-valgrind: Makefile
-	$(call install-missing,$(DEB_VALGRIND),make check-valgrind)
+	$(call install-missing,$(DEB_VALGRIND),make check-valgrind and make bench (callgrind))
 $(BUILD)/.deps-node: Makefile
 	$(call install-missing,$(DEB_NODE),onnxruntime-node)
 
@@ -178,7 +178,7 @@ picture: $(PROGRAM)
 # ---- benchmark (never part of check; tests/bench/run, RESULTS.md) ----------
 BENCH_DIR := $(BUILD)/bench
 .PHONY: bench
-bench: $(PROGRAM) $(BENCH_DIR)/gen_model $(BENCH_DIR)/bench_stages $(ORT)
+bench: $(PROGRAM) $(BENCH_DIR)/gen_model $(BENCH_DIR)/bench_stages $(ORT) | $(BUILD)/.deps-valgrind
 	$(Q)BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/bench/run
 
 $(BENCH_DIR)/gen_model: tests/bench/gen_model.c $(BUILD)/src/base/arena.o $(BUILD)/gen/onnx.pb-c.o
