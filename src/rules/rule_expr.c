@@ -370,11 +370,12 @@ static fd_expr *parse_unary(parser *ps)
 {
 	skip_blanks(ps);
 	size_t at = ps->p;
-	if (!deeper(ps))
-		return NULL;
 	fd_expr *e;
 	if (eat(ps, "-")) {
+		if (!deeper(ps))
+			return NULL;
 		fd_expr *x = parse_unary(ps);
+		ps->depth--;
 		if (!x)
 			return NULL;
 		if (x->kind == EX_INT || x->kind == EX_FLOAT) {   /* a negative literal */
@@ -393,7 +394,6 @@ static fd_expr *parse_unary(parser *ps)
 	} else {
 		e = parse_postfix(ps);
 	}
-	ps->depth--;
 	return e;
 }
 

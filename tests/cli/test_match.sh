@@ -74,6 +74,10 @@ want=$(grep -o '"FD-[A-Z0-9]*"' src/trace/reason.h | tr -d '"' | sort -u)
 seen=$(cat "$tmp"/*.trace | grep -o 'FD-[A-Z0-9]*' | sort -u)
 missing=$(comm -23 <(echo "$want") <(echo "$seen"))
 if [ -n "$missing" ]; then echo "FAIL reason codes never reached: $missing"; fail=1; else echo "ok: all $(echo "$want" | wc -l) reason codes reached"; fi
+# ... and every one is in the man page's table (fusiondbg(1), THE TRACE)
+for code in $want; do
+	grep -q "^FD\\\\-${code#FD-}	" man/fusiondbg.1 || { echo "FAIL: $code is not in man/fusiondbg.1's table of reason codes"; fail=1; }
+done
 
 # 4. independent fusion counts on the shared models
 count_ours() { # model rules...
