@@ -21,17 +21,23 @@ static int nonempty_inputs(const match_run_state *s, int32_t u)
 	return n;
 }
 
-bool match_unit_is(const fd_graph_index *ix, int32_t u, int op)
+/* The matcher's own, inline: the op ids of every node were found once, in
+ * the index (u is a unit of the graph, op a known id). */
+static inline bool unit_is(const fd_graph_index *ix, int32_t u, int op)
 {
 	int32_t c = u - ix->g->n_nodes;
 	if (c >= 0) {
 		const fd_op_def *d = optable_get(op);
-		return c < ix->canon.n && d && d->composite != COMPOSITE_NONE && d->composite == ix->canon.items[c].kind;
+		return d && d->composite != COMPOSITE_NONE && d->composite == ix->canon.items[c].kind;
 	}
-	/* the op ids of every node were found once, in the index */
-	if (op < 0 || op >= ix->n_ops || u < 0)
-		return false;
 	return (ix->node_ops[(size_t)u * (size_t)ix->ops_words + (size_t)op / 64] >> (op % 64)) & 1;
+}
+
+bool match_unit_is(const fd_graph_index *ix, int32_t u, int op)
+{
+	if (u < 0 || u >= ix->n_units || op < 0 || op >= ix->n_ops)
+		return false;
+	return unit_is(ix, u, op);
 }
 
 int32_t match_fusion_stand_in(const fd_match_result *r, const fd_fusion *f, int op)
@@ -44,15 +50,19 @@ int32_t match_fusion_stand_in(const fd_match_result *r, const fd_fusion *f, int 
 	return match_fusion_unit(r, f, op);
 }
 
-static bool unit_type_matches(const match_run_state *s, int32_t u, int op)
-{
-	return match_unit_is(s->ix, u, op);
-}
-
 int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op)
 {
 	for (int k = 0; k < op->n_types; k++)
 		if (match_unit_is(ix, u, op->ops[k]))
+			return k;
+	return -1;
+}
+
+/* The type alternative unit u is for op (a runnable pattern's: known ids). */
+static inline int type_alt(const match_run_state *s, int32_t u, const fd_rule_op *op)
+{
+	for (int k = 0; k < op->n_types; k++)
+		if (unit_is(s->ix, u, op->ops[k]))
 			return k;
 	return -1;
 }
@@ -83,7 +93,7 @@ int match_link_of(const fd_rule_op *op, int i, bool *explicit_link)
 	return j >= 0 ? j : i - 1;
 }
 
-int match_present(const match_run_state *s, int j)
+int match_present_slow(const match_run_state *s, int j)
 {
 	bool explicit_link;
 	while (j >= 0 && s->units[j] == FD_NONE)
@@ -149,12 +159,7 @@ static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t
 static void gather(match_run_state *s, int i, int link)
 {
 	const fd_rule_op *op = &s->pat->ops[i];
-	unsigned want = 0;   /* the composite kinds of the op's types, a bit each */
-	for (int k = 0; k < op->n_types; k++) {
-		const fd_op_def *def = optable_get(op->ops[k]);
-		if (def && def->composite != COMPOSITE_NONE)
-			want |= 1u << def->composite;
-	}
+	unsigned want = op->composite_mask;   /* the composite kinds of the op's types, a bit each */
 	i32_vec *cand = &s->cand[i];
 	int32_t lu = s->units[link];
 	cand->n = 0;
@@ -343,11 +348,10 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	uint32_t passed = 0, ev;
 	s->units[i] = u;
 	s->swapped[i] = false;
-	int alt = op->n_types == 1 ? (unit_type_matches(s, u, op->op) ? 0 : -1) : match_type_alt(s->ix, u, op);
+	int alt = type_alt(s, u, op);
 	bool ok = alt >= 0;
-	fd_reason type_why = op->n_types > 1 ? REASON_NM07_TYPE_LIST : REASON_NM01_TYPE;
-	ev = match_emit(s, EV_TYPE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : type_why, i, -1, u,
-	                i ? s->units[link] : FD_NONE, via, 0);
+	fd_reason type_why = ok ? REASON_NONE : op->n_types > 1 ? REASON_NM07_TYPE_LIST : REASON_NM01_TYPE;
+	ev = match_emit(s, EV_TYPE, ok ? ST_PASS : ST_FAIL, type_why, i, -1, u, i ? s->units[link] : FD_NONE, via, 0);
 	if (!ok) {
 		/* another type where an optional op could be is its absence, not a failure */
 		if (!op->optional)
@@ -382,7 +386,7 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 		}
 		passed++;
 	}
-	if (!check_op_conditions(s, i, u, op_id, &passed))
+	if (op->has_op_conditions && !check_op_conditions(s, i, u, op_id, &passed))
 		return false;
 	bool has_from = false;
 	for (int k = 0; k < op->n_sources; k++)
@@ -396,9 +400,10 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	for (int order = 0; order < (can_swap ? 2 : 1); order++) {
 		uint32_t p2 = passed;
 		s->binds.n = mark;
-		s->swapped[i] = order == 1;
-		if (order)
+		if (order) {
+			s->swapped[i] = true;
 			match_emit(s, EV_ORDER, ST_INFO, REASON_NONE, i, -1, u, FD_NONE, 1, 0);
+		}
 		if (!check_order(s, i, link, u, order == 1, has_from, &p2)) {
 			if (binary && op->has_fixed)
 				diagnose_fixed(s, i, u, passed);
@@ -523,7 +528,7 @@ static void run_attempt(match_run_state *s, int32_t anchor, const alt *alts, int
 	uint32_t fire_ev = UINT32_MAX;
 	int8_t fired_branch = -1;
 	for (int a = 0; a < n_alts && !s->fired; a++) {
-		if (match_type_alt(s->ix, anchor, &alts[a].pat->ops[0]) < 0)
+		if (type_alt(s, anchor, &alts[a].pat->ops[0]) < 0)
 			continue;
 		s->branch = alts[a].branch;
 		s->pat = alts[a].pat;

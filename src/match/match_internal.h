@@ -170,7 +170,11 @@ static inline bool unit_produces(const match_run_state *s, int32_t u, int32_t t)
 int match_link_of(const fd_rule_op *op, int i, bool *explicit_link);
 /* Position j, or the position an absent optional op j stands for: the op
  * it would have read, transitively (match.c). -1 when none. */
-int match_present(const match_run_state *s, int j);
+int match_present_slow(const match_run_state *s, int j);
+static inline int match_present(const match_run_state *s, int j)
+{
+	return j >= 0 && s->units[j] != FD_NONE ? j : match_present_slow(s, j);
+}
 
 /* match_operand.c: src's rank .. value conditions on tensor t; binds the
  * shape names on success. REASON_NONE, or the code of the first that

@@ -144,6 +144,12 @@ void parse_op_ext(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
 		parse_where(s, op, f, path);
 	for (int k = 0; k < op->n_sources; k++)
 		op->has_fixed |= op->sources[k].fixed;
+	op->has_op_conditions = op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0 || op->n_where;
+	for (int k = 0; k < op->n_types; k++) {
+		const fd_op_def *def = optable_get(op->ops[k]);
+		if (def && def->composite != COMPOSITE_NONE)
+			op->composite_mask |= 1u << def->composite;
+	}
 }
 
 /* ---- operand conditions ------------------------------------------------------- */

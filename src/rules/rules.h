@@ -115,6 +115,9 @@ typedef struct fd_rule_op {
 	struct fd_expr **where_exprs;
 	const fd_yval **where_src;
 	bool has_fixed;           /* some input_sources entry has position: fixed */
+	/* derived, so the matcher tests one thing per op when a rule uses none */
+	bool has_op_conditions;   /* outputs or where given */
+	unsigned composite_mask;  /* 1 << fd_composite of each type with a decomposed form */
 	int n_params;
 	fd_rule_param *params;
 	int min_inputs, max_inputs;          /* -1 when not given */
