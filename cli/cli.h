@@ -12,7 +12,7 @@
 
 enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_BAD_INPUT = 2 };
 
-typedef enum { FORMAT_TEXT, FORMAT_JSON } cli_format;
+typedef enum { FORMAT_TEXT, FORMAT_JSON, FORMAT_DOT, FORMAT_SVG, FORMAT_PNG } cli_format;
 
 #define CLI_MAX_LIST 64
 
@@ -32,10 +32,12 @@ typedef struct cli_options {
 	const char *rule;                   /* --rule NAME */
 	const char *node;                   /* --node / --around NODE */
 	int depth;                          /* --depth K */
-	cli_format format;                  /* --format text|json */
+	cli_format format;                  /* --format text|json (export: dot|svg|png) */
+	bool format_given;
 	bool strict, verbose, trace, diff, after, near_misses, no_canonicalize;
 	bool constants, fusion_dots;        /* export: --constants, --fusion-dots */
 	int max_nodes;                      /* export: --max-nodes N */
+	const char *dots_dir;               /* export: --dots-dir DIR */
 	bool max_nodes_given;
 	int64_t peak_warn;                  /* --peak-warn BYTES, -1 default */
 } cli_options;
@@ -47,7 +49,7 @@ enum {
 	OPT_FORMAT = 1 << 8, OPT_STRICT = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_TRACE = 1 << 11,
 	OPT_DIFF = 1 << 12, OPT_AFTER = 1 << 13, OPT_NEAR = 1 << 14, OPT_NOCANON = 1 << 15,
 	OPT_PEAKWARN = 1 << 16, OPT_CONSTANTS = 1 << 17, OPT_FUSIONDOTS = 1 << 18, OPT_MAXNODES = 1 << 19,
-	OPT_AROUND = 1 << 20,
+	OPT_AROUND = 1 << 20, OPT_DOTSDIR = 1 << 21,
 	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON,
 };
 

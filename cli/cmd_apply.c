@@ -5,13 +5,14 @@
  * model is written). The file is written atomically; on any error nothing
  * is written. Exit 0, 2 on bad input or a failed write. */
 #include <stdio.h>
+#include <string.h>
 #include "cli.h"
 #include "export/apply.h"
 #include "onnx/onnx_write.h"
 #include "session/session.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx" CLI_USAGE_WHATIF CLI_USAGE_MODEL,
+	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx|-" CLI_USAGE_WHATIF CLI_USAGE_MODEL,
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_SET | OPT_DIFF,
 	.required = OPT_OUTPUT,
 	.needs = "apply needs one MODEL and -o FUSED.onnx",
@@ -31,10 +32,13 @@ static int run(const cli_options *o, fd_session *s)
 	diags_release(&d);
 	if (rc < 0)
 		return EXIT_BAD_INPUT;
-	printf("%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", o->output, (long long)st.fused,
-	       (long long)st.nodes_before, (long long)st.nodes_after, FD_FUSED_DOMAIN);
+	/* with -o - the model is standard output: the words go to standard error */
+	bool to_stdout = !strcmp(o->output, "-");
+	FILE *words = to_stdout ? stderr : stdout;
+	fprintf(words, "%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", to_stdout ? "standard output" : o->output,
+	        (long long)st.fused, (long long)st.nodes_before, (long long)st.nodes_after, FD_FUSED_DOMAIN);
 	if (o->diff)
-		cli_print_session_diff(stdout, o, s);
+		cli_print_session_diff(words, o, s);
 	return EXIT_OK;
 }
 

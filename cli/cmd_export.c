@@ -13,11 +13,13 @@
 #include "session/session.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg} [--after] [--around NODE --depth K] "
-	         "[--rule NAME] [--near-misses] [--constants] [--fusion-dots] [--max-nodes N] "
+	.usage = "fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg}|- [--format dot|svg|png] [--after] "
+	         "[--around NODE --depth K] [--rule NAME] [--near-misses] [--constants] [--fusion-dots [--dots-dir DIR]] "
+	         "[--max-nodes N] "
 	         "[--set RULE.PATH=VALUE]..." CLI_USAGE_MODEL " [--peak-warn BYTES]",
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_AFTER | OPT_AROUND | OPT_DEPTH | OPT_RULE |
-	           OPT_NEAR | OPT_PEAKWARN | OPT_SET | OPT_CONSTANTS | OPT_FUSIONDOTS | OPT_MAXNODES,
+	           OPT_NEAR | OPT_PEAKWARN | OPT_SET | OPT_CONSTANTS | OPT_FUSIONDOTS | OPT_MAXNODES | OPT_FORMAT |
+	           OPT_DOTSDIR,
 	.required = OPT_OUTPUT,
 	.needs = "export needs one MODEL and -o FILE",
 };
@@ -29,11 +31,18 @@ int cmd_export(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	fd_export_options eo;
 	export_options_init(&eo);
-	if (export_format_from_path(o.output, &eo.format) < 0) {
+	/* --format, else the name's extension; standard output (-o -) is DOT by default */
+	bool to_stdout = !strcmp(o.output, "-");
+	if (o.format_given)
+		eo.format = o.format == FORMAT_SVG ? EXPORT_SVG : o.format == FORMAT_PNG ? EXPORT_PNG : EXPORT_DOT;
+	else if (to_stdout)
+		eo.format = EXPORT_DOT;
+	else if (export_format_from_path(o.output, &eo.format) < 0) {
 		fprintf(stderr, "fusiondbg: %s: unknown picture format; the name must end in .dot, .gv, "
-		        ".png or .svg\n", o.output);
+		        ".png or .svg (or give --format)\n", o.output);
 		return EXIT_BAD_INPUT;
 	}
+	eo.dots_dir = o.dots_dir;
 	eo.after = o.after;
 	eo.near_misses = o.near_misses;
 	eo.show_constants = o.constants;
@@ -53,15 +62,17 @@ int cmd_export(int argc, char **argv)
 	diags_init(&d);
 
 	int rc = EXIT_OK;
+	/* with -o - the picture is standard output: the words go to standard error */
+	FILE *words = to_stdout ? stderr : stdout;
 	if (export_graph(r, &eo, o.output, &d) < 0)
 		rc = EXIT_BAD_INPUT;
 	else
-		printf("wrote %s\n", o.output);
+		fprintf(words, "wrote %s\n", to_stdout ? "standard output" : o.output);
 	if (rc == EXIT_OK && o.fusion_dots) {
 		fd_export_files files = { 0 };
 		int n = export_fusion_dots(r, &eo, &files, &d);
 		for (size_t i = 0; i < files.n; i++)
-			printf("wrote %s (gen_dot_graph)\n", files.paths[i]);
+			fprintf(words, "wrote %s (gen_dot_graph)\n", files.paths[i]);
 		if (n < 0)
 			rc = EXIT_BAD_INPUT;
 		export_files_release(&files);

@@ -28,7 +28,8 @@ static const struct option_def {
 	{ "node", 0, OPT_NODE, "NODE", "the node to explain" },
 	{ "around", 0, OPT_AROUND, "NODE", "draw only the neighbourhood of NODE" },
 	{ "depth", 0, OPT_DEPTH, "K", "with --around or --rule: K steps of neighbours (default 2)" },
-	{ "format", 0, OPT_FORMAT, "text|json", "output format (default text)" },
+	{ "format", 0, OPT_FORMAT, "FORMAT", "output format: text or json (default text); export: dot, svg or png "
+	                                     "(default: from -o's name; dot for -o -)" },
 	{ "strict", 0, OPT_STRICT, NULL, "every warning is an error" },
 	{ "verbose", 'v', OPT_VERBOSE, NULL, "say more" },
 	{ "trace", 0, OPT_TRACE, NULL, "also print the whole trace" },
@@ -36,6 +37,8 @@ static const struct option_def {
 	{ "near-misses", 0, OPT_NEAR, NULL, "mark the attempts that failed late" },
 	{ "constants", 0, OPT_CONSTANTS, NULL, "draw weight and constant-only nodes too" },
 	{ "fusion-dots", 0, OPT_FUSIONDOTS, NULL, "also write the per-fusion DOTs rules ask for (output.gen_dot_graph)" },
+	{ "dots-dir", 0, OPT_DOTSDIR, "DIR", "with --fusion-dots: the directory every DOT stays in (default: the current "
+	                                     "one; a rule's dot_graph_path may not leave it)" },
 	{ "max-nodes", 0, OPT_MAXNODES, "N", "PNG/SVG layout limit in nodes (0: none)" },
 	{ "peak-warn", 0, OPT_PEAKWARN, "BYTES", "warn about fusions whose kernel peak is over BYTES (default 512MiB)" },
 };
@@ -113,7 +116,8 @@ static int parse_int64(const char *s, int64_t *out)
 	return 0;
 }
 
-static int apply_option(const struct option_def *d, const char *v, const char *usage, cli_options *o)
+static int apply_option(const struct option_def *d, const char *v, const char *usage, unsigned allowed,
+                        cli_options *o)
 {
 	switch (d->bit) {
 	case OPT_RULES:
@@ -148,14 +152,21 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		o->depth = (int)depth;
 		break;
 	}
-	case OPT_FORMAT:
-		if (!strcmp(v, "json"))
-			o->format = FORMAT_JSON;
-		else if (!strcmp(v, "text"))
-			o->format = FORMAT_TEXT;
-		else
-			return cli_usage_error(usage, "--format wants text or json, not '%s'", v);
+	case OPT_FORMAT: {
+		static const char *const names[] = { "text", "json", "dot", "svg", "png" };
+		bool picture = (allowed & OPT_DOTSDIR) != 0;   /* export's: the picture formats */
+		int f = -1;
+		for (int i = picture ? 2 : 0; i < (picture ? 5 : 2) && f < 0; i++)
+			if (!strcmp(v, names[i]))
+				f = i;
+		if (f < 0)
+			return cli_usage_error(usage, "--format wants %s, not '%s'", picture ? "dot, svg or png" : "text or json",
+			                       v);
+		o->format = (cli_format)f;
+		o->format_given = true;
 		break;
+	}
+	case OPT_DOTSDIR: o->dots_dir = v; break;
 	case OPT_MAXNODES: {
 		int64_t n;
 		if (parse_int64(v, &n) || n < 0 || n > 100000000)
@@ -218,7 +229,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_op
 		} else if (!d->value && value) {
 			return cli_usage_error(usage, "option '%s' takes no value", arg);
 		}
-		if (apply_option(d, value, usage, o))
+		if (apply_option(d, value, usage, allowed, o))
 			return -1;
 	}
 	o->model = o->n_positional ? o->positional[0] : NULL;

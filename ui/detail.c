@@ -6,9 +6,15 @@
  * RES_RERUN), never per frame. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "loop.h"
+#include "base/text.h"
 #include "estimate/estimate.h"
+
+/* Names in a row are cut to this many bytes (head…tail), so that one long
+ * name leaves room for the rest of the row. */
+#define NAME_SHOWN 72
 
 static void add(tui *t, int role, int32_t rule, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -16,13 +22,27 @@ static void add(tui *t, int role, int32_t rule, const char *path, const char *fm
 {
 	vec_grow(&t->drows, t->drows.n + 1);
 	detail_row *r = &t->drows.items[t->drows.n++];
+	strbuf b = { 0 };
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(r->text, sizeof r->text, fmt, ap);
+	sb_vprintf(&b, fmt, ap);
 	va_end(ap);
+	/* a path that does not fit is not offered for editing (a cut one would
+	 * name another value) */
+	bool editable = !path || strlen(path) < sizeof r->path;
+	if (!editable)
+		sb_puts(&b, "  (path too long to edit here: use --set)");
+	text_cut(r->text, sizeof r->text, sb_str(&b));
+	sb_release(&b);
 	r->role = role;
 	r->rule = rule;
-	snprintf(r->path, sizeof r->path, "%s", path ? path : "");
+	snprintf(r->path, sizeof r->path, "%s", path && editable ? path : "");
+}
+
+/* A name as a row shows it: at most NAME_SHOWN bytes, head…tail. */
+static const char *shown(char *buf, size_t size, const char *name)
+{
+	return text_cut(buf, size < NAME_SHOWN + 1 ? size : NAME_SHOWN + 1, name ? name : "");
 }
 
 void tui_set_detail_rule(tui *t, int32_t rule)
@@ -54,46 +74,53 @@ static void tensor_row(tui *t, const fd_graph *g, int32_t ti, const char *dir)
 		return;
 	}
 	const fd_tensor *tt = &g->tensors[ti];
-	char sb[96], bb[32] = "?", from[160] = "";
+	char sb[96], bb[32] = "?", from[NAME_SHOWN + 40] = "", name[NAME_SHOWN + 1], other[NAME_SHOWN + 1];
 	int64_t b;
 	if (tensor_bytes(tt, &b))
 		bytes(b, bb, sizeof bb);
 	static const char *const kinds[] = { "activation", "graph input", "weight", "constant", "outer scope" };
 	if (!strcmp(dir, "in") && tt->producer >= 0)
-		snprintf(from, sizeof from, " from %s", g->nodes[tt->producer].name);
+		snprintf(from, sizeof from, " from %s", shown(other, sizeof other, g->nodes[tt->producer].name));
 	else if (!strcmp(dir, "in"))
 		snprintf(from, sizeof from, " (%s)", kinds[tt->kind]);
 	else if (tt->n_consumers > 0)
-		snprintf(from, sizeof from, " to %s%s", g->nodes[tt->consumers[0]].name,
+		snprintf(from, sizeof from, " to %s%s", shown(other, sizeof other, g->nodes[tt->consumers[0]].name),
 		         tt->n_consumers > 1 ? " +more" : "");
-	if (tt->is_graph_output)
-		strncat(from, " (graph output)", sizeof from - strlen(from) - 1);
-	add(t, ROLE_NORMAL, -1, NULL, "  %-3s %-22s %s %s  %s%s", dir, tt->name, shape_format(&tt->shape, sb, sizeof sb),
-	    dtype_name(tt->dtype), bb, from);
+	add(t, ROLE_NORMAL, -1, NULL, "  %-3s %-22s %s %s  %s%s%s", dir, shown(name, sizeof name, tt->name),
+	    shape_format(&tt->shape, sb, sizeof sb), dtype_name(tt->dtype), bb, from,
+	    tt->is_graph_output ? " (graph output)" : "");
 }
 
+/* The value as text, cut head…tail to size (a long list shows its first
+ * and last values). */
 static void attr_value(const fd_attr *a, char *buf, size_t size)
 {
-	size_t used = 0;
-	buf[0] = 0;
+	strbuf b = { 0 };
 	switch (a->type) {
-	case ATTR_FLOAT: snprintf(buf, size, "%g", a->u.f); return;
-	case ATTR_INT: snprintf(buf, size, "%lld", (long long)a->u.i); return;
-	case ATTR_STRING: snprintf(buf, size, "\"%s\"", a->u.s ? a->u.s : ""); return;
+	case ATTR_FLOAT: sb_printf(&b, "%g", a->u.f); break;
+	case ATTR_INT: sb_printf(&b, "%lld", (long long)a->u.i); break;
+	case ATTR_STRING: sb_printf(&b, "\"%s\"", a->u.s ? a->u.s : ""); break;
 	case ATTR_INTS: case ATTR_FLOATS:
-		used += (size_t)snprintf(buf, size, "[");
-		for (int64_t i = 0; i < a->count && used + 24 < size; i++) {
+		sb_puts(&b, "[");
+		/* no more than a row can show: the first values and the last ones */
+		for (int64_t i = 0; i < a->count; i++) {
+			if (i == 64 && a->count > 128) {
+				sb_puts(&b, ", …");
+				i = a->count - 64;
+			}
 			if (a->type == ATTR_INTS)
-				used += (size_t)snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)a->u.ints[i]);
+				sb_printf(&b, "%s%lld", i ? ", " : "", (long long)a->u.ints[i]);
 			else
-				used += (size_t)snprintf(buf + used, size - used, "%s%g", i ? ", " : "", a->u.floats[i]);
+				sb_printf(&b, "%s%g", i ? ", " : "", a->u.floats[i]);
 		}
-		snprintf(buf + used, size - used, "]");
-		return;
-	case ATTR_GRAPH: snprintf(buf, size, "(graph)"); return;
-	case ATTR_TENSOR: snprintf(buf, size, "(tensor)"); return;
-	default: snprintf(buf, size, "(%lld values)", (long long)a->count); return;
+		sb_puts(&b, "]");
+		break;
+	case ATTR_GRAPH: sb_puts(&b, "(graph)"); break;
+	case ATTR_TENSOR: sb_puts(&b, "(tensor)"); break;
+	default: sb_printf(&b, "(%lld values)", (long long)a->count); break;
 	}
+	text_cut(buf, size, sb_str(&b));
+	sb_release(&b);
 }
 
 static void build_node(tui *t)
@@ -107,7 +134,9 @@ static void build_node(tui *t)
 	const fd_estimate *e = session_estimate(&t->s);
 	add(t, ROLE_HEADER, -1, NULL, "node %s (%s%s%s)", n->name, n->domain && *n->domain ? n->domain : "",
 	    n->domain && *n->domain ? "." : "", n->op_type);
-	add(t, ROLE_DIM, -1, NULL, "graph %s, step %d of %d", t->dgraph ? g->name : "main", n->topo + 1, g->n_nodes);
+	char gname[NAME_SHOWN + 1];
+	add(t, ROLE_DIM, -1, NULL, "graph %s, step %d of %d", t->dgraph ? shown(gname, sizeof gname, g->name) : "main",
+	    n->topo + 1, g->n_nodes);
 	int32_t f = r->claim[t->dgraph][t->dnode];
 	if (f >= 0) {
 		const fd_fusion *fu = &r->fusions[f];
@@ -115,13 +144,15 @@ static void build_node(tui *t)
 		char b1[32], b2[32], b3[32], b4[32], b5[32];
 		add(t, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "fusion #%d by %s: %d nodes %s %s", f,
 		    rule->name, fu->n_nodes, G.arrow, rule->target_op ? rule->target_op : "?");
-		char members[240] = "";
+		/* every member, each name cut; the row cuts the list (head…tail) */
+		strbuf members = { 0 };
 		const int32_t *ids = fusion_ids(r, fu->nodes);
-		for (int32_t i = 0; i < fu->n_nodes && strlen(members) < sizeof members - 40; i++) {
-			strcat(members, i ? ", " : "");
-			strcat(members, g->nodes[ids[i]].name);
+		for (int32_t i = 0; i < fu->n_nodes; i++) {
+			char one[NAME_SHOWN + 1];
+			sb_printf(&members, "%s%s", i ? ", " : "", shown(one, sizeof one, g->nodes[ids[i]].name));
 		}
-		add(t, ROLE_NORMAL, -1, NULL, "  nodes %s", members);
+		add(t, ROLE_NORMAL, -1, NULL, "  nodes %s", sb_str(&members));
+		sb_release(&members);
 		if ((size_t)f < e->n_fusions) {
 			const fd_fusion_est *fe = &e->fusions[f];
 			add(t, ROLE_NORMAL, -1, NULL, "  in %s (act %s, const %s)  out %s", bytes(fe->inputs_bytes, b1, sizeof b1),
@@ -145,9 +176,9 @@ static void build_node(tui *t)
 	if (n->n_attrs) {
 		add(t, ROLE_HEADER, -1, NULL, "attributes");
 		for (int32_t i = 0; i < n->n_attrs; i++) {
-			char v[200];
+			char v[200], an[NAME_SHOWN + 1];
 			attr_value(&n->attrs[i], v, sizeof v);
-			add(t, ROLE_NORMAL, -1, NULL, "  %s = %s", n->attrs[i].name, v);
+			add(t, ROLE_NORMAL, -1, NULL, "  %s = %s", shown(an, sizeof an, n->attrs[i].name), v);
 		}
 	}
 	add(t, ROLE_HEADER, -1, NULL, "tensors (shape dtype bytes)");
@@ -159,7 +190,7 @@ static void build_node(tui *t)
 
 /* Editable values: every scalar (or list of scalars) of the rule's document
  * whose path the session accepts. Constraints are named by type. */
-static void walk(tui *t, int32_t rule, const fd_yval *v, char *path, size_t len, size_t size, int depth)
+static void walk(tui *t, int32_t rule, const fd_yval *v, strbuf *path, int depth)
 {
 	if (!v || depth > 8)
 		return;
@@ -172,36 +203,43 @@ static void walk(tui *t, int32_t rule, const fd_yval *v, char *path, size_t len,
 	}
 	const char *why;
 	/* a field whose value is a structure (a list of shapes, same_as) is one value */
-	if (!leaf && len && session_path_type(&t->s, rule, path, &why))
+	if (!leaf && path->n && session_path_type(&t->s, rule, path->s, &why))
 		leaf = true;
 	if (leaf) {
-		if (!len)
+		if (!path->n)
 			return;
-		if (!session_path_type(&t->s, rule, path, &why))
+		if (!session_path_type(&t->s, rule, path->s, &why))
 			return;
-		char val[160] = "";
-		session_get(&t->s, rule, path, val, sizeof val);
-		add(t, ROLE_NORMAL, rule, path, "  %s = %s", path, val);
+		char *val = session_get_text(&t->s, rule, path->s);
+		char shown_val[160];
+		add(t, ROLE_NORMAL, rule, path->s, "  %s = %s", path->s, text_cut(shown_val, sizeof shown_val, val ? val : ""));
+		free(val);
 		return;
 	}
+	size_t len = path->n;
 	for (size_t i = 0; i < v->n; i++) {
-		char seg[96];
 		if (v->kind == YV_MAP) {
 			const char *k = v->keys[i]->text ? v->keys[i]->text : "";
 			if (depth == 0 && (!strcmp(k, "name") || !strcmp(k, "version") || !strcmp(k, "description")))
 				continue;
-			snprintf(seg, sizeof seg, "%s", k);
+			sb_printf(path, "%s%s", len ? "." : "", k);
 		} else {
-			const fd_yval *type = len == 11 && !strncmp(path, "constraints", 11) ? yval_get(v->items[i], "type") : NULL;
-			if (type && type->kind == YV_SCALAR)
-				snprintf(seg, sizeof seg, "%s", type->text);
+			const fd_yval *type = len == 11 && !strncmp(path->s, "constraints", 11) ? yval_get(v->items[i], "type") : NULL;
+			/* by type when the name reads as one (the session's canonical path) */
+			bool by_type = type && type->kind == YV_SCALAR && *type->text && !strchr(type->text, '.') &&
+			               !(type->text[0] >= '0' && type->text[0] <= '9');
+			for (size_t j = 0; by_type && j < i; j++) {
+				const fd_yval *tj = yval_get(v->items[j], "type");
+				by_type = !(tj && tj->kind == YV_SCALAR && !strcmp(tj->text, type->text));
+			}
+			if (by_type)
+				sb_printf(path, ".%s", type->text);
 			else
-				snprintf(seg, sizeof seg, "%zu", i);
+				sb_printf(path, "%s%zu", len ? "." : "", i);
 		}
-		int w = snprintf(path + len, size - len, "%s%s", len ? "." : "", seg);
-		if (w > 0 && (size_t)w < size - len)
-			walk(t, rule, v->items[i], path, len + (size_t)w, size, depth + 1);
-		path[len] = 0;
+		walk(t, rule, v->items[i], path, depth + 1);
+		path->n = len;
+		path->s[len] = 0;
 	}
 }
 
@@ -235,9 +273,11 @@ static void build_rule(tui *t)
 	char val[64] = "";
 	session_get(&t->s, t->drule, "enabled", val, sizeof val);
 	add(t, r->enabled ? ROLE_NORMAL : ROLE_FAIL, t->drule, "enabled", "  enabled = %s", val);
-	char path[256] = "";
+	strbuf path = { 0 };
+	sb_add(&path, "", 0);
 	size_t before = t->drows.n;
-	walk(t, t->drule, r->root, path, 0, sizeof path, 0);
+	walk(t, t->drule, r->root, &path, 0);
+	sb_release(&path);
 	/* "enabled" may also be written in the document: keep one row */
 	for (size_t i = before; i < t->drows.n; i++)
 		if (!strcmp(t->drows.items[i].path, "enabled")) {

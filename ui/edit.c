@@ -3,8 +3,10 @@
  * session call says on the status line. The re-run's consequences (rows,
  * recovery file, detail) are the main loop's, on RES_RERUN. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "loop.h"
+#include "base/strbuf.h"
 
 unsigned tui_after_edit(tui *t, int rc, fd_diags *d, const char *what)
 {
@@ -39,38 +41,52 @@ unsigned tui_edit_value(tui *t, int32_t rule, const char *path)
 		return RES_REDRAW;
 	}
 	const char *name = rs->rules[rule].name;
-	char label[1600], cur[512] = "", buf[1024];
-	const char *value = buf;
+	/* the whole value, however long: the prompt starts from it and takes
+	 * what is typed without a limit of its own */
+	strbuf label = { 0 };
+	char *text = NULL;
+	const char *value = NULL;
 	if (path && *path) {
 		const char *why = NULL;
 		const char *type = session_path_type(&t->s, rule, path, &why);
-		session_get(&t->s, rule, path, cur, sizeof cur);
-		snprintf(label, sizeof label, "%s.%s (%s) = ", name, path, type ? type : "?");
-		if (!prompt_line(t, label, cur, buf, sizeof buf))
-			return edit_cancelled(t);
+		char *cur = session_get_text(&t->s, rule, path);
+		sb_printf(&label, "%s.%s (%s) = ", name, path, type ? type : "?");
+		text = prompt_text(t, sb_str(&label), cur ? cur : "");
+		free(cur);
+		value = text;
 	} else {
-		session_get(&t->s, rule, "priority", cur, sizeof cur);
-		char init[600];
-		snprintf(init, sizeof init, "priority=%s", cur);
-		snprintf(label, sizeof label, "set %s.", name);
-		if (!prompt_line(t, label, init, buf, sizeof buf))
-			return edit_cancelled(t);
-		char *eq = strchr(buf, '=');
-		if (!eq) {
-			tui_message(t, ROLE_ERROR, "%s: write PATH=VALUE, e.g. priority=250 (not applied)", buf);
+		char *cur = session_get_text(&t->s, rule, "priority");
+		strbuf init = { 0 };
+		sb_printf(&init, "priority=%s", cur ? cur : "");
+		free(cur);
+		sb_printf(&label, "set %s.", name);
+		text = prompt_text(t, sb_str(&label), sb_str(&init));
+		sb_release(&init);
+		char *eq = text ? strchr(text, '=') : NULL;
+		if (text && !eq) {
+			tui_message(t, ROLE_ERROR, "%s: write PATH=VALUE, e.g. priority=250 (not applied)", text);
+			free(text);
+			sb_release(&label);
 			return RES_REDRAW;
 		}
-		*eq = 0;
-		path = buf;
-		value = eq + 1;
+		if (eq) {
+			*eq = 0;
+			path = text;
+			value = eq + 1;
+		}
 	}
+	sb_release(&label);
+	if (!text)
+		return edit_cancelled(t);
 	fd_diags d;
 	diags_init(&d);
 	tui_remember_spot(t);
 	int rc = session_set(&t->s, rule, path, value, &d);
-	char what[sizeof label + sizeof buf];
-	snprintf(what, sizeof what, "%s.%s = %s", name, path, value);
-	unsigned res = tui_after_edit(t, rc, &d, what);
+	strbuf what = { 0 };
+	sb_printf(&what, "%s.%s = %s", name, path, value);
+	unsigned res = tui_after_edit(t, rc, &d, sb_str(&what));
+	sb_release(&what);
 	diags_release(&d);
+	free(text);
 	return res;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/clock.h"
+#include "base/strbuf.h"
 #include "export/export.h"
 #include "loop.h"
 
@@ -60,6 +61,45 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 	return res;
 }
 
+/* What a save did, truthfully: which files were written and which values
+ * were not saved (the first reason); the rest is in the files' notes. */
+static void save_message(tui *t, const fd_save_report *rep, const fd_diags *d)
+{
+	strbuf b = { 0 };
+	const fd_diag *first_error = NULL, *first_note = NULL;
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->items[i].severity == DIAG_ERROR && !first_error)
+			first_error = &d->items[i];
+		if (d->items[i].severity == DIAG_NOTE && strcmp(d->items[i].message, "written") &&
+		    strncmp(d->items[i].message, "written (", 9) && !first_note)
+			first_note = &d->items[i];
+	}
+	if (rep->files_written) {
+		sb_puts(&b, "saved ");
+		int shown = 0;
+		for (size_t i = 0; i < d->n; i++)
+			if (d->items[i].severity == DIAG_NOTE && !strncmp(d->items[i].message, "written (", 9)) {
+				const char *f = d->items[i].pos.file ? d->items[i].pos.file : "?";
+				const char *slash = strrchr(f, '/');
+				sb_printf(&b, "%s%s", shown++ ? ", " : "", slash ? slash + 1 : f);
+			}
+		sb_printf(&b, " (%zu value%s%s)", rep->values_saved, rep->values_saved == 1 ? "" : "s",
+		          rep->values_refused ? "" : "; the original kept once as FILE.orig");
+	}
+	if (rep->values_refused && first_error) {
+		const char *f = first_error->pos.file, *slash = f ? strrchr(f, '/') : NULL;
+		sb_printf(&b, "%sNOT saved: %s%s%s", rep->files_written ? "; " : "", f ? slash ? slash + 1 : f : "",
+		          f ? ": " : "", first_error->message);
+	} else if (rep->values_refused) {
+		sb_printf(&b, "%sNOT saved: %zu value%s (kept in memory)", rep->files_written ? "; " : "",
+		          rep->values_refused, rep->values_refused == 1 ? "" : "s");
+	} else if (first_note) {
+		sb_printf(&b, "; note: %s", first_note->message);
+	}
+	tui_message(t, rep->values_refused ? ROLE_ERROR : ROLE_FIRED, "%s", sb_str(&b));
+	sb_release(&b);
+}
+
 static unsigned quit(tui *t)
 {
 	size_t unsaved = session_unsaved(&t->s);
@@ -75,18 +115,16 @@ static unsigned quit(tui *t)
 	if (k == 'y') {
 		fd_diags d;
 		diags_init(&d);
-		int rc = session_save(&t->s, &d);
-		if (rc < 0) {
-			char line[512];
-			tui_message(t, ROLE_ERROR, "save failed, not quitting: %s",
-			            d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
+		fd_save_report rep;
+		if (session_save_report(&t->s, &rep, &d) < 0) {
+			save_message(t, &rep, &d);
 			diags_release(&d);
-			return RES_REDRAW;
+			return RES_REDRAW;   /* not quitting: something is still unsaved */
 		}
 		diags_release(&d);
 	}
 	if (t->recovery[0])
-		unlink(t->recovery);
+		unlink(t->recovery);   /* quitting without saving is the user's word: nothing to recover */
 	return RES_QUIT;
 }
 
@@ -98,16 +136,11 @@ static unsigned save(tui *t)
 	}
 	fd_diags d;
 	diags_init(&d);
-	int rc = session_save(&t->s, &d);
-	char line[1024];
-	if (rc < 0) {
-		tui_message(t, ROLE_ERROR, "save failed, files left as they were, edits kept: %s",
-		            d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
-	} else {
-		tui_message(t, ROLE_FIRED, "saved %d file%s (the original kept once as FILE.orig)", rc, rc == 1 ? "" : "s");
-	}
+	fd_save_report rep;
+	session_save_report(&t->s, &rep, &d);
+	save_message(t, &rep, &d);
 	diags_release(&d);
-	return rc < 0 ? RES_REDRAW : RES_RERUN | RES_REDRAW;
+	return rep.files_written ? RES_RERUN | RES_REDRAW : RES_REDRAW;
 }
 
 static unsigned export(tui *t)
@@ -173,7 +206,7 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 		int64_t before = r->priority;
 		rc = session_bump_priority(&t->s, rule, delta, &d);
 		snprintf(what, sizeof what, "%s priority %lld %s %lld", rs->rules[rule].name, (long long)before, G.arrow,
-		         (long long)(before + delta));
+		         (long long)rs->rules[rule].priority);
 	}
 	t->edit_ms = clock_ms() - t0;
 	t->refresh_ms = 0;

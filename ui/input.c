@@ -109,6 +109,12 @@ bool input_command(tui *t, const char *cmd)
 			tui_message(t, ROLE_ERROR, "save-display: %s: %s", p, strerror(errno));
 		return true;
 	}
+	if (!strncmp(cmd, "shell ", 6)) {
+		/* tests: what another program does meanwhile (an editor saving a rule file) */
+		if (system(cmd + 6) != 0)
+			tui_message(t, ROLE_ERROR, "shell: '%s' failed", cmd + 6);
+		return true;
+	}
 	int lines, cols, n;
 	if (sscanf(cmd, "fail-writes %d", &n) == 1) {
 		/* tests: the next n file writes of the session fail as on a full disk */

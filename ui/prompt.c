@@ -2,8 +2,10 @@
  * yes / no / cancel question, and a centred menu. Each runs its own small key
  * loop on input_key, so scripts drive them like any key. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "view.h"
+#include "base/strbuf.h"
 
 static int next_key(tui *t)
 {
@@ -22,10 +24,12 @@ static int next_key(tui *t)
 	}
 }
 
-char *prompt_line(tui *t, const char *label, const char *initial, char *buf, size_t size)
+char *prompt_text(tui *t, const char *label, const char *initial)
 {
-	snprintf(buf, size, "%s", initial ? initial : "");
-	size_t len = strlen(buf), pos = len;
+	strbuf b = { 0 };
+	sb_puts(&b, initial ? initial : "");
+	size_t pos = b.n;
+	bool full = false;
 	for (;;) {
 		display_draw(t);
 		int y = t->lines - 1;
@@ -33,31 +37,40 @@ char *prompt_line(tui *t, const char *label, const char *initial, char *buf, siz
 		int x = display_text(y, 0, t->cols, ROLE_KEY, 0, label);
 		/* show the tail when the text is longer than the line */
 		int room = t->cols - x - 1;
+		if (full) {
+			static const char note[] = " [full] ";
+			room -= (int)sizeof note - 1;
+			display_text(y, t->cols - (int)sizeof note, (int)sizeof note - 1, ROLE_ERROR, 0, note);
+		}
 		size_t from = 0;
 		if (room > 0 && (int)pos > room)
 			from = pos - (size_t)room;
-		display_text(y, x, room, ROLE_NORMAL, 0, buf + from);
+		display_text(y, x, room, ROLE_NORMAL, 0, b.s + from);
 		move(y, x + (int)(pos - from));
 		curs_set(1);
 		refresh();
 		int key = next_key(t);
 		curs_set(0);
+		full = false;
+		size_t len = b.n;
 		if (key == KEY_SCRIPT_END || key == 27 || key == 7 /* ^G */) {
+			sb_release(&b);
 			return NULL;
 		} else if (key == '\n') {
-			return buf;
+			return sb_take(&b);
 		} else if (key == KEY_BACKSPACE) {
 			if (pos > 0) {
-				memmove(buf + pos - 1, buf + pos, len - pos + 1);
+				memmove(b.s + pos - 1, b.s + pos, len - pos + 1);
 				pos--;
-				len--;
+				b.n--;
 			} else if (len == 0) {
+				sb_release(&b);
 				return NULL;   /* backspace on an empty line leaves, as in tig */
 			}
 		} else if (key == KEY_DC) {
 			if (pos < len) {
-				memmove(buf + pos, buf + pos + 1, len - pos);
-				len--;
+				memmove(b.s + pos, b.s + pos + 1, len - pos);
+				b.n--;
 			}
 		} else if (key == KEY_LEFT) {
 			if (pos > 0)
@@ -70,18 +83,38 @@ char *prompt_line(tui *t, const char *label, const char *initial, char *buf, siz
 		} else if (key == KEY_END || key == 5 /* ^E */) {
 			pos = len;
 		} else if (key == 21 /* ^U */) {
-			memmove(buf, buf + pos, len - pos + 1);
-			len -= pos;
+			memmove(b.s, b.s + pos, len - pos + 1);
+			b.n -= pos;
 			pos = 0;
 		} else if (key == 11 /* ^K */) {
-			buf[pos] = 0;
-			len = pos;
-		} else if (key >= 0x20 && key < 0x100 && key != 0x7f && len + 1 < size) {
-			memmove(buf + pos + 1, buf + pos, len - pos + 1);
-			buf[pos++] = (char)key;
-			len++;
+			b.s[pos] = 0;
+			b.n = pos;
+		} else if (key >= 0x20 && key < 0x100 && key != 0x7f) {
+			if (len + 1 > PROMPT_MAX) {
+				full = true;   /* said on the line, the key not taken */
+				continue;
+			}
+			sb_add(&b, " ", 1);   /* room (the NUL moves along), then shift the tail */
+			memmove(b.s + pos + 1, b.s + pos, len - pos);
+			b.s[pos++] = (char)key;
 		}
 	}
+}
+
+char *prompt_line(tui *t, const char *label, const char *initial, char *buf, size_t size)
+{
+	char *text = prompt_text(t, label, initial);
+	if (!text)
+		return NULL;
+	size_t n = strlen(text);
+	if (n >= size) {
+		tui_message(t, ROLE_ERROR, "%zu bytes is too long here (at most %zu); nothing done", n, size - 1);
+		free(text);
+		return NULL;
+	}
+	memcpy(buf, text, n + 1);
+	free(text);
+	return buf;
 }
 
 int prompt_yes_no(tui *t, const char *question, bool with_cancel)
@@ -103,6 +136,49 @@ int prompt_yes_no(tui *t, const char *question, bool with_cancel)
 			return with_cancel ? 'c' : 'n';
 		if (key == 'c' || key == 27 || key == 7 || key == 'q')
 			return with_cancel ? 'c' : 'n';
+	}
+}
+
+int prompt_list_yes_no(tui *t, const char *title, const char *const *lines, int n, const char *question)
+{
+	for (;;) {
+		int w = display_width(title) + 6, qw = display_width(question) + 12;
+		if (qw > w)
+			w = qw;
+		for (int i = 0; i < n; i++) {
+			int iw = display_width(lines[i]) + 4;
+			if (iw > w)
+				w = iw;
+		}
+		if (w > t->cols - 2)
+			w = t->cols - 2;
+		int h = n + 4;
+		if (h > t->lines - 2)
+			h = t->lines - 2;
+		int room = h - 4;   /* rows for lines: box, blank, question */
+		display_draw(t);
+		int y0 = (t->lines - h) / 2, x0 = (t->cols - w) / 2;
+		for (int y = y0; y < y0 + h; y++)
+			display_fill(y, x0, w, ROLE_NORMAL, 0);
+		display_box(y0, x0, h, w, ROLE_BORDER_FOCUS);
+		char buf[256];
+		snprintf(buf, sizeof buf, " %s ", title);
+		display_text(y0, x0 + 2, w - 4, ROLE_BORDER_FOCUS, A_REVERSE, buf);
+		int shown = n <= room ? n : room - 1;
+		for (int i = 0; i < shown; i++)
+			display_text(y0 + 1 + i, x0 + 2, w - 4, ROLE_NORMAL, 0, lines[i]);
+		if (shown < n) {
+			snprintf(buf, sizeof buf, "%s %d more", G.ellipsis, n - shown);
+			display_text(y0 + 1 + shown, x0 + 2, w - 4, ROLE_DIM, 0, buf);
+		}
+		snprintf(buf, sizeof buf, "%s (y/n)", question);
+		display_text(y0 + h - 2, x0 + 2, w - 4, ROLE_HEADER, 0, buf);
+		refresh();
+		int key = next_key(t);
+		if (key == 'y' || key == 'Y')
+			return 'y';
+		if (key == 'n' || key == 'N' || key == KEY_SCRIPT_END || key == 27 || key == 7 || key == 'q')
+			return 'n';
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "base/clock.h"
+#include "base/strbuf.h"
 #include "loop.h"
 #include "signals.h"
 #include "ui.h"
@@ -38,30 +39,104 @@ static void tui_oom(size_t wanted)
 	_exit(2);
 }
 
-static unsigned offer_recovery(tui *t)
+/* The lock file of an earlier session's recovery file, no longer needed. */
+static void drop_lock(const char *path)
 {
-	if (!t->recovery[0] || access(t->recovery, R_OK) != 0)
-		return RES_OK;
-	int k = prompt_yes_no(t, "restore the unsaved edits of an earlier session?", false);
-	if (k != 'y') {
-		char old[4200];
-		snprintf(old, sizeof old, "%s.old", t->recovery);
-		rename(t->recovery, old);
-		tui_message(t, ROLE_NORMAL, "not restored; the file was kept as %s", old);
-		return RES_OK;
+	size_t n = strlen(path);
+	if (n > 4) {
+		char lock[4200];
+		snprintf(lock, sizeof lock, "%.*s.lock", (int)(n - 4), path);
+		unlink(lock);
 	}
+}
+
+/* A recovery file declined or refused is kept as FILE.old, out of the way. */
+static void keep_as_old(const char *path, char *old, size_t size)
+{
+	snprintf(old, size, "%s.old", path);
+	rename(path, old);
+	drop_lock(path);
+}
+
+/* One earlier session's recovery file: the files and edits listed, y
+ * replays them (unless a file changed since), n keeps it as FILE.old.
+ * Returns the number of edits restored, -1 when none. */
+static int offer_one(tui *t, const char *path)
+{
 	fd_diags d;
 	diags_init(&d);
-	tui_remember_spot(t);
-	int n = session_load_recovery(&t->s, t->recovery, &d);
-	char line[1024];
-	if (n < 0)
-		tui_message(t, ROLE_ERROR, "recovery failed: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
-	else
-		tui_message(t, ROLE_EDITED, "restored %d unsaved edit%s from %s (s saves, u undoes)", n, n == 1 ? "" : "s",
-		            t->recovery);
+	fd_recovery rec;
+	char line[1024], old[4200];
+	if (session_read_recovery(&t->s, path, &rec, &d) < 0 || !rec.n_lines) {
+		session_recovery_release(&rec);
+		diags_release(&d);
+		return -1;
+	}
+	/* what is in it, before the question */
+	size_t n = rec.n_files + rec.n_lines + 1;
+	char **lines = xcalloc(n, sizeof *lines);
+	size_t k = 0;
+	bool changed = false;
+	char cwd[4096];
+	size_t cl = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+	for (size_t i = 0; i < rec.n_files; i++) {
+		strbuf b = { 0 };
+		const char *p = rec.files[i].path;   /* below the current directory: relative */
+		if (cl > 1 && !strncmp(p, cwd, cl) && p[cl] == '/')
+			p += cl + 1;
+		sb_printf(&b, "%s %s%s", rec.files[i].model ? "model" : "rules", p,
+		          rec.files[i].changed ? "  (changed since: cannot restore)" : "");
+		lines[k++] = sb_take(&b);
+		changed = changed || rec.files[i].changed;
+	}
+	for (size_t i = 0; i < rec.n_lines; i++)
+		lines[k++] = xstrdup(rec.lines[i]);
+	char title[128];
+	snprintf(title, sizeof title, "unsaved edits of an earlier session (%zu)", rec.n_lines);
+	int key = prompt_list_yes_no(t, title, (const char *const *)lines, (int)k,
+	                             changed ? "a file changed since: keep the edits aside as FILE.old?"
+	                                     : "restore these edits?");
+	for (size_t i = 0; i < k; i++)
+		free(lines[i]);
+	free(lines);
+	int restored = -1;
+	if (key == 'y' && !changed) {
+		tui_remember_spot(t);
+		restored = session_apply_recovery(&t->s, &rec, &d);
+		if (restored < 0) {
+			tui_message(t, ROLE_ERROR, "recovery failed: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
+		} else {
+			unlink(path);   /* its edits are this session's now */
+			drop_lock(path);
+			tui_message(t, ROLE_EDITED, "restored %d unsaved edit%s (s saves, u undoes)", restored,
+			            restored == 1 ? "" : "s");
+		}
+	} else {
+		keep_as_old(path, old, sizeof old);
+		if (changed)
+			tui_message(t, ROLE_WARN, "not restored: a file changed since the edits were made; kept as %s", old);
+		else
+			tui_message(t, ROLE_NORMAL, "not restored; the file was kept as %s", old);
+	}
+	session_recovery_release(&rec);
 	diags_release(&d);
-	return n < 0 ? RES_OK : RES_RERUN;
+	return restored;
+}
+
+/* The unsaved edits of earlier sessions on the same files (by real path),
+ * that no running session holds, newest first. */
+static unsigned offer_recovery(tui *t)
+{
+	char **found = NULL;
+	int n = session_find_recovery(&t->s, t->recovery, &found);
+	int restored = 0;
+	for (int i = 0; i < n; i++) {
+		int r = offer_one(t, found[i]);
+		restored += r > 0 ? r : 0;
+		free(found[i]);
+	}
+	free(found);
+	return restored ? RES_RERUN : RES_OK;
 }
 
 static void rules_label(tui *t, const tui_options *o)
@@ -171,7 +246,9 @@ int tui_run(const tui_options *o)
 
 	keymap_init(&t->km);
 	keymap_load(&t->km, &d);
-	session_recovery_path(&t->s, t->recovery, sizeof t->recovery);
+	fd_diags rd;
+	diags_init(&rd);
+	session_recovery_claim(&t->s, t->recovery, sizeof t->recovery, &rd);
 	vs_bp_init(&t->bps);
 	vs_graph_rows_init(&t->grows, session_model(&t->s));
 	rules_label(t, o);
@@ -185,6 +262,10 @@ int tui_run(const tui_options *o)
 	tui_detail_build(t);
 	first_message(t, &d, load_warnings, first_warning);
 	diags_release(&d);
+	char rline[1024];
+	if (rd.n)   /* no recovery file: the user must know that a crash would lose edits */
+		tui_message(t, ROLE_WARN, "%s", diag_format(&rd.items[0], rline, sizeof rline));
+	diags_release(&rd);
 	display_draw(t);
 	t->first_screen_ms = clock_ms() - t0;
 	unsigned first = offer_recovery(t);
@@ -202,6 +283,7 @@ int tui_run(const tui_options *o)
 	if (getenv("FUSIONDBG_TIMING") && t->edit_ms >= 0)
 		fprintf(stderr, "fusiondbg: last +/-/t edit %.1f ms (re-run %.1f ms by the session), then the TUI's "
 		        "refresh %.1f ms\n", t->edit_ms, t->s.last_run_ms, t->refresh_ms);
+	session_recovery_done(&t->s, t->recovery, !session_unsaved(&t->s));
 	tui_release(t);
 	return rc;
 }

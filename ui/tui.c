@@ -9,13 +9,19 @@
 #include <unistd.h>
 #include "loop.h"
 #include "signals.h"
+#include "base/text.h"
 
 void tui_message(tui *t, int role, const char *fmt, ...)
 {
+	/* a long message keeps its head and its tail (what happened, and the
+	 * counts after it) */
+	strbuf b = { 0 };
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(t->msg, sizeof t->msg, fmt, ap);
+	sb_vprintf(&b, fmt, ap);
 	va_end(ap);
+	text_cut(t->msg, sizeof t->msg, sb_str(&b));
+	sb_release(&b);
 	t->msg_role = role;
 }
 

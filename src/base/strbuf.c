@@ -25,26 +25,31 @@ void sb_puts(strbuf *b, const char *s)
 	sb_add(b, s, strlen(s));
 }
 
-void sb_printf(strbuf *b, const char *fmt, ...)
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap)
 {
 	char small[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(small, sizeof small, fmt, copy);
+	va_end(copy);
 	if (n < 0)
 		return;
 	if ((size_t)n < sizeof small) {
 		sb_add(b, small, (size_t)n);
 		return;
 	}
-	sb_add(b, "", 0);                       /* room for the terminator, then grow once */
 	char *big = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
 	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	sb_add(b, big, (size_t)n);
 	free(big);
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(b, fmt, ap);
+	va_end(ap);
 }
 
 const char *sb_str(strbuf *b)

@@ -3,6 +3,7 @@
  * sb_release frees it; a zeroed strbuf is empty and ready. */
 #ifndef FD_STRBUF_H
 #define FD_STRBUF_H
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef struct strbuf {
@@ -13,6 +14,7 @@ typedef struct strbuf {
 void sb_add(strbuf *b, const char *s, size_t n);
 void sb_puts(strbuf *b, const char *s);
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 const char *sb_str(strbuf *b);   /* the text so far ("" when empty); b keeps it */
 void sb_clear(strbuf *b);        /* empty again, keeps the buffer */
 char *sb_take(strbuf *b);        /* the text, now the caller's; b is emptied */

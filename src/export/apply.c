@@ -189,6 +189,8 @@ static void fused_attrs(builder *b, const fd_fusion *fu, fd_fused_node *fn)
 	fn->attrs = arena_array(a, n_yaml + 2, sizeof *fn->attrs);
 	for (size_t k = 0; k < n_yaml; k++) {
 		const char *key = attrs->keys[k]->text;
+		if (!key || !*key)
+			continue;   /* the schema refuses it; an ONNX attribute never has an empty name */
 		if (!strcmp(key, "fused_nodes") || !strcmp(key, "fusion_rule")) {
 			diag_warning(b->d, yval_pos(attrs->keys[k]), "%s: rewrite.attributes.%s is fusiondbg's own; ignored",
 			             rule->name, key);

@@ -55,6 +55,7 @@ typedef struct fd_export_options {
 	const char *rule;          /* rule name: only its fusions as clusters, and their
 	                            * neighbourhood (unless `around` is given), or NULL */
 	int max_layout_nodes;      /* 0: EXPORT_MAX_LAYOUT_NODES; < 0: no limit */
+	const char *dots_dir;      /* export_fusion_dots: the directory every DOT stays in; NULL: "." */
 	/* Estimates of the same run (estimate.h), or NULL: export_graph then runs
 	 * the estimate itself. Speed-up, memory removed and the peak tensors come
 	 * from here; export never computes them on its own. */
@@ -85,8 +86,12 @@ void export_files_release(fd_export_files *f);
 /* output.gen_dot_graph: for every rule with gen_dot_graph: true
  * (and, when o->rule is set, only that rule), one DOT per fusion of it,
  * `<dot_graph_path>/<rule>_<n>.dot` (n counts that rule's fusions from 1,
- * in fusion order; dot_graph_path relative to the current directory, made
- * when missing; "." when the rule gives none). Each shows the fusion's
+ * in fusion order; "." when the rule gives none). Every file stays inside
+ * one directory, o->dots_dir (the current one when NULL): a relative
+ * dot_graph_path is taken under it and may not climb out of it with "..",
+ * an absolute one must lie inside it, a symbolic link may not lead out of
+ * it (a rule file nobody vetted must not write elsewhere); the directories
+ * are made when missing. Each shows the fusion's
  * members as a cluster with their direct producers and consumers around it.
  * Appends every written path to written. Returns the number of files, or -1
  * with an error in d. */

@@ -23,7 +23,77 @@ size_t export_fusion_dots_pending(const fd_match_result *r, const fd_export_opti
 	return n;
 }
 
-/* mkdir -p, relative to the current directory. */
+/* dir (a rule's dot_graph_path) under base, lexically: "." and ".."
+ * resolved, never above base; an absolute dir only inside base. Heap, or
+ * NULL + d naming the rule. */
+static char *confined(const char *base, const char *dir, const char *rule, fd_diags *d)
+{
+	char *real_base = realpath(base, NULL);
+	if (!real_base) {
+		diag_error(d, srcpos_file(base), "cannot use it as the directory of the fusion DOTs: %s", strerror(errno));
+		return NULL;
+	}
+	const char *rel = dir;
+	size_t bl = strlen(real_base);
+	if (dir[0] == '/') {
+		if (strncmp(dir, real_base, bl) || (dir[bl] != '/' && dir[bl] != '\0' && bl > 1)) {
+			diag_error(d, (fd_srcpos){ 0 }, "rule %s: dot_graph_path '%s' is outside %s, where the fusion DOTs go; "
+			           "name a directory that holds it with --dots-dir DIR", rule, dir, real_base);
+			free(real_base);
+			return NULL;
+		}
+		rel = dir + (bl > 1 ? bl : 0);
+	}
+	/* the result is spelt from base as given ("dots/x", not "/home/…/dots/x") */
+	strbuf out = { 0 };
+	bool here = !strcmp(base, ".");
+	sb_puts(&out, here ? "" : base);
+	size_t floor = out.n;
+	char *copy = xstrdup(rel);
+	for (char *seg = strtok(copy, "/"); seg; seg = strtok(NULL, "/")) {
+		if (!strcmp(seg, "."))
+			continue;
+		if (!strcmp(seg, "..")) {
+			char *slash = out.n > floor ? strrchr(out.s + floor, '/') : NULL;
+			if (!slash && here && out.n > floor)
+				slash = out.s + floor;   /* "a" back to "" */
+			if (!slash) {
+				diag_error(d, (fd_srcpos){ 0 }, "rule %s: dot_graph_path '%s' leaves %s, where the fusion DOTs go; "
+				           "name the directory with --dots-dir DIR", rule, dir, real_base);
+				free(copy);
+				free(real_base);
+				sb_release(&out);
+				return NULL;
+			}
+			out.n = (size_t)(slash - out.s);
+			out.s[out.n] = '\0';
+			continue;
+		}
+		sb_printf(&out, "%s%s", out.n || !here ? "/" : "", seg);
+	}
+	free(copy);
+	free(real_base);
+	if (!out.n)
+		sb_puts(&out, ".");
+	return sb_take(&out);
+}
+
+/* After make_dirs: the directory must still be inside base once links are
+ * followed. */
+static int still_inside(const char *base, const char *dir, const char *rule, fd_diags *d)
+{
+	char *rb = realpath(base, NULL), *rd = realpath(dir, NULL);
+	size_t bl = rb ? strlen(rb) : 0;
+	int rc = rb && rd && !strncmp(rd, rb, bl) && (rd[bl] == '/' || rd[bl] == '\0' || bl == 1) ? 0 : -1;
+	if (rc < 0)
+		diag_error(d, srcpos_file(dir), "rule %s: dot_graph_path leads out of %s through a symbolic link; "
+		           "not written", rule, rb ? rb : base);
+	free(rb);
+	free(rd);
+	return rc;
+}
+
+/* mkdir -p (an absolute path). */
 static int make_dirs(const char *dir, fd_diags *d)
 {
 	char *p = xstrdup(dir);
@@ -131,12 +201,15 @@ int export_fusion_dots(const fd_match_result *r, const fd_export_options *o, fd_
 		if (!wants_dots(r, o, fu->rule))
 			continue;
 		const fd_rule *ru = &r->rules->rules[fu->rule];
-		const char *dir = ru->dot_graph_path && *ru->dot_graph_path ? ru->dot_graph_path : ".";
-		if (make_dirs(dir, d) < 0) {
+		const char *base = o->dots_dir ? o->dots_dir : ".";
+		char *dir = confined(base, ru->dot_graph_path && *ru->dot_graph_path ? ru->dot_graph_path : ".", ru->name, d);
+		if (!dir || make_dirs(dir, d) < 0 || still_inside(base, dir, ru->name, d) < 0) {
+			free(dir);
 			rc = -1;
 			break;
 		}
 		char *path = fusion_dot_path(dir, ru->name, seq[fu->rule]);
+		free(dir);
 		select_one(r, f, &all, &one);
 		rc = export_draw_and_write(r, &whole, est, &one, EXPORT_DOT, path, d);
 		if (rc == 0) {

@@ -21,7 +21,7 @@ static int write_dot(Agraph_t *g, const char *path, fd_diags *d)
 	}
 	bool ok = agwrite(g, f) == 0 && fputc('\n', f) != EOF;
 	ok = fclose(f) == 0 && ok;
-	int rc = ok ? atomic_write(path, text, len, -1, d) : -1;
+	int rc = ok ? file_write_output(path, text, len, d) : -1;
 	if (!ok)
 		diag_error(d, srcpos_file(path), "cannot write: graphviz could not write the DOT text");
 	free(text);
@@ -58,7 +58,7 @@ int export_render(Agraph_t *root, fd_export_format format, const char *path, fd_
 			diag_error(d, srcpos_file(path), "graphviz could not render %s (is its %s plugin installed?)",
 			           export_format_name(format), export_format_name(format));
 	} else {
-		rc = atomic_write(path, data, len, -1, d);
+		rc = file_write_output(path, data, len, d);
 	}
 	if (data)
 		gvFreeRenderData(data);

@@ -168,7 +168,8 @@ static uint32_t pool_put(fd_match_result *r, const int32_t *ids, size_t n)
 		r->pool = xrealloc(r->pool, cap * sizeof *r->pool);
 		r->cap_pool = cap;
 	}
-	memcpy(r->pool + r->n_pool, ids, n * sizeof *ids);
+	if (n)   /* a one-op rule's fusion has no inner tensors: ids may be NULL */
+		memcpy(r->pool + r->n_pool, ids, n * sizeof *ids);
 	uint32_t off = (uint32_t)r->n_pool;
 	r->n_pool += n;
 	return off;

@@ -359,6 +359,14 @@ static void bind_symdims(loader *L, const fd_load_options *opt)
 	}
 }
 
+static int64_t opset_version_of(const fd_model *m, const char *dom)
+{
+	for (int32_t k = 0; k < m->n_opsets; k++)
+		if (m->opsets[k].domain == dom)
+			return m->opsets[k].version;
+	return 0;
+}
+
 static void model_header(loader *L, const Onnx__ModelProto *mp)
 {
 	fd_model *m = L->m;
@@ -373,8 +381,21 @@ static void model_header(loader *L, const Onnx__ModelProto *mp)
 		const Onnx__OperatorSetIdProto *o = mp->opset_import[i];
 		if (!o)
 			continue;
-		const char *dom = o->domain && strcmp(o->domain, "ai.onnx") ? o->domain : "";
-		m->opsets[m->n_opsets++] = (fd_opset){ loader_intern(L, dom), o->has_version ? o->version : 0 };
+		const char *dom = loader_intern(L, o->domain && strcmp(o->domain, "ai.onnx") ? o->domain : "");
+		int64_t version = o->has_version ? o->version : 0;
+		/* the first import of a domain is the one read (shape inference's opset_of) */
+		bool again = false;
+		for (int32_t k = 0; k < m->n_opsets && !again; k++)
+			again = m->opsets[k].domain == dom;
+		if (again)
+			diag_warning(L->d, L->pos, "opset import of domain '%s' given twice (version %lld, then %lld); the "
+			             "first is used", *dom ? dom : "ai.onnx", (long long)opset_version_of(m, dom),
+			             (long long)version);
+		if (version < 0)
+			diag_warning(L->d, L->pos, "opset import of domain '%s' has version %lld, below 0; read as 0",
+			             *dom ? dom : "ai.onnx", (long long)version);
+		if (!again)
+			m->opsets[m->n_opsets++] = (fd_opset){ dom, version < 0 ? 0 : version };
 	}
 	if (m->ir_version < 3 || m->ir_version > 10)
 		diag_warning(L->d, L->pos, "IR version %lld is outside 3..10; loading it anyway",
@@ -490,7 +511,8 @@ int model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, f
 {
 	fd_srcpos pos = srcpos_file(path);
 	memset(m, 0, sizeof *m);
-	int fd = open(path, O_RDONLY);
+	/* O_NONBLOCK: a FIFO nobody writes would block the open itself */
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
 		diag_error(d, pos, "cannot open: %s", strerror(errno));
 		return -1;
@@ -506,12 +528,14 @@ int model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, f
 		close(fd);
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-		/* /dev/zero would be read up to the 2 GiB limit, a terminal waits */
-		diag_error(d, pos, "cannot read: not a regular file or a pipe");
+	if (!S_ISREG(st.st_mode)) {
+		/* /dev/zero would be read up to the 2 GiB limit, a terminal or a FIFO waits */
+		diag_error(d, pos, "cannot read: not a regular file (%s)",
+		           S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
 		close(fd);
 		return -1;
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	if (S_ISREG(st.st_mode) && st.st_size > MAX_FILE_SIZE) {
 		diag_error(d, pos, "file is %lld bytes, larger than 2 GiB (the protobuf limit); not loaded",
 		           (long long)st.st_size);

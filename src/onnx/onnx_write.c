@@ -397,7 +397,7 @@ int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_
 			diag_error(d, srcpos_file(out_path), "packing the model failed");
 			rc = -1;
 		} else {
-			rc = atomic_write(out_path, buf, packed, -1, d);
+			rc = file_write_output(out_path, buf, packed, d);
 		}
 		free(buf);
 	}

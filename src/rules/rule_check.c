@@ -5,7 +5,8 @@
  *
  * Findings (E = error, W = warning):
  *   E unknown op type; param the op does not have; param value of the wrong
- *     type or length; from_op out of range or not before its own op; inputK
+ *     type or length (from_op out of range or not before its own op is the
+ *     schema's, so verify says it too); inputK
  *     beyond max_inputs or the op's arity; output_names used twice; duplicate
  *     rule names; rewrite.inputs from_op out of range; constraints that can
  *     never pass (empty allowed_dtypes, max_intermediate_size 0 with two ops
@@ -221,23 +222,33 @@ static bool value_fits(const fd_yval *v, fd_param_type t)
 	return v->kind == YV_SCALAR && scalar_fits(v, t);
 }
 
+const char *rule_check_unknown_param(int op_id, const char *name, const char *path, char *buf, size_t size)
+{
+	const fd_op_def *def = optable_get(op_id);
+	if (!def || optable_param(op_id, name))
+		return NULL;
+	const fd_param_def *other_def;
+	const fd_op_def *other = op_with_param(op_id, name, &other_def);
+	char hint[160] = "", list[512];
+	if (other)
+		snprintf(hint, sizeof hint, "; '%.60s' is a param of %s", name, other->name);
+	if (def->n_params == 0)
+		snprintf(buf, size, "%s.params: %s has no param '%s' (%s has no params%s)", path, def->name, name, def->name,
+		         hint);
+	else
+		snprintf(buf, size, "%s.params: %s has no param '%s' (its params: %s%s)", path, def->name, name,
+		         param_list(def, list, sizeof list), hint);
+	return buf;
+}
+
 static void check_param(checker *c, const fd_rule_op *op, int id, const fd_rule_param *p, const char *path)
 {
 	const fd_op_def *def = optable_get(id);
 	const fd_yval *key = key_of(op, "params", p->value);
 	const fd_param_def *pd = optable_param(id, p->name);
-	char list[512];
+	char msg[1024];
 	if (!pd) {
-		const fd_param_def *other_def;
-		const fd_op_def *other = op_with_param(id, p->name, &other_def);
-		char hint[160] = "";
-		if (other)
-			snprintf(hint, sizeof hint, "; '%s' is a param of %s", p->name, other->name);
-		if (def->n_params == 0)
-			ERR(c, key, "%s.params: %s has no param '%s' (%s has no params%s)", path, def->name, p->name, def->name, hint);
-		else
-			ERR(c, key, "%s.params: %s has no param '%s' (its params: %s%s)", path, def->name, p->name,
-			    param_list(def, list, sizeof list), hint);
+		ERR(c, key, "%s", rule_check_unknown_param(id, p->name, path, msg, sizeof msg));
 		return;
 	}
 	char b[96];
@@ -250,13 +261,15 @@ static void check_param(checker *c, const fd_rule_op *op, int id, const fd_rule_
 		ERR(c, v, "%s.params.%s: %s's %s wants %s, got %s", path, p->name, def->name, pd->name, type_word(pd->type), b);
 		return;
 	}
-	/* spatial lists of a rank-specific op: kernel_size [3, 3] for Conv2d */
-	if (def->spatial_rank > 0 && v->kind == YV_SEQ && pd->type == PT_INTS) {
+	/* spatial lists of a rank-specific op: kernel_size [3, 3] for Conv2d; a
+	 * single value is one value (a node's kernel_shape is always a list) */
+	if (def->spatial_rank > 0 && (v->kind == YV_SEQ || v->kind == YV_SCALAR) && pd->type == PT_INTS) {
 		int want = !strcmp(pd->name, "pads") ? 2 * def->spatial_rank : def->spatial_rank;
+		size_t got = v->kind == YV_SEQ ? v->n : 1;
 		if ((!strcmp(pd->name, "kernel_size") || !strcmp(pd->name, "strides") || !strcmp(pd->name, "dilations") ||
-		     !strcmp(pd->name, "pads")) && (int)v->n != want)
+		     !strcmp(pd->name, "pads")) && (int)got != want)
 			ERR(c, v, "%s.params.%s: %s wants %d values (%d spatial dims), got %zu", path, p->name, def->name, want,
-			    def->spatial_rank, v->n);
+			    def->spatial_rank, got);
 	}
 	/* MatMul transpose_b: true — no ONNX MatMul has the attribute */
 	bool truth;
@@ -356,15 +369,6 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 		else if (arity >= 0 && src->input >= arity)
 			ERR(c, key, "%s.input_sources: input%d is beyond what %s takes (%d input%s)", path, src->input,
 			    name, arity, arity == 1 ? "" : "s");
-		if (src->from_op >= 0) {
-			const fd_yval *fv = yval_get(src->where, "from_op");
-			if (src->from_op >= pat->n_ops)
-				ERR(c, fv, "%s.input_sources.input%d.from_op: %d is out of range (the pattern has ops 0..%d)", path,
-				    src->input, src->from_op, pat->n_ops - 1);
-			else if (src->from_op >= i)
-				ERR(c, fv, "%s.input_sources.input%d.from_op: %d does not come before op %d (from_op must name an "
-				    "earlier op)", path, src->input, src->from_op, i);
-		}
 	}
 	if (known)
 		check_op_ext(c, pat, i, path);
@@ -628,6 +632,12 @@ static void check_across(checker *c)
 				     (long long)r->priority, shared);
 		}
 	}
+}
+
+void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_options *opt, fd_diags *d)
+{
+	checker c = { rs, opt, d };
+	check_rule(&c, r);
 }
 
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d)

@@ -72,6 +72,10 @@ bool want_int(schema *s, const fd_yval *v, const char *path, int64_t min, int64_
 {
 	char b[128];
 	int64_t x;
+	if (yval_out_of_range(v)) {
+		ERR(s, v, "%s: %s is out of range (integers are 64-bit)", path, v->text);
+		return false;
+	}
 	if (!yval_int(v, &x)) {
 		ERR(s, v, "%s: expected an integer, got %s", path, describe(v, b, sizeof b));
 		return false;
@@ -109,12 +113,18 @@ bool want_bool(schema *s, const fd_yval *v, const char *path, bool *out)
 static bool want_bytes(schema *s, const fd_yval *v, const char *path, int64_t *out)
 {
 	char b[128];
+	double f;
+	if (yval_out_of_range(v) || (yval_float(v, &f) && (f > 9.2e18 || f < -9.2e18))) {
+		ERR(s, v, "%s: %s is out of range (a byte count is below 8 EiB)", path, v->text);
+		return false;
+	}
 	if (!yval_bytes(v, out)) {
 		ERR(s, v, "%s: expected a byte count (33554432, 32MiB, 64MB), got %s", path, describe(v, b, sizeof b));
 		return false;
 	}
-	if (*out < 0) {
-		ERR(s, v, "%s: must be >= 0, got %lld", path, (long long)*out);
+	/* judged on the text as written: -0.5 is negative, though it rounds to -1 or 0 */
+	if (*out < 0 || (v->text[0] == '-' && strpbrk(v->text, "123456789"))) {
+		ERR(s, v, "%s: must be >= 0, got %s", path, v->text);
 		return false;
 	}
 	return true;
@@ -191,7 +201,9 @@ static int input_index(const char *key)
 	return k > FD_RULE_MAX_ITEMS ? -2 : k;
 }
 
-static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
+/* index: the op's own place in its pattern of n_ops: from_op must name an
+ * earlier op (the matcher binds ops in order). */
+static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
 {
 	char p[256];
 	if (!want_kind(s, v, YV_MAP, path) || !want_count(s, v, path, FD_RULE_MAX_ITEMS, "inputs"))
@@ -226,6 +238,14 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 		if (from) {
 			snprintf(q, sizeof q, "%.200s.from_op", p);
 			ok &= want_small_int(s, from, q, 0, &is->from_op);
+			if (ok && is->from_op >= n_ops) {
+				ERR(s, from, "%s: %d is out of range (the pattern has ops 0..%d)", q, is->from_op, n_ops - 1);
+				ok = false;
+			} else if (ok && is->from_op >= index) {
+				ERR(s, from, "%s: %d does not come before op %d (from_op must name an earlier op)", q,
+				    is->from_op, index);
+				ok = false;
+			}
 		}
 		if (st) {
 			const char *name;
@@ -251,7 +271,7 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 	}
 }
 
-static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
+static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
 {
 	char p[256];
 	memset(op, 0, sizeof *op);
@@ -302,7 +322,7 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 	const fd_yval *sources = yval_get(v, "input_sources");
 	if (sources) {
 		snprintf(p, sizeof p, "%.200s.input_sources", path);
-		parse_sources(s, op, sources, p);
+		parse_sources(s, op, sources, p, index, n_ops);
 	}
 	const fd_yval *names = yval_get(v, "output_names");
 	if (names) {
@@ -329,7 +349,7 @@ static void parse_pattern(schema *s, fd_rule_pattern *pat, const fd_yval *ops, c
 	pat->n_ops = (int)ops->n;
 	for (size_t i = 0; i < ops->n; i++) {
 		snprintf(p, sizeof p, "%.200s[%zu]", path, i);
-		parse_op(s, &pat->ops[i], ops->items[i], p);
+		parse_op(s, &pat->ops[i], ops->items[i], p, (int)i, (int)ops->n);
 	}
 	if (pat->ops[0].optional)
 		ERR(s, yval_get(ops->items[0], "optional"), "%s[0].optional: op 0 is the anchor and cannot be optional", path);
@@ -411,6 +431,10 @@ static void parse_attributes(schema *s, fd_rule *r, const fd_yval *v)
 	if (!want_kind(s, v, YV_MAP, "rewrite.attributes"))
 		return;
 	r->rewrite_attributes = v;
+	/* each becomes an attribute of the fused ONNX node: ONNX wants a name */
+	for (size_t i = 0; i < v->n; i++)
+		if (!v->keys[i]->text || !*v->keys[i]->text)
+			ERR(s, v->keys[i], "rewrite.attributes: an attribute needs a name (the key is empty)");
 	const fd_yval *tp = yval_get(v, "tile_policy");
 	if (tp)
 		want_str(s, tp, "rewrite.attributes.tile_policy", &r->tile_policy);
@@ -659,10 +683,8 @@ int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d
 		ERR(&s, v, "name: must not be empty");
 	if ((v = yval_get(root, "priority"))) {
 		r->priority_where = v;
-		if (!yval_int(v, &r->priority)) {
-			ERR(&s, v, "priority: expected an integer, got %s", describe(v, b, sizeof b));
+		if (!want_int(&s, v, "priority", INT64_MIN, &r->priority))
 			r->priority = 0;
-		}
 	}
 	if ((v = yval_get(root, "enabled")))
 		want_bool(&s, v, "enabled", &r->enabled);

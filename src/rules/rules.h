@@ -247,6 +247,12 @@ typedef struct fd_check_options {
 	bool strict, verbose;
 } fd_check_options;
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d);
+/* The per-rule part of the lint for one rule (not the findings across
+ * rules): what a what-if edit must pass, with check's own messages. */
+void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_options *opt, fd_diags *d);
+/* check's message for a param the op (optable id) does not have, at the
+ * op's path ("match.ops[2]"); NULL when it has it. */
+const char *rule_check_unknown_param(int op_id, const char *name, const char *path, char *buf, size_t size);
 
 int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or -1 */
 /* The environment, as CANN graph-autofusion has it: GRAPH_AUTOFUSION_ENABLE=0 (or false /

@@ -140,13 +140,24 @@ static int load_dir(fd_ruleset *rs, const char *path, fd_diags *d)
 int ruleset_load(fd_ruleset *rs, const char *path, fd_diags *d)
 {
 	struct stat st;
-	if (!path || stat(path, &st) < 0) {
-		diag_error(d, srcpos_file(path ? path : "(null)"), "cannot open: %s", path ? strerror(errno) : "no path");
+	if (!path || !*path) {
+		diag_error(d, (fd_srcpos){ 0 }, "an empty rules path (-r \"\"?): name a rule file or a directory");
+		rs->n_unparsed++;
+		return -1;
+	}
+	if (stat(path, &st) < 0) {
+		diag_error(d, srcpos_file(path), "cannot open: %s", strerror(errno));
 		rs->n_unparsed++;
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode))
 		return load_dir(rs, path, d);
+	if (!S_ISREG(st.st_mode)) {
+		/* a FIFO nobody writes would block the open */
+		diag_error(d, srcpos_file(path), "cannot read: not a regular file (FIFO, socket or device)");
+		rs->n_unparsed++;
+		return -1;
+	}
 	return load_file(rs, path, d);
 }
 
@@ -177,6 +188,13 @@ void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d)
 	const char *only = getenv("GRAPH_AUTOFUSION_RULES");
 	if (!only || !*only)
 		return;
+	if (!only[strspn(only, ", \t")]) {
+		/* ",,,": a list of no names would turn every rule off without a word */
+		if (d)
+			diag_warning(d, (fd_srcpos){ 0 }, "GRAPH_AUTOFUSION_RULES='%s' names no rule: ignored (every rule "
+			             "stays enabled; GRAPH_AUTOFUSION_ENABLE=0 turns them all off)", only);
+		return;
+	}
 	bool *named = xcalloc((size_t)rs->n_rules + 1, sizeof *named);
 	for (const char *p = only; *p;) {
 		while (*p == ',' || *p == ' ' || *p == '\t')

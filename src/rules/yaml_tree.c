@@ -8,7 +8,10 @@
  * scalar can later be rewritten in place. A UTF-8 BOM is skipped before the
  * parser sees the text and is not counted in columns.
  *
- * Aliases are shared, not copied: *a points at the value &a made. What is
+ * Aliases are shared, not copied: *a points at the value &a made, and the
+ * collection holding it remembers that the item is an alias and where its
+ * "*a" text is (fd_yplace), as it remembers which pairs a merge brought in,
+ * so that a write-back can tell shared text from text of its own. What is
  * bounded is the size of the tree a reader would walk — every value counts
  * with its expansion (YAML_MAX_NODES) and the nesting depth through aliases
  * (YAML_MAX_DEPTH) — so a "billion laughs" file fails at the alias that
@@ -115,11 +118,13 @@ static int offmap_build(offmap *m, const char *file, fd_diags *d)
 typedef struct frame {
 	ynode *node;
 	fd_yval **items, **keys;
+	fd_yplace *places;        /* parallel to items */
 	size_t n, cap;
 	fd_yval *key;             /* map: the key waiting for its value */
 	const char *anchor;       /* registered when the collection ends */
 	size_t last_end;          /* byte after the last child's text */
-	bool flow;
+	size_t last_tail;         /* the last child's tail (its trailing lines) */
+	bool flow, shared;        /* shared: an item is not YP_HERE */
 } frame;
 
 typedef struct builder {
@@ -162,22 +167,25 @@ static ynode *new_node(builder *b, fd_yval_kind kind, yaml_mark_t start, yaml_ma
 	y->v.kind = kind;
 	y->v.pos = mark_pos(b, start);
 	y->v.start = offmap_byte(&b->map, start.index);
-	y->v.end = offmap_byte(&b->map, end.index);
+	y->v.end = y->v.tail = offmap_byte(&b->map, end.index);
 	y->weight = 1;
 	y->height = 1;
 	return y;
 }
 
-static void frame_push(frame *fr, fd_yval *v)
+static void frame_push(frame *fr, fd_yval *v, fd_yplace place)
 {
 	if (fr->n == fr->cap) {
 		fr->cap = fr->cap ? fr->cap * 2 : 8;
 		fr->items = xrealloc(fr->items, fr->cap * sizeof *fr->items);
+		fr->places = xrealloc(fr->places, fr->cap * sizeof *fr->places);
 		if (fr->node->v.kind == YV_MAP)
 			fr->keys = xrealloc(fr->keys, fr->cap * sizeof *fr->keys);
 	}
 	if (fr->node->v.kind == YV_MAP)
 		fr->keys[fr->n] = fr->key;
+	fr->places[fr->n] = place;
+	fr->shared |= place.kind != YP_HERE;
 	fr->items[fr->n++] = v;
 	fr->key = NULL;
 }
@@ -206,9 +214,11 @@ static bool within_bounds(builder *b, const ynode *y, fd_srcpos pos, bool alias)
 }
 
 /* Places a finished value in its parent, or makes it the document root.
- * end: the byte where its text ends here (an alias's own text for shared values). */
-static void place(builder *b, ynode *y, size_t end)
+ * how: YP_HERE, or YP_ALIAS with the alias's own text [start, end). */
+static void place(builder *b, ynode *y, fd_yplace how)
 {
+	size_t end = how.kind == YP_ALIAS ? how.end : y->v.end;
+	size_t tail = how.kind == YP_ALIAS ? how.end : y->v.tail;
 	if (b->depth == 0) {
 		b->root = &y->v;
 		return;
@@ -216,16 +226,29 @@ static void place(builder *b, ynode *y, size_t end)
 	frame *fr = &b->stack[b->depth - 1];
 	if (end > fr->last_end)
 		fr->last_end = end;
+	if (tail > fr->last_tail)
+		fr->last_tail = tail;
 	if (fr->node->v.kind == YV_MAP && !fr->key) {
 		if (y->v.kind == YV_SEQ || y->v.kind == YV_MAP) {
 			fail(b, y->v.pos, "mapping key must be a scalar, not %s", kind_word(&y->v));
 			return;
 		}
+		if (how.kind == YP_ALIAS) {
+			/* "*k: v": the key is the anchored scalar; a key of its own
+			 * keeps the alias's place */
+			ynode *k = arena_alloc(&b->f->arena, sizeof *k);
+			*k = *y;
+			k->v.start = how.start, k->v.end = k->v.tail = how.end;
+			k->v.anchor = NULL, k->v.n_aliases = 0;
+			y = k;
+		}
 		fr->key = &y->v;
 		return;
 	}
-	frame_push(fr, &y->v);
+	frame_push(fr, &y->v, how);
 }
+
+static const fd_yplace here = { YP_HERE, 0, 0 };
 
 static void register_anchor(builder *b, const char *name, fd_yval *v)
 {
@@ -236,7 +259,8 @@ static void register_anchor(builder *b, const char *name, fd_yval *v)
 		b->anchor_values = xrealloc(b->anchor_values, b->cap_anchors * sizeof *b->anchor_values);
 	}
 	b->anchor_values[b->n_anchors] = v;
-	strmap_set(&b->anchors, arena_strdup(&b->f->arena, name), (int32_t)b->n_anchors);
+	v->anchor = arena_strdup(&b->f->arena, name);
+	strmap_set(&b->anchors, v->anchor, (int32_t)b->n_anchors);
 	b->n_anchors++;
 }
 
@@ -263,6 +287,11 @@ static size_t skip_properties(const char *text, size_t at, size_t end, int *cols
 
 static void on_scalar(builder *b, const yaml_event_t *e)
 {
+	/* "\0" in a quoted scalar: every reader of the text would stop there */
+	if (memchr(e->data.scalar.value, '\0', e->data.scalar.length)) {
+		fail(b, mark_pos(b, e->start_mark), "a NUL character (\\0) in a string: rule files cannot carry one");
+		return;
+	}
 	bool is_null = scalar_is_null(e);
 	ynode *y = new_node(b, is_null ? YV_NULL : YV_SCALAR, e->start_mark, e->end_mark);
 	y->v.text = arena_strndup(&b->f->arena, (const char *)e->data.scalar.value, e->data.scalar.length);
@@ -276,14 +305,14 @@ static void on_scalar(builder *b, const yaml_event_t *e)
 	}
 	if (e->data.scalar.style == YAML_LITERAL_SCALAR_STYLE || e->data.scalar.style == YAML_FOLDED_SCALAR_STYLE)
 		while (y->v.end > y->v.start && strchr(" \t\r\n", b->f->text[y->v.end - 1]))
-			y->v.end--;   /* a block scalar's event ends at the next token */
+			y->v.end--;   /* a block scalar's event ends at the next token; its lines go to tail */
 	if (is_null && y->v.end == y->v.start)
 		y->v.text = "";
 	b->total++;
 	if (!within_bounds(b, y, y->v.pos, false))
 		return;
 	register_anchor(b, (const char *)e->data.scalar.anchor, &y->v);
-	place(b, y, y->v.end);
+	place(b, y, here);
 }
 
 static void on_alias(builder *b, const yaml_event_t *e)
@@ -299,7 +328,10 @@ static void on_alias(builder *b, const yaml_event_t *e)
 	b->total += y->weight;
 	if (!within_bounds(b, y, mark_pos(b, e->start_mark), true))
 		return;
-	place(b, y, offmap_byte(&b->map, e->end_mark.index));
+	if (y->v.n_aliases < UINT32_MAX)
+		y->v.n_aliases++;
+	place(b, y, (fd_yplace){ YP_ALIAS, offmap_byte(&b->map, e->start_mark.index),
+	                         offmap_byte(&b->map, e->end_mark.index) });
 }
 
 static void on_start(builder *b, const yaml_event_t *e, fd_yval_kind kind)
@@ -360,16 +392,19 @@ static void apply_merges(builder *b, frame *fr)
 	if (!any)
 		return;
 	frame out = *fr;
-	out.items = NULL, out.keys = NULL, out.n = out.cap = 0;
+	out.items = NULL, out.keys = NULL, out.places = NULL, out.n = out.cap = 0, out.shared = false;
 	for (size_t i = 0; i < n; i++)
 		if (!is_merge_key(fr->keys[i])) {
 			out.key = fr->keys[i];
-			frame_push(&out, fr->items[i]);
+			frame_push(&out, fr->items[i], fr->places[i]);
 		}
 	for (size_t i = 0; i < n && !b->failed; i++) {
 		if (!is_merge_key(fr->keys[i]))
 			continue;
 		fd_yval *src = fr->items[i];
+		/* the text that brought the pairs: "<<" to the end of its value */
+		fd_yplace merged = { YP_MERGED, fr->keys[i]->start,
+		                     fr->places[i].kind == YP_ALIAS ? fr->places[i].end : src->tail };
 		size_t count = src->kind == YV_SEQ ? src->n : 1;
 		for (size_t s = 0; s < count; s++) {
 			fd_yval *m = src->kind == YV_SEQ ? src->items[s] : src;
@@ -380,13 +415,15 @@ static void apply_merges(builder *b, frame *fr)
 			for (size_t k = 0; k < m->n; k++)
 				if (!frame_has_key(&out, m->keys[k]->text)) {
 					out.key = m->keys[k];
-					frame_push(&out, m->items[k]);
+					frame_push(&out, m->items[k], merged);
 				}
 		}
 	}
 	free(fr->items);
 	free(fr->keys);
-	fr->items = out.items, fr->keys = out.keys, fr->n = out.n, fr->cap = out.cap;
+	free(fr->places);
+	fr->items = out.items, fr->keys = out.keys, fr->places = out.places, fr->n = out.n, fr->cap = out.cap;
+	fr->shared = out.shared;
 }
 
 static void on_end(builder *b, const yaml_event_t *e)
@@ -398,6 +435,7 @@ static void on_end(builder *b, const yaml_event_t *e)
 	fd_yval *v = &y->v;
 	/* a block collection ends where its last value ends, not at the next token */
 	v->end = fr->flow ? offmap_byte(&b->map, e->end_mark.index) : fr->last_end > v->start ? fr->last_end : v->start;
+	v->tail = fr->flow ? v->end : fr->last_tail > v->end ? fr->last_tail : v->end;
 	for (size_t i = 0; i < fr->n; i++) {
 		ynode *c = (ynode *)fr->items[i];
 		y->weight += c->weight + (v->kind == YV_MAP ? 1 : 0);
@@ -437,12 +475,15 @@ static void on_end(builder *b, const yaml_event_t *e)
 		if (fr->n)
 			memcpy(v->keys, fr->keys, fr->n * sizeof *v->keys);
 	}
+	if (fr->shared && fr->n)
+		v->places = arena_memdup(&b->f->arena, fr->places, fr->n * sizeof *fr->places);
 	free(fr->items);
 	free(fr->keys);
+	free(fr->places);
 	if (b->failed)
 		return;
 	register_anchor(b, fr->anchor, v);
-	place(b, y, v->end);
+	place(b, y, here);
 }
 
 static void builder_unwind(builder *b)
@@ -451,6 +492,7 @@ static void builder_unwind(builder *b)
 		frame *fr = &b->stack[--b->depth];
 		free(fr->items);
 		free(fr->keys);
+		free(fr->places);
 	}
 }
 

@@ -102,6 +102,21 @@ bool yval_int(const fd_yval *v, int64_t *out)
 	return true;
 }
 
+/* s (t: past its sign) as a decimal number, all of it; *range when it
+ * does not fit a double. Decimal only: strtod alone would also take "inf",
+ * "nan", hex floats. */
+static bool decimal(const char *s, const char *t, double *x, bool *range)
+{
+	for (const char *p = t; *p; p++)
+		if (!strchr("0123456789.eE+-", *p))
+			return false;
+	char *end;
+	errno = 0;
+	*x = c_strtod(s, &end);
+	*range = errno == ERANGE;
+	return !*end && end != s;
+}
+
 bool yval_float(const fd_yval *v, double *out)
 {
 	if (!plain_scalar(v))
@@ -121,14 +136,9 @@ bool yval_float(const fd_yval *v, double *out)
 		*out = (double)i;
 		return true;
 	}
-	/* decimal only: strtod alone would also take "inf", "nan", hex floats */
-	for (const char *p = t; *p; p++)
-		if (!strchr("0123456789.eE+-", *p))
-			return false;
-	char *end;
-	errno = 0;
-	double x = c_strtod(s, &end);
-	if (*end || end == s || errno == ERANGE)
+	bool range;
+	double x;
+	if (!decimal(s, t, &x, &range) || range)
 		return false;
 	*out = x;
 	return true;
@@ -203,6 +213,183 @@ bool yval_bytes(const fd_yval *v, int64_t *out)
 	return true;
 }
 
+/* Decimal number syntax (what yval_float reads) whose value does not fit. */
+bool yval_out_of_range(const fd_yval *v)
+{
+	if (!plain_scalar(v))
+		return false;
+	const char *s = v->text, *t = s + (*s == '-' || *s == '+');
+	if (!isdigit((unsigned char)*t) && !(*t == '.' && isdigit((unsigned char)t[1])))
+		return false;
+	double x;
+	bool range;
+	if (!decimal(s, t, &x, &range))
+		return false;
+	if (range && (x > 1.0 || x < -1.0))
+		return true;   /* 1e309; an underflow (1e-400) reads as 0 elsewhere */
+	int64_t i;
+	bool digits_only = true;
+	for (const char *p = t; *p; p++)
+		digits_only = digits_only && isdigit((unsigned char)*p);
+	return digits_only && !yval_int(v, &i);   /* 99999999999999999999 */
+}
+
+/* ---- what a YAML 1.1 reader makes of a plain scalar -------------------------- */
+
+typedef enum { Y11_STR, Y11_NULL, Y11_BOOL, Y11_INT, Y11_FLOAT } y11_kind;
+
+static bool all_of(const char *s, const char *set)
+{
+	for (; *s; s++)
+		if (!strchr(set, *s))
+			return false;
+	return true;
+}
+
+/* "1:20:30" after a leading [1-9][0-9_]*: groups of ":[0-5]?[0-9]". */
+static bool sexagesimal_tail(const char *s)
+{
+	if (*s != ':')
+		return false;
+	while (*s == ':') {
+		s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		if (isdigit((unsigned char)s[1])) {
+			if (*s > '5')
+				return false;
+			s++;
+		}
+		s++;
+	}
+	return *s == '\0';
+}
+
+/* PyYAML's implicit resolvers (bool, int, float, null), by hand; the value
+ * of an integer or a float in *num. */
+static y11_kind yaml11_read(const char *s, long double *num, bool *truth)
+{
+	static const char *const yes[] = { "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON" };
+	static const char *const no[] = { "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF" };
+	if (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL"))
+		return Y11_NULL;
+	for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+		if (!strcmp(s, yes[i]) || !strcmp(s, no[i])) {
+			*truth = !strcmp(s, yes[i]);
+			return Y11_BOOL;
+		}
+	const char *t = s + (*s == '-' || *s == '+');
+	bool neg = *s == '-';
+	char clean[128];
+	size_t n = 0;
+	for (const char *p = t; *p && n + 1 < sizeof clean; p++)
+		if (*p != '_')
+			clean[n++] = *p;
+	clean[n] = '\0';
+	if (strlen(t) >= sizeof clean - 1)
+		return Y11_STR;
+	/* integers */
+	if (t[0] == '0' && t[1] == 'b' && t[2] && all_of(t + 2, "01_")) {
+		*num = (long double)strtoull(clean + 2, NULL, 2) * (neg ? -1 : 1);
+		return Y11_INT;
+	}
+	if (t[0] == '0' && t[1] == 'x' && t[2] && all_of(t + 2, "0123456789abcdefABCDEF_")) {
+		*num = (long double)strtoull(clean + 2, NULL, 16) * (neg ? -1 : 1);
+		return Y11_INT;
+	}
+	if (t[0] == '0' && t[1] && all_of(t + 1, "01234567_")) {
+		*num = (long double)strtoull(clean, NULL, 8) * (neg ? -1 : 1);
+		return Y11_INT;
+	}
+	if (!strcmp(t, "0") || (t[0] >= '1' && t[0] <= '9' && all_of(t, "0123456789_"))) {
+		*num = strtold(clean, NULL) * (neg ? -1 : 1);
+		return Y11_INT;
+	}
+	if (t[0] >= '1' && t[0] <= '9') {
+		const char *colon = strchr(t, ':');
+		if (colon && sexagesimal_tail(colon)) {
+			bool lead_ok = true;
+			for (const char *p = t; p < colon; p++)
+				lead_ok = lead_ok && (isdigit((unsigned char)*p) || *p == '_');
+			if (lead_ok) {
+				long double v = 0;
+				for (const char *p = clean; *p;) {
+					v = v * 60 + strtold(p, (char **)&p);
+					if (*p == ':')
+						p++;
+				}
+				*num = neg ? -v : v;
+				return Y11_INT;
+			}
+		}
+	}
+	/* floats: [-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?  |  \.[0-9_]+(...)?  | .inf | .nan */
+	if (!strcmp(t, ".inf") || !strcmp(t, ".Inf") || !strcmp(t, ".INF")) {
+		*num = neg ? -__builtin_infl() : __builtin_infl();
+		return Y11_FLOAT;
+	}
+	if (!strcmp(s, ".nan") || !strcmp(s, ".NaN") || !strcmp(s, ".NAN")) {
+		*num = __builtin_nanl("");
+		return Y11_FLOAT;
+	}
+	const char *p = t;
+	bool lead = isdigit((unsigned char)*p);
+	if (!lead && (*p != '.' || p != s))   /* ".5" only without a sign */
+		return Y11_STR;
+	while (isdigit((unsigned char)*p) || (lead && *p == '_'))
+		p++;
+	if (*p != '.')
+		return Y11_STR;
+	p++;
+	const char *frac = p;
+	while (isdigit((unsigned char)*p) || *p == '_')
+		p++;
+	if (!lead && p == frac)
+		return Y11_STR;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p != '-' && *p != '+')
+			return Y11_STR;
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return Y11_STR;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p)
+		return Y11_STR;
+	*num = strtold(clean, NULL) * (neg ? -1 : 1);
+	return Y11_FLOAT;
+}
+
+bool yaml11_typed(const char *plain)
+{
+	long double num;
+	bool truth;
+	return yaml11_read(plain ? plain : "", &num, &truth) != Y11_STR;
+}
+
+bool yaml11_agrees(const char *plain)
+{
+	fd_yval v = { .kind = YV_SCALAR, .text = plain ? plain : "", .text_len = plain ? strlen(plain) : 0 };
+	long double num = 0;
+	bool truth = false, b;
+	int64_t i;
+	double f;
+	y11_kind k = yaml11_read(v.text, &num, &truth);
+	if (!*v.text || !strcmp(v.text, "~") || !strcmp(v.text, "null") || !strcmp(v.text, "Null") ||
+	    !strcmp(v.text, "NULL"))
+		return k == Y11_NULL;
+	if (yval_bool(&v, &b))
+		return k == Y11_BOOL && b == truth;
+	if (yval_int(&v, &i))
+		return (k == Y11_INT || k == Y11_FLOAT) && num == (long double)i;
+	if (yval_float(&v, &f))
+		return (k == Y11_FLOAT || k == Y11_INT) && ((f != f && num != num) || (long double)f == num ||
+		                                            (double)num == f);
+	return k == Y11_STR;
+}
+
 const char *yval_kind_name(const fd_yval *v)
 {
 	if (!v || v->kind == YV_NULL)
@@ -222,6 +409,8 @@ const char *yval_kind_name(const fd_yval *v)
 		return "number";
 	if (yval_bool(v, &b))
 		return "boolean";
+	if (yval_out_of_range(v))
+		return "number out of range";
 	return "string";
 }
 

@@ -75,6 +75,8 @@ void session_close(fd_session *s)
 {
 	if (!s->open)
 		return;
+	if (s->recovery_lock)
+		session_recovery_done(s, NULL, false);
 	estimate_release(&s->baseline_est);
 	estimate_release(&s->current_est);
 	match_result_release(&s->baseline);

@@ -35,19 +35,24 @@
  * document, after `priority:`). An edit of `enabled` overrides
  * GRAPH_AUTOFUSION_ENABLE / GRAPH_AUTOFUSION_RULES for that rule.
  *
- * Save. session_save writes every file whose values differ from disk:
- * only the bytes of each edited value are replaced (an added key is one new
- * line with the map's indentation; a value set back to "absent" removes its
- * line); comments, order and layout elsewhere are untouched. A scalar is
- * written as typed when it reads back the same as a plain YAML scalar,
- * quoted otherwise (and quoted when the original was). The new text is parsed
- * again before writing and every edited value must read back; then
- * FILE.tmp.XXXXXX is written in the same directory, fsynced, the original
- * bytes are kept once as FILE.orig (first save only, never overwritten), and
- * the temp file is renamed over FILE. A file changed on disk since it was
- * read is not overwritten. On failure the file is byte-identical, the edit
- * stays in memory (still unsaved) and d says why. After a save the file is
- * read again, so later edits and saves stay exact. */
+ * Save. session_save writes every file whose values differ from disk,
+ * changing nothing but the edited values (session_save.c says how): only
+ * the bytes of each edited value are replaced (an added key is one new line
+ * with the map's indentation and the file's line end; a value set back to
+ * "absent" removes its lines); comments, order, anchors, merges, block
+ * scalars and layout elsewhere are untouched. A value that is an alias is
+ * written out as its own value, a key that came from a merge becomes a key
+ * of its map (a note says so). A scalar is written as typed when every
+ * reader (this one and a YAML 1.1 one) reads it the same, quoted otherwise.
+ * The new text is parsed again before writing and must read as the file did
+ * with the edited values put in, every other value unchanged; a value that
+ * cannot be saved so is refused on its own (the others are saved). The file
+ * keeps its identity (a symbolic link is written through, hard links, mode,
+ * owner and group are kept), the original bytes are kept once as FILE.orig
+ * (never more permissive than FILE), and the new bytes replace the old
+ * atomically. A file changed on disk since it was read is not overwritten.
+ * A value not saved stays in memory (still unsaved) and d says why. After a
+ * save the file is read again, so later edits and saves stay exact. */
 #ifndef FD_SESSION_H
 #define FD_SESSION_H
 #include <stdbool.h>
@@ -139,6 +144,7 @@ typedef struct fd_session {
 	size_t n_retired;
 	bool open;
 	bool has_baseline;              /* baseline is run at the first edit; until then it is current */
+	int recovery_lock;              /* 1 + the fd holding this session's recovery lock; 0: none */
 } fd_session;
 
 /* Loads the model (with --dim), the rules (then the environment unless
@@ -156,12 +162,15 @@ int  session_run(fd_session *s);
 int  session_set_spec(fd_session *s, const char *spec, fd_diags *d);
 /* The same with the parts apart. */
 int  session_set(fd_session *s, int32_t rule, const char *path, const char *value, fd_diags *d);
-/* Conveniences for the TUI: priority += delta; enabled = !enabled. */
+/* Conveniences for the TUI: priority += delta, saturating at the int64
+ * limits (-1 + d when it is already there); enabled = !enabled. */
 int  session_bump_priority(fd_session *s, int32_t rule, int64_t delta, fd_diags *d);
 int  session_toggle_enabled(fd_session *s, int32_t rule, fd_diags *d);
 /* The current value of path as YAML text (for a prompt); false when absent
  * ("enabled" is always present: true / false). */
 bool session_get(const fd_session *s, int32_t rule, const char *path, char *buf, size_t size);
+/* The same, whole, on the heap (the caller frees it); NULL when absent. */
+char *session_get_text(const fd_session *s, int32_t rule, const char *path);
 /* What a path wants, in words: "integer", "size (64MiB, 1GiB, bytes)", … or
  * NULL when the path names no field (then *why says what is wrong). */
 const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why);
@@ -182,20 +191,66 @@ void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff
 void session_write_diff_json(FILE *f, const fd_session *s, const fd_session_diff *df);
 
 /* Writes every unsaved value back (see the header comment). Returns the
- * number of files written, -1 when any failed (others may have been written;
- * d names each failure). */
+ * number of files written, -1 when any value was not saved (other values
+ * and files may have been: d names each value not saved as an error, each
+ * file written as a note "written (N values)", and each value written other
+ * than in place — an alias detached, a merged key made the map's own — as a
+ * note). session_save_report counts them. */
+typedef struct fd_save_report {
+	int files_written;          /* files replaced with new text */
+	int files_refused;          /* files with at least one value not saved */
+	size_t values_saved, values_refused;
+} fd_save_report;
 int  session_save(fd_session *s, fd_diags *d);
+int  session_save_report(fd_session *s, fd_save_report *rep, fd_diags *d);
 
-/* Recovery: the unsaved values as lines "set RULE.PATH=VALUE" / "unset
- * RULE.PATH" after a header naming the model and rules, written atomically
- * (temp + rename). Cheap enough to call after every edit and from a signal
- * handler's deferred path. session_load_recovery replays a file; returns the
- * number of edits applied, -1 on error. */
-int  session_write_recovery(const fd_session *s, const char *path, fd_diags *d);
-int  session_load_recovery(fd_session *s, const char *path, fd_diags *d);
-/* $XDG_STATE_HOME/fusiondbg/recovery-<hash of model and rule paths>.txt
- * (~/.local/state when unset). Returns buf. */
+/* Recovery (session_recovery.c says how): one file per running session,
+ * keyed by the real paths of the model and rule files, holding the unsaved
+ * values as "set RULE.PATH=VALUE" / "unset RULE.PATH" lines after a header
+ * that records each file's real path, size and content hash; written
+ * atomically after every edit. A recovery file is another session's while
+ * that session holds its lock; once it does not, it is offered back.
+ *
+ * session_recovery_path: this session's file, $XDG_STATE_HOME/fusiondbg/
+ * recovery-<set-up>-<pid>.txt (~/.local/state when unset; "" when there is
+ * no home at all: never a shared directory). session_recovery_claim fills
+ * buf with it and takes its lock (-1 + a warning in d when there is none:
+ * the session then keeps no recovery file); session_recovery_done lets the
+ * lock go, removing the file when remove_file (nothing unsaved). */
 char *session_recovery_path(const fd_session *s, char *buf, size_t size);
+int  session_recovery_claim(fd_session *s, char *buf, size_t size, fd_diags *d);
+void session_recovery_done(fd_session *s, const char *path, bool remove_file);
+int  session_write_recovery(const fd_session *s, const char *path, fd_diags *d);
+/* The recovery files of this set-up that no running session holds (own:
+ * this session's, left out), newest first; *paths is a NULL-terminated heap
+ * list (free each and it). Returns how many. */
+int  session_find_recovery(const fd_session *s, const char *own, char ***paths);
+
+/* A recovery file read: its files (changed: not the same any more) and its
+ * edit lines, for a prompt to list before they are replayed. */
+typedef struct fd_recovery_file {
+	char *path;                 /* the real path it recorded */
+	bool model;                 /* the model, else a rule file */
+	int64_t size;
+	uint64_t hash;
+	bool changed;               /* its size or contents differ now (or it is gone) */
+} fd_recovery_file;
+typedef struct fd_recovery {
+	char *path;
+	int version;                /* 2; 1: an older file, without sizes and hashes */
+	fd_recovery_file *files;
+	size_t n_files;
+	char **lines;               /* "set RULE.PATH=VALUE" / "unset RULE.PATH", unescaped */
+	size_t n_lines;
+} fd_recovery;
+int  session_read_recovery(const fd_session *s, const char *path, fd_recovery *rec, fd_diags *d);
+/* Replays rec's edits; refuses (-1, nothing replayed, d says which file)
+ * when a file it recorded changed or is not one of this session's. Returns
+ * the number of edits applied. */
+int  session_apply_recovery(fd_session *s, const fd_recovery *rec, fd_diags *d);
+void session_recovery_release(fd_recovery *rec);
+/* read + apply. */
+int  session_load_recovery(fd_session *s, const char *path, fd_diags *d);
 
 /* Getters. */
 static inline const fd_model *session_model(const fd_session *s) { return &s->model; }

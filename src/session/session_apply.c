@@ -1,8 +1,11 @@
 /* session_apply.c — one value into a rule: the path checked against the
- * format's fields (rules/rule_format.h), the text parsed and checked against
- * the field's type, put into the YAML tree, and the typed rule derived again
- * (rule_schema.c); anything the schema refuses is taken back. The enabled
- * rule: an edit of `enabled` overrides the environment. */
+ * format's fields (rules/rule_format.h), the text parsed and put into the
+ * YAML tree (shared structure on the way copied first: an edit changes its
+ * own path only), the typed rule derived again (rule_schema.c) and linted
+ * (rule_check.c); anything the schema or the lint refuses that the rule did
+ * not already have is taken back, with their own messages — a what-if value
+ * is judged exactly as `verify` and `check` judge the same text in a file.
+ * The enabled rule: an edit of `enabled` overrides the environment. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,28 +36,40 @@ static const fd_field *edit_field(const char *path)
 	return f && f->edit ? f : NULL;
 }
 
+/* Whether a param is one the op has is the lint's to say (check's message). */
 const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why)
 {
-	static char msg[256];
+	static char msg[320];
 	char *norm = ypath_normalize(path);
 	const fd_field *f = edit_field(norm);
 	const char *res = NULL;
-	if (!f) {
-		snprintf(msg, sizeof msg, "'%s' is not a field a what-if can change (see fusiondbg(1), WHAT-IF)", path);
-	} else if (f->type == FT_PARAM && rule >= 0 && rule < s->rules.n_rules) {
-		const fd_rule_op *op = path_op(&s->rules.rules[rule], norm);
-		const char *name = strrchr(norm, '.') + 1;
-		if (op && op->op >= 0 && !optable_param(op->op, name))
-			snprintf(msg, sizeof msg, "op %s has no param '%s'", op->type, name);
-		else
-			res = field_type_words(f->type);
-	} else {
+	if (!f)
+		snprintf(msg, sizeof msg, "'%.200s' is not a field a what-if can change (see fusiondbg(1), WHAT-IF)", path);
+	else
 		res = field_type_words(f->type);
-	}
 	free(norm);
 	if (why)
 		*why = res ? NULL : msg;
 	return res;
+}
+
+char *session_param_spelling(const fd_session *s, int32_t rule, const char *path)
+{
+	const fd_field *f = rule >= 0 && rule < s->rules.n_rules ? edit_field(path) : NULL;
+	const fd_rule_op *op = f && f->type == FT_PARAM ? path_op(&s->rules.rules[rule], path) : NULL;
+	const char *dot = strrchr(path, '.'), *name = dot ? dot + 1 : path;
+	const fd_param_def *pd = op && op->op >= 0 ? optable_param(op->op, name) : NULL;
+	const fd_yval *params = pd ? yval_get(op->where, "params") : NULL;
+	for (size_t i = 0; params && params->kind == YV_MAP && i < params->n; i++) {
+		const char *k = params->keys[i]->text;
+		if (k && strcmp(k, name) && optable_param(op->op, k) == pd) {
+			strbuf b = { 0 };
+			sb_add(&b, path, (size_t)(name - path));
+			sb_puts(&b, k);
+			return sb_take(&b);
+		}
+	}
+	return xstrdup(path);
 }
 
 /* ---- the value ------------------------------------------------------------- */
@@ -112,128 +127,6 @@ static fd_yval *parse_value(fd_session *s, const char *label, const char *text, 
 	return v;
 }
 
-static bool ints_ok(const fd_yval *v)
-{
-	int64_t i;
-	return yval_int(v, &i) && i >= 0;
-}
-
-static bool numbers_ok(const fd_yval *v)
-{
-	double f;
-	return yval_float(v, &f);
-}
-
-/* A scalar, or a non-empty list of scalars; each fits `item` when given. */
-static bool scalars(const fd_yval *v, bool (*item)(const fd_yval *))
-{
-	if (v->kind == YV_SCALAR)
-		return !item || item(v);
-	if (v->kind != YV_SEQ || v->n == 0)
-		return false;
-	for (size_t k = 0; k < v->n; k++)
-		if (v->items[k]->kind != YV_SCALAR || (item && !item(v->items[k])))
-			return false;
-	return true;
-}
-
-static bool check_type(const fd_yval *v, fd_field_type ft, char *why, size_t size)
-{
-	int64_t i;
-	double f;
-	bool b, ok = true;
-	switch (ft) {
-	case FT_INT: ok = yval_int(v, &i); break;
-	case FT_UINT: ok = yval_int(v, &i) && i >= 0; break;
-	case FT_POSINT: ok = yval_int(v, &i) && i >= 1; break;
-	case FT_BOOL: ok = yval_bool(v, &b); break;
-	case FT_BYTES: ok = yval_bytes(v, &i) && i >= 0; break;
-	case FT_STR: ok = v->kind == YV_SCALAR; break;
-	case FT_LIST: ok = v->kind == YV_SEQ; break;
-	case FT_RANGE: ok = v->kind == YV_SEQ && v->n == 2; break;
-	case FT_SOURCE: ok = v->kind == YV_SCALAR && source_type_from_name(v->text) != SRC_UNSET; break;
-	case FT_OPTYPE:
-		for (size_t k = 0; k < (v->kind == YV_SEQ ? v->n : 1); k++) {
-			const fd_yval *t = v->kind == YV_SEQ ? v->items[k] : v;
-			if (t->kind == YV_SCALAR && optable_lookup(t->text) < 0) {
-				snprintf(why, size, "unknown op type '%s'", t->text);
-				return false;
-			}
-			ok = ok && t->kind == YV_SCALAR;
-		}
-		ok = ok && (v->kind == YV_SCALAR || (v->kind == YV_SEQ && v->n > 0));
-		break;
-	case FT_NUMBER: ok = yval_float(v, &f) && f >= 0; break;
-	case FT_EXPR: case FT_DTYPES: ok = scalars(v, NULL); break;
-	case FT_INTS: ok = scalars(v, ints_ok); break;
-	case FT_NUMBERS: ok = scalars(v, numbers_ok); break;
-	case FT_SHAPE: ok = v->kind == YV_SEQ || (v->kind == YV_SCALAR && !strcmp(v->text, "scalar")); break;
-	case FT_POSITION: ok = v->kind == YV_SCALAR && (!strcmp(v->text, "fixed") || !strcmp(v->text, "any")); break;
-	case FT_SAMEAS: ok = v->kind == YV_MAP; break;
-	case FT_PARAM:
-	case FT_ANY:
-	case FT_COUNT:
-		break;
-	}
-	if (!ok)
-		snprintf(why, size, "expected %s, got %s%s%s", field_type_words(ft), yval_kind_name(v),
-		         v->kind == YV_SCALAR ? " " : "", v->kind == YV_SCALAR ? v->text : "");
-	return ok;
-}
-
-/* ---- the tree ---------------------------------------------------------------- */
-
-/* Puts v at ref (replace, or add key ref->key to the map); returns what was there. */
-static fd_yval *tree_put(fd_session *s, ypath_ref *ref, fd_yval *v)
-{
-	fd_yval *p = ref->parent;
-	if (ref->value) {
-		fd_yval *old = p->items[ref->index];
-		p->items[ref->index] = v;
-		return old;
-	}
-	fd_yval **items = arena_array(&s->arena, p->n + 1, sizeof *items);
-	fd_yval **keys = arena_array(&s->arena, p->n + 1, sizeof *keys);
-	if (p->n) {
-		memcpy(items, p->items, p->n * sizeof *items);
-		memcpy(keys, p->keys, p->n * sizeof *keys);
-	}
-	fd_yval *k = arena_alloc(&s->arena, sizeof *k);
-	k->kind = YV_SCALAR;
-	k->text = arena_strdup(&s->arena, ref->key);
-	k->text_len = strlen(ref->key);
-	k->pos = p->pos;
-	k->start = k->end = p->end;
-	keys[p->n] = k;
-	items[p->n] = v;
-	p->items = items;
-	p->keys = keys;
-	p->n++;
-	ref->index = p->n - 1;
-	return NULL;
-}
-
-static void tree_remove(fd_yval *p, size_t index)
-{
-	for (size_t i = index + 1; i < p->n; i++) {
-		p->items[i - 1] = p->items[i];
-		p->keys[i - 1] = p->keys[i];
-	}
-	p->n--;
-}
-
-/* Puts back the pair tree_remove took out of p (its arrays still have the room). */
-static void tree_restore(fd_yval *p, size_t index, fd_yval *key, fd_yval *value)
-{
-	p->n++;
-	for (size_t i = p->n - 1; i > index; i--) {
-		p->items[i] = p->items[i - 1];
-		p->keys[i] = p->keys[i - 1];
-	}
-	p->items[index] = value;
-	p->keys[index] = key;
-}
-
 /* ---- the rule ------------------------------------------------------------------ */
 
 /* Applies the enabled rule: an edit of `enabled` overrides the environment. */
@@ -252,31 +145,60 @@ static int refuse(fd_diags *d, const char *label, const char *why)
 	return -1;
 }
 
+/* The lint's errors on rule r that are not among before's messages: what an
+ * edit added. */
+static void new_lint_errors(const fd_ruleset *rs, const fd_rule *r, const fd_diags *before, fd_diags *out)
+{
+	fd_diags now;
+	diags_init(&now);
+	ruleset_check_rule(rs, r, NULL, &now);
+	for (size_t i = 0; i < now.n; i++) {
+		if (now.items[i].severity != DIAG_ERROR)
+			continue;
+		bool old = false;
+		for (size_t j = 0; j < before->n && !old; j++)
+			old = before->items[j].severity == DIAG_ERROR && !strcmp(before->items[j].message, now.items[i].message);
+		if (!old)
+			diag_add(out, DIAG_ERROR, now.items[i].pos, "%s", now.items[i].message);
+	}
+	diags_release(&now);
+}
+
 /* Puts v (NULL: removes the key) at ref in the rule's document and derives
  * the rule again; takes it back when the schema has an error or a new
- * warning (an unknown key), or the rule would be renamed. */
+ * warning (an unknown key), the lint a new error, or the rule would be
+ * renamed. */
 static int take_value(fd_session *s, int32_t rule, const fd_ydoc *doc, ypath_ref *ref, fd_yval *v,
                       const char *label, bool enabled_edit, fd_diags *d)
 {
-	/* schema warnings before, to tell new ones (unknown keys) apart */
-	fd_diags dd;
+	/* schema warnings and lint errors before, to tell new ones apart */
+	fd_diags dd, lint0;
 	diags_init(&dd);
+	diags_init(&lint0);
 	fd_rule before;
 	rule_from_yaml(&s->rules, &before, doc, &dd);
 	size_t warn0 = dd.warnings;
 	diags_clear(&dd);
+	ruleset_check_rule(&s->rules, &s->rules.rules[rule], NULL, &lint0);
 	session_ensure_baseline(s);
 	fd_yval *old = NULL, *old_key = NULL;
+	fd_yplace old_place = { YP_HERE, 0, 0 };
 	if (v) {
-		old = tree_put(s, ref, v);
+		old = ytree_put(&s->arena, ref, v);
 	} else {
 		old = ref->value;
 		old_key = ref->parent->keys[ref->index];
-		tree_remove(ref->parent, ref->index);
+		old_place = yval_place(ref->parent, ref->index);
+		ytree_remove(ref->parent, ref->index);
 	}
 	fd_rule tmp;
 	int rc = rule_from_yaml(&s->rules, &tmp, doc, &dd);
 	bool renamed = rc == 0 && !dd.errors && dd.warnings <= warn0 && strcmp(tmp.name, s->rules.rules[rule].name);
+	if (rc == 0 && !dd.errors && dd.warnings <= warn0 && !renamed) {
+		diags_clear(&dd);
+		new_lint_errors(&s->rules, &tmp, &lint0, &dd);
+	}
+	diags_release(&lint0);
 	if (rc < 0 || dd.errors || dd.warnings > warn0 || renamed) {
 		if (renamed)
 			refuse(d, label, "renaming a rule is not a what-if");
@@ -284,11 +206,11 @@ static int take_value(fd_session *s, int32_t rule, const fd_ydoc *doc, ypath_ref
 			copy_diags(d, &dd);
 		/* put back what was there */
 		if (!v)
-			tree_restore(ref->parent, ref->index, old_key, old);
+			ytree_restore(ref->parent, ref->index, old_key, old, old_place);
 		else if (old)
 			ref->parent->items[ref->index] = old;
 		else
-			tree_remove(ref->parent, ref->index);
+			ytree_remove(ref->parent, ref->index);
 		diags_release(&dd);
 		return -1;
 	}
@@ -312,8 +234,19 @@ static int apply_at(fd_session *s, int32_t rule, const char *path, const char *l
 	if (!doc)
 		return refuse(d, label, "the rule's document is not loaded");
 	ypath_ref ref;
-	if (ypath_resolve(doc->root, path, &ref) < 0)
+	if (ypath_resolve(doc->root, path, &ref) < 0) {
+		/* a param the op does not have: check's word, before "no params map" */
+		const fd_rule_op *op = edit_field(path)->type == FT_PARAM ? path_op(&s->rules.rules[rule], path) : NULL;
+		char at[64], msg[1024];
+		int b = -1, i = -1;
+		if (sscanf(path, "match.branches.%d.ops.%d.", &b, &i) == 2)
+			snprintf(at, sizeof at, "match.branches[%d].ops[%d]", b, i);
+		else if (sscanf(path, "match.ops.%d.", &i) == 1)
+			snprintf(at, sizeof at, "match.ops[%d]", i);
+		if (op && op->op >= 0 && rule_check_unknown_param(op->op, strrchr(path, '.') + 1, at, msg, sizeof msg))
+			return refuse(d, label, msg);
 		return refuse(d, label, ref.err);
+	}
 	if (!ref.value && ref.parent->kind != YV_MAP)
 		return refuse(d, label, "no such list item");
 	fd_yval *v = NULL;
@@ -321,9 +254,10 @@ static int apply_at(fd_session *s, int32_t rule, const char *path, const char *l
 		fd_field_type type = edit_field(path)->type;
 		if (!(v = parse_value(s, label, text, type, d)))
 			return -1;
-		char why2[256];
-		if (!check_type(v, type, why2, sizeof why2))
-			return refuse(d, label, why2);
+	}
+	if (text || ref.value)
+		ypath_unshare(&s->arena, doc->root, path, &ref);   /* resolved above: cannot fail */
+	if (text) {
 		if (ref.value)
 			set_pos(v, ref.value->pos, ref.value->start, ref.value->end);
 		else

@@ -2,6 +2,7 @@
  * TUI's priority bump and enabled toggle, undo / redo, and the slots that
  * remember what each edited value is on disk (what is unsaved). Each edit is
  * applied by session_apply.c and recorded as the value then reads. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,15 @@ struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *pa
 	return sl;
 }
 
+void session_slot_before(fd_session *s, int32_t rule, const char *path, const char *before)
+{
+	if (session_slot(s, rule, path, false))
+		return;
+	struct fd_session_slot *sl = session_slot(s, rule, path, true);
+	free(sl->disk);
+	sl->disk = before ? xstrdup(before) : NULL;
+}
+
 static bool same_text(const char *a, const char *b)
 {
 	return a == b || (a && b && !strcmp(a, b));
@@ -50,7 +60,7 @@ size_t session_unsaved(const fd_session *s)
 
 /* ---- edits ------------------------------------------------------------------ */
 
-static void push_edit(fd_session *s, int32_t rule, const char *path, char *old_text, const char *new_text)
+void session_record_edit(fd_session *s, int32_t rule, const char *path, const char *old_text, const char *new_text)
 {
 	/* a new edit drops the redo tail */
 	s->n_edits = s->n_applied;
@@ -82,17 +92,19 @@ int session_set(fd_session *s, int32_t rule, const char *path, const char *value
 		return -1;
 	}
 	const fd_ydoc *doc = session_rule_doc(s, rule, NULL);
-	char *norm = doc ? ypath_canonical(doc->root, path) : ypath_normalize(path);
-	session_slot(s, rule, norm, true);
+	char *canon = doc ? ypath_canonical(doc->root, path) : ypath_normalize(path);
+	char *norm = session_param_spelling(s, rule, canon);
+	free(canon);
 	char *old = session_current_text(s, rule, norm);
 	if (session_apply_value(s, rule, norm, value, !strcmp(norm, "enabled"), d) < 0) {
 		free(old);
 		free(norm);
 		return -1;
 	}
+	session_slot_before(s, rule, norm, old);   /* a refused edit leaves no slot */
 	/* recorded as the value now reads (canonical), so undo / recovery replay it */
 	char *now = session_current_text(s, rule, norm);
-	push_edit(s, rule, norm, old, now ? now : value);
+	session_record_edit(s, rule, norm, old, now ? now : value);
 	free(now);
 	free(old);
 	free(norm);
@@ -101,20 +113,20 @@ int session_set(fd_session *s, int32_t rule, const char *path, const char *value
 
 int session_set_spec(fd_session *s, const char *spec, fd_diags *d)
 {
-	const char *eq = strchr(spec, '=');
-	if (!eq) {
-		diag_error(d, (fd_srcpos){ 0 }, "--set wants RULE.PATH=VALUE, not '%s'", spec);
-		return -1;
-	}
-	/* the longest rule name followed by '.' */
+	/* the longest rule name followed by '.': a name may hold '.' and '=' */
 	int32_t best = -1;
 	size_t best_len = 0;
 	for (int32_t i = 0; i < s->rules.n_rules; i++) {
 		size_t n = strlen(s->rules.rules[i].name);
-		if (n > best_len && spec + n < eq && !strncmp(spec, s->rules.rules[i].name, n) && spec[n] == '.') {
+		if (n > best_len && !strncmp(spec, s->rules.rules[i].name, n) && spec[n] == '.' && strchr(spec + n, '=')) {
 			best = i;
 			best_len = n;
 		}
+	}
+	const char *eq = strchr(best >= 0 ? spec + best_len : spec, '=');
+	if (!eq) {
+		diag_error(d, (fd_srcpos){ 0 }, "--set wants RULE.PATH=VALUE, not '%s'", spec);
+		return -1;
 	}
 	if (best < 0) {
 		const char *dot = strchr(spec, '.');
@@ -133,8 +145,17 @@ int session_bump_priority(fd_session *s, int32_t rule, int64_t delta, fd_diags *
 {
 	if (rule < 0 || rule >= s->rules.n_rules)
 		return -1;
+	/* saturates at the int64 limits: a priority never wraps around */
+	int64_t p = s->rules.rules[rule].priority, np;
+	if (__builtin_add_overflow(p, delta, &np))
+		np = delta > 0 ? INT64_MAX : INT64_MIN;
+	if (np == p) {
+		diag_error(d, (fd_srcpos){ 0 }, "priority %lld is already the %s a priority can be", (long long)p,
+		           delta > 0 ? "highest" : "lowest");
+		return -1;
+	}
 	char v[32];
-	snprintf(v, sizeof v, "%lld", (long long)(s->rules.rules[rule].priority + delta));
+	snprintf(v, sizeof v, "%lld", (long long)np);
 	return session_set(s, rule, "priority", v, d);
 }
 
@@ -145,22 +166,25 @@ int session_toggle_enabled(fd_session *s, int32_t rule, fd_diags *d)
 	return session_set(s, rule, "enabled", s->rules.rules[rule].enabled ? "false" : "true", d);
 }
 
-bool session_get(const fd_session *s, int32_t rule, const char *path, char *buf, size_t size)
+char *session_get_text(const fd_session *s, int32_t rule, const char *path)
 {
 	if (rule < 0 || rule >= s->rules.n_rules)
-		return false;
+		return NULL;
 	char *norm = ypath_normalize(path);
 	char *t = session_current_text(s, rule, norm);
-	bool ok = t != NULL;
+	if (!t && !strcmp(norm, "enabled"))
+		t = xstrdup(s->rules.rules[rule].enabled ? "true" : "false");
+	free(norm);
+	return t;
+}
+
+bool session_get(const fd_session *s, int32_t rule, const char *path, char *buf, size_t size)
+{
+	char *t = session_get_text(s, rule, path);
 	if (t)
 		snprintf(buf, size, "%s", t);
-	else if (!strcmp(norm, "enabled")) {
-		snprintf(buf, size, "%s", s->rules.rules[rule].enabled ? "true" : "false");
-		ok = true;
-	}
 	free(t);
-	free(norm);
-	return ok;
+	return t != NULL;
 }
 
 bool session_can_undo(const fd_session *s)

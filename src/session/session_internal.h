@@ -8,7 +8,9 @@
  *                    against the format's fields, the tree, the rule derived
  *                    again, the enabled rule
  *   session.c        open / run / close, the baseline, the rules' documents
- *   session_yaml.c   YAML values as canonical text, paths in a document */
+ *   session_render.c a value as the text a save writes
+ *   session_yaml.c   YAML values as canonical text, paths in a document,
+ *                    changes to a tree */
 #ifndef FD_SESSION_INTERNAL_H
 #define FD_SESSION_INTERNAL_H
 #include <stdbool.h>
@@ -25,17 +27,58 @@ bool plain_is_typed(const char *text);           /* unquoted, it reads as a numb
 void yaml_quote(strbuf *b, const char *s);       /* "…" with escapes */
 
 /* Where a path leads in a document. */
+typedef struct ypath_step {
+	fd_yval *parent;       /* the collection a segment indexes */
+	size_t index;          /* the item it names */
+} ypath_step;
 typedef struct ypath_ref {
 	fd_yval *parent;       /* map or list holding the value */
 	size_t index;          /* in parent (when present) */
 	fd_yval *value;        /* NULL when the last key is absent */
 	const char *key;       /* the last segment (map keys) */
+	ypath_step steps[YAML_MAX_DEPTH + 1];   /* every segment that was found, from the root */
+	int n_steps;
 	char err[256];
 } ypath_ref;
 /* Path segments are map keys, list indices, or (in a list of maps with a
  * `type:` key, the constraints) a type name. Only the last key may be absent.
  * Returns 0, or -1 with ref->err. */
 int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref);
+/* Makes each collection on the way to the value a copy of its own (in a)
+ * where it is shared with another place — an alias, a pair a merge brought,
+ * an anchored value other places use — so that a change made there stays at
+ * this path, as a what-if edit means. Returns ypath_resolve's result. */
+int ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_ref *ref);
+/* Whether two values read the same: scalars by text and typedness, lists in
+ * order, maps as sets of pairs. When they differ and where is given, the
+ * path (below prefix) of the first difference goes there. */
+bool yval_same(const fd_yval *a, const fd_yval *b);
+bool yval_differ_at(const fd_yval *a, const fd_yval *b, const char *prefix, strbuf *where);
+/* Puts v at ref (replaces, or adds key ref->key to the map; new arrays in
+ * a); returns what was there. */
+fd_yval *ytree_put(fd_arena *a, ypath_ref *ref, fd_yval *v);
+/* Takes pair index out of map p; ytree_restore puts it back. */
+void ytree_remove(fd_yval *p, size_t index);
+void ytree_restore(fd_yval *p, size_t index, fd_yval *key, fd_yval *value, fd_yplace place);
+/* Sets path in root to v (NULL: removes the key), shared structure copied
+ * first (ypath_unshare); -1 when the path does not resolve. */
+int  ytree_set(fd_arena *a, fd_yval *root, const char *path, fd_yval *v);
+
+/* session_render.c: v as the text written into a file at path (normalised:
+ * its field decides whether a scalar is a string); disk: the value the file
+ * has there, whose style is kept (NULL: none). */
+typedef struct render_ctx {
+	const char *text;      /* the file's text (disk values point into it) */
+	const char *eol;       /* the line end new lines get: "\n" or "\r\n" */
+} render_ctx;
+void render_value(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *path, const render_ctx *rc);
+void render_key(strbuf *b, const char *key);
+/* Whether the field at path (normalised) holds strings: a string, an op
+ * type, a source type, a list of names (rule_format.h). There a plain yes
+ * and a quoted "yes" are the same value. */
+bool field_holds_strings(const char *path);
+/* The line end of the line holding pos (else of the line before): "\r\n" or "\n". */
+const char *eol_at(const char *text, size_t size, size_t pos);
 /* "subgraph.x" → "match.subgraph.x"; returns a heap copy. */
 char *ypath_normalize(const char *path);
 /* Normalised, and "constraints.<i>" written "constraints.<type>" when item i
@@ -60,6 +103,10 @@ void session_ensure_baseline(fd_session *s);
  * overrides the environment). -1 + d when the value is refused. */
 int session_apply_value(fd_session *s, int32_t rule, const char *path, const char *text, bool enabled_edit,
                         fd_diags *d);
+/* A param path (match.ops.0.params.group) spelt as the document spells that
+ * param (groups: group is its alias), so that an edit changes the key the
+ * file has instead of adding a second one; other paths as they are. Heap. */
+char *session_param_spelling(const fd_session *s, int32_t rule, const char *path);
 /* Re-derives every rule that came from old_path (the file's previous tree)
  * from file k's tree (after a save re-read it). */
 int session_rederive_file(fd_session *s, int k, const char *old_path, fd_diags *d);
@@ -68,5 +115,10 @@ int session_rederive_file(fd_session *s, int k, const char *old_path, fd_diags *
  * (disk = current text); whether its value differs from disk. */
 struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *path, bool create);
 bool slot_dirty(const fd_session *s, const struct fd_session_slot *sl);
+/* The slot of (rule, path) after an edit applied there, created when new
+ * with before (the text before the edit, NULL: absent) as its disk text. */
+void session_slot_before(fd_session *s, int32_t rule, const char *path, const char *before);
+/* Records an edit already applied (undo / redo see it); texts copied. */
+void session_record_edit(fd_session *s, int32_t rule, const char *path, const char *old_text, const char *new_text);
 
 #endif

@@ -188,6 +188,10 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 			snprintf(ref->err, sizeof ref->err, "empty segment in path '%s'", path);
 			break;
 		}
+		if (ref->n_steps > YAML_MAX_DEPTH) {
+			snprintf(ref->err, sizeof ref->err, "path '%.200s' is deeper than %d levels", path, YAML_MAX_DEPTH);
+			break;
+		}
 		if (!cur || (cur->kind != YV_MAP && cur->kind != YV_SEQ)) {
 			snprintf(ref->err, sizeof ref->err, "%s is %s, not a map or a list (at '%s')",
 			         walked.n ? walked.s : "the rule", cur ? yval_kind_name(cur) : "absent", seg);
@@ -216,6 +220,8 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 				}
 			}
 		}
+		if (idx >= 0)
+			ref->steps[ref->n_steps++] = (ypath_step){ cur, (size_t)idx };
 		if (!dot) {
 			ref->parent = cur;
 			ref->key = path + (seg - copy);
@@ -240,4 +246,190 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 	sb_release(&walked);
 	free(copy);
 	return rc;
+}
+
+int ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_ref *ref)
+{
+	if (ypath_resolve(root, path, ref) < 0)
+		return -1;
+	bool shared = false, copied = false;
+	/* the steps into collections: every one but the value itself */
+	int last = ref->value ? ref->n_steps - 1 : ref->n_steps;
+	for (int i = 0; i < last; i++) {
+		fd_yval *parent = ref->steps[i].parent;
+		size_t k = ref->steps[i].index;
+		fd_yval *item = parent->items[k];
+		shared = shared || yval_place(parent, k).kind != YP_HERE || item->n_aliases > 0;
+		if (!shared || (item->kind != YV_MAP && item->kind != YV_SEQ))
+			continue;
+		fd_yval *c = arena_memdup(a, item, sizeof *item);
+		c->items = arena_memdup(a, item->items, (item->n ? item->n : 1) * sizeof *item->items);
+		if (item->keys)
+			c->keys = arena_memdup(a, item->keys, (item->n ? item->n : 1) * sizeof *item->keys);
+		if (item->places)
+			c->places = arena_memdup(a, item->places, (item->n ? item->n : 1) * sizeof *item->places);
+		c->anchor = NULL;
+		c->n_aliases = 0;
+		parent->items[k] = c;
+		copied = true;
+	}
+	/* the steps now lead through the copies */
+	return copied ? ypath_resolve(root, path, ref) : 0;
+}
+
+/* Two plain typed scalars with the same value. */
+static bool same_typed(const fd_yval *a, const fd_yval *b)
+{
+	int64_t i, j;
+	double f, g;
+	bool x, y;
+	if (yval_bool(a, &x) || yval_bool(b, &y))
+		return yval_bool(a, &x) && yval_bool(b, &y) && x == y;
+	if (yval_is_null(a) || yval_is_null(b))
+		return yval_is_null(a) && yval_is_null(b);
+	if (yval_int(a, &i) && yval_int(b, &j))
+		return i == j;
+	return yval_float(a, &f) && yval_float(b, &g) && (f == g || (f != f && g != g));
+}
+
+/* Whether a and b differ, at path (a strbuf of the segments so far); where
+ * (may be NULL) gets the path of the first difference. */
+static bool differ(const fd_yval *a, const fd_yval *b, strbuf *path, strbuf *where)
+{
+	bool differs = false;
+	if (yval_is_null(a) || yval_is_null(b)) {
+		differs = !(yval_is_null(a) && yval_is_null(b));
+	} else if (a->kind != b->kind || (a->kind != YV_MAP && a->n != b->n)) {
+		differs = true;
+	} else if (a->kind == YV_SCALAR) {
+		/* quotes change a scalar only where it would be typed, and not in a
+		 * field of strings; typed scalars compare by value (1e3 is 1000.0) */
+		bool strings = field_holds_strings(sb_str(path));
+		bool ta = !a->quoted && !strings && plain_is_typed(a->text);
+		bool tb = !b->quoted && !strings && plain_is_typed(b->text);
+		differs = ta != tb || (ta ? !same_typed(a, b) : strcmp(a->text, b->text) != 0);
+	} else {
+		size_t len = path->n;
+		for (size_t i = 0; i < a->n && !differs; i++) {
+			const fd_yval *bi;
+			if (a->kind == YV_MAP) {
+				long j = yval_index(b, a->keys[i]->text);
+				bi = j >= 0 ? b->items[j] : NULL;
+				sb_printf(path, "%s%s", len ? "." : "", a->keys[i]->text);
+				differs = j < 0 || differ(a->items[i], bi, path, where);
+				if (j < 0 && where)
+					sb_puts(where, path->s);
+			} else {
+				sb_printf(path, "%s%zu", len ? "." : "", i);
+				differs = differ(a->items[i], b->items[i], path, where);
+			}
+			path->n = len;
+			path->s[len] = '\0';
+		}
+		for (size_t i = 0; a->kind == YV_MAP && i < b->n && !differs; i++)
+			if (yval_index(a, b->keys[i]->text) < 0) {
+				differs = true;
+				if (where)
+					sb_printf(where, "%s%s%s", path->s, len ? "." : "", b->keys[i]->text);
+			}
+		return differs;
+	}
+	if (differs && where && !where->n)
+		sb_puts(where, path->n ? path->s : "the document");
+	return differs;
+}
+
+bool yval_same(const fd_yval *a, const fd_yval *b)
+{
+	strbuf path = { 0 };
+	sb_add(&path, "", 0);
+	bool d = differ(a, b, &path, NULL);
+	sb_release(&path);
+	return !d;
+}
+
+bool yval_differ_at(const fd_yval *a, const fd_yval *b, const char *prefix, strbuf *where)
+{
+	strbuf path = { 0 };
+	sb_puts(&path, prefix);
+	bool d = differ(a, b, &path, where);
+	sb_release(&path);
+	return d;
+}
+
+/* ---- changes to a tree ------------------------------------------------------- */
+
+fd_yval *ytree_put(fd_arena *a, ypath_ref *ref, fd_yval *v)
+{
+	fd_yval *p = ref->parent;
+	if (ref->value) {
+		fd_yval *old = p->items[ref->index];
+		p->items[ref->index] = v;
+		return old;
+	}
+	fd_yval **items = arena_array(a, p->n + 1, sizeof *items);
+	fd_yval **keys = arena_array(a, p->n + 1, sizeof *keys);
+	if (p->n) {
+		memcpy(items, p->items, p->n * sizeof *items);
+		memcpy(keys, p->keys, p->n * sizeof *keys);
+	}
+	if (p->places) {
+		fd_yplace *places = arena_array(a, p->n + 1, sizeof *places);
+		memcpy(places, p->places, p->n * sizeof *places);
+		places[p->n] = (fd_yplace){ YP_HERE, 0, 0 };
+		p->places = places;
+	}
+	fd_yval *k = arena_alloc(a, sizeof *k);
+	k->kind = YV_SCALAR;
+	k->text = arena_strdup(a, ref->key);
+	k->text_len = strlen(ref->key);
+	k->pos = p->pos;
+	k->start = k->end = k->tail = p->end;
+	keys[p->n] = k;
+	items[p->n] = v;
+	p->items = items;
+	p->keys = keys;
+	p->n++;
+	ref->index = p->n - 1;
+	return NULL;
+}
+
+void ytree_remove(fd_yval *p, size_t index)
+{
+	for (size_t i = index + 1; i < p->n; i++) {
+		p->items[i - 1] = p->items[i];
+		p->keys[i - 1] = p->keys[i];
+		if (p->places)
+			p->places[i - 1] = p->places[i];
+	}
+	p->n--;
+}
+
+/* Puts back the pair ytree_remove took out of p (its arrays still have the
+ * room), as it was placed. */
+void ytree_restore(fd_yval *p, size_t index, fd_yval *key, fd_yval *value, fd_yplace place)
+{
+	p->n++;
+	for (size_t i = p->n - 1; i > index; i--) {
+		p->items[i] = p->items[i - 1];
+		p->keys[i] = p->keys[i - 1];
+		if (p->places)
+			p->places[i] = p->places[i - 1];
+	}
+	p->items[index] = value;
+	p->keys[index] = key;
+	if (p->places)
+		p->places[index] = place;
+}
+
+int ytree_set(fd_arena *a, fd_yval *root, const char *path, fd_yval *v)
+{
+	ypath_ref ref;
+	if (ypath_unshare(a, root, path, &ref) < 0)
+		return -1;
+	if (v)
+		ytree_put(a, &ref, v);
+	else if (ref.value)
+		ytree_remove(ref.parent, ref.index);
+	return 0;
 }

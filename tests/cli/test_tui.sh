@@ -16,11 +16,15 @@
 # file, terminal restored). UPDATE=1 rewrites the expected screens.
 set -u
 . "$(dirname "$0")/../lib.sh"
-ROOT=$(pwd)
 FUSIONDBG=$(cd "$(dirname "$FUSIONDBG")" && pwd)/$(basename "$FUSIONDBG")
+# The checkout under a name of fixed length (a symlink), so that a screen
+# showing a path of it (the recovery prompt) is laid out alike in every checkout.
+ROOT=$(mktemp -u /tmp/fdbg-root.XXXXXX)
+ln -s "$(pwd)" "$ROOT"
+cd "$ROOT" || exit 1
 export FUSIONDBG SAMPLES=$ROOT/samples EXPECTED=$ROOT/tests/tui/expected
 fail=0
-tmpdirs=()
+tmpdirs=("$ROOT")
 trap 'rm -rf "${tmpdirs[@]}"' EXIT
 
 header() { sed -n "s/^# $2: //p" "$1"; }
@@ -51,6 +55,7 @@ compare_screens() {   # compare_screens NAME DIR
 	for s in "$dir"/"$name"-*.screen; do
 		[ -e "$s" ] || continue
 		sed -i "s|$dir|\$TMP|g" "$s"   # the test directory's name (fixed length, see fresh_dir)
+		sed -i "s|$ROOT|\$ROOT|g" "$s"   # the checkout's (a path a recovery prompt shows)
 		# the recovery file's name hashes absolute paths, which differ per checkout
 		sed -i -E 's/recovery-[0-9a-f]{16}/recovery-XXXXXXXXXXXXXXXX/g' "$s"
 		local e="$EXPECTED/$(basename "$s")"

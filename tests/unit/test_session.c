@@ -19,28 +19,12 @@
 #include <cmocka.h>
 #include "session/session.h"
 #include "base/atomic_file.h"
+#include "session_fixture.h"
 
 static char dir[64];
 static char rules_path[128];
 static char *orig_text;
 static size_t orig_size;
-
-static char *slurp(const char *path, size_t *size)
-{
-	fd_diags d;
-	diags_init(&d);
-	char *t = file_read_all(path, size, &d);
-	diags_release(&d);
-	return t;
-}
-
-static void spit(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
 
 static int setup(void **state)
 {
@@ -65,40 +49,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void print_diags(const fd_diags *d)
-{
-	char buf[1024];
-	for (size_t i = 0; i < d->n; i++)
-		fprintf(stderr, "  %s\n", diag_format(&d->items[i], buf, sizeof buf));
-}
-
-static void open_session(fd_session *s, const char *model, const char *const *rules, int n_rules)
-{
-	fd_diags d;
-	diags_init(&d);
-	fd_session_options o = { .model_path = model, .rule_paths = rules, .n_rule_paths = n_rules, .no_env = true };
-	int rc = session_open(s, &o, &d);
-	print_diags(&d);
-	assert_int_equal(rc, 0);
-	diags_release(&d);
-}
-
-static int set(fd_session *s, const char *spec, char *err, size_t errsize)
-{
-	fd_diags d;
-	diags_init(&d);
-	int rc = session_set_spec(s, spec, &d);
-	if (err) {
-		err[0] = '\0';
-		if (d.n)
-			snprintf(err, errsize, "%s", d.items[0].message);
-	}
-	if (rc == 0)
-		print_diags(&d);
-	diags_release(&d);
-	return rc;
-}
-
 /* A fresh copy of the shipped rule for each test. */
 static void reset_rules(void)
 {
@@ -109,6 +59,14 @@ static void reset_rules(void)
 }
 
 static const char *one_rule[1];
+
+/* A session on a fresh copy of the shipped Conv_BN_Relu rule. */
+static void open_fresh(fd_session *s)
+{
+	reset_rules();
+	one_rule[0] = rules_path;
+	open_session(s, "samples/conv_bn_relu.onnx", one_rule, 1);
+}
 
 /* The offsets of priority's value in the original text ("200"). */
 static void value_span(const char *text, const char *key_line, size_t *start, size_t *end)
@@ -124,10 +82,8 @@ static void value_span(const char *text, const char *key_line, size_t *start, si
 
 static void test_edit_checks(void **state)
 {
-	reset_rules();
 	fd_session s;
-	one_rule[0] = rules_path;
-	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	open_fresh(&s);
 	char err[512];
 	assert_int_equal(s.current.n_fusions, 1);
 	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=abc", err, sizeof err), -1);
@@ -165,6 +121,30 @@ static void test_edit_checks(void **state)
 	assert_string_equal(session_path_type(&s, 0, "constraints.memory_limit.max_output_size", NULL),
 	                    "size (64MiB, 1.5GiB, 33554432)");
 	assert_int_equal(session_unsaved(&s), 3);
+	session_close(&s);
+}
+
+/* + and - saturate at the int64 limits: no wrap to the other sign. */
+static void test_priority_saturates(void **state)
+{
+	fd_session s;
+	open_fresh(&s);
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=9223372036854775800", NULL, 0), 0);
+	assert_int_equal(session_bump_priority(&s, 0, 10, &d), 0);
+	assert_true(s.rules.rules[0].priority == INT64_MAX);
+	assert_int_equal(session_bump_priority(&s, 0, 10, &d), -1);
+	assert_non_null(strstr(d.items[0].message, "already the highest"));
+	assert_true(s.rules.rules[0].priority == INT64_MAX);
+	assert_int_equal(session_bump_priority(&s, 0, -10, &d), 0);
+	assert_true(s.rules.rules[0].priority == INT64_MAX - 10);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=-9223372036854775805", NULL, 0), 0);
+	assert_int_equal(session_bump_priority(&s, 0, -10, &d), 0);
+	assert_true(s.rules.rules[0].priority == INT64_MIN);
+	assert_int_equal(session_bump_priority(&s, 0, -10, &d), -1);
+	assert_true(s.rules.rules[0].priority == INT64_MIN);
+	diags_release(&d);
 	session_close(&s);
 }
 
@@ -226,10 +206,8 @@ static void test_undo_redo_diff(void **state)
 
 static void test_save_only_the_value(void **state)
 {
-	reset_rules();
 	fd_session s;
-	one_rule[0] = rules_path;
-	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	open_fresh(&s);
 	fd_diags d;
 	diags_init(&d);
 	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=250", NULL, 0), 0);
@@ -280,10 +258,8 @@ static void test_save_only_the_value(void **state)
 
 static void test_save_added_keys(void **state)
 {
-	reset_rules();
 	fd_session s;
-	one_rule[0] = rules_path;
-	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	open_fresh(&s);
 	fd_diags d;
 	diags_init(&d);
 	assert_int_equal(session_toggle_enabled(&s, 0, &d), 0);
@@ -382,10 +358,8 @@ static void test_save_failures_keep_file(void **state)
 
 static void test_recovery_round_trip(void **state)
 {
-	reset_rules();
 	fd_session s;
-	one_rule[0] = rules_path;
-	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	open_fresh(&s);
 	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=42", NULL, 0), 0);
 	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.constraints.memory_limit.max_intermediate_size=1KiB", NULL, 0), 0);
 	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.enabled=false", NULL, 0), 0);
@@ -548,6 +522,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edit_checks),
+		cmocka_unit_test(test_priority_saturates),
 		cmocka_unit_test(test_undo_redo_diff),
 		cmocka_unit_test(test_save_only_the_value),
 		cmocka_unit_test(test_save_added_keys),

@@ -1,0 +1,69 @@
+/* text.h — foreign text (names from a model or a rule file, paths, values)
+ * made safe for where it is printed, and long text cut visibly.
+ *
+ * The one mechanism: foreign text is escaped where it enters output, by the
+ * helper of that output's kind, and nowhere else.
+ *   plain text (stdout, stderr, the TUI): text_escape — every control byte
+ *     (C0, DEL, the C1 range as UTF-8), each byte of invalid UTF-8 and the
+ *     bidirectional overrides become visible escapes (\n, \t, \r, \e, \xNN,
+ *     \u202e); everything else is kept. It leaves backslashes alone, so it is
+ *     idempotent: escaping twice is escaping once, and text built from
+ *     escaped pieces stays safe. The printers reach it through txt_fprintf /
+ *     txt_sb_printf, which escape every %s argument (the format is the
+ *     program's own text), and diagnostics are escaped as they are made
+ *     (diag.c): a diagnostic is one line by contract, so an LF in a name
+ *     can never forge another "error:" line.
+ *   JSON: json_write_string (json.h) — RFC 8259 escapes, \u escapes for
+ *     every control character, and a byte of invalid UTF-8 as the text \xNN.
+ *   DOT / SVG: text_dot_escape for escString attributes and text_html_escape
+ *     for HTML-like labels — the text escapes first (no control byte reaches
+ *     the XML an SVG is), then what each syntax needs ("\\", "\"", "&lt;").
+ *
+ * Cutting: text_cut keeps the head and the tail of text that is too long for
+ * a fixed buffer, "head…tail", on UTF-8 boundaries: nothing is cut silently
+ * and nothing overflows. */
+#ifndef FD_TEXT_H
+#define FD_TEXT_H
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "base/strbuf.h"
+
+/* Appends s escaped for plain text (see above); NULL appends nothing. */
+void text_escape(strbuf *b, const char *s);
+/* The same for n bytes (may hold NULs, shown as \x00). */
+void text_escape_n(strbuf *b, const char *s, size_t n);
+/* True when s needs no escape (text_escape would copy it unchanged). */
+bool text_is_safe(const char *s);
+/* Whether s..s+n is valid UTF-8 (no overlong forms, no surrogates). */
+bool text_utf8_valid(const char *s, size_t n);
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 when invalid. */
+size_t text_utf8_seq(const unsigned char *s, size_t n);
+
+/* Copies src into dst (size bytes, NUL included), as "head…tail" when it is
+ * longer; returns dst. size must be at least 16. */
+char *text_cut(char *dst, size_t size, const char *src);
+/* Formats into dst, every %s argument escaped with text_escape, cut as
+ * text_cut when the result is longer; returns dst. */
+char *txt_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* printf whose %s arguments are escaped with text_escape; every other
+ * conversion is printf's. For every printer of plain text that shows foreign
+ * text. */
+int  txt_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int  txt_vfprintf(FILE *f, const char *fmt, va_list ap);
+void txt_sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void txt_sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+/* fputs of foreign text, escaped. */
+void txt_fputs(const char *s, FILE *f);
+
+/* DOT escString ("…" attribute values, tooltips): text_escape, then a
+ * backslash doubled and a quote escaped, so a name ending in a backslash or
+ * holding \" cannot end the string early. */
+void text_dot_escape(strbuf *b, const char *s);
+/* Text inside a Graphviz HTML-like label (and so inside SVG): text_escape,
+ * then & < > " as entities. */
+void text_html_escape(strbuf *b, const char *s);
+
+#endif
