@@ -5,7 +5,8 @@
  *     op's inputs; same_as naming the op itself, a later op, an optional op
  *     or an input beyond that op's; value on an activation
  *   W position: fixed on an op that is never swapped; a shape name used
- *     once (it constrains nothing); tolerance without value (schema) */
+ *     once (it constrains nothing); every op after op 0 optional (a fusion
+ *     of op 0 alone); tolerance without value (schema) */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,8 +84,15 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 	if (!strcmp(e->s, "rank"))
 		return;
 	for (int t = 0; t < op->n_types; t++) {
-		if (optable_param(op->ops[t], e->s))
+		const fd_param_def *pd = optable_param(op->ops[t], e->s);
+		if (pd) {
+			if (w->c->opt && w->c->opt->verbose)
+				say_at(w->c, DIAG_NOTE, yval_text_pos(w->src, (size_t)e->at), "%s: '%s' is %s's param %s (%s%s%s)",
+				       w->path, e->s, optable_get(op->ops[t])->name, pd->name,
+				       pd->attr ? "attribute " : pd->input >= 0 ? "a constant input" : "derived",
+				       pd->attr ? pd->attr : "", pd->default_value ? ", else its default" : "");
 			continue;
+		}
 		const fd_op_def *d = optable_get(op->ops[t]);
 		char list[512];
 		if (op->n_types > 1 && optable_param(op->ops[t ? 0 : 1], e->s))
@@ -164,6 +172,12 @@ void check_op_ext(checker *c, const fd_rule_pattern *pat, int i, const char *pat
 {
 	const fd_rule_op *op = &pat->ops[i];
 	char name[128];
+	bool all_optional = pat->n_ops > 1;
+	for (int k = 1; k < pat->n_ops; k++)
+		all_optional &= pat->ops[k].optional;
+	if (i == pat->n_ops - 1 && all_optional)
+		WARN(c, yval_get(op->where, "optional"), "%s.optional: every op after op 0 is optional, so the rule fuses op 0 "
+		     "alone where none of them is there", path);
 	for (int w = 0; w < op->n_where; w++) {
 		char p[200];
 		const fd_yval *wv = yval_get(op->where, "where");

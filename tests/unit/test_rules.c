@@ -205,6 +205,7 @@ static const struct bad_case {
 	{ "unknown_key.yaml", false, "6:7: error: unknown key 'parms' in match.ops[0] (known: type, params, inputs, input_sources, output_names, optional, outputs, where)" },
 	{ "rewrite_from_op_range.yaml", false, "10:16: error: rewrite.inputs[0].from_op: 2 is out of range (the pattern has ops 0..1)" },
 	/* the language beyond the seed (fusiondbg-rules(5), BEYOND THE SEED), and its limits */
+	{ "lang_all_optional.yaml", false, "9:17: error: match.ops[2].optional: every op after op 0 is optional, so the rule fuses op 0 alone where none of them is there" },
 	{ "lang_dtype_unknown.yaml", false, "8:25: error: match.ops[1].input_sources.input1.dtype: unknown dtype 'float33' (known: float32, float16, bfloat16, float64, int8, uint8, int16, int32, int64, bool, …)" },
 	{ "lang_input_k_huge.yaml", false, "7:9: error: match.ops[0].input_sources: input40000: K above 32767; fusiondbg takes at most 32767 (see fusiondbg-rules(5), LIMITS)" },
 	{ "lang_optional_anchor.yaml", false, "6:17: error: match.ops[0].optional: op 0 is the anchor and cannot be optional" },
