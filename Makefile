@@ -151,8 +151,9 @@ run: $(PROGRAM)
 
 # ---- tests -------------------------------------------------------------------
 # make check T=PATTERN runs only the tests whose name contains PATTERN.
-check: $(PROGRAM) $(TEST_BIN)
-	$(Q)FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(T)
+# tests/peer compares rules/onnxruntime with onnxruntime-node: check installs it.
+check: $(PROGRAM) $(TEST_BIN) $(ORT)
+	$(Q)FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/run-all $(T)
 
 # ---- install -------------------------------------------------------------------
 install: $(PROGRAM)

@@ -35,10 +35,15 @@ typedef struct cli_options {
 	cli_format format;                  /* --format text|json (export: dot|svg|png) */
 	bool format_given;
 	bool strict, verbose, trace, diff, after, near_misses, no_canonicalize;
+	int initializers;                   /* --initializers onnx|constant: fd_init_policy, 0 unset */
 	bool constants, fusion_dots;        /* export: --constants, --fusion-dots */
 	int max_nodes;                      /* export: --max-nodes N */
 	const char *dots_dir;               /* export: --dots-dir DIR */
 	bool max_nodes_given;
+	bool depth_given;                   /* --depth was written (export wants --around or --rule with it) */
+	int max_side;                       /* export: --max-side PX */
+	bool max_side_given;
+	int limit;                          /* why: --limit N near-misses, 0 all (default 10) */
 	int64_t peak_warn;                  /* --peak-warn BYTES, -1 default */
 } cli_options;
 
@@ -49,12 +54,12 @@ enum {
 	OPT_FORMAT = 1 << 8, OPT_STRICT = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_TRACE = 1 << 11,
 	OPT_DIFF = 1 << 12, OPT_AFTER = 1 << 13, OPT_NEAR = 1 << 14, OPT_NOCANON = 1 << 15,
 	OPT_PEAKWARN = 1 << 16, OPT_CONSTANTS = 1 << 17, OPT_FUSIONDOTS = 1 << 18, OPT_MAXNODES = 1 << 19,
-	OPT_AROUND = 1 << 20, OPT_DOTSDIR = 1 << 21,
-	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON,
+	OPT_AROUND = 1 << 20, OPT_DOTSDIR = 1 << 21, OPT_INITS = 1 << 22, OPT_LIMIT = 1 << 23, OPT_MAXSIDE = 1 << 24,
+	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON | OPT_INITS,
 };
 
 /* The tails of the model commands' usage lines. */
-#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--no-canonicalize]"
+#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--no-canonicalize] [--initializers onnx|constant]"
 #define CLI_USAGE_WHATIF " [--set RULE.PATH=VALUE]... [--diff]"
 
 /* Parses argv (after the command word). Prints a usage error and returns -1

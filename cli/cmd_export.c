@@ -15,11 +15,11 @@
 static const cli_command_spec spec = {
 	.usage = "fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg}|- [--format dot|svg|png] [--after] "
 	         "[--around NODE --depth K] [--rule NAME] [--near-misses] [--constants] [--fusion-dots [--dots-dir DIR]] "
-	         "[--max-nodes N] "
+	         "[--max-nodes N] [--max-side PX] "
 	         "[--set RULE.PATH=VALUE]..." CLI_USAGE_MODEL " [--peak-warn BYTES]",
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_AFTER | OPT_AROUND | OPT_DEPTH | OPT_RULE |
 	           OPT_NEAR | OPT_PEAKWARN | OPT_SET | OPT_CONSTANTS | OPT_FUSIONDOTS | OPT_MAXNODES | OPT_FORMAT |
-	           OPT_DOTSDIR,
+	           OPT_DOTSDIR | OPT_MAXSIDE,
 	.required = OPT_OUTPUT,
 	.needs = "export needs one MODEL and -o FILE",
 };
@@ -29,6 +29,11 @@ int cmd_export(int argc, char **argv)
 	cli_options o;
 	if (cli_parse_command(argc, argv, &spec, &o) < 0)
 		return EXIT_BAD_INPUT;
+	if (o.depth_given && !o.node && !o.rule) {   /* a whole picture has no depth: say so, do not ignore it */
+		cli_usage_error(spec.usage, "--depth %d draws K steps around something: give --around NODE or --rule NAME",
+		                o.depth);
+		return EXIT_BAD_INPUT;
+	}
 	fd_export_options eo;
 	export_options_init(&eo);
 	/* --format, else the name's extension; standard output (-o -) is DOT by default */
@@ -50,6 +55,7 @@ int cmd_export(int argc, char **argv)
 	eo.depth = o.depth;
 	eo.rule = o.rule;
 	eo.max_layout_nodes = o.max_nodes_given ? (o.max_nodes ? o.max_nodes : -1) : 0;
+	eo.max_side_px = o.max_side_given ? (o.max_side ? o.max_side : -1) : 0;
 
 	/* the what-if session runs the rules (with --set edits) and the estimates;
 	 * the trace's events are kept only when near misses need their words */

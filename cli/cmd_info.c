@@ -75,6 +75,9 @@ static void print_json(FILE *f, const char *path, const fd_model_info *in)
 	fprintf(f, "  \"shape_coverage\": {\"known\": %lld, \"total\": %lld},\n",
 	        (long long)in->shape_coverage.known, (long long)in->shape_coverage.total);
 	json_values(f, "inputs", in->inputs, in->n_inputs);
+	fprintf(f, "  \"declared_inputs\": %d,\n  \"overridable_initializers\": %d,\n",
+	        in->n_declared_inputs, in->n_overridable);
+	json_values(f, "initializers_listed_as_inputs", in->listed_initializers, in->n_listed_initializers);
 	json_values(f, "outputs", in->outputs, in->n_outputs);
 	fputs("  \"unknown_ops\": [", f);
 	for (int32_t i = 0; i < in->n_unknown_ops; i++) {
@@ -113,6 +116,30 @@ static void text_values(FILE *f, const char *title, const fd_value_info *v, int3
 		fprintf(f, "  (none)\n");
 }
 
+/* What the initializers listed as inputs are (ONNX IR "Graphs"): defaults
+ * the caller may override from IR 4 on, constants before. */
+static const char *listed_initializers_words(const fd_model_info *in)
+{
+	if (in->n_overridable == in->n_listed_initializers)
+		return "overridable defaults, not constants";
+	if (in->n_overridable)
+		return "some overridable defaults";
+	return in->ir_version < 4 ? "constants: IR < 4 lists every initializer"
+	                          : "held constant: --initializers constant";
+}
+
+/* A few of them by name (a model may list hundreds), then how many more. */
+enum { LISTED_SHOWN = 8 };
+static void text_listed_initializers(FILE *f, const fd_model_info *in, int w)
+{
+	int32_t n = in->n_listed_initializers < LISTED_SHOWN ? in->n_listed_initializers : LISTED_SHOWN;
+	char title[96];
+	snprintf(title, sizeof title, "initializers listed as inputs (%s)", listed_initializers_words(in));
+	text_values(f, title, in->listed_initializers, n, w);
+	if (in->n_listed_initializers > n)
+		fprintf(f, "  … and %d more (--format json lists every one)\n", in->n_listed_initializers - n);
+}
+
 static void print_text(FILE *f, const char *path, const fd_model_info *in)
 {
 	char size[32];
@@ -141,8 +168,18 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in)
 		fprintf(f, " (%.1f%%)", 100.0 * (double)c->known / (double)c->total);
 	fputc('\n', f);
 
+	fprintf(f, "%-16s %d declared", "inputs", in->n_declared_inputs);
+	if (in->n_listed_initializers)
+		fprintf(f, ": %d to feed, %d initializers listed as inputs (%s)", in->n_inputs,
+		        in->n_listed_initializers, listed_initializers_words(in));
+	fputc('\n', f);
+
 	int w = name_width(in->outputs, in->n_outputs, name_width(in->inputs, in->n_inputs, 4));
+	w = name_width(in->listed_initializers, in->n_listed_initializers < LISTED_SHOWN ? in->n_listed_initializers
+	               : LISTED_SHOWN, w);
 	text_values(f, "inputs", in->inputs, in->n_inputs, w);
+	if (in->n_listed_initializers)
+		text_listed_initializers(f, in, w);
 	text_values(f, "outputs", in->outputs, in->n_outputs, w);
 
 	if (in->n_symdims) {

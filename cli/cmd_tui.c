@@ -7,7 +7,7 @@
 #include "../ui/ui.h"
 
 static const char usage[] =
-	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize]";
+	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize] [--initializers onnx|constant]";
 
 int cmd_tui(int argc, char **argv)
 {
@@ -28,7 +28,7 @@ int cmd_tui(int argc, char **argv)
 	}
 	tui_options to = {
 		.model = o.model, .rules = o.rules, .n_rules = o.n_rules, .dims = o.dims, .n_dims = o.n_dims,
-		.target = o.target, .no_canonicalize = o.no_canonicalize,
+		.target = o.target, .no_canonicalize = o.no_canonicalize, .initializers = o.initializers,
 	};
 	return tui_run(&to);
 }

@@ -2,10 +2,13 @@
  * attempt that answers for R on N (explain_why, as the TUI's why-not) and its
  * deciding check in one line (expected, actual, code, the rule's
  * file:line), then the attempt's events. Without
- * --node, the closest near-misses across every graph. Exit 0 when R fires
+ * --node, the rule's record: the anchors it did not fire on, deepest
+ * failure first (--limit N), or for a rule without an anchor the nodes
+ * nearest to being one. Exit 0 when R fires
  * (on N), 1 when it does not, 2 on bad usage, unknown rule or node.
  * --set / --diff through the session. */
 #include <stdio.h>
+#include <stdlib.h>
 #include "cli.h"
 #include "match/match.h"
 #include "rules/rules.h"
@@ -13,21 +16,21 @@
 #include "explain/explain.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE]" CLI_USAGE_MODEL
+	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE | --limit N]" CLI_USAGE_MODEL
 	         CLI_USAGE_WHATIF,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_SET | OPT_DIFF,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_LIMIT | OPT_SET | OPT_DIFF,
 	.required = OPT_RULE,
 	.needs = "why needs one MODEL and --rule NAME",
 	.events = true,
 };
 
-#define NEAR_MISSES 10
-
 static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
 {
 	int32_t g, node;
 	if (!model_find_node(r->ctx->model, node_name, &g, &node)) {
-		fprintf(stderr, "fusiondbg: %s: no node named '%s'\n", r->ctx->model->path, node_name);
+		char hint[600];
+		fprintf(stderr, "fusiondbg: %s: no node named '%s'%s\n", r->ctx->model->path, node_name,
+		        explain_node_hint(r->ctx->model, node_name, hint, sizeof hint));
 		return EXIT_BAD_INPUT;
 	}
 	fd_why w;
@@ -47,41 +50,55 @@ static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
 	return w.fired ? EXIT_OK : EXIT_FINDINGS;
 }
 
-static int why_rule(const fd_match_result *r, int32_t ri)
+/* A rule without an anchor: what came nearest (explain_anchor_candidates). */
+static int no_anchor(const fd_match_result *r, int32_t ri)
+{
+	const fd_rule *rule = &r->rules->rules[ri];
+	char lines[16][320];
+	size_t n = explain_anchor_candidates(r, ri, lines, 16);
+	printf("why: %s had no anchor in the model (no node of op0's type)%s\n", rule->name, n ? ":" : "");
+	for (size_t i = 0; i < n; i++)
+		printf("  %s\n", lines[i]);
+	return EXIT_FINDINGS;
+}
+
+/* Without --node: the rule's record across the model, then the anchors it
+ * did not fire on, deepest failure first (at most limit, 0: all), and the
+ * detail of the closest. */
+static int why_rule(const fd_match_result *r, int32_t ri, int limit)
 {
 	const fd_rule *rule = &r->rules->rules[ri];
 	const fd_rule_stats *st = &r->stats[ri];
-	uint32_t idx[NEAR_MISSES + 64];
-	size_t n = explain_rank_attempts(r, ri, idx, sizeof idx / sizeof *idx);
 	char line[2048];
-	size_t fired = (size_t)st->effect_times;
-	if (n == 0) {
-		printf("why: %s had no anchor in the model (no node of op0's type)\n", rule->name);
-		return EXIT_FINDINGS;
-	}
-	if (fired)
-		printf("%s fired %zu time%s (match_times %lld, attempts %lld)\n", rule->name, fired,
+	for (size_t i = 0; i < r->trace.n_attempts; i++)   /* it did not run at all */
+		if (r->trace.attempts[i].rule == ri && r->trace.attempts[i].anchor < 0) {
+			printf("%s\n", explain_why_line(r, (uint32_t)i, line, sizeof line));
+			return EXIT_FINDINGS;
+		}
+	if (st->attempts == 0)
+		return no_anchor(r, ri);
+	size_t fired = (size_t)st->effect_times, n;
+	uint32_t *miss = explain_misses(r, ri, &n);
+	if (fired && !n)
+		printf("%s fired %zu time%s, on every anchor it tried (match_times %lld, attempts %lld)\n", rule->name, fired,
 		       fired == 1 ? "" : "s", (long long)st->match_times, (long long)st->attempts);
+	else if (fired)
+		printf("%s fired %zu time%s (match_times %lld, attempts %lld); on the other %zu anchor%s, deepest failure "
+		       "first:\n", rule->name, fired, fired == 1 ? "" : "s", (long long)st->match_times,
+		       (long long)st->attempts, n, n == 1 ? "" : "s");
 	else
 		printf("%s never fired (match_times %lld, attempts %lld); closest near-misses:\n", rule->name,
 		       (long long)st->match_times, (long long)st->attempts);
-	size_t shown = 0;
-	uint32_t top = UINT32_MAX;
-	for (size_t i = 0; i < n && shown < NEAR_MISSES; i++) {
-		if (r->trace.attempts[idx[i]].rung == RUNG_FIRED)
-			continue;
-		if (top == UINT32_MAX) {
-			top = idx[i];
-			if (fired)
-				printf("closest near-misses:\n");
-		}
-		printf("%s\n", explain_why_line(r, idx[i], line, sizeof line));
-		shown++;
-	}
-	if (top != UINT32_MAX) {
+	size_t shown = limit > 0 && (size_t)limit < n ? (size_t)limit : n;
+	for (size_t i = 0; i < shown; i++)
+		printf("%s\n", explain_why_line(r, miss[i], line, sizeof line));
+	if (shown < n)
+		printf("... and %zu more (--limit 0 lists them all)\n", n - shown);
+	if (n) {
 		printf("\ndetail of the closest:\n");
-		explain_attempt_text(stdout, r, top);
+		explain_attempt_text(stdout, r, miss[0]);
 	}
+	free(miss);
 	return fired ? EXIT_OK : EXIT_FINDINGS;
 }
 
@@ -90,10 +107,12 @@ static int run(const cli_options *o, fd_session *s)
 {
 	int32_t ri = ruleset_find(session_rules(s), o->rule);
 	if (ri < 0) {
-		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules\n", o->rule);
+		char hint[600];
+		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules%s\n", o->rule,
+		        explain_rule_hint(session_rules(s), o->rule, hint, sizeof hint));
 		return EXIT_BAD_INPUT;
 	}
-	int rc = o->node ? why_node(session_result(s), ri, o->node) : why_rule(session_result(s), ri);
+	int rc = o->node ? why_node(session_result(s), ri, o->node) : why_rule(session_result(s), ri, o->limit);
 	cli_print_diff_after(o, s);
 	return rc;
 }

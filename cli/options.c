@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "base/nearest.h"
+#include "rules/rules.h"
 #include "rules/yaml_tree.h"
 
 /* Every option of every command, once: the parser and each command's --help
@@ -21,13 +23,16 @@ static const struct option_def {
 	{ "dim", 0, OPT_DIM, "NAME=V", "bind the symbolic dimension NAME to V, repeatable" },
 	{ "target", 0, OPT_TARGET, "T", "the target a rule's scope must contain (default ai_core)" },
 	{ "no-canonicalize", 0, OPT_NOCANON, NULL, "match op types literally: no decomposed forms (Swish, Gelu, LayerNorm)" },
+	{ "initializers", 0, OPT_INITS, "POLICY", "initializers also listed as graph inputs: onnx (default; from IR 4 "
+	                                         "on overridable, not constants) or constant (every initializer a weight)" },
 	{ "set", 0, OPT_SET, "RULE.PATH=VALUE", "what-if edit of a rule, without touching its file, repeatable" },
 	{ "diff", 0, OPT_DIFF, NULL, "after --set: fusions gained, lost and changed, peak before -> after" },
 	{ "output", 'o', OPT_OUTPUT, "FILE", "the file to write" },
 	{ "rule", 0, OPT_RULE, "NAME", "the rule to explain or draw" },
 	{ "node", 0, OPT_NODE, "NODE", "the node to explain" },
 	{ "around", 0, OPT_AROUND, "NODE", "draw only the neighbourhood of NODE" },
-	{ "depth", 0, OPT_DEPTH, "K", "with --around or --rule: K steps of neighbours (default 2)" },
+	{ "depth", 0, OPT_DEPTH, "K", "with --around or --rule: K steps of neighbours (default 2); alone, an error" },
+	{ "limit", 0, OPT_LIMIT, "N", "without --node: list at most N near-misses (default 10; 0: all)" },
 	{ "format", 0, OPT_FORMAT, "FORMAT", "output format: text or json (default text); export: dot, svg or png "
 	                                     "(default: from -o's name; dot for -o -)" },
 	{ "strict", 0, OPT_STRICT, NULL, "every warning is an error" },
@@ -40,6 +45,7 @@ static const struct option_def {
 	{ "dots-dir", 0, OPT_DOTSDIR, "DIR", "with --fusion-dots: the directory every DOT stays in (default: the current "
 	                                     "one; a rule's dot_graph_path may not leave it)" },
 	{ "max-nodes", 0, OPT_MAXNODES, "N", "PNG/SVG layout limit in nodes (0: none)" },
+	{ "max-side", 0, OPT_MAXSIDE, "PX", "a PNG longer than PX on a side is refused (default 10000; 0: none)" },
 	{ "peak-warn", 0, OPT_PEAKWARN, "BYTES", "warn about fusions whose kernel peak is over BYTES (default 512MiB)" },
 };
 
@@ -105,6 +111,31 @@ static void print_help(const char *usage, unsigned allowed)
 	printf("  %-28s %s\n\nSee fusiondbg(1).\n", "-h, --help", "this text");
 }
 
+/* An option the command does not take: the nearest of those it does, or
+ * that the option belongs to other commands. */
+static int unknown_option(const char *arg, const struct option_def *known, unsigned allowed, const char *usage)
+{
+	const char *command = usage + strlen("fusiondbg ");
+	int cl = (int)strcspn(command, " ");
+	if (known)
+		return cli_usage_error(usage, "%.*s takes no option '%s' (see fusiondbg %.*s --help)", cl, command, arg, cl, command);
+	char typed[128], names[sizeof option_defs / sizeof *option_defs][40], hint[600];
+	snprintf(typed, sizeof typed, "%.*s", (int)strcspn(arg, "="), arg);
+	fd_nearest nn;
+	nearest_init(&nn, typed);
+	for (size_t i = 0; i < sizeof option_defs / sizeof *option_defs; i++) {
+		if (!(allowed & option_defs[i].bit))
+			continue;
+		snprintf(names[i], sizeof names[i], "--%s", option_defs[i].long_name);
+		nearest_add(&nn, names[i]);
+	}
+	if (!nn.n && typed[1] != '-')   /* -rules for --rules */
+		for (size_t i = 0; i < sizeof option_defs / sizeof *option_defs; i++)
+			if ((allowed & option_defs[i].bit) && !strcmp(typed + 1, option_defs[i].long_name))
+				nearest_add(&nn, names[i]);
+	return cli_usage_error(usage, "unknown option '%s'%s", arg, nearest_hint(&nn, hint, sizeof hint));
+}
+
 static int parse_int64(const char *s, int64_t *out)
 {
 	char *end;
@@ -113,6 +144,16 @@ static int parse_int64(const char *s, int64_t *out)
 	if (errno || end == s || *end)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* A count option's value: a number from 0 to max; else the usage error. */
+static int parse_count(const char *v, const struct option_def *d, int64_t max, const char *usage, int *out)
+{
+	int64_t n;
+	if (parse_int64(v, &n) || n < 0 || n > max)
+		return cli_usage_error(usage, "--%s wants a number >= 0, not '%s'", d->long_name, v);
+	*out = (int)n;
 	return 0;
 }
 
@@ -145,13 +186,11 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_RULE: o->rule = v; break;
 	case OPT_NODE:
 	case OPT_AROUND: o->node = v; break;
-	case OPT_DEPTH: {
-		int64_t depth;
-		if (parse_int64(v, &depth) || depth < 0 || depth > 1000000)
-			return cli_usage_error(usage, "--depth wants a number >= 0, not '%s'", v);
-		o->depth = (int)depth;
-		break;
-	}
+	case OPT_DEPTH:
+		o->depth_given = true;
+		return parse_count(v, d, 1000000, usage, &o->depth);
+	case OPT_LIMIT:
+		return parse_count(v, d, 100000000, usage, &o->limit);
 	case OPT_FORMAT: {
 		static const char *const names[] = { "text", "json", "dot", "svg", "png" };
 		bool picture = (allowed & OPT_DOTSDIR) != 0;   /* export's: the picture formats */
@@ -167,14 +206,12 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		break;
 	}
 	case OPT_DOTSDIR: o->dots_dir = v; break;
-	case OPT_MAXNODES: {
-		int64_t n;
-		if (parse_int64(v, &n) || n < 0 || n > 100000000)
-			return cli_usage_error(usage, "--max-nodes wants a number >= 0, not '%s'", v);
-		o->max_nodes = (int)n;
+	case OPT_MAXNODES:
 		o->max_nodes_given = true;
-		break;
-	}
+		return parse_count(v, d, 100000000, usage, &o->max_nodes);
+	case OPT_MAXSIDE:
+		o->max_side_given = true;
+		return parse_count(v, d, 1000000, usage, &o->max_side);
 	case OPT_PEAKWARN: {
 		/* the same byte syntax as the rule files: 536870912, 512MiB, 0.5GiB */
 		fd_yval text = { .kind = YV_SCALAR, .text = v, .text_len = strlen(v) };
@@ -189,6 +226,10 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_AFTER: o->after = true; break;
 	case OPT_NEAR: o->near_misses = true; break;
 	case OPT_NOCANON: o->no_canonicalize = true; break;
+	case OPT_INITS:
+		if (!(o->initializers = init_policy_from_name(v)))
+			return cli_usage_error(usage, "--initializers wants onnx or constant, not '%s'", v);
+		break;
 	case OPT_CONSTANTS: o->constants = true; break;
 	case OPT_FUSIONDOTS: o->fusion_dots = true; break;
 	}
@@ -200,6 +241,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_op
 	memset(o, 0, sizeof *o);
 	o->target = "ai_core";
 	o->depth = 2;
+	o->limit = 10;
 	o->peak_warn = -1;
 	bool only_positional = false;
 	for (int i = 0; i < argc; i++) {
@@ -221,7 +263,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_op
 		const char *value;
 		const struct option_def *d = find_option(arg, &value);
 		if (!d || !(allowed & d->bit))
-			return cli_usage_error(usage, "unknown option '%s'", arg);
+			return unknown_option(arg, d, allowed, usage);
 		if (d->value && !value) {
 			if (i + 1 == argc)
 				return cli_usage_error(usage, "option '%s' needs a value", arg);
@@ -257,7 +299,8 @@ int cli_load_model(const cli_options *o, fd_model *m)
 {
 	fd_diags d;
 	diags_init(&d);
-	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims };
+	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims,
+	                       .initializers_constant = o->initializers == INIT_POLICY_CONSTANT };
 	int rc = model_load_onnx(m, o->model, &lo, &d);
 	cli_print_diags(&d);
 	diags_release(&d);

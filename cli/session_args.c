@@ -20,6 +20,7 @@ int cli_open_session(const cli_options *o, fd_session *s, bool events)
 		.n_rule_paths = o->n_rules,
 		.target = o->target,
 		.no_canonicalize = o->no_canonicalize,
+		.initializers = (fd_init_policy)o->initializers,
 		.no_events = !events,
 		.defer_run = true,
 		.est = { .peak_warn = o->peak_warn > 0 ? o->peak_warn : 0 },

@@ -533,13 +533,35 @@ def s_symbolic_batch():
 	return "symbolic_batch.onnx", model(b.graph(s_symbolic_batch.__doc__), 17)
 
 
+def s_initializer_inputs():
+	"""An old PyTorch export (IR 4, opset 9) that lists every initializer
+	among the graph inputs: x[1,16,32,32] -> conv1 -> bn1 -> relu1 -> conv2
+	(1x1) -> add2(conv2_out, add2_b[1,16,1,1]) -> sigmoid2, mul2 -> y. From
+	IR 4 on such an initializer is an overridable default, not a constant
+	(onnxruntime keeps bn1 and add2 unfolded). source_type const refuses
+	add2_b (FD-NM04, overridable); with --initializers constant it accepts
+	it, as CANN ATC and TensorRT read such models."""
+	b = Builder("initializer_inputs")
+	x = b.input("x", [1, 16, 32, 32])
+	y = conv_bn_relu(b, "1", x, 16, 16)
+	conv_add_silu(b, "2", y, 16, 16, k=1)
+	b.nodes[-1].output[0] = "y"
+	b.output("y", [1, 16, 32, 32])
+	for t in b.inits:   # what torch.onnx.export(keep_initializers_as_inputs=True) writes
+		b.inputs.append(helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)))
+	m = helper.make_model(b.graph(s_initializer_inputs.__doc__), producer_name=PRODUCER,
+			      producer_version=PRODUCER_VERSION, opset_imports=[helper.make_opsetid("", 9)])
+	m.ir_version = 4
+	return "initializer_inputs.onnx", m
+
+
 SAMPLES = [
 	s_conv_add_silu, s_conv_bn_relu, s_matmul_reshape, s_attention, s_attention_masked,
 	s_layernorm_dropout, s_layernorm_decomposed,
 	s_escape_intermediate, s_param_mismatch, s_wrong_source_type, s_dtype_mismatch,
 	s_memory_limit, s_workspace_spill, s_channel_divisibility,
 	s_priority_conflict, s_would_cycle,
-	s_gelu_erf, s_gelu_tanh, s_if_subgraph, s_symbolic_batch,
+	s_gelu_erf, s_gelu_tanh, s_if_subgraph, s_symbolic_batch, s_initializer_inputs,
 ]
 
 

@@ -3,6 +3,7 @@
 #include <assert.h>
 #include <string.h>
 #include "actions.h"
+#include "base/nearest.h"
 
 #define ACTION_ROW(id, name, sec, hint, help) { ACT_##id, name, sec, hint, help },
 static const tui_action_def actions[] = {
@@ -23,6 +24,15 @@ enum tui_action action_from_name(const char *name)
 		if (!strcmp(actions[a].name, name))
 			return (enum tui_action)a;
 	return ACT_NONE;
+}
+
+char *action_hint(const char *typed, char *buf, size_t size)
+{
+	fd_nearest nn;
+	nearest_init(&nn, typed);
+	for (int a = ACT_NONE + 1; a < ACT_COUNT; a++)
+		nearest_add(&nn, actions[a].name);
+	return nearest_hint(&nn, buf, size);
 }
 
 static const char *const sections[] = {

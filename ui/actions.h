@@ -6,6 +6,7 @@
  * compiled in (keys_default.c). No curses. */
 #ifndef FD_UI_ACTIONS_H
 #define FD_UI_ACTIONS_H
+#include <stddef.h>
 #include "views.h"
 
 /* _(ID, "name", section, "hint", "help") — sections group the help view; the
@@ -19,6 +20,8 @@
 	_(MOVE_PAGE_DOWN,   "move-page-down",   SEC_MOVE, "page",  "Move down one page") \
 	_(MOVE_FIRST,       "move-first-line",  SEC_MOVE, "top",  "Go to the first line") \
 	_(MOVE_LAST,        "move-last-line",   SEC_MOVE, "bottom",  "Go to the last line") \
+	_(SCROLL_LEFT,      "scroll-left",      SEC_MOVE, "left",  "Scroll the view left (back to the row starts)") \
+	_(SCROLL_RIGHT,     "scroll-right",     SEC_MOVE, "right",  "Scroll the view right, to read what a narrow pane cuts") \
 	_(SEARCH,           "search",           SEC_MOVE, "search",  "Search the view (smartcase substring)") \
 	_(SEARCH_BACK,      "search-back",      SEC_MOVE, "search back",  "Search the view backwards") \
 	_(FIND_NEXT,        "find-next",        SEC_MOVE, "next match",  "Go to the next search match") \
@@ -43,6 +46,7 @@
 	_(STEP_START,       "step-start",       SEC_STEP, "start",  "First event of the trace") \
 	_(STEP_END,         "step-end",         SEC_STEP, "end",  "Last event of the trace") \
 	_(BREAKPOINT,       "toggle-breakpoint",SEC_STEP, "break",  "Toggle a breakpoint on the rule, node or reason code under the cursor") \
+	_(ADD_BREAKPOINT,   "add-breakpoint",   SEC_STEP, "add",  "Set a breakpoint by name: rule NAME, node NAME or reason CODE") \
 	_(WHY_NOT,          "why-not",          SEC_WHY, "why-not",   "Why did a rule not fire here? Land on the deciding check") \
 	_(PRIORITY_UP,      "priority-up",      SEC_EDIT, "prio+",  "Raise the rule's priority by 10 (re-runs)") \
 	_(PRIORITY_DOWN,    "priority-down",    SEC_EDIT, "prio-",  "Lower the rule's priority by 10 (re-runs)") \
@@ -85,6 +89,8 @@ typedef struct tui_action_def {
 
 const tui_action_def *action_get(enum tui_action a);   /* NULL for ACT_NONE / out of range */
 enum tui_action action_from_name(const char *name);    /* ACT_NONE when unknown */
+/* " (did you mean 'step-next'?)" for a name that is no action, or "". Returns buf. */
+char *action_hint(const char *typed, char *buf, size_t size);
 const char *section_title(enum tui_section s);
 
 #endif

@@ -89,6 +89,9 @@ static void tensor_row(tui *t, const fd_graph *g, int32_t ti, const char *dir)
 	add(t, ROLE_NORMAL, -1, NULL, "  %-3s %-22s %s %s  %s%s%s", dir, shown(name, sizeof name, tt->name),
 	    shape_format(&tt->shape, sb, sizeof sb), dtype_name(tt->dtype), bb, from,
 	    tt->is_graph_output ? " (graph output)" : "");
+	/* on a row of its own, so that a narrow panel does not cut it off */
+	if (tt->kind == TENSOR_INITIALIZER && tt->listed_input)
+		add(t, ROLE_DIM, -1, NULL, "      %s", tensor_initializer_words(session_model(&t->s), tt));
 }
 
 /* The value as text, cut head…tail to size (a long list shows its first
@@ -253,6 +256,14 @@ static void build_rule(tui *t)
 	fd_srcpos p = yval_pos(r->root);
 	add(t, ROLE_HEADER, t->drule, NULL, "rule %s", r->name);
 	add(t, ROLE_KEY, t->drule, NULL, "%s:%d (document %d)", r->file ? r->file : "?", p.line, r->doc_index + 1);
+	/* what the lint says of the rule as it is now: the reason a rule shows ! */
+	fd_diags lint;
+	diags_init(&lint);
+	session_rule_lint(&t->s, t->drule, &lint);
+	for (size_t i = 0; i < lint.n; i++)
+		add(t, ROLE_WARN, t->drule, NULL, "%s %d:%d %s", G.warn, lint.items[i].pos.line, lint.items[i].pos.col,
+		    lint.items[i].message);
+	diags_release(&lint);
 	add(t, st->effect_times ? ROLE_FIRED : ROLE_NORMAL, t->drule, NULL,
 	    "attempts %lld  match_times %lld  effect_times %lld", (long long)st->attempts, (long long)st->match_times,
 	    (long long)st->effect_times);

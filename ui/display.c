@@ -18,6 +18,26 @@ static SCREEN *screen;
 static FILE *null_out, *null_in;
 static bool active;
 
+/* What common terminals send for Home, End, Insert, Delete (and the pages),
+ * whatever their terminfo entry says: inside tmux or screen with TERM set to
+ * xterm-256color, Home arrives as tmux's ESC [ 1 ~, which xterm's entry does
+ * not list, and would read as Esc, [, 1, ~ (four keys). xterm (normal and
+ * application mode), tmux and screen, rxvt (ESC [ 7 ~ and 8 ~, $ with Shift),
+ * the linux console and PuTTY. A sequence the terminfo already defines keeps
+ * its meaning. */
+static void define_common_keys(void)
+{
+	static const struct { const char *seq; int key; } seqs[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[7~", KEY_HOME }, { "\033[H", KEY_HOME }, { "\033OH", KEY_HOME },
+		{ "\033[7$", KEY_HOME }, { "\033[4~", KEY_END }, { "\033[8~", KEY_END }, { "\033[F", KEY_END },
+		{ "\033OF", KEY_END }, { "\033[8$", KEY_END }, { "\033[2~", KEY_IC }, { "\033[3~", KEY_DC },
+		{ "\033[5~", KEY_PPAGE }, { "\033[6~", KEY_NPAGE },
+	};
+	for (size_t i = 0; i < sizeof seqs / sizeof *seqs; i++)
+		if (key_defined(seqs[i].seq) == 0)
+			define_key(seqs[i].seq, seqs[i].key);
+}
+
 int display_init(tui *t, bool scripted)
 {
 	setlocale(LC_ALL, "");
@@ -40,6 +60,7 @@ int display_init(tui *t, bool scripted)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	define_common_keys();
 	curs_set(0);
 	set_escdelay(25);
 	if (!scripted)
@@ -108,6 +129,23 @@ int display_width(const char *s)
 	return w;
 }
 
+/* The horizontal window (display_clip): columns are the callers', the screen
+ * shows [left, right) of them moved left by shift. Off: everything, as is. */
+static struct { bool on; int left, right, shift; } clip;
+
+void display_clip(int left, int right, int shift)
+{
+	clip.on = true;
+	clip.left = left;
+	clip.right = right;
+	clip.shift = shift;
+}
+
+void display_unclip(void)
+{
+	clip.on = false;
+}
+
 int display_text(int y, int x, int w, int role, attr_t extra, const char *s)
 {
 	if (w <= 0 || !s)
@@ -117,7 +155,7 @@ int display_text(int y, int x, int w, int role, attr_t extra, const char *s)
 	mbstate_t st;
 	memset(&st, 0, sizeof st);
 	wchar_t buf[512];
-	int n = 0, used = 0;
+	int n = 0, used = 0, start = -1;   /* start: the screen column of buf[0] */
 	size_t len = strlen(s);
 	wchar_t wc;
 	while (n < (int)(sizeof buf / sizeof *buf) - 1 && next_char(&s, &len, &st, &wc)) {
@@ -130,18 +168,53 @@ int display_text(int y, int x, int w, int role, attr_t extra, const char *s)
 		}
 		if (used + cw > w)
 			break;
-		buf[n++] = wc;
+		int col = x + used - (clip.on ? clip.shift : 0);
 		used += cw;
+		if (clip.on && (col < clip.left || col + cw > clip.right))
+			continue;   /* scrolled out of the window */
+		if (start < 0)
+			start = col;
+		buf[n++] = wc;
 	}
 	buf[n] = 0;
 	if (n)
-		mvaddnwstr(y, x, buf, n);
+		mvaddnwstr(y, start, buf, n);
 	attrset(A_NORMAL);
 	return x + used;
 }
 
+int display_text_mid(int y, int x, int w, int role, attr_t extra, const char *s)
+{
+	if (w <= 0 || !s)
+		return x;
+	int total = display_width(s), ew = display_width(G.ellipsis);
+	if (total <= w || w <= ew + 1)
+		return display_text(y, x, w, role, extra, s);
+	/* the tail a little longer: it tells siblings apart (…/conv_3/Conv) */
+	int head = (w - ew) * 2 / 5, tail = w - ew - head;
+	int at = display_text(y, x, head, role, extra, s);
+	at = display_text(y, at, ew, role, extra, G.ellipsis);
+	/* the tail starts where the remaining width is at most tail */
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	const char *p = s;
+	size_t len = strlen(s);
+	int skipped = 0;
+	wchar_t wc;
+	while (total - skipped > tail && next_char(&p, &len, &st, &wc)) {
+		int cw = wcwidth(wc);
+		skipped += cw > 0 ? cw : (cw < 0 ? 1 : 0);
+	}
+	return display_text(y, at, tail, role, extra, p);
+}
+
 void display_fill(int y, int x, int w, int role, attr_t extra)
 {
+	if (clip.on) {   /* the part inside the window */
+		int from = x - clip.shift, to = x + w - clip.shift;
+		x = from < clip.left ? clip.left : from;
+		w = (to > clip.right ? clip.right : to) - x;
+	}
 	if (w <= 0)
 		return;
 	attrset(theme_attr(role) | extra);

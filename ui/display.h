@@ -19,7 +19,15 @@ void display_splash(const char *model);  /* while the session opens */
 /* Text at (y, x), at most w columns, in role's attribute (extra: more
  * attributes, e.g. A_REVERSE for the cursor row). Returns the column after it. */
 int  display_text(int y, int x, int w, int role, attr_t extra, const char *s);
+/* The same, a text wider than w cut in the middle, head…tail (the tail a
+ * little longer): names inside bodies share a long head. */
+int  display_text_mid(int y, int x, int w, int role, attr_t extra, const char *s);
 void display_fill(int y, int x, int w, int role, attr_t extra);
+/* Horizontal scrolling: until display_unclip, display_text and display_fill
+ * draw only screen columns [left, right), everything moved left by shift
+ * columns (layout.c sets it around a scrolled view's rows). */
+void display_clip(int left, int right, int shift);
+void display_unclip(void);
 /* A box's border in role's attribute (its inside is left as it is). */
 void display_box(int y, int x, int h, int w, int role);
 /* Screen columns a UTF-8 string takes. */
@@ -39,6 +47,8 @@ typedef struct pane {
 
 void display_layout(tui *t);            /* after a resize or a view switch */
 void display_draw(tui *t);              /* the whole screen */
+/* Columns inside view v's box, 0 when it is not shown. */
+int  display_pane_width(enum tui_view v);
 /* The view under screen cell (y, x) and the list line inside it, for the mouse. */
 int  display_hit(tui *t, int y, int x, int *line);
 

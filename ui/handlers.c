@@ -7,7 +7,6 @@
 #include <unistd.h>
 #include "base/clock.h"
 #include "base/strbuf.h"
-#include "export/export.h"
 #include "loop.h"
 
 static unsigned search(tui *t, int dir, bool ask)
@@ -35,7 +34,9 @@ static unsigned search(tui *t, int dir, bool ask)
 		return RES_REDRAW;
 	}
 	vs_list_goto(l, row);
-	tui_message(t, ROLE_MATCH, "/%s: line %zu%s", needle, row + 1, wrapped ? " (search wrapped)" : "");
+	char at[64];
+	tui_message(t, ROLE_MATCH, "/%s: %s%s", needle, tui_row_label(t, t->focus, row, at, sizeof at),
+	            wrapped ? " (search wrapped)" : "");
 	return RES_SELECT | RES_REDRAW;
 }
 
@@ -56,9 +57,50 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 		return RES_REDRAW;
 	}
 	unsigned res = tui_goto_event(t, to);
-	if (how == STEP_CONTINUE || how == STEP_REVERSE_CONTINUE)
-		tui_message(t, ROLE_BREAK, "breakpoint hit at event %u", to);
+	if (how == STEP_CONTINUE || how == STEP_REVERSE_CONTINUE) {
+		char which[512];
+		tui_message(t, ROLE_BREAK, "breakpoint %s hit at event #%u", vs_bp_hits_at(&t->bps, r, to, which, sizeof which),
+		            to);
+	}
 	return res;
+}
+
+/* Left / Right: the focused view by a quarter of its width (at least 8
+ * columns), no further right than its rows need (view_ops content_width,
+ * else the widest row_text on screen). */
+static unsigned hscroll(tui *t, int dir)
+{
+	enum tui_view v = t->focus;
+	const view_ops *ops = t->views[v];
+	int w = display_pane_width(v), step = w / 4 > 8 ? w / 4 : 8;
+	if (dir < 0) {
+		if (t->hoff[v] == 0) {
+			tui_message(t, ROLE_WARN, "at the left edge (Right scrolls)");
+			return RES_REDRAW;
+		}
+		t->hoff[v] = t->hoff[v] > step ? t->hoff[v] - step : 0;
+		return RES_REDRAW;
+	}
+	int need = 0;
+	if (ops->content_width) {
+		need = ops->content_width(t);
+	} else if (ops->row_text) {
+		const vs_list *l = &t->list[v];
+		for (int i = 0; i < l->height && l->top + (size_t)i < ops->rows(t); i++) {
+			char buf[2048];
+			const char *s = ops->row_text(t, l->top + (size_t)i, buf, sizeof buf);
+			int dw = s ? display_width(s) + 12 : 0;   /* + the marks and numbers row_text leaves out */
+			need = dw > need ? dw : need;
+		}
+	}
+	if (t->hoff[v] + w >= need) {
+		tui_message(t, ROLE_WARN, "at the right edge: nothing on screen is wider (Left scrolls back)");
+		return RES_REDRAW;
+	}
+	t->hoff[v] += step;
+	if (t->hoff[v] + w > need)
+		t->hoff[v] = need - w;
+	return RES_REDRAW;
 }
 
 /* What a save did, truthfully: which files were written and which values
@@ -141,45 +183,6 @@ static unsigned save(tui *t)
 	save_message(t, &rep, &d);
 	diags_release(&d);
 	return rep.files_written ? RES_RERUN | RES_REDRAW : RES_REDRAW;
-}
-
-static unsigned export(tui *t)
-{
-	static const char *const items[] = {
-		"before fusion: every fusion a labelled cluster",
-		"after fusion: every fusion collapsed into its target op",
-	};
-	int k = prompt_menu(t, "export the graph", items, 2, t->export_after ? 1 : 0);
-	if (k < 0)
-		return RES_REDRAW;
-	t->export_after = k == 1;
-	const char *base = strrchr(t->model_path, '/') ? strrchr(t->model_path, '/') + 1 : t->model_path;
-	char stem[256], def[300], path[1024];
-	snprintf(stem, sizeof stem, "%s", base);
-	char *dot = strrchr(stem, '.');
-	if (dot)
-		*dot = 0;
-	snprintf(def, sizeof def, "%s%s.dot", stem, t->export_after ? "-after" : "");
-	if (!prompt_line(t, "export to (.dot, .png, .svg): ", def, path, sizeof path) || !path[0])
-		return RES_REDRAW;
-	fd_export_options o;
-	export_options_init(&o);
-	if (export_format_from_path(path, &o.format) < 0) {
-		tui_message(t, ROLE_ERROR, "%s: the name must end in .dot, .gv, .png or .svg", path);
-		return RES_REDRAW;
-	}
-	o.after = t->export_after;
-	o.estimate = session_estimate(&t->s);
-	fd_diags d;
-	diags_init(&d);
-	char line[1024];
-	if (export_graph(session_result(&t->s), &o, path, &d) < 0)
-		tui_message(t, ROLE_ERROR, "export failed: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
-	else
-		tui_message(t, ROLE_FIRED, "exported %s (%s, %s fusion)", path, export_format_name(o.format),
-		            o.after ? "after" : "before");
-	diags_release(&d);
-	return RES_REDRAW;
 }
 
 static unsigned rule_edit(tui *t, enum tui_action a)
@@ -276,6 +279,8 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_MOVE_FIRST: case ACT_MOVE_LAST:
 		tui_list_move(l, a);
 		return RES_SELECT | RES_REDRAW;
+	case ACT_SCROLL_LEFT: return hscroll(t, -1);
+	case ACT_SCROLL_RIGHT: return hscroll(t, 1);
 	case ACT_SEARCH: return search(t, 1, true);
 	case ACT_SEARCH_BACK: return search(t, -1, true);
 	case ACT_FIND_NEXT: return search(t, 1, false);
@@ -302,6 +307,9 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_BREAKPOINT:
 		tui_message(t, ROLE_WARN, "nothing to break on here: rules, graph and trace rows take breakpoints");
 		return RES_REDRAW;
+	case ACT_ADD_BREAKPOINT:   /* the breakpoints view's; from elsewhere, there */
+		tui_show_view(t, VIEW_BREAKS);
+		return t->views[VIEW_BREAKS]->action(t, a) | RES_REDRAW;
 	case ACT_WHY_NOT:
 		tui_message(t, ROLE_WARN, "why-not works on a node (graph view), a rule (rules view) or an event");
 		return RES_REDRAW;
@@ -311,7 +319,7 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_UNDO: return undo_redo(t, false);
 	case ACT_REDO: return undo_redo(t, true);
 	case ACT_SAVE: return save(t);
-	case ACT_EXPORT: return export(t);
+	case ACT_EXPORT: return tui_export(t);
 	case ACT_SAVE_DISPLAY: {
 		char path[1024], cmd[1100];
 		if (prompt_line(t, "save the screen to: ", "fusiondbg.screen", path, sizeof path) && path[0]) {

@@ -194,7 +194,9 @@ int keymap_parse(keymap *km, const char *text, const char *file, fd_diags *d)
 		enum tui_action a = strcmp(tmp, "none") ? action_from_name(tmp) : ACT_NONE;
 		if (a == ACT_NONE && strcmp(tmp, "none")) {
 			pos.col = (int)(w4 - p) + 1;
-			diag_error(d, pos, "unknown action '%s' (see the help view or fusiondbg(1))", tmp);
+			char hint[600];
+			diag_error(d, pos, "unknown action '%s'%s (see the help view or fusiondbg(1))", tmp,
+			           action_hint(tmp, hint, sizeof hint));
 			bad++;
 			goto next;
 		}

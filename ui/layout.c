@@ -97,23 +97,41 @@ static void draw_view(tui *t, enum tui_view v)
 	vs_list *l = &t->list[v];
 	size_t n = ops->rows(t);
 	vs_list_set_rows(l, n);
-	char right[64] = "";
-	if (n)
+	char right[96] = "";
+	if (n && ops->row_label) {   /* "#111/#233": the view's own numbers, the last one after the slash */
+		char a[40], b[40];
+		ops->row_label(t, l->cursor, a, sizeof a);
+		ops->row_label(t, n - 1, b, sizeof b);
+		snprintf(right, sizeof right, "%s/%s", strrchr(a, ' ') ? strrchr(a, ' ') + 1 : a,
+		         strrchr(b, ' ') ? strrchr(b, ' ') + 1 : b);
+	} else if (n) {
 		snprintf(right, sizeof right, "%zu/%zu", l->cursor + 1, n);
+	}
+	int x = p->x + 1, w = p->w - 2, off = t->hoff[v];
+	if (off > 0)
+		snprintf(right + strlen(right), sizeof right - strlen(right), "%scol %d", n ? "  " : "", off + 1);
 	draw_box(p, t->focus == v, view_title(v), right);
-	int x = p->x + 1, w = p->w - 2;
+	/* scrolled right: rows are drawn off wider and seen through the pane (display_clip) */
+	if (off > 0)
+		display_clip(x, x + w, off);
 	for (int i = 0; i < l->height; i++) {
 		int y = p->y + 1 + i;
 		size_t row = l->top + (size_t)i;
-		display_fill(y, x, w, ROLE_NORMAL, 0);
+		display_fill(y, x, w + off, ROLE_NORMAL, 0);
 		if (row < n)
-			ops->draw_row(t, row, y, x, w, row == l->cursor);
+			ops->draw_row(t, row, y, x, w + off, row == l->cursor);
 	}
+	display_unclip();   /* the footer (the trace's event box) stays put */
 	if (ops->footer_lines && ops->draw_footer) {
 		int fh = ops->footer_lines(t, p->h - 2);
 		if (fh > 0)
 			ops->draw_footer(t, p->y + 1 + l->height, x, w, fh);
 	}
+}
+
+int display_pane_width(enum tui_view v)
+{
+	return panes[v].shown ? panes[v].w - 2 : 0;
 }
 
 static void draw_title(tui *t)
@@ -128,9 +146,12 @@ static void draw_title(tui *t)
 		estimate_format_bytes(e->graphs[0].after.peak_bytes, after, sizeof after);
 	}
 	size_t unsaved = session_unsaved(s);
-	char buf[1024], mod[48] = "";
+	char buf[1024], mod[96] = "";
 	if (unsaved)
 		snprintf(mod, sizeof mod, "  [%zu unsaved]", unsaved);
+	if (t->lint_total)   /* the rules view marks the rules, the detail says what */
+		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu warning%s", G.warn, t->lint_total,
+		         t->lint_total == 1 ? "" : "s");
 	const char *target = r->target ? r->target : "ai_core";
 	/* the fullest form that fits: model, unsaved, fired and peak matter most */
 	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu  peak %s %s %s",

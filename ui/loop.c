@@ -80,7 +80,8 @@ static unsigned run_command(tui *t, const char *cmd)
 		return mouse_at(t, y, x, 1);
 	enum tui_action a = action_from_name(cmd);
 	if (a == ACT_NONE) {
-		tui_message(t, ROLE_ERROR, "unknown script command ':%s'", cmd);
+		char hint[600];
+		tui_message(t, ROLE_ERROR, "unknown script command ':%s'%s", cmd, action_hint(cmd, hint, sizeof hint));
 		return RES_REDRAW;
 	}
 	return handle_action(t, a);

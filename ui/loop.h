@@ -24,6 +24,10 @@ void tui_rebuild_rule_rows(tui *t);
 /* After a re-run (RES_RERUN): rows, the trace cursor, the diff, the recovery file. */
 void tui_refresh(tui *t);
 
+/* export_menu.c: E — what to draw (before / after fusion, around the node
+ * under the cursor, its fusion, its rule's fusions), the file, the picture. */
+unsigned tui_export(tui *t);
+
 /* detail.c: the detail's rows from its subject and the session (RES_DETAIL). */
 void tui_detail_build(tui *t);
 

@@ -181,6 +181,7 @@ static void tui_release(tui *t)
 	keymap_release(&t->km);
 	input_release(&t->in);
 	free(t->rule_rows);
+	free(t->rule_marks);
 	vec_release(&t->drows);
 	session_close(&t->s);
 }
@@ -227,6 +228,7 @@ int tui_run(const tui_options *o)
 	so.n_rule_paths = o->n_rules;
 	so.target = o->target;
 	so.no_canonicalize = o->no_canonicalize;
+	so.initializers = (fd_init_policy)o->initializers;
 	if (session_open(&t->s, &so, &d) < 0) {
 		display_done();
 		print_diags(&d);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "loop.h"
 #include "signals.h"
@@ -23,6 +24,23 @@ void tui_message(tui *t, int role, const char *fmt, ...)
 	text_cut(t->msg, sizeof t->msg, sb_str(&b));
 	sb_release(&b);
 	t->msg_role = role;
+}
+
+unsigned tui_toggle_breakpoint(tui *t, const vs_breakpoint *bp)
+{
+	const fd_match_result *r = session_result(&t->s);
+	char what[256], why[400];
+	vs_bp_describe(bp, r, what, sizeof what);
+	if (!vs_bp_toggle(&t->bps, bp))
+		tui_message(t, ROLE_BREAK, "breakpoint removed: %s", what);
+	else if (!vs_bp_reachable(bp, r, why, sizeof why)) {
+		if (bp->kind == BP_REASON)   /* the code is enough here, not its summary */
+			what[strcspn(what + 7, " ") + 7] = '\0';
+		tui_message(t, ROLE_WARN, "breakpoint set: %s, but %s", what, why);
+	}
+	else
+		tui_message(t, ROLE_BREAK, "breakpoint set: %s (c runs to it, B lists them)", what);
+	return RES_REDRAW;
 }
 
 /* ---- views and selection ------------------------------------------------- */
@@ -86,6 +104,14 @@ int32_t tui_rule_under_cursor(tui *t)
 	}
 }
 
+char *tui_row_label(tui *t, enum tui_view v, size_t row, char *buf, size_t size)
+{
+	if (t->views[v]->row_label)
+		return t->views[v]->row_label(t, row, buf, size);
+	snprintf(buf, size, "line %zu", row + 1);
+	return buf;
+}
+
 bool tui_list_move(vs_list *l, enum tui_action a)
 {
 	switch (a) {
@@ -110,6 +136,17 @@ void tui_rebuild_rule_rows(tui *t)
 	t->rule_rows = xcalloc(t->n_rule_rows + 1, sizeof *t->rule_rows);
 	for (size_t i = 0; i < t->n_rule_rows; i++)
 		t->rule_rows[i] = r->order ? r->order[i] : (int32_t)i;
+	free(t->rule_marks);
+	t->rule_marks = xcalloc(t->n_rule_rows + 1, sizeof *t->rule_marks);
+	t->lint_total = 0;
+	for (size_t i = 0; i < t->n_rule_rows; i++) {
+		size_t n = session_rule_lint(&t->s, (int32_t)i, NULL);
+		t->rule_marks[i].lint = n > UINT16_MAX ? UINT16_MAX : (uint16_t)n;
+		t->lint_total += n;
+	}
+	for (size_t a = 0; a < r->trace.n_attempts; a++)   /* a rule that did not run has one such attempt */
+		if (r->trace.attempts[a].anchor < 0 && (size_t)r->trace.attempts[a].rule < t->n_rule_rows)
+			t->rule_marks[r->trace.attempts[a].rule].not_run = r->trace.attempts[a].reason;
 	vs_list_set_rows(&t->list[VIEW_RULES], t->n_rule_rows);
 	for (size_t i = 0; i < t->n_rule_rows; i++)
 		if (t->rule_rows[i] == keep) {

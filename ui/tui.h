@@ -5,8 +5,10 @@
  * mutation API: every edit, run, undo, save goes through it), wires the
  * views' table, and frees everything at the end. The rest is kept by one
  * file each:
- *   list[v]        view v's cursor and scroll: moved by view v and by the loop
- *   rule_rows      the rules in run order, derived from the session (tui.c)
+ *   list[v]        view v's cursor and scroll: moved by view v and by the loop;
+ *   hoff[v]        its horizontal scroll (handlers.c)
+ *   rule_rows      the rules in run order, derived from the session (tui.c),
+ *   rule_marks     and each rule's lint warnings and not-run reason
  *   spot           the trace cursor across a re-run (tui.c)
  *   detail         its subject (set by a view's select) and its rows
  *                  (detail.c, rebuilt by the loop on RES_DETAIL)
@@ -71,6 +73,7 @@ struct tui {
 	const char *model_path;
 	char rules_label[256];      /* "rules/ (7)" */
 	vs_list list[VIEW_COUNT];
+	int hoff[VIEW_COUNT];       /* view v scrolled right by this many columns (Left / Right) */
 	enum tui_view focus;        /* the view keys go to */
 	enum tui_view main_view;    /* what the wide layout's right pane shows */
 	enum tui_view stack[32];    /* for q: the views we came from */
@@ -81,6 +84,10 @@ struct tui {
 	/* rules view rows: rule indices in run order (priority) */
 	int32_t *rule_rows;
 	size_t n_rule_rows;
+	/* per rule (by rule index): the lint's warnings as the rule is now
+	 * (session_rule_lint), and why it did not run (an fd_reason, or 0); the sum */
+	struct rule_mark { uint16_t lint; uint8_t not_run; } *rule_marks;
+	size_t lint_total;
 	/* where the trace cursor was, by (rule, graph, anchor), to find it again after a re-run */
 	struct { int32_t rule, graph, anchor; uint32_t offset; bool valid; } spot;
 	/* detail */
@@ -99,7 +106,8 @@ struct tui {
 	int lines, cols;
 	bool wide;                  /* two-pane layout */
 	bool use_mouse;
-	bool export_after;
+	int export_kind;            /* export_menu.c: the kind of picture chosen last, and its depth */
+	int export_depth;
 	/* FUSIONDBG_TIMING: the first screen; the last +/-/t edit (session call and
 	 * re-run), then the TUI's refresh after it */
 	double first_screen_ms, edit_ms, refresh_ms;

@@ -15,6 +15,7 @@ typedef struct tui_options {
 	int n_dims;
 	const char *target;              /* --target; NULL: ai_core */
 	bool no_canonicalize;
+	int initializers;          /* --initializers: fd_init_policy, 0 unset */
 } tui_options;
 
 enum { TUI_EXIT_CANNOT_START = 2 };

@@ -27,6 +27,13 @@ struct view_ops {
 	void (*draw_footer)(tui *t, int y, int x, int w, int h);
 	/* the key hints of the status line: actions, in order, ACT_NONE-terminated */
 	const enum tui_action *hints;
+	/* how the view numbers its rows, for its box's corner and search: "event
+	 * #111" (the trace: events from #0, as every trace output numbers them);
+	 * NULL: "line N", counted from 1 (tui_row_label) */
+	char *(*row_label)(tui *t, size_t row, char *buf, size_t size);
+	/* columns the visible rows need in full, for the right end of horizontal
+	 * scrolling; NULL: the widest row_text of the visible rows */
+	int (*content_width)(tui *t);
 };
 
 #define VIEW_OPS_DECL(X, id, ops, name, title, tab, help) extern const view_ops view_##ops##_ops;
@@ -34,10 +41,15 @@ TUI_VIEWS(VIEW_OPS_DECL, )
 #undef VIEW_OPS_DECL
 
 /* ---- the services a view calls --------------------------------------------- */
-/* tui.c. Focus view v, remembering where we came from (q goes back). */
+/* tui.c. Toggles bp and says so on the status line, with a warning when no
+ * event of this run reaches it (it stays set: an edit may make it reachable). */
+unsigned tui_toggle_breakpoint(tui *t, const vs_breakpoint *bp);
+/* Focus view v, remembering where we came from (q goes back). */
 unsigned tui_show_view(tui *t, enum tui_view v);
 /* The trace cursor moves to event ev (stepper, why-not, breakpoints). */
 unsigned tui_goto_event(tui *t, uint32_t ev);
+/* Row's name in view v as its row_label says ("event #111", "line 12"). */
+char *tui_row_label(tui *t, enum tui_view v, size_t row, char *buf, size_t size);
 /* Moves l by a move action (move-up … move-last-line); false for any other action. */
 bool tui_list_move(vs_list *l, enum tui_action a);
 

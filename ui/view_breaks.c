@@ -1,7 +1,9 @@
 /* view_breaks.c — the breakpoints: on a rule, a node or a reason code. b, d
- * or Del removes the one under the cursor; Enter runs the trace to its next
- * hit (from the start when none is left after the current event). */
+ * or Del removes the one under the cursor; a adds one by name; Enter runs the
+ * trace to its next hit (from the start when none is left after the current
+ * event). */
 #include <stdio.h>
+#include <string.h>
 #include "view.h"
 
 static size_t rows(tui *t)
@@ -34,8 +36,31 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	             vs_bp_describe(&t->bps.items[row], session_result(&t->s), buf, sizeof buf));
 }
 
+/* a: a breakpoint by name (rule NAME, node NAME, reason CODE), did you mean on a slip */
+static unsigned add_by_name(tui *t)
+{
+	char text[512], err[1024];
+	if (!prompt_line(t, "break on (rule NAME | node NAME | reason CODE): ", "", text, sizeof text) || !text[0])
+		return RES_REDRAW;
+	vs_breakpoint bp;
+	if (!vs_bp_parse(text, session_result(&t->s), &bp, err, sizeof err)) {
+		tui_message(t, ROLE_ERROR, "%s", err);
+		return RES_REDRAW;
+	}
+	for (size_t i = 0; i < t->bps.n; i++)   /* a is add, never remove: b toggles */
+		if (!memcmp(&t->bps.items[i], &bp, sizeof bp)) {
+			tui_message(t, ROLE_BREAK, "already set: %s", vs_bp_describe(&bp, session_result(&t->s), text, sizeof text));
+			return RES_REDRAW;
+		}
+	unsigned res = tui_toggle_breakpoint(t, &bp);
+	t->list[VIEW_BREAKS].cursor = t->bps.n - 1;
+	return res;
+}
+
 static unsigned action(tui *t, enum tui_action a)
 {
+	if (a == ACT_ADD_BREAKPOINT)
+		return add_by_name(t);
 	size_t row = t->list[VIEW_BREAKS].cursor;
 	if (!t->bps.n || row >= t->bps.n)
 		return a == ACT_BREAKPOINT || a == ACT_ENTER ? RES_REDRAW : RES_UNHANDLED;
@@ -60,13 +85,17 @@ static unsigned action(tui *t, enum tui_action a)
 			tui_message(t, ROLE_WARN, "this breakpoint is never hit in the trace");
 			return RES_REDRAW;
 		}
-		tui_message(t, ROLE_BREAK, "breakpoint hit at event %u", to);
+		char what[256];
+		tui_message(t, ROLE_BREAK, "breakpoint %s hit at event #%u", vs_bp_describe(one.items, r, what, sizeof what),
+		            to);
 		return tui_goto_event(t, to);
 	}
 	return RES_UNHANDLED;
 }
 
-static const enum tui_action hints[] = { ACT_ENTER, ACT_BREAKPOINT, ACT_CONTINUE, ACT_BACK, ACT_VIEW_HELP, ACT_NONE };
+
+static const enum tui_action hints[] = { ACT_ENTER, ACT_ADD_BREAKPOINT, ACT_BREAKPOINT, ACT_CONTINUE, ACT_BACK,
+                                         ACT_VIEW_HELP, ACT_NONE };
 
 const view_ops view_breaks_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,

@@ -1,8 +1,11 @@
 /* view_graph.c — the graph view: every node in topological order (bodies of
  * If / Loop / Scan after the main graph, indented), its op, its first
  * output's shape and dtype, and the fusion that took it, marked and coloured
- * per rule. Only visible rows are formatted. */
+ * per rule. The columns are sized to the pane from what the rows on screen
+ * need; a name too long is cut in the middle, and Left / Right scroll to the
+ * rest. Only visible rows are formatted. */
 #include <stdio.h>
+#include <string.h>
 #include "view.h"
 
 static size_t rows(tui *t)
@@ -37,6 +40,84 @@ static bool node_has_bp(tui *t, int32_t g, int32_t n)
 	return false;
 }
 
+/* A row's cells as text: op (with its domain), first output's shape and
+ * dtype, the fusion tag. */
+typedef struct cells {
+	char op[128], shape[160], tag[192];
+} cells;
+
+static void row_cells(tui *t, int32_t g, int32_t n, cells *c)
+{
+	const fd_graph *gr = &session_model(&t->s)->graphs[g];
+	const fd_node *node = &gr->nodes[n];
+	const fd_match_result *r = session_result(&t->s);
+	snprintf(c->op, sizeof c->op, "%s%s%s", node->domain && *node->domain ? node->domain : "",
+	         node->domain && *node->domain ? "." : "", node->op_type);
+	c->shape[0] = c->tag[0] = '\0';
+	if (node->n_outputs > 0 && node->outputs[0] >= 0) {
+		const fd_tensor *tt = &gr->tensors[node->outputs[0]];
+		char sb[96];
+		snprintf(c->shape, sizeof c->shape, "%s %s", shape_format(&tt->shape, sb, sizeof sb), dtype_name(tt->dtype));
+	}
+	int32_t f = r->claim[g][n];
+	if (f >= 0)
+		snprintf(c->tag, sizeof c->tag, "#%d %s", f, r->rules->rules[r->fusions[f].rule].name);
+}
+
+/* The columns, the same for every row on screen: what each needs in full
+ * (the widest visible cell), then fitted to w. The name, cut in the middle
+ * (head…tail) when it must be, keeps all it can. */
+typedef struct columns {
+	int indent;   /* the deepest body's indent on screen: names start after it */
+	int name, op, shape, tag;
+	int need;   /* all of it in full: the right end of horizontal scrolling */
+} columns;
+
+static columns layout_columns(tui *t, int w)
+{
+	const vs_list *l = &t->list[VIEW_GRAPH];
+	const fd_model *m = session_model(&t->s);
+	int name = 4, op = 4, shape = 0, tag = 0, indent = 0;
+	for (int i = 0; i < l->height; i++) {
+		int32_t g, n;
+		vs_graph_row_node(&t->grows, m, l->top + (size_t)i, &g, &n);
+		if (g < 0)
+			break;
+		cells c;
+		row_cells(t, g, n, &c);
+		int nw = display_width(m->graphs[g].nodes[n].name), d = m->graphs[g].depth * 2;
+		name = nw > name ? nw : name;
+		indent = d > indent ? d : indent;
+		op = display_width(c.op) > op ? display_width(c.op) : op;
+		shape = display_width(c.shape) > shape ? display_width(c.shape) : shape;
+		tag = display_width(c.tag) > tag ? display_width(c.tag) : tag;
+	}
+	columns k = { indent, name + 1, op + 1 < 24 ? op + 1 : 24, shape ? shape + 1 : 0, tag, 0 };
+	k.need = 2 + indent + k.name + k.op + k.shape + k.tag;
+	int avail = w - 2 - indent;
+	int over = k.name + k.op + k.shape + k.tag - avail;
+	/* the shape gives way first, then the tag and the op down to a readable
+	 * width, and the name last (it is what a row is about) */
+	int *give[] = { &k.shape, &k.tag, &k.op, &k.name }, floor[] = { 0, 14, 10, 12 };
+	for (int i = 0; i < 4 && over > 0; i++) {
+		int room = *give[i] - floor[i];
+		int g = room < over ? room : over;
+		if (g <= 0)
+			continue;
+		*give[i] -= g;
+		over -= g;
+		if (i == 0 && k.shape < 8) {   /* a shape of a few columns says nothing */
+			over -= k.shape;
+			k.shape = 0;
+		}
+	}
+	if (over < 0 && k.shape == 0 && k.name < name + 1) {   /* what the dropped shape left goes to the name */
+		int g = -over < name + 1 - k.name ? -over : name + 1 - k.name;
+		k.name += g;
+	}
+	return k;
+}
+
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
 	int32_t g, n;
@@ -57,36 +138,27 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	x = display_text(y, x, end - x, bp ? ROLE_BREAK : base, 0, bp ? G.breakpoint : cursor ? G.cursor : " ");
 	int rrole = f >= 0 ? ROLE_RULE0 + r->fusions[f].rule % ROLE_RULE_COLOURS : base;
 	x = display_text(y, x, end - x, rrole, 0, f >= 0 ? G.bar : " ");
-	char buf[512];
-	snprintf(buf, sizeof buf, "%*s", gr->depth * 2, "");
-	x = display_text(y, x, end - x, base, 0, buf);
-	int avail = end - x;
-	int name_w = avail / 4 < 10 ? 10 : avail / 4 > 28 ? 28 : avail / 4;
-	int op_w = avail - name_w > 14 ? 14 : avail - name_w;
-	int tag_w = f >= 0 ? avail - name_w - op_w : 0;
-	if (tag_w > 28)
-		tag_w = 28;
-	int shape_w = avail - name_w - op_w - tag_w;
-	if (shape_w < 0)
-		shape_w = 0;
-	display_text(y, x, name_w - 1, base, 0, node->name);
+	columns k = layout_columns(t, w);
+	cells c;
+	row_cells(t, g, n, &c);
+	char pad[64];
+	snprintf(pad, sizeof pad, "%*s", gr->depth * 2 < 60 ? gr->depth * 2 : 60, "");
+	x = display_text(y, x, end - x, base, 0, pad);
+	int name_w = k.indent + k.name - (int)strlen(pad);   /* columns align across indents */
+	display_text_mid(y, x, name_w - 1, base, 0, node->name);
 	x += name_w;
-	snprintf(buf, sizeof buf, "%s%s%s", node->domain && *node->domain ? node->domain : "",
-	         node->domain && *node->domain ? "." : "", node->op_type);
-	display_text(y, x, op_w - 1, cur ? ROLE_CURSOR : ROLE_HEADER, 0, buf);
-	x += op_w;
-	if (shape_w > 1 && node->n_outputs > 0 && node->outputs[0] >= 0) {
-		const fd_tensor *tt = &gr->tensors[node->outputs[0]];
-		char sb[96], shape[128];
-		snprintf(shape, sizeof shape, "%s %s", shape_format(&tt->shape, sb, sizeof sb), dtype_name(tt->dtype));
-		display_text(y, x, shape_w - 1, cur ? ROLE_CURSOR : ROLE_DIM, 0, shape);
-	}
-	x += shape_w;
-	if (f >= 0 && tag_w > 0) {
-		const fd_fusion *fu = &r->fusions[f];
-		snprintf(buf, sizeof buf, "#%d %s", f, r->rules->rules[fu->rule].name);
-		display_text(y, x, tag_w, cur ? ROLE_CURSOR : rrole, 0, buf);
-	}
+	display_text(y, x, k.op - 1, cur ? ROLE_CURSOR : ROLE_HEADER, 0, c.op);
+	x += k.op;
+	if (k.shape > 1)
+		display_text_mid(y, x, k.shape - 1, cur ? ROLE_CURSOR : ROLE_DIM, 0, c.shape);
+	x += k.shape;
+	if (f >= 0)
+		display_text(y, x, end - x, cur ? ROLE_CURSOR : rrole, 0, c.tag);
+}
+
+static int content_width(tui *t)
+{
+	return layout_columns(t, 0).need;
 }
 
 static void select_row(tui *t)
@@ -111,10 +183,7 @@ static unsigned action(tui *t, enum tui_action a)
 		return tui_why_not_node(t, g, n);
 	case ACT_BREAKPOINT: {
 		vs_breakpoint bp = { .kind = BP_NODE, .graph = g, .node = n };
-		bool on = vs_bp_toggle(&t->bps, &bp);
-		tui_message(t, ROLE_BREAK, "breakpoint %s: node %s (c runs to it)", on ? "set" : "removed",
-		            session_model(&t->s)->graphs[g].nodes[n].name);
-		return RES_REDRAW;
+		return tui_toggle_breakpoint(t, &bp);
 	}
 	default:
 		return RES_UNHANDLED;
@@ -128,5 +197,5 @@ static const enum tui_action hints[] = {
 
 const view_ops view_graph_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
-	.select = select_row, .hints = hints,
+	.select = select_row, .hints = hints, .content_width = content_width,
 };

@@ -26,62 +26,45 @@ static const char *const intro[] = {
 };
 #define N_INTRO (sizeof intro / sizeof *intro)
 
-/* rows: intro lines, then per section a title and its actions */
-static size_t n_rows(void)
+/* The rows, laid out for a width: intro lines, then per section a title and
+ * its actions. An action whose keys (or help) do not fit its column goes on
+ * over the next rows, the keys split at their commas, the help at spaces. */
+typedef struct help_row {
+	char keys[64];
+	char text[512];
+	int role;
+	bool action;     /* an action's row (the first) or its continuation */
+} help_row;
+
+static struct {
+	VEC(help_row) rows;
+	int width;
+	const keymap *km;
+	size_t km_n;
+} cache;
+
+#define KEYS_W 26    /* the key column */
+#define NAME_W 19    /* the action name, before its help */
+
+static help_row *push_row(int role, bool action)
 {
-	return N_INTRO + SEC_COUNT + (ACT_COUNT - 1);
+	vec_grow(&cache.rows, cache.rows.n + 1);
+	help_row *r = &cache.rows.items[cache.rows.n++];
+	memset(r, 0, sizeof *r);
+	r->role = role;
+	r->action = action;
+	return r;
 }
 
-static int row_action(size_t row, int *section)
+/* Every key bound to action a, generic first, then the views' own: "j, <Down>, x (trace)". */
+static void keys_of(tui *t, enum tui_action a, char *keys, size_t ksize)
 {
-	row -= N_INTRO;
-	for (int s = 0; s < SEC_COUNT; s++) {
-		if (row == 0) {
-			*section = s;
-			return -1;
-		}
-		row--;
-		for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
-			if (action_get((enum tui_action)a)->section != (enum tui_section)s)
-				continue;
-			if (row == 0)
-				return a;
-			row--;
-		}
-	}
-	*section = -1;
-	return -1;
-}
-
-static size_t rows(tui *t)
-{
-	return n_rows();
-}
-
-static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role, char *keys, size_t ksize)
-{
-	keys[0] = 0;
-	*role = ROLE_NORMAL;
-	if (row < N_INTRO) {
-		*role = row == 0 ? ROLE_HEADER : ROLE_NORMAL;
-		snprintf(buf, size, "%s", intro[row]);
-		return buf;
-	}
-	int sec;
-	int a = row_action(row, &sec);
-	if (a < 0) {
-		*role = ROLE_HEADER;
-		snprintf(buf, size, "%s", sec >= 0 ? section_title((enum tui_section)sec) : "");
-		return buf;
-	}
-	const tui_action_def *d = action_get((enum tui_action)a);
-	size_t used = 0;
-	keymap_keys_for(&t->km, SCOPE_GENERIC, d->action, keys, ksize);
-	used = strlen(keys);
+	keymap_keys_for(&t->km, SCOPE_GENERIC, a, keys, ksize);
+	size_t used = strlen(keys);
 	for (int s = SCOPE_RULES; s < SCOPE_COUNT; s++)
 		for (size_t i = 0; i < t->km.n; i++) {
 			const keymap_binding *b = &t->km.items[i];
-			if (b->scope != s || b->action != d->action || keymap_lookup(&t->km, s, b->key) != d->action)
+			if (b->scope != s || b->action != a || keymap_lookup(&t->km, s, b->key) != a)
 				continue;
 			char kn[32];
 			key_label(b->key, kn, sizeof kn);
@@ -89,35 +72,105 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 			if (w > 0 && (size_t)w < ksize - used)
 				used += (size_t)w;
 		}
-	snprintf(buf, size, "%-18s %s", d->name, d->help);
-	return buf;
+}
+
+/* The longest head of *s (from *s on) that fits w columns, ending before a
+ * break character (after a ", " for keys, at a space for words); moves *s
+ * past it and copies it into out. A single piece longer than w is cut. */
+static void take(const char **s, int w, bool keys, char *out, size_t size)
+{
+	const char *p = *s, *cut = NULL;
+	while (*p) {
+		const char *next = keys ? strstr(p, ", ") : strchr(p, ' ');
+		const char *end = next ? next + (keys ? 1 : 0) : p + strlen(p);
+		char piece[512];
+		snprintf(piece, sizeof piece, "%.*s", (int)(end - *s), *s);
+		if (display_width(piece) > w)
+			break;
+		cut = end;
+		if (!next)
+			break;
+		p = next + (keys ? 2 : 1);
+	}
+	if (!cut)   /* one piece wider than w: as much of it as fits */
+		cut = *s + (strlen(*s) < (size_t)w ? strlen(*s) : (size_t)w);
+	snprintf(out, size, "%.*s", (int)(cut - *s), *s);
+	*s = cut;
+	while (**s == ',' || **s == ' ')
+		(*s)++;
+}
+
+static void build(tui *t, int width)
+{
+	cache.rows.n = 0;
+	cache.width = width;
+	cache.km = &t->km;
+	cache.km_n = t->km.n;
+	for (size_t i = 0; i < N_INTRO; i++)
+		snprintf(push_row(i == 0 ? ROLE_HEADER : ROLE_NORMAL, false)->text, sizeof cache.rows.items[0].text, "%s",
+		         intro[i]);
+	int help_w = width - 2 - KEYS_W - NAME_W;
+	if (help_w < 20)
+		help_w = 20;
+	for (int sec = 0; sec < SEC_COUNT; sec++) {
+		snprintf(push_row(ROLE_HEADER, false)->text, sizeof cache.rows.items[0].text, "%s",
+		         section_title((enum tui_section)sec));
+		for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
+			const tui_action_def *d = action_get((enum tui_action)a);
+			if (d->section != (enum tui_section)sec)
+				continue;
+			char keys[512];
+			keys_of(t, d->action, keys, sizeof keys);
+			const char *k = keys[0] ? keys : "(no key)", *h = d->help;
+			for (bool first = true; first || *k || *h; first = false) {
+				help_row *r = push_row(ROLE_NORMAL, true);
+				take(&k, KEYS_W - 1, true, r->keys, sizeof r->keys);
+				char words[400];
+				take(&h, help_w, false, words, sizeof words);
+				snprintf(r->text, sizeof r->text, "%-*s %s", NAME_W - 1, first ? d->name : "", words);
+			}
+		}
+	}
+}
+
+static const help_row *row_at(tui *t, size_t row)
+{
+	int width = display_pane_width(VIEW_HELP);
+	if (width <= 0)
+		width = t->cols - 2;
+	if (width != cache.width || cache.km != &t->km || cache.km_n != t->km.n || !cache.rows.n)
+		build(t, width);
+	return row < cache.rows.n ? &cache.rows.items[row] : NULL;
+}
+
+static size_t rows(tui *t)
+{
+	row_at(t, 0);
+	return cache.rows.n;
 }
 
 static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 {
-	char tmp[512], keys[256];
-	int role;
-	text_of(ctx, row, tmp, sizeof tmp, &role, keys, sizeof keys);
-	snprintf(buf, size, "%s %s", keys, tmp);
+	const help_row *r = row_at(ctx, row);
+	snprintf(buf, size, "%s %s", r ? r->keys : "", r ? r->text : "");
 	return buf;
 }
 
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
-	char buf[512], keys[256];
-	int role;
-	text_of(t, row, buf, sizeof buf, &role, keys, sizeof keys);
+	const help_row *r = row_at(t, row);
+	if (!r)
+		return;
 	bool cur = cursor && t->focus == VIEW_HELP;
 	if (cur)
 		display_fill(y, x, w, ROLE_CURSOR, 0);
 	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
-	if (row < N_INTRO || (!keys[0] && role == ROLE_HEADER)) {
-		display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : role, 0, buf);
+	if (!r->action) {
+		display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : r->role, 0, r->text);
 		return;
 	}
-	int kw = 26;
-	display_text(y, x + 2, kw - 1, cur ? ROLE_CURSOR : ROLE_KEY, 0, keys[0] ? keys : "(no key)");
-	display_text(y, x + 2 + kw, w - kw - 2, cur ? ROLE_CURSOR : role, 0, buf);
+	display_text(y, x + 2, KEYS_W - 1, cur ? ROLE_CURSOR : ROLE_KEY, 0, r->keys);
+	display_text(y, x + 2 + KEYS_W, w - KEYS_W - 2, cur ? ROLE_CURSOR : r->role, 0, r->text);
 }
 
 static const enum tui_action hints[] = { ACT_MOVE_DOWN, ACT_MOVE_PAGE_DOWN, ACT_SEARCH, ACT_BACK, ACT_NONE };

@@ -53,13 +53,20 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	char buf[64];
 	snprintf(buf, sizeof buf, "%4lld ", (long long)r->priority);
 	x = display_text(y, x, end - x, rule_edited(t, ri) ? ROLE_EDITED : base, 0, buf);
-	x = display_text(y, x, end - x, r->enabled ? (cur ? ROLE_CURSOR : ROLE_PASS) : ROLE_FAIL, 0,
-	                 r->enabled ? G.pass : G.fail);
+	/* enabled ✓, disabled ✗, enabled with lint warnings ! (the detail lists them) */
+	const struct rule_mark *mk = &t->rule_marks[ri];
+	x = display_text(y, x, end - x, !r->enabled ? ROLE_FAIL : mk->lint ? ROLE_WARN : cur ? ROLE_CURSOR : ROLE_PASS, 0,
+	                 !r->enabled ? G.fail : mk->lint ? G.warn : G.pass);
 	x = display_text(y, x + 1, end - x - 1, ROLE_RULE0 + ri % ROLE_RULE_COLOURS, 0,
 	                 st->effect_times ? G.fused : " ");
+	/* fired / anchors tried, ! when it tried and never fired; a rule that did not run says why */
 	char counts[48];
-	snprintf(counts, sizeof counts, " %lld/%lld%s", (long long)st->effect_times, (long long)st->attempts,
-	         st->attempts && !st->effect_times ? " !" : "  ");
+	if (mk->not_run)
+		snprintf(counts, sizeof counts, " %s  ", mk->not_run == REASON_NR01_DISABLED ? "off"
+		         : mk->not_run == REASON_NR02_SCOPE ? "scope" : "invalid");
+	else
+		snprintf(counts, sizeof counts, " %lld/%lld%s", (long long)st->effect_times, (long long)st->attempts,
+		         st->attempts && !st->effect_times ? " !" : "  ");
 	int cw = display_width(counts);
 	int name_w = end - x - 1 - cw;
 	char name[160];
@@ -83,15 +90,14 @@ static uint32_t first_attempt(tui *t, int32_t rule)
 	return idx[0];
 }
 
-static uint32_t closest_miss(tui *t, int32_t rule)
+/* "made no attempt": a rule without an anchor says what came nearest. */
+static unsigned no_anchor(tui *t, int32_t rule)
 {
-	const fd_match_result *r = session_result(&t->s);
-	uint32_t idx[256];
-	size_t n = explain_rank_attempts(r, rule, idx, 256);
-	for (size_t i = 0; i < n; i++)
-		if (r->trace.attempts[idx[i]].rung != RUNG_FIRED)
-			return idx[i];
-	return UINT32_MAX;
+	char lines[2][320];
+	size_t n = explain_anchor_candidates(session_result(&t->s), rule, lines, 2);
+	tui_message(t, ROLE_WARN, "%s had no anchor%s%s", session_rules(&t->s)->rules[rule].name, n ? ": " : "",
+	            n ? lines[0] : "");
+	return RES_REDRAW;
 }
 
 static unsigned action(tui *t, enum tui_action a)
@@ -104,18 +110,19 @@ static unsigned action(tui *t, enum tui_action a)
 	switch (a) {
 	case ACT_ENTER: {
 		uint32_t at = first_attempt(t, ri);
-		if (at == UINT32_MAX) {
-			tui_message(t, ROLE_WARN, "%s made no attempt: no node of its op0 type in the model", rule->name);
-			return RES_REDRAW;
-		}
+		if (at == UINT32_MAX)
+			return no_anchor(t, ri);
 		tui_show_view(t, VIEW_TRACE);
 		return tui_goto_event(t, vs_attempt_focus(&r->trace, at)) | RES_REDRAW;
 	}
 	case ACT_WHY_NOT: {
-		uint32_t at = closest_miss(t, ri);
+		uint32_t at = explain_closest_miss(r, ri);
+		if (at == UINT32_MAX && t->rule_marks[ri].not_run)
+			at = first_attempt(t, ri);   /* the not-run record says why */
+		if (at == UINT32_MAX && !r->stats[ri].attempts)
+			return no_anchor(t, ri);
 		if (at == UINT32_MAX) {
-			tui_message(t, ROLE_WARN, r->stats[ri].attempts ? "%s fired on every anchor it tried"
-			            : "%s made no attempt: no node of its op0 type in the model", rule->name);
+			tui_message(t, ROLE_WARN, "%s fired on every anchor it tried", rule->name);
 			return RES_REDRAW;
 		}
 		tui_show_view(t, VIEW_TRACE);
@@ -126,9 +133,7 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 	case ACT_BREAKPOINT: {
 		vs_breakpoint bp = { .kind = BP_RULE, .rule = ri };
-		bool on = vs_bp_toggle(&t->bps, &bp);
-		tui_message(t, ROLE_BREAK, "breakpoint %s: rule %s", on ? "set" : "removed", rule->name);
-		return RES_REDRAW;
+		return tui_toggle_breakpoint(t, &bp);
 	}
 	default:
 		return RES_UNHANDLED;

@@ -278,7 +278,7 @@ bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int3
 	}
 }
 
-static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_event *e)
+static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_event *e, uint32_t idx)
 {
 	switch (bp->kind) {
 	case BP_RULE:
@@ -286,8 +286,9 @@ static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_
 	case BP_NODE:
 		return e->graph == bp->graph && (e->kind == EV_ANCHOR || e->kind == EV_TYPE) &&
 		       explain_unit_covers(r->ctx, e->graph, e->unit, bp->node);
-	case BP_REASON:
-		return e->reason == bp->reason && bp->reason != REASON_NONE;
+	case BP_REASON:   /* a type check another candidate made good carries no failure */
+		return e->reason == bp->reason && bp->reason != REASON_NONE &&
+		       (e->kind != EV_TYPE || e->status != ST_FAIL || explain_superseded_by(r, idx) == UINT32_MAX);
 	}
 	return false;
 }
@@ -305,10 +306,10 @@ static uint32_t bp_kinds(const vs_breakpoints *b)
 	return k;
 }
 
-static bool any_bp_hits(const vs_breakpoints *b, const fd_match_result *r, const fd_event *e)
+static bool any_bp_hits(const vs_breakpoints *b, const fd_match_result *r, const fd_event *e, uint32_t idx)
 {
 	for (size_t i = 0; b && i < b->n; i++)
-		if (bp_hits(&b->items[i], r, e))
+		if (bp_hits(&b->items[i], r, e, idx))
 			return true;
 	return false;
 }
@@ -318,7 +319,7 @@ bool vs_bp_hit(const vs_breakpoints *b, const fd_match_result *r, uint32_t ev)
 	if (!b || ev >= r->trace.n_events)
 		return false;
 	fd_event e = trace_event(&r->trace, ev);
-	return any_bp_hits(b, r, &e);
+	return any_bp_hits(b, r, &e, ev);
 }
 
 char *vs_bp_describe(const vs_breakpoint *bp, const fd_match_result *r, char *buf, size_t size)
@@ -345,21 +346,103 @@ char *vs_bp_describe(const vs_breakpoint *bp, const fd_match_result *r, char *bu
 	return buf;
 }
 
+char *vs_bp_hits_at(const vs_breakpoints *b, const fd_match_result *r, uint32_t ev, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	if (ev >= r->trace.n_events)
+		return buf;
+	fd_event e = trace_event(&r->trace, ev);
+	for (size_t i = 0; b && i < b->n && used + 4 < size; i++) {
+		if (!bp_hits(&b->items[i], r, &e, ev))
+			continue;
+		char one[256];
+		vs_bp_describe(&b->items[i], r, one, sizeof one);
+		if (b->items[i].kind == BP_REASON)   /* the code without its summary */
+			one[strcspn(one + 7, " ") + 7] = '\0';
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", one);
+	}
+	return buf;
+}
+
+bool vs_bp_reachable(const vs_breakpoint *bp, const fd_match_result *r, char *why, size_t size)
+{
+	if (bp->kind == BP_RULE) {
+		const fd_rule_stats *st = &r->stats[bp->rule];
+		if (st->attempts > st->by_rung[RUNG_NOT_RUN])
+			return true;
+		snprintf(why, size, "it %s: only its start stops", st->by_rung[RUNG_NOT_RUN] ? "does not run"
+		         : "has no anchor in this run");
+		return false;
+	}
+	vs_breakpoints one = { (vs_breakpoint *)bp, 1, 1 };
+	fd_trace_iter it;
+	fd_event ev;
+	trace_iter_init(&it, &r->trace, 0);
+	while (trace_iter_next_of(&it, bp_kinds(&one), &ev))
+		if (bp_hits(bp, r, &ev, (uint32_t)(it.i - 1)))
+			return true;
+	snprintf(why, size, bp->kind == BP_NODE ? "no attempt of any rule reaches it in this run"
+	         : "no event of this run carries that code");
+	return false;
+}
+
+bool vs_bp_parse(const char *text, const fd_match_result *r, vs_breakpoint *bp, char *err, size_t size)
+{
+	while (*text == ' ')
+		text++;
+	char kind[16] = "", name[512];
+	const char *sp = strchr(text, ' ');
+	if (sp && (size_t)(sp - text) < sizeof kind) {
+		snprintf(kind, sizeof kind, "%.*s", (int)(sp - text), text);
+		if (!strcmp(kind, "rule") || !strcmp(kind, "node") || !strcmp(kind, "reason") || !strcmp(kind, "code"))
+			text = sp + 1;
+		else
+			kind[0] = '\0';
+	}
+	while (*text == ' ')
+		text++;
+	snprintf(name, sizeof name, "%s", text);
+	for (size_t n = strlen(name); n && name[n - 1] == ' '; n--)
+		name[n - 1] = '\0';
+	if (!name[0]) {
+		snprintf(err, size, "break on what? rule NAME, node NAME or reason CODE");
+		return false;
+	}
+	const fd_model *m = r->ctx->model;
+	int32_t ri = ruleset_find(r->rules, name), g, n;
+	fd_reason code = reason_from_code(name);
+	bool any = !kind[0];
+	if ((any || !strcmp(kind, "rule")) && ri >= 0) {
+		*bp = (vs_breakpoint){ .kind = BP_RULE, .rule = ri };
+		return true;
+	}
+	if ((any || !strcmp(kind, "node")) && model_find_node(m, name, &g, &n)) {
+		*bp = (vs_breakpoint){ .kind = BP_NODE, .graph = g, .node = n };
+		return true;
+	}
+	if ((any || kind[0] == 'r' || kind[0] == 'c') && strcmp(kind, "rule") && code != REASON_NONE) {
+		*bp = (vs_breakpoint){ .kind = BP_REASON, .reason = code };
+		return true;
+	}
+	/* did you mean: among the kind asked for, else among all three */
+	char hint[600] = "";
+	if (any || !strcmp(kind, "rule"))
+		explain_rule_hint(r->rules, name, hint, sizeof hint);
+	if (!hint[0] && (any || !strcmp(kind, "node")))
+		explain_node_hint(m, name, hint, sizeof hint);
+	if (!hint[0] && (any || kind[0] == 'r' || kind[0] == 'c') && strcmp(kind, "rule"))
+		explain_reason_hint(name, hint, sizeof hint);
+	snprintf(err, size, "no %s named '%s'%s", any ? "rule, node or reason code" : !strcmp(kind, "code") ? "reason"
+	         : kind, name, hint);
+	return false;
+}
+
 /* ---- stepper ------------------------------------------------------------- */
 
-/* First attempt whose first_event > ev: attempts are recorded in event
- * order, so a binary search on first_event. */
 static size_t attempt_after(const fd_trace *t, uint32_t ev)
 {
-	size_t lo = 0, hi = t->n_attempts;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (t->attempts[mid].first_event <= ev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return explain_attempt_after(t, ev);
 }
 
 uint32_t vs_attempt_of(const fd_trace *t, uint32_t ev)
@@ -477,7 +560,7 @@ uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uin
 	case STEP_CONTINUE:
 		trace_iter_init(&it, t, (size_t)cur + 1);
 		while (trace_iter_next_of(&it, bp_kinds(bp), &ev))
-			if (any_bp_hits(bp, r, &ev)) {
+			if (any_bp_hits(bp, r, &ev, (uint32_t)(it.i - 1))) {
 				to = (uint32_t)(it.i - 1);
 				break;
 			}
@@ -485,7 +568,7 @@ uint32_t vs_stepper_move(const fd_match_result *r, const vs_breakpoints *bp, uin
 	case STEP_REVERSE_CONTINUE:
 		trace_riter_init(&rit, t, cur);
 		while (trace_riter_prev_of(&rit, bp_kinds(bp), &ev))
-			if (any_bp_hits(bp, r, &ev)) {
+			if (any_bp_hits(bp, r, &ev, (uint32_t)rit.i)) {
 				to = (uint32_t)rit.i;
 				break;
 			}

@@ -86,6 +86,17 @@ void vs_bp_remove(vs_breakpoints *b, size_t i);
 bool vs_bp_hit(const vs_breakpoints *b, const fd_match_result *r, uint32_t ev);
 /* "rule Conv_BN_Relu_Fusion", "node conv1", "reason FD-NM03". Returns buf. */
 char *vs_bp_describe(const vs_breakpoint *bp, const fd_match_result *r, char *buf, size_t size);
+/* The breakpoints that stop at event ev, described and ", "-joined ("node
+ * conv1, rule Conv_BN_Relu_Fusion"); "" when none. Returns buf. */
+char *vs_bp_hits_at(const vs_breakpoints *b, const fd_match_result *r, uint32_t ev, char *buf, size_t size);
+/* Whether any event of r stops at bp beyond a rule's start: false with *why
+ * saying so ("no attempt of any rule reaches it in this run") for a node no
+ * attempt reached, a rule that made no attempt, a code no event carries. */
+bool vs_bp_reachable(const vs_breakpoint *bp, const fd_match_result *r, char *why, size_t size);
+/* A breakpoint from what a user typed: "rule NAME", "node NAME", "reason
+ * CODE" (also "code"), or a bare name looked up as a rule, then a node, then
+ * a code. False with *err saying why, with the nearest names (did you mean). */
+bool vs_bp_parse(const char *text, const fd_match_result *r, vs_breakpoint *bp, char *err, size_t size);
 
 /* ---- the stepper: moves over the trace's events ---------------------------
  * Each function takes the current event and returns the new one; when there

@@ -69,15 +69,18 @@ static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, 
 	default:
 		break;
 	}
-	const char *mark = e->status == ST_PASS ? G.pass : e->status == ST_FAIL ? G.fail
-	                 : e->status == ST_WARN ? G.warn : G.info;
-	*role = e->status == ST_PASS ? ROLE_PASS : e->status == ST_FAIL ? ROLE_FAIL
-	      : e->status == ST_WARN ? ROLE_WARN : ROLE_INFO;
+	/* as shown: a type check another candidate made good is no failure (tx.status) */
+	const char *mark = tx.status == ST_PASS ? G.pass : tx.status == ST_FAIL ? G.fail
+	                 : tx.status == ST_WARN ? G.warn : G.info;
+	*role = tx.status == ST_PASS ? ROLE_PASS : tx.status == ST_FAIL ? ROLE_FAIL
+	      : tx.status == ST_WARN ? ROLE_WARN : ROLE_INFO;
 	snprintf(lead, lsize, "   %s", mark);
 	char at[180] = "";
 	if (tx.subject[0])   /* subgraph and match-wide checks have no single subject */
 		snprintf(at, sizeof at, " @ %s", tx.subject);
-	if (e->status == ST_FAIL || e->status == ST_WARN)
+	if (tx.superseded)
+		snprintf(body, bsize, "%s%s: %s", tx.check, at, tx.reason);
+	else if (e->status == ST_FAIL || e->status == ST_WARN)
 		snprintf(body, bsize, "%s%s: expected %s, actual %s [%s]", tx.check, at, tx.expected, tx.actual,
 		         reason_code((fd_reason)e->reason));
 	else if (tx.expected[0] || tx.actual[0])
@@ -93,6 +96,12 @@ static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 	int role;
 	row_parts(t, row, lead, sizeof lead, body, sizeof body, &role);
 	snprintf(buf, size, "#%zu %s %s", row, lead, body);
+	return buf;
+}
+
+static char *row_label(tui *t, size_t row, char *buf, size_t size)
+{
+	snprintf(buf, size, "event #%zu", row);
 	return buf;
 }
 
@@ -115,7 +124,9 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	                r->trace.attempts[ai].rung != RUNG_FIRED;
 	x = display_text(y, x, end - x, bp ? ROLE_BREAK : base, cur, bp ? G.breakpoint : cursor ? G.cursor : " ");
 	x = display_text(y, x, end - x, decisive ? ROLE_FAIL : base, cur, decisive ? ">" : " ");
-	snprintf(num, sizeof num, "%6zu ", row);
+	char id[24];
+	snprintf(id, sizeof id, "#%zu", row);   /* events are numbered from #0, as every trace output has them */
+	snprintf(num, sizeof num, "%7s ", id);
 	x = display_text(y, x, end - x, base, cur, num);
 	x = display_text(y, x, end - x, cursor ? ROLE_CURSOR : role, cur, lead);
 	display_text(y, x + 1, end - x - 1, cursor ? ROLE_CURSOR : (role == ROLE_PASS || role == ROLE_INFO)
@@ -154,10 +165,11 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 	char oc[64] = "";
 	if (ai != UINT32_MAX)
 		snprintf(oc, sizeof oc, "  attempt %u: %s", ai, outcome(&r->trace.attempts[ai], buf, sizeof buf));
-	snprintf(buf, sizeof buf, " event %u/%zu  %s %s%s%s%s", ev, r->trace.n_events,
-	         event_kind_name((fd_event_kind)e->kind), ev_status_name((fd_ev_status)e->status),
-	         e->reason ? " " : "", e->reason ? reason_code((fd_reason)e->reason) : "", oc);
-	int role = e->status == ST_FAIL ? ROLE_FAIL : e->status == ST_WARN ? ROLE_WARN
+	bool code = e->reason && !tx.superseded;
+	snprintf(buf, sizeof buf, " event #%u  %s %s%s%s%s", ev,
+	         event_kind_name((fd_event_kind)e->kind), ev_status_name((fd_ev_status)tx.status),
+	         code ? " " : "", code ? reason_code((fd_reason)e->reason) : "", oc);
+	int role = tx.status == ST_FAIL ? ROLE_FAIL : tx.status == ST_WARN ? ROLE_WARN
 	         : e->kind == EV_FIRE ? ROLE_FIRED : ROLE_HEADER;
 	display_text(y, x + 1, w - 2, role, 0, buf);
 	int line = 1;
@@ -168,7 +180,7 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 	if (line < h)
 		field(y + line++, x + 1, w - 1, "expected ", ROLE_PASS, tx.expected[0] ? tx.expected : "-");
 	if (line < h)
-		field(y + line++, x + 1, w - 1, "actual   ", e->status == ST_FAIL ? ROLE_FAIL : ROLE_NORMAL,
+		field(y + line++, x + 1, w - 1, "actual   ", tx.status == ST_FAIL ? ROLE_FAIL : ROLE_NORMAL,
 		      tx.actual[0] ? tx.actual : "-");
 	if (line < h)
 		field(y + line++, x + 1, w - 1, "reason   ", ROLE_NORMAL, tx.reason[0] ? tx.reason : "-");
@@ -255,9 +267,7 @@ static unsigned breakpoint_menu(tui *t)
 	int k = n == 1 ? 0 : prompt_menu(t, "toggle a breakpoint on", items, n, 0);
 	if (k < 0)
 		return RES_REDRAW;
-	bool on = vs_bp_toggle(&t->bps, &choice[k]);
-	tui_message(t, ROLE_BREAK, "breakpoint %s: %s (c runs to it, B lists them)", on ? "set" : "removed", text[k]);
-	return RES_REDRAW;
+	return tui_toggle_breakpoint(t, &choice[k]);
 }
 
 /* The edit path of the rule value an event checked, so that e on a failing
@@ -363,4 +373,5 @@ static const enum tui_action hints[] = {
 const view_ops view_trace_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .footer_lines = footer_lines, .draw_footer = draw_footer, .hints = hints,
+	.row_label = row_label,
 };

@@ -256,6 +256,14 @@ static void fill_defaults(fd_estimate_options *o, const fd_estimate_options *in)
 		o->hw = hwprofile_default();
 }
 
+/* Initializers (overridable ones too: their default is stored with the
+ * model) and constants, and what only they compute, are weights: never in
+ * the activation peak, counted apart as weight_bytes. */
+static bool is_weight(const fd_tensor *x, uint8_t tflags)
+{
+	return (tflags & TF_CONST) || x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT;
+}
+
 static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_options *opt_in,
                        const est_cache *c, fd_fusion_est *out)
 {
@@ -272,7 +280,7 @@ static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_op
 	ids = fusion_ids(r, fu->inputs);
 	for (int32_t i = 0; i < fu->n_inputs; i++) {
 		int64_t b = cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
-		if (ids[i] >= 0 && (gx->tflags[ids[i]] & TF_CONST))
+		if (ids[i] >= 0 && is_weight(&g->tensors[ids[i]], gx->tflags[ids[i]]))
 			out->input_const_bytes = add_sat(out->input_const_bytes, b);
 		else
 			out->input_act_bytes = add_sat(out->input_act_bytes, b);
@@ -456,12 +464,6 @@ static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, 
 	}
 }
 
-/* Initializers and constants (and what only they compute) are weights: never
- * in the activation peak, counted apart as weight_bytes. */
-static bool is_weight(const fd_tensor *x, uint8_t tflags)
-{
-	return (tflags & TF_CONST) || x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT;
-}
 
 /* Live intervals with each node at step_of[node]; skip marks tensors never
  * materialised (fusion intermediates). */

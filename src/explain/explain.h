@@ -5,7 +5,9 @@
  *                   as JSON, CANN's fusion_result.json;
  *   why.c           which attempt answers "why not here?" (explain_why, for
  *                   `why` and the TUI alike), near-miss ranking, the one line;
- *   value_text.c    the words for a unit, a param value, a rule value, a place.
+ *   candidates.c    for a rule with no anchor, the nodes nearest to being one;
+ *   value_text.c    the words for a unit, a param value, a rule value, a place;
+ *   names.c         "did you mean" for a rule, node or reason code a user gave.
  * Everything here reads a match result (and the context, model and rules it
  * refers to) and never changes it; writers write only to the FILE or buffer
  * they are given. */
@@ -36,9 +38,21 @@ typedef struct fd_event_text {
 	char actual[128];
 	char reason[256];    /* one line: "node has no such param" */
 	fd_srcpos where;     /* the rule text that decided it, or {0} */
+	uint8_t status;      /* fd_ev_status as shown: the event's, but info for a type check
+	                      * another candidate made good (superseded) */
+	bool superseded;     /* that case: "direct form absent, canonical form matched" */
 } fd_event_text;
 
 void explain_event(const fd_match_result *r, uint32_t ev, fd_event_text *out);
+/* The first attempt whose first event is after ev (attempts are recorded in
+ * event order); n_attempts when none. */
+size_t explain_attempt_after(const fd_trace *t, uint32_t ev);
+/* A failed type check that is no failure: a later candidate for the same op
+ * of the same attempt and branch passed its type check before the path went
+ * back to an earlier op (the decomposed form after the direct one: Swish on
+ * Sigmoid + Mul; another consumer of the same tensor). Returns that later
+ * event, or UINT32_MAX (ev is a real failure, or not a failed type check). */
+uint32_t explain_superseded_by(const fd_match_result *r, uint32_t ev);
 /* The canonical text trace (`match --trace`): stable, no addresses, no timing. */
 void explain_trace_text(FILE *f, const fd_match_result *r);
 /* One attempt's events, indented, as in the text trace. */
@@ -62,6 +76,19 @@ uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t gr
  * expected 0.0, node has no such param [FD-NM03] at rules/x.yaml:14:9" — no
  * trailing newline. Returns buf. */
 char *explain_why_line(const fd_match_result *r, uint32_t attempt, char *buf, size_t size);
+
+/* The attempts of rule on an anchor that did not fire, ranked as above
+ * (deepest first), every one of them: a malloc'd array (the caller frees
+ * it; NULL when *n is 0). */
+uint32_t *explain_misses(const fd_match_result *r, int32_t rule, size_t *n);
+/* The first of those, in one pass over the attempts; UINT32_MAX when none. */
+uint32_t explain_closest_miss(const fd_match_result *r, int32_t rule);
+/* A rule that had no anchor (candidates.c): the nodes nearest to being one,
+ * a line each (no newline) — "16 Conv nodes have 1 spatial dim (Conv1d); op0
+ * asks Conv2d", nodes in another domain, types differing only in case or
+ * spelling (subgraph bodies counted), canonical forms switched off; else
+ * the model's commonest op types. Returns the lines written (at most max). */
+size_t explain_anchor_candidates(const fd_match_result *r, int32_t rule, char (*lines)[320], size_t max);
 
 /* "Why did rule not fire on node (of graph)?" — `fusiondbg why --node` and
  * the TUI's why-not ask it here. The rule that did not run at all answers
@@ -104,5 +131,12 @@ char *explain_pval(const fd_pval *v, char *buf, size_t size);
 char *explain_yval(const fd_yval *v, char *buf, size_t size);
 /* "rules/x.yaml:14:9", or "" when the place is not known. Returns buf. */
 char *explain_where(const fd_srcpos *p, char *buf, size_t size);
+
+/* ---- names a user gives (names.c) ---------------------------------------------
+ * " (did you mean 'conv1' or 'conv2'?)" — the nearest names of that kind
+ * (base/nearest.h), or "" when none is near. Return buf. */
+char *explain_rule_hint(const fd_ruleset *rs, const char *typed, char *buf, size_t size);
+char *explain_node_hint(const fd_model *m, const char *typed, char *buf, size_t size);
+char *explain_reason_hint(const char *typed, char *buf, size_t size);   /* "FD-NM3" */
 
 #endif

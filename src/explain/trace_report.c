@@ -62,7 +62,7 @@ void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, s
 	const fd_tensor *x = &g->tensors[t];
 	uint8_t f = ix->tflags[t];
 	if (x->kind == TENSOR_INITIALIZER)
-		put(buf, size, "%s (initializer)", x->name);
+		put(buf, size, "%s (%s)", x->name, tensor_initializer_words(r->ctx->model, x));
 	else if (x->kind == TENSOR_CONSTANT)
 		put(buf, size, "%s (Constant)", x->name);
 	else if (f & TF_INPUT)
@@ -72,6 +72,11 @@ void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, s
 		    g->nodes[x->producer].op_type, (f & TF_CONST) ? ", constant-foldable" : "");
 	else
 		put(buf, size, "%s (%s)", x->name, (f & TF_CONST) ? "outer constant" : "outer scope");
+}
+
+static bool overridable_input(const fd_graph *g, int64_t t)
+{
+	return t >= 0 && t < g->n_tensors && g->tensors[t].overridable;
 }
 
 static void describe_rule(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
@@ -198,7 +203,10 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 		put(o->actual, sizeof o->actual, "%s (slot %lld, inputs swapped)", origin, (long long)ev->b);
 	else
 		put(o->actual, sizeof o->actual, "%s", origin);
-	if (ev->status == ST_FAIL)
+	if (ev->status == ST_FAIL && src->from_op < 0 && src->source_type == SRC_CONST && overridable_input(g, ev->a))
+		put(o->reason, sizeof o->reason, "input%d is an overridable initializer (also a graph input, IR >= 4): "
+		    "the caller may feed another value, so it is not a constant", src->input);
+	else if (ev->status == ST_FAIL)
 		put(o->reason, sizeof o->reason, ev->a < 0 ? "the node has no input%d" : "input%d comes from elsewhere",
 		    src->input);
 	o->where = yval_pos(src->where ? src->where : op->where);
@@ -288,10 +296,76 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 	}
 }
 
+/* ---- checks another candidate made good ------------------------------------ */
+
+size_t explain_attempt_after(const fd_trace *t, uint32_t ev)
+{
+	size_t lo = 0, hi = t->n_attempts;   /* attempts are in event order: a binary search */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (t->attempts[mid].first_event <= ev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const fd_attempt *attempt_holding(const fd_trace *t, uint32_t ev)
+{
+	size_t lo = explain_attempt_after(t, ev);
+	if (lo == 0)
+		return NULL;
+	const fd_attempt *a = &t->attempts[lo - 1];
+	return ev < a->first_event + a->n_events ? a : NULL;
+}
+
+static uint32_t superseded_by(const fd_match_result *r, uint32_t idx, const fd_event *ev)
+{
+	if (ev->kind != EV_TYPE || ev->status != ST_FAIL)
+		return UINT32_MAX;
+	const fd_attempt *a = attempt_holding(&r->trace, idx);
+	if (!a)
+		return UINT32_MAX;
+	fd_trace_iter it;
+	fd_event x;
+	trace_iter_init(&it, &r->trace, (size_t)idx + 1);
+	for (uint32_t k = idx + 1; k < a->first_event + a->n_events && trace_iter_next(&it, &x); k++) {
+		if (x.kind == EV_BRANCH || x.branch != ev->branch || (x.op >= 0 && x.op < ev->op))
+			return UINT32_MAX;   /* another alternative, or back to an earlier op */
+		if (x.kind == EV_TYPE && x.op == ev->op && x.status == ST_PASS)
+			return k;
+	}
+	return UINT32_MAX;
+}
+
+uint32_t explain_superseded_by(const fd_match_result *r, uint32_t idx)
+{
+	if (idx >= r->trace.n_events)
+		return UINT32_MAX;
+	fd_event ev = trace_event(&r->trace, idx);
+	return superseded_by(r, idx, &ev);
+}
+
+/* The words of a superseded type check: what was taken instead. */
+static void say_superseded(const fd_match_result *r, const fd_event *ev, uint32_t by, fd_event_text *o)
+{
+	fd_event x = trace_event(&r->trace, by);
+	char lab[160];
+	explain_unit_label(r->ctx, x.graph, x.unit, lab, sizeof lab);
+	if (match_composite(r->ctx, x.graph, x.unit) && !match_composite(r->ctx, ev->graph, ev->unit))
+		put(o->reason, sizeof o->reason, "direct form absent, canonical form matched: %s", lab);
+	else
+		put(o->reason, sizeof o->reason, "not this candidate: %s matched", lab);
+	o->status = ST_INFO;
+	o->superseded = true;
+}
+
 /* explain_event of an event already decoded (the writers walk with a cursor). */
-static void describe(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
+static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev, fd_event_text *o)
 {
 	memset(o, 0, sizeof *o);
+	o->status = ev->status;
 	const fd_graph *g = r->ctx->graphs[ev->graph].g;
 	const fd_rule *rule = ev->rule >= 0 ? &r->rules->rules[ev->rule] : NULL;
 	const fd_rule_pattern *pat = rule ? event_pattern(rule, ev->branch) : NULL;
@@ -482,6 +556,9 @@ static void describe(const fd_match_result *r, const fd_event *ev, fd_event_text
 		if (d)
 			put(o->reason, sizeof o->reason, "%s", d->summary);
 	}
+	uint32_t by = superseded_by(r, idx, ev);
+	if (by != UINT32_MAX)
+		say_superseded(r, ev, by, o);
 }
 
 void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)
@@ -491,7 +568,7 @@ void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)
 		return;
 	}
 	fd_event ev = trace_event(&r->trace, idx);
-	describe(r, &ev, o);
+	describe(r, idx, &ev, o);
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -501,14 +578,14 @@ static void write_event_line(FILE *f, const fd_match_result *r, uint32_t idx, co
 {
 	fd_event_text t;
 	char where[256];
-	describe(r, ev, &t);
+	describe(r, idx, ev, &t);
 	explain_where(&t.where, where, sizeof where);
-	fprintf(f, "%s#%u %-4s %s", indent, idx, ev_status_name((fd_ev_status)ev->status), t.check);
+	fprintf(f, "%s#%u %-4s %s", indent, idx, ev_status_name((fd_ev_status)t.status), t.check);
 	if (t.subject[0] && ev->kind != EV_RULE)
 		fprintf(f, " @ %s", t.subject);
 	if (t.expected[0] || t.actual[0])
 		fprintf(f, ": expected %s, actual %s", t.expected[0] ? t.expected : "-", t.actual[0] ? t.actual : "-");
-	if (ev->reason != REASON_NONE)
+	if (ev->reason != REASON_NONE && !t.superseded)
 		fprintf(f, " [%s]", reason_code((fd_reason)ev->reason));
 	if (t.reason[0])
 		fprintf(f, " — %s", t.reason);
@@ -589,7 +666,7 @@ void explain_trace_text(FILE *f, const fd_match_result *r)
 			const fd_rule *rule = &r->rules->rules[ev->rule];
 			fd_event_text d;
 			char where[256];
-			describe(r, ev, &d);
+			describe(r, e, ev, &d);
 			explain_where(&d.where, where, sizeof where);
 			const fd_rule_stats *st = &r->stats[ev->rule];
 			fprintf(f, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
@@ -616,10 +693,10 @@ static void json_event(FILE *f, const fd_match_result *r, uint32_t idx, const fd
 {
 	fd_event_text t;
 	char where[256];
-	describe(r, ev, &t);
+	describe(r, idx, ev, &t);
 	explain_where(&t.where, where, sizeof where);
 	fprintf(f, "{\"index\": %u, \"kind\": \"%s\", \"status\": \"%s\", \"check\": ", idx,
-	        event_kind_name((fd_event_kind)ev->kind), ev->status == ST_FAIL ? "fail" : ev_status_name((fd_ev_status)ev->status));
+	        event_kind_name((fd_event_kind)ev->kind), t.status == ST_FAIL ? "fail" : ev_status_name((fd_ev_status)t.status));
 	json_write_string(f, t.check);
 	fputs(", \"subject\": ", f);
 	json_write_string(f, t.subject);
@@ -628,7 +705,7 @@ static void json_event(FILE *f, const fd_match_result *r, uint32_t idx, const fd
 	fputs(", \"actual\": ", f);
 	json_write_string(f, t.actual);
 	fputs(", \"code\": ", f);
-	json_write_string(f, reason_code((fd_reason)ev->reason));
+	json_write_string(f, t.superseded ? "" : reason_code((fd_reason)ev->reason));
 	fputs(", \"reason\": ", f);
 	json_write_string(f, t.reason);
 	fputs(", \"where\": ", f);

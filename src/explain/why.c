@@ -41,6 +41,42 @@ size_t explain_rank_attempts(const fd_match_result *r, int32_t rule, uint32_t *i
 	return n;
 }
 
+uint32_t *explain_misses(const fd_match_result *r, int32_t rule, size_t *n)
+{
+	*n = 0;
+	uint32_t *all = NULL;
+	size_t cap = 0;
+	for (size_t i = 0; i < r->trace.n_attempts; i++) {
+		const fd_attempt *a = &r->trace.attempts[i];
+		if (a->rule != rule || a->anchor < 0 || a->rung == RUNG_FIRED)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			all = xrealloc(all, cap * sizeof *all);
+		}
+		all[(*n)++] = (uint32_t)i;
+	}
+	rank_r = r;
+	if (*n)
+		qsort(all, *n, sizeof *all, cmp_rank);
+	return all;
+}
+
+uint32_t explain_closest_miss(const fd_match_result *r, int32_t rule)
+{
+	uint32_t best = UINT32_MAX;
+	rank_r = r;
+	for (size_t i = 0; i < r->trace.n_attempts; i++) {
+		const fd_attempt *a = &r->trace.attempts[i];
+		if (a->rule != rule || a->anchor < 0 || a->rung == RUNG_FIRED)
+			continue;
+		uint32_t k = (uint32_t)i;
+		if (best == UINT32_MAX || cmp_rank(&k, &best) < 0)
+			best = k;
+	}
+	return best;
+}
+
 bool explain_unit_covers(const fd_match_ctx *ctx, int32_t graph, int32_t unit, int32_t node)
 {
 	if (unit < 0 || graph < 0 || graph >= ctx->n_graphs || unit >= ctx->graphs[graph].n_units)

@@ -45,6 +45,7 @@ void export_options_init(fd_export_options *o)
 	memset(o, 0, sizeof *o);
 	o->format = EXPORT_DOT;
 	o->depth = 2;
+	o->fusion = -1;
 }
 
 void export_files_release(fd_export_files *f)
@@ -76,7 +77,8 @@ int export_draw_and_write(const fd_match_result *r, const fd_export_options *o, 
 	export_builder b;
 	export_builder_init(&b, r, o, est, sel);
 	export_build(&b);
-	int rc = export_render(b.root, format, path, d);
+	int side = o->max_side_px ? o->max_side_px : EXPORT_PNG_MAX_SIDE;
+	int rc = export_render(b.root, format, path, side > 0 ? side : 0, d);
 	export_builder_release(&b);
 	export_capture_end(&cap);
 	return rc;

@@ -42,6 +42,11 @@ typedef enum fd_export_format {
  * holds anyway (densenet's 668 already reach the 32767 px bitmap limit).
  * DOT output has no layout step and is written at any size. */
 #define EXPORT_MAX_LAYOUT_NODES 1000
+/* A PNG longer than this on a side (at 96 dpi) is refused: it cannot be read
+ * at a size where its labels are legible (the whole light_resnet50 comes out
+ * 837x11540 px, a 369-node detector 1957x16944). Past it a picture of a part
+ * (--around, --rule) or SVG, which a viewer zooms, is what a reviewer reads. */
+#define EXPORT_PNG_MAX_SIDE 10000
 
 struct fd_estimate;
 
@@ -54,7 +59,10 @@ typedef struct fd_export_options {
 	int depth;                 /* hops around `around` (or around `rule`'s fusions) */
 	const char *rule;          /* rule name: only its fusions as clusters, and their
 	                            * neighbourhood (unless `around` is given), or NULL */
+	int32_t fusion;            /* a fusion index: only it and its neighbourhood (depth
+	                            * hops), or -1 (export_options_init) */
 	int max_layout_nodes;      /* 0: EXPORT_MAX_LAYOUT_NODES; < 0: no limit */
+	int max_side_px;           /* PNG: 0: EXPORT_PNG_MAX_SIDE; < 0: no limit */
 	const char *dots_dir;      /* export_fusion_dots: the directory every DOT stays in; NULL: "." */
 	/* Estimates of the same run (estimate.h), or NULL: export_graph then runs
 	 * the estimate itself. Speed-up, memory removed and the peak tensors come
@@ -111,10 +119,14 @@ typedef struct fd_export_selection {
 	int64_t n_nodes;           /* drawn nodes */
 	int64_t n_hidden_consts;   /* constant-only nodes left out (not counting initializers) */
 	int64_t n_initializers;    /* initializers of the drawn graphs (never nodes) */
+	bool part;                 /* a part of the model (around, rule, fusion): edges
+	                            * cut at its border end in stubs */
+	int64_t n_left_out;        /* nodes a part leaves out (constants not counted) */
 } fd_export_selection;
 
-/* Fills sel per o->around / o->depth / o->rule / o->show_constants. Unknown
- * node or rule, or a rule with nothing to draw: -1 with an error in d. */
+/* Fills sel per o->around / o->depth / o->rule / o->fusion / o->show_constants.
+ * Unknown node, rule or fusion, or a rule with nothing to draw: -1 with an
+ * error in d. */
 int  export_select(const fd_match_result *r, const fd_export_options *o,
                    fd_export_selection *sel, fd_diags *d);
 void export_selection_release(fd_export_selection *sel);

@@ -2,8 +2,9 @@
  * never depends on memory: the legend, the subgraph bodies' clusters and the
  * fusions' clusters (fusion order), the graph inputs (model order), the
  * nodes (topological order), then the edges (consumers in topological
- * order, inputs in slot order) and the graph outputs. The words on them
- * come from export_label.c. */
+ * order, inputs in slot order), the graph outputs and, in a picture of a
+ * part, a stub for each edge cut at its border. The words on them come
+ * from export_label.c. */
 #include <stdlib.h>
 #include "export/export_internal.h"
 
@@ -231,6 +232,105 @@ static void make_nodes(export_builder *b, int32_t g, strbuf *s)
 	}
 }
 
+/* ---- stubs: the edges a part of the model cuts at its border ------------ */
+
+/* Is node n of graph g a neighbour a part leaves out (drawn in a whole
+ * picture, not in this one)? */
+static bool left_out(const export_builder *b, int32_t g, int32_t n)
+{
+	return !b->sel->node_on[g][n] &&
+	       (b->o->show_constants || b->r->claim[g][n] >= 0 || !export_node_is_constant(b->r, g, n));
+}
+
+/* A small grey "…" node standing for what lies beyond the border, with an
+ * edge from or to the drawn node; label: the nearest node left out there. */
+static void make_stub(export_builder *b, int32_t g, int32_t t, Agnode_t *drawn, bool in, int32_t far,
+                      int32_t more, strbuf *s)
+{
+	const fd_graph *gr = &b->m->graphs[g];
+	Agnode_t *stub = new_node(b, b->graph[g].cont, g, in ? "stub:in:" : "stub:out:", gr->tensors[t].name, s);
+	sb_clear(s);
+	sb_puts(s, "… ");
+	export_esc(s, gr->nodes[far].name);
+	if (more)
+		sb_printf(s, " +%d", (int)more);
+	export_set(stub, "label", sb_str(s));
+	export_set(stub, "shape", "plaintext");
+	export_set(stub, "style", "");
+	export_set(stub, "fontcolor", "#777777");
+	export_set(stub, "fontsize", "9");
+	sb_clear(s);
+	sb_puts(s, "left out of this picture: ");
+	export_esc(s, gr->nodes[far].name);
+	sb_printf(s, " (%s)%s", gr->nodes[far].op_type, more ? " and more" : "");
+	export_set(stub, "tooltip", sb_str(s));
+	Agedge_t *e = agedge(b->root, in ? stub : drawn, in ? drawn : stub, NULL, 1);
+	export_set(e, "style", "dashed");
+	export_set(e, "color", "#999999");
+	sb_clear(s);
+	export_edge_tooltip(b, s, g, t);
+	export_set(e, "tooltip", sb_str(s));
+}
+
+/* Every tensor edge of graph g between a drawn node and one left out, once
+ * per tensor and direction; with make, each gets its stub. Returns the count. */
+static int64_t cut_edges(export_builder *b, int32_t g, bool make, strbuf *s)
+{
+	const fd_graph *gr = &b->m->graphs[g];
+	int64_t n_cut = 0;
+	for (int32_t i = 0; i < gr->n_nodes; i++) {
+		int32_t n = gr->topo_order[i];
+		if (!b->sel->node_on[g][n])
+			continue;
+		const fd_node *node = &gr->nodes[n];
+		for (int32_t k = 0; k < node->n_inputs; k++) {   /* a producer left out */
+			int32_t t = node->inputs[k], p = t != FD_NONE ? gr->tensors[t].producer : -1;
+			bool seen = false;
+			for (int32_t j = 0; j < k && !seen; j++)
+				seen = node->inputs[j] == t;
+			if (p < 0 || seen || !left_out(b, g, p))
+				continue;
+			n_cut++;
+			if (make)
+				make_stub(b, g, t, b->graph[g].obj[n], true, p, 0, s);
+		}
+		for (int32_t k = 0; k < node->n_outputs; k++) {  /* consumers left out */
+			int32_t t = node->outputs[k];
+			if (t == FD_NONE)
+				continue;
+			const fd_tensor *ten = &gr->tensors[t];
+			int32_t first = -1, more = 0;
+			for (int32_t c = 0; c < ten->n_consumers; c++) {
+				int32_t q = ten->consumers[c];
+				bool dup = false;
+				for (int32_t e = 0; e < c && !dup; e++)
+					dup = ten->consumers[e] == q;
+				if (dup || !left_out(b, g, q))
+					continue;
+				if (first < 0)
+					first = q;
+				else
+					more++;
+			}
+			if (first < 0)
+				continue;
+			n_cut++;
+			if (make)
+				make_stub(b, g, t, b->graph[g].obj[n], false, first, more, s);
+		}
+	}
+	return n_cut;
+}
+
+int64_t export_count_cut_edges(export_builder *b)
+{
+	int64_t n = 0;
+	for (int32_t g = 0; b->sel->part && g < b->m->n_graphs; g++)
+		if (b->sel->graph_on[g])
+			n += cut_edges(b, g, false, NULL);
+	return n;
+}
+
 /* Edges in the consumers' topological order, inputs in slot order, then the
  * graph outputs (each once) and their edges. */
 static void make_edges(export_builder *b, int32_t g, strbuf *s)
@@ -256,6 +356,8 @@ static void make_edges(export_builder *b, int32_t g, strbuf *s)
 		make_edge(b, g, t, oobj[t], s);
 	}
 	free(oobj);
+	if (b->sel->part)
+		cut_edges(b, g, true, s);
 }
 
 void export_build(export_builder *b)

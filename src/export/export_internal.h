@@ -151,8 +151,12 @@ void export_legend_label(export_builder *b, strbuf *s);
 /* ---- export_draw.c, export_render.c -------------------------------------- */
 
 void export_build(export_builder *b);
-/* Lays out (not for DOT) and writes root to path atomically. */
-int export_render(Agraph_t *root, fd_export_format format, const char *path, fd_diags *d);
+/* In a picture of a part (sel->part): the edges cut at its border, which
+ * export_build ends in stubs (the legend says how many). */
+int64_t export_count_cut_edges(export_builder *b);
+/* Lays out (not for DOT) and writes root to path atomically. A PNG longer
+ * than max_side px on a side (0: no limit) is refused, path untouched. */
+int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, fd_diags *d);
 
 /* ---- export.c ------------------------------------------------------------- */
 

@@ -320,17 +320,25 @@ void export_legend_label(export_builder *b, strbuf *h)
 	put_html(h, basename_of(b->m->path));
 	sb_printf(h, "</B> · %s fusion · %zu fusion%s drawn</TD></TR>",
 	          b->after ? "after" : "before", drawn, drawn == 1 ? "" : "s");
-	if (b->o->around || b->o->rule) {
+	if (sel->part) {
 		sb_puts(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">");
+		if (b->o->fusion >= 0)
+			sb_printf(h, "fusion #%d", (int)b->o->fusion);
 		if (b->o->rule) {
-			sb_puts(h, "rule ");
+			sb_puts(h, b->o->fusion >= 0 ? ", rule " : "rule ");
 			put_html(h, b->o->rule);
 		}
 		if (b->o->around) {
-			sb_puts(h, b->o->rule ? ", around " : "around ");
+			sb_puts(h, b->o->rule || b->o->fusion >= 0 ? ", around " : "around ");
 			put_html(h, b->o->around);
 		}
-		sb_printf(h, ", depth %d</TD></TR>", b->o->depth);
+		int64_t cut = export_count_cut_edges(b);
+		sb_printf(h, ", depth %d: %lld node%s drawn, %lld left out", b->o->depth, (long long)sel->n_nodes,
+		          sel->n_nodes == 1 ? "" : "s", (long long)sel->n_left_out);
+		if (cut)
+			sb_printf(h, "; dashed stubs … end %lld edge%s cut at the border", (long long)cut,
+			          cut == 1 ? "" : "s");
+		sb_puts(h, "</TD></TR>");
 	}
 	for (int32_t oi = 0; oi < r->n_rules; oi++) {
 		int32_t rule = r->order[oi];

@@ -28,7 +28,7 @@ static int write_dot(Agraph_t *g, const char *path, fd_diags *d)
 	return rc;
 }
 
-int export_render(Agraph_t *root, fd_export_format format, const char *path, fd_diags *d)
+int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, fd_diags *d)
 {
 	if (format == EXPORT_DOT)
 		return write_dot(root, path, d);
@@ -41,16 +41,25 @@ int export_render(Agraph_t *root, fd_export_format format, const char *path, fd_
 		gvFreeContext(gvc);
 		return -1;
 	}
-	/* cairo bitmaps stop at 32767 px a side and are scaled down past it */
+	/* a PNG too long to read is refused (export.h: EXPORT_PNG_MAX_SIDE); past
+	 * 32767 px a side cairo would scale it down anyway */
 	double llx, lly, urx, ury;
 	const char *bb = agget(root, "bb");
 	if (format == EXPORT_PNG && bb && (sscanf(bb, "%lf,%lf,%lf,%lf", &llx, &lly, &urx, &ury) == 4 ||
-	                                   sscanf(bb, "%lf %lf %lf %lf", &llx, &lly, &urx, &ury) == 4) &&
-	    ((urx - llx) * 96 / 72 > 32767 || (ury - lly) * 96 / 72 > 32767))
-		diag_warning(d, srcpos_file(path), "the picture would be %.0fx%.0f px, more than a PNG holds "
-		             "(32767 a side), so it is scaled down; .svg keeps it sharp, or draw a part "
-		             "with --around NODE --depth K / --rule NAME",
-		             (urx - llx) * 96 / 72, (ury - lly) * 96 / 72);
+	                                   sscanf(bb, "%lf %lf %lf %lf", &llx, &lly, &urx, &ury) == 4)) {
+		double w = (urx - llx) * 96 / 72, h = (ury - lly) * 96 / 72;
+		if (max_side && (w > max_side || h > max_side)) {
+			diag_error(d, srcpos_file(path), "the picture would be %.0fx%.0f px, too %s to read as a PNG "
+			           "(limit %d px a side); draw a part with --around NODE --depth K or --rule NAME, "
+			           "write .svg (a viewer zooms it), or raise --max-side", w, h, h >= w ? "tall" : "wide", max_side);
+			gvFreeLayout(gvc, root);
+			gvFreeContext(gvc);
+			return -1;
+		}
+		if (w > 32767 || h > 32767)
+			diag_warning(d, srcpos_file(path), "the picture would be %.0fx%.0f px, more than a PNG holds "
+			             "(32767 a side), so it is scaled down; .svg keeps it sharp", w, h);
+	}
 	char *data = NULL;
 	unsigned int len = 0;
 	if (gvRenderData(gvc, root, export_format_name(format), &data, &len) != 0 || !data) {

@@ -1,11 +1,13 @@
 /* export_select.c — what an export draws: the whole graph (constant-only
  * nodes left out unless asked), the neighbourhood of a node (--around NODE
- * --depth K, breadth-first over producers and consumers within its graph), or
- * one rule's fusions and their neighbourhood (--rule NAME). A fusion is never
- * drawn in part: touching one member draws them all. No printing, no
- * Graphviz here. */
+ * --depth K, breadth-first over producers and consumers within its graph),
+ * one rule's fusions and their neighbourhood (--rule NAME), or one fusion and
+ * its neighbourhood (the TUI's "this fusion"). A fusion is never drawn in
+ * part: touching one member draws them all. A part counts what it leaves out
+ * (the drawing ends its cut edges in stubs). No printing, no Graphviz here. */
 #include <stdlib.h>
 #include <string.h>
+#include "explain/explain.h"
 #include "export/export.h"
 #include "trace/trace.h"
 
@@ -138,17 +140,32 @@ int export_select(const fd_match_result *r, const fd_export_options *o, fd_expor
 	if (o->rule) {
 		rule = ruleset_find(r->rules, o->rule);
 		if (rule < 0) {
-			diag_error(d, (fd_srcpos){ 0 }, "no rule named '%s' is loaded", o->rule);
+			char hint[600];
+			diag_error(d, (fd_srcpos){ 0 }, "no rule named '%s' is loaded%s", o->rule,
+			           explain_rule_hint(r->rules, o->rule, hint, sizeof hint));
 			goto fail;
 		}
 	}
-	for (size_t f = 0; f < r->n_fusions; f++)
-		sel->fusion_drawn[f] = rule < 0 || r->fusions[f].rule == rule;
+	if (o->fusion >= 0 && (size_t)o->fusion >= r->n_fusions) {
+		diag_error(d, pos, "no fusion #%d (the run made %zu)", (int)o->fusion, r->n_fusions);
+		goto fail;
+	}
+	for (size_t f = 0; f < r->n_fusions; f++)   /* one fusion, or one rule's: the others' members are plain nodes */
+		sel->fusion_drawn[f] = o->fusion >= 0 ? (int32_t)f == o->fusion : rule < 0 || r->fusions[f].rule == rule;
+	sel->part = o->around || rule >= 0 || o->fusion >= 0;
 
-	if (o->around) {
+	if (o->fusion >= 0) {   /* one fusion: its members and depth hops around them */
+		const fd_fusion *fu = &r->fusions[o->fusion];
+		const int32_t *nodes = fusion_ids(r, fu->nodes);
+		for (int32_t i = 0; i < fu->n_nodes; i++)
+			sel->node_on[fu->graph][nodes[i]] = 2;
+		grow(r, o, fu->graph, sel->node_on[fu->graph], o->depth);
+	} else if (o->around) {
 		int32_t g, n;
 		if (!model_find_node(m, o->around, &g, &n)) {
-			diag_error(d, pos, "no node named '%s' (--around)", o->around);
+			char hint[600];
+			diag_error(d, pos, "no node named '%s' (--around)%s", o->around,
+			           explain_node_hint(m, o->around, hint, sizeof hint));
 			goto fail;
 		}
 		sel->node_on[g][n] = 2;
@@ -208,6 +225,10 @@ int export_select(const fd_match_result *r, const fd_export_options *o, fd_expor
 			if (!sel->node_on[g][n] && export_node_is_constant(r, g, n))
 				sel->n_hidden_consts++;
 	}
+	/* what a part leaves out: every node a whole picture would draw */
+	for (int32_t g = 0; sel->part && g < m->n_graphs; g++)
+		for (int32_t n = 0; n < m->graphs[g].n_nodes; n++)
+			sel->n_left_out += !sel->node_on[g][n] && !hidden(r, o, g, n);
 	return 0;
 fail:
 	export_selection_release(sel);

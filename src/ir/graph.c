@@ -68,7 +68,48 @@ bool tensor_is_constant(const fd_graph *g, int32_t t)
 	if (t < 0 || t >= g->n_tensors)
 		return false;
 	uint8_t k = g->tensors[t].kind;
-	return k == TENSOR_INITIALIZER || k == TENSOR_CONSTANT;
+	return (k == TENSOR_INITIALIZER && !g->tensors[t].overridable) || k == TENSOR_CONSTANT;
+}
+
+bool shape_is_static(const fd_model *m, const fd_shape *s)
+{
+	if (s->rank < 0)
+		return false;
+	for (int32_t i = 0; i < s->rank; i++) {
+		const fd_dim *d = &s->dims[i];
+		if (d->value < 0)
+			return false;
+		if (!d->sym)
+			continue;
+		bool bound = false;
+		for (int32_t k = 0; m && k < m->n_symdims && !bound; k++)
+			bound = (m->symdims[k].name == d->sym || !strcmp(m->symdims[k].name, d->sym)) && m->symdims[k].bound;
+		if (!bound)
+			return false;
+	}
+	return true;
+}
+
+const char *tensor_initializer_words(const fd_model *m, const fd_tensor *x)
+{
+	if (!x->listed_input)
+		return "initializer";
+	if (x->overridable)
+		return "initializer, overridable (also a graph input)";
+	if (m && m->ir_version < 4)
+		return "initializer, also a graph input (a constant before IR 4)";
+	return "initializer, also a graph input (a weight: initializers constant)";
+}
+
+void model_set_initializer_policy(fd_model *m, bool initializers_constant)
+{
+	m->initializers_constant = initializers_constant;
+	bool overridable = m->ir_version >= 4 && !initializers_constant;
+	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
+		fd_graph *g = &m->graphs[gi];
+		for (int32_t t = 0; t < g->n_tensors; t++)
+			g->tensors[t].overridable = g->tensors[t].listed_input && overridable;
+	}
 }
 
 /* Ops whose input 0 is N x C x spatial…; the rank of the spatial part is what

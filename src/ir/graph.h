@@ -44,7 +44,7 @@ typedef struct fd_const {
 typedef enum fd_tensor_kind {
 	TENSOR_ACTIVATION,     /* produced by a node of this graph */
 	TENSOR_GRAPH_INPUT,    /* graph input (not an initializer) */
-	TENSOR_INITIALIZER,    /* initializer (a weight); may also be listed as input */
+	TENSOR_INITIALIZER,    /* initializer; when also listed as a graph input, see overridable */
 	TENSOR_CONSTANT,       /* output of a Constant node */
 	TENSOR_OUTER_SCOPE,    /* a subgraph body reads it from an enclosing graph */
 } fd_tensor_kind;
@@ -61,9 +61,16 @@ typedef struct fd_tensor {
 	int32_t n_consumers;   /* one entry per (node, input slot) use, in topological order */
 	int32_t outer;         /* TENSOR_OUTER_SCOPE: tensor index in the parent graph */
 	uint8_t kind;          /* fd_tensor_kind */
-	bool is_graph_output;
-	bool shape_declared;   /* shape came from the model (input, value_info, …), not inference */
-	bool external_data;    /* initializer whose bytes live in another file */
+	bool is_graph_output : 1;
+	bool shape_declared : 1; /* shape came from the model (input, value_info, …), not inference */
+	bool external_data : 1;  /* initializer whose bytes live in another file */
+	/* An initializer also declared in the graph's inputs. From IR 4 on that
+	 * makes it a default the caller may override, not a constant (ONNX IR
+	 * spec, "Graphs"); before IR 4 every initializer had to be listed and
+	 * stays a constant. overridable is that verdict under the model's
+	 * initializer policy (model_set_initializer_policy). */
+	bool listed_input : 1;
+	bool overridable : 1;
 } fd_tensor;
 
 /* Attribute kinds use ONNX AttributeProto.AttributeType numbers. */
@@ -126,7 +133,8 @@ typedef struct fd_graph {
 	fd_node *nodes;        /* in file order */
 	fd_tensor *tensors;
 	int32_t n_inputs, n_outputs, n_initializers;
-	int32_t *inputs;       /* graph inputs that are not initializers */
+	int32_t *inputs;       /* graph inputs that are not initializers (values the caller must feed) */
+	int32_t n_declared_inputs; /* every entry of the graph's input list, initializers included */
 	int32_t *outputs;
 	int32_t *topo_order;   /* node indices, producers before consumers, stable */
 	/* name → index, built on the first graph_find_tensor / graph_find_node
@@ -161,6 +169,11 @@ typedef struct fd_model {
 	int32_t n_symdims;
 	fd_symdim *symdims;
 	int64_t file_size;
+	/* The initializer policy: false follows ONNX (an initializer listed as a
+	 * graph input is overridable from IR 4 on); true treats every
+	 * initializer as a weight, as toolchains that freeze the graph do
+	 * (`--initializers constant`, fusiondbg(1)). */
+	bool initializers_constant;
 } fd_model;
 
 /* Frees everything the model owns (its arena, names and name indexes). */
@@ -176,7 +189,18 @@ int32_t graph_find_node(const fd_graph *g, const char *name);
 bool model_find_node(const fd_model *m, const char *name, int32_t *graph, int32_t *node);
 const fd_attr *node_attr(const fd_node *n, const char *name);
 int32_t node_spatial_rank(const fd_graph *g, const fd_node *n); /* Conv/Pool: dims - 2, or -1 */
-bool tensor_is_constant(const fd_graph *g, int32_t t);          /* initializer or Constant */
+bool tensor_is_constant(const fd_graph *g, int32_t t);          /* non-overridable initializer or Constant */
+/* Sets the initializer policy and every tensor's overridable flag from it. */
+void model_set_initializer_policy(fd_model *m, bool initializers_constant);
+/* What an initializer is, in words for the trace and the TUI: "initializer",
+ * "initializer, overridable (also a graph input)", or, listed as an input but
+ * held constant, why: IR < 4, or the policy. */
+const char *tensor_initializer_words(const fd_model *m, const fd_tensor *x);
+
+/* Static: rank known and every dim a number that holds for every run — a
+ * literal, or a symbol bound with --dim (an unbound symbol is only assumed
+ * to be 1, and a symbolic expression depends on one). */
+bool shape_is_static(const fd_model *m, const fd_shape *s);
 
 /* Byte size of a tensor; saturates at INT64_MAX and returns false when any dim
  * is unknown or the product overflows (*bytes then holds what is known). */

@@ -130,6 +130,15 @@ void model_info_compute(const fd_model *m, fd_model_info *info)
 	const fd_graph *g = &m->graphs[0];
 	info->n_inputs = g->n_inputs;
 	info->inputs = value_list(g, g->inputs, g->n_inputs);
+	info->n_declared_inputs = g->n_declared_inputs;
+	int32_t *listed = xcalloc((size_t)g->n_tensors + 1, sizeof *listed);
+	for (int32_t t = 0; t < g->n_tensors; t++)
+		if (g->tensors[t].kind == TENSOR_INITIALIZER && g->tensors[t].listed_input) {
+			listed[info->n_listed_initializers++] = t;
+			info->n_overridable += g->tensors[t].overridable;
+		}
+	info->listed_initializers = value_list(g, listed, info->n_listed_initializers);
+	free(listed);
 	info->n_outputs = g->n_outputs;
 	info->outputs = value_list(g, g->outputs, g->n_outputs);
 }
@@ -144,5 +153,6 @@ void model_info_release(fd_model_info *info)
 	free(info->unknown_ops);
 	free(info->inputs);
 	free(info->outputs);
+	free(info->listed_initializers);
 	memset(info, 0, sizeof *info);
 }

@@ -43,8 +43,14 @@ typedef struct fd_model_info {
 	int64_t constants;      /* initializers + Constant node outputs */
 	int64_t external_tensors; /* initializers whose data lives in another file */
 	fd_shape_coverage shape_coverage;
-	int32_t n_inputs, n_outputs; /* of the main graph */
+	int32_t n_inputs, n_outputs; /* of the main graph; inputs: those without an initializer */
 	fd_value_info *inputs, *outputs;
+	/* The main graph's input list as declared: n_inputs plus the initializers
+	 * listed there (defaults; overridable from IR 4 on unless the policy makes
+	 * every initializer a weight), in the initializer list's order. */
+	int32_t n_declared_inputs;
+	int32_t n_listed_initializers, n_overridable;
+	fd_value_info *listed_initializers;
 	/* op types that no standard domain defines, sorted by domain then type */
 	int32_t n_unknown_ops;
 	fd_op_count *unknown_ops;

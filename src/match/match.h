@@ -48,7 +48,7 @@
 /* Per-tensor flags in fd_graph_index.tflags. */
 enum {
 	TF_CONST = 1 << 0,    /* initializer, Constant output, or constant-foldable */
-	TF_INPUT = 1 << 1,    /* graph input (not an initializer) */
+	TF_INPUT = 1 << 1,    /* graph input, an overridable initializer included */
 	TF_OUTER = 1 << 2,    /* read from an enclosing graph */
 };
 

@@ -56,8 +56,9 @@ static bool param_input_only(const match_run_state *s, int32_t t)
 }
 
 /* Every non-constant data tensor of the match (external activation inputs,
- * intermediates, outputs) has an allowed dtype. Weights and argument inputs
- * (param_input_only) are not checked: an int64 Reshape shape is not data. */
+ * intermediates, outputs) has an allowed dtype. Weights (overridable
+ * initializers too) and argument inputs (param_input_only) are not checked:
+ * an int64 Reshape shape is not data. */
 static bool check_dtype(match_run_state *s, int k, const fd_constraint *c, int n_ops, uint32_t passed)
 {
 	const match_cover *cv = &s->cover;
@@ -66,7 +67,8 @@ static bool check_dtype(match_run_state *s, int k, const fd_constraint *c, int n
 	for (int q = 0; q < 3; q++)
 		for (size_t i = 0; i < sets[q]->n; i++) {
 			int32_t t = sets[q]->items[i];
-			if ((s->ix->tflags[t] & TF_CONST) || (q == 0 && param_input_only(s, t)))
+			if ((s->ix->tflags[t] & TF_CONST) || s->g->tensors[t].kind == TENSOR_INITIALIZER ||
+			    (q == 0 && param_input_only(s, t)))
 				continue;
 			int32_t dt = s->g->tensors[t].dtype;
 			if (dt == DT_UNDEFINED) {

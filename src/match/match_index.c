@@ -19,6 +19,7 @@ static const char *const nondeterministic[] = {
  * nodes before the strmap is asked. */
 typedef struct op_info {
 	bool nondeterministic, constant;
+	bool shape_only;       /* Shape, Size: the output is a function of the input's shape */
 	int n_ids;
 	int ids[8];            /* optable ids for this ONNX type */
 } op_info;
@@ -43,6 +44,7 @@ static const op_info *op_lookup(op_memo *m, const char *op_type)
 		for (size_t i = 0; i < sizeof nondeterministic / sizeof *nondeterministic; i++)
 			x.nondeterministic |= !strcmp(op_type, nondeterministic[i]);
 		x.constant = !strcmp(op_type, "Constant");
+		x.shape_only = !strcmp(op_type, "Shape") || !strcmp(op_type, "Size");
 		x.n_ids = optable_ids_for_onnx_type(op_type, x.ids, 8);
 		vec_push(&m->infos, x);
 		slot = (int32_t)m->infos.n - 1;
@@ -61,14 +63,21 @@ static void op_memo_release(op_memo *m)
 
 /* Constant: initializer, Constant output, an outer constant, or the output of
  * a deterministic node without bodies whose inputs are all constant
- * (ConstantOfShape, Unsqueeze, Cast of constants, …), transitively. */
+ * (ConstantOfShape, Unsqueeze, Cast of constants, …), transitively. An
+ * overridable initializer (also a graph input, IR >= 4) is a graph input:
+ * the caller may feed another value, so nothing computed from it folds.
+ * Shape and Size of a tensor whose shape is static are constants too, as
+ * compilers fold them (onnxruntime's ConstantFolding, onnxsim): the Pad
+ * amounts and Reshape targets exporters compute from Shape. */
 static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 {
 	const fd_graph *g = ix->g;
 	for (int32_t t = 0; t < g->n_tensors; t++) {
 		const fd_tensor *x = &g->tensors[t];
 		uint8_t f = 0;
-		if (x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT)
+		if (x->kind == TENSOR_INITIALIZER && x->overridable)
+			f |= TF_INPUT;
+		else if (x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT)
 			f |= TF_CONST;
 		else if (x->kind == TENSOR_GRAPH_INPUT)
 			f |= TF_INPUT;
@@ -94,6 +103,8 @@ static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 				all = false;
 		}
 		bool is_const = op && op->constant;
+		if (op && op->shape_only && n->n_inputs > 0 && n->inputs[0] != FD_NONE)
+			is_const = shape_is_static(ctx->model, &g->tensors[n->inputs[0]].shape);
 		if (is_const || (nonempty > 0 && all))
 			for (int o = 0; o < n->n_outputs; o++)
 				if (n->outputs[o] != FD_NONE)

@@ -256,6 +256,10 @@ static bool derive(const fd_graph *g, const fd_node *n, const fd_composite_rec *
 		else if (!c && n->op_type && !strcmp(n->op_type, "FastGelu"))
 			out->s = "tanh";
 		return true;
+	case DERIVED_FORM:
+		out->kind = PV_STRING;
+		out->s = c ? "decomposed" : "node";
+		return true;
 	}
 	return false;
 }

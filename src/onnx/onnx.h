@@ -7,7 +7,7 @@
 #include "base/diag.h"
 #include "ir/graph.h"
 
-/* Options for loading: --dim bindings. */
+/* Options for loading: --dim bindings, the initializer policy. */
 typedef struct fd_dim_binding {
 	const char *name;
 	int64_t value;
@@ -17,6 +17,7 @@ typedef struct fd_load_options {
 	const fd_dim_binding *dims;
 	int n_dims;
 	bool no_shape_inference;
+	bool initializers_constant;  /* every initializer a weight (model_set_initializer_policy) */
 } fd_load_options;
 
 /* Loads path into m (m need not be initialised). On failure returns -1,

@@ -113,12 +113,14 @@ static int read_initializers(loader *L, int32_t gi)
 			return -1;
 		}
 		fd_tensor x = *loader_tensor(L, gi, t);
-		if (onnx_tensor_read(L, p, &x.dtype, &x.shape, &x.value, &x.external_data)) {
+		bool external = false;
+		if (onnx_tensor_read(L, p, &x.dtype, &x.shape, &x.value, &external)) {
 			diag_error(L->d, L->pos, "initializer '%s' has a negative dimension (%lld at axis %zu)",
 			           x.name, (long long)L->bad_dim, L->bad_axis);
 			return -1;
 		}
 		x.shape_declared = true;
+		x.external_data = external;
 		*loader_tensor(L, gi, t) = x;
 		L->build.items[gi].n_initializers++;
 	}
@@ -148,7 +150,9 @@ static int read_initializers(loader *L, int32_t gi)
 	return it.failed ? -1 : 0;
 }
 
-/* Graph inputs; IR < 4 lists initializers among them: they stay initializers. */
+/* Graph inputs. An initializer listed among them stays an initializer, marked
+ * listed_input: IR < 4 lists every initializer there (constants), IR >= 4
+ * only those the caller may override. */
 static int read_inputs(loader *L, int32_t gi)
 {
 	msg_iter it = msg_begin(L, gi, GRAPH_INPUT);
@@ -161,8 +165,13 @@ static int read_inputs(loader *L, int32_t gi)
 			diag_error(L->d, L->pos, "graph input '%s' is listed twice", vi->name);
 			return -1;
 		}
-		if (have >= 0)
-			continue;   /* an initializer listed among the inputs */
+		L->build.items[gi].n_declared_inputs++;
+		if (have >= 0) {
+			/* an initializer listed among the inputs: a default the caller may
+			 * override from IR 4 on (model_set_initializer_policy decides) */
+			loader_tensor(L, gi, have)->listed_input = true;
+			continue;
+		}
 		int32_t t = loader_tensor_add(L, gi, vi->name, TENSOR_GRAPH_INPUT);
 		vec_push(&L->build.items[gi].inputs, t);
 		if (onnx_apply_type(L, gi, t, vi))
@@ -306,6 +315,7 @@ static void finalize(loader *L)
 		g->n_outputs = (int32_t)b->outputs.n;
 		g->outputs = arena_memdup(&m->arena, b->outputs.items, b->outputs.n * sizeof(int32_t));
 		g->n_initializers = b->n_initializers;
+		g->n_declared_inputs = b->n_declared_inputs;
 		vec_release(&b->tensors);
 		vec_release(&b->inputs);
 		vec_release(&b->outputs);
@@ -453,6 +463,7 @@ static int convert_model(loader *L, const uint8_t *bytes, size_t size, const fd_
 		if (graph_link(m, &m->graphs[gi], L->d) || graph_topo_sort(m, &m->graphs[gi], L->d))
 			return -1;
 	bind_symdims(L, opt);
+	model_set_initializer_policy(m, opt && opt->initializers_constant);
 	return 0;
 }
 

@@ -39,6 +39,7 @@ typedef struct graph_build {
 	VEC(int32_t) inputs;
 	VEC(int32_t) outputs;
 	int32_t n_initializers;
+	int32_t n_declared_inputs;  /* the input list's entries, initializers included */
 } graph_build;
 
 typedef struct loader {

@@ -69,6 +69,7 @@ static const fd_param_def layernorm_params[] = {
 	{ "normalized_shape", { 0 }, NULL, -1, PT_INTS, NULL, DERIVED_NORMALIZED_SHAPE },
 	{ "elementwise_affine", { 0 }, NULL, -1, PT_BOOL, NULL, DERIVED_ELEMENTWISE_AFFINE },
 	{ "stash_type", { 0 }, "stash_type", -1, PT_INT, "1", DERIVED_NONE },
+	{ "form", { 0 }, NULL, -1, PT_STRING, NULL, DERIVED_FORM },
 };
 
 static const fd_param_def skip_layernorm_params[] = {
@@ -80,15 +81,18 @@ static const fd_param_def skip_layernorm_params[] = {
 static const fd_param_def swish_params[] = {
 	{ "approximate", { 0 }, "approximate", -1, PT_STRING, "none", DERIVED_APPROXIMATE },
 	{ "alpha", { "beta", "scale" }, "alpha", -1, PT_FLOAT, "1.0", DERIVED_NONE },
+	{ "form", { 0 }, NULL, -1, PT_STRING, NULL, DERIVED_FORM },
 };
 
 /* FastGelu's approximate derives to "tanh"; plain Gelu's to its attribute or "none". */
 static const fd_param_def gelu_params[] = {
 	{ "approximate", { 0 }, "approximate", -1, PT_STRING, "none", DERIVED_APPROXIMATE },
+	{ "form", { 0 }, NULL, -1, PT_STRING, NULL, DERIVED_FORM },
 };
 
 static const fd_param_def biasadd_params[] = {
 	ATTR("data_format", "data_format", PT_STRING, "NCHW"),
+	{ "form", { 0 }, NULL, -1, PT_STRING, NULL, DERIVED_FORM },
 };
 
 /* Commutative and other binary elementwise ops: `broadcast` is the opset<7
@@ -130,6 +134,11 @@ static const fd_param_def leakyrelu_params[] = {
 	{ "alpha", { "negative_slope" }, "alpha", -1, PT_FLOAT, "0.01", DERIVED_NONE },
 };
 static const fd_param_def elu_params[] = { ATTR("alpha", "alpha", PT_FLOAT, "1.0") };
+static const fd_param_def selu_params[] = {
+	ATTR("alpha", "alpha", PT_FLOAT, "1.67326319217681884765625"),
+	ATTR("gamma", "gamma", PT_FLOAT, "1.05070102214813232421875"),
+};
+static const fd_param_def thresholded_relu_params[] = { ATTR("alpha", "alpha", PT_FLOAT, "1.0") };
 static const fd_param_def hardsigmoid_params[] = {
 	ATTR("alpha", "alpha", PT_FLOAT, "0.2"),
 	ATTR("beta", "beta", PT_FLOAT, "0.5"),
@@ -284,6 +293,9 @@ static const fd_op_def ops[] = {
 	{ "HardSwish", { 0 }, { "HardSwish" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "Tanh", { 0 }, { "Tanh" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "Softplus", { 0 }, { "Softplus" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
+	{ "Softsign", { 0 }, { "Softsign" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
+	{ "Selu", { "SELU" }, { "Selu" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(selu_params) },
+	{ "ThresholdedRelu", { 0 }, { "ThresholdedRelu" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(thresholded_relu_params) },
 	{ "Swish", { "SiLU", "Silu" }, { "Swish" }, NULL, -1, false, COMPOSITE_SILU, PARAMS(swish_params) },
 	{ "Gelu", { "GELU", "GeLU" }, { "Gelu", "FastGelu", "BiasGelu" }, NULL, -1, false, COMPOSITE_GELU, PARAMS(gelu_params) },
 	{ "FastGelu", { 0 }, { "FastGelu" }, MS, -1, false, COMPOSITE_NONE, NOPARAMS },
@@ -305,6 +317,7 @@ static const fd_op_def ops[] = {
 	{ "Where", { "Select" }, { "Where", "Select" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(binary_params) },
 	{ "Equal", { 0 }, { "Equal" }, NULL, -1, true, COMPOSITE_NONE, NOPARAMS },
 	{ "Erf", { 0 }, { "Erf" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
+	{ "Not", { 0 }, { "Not" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "Sqrt", { 0 }, { "Sqrt" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "Exp", { 0 }, { "Exp" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "Log", { 0 }, { "Log" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },

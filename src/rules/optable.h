@@ -21,6 +21,7 @@ typedef enum fd_derived {
 	DERIVED_KERNEL_SIZE,        /* kernel_shape attribute, else the weight's spatial dims */
 	DERIVED_FALSE,              /* an op that never has the feature (MatMul transpose_b) */
 	DERIVED_APPROXIMATE,        /* Gelu/Swish approximation: attribute or "none" */
+	DERIVED_FORM,               /* "decomposed" through the canonical form, else "node" */
 } fd_derived;
 
 typedef struct fd_param_def {

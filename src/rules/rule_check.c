@@ -15,13 +15,16 @@
  *   W unknown constraint type; equal priorities on overlapping anchors
  *     ("rules shadowed by priority"); the same pattern as another rule;
  *     missing priority; empty scope; max_inputs above the op's arity
- *   note (verbose): what each op type and param resolved to. */
-#include <ctype.h>
+ *   note (verbose): what each op type and param resolved to.
+ * Every command that runs rules lints each rule as it loads
+ * (ruleset_lint_loaded): the same findings per rule, all as warnings, since
+ * the rule still runs (an unknown op type makes it not run, FD-NR03). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "base/nearest.h"
 #include "rules/optable.h"
 #include "rules/rules.h"
 #include "rules/rule_check_internal.h"
@@ -30,6 +33,8 @@ void say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
 {
 	if (sev == DIAG_WARNING && c->opt && c->opt->strict)
 		sev = DIAG_ERROR;
+	if (sev == DIAG_ERROR && c->opt && c->opt->as_warnings)
+		sev = DIAG_WARNING;
 	va_list ap;
 	va_start(ap, fmt);
 	diag_vadd(c->d, sev, pos, fmt, ap);
@@ -97,54 +102,16 @@ static bool keeps_rank(const char *name)
 
 /* ---- spelling suggestions --------------------------------------------------------- */
 
-static int edit_distance(const char *a, const char *b)
+/* The op names and aliases nearest to typed (base/nearest.h). */
+static void suggest_op(const char *typed, fd_nearest *nn)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 99;
-	int row[64];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (size_t i = 1; i <= la; i++) {
-		int prev = row[0];
-		row[0] = (int)i;
-		for (size_t j = 1; j <= lb; j++) {
-			int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-			int best = prev + cost;
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			prev = row[j];
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
-static void consider(const char *typed, const char *candidate, const char **best, int *best_d)
-{
-	if (!candidate)
-		return;
-	int dist = edit_distance(typed, candidate);
-	if (dist < *best_d) {
-		*best_d = dist;
-		*best = candidate;
-	}
-}
-
-static const char *suggest_op(const char *typed)
-{
-	const char *best = NULL;
-	int best_d = 99;
+	nearest_init(nn, typed);
 	for (int id = 0; id < optable_count(); id++) {
 		const fd_op_def *op = optable_get(id);
-		consider(typed, op->name, &best, &best_d);
+		nearest_add(nn, op->name);
 		for (int a = 0; a < 8 && op->aliases[a]; a++)
-			consider(typed, op->aliases[a], &best, &best_d);
+			nearest_add(nn, op->aliases[a]);
 	}
-	int limit = (int)strlen(typed) / 3 > 2 ? (int)strlen(typed) / 3 : 2;
-	return best_d <= limit ? best : NULL;
 }
 
 /* "groups, kernel_size, strides" */
@@ -229,14 +196,23 @@ const char *rule_check_unknown_param(int op_id, const char *name, const char *pa
 		return NULL;
 	const fd_param_def *other_def;
 	const fd_op_def *other = op_with_param(op_id, name, &other_def);
-	char hint[160] = "", list[512];
+	char hint[160] = "", list[512], near[600] = "", names[512];
 	if (other)
 		snprintf(hint, sizeof hint, "; '%.60s' is a param of %s", name, other->name);
+	fd_nearest nn;   /* did you mean: the op's params and their aliases */
+	nearest_init(&nn, name);
+	for (int k = 0; k < def->n_params; k++) {
+		nearest_add(&nn, def->params[k].name);
+		for (int a = 0; a < 4 && def->params[k].aliases[a]; a++)
+			nearest_add(&nn, def->params[k].aliases[a]);
+	}
+	if (nn.n)
+		snprintf(near, sizeof near, "did you mean %s? ", nearest_list(&nn, names, sizeof names));
 	if (def->n_params == 0)
 		snprintf(buf, size, "%s.params: %s has no param '%s' (%s has no params%s)", path, def->name, name, def->name,
 		         hint);
 	else
-		snprintf(buf, size, "%s.params: %s has no param '%s' (its params: %s%s)", path, def->name, name,
+		snprintf(buf, size, "%s.params: %s has no param '%s' (%sits params: %s%s)", path, def->name, name, near,
 		         param_list(def, list, sizeof list), hint);
 	return buf;
 }
@@ -301,9 +277,11 @@ static bool check_op_type(checker *c, const fd_rule_op *op, int t, const char *p
 		snprintf(tp, sizeof tp, "%s.type", path);
 	const fd_op_def *def = optable_get(op->ops[t]);
 	if (!def) {
-		const char *hint = suggest_op(type);
-		if (hint)
-			ERR(c, at, "%s: unknown op type '%s' (did you mean '%s'?)", tp, type, hint);
+		fd_nearest nn;
+		char hint[600];
+		suggest_op(type, &nn);
+		if (nn.n)
+			ERR(c, at, "%s: unknown op type '%s'%s", tp, type, nearest_hint(&nn, hint, sizeof hint));
 		else
 			ERR(c, at, "%s: unknown op type '%s' (the op table lists canonical names such as "
 			    "Conv2d, BatchNorm, Relu, MatMul; see fusiondbg-rules(5))", tp, type);
@@ -638,6 +616,24 @@ void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_o
 {
 	checker c = { rs, opt, d };
 	check_rule(&c, r);
+}
+
+size_t ruleset_lint_rule(const fd_ruleset *rs, int32_t rule, fd_diags *d)
+{
+	static const fd_check_options load = { .as_warnings = true };
+	if (rule < 0 || rule >= rs->n_rules)
+		return 0;
+	size_t before = d->warnings;
+	ruleset_check_rule(rs, &rs->rules[rule], &load, d);
+	return d->warnings - before;
+}
+
+size_t ruleset_lint_loaded(const fd_ruleset *rs, fd_diags *d)
+{
+	size_t n = 0;
+	for (int32_t i = 0; i < rs->n_rules; i++)
+		n += ruleset_lint_rule(rs, i, d);
+	return n;
 }
 
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d)

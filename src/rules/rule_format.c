@@ -6,6 +6,7 @@
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/nearest.h"
 
 #define countof(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -220,4 +221,70 @@ const char *rule_field_keys(const char *section, char *buf, size_t size)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", key);
 	}
 	return buf;
+}
+
+/* ---- did you mean --------------------------------------------------------- */
+
+/* Pattern pat with path's segments where it has '#' or '*' (same segment
+ * count), into out; false when the counts differ. */
+static bool instantiate(const char *pat, const char *path, char *out, size_t size)
+{
+	size_t used = 0;
+	for (;;) {
+		const char *pe = strchr(pat, '.'), *se = strchr(path, '.');
+		size_t pl = pe ? (size_t)(pe - pat) : strlen(pat), sl = se ? (size_t)(se - path) : strlen(path);
+		bool wild = pl == 1 && (pat[0] == '#' || pat[0] == '*');
+		int w = snprintf(out + used, size - used, "%s%.*s", used ? "." : "", (int)(wild ? sl : pl), wild ? path : pat);
+		if (w < 0 || (size_t)w >= size - used)
+			return false;
+		used += (size_t)w;
+		if (!pe || !se)
+			return !pe && !se;
+		pat = pe + 1;
+		path = se + 1;
+	}
+}
+
+char *rule_field_nearest(const char *path, char *buf, size_t size)
+{
+	/* match.branches.B.ops.… is offered as the match.ops.… fields under that branch */
+	char lead[64] = "", tail[512];
+	int b, off = 0;
+	const char *rest = path;
+	if (sscanf(path, "match.branches.%d.%n", &b, &off) == 1 && off > 0 && !strncmp(path + off, "ops.", 4)) {
+		snprintf(lead, sizeof lead, "match.branches.%d.", b);
+		snprintf(tail, sizeof tail, "match.%s", path + off);
+		rest = tail;
+	}
+	char cand[countof(fields)][512];
+	fd_nearest nn;
+	nearest_init(&nn, path);
+	/* a typo is in one segment: near is what nearest.h allows for the longest */
+	int longest = 0;
+	for (const char *p = path; *p;) {
+		int l = (int)strcspn(p, ".");
+		longest = l > longest ? l : longest;
+		p += l + (p[l] == '.');
+	}
+	nn.limit = longest / 3 > 2 ? longest / 3 : 2;
+	nn.best = nn.limit + 1;
+	/* constraints.memory_limit.…: only memory_limit's fields */
+	fd_constraint_kind kind = CONSTRAINT_UNKNOWN;
+	if (!strncmp(rest, "constraints.", 12)) {
+		char seg[64];
+		snprintf(seg, sizeof seg, "%.*s", (int)strcspn(rest + 12, "."), rest + 12);
+		kind = constraint_kind_from_name(seg);
+	}
+	for (size_t i = 0; i < countof(fields); i++) {
+		char one[512];
+		if (!fields[i].edit || !instantiate(fields[i].path, rest, one, sizeof one) ||
+		    (kind != CONSTRAINT_UNKNOWN && fields[i].kind != CONSTRAINT_UNKNOWN && fields[i].kind != kind))
+			continue;
+		if (rest == tail)
+			snprintf(cand[i], sizeof cand[i], "%s%s", lead, one + strlen("match."));
+		else
+			snprintf(cand[i], sizeof cand[i], "%s", one);
+		nearest_add(&nn, cand[i]);
+	}
+	return nearest_list(&nn, buf, size);
 }

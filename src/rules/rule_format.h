@@ -64,6 +64,11 @@ const fd_field *rule_field(const char *path);
  * in the format's order ("type, params, inputs, …"); returns buf. */
 const fd_field *rule_field_key(const char *section, const char *key);
 const char *rule_field_keys(const char *section, char *buf, size_t size);
+/* "'match.ops.0.params.groups'" for a path that names no editable field:
+ * the editable fields with as many segments, their '#' and '*' filled from
+ * path (a constraint type's own fields only), nearest to it
+ * (base/nearest.h: nearest_list); "" when none is near. Returns buf. */
+char *rule_field_nearest(const char *path, char *buf, size_t size);
 /* The words for a type: "integer >= 0". */
 const char *field_type_words(fd_field_type t);
 

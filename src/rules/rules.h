@@ -8,6 +8,7 @@
  * Files, from the top down (each calls only those below it):
  *   ruleset.c      the set: loading files and directories, the environment,
  *                  the default location, lookups
+ *   ruleset_settings.c  the set's settings document (`ruleset:`)
  *   rule_check.c   `check`, the lint after the schema
  *   rule_schema.c  one YAML document -> one typed rule, with the schema's
  *                  messages
@@ -221,6 +222,12 @@ typedef struct fd_rule {
 	bool debug_symbols, gen_dot_graph;
 } fd_rule;
 
+/* How initializers that are also graph inputs are read (the rule set's
+ * `ruleset: {initializers: …}` setting, or `--initializers`): onnx follows
+ * ONNX (overridable from IR 4 on), constant treats every initializer as a
+ * weight. */
+typedef enum fd_init_policy { INIT_POLICY_UNSET, INIT_POLICY_ONNX, INIT_POLICY_CONSTANT } fd_init_policy;
+
 typedef struct fd_ruleset {
 	fd_arena arena;            /* the typed rules */
 	int n_files;
@@ -230,6 +237,8 @@ typedef struct fd_ruleset {
 	int n_unparsed;            /* files that could not be read or parsed as YAML (CLI exit 2) */
 	bool *env_off;             /* per rule loaded when the environment was applied: it turned
 	                            * the rule off (ruleset_apply_env); NULL before */
+	fd_init_policy initializers;        /* the settings document's, or UNSET */
+	const fd_yval *initializers_where;  /* where it is written */
 } fd_ruleset;
 
 void ruleset_init(fd_ruleset *rs);
@@ -245,6 +254,7 @@ int  rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *
  * and the caller promotes them (cmd_check.c does). */
 typedef struct fd_check_options {
 	bool strict, verbose;
+	bool as_warnings;          /* every finding a warning (the lint at load) */
 } fd_check_options;
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d);
 /* The per-rule part of the lint for one rule (not the findings across
@@ -253,8 +263,21 @@ void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_o
 /* check's message for a param the op (optable id) does not have, at the
  * op's path ("match.ops[2]"); NULL when it has it. */
 const char *rule_check_unknown_param(int op_id, const char *name, const char *path, char *buf, size_t size);
+/* The lint at load, for the commands that run rules: check's findings about
+ * each rule on its own (unknown op types and params with their did-you-mean,
+ * values of the wrong type, from_op out of range, constraints that can
+ * never pass, …) as warnings; not the findings across rules (duplicates,
+ * priority ties), which are check's. Return the warnings added. */
+size_t ruleset_lint_rule(const fd_ruleset *rs, int32_t rule, fd_diags *d);
+size_t ruleset_lint_loaded(const fd_ruleset *rs, fd_diags *d);
 
 int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or -1 */
+/* The settings document (ruleset_settings.c): is doc one (its map has the
+ * key `ruleset`), and read it into rs (-1 on an error, reported in d). */
+bool ruleset_settings_doc(const fd_ydoc *doc);
+int  ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d);
+const char *init_policy_name(fd_init_policy p);          /* "onnx", "constant", "unset" */
+fd_init_policy init_policy_from_name(const char *name);  /* INIT_POLICY_UNSET when neither */
 /* The environment, as CANN graph-autofusion has it: GRAPH_AUTOFUSION_ENABLE=0 (or false /
  * off / no) disables every rule; GRAPH_AUTOFUSION_RULES="A,B" enables only the
  * named rules. Callers choose when to apply it (after loading, before --set).

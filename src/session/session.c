@@ -54,6 +54,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 		session_close(s);
 		return -1;
 	}
+	ruleset_lint_loaded(&s->rules, d);
 	int32_t n = s->rules.n_rules;
 	s->prio0 = xcalloc(n ? (size_t)n : 1, sizeof *s->prio0);
 	s->enabled0 = xcalloc(n ? (size_t)n : 1, sizeof *s->enabled0);
@@ -61,6 +62,9 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 		s->prio0[i] = s->rules.rules[i].priority;
 		s->enabled0[i] = s->rules.rules[i].enabled;
 	}
+	/* the command line decides, else the rule set's setting, else ONNX */
+	fd_init_policy policy = opt->initializers != INIT_POLICY_UNSET ? opt->initializers : s->rules.initializers;
+	model_set_initializer_policy(&s->model, policy == INIT_POLICY_CONSTANT);
 	if (match_ctx_init(&s->ctx, &s->model, !opt->no_canonicalize, d) < 0) {
 		session_close(s);
 		return -1;
@@ -134,4 +138,15 @@ char *session_current_text(const fd_session *s, int32_t rule, const char *path)
 	if (!doc || ypath_resolve(doc->root, path, &ref) < 0 || !ref.value)
 		return NULL;
 	return yval_canon_dup(ref.value);
+}
+
+size_t session_rule_lint(const fd_session *s, int32_t rule, fd_diags *d)
+{
+	if (d)
+		return ruleset_lint_rule(&s->rules, rule, d);
+	fd_diags own;
+	diags_init(&own);
+	size_t n = ruleset_lint_rule(&s->rules, rule, &own);
+	diags_release(&own);
+	return n;
 }

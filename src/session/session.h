@@ -72,6 +72,7 @@ typedef struct fd_session_options {
 	int n_rule_paths;              /* 0: GRAPH_AUTOFUSION_RULES_DIR */
 	const char *target;            /* NULL: ai_core */
 	bool no_canonicalize;
+	fd_init_policy initializers;   /* --initializers; UNSET: the rule set's setting, else onnx */
 	bool no_env;                   /* do not apply GRAPH_AUTOFUSION_ENABLE / _RULES */
 	bool no_events;                /* record attempts only (faster; `why` and the stepper need events) */
 	bool defer_run;                /* session_set / undo / redo do not re-run; call session_run */
@@ -150,7 +151,7 @@ typedef struct fd_session {
 /* Loads the model (with --dim), the rules (then the environment unless
  * no_env), builds the match context and runs the baseline. On error returns
  * -1 with d filled and s released (s need not be initialised). Warnings
- * (schema, env) go to d too. */
+ * (schema, env, and the lint of each rule: ruleset_lint_loaded) go to d too. */
 int  session_open(fd_session *s, const fd_session_options *opt, fd_diags *d);
 void session_close(fd_session *s);
 
@@ -174,6 +175,10 @@ char *session_get_text(const fd_session *s, int32_t rule, const char *path);
 /* What a path wants, in words: "integer", "size (64MiB, 1GiB, bytes)", … or
  * NULL when the path names no field (then *why says what is wrong). */
 const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why);
+
+/* The lint of rule as it is now (after any edit), as warnings into d
+ * (rules.h: ruleset_lint_rule); d may be NULL to count them. */
+size_t session_rule_lint(const fd_session *s, int32_t rule, fd_diags *d);
 
 bool session_can_undo(const fd_session *s);
 bool session_can_redo(const fd_session *s);

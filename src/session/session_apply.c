@@ -39,13 +39,17 @@ static const fd_field *edit_field(const char *path)
 /* Whether a param is one the op has is the lint's to say (check's message). */
 const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why)
 {
-	static char msg[320];
+	static char msg[1024];
 	char *norm = ypath_normalize(path);
 	const fd_field *f = edit_field(norm);
 	const char *res = NULL;
-	if (!f)
-		snprintf(msg, sizeof msg, "'%.200s' is not a field a what-if can change (see fusiondbg(1), WHAT-IF)", path);
-	else
+	if (!f) {
+		char hint[600], near[sizeof hint + 32] = "";
+		if (*rule_field_nearest(norm, hint, sizeof hint))
+			snprintf(near, sizeof near, "; did you mean %s?", hint);
+		snprintf(msg, sizeof msg, "'%.200s' is not a field a what-if can change%s (see fusiondbg(1), WHAT-IF)", path,
+		         near);
+	} else
 		res = field_type_words(f->type);
 	free(norm);
 	if (why)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "explain/explain.h"
 #include "session/session_internal.h"
 
 /* ---- slots ------------------------------------------------------------------ */
@@ -131,7 +132,10 @@ int session_set_spec(fd_session *s, const char *spec, fd_diags *d)
 	if (best < 0) {
 		const char *dot = strchr(spec, '.');
 		int n = (int)((dot && dot < eq ? dot : eq) - spec);
-		diag_error(d, (fd_srcpos){ 0 }, "no rule named '%.*s'", n, spec);
+		char name[256], hint[600];
+		snprintf(name, sizeof name, "%.*s", n, spec);
+		diag_error(d, (fd_srcpos){ 0 }, "no rule named '%s'%s", name,
+		           explain_rule_hint(&s->rules, name, hint, sizeof hint));
 		return -1;
 	}
 	char *path = xstrdup(spec + best_len + 1);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/nearest.h"
 #include "session/session_internal.h"
 
 /* ---- canonical text ------------------------------------------------------- */
@@ -214,8 +215,13 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 					if (item_type(cur, i) && !strcmp(item_type(cur, i), seg))
 						idx = (long)i;
 				if (idx < 0) {
-					snprintf(ref->err, sizeof ref->err, "%s has no entry of type '%s' (add it to the file first)",
-					         walked.n ? walked.s : "the list", seg);
+					fd_nearest nn;
+					char hint[600];
+					nearest_init(&nn, seg);
+					for (size_t i = 0; i < cur->n; i++)
+						nearest_add(&nn, item_type(cur, i));
+					snprintf(ref->err, sizeof ref->err, "%s has no entry of type '%s'%s", walked.n ? walked.s : "the list",
+					         seg, nn.n ? nearest_hint(&nn, hint, sizeof hint) : " (add it to the file first)");
 					break;
 				}
 			}

@@ -29,6 +29,14 @@ goldens() {
 	echo "attention.around|samples/attention.onnx|--around softmax --depth 1"
 	echo "priority_conflict.rule|samples/priority_conflict.onnx|--rule BN_Relu_Fusion --depth 1"
 }
+# expect_exit EXIT WHAT ARGS...: fusiondbg ARGS exits EXIT (with a message unless 0)
+expect_exit() {
+	local want=$1 what=$2; shift 2
+	"$FUSIONDBG" "$@" >"$OUT/stdout" 2>"$OUT/stderr"
+	local rc=$?
+	[ "$rc" = "$want" ] || bad "$what: exit $rc, wanted $want ($(head -2 "$OUT/stderr"))"
+	[ "$want" = 0 ] || [ "$(wc -l <"$OUT/stderr")" -ge 1 ] || bad "$what: no message"
+}
 mkdir -p "$GOLDEN"
 while IFS='|' read -r name model opts; do
 	out="$OUT/$name.dot"
@@ -103,13 +111,25 @@ for ext in png svg; do
 done
 R50="$MODELS/light_resnet50.onnx"
 if have_models; then
+	# the whole ResNet-50 as a PNG is 827x11529 px, too tall to read: refused with what to do instead,
+	# the old file untouched; as SVG, or past --max-side 0, it is written
+	echo old >"$OUT/r50.png"
+	expect_exit 2 "whole r50 PNG too tall" export "$R50" -r rules -o "$OUT/r50.png"
+	grep -q "too tall to read as a PNG (limit 10000 px a side); draw a part with --around NODE --depth K or --rule NAME" \
+		"$OUT/stderr" || bad "the too-tall message: $(cat "$OUT/stderr")"
+	[ "$(cat "$OUT/r50.png")" = old ] || bad "a refused PNG changed the old file"
+	"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50.svg" >/dev/null 2>"$OUT/log" || bad "r50.svg: $(cat "$OUT/log")"
+	$CHECK svg "$OUT/r50.svg" || bad "r50.svg is not a valid svg"
+	expect_exit 0 "--max-side 0 lifts the PNG limit" export "$R50" -r rules -o "$OUT/r50.png" --max-side 0
+	$CHECK png "$OUT/r50.png" || bad "r50.png (--max-side 0) is not a valid png"
 	for ext in png svg; do
-		"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50.$ext" >/dev/null 2>"$OUT/log" || bad "r50.$ext: $(cat "$OUT/log")"
-		$CHECK "$ext" "$OUT/r50.$ext" || bad "r50.$ext is not a valid $ext"
+		"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50_around.$ext" --around n14 --depth 2 >/dev/null 2>&1 &&
+			$CHECK $ext "$OUT/r50_around.$ext" || bad "r50 --around $ext"
 	done
-	"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50_around.svg" --around n14 --depth 2 >/dev/null 2>&1 &&
-		$CHECK svg "$OUT/r50_around.svg" || bad "r50 --around svg"
 fi
+expect_exit 2 "--depth without --around or --rule" export samples/conv_add_silu.onnx -r rules -o "$OUT/x.dot" --depth 2
+grep -q -- "--depth 2 draws K steps around something: give --around NODE or --rule NAME" "$OUT/stderr" ||
+	bad "--depth alone: $(cat "$OUT/stderr")"
 "$FUSIONDBG" export samples/conv_add_silu.onnx -r rules -o "$OUT/UPPER.PNG" >/dev/null 2>&1 && $CHECK png "$OUT/UPPER.PNG" ||
 	bad ".PNG (upper case) not taken as PNG"
 
@@ -122,6 +142,13 @@ if have_models; then
 	"$FUSIONDBG" export "$R50" -r rules -o "$OUT/around0.dot" --around n1 --depth 0 >/dev/null 2>&1 || bad "--around n1 --depth 0"
 	got=$($CHECK nodes "$OUT/around0.dot" | sort | tr '\n' ' ')
 	[ "$got" = "n0 n1 n2 " ] || bad "--around n1 --depth 0 (a fusion member: its fusion is drawn whole) drew: $got"
+	# a part's border: each cut edge ends in a stub naming what lies beyond, the legend counts both
+	got=$(grep -o '"\?stub:[a-z]*:[^" ]*"\?' "$OUT/around.dot" | tr -d '"' | sort -u | tr '\n' ' ')
+	[ "$got" = "stub:in:r10 stub:in:r12 stub:out:r15 " ] || bad "--around n14 --depth 1 stubs: $got"
+	grep -q 'label="… n16 +1"' "$OUT/around.dot" || bad "the consumers' stub does not name n16 and the one more"
+	grep -q "around n14, depth 1: 4 nodes drawn, 172 left out; dashed stubs … end 3 edges cut at the border" \
+		"$OUT/around.dot" || bad "the legend does not say what the part leaves out"
+	grep -q "stub:" "$OUT/r50.svg" && bad "a whole picture has stubs"
 fi
 "$FUSIONDBG" export samples/priority_conflict.onnx -r rules -r samples/rules -o "$OUT/rule.dot" \
 	--rule BN_Relu_Fusion --depth 0 >/dev/null 2>&1 || bad "--rule BN_Relu_Fusion"
@@ -178,13 +205,6 @@ PY
 grep -q '(doc/conv_add_silu.png)' README.md || bad "the README does not show doc/conv_add_silu.png"
 
 # ---- errors and exit codes -----------------------------------------------------
-expect_exit() {
-	local want=$1 what=$2; shift 2
-	"$FUSIONDBG" "$@" >"$OUT/stdout" 2>"$OUT/stderr"
-	local rc=$?
-	[ "$rc" = "$want" ] || bad "$what: exit $rc, wanted $want ($(head -2 "$OUT/stderr"))"
-	[ "$want" = 0 ] || [ "$(wc -l <"$OUT/stderr")" -ge 1 ] || bad "$what: no message"
-}
 expect_exit 2 "unknown extension" export samples/conv_add_silu.onnx -r rules -o "$OUT/x.jpg"
 [ -e "$OUT/x.jpg" ] && bad "unknown extension still wrote a file"
 expect_exit 2 "no -o" export samples/conv_add_silu.onnx -r rules
@@ -215,7 +235,7 @@ if have_models; then
 	ls "$OUT"/*.tmp.* >/dev/null 2>&1 && bad "temp files left behind: $(ls "$OUT"/*.tmp.*)"
 
 	# Graphviz's own messages come back as one-line fusiondbg warnings, nothing raw
-	expect_exit 0 "densenet PNG (scaled)" export "$DN" -r rules -o "$OUT/dn.png"
+	expect_exit 0 "densenet PNG (scaled)" export "$DN" -r rules -o "$OUT/dn.png" --max-side 0
 	$CHECK png "$OUT/dn.png" || bad "densenet PNG"
 	grep -q "scaled down" "$OUT/stderr" || bad "no warning that the densenet PNG is scaled down"
 	grep -v "^$OUT/dn.png: warning: " "$OUT/stderr" | grep -q . && bad "raw Graphviz output: $(cat "$OUT/stderr")"

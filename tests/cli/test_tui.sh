@@ -157,6 +157,26 @@ if command -v tmux >/dev/null && command -v pgrep >/dev/null; then
 	tm kill-server 2>/dev/null
 	if [ $ok = 0 ]; then echo "ok   tmux: real terminal, SIGTERM → recovery file, terminal restored"; else
 		echo "FAIL: tmux run"; fail=1; fi
+
+	# TERM=xterm-256color inside tmux: tmux sends its own Home / End / Delete
+	# (ESC [ 1 ~, ESC [ 4 ~, ESC [ 3 ~), which xterm's terminfo does not list;
+	# each must still be one key (not Esc [ 1 ~: "~ is not bound")
+	dir=$(fresh_dir)
+	tm -f /dev/null new-session -d -x 100 -y 30 -e XDG_STATE_HOME="$dir/state" -e XDG_CONFIG_HOME="$dir/config" \
+		-c "$dir" "TERM=xterm-256color LANG=C.UTF-8 $FUSIONDBG $SAMPLES/conv_add_silu.onnx -r rules -r srules; echo EXITED \$?; sleep 30"
+	ok=0
+	wait_for "Conv_Add_SiLU_Fusion" || ok=1
+	tm send-keys -t 0 3 j j j j j; wait_for "#5/#233" || ok=1
+	tm send-keys -t 0 Home; wait_for "#0/#233" || ok=1
+	tm send-keys -t 0 End; wait_for "#233/#233" || ok=1
+	tm capture-pane -p -t 0 | grep -q "is not bound" && { echo "a key sequence read as several keys"; ok=1; }
+	tm send-keys -t 0 1 b B; wait_for "rule Conv_BN_Relu_Fusion" || ok=1
+	tm send-keys -t 0 DC; wait_for "breakpoint removed" || ok=1
+	tm send-keys -t 0 IC; wait_for "<Ins> is not bound" || ok=1
+	tm send-keys -t 0 Q; wait_for "EXITED 0" || ok=1
+	tm kill-server 2>/dev/null
+	if [ $ok = 0 ]; then echo "ok   tmux, TERM=xterm-256color: Home, End, Delete, Insert are one key each"; else
+		echo "FAIL: tmux with TERM=xterm-256color: a key decoded as several"; fail=1; fi
 fi
 
 exit $fail

@@ -181,9 +181,10 @@ def fusion_clusters(root):
 
 
 def op_ids(root):
-    """Op nodes: everything but the legend and graph inputs / outputs."""
+    """Op nodes: everything but the legend, graph inputs / outputs and the
+    stubs of edges cut at a part's border."""
     return [n for n in root.nodes
-            if n != 'legend' and not re.match(r'^(g\d+/)?(input|output):', n)]
+            if n != 'legend' and not re.match(r'^(g\d+/)?(input|output|stub:in|stub:out):', n)]
 
 
 def node_name(nid, graph):

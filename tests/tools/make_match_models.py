@@ -5,6 +5,9 @@ samples do not cover (written to tests/data/match/, deterministic bytes):
                        not broadcast with the Conv output (FD-CF02)
   unknown_shape.onnx   Conv -> BN -> Relu on an input of unknown rank, so
                        sizes cannot be measured (FD-WN02)
+  shape_constant.onnx  Shape -> Gather -> Cast of x[1,8,4,4] (a constant:
+                       the shape is static) and Shape of s[batch,8,4,4] (not,
+                       until --dim batch=N binds it)
 """
 import os
 import sys
@@ -53,6 +56,24 @@ def unknown_shape():
 	save(g, "unknown_shape.onnx")
 
 
+def shape_constant():
+	i64 = TensorProto.INT64
+	nodes = [
+		helper.make_node("Shape", ["x"], ["sx"], name="shape_x"),
+		helper.make_node("Gather", ["sx", "one"], ["cx"], name="gather_x", axis=0),
+		helper.make_node("Cast", ["cx"], ["cx_f"], name="cast_x", to=TensorProto.FLOAT),
+		helper.make_node("Shape", ["s"], ["ss"], name="shape_s"),
+	]
+	g = helper.make_graph(nodes, "shape_constant",
+		[helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 4, 4]),
+		 helper.make_tensor_value_info("s", TensorProto.FLOAT, ["batch", 8, 4, 4])],
+		[helper.make_tensor_value_info("cx_f", TensorProto.FLOAT, []),
+		 helper.make_tensor_value_info("ss", i64, [4])],
+		[numpy_helper.from_array(np.array(1, np.int64), "one")])
+	save(g, "shape_constant.onnx")
+
+
 os.makedirs(OUT, exist_ok=True)
 shape_mismatch()
 unknown_shape()
+shape_constant()

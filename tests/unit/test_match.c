@@ -172,6 +172,67 @@ static void test_canon(void **state)
 	canon_case("samples/gelu_erf.onnx", RECOG_BIASADD_ADD, 1, 1);
 }
 
+static uint8_t tflags_of(const fd_match_ctx *ctx, const char *tensor)
+{
+	int32_t t = graph_find_tensor(ctx->graphs[0].g, tensor);
+	assert_true(t >= 0);
+	return ctx->graphs[0].tflags[t];
+}
+
+/* What is constant: an overridable initializer is a graph input (a
+ * constant under the `constant` policy); Shape of a static tensor is a
+ * constant and so is what only it computes; Shape of a tensor with an
+ * unbound symbolic dim is not, until --dim binds it. And the derived param
+ * form: "decomposed" through a canonical form, "node" otherwise. */
+static void test_constness(void **state)
+{
+	(void)state;
+	fd_model m;
+	fd_match_ctx ctx;
+	load(&m, "samples/initializer_inputs.onnx");
+	match_ctx_init(&ctx, &m, true, NULL);
+	assert_int_equal(tflags_of(&ctx, "add2_b") & (TF_CONST | TF_INPUT), TF_INPUT);
+	match_ctx_release(&ctx);
+	model_set_initializer_policy(&m, true);
+	match_ctx_init(&ctx, &m, true, NULL);
+	assert_int_equal(tflags_of(&ctx, "add2_b") & (TF_CONST | TF_INPUT), TF_CONST);
+	match_ctx_release(&ctx);
+	model_release(&m);
+
+	load(&m, "tests/data/match/shape_constant.onnx");
+	match_ctx_init(&ctx, &m, true, NULL);
+	assert_true(tflags_of(&ctx, "sx") & TF_CONST);
+	assert_true(tflags_of(&ctx, "cx_f") & TF_CONST);
+	assert_false(tflags_of(&ctx, "ss") & TF_CONST);
+	match_ctx_release(&ctx);
+	model_release(&m);
+	fd_dim_binding batch = { "batch", 2 };
+	fd_load_options lo = { .dims = &batch, .n_dims = 1 };
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(model_load_onnx(&m, "tests/data/match/shape_constant.onnx", &lo, &d), 0);
+	diags_release(&d);
+	match_ctx_init(&ctx, &m, true, NULL);
+	assert_true(tflags_of(&ctx, "ss") & TF_CONST);
+	match_ctx_release(&ctx);
+	model_release(&m);
+
+	load(&m, "samples/conv_add_silu.onnx");
+	match_ctx_init(&ctx, &m, true, NULL);
+	int swish = optable_lookup("Swish");
+	const fd_graph_index *ix = &ctx.graphs[0];
+	fd_pval v;
+	assert_true(ix->canon.n > 0);
+	const fd_composite_rec *c = &ix->canon.items[0];
+	param_unit_value(ix->g, &ix->g->nodes[c->last], c, ix->canon.pool, swish, "form", &v);
+	assert_int_equal(v.kind, PV_STRING);
+	assert_string_equal(v.s, "decomposed");
+	param_unit_value(ix->g, node(&m, "sigmoid1"), NULL, NULL, swish, "form", &v);
+	assert_string_equal(v.s, "node");
+	match_ctx_release(&ctx);
+	model_release(&m);
+}
+
 /* Runs rules/ + samples/rules on a sample; returns the attempt of rule on node. */
 typedef struct run { fd_model m; fd_ruleset rs; fd_match_ctx ctx; fd_match_result r; } run;
 
@@ -275,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_param_lookup),
 		cmocka_unit_test(test_canon),
 		cmocka_unit_test(test_ladder),
+		cmocka_unit_test(test_constness),
 		cmocka_unit_test(test_rerun),
 		cmocka_unit_test(test_reason_table),
 	};

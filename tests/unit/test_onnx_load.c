@@ -524,6 +524,64 @@ static void test_old_ir_and_order(void **state)
 	diags_release(&d);
 }
 
+/* An initializer listed among the graph inputs: a constant before IR 4, an
+ * overridable default from IR 4 on (ONNX IR, "Graphs"), unless the policy
+ * treats every initializer as a weight. */
+static void test_initializer_inputs(void **state)
+{
+	(void)state;
+	fd_model m;
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(load(&m, BAD "ok_ir2.onnx", NULL, &d), 0);
+	const fd_graph *g = &m.graphs[0];
+	const fd_tensor *w = &g->tensors[tensor_in(g, "w")];
+	assert_int_equal(g->n_declared_inputs, 2);
+	assert_true(w->listed_input);
+	assert_false(w->overridable);
+	assert_true(tensor_is_constant(g, tensor_in(g, "w")));
+	assert_string_equal(tensor_initializer_words(&m, w), "initializer, also a graph input (a constant before IR 4)");
+	model_release(&m);
+
+	diags_clear(&d);
+	assert_int_equal(load(&m, "samples/initializer_inputs.onnx", NULL, &d), 0);
+	g = &m.graphs[0];
+	assert_int_equal(m.ir_version, 4);
+	assert_int_equal(g->n_inputs, 1);
+	assert_int_equal(g->n_declared_inputs, 8);
+	int32_t b = tensor_in(g, "add2_b");
+	assert_true(g->tensors[b].listed_input);
+	assert_true(g->tensors[b].overridable);
+	assert_false(tensor_is_constant(g, b));
+	assert_string_equal(tensor_initializer_words(&m, &g->tensors[b]), "initializer, overridable (also a graph input)");
+	fd_model_info info;
+	model_info_compute(&m, &info);
+	assert_int_equal(info.n_declared_inputs, 8);
+	assert_int_equal(info.n_listed_initializers, 7);
+	assert_int_equal(info.n_overridable, 7);
+	assert_string_equal(info.listed_initializers[6].name, "add2_b");
+	model_info_release(&info);
+
+	model_set_initializer_policy(&m, true);   /* --initializers constant */
+	assert_false(g->tensors[b].overridable);
+	assert_true(g->tensors[b].listed_input);
+	assert_true(tensor_is_constant(g, b));
+	assert_string_equal(tensor_initializer_words(&m, &g->tensors[b]),
+	                    "initializer, also a graph input (a weight: initializers constant)");
+	model_set_initializer_policy(&m, false);
+	assert_true(g->tensors[b].overridable);
+	model_release(&m);
+
+	diags_clear(&d);
+	fd_load_options lo = { .initializers_constant = true };
+	assert_int_equal(load(&m, "samples/initializer_inputs.onnx", &lo, &d), 0);
+	assert_true(m.initializers_constant);
+	assert_false(m.graphs[0].tensors[tensor_in(&m.graphs[0], "conv1_w")].overridable);
+	/* an initializer that is not listed is a constant under either policy */
+	model_release(&m);
+	diags_release(&d);
+}
+
 static void test_huge_file_refused(void **state)
 {
 	(void)state;
@@ -584,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_subgraphs),
 		cmocka_unit_test(test_attrs_and_constants),
 		cmocka_unit_test(test_old_ir_and_order),
+		cmocka_unit_test(test_initializer_inputs),
 		cmocka_unit_test(test_huge_file_refused),
 		cmocka_unit_test(test_op_table),
 	};

@@ -31,6 +31,7 @@ static const char *const derived_text[] = {
 	[DERIVED_KERNEL_SIZE] = "the weight's spatial dims",
 	[DERIVED_FALSE] = "false (the node type has no such attribute)",
 	[DERIVED_APPROXIMATE] = "the attribute, \\(dqtanh\\(dq for FastGelu, else \\(dqnone\\(dq",
+	[DERIVED_FORM] = "\\(dqdecomposed\\(dq when matched through the decomposed form, else \\(dqnode\\(dq",
 };
 
 static const char *const composite_text[] = {

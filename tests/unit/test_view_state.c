@@ -282,6 +282,32 @@ static void test_breakpoints(void **state)
 	assert_false(vs_bp_toggle(&b, &code));
 	assert_int_equal(b.n, 0);
 
+	/* FD-NM01 stops at real type failures only: never at a direct-form check that
+	 * Swish's canonical form made good (explain_superseded_by) */
+	vs_breakpoint nm01 = { .kind = BP_REASON, .reason = REASON_NM01_TYPE };
+	vs_bp_toggle(&b, &nm01);
+	size_t superseded = 0, stops = 0;
+	for (uint32_t at = 0, was = 0;; was = at) {
+		at = move(&b, at, STEP_CONTINUE, &moved);
+		if (!moved || at <= was)
+			break;
+		stops++;
+		assert_int_equal(explain_superseded_by(r, at), UINT32_MAX);
+	}
+	for (uint32_t i = 0; i < t->n_events; i++)
+		superseded += explain_superseded_by(r, i) != UINT32_MAX;
+	assert_true(superseded > 0 && stops > 0);
+	fd_event_text tx;
+	for (uint32_t i = 0; i < t->n_events; i++)
+		if (explain_superseded_by(r, i) != UINT32_MAX) {
+			explain_event(r, i, &tx);
+			assert_int_equal(tx.status, ST_INFO);
+			assert_true(tx.superseded);
+			assert_int_equal(strncmp(tx.reason, "direct form absent, canonical form matched: ", 44), 0);
+			break;
+		}
+	vs_bp_remove(&b, 0);
+
 	/* a rule stops at its start and each attempt; a node where an attempt reaches it */
 	int32_t ri = ruleset_find(session_rules(&S), "Conv_Add_Residual_Fusion");
 	assert_true(ri >= 0);

@@ -1,0 +1,126 @@
+"""exceptions.py — every place where rules/onnxruntime and onnxruntime are
+expected to differ, with the reason, read by peer.py.
+
+Each entry:
+  models           the model names (file names without .onnx) it holds for
+  reason           why the two differ (the first sentence is its title)
+  ort, fusiondbg   which unmatched groups of each side it covers: any of
+                   kind (onnxruntime's transformers), rule (fusiondbg's),
+                   pattern (the members' op types, sorted, '+'-joined)
+  counts           {model: how many groups it covers on each side given}
+  pairing          "subset": each fusiondbg group is part of one onnxruntime
+                   group (the rounds case)
+  why_ort, why_fusiondbg       `fusiondbg why --rule R --node N` on each
+                   covered group of that side must print every fragment of
+                   expect ({node} is N); N "@Conv" is the group's Conv node
+  ort_removed      onnxruntime removed each node of the covered fusiondbg
+                   groups this way (ort_groups.py's "removed" kinds)
+  ort_error        onnxruntime refuses the model with this message
+  pending          the part of fusiondbg that will close the difference;
+                   once it is closed the entry matches nothing, which is
+                   then reported, not failed
+"""
+
+ROUNDS = ("rounds: onnxruntime repeats its transformers until the graph stops changing, fusiondbg "
+          "does not run rules over the fused graph yet")
+
+EXCEPTIONS = [
+    # ---- fusions of fusions: a second round -------------------------------
+    {
+        "models": ["light_resnet50", "light_shufflenet", "conv_bn_relu", "param_mismatch", "priority_conflict",
+                   "if_subgraph"],
+        "reason": "Conv + BatchNormalization + Relu is two onnxruntime fusions in a row. ConvBNFusion folds "
+                  "the BatchNormalization into the Conv at level 1, then ConvActivationFusion fuses that "
+                  "Conv with the Relu at level 2. In one pass fusiondbg makes the first; ORT_ConvActivationFusion "
+                  "on the Conv then sees a BatchNormalization, not an activation.",
+        "ort": {"kind": "ConvBNFusion+ConvActivationFusion"},
+        "fusiondbg": {"rule": "ORT_ConvBNFusion", "pattern": "BatchNormalization+Conv"},
+        "counts": {"light_resnet50": 33, "light_shufflenet": 17, "conv_bn_relu": 1, "param_mismatch": 1,
+                   "priority_conflict": 1, "if_subgraph": 2},
+        "pairing": "subset",
+        "why_ort": {"rule": "ORT_ConvActivationFusion", "node": "@Conv",
+                    "expect": ["did not fire on {node} (Conv)", "actual BatchNormalization"]},
+        "pending": ROUNDS,
+    },
+    {
+        "models": ["light_densenet121"],
+        "reason": "Conv + BatchNormalization + Mul + Add + Relu is four onnxruntime fusions in a row. DenseNet's "
+                  "Caffe2 scale layers (BatchNormalization, then Mul and Add of per-channel constants) fold "
+                  "into the Conv one per level-1 step (ConvBNFusion, ConvMulFusion, ConvAddFusion), then "
+                  "ConvActivationFusion takes the Relu. In one pass fusiondbg makes the first; ORT_ConvMulFusion "
+                  "on the Conv then sees a BatchNormalization, not a Mul.",
+        "ort": {"kind": "ConvBNFusion+ConvMulFusion+ConvAddFusion+ConvActivationFusion"},
+        "fusiondbg": {"rule": "ORT_ConvBNFusion", "pattern": "BatchNormalization+Conv"},
+        "counts": {"light_densenet121": 59},
+        "pairing": "subset",
+        "why_ort": {"rule": "ORT_ConvMulFusion", "node": "@Conv",
+                    "expect": ["did not fire on {node} (Conv)", "actual BatchNormalization"]},
+        "pending": ROUNDS,
+    },
+    {
+        "models": ["pan_mobilenetv3_seg"],
+        "reason": "Pad + Conv + Relu is two onnxruntime fusions in a row. PadFusion folds the Pad into the "
+                  "Conv at level 1, then ConvActivationFusion takes the Relu at level 2. In one pass fusiondbg "
+                  "makes the first, and the Conv is then claimed.",
+        "ort": {"kind": "PadFusion+ConvActivationFusion"},
+        "fusiondbg": {"rule": "ORT_PadFusion", "pattern": "Conv+Pad"},
+        "counts": {"pan_mobilenetv3_seg": 2},
+        "pairing": "subset",
+        "why_ort": {"rule": "ORT_ConvActivationFusion", "node": "@Conv",
+                    "expect": ["did not fire on {node} (Conv)", "claimed by ORT_PadFusion"]},
+        "pending": ROUNDS,
+    },
+    # ---- onnxruntime merged nodes before it fused ----------------------------
+    {
+        "models": ["light_inception_v1"],
+        "reason": "Common subexpressions of placeholder weights. The light_ models make their weights with "
+                  "ConstantOfShape, so two 1x1 Convs reading the same tensor with weights of one shape "
+                  "(inception_3b/1x1 and 3b/3x3_reduce, 4c likewise) have equal weights; onnxruntime's "
+                  "CommonSubexpressionElimination merges each pair, and its Relus, before ConvActivationFusion "
+                  "runs. With real weights there is nothing to merge: fusiondbg fuses both.",
+        "fusiondbg": {"rule": "ORT_ConvActivationFusion", "pattern": "Conv+Relu"},
+        "counts": {"light_inception_v1": 2},
+        "ort_removed": "cse",
+        "why_fusiondbg": {"rule": "ORT_ConvActivationFusion", "node": "@Conv", "expect": ["fires on {node} (Conv)"]},
+    },
+    {
+        "models": ["dtype_mismatch"],
+        "reason": "onnxruntime refuses the model. It has no CPU kernel for Conv on float64, so it writes no "
+                  "optimized graph; its log shows ConvAddFusion and QuickGeluFusion applied first, the two "
+                  "fusions fusiondbg makes.",
+        "ort_error": "Could not find an implementation for Conv(11) node with name 'conv1'",
+    },
+    # ---- conditions the rules cannot state yet ------------------------------------
+    {
+        "models": ["tiny_distilbert_sst2"],
+        "reason": "MatMulAddFusion needs A's shape concrete when A is not 2-D. DistilBERT's batch and "
+                  "sequence dims are symbolic, so onnxruntime keeps all twelve MatMul + Add.",
+        "fusiondbg": {"rule": "ORT_MatMulAddFusion", "pattern": "Add+MatMul"},
+        "counts": {"tiny_distilbert_sst2": 12},
+        "pending": "the rule language's operand conditions (static dims)",
+    },
+    {
+        "models": ["attention_masked"],
+        "reason": "MatMulAddFusion needs B 2-D. qk_matmul multiplies by K transposed, a 4-D tensor, so "
+                  "onnxruntime leaves qk_matmul + mask_add alone.",
+        "fusiondbg": {"rule": "ORT_MatMulAddFusion", "pattern": "Add+MatMul"},
+        "counts": {"attention_masked": 1},
+        "pending": "the rule language's operand conditions (rank)",
+    },
+    {
+        "models": ["gelu_tanh"],
+        "reason": "FastGeluFusion refuses a pattern any node of which produces a graph output, the last "
+                  "included; gelu_mul produces y.",
+        "fusiondbg": {"rule": "ORT_FastGeluFusion"},
+        "counts": {"gelu_tanh": 1},
+        "pending": "the rule language's output conditions (graph_output)",
+    },
+    {
+        "models": ["xfeat_256x256"],
+        "reason": "GatherSliceToSplitFusion turns the 32 Slices that read one tensor and together cover an "
+                  "axis into one Split: sibling consumers of one tensor, which a chain of ops does not state.",
+        "ort": {"kind": "GatherSliceToSplitFusion"},
+        "counts": {"xfeat_256x256": 2},
+        "pending": "the rule language's sibling patterns",
+    },
+]

@@ -1,0 +1,457 @@
+#!/usr/bin/python3
+"""ort_groups.py — which original nodes each fused node of onnxruntime's
+optimized graph replaced.
+
+usage: ort_groups.py ORIG.onnx EXTENDED.onnx [--basic BASIC.onnx]
+
+EXTENDED is the graph onnxruntime writes with graphOptimizationLevel
+'extended' (tests/peer/optimize.js); BASIC, the same at 'basic', lets the
+tensors that the TransposeOptimizer renamed at level 1 be mapped back.
+Prints {"groups": [...], "removed": [...]} as JSON: each group has the fused
+node's name and op type, "replaced" (the original node names), "kind" (the
+onnxruntime transformers that made it) and, in a subgraph, "graph"
+("node/attribute" path); "removed" lists the nodes that vanished without
+being fused (constant folding, common subexpressions, Dropout, Identity,
+no-op Cast, cancelled Transposes).
+
+How. onnxruntime keeps the anchor's name (or derives one from it:
+"fc1/MatMulAddFusion") and the names of the tensors at a fusion's boundary
+(graph_utils::FinalizeNodeFusion moves the last node's outputs to the fused
+node). So:
+ 1. An optimized node with an original node's name (or, unnamed, outputs)
+    and op type is that node.
+ 2. Original nodes are first explained away when they only compute
+    constants (initializers that are not overridable, Constant and
+    ConstantOfShape, Shape of a tensor whose shape is known, anything whose
+    inputs are all such; onnxruntime folds them), or are a common
+    subexpression (same op, attributes and inputs as a surviving node).
+ 3. Optimized nodes linked by tensors the original graph does not have
+    (Reshape -> Gemm -> Reshape of MatMulAddFusion) form one unit. From the
+    unit's output tensors the walk goes back through the original producers
+    and stops at tensors still alive in the optimized graph, at constants,
+    at common subexpressions and at the unit's inputs: the nodes met are
+    what the unit replaced.
+ 4. Dropout, Identity, no-op Cast and Transposes the TransposeOptimizer
+    cancelled, met on that walk, are eliminations, not fusion members. What
+    is left is a fusion when it is more than one node, or one node whose op
+    type or domain changed.
+If/Loop/Scan bodies are compared recursively.
+"""
+import argparse
+import hashlib
+import json
+import sys
+from collections import Counter, defaultdict
+
+import onnx
+from onnx import numpy_helper
+
+NONDETERMINISTIC = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
+                    "Multinomial", "Bernoulli"}
+GRAPH_ATTR = (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
+
+
+def node_names(graph):
+    """Each node's name as fusiondbg gives it: its own, or OP_INDEX for an
+    unnamed one (OP_INDEX_K when that is taken); a repeated name gets #2."""
+    taken, res, seen = {n.name for n in graph.node if n.name}, [], Counter()
+    for i, n in enumerate(graph.node):
+        name = n.name
+        if not name:
+            base = "%s_%d" % (n.op_type or "node", i)
+            name, k = base, 1
+            while name in taken:
+                name, k = "%s_%d" % (base, k), k + 1
+            taken.add(name)
+        seen[name] += 1
+        res.append(name if seen[name] == 1 else "%s#%d" % (name, seen[name]))
+    return res
+
+
+def has_body(n):
+    return any(a.type in GRAPH_ATTR for a in n.attribute)
+
+
+def opkey(n):
+    return ("" if n.domain in ("", "ai.onnx") else n.domain, n.op_type)
+
+
+def attr_signature(n):
+    return tuple((a.name, "<graph>" if a.type in GRAPH_ATTR else a.SerializeToString())
+                 for a in sorted(n.attribute, key=lambda a: a.name))
+
+
+def tensor_digest(t):
+    arr = numpy_helper.to_array(t)
+    return (str(arr.dtype), tuple(arr.shape), hashlib.sha1(arr.tobytes()).hexdigest())
+
+
+class Graph:
+    """One graph, original or optimized, with its producers and consumers."""
+
+    def __init__(self, graph, ir_version, outer_live=frozenset(), outer_const=frozenset()):
+        self.nodes = list(graph.node)
+        self.inputs = [i.name for i in graph.input]
+        self.init = {t.name: t for t in graph.initializer}
+        # From IR 4 on an initializer also listed as an input may be overridden
+        # by the caller: onnxruntime never folds it (Graph::CanOverrideInitializer).
+        listed = set(self.inputs)
+        self.const_init = {n for n in self.init if not (ir_version >= 4 and n in listed)}
+        self.real_inputs = [i for i in self.inputs if i not in self.const_init]
+        self.outer_live = set(outer_live)
+        self.outer_const = set(outer_const)
+        self.names = node_names(graph)
+        self.reindex()
+
+    def reindex(self):
+        self.producer, self.consumers, self.by_name = {}, defaultdict(list), {}
+        for i, n in enumerate(self.nodes):
+            for o in n.output:
+                if o:
+                    self.producer[o] = i
+            for x in n.input:
+                if x:
+                    self.consumers[x].append(i)
+            if n.name:
+                self.by_name.setdefault(n.name, i)
+
+    def tensors(self):
+        return set(self.inputs) | set(self.init) | set(self.producer)
+
+    def live(self):
+        return self.tensors() | self.outer_live
+
+    def bodies(self, i):
+        return [(a.name, a.g) for a in self.nodes[i].attribute if a.type == onnx.AttributeProto.GRAPH]
+
+
+def constant_nodes(O, P):
+    """Original nodes that only compute constants, and the constant tensors.
+    Seeds: constant initializers, outer constants, Shape/Size outputs (folded
+    when onnxruntime knows the shape; if it does not, the node survives and is
+    not reported anyway) and original tensors that became initializers."""
+    const_t = set(O.const_init) | set(O.outer_const) | {t for t in P.init if t in O.producer}
+    pure_t = set(const_t)   # not derived from a Shape/Size
+    res, changed = set(), True
+    while changed:
+        changed = False
+        for i, n in enumerate(O.nodes):
+            if i in res or n.op_type in NONDETERMINISTIC or has_body(n):
+                continue
+            outs = [o for o in n.output if o]
+            if outs and all(o in const_t for o in outs):
+                res.add(i)
+                changed = True
+                continue
+            shape_op = n.op_type in ("Shape", "Size")
+            if shape_op or all(not x or x in const_t for x in n.input):
+                res.add(i)
+                const_t.update(outs)
+                if not shape_op and all(not x or x in pure_t for x in n.input):
+                    pure_t.update(outs)
+                changed = True
+    return res, const_t, pure_t
+
+
+def transformers(unit_ops, region_ops):
+    """The onnxruntime transformers whose work a unit is, by op types."""
+    mains = {o[1] for o in unit_ops if o[1] != "Reshape"} or {o[1] for o in unit_ops}
+    r = Counter(o[1] for o in region_ops)
+    t = []
+    if mains & {"Conv", "FusedConv", "MaxPool", "AveragePool"}:
+        t += [name for op, name in (("Pad", "PadFusion"), ("BatchNormalization", "ConvBNFusion"),
+                                    ("Mul", "ConvMulFusion"), ("Add", "ConvAddFusion")) if r.get(op)]
+        if "FusedConv" in mains:
+            t.append("ConvActivationFusion")
+    elif mains & {"Gemm", "FusedGemm"}:
+        if r.get("MatMul"):
+            t.append("MatMulAddFusion")
+        if r.get("Gemm") and r.get("Add"):
+            t.append("GemmSumFusion")
+        if r.get("Transpose"):
+            t.append("GemmTransposeFusion")
+        if "FusedGemm" in mains:
+            t.append("GemmActivationFusion")
+    else:
+        by_op = {"Gelu": "GeluFusion", "BiasGelu": "BiasGeluFusion", "FastGelu": "FastGeluFusion",
+                 "QuickGelu": "QuickGeluFusion", "LayerNormalization": "LayerNormFusion",
+                 "SimplifiedLayerNormalization": "SimplifiedLayerNormFusion",
+                 "SkipLayerNormalization": "SkipLayerNormFusion", "FusedMatMul": "MatMulTransposeOrScaleFusion",
+                 "Split": "GatherSliceToSplitFusion", "Attention": "AttentionFusion",
+                 "SpaceToDepth": "SliceConcatToSpaceToDepthFusion", "Where": "NotWhereFusion"}
+        t += [by_op[m] for m in sorted(mains) if m in by_op]
+        if "MatMul" in mains and r.get("BatchNormalization"):
+            t.append("MatmulBNFusion")
+        if "Clip" in mains and r.get("Relu"):
+            t.append("FuseReluClip")
+        if "Mul" in mains and r.get("Div"):
+            t.append("DivMulFusion")
+    return t or ["other:" + "+".join(sorted(mains))]
+
+
+def elimination(O, oi, dtypes):
+    """What removed a node that is not a fusion member, or None."""
+    n = O.nodes[oi]
+    if n.op_type in ("Dropout", "Identity"):
+        return n.op_type.lower() + "_elimination"
+    if n.op_type == "Transpose":
+        return "transpose_optimizer"
+    if n.op_type == "Cast" and n.input:
+        to = next((a.i for a in n.attribute if a.name == "to"), None)
+        if to is not None and dtypes.get(n.input[0]) == to:
+            return "cast_elimination"
+    return None
+
+
+def dtype_map(model):
+    try:
+        model = onnx.shape_inference.infer_shapes(model)
+    except Exception:
+        pass
+    res = {}
+
+    def visit(g):
+        for vi in list(g.value_info) + list(g.input) + list(g.output):
+            if vi.type.HasField("tensor_type"):
+                res[vi.name] = vi.type.tensor_type.elem_type
+        for t in g.initializer:
+            res[t.name] = t.data_type
+        for n in g.node:
+            for a in n.attribute:
+                if a.type == onnx.AttributeProto.GRAPH:
+                    visit(a.g)
+    visit(model.graph)
+    return res
+
+
+def identify(O, P, renames):
+    """Step 1: {optimized index: original index}; renamed tensors mapped back."""
+    o_tensors = O.tensors() | O.outer_live
+    by_outputs = {tuple(n.output): i for i, n in enumerate(O.nodes)}
+    ident = {}
+    for pi, pn in enumerate(P.nodes):
+        oi = O.by_name.get(pn.name) if pn.name else by_outputs.get(tuple(pn.output))
+        if oi is not None and opkey(O.nodes[oi]) == opkey(pn):
+            ident[pi] = oi
+    p_tensors = P.tensors()
+    rename = {k: v for k, v in renames.items() if k not in o_tensors and v not in p_tensors}
+    for pi, oi in ident.items():
+        pn, on = P.nodes[pi], O.nodes[oi]
+        if len(pn.output) == len(on.output):
+            for po, oo in zip(pn.output, on.output):
+                if po and oo and po != oo and po not in o_tensors and oo not in p_tensors:
+                    rename[po] = oo
+    if rename:
+        for pn in P.nodes:
+            for k, x in enumerate(pn.input):
+                pn.input[k] = rename.get(x, x)
+            for k, x in enumerate(pn.output):
+                pn.output[k] = rename.get(x, x)
+        P.reindex()
+    return ident, o_tensors
+
+
+def common_subexpressions(O, P, ident, const_nodes, pure_t):
+    """Step 2b: {original index: twin} of nodes merged into an equal one."""
+    sig_ids, cache, digests = {}, {}, {}
+
+    def tsig(t):
+        if t in O.init:
+            if t not in digests:
+                digests[t] = tensor_digest(O.init[t])
+            return ("init", digests[t])
+        oi = O.producer.get(t)
+        return ("in", t) if oi is None else ("out", nsig(oi), list(O.nodes[oi].output).index(t))
+
+    def nsig(oi):
+        if oi not in cache:
+            cache[oi] = ("cycle", oi)
+            n = O.nodes[oi]
+            s = (n.domain, n.op_type, attr_signature(n), tuple(tsig(x) if x else None for x in n.input))
+            cache[oi] = sig_ids.setdefault(s, len(sig_ids))   # hash-consing: deep DAGs stay cheap
+        return cache[oi]
+
+    by_sig = defaultdict(list)
+    for oi, n in enumerate(O.nodes):
+        if not has_body(n):
+            by_sig[nsig(oi)].append(oi)
+    o_ident = {oi: pi for pi, oi in ident.items()}
+
+    def gone(oi):
+        return oi not in o_ident and not any(o in P.producer for o in O.nodes[oi].output if o)
+
+    def alive(oi):   # as itself, as a fusion anchor of the same name, or folded
+        n = O.nodes[oi]
+        return not gone(oi) or bool(n.name and n.name in P.by_name) or any(o in P.init for o in n.output if o)
+
+    def counterpart(oi):
+        if oi in o_ident:
+            return P.nodes[o_ident[oi]]
+        n = O.nodes[oi]
+        return P.nodes[P.by_name[n.name]] if n.name and n.name in P.by_name else None
+
+    cse = {}
+    for members in by_sig.values():
+        living = [k for k in members if alive(k)]
+        if len(members) < 2 or not living:
+            continue
+        for m in members:
+            if alive(m):
+                continue
+            twin, evidence = living[0], False
+            for oidx, o in enumerate(O.nodes[m].output):
+                for c in O.consumers.get(o, []):
+                    pc = counterpart(c)
+                    for slot, x in enumerate(O.nodes[c].input):
+                        if pc is None or x != o or slot >= len(pc.input):
+                            continue
+                        for k in living:
+                            ko = O.nodes[k].output
+                            if oidx < len(ko) and ko[oidx] == pc.input[slot]:
+                                twin, evidence = k, True
+            pure = all(o in pure_t for o in O.nodes[m].output if o)
+            twin_folded = any(o in P.init for o in O.nodes[twin].output if o)
+            if not evidence and m in const_nodes and (pure or twin_folded):
+                continue   # both may just have been folded
+            cse[m] = twin
+    return cse, gone, counterpart
+
+
+def analyse(O, P, ctx, groups, removed, path=""):
+    ident, o_tensors = identify(O, P, ctx["renames"])
+    p_live = P.live()
+    const_nodes, const_t, pure_t = constant_nodes(O, P)
+    cse, gone, counterpart = common_subexpressions(O, P, ident, const_nodes, pure_t)
+    cse_t = {o for m in cse for o in O.nodes[m].output if o}
+
+    # step 3: units of optimized nodes joined by brand-new tensors
+    parent = list(range(len(P.nodes)))
+
+    def find(a):
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+    for t, pi in P.producer.items():
+        if t not in o_tensors and t not in P.init:
+            for ci in P.consumers.get(t, []):
+                parent[find(ci)] = find(pi)
+    units = defaultdict(list)
+    for i in range(len(P.nodes)):
+        units[find(i)].append(i)
+
+    claimed, side = {}, {}
+    stop_always = set(O.real_inputs) | O.outer_live | const_t | cse_t
+    for members in sorted(units.values(), key=min):
+        produced = {o for i in members for o in P.nodes[i].output if o}
+        ext_in = {x for i in members for x in P.nodes[i].input if x and x not in produced}
+        stop = (p_live - produced) | ext_in | stop_always
+        region, seen, stack = set(), set(), [o for o in sorted(produced) if o in O.producer]
+        while stack:
+            t = stack.pop()
+            if t in seen:
+                continue
+            seen.add(t)
+            oi = O.producer.get(t)
+            if oi is None or oi in const_nodes or oi in cse or oi in region:
+                continue
+            region.add(oi)
+            stack.extend(x for x in O.nodes[oi].input if x and x not in stop)
+        anchor = next((i for i in members if P.nodes[i].op_type != "Reshape"), members[0])
+        pn = P.nodes[anchor]
+        keeps_transpose = any(P.nodes[i].op_type in ("Gemm", "FusedGemm", "FusedMatMul") for i in members)
+        core, extras = [], []
+        for oi in sorted(region):
+            k = elimination(O, oi, ctx["dtypes"])
+            if k == "transpose_optimizer" and keeps_transpose:
+                k = None
+            (extras if k and len(region) > 1 else core).append((oi, k))
+        core = [oi for oi, _ in core]
+        fused = len(core) > 1 or (len(core) == 1 and (opkey(O.nodes[core[0]]) != opkey(pn) or len(members) > 1))
+        for oi, k in extras:
+            side[oi] = k
+        for oi in core:
+            claimed[oi] = pn.name if fused else None
+        if not fused:
+            continue
+        g = {"fused_node": pn.name, "op_type": pn.op_type, "domain": pn.domain or "",
+             "replaced": sorted(O.names[i] for i in core),
+             "kind": "+".join(transformers([opkey(P.nodes[i]) for i in members],
+                                           [opkey(O.nodes[i]) for i in core]))}
+        if path:
+            g["graph"] = path
+        groups.append(g)
+
+    # everything else that vanished
+    for oi, n in enumerate(O.nodes):
+        if oi in claimed or not gone(oi):
+            continue
+        kind = side.get(oi) or elimination(O, oi, ctx["dtypes"])
+        if kind in (None, "transpose_optimizer") and oi in cse:
+            kind = "cse"
+        elif kind is None and oi in const_nodes:
+            kind = "constant_folding"
+        rec = {"node": O.names[oi], "op_type": n.op_type, "kind": kind or "other"}
+        if oi in cse:
+            rec["merged_into"] = O.names[cse[oi]]
+        if path:
+            rec["graph"] = path
+        removed.append(rec)
+
+    # bodies
+    for oi in range(len(O.nodes)):
+        pc = counterpart(oi)
+        if pc is None:
+            continue
+        pbodies = {a.name: a.g for a in pc.attribute if a.type == onnx.AttributeProto.GRAPH}
+        for aname, og in O.bodies(oi):
+            if aname in pbodies:
+                sub = (path + "/" if path else "") + "%s/%s" % (O.names[oi], aname)
+                analyse(Graph(og, ctx["ir_o"], o_tensors, const_t),
+                        Graph(pbodies[aname], ctx["ir_p"], p_live), ctx, groups, removed, sub)
+
+
+def all_nodes(g):
+    for n in g.node:
+        yield n
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                yield from all_nodes(a.g)
+
+
+def renames_from(mo, mb):
+    """Outputs that the level-1 graph renamed on nodes it kept: {new: original}."""
+    by_name = {n.name: n for n in all_nodes(mo.graph) if n.name}
+    o_t = {o for n in all_nodes(mo.graph) for o in n.output}
+    res = {}
+    for n in all_nodes(mb.graph):
+        on = by_name.get(n.name) if n.name else None
+        if on is None or opkey(on) != opkey(n) or len(on.output) != len(n.output):
+            continue
+        for b, o in zip(n.output, on.output):
+            if b and o and b != o and b not in o_t:
+                res[b] = o
+    return res
+
+
+def groups_for(orig_path, opt_path, basic_path=None):
+    mo, mp = onnx.load(orig_path, load_external_data=False), onnx.load(opt_path, load_external_data=False)
+    ctx = {"ir_o": mo.ir_version, "ir_p": mp.ir_version, "dtypes": dtype_map(mo),
+           "renames": renames_from(mo, onnx.load(basic_path, load_external_data=False)) if basic_path else {}}
+    groups, removed = [], []
+    analyse(Graph(mo.graph, mo.ir_version), Graph(mp.graph, mp.ir_version), ctx, groups, removed)
+    return {"groups": groups, "removed": removed}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("orig")
+    ap.add_argument("extended")
+    ap.add_argument("--basic")
+    a = ap.parse_args()
+    json.dump(groups_for(a.orig, a.extended, a.basic), sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()
