@@ -214,6 +214,10 @@ static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap,
 		return true;
 	}
 	bool ok = t != FD_NONE;
+	/* an entry of operand conditions only (rank, shape, …) has no source to
+	 * check: its operand event says it all */
+	if (ok && src->from_op < 0 && src->source_type == SRC_UNSET && src->same_op < 0)
+		goto operand;
 	fd_reason why = REASON_NM04_SOURCE;
 	int32_t other = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
 	if (ok && src->from_op >= 0) {
@@ -243,6 +247,7 @@ static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap,
 	if (!ok)
 		return false;
 	++*passed;
+operand:
 	if (!src->has_operand)
 		return true;
 	int64_t bound;
