@@ -1,6 +1,8 @@
 /* match.c — the run: rules in priority order, anchors from the index, the
  * op-chain search with backtracking over candidate consumers and commutative
- * input orders, the deepest failure per attempt, and the result's lifetime.
+ * input orders, optional ops, the deepest failure per attempt, and the
+ * result's lifetime. An op's outputs and where conditions and the
+ * position: fixed diagnosis are match_checks.c's.
  * What follows a complete op chain is match_subgraph.c's (match_internal.h
  * says who owns what). */
 #include <stdint.h>
@@ -61,6 +63,8 @@ int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op)
 /* The type alternative unit u is for op (a runnable pattern's: known ids). */
 static inline int type_alt(const match_run_state *s, int32_t u, const fd_rule_op *op)
 {
+	if (op->n_types == 1)
+		return unit_is(s->ix, u, op->op) ? 0 : -1;
 	for (int k = 0; k < op->n_types; k++)
 		if (unit_is(s->ix, u, op->ops[k]))
 			return k;
@@ -197,6 +201,25 @@ static int matched_slot(const match_run_state *s, int j, int k)
 	return s->swapped[j] && k < 2 ? k ^ 1 : k;
 }
 
+/* The operand conditions of entry k on tensor t (at slot); out of line,
+ * so that the search of a rule without them stays as it was. */
+__attribute__((noinline)) static bool check_operand(match_run_state *s, int i, int32_t u, int k, int slot, int32_t t, uint32_t *passed,
+                          bool quiet)
+{
+	const fd_input_source *src = &s->pat->ops[i].sources[k];
+	int64_t bound;
+	fd_reason r = match_operand(s, src, t, &bound);
+	if (quiet)
+		return r == REASON_NONE;   /* the caller takes its names back */
+	uint32_t ev = match_emit(s, EV_OPERAND, r ? ST_FAIL : ST_PASS, r, i, k, u, slot, t, bound);
+	if (r) {
+		match_fail(s, ev, r, i, *passed);
+		return false;
+	}
+	++*passed;
+	return true;
+}
+
 /* One input_sources entry under an input order (swap: commutative, swapped).
  * Counts its passing events in *passed. quiet: only whether it holds — no
  * events, no failure recorded, no names left bound. */
@@ -213,11 +236,10 @@ static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap,
 		++*passed;
 		return true;
 	}
+	/* an entry of operand conditions only (rank, shape, …): its operand event says it all */
+	if (!src->has_source && t != FD_NONE)
+		return !src->has_operand || check_operand(s, i, u, k, slot, t, passed, quiet);
 	bool ok = t != FD_NONE;
-	/* an entry of operand conditions only (rank, shape, …) has no source to
-	 * check: its operand event says it all */
-	if (ok && src->from_op < 0 && src->source_type == SRC_UNSET && src->same_op < 0)
-		goto operand;
 	fd_reason why = REASON_NM04_SOURCE;
 	int32_t other = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
 	if (ok && src->from_op >= 0) {
@@ -247,20 +269,12 @@ static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap,
 	if (!ok)
 		return false;
 	++*passed;
-operand:
-	if (!src->has_operand)
-		return true;
-	int64_t bound;
-	fd_reason r = match_operand(s, src, t, &bound);
-	if (quiet)
-		return r == REASON_NONE;   /* the caller takes its names back */
-	uint32_t ev = match_emit(s, EV_OPERAND, r ? ST_FAIL : ST_PASS, r, i, k, u, slot, t, bound);
-	if (r) {
-		match_fail(s, ev, r, i, *passed);
-		return false;
-	}
-	++*passed;
-	return true;
+	return !src->has_operand || check_operand(s, i, u, k, slot, t, passed, quiet);
+}
+
+bool match_check_source(match_run_state *s, int i, int32_t u, int k, bool swap, uint32_t *passed, bool quiet)
+{
+	return check_source(s, i, u, k, swap, passed, quiet);
 }
 
 /* Without a from_op, op i must read an output of the op it links to. */
@@ -297,51 +311,6 @@ static bool check_order(match_run_state *s, int i, int link, int32_t u, bool swa
 	if (i > 0 && !has_from) {
 		if (!check_chain_link(s, i, link, u, *passed))
 			return false;
-		++*passed;
-	}
-	return true;
-}
-
-/* position: fixed, and the sources failed as they stand: would they hold
- * swapped? Then that is the reason (FD-NM14), deeper than the failure seen. */
-static void diagnose_fixed(match_run_state *s, int i, int32_t u, uint32_t passed)
-{
-	const fd_rule_op *op = &s->pat->ops[i];
-	uint32_t quiet_passed = 0;
-	size_t mark = s->binds.n;
-	bool swapped_holds = true;
-	for (int k = 0; k < op->n_sources && swapped_holds; k++)
-		swapped_holds = check_source(s, i, u, k, true, &quiet_passed, true);
-	s->binds.n = mark;
-	if (!swapped_holds)
-		return;
-	uint32_t ev = match_emit(s, EV_ORDER, ST_FAIL, REASON_NM14_POSITION, i, -1, u, FD_NONE, 1, 0);
-	match_fail(s, ev, REASON_NM14_POSITION, i, passed + quiet_passed);
-}
-
-/* The where expressions and outputs conditions of op i on u, after its params. */
-static bool check_op_conditions(match_run_state *s, int i, int32_t u, int op_id, uint32_t *passed)
-{
-	const fd_rule_op *op = &s->pat->ops[i];
-	if (op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0) {
-		int64_t consumers;
-		int32_t gout;
-		fd_reason r = match_outputs(s, op, u, &consumers, &gout);
-		uint32_t ev = match_emit(s, EV_OUTPUT, r ? ST_FAIL : ST_PASS, r, i, -1, u, FD_NONE, consumers, gout);
-		if (r) {
-			match_fail(s, ev, r, i, *passed);
-			return false;
-		}
-		++*passed;
-	}
-	for (int w = 0; w < op->n_where; w++) {
-		bool ok = match_where_eval(s->ctx, s->gi, u, op_id, op->where_exprs[w], NULL, 0) == 1;
-		uint32_t ev = match_emit(s, EV_WHERE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM16_WHERE, i, w, u,
-		                         FD_NONE, 0, 0);
-		if (!ok) {
-			match_fail(s, ev, REASON_NM16_WHERE, i, *passed);
-			return false;
-		}
 		++*passed;
 	}
 	return true;
@@ -391,7 +360,7 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 		}
 		passed++;
 	}
-	if (op->has_op_conditions && !check_op_conditions(s, i, u, op_id, &passed))
+	if (op->has_op_conditions && !match_check_op_conditions(s, i, u, op_id, &passed))
 		return false;
 	bool has_from = false;
 	for (int k = 0; k < op->n_sources; k++)
@@ -411,7 +380,7 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 		}
 		if (!check_order(s, i, link, u, order == 1, has_from, &p2)) {
 			if (binary && op->has_fixed)
-				diagnose_fixed(s, i, u, passed);
+				match_diagnose_fixed(s, i, u, passed);
 			continue;
 		}
 		/* the other order is tried only when this one's sources fail */
@@ -424,7 +393,7 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 }
 
 /* Optional op i is absent: the chain goes on from the op it would have read. */
-static bool skip_optional(match_run_state *s, int i, int link)
+__attribute__((noinline)) static bool skip_optional(match_run_state *s, int i, int link)
 {
 	match_emit(s, EV_OPTIONAL, ST_INFO, REASON_IN01_ABSENT, i, -1, s->units[link], FD_NONE, 0, 0);
 	s->units[i] = FD_NONE;

@@ -6,6 +6,8 @@
  *                       op-chain search, attempts, the result's lifetime
  *   match_subgraph.c    a complete op chain: cover, escape and count checks,
  *                       conflict, would-cycle, firing
+ *   match_checks.c      an op's outputs and where conditions, the position:
+ *                       fixed diagnosis (off the hot path)
  *   match_constraints.c the five constraint kinds, measured on the cover
  *   match_operand.c     operand and output conditions, and the dims they read
  *   match_where.c       where expressions over a unit's params and shapes
@@ -175,6 +177,16 @@ static inline int match_present(const match_run_state *s, int j)
 {
 	return j >= 0 && s->units[j] != FD_NONE ? j : match_present_slow(s, j);
 }
+
+/* match.c: input_sources entry k of op i on u under an input order, each
+ * passing check counted in *passed; quiet: no events, no failure recorded,
+ * names it binds left for the caller to take back. */
+bool match_check_source(match_run_state *s, int i, int32_t u, int k, bool swap, uint32_t *passed, bool quiet);
+/* match_checks.c: on a position: fixed op whose sources failed, whether they
+ * would hold swapped (then FD-NM14 is recorded); op i's outputs and where
+ * conditions on u, read as op id op_id (false: a failure was recorded). */
+void match_diagnose_fixed(match_run_state *s, int i, int32_t u, uint32_t passed);
+bool match_check_op_conditions(match_run_state *s, int i, int32_t u, int op_id, uint32_t *passed);
 
 /* match_operand.c: src's rank .. value conditions on tensor t; binds the
  * shape names on success. REASON_NONE, or the code of the first that

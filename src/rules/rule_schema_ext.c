@@ -405,6 +405,7 @@ bool parse_source_ext(schema *s, fd_input_source *is, const fd_yval *src, const 
 	}
 #undef KEY
 	is->has_operand = is->n_ranks || is->n_shapes || is->is_static >= 0 || is->n_dtypes || is->n_values;
+	is->has_source = is->from_op >= 0 || is->source_type != SRC_UNSET || is->same_op >= 0;
 	if (is->from_op < 0 && is->source_type == SRC_UNSET && is->same_op < 0 && !is->fixed && !is->has_operand &&
 	    ok) {
 		ERR(s, src, "%s: needs a condition (from_op, source_type, same_as, position, rank, shape, static, dtype or "

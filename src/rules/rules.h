@@ -93,6 +93,7 @@ typedef struct fd_input_source {
 	double *values;
 	double tolerance;         /* relative, for value */
 	bool has_operand;         /* any of rank .. value: an operand event is checked */
+	bool has_source;          /* from_op, source_type or same_as: a source event is checked */
 } fd_input_source;
 
 struct fd_expr;
