@@ -10,6 +10,7 @@
 #include "export/apply.h"
 #include "onnx/onnx_write.h"
 #include "session/session.h"
+#include "base/text.h"
 
 static const cli_command_spec spec = {
 	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx|-" CLI_USAGE_WHATIF CLI_USAGE_MODEL,
@@ -35,7 +36,7 @@ static int run(const cli_options *o, fd_session *s)
 	/* with -o - the model is standard output: the words go to standard error */
 	bool to_stdout = !strcmp(o->output, "-");
 	FILE *words = to_stdout ? stderr : stdout;
-	fprintf(words, "%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", to_stdout ? "standard output" : o->output,
+	txt_fprintf(words, "%s: %lld fused nodes; %lld nodes -> %lld (domain %s)\n", to_stdout ? "standard output" : o->output,
 	        (long long)st.fused, (long long)st.nodes_before, (long long)st.nodes_after, FD_FUSED_DOMAIN);
 	if (o->diff)
 		cli_print_session_diff(words, o, s);

@@ -11,6 +11,7 @@
 #include "match/match.h"
 #include "rules/rules.h"
 #include "session/session.h"
+#include "base/text.h"
 
 static const cli_command_spec spec = {
 	.usage = "fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg}|- [--format dot|svg|png] [--after] "
@@ -43,7 +44,7 @@ int cmd_export(int argc, char **argv)
 	else if (to_stdout)
 		eo.format = EXPORT_DOT;
 	else if (export_format_from_path(o.output, &eo.format) < 0) {
-		fprintf(stderr, "fusiondbg: %s: unknown picture format; the name must end in .dot, .gv, "
+		txt_fprintf(stderr, "fusiondbg: %s: unknown picture format; the name must end in .dot, .gv, "
 		        ".png or .svg (or give --format)\n", o.output);
 		return EXIT_BAD_INPUT;
 	}
@@ -73,19 +74,19 @@ int cmd_export(int argc, char **argv)
 	if (export_graph(r, &eo, o.output, &d) < 0)
 		rc = EXIT_BAD_INPUT;
 	else
-		fprintf(words, "wrote %s\n", to_stdout ? "standard output" : o.output);
+		txt_fprintf(words, "wrote %s\n", to_stdout ? "standard output" : o.output);
 	if (rc == EXIT_OK && o.fusion_dots) {
 		fd_export_files files = { 0 };
 		int n = export_fusion_dots(r, &eo, &files, &d);
 		for (size_t i = 0; i < files.n; i++)
-			fprintf(words, "wrote %s (gen_dot_graph)\n", files.paths[i]);
+			txt_fprintf(words, "wrote %s (gen_dot_graph)\n", files.paths[i]);
 		if (n < 0)
 			rc = EXIT_BAD_INPUT;
 		export_files_release(&files);
 	} else if (rc == EXIT_OK) {
 		size_t pending = export_fusion_dots_pending(r, &eo);
 		if (pending)
-			fprintf(stderr, "fusiondbg: note: rules ask for %zu per-fusion DOT file%s "
+			txt_fprintf(stderr, "fusiondbg: note: rules ask for %zu per-fusion DOT file%s "
 			        "(output.gen_dot_graph); add --fusion-dots to write them\n",
 			        pending, pending == 1 ? "" : "s");
 	}

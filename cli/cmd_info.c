@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "ir/model_info.h"
 #include "base/units.h"
+#include "base/text.h"
 
 static const cli_command_spec spec = {
 	.usage = "fusiondbg info MODEL [--format text|json] [--dim NAME=VALUE]",
@@ -108,12 +109,12 @@ static int name_width(const fd_value_info *v, int32_t n, int w)
 static void text_values(FILE *f, const char *title, const fd_value_info *v, int32_t n, int w)
 {
 	char shape[1024];
-	fprintf(f, "\n%s\n", title);
+	txt_fprintf(f, "\n%s\n", title);
 	for (int32_t i = 0; i < n; i++)
-		fprintf(f, "  %-*s  %-9s %s\n", w, v[i].name, dtype_name(v[i].dtype),
+		txt_fprintf(f, "  %-*s  %-9s %s\n", w, v[i].name, dtype_name(v[i].dtype),
 		        shape_format(v[i].shape, shape, sizeof shape));
 	if (!n)
-		fprintf(f, "  (none)\n");
+		txt_fprintf(f, "  (none)\n");
 }
 
 /* What the initializers listed as inputs are (ONNX IR "Graphs"): defaults
@@ -137,40 +138,40 @@ static void text_listed_initializers(FILE *f, const fd_model_info *in, int w)
 	snprintf(title, sizeof title, "initializers listed as inputs (%s)", listed_initializers_words(in));
 	text_values(f, title, in->listed_initializers, n, w);
 	if (in->n_listed_initializers > n)
-		fprintf(f, "  … and %d more (--format json lists every one)\n", in->n_listed_initializers - n);
+		txt_fprintf(f, "  … and %d more (--format json lists every one)\n", in->n_listed_initializers - n);
 }
 
 static void print_text(FILE *f, const char *path, const fd_model_info *in)
 {
 	char size[32];
-	fprintf(f, "%-16s %s (%s)\n", "model", path, human_size(in->file_size, size, sizeof size));
-	fprintf(f, "%-16s %lld\n", "ir_version", (long long)in->ir_version);
-	fprintf(f, "%-16s", "opsets");
+	txt_fprintf(f, "%-16s %s (%s)\n", "model", path, human_size(in->file_size, size, sizeof size));
+	txt_fprintf(f, "%-16s %lld\n", "ir_version", (long long)in->ir_version);
+	txt_fprintf(f, "%-16s", "opsets");
 	for (int32_t i = 0; i < in->n_opsets; i++)
-		fprintf(f, "%s %s %lld", i ? "," : "", domain_name(in->opsets[i].domain),
+		txt_fprintf(f, "%s %s %lld", i ? "," : "", domain_name(in->opsets[i].domain),
 		        (long long)in->opsets[i].version);
-	fprintf(f, "\n%-16s %s %s\n", "producer", in->producer_name, in->producer_version);
-	fprintf(f, "%-16s %d (deepest body nesting %d)\n", "graphs", in->graphs, in->max_depth);
-	fprintf(f, "%-16s %lld in the main graph, %lld with subgraphs\n", "nodes",
+	txt_fprintf(f, "\n%-16s %s %s\n", "producer", in->producer_name, in->producer_version);
+	txt_fprintf(f, "%-16s %d (deepest body nesting %d)\n", "graphs", in->graphs, in->max_depth);
+	txt_fprintf(f, "%-16s %lld in the main graph, %lld with subgraphs\n", "nodes",
 	        (long long)in->nodes, (long long)in->nodes_total);
-	fprintf(f, "%-16s %lld (graph inputs %lld, initializers %lld, constants %lld, activations %lld)\n",
+	txt_fprintf(f, "%-16s %lld (graph inputs %lld, initializers %lld, constants %lld, activations %lld)\n",
 	        "tensors", (long long)in->tensors, (long long)in->tensors_by_kind[TENSOR_GRAPH_INPUT],
 	        (long long)in->tensors_by_kind[TENSOR_INITIALIZER],
 	        (long long)in->tensors_by_kind[TENSOR_CONSTANT],
 	        (long long)in->tensors_by_kind[TENSOR_ACTIVATION]);
-	fprintf(f, "%-16s %lld", "constants", (long long)in->constants);
+	txt_fprintf(f, "%-16s %lld", "constants", (long long)in->constants);
 	if (in->external_tensors)
-		fprintf(f, " (%lld with external data, not read)", (long long)in->external_tensors);
+		txt_fprintf(f, " (%lld with external data, not read)", (long long)in->external_tensors);
 	const fd_shape_coverage *c = &in->shape_coverage;
-	fprintf(f, "\n%-16s %lld of %lld intermediate tensors", "shape coverage",
+	txt_fprintf(f, "\n%-16s %lld of %lld intermediate tensors", "shape coverage",
 	        (long long)c->known, (long long)c->total);
 	if (c->total)
-		fprintf(f, " (%.1f%%)", 100.0 * (double)c->known / (double)c->total);
+		txt_fprintf(f, " (%.1f%%)", 100.0 * (double)c->known / (double)c->total);
 	fputc('\n', f);
 
-	fprintf(f, "%-16s %d declared", "inputs", in->n_declared_inputs);
+	txt_fprintf(f, "%-16s %d declared", "inputs", in->n_declared_inputs);
 	if (in->n_listed_initializers)
-		fprintf(f, ": %d to feed, %d initializers listed as inputs (%s)", in->n_inputs,
+		txt_fprintf(f, ": %d to feed, %d initializers listed as inputs (%s)", in->n_inputs,
 		        in->n_listed_initializers, listed_initializers_words(in));
 	fputc('\n', f);
 
@@ -183,13 +184,13 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in)
 	text_values(f, "outputs", in->outputs, in->n_outputs, w);
 
 	if (in->n_symdims) {
-		fprintf(f, "\nsymbolic dims\n");
+		txt_fprintf(f, "\nsymbolic dims\n");
 		for (int32_t i = 0; i < in->n_symdims; i++) {
 			const fd_symdim *s = &in->symdims[i];
 			if (s->bound)
-				fprintf(f, "  %-*s  %lld (--dim)\n", w, s->name, (long long)s->value);
+				txt_fprintf(f, "  %-*s  %lld (--dim)\n", w, s->name, (long long)s->value);
 			else
-				fprintf(f, "  %-*s  %lld (assumed; bind with --dim %s=N)\n", w, s->name,
+				txt_fprintf(f, "  %-*s  %lld (assumed; bind with --dim %s=N)\n", w, s->name,
 				        (long long)s->value, s->name);
 		}
 	}
@@ -198,16 +199,16 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in)
 	for (int32_t i = 0; i < in->n_histogram; i++)
 		if ((int)strlen(in->histogram[i].key) > kw)
 			kw = (int)strlen(in->histogram[i].key);
-	fprintf(f, "\nop histogram (%d op types)\n", in->n_histogram);
+	txt_fprintf(f, "\nop histogram (%d op types)\n", in->n_histogram);
 	for (int32_t i = 0; i < in->n_histogram; i++)
-		fprintf(f, "  %-*s %6lld\n", kw, in->histogram[i].key, (long long)in->histogram[i].count);
+		txt_fprintf(f, "  %-*s %6lld\n", kw, in->histogram[i].key, (long long)in->histogram[i].count);
 
-	fprintf(f, "\nunknown ops\n");
+	txt_fprintf(f, "\nunknown ops\n");
 	for (int32_t i = 0; i < in->n_unknown_ops; i++)
-		fprintf(f, "  %-*s %6lld  (domain %s)\n", kw, in->unknown_ops[i].op_type,
+		txt_fprintf(f, "  %-*s %6lld  (domain %s)\n", kw, in->unknown_ops[i].op_type,
 		        (long long)in->unknown_ops[i].count, domain_name(in->unknown_ops[i].domain));
 	if (!in->n_unknown_ops)
-		fprintf(f, "  (none: every op type is standard ONNX)\n");
+		txt_fprintf(f, "  (none: every op type is standard ONNX)\n");
 }
 
 int cmd_info(int argc, char **argv)

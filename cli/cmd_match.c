@@ -11,6 +11,7 @@
 #include "rules/rules.h"
 #include "session/session.h"
 #include "explain/explain.h"
+#include "base/text.h"
 
 static const cli_command_spec spec = {
 	.usage = "fusiondbg match MODEL -r RULES [--trace] [--format text|json]" CLI_USAGE_MODEL CLI_USAGE_WHATIF,
@@ -29,7 +30,7 @@ static int run(const cli_options *o, fd_session *s)
 		if (from) {
 			fputs("  \"rules_from\": {\"path\": ", stdout);
 			json_write_string(stdout, from);
-			fprintf(stdout, ", \"origin\": \"%s\"},\n", origin);
+			txt_fprintf(stdout, ", \"origin\": \"%s\"},\n", origin);
 		}
 		cli_write_run_json(stdout, o, s);
 		if (o->trace) {
@@ -41,7 +42,7 @@ static int run(const cli_options *o, fd_session *s)
 		}
 	} else {
 		if (from)
-			printf("rules from %s (%s: no -r given)\n", from, origin);
+			txt_fprintf(stdout, "rules from %s (%s: no -r given)\n", from, origin);
 		explain_match_text(stdout, r);
 		if (o->trace) {
 			fputc('\n', stdout);

@@ -14,13 +14,14 @@
 #include <stdio.h>
 #include "cli.h"
 #include "rules/rules.h"
+#include "base/text.h"
 
 /* "rules/: 7 rules in 4 files, 0 errors, 0 warnings" */
 static void print_summary(const cli_options *o, const fd_ruleset *rs, const fd_diags *d)
 {
 	for (int i = 0; i < o->n_positional; i++)
-		printf("%s%s", i ? ", " : "", o->positional[i]);
-	printf(": %d rule%s in %d file%s, %zu error%s, %zu warning%s\n", rs->n_rules, rs->n_rules == 1 ? "" : "s",
+		txt_fprintf(stdout, "%s%s", i ? ", " : "", o->positional[i]);
+	txt_fprintf(stdout, ": %d rule%s in %d file%s, %zu error%s, %zu warning%s\n", rs->n_rules, rs->n_rules == 1 ? "" : "s",
 	       rs->n_files, rs->n_files == 1 ? "" : "s", d->errors, d->errors == 1 ? "" : "s", d->warnings,
 	       d->warnings == 1 ? "" : "s");
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cli.h"
 #include "../ui/ui.h"
+#include "base/text.h"
 
 static const char usage[] =
 	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize] [--initializers onnx|constant]";
@@ -23,7 +24,7 @@ int cmd_tui(int argc, char **argv)
 	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON, usage, &o) < 0)
 		return EXIT_BAD_INPUT;
 	if (!o.model || o.n_positional != 1) {
-		fprintf(stderr, "fusiondbg: the TUI takes one MODEL\nusage: %s\n", usage);
+		txt_fprintf(stderr, "fusiondbg: the TUI takes one MODEL\nusage: %s\n", usage);
 		return EXIT_BAD_INPUT;
 	}
 	tui_options to = {

@@ -14,6 +14,7 @@
 #include "rules/rules.h"
 #include "session/session.h"
 #include "explain/explain.h"
+#include "base/text.h"
 
 static const cli_command_spec spec = {
 	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE | --limit N]" CLI_USAGE_MODEL
@@ -29,18 +30,18 @@ static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
 	int32_t g, node;
 	if (!model_find_node(r->ctx->model, node_name, &g, &node)) {
 		char hint[600];
-		fprintf(stderr, "fusiondbg: %s: no node named '%s'%s\n", r->ctx->model->path, node_name,
+		txt_fprintf(stderr, "fusiondbg: %s: no node named '%s'%s\n", r->ctx->model->path, node_name,
 		        explain_node_hint(r->ctx->model, node_name, hint, sizeof hint));
 		return EXIT_BAD_INPUT;
 	}
 	fd_why w;
 	explain_why(r, ri, g, node, &w);
-	printf("%s\n", w.line);
+	txt_fprintf(stdout, "%s\n", w.line);
 	if (w.kind == WHY_ATTEMPT) {
 		const fd_attempt *at = &r->trace.attempts[w.attempt];
 		if (at->anchor >= 0 && match_unit_node(r->ctx, g, at->anchor) != node) {
 			char lab[256];
-			printf("note: %s is not an anchor of %s; this is the deepest attempt that reached it, at %s\n",
+			txt_fprintf(stdout, "note: %s is not an anchor of %s; this is the deepest attempt that reached it, at %s\n",
 			       node_name, r->rules->rules[ri].name,
 			       explain_unit_label(r->ctx, g, at->anchor, lab, sizeof lab));
 		}
@@ -56,9 +57,9 @@ static int no_anchor(const fd_match_result *r, int32_t ri)
 	const fd_rule *rule = &r->rules->rules[ri];
 	char lines[16][320];
 	size_t n = explain_anchor_candidates(r, ri, lines, 16);
-	printf("why: %s had no anchor in the model (no node of op0's type)%s\n", rule->name, n ? ":" : "");
+	txt_fprintf(stdout, "why: %s had no anchor in the model (no node of op0's type)%s\n", rule->name, n ? ":" : "");
 	for (size_t i = 0; i < n; i++)
-		printf("  %s\n", lines[i]);
+		txt_fprintf(stdout, "  %s\n", lines[i]);
 	return EXIT_FINDINGS;
 }
 
@@ -72,7 +73,7 @@ static int why_rule(const fd_match_result *r, int32_t ri, int limit)
 	char line[2048];
 	for (size_t i = 0; i < r->trace.n_attempts; i++)   /* it did not run at all */
 		if (r->trace.attempts[i].rule == ri && r->trace.attempts[i].anchor < 0) {
-			printf("%s\n", explain_why_line(r, (uint32_t)i, line, sizeof line));
+			txt_fprintf(stdout, "%s\n", explain_why_line(r, (uint32_t)i, line, sizeof line));
 			return EXIT_FINDINGS;
 		}
 	if (st->attempts == 0)
@@ -80,22 +81,22 @@ static int why_rule(const fd_match_result *r, int32_t ri, int limit)
 	size_t fired = (size_t)st->effect_times, n;
 	uint32_t *miss = explain_misses(r, ri, &n);
 	if (fired && !n)
-		printf("%s fired %zu time%s, on every anchor it tried (match_times %lld, attempts %lld)\n", rule->name, fired,
+		txt_fprintf(stdout, "%s fired %zu time%s, on every anchor it tried (match_times %lld, attempts %lld)\n", rule->name, fired,
 		       fired == 1 ? "" : "s", (long long)st->match_times, (long long)st->attempts);
 	else if (fired)
-		printf("%s fired %zu time%s (match_times %lld, attempts %lld); on the other %zu anchor%s, deepest failure "
+		txt_fprintf(stdout, "%s fired %zu time%s (match_times %lld, attempts %lld); on the other %zu anchor%s, deepest failure "
 		       "first:\n", rule->name, fired, fired == 1 ? "" : "s", (long long)st->match_times,
 		       (long long)st->attempts, n, n == 1 ? "" : "s");
 	else
-		printf("%s never fired (match_times %lld, attempts %lld); closest near-misses:\n", rule->name,
+		txt_fprintf(stdout, "%s never fired (match_times %lld, attempts %lld); closest near-misses:\n", rule->name,
 		       (long long)st->match_times, (long long)st->attempts);
 	size_t shown = limit > 0 && (size_t)limit < n ? (size_t)limit : n;
 	for (size_t i = 0; i < shown; i++)
-		printf("%s\n", explain_why_line(r, miss[i], line, sizeof line));
+		txt_fprintf(stdout, "%s\n", explain_why_line(r, miss[i], line, sizeof line));
 	if (shown < n)
-		printf("... and %zu more (--limit 0 lists them all)\n", n - shown);
+		txt_fprintf(stdout, "... and %zu more (--limit 0 lists them all)\n", n - shown);
 	if (n) {
-		printf("\ndetail of the closest:\n");
+		txt_fprintf(stdout, "\ndetail of the closest:\n");
 		explain_attempt_text(stdout, r, miss[0]);
 	}
 	free(miss);
@@ -108,7 +109,7 @@ static int run(const cli_options *o, fd_session *s)
 	int32_t ri = ruleset_find(session_rules(s), o->rule);
 	if (ri < 0) {
 		char hint[600];
-		fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules%s\n", o->rule,
+		txt_fprintf(stderr, "fusiondbg: no rule named '%s' in the given rules%s\n", o->rule,
 		        explain_rule_hint(session_rules(s), o->rule, hint, sizeof hint));
 		return EXIT_BAD_INPUT;
 	}

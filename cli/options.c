@@ -8,6 +8,7 @@
 #include "base/nearest.h"
 #include "rules/rules.h"
 #include "rules/yaml_tree.h"
+#include "base/text.h"
 
 /* Every option of every command, once: the parser and each command's --help
  * read this table. value: the placeholder of an option that takes one. */
@@ -76,9 +77,9 @@ int cli_usage_error(const char *usage, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "fusiondbg: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\nusage: %s\n", usage);
+	txt_fprintf(stderr, "fusiondbg: ");
+	txt_vfprintf(stderr, fmt, ap);
+	txt_fprintf(stderr, "\nusage: %s\n", usage);
 	va_end(ap);
 	return -1;
 }
@@ -90,9 +91,9 @@ static void print_help(const char *usage, unsigned allowed)
 	const char *name = usage + strlen("fusiondbg ");
 	size_t len = strcspn(name, " ");
 	const char *summary = cli_command_summary(name, len);
-	printf("usage: %s\n", usage);
+	txt_fprintf(stdout, "usage: %s\n", usage);
 	if (summary)
-		printf("\n%s\n", summary);
+		txt_fprintf(stdout, "\n%s\n", summary);
 	bool any = false;
 	for (size_t i = 0; i < sizeof option_defs / sizeof *option_defs; i++) {
 		const struct option_def *d = &option_defs[i];
@@ -104,11 +105,11 @@ static void print_help(const char *usage, unsigned allowed)
 			snprintf(shrt, sizeof shrt, "-%c, ", d->short_name);
 		snprintf(left, sizeof left, "%s--%s%s%s", shrt, d->long_name, d->value ? " " : "", d->value ? d->value : "");
 		if (!any)
-			printf("\noptions:\n");
+			txt_fprintf(stdout, "\noptions:\n");
 		any = true;
-		printf("  %-28s %s\n", left, d->help);
+		txt_fprintf(stdout, "  %-28s %s\n", left, d->help);
 	}
-	printf("  %-28s %s\n\nSee fusiondbg(1).\n", "-h, --help", "this text");
+	txt_fprintf(stdout, "  %-28s %s\n\nSee fusiondbg(1).\n", "-h, --help", "this text");
 }
 
 /* An option the command does not take: the nearest of those it does, or
@@ -292,7 +293,7 @@ void cli_print_diags(const fd_diags *d)
 {
 	char line[4096];
 	for (size_t i = 0; i < d->n; i++)
-		fprintf(stderr, "%s\n", diag_format(&d->items[i], line, sizeof line));
+		txt_fprintf(stderr, "%s\n", diag_format(&d->items[i], line, sizeof line));
 }
 
 int cli_load_model(const cli_options *o, fd_model *m)

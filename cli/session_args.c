@@ -8,6 +8,7 @@
 #include "estimate/estimate.h"
 #include "explain/explain.h"
 #include "session/session.h"
+#include "base/text.h"
 
 int cli_open_session(const cli_options *o, fd_session *s, bool events)
 {
@@ -36,7 +37,7 @@ int cli_open_session(const cli_options *o, fd_session *s, bool events)
 		diags_init(&one);
 		if (session_set_spec(s, o->sets[i], &one) < 0) {
 			for (size_t k = 0; k < one.n; k++)
-				fprintf(stderr, "fusiondbg: --set %s: %s\n", o->sets[i], one.items[k].message);
+				txt_fprintf(stderr, "fusiondbg: --set %s: %s\n", o->sets[i], one.items[k].message);
 			rc = -1;
 		}
 		diags_release(&one);

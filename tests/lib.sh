@@ -22,3 +22,8 @@ finish() {
 	have_models || { echo "model part skipped: no models in $MODELS (FUSIONDBG_MODELS)"; exit $SKIPPED; }
 	exit 0
 }
+# For tests that keep a failure flag: fail=0, a temporary directory $tmp
+# removed at exit, and bad MESSAGE, which says FAIL and sets the flag.
+fail=0
+make_tmp() { tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; }
+bad() { echo "FAIL: $*"; fail=1; }

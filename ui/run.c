@@ -35,7 +35,8 @@ static void restore_terminal(void)
 static void tui_oom(size_t wanted)
 {
 	display_done();
-	fprintf(stderr, "fusiondbg: out of memory (%zu bytes)\n", wanted);
+	const char *doing = fd_doing_now();
+	fprintf(stderr, "fusiondbg: out of memory (%zu bytes wanted)%s%s\n", wanted, *doing ? " while " : "", doing);
 	_exit(2);
 }
 

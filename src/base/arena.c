@@ -46,6 +46,25 @@ static void default_oom(size_t wanted)
 }
 void (*fd_oom)(size_t wanted) = default_oom;
 
+/* No allocation here: the line is read when memory has run out. */
+static char doing[320];
+
+void fd_doing(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(doing, sizeof doing, fmt, ap);
+	va_end(ap);
+	for (char *p = doing; *p; p++)   /* a name's control bytes must not reach the terminal */
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+const char *fd_doing_now(void)
+{
+	return doing;
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
@@ -107,7 +126,7 @@ void *arena_alloc(fd_arena *a, size_t n)
 	n = (n + 7) & ~(size_t)7;   /* 8: no member of the IR needs more */
 	struct arena_block *b = a->head;
 	if (!b || b->size - b->used < n) {
-		size_t size = arena_next_block_size(b ? b->size : 0, 64 * 1024, n);
+		size_t size = arena_next_block_size(b ? b->size : 0, 4096, n);   /* small first: one per rule file */
 		/* zeroed once, as a block: nothing in it is handed out twice */
 		b = calloc(1, sizeof *b + size);
 		if (!b)

@@ -26,8 +26,15 @@ void  arena_release(fd_arena *a);
  * when there is none), at most 64 MiB, and never less than need. */
 size_t arena_next_block_size(size_t last, size_t first, size_t need);
 
-/* Called on allocation failure; never returns. */
+/* Called on allocation failure; never returns. The front end replaces it
+ * with one that prints one line and exits 2 (the default aborts: the core
+ * never prints). */
 extern void (*fd_oom)(size_t wanted);
+/* What the program is doing, for that line ("loading the model m.onnx"):
+ * the core says it at the start of each long stage. fd_doing_now() is the
+ * last thing said ("" before anything). Copied; cheap. */
+void fd_doing(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *fd_doing_now(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);

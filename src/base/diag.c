@@ -1,6 +1,12 @@
-/* diag.c — diagnostic list and its one-line format. */
+/* diag.c — diagnostic list and its one-line format. A diagnostic is one
+ * line by contract, and its message is made of names from models and rule
+ * files: it is escaped as it is made (base/text.h), so a name can never write
+ * a control byte to the terminal or forge another "error:" line; the file
+ * name is escaped where the line is formatted. */
 #include "base/diag.h"
 #include "base/arena.h"
+#include "base/strbuf.h"
+#include "base/text.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +40,11 @@ void diag_vadd(fd_diags *d, fd_severity sev, fd_srcpos pos, const char *fmt, va_
 		d->items = xrealloc(d->items, d->cap * sizeof *d->items);
 	}
 	fd_diag *g = &d->items[d->n++];
-	va_list copy;
-	va_copy(copy, ap);
-	int len = vsnprintf(NULL, 0, fmt, copy);
-	va_end(copy);
-	g->message = xmalloc((size_t)(len < 0 ? 0 : len) + 1);
-	vsnprintf(g->message, (size_t)len + 1, fmt, ap);
+	strbuf raw = { 0 }, safe = { 0 };
+	sb_vprintf(&raw, fmt, ap);
+	text_escape(&safe, sb_str(&raw));
+	sb_release(&raw);
+	g->message = sb_take(&safe);
 	g->severity = sev;
 	g->file = pos.file ? xstrdup(pos.file) : NULL;
 	g->pos = pos;
@@ -88,13 +93,18 @@ fd_srcpos srcpos_file(const char *file)
 char *diag_format(const fd_diag *g, char *buf, size_t size)
 {
 	const fd_srcpos *p = &g->pos;
+	strbuf file = { 0 };
+	text_escape(&file, p->file);
+	const char *f = sb_str(&file);
+	/* a long line keeps its head and its tail */
 	if (p->file && p->line > 0 && p->col > 0)
-		snprintf(buf, size, "%s:%d:%d: %s: %s", p->file, p->line, p->col, severity_name(g->severity), g->message);
+		txt_cutf(buf, size, "%s:%d:%d: %s: %s", f, p->line, p->col, severity_name(g->severity), g->message);
 	else if (p->file && p->line > 0)
-		snprintf(buf, size, "%s:%d: %s: %s", p->file, p->line, severity_name(g->severity), g->message);
+		txt_cutf(buf, size, "%s:%d: %s: %s", f, p->line, severity_name(g->severity), g->message);
 	else if (p->file)
-		snprintf(buf, size, "%s: %s: %s", p->file, severity_name(g->severity), g->message);
+		txt_cutf(buf, size, "%s: %s: %s", f, severity_name(g->severity), g->message);
 	else
-		snprintf(buf, size, "%s: %s", severity_name(g->severity), g->message);
+		txt_cutf(buf, size, "%s: %s", severity_name(g->severity), g->message);
+	sb_release(&file);
 	return buf;
 }

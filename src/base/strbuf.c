@@ -5,6 +5,7 @@
 #include <string.h>
 #include "base/arena.h"
 #include "base/strbuf.h"
+#include "base/text.h"
 
 void sb_add(strbuf *b, const char *s, size_t n)
 {
@@ -91,5 +92,6 @@ size_t buf_printf(char *buf, size_t size, size_t at, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return at;
+	text_mark_cut(buf, size, at + (size_t)n);   /* a cut shows: "…" */
 	return at + (size_t)n < size ? at + (size_t)n : size;
 }

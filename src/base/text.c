@@ -52,7 +52,7 @@ static uint32_t code_point(const unsigned char *s, size_t len)
 /* Code points that change how a terminal shows what follows: C1 controls,
  * the bidirectional embeddings, overrides and isolates, line and paragraph
  * separators. */
-static bool hostile_code_point(uint32_t cp)
+bool text_hostile_code_point(uint32_t cp)
 {
 	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
 	       cp == 0x2028 || cp == 0x2029 || cp == 0x200e || cp == 0x200f || cp == 0x061c;
@@ -78,7 +78,7 @@ void text_escape_n(strbuf *b, const char *s, size_t n)
 		} else if (len == 0) {
 			snprintf(hex, sizeof hex, "\\x%02x", c), esc = hex;
 			len = 1;
-		} else if (len > 1 && hostile_code_point(code_point(p + i, len))) {
+		} else if (len > 1 && text_hostile_code_point(code_point(p + i, len))) {
 			snprintf(hex, sizeof hex, "\\u%04x", (unsigned)code_point(p + i, len)), esc = hex;
 		}
 		if (esc) {
@@ -113,7 +113,7 @@ bool text_is_safe(const char *s)
 			continue;
 		}
 		size_t len = text_utf8_seq(p + i, n - i);
-		if (len <= 1 || hostile_code_point(code_point(p + i, len)))
+		if (len <= 1 || text_hostile_code_point(code_point(p + i, len)))
 			return false;
 		i += len;
 	}
@@ -141,6 +141,35 @@ char *text_cut(char *dst, size_t size, const char *src)
 	memcpy(dst, src, head);
 	memcpy(dst + head, ELLIPSIS, sizeof ELLIPSIS - 1);
 	memcpy(dst + head + sizeof ELLIPSIS - 1, src + tail, n - tail + 1);
+	return dst;
+}
+
+char *text_vcutf(char *dst, size_t size, const char *fmt, va_list ap)
+{
+	strbuf b = { 0 };
+	sb_vprintf(&b, fmt, ap);
+	text_cut(dst, size, sb_str(&b));
+	sb_release(&b);
+	return dst;
+}
+
+char *text_cutf(char *dst, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	text_vcutf(dst, size, fmt, ap);
+	va_end(ap);
+	return dst;
+}
+
+char *text_mark_cut(char *dst, size_t size, size_t n)
+{
+	if (n < size || size < sizeof ELLIPSIS)
+		return dst;
+	size_t at = size - sizeof ELLIPSIS;
+	while (at > 0 && ((unsigned char)dst[at] & 0xc0) == 0x80)
+		at--;
+	memcpy(dst + at, ELLIPSIS, sizeof ELLIPSIS);
 	return dst;
 }
 
@@ -320,8 +349,6 @@ void text_dot_escape(strbuf *b, const char *s)
 	for (size_t i = 0; i < e.n; i++) {
 		if (e.s[i] == '\\')
 			sb_puts(b, "\\\\");
-		else if (e.s[i] == '"')
-			sb_puts(b, "\\\"");
 		else
 			sb_add(b, e.s + i, 1);
 	}

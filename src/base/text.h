@@ -27,6 +27,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "base/strbuf.h"
 
@@ -38,14 +39,24 @@ void text_escape_n(strbuf *b, const char *s, size_t n);
 bool text_is_safe(const char *s);
 /* Whether s..s+n is valid UTF-8 (no overlong forms, no surrogates). */
 bool text_utf8_valid(const char *s, size_t n);
+/* Code points that change how a terminal shows what follows: the C1
+ * controls, the bidirectional embeddings, overrides, isolates and marks,
+ * the line and paragraph separators. */
+bool text_hostile_code_point(uint32_t cp);
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 when invalid. */
 size_t text_utf8_seq(const unsigned char *s, size_t n);
 
 /* Copies src into dst (size bytes, NUL included), as "head…tail" when it is
  * longer; returns dst. size must be at least 16. */
 char *text_cut(char *dst, size_t size, const char *src);
-/* Formats into dst, every %s argument escaped with text_escape, cut as
- * text_cut when the result is longer; returns dst. */
+/* Formats into dst, cut as text_cut when the result is longer; returns dst. */
+char *text_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+char *text_vcutf(char *dst, size_t size, const char *fmt, va_list ap);
+/* After n bytes were wanted at dst (size bytes, NUL included) by an
+ * appending snprintf: when they did not fit, the text ends in "…" (on a
+ * UTF-8 boundary) so the cut shows. Returns dst. */
+char *text_mark_cut(char *dst, size_t size, size_t n);
+/* The same as text_cutf, every %s argument escaped with text_escape first. */
 char *txt_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* printf whose %s arguments are escaped with text_escape; every other
@@ -58,9 +69,10 @@ void txt_sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 /* fputs of foreign text, escaped. */
 void txt_fputs(const char *s, FILE *f);
 
-/* DOT escString ("…" attribute values, tooltips): text_escape, then a
- * backslash doubled and a quote escaped, so a name ending in a backslash or
- * holding \" cannot end the string early. */
+/* DOT escString (tooltips, plain labels): text_escape, then a backslash
+ * doubled so that it starts no escape (\N, \l). Quotes are the DOT
+ * writer's to escape (cgraph does), and a value must not end in a
+ * backslash (the writer's caller sees to that). */
 void text_dot_escape(strbuf *b, const char *s);
 /* Text inside a Graphviz HTML-like label (and so inside SVG): text_escape,
  * then & < > " as entities. */

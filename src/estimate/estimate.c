@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "estimate/estimate.h"
+#include "base/arena.h"
 
 /* ---- FLOPs per op, as a table -------------------------------------------- */
 
@@ -589,6 +590,7 @@ void estimate_release(fd_estimate *e)
 
 int estimate_compute(fd_estimate *e, const fd_match_result *r, const fd_estimate_options *opt)
 {
+	fd_doing("estimating memory and cost");
 	e->r = r;
 	fill_defaults(&e->opt, opt);
 	e->n_fusions = r->n_fusions;

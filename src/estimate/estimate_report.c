@@ -8,6 +8,7 @@
 #include "base/json.h"
 #include "estimate/estimate.h"
 #include "base/units.h"
+#include "base/text.h"
 
 static const struct advice_def {
 	const char *json, *text;
@@ -144,14 +145,14 @@ void estimate_write_memory_json(FILE *f, const fd_estimate *e)
 static void liveness_text(FILE *f, const fd_graph *g, const char *label, const fd_liveness *lv)
 {
 	char b[32];
-	fprintf(f, "  %-6s %s", label, estimate_format_bytes(lv->peak_bytes, b, sizeof b));
+	txt_fprintf(f, "  %-6s %s", label, estimate_format_bytes(lv->peak_bytes, b, sizeof b));
 	if (lv->peak_step >= 0 && g->topo_order)
-		fprintf(f, " at %s", g->nodes[g->topo_order[lv->peak_step]].name);
-	fprintf(f, " (%d tensors live)\n", lv->n_live_at_peak);
+		txt_fprintf(f, " at %s", g->nodes[g->topo_order[lv->peak_step]].name);
+	txt_fprintf(f, " (%d tensors live)\n", lv->n_live_at_peak);
 	for (int32_t i = 0; i < lv->n_peak_tensors; i++) {
 		const fd_tensor *t = &g->tensors[lv->peak_tensors[i].tensor];
 		char sh[96];
-		fprintf(f, "    %-10s %-24s %s\n", estimate_format_bytes(lv->peak_tensors[i].bytes, b, sizeof b),
+		txt_fprintf(f, "    %-10s %-24s %s\n", estimate_format_bytes(lv->peak_tensors[i].bytes, b, sizeof b),
 		        shape_format(&t->shape, sh, sizeof sh), t->name);
 	}
 }
@@ -160,7 +161,7 @@ void estimate_write_text(FILE *f, const fd_estimate *e)
 {
 	const fd_match_result *r = e->r;
 	char b1[32], b2[32], b3[32], b4[32], b5[32], sp[32];
-	fprintf(f, "fusions: %zu   (bytes; speed-ups are roofline estimates on %s)\n", e->n_fusions,
+	txt_fprintf(f, "fusions: %zu   (bytes; speed-ups are roofline estimates on %s)\n", e->n_fusions,
 	        e->opt.hw->name);
 	for (size_t i = 0; i < e->n_fusions; i++) {
 		const fd_fusion *fu = &r->fusions[i];
@@ -168,49 +169,49 @@ void estimate_write_text(FILE *f, const fd_estimate *e)
 		const fd_graph *g = r->ctx->graphs[fu->graph].g;
 		const fd_rule *rule = &r->rules->rules[fu->rule];
 		const int32_t *nodes = fusion_ids(r, fu->nodes);
-		fprintf(f, "  %s @ %s (%d nodes) -> %s  %s\n", rule->name,
+		txt_fprintf(f, "  %s @ %s (%d nodes) -> %s  %s\n", rule->name,
 		        fu->n_nodes ? g->nodes[nodes[0]].name : "?", fu->n_nodes,
 		        rule->target_op ? rule->target_op : "?", estimate_format_speedup(fe->speedup, sp, sizeof sp));
-		fprintf(f, "    in %s (act %s, const %s)  out %s  removed %s\n",
+		txt_fprintf(f, "    in %s (act %s, const %s)  out %s  removed %s\n",
 		        estimate_format_bytes(fe->inputs_bytes, b1, sizeof b1),
 		        estimate_format_bytes(fe->input_act_bytes, b2, sizeof b2),
 		        estimate_format_bytes(fe->input_const_bytes, b3, sizeof b3),
 		        estimate_format_bytes(fe->outputs_bytes, b4, sizeof b4),
 		        estimate_format_bytes(fe->intermediate_bytes_removed, b5, sizeof b5));
-		fprintf(f, "    workspace %s%s  kernel peak %s", estimate_format_bytes(fe->workspace_bytes, b1, sizeof b1),
+		txt_fprintf(f, "    workspace %s%s  kernel peak %s", estimate_format_bytes(fe->workspace_bytes, b1, sizeof b1),
 		        fe->workspace_known ? "" : " (unknown)",
 		        estimate_format_bytes(fe->kernel_peak_bytes, b2, sizeof b2));
 		if (fe->chunk_ratio < 1)
-			fprintf(f, " (chunked x%.4g of %s)", fe->chunk_ratio,
+			txt_fprintf(f, " (chunked x%.4g of %s)", fe->chunk_ratio,
 			        estimate_format_bytes(fe->kernel_peak_unchunked_bytes, b3, sizeof b3));
 		if (fe->n_unknown)
-			fprintf(f, "  [%d tensors of unknown size counted as 0]", fe->n_unknown);
+			txt_fprintf(f, "  [%d tensors of unknown size counted as 0]", fe->n_unknown);
 		fputc('\n', f);
 		if (fe->advice != ADVICE_NONE)
-			fprintf(f, "    warning: kernel peak %s over %s: %s\n", b2,
+			txt_fprintf(f, "    warning: kernel peak %s over %s: %s\n", b2,
 			        estimate_format_bytes(e->opt.peak_warn, b3, sizeof b3), mem_advice_text(fe->advice));
 	}
 	for (int32_t gi = 0; gi < e->n_graphs; gi++) {
 		const fd_graph_est *ge = &e->graphs[gi];
 		const fd_graph *g = r->ctx->graphs[gi].g;
 		if (gi == 0)
-			fprintf(f, "\nmemory (main graph, activations): peak %s -> %s\n",
+			txt_fprintf(f, "\nmemory (main graph, activations): peak %s -> %s\n",
 			        estimate_format_bytes(ge->before.peak_bytes, b1, sizeof b1),
 			        estimate_format_bytes(ge->after.peak_bytes, b2, sizeof b2));
 		else
-			fprintf(f, "\nmemory (body %s of %s): peak %s -> %s\n", g->name ? g->name : "?",
+			txt_fprintf(f, "\nmemory (body %s of %s): peak %s -> %s\n", g->name ? g->name : "?",
 			        g->owner_node >= 0 ? r->ctx->graphs[g->parent].g->nodes[g->owner_node].name : "?",
 			        estimate_format_bytes(ge->before.peak_bytes, b1, sizeof b1),
 			        estimate_format_bytes(ge->after.peak_bytes, b2, sizeof b2));
 		liveness_text(f, g, "before", &ge->before);
 		liveness_text(f, g, "after", &ge->after);
-		fprintf(f, "  weights and constants (not in the peak): %s\n",
+		txt_fprintf(f, "  weights and constants (not in the peak): %s\n",
 		        estimate_format_bytes(ge->weight_bytes, b1, sizeof b1));
 		if (ge->n_unknown)
-			fprintf(f, "  %d of %d activations have an unknown size (counted as 0)\n", ge->n_unknown,
+			txt_fprintf(f, "  %d of %d activations have an unknown size (counted as 0)\n", ge->n_unknown,
 			        ge->n_activations);
 	}
 	if (e->n_over_threshold)
-		fprintf(f, "\nwarning: %d fusion(s) with a kernel peak over %s\n", e->n_over_threshold,
+		txt_fprintf(f, "\nwarning: %d fusion(s) with a kernel peak over %s\n", e->n_over_threshold,
 		        estimate_format_bytes(e->opt.peak_warn, b1, sizeof b1));
 }

@@ -8,6 +8,7 @@
 #include "base/json.h"
 #include "match/match.h"
 #include "explain/explain.h"
+#include "base/text.h"
 
 static void names_json(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n, bool tensors)
 {
@@ -117,32 +118,32 @@ void explain_match_text(FILE *f, const fd_match_result *r)
 	const fd_ruleset *rs = r->rules;
 	const char *path = r->ctx->model->path ? r->ctx->model->path : "";
 	const char *base = strrchr(path, '/');
-	fprintf(f, "model %s, target %s, %d rule%s, %zu fusion%s%s\n", base ? base + 1 : path, r->target,
+	txt_fprintf(f, "model %s, target %s, %d rule%s, %zu fusion%s%s\n", base ? base + 1 : path, r->target,
 	        r->n_rules, r->n_rules == 1 ? "" : "s", r->n_fusions, r->n_fusions == 1 ? "" : "s",
 	        r->ctx->canonicalize ? "" : ", canonical forms off");
-	fprintf(f, "\nrules (run order)         priority  attempts  match_times  effect_times\n");
+	txt_fprintf(f, "\nrules (run order)         priority  attempts  match_times  effect_times\n");
 	for (int32_t i = 0; i < r->n_rules; i++) {
 		int32_t ri = r->order[i];
 		const fd_rule *rule = &rs->rules[ri];
 		const fd_rule_stats *st = &r->stats[ri];
-		fprintf(f, "  %-30s %6lld %9lld %12lld %13lld%s\n", rule->name, (long long)rule->priority,
+		txt_fprintf(f, "  %-30s %6lld %9lld %12lld %13lld%s\n", rule->name, (long long)rule->priority,
 		        (long long)st->attempts, (long long)st->match_times, (long long)st->effect_times,
 		        !rule->enabled ? "  (disabled)" : st->by_rung[RUNG_NOT_RUN] ? "  (not run)" : "");
 	}
 	if (r->n_fusions)
-		fprintf(f, "\nfusions\n");
+		txt_fprintf(f, "\nfusions\n");
 	for (size_t i = 0; i < r->n_fusions; i++) {
 		const fd_fusion *fu = &r->fusions[i];
 		const fd_rule *rule = &rs->rules[fu->rule];
 		const fd_graph *g = r->ctx->graphs[fu->graph].g;
-		fprintf(f, "  %s: ", rule->name);
+		txt_fprintf(f, "  %s: ", rule->name);
 		for (int32_t k = 0; k < fu->n_nodes; k++)
-			fprintf(f, "%s%s", k ? ", " : "", g->nodes[r->pool[fu->nodes + k]].name);
-		fprintf(f, " -> %s", rule->target_op ? rule->target_op : "?");
+			txt_fprintf(f, "%s%s", k ? ", " : "", g->nodes[r->pool[fu->nodes + k]].name);
+		txt_fprintf(f, " -> %s", rule->target_op ? rule->target_op : "?");
 		if (rule->kernel_name)
-			fprintf(f, " (kernel %s)", rule->kernel_name);
+			txt_fprintf(f, " (kernel %s)", rule->kernel_name);
 		if (fu->graph)
-			fprintf(f, " [graph %s]", g->name ? g->name : "?");
+			txt_fprintf(f, " [graph %s]", g->name ? g->name : "?");
 		fputc('\n', f);
 	}
 	/* rejections: per rule and code, with the first example */
@@ -162,12 +163,12 @@ void explain_match_text(FILE *f, const fd_match_result *r)
 			if (!count[c])
 				continue;
 			if (!header) {
-				fprintf(f, "\nrejections (rule, code, count, first)\n");
+				txt_fprintf(f, "\nrejections (rule, code, count, first)\n");
 				header = true;
 			}
 			char line[1024];
 			explain_why_line(r, example[c], line, sizeof line);
-			fprintf(f, "  %s %s x%lld: %s\n", rs->rules[ri].name, reason_code((fd_reason)c),
+			txt_fprintf(f, "  %s %s x%lld: %s\n", rs->rules[ri].name, reason_code((fd_reason)c),
 			        (long long)count[c], strncmp(line, "why: ", 5) ? line : line + 5);
 		}
 	}

@@ -13,12 +13,14 @@
 #include "explain/explain.h"
 #include "explain/explain_internal.h"
 #include "base/units.h"
+#include "base/text.h"
 
+/* A field of an event's words: a long one keeps its head and tail. */
 void put(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, size, fmt, ap);
+	text_vcutf(buf, size, fmt, ap);
 	va_end(ap);
 }
 
@@ -580,17 +582,17 @@ static void write_event_line(FILE *f, const fd_match_result *r, uint32_t idx, co
 	char where[256];
 	describe(r, idx, ev, &t);
 	explain_where(&t.where, where, sizeof where);
-	fprintf(f, "%s#%u %-4s %s", indent, idx, ev_status_name((fd_ev_status)t.status), t.check);
+	txt_fprintf(f, "%s#%u %-4s %s", indent, idx, ev_status_name((fd_ev_status)t.status), t.check);
 	if (t.subject[0] && ev->kind != EV_RULE)
-		fprintf(f, " @ %s", t.subject);
+		txt_fprintf(f, " @ %s", t.subject);
 	if (t.expected[0] || t.actual[0])
-		fprintf(f, ": expected %s, actual %s", t.expected[0] ? t.expected : "-", t.actual[0] ? t.actual : "-");
+		txt_fprintf(f, ": expected %s, actual %s", t.expected[0] ? t.expected : "-", t.actual[0] ? t.actual : "-");
 	if (ev->reason != REASON_NONE && !t.superseded)
-		fprintf(f, " [%s]", reason_code((fd_reason)ev->reason));
+		txt_fprintf(f, " [%s]", reason_code((fd_reason)ev->reason));
 	if (t.reason[0])
-		fprintf(f, " — %s", t.reason);
+		txt_fprintf(f, " — %s", t.reason);
 	if (where[0])
-		fprintf(f, " (%s)", where);
+		txt_fprintf(f, " (%s)", where);
 	fputc('\n', f);
 }
 
@@ -614,11 +616,11 @@ static void write_attempt(FILE *f, const fd_match_result *r, uint32_t ai, fd_tra
 	const fd_rule *rule = &r->rules->rules[a->rule];
 	char lab[192], gl[192];
 	if (a->anchor >= 0)
-		fprintf(f, "  attempt %u %s @ %s [graph %s]: %s %s\n", ai, rule->name,
+		txt_fprintf(f, "  attempt %u %s @ %s [graph %s]: %s %s\n", ai, rule->name,
 		        explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab),
 		        graph_label(r, a->graph, gl, sizeof gl), rung_name((fd_rung)a->rung), reason_code((fd_reason)a->reason));
 	else
-		fprintf(f, "  attempt %u %s: %s %s\n", ai, rule->name, rung_name((fd_rung)a->rung),
+		txt_fprintf(f, "  attempt %u %s: %s %s\n", ai, rule->name, rung_name((fd_rung)a->rung),
 		        reason_code((fd_reason)a->reason));
 	fd_event ev;
 	if (!first)
@@ -644,7 +646,7 @@ void explain_attempt_text(FILE *f, const fd_match_result *r, uint32_t ai)
 void explain_trace_text(FILE *f, const fd_match_result *r)
 {
 	const fd_trace *t = &r->trace;
-	fprintf(f, "# fusiondbg trace: model %s, target %s, %zu rules, %zu events, %zu attempts\n",
+	txt_fprintf(f, "# fusiondbg trace: model %s, target %s, %zu rules, %zu events, %zu attempts\n",
 	        base_name(r->ctx->model->path), r->target, (size_t)r->n_rules, t->n_events, t->n_attempts);
 	uint32_t e = 0;
 	bool header = false;
@@ -653,7 +655,7 @@ void explain_trace_text(FILE *f, const fd_match_result *r)
 	trace_iter_init(&it, t, 0);
 	for (; trace_iter_next(&it, &cur) && cur.kind == EV_COMPOSITE; e++) {
 		if (!header) {
-			fprintf(f, "canonical forms%s\n", r->ctx->canonicalize ? "" : " (off)");
+			txt_fprintf(f, "canonical forms%s\n", r->ctx->canonicalize ? "" : " (off)");
 			header = true;
 		}
 		write_event_line(f, r, e, &cur, "  ");
@@ -669,7 +671,7 @@ void explain_trace_text(FILE *f, const fd_match_result *r)
 			describe(r, e, ev, &d);
 			explain_where(&d.where, where, sizeof where);
 			const fd_rule_stats *st = &r->stats[ev->rule];
-			fprintf(f, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
+			txt_fprintf(f, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
 			        rule->name, (long long)rule->priority, where, (long long)st->attempts,
 			        (long long)st->match_times, (long long)st->effect_times);
 			continue;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "explain/explain.h"
+#include "base/text.h"
 
 static const char *const composite_names[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
 static_assert(sizeof composite_names / sizeof *composite_names == COMPOSITE_BIASADD + 1,
@@ -27,7 +28,7 @@ char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char
 	}
 	const fd_composite_rec *c = match_composite(ctx, graph, u);
 	if (!c) {
-		snprintf(buf, size, "%s (%s)", g->nodes[u].name, g->nodes[u].op_type);
+		text_cutf(buf, size, "%s (%s)", g->nodes[u].name, g->nodes[u].op_type);
 		return buf;
 	}
 	size_t at = (size_t)snprintf(buf, size, "%s (%s: %s of ", g->nodes[c->last].name,
@@ -37,6 +38,7 @@ char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char
 		                       g->nodes[ix->canon.pool[c->members + k]].name);
 	if (at < size)
 		snprintf(buf + at, size - at, ")");
+	text_mark_cut(buf, size, at + 1);
 	return buf;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explain/explain.h"
+#include "base/text.h"
 
 /* ---- ranking and finding attempts ----------------------------------------- */
 
@@ -139,24 +140,24 @@ char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t 
 		explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab);
 	if (a->rung == RUNG_FIRED) {
 		const fd_fusion *f = &r->fusions[a->fusion];
-		snprintf(buf, size, "%s fires on %s: %d nodes fused into %s [FD-OK]", rule->name, lab, f->n_nodes,
+		text_cutf(buf, size, "%s fires on %s: %d nodes fused into %s [FD-OK]", rule->name, lab, f->n_nodes,
 		         rule->target_op ? rule->target_op : "?");
 		return buf;
 	}
 	char detail[600];
 	if (t.expected[0] && t.actual[0])
-		snprintf(detail, sizeof detail, "%s: expected %s, actual %s", t.check, t.expected, t.actual);
+		text_cutf(detail, sizeof detail, "%s: expected %s, actual %s", t.check, t.expected, t.actual);
 	else if (t.expected[0])
-		snprintf(detail, sizeof detail, "%s: expected %s, %s", t.check, t.expected, t.reason);
+		text_cutf(detail, sizeof detail, "%s: expected %s, %s", t.check, t.expected, t.reason);
 	else if (t.actual[0])
-		snprintf(detail, sizeof detail, "%s: %s", t.check, t.actual);
+		text_cutf(detail, sizeof detail, "%s: %s", t.check, t.actual);
 	else
-		snprintf(detail, sizeof detail, "%s: %s", t.check, t.reason);
+		text_cutf(detail, sizeof detail, "%s: %s", t.check, t.reason);
 	if (a->anchor < 0)
-		snprintf(buf, size, "why: %s did not run: %s [%s]%s%s", rule->name, detail,
+		text_cutf(buf, size, "why: %s did not run: %s [%s]%s%s", rule->name, detail,
 		         reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
 	else
-		snprintf(buf, size, "why: %s did not fire on %s: %s [%s]%s%s", rule->name, lab, detail,
+		text_cutf(buf, size, "why: %s did not fire on %s: %s [%s]%s%s", rule->name, lab, detail,
 		         reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
 	return buf;
 }
@@ -179,7 +180,7 @@ static void unreached_line(const fd_rule *rule, const fd_node *n, fd_why *w)
 	fd_srcpos p = op0 ? yval_pos(op0->type_where) : yval_pos(rule->root);
 	char where[300];
 	explain_where(&p, where, sizeof where);
-	snprintf(w->line, sizeof w->line, "why: %s did not fire on %s (%s): op0 %s type: expected %s, actual %s; "
+	text_cutf(w->line, sizeof w->line, "why: %s did not fire on %s (%s): op0 %s type: expected %s, actual %s; "
 	         "no attempt of this rule reached the node [FD-NM01]%s%s", rule->name, n->name, n->op_type,
 	         op0 ? op0->type : "?", op0 ? op0->type : "?", n->op_type, where[0] ? " at " : "", where);
 }
@@ -222,7 +223,7 @@ void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t 
 		w->fusion = r->claim[graph][node];
 		w->attempt = fu->attempt >= 0 ? (uint32_t)fu->attempt : UINT32_MAX;
 		w->fired = true;
-		snprintf(w->line, sizeof w->line, "why: %s fires on %s (%s): part of the fusion at %s, %d nodes into %s "
+		text_cutf(w->line, sizeof w->line, "why: %s fires on %s (%s): part of the fusion at %s, %d nodes into %s "
 		         "[FD-OK]", ru->name, n->name, n->op_type,
 		         explain_unit_label(r->ctx, fu->graph, fu->anchor, lab, sizeof lab), fu->n_nodes,
 		         ru->target_op ? ru->target_op : "?");
@@ -236,7 +237,7 @@ void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t 
 		if (rule >= 0)
 			unreached_line(&r->rules->rules[rule], n, w);
 		else
-			snprintf(w->line, sizeof w->line, "no rule made an attempt that reached %s", n->name);
+			text_cutf(w->line, sizeof w->line, "no rule made an attempt that reached %s", n->name);
 		return;
 	}
 	const fd_attempt *at = &r->trace.attempts[w->attempt];

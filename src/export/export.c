@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include "export/export_internal.h"
+#include "base/arena.h"
 
 /* ---- formats ------------------------------------------------------------ */
 
@@ -98,6 +99,7 @@ static int64_t layout_nodes(const fd_match_result *r, const fd_export_options *o
 
 int export_graph(const fd_match_result *r, const fd_export_options *o, const char *path, fd_diags *d)
 {
+	fd_doing("drawing the graph into %s", path);
 	fd_export_selection sel;
 	if (export_select(r, o, &sel, d) < 0)
 		return -1;

@@ -76,6 +76,17 @@ const char *export_graph_prefix(int32_t g, char *buf, size_t size)
 
 void export_set(void *obj, const char *name, const char *value)
 {
+	/* a value ending in a backslash would escape the quote cgraph writes after
+	 * it (a name's doubled backslash can end a tooltip): end it with a space */
+	size_t n = strlen(value);
+	if (n && value[n - 1] == '\\') {
+		char *v = xmalloc(n + 2);
+		memcpy(v, value, n);
+		memcpy(v + n, " ", 2);
+		agsafeset(obj, (char *)name, v, "");
+		free(v);
+		return;
+	}
 	agsafeset(obj, (char *)name, (char *)value, "");
 }
 

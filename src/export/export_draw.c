@@ -23,8 +23,8 @@ static Agnode_t *new_node(export_builder *b, Agraph_t *c, int32_t g, const char 
 	char pre[24];
 	sb_clear(s);
 	sb_puts(s, export_graph_prefix(g, pre, sizeof pre));
-	sb_puts(s, head);
-	sb_puts(s, tail);
+	export_id_part(s, head);
+	export_id_part(s, tail);
 	return agnode(c, (char *)export_unique_id(b, sb_str(s)), 1);
 }
 

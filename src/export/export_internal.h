@@ -130,6 +130,8 @@ void export_set_html(export_builder *b, void *obj, const char *name, const char 
 
 /* Text for an escString attribute (label, tooltip). */
 void export_esc(strbuf *s, const char *text);
+/* A name as a part of a node id: %XX for what an id must not carry. */
+void export_id_part(strbuf *s, const char *text);
 
 void export_node_label(export_builder *b, strbuf *s, int32_t g, int32_t n);
 void export_node_tooltip(export_builder *b, strbuf *s, int32_t g, int32_t n);

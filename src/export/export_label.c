@@ -4,6 +4,7 @@
  * from explain.h; nothing is computed here. */
 #include <stdlib.h>
 #include <string.h>
+#include "base/text.h"
 #include "explain/explain.h"
 #include "export/export_internal.h"
 #include "trace/reason.h"
@@ -11,30 +12,40 @@
 
 /* ---- text helpers ---------------------------------------------------------- */
 
-/* A backslash would start an escape (\N, \l), so it is doubled; a newline
- * becomes "\n". */
+/* Names in escString attributes (tooltips, cluster labels): control bytes
+ * and invalid UTF-8 as visible escapes, a backslash doubled so it starts no
+ * escape (\N, \l) — base/text.h's text_dot_escape. Quotes are cgraph's to
+ * escape when it writes the value. */
 void export_esc(strbuf *s, const char *text)
 {
-	for (; *text; text++) {
-		if (*text == '\\')
-			sb_puts(s, "\\\\");
-		else if (*text == '\n')
-			sb_puts(s, "\\n");
-		else
-			sb_add(s, text, 1);
-	}
+	text_dot_escape(s, text);
 }
 
-/* Text inside an HTML-like label. */
+/* Text inside an HTML-like label: visible escapes, then entities. */
 static void put_html(strbuf *s, const char *text)
 {
-	for (; *text; text++) {
-		switch (*text) {
-		case '&': sb_puts(s, "&amp;"); break;
-		case '<': sb_puts(s, "&lt;"); break;
-		case '>': sb_puts(s, "&gt;"); break;
-		case '"': sb_puts(s, "&quot;"); break;
-		default: sb_add(s, text, 1);
+	text_html_escape(s, text);
+}
+
+/* A part of a node id: names may hold anything, an id must not end a DOT
+ * string early (a trailing backslash, a quote) nor carry a control byte into
+ * the SVG's <title>; those bytes (and '%' itself) are written %XX. */
+void export_id_part(strbuf *s, const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = p[i];
+		size_t len = c < 0x80 ? 1 : text_utf8_seq(p + i, n - i);
+		if (len > 1) {
+			sb_add(s, text + i, len);
+			i += len;
+		} else if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '%') {
+			sb_add(s, text + i, 1);
+			i++;
+		} else {
+			sb_printf(s, "%%%02X", c);
+			i++;
 		}
 	}
 }

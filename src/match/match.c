@@ -11,6 +11,7 @@
 #include "match/match_internal.h"
 #include "rules/optable.h"
 #include "match/param_value.h"
+#include "base/arena.h"
 
 /* ---- units ---------------------------------------------------------------- */
 
@@ -658,6 +659,7 @@ void match_result_release(fd_match_result *r)
 int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_options *opt,
               fd_match_result *r)
 {
+	fd_doing("running the rules");
 	static const fd_match_options defaults = { 0 };
 	if (!opt)
 		opt = &defaults;

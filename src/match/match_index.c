@@ -7,6 +7,7 @@
 #include <string.h>
 #include "match/match_internal.h"
 #include "rules/optable.h"
+#include "base/arena.h"
 
 /* Ops whose output is not a function of their inputs: never constant. */
 static const char *const nondeterministic[] = {
@@ -236,6 +237,7 @@ static void build_composite_links(fd_match_ctx *ctx, fd_graph_index *ix)
 
 int match_ctx_init(fd_match_ctx *ctx, const fd_model *m, bool canonicalize, fd_diags *d)
 {
+	fd_doing("indexing the model for matching");
 	(void)d;
 	memset(ctx, 0, sizeof *ctx);
 	arena_init(&ctx->arena);

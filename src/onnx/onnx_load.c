@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "onnx/onnx_loader.h"
 #include "shape/shape.h"
+#include "base/arena.h"
 
 #define MAX_FILE_SIZE ((int64_t)2 << 30)
 
@@ -520,6 +521,7 @@ fail:
 
 int model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d)
 {
+	fd_doing("loading the model %s", path);
 	fd_srcpos pos = srcpos_file(path);
 	memset(m, 0, sizeof *m);
 	/* O_NONBLOCK: a FIFO nobody writes would block the open itself */

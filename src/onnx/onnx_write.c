@@ -9,6 +9,7 @@
 #include "base/atomic_file.h"
 #include "onnx.pb-c.h"
 #include "onnx/onnx_write.h"
+#include "base/arena.h"
 
 typedef struct writer {
 	const fd_model *m;
@@ -359,6 +360,7 @@ static void declare_domains(writer *w, Onnx__ModelProto *mp)
 int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_path, fd_write_stats *st,
                        fd_diags *d)
 {
+	fd_doing("writing the model %s", out_path);
 	size_t size;
 	char *bytes = file_read_all(m->path, &size, d);
 	if (!bytes)

@@ -16,6 +16,7 @@
  *     ("rules shadowed by priority"); the same pattern as another rule;
  *     missing priority; empty scope; max_inputs above the op's arity
  *   note (verbose): what each op type and param resolved to.
+ * The findings across rules are rule_check_across.c's.
  * Every command that runs rules lints each rule as it loads
  * (ruleset_lint_loaded): the same findings per rule, all as warnings, since
  * the rule still runs (an unknown op type makes it not run, FD-NR03). */
@@ -26,10 +27,12 @@
 #include <strings.h>
 #include "base/nearest.h"
 #include "rules/optable.h"
-#include "rules/rules.h"
 #include "rules/rule_check_internal.h"
+#include "rules/rules.h"
+#include "base/arena.h"
 
-void say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
+/* A finding at a place (a warning is an error under strict). */
+void check_say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
 {
 	if (sev == DIAG_WARNING && c->opt && c->opt->strict)
 		sev = DIAG_ERROR;
@@ -41,14 +44,14 @@ void say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
 	va_end(ap);
 }
 
-void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+void check_say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
 {
 	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	say_at(c, sev, yval_pos(at), "%s", msg);
+	check_say_at(c, sev, yval_pos(at), "%s", msg);
 }
 
 /* How many inputs an op can take at most; -1 unbounded or unknown. Only what
@@ -495,123 +498,6 @@ static void check_rule(checker *c, const fd_rule *r)
 	check_rewrite(c, r);
 }
 
-/* ---- across rules ------------------------------------------------------------------ */
-
-static bool ops_overlap(int a, int b)
-{
-	const fd_op_def *x = optable_get(a), *y = optable_get(b);
-	if (!x || !y)
-		return false;
-	if (a == b)
-		return true;
-	for (int i = 0; i < 6 && x->onnx_types[i]; i++)
-		for (int j = 0; j < 6 && y->onnx_types[j]; j++)
-			if (!strcmp(x->onnx_types[i], y->onnx_types[j]))
-				return true;
-	return false;
-}
-
-/* Does some op type rule r anchors on (ops[0] of match.ops and of every
- * branch, every type of a list) overlap one of q's? Its name, or NULL. */
-static const char *shared_anchor(const fd_rule *r, const fd_rule *q)
-{
-	for (int a = r->match.n_ops ? -1 : 0; a < r->n_branches; a++) {
-		const fd_rule_pattern *pa = a < 0 ? &r->match : &r->branches[a];
-		for (int b = q->match.n_ops ? -1 : 0; b < q->n_branches; b++) {
-			const fd_rule_pattern *pb = b < 0 ? &q->match : &q->branches[b];
-			if (!pa->n_ops || !pb->n_ops)
-				continue;
-			for (int x = 0; x < pa->ops[0].n_types; x++)
-				for (int y = 0; y < pb->ops[0].n_types; y++)
-					if (ops_overlap(pa->ops[0].ops[x], pb->ops[0].ops[y]))
-						return optable_get(pa->ops[0].ops[x])->name;
-		}
-	}
-	return NULL;
-}
-
-static bool yval_equal(const fd_yval *a, const fd_yval *b)
-{
-	if (!a || !b)
-		return a == b;
-	if (a->kind != b->kind || a->n != b->n)
-		return false;
-	if (a->kind == YV_SCALAR)
-		return !strcmp(a->text, b->text);
-	for (size_t i = 0; i < a->n; i++)
-		if ((a->kind == YV_MAP && strcmp(a->keys[i]->text, b->keys[i]->text)) || !yval_equal(a->items[i], b->items[i]))
-			return false;
-	return true;
-}
-
-static bool same_pattern(const fd_rule_pattern *a, const fd_rule_pattern *b)
-{
-	if (a->n_ops == 0 || a->n_ops != b->n_ops)
-		return false;
-	for (int i = 0; i < a->n_ops; i++) {
-		const fd_rule_op *x = &a->ops[i], *y = &b->ops[i];
-		if (x->op != y->op || x->op < 0 || x->min_inputs != y->min_inputs || x->max_inputs != y->max_inputs)
-			return false;
-		static const char *const keys[] = { "params", "input_sources", "optional", "outputs", "where" };
-		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
-			if (!yval_equal(yval_get(x->where, keys[k]), yval_get(y->where, keys[k])))
-				return false;
-		if (x->n_types != y->n_types || !yval_equal(x->type_where, y->type_where))
-			return false;
-	}
-	return true;
-}
-
-/* Two rules compete only on a target both scopes name (no scope: every target). */
-static bool scopes_meet(const fd_rule *a, const fd_rule *b)
-{
-	if (!a->scope || !b->scope)
-		return true;
-	for (int i = 0; i < a->n_scope; i++)
-		for (int j = 0; j < b->n_scope; j++)
-			if (!strcmp(a->scope[i], b->scope[j]))
-				return true;
-	return false;
-}
-
-static void check_across(checker *c)
-{
-	const fd_ruleset *rs = c->rs;
-	for (int i = 0; i < rs->n_rules; i++) {
-		const fd_rule *r = &rs->rules[i];
-		const fd_yval *name = yval_get(r->root, "name");
-		for (int j = 0; j < i; j++) {
-			const fd_rule *q = &rs->rules[j];
-			if (!strcmp(r->name, q->name)) {
-				fd_srcpos p = yval_pos(yval_get(q->root, "name"));
-				ERR(c, name, "duplicate rule name '%s' (also defined at %s:%d:%d)", r->name, p.file, p.line, p.col);
-				break;
-			}
-		}
-		for (int j = 0; j < i; j++) {
-			const fd_rule *q = &rs->rules[j];
-			if (!strcmp(r->name, q->name) || !scopes_meet(r, q))
-				continue;
-			fd_srcpos p = yval_pos(yval_get(q->root, "name"));
-			if (same_pattern(&r->match, &q->match) && r->n_branches == 0 && q->n_branches == 0) {
-				const fd_rule *low = r->priority <= q->priority ? r : q;
-				WARN(c, r->match.where, "rule '%s' has the same pattern as rule '%s' (%s:%d:%d): '%s' can never fire "
-				     "where the other matched", r->name, q->name, p.file, p.line, p.col,
-				     r->priority == q->priority ? (strcmp(r->name, q->name) > 0 ? r->name : q->name) : low->name);
-				continue;
-			}
-			if (r->priority != q->priority)
-				continue;
-			const char *shared = shared_anchor(r, q);
-			if (shared)
-				WARN(c, r->priority_where ? r->priority_where : name,
-				     "rules shadowed by priority: '%s' and '%s' (%s:%d:%d) both have priority %lld and anchor on %s; "
-				     "only their names decide which runs first", r->name, q->name, p.file, p.line, p.col,
-				     (long long)r->priority, shared);
-		}
-	}
-}
-
 void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_options *opt, fd_diags *d)
 {
 	checker c = { rs, opt, d };
@@ -638,6 +524,7 @@ size_t ruleset_lint_loaded(const fd_ruleset *rs, fd_diags *d)
 
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d)
 {
+	fd_doing("checking %d rules", rs->n_rules);
 	checker c = { rs, opt, d };
 	for (int i = 0; i < rs->n_rules; i++)
 		check_rule(&c, &rs->rules[i]);

@@ -58,7 +58,7 @@ static void where_error(where_ctx *w, const fd_expr *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	say_at(w->c, DIAG_ERROR, yval_text_pos(w->src, (size_t)e->at), "%s: %s", w->path, msg);
+	check_say_at(w->c, DIAG_ERROR, yval_text_pos(w->src, (size_t)e->at), "%s: %s", w->path, msg);
 }
 
 static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
@@ -87,7 +87,7 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 		const fd_param_def *pd = optable_param(op->ops[t], e->s);
 		if (pd) {
 			if (w->c->opt && w->c->opt->verbose)
-				say_at(w->c, DIAG_NOTE, yval_text_pos(w->src, (size_t)e->at), "%s: '%s' is %s's param %s (%s%s%s)",
+				check_say_at(w->c, DIAG_NOTE, yval_text_pos(w->src, (size_t)e->at), "%s: '%s' is %s's param %s (%s%s%s)",
 				       w->path, e->s, optable_get(op->ops[t])->name, pd->name,
 				       pd->attr ? "attribute " : pd->input >= 0 ? "a constant input" : "derived",
 				       pd->attr ? pd->attr : "", pd->default_value ? ", else its default" : "");

@@ -1,6 +1,7 @@
-/* rule_check_internal.h — what the two files of `check` share:
- * rule_check.c (the seed's fields, and across rules) and rule_check_ext.c
- * (the language beyond the seed). Not for other files. */
+/* rule_check_internal.h — what the parts of `check` share: the per-rule
+ * lint of the seed's fields (rule_check.c), of the language beyond the seed
+ * (rule_check_ext.c) and the findings across rules (rule_check_across.c).
+ * Only those include it. */
 #ifndef FD_RULE_CHECK_INTERNAL_H
 #define FD_RULE_CHECK_INTERNAL_H
 #include <stddef.h>
@@ -13,12 +14,19 @@ typedef struct checker {
 	fd_diags *d;
 } checker;
 
-/* A finding at a value; a warning is an error under strict. */
-void say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-void say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-#define ERR(c, at, ...) say(c, DIAG_ERROR, at, __VA_ARGS__)
-#define WARN(c, at, ...) say(c, DIAG_WARNING, at, __VA_ARGS__)
-#define NOTE(c, at, ...) do { if ((c)->opt && (c)->opt->verbose) say(c, DIAG_NOTE, at, __VA_ARGS__); } while (0)
+/* A finding at a value, or at a place inside one (an expression's
+ * character); a warning is an error under strict. */
+void check_say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void check_say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+#define ERR(c, at, ...) check_say(c, DIAG_ERROR, at, __VA_ARGS__)
+#define WARN(c, at, ...) check_say(c, DIAG_WARNING, at, __VA_ARGS__)
+#define NOTE(c, at, ...) do { if ((c)->opt && (c)->opt->verbose) check_say(c, DIAG_NOTE, at, __VA_ARGS__); } while (0)
+
+/* Duplicate names, rules of one pattern, rules of one priority on a shared
+ * anchor: in groups (rule_check_across.c). */
+void check_across(checker *c);
 
 /* How many inputs op id takes at most; -1 unbounded or unknown. */
 int op_arity(int id);

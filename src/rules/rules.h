@@ -9,7 +9,8 @@
  *   ruleset.c      the set: loading files and directories, the environment,
  *                  the default location, lookups
  *   ruleset_settings.c  the set's settings document (`ruleset:`)
- *   rule_check.c   `check`, the lint after the schema
+ *   rule_check.c   `check`, the lint after the schema (rule_check_across.c:
+ *                  the findings across rules)
  *   rule_schema.c  one YAML document -> one typed rule, with the schema's
  *                  messages
  *   rule_format.c  the format's fields and names (rule_format.h)

@@ -27,6 +27,7 @@
 #include <yaml.h>
 #include "base/strmap.h"
 #include "base/vec.h"
+#include "base/arena.h"
 
 #define YAML_MAX_FILE (64u << 20)   /* bytes; rule files are small */
 
@@ -617,6 +618,7 @@ int yfile_load_buffer(fd_yfile *f, const char *name, const char *data, size_t si
 
 int yfile_load(fd_yfile *f, const char *path, fd_diags *d)
 {
+	fd_doing("reading the rule file %s", path);
 	memset(f, 0, sizeof *f);
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {

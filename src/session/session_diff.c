@@ -6,6 +6,7 @@
 #include <string.h>
 #include "base/json.h"
 #include "session/session_internal.h"
+#include "base/text.h"
 
 static bool same_fusion(const fd_match_result *a, const fd_fusion *fa, const fd_match_result *b,
                         const fd_fusion *fb)
@@ -165,16 +166,16 @@ static void fusion_text(FILE *f, const fd_match_result *r, int32_t i)
 {
 	const fd_fusion *fu = &r->fusions[i];
 	const fd_graph *g = r->ctx->graphs[fu->graph].g;
-	fprintf(f, "%s [", r->rules->rules[fu->rule].name);
+	txt_fprintf(f, "%s [", r->rules->rules[fu->rule].name);
 	for (int32_t k = 0; k < fu->n_nodes; k++)
-		fprintf(f, "%s%s", k ? " " : "", g->nodes[r->pool[fu->nodes + (uint32_t)k]].name);
+		txt_fprintf(f, "%s%s", k ? " " : "", g->nodes[r->pool[fu->nodes + (uint32_t)k]].name);
 	fputc(']', f);
 }
 
 void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df)
 {
 	char b1[32], b2[32];
-	fprintf(f, "diff against the rules as loaded: %zu gained, %zu lost, %zu changed, %zu unchanged\n",
+	txt_fprintf(f, "diff against the rules as loaded: %zu gained, %zu lost, %zu changed, %zu unchanged\n",
 	        df->n_gained, df->n_lost, df->n_changed, df->n_unchanged);
 	for (size_t i = 0; i < df->n_changes; i++) {
 		const fd_fusion_change *c = &df->changes[i];
@@ -195,21 +196,21 @@ void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff
 			fusion_text(f, &s->current, c->after);
 			break;
 		}
-		fprintf(f, "  @ %s\n", g->nodes[c->node].name);
+		txt_fprintf(f, "  @ %s\n", g->nodes[c->node].name);
 	}
 	for (size_t i = 0; i < df->n_rules; i++) {
 		const fd_rule_change *c = &df->rules[i];
-		fprintf(f, "  rule %s:", s->rules.rules[c->rule].name);
+		txt_fprintf(f, "  rule %s:", s->rules.rules[c->rule].name);
 		if (c->priority_before != c->priority_after)
-			fprintf(f, " priority %lld -> %lld", (long long)c->priority_before, (long long)c->priority_after);
+			txt_fprintf(f, " priority %lld -> %lld", (long long)c->priority_before, (long long)c->priority_after);
 		if (c->enabled_before != c->enabled_after)
-			fprintf(f, " enabled %s -> %s", c->enabled_before ? "true" : "false",
+			txt_fprintf(f, " enabled %s -> %s", c->enabled_before ? "true" : "false",
 			        c->enabled_after ? "true" : "false");
 		if (c->effect_before != c->effect_after)
-			fprintf(f, " fired %lld -> %lld", (long long)c->effect_before, (long long)c->effect_after);
+			txt_fprintf(f, " fired %lld -> %lld", (long long)c->effect_before, (long long)c->effect_after);
 		fputc('\n', f);
 	}
-	fprintf(f, "  peak memory (main graph): %s -> %s\n",
+	txt_fprintf(f, "  peak memory (main graph): %s -> %s\n",
 	        estimate_format_bytes(df->peak_before_bytes, b1, sizeof b1),
 	        estimate_format_bytes(df->peak_after_bytes, b2, sizeof b2));
 }

@@ -25,6 +25,7 @@
 #include "base/atomic_file.h"
 #include "rules/rule_format.h"
 #include "session/session_internal.h"
+#include "base/arena.h"
 
 typedef struct splice {
 	size_t start, end;     /* bytes of the old text replaced */
@@ -630,6 +631,7 @@ static int save_file(fd_session *s, int k, fd_save_report *rep, fd_diags *d)
 
 int session_save_report(fd_session *s, fd_save_report *rep, fd_diags *d)
 {
+	fd_doing("saving the edited rules");
 	memset(rep, 0, sizeof *rep);
 	for (int k = 0; k < s->rules.n_files; k++)
 		save_file(s, k, rep, d);

@@ -187,7 +187,7 @@ PY
 dot -Tsvg "$OUT/weird.dot" -o /dev/null 2>/dev/null || bad "dot -Tsvg rejects the odd names"
 "$FUSIONDBG" export "$OUT/weird.onnx" -r rules -o "$OUT/weird.svg" >/dev/null 2>&1 && $CHECK svg "$OUT/weird.svg" ||
 	bad "SVG of odd names"
-$CHECK nodes "$OUT/weird.dot" | grep -qx 'quo"te#2' || bad "a duplicate node name did not get its own id"
+$CHECK nodes "$OUT/weird.dot" | grep -qx 'quo%22te#2' || bad "a duplicate node name did not get its own id (a quote in an id is %22)"
 grep -q 'ünïcödé…γδεζηθ' "$OUT/weird.dot" || bad "a long UTF-8 name is not elided on character boundaries"
 
 # the README's picture: `make picture` still draws it, the same size (fonts

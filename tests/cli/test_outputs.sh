@@ -8,10 +8,7 @@
 # attribute with an empty name (verify refuses rewrite.attributes {"": 1}).
 set -u
 . "$(dirname "$0")/../lib.sh"
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-bad() { echo "FAIL: $*"; fail=1; }
+make_tmp
 M=samples/conv_add_silu.onnx
 R="-r rules"
 ROOT=$(pwd)

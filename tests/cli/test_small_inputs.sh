@@ -8,10 +8,7 @@
 # one-op rule runs (it passed NULL to memcpy: make check-asan sees that).
 set -u
 . "$(dirname "$0")/../lib.sh"
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-bad() { echo "FAIL: $*"; fail=1; }
+make_tmp
 M=samples/conv_add_silu.onnx
 
 GRAPH_AUTOFUSION_RULES=",,," "$FUSIONDBG" match $M -r rules >"$tmp/out" 2>"$tmp/err"

@@ -117,8 +117,17 @@ static bool same_scalar(const fd_yval *a, const fd_yval *b, bool strings)
 {
 	if (yval_is_null(a) || yval_is_null(b))
 		return yval_is_null(a) && yval_is_null(b);
-	if (a->kind != b->kind)
+	if (a->kind != b->kind || a->n != b->n)
 		return false;
+	if (a->kind == YV_SEQ || a->kind == YV_MAP) {
+		/* a value that is a list or a map: item by item, maps by key */
+		for (size_t i = 0; i < a->n; i++) {
+			long j = a->kind == YV_MAP ? yval_index(b, a->keys[i]->text) : (long)i;
+			if (j < 0 || !same_scalar(a->items[i], b->items[j], strings))
+				return false;
+		}
+		return true;
+	}
 	if (strings)
 		return !strcmp(a->text, b->text);
 	const char *ka = yval_kind_name(a), *kb = yval_kind_name(b);
@@ -142,14 +151,8 @@ static bool same_text(const char *a, const char *b, const char *path)
 	if (yfile_load_buffer(&fa, "a", a, strlen(a), &d) == 0) {
 		if (yfile_load_buffer(&fb, "b", b, strlen(b), &d) == 0) {
 			const fd_yval *x = fa.n_docs ? fa.docs[0].root : NULL, *y = fb.n_docs ? fb.docs[0].root : NULL;
-			bool strings = strings_field(path);
-			if (x && y && x->kind == YV_SEQ && y->kind == YV_SEQ && x->n == y->n) {
-				ok = true;
-				for (size_t i = 0; i < x->n; i++)
-					ok = ok && same_scalar(x->items[i], y->items[i], strings);
-			} else if (x && y) {
-				ok = same_scalar(x, y, strings);
-			}
+			if (x && y)
+				ok = same_scalar(x, y, strings_field(path));
 			yfile_release(&fb);
 		}
 		yfile_release(&fa);
@@ -203,6 +206,9 @@ static void mark_path(const fd_yfile *f, int doc, const char *path, bool *mark, 
 					idx = (long)i;
 			}
 		}
+		if (idx < 0 && !dot && cur->end > cur->start && (f->text[cur->start] == '{' || f->text[cur->start] == '['))
+			/* a key added to a flow map goes before its closing brace */
+			mark_lines(f->text, f->size, cur->start, cur->end, mark, n_lines);
 		if (idx >= 0) {
 			next = cur->items[idx];
 			fd_yplace pl = yval_place(cur, (size_t)idx);

@@ -67,7 +67,7 @@ static void test_dot_html(void **state)
 {
 	strbuf b = { 0 };
 	text_dot_escape(&b, "n\\\"q\x1b\n");
-	assert_string_equal(sb_str(&b), "n\\\\\\\"q\\\\e\\\\n");
+	assert_string_equal(sb_str(&b), "n\\\\\"q\\\\e\\\\n");
 	sb_clear(&b);
 	text_html_escape(&b, "<a&b>\"\x01");
 	assert_string_equal(sb_str(&b), "&lt;a&amp;b&gt;&quot;\\x01");
