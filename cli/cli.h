@@ -45,6 +45,10 @@ typedef struct cli_options {
 	bool max_side_given;
 	int limit;                          /* why: --limit N near-misses, 0 all (default 10) */
 	int64_t peak_warn;                  /* --peak-warn BYTES, -1 default */
+	int max_rounds;                     /* --max-rounds N, 0 default (rounds/rounds.h) */
+	const char *passes;                 /* --passes FILE */
+	const char *with;                   /* compare: --with OPTIMIZED.onnx | fusion_result.json */
+	const char *cache_dir;              /* diagnose: --cache-dir DIR */
 } cli_options;
 
 /* Bits naming the options a command accepts. */
@@ -55,12 +59,15 @@ enum {
 	OPT_DIFF = 1 << 12, OPT_AFTER = 1 << 13, OPT_NEAR = 1 << 14, OPT_NOCANON = 1 << 15,
 	OPT_PEAKWARN = 1 << 16, OPT_CONSTANTS = 1 << 17, OPT_FUSIONDOTS = 1 << 18, OPT_MAXNODES = 1 << 19,
 	OPT_AROUND = 1 << 20, OPT_DOTSDIR = 1 << 21, OPT_INITS = 1 << 22, OPT_LIMIT = 1 << 23, OPT_MAXSIDE = 1 << 24,
+	OPT_MAXROUNDS = 1 << 25, OPT_PASSES = 1 << 26, OPT_WITH = 1 << 27, OPT_CACHEDIR = 1 << 28,
 	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON | OPT_INITS,
+	OPT_ROUNDS = OPT_MAXROUNDS | OPT_PASSES,      /* every command that runs the rules */
 };
 
 /* The tails of the model commands' usage lines. */
 #define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--no-canonicalize] [--initializers onnx|constant]"
 #define CLI_USAGE_WHATIF " [--set RULE.PATH=VALUE]... [--diff]"
+#define CLI_USAGE_ROUNDS " [--max-rounds N] [--passes FILE]"
 
 /* Parses argv (after the command word). Prints a usage error and returns -1
  * on an unknown or disallowed option. */
@@ -121,5 +128,7 @@ void cli_print_diff_after(const cli_options *o, const struct fd_session *s);
 void cli_write_run_json(FILE *f, const cli_options *o, struct fd_session *s);
 int cmd_mem(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
+int cmd_diagnose(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

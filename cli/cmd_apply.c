@@ -1,20 +1,21 @@
 /* cmd_apply.c — `fusiondbg apply MODEL -r RULES -o FUSED.onnx
  * [--set RULE.PATH=VALUE]... [--diff]`: the model with each fusion replaced
  * by one node of rewrite.target_op in the custom domain "fusiondbg.fused"
- * (export/apply.h says what each fused node is, onnx/onnx_write.h how the
- * model is written). The file is written atomically; on any error nothing
- * is written. Exit 0, 2 on bad input or a failed write. */
+ * (rounds/fuse.h says what each fused node is, rounds/rounds.h how the
+ * rounds compose, onnx/onnx_write.h how the model is written). The file is
+ * written atomically; on any error nothing is written. Exit 0, 2 on bad
+ * input or a failed write. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "export/apply.h"
 #include "onnx/onnx_write.h"
+#include "rounds/fuse.h"
 #include "session/session.h"
 #include "base/text.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx|-" CLI_USAGE_WHATIF CLI_USAGE_MODEL,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_SET | OPT_DIFF,
+	.usage = "fusiondbg apply MODEL -r RULES -o FUSED.onnx|-" CLI_USAGE_WHATIF CLI_USAGE_MODEL CLI_USAGE_ROUNDS,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_SET | OPT_DIFF | OPT_ROUNDS,
 	.required = OPT_OUTPUT,
 	.needs = "apply needs one MODEL and -o FUSED.onnx",
 };
@@ -23,9 +24,11 @@ static int run(const cli_options *o, fd_session *s)
 {
 	fd_diags d;
 	diags_init(&d);
+	cli_print_diags(&s->run_diags);
 	fd_rewrite rw;
 	rewrite_init(&rw);
-	apply_rewrite(session_result(s), &rw, &d);
+	rounds_make_all(&s->current_rounds, &d);
+	rounds_final_rewrite(session_rounds(s), &rw);
 	fd_write_stats st = { 0 };
 	int rc = onnx_write_rewrite(session_model(s), &rw, o->output, &st, &d);
 	rewrite_release(&rw);

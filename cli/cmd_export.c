@@ -17,10 +17,10 @@ static const cli_command_spec spec = {
 	.usage = "fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg}|- [--format dot|svg|png] [--after] "
 	         "[--around NODE --depth K] [--rule NAME] [--near-misses] [--constants] [--fusion-dots [--dots-dir DIR]] "
 	         "[--max-nodes N] [--max-side PX] "
-	         "[--set RULE.PATH=VALUE]..." CLI_USAGE_MODEL " [--peak-warn BYTES]",
+	         "[--set RULE.PATH=VALUE]..." CLI_USAGE_MODEL CLI_USAGE_ROUNDS " [--peak-warn BYTES]",
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_AFTER | OPT_AROUND | OPT_DEPTH | OPT_RULE |
 	           OPT_NEAR | OPT_PEAKWARN | OPT_SET | OPT_CONSTANTS | OPT_FUSIONDOTS | OPT_MAXNODES | OPT_FORMAT |
-	           OPT_DOTSDIR | OPT_MAXSIDE,
+	           OPT_DOTSDIR | OPT_MAXSIDE | OPT_ROUNDS,
 	.required = OPT_OUTPUT,
 	.needs = "export needs one MODEL and -o FILE",
 };
@@ -63,8 +63,9 @@ int cmd_export(int argc, char **argv)
 	fd_session ss;
 	if (cli_open_session(&o, &ss, o.near_misses) < 0)
 		return EXIT_BAD_INPUT;
-	const fd_match_result *r = session_result(&ss);
-	eo.estimate = session_estimate(&ss);
+	/* with rounds, the final fusions of every round (near misses read round 1's trace) */
+	const fd_match_result *r = o.near_misses ? session_result(&ss) : session_final_result(&ss);
+	eo.estimate = o.near_misses ? session_estimate(&ss) : session_final_estimate(&ss);
 	fd_diags d;
 	diags_init(&d);
 

@@ -14,8 +14,9 @@
 #include "base/text.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg match MODEL -r RULES [--trace] [--format text|json]" CLI_USAGE_MODEL CLI_USAGE_WHATIF,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_TRACE | OPT_FORMAT | OPT_SET | OPT_DIFF,
+	.usage = "fusiondbg match MODEL -r RULES [--trace] [--format text|json]" CLI_USAGE_MODEL CLI_USAGE_WHATIF
+	         CLI_USAGE_ROUNDS,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_TRACE | OPT_FORMAT | OPT_SET | OPT_DIFF | OPT_ROUNDS,
 	.needs = "match needs one MODEL",
 	.events = true,
 };
@@ -23,7 +24,6 @@ static const cli_command_spec spec = {
 /* the session has loaded model and rules, applied --set and run once */
 static int run(const cli_options *o, fd_session *s)
 {
-	const fd_match_result *r = session_result(s);
 	const char *origin = NULL, *from = o->n_rules ? NULL : ruleset_default_path(&origin);
 	if (o->format == FORMAT_JSON) {
 		fputs("{\n", stdout);
@@ -35,7 +35,7 @@ static int run(const cli_options *o, fd_session *s)
 		cli_write_run_json(stdout, o, s);
 		if (o->trace) {
 			fputs(",\n  \"trace\": ", stdout);
-			explain_trace_json(stdout, r);
+			explain_rounds_trace_json(stdout, session_rounds(s));
 			fputs("}\n", stdout);
 		} else {
 			fputs("\n}\n", stdout);
@@ -43,12 +43,16 @@ static int run(const cli_options *o, fd_session *s)
 	} else {
 		if (from)
 			txt_fprintf(stdout, "rules from %s (%s: no -r given)\n", from, origin);
-		explain_match_text(stdout, r);
+		explain_rounds_text(stdout, session_rounds(s));
 		if (o->trace) {
 			fputc('\n', stdout);
-			explain_trace_text(stdout, r);
+			explain_rounds_trace_text(stdout, session_rounds(s));
 		}
 		cli_print_diff_after(o, s);
+	}
+	if (!session_rounds(s)->settled) {
+		fputs("fusiondbg: warning: ", stderr);
+		explain_rounds_settle_text(stderr, session_rounds(s));
 	}
 	return EXIT_OK;
 }

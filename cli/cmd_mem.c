@@ -10,8 +10,8 @@
 
 static const cli_command_spec spec = {
 	.usage = "fusiondbg mem MODEL -r RULES [--format text|json] [--peak-warn BYTES]" CLI_USAGE_WHATIF
-	         CLI_USAGE_MODEL,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_FORMAT | OPT_PEAKWARN | OPT_SET | OPT_DIFF,
+	         CLI_USAGE_MODEL CLI_USAGE_ROUNDS,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_FORMAT | OPT_PEAKWARN | OPT_SET | OPT_DIFF | OPT_ROUNDS,
 	.needs = "mem needs one MODEL",
 };
 
@@ -22,7 +22,7 @@ static int run(const cli_options *o, fd_session *s)
 		cli_write_run_json(stdout, o, s);
 		fputs("\n}\n", stdout);
 	} else {
-		estimate_write_text(stdout, session_estimate(s));
+		estimate_write_text(stdout, session_final_estimate(s));   /* the final fusions, every round */
 		cli_print_diff_after(o, s);
 	}
 	return EXIT_OK;

@@ -8,7 +8,8 @@
 #include "base/text.h"
 
 static const char usage[] =
-	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize] [--initializers onnx|constant]";
+	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize] [--initializers onnx|constant]"
+	CLI_USAGE_ROUNDS " [--with OPTIMIZED.onnx|fusion_result.json]";
 
 int cmd_tui(int argc, char **argv)
 {
@@ -21,7 +22,7 @@ int cmd_tui(int argc, char **argv)
 		return EXIT_OK;
 	}
 	cli_options o;
-	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON, usage, &o) < 0)
+	if (cli_parse(argc, argv, OPT_RULES | OPT_MODEL_COMMON | OPT_ROUNDS | OPT_WITH, usage, &o) < 0)
 		return EXIT_BAD_INPUT;
 	if (!o.model || o.n_positional != 1) {
 		txt_fprintf(stderr, "fusiondbg: the TUI takes one MODEL\nusage: %s\n", usage);
@@ -30,6 +31,7 @@ int cmd_tui(int argc, char **argv)
 	tui_options to = {
 		.model = o.model, .rules = o.rules, .n_rules = o.n_rules, .dims = o.dims, .n_dims = o.n_dims,
 		.target = o.target, .no_canonicalize = o.no_canonicalize, .initializers = o.initializers,
+		.max_rounds = o.max_rounds, .passes = o.passes, .compare_with = o.with,
 	};
 	return tui_run(&to);
 }

@@ -18,15 +18,17 @@
 
 static const cli_command_spec spec = {
 	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE | --limit N]" CLI_USAGE_MODEL
-	         CLI_USAGE_WHATIF,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_LIMIT | OPT_SET | OPT_DIFF,
+	         CLI_USAGE_WHATIF CLI_USAGE_ROUNDS,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_LIMIT | OPT_SET | OPT_DIFF | OPT_ROUNDS,
 	.required = OPT_RULE,
 	.needs = "why needs one MODEL and --rule NAME",
 	.events = true,
 };
 
-static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
+/* Over rounds (explain_rounds_why): the round that answers, and its attempt. */
+static int why_node(const fd_rounds *rd, int32_t ri, const char *node_name)
 {
+	const fd_match_result *r = rd->items[0]->result;
 	int32_t g, node;
 	if (!model_find_node(r->ctx->model, node_name, &g, &node)) {
 		char hint[600];
@@ -34,12 +36,16 @@ static int why_node(const fd_match_result *r, int32_t ri, const char *node_name)
 		        explain_node_hint(r->ctx->model, node_name, hint, sizeof hint));
 		return EXIT_BAD_INPUT;
 	}
-	fd_why w;
-	explain_why(r, ri, g, node, &w);
-	txt_fprintf(stdout, "%s\n", w.line);
+	fd_rounds_why rw;
+	explain_rounds_why(rd, ri, g, node, &rw);
+	txt_fprintf(stdout, "%s\n", rw.line);
+	if (!rw.round)
+		return EXIT_FINDINGS;
+	r = rd->items[rw.round - 1]->result;
+	fd_why w = rw.why;
 	if (w.kind == WHY_ATTEMPT) {
 		const fd_attempt *at = &r->trace.attempts[w.attempt];
-		if (at->anchor >= 0 && match_unit_node(r->ctx, g, at->anchor) != node) {
+		if (at->anchor >= 0 && match_unit_node(r->ctx, g, at->anchor) != rw.node) {
 			char lab[256];
 			txt_fprintf(stdout, "note: %s is not an anchor of %s; this is the deepest attempt that reached it, at %s\n",
 			       node_name, r->rules->rules[ri].name,
@@ -103,6 +109,63 @@ static int why_rule(const fd_match_result *r, int32_t ri, int limit)
 	return fired ? EXIT_OK : EXIT_FINDINGS;
 }
 
+/* An anchor the rule did not fire on, in some round. */
+typedef struct ranked {
+	int32_t round;
+	uint32_t attempt, score;
+} ranked;
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+	const ranked *a = pa, *b = pb;
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	return a->round != b->round ? (a->round < b->round ? -1 : 1) : (a->attempt > b->attempt) - (a->attempt < b->attempt);
+}
+
+/* The same over every round: the counts summed, the misses of all rounds
+ * ranked together, each line saying its round. */
+static int why_rule_rounds(const fd_rounds *rd, int32_t ri, int limit)
+{
+	const fd_rule *rule = &rd->rules->rules[ri];
+	long long fired = 0, match_times = 0, attempts = 0;
+	VEC(ranked) all = { 0 };
+	for (int32_t k = 0; k < rd->n; k++) {
+		const fd_match_result *r = rd->items[k]->result;
+		fired += r->stats[ri].effect_times;
+		match_times += r->stats[ri].match_times;
+		attempts += r->stats[ri].attempts;
+		size_t n;
+		uint32_t *miss = explain_misses(r, ri, &n);
+		for (size_t i = 0; i < n; i++)
+			vec_push(&all, ((ranked){ k + 1, miss[i], r->trace.attempts[miss[i]].score }));
+		free(miss);
+	}
+	if (attempts == 0)
+		return no_anchor(rd->items[0]->result, ri);
+	if (all.n > 1)
+		qsort(all.items, all.n, sizeof *all.items, cmp_ranked);
+	txt_fprintf(stdout, "%s %s %lld time%s (match_times %lld, attempts %lld; in round", rule->name, fired ? "fired" : "never fired",
+	       fired, fired == 1 ? "" : "s", match_times, attempts);
+	for (int32_t k = 0, c = 0; k < rd->n; k++)
+		if (rd->items[k]->result->stats[ri].effect_times || (!fired && rd->items[k]->result->stats[ri].attempts))
+			txt_fprintf(stdout, "%s %d", c++ ? "," : "", (int)k + 1);
+	txt_fprintf(stdout, ")%s\n", all.n ? (fired ? "; on the other anchors, deepest failure first:" : "; closest near-misses:") : "");
+	char line[2048];
+	size_t shown = limit > 0 && (size_t)limit < all.n ? (size_t)limit : all.n;
+	for (size_t i = 0; i < shown; i++)
+		txt_fprintf(stdout, "[round %d] %s\n", (int)all.items[i].round,
+		       explain_why_line(rd->items[all.items[i].round - 1]->result, all.items[i].attempt, line, sizeof line));
+	if (shown < all.n)
+		txt_fprintf(stdout, "... and %zu more (--limit 0 lists them all)\n", all.n - shown);
+	if (all.n) {
+		txt_fprintf(stdout, "\ndetail of the closest (round %d):\n", (int)all.items[0].round);
+		explain_attempt_text(stdout, rd->items[all.items[0].round - 1]->result, all.items[0].attempt);
+	}
+	vec_release(&all);
+	return fired ? EXIT_OK : EXIT_FINDINGS;
+}
+
 /* the session has loaded model and rules, applied --set and run once */
 static int run(const cli_options *o, fd_session *s)
 {
@@ -113,7 +176,9 @@ static int run(const cli_options *o, fd_session *s)
 		        explain_rule_hint(session_rules(s), o->rule, hint, sizeof hint));
 		return EXIT_BAD_INPUT;
 	}
-	int rc = o->node ? why_node(session_result(s), ri, o->node) : why_rule(session_result(s), ri, o->limit);
+	const fd_rounds *rd = session_rounds(s);
+	int rc = o->node ? why_node(rd, ri, o->node)
+	       : rd->n > 1 ? why_rule_rounds(rd, ri, o->limit) : why_rule(session_result(s), ri, o->limit);
 	cli_print_diff_after(o, s);
 	return rc;
 }

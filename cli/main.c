@@ -21,6 +21,8 @@ static const struct command {
 	{ "mem",    cmd_mem,    "memory per fusion and graph peak before -> after, speed-up estimates" },
 	{ "apply",  cmd_apply,  "write the fused model: each fusion one custom-domain node" },
 	{ "export", cmd_export, "draw the graph: DOT / PNG / SVG, every fusion an annotated cluster" },
+	{ "compare", cmd_compare, "a compiler's optimized graph or fusion_result.json against the prediction" },
+	{ "diagnose", cmd_diagnose, "CANN's fusion_diagnose: dtypes, memory limits against real sizes, kernel cache" },
 };
 
 const char *cli_command_summary(const char *name, size_t len)

@@ -48,6 +48,10 @@ static const struct option_def {
 	{ "max-nodes", 0, OPT_MAXNODES, "N", "PNG/SVG layout limit in nodes (0: none)" },
 	{ "max-side", 0, OPT_MAXSIDE, "PX", "a PNG longer than PX on a side is refused (default 10000; 0: none)" },
 	{ "peak-warn", 0, OPT_PEAKWARN, "BYTES", "warn about fusions whose kernel peak is over BYTES (default 512MiB)" },
+	{ "max-rounds", 0, OPT_MAXROUNDS, "N", "rounds a pass may take before it counts as not settled (default 10)" },
+	{ "passes", 0, OPT_PASSES, "FILE", "run the rules in the passes this file lists, one pass a line" },
+	{ "with", 0, OPT_WITH, "FILE", "the compiler's result: its optimized .onnx or a fusion_result.json" },
+	{ "cache-dir", 0, OPT_CACHEDIR, "DIR", "the JIT kernel cache to check (default ~/.cann/kernel_cache)" },
 };
 
 static const struct option_def *find_option(const char *arg, const char **inline_value)
@@ -220,6 +224,16 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 			return cli_usage_error(usage, "--peak-warn wants a byte count such as 512MiB, not '%s'", v);
 		break;
 	}
+	case OPT_MAXROUNDS: {
+		int64_t n;
+		if (parse_int64(v, &n) || n < 1 || n > 10000)
+			return cli_usage_error(usage, "--max-rounds wants a number from 1 to 10000, not '%s'", v);
+		o->max_rounds = (int)n;
+		break;
+	}
+	case OPT_PASSES: o->passes = v; break;
+	case OPT_WITH: o->with = v; break;
+	case OPT_CACHEDIR: o->cache_dir = v; break;
 	case OPT_STRICT: o->strict = true; break;
 	case OPT_VERBOSE: o->verbose = true; break;
 	case OPT_TRACE: o->trace = true; break;

@@ -25,6 +25,7 @@ int cli_open_session(const cli_options *o, fd_session *s, bool events)
 		.no_events = !events,
 		.defer_run = true,
 		.est = { .peak_warn = o->peak_warn > 0 ? o->peak_warn : 0 },
+		.rounds = { .max_rounds = o->max_rounds, .pass_file = o->passes },
 	};
 	if (session_open(s, &so, &d) < 0) {
 		cli_print_diags(&d);
@@ -48,8 +49,11 @@ int cli_open_session(const cli_options *o, fd_session *s, bool events)
 		session_close(s);
 		return -1;
 	}
-	if (s->stale)
-		session_run(s);
+	if (s->stale && session_run(s) < 0) {
+		cli_print_diags(&s->run_diags);
+		session_close(s);
+		return -1;
+	}
 	return 0;
 }
 
@@ -86,9 +90,9 @@ void cli_print_diff_after(const cli_options *o, const fd_session *s)
 void cli_write_run_json(FILE *f, const cli_options *o, fd_session *s)
 {
 	estimate_attach_json(&s->current, session_estimate(s));
-	explain_match_json_fields(f, session_result(s));
+	explain_rounds_json_fields(f, session_rounds(s));
 	fputs(",\n  \"memory\": ", f);
-	estimate_write_memory_json(f, session_estimate(s));
+	estimate_write_memory_json(f, session_final_estimate(s));   /* the graph after every round */
 	if (o->diff) {
 		fputs(",\n  \"diff\": ", f);
 		cli_print_session_diff(f, o, s);

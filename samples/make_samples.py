@@ -533,6 +533,45 @@ def s_symbolic_batch():
 	return "symbolic_batch.onnx", model(b.graph(s_symbolic_batch.__doc__), 17)
 
 
+def s_rounds_conv_bn_relu():
+	"""Rounds, two of them (samples/rounds/two_rounds.yaml): conv1 -> bn1 ->
+	relu1 -> conv2 -> bn2 -> conv3 -> relu3. Round 1: Conv_BN_Fusion makes
+	ConvBN of {conv1, bn1} and {conv2, bn2}, Conv_Relu_Fusion ConvRelu of
+	{conv3, relu3}. Round 2: ConvBN_Relu_Fusion fuses fused_conv1 (ConvBN)
+	with relu1; at fused_conv2 the next node is fused_conv3 (ConvRelu), not
+	a Relu. samples/rounds/never_settles.yaml turns relu1 and relu3 into
+	Clip and back for ever."""
+	b = Builder("rounds_conv_bn_relu")
+	x = b.input("x", [1, 16, 32, 32])
+	h = conv(b, "conv1", x, 16, 16)
+	h = batchnorm(b, "bn1", h, 16)
+	h = b.node("Relu", "relu1", [h])
+	h = conv(b, "conv2", h, 16, 16)
+	h = batchnorm(b, "bn2", h, 16)
+	h = conv(b, "conv3", h, 16, 16, k=1)
+	b.node("Relu", "relu3", [h], ["y"])
+	b.output("y", [1, 16, 32, 32])
+	return "rounds_conv_bn_relu.onnx", model(b.graph(s_rounds_conv_bn_relu.__doc__), 17)
+
+
+def s_rounds_residual():
+	"""Rounds, three of them (samples/rounds/three_rounds.yaml): two residual
+	blocks conv -> bn -> add(bn, skip) -> relu. Round 1 folds each Conv +
+	BatchNorm (ConvBN), round 2 takes the residual Add (ConvBNAdd), round 3
+	the Relu (ConvBNAddRelu); samples/rounds/ge_passes.txt runs the same
+	rules as three ordered passes."""
+	b = Builder("rounds_residual")
+	x = b.input("x", [1, 16, 32, 32])
+	skip = x
+	for i in ("1", "2"):
+		h = conv(b, "conv" + i, skip, 16, 16)
+		h = batchnorm(b, "bn" + i, h, 16)
+		h = b.node("Add", "add" + i, [h, skip])
+		skip = b.node("Relu", "relu" + i, [h], None if i == "1" else ["y"])
+	b.output("y", [1, 16, 32, 32])
+	return "rounds_residual.onnx", model(b.graph(s_rounds_residual.__doc__), 17)
+
+
 def s_initializer_inputs():
 	"""An old PyTorch export (IR 4, opset 9) that lists every initializer
 	among the graph inputs: x[1,16,32,32] -> conv1 -> bn1 -> relu1 -> conv2
@@ -562,6 +601,7 @@ SAMPLES = [
 	s_memory_limit, s_workspace_spill, s_channel_divisibility,
 	s_priority_conflict, s_would_cycle,
 	s_gelu_erf, s_gelu_tanh, s_if_subgraph, s_symbolic_batch, s_initializer_inputs,
+	s_rounds_conv_bn_relu, s_rounds_residual,
 ]
 
 

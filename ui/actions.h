@@ -45,6 +45,8 @@
 	_(REVERSE_CONTINUE, "reverse-continue", SEC_STEP, "reverse",  "Run backward to the previous breakpoint") \
 	_(STEP_START,       "step-start",       SEC_STEP, "start",  "First event of the trace") \
 	_(STEP_END,         "step-end",         SEC_STEP, "end",  "Last event of the trace") \
+	_(NEXT_ROUND,       "next-round",       SEC_STEP, "round",  "Step the next round of the rules (rules that name another rule's target_op fire in a later round)") \
+	_(PREV_ROUND,       "prev-round",       SEC_STEP, "round back",  "Step the previous round of the rules") \
 	_(BREAKPOINT,       "toggle-breakpoint",SEC_STEP, "break",  "Toggle a breakpoint on the rule, node or reason code under the cursor") \
 	_(ADD_BREAKPOINT,   "add-breakpoint",   SEC_STEP, "add",  "Set a breakpoint by name: rule NAME, node NAME or reason CODE") \
 	_(WHY_NOT,          "why-not",          SEC_WHY, "why-not",   "Why did a rule not fire here? Land on the deciding check") \

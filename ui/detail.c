@@ -126,6 +126,29 @@ static void attr_value(const fd_attr *a, char *buf, size_t size)
 	sb_release(&b);
 }
 
+/* With rounds: every round whose fusion took the node (as it was then). */
+static void round_rows(tui *t, int32_t g, int32_t node)
+{
+	const fd_rounds *rd = session_rounds(&t->s);
+	for (int32_t k = 1; k <= rd->n; k++) {
+		const fd_round *rr = rd->items[k - 1];
+		int32_t u = rounds_node_in(rd, k, g, node);
+		int32_t f = u >= 0 ? rr->result->claim[g][u] : -1;
+		if (f < 0)
+			continue;
+		const fd_fusion *fu = &rr->result->fusions[f];
+		const fd_rule *rule = &rr->result->rules->rules[fu->rule];
+		char members[600] = "", one[300];
+		for (int32_t i = 0; i < fu->n_nodes && strlen(members) < sizeof members - 40; i++) {
+			strcat(members, i ? ", " : "");
+			strncat(members, explain_rounds_node(rd, k, g, rr->result->pool[fu->nodes + i], one, sizeof one),
+			        sizeof members - strlen(members) - 1);
+		}
+		add(t, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "round %d: fusion #%d by %s %s %s: %s",
+		    (int)k, (int)f, rule->name, G.arrow, rule->target_op ? rule->target_op : "?", members);
+	}
+}
+
 static void build_node(tui *t)
 {
 	const fd_model *m = session_model(&t->s);
@@ -140,6 +163,8 @@ static void build_node(tui *t)
 	char gname[NAME_SHOWN + 1];
 	add(t, ROLE_DIM, -1, NULL, "graph %s, step %d of %d", t->dgraph ? shown(gname, sizeof gname, g->name) : "main",
 	    n->topo + 1, g->n_nodes);
+	if (tui_n_rounds(t) > 1)
+		round_rows(t, t->dgraph, t->dnode);
 	int32_t f = r->claim[t->dgraph][t->dnode];
 	if (f >= 0) {
 		const fd_fusion *fu = &r->fusions[f];
@@ -252,7 +277,8 @@ static void build_rule(tui *t)
 	if (t->drule < 0 || t->drule >= rs->n_rules)
 		return;
 	const fd_rule *r = &rs->rules[t->drule];
-	const fd_rule_stats *st = &session_result(&t->s)->stats[t->drule];
+	fd_rule_stats sum = tui_rule_stats(t, t->drule);   /* over every round */
+	const fd_rule_stats *st = &sum;
 	fd_srcpos p = yval_pos(r->root);
 	add(t, ROLE_HEADER, t->drule, NULL, "rule %s", r->name);
 	add(t, ROLE_KEY, t->drule, NULL, "%s:%d (document %d)", r->file ? r->file : "?", p.line, r->doc_index + 1);

@@ -129,6 +129,14 @@ int display_width(const char *s)
 	return w;
 }
 
+void display_list_row(int y, int x, int w, bool cursor, int role, const char *text)
+{
+	if (cursor)
+		display_fill(y, x, w, ROLE_CURSOR, 0);
+	display_text(y, x, 1, ROLE_CURSOR, 0, cursor ? G.cursor : "");
+	display_text(y, x + 1, w - 1, cursor ? ROLE_CURSOR : role, 0, text);
+}
+
 /* The horizontal window (display_clip): columns are the callers', the screen
  * shows [left, right) of them moved left by shift. Off: everything, as is. */
 static struct { bool on; int left, right, shift; } clip;

@@ -23,6 +23,8 @@ int  display_text(int y, int x, int w, int role, attr_t extra, const char *s);
  * little longer): names inside bodies share a long head. */
 int  display_text_mid(int y, int x, int w, int role, attr_t extra, const char *s);
 void display_fill(int y, int x, int w, int role, attr_t extra);
+/* A list's row of one text: the cursor row filled and marked, the others in role. */
+void display_list_row(int y, int x, int w, bool cursor, int role, const char *text);
 /* Horizontal scrolling: until display_unclip, display_text and display_fill
  * draw only screen columns [left, right), everything moved left by shift
  * columns (layout.c sets it around a scrolled view's rows). */

@@ -40,9 +40,36 @@ static unsigned search(tui *t, int dir, bool ask)
 	return RES_SELECT | RES_REDRAW;
 }
 
+/* Off the end of a round, a step goes on in the next (backwards: the
+ * previous) round that has somewhere to stop; false when none has. */
+static bool step_across(tui *t, vs_step how, int32_t *round, uint32_t *to)
+{
+	bool back = how == STEP_PREV_EVENT || how == STEP_PREV_ATTEMPT || how == STEP_PREV_FIRE ||
+	            how == STEP_PREV_FAILURE || how == STEP_REVERSE_CONTINUE;
+	if (how == STEP_START || how == STEP_END)
+		return false;
+	int32_t keep = t->round;
+	for (int32_t k = t->round + (back ? -1 : 1); k >= 1 && k <= tui_n_rounds(t); k += back ? -1 : 1) {
+		tui_set_round(t, k);   /* maps the node breakpoints into round k */
+		const fd_match_result *r = tui_result(t);
+		if (!r->trace.n_events)
+			continue;
+		uint32_t edge = back ? (uint32_t)r->trace.n_events - 1 : 0;
+		bool moved = true;
+		*to = how == STEP_NEXT_EVENT || how == STEP_PREV_EVENT ? edge
+		    : vs_stepper_move(r, &t->bps, edge, how, &moved);
+		if (moved) {
+			*round = k;
+			return true;
+		}
+	}
+	tui_set_round(t, keep);
+	return false;
+}
+
 static unsigned stepper(tui *t, vs_step how, const char *none)
 {
-	const fd_match_result *r = session_result(&t->s);
+	const fd_match_result *r = tui_result(t);
 	if (t->focus != VIEW_TRACE)
 		tui_show_view(t, VIEW_TRACE);
 	bool moved;
@@ -51,16 +78,19 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 		tui_message(t, ROLE_WARN, "no breakpoints: b sets one on the rule, node or reason under the cursor");
 		return RES_REDRAW;
 	}
+	int32_t was = t->round, round = t->round;
 	uint32_t to = vs_stepper_move(r, &t->bps, cur, how, &moved);
-	if (!moved) {
+	if (!moved && !(moved = step_across(t, how, &round, &to))) {
 		tui_message(t, ROLE_WARN, "%s", none);
 		return RES_REDRAW;
 	}
-	unsigned res = tui_goto_event(t, to);
+	unsigned res = tui_goto_round_event(t, round, to);
+	if (round != was)
+		tui_message(t, ROLE_INFO, "round %d of %d", (int)round, (int)tui_n_rounds(t));
 	if (how == STEP_CONTINUE || how == STEP_REVERSE_CONTINUE) {
 		char which[512];
-		tui_message(t, ROLE_BREAK, "breakpoint %s hit at event #%u", vs_bp_hits_at(&t->bps, r, to, which, sizeof which),
-		            to);
+		tui_message(t, ROLE_BREAK, "breakpoint %s hit at event #%u",
+		            vs_bp_hits_at(&t->bps, tui_result(t), to, which, sizeof which), to);
 	}
 	return res;
 }
@@ -304,6 +334,18 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_REVERSE_CONTINUE: return stepper(t, STEP_REVERSE_CONTINUE, "no breakpoint hit before this event");
 	case ACT_STEP_START: return stepper(t, STEP_START, "at the first event");
 	case ACT_STEP_END: return stepper(t, STEP_END, "at the last event");
+	case ACT_NEXT_ROUND:
+	case ACT_PREV_ROUND: {
+		int32_t k = t->round + (a == ACT_NEXT_ROUND ? 1 : -1);
+		if (k < 1 || k > tui_n_rounds(t)) {
+			tui_message(t, ROLE_WARN, tui_n_rounds(t) == 1 ? "the rules ran one round (no rule names another's "
+			            "target_op)" : a == ACT_NEXT_ROUND ? "at the last round" : "at the first round");
+			return RES_REDRAW;
+		}
+		unsigned res = tui_show_view(t, VIEW_TRACE) | tui_set_round(t, k);
+		tui_message(t, ROLE_INFO, "round %d of %d", (int)k, (int)tui_n_rounds(t));
+		return res;
+	}
 	case ACT_BREAKPOINT:
 		tui_message(t, ROLE_WARN, "nothing to break on here: rules, graph and trace rows take breakpoints");
 		return RES_REDRAW;

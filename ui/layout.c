@@ -110,7 +110,10 @@ static void draw_view(tui *t, enum tui_view v)
 	int x = p->x + 1, w = p->w - 2, off = t->hoff[v];
 	if (off > 0)
 		snprintf(right + strlen(right), sizeof right - strlen(right), "%scol %d", n ? "  " : "", off + 1);
-	draw_box(p, t->focus == v, view_title(v), right);
+	char title[160];
+	if (tui_n_rounds(t) > 1)   /* the round the trace steps, in every view */
+		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)t->round, (int)tui_n_rounds(t));
+	draw_box(p, t->focus == v, tui_n_rounds(t) > 1 ? title : view_title(v), right);
 	/* scrolled right: rows are drawn off wider and seen through the pane (display_clip) */
 	if (off > 0)
 		display_clip(x, x + w, off);
@@ -138,7 +141,7 @@ static void draw_title(tui *t)
 {
 	const fd_session *s = &t->s;
 	const fd_match_result *r = session_result(s);
-	const fd_estimate *e = session_estimate(s);
+	const fd_estimate *e = session_final_estimate(s);   /* the graph after every round */
 	const char *model = strrchr(t->model_path, '/') ? strrchr(t->model_path, '/') + 1 : t->model_path;
 	char before[32] = "?", after[32] = "?";
 	if (e->n_graphs > 0) {
@@ -153,14 +156,20 @@ static void draw_title(tui *t)
 		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu warning%s", G.warn, t->lint_total,
 		         t->lint_total == 1 ? "" : "s");
 	const char *target = r->target ? r->target : "ai_core";
+	/* with rounds: every round's fusions, and how many rounds */
+	size_t fired = rounds_n_fusions(session_rounds(s));
+	char rounds[64] = "";
+	if (tui_n_rounds(t) > 1)
+		snprintf(rounds, sizeof rounds, " in %d rounds%s", (int)tui_n_rounds(t),
+		         session_rounds(s)->settled ? "" : " (not settled)");
 	/* the fullest form that fits: model, unsaved, fired and peak matter most */
-	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu  peak %s %s %s",
-	         model, mod, t->rules_label, target, r->n_fusions, before, G.arrow, after);
+	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu%s  peak %s %s %s",
+	         model, mod, t->rules_label, target, fired, rounds, before, G.arrow, after);
 	if (display_width(buf) > t->cols)
-		snprintf(buf, sizeof buf, " fusiondbg  %s%s  %d rules  %s  fired %zu  peak %s %s %s", model, mod,
-		         (int)r->n_rules, target, r->n_fusions, before, G.arrow, after);
+		snprintf(buf, sizeof buf, " fusiondbg  %s%s  %d rules  %s  fired %zu%s  peak %s %s %s", model, mod,
+		         (int)r->n_rules, target, fired, rounds, before, G.arrow, after);
 	if (display_width(buf) > t->cols)
-		snprintf(buf, sizeof buf, " %s%s  %s  fired %zu  peak %s %s %s", model, mod, target, r->n_fusions, before,
+		snprintf(buf, sizeof buf, " %s%s  %s  fired %zu  peak %s %s %s", model, mod, target, fired, before,
 		         G.arrow, after);
 	display_fill(0, 0, t->cols, ROLE_TITLE, 0);
 	display_text(0, 0, t->cols, ROLE_TITLE, 0, buf);

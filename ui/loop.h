@@ -24,6 +24,13 @@ void tui_rebuild_rule_rows(tui *t);
 /* After a re-run (RES_RERUN): rows, the trace cursor, the diff, the recovery file. */
 void tui_refresh(tui *t);
 
+/* compare.c: the compiler's result for the compare view: read once at
+ * start (a message on the status line when it cannot be), compared again
+ * after every run, freed at the end. */
+void tui_compare_open(tui *t, const char *path);
+void tui_compare_refresh(tui *t);
+void tui_compare_release(tui *t);
+
 /* export_menu.c: E — what to draw (before / after fusion, around the node
  * under the cursor, its fusion, its rule's fusions), the file, the picture. */
 unsigned tui_export(tui *t);

@@ -184,6 +184,7 @@ static void tui_release(tui *t)
 	free(t->rule_rows);
 	free(t->rule_marks);
 	vec_release(&t->drows);
+	tui_compare_release(t);
 	session_close(&t->s);
 }
 
@@ -230,6 +231,8 @@ int tui_run(const tui_options *o)
 	so.target = o->target;
 	so.no_canonicalize = o->no_canonicalize;
 	so.initializers = (fd_init_policy)o->initializers;
+	so.rounds.max_rounds = o->max_rounds;
+	so.rounds.pass_file = o->passes;
 	if (session_open(&t->s, &so, &d) < 0) {
 		display_done();
 		print_diags(&d);
@@ -258,7 +261,9 @@ int tui_run(const tui_options *o)
 	t->focus = VIEW_RULES;
 	t->main_view = VIEW_TRACE;
 	tui_rebuild_rule_rows(t);
+	t->round = 1;
 	vs_list_set_rows(&t->list[VIEW_TRACE], session_result(&t->s)->trace.n_events);
+	tui_compare_open(t, o->compare_with);
 
 	display_layout(t);
 	tui_select_focus(t);

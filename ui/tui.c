@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "explain/explain.h"
 #include "loop.h"
 #include "signals.h"
 #include "base/text.h"
@@ -64,14 +65,137 @@ unsigned tui_show_view(tui *t, enum tui_view v)
 	return RES_REDRAW | RES_DETAIL;
 }
 
+/* ---- rounds --------------------------------------------------------------- */
+
+int32_t tui_n_rounds(const tui *t)
+{
+	return session_rounds(&t->s)->n;
+}
+
+const fd_match_result *tui_result(const tui *t)
+{
+	const fd_round *r = rounds_get(session_rounds(&t->s), t->round);
+	return r ? r->result : session_result(&t->s);
+}
+
+int32_t tui_original_node(const tui *t, int32_t graph, int32_t node)
+{
+	if (t->round <= 1 || node < 0)
+		return node;
+	fd_id_vec orig = { 0 };
+	rounds_original_nodes(session_rounds(&t->s), t->round, graph, node, &orig);
+	int32_t first = orig.n ? orig.items[0] : FD_NONE;
+	vec_release(&orig);
+	return first;
+}
+
+fd_rule_stats tui_rule_stats(const tui *t, int32_t rule)
+{
+	fd_rule_stats sum = { 0 };
+	const fd_rounds *rd = session_rounds(&t->s);
+	for (int32_t k = 0; k < rd->n; k++) {
+		const fd_rule_stats *st = &rd->items[k]->result->stats[rule];
+		sum.attempts += st->attempts;
+		sum.match_times += st->match_times;
+		sum.effect_times += st->effect_times;
+		for (int g = 0; g < RUNG_COUNT; g++)
+			sum.by_rung[g] += st->by_rung[g];
+	}
+	if (rd->n == 0)
+		sum = session_result(&t->s)->stats[rule];
+	return sum;
+}
+
+uint32_t tui_best_attempt(const tui *t, int32_t rule, bool miss, int32_t *round)
+{
+	const fd_rounds *rd = session_rounds(&t->s);
+	uint32_t best = UINT32_MAX, best_score = 0;
+	bool best_fired = false;
+	*round = 1;
+	for (int32_t k = 1; k <= rd->n; k++) {
+		const fd_match_result *r = rd->items[k - 1]->result;
+		uint32_t idx[256];
+		size_t n = explain_rank_attempts(r, rule, idx, 256);
+		for (size_t i = 0; i < n; i++) {
+			const fd_attempt *a = &r->trace.attempts[idx[i]];
+			bool fired = a->rung == RUNG_FIRED;
+			if (miss && fired)
+				continue;
+			if (best == UINT32_MAX || (fired && !best_fired) || (fired == best_fired && a->score > best_score)) {
+				best = idx[i];
+				best_score = a->score;
+				best_fired = fired;
+				*round = k;
+			}
+			break;   /* ranked: the first that counts is this round's best */
+		}
+	}
+	return best;
+}
+
+int32_t tui_node_fusion(const tui *t, int32_t graph, int32_t node, int32_t *round)
+{
+	const fd_rounds *rd = session_rounds(&t->s);
+	int32_t f = -1;
+	*round = 0;
+	for (int32_t k = 1; k <= rd->n; k++) {
+		int32_t u = rounds_node_in(rd, k, graph, node);
+		const fd_match_result *r = rd->items[k - 1]->result;
+		if (u >= 0 && r->claim[graph][u] >= 0) {
+			f = r->claim[graph][u];
+			*round = k;
+		}
+	}
+	return f;
+}
+
+/* A node breakpoint stops where its node is in the stepped round. */
+static void map_breakpoints(tui *t)
+{
+	for (size_t i = 0; i < t->bps.n; i++) {
+		vs_breakpoint *bp = &t->bps.items[i];
+		if (bp->kind != BP_NODE)
+			continue;
+		bp->mapped = t->round > 1;
+		bp->at = bp->mapped ? rounds_node_in(session_rounds(&t->s), t->round, bp->graph, bp->node) : bp->node;
+	}
+}
+
+static void clamp_round(tui *t)
+{
+	int32_t n = tui_n_rounds(t);
+	if (t->round < 1 || t->round > n)
+		t->round = n >= 1 ? (t->round > n ? n : 1) : 1;
+	map_breakpoints(t);
+}
+
+unsigned tui_set_round(tui *t, int32_t round)
+{
+	t->round = round;
+	clamp_round(t);
+	vs_list_set_rows(&t->list[VIEW_TRACE], tui_result(t)->trace.n_events);
+	vs_list_goto(&t->list[VIEW_TRACE], 0);
+	if (t->focus == VIEW_TRACE)
+		tui_select_focus(t);
+	return RES_REDRAW | RES_DETAIL | RES_LAYOUT;
+}
+
 unsigned tui_goto_event(tui *t, uint32_t ev)
 {
 	if (t->focus != VIEW_TRACE)
 		tui_show_view(t, VIEW_TRACE);
-	vs_list_set_rows(&t->list[VIEW_TRACE], session_result(&t->s)->trace.n_events);
+	vs_list_set_rows(&t->list[VIEW_TRACE], tui_result(t)->trace.n_events);
 	vs_list_goto(&t->list[VIEW_TRACE], ev);
 	tui_select_focus(t);
 	return RES_REDRAW | RES_DETAIL;
+}
+
+unsigned tui_goto_round_event(tui *t, int32_t round, uint32_t ev)
+{
+	unsigned res = 0;
+	if (round != t->round)
+		res = tui_set_round(t, round);
+	return res | tui_goto_event(t, ev);
 }
 
 static int32_t rules_view_rule(const tui *t)
@@ -85,8 +209,8 @@ int32_t tui_rule_under_cursor(tui *t)
 	const fd_match_result *r = session_result(&t->s);
 	switch (t->focus) {
 	case VIEW_TRACE:
-		if (r->trace.n_events)
-			return trace_event(&r->trace, t->list[VIEW_TRACE].cursor).rule;
+		if (tui_result(t)->trace.n_events)
+			return trace_event(&tui_result(t)->trace, t->list[VIEW_TRACE].cursor).rule;
 		return -1;
 	case VIEW_DETAIL:
 		if (t->list[VIEW_DETAIL].cursor < t->drows.n && t->drows.items[t->list[VIEW_DETAIL].cursor].rule >= 0)
@@ -178,10 +302,11 @@ static void autosave_recovery(tui *t)
 
 void tui_remember_spot(tui *t)
 {
-	const fd_match_result *r = session_result(&t->s);
+	const fd_match_result *r = tui_result(t);
 	uint32_t ev = (uint32_t)t->list[VIEW_TRACE].cursor;
 	uint32_t a = vs_attempt_of(&r->trace, ev);
 	t->spot.valid = a != UINT32_MAX;
+	t->spot.round = t->round;
 	if (t->spot.valid) {
 		t->spot.rule = r->trace.attempts[a].rule;
 		t->spot.graph = r->trace.attempts[a].graph;
@@ -192,7 +317,9 @@ void tui_remember_spot(tui *t)
 
 static void restore_spot(tui *t)
 {
-	const fd_match_result *r = session_result(&t->s);
+	t->round = t->spot.round;
+	clamp_round(t);
+	const fd_match_result *r = tui_result(t);
 	vs_list_set_rows(&t->list[VIEW_TRACE], r->trace.n_events);
 	if (!t->spot.valid)
 		return;
@@ -215,5 +342,6 @@ void tui_refresh(tui *t)
 		session_diff_release(&t->diff);
 		t->diff_valid = false;
 	}
+	tui_compare_refresh(t);
 	autosave_recovery(t);
 }

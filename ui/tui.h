@@ -35,6 +35,7 @@
 #include "input.h"
 #include "keymap.h"
 #include "roles.h"
+#include "explain/compare.h"
 #include "session/session.h"
 #include "view_state.h"
 #include "views.h"
@@ -88,8 +89,19 @@ struct tui {
 	 * (session_rule_lint), and why it did not run (an fd_reason, or 0); the sum */
 	struct rule_mark { uint16_t lint; uint8_t not_run; } *rule_marks;
 	size_t lint_total;
-	/* where the trace cursor was, by (rule, graph, anchor), to find it again after a re-run */
-	struct { int32_t rule, graph, anchor; uint32_t offset; bool valid; } spot;
+	/* the round the trace view steps (rounds/rounds.h), 1-based */
+	int32_t round;
+	/* where the trace cursor was, by (round, rule, graph, anchor), to find it again after a re-run */
+	struct { int32_t round, rule, graph, anchor; uint32_t offset; bool valid; } spot;
+	/* the compare view: the compiler's file (--with), its model or record, the
+	 * comparison made again after every run (cmp_error: why there is none) */
+	const char *compare_with;
+	int cmp_source;             /* 0 none, 1 an optimized model, 2 a fusion_result.json */
+	fd_model cmp_model;
+	fd_jdoc cmp_doc;
+	fd_comparison cmp;
+	bool cmp_valid;
+	char cmp_error[512];
 	/* detail */
 	enum detail_kind dkind;
 	int32_t drule, dgraph, dnode;
@@ -113,6 +125,22 @@ struct tui {
 	double first_screen_ms, edit_ms, refresh_ms;
 	bool time_refresh;
 };
+
+/* tui.c: the round the trace view steps, its result (round 1's is
+ * session_result), and how many rounds the run took. */
+const fd_match_result *tui_result(const tui *t);
+int32_t tui_n_rounds(const tui *t);
+/* An original node for a node of the stepped round (the first it stands for). */
+int32_t tui_original_node(const tui *t, int32_t graph, int32_t node);
+/* A rule's counts summed over the rounds. */
+fd_rule_stats tui_rule_stats(const tui *t, int32_t rule);
+/* The rule's attempt best read first over every round — a firing, else
+ * (and with miss, only) the closest near-miss — and its round; UINT32_MAX
+ * when it made none. */
+uint32_t tui_best_attempt(const tui *t, int32_t rule, bool miss, int32_t *round);
+/* The last fusion (round *round, index in its result) that took original
+ * node (graph, node) in; -1 when none did. */
+int32_t tui_node_fusion(const tui *t, int32_t graph, int32_t node, int32_t *round);
 
 /* tui.c: the status line's message (printf-like), until the next key. */
 void tui_message(tui *t, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

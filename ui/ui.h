@@ -16,6 +16,9 @@ typedef struct tui_options {
 	const char *target;              /* --target; NULL: ai_core */
 	bool no_canonicalize;
 	int initializers;          /* --initializers: fd_init_policy, 0 unset */
+	int max_rounds;                  /* --max-rounds; 0: the default */
+	const char *passes;              /* --passes FILE, or NULL */
+	const char *compare_with;        /* --with: the compiler's result for the compare view, or NULL */
 } tui_options;
 
 enum { TUI_EXIT_CANNOT_START = 2 };

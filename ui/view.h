@@ -46,8 +46,13 @@ TUI_VIEWS(VIEW_OPS_DECL, )
 unsigned tui_toggle_breakpoint(tui *t, const vs_breakpoint *bp);
 /* Focus view v, remembering where we came from (q goes back). */
 unsigned tui_show_view(tui *t, enum tui_view v);
-/* The trace cursor moves to event ev (stepper, why-not, breakpoints). */
+/* The trace cursor moves to event ev (stepper, why-not, breakpoints) of
+ * the stepped round; tui_goto_round_event first steps round `round`. */
 unsigned tui_goto_event(tui *t, uint32_t ev);
+unsigned tui_goto_round_event(tui *t, int32_t round, uint32_t ev);
+/* The trace view steps round `round` (1 … tui_n_rounds), cursor at its first
+ * event; node breakpoints follow their node into it. */
+unsigned tui_set_round(tui *t, int32_t round);
 /* Row's name in view v as its row_label says ("event #111", "line 12"). */
 char *tui_row_label(tui *t, enum tui_view v, size_t row, char *buf, size_t size);
 /* Moves l by a move action (move-up … move-last-line); false for any other action. */

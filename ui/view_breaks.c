@@ -72,7 +72,7 @@ static unsigned action(tui *t, enum tui_action a)
 		return RES_REDRAW;
 	}
 	if (a == ACT_ENTER) {
-		const fd_match_result *r = session_result(&t->s);
+		const fd_match_result *r = tui_result(t);   /* the round being stepped */
 		vs_breakpoints one = { &t->bps.items[row], 1, 1 };
 		bool moved;
 		uint32_t cur = (uint32_t)t->list[VIEW_TRACE].cursor;

@@ -3,6 +3,7 @@
  * enabled or effect changed, and every fusion gained, lost or changed
  * (session_diff). Enter on a fusion shows its node in the graph. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "view.h"
 #include "base/vec.h"
@@ -51,21 +52,28 @@ static size_t rows(tui *t)
 	return drows.n;
 }
 
-static void fusion_nodes(tui *t, const fd_match_result *r, int32_t f, char *buf, size_t size)
+/* A change's fusion (the baseline's or the current rules'): its rule and,
+ * into buf, its original nodes (with rounds, those of the final fusion). */
+static const char *fusion_nodes(tui *t, const fd_fusion_change *c, bool after, char *buf, size_t size)
 {
 	buf[0] = 0;
-	if (f < 0 || (size_t)f >= r->n_fusions)
-		return;
-	const fd_fusion *fu = &r->fusions[f];
-	const fd_graph *g = &session_model(&t->s)->graphs[fu->graph];
-	const int32_t *ids = fusion_ids(r, fu->nodes);
+	const fd_match_result *r = session_change_result(&t->s, c, after);
+	int32_t f = after ? c->after : c->before;
+	if (!r || f < 0 || (size_t)f >= r->n_fusions)
+		return "?";
+	fd_id_vec ids = { 0 };
+	rounds_fusion_originals(after ? session_rounds(&t->s) : session_baseline_rounds(&t->s),
+	                        after ? c->round_after : c->round_before, (size_t)f, &ids);
+	const fd_graph *g = &session_model(&t->s)->graphs[c->graph];
 	size_t used = 0;
-	for (int32_t i = 0; i < fu->n_nodes && used + 4 < size; i++) {
-		int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", g->nodes[ids[i]].name);
+	for (size_t i = 0; i < ids.n && used + 4 < size; i++) {
+		int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", g->nodes[ids.items[i]].name);
 		if (w < 0)
 			break;
 		used += (size_t)w;
 	}
+	vec_release(&ids);
+	return r->rules->rules[r->fusions[f].rule].name;
 }
 
 static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
@@ -118,22 +126,20 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	}
 	case DR_FUSION: {
 		const fd_fusion_change *c = &df->changes[d->i];
-		const fd_match_result *before = session_baseline(&t->s), *after = session_result(&t->s);
 		const fd_graph *g = &session_model(&t->s)->graphs[c->graph];
 		const char *node = c->node >= 0 && c->node < g->n_nodes ? g->nodes[c->node].name : "?";
+		char was[1024];
 		if (c->kind == CHANGE_GAINED) {
 			*role = ROLE_GAIN;
-			fusion_nodes(t, after, c->after, nodes, sizeof nodes);
-			snprintf(buf, size, "  + gained %s @ %s: %s", rs->rules[after->fusions[c->after].rule].name, node, nodes);
+			snprintf(buf, size, "  + gained %s @ %s: %s", fusion_nodes(t, c, true, nodes, sizeof nodes), node, nodes);
 		} else if (c->kind == CHANGE_LOST) {
 			*role = ROLE_LOSS;
-			fusion_nodes(t, before, c->before, nodes, sizeof nodes);
-			snprintf(buf, size, "  - lost   %s @ %s: %s", rs->rules[before->fusions[c->before].rule].name, node, nodes);
+			snprintf(buf, size, "  - lost   %s @ %s: %s", fusion_nodes(t, c, false, nodes, sizeof nodes), node, nodes);
 		} else {
 			*role = ROLE_WARN;
-			fusion_nodes(t, after, c->after, nodes, sizeof nodes);
-			snprintf(buf, size, "  ~ changed %s %s %s @ %s: %s", rs->rules[before->fusions[c->before].rule].name,
-			         G.arrow, rs->rules[after->fusions[c->after].rule].name, node, nodes);
+			const char *before = fusion_nodes(t, c, false, was, sizeof was);
+			snprintf(buf, size, "  ~ changed %s %s %s @ %s: %s", before, G.arrow,
+			         fusion_nodes(t, c, true, nodes, sizeof nodes), node, nodes);
 		}
 		break;
 	}
@@ -156,11 +162,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	char buf[1024];
 	int role;
 	text_of(t, row, buf, sizeof buf, &role);
-	bool cur = cursor && t->focus == VIEW_DIFF;
-	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
-	display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : role, 0, buf);
+	display_list_row(y, x, w, cursor && t->focus == VIEW_DIFF, role, buf);
 }
 
 static unsigned action(tui *t, enum tui_action a)

@@ -25,10 +25,11 @@ static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 	row_node(t, row, &g, &n);
 	if (g < 0)
 		return "";
-	const fd_match_result *r = session_result(&t->s);
 	const fd_node *node = &session_model(&t->s)->graphs[g].nodes[n];
-	int32_t f = r->claim[g][n];
-	snprintf(buf, size, "%s %s %s", node->name, node->op_type, f >= 0 ? r->rules->rules[r->fusions[f].rule].name : "");
+	int32_t round;
+	int32_t f = tui_node_fusion(t, g, n, &round);
+	const fd_match_result *r = f >= 0 ? rounds_get(session_rounds(&t->s), round)->result : NULL;
+	snprintf(buf, size, "%s %s %s", node->name, node->op_type, r ? r->rules->rules[r->fusions[f].rule].name : "");
 	return buf;
 }
 
@@ -50,7 +51,6 @@ static void row_cells(tui *t, int32_t g, int32_t n, cells *c)
 {
 	const fd_graph *gr = &session_model(&t->s)->graphs[g];
 	const fd_node *node = &gr->nodes[n];
-	const fd_match_result *r = session_result(&t->s);
 	snprintf(c->op, sizeof c->op, "%s%s%s", node->domain && *node->domain ? node->domain : "",
 	         node->domain && *node->domain ? "." : "", node->op_type);
 	c->shape[0] = c->tag[0] = '\0';
@@ -59,8 +59,13 @@ static void row_cells(tui *t, int32_t g, int32_t n, cells *c)
 		char sb[96];
 		snprintf(c->shape, sizeof c->shape, "%s %s", shape_format(&tt->shape, sb, sizeof sb), dtype_name(tt->dtype));
 	}
-	int32_t f = r->claim[g][n];
-	if (f >= 0)
+	/* the fusion that took it last (with rounds: the final one, and its round) */
+	int32_t round;
+	int32_t f = tui_node_fusion(t, g, n, &round);
+	const fd_match_result *r = f >= 0 ? rounds_get(session_rounds(&t->s), round)->result : NULL;
+	if (r && tui_n_rounds(t) > 1)
+		snprintf(c->tag, sizeof c->tag, "R%d #%d %s", (int)round, f, r->rules->rules[r->fusions[f].rule].name);
+	else if (r)
 		snprintf(c->tag, sizeof c->tag, "#%d %s", f, r->rules->rules[r->fusions[f].rule].name);
 }
 
@@ -127,8 +132,9 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	const fd_model *m = session_model(&t->s);
 	const fd_graph *gr = &m->graphs[g];
 	const fd_node *node = &gr->nodes[n];
-	const fd_match_result *r = session_result(&t->s);
-	int32_t f = r->claim[g][n];
+	int32_t round;
+	int32_t f = tui_node_fusion(t, g, n, &round);
+	const fd_match_result *r = f >= 0 ? rounds_get(session_rounds(&t->s), round)->result : session_result(&t->s);
 	int end = x + w;
 	bool cur = cursor && t->focus == VIEW_GRAPH;
 	if (cur)

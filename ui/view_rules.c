@@ -42,7 +42,8 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
 	int32_t ri = t->rule_rows[row];
 	const fd_rule *r = &session_rules(&t->s)->rules[ri];
-	const fd_rule_stats *st = &session_result(&t->s)->stats[ri];
+	fd_rule_stats sum = tui_rule_stats(t, ri);   /* over every round */
+	const fd_rule_stats *st = &sum;
 	attr_t cur = cursor && t->focus == VIEW_RULES ? A_REVERSE : 0;
 	int end = x + w;
 	if (cur)
@@ -107,26 +108,33 @@ static unsigned action(tui *t, enum tui_action a)
 	int32_t ri = t->rule_rows[t->list[VIEW_RULES].cursor];
 	const fd_rule *rule = &session_rules(&t->s)->rules[ri];
 	const fd_match_result *r = session_result(&t->s);
+	int32_t round = 1;
 	switch (a) {
 	case ACT_ENTER: {
-		uint32_t at = first_attempt(t, ri);
+		/* over rounds: the best attempt of any round, and that round */
+		uint32_t at = tui_n_rounds(t) > 1 ? tui_best_attempt(t, ri, false, &round) : first_attempt(t, ri);
 		if (at == UINT32_MAX)
 			return no_anchor(t, ri);
+		r = rounds_get(session_rounds(&t->s), round)->result;
 		tui_show_view(t, VIEW_TRACE);
-		return tui_goto_event(t, vs_attempt_focus(&r->trace, at)) | RES_REDRAW;
+		return tui_goto_round_event(t, round, vs_attempt_focus(&r->trace, at)) | RES_REDRAW;
 	}
 	case ACT_WHY_NOT: {
-		uint32_t at = explain_closest_miss(r, ri);
+		uint32_t at = tui_n_rounds(t) > 1 ? tui_best_attempt(t, ri, true, &round) : explain_closest_miss(r, ri);
 		if (at == UINT32_MAX && t->rule_marks[ri].not_run)
 			at = first_attempt(t, ri);   /* the not-run record says why */
-		if (at == UINT32_MAX && !r->stats[ri].attempts)
+		if (at == UINT32_MAX && !tui_rule_stats(t, ri).attempts)
 			return no_anchor(t, ri);
 		if (at == UINT32_MAX) {
 			tui_message(t, ROLE_WARN, "%s fired on every anchor it tried", rule->name);
 			return RES_REDRAW;
 		}
+		if (at != UINT32_MAX && round > 1)
+			r = rounds_get(session_rounds(&t->s), round)->result;
+		else
+			round = 1;
 		tui_show_view(t, VIEW_TRACE);
-		unsigned res = tui_goto_event(t, vs_attempt_focus(&r->trace, at));
+		unsigned res = tui_goto_round_event(t, round, vs_attempt_focus(&r->trace, at));
 		char line[1024];
 		tui_message(t, ROLE_FAIL, "%s", explain_why_line(r, at, line, sizeof line));
 		return res | RES_REDRAW;

@@ -285,7 +285,7 @@ static bool bp_hits(const vs_breakpoint *bp, const fd_match_result *r, const fd_
 		return e->rule == bp->rule && (e->kind == EV_RULE || e->kind == EV_ANCHOR);
 	case BP_NODE:
 		return e->graph == bp->graph && (e->kind == EV_ANCHOR || e->kind == EV_TYPE) &&
-		       explain_unit_covers(r->ctx, e->graph, e->unit, bp->node);
+		       explain_unit_covers(r->ctx, e->graph, e->unit, bp->mapped ? bp->at : bp->node);
 	case BP_REASON:   /* a type check another candidate made good carries no failure */
 		return e->reason == bp->reason && bp->reason != REASON_NONE &&
 		       (e->kind != EV_TYPE || e->status != ST_FAIL || explain_superseded_by(r, idx) == UINT32_MAX);

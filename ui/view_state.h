@@ -69,8 +69,10 @@ typedef enum vs_bp_kind { BP_RULE, BP_NODE, BP_REASON } vs_bp_kind;
 typedef struct vs_breakpoint {
 	vs_bp_kind kind;
 	int32_t rule;          /* BP_RULE: rule index */
-	int32_t graph, node;   /* BP_NODE */
+	int32_t graph, node;   /* BP_NODE: a node of the model as loaded */
 	int32_t reason;        /* BP_REASON: fd_reason */
+	bool mapped;           /* BP_NODE: the trace read is a later round's (rounds/rounds.h), */
+	int32_t at;            /* where node is: this node of its graph (FD_NONE: nowhere) */
 } vs_breakpoint;
 
 typedef VEC(vs_breakpoint) vs_breakpoints;

@@ -8,9 +8,10 @@
 #include "view.h"
 #include "explain/explain.h"
 
+/* the round the view steps */
 static const fd_match_result *res(tui *t)
 {
-	return session_result(&t->s);
+	return tui_result(t);
 }
 
 static size_t rows(tui *t)
@@ -228,7 +229,7 @@ static void select_row(tui *t)
 	if (!event_node(res(t), &e, &node)) {
 		if (e.rule >= 0)
 			tui_set_detail_rule(t, e.rule);
-	} else if (node >= 0) {
+	} else if ((node = tui_original_node(t, e.graph, node)) >= 0) {
 		tui_set_detail_node(t, e.graph, node);
 	}
 }
@@ -253,15 +254,17 @@ static unsigned breakpoint_menu(tui *t)
 		choice[n] = (vs_breakpoint){ .kind = BP_RULE, .rule = e->rule };
 		n++;
 	}
-	int32_t node;
-	if (event_node(r, e, &node) && node >= 0) {
-		choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = node };
+	int32_t node, orig;
+	if (event_node(r, e, &node) && node >= 0 && (orig = tui_original_node(t, e->graph, node)) >= 0) {
+		/* on the node as loaded; it stops where that node is in each round */
+		choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = orig, .mapped = t->round > 1,
+		                             .at = node };
 		n++;
 	}
 	if (n == 0)
 		return RES_OK;
 	for (int i = 0; i < n; i++) {
-		vs_bp_describe(&choice[i], r, text[i], sizeof text[i]);
+		vs_bp_describe(&choice[i], session_result(&t->s), text[i], sizeof text[i]);
 		items[i] = text[i];
 	}
 	int k = n == 1 ? 0 : prompt_menu(t, "toggle a breakpoint on", items, n, 0);
@@ -348,7 +351,7 @@ static unsigned action(tui *t, enum tui_action a)
 {
 	switch (a) {
 	case ACT_EDIT: {
-		fd_event e;
+		fd_event e = { 0 };
 		char path[160] = "";
 		if (cursor_event(t, &e))
 			event_path(t, &e, path, sizeof path);

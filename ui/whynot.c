@@ -4,14 +4,16 @@
  * ask it. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "explain/explain.h"
 #include "view.h"
 
 unsigned tui_why_not_node(tui *t, int32_t g, int32_t n)
 {
-	const fd_match_result *r = session_result(&t->s);
+	const fd_rounds *rd = session_rounds(&t->s);
 	const fd_ruleset *rs = session_rules(&t->s);
 	const fd_node *node = &session_model(&t->s)->graphs[g].nodes[n];
+	bool rounds = tui_n_rounds(t) > 1;
 	int count = (int)t->n_rule_rows + 1;
 	char (*text)[256] = xcalloc((size_t)count, sizeof *text);
 	const char **items = xcalloc((size_t)count, sizeof *items);
@@ -20,17 +22,20 @@ unsigned tui_why_not_node(tui *t, int32_t g, int32_t n)
 	rule_of[0] = -1;
 	items[0] = text[0];
 	int initial = 0;
+	fd_rounds_why w;
 	for (size_t i = 0; i < t->n_rule_rows; i++) {
 		int32_t ri = t->rule_rows[i];
-		uint32_t a = vs_why_not(r, ri, g, n);
+		explain_rounds_why(rd, ri, g, n, &w);
 		const char *what = "no attempt reached it";
 		char oc[96];
-		if (a != UINT32_MAX) {
-			const fd_attempt *at = &r->trace.attempts[a];
+		if (w.why.attempt != UINT32_MAX) {
+			const fd_attempt *at = &rd->items[w.round - 1]->result->trace.attempts[w.why.attempt];
 			if (at->rung == RUNG_FIRED)
 				snprintf(oc, sizeof oc, "fired");
 			else
 				snprintf(oc, sizeof oc, "%s %s", rung_name((fd_rung)at->rung), reason_code((fd_reason)at->reason));
+			if (rounds)
+				snprintf(oc + strlen(oc), sizeof oc - strlen(oc), " (round %d)", (int)w.round);
 			what = oc;
 		}
 		snprintf(text[i + 1], sizeof text[0], "%-32s %s", rs->rules[ri].name, what);
@@ -46,24 +51,14 @@ unsigned tui_why_not_node(tui *t, int32_t g, int32_t n)
 	free(rule_of);
 	if (rule == -2)
 		return RES_REDRAW;
-	uint32_t a = vs_why_not(r, rule, g, n);
-	if (a == UINT32_MAX) {
-		if (rule >= 0) {
-			const fd_rule *ru = &rs->rules[rule];
-			const fd_rule_op *op0 = ru->match.n_ops ? &ru->match.ops[0]
-			                      : ru->n_branches && ru->branches[0].n_ops ? &ru->branches[0].ops[0] : NULL;
-			fd_srcpos p = op0 ? yval_pos(op0->type_where) : yval_pos(ru->root);
-			tui_message(t, ROLE_FAIL, "%s did not fire on %s (%s): no attempt reached it; op0 type: expected %s, "
-			            "actual %s [FD-NM01] at %s:%d:%d", ru->name, node->name, node->op_type,
-			            op0 ? op0->type : "?", node->op_type, p.file ? p.file : "?", p.line, p.col);
-		} else {
-			tui_message(t, ROLE_WARN, "no rule made an attempt that reached %s", node->name);
-		}
+	explain_rounds_why(rd, rule, g, n, &w);
+	if (w.why.attempt == UINT32_MAX) {
+		tui_message(t, rule >= 0 ? ROLE_FAIL : ROLE_WARN, "%s", w.line[0] ? w.line :
+		            "no rule made an attempt that reached the node");
 		return RES_REDRAW;
 	}
-	unsigned res = tui_goto_event(t, vs_attempt_focus(&r->trace, a));
-	char line[1024];
-	const fd_attempt *at = &r->trace.attempts[a];
-	tui_message(t, at->rung == RUNG_FIRED ? ROLE_FIRED : ROLE_FAIL, "%s", explain_why_line(r, a, line, sizeof line));
+	const fd_match_result *r = rd->items[w.round - 1]->result;
+	unsigned res = tui_goto_round_event(t, w.round, vs_attempt_focus(&r->trace, w.why.attempt));
+	tui_message(t, w.fired ? ROLE_FIRED : ROLE_FAIL, "%s", w.line);
 	return res | RES_REDRAW;
 }

@@ -5,6 +5,9 @@
  *                   as JSON, CANN's fusion_result.json;
  *   why.c           which attempt answers "why not here?" (explain_why, for
  *                   `why` and the TUI alike), near-miss ranking, the one line;
+ *   rounds_report.c the same over every round of a run (rounds/rounds.h):
+ *                   summary, trace, JSON, the words for a node a round made;
+ *   why_rounds.c    "why not here?" across rounds;
  *   candidates.c    for a rule with no anchor, the nodes nearest to being one;
  *   value_text.c    the words for a unit, a param value, a rule value, a place;
  *   names.c         "did you mean" for a rule, node or reason code a user gave.
@@ -16,6 +19,7 @@
 #include <stdio.h>
 #include "match/match.h"
 #include "match/param_value.h"
+#include "rounds/rounds.h"
 
 /* ---- a run (match_report.c) ------------------------------------------------ */
 /* Match JSON (the keys of fusiondbg(1), OPTIONS --format: model, rules, fusions, rejections; the
@@ -25,7 +29,25 @@ void explain_match_json(FILE *f, const fd_match_result *r);
 /* The same keys without the enclosing braces (no trailing comma or newline),
  * so a caller can add its own ("memory", "trace") around them. */
 void explain_match_json_fields(FILE *f, const fd_match_result *r);
+/* Its objects, which the rounds report also writes: a rule's (without the
+ * closing brace, so a caller may add keys), a fusion's and a rejection's
+ * (keys: more "key": value, pairs put after "rule"; nodes writes the
+ * "nodes" list, NULL: the member names). */
+typedef void (*explain_nodes_json_fn)(FILE *f, const void *arg, const fd_match_result *r, size_t fusion);
+void explain_rule_json(FILE *f, const fd_rule *rule, const fd_rule_stats *st);
+void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char *keys, explain_nodes_json_fn nodes,
+                         const void *arg);
+void explain_rejection_json(FILE *f, const fd_match_result *r, uint32_t attempt, const char *keys);
 void explain_match_text(FILE *f, const fd_match_result *r);
+/* Its parts, which the rounds report (rounds_report.c) also writes: the
+ * rules table over any per-rule counts; each fusion on a line after indent
+ * (name gives a member's words, NULL: its name); the rejections per rule and
+ * code, the heading once (*header says whether it was written). */
+typedef const char *(*explain_node_name_fn)(const void *arg, int32_t graph, int32_t node, char *buf, size_t size);
+void explain_rules_table(FILE *f, const fd_ruleset *rs, const int32_t *order, int32_t n, const fd_rule_stats *stats);
+void explain_fusions_text(FILE *f, const fd_match_result *r, const char *indent, explain_node_name_fn name,
+                          const void *arg);
+void explain_rejections_text(FILE *f, const fd_match_result *r, const char *indent, bool *header);
 
 /* ---- the trace (trace_report.c) -------------------------------------------- */
 
@@ -59,6 +81,11 @@ void explain_trace_text(FILE *f, const fd_match_result *r);
 void explain_attempt_text(FILE *f, const fd_match_result *r, uint32_t attempt);
 /* The whole trace as JSON: {"attempts": [...]} with each attempt's events. */
 void explain_trace_json(FILE *f, const fd_match_result *r);
+/* Its lists' items, for the rounds report: the canonical-form events; the
+ * attempts with their events, each with "round" when round > 0 (", "
+ * before every item but the very first: *first). */
+void explain_trace_json_composites(FILE *f, const fd_match_result *r);
+void explain_trace_json_attempts(FILE *f, const fd_match_result *r, int32_t round, bool *first);
 /* CANN fusion_result.json shape: {"session_and_graph_id": "0_0",
  * "graph_fusion": {RULE: {"match_times": "N", "effect_times": "M"}}, "ub_fusion": {}} */
 void explain_fusion_result_json(FILE *f, const fd_match_result *r);
@@ -119,6 +146,44 @@ void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t 
  * "optional"), so that an edit goes to what decided it; false for other
  * events (condition_text.c). */
 bool explain_condition_key(const fd_rule_op *op, const fd_event *ev, char *buf, size_t size);
+/* ---- rounds (rounds_report.c, why_rounds.c) -----------------------------------
+ * A run of one round (one pass, no pass file) reads as the functions above
+ * write it; the JSON keys gain "round" (fusions, rejections, attempts) and
+ * "rounds" {count, settled, max_rounds, passes, keep_firing}, the rules
+ * "pass" and "fired_in_rounds", every fusion "members" (the nodes of its
+ * round; "nodes" are always original nodes). */
+void explain_rounds_text(FILE *f, const fd_rounds *rd);
+void explain_rounds_json_fields(FILE *f, const fd_rounds *rd);
+void explain_rounds_trace_text(FILE *f, const fd_rounds *rd);
+void explain_rounds_trace_json(FILE *f, const fd_rounds *rd);
+/* "not settled: …" when a pass did not settle, else nothing. */
+void explain_rounds_settle_text(FILE *f, const fd_rounds *rd);
+/* A node of round `number` in words: its name, and for a fused node its op
+ * type and original nodes: "fused_conv1 (ConvBN of conv1, bn1)". */
+const char *explain_rounds_node(const fd_rounds *rd, int32_t number, int32_t graph, int32_t node, char *buf,
+                                size_t size);
+/* "fused_conv1 (ConvBN) was made from conv1, bn1 by Conv_BN in round 1" for
+ * a node a round made (kept since or not); NULL (buf "") for a node of the
+ * original graph. */
+const char *explain_rounds_origin(const fd_rounds *rd, int32_t number, int32_t graph, int32_t node, char *buf,
+                                  size_t size);
+
+/* Why across rounds: each round where the rule ran answers for the node the
+ * asked node had become there; the round that answers is the first where
+ * the rule fired on it, else the last where an attempt reached it, else the
+ * first (not run, or unreached). line: that round's one line with "in round
+ * k" after its verb, how the nodes it names were made ("fused_conv1
+ * (ConvBN) was made from conv1, bn1 by Conv_BN in round 1"), which other
+ * rule fused the node and when, and whether a later round offered it again.
+ * A run of one round answers exactly as explain_why. */
+typedef struct fd_rounds_why {
+	int32_t round;         /* the answering round (1-based); 0: none */
+	int32_t node;          /* the node the asked node is in that round's model */
+	fd_why why;            /* that round's answer (attempt and decisive: its trace) */
+	bool fired;
+	char line[3072];
+} fd_rounds_why;
+void explain_rounds_why(const fd_rounds *rd, int32_t rule, int32_t graph, int32_t node, fd_rounds_why *out);
 
 /* ---- words (value_text.c) ----------------------------------------------------- */
 /* "conv1 (Conv)" or "Mul_4 (Swish: silu of Sigmoid_3, Mul_4)". Returns buf. */

@@ -40,6 +40,68 @@ void explain_match_json(FILE *f, const fd_match_result *r)
 	fputs("\n}\n", f);
 }
 
+void explain_rule_json(FILE *f, const fd_rule *rule, const fd_rule_stats *st)
+{
+	fputs("{\"name\": ", f);
+	json_write_string(f, rule->name);
+	fprintf(f, ", \"priority\": %lld, \"enabled\": %s, \"attempts\": %lld, \"match_times\": %lld, \"effect_times\": %lld",
+	        (long long)rule->priority, rule->enabled ? "true" : "false", (long long)st->attempts,
+	        (long long)st->match_times, (long long)st->effect_times);
+}
+
+void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char *keys, explain_nodes_json_fn nodes,
+                         const void *arg)
+{
+	const fd_fusion *fu = &r->fusions[i];
+	const fd_rule *rule = &r->rules->rules[fu->rule];
+	const fd_graph *g = r->ctx->graphs[fu->graph].g;
+	fputs("{\"rule\": ", f);
+	json_write_string(f, rule->name);
+	fprintf(f, ", %s\"priority\": %lld, \"graph\": %d, \"nodes\": ", keys ? keys : "", (long long)rule->priority,
+	        fu->graph);
+	if (nodes)
+		nodes(f, arg, r, i);
+	else
+		names_json(f, g, r->pool + fu->nodes, fu->n_nodes, false);
+	fputs(", \"target_op\": ", f);
+	json_write_string(f, rule->target_op);
+	fputs(", \"kernel_name\": ", f);
+	json_write_string(f, rule->kernel_name);
+	fputs(", \"inputs\": ", f);
+	names_json(f, g, r->pool + fu->inputs, fu->n_inputs, true);
+	fputs(", \"outputs\": ", f);
+	names_json(f, g, r->pool + fu->outputs, fu->n_outputs, true);
+	if (r->memory_json) {
+		fputs(", \"memory\": ", f);
+		r->memory_json(f, r, i, r->memory_json_arg);
+		fputc('}', f);
+		return;
+	}
+	fprintf(f, ", \"memory\": {\"inputs_bytes\": %lld, \"outputs_bytes\": %lld, \"intermediates_bytes\": %lld, \"workspace_bytes\": %lld}}",
+	        (long long)sum_bytes(g, r->pool + fu->inputs, fu->n_inputs),
+	        (long long)sum_bytes(g, r->pool + fu->outputs, fu->n_outputs),
+	        (long long)sum_bytes(g, r->pool + fu->intermediates, fu->n_intermediates),
+	        (long long)fu->workspace_bytes);
+}
+
+void explain_rejection_json(FILE *f, const fd_match_result *r, uint32_t attempt, const char *keys)
+{
+	const fd_attempt *a = &r->trace.attempts[attempt];
+	char line[1024];
+	fputs("{\"rule\": ", f);
+	json_write_string(f, r->rules->rules[a->rule].name);
+	fprintf(f, ", %s\"anchor\": ", keys ? keys : "");
+	if (a->anchor >= 0)
+		json_write_string(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"rung\": \"%s\", \"code\": \"%s\", \"reason\": ", rung_id((fd_rung)a->rung),
+	        reason_code((fd_reason)a->reason));
+	explain_why_line(r, attempt, line, sizeof line);
+	json_write_string(f, strncmp(line, "why: ", 5) ? line : line + 5);
+	fputc('}', f);
+}
+
 void explain_match_json_fields(FILE *f, const fd_match_result *r)
 {
 	const fd_ruleset *rs = r->rules;
@@ -49,96 +111,54 @@ void explain_match_json_fields(FILE *f, const fd_match_result *r)
 	json_write_string(f, r->target);
 	fprintf(f, ",\n  \"canonicalize\": %s,\n  \"rules\": [", r->ctx->canonicalize ? "true" : "false");
 	for (int32_t i = 0; i < r->n_rules; i++) {
-		int32_t ri = r->order[i];
-		const fd_rule *rule = &rs->rules[ri];
 		fputs(i ? ",\n    " : "\n    ", f);
-		fputs("{\"name\": ", f);
-		json_write_string(f, rule->name);
-		fprintf(f, ", \"priority\": %lld, \"enabled\": %s, \"attempts\": %lld, \"match_times\": %lld, \"effect_times\": %lld}",
-		        (long long)rule->priority, rule->enabled ? "true" : "false", (long long)r->stats[ri].attempts,
-		        (long long)r->stats[ri].match_times, (long long)r->stats[ri].effect_times);
+		explain_rule_json(f, &rs->rules[r->order[i]], &r->stats[r->order[i]]);
+		fputc('}', f);
 	}
 	fputs("\n  ],\n  \"fusions\": [", f);
 	for (size_t i = 0; i < r->n_fusions; i++) {
-		const fd_fusion *fu = &r->fusions[i];
-		const fd_rule *rule = &rs->rules[fu->rule];
-		const fd_graph *g = r->ctx->graphs[fu->graph].g;
 		fputs(i ? ",\n    " : "\n    ", f);
-		fputs("{\"rule\": ", f);
-		json_write_string(f, rule->name);
-		fprintf(f, ", \"priority\": %lld, \"graph\": %d, \"nodes\": ", (long long)rule->priority, fu->graph);
-		names_json(f, g, r->pool + fu->nodes, fu->n_nodes, false);
-		fputs(", \"target_op\": ", f);
-		json_write_string(f, rule->target_op);
-		fputs(", \"kernel_name\": ", f);
-		json_write_string(f, rule->kernel_name);
-		fputs(", \"inputs\": ", f);
-		names_json(f, g, r->pool + fu->inputs, fu->n_inputs, true);
-		fputs(", \"outputs\": ", f);
-		names_json(f, g, r->pool + fu->outputs, fu->n_outputs, true);
-		if (r->memory_json) {
-			fputs(", \"memory\": ", f);
-			r->memory_json(f, r, i, r->memory_json_arg);
-			fputc('}', f);
-			continue;
-		}
-		fprintf(f, ", \"memory\": {\"inputs_bytes\": %lld, \"outputs_bytes\": %lld, \"intermediates_bytes\": %lld, \"workspace_bytes\": %lld}}",
-		        (long long)sum_bytes(g, r->pool + fu->inputs, fu->n_inputs),
-		        (long long)sum_bytes(g, r->pool + fu->outputs, fu->n_outputs),
-		        (long long)sum_bytes(g, r->pool + fu->intermediates, fu->n_intermediates),
-		        (long long)fu->workspace_bytes);
+		explain_fusion_json(f, r, i, NULL, NULL, NULL);
 	}
 	fputs("\n  ],\n  \"rejections\": [", f);
 	bool first = true;
-	char line[1024];
 	for (size_t i = 0; i < r->trace.n_attempts; i++) {
-		const fd_attempt *a = &r->trace.attempts[i];
-		if (a->rung == RUNG_FIRED)
+		if (r->trace.attempts[i].rung == RUNG_FIRED)
 			continue;
 		fputs(first ? "\n    " : ",\n    ", f);
 		first = false;
-		fputs("{\"rule\": ", f);
-		json_write_string(f, rs->rules[a->rule].name);
-		fputs(", \"anchor\": ", f);
-		if (a->anchor >= 0)
-			json_write_string(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
-		else
-			fputs("null", f);
-		fprintf(f, ", \"rung\": \"%s\", \"code\": \"%s\", \"reason\": ", rung_id((fd_rung)a->rung),
-		        reason_code((fd_reason)a->reason));
-		explain_why_line(r, (uint32_t)i, line, sizeof line);
-		json_write_string(f, strncmp(line, "why: ", 5) ? line : line + 5);
-		fputc('}', f);
+		explain_rejection_json(f, r, (uint32_t)i, NULL);
 	}
 	fputs("\n  ]", f);
 }
 
-void explain_match_text(FILE *f, const fd_match_result *r)
+void explain_rules_table(FILE *f, const fd_ruleset *rs, const int32_t *order, int32_t n, const fd_rule_stats *stats)
 {
-	const fd_ruleset *rs = r->rules;
-	const char *path = r->ctx->model->path ? r->ctx->model->path : "";
-	const char *base = strrchr(path, '/');
-	txt_fprintf(f, "model %s, target %s, %d rule%s, %zu fusion%s%s\n", base ? base + 1 : path, r->target,
-	        r->n_rules, r->n_rules == 1 ? "" : "s", r->n_fusions, r->n_fusions == 1 ? "" : "s",
-	        r->ctx->canonicalize ? "" : ", canonical forms off");
 	txt_fprintf(f, "\nrules (run order)         priority  attempts  match_times  effect_times\n");
-	for (int32_t i = 0; i < r->n_rules; i++) {
-		int32_t ri = r->order[i];
+	for (int32_t i = 0; i < n; i++) {
+		int32_t ri = order[i];
 		const fd_rule *rule = &rs->rules[ri];
-		const fd_rule_stats *st = &r->stats[ri];
+		const fd_rule_stats *st = &stats[ri];
 		txt_fprintf(f, "  %-30s %6lld %9lld %12lld %13lld%s\n", rule->name, (long long)rule->priority,
 		        (long long)st->attempts, (long long)st->match_times, (long long)st->effect_times,
 		        !rule->enabled ? "  (disabled)" : st->by_rung[RUNG_NOT_RUN] ? "  (not run)" : "");
 	}
-	if (r->n_fusions)
-		txt_fprintf(f, "\nfusions\n");
+}
+
+void explain_fusions_text(FILE *f, const fd_match_result *r, const char *indent, explain_node_name_fn name,
+                          const void *arg)
+{
+	const fd_ruleset *rs = r->rules;
+	char buf[1024];
 	for (size_t i = 0; i < r->n_fusions; i++) {
 		const fd_fusion *fu = &r->fusions[i];
 		const fd_rule *rule = &rs->rules[fu->rule];
 		const fd_graph *g = r->ctx->graphs[fu->graph].g;
-		txt_fprintf(f, "  %s: ", rule->name);
-		for (int32_t k = 0; k < fu->n_nodes; k++)
-			txt_fprintf(f, "%s%s", k ? ", " : "", g->nodes[r->pool[fu->nodes + k]].name);
+		txt_fprintf(f, "%s  %s: ", indent, rule->name);
+		for (int32_t k = 0; k < fu->n_nodes; k++) {
+			int32_t nd = r->pool[fu->nodes + k];
+			txt_fprintf(f, "%s%s", k ? ", " : "", name ? name(arg, fu->graph, nd, buf, sizeof buf) : g->nodes[nd].name);
+		}
 		txt_fprintf(f, " -> %s", rule->target_op ? rule->target_op : "?");
 		if (rule->kernel_name)
 			txt_fprintf(f, " (kernel %s)", rule->kernel_name);
@@ -146,8 +166,12 @@ void explain_match_text(FILE *f, const fd_match_result *r)
 			txt_fprintf(f, " [graph %s]", g->name ? g->name : "?");
 		fputc('\n', f);
 	}
+}
+
+void explain_rejections_text(FILE *f, const fd_match_result *r, const char *indent, bool *header)
+{
+	const fd_ruleset *rs = r->rules;
 	/* rejections: per rule and code, with the first example */
-	bool header = false;
 	for (int32_t i = 0; i < r->n_rules; i++) {
 		int32_t ri = r->order[i];
 		int64_t count[REASON_COUNT] = { 0 };
@@ -162,14 +186,29 @@ void explain_match_text(FILE *f, const fd_match_result *r)
 		for (int c = 0; c < REASON_COUNT; c++) {
 			if (!count[c])
 				continue;
-			if (!header) {
-				txt_fprintf(f, "\nrejections (rule, code, count, first)\n");
-				header = true;
+			if (!*header) {
+				txt_fprintf(f, "\n%srejections (rule, code, count, first)\n", indent);
+				*header = true;
 			}
 			char line[1024];
 			explain_why_line(r, example[c], line, sizeof line);
-			txt_fprintf(f, "  %s %s x%lld: %s\n", rs->rules[ri].name, reason_code((fd_reason)c),
+			txt_fprintf(f, "%s  %s %s x%lld: %s\n", indent, rs->rules[ri].name, reason_code((fd_reason)c),
 			        (long long)count[c], strncmp(line, "why: ", 5) ? line : line + 5);
 		}
 	}
+}
+
+void explain_match_text(FILE *f, const fd_match_result *r)
+{
+	const char *path = r->ctx->model->path ? r->ctx->model->path : "";
+	const char *base = strrchr(path, '/');
+	txt_fprintf(f, "model %s, target %s, %d rule%s, %zu fusion%s%s\n", base ? base + 1 : path, r->target,
+	        r->n_rules, r->n_rules == 1 ? "" : "s", r->n_fusions, r->n_fusions == 1 ? "" : "s",
+	        r->ctx->canonicalize ? "" : ", canonical forms off");
+	explain_rules_table(f, r->rules, r->order, r->n_rules, r->stats);
+	if (r->n_fusions)
+		txt_fprintf(f, "\nfusions\n");
+	explain_fusions_text(f, r, "", NULL, NULL);
+	bool header = false;
+	explain_rejections_text(f, r, "", &header);
 }

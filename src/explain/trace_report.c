@@ -715,24 +715,32 @@ static void json_event(FILE *f, const fd_match_result *r, uint32_t idx, const fd
 	fputc('}', f);
 }
 
-void explain_trace_json(FILE *f, const fd_match_result *r)
+void explain_trace_json_composites(FILE *f, const fd_match_result *r)
 {
-	const fd_trace *t = &r->trace;
-	char lab[192];
-	fputs("{\"composites\": [", f);
 	uint32_t e = 0;
 	fd_trace_iter it;
 	fd_event ev;
-	trace_iter_init(&it, t, 0);
+	trace_iter_init(&it, &r->trace, 0);
 	for (; trace_iter_next(&it, &ev) && ev.kind == EV_COMPOSITE; e++) {
 		fputs(e ? ", " : "", f);
 		json_event(f, r, e, &ev);
 	}
-	fputs("], \"attempts\": [", f);
+}
+
+void explain_trace_json_attempts(FILE *f, const fd_match_result *r, int32_t round, bool *first)
+{
+	const fd_trace *t = &r->trace;
+	char lab[192];
+	fd_trace_iter it;
+	fd_event ev;
+	trace_iter_init(&it, t, 0);
 	for (size_t ai = 0; ai < t->n_attempts; ai++) {
 		const fd_attempt *a = &t->attempts[ai];
-		fprintf(f, "%s{\"rule\": ", ai ? ", " : "");
+		fprintf(f, "%s{\"rule\": ", *first ? "" : ", ");
+		*first = false;
 		json_write_string(f, r->rules->rules[a->rule].name);
+		if (round > 0)
+			fprintf(f, ", \"round\": %d", (int)round);
 		fputs(", \"anchor\": ", f);
 		if (a->anchor >= 0)
 			json_write_string(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
@@ -750,6 +758,15 @@ void explain_trace_json(FILE *f, const fd_match_result *r)
 		}
 		fputs("]}", f);
 	}
+}
+
+void explain_trace_json(FILE *f, const fd_match_result *r)
+{
+	bool first = true;
+	fputs("{\"composites\": [", f);
+	explain_trace_json_composites(f, r);
+	fputs("], \"attempts\": [", f);
+	explain_trace_json_attempts(f, r, 0, &first);
 	fputs("]}\n", f);
 }
 

@@ -17,6 +17,6 @@ void rewrite_release(fd_rewrite *rw)
 
 fd_fused_node *rewrite_add(fd_rewrite *rw, int32_t graph)
 {
-	vec_push(&rw->nodes, ((fd_fused_node){ .graph = graph }));
+	vec_push(&rw->nodes, ((fd_fused_node){ .graph = graph, .fusion = -1 }));
 	return &rw->nodes.items[rw->nodes.n - 1];
 }

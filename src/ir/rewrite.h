@@ -1,6 +1,8 @@
 /* rewrite.h — a rewritten model as plain data: fused nodes, each standing for
- * a set of member nodes of one graph of a loaded fd_model. export/apply.c
- * builds one from a match; onnx/onnx_write.c writes the model with it. The
+ * a set of member nodes of one graph of a loaded fd_model. A rewrite is
+ * built from a match (rounds/fuse.h); onnx/onnx_write.c writes the model
+ * with it (`apply`), and rewrite_build_model makes the rewritten model in
+ * memory, the graph the next round of rules matches (rounds/rounds.h). The
  * rewrite owns everything its nodes point to (its arena); graph indices and
  * member ids refer to the model it was built for. */
 #ifndef FD_REWRITE_H
@@ -8,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/arena.h"
+#include "base/diag.h"
 #include "base/vec.h"
 #include "ir/graph.h"
 
@@ -15,9 +18,14 @@ typedef struct fd_fused_node {
 	int32_t graph;             /* index in model->graphs */
 	int32_t n_members;
 	int32_t *members;          /* node ids of that graph the node replaces */
+	int32_t fusion;            /* what it was made from (the match's fusion index), -1 */
+	int32_t round;             /* the round of that match (rounds/rounds.h), 0 */
 	const char *name, *op_type, *domain;
 	int32_t n_inputs, n_outputs;
 	const char **inputs;       /* tensor names by port; "" for an empty port */
+	const bool *folded;        /* per input: a constant folded into the node, which the rewritten
+	                            * model leaves out (rewrite_build_model; apply writes every input);
+	                            * NULL: none */
 	const char **outputs;      /* tensor names */
 	int32_t n_attrs;
 	fd_attr *attrs;            /* any kind fd_attr carries */
@@ -30,7 +38,35 @@ typedef struct fd_rewrite {
 
 void rewrite_init(fd_rewrite *rw);
 void rewrite_release(fd_rewrite *rw);
-/* A new zeroed node of graph `graph`; the pointer lives until the next add. */
+/* A new zeroed node of graph `graph` (fusion -1); the pointer lives until the next add. */
 fd_fused_node *rewrite_add(fd_rewrite *rw, int32_t graph);
+
+/* ---- the rewritten model in memory (rewrite_model.c) ------------------------
+ * The model m with every fused node of rw in place of its members: nodes
+ * keep their file order, a fused node stands where its last member was;
+ * tensors made inside a fused node and not among its outputs are gone, every
+ * other tensor keeps its name, shape, dtype, kind and constant value; a
+ * fused node owns the subgraph bodies its members owned, and reads its
+ * inputs but those folded into it. Producers,
+ * consumers and the topological order are made again (graph_link,
+ * graph_topo_sort), shapes are not inferred again: the boundary tensors keep
+ * what the model knew of them.
+ *
+ * The new model borrows from m and rw (names, shapes, attributes, constant
+ * values, the nodes' attribute arrays): release it before them. It owns its
+ * graphs, nodes, tensors and the map below (its arena). */
+typedef struct fd_rewrite_map {
+	/* from[g][j]: node j of the new graph g is node from[g][j] of m when >= 0,
+	 * else fused node -from[g][j] - 1 of rw */
+	int32_t **from;
+	/* to[g][i]: node i of m's graph g is node to[g][i] of the new graph (a
+	 * member: its fused node) */
+	int32_t **to;
+} fd_rewrite_map;
+
+/* -1 + d when a fused node names a tensor its graph lacks, claims a node
+ * twice, or the result has a cycle; out is then released. */
+int rewrite_build_model(const fd_model *m, const fd_rewrite *rw, fd_model *out, fd_rewrite_map *map,
+                        fd_diags *d);
 
 #endif

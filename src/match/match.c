@@ -461,8 +461,9 @@ typedef VEC(alt) alt_vec;
 
 /* The schema refuses patterns longer than MATCH_MAX_OPS (FD_RULE_MAX_OPS)
  * and more branches than an event's branch holds; a pattern with an op
- * type the table does not know cannot run (check says so). */
-static bool pattern_runnable(const fd_rule_pattern *p)
+ * type the context does not know cannot run (check says so). n_ops: the
+ * context's op ids (the op table's and its fused types). */
+static bool pattern_runnable(const fd_rule_pattern *p, int n_ops)
 {
 	if (p->n_ops <= 0 || p->n_ops > MATCH_MAX_OPS)
 		return false;
@@ -470,20 +471,20 @@ static bool pattern_runnable(const fd_rule_pattern *p)
 		if (p->ops[i].n_types <= 0)
 			return false;
 		for (int k = 0; k < p->ops[i].n_types; k++)
-			if (p->ops[i].ops[k] < 0)
+			if (p->ops[i].ops[k] < 0 || p->ops[i].ops[k] >= n_ops)
 				return false;
 	}
 	return true;
 }
 
 /* The rule's alternatives, all of them: match.ops, then the branches. */
-static int rule_alts(const fd_rule *r, alt_vec *out)
+static int rule_alts(const fd_rule *r, alt_vec *out, int n_ops)
 {
 	out->n = 0;
-	if (pattern_runnable(&r->match))
+	if (pattern_runnable(&r->match, n_ops))
 		vec_push(out, ((alt){ -1, &r->match }));
 	for (int b = 0; b < r->n_branches && b <= FD_RULE_MAX_BRANCHES; b++)
-		if (pattern_runnable(&r->branches[b]))
+		if (pattern_runnable(&r->branches[b], n_ops))
 			vec_push(out, ((alt){ (int8_t)b, &r->branches[b] }));
 	return (int)out->n;
 }
@@ -686,10 +687,12 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	qsort(r->order, (size_t)rs->n_rules, sizeof *r->order, cmp_rules);
 
 	/* size the trace once: about ten events per anchor of every rule */
+	/* a context that does not know the rule set's fused types: those ops never match */
+	int n_ops = optable_count() + (match_ctx_has_types(ctx, rs) ? ctx->n_types : 0);
 	size_t est = (size_t)rs->n_rules;
 	alt_vec alts = { 0 };
 	for (int32_t i = 0; i < rs->n_rules; i++) {
-		int na = rule_alts(&rs->rules[i], &alts);
+		int na = opt->run_rule && !opt->run_rule[i] ? 0 : rule_alts(&rs->rules[i], &alts, n_ops);
 		for (int32_t gi = 0; gi < ctx->n_graphs; gi++)
 			for (int k = 0; k < na; k++)
 				for (int t = 0; t < alts.items[k].pat->ops[0].n_types; t++) {
@@ -725,13 +728,15 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	i32_vec anchors = { 0 }, cursors = { 0 };
 	for (int32_t oi = 0; oi < rs->n_rules; oi++) {
 		s.rule = r->order[oi];
+		if (opt->run_rule && !opt->run_rule[s.rule])
+			continue;
 		s.r = &rs->rules[s.rule];
 		s.branch = -1;
 		s.gi = 0;
 		s.g = ctx->n_graphs ? ctx->graphs[0].g : NULL;
 		uint32_t first = s.n_emitted;
 		match_emit(&s, EV_RULE, ST_INFO, REASON_NONE, -1, -1, FD_NONE, FD_NONE, s.r->priority, 0);
-		int n_alts = rule_alts(s.r, &alts);
+		int n_alts = rule_alts(s.r, &alts, n_ops);
 		if (!s.r->enabled) {
 			rule_not_run(&s, REASON_NR01_DISABLED, first);
 			continue;

@@ -73,12 +73,21 @@ typedef struct fd_graph_index {
 typedef struct fd_match_ctx {
 	const fd_model *model;
 	bool canonicalize;
+	int n_types;              /* the rule set's fused op types (rules.h): type k is op id */
+	const char **types;       /* optable_count() + k and matches nodes of that op_type */
 	int32_t n_graphs;
 	fd_graph_index *graphs;
 	fd_arena arena;
 } fd_match_ctx;
 
 int  match_ctx_init(fd_match_ctx *ctx, const fd_model *m, bool canonicalize, fd_diags *d);
+/* With the fused op types a rule set names (rs->fused_types): a rule op of
+ * such a type matches the nodes of that op_type, in any domain. */
+int  match_ctx_init_types(fd_match_ctx *ctx, const fd_model *m, bool canonicalize, const char *const *types,
+                          int n_types, fd_diags *d);
+/* The context knows exactly rs's fused types (else those rule ops never
+ * match: build the context again). */
+bool match_ctx_has_types(const fd_match_ctx *ctx, const fd_ruleset *rs);
 void match_ctx_release(fd_match_ctx *ctx);
 
 /* Unit helpers. */
@@ -94,6 +103,9 @@ typedef struct fd_match_options {
 	const char *target;       /* NULL: "ai_core" */
 	int max_complete;         /* complete patterns tried per anchor; 0: 16 */
 	bool no_events;           /* keep attempts only (fast what-if runs); why needs events */
+	const bool *run_rule;     /* per rule index: run it in this run; NULL: every rule. A rule
+	                           * left out has no event and no attempt (a round that cannot
+	                           * change its outcome, rounds/rounds.h) */
 } fd_match_options;
 
 /* A fired rule. All ranges index fd_match_result.pool. */

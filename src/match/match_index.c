@@ -28,6 +28,7 @@ typedef struct op_info {
 #define OP_CACHE 64
 #define COMPOSITE_KINDS (COMPOSITE_BIASADD + 1)
 typedef struct op_memo {
+	const fd_match_ctx *ctx; /* its fused types (match.h) get ids after the table's */
 	strmap types;          /* op_type → index in infos */
 	VEC(op_info) infos;
 	const char *key[OP_CACHE];
@@ -47,6 +48,9 @@ static const op_info *op_lookup(op_memo *m, const char *op_type)
 		x.constant = !strcmp(op_type, "Constant");
 		x.shape_only = !strcmp(op_type, "Shape") || !strcmp(op_type, "Size");
 		x.n_ids = optable_ids_for_onnx_type(op_type, x.ids, 8);
+		for (int32_t k = 0; k < m->ctx->n_types && x.n_ids < 8; k++)
+			if (!strcmp(op_type, m->ctx->types[k]))
+				x.ids[x.n_ids++] = optable_count() + k;
 		vec_push(&m->infos, x);
 		slot = (int32_t)m->infos.n - 1;
 		strmap_put(&m->types, op_type, slot);
@@ -116,7 +120,7 @@ static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 static void build_anchor_index(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 {
 	const fd_graph *g = ix->g;
-	int n_ops = optable_count();
+	int n_table = optable_count(), n_ops = n_table + ctx->n_types;
 	ix->n_ops = n_ops;
 	/* per node: which ids match (node_ids CSR) */
 	int32_t *nid_off = xcalloc((size_t)g->n_nodes + 1, sizeof *nid_off);
@@ -132,7 +136,7 @@ static void build_anchor_index(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *m
 			continue;
 		const op_info *t = op_lookup(memo, n->op_type);
 		for (int k = 0; k < t->n_ids; k++)
-			if (optable_node_matches(t->ids[k], g, n)) {
+			if (t->ids[k] >= n_table || optable_node_matches(t->ids[k], g, n)) {
 				ix->node_ops[(size_t)i * (size_t)ix->ops_words + (size_t)t->ids[k] / 64] |= 1ull << (t->ids[k] % 64);
 				vec_push(&nid, t->ids[k]);
 				count[t->ids[k]]++;
@@ -141,7 +145,7 @@ static void build_anchor_index(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *m
 	nid_off[g->n_nodes] = (int32_t)nid.n;
 	/* composites: the op ids whose composite kind is theirs */
 	VEC(int) kind_ids[COMPOSITE_KINDS] = { { 0 } };
-	for (int id = 0; id < n_ops; id++) {
+	for (int id = 0; id < n_table; id++) {
 		int k = (int)optable_get(id)->composite;
 		if (k != COMPOSITE_NONE && k < COMPOSITE_KINDS)
 			vec_push(&kind_ids[k], id);
@@ -237,15 +241,25 @@ static void build_composite_links(fd_match_ctx *ctx, fd_graph_index *ix)
 
 int match_ctx_init(fd_match_ctx *ctx, const fd_model *m, bool canonicalize, fd_diags *d)
 {
+	return match_ctx_init_types(ctx, m, canonicalize, NULL, 0, d);
+}
+
+int match_ctx_init_types(fd_match_ctx *ctx, const fd_model *m, bool canonicalize, const char *const *types,
+                         int n_types, fd_diags *d)
+{
 	fd_doing("indexing the model for matching");
 	(void)d;
 	memset(ctx, 0, sizeof *ctx);
 	arena_init(&ctx->arena);
 	ctx->model = m;
 	ctx->canonicalize = canonicalize;
+	ctx->n_types = n_types;
+	ctx->types = arena_array(&ctx->arena, (size_t)n_types + 1, sizeof *ctx->types);
+	for (int k = 0; k < n_types; k++)
+		ctx->types[k] = arena_strdup(&ctx->arena, types[k]);
 	ctx->n_graphs = m->n_graphs;
 	ctx->graphs = arena_array(&ctx->arena, m->n_graphs ? (size_t)m->n_graphs : 1, sizeof *ctx->graphs);
-	op_memo memo = { 0 };   /* op types are interned model-wide */
+	op_memo memo = { .ctx = ctx };   /* op types are interned model-wide */
 	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
 		fd_graph_index *ix = &ctx->graphs[gi];
 		const fd_graph *g = &m->graphs[gi];
@@ -268,6 +282,16 @@ int match_ctx_init(fd_match_ctx *ctx, const fd_model *m, bool canonicalize, fd_d
 	}
 	op_memo_release(&memo);
 	return 0;
+}
+
+bool match_ctx_has_types(const fd_match_ctx *ctx, const fd_ruleset *rs)
+{
+	if (ctx->n_types != rs->n_fused_types)
+		return false;
+	for (int k = 0; k < ctx->n_types; k++)
+		if (strcmp(ctx->types[k], rs->fused_types[k]))
+			return false;
+	return true;
 }
 
 void match_ctx_release(fd_match_ctx *ctx)

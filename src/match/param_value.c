@@ -340,6 +340,14 @@ void param_unit_value(const fd_graph *g, const fd_node *n, const fd_composite_re
 {
 	memset(out, 0, sizeof *out);
 	const fd_param_def *def = optable_param(op, name);
+	if (!def && op >= optable_count()) {
+		/* a fused op type (match.h): its params are the fused node's attributes, by name */
+		const fd_attr *a = n ? node_attr(n, name) : NULL;
+		out->kind = PV_ABSENT;
+		if (a && from_attr(a, PT_ANY, out))
+			out->source = PVS_ATTR;
+		return;
+	}
 	if (!def) {
 		out->kind = PV_NO_SUCH;
 		return;

@@ -300,6 +300,87 @@ static bool tensor_kept(const writer *w, int32_t gi, const char *name)
 	return false;
 }
 
+/* ---- value_info of the fused nodes' ports ----------------------------------------- */
+
+static Onnx__ValueInfoProto *value_info(writer *w, const fd_tensor *x)
+{
+	Onnx__TensorShapeProto *shape = NULL;
+	if (x->shape.rank >= 0) {
+		shape = arena_alloc(&w->a, sizeof *shape);
+		onnx__tensor_shape_proto__init(shape);
+		shape->n_dim = (size_t)x->shape.rank;
+		shape->dim = arena_array(&w->a, shape->n_dim + 1, sizeof *shape->dim);
+		for (size_t k = 0; k < shape->n_dim; k++) {
+			Onnx__TensorShapeProto__Dimension *dim = arena_alloc(&w->a, sizeof *dim);
+			onnx__tensor_shape_proto__dimension__init(dim);
+			const fd_dim *fd = &x->shape.dims[k];
+			if (fd->sym) {
+				dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+				dim->dim_param = (char *)fd->sym;
+			} else if (fd->value >= 0) {
+				dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+				dim->dim_value = fd->value;
+			}
+			shape->dim[k] = dim;
+		}
+	}
+	Onnx__TypeProto__Tensor *tt = arena_alloc(&w->a, sizeof *tt);
+	onnx__type_proto__tensor__init(tt);
+	tt->has_elem_type = 1;
+	tt->elem_type = x->dtype;
+	tt->shape = shape;
+	Onnx__TypeProto *type = arena_alloc(&w->a, sizeof *type);
+	onnx__type_proto__init(type);
+	type->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+	type->tensor_type = tt;
+	Onnx__ValueInfoProto *vi = arena_alloc(&w->a, sizeof *vi);
+	onnx__value_info_proto__init(vi);
+	vi->name = (char *)x->name;
+	vi->type = type;
+	return vi;
+}
+
+static bool listed(Onnx__ValueInfoProto **vi, size_t n, const char *name)
+{
+	for (size_t k = 0; k < n; k++)
+		if (vi[k]->name && !strcmp(vi[k]->name, name))
+			return true;
+	return false;
+}
+
+/* The shape and dtype of every tensor a fused node reads or makes that the
+ * graph does not declare already (an input, an output, an initializer or a
+ * value_info entry): a checker cannot infer them through a custom op. vi
+ * has room for them (count_ports). */
+static size_t add_port_infos(writer *w, int32_t gi, Onnx__ValueInfoProto **vi, size_t n)
+{
+	const fd_graph *g = &w->m->graphs[gi];
+	for (size_t k = 0; k < w->rw->nodes.n; k++) {
+		const fd_fused_node *fn = &w->rw->nodes.items[k];
+		for (int32_t j = 0; fn->graph == gi && j < fn->n_inputs + fn->n_outputs; j++) {
+			const char *name = j < fn->n_inputs ? fn->inputs[j] : fn->outputs[j - fn->n_inputs];
+			int32_t t = name && *name ? graph_find_tensor(g, name) : FD_NONE;
+			if (t < 0)
+				continue;
+			const fd_tensor *x = &g->tensors[t];
+			if (x->kind == TENSOR_GRAPH_INPUT || x->kind == TENSOR_INITIALIZER || x->is_graph_output || x->dtype == DT_UNDEFINED ||
+			    listed(vi, n, name))
+				continue;
+			vi[n++] = value_info(w, x);
+		}
+	}
+	return n;
+}
+
+static size_t count_ports(const writer *w, int32_t gi)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < w->rw->nodes.n; k++)
+		if (w->rw->nodes.items[k].graph == gi)
+			n += (size_t)(w->rw->nodes.items[k].n_inputs + w->rw->nodes.items[k].n_outputs);
+	return n;
+}
+
 static int rewrite_graph(writer *w, int32_t gi)
 {
 	const fd_graph *g = &w->m->graphs[gi];
@@ -318,11 +399,12 @@ static int rewrite_graph(writer *w, int32_t gi)
 	if (out < 0)
 		return -1;
 	w->st.nodes_after += out;
-	Onnx__ValueInfoProto **vi = arena_array(&w->a, gp->n_value_info + 1, sizeof *vi);
+	Onnx__ValueInfoProto **vi = arena_array(&w->a, gp->n_value_info + count_ports(w, gi) + 1, sizeof *vi);
 	size_t n_vi = 0;
 	for (size_t k = 0; k < gp->n_value_info; k++)
 		if (tensor_kept(w, gi, gp->value_info[k]->name))
 			vi[n_vi++] = gp->value_info[k];
+	n_vi = add_port_infos(w, gi, vi, n_vi);
 	w->swaps = xrealloc(w->swaps, (w->n_swaps + 1) * sizeof *w->swaps);
 	w->swaps[w->n_swaps++] = (struct swap){ gp, gp->n_node, gp->n_value_info, gp->node, gp->value_info };
 	gp->node = nodes;

@@ -6,7 +6,9 @@
  * Nodes keep their file order; a fused node stands where its last member
  * was, and a stable topological sort fixes the rare case where that is too
  * early for a consumer. value_info entries of tensors that no fused node
- * outputs any more are dropped. Each domain of a fused node that
+ * outputs any more are dropped; every tensor a fused node reads or makes
+ * gets one (its dtype and shape as loaded and inferred; a symbolic dim as
+ * dim_param) unless the graph declares it already. Each domain of a fused node that
  * opset_import lacks is declared there, version 1. The file is written
  * atomically. */
 #ifndef FD_ONNX_WRITE_H

@@ -268,7 +268,8 @@ static void check_param(checker *c, const fd_rule_op *op, int id, const fd_rule_
 		NOTE(c, key, "%s.params.%s: read from constant input %d", path, p->name, pd->input);
 }
 
-/* Type t of op's list: unknown (with a suggestion), or what it resolved to. */
+/* Type t of op's list: unknown (with a suggestion), or what it resolved to;
+ * true for a type of the op table (a fused op type has no params to check). */
 static bool check_op_type(checker *c, const fd_rule_op *op, int t, const char *path)
 {
 	const char *type = op->types[t];
@@ -279,6 +280,14 @@ static bool check_op_type(checker *c, const fd_rule_op *op, int t, const char *p
 	else
 		snprintf(tp, sizeof tp, "%s.type", path);
 	const fd_op_def *def = optable_get(op->ops[t]);
+	int32_t maker = op->ops[t] >= optable_count() ? ruleset_fused_type_rule(c->rs, op->ops[t]) : -1;
+	if (maker >= 0) {
+		/* a fused op type: rounds (fusiondbg-rules(5), ROUNDS AND PASSES) */
+		NOTE(c, at, "%s: '%s' is the fused op of rule '%s' (its rewrite.target_op): it matches "
+		     "the nodes that rule makes, in a later round; its params are those nodes' attributes (conv.pads, …)",
+		     tp, type, c->rs->rules[maker].name);
+		return false;
+	}
 	if (!def) {
 		fd_nearest nn;
 		char hint[600];

@@ -74,6 +74,7 @@ static const fd_field fields[] = {
 	FIELD("output.debug_symbols",                       BOOL,   true,  ANY),
 	FIELD("output.gen_dot_graph",                       BOOL,   true,  ANY),
 	FIELD("output.dot_graph_path",                      STR,    true,  ANY),
+	FIELD("pass",                                       UINT,   true,  ANY), /* rounds: the pass order */
 };
 #undef CONSTRAINT_ANY
 #undef FIELD

@@ -686,6 +686,14 @@ int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d
 		if (!want_int(&s, v, "priority", INT64_MIN, &r->priority))
 			r->priority = 0;
 	}
+	if ((v = yval_get(root, "pass"))) {
+		r->pass_where = v;
+		if (!yval_int(v, &r->pass) || r->pass < 0 || r->pass > 1000000) {
+			ERR(&s, v, "pass: expected an integer >= 0 (passes run in ascending order), got %s",
+			    describe(v, b, sizeof b));
+			r->pass = 0;
+		}
+	}
 	if ((v = yval_get(root, "enabled")))
 		want_bool(&s, v, "enabled", &r->enabled);
 	if ((v = yval_get(root, "scope")) && !yval_is_null(v)) {

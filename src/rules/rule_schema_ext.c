@@ -15,6 +15,18 @@
 
 /* ---- op type ---------------------------------------------------------------- */
 
+/* An op type's id: the op table's, else a fused op type the set already
+ * knows (a what-if's rule derived again; ruleset_resolve_types settles every
+ * op after a load), else -1. */
+static int type_id(const schema *s, const char *type)
+{
+	int id = optable_lookup(type);
+	for (int k = 0; id < 0 && k < s->rs->n_fused_types; k++)
+		if (!strcmp(s->rs->fused_types[k], type))
+			id = optable_count() + k;
+	return id;
+}
+
 void parse_op_type(schema *s, fd_rule_op *op, const fd_yval *type, const char *path)
 {
 	char p[256], b[128];
@@ -22,7 +34,7 @@ void parse_op_type(schema *s, fd_rule_op *op, const fd_yval *type, const char *p
 	op->type_where = type;
 	if (type->kind == YV_SCALAR) {
 		op->type = type->text;
-		op->op = optable_lookup(op->type);
+		op->op = type_id(s, op->type);
 		op->n_types = 1;
 		op->types = &op->type;
 		op->ops = &op->op;
@@ -52,7 +64,7 @@ void parse_op_type(schema *s, fd_rule_op *op, const fd_yval *type, const char *p
 			if (!strcmp(op->types[j], t->text))
 				ERR(s, t, "%s: '%s' is listed twice", q, t->text);
 		op->types[op->n_types] = t->text;
-		op->ops[op->n_types++] = optable_lookup(t->text);
+		op->ops[op->n_types++] = type_id(s, t->text);
 	}
 	if (op->n_types) {
 		op->type = op->types[0];

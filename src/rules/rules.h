@@ -189,6 +189,8 @@ typedef struct fd_rule {
 	const char *version;
 	int64_t priority;
 	const fd_yval *priority_where;
+	int64_t pass;              /* the pass it runs in (0 when not written; rounds/rounds.h) */
+	const fd_yval *pass_where;
 	bool enabled;              /* false when disabled by env or what-if */
 	int n_scope;               /* 0 and scope NULL: no scope written, every target */
 	const char **scope;
@@ -239,6 +241,14 @@ typedef struct fd_ruleset {
 	int n_unparsed;            /* files that could not be read or parsed as YAML (CLI exit 2) */
 	bool *env_off;             /* per rule loaded when the environment was applied: it turned
 	                            * the rule off (ruleset_apply_env); NULL before */
+	/* Fused op types: the rewrite.target_op names of the rules ("FusedOp" for
+	 * a rule without one) that the op table does not know, in load order
+	 * without repeats; a rule op of type fused_types[k] has op id
+	 * optable_count() + k and matches the nodes of that type (the fused
+	 * nodes of an earlier round). Set by ruleset_resolve_types (heap array;
+	 * the names point into the rules). */
+	int n_fused_types;
+	const char **fused_types;
 	fd_init_policy initializers;        /* the settings document's, or UNSET */
 	const fd_yval *initializers_where;  /* where it is written */
 } fd_ruleset;
@@ -274,6 +284,13 @@ size_t ruleset_lint_rule(const fd_ruleset *rs, int32_t rule, fd_diags *d);
 size_t ruleset_lint_loaded(const fd_ruleset *rs, fd_diags *d);
 
 int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or -1 */
+/* Fills fused_types from the rules' target_ops and gives each rule op of
+ * such a type its id (every other op keeps its op table id or -1).
+ * ruleset_load calls it; call it again after changing a rule. */
+void ruleset_resolve_types(fd_ruleset *rs);
+/* The rule index whose target_op is fused type id (>= optable_count()), the
+ * first in load order, or -1. */
+int32_t ruleset_fused_type_rule(const fd_ruleset *rs, int id);
 /* The settings document (ruleset_settings.c): is doc one (its map has the
  * key `ruleset`), and read it into rs (-1 on an error, reported in d). */
 bool ruleset_settings_doc(const fd_ydoc *doc);

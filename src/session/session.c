@@ -9,22 +9,51 @@
 #include "base/clock.h"
 #include "session/session_internal.h"
 
+/* The context must know the rules' fused op types (match.h): a what-if of
+ * a target_op may have changed them. */
+static void ctx_for_rules(fd_session *s)
+{
+	ruleset_resolve_types(&s->rules);
+	if (match_ctx_has_types(&s->ctx, &s->rules))
+		return;
+	match_ctx_release(&s->ctx);
+	match_ctx_init_types(&s->ctx, &s->model, !s->opt.no_canonicalize, s->rules.fused_types,
+	                     s->rules.n_fused_types, NULL);
+}
+
+static int run_rounds(fd_session *s, fd_rounds *rd, fd_match_result *first, fd_estimate *est,
+                      fd_match_result *final, fd_estimate *final_est, fd_diags *d)
+{
+	ctx_for_rules(s);
+	int rc = rounds_run(rd, &s->ctx, &s->rules, &s->mopt, &s->opt.rounds, first, d);
+	estimate_compute(est, first, &s->opt.est);
+	if (rd->n > 1) {   /* the graph after every round */
+		rounds_final_result(rd, final);
+		estimate_compute(final_est, final, &s->opt.est);
+	}
+	return rc;
+}
+
 int session_run(fd_session *s)
 {
 	double t0 = clock_ms();
-	match_run(&s->ctx, &s->rules, &s->mopt, &s->current);
-	estimate_compute(&s->current_est, &s->current, &s->opt.est);
+	diags_clear(&s->run_diags);
+	int rc = run_rounds(s, &s->current_rounds, &s->current, &s->current_est, &s->current_final,
+	                    &s->current_final_est, &s->run_diags);
 	s->last_run_ms = clock_ms() - t0;
 	s->stale = false;
-	return 0;
+	return rc;
 }
 
 void session_ensure_baseline(fd_session *s)
 {
 	if (s->has_baseline)
 		return;
-	match_run(&s->ctx, &s->rules, &s->mopt, &s->baseline);
-	estimate_compute(&s->baseline_est, &s->baseline, &s->opt.est);
+	fd_diags d;
+	diags_init(&d);
+	run_rounds(s, &s->baseline_rounds, &s->baseline, &s->baseline_est, &s->baseline_final, &s->baseline_final_est,
+	           &d);
+	diags_release(&d);
 	s->has_baseline = true;
 }
 
@@ -36,6 +65,13 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	ruleset_init(&s->rules);
 	match_result_init(&s->baseline);
 	match_result_init(&s->current);
+	rounds_init(&s->baseline_rounds);
+	rounds_init(&s->current_rounds);
+	match_result_init(&s->baseline_final);
+	match_result_init(&s->current_final);
+	estimate_init(&s->baseline_final_est);
+	estimate_init(&s->current_final_est);
+	diags_init(&s->run_diags);
 	estimate_init(&s->baseline_est);
 	estimate_init(&s->current_est);
 	if (!opt->model_path) {
@@ -65,13 +101,21 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	/* the command line decides, else the rule set's setting, else ONNX */
 	fd_init_policy policy = opt->initializers != INIT_POLICY_UNSET ? opt->initializers : s->rules.initializers;
 	model_set_initializer_policy(&s->model, policy == INIT_POLICY_CONSTANT);
-	if (match_ctx_init(&s->ctx, &s->model, !opt->no_canonicalize, d) < 0) {
+	ruleset_resolve_types(&s->rules);
+	if (match_ctx_init_types(&s->ctx, &s->model, !opt->no_canonicalize, s->rules.fused_types,
+	                         s->rules.n_fused_types, d) < 0) {
 		session_close(s);
 		return -1;
 	}
 	s->mopt.target = opt->target;
 	s->mopt.no_events = opt->no_events;
-	session_run(s);
+	if (session_run(s) < 0) {
+		for (size_t i = 0; i < s->run_diags.n; i++)
+			diag_add(d, s->run_diags.items[i].severity, s->run_diags.items[i].pos, "%s",
+			         s->run_diags.items[i].message);
+		session_close(s);
+		return -1;
+	}
 	return 0;
 }
 
@@ -83,6 +127,13 @@ void session_close(fd_session *s)
 		session_recovery_done(s, NULL, false);
 	estimate_release(&s->baseline_est);
 	estimate_release(&s->current_est);
+	rounds_release(&s->baseline_rounds);
+	rounds_release(&s->current_rounds);
+	estimate_release(&s->baseline_final_est);
+	estimate_release(&s->current_final_est);
+	match_result_release(&s->baseline_final);
+	match_result_release(&s->current_final);
+	diags_release(&s->run_diags);
 	match_result_release(&s->baseline);
 	match_result_release(&s->current);
 	if (s->ctx.model)

@@ -64,6 +64,7 @@
 #include "match/match.h"
 #include "rules/rules.h"
 #include "onnx/onnx.h"
+#include "rounds/rounds.h"
 
 typedef struct fd_session_options {
 	const char *model_path;
@@ -77,6 +78,7 @@ typedef struct fd_session_options {
 	bool no_events;                /* record attempts only (faster; `why` and the stepper need events) */
 	bool defer_run;                /* session_set / undo / redo do not re-run; call session_run */
 	fd_estimate_options est;
+	fd_rounds_options rounds;      /* --max-rounds, --passes */
 } fd_session_options;
 
 /* One applied what-if edit. Text is owned by the session. */
@@ -91,12 +93,16 @@ typedef struct fd_edit {
 /* What the rules as loaded (baseline) and the current rules do differently. */
 typedef enum fd_change_kind { CHANGE_GAINED, CHANGE_LOST, CHANGE_CHANGED } fd_change_kind;
 
+/* With rounds (rounds/rounds.h), the final fusions are compared — those no
+ * later round fused again — by their original nodes; before / after index
+ * the result of round round_before / round_after. */
 typedef struct fd_fusion_change {
 	fd_change_kind kind;
 	int32_t graph;
-	int32_t node;                  /* the node naming it: anchor (or first member) */
+	int32_t node;                  /* the node naming it: anchor (or first member), an original node */
 	int32_t before;                /* fusion index in the baseline result, -1 when gained */
 	int32_t after;                 /* fusion index in the current result, -1 when lost */
+	int32_t round_before, round_after;  /* their rounds (1 when the rules run one round), 0 for none */
 } fd_fusion_change;
 
 typedef struct fd_rule_change {
@@ -128,7 +134,13 @@ typedef struct fd_session {
 	fd_ruleset rules;
 	fd_match_ctx ctx;
 	fd_match_options mopt;
-	fd_match_result baseline, current;
+	fd_match_result baseline, current;   /* round 1 of each */
+	fd_rounds baseline_rounds, current_rounds;
+	/* with more than one round: the final fusions over the model (rounds_final_result)
+	 * and their estimates, which the graph's peak after fusion comes from */
+	fd_match_result baseline_final, current_final;
+	fd_estimate baseline_final_est, current_final_est;
+	fd_diags run_diags;            /* what the last run of the current rules said (fused nodes' warnings) */
 	fd_estimate baseline_est, current_est;
 	bool stale;                    /* edits since the last run */
 	double last_run_ms;            /* matching + estimates of the last session_run */
@@ -155,7 +167,10 @@ typedef struct fd_session {
 int  session_open(fd_session *s, const fd_session_options *opt, fd_diags *d);
 void session_close(fd_session *s);
 
-/* Re-runs the matcher (context reused) and the estimates. Returns 0. */
+/* Re-runs the rounds of rules (rounds/rounds.h: the match context reused,
+ * made again when the rules' fused op types changed) and the estimates.
+ * Returns 0, or -1 when the pass list file could not be read (run_diags
+ * says why; nothing ran). */
 int  session_run(fd_session *s);
 
 /* "RULE.PATH=VALUE" (the --set syntax; the longest rule name that prefixes
@@ -189,6 +204,12 @@ size_t session_unsaved(const fd_session *s);
 
 /* Against the baseline. Release with session_diff_release. */
 int  session_diff(const fd_session *s, fd_session_diff *out);
+/* The result a change's fusion is in: the baseline's (after false) or the
+ * current rules' round of it; NULL when the change has no such side. */
+const fd_match_result *session_change_result(const fd_session *s, const fd_fusion_change *c, bool after);
+/* The change's fusion as "RULE [node node …]" (original nodes), as the
+ * diff's text writes it. */
+void session_change_words(FILE *f, const fd_session *s, const fd_fusion_change *c, bool after);
 void session_diff_release(fd_session_diff *df);
 void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df);
 /* {"gained": [...], "lost": [...], "changed": [...], "rules": [...],
@@ -261,12 +282,36 @@ int  session_load_recovery(fd_session *s, const char *path, fd_diags *d);
 static inline const fd_model *session_model(const fd_session *s) { return &s->model; }
 static inline const fd_ruleset *session_rules(const fd_session *s) { return &s->rules; }
 static inline const fd_match_result *session_result(const fd_session *s) { return &s->current; }
+/* Every round of the current rules (round 1's result is session_result). */
+static inline const fd_rounds *session_rounds(const fd_session *s) { return &s->current_rounds; }
+static inline const fd_rounds *session_baseline_rounds(const fd_session *s)
+{
+	return s->has_baseline ? &s->baseline_rounds : &s->current_rounds;
+}
 /* The rules as loaded: run once, at the first edit (until then the current result is it). */
 static inline const fd_match_result *session_baseline(const fd_session *s)
 {
 	return s->has_baseline ? &s->baseline : &s->current;
 }
 static inline const fd_estimate *session_estimate(const fd_session *s) { return &s->current_est; }
+/* The final fusions over the model as loaded (every round composed,
+ * rounds_final_result; no trace), or session_result after one round. */
+static inline const fd_match_result *session_final_result(const fd_session *s)
+{
+	return s->current_rounds.n > 1 ? &s->current_final : &s->current;
+}
+/* The fused graph's estimates: over every round (the final fusions), or
+ * session_estimate when the rules ran one round. */
+static inline const fd_estimate *session_final_estimate(const fd_session *s)
+{
+	return s->current_rounds.n > 1 ? &s->current_final_est : &s->current_est;
+}
+static inline const fd_estimate *session_baseline_final_estimate(const fd_session *s)
+{
+	if (!s->has_baseline)
+		return session_final_estimate(s);
+	return s->baseline_rounds.n > 1 ? &s->baseline_final_est : &s->baseline_est;
+}
 static inline const fd_estimate *session_baseline_estimate(const fd_session *s)
 {
 	return s->has_baseline ? &s->baseline_est : &s->current_est;

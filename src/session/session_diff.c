@@ -56,9 +56,8 @@ static void push(fd_session_diff *df, size_t *cap, fd_fusion_change c)
 	df->changes[df->n_changes++] = c;
 }
 
-int session_diff(const fd_session *s, fd_session_diff *df)
+static void diff_one_round(const fd_session *s, fd_session_diff *df)
 {
-	memset(df, 0, sizeof *df);
 	const fd_match_result *A = session_baseline(s), *B = &s->current;
 	size_t cap = 0;
 	int32_t *pair_a = xmalloc((A->n_fusions + 1) * sizeof *pair_a);
@@ -111,11 +110,11 @@ int session_diff(const fd_session *s, fd_session_diff *df)
 	for (size_t i = 0; i < A->n_fusions; i++) {
 		const fd_fusion *fa = &A->fusions[i];
 		if (pair_a[i] < 0) {
-			push(df, &cap, (fd_fusion_change){ CHANGE_LOST, fa->graph, naming_node(A, fa), (int32_t)i, -1 });
+			push(df, &cap, (fd_fusion_change){ CHANGE_LOST, fa->graph, naming_node(A, fa), (int32_t)i, -1, 1, 0 });
 			df->n_lost++;
 		} else if (!same_fusion(A, fa, B, &B->fusions[pair_a[i]])) {
 			push(df, &cap, (fd_fusion_change){ CHANGE_CHANGED, fa->graph, naming_node(A, fa), (int32_t)i,
-			                                   pair_a[i] });
+			                                   pair_a[i], 1, 1 });
 			df->n_changed++;
 		} else {
 			df->n_unchanged++;
@@ -124,26 +123,152 @@ int session_diff(const fd_session *s, fd_session_diff *df)
 	for (size_t j = 0; j < B->n_fusions; j++) {
 		const fd_fusion *fb = &B->fusions[j];
 		if (pair_b[j] < 0) {
-			push(df, &cap, (fd_fusion_change){ CHANGE_GAINED, fb->graph, naming_node(B, fb), -1, (int32_t)j });
+			push(df, &cap, (fd_fusion_change){ CHANGE_GAINED, fb->graph, naming_node(B, fb), -1, (int32_t)j, 0, 1 });
 			df->n_gained++;
 		}
 	}
 	free(pair_a);
 	free(pair_b);
+}
+
+/* ---- with rounds: the final fusions, by original nodes ----------------------------- */
+
+typedef struct final {
+	int32_t round;
+	int32_t fusion, rule, graph;
+	int32_t n;
+	int32_t *nodes;               /* original, topological order */
+} final;
+
+typedef VEC(final) final_vec;
+
+static void finals(const fd_rounds *rd, final_vec *out)
+{
+	fd_id_vec orig = { 0 };
+	for (int32_t k = 1; k <= rd->n; k++) {
+		const fd_match_result *r = rd->items[k - 1]->result;
+		for (size_t f = 0; f < r->n_fusions; f++) {
+			if (!rounds_fusion_is_final(rd, k, f))
+				continue;
+			rounds_fusion_originals(rd, k, f, &orig);
+			final x = { k, (int32_t)f, r->fusions[f].rule, r->fusions[f].graph, (int32_t)orig.n,
+			            xmalloc((orig.n + 1) * sizeof *x.nodes) };
+			memcpy(x.nodes, orig.items, orig.n * sizeof *x.nodes);
+			vec_push(out, x);
+		}
+	}
+	vec_release(&orig);
+}
+
+static void finals_release(final_vec *v)
+{
+	for (size_t k = 0; k < v->n; k++)
+		free(v->items[k].nodes);
+	vec_release(v);
+}
+
+/* [graph][original node] → the final fusion holding it, -1 */
+static int32_t **owners(const fd_model *m, const final_vec *v)
+{
+	int32_t **own = xcalloc((size_t)m->n_graphs + 1, sizeof *own);
+	for (int32_t g = 0; g < m->n_graphs; g++) {
+		own[g] = xmalloc(((size_t)m->graphs[g].n_nodes + 1) * sizeof **own);
+		for (int32_t i = 0; i < m->graphs[g].n_nodes; i++)
+			own[g][i] = -1;
+	}
+	for (size_t k = 0; k < v->n; k++)
+		for (int32_t j = 0; j < v->items[k].n; j++)
+			own[v->items[k].graph][v->items[k].nodes[j]] = (int32_t)k;
+	return own;
+}
+
+static void diff_rounds(const fd_session *s, fd_session_diff *df)
+{
+	final_vec A = { 0 }, B = { 0 };
+	finals(session_baseline_rounds(s), &A);
+	finals(session_rounds(s), &B);
+	int32_t **own_a = owners(&s->model, &A);
+	int32_t *pair_a = xmalloc((A.n + 1) * sizeof *pair_a), *pair_b = xmalloc((B.n + 1) * sizeof *pair_b);
+	for (size_t i = 0; i < A.n; i++)
+		pair_a[i] = -1;
+	/* the same place: a baseline fusion sharing a node, the first one */
+	for (size_t j = 0; j < B.n; j++) {
+		pair_b[j] = -1;
+		for (int32_t k = 0; k < B.items[j].n && pair_b[j] < 0; k++) {
+			int32_t i = own_a[B.items[j].graph][B.items[j].nodes[k]];
+			if (i >= 0 && pair_a[i] < 0) {
+				pair_a[i] = (int32_t)j;
+				pair_b[j] = i;
+			}
+		}
+	}
+	size_t cap = 0;
+	for (size_t i = 0; i < A.n; i++) {
+		const final *a = &A.items[i];
+		if (pair_a[i] < 0) {
+			push(df, &cap, (fd_fusion_change){ CHANGE_LOST, a->graph, a->nodes[0], a->fusion, -1, a->round, 0 });
+			df->n_lost++;
+			continue;
+		}
+		const final *b = &B.items[pair_a[i]];
+		if (a->rule != b->rule || a->n != b->n || memcmp(a->nodes, b->nodes, (size_t)a->n * sizeof *a->nodes)) {
+			push(df, &cap, (fd_fusion_change){ CHANGE_CHANGED, a->graph, a->nodes[0], a->fusion, b->fusion, a->round,
+			                                   b->round });
+			df->n_changed++;
+		} else {
+			df->n_unchanged++;
+		}
+	}
+	for (size_t j = 0; j < B.n; j++)
+		if (pair_b[j] < 0) {
+			const final *b = &B.items[j];
+			push(df, &cap, (fd_fusion_change){ CHANGE_GAINED, b->graph, b->nodes[0], -1, b->fusion, 0, b->round });
+			df->n_gained++;
+		}
+	for (int32_t g = 0; g < s->model.n_graphs; g++)
+		free(own_a[g]);
+	free(own_a);
+	free(pair_a);
+	free(pair_b);
+	finals_release(&A);
+	finals_release(&B);
+}
+
+static void rule_effects(const fd_rounds *rd, int32_t rule, int64_t *effect)
+{
+	*effect = 0;
+	for (int32_t k = 0; k < rd->n; k++)
+		*effect += rd->items[k]->result->stats ? rd->items[k]->result->stats[rule].effect_times : 0;
+}
+
+int session_diff(const fd_session *s, fd_session_diff *df)
+{
+	memset(df, 0, sizeof *df);
+	const fd_rounds *ra = session_baseline_rounds(s), *rb = session_rounds(s);
+	bool rounds = ra->n > 1 || rb->n > 1;
+	if (rounds)
+		diff_rounds(s, df);
+	else
+		diff_one_round(s, df);
 	sort_s = s;
 	if (df->n_changes)
 		qsort(df->changes, df->n_changes, sizeof *df->changes, cmp_change);
+	const fd_match_result *A = session_baseline(s), *B = &s->current;
 
 	df->rules = xcalloc(s->rules.n_rules ? (size_t)s->rules.n_rules : 1, sizeof *df->rules);
 	for (int32_t i = 0; i < s->rules.n_rules; i++) {
 		const fd_rule *r = &s->rules.rules[i];
 		fd_rule_change c = { i, s->prio0[i], r->priority, s->enabled0[i], r->enabled,
 		                     A->stats ? A->stats[i].effect_times : 0, B->stats ? B->stats[i].effect_times : 0 };
+		if (rounds) {
+			rule_effects(ra, i, &c.effect_before);
+			rule_effects(rb, i, &c.effect_after);
+		}
 		if (c.priority_before != c.priority_after || c.enabled_before != c.enabled_after ||
 		    c.effect_before != c.effect_after)
 			df->rules[df->n_rules++] = c;
 	}
-	const fd_estimate *ea = session_baseline_estimate(s), *eb = &s->current_est;
+	const fd_estimate *ea = session_baseline_final_estimate(s), *eb = session_final_estimate(s);
 	if (ea->n_graphs > 0) {
 		df->peak_unfused_bytes = ea->graphs[0].before.peak_bytes;
 		df->peak_before_bytes = ea->graphs[0].after.peak_bytes;
@@ -162,14 +287,36 @@ void session_diff_release(fd_session_diff *df)
 
 /* ---- words ---------------------------------------------------------------------- */
 
-static void fusion_text(FILE *f, const fd_match_result *r, int32_t i)
+const fd_match_result *session_change_result(const fd_session *s, const fd_fusion_change *c, bool after)
 {
-	const fd_fusion *fu = &r->fusions[i];
-	const fd_graph *g = r->ctx->graphs[fu->graph].g;
-	txt_fprintf(f, "%s [", r->rules->rules[fu->rule].name);
-	for (int32_t k = 0; k < fu->n_nodes; k++)
-		txt_fprintf(f, "%s%s", k ? " " : "", g->nodes[r->pool[fu->nodes + (uint32_t)k]].name);
+	const fd_round *r = rounds_get(after ? session_rounds(s) : session_baseline_rounds(s),
+	                               after ? c->round_after : c->round_before);
+	return r ? r->result : NULL;
+}
+
+/* The change's fusion: its rule and original nodes. */
+static const fd_rule *change_nodes(const fd_session *s, const fd_fusion_change *c, bool after, fd_id_vec *nodes)
+{
+	const fd_rounds *rd = after ? session_rounds(s) : session_baseline_rounds(s);
+	int32_t round = after ? c->round_after : c->round_before, f = after ? c->after : c->before;
+	const fd_match_result *r = session_change_result(s, c, after);
+	nodes->n = 0;
+	if (!r || f < 0)
+		return NULL;
+	rounds_fusion_originals(rd, round, (size_t)f, nodes);
+	return &r->rules->rules[r->fusions[f].rule];
+}
+
+void session_change_words(FILE *f, const fd_session *s, const fd_fusion_change *c, bool after)
+{
+	fd_id_vec nodes = { 0 };
+	const fd_rule *rule = change_nodes(s, c, after, &nodes);
+	const fd_graph *g = &s->model.graphs[c->graph];
+	txt_fprintf(f, "%s [", rule ? rule->name : "?");
+	for (size_t k = 0; k < nodes.n; k++)
+		txt_fprintf(f, "%s%s", k ? " " : "", g->nodes[nodes.items[k]].name);
 	fputc(']', f);
+	vec_release(&nodes);
 }
 
 void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df)
@@ -183,17 +330,17 @@ void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff
 		switch (c->kind) {
 		case CHANGE_GAINED:
 			fputs("  + ", f);
-			fusion_text(f, &s->current, c->after);
+			session_change_words(f, s, c, true);
 			break;
 		case CHANGE_LOST:
 			fputs("  - ", f);
-			fusion_text(f, session_baseline(s), c->before);
+			session_change_words(f, s, c, false);
 			break;
 		case CHANGE_CHANGED:
 			fputs("  ~ ", f);
-			fusion_text(f, session_baseline(s), c->before);
+			session_change_words(f, s, c, false);
 			fputs(" -> ", f);
-			fusion_text(f, &s->current, c->after);
+			session_change_words(f, s, c, true);
 			break;
 		}
 		txt_fprintf(f, "  @ %s\n", g->nodes[c->node].name);
@@ -220,19 +367,21 @@ static void json_s(FILE *f, const char *s)
 	json_write_string(f, s);
 }
 
-static void fusion_json(FILE *f, const fd_match_result *r, int32_t i)
+static void fusion_json(FILE *f, const fd_session *s, const fd_fusion_change *c, bool after)
 {
-	const fd_fusion *fu = &r->fusions[i];
-	const fd_graph *g = r->ctx->graphs[fu->graph].g;
+	fd_id_vec nodes = { 0 };
+	const fd_rule *rule = change_nodes(s, c, after, &nodes);
+	const fd_graph *g = &s->model.graphs[c->graph];
 	fputs("{\"rule\": ", f);
-	json_s(f, r->rules->rules[fu->rule].name);
+	json_s(f, rule ? rule->name : NULL);
 	fputs(", \"nodes\": [", f);
-	for (int32_t k = 0; k < fu->n_nodes; k++) {
+	for (size_t k = 0; k < nodes.n; k++) {
 		if (k)
 			fputs(", ", f);
-		json_s(f, g->nodes[r->pool[fu->nodes + (uint32_t)k]].name);
+		json_s(f, g->nodes[nodes.items[k]].name);
 	}
 	fputs("]}", f);
+	vec_release(&nodes);
 }
 
 void session_write_diff_json(FILE *f, const fd_session *s, const fd_session_diff *df)
@@ -249,14 +398,14 @@ void session_write_diff_json(FILE *f, const fd_session *s, const fd_session_diff
 			fputs(first ? "" : ", ", f);
 			first = false;
 			if (kind == CHANGE_GAINED) {
-				fusion_json(f, &s->current, c->after);
+				fusion_json(f, s, c, true);
 			} else if (kind == CHANGE_LOST) {
-				fusion_json(f, session_baseline(s), c->before);
+				fusion_json(f, s, c, false);
 			} else {
 				fputs("{\"before\": ", f);
-				fusion_json(f, session_baseline(s), c->before);
+				fusion_json(f, s, c, false);
 				fputs(", \"after\": ", f);
-				fusion_json(f, &s->current, c->after);
+				fusion_json(f, s, c, true);
 				fputc('}', f);
 			}
 		}

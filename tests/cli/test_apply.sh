@@ -81,6 +81,33 @@ for key in ("initializer", "input", "output"):
     if [x.SerializeToString() for x in getattr(orig.graph, key)] != [x.SerializeToString() for x in getattr(fused.graph, key)]:
         bad.append("graph %s differs" % key)
 
+# every member's attributes, namespaced by member (conv.pads), the member list
+# and its op types, and the shapes of every port the graph does not declare
+o_by_name = {name: n for name, n in o_nodes}
+declared = {x.name for g in graphs(fused.graph) for x in list(g.input) + list(g.output) + list(g.initializer) + list(g.value_info)}
+for n in fused_nodes:
+    a = {x.name: x for x in n.attribute}
+    names = [s.decode() for s in a["fused_nodes"].strings]
+    types = [s.decode() for s in a["fused_op_types"].strings]
+    members = [o_by_name[x] for x in names if x in o_by_name]
+    if len(members) != len(names) or types != [m.op_type for m in members]:
+        bad.append("%s: fused_op_types %s, members %s" % (n.name, types, names))
+        continue
+    for k, m in enumerate(members):
+        same = [j for j, x in enumerate(members) if x.op_type == m.op_type]
+        prefix = m.op_type.lower() + ("_%d" % (same.index(k) + 1) if len(same) > 1 else "")
+        for at in m.attribute:
+            if at.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS, onnx.AttributeProto.TENSOR):
+                continue
+            got = a.get(prefix + "." + at.name)
+            if got is None:
+                bad.append("%s: member %s lost attribute %s (no %s.%s)" % (n.name, m.name, at.name, prefix, at.name))
+            elif onnx.helper.get_attribute_value(got) != onnx.helper.get_attribute_value(at):
+                bad.append("%s: %s.%s differs from %s's" % (n.name, prefix, at.name, m.name))
+    for t in list(n.input) + list(n.output):
+        if t and t not in declared:
+            bad.append("%s: port %s has no value_info" % (n.name, t))
+
 # topological order, main graph
 known = {i.name for i in fused.graph.input} | {i.name for i in fused.graph.initializer} | {""}
 for n in fused.graph.node:
@@ -108,6 +135,44 @@ for model in samples/*.onnx "$MODELS"/*.onnx; do
 	n=$((n + 1))
 done
 echo "apply: $n models checked"
+
+# rounds: fusions of fusions nest; every member attribute still there, the
+# model's own nodes named; the output passes the full checker
+"$FUSIONDBG" apply samples/rounds_residual.onnx -r samples/rounds/three_rounds.yaml -o "$tmp/rounds.onnx" >"$tmp/rounds.out" 2>&1 \
+	|| { echo "FAIL apply rounds:"; cat "$tmp/rounds.out"; fail=1; }
+grep -q ": 2 fused nodes; 8 nodes -> 2" "$tmp/rounds.out" || { echo "FAIL apply rounds: $(cat "$tmp/rounds.out")"; fail=1; }
+"$PYTHON" - samples/rounds_residual.onnx "$tmp/rounds.onnx" <<'EOF' || fail=1
+import sys, onnx
+from onnx import helper
+orig, fused = onnx.load(sys.argv[1]), onnx.load(sys.argv[2])
+onnx.checker.check_model(fused, full_check=True)
+o = {n.name: n for n in orig.graph.node}
+bad = []
+for n in fused.graph.node:
+    a = {x.name: helper.get_attribute_value(x) for x in n.attribute}
+    i = n.name[-1]
+    want = {
+        "original_nodes": [s.encode() for s in ("conv" + i, "bn" + i, "add" + i, "relu" + i)],
+        "fused_nodes": [b"fused_conv" + i.encode(), b"relu" + i.encode()],
+        "fused_op_types": [b"ConvBNAdd", b"Relu"],
+        "fusion_round": 3, "fusion_rule": b"ConvBNAdd_Relu_Fusion",
+        "convbnadd.fusion_round": 2, "convbnadd.fused_op_types": [b"ConvBN", b"Add"],
+        "convbnadd.convbn.fused_nodes": [b"conv" + i.encode(), b"bn" + i.encode()],
+        "convbnadd.convbn.fusion_rule": b"Conv_BN_Fold",
+    }
+    for at in o["conv" + i].attribute:
+        want["convbnadd.convbn.conv." + at.name] = helper.get_attribute_value(at)
+    for at in o["bn" + i].attribute:
+        want["convbnadd.convbn.batchnormalization." + at.name] = helper.get_attribute_value(at)
+    for k, v in want.items():
+        if a.get(k) != v:
+            bad.append("%s: %s is %r, want %r" % (n.name, k, a.get(k), v))
+    if n.op_type != "ConvBNAddRelu" or n.domain != "fusiondbg.fused":
+        bad.append("%s: %s.%s" % (n.name, n.domain, n.op_type))
+for b in bad:
+    print("FAIL apply rounds: " + b)
+sys.exit(1 if bad else 0)
+EOF
 
 # --set changes what is fused
 "$FUSIONDBG" apply samples/conv_add_silu.onnx -r rules -o "$tmp/a.onnx" \

@@ -4,7 +4,9 @@
 # tensor, graph, producer and rule names carrying ESC sequences, an LF with a
 # forged "error:" line, \x01, DEL, C1 and bidi controls, a trailing
 # backslash, \" and invalid UTF-8): info, match (text, --trace, --format
-# json), why, mem, apply, export (DOT, SVG, PNG, --fusion-dots) and
+# json), why, mem, apply, export (DOT, SVG, PNG, --fusion-dots), a second
+# round over the fused nodes (match, why, apply), compare (with a model and
+# with CANN's fusion_result.json), diagnose and
 # diagnostics (check, a --set refused) write no raw control byte and only
 # valid UTF-8 to stdout and stderr, no line that a name forged; the JSON
 # parses, Graphviz's dot accepts the DOT, the SVG parses as XML, the PNG is
@@ -92,6 +94,40 @@ run "long names" match $H/long_names.onnx -r rules --trace
 grep -q 'nnnn…zzzz' "$tmp/out" || bad "long names: no visible cut in the trace: $(grep -m1 '#5 ' "$tmp/out" | cut -c1-200)"
 run "long names why" why $H/long_names.onnx -r rules --rule Conv_BN_Relu_Fusion
 grep -q '…' "$tmp/out" || bad "long names: no visible cut in why: $(head -c 300 "$tmp/out")"
+
+# rounds: a second-round rule (hostile name and target_op) over the fused
+# nodes, whose names are made of the hostile ones; compare and diagnose
+cat >"$tmp/round2.yaml" <<'EOF'
+version: "1.0"
+name: "Round2\e[31m\nerror: forged"
+priority: 10
+match:
+  ops:
+    - type: "ConvAddSiLUFusion"
+rewrite:
+  target_op: "Wrapped\e[1m\nerror: forged"
+EOF
+R2="$R -r $tmp/round2.yaml"
+run "match rounds" match $M $R2 --trace
+grep -q "in 2 rounds" "$tmp/out" || bad "match rounds: not two rounds: $(head -1 "$tmp/out")"
+run "match rounds json" match $M $R2 --format json --trace; json "match rounds json"
+run "why rounds" why $M $R2 --rule "$(printf 'Round2\e[31m\nerror: forged')" --node "$(printf 'add1\nerror: forged line')"
+grep -q "in round 2" "$tmp/out" || bad "why rounds: $(head -c 300 "$tmp/out")"
+run "apply rounds" apply $M $R2 -o "$tmp/fused2.onnx"
+[ "$(cat "$tmp/rc")" = 0 ] || bad "apply rounds: $(cat "$tmp/err")"
+run compare compare $M $R --with $M
+grep -q "fusiondbg only 3" "$tmp/out" || bad "compare: $(head -2 "$tmp/out")"
+run "compare json" compare $M $R --with $M --format json; json "compare json"
+"$PYTHON" - "$tmp/cann.json" <<'PY'
+import json, sys
+json.dump({"graph_fusion": {"Conv_Add_SiLU\u001b[31m\nerror: forged": {"match_times": "3", "effect_times": "1"}},
+           "ub_fusion": {"pass\u202eevil\r": {"match_times": "1", "effect_times": "0"}}}, open(sys.argv[1], "w"))
+PY
+run "compare cann" compare $M $R --with "$tmp/cann.json"
+run "compare cann json" compare $M $R --with "$tmp/cann.json" --format json; json "compare cann json"
+run diagnose diagnose rules $M -r $H/hostile_rule.yaml --cache-dir "$tmp/nocache"
+run "diagnose json" diagnose rules $M -r $H/hostile_rule.yaml --cache-dir "$tmp/nocache" --format json
+json "diagnose json"
 
 # diagnostics: a duplicate rule name, a refused --set naming the rule
 run check check $H/hostile_rule.yaml $H/hostile_rule.yaml

@@ -3,7 +3,7 @@
 # key script fed through FUSIONDBG_TEST_SCRIPT in a fixed environment (TERM,
 # LINES, COLUMNS, LANG, TZ); each ":save-display NAME-k.screen" it writes is
 # compared with tests/tui/expected/NAME-k.screen. A script's header lines say
-#   # args: ARGS        the command line after the program (may use $SAMPLES)
+#   # args: ARGS        the command line after the program (may use $SAMPLES, a copy of samples/, and $ROOT)
 #   # setup: CMD        shell run before, in the test's directory
 #   # check: CMD        shell run after; must succeed (may use $FUSIONDBG, $EXPECTED)
 #   # exit: N           expected exit status (default 0)
@@ -16,15 +16,11 @@
 # file, terminal restored). UPDATE=1 rewrites the expected screens.
 set -u
 . "$(dirname "$0")/../lib.sh"
+ROOT=$(pwd)
 FUSIONDBG=$(cd "$(dirname "$FUSIONDBG")" && pwd)/$(basename "$FUSIONDBG")
-# The checkout under a name of fixed length (a symlink), so that a screen
-# showing a path of it (the recovery prompt) is laid out alike in every checkout.
-ROOT=$(mktemp -u /tmp/fdbg-root.XXXXXX)
-ln -s "$(pwd)" "$ROOT"
-cd "$ROOT" || exit 1
-export FUSIONDBG SAMPLES=$ROOT/samples EXPECTED=$ROOT/tests/tui/expected
+export ROOT FUSIONDBG SAMPLES=$ROOT/samples EXPECTED=$ROOT/tests/tui/expected
 fail=0
-tmpdirs=("$ROOT")
+tmpdirs=()
 trap 'rm -rf "${tmpdirs[@]}"' EXIT
 
 header() { sed -n "s/^# $2: //p" "$1"; }
@@ -36,7 +32,7 @@ run_script() {   # run_script SCRIPT DIR [TERM]
 	want=$(header "$script" exit); want=${want:-0}
 	(cd "$dir" && header "$script" setup | while IFS= read -r c; do sh -c "$c" || exit 1; done) || {
 		echo "FAIL $(basename "$script"): setup failed"; return 1; }
-	(cd "$dir" && eval "env -i PATH=\"$PATH\" HOME=\"$dir\" TERM=$term LINES=30 COLUMNS=100 LANG=C.UTF-8 \
+	(cd "$dir" && SAMPLES=$dir/samples && eval "env -i PATH=\"$PATH\" HOME=\"$dir\" TERM=$term LINES=30 COLUMNS=100 LANG=C.UTF-8 \
 		LC_ALL=C.UTF-8 TZ=UTC XDG_CONFIG_HOME=\"$dir/config\" XDG_STATE_HOME=\"$dir/state\" \
 		${NO_COLOR_ENV:-} FUSIONDBG_TEST_SCRIPT=\"$script\" \"$FUSIONDBG\" $args" >"$dir/stdout" 2>"$dir/stderr")
 	rc=$?
@@ -80,6 +76,7 @@ fresh_dir() {
 	tmpdirs+=("$d")
 	cp -r "$ROOT/rules" "$d/rules"
 	cp -r "$ROOT/samples/rules" "$d/srules"
+	cp -r "$ROOT/samples" "$d/samples"   # paths on screen then have one length in every checkout
 	mkdir -p "$d/config" "$d/state"
 	echo "$d"
 }

@@ -175,6 +175,11 @@ def compare(args, model, opt, fd, types):
                 if sum(1 for h in o if g["nodes"] < h["nodes"]) != 1:
                     fails.append("%s: %s is not part of exactly one onnxruntime group of exception '%s'"
                                  % (name, sorted(g["nodes"]), e["reason"].split(".")[0]))
+        if e.get("pairing") == "superset":   # each onnxruntime group is part of one fusiondbg group
+            for g in o:
+                if sum(1 for h in f if g["nodes"] < h["nodes"]) != 1:
+                    fails.append("%s: %s is not part of exactly one fusiondbg group of exception '%s'"
+                                 % (name, sorted(g["nodes"]), e["reason"].split(".")[0]))
         if e.get("ort_removed"):
             gone = {r["node"]: r["kind"] for r in res["removed"]}
             for g in f:

@@ -1,0 +1,95 @@
+/* cmd_compare.c — `fusiondbg compare MODEL -r RULES --with FILE`: where a
+ * real compiler's result and fusiondbg's prediction differ (explain/
+ * compare.h). FILE is the compiler's optimized graph (onnxruntime's
+ * optimizedModelFilePath output) or CANN's fusion_result.json (told apart
+ * by content: a JSON value, or an ONNX model). Exit 0 when they agree, 1
+ * when they differ, 2 on bad usage or unreadable input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "base/atomic_file.h"
+#include "base/json_read.h"
+#include "explain/compare.h"
+#include "onnx/onnx.h"
+#include "session/session.h"
+
+static const cli_command_spec spec = {
+	.usage = "fusiondbg compare MODEL -r RULES --with OPTIMIZED.onnx|fusion_result.json [--format text|json]"
+	         CLI_USAGE_MODEL CLI_USAGE_ROUNDS CLI_USAGE_WHATIF,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_WITH | OPT_FORMAT | OPT_SET | OPT_DIFF | OPT_ROUNDS,
+	.needs = "compare needs one MODEL and --with FILE",
+	.events = true,
+};
+
+/* A JSON file starts with '{' or '[' after blanks; an ONNX model never does
+ * (its first byte is a protobuf field tag). */
+static bool looks_json(const char *text, size_t size)
+{
+	size_t k = 0;
+	if (size >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		k = 3;
+	while (k < size && strchr(" \t\r\n", text[k]))
+		k++;
+	return k < size && (text[k] == '{' || text[k] == '[');
+}
+
+static int run(const cli_options *o, fd_session *s)
+{
+	if (!o->with) {
+		cli_usage_error(spec.usage, "%s", spec.needs);
+		return EXIT_BAD_INPUT;
+	}
+	fd_diags d;
+	diags_init(&d);
+	size_t size;
+	char *text = file_read_all(o->with, &size, &d);
+	if (!text) {
+		cli_print_diags(&d);
+		diags_release(&d);
+		return EXIT_BAD_INPUT;
+	}
+	rounds_make_all(&s->current_rounds, &d);
+	fd_comparison c;
+	comparison_init(&c);
+	int rc = 0;
+	fd_model opt;
+	fd_jdoc doc;
+	bool json = looks_json(text, size), have_opt = false, have_doc = false;
+	if (json) {
+		rc = jdoc_parse(&doc, o->with, text, size, &d);
+		have_doc = rc == 0;
+		if (rc == 0)
+			rc = compare_record(&c, session_rounds(s), &doc, o->with, &d);
+	} else {
+		fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims };
+		rc = model_load_onnx_buffer(&opt, o->with, text, size, &lo, &d);
+		have_opt = rc == 0;
+		if (rc == 0)
+			compare_optimized(&c, session_rounds(s), &opt, o->with);
+	}
+	free(text);
+	cli_print_diags(&d);
+	diags_release(&d);
+	if (rc == 0) {
+		if (o->format == FORMAT_JSON)
+			compare_write_json(stdout, &c, session_rounds(s));
+		else
+			compare_write_text(stdout, &c, session_rounds(s));
+		rc = comparison_differences(&c) ? EXIT_FINDINGS : EXIT_OK;
+		cli_print_diff_after(o, s);
+	} else {
+		rc = EXIT_BAD_INPUT;
+	}
+	comparison_release(&c);
+	if (have_opt)
+		model_release(&opt);
+	if (have_doc)
+		jdoc_release(&doc);
+	return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	return cli_run_session(argc, argv, &spec, run);
+}

@@ -1,0 +1,482 @@
+/* compare.c — the compiler's result against fusiondbg's (compare.h): the
+ * groups side by side, the pass counts side by side, and both in words. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/text.h"
+#include "base/json.h"
+#include "explain/compare.h"
+#include "explain/explain.h"
+
+static const char *const kind_names[] = {
+#define NAME(id, name) [CMP_##id] = name,
+	FD_CMP_KINDS(NAME)
+#undef NAME
+};
+
+const char *cmp_kind_name(fd_cmp_kind k)
+{
+	return k < CMP_KIND_COUNT ? kind_names[k] : "?";
+}
+
+void comparison_init(fd_comparison *c)
+{
+	memset(c, 0, sizeof *c);
+	arena_init(&c->arena);
+	compiled_init(&c->compiled);
+	rewrite_init(&c->final);
+}
+
+void comparison_release(fd_comparison *c)
+{
+	vec_release(&c->rows);
+	vec_release(&c->passes);
+	compiled_release(&c->compiled);
+	rewrite_release(&c->final);
+	arena_release(&c->arena);
+	memset(c, 0, sizeof *c);
+}
+
+size_t comparison_differences(const fd_comparison *c)
+{
+	return c->record ? c->n_pass_differences : c->rows.n - c->counts[CMP_SAME];
+}
+
+/* ---- groups ----------------------------------------------------------------------- */
+
+static bool holds(const int32_t *ids, int32_t n, int32_t x)
+{
+	for (int32_t k = 0; k < n; k++)
+		if (ids[k] == x)
+			return true;
+	return false;
+}
+
+/* a's ids that b lacks */
+static int32_t *minus(fd_arena *ar, const int32_t *a, int32_t na, const int32_t *b, int32_t nb, int32_t *n)
+{
+	int32_t *out = arena_array(ar, (size_t)na + 1, sizeof *out);
+	*n = 0;
+	for (int32_t k = 0; k < na; k++)
+		if (!holds(b, nb, a[k]))
+			out[(*n)++] = a[k];
+	return out;
+}
+
+/* The node a compiler group is named after: the replaced node whose name
+ * the fused node kept, else its first. */
+static int32_t group_anchor(const fd_model *m, const fd_compiled_group *g)
+{
+	for (int32_t k = 0; k < g->n_replaced; k++)
+		if (!strcmp(m->graphs[g->graph].nodes[g->replaced[k]].name, g->fused_node))
+			return g->replaced[k];
+	return g->replaced[0];
+}
+
+/* fusiondbg's best answer for why node was not fused as the compiler did:
+ * over the rules that have an op of the node's type, an attempt that reached
+ * it (the deepest), else a rule that did not run, else the first answer. */
+static const char *why_text(fd_comparison *c, const fd_rounds *rd, int32_t graph, int32_t node)
+{
+	const char *type = rd->items[0]->model->graphs[graph].nodes[node].op_type;
+	fd_rounds_why best, w;
+	int rank_best = -1;
+	for (int32_t rule = 0; rule < rd->rules->n_rules; rule++) {
+		if (!rounds_rule_sees(rd->rules, rule, type))
+			continue;
+		explain_rounds_why(rd, rule, graph, node, &w);
+		int rank = w.why.kind == WHY_ATTEMPT ? 3 : w.why.kind == WHY_NOT_RUN ? 2 : w.why.kind == WHY_FUSED ? 1 : 0;
+		bool deeper = rank == 3 && rank_best == 3 && w.round && best.round &&
+		              rd->items[w.round - 1]->result->trace.attempts[w.why.attempt].score >
+		              rd->items[best.round - 1]->result->trace.attempts[best.why.attempt].score;
+		if (rank > rank_best || deeper) {
+			best = w;
+			rank_best = rank;
+		}
+	}
+	if (rank_best < 0) {
+		explain_rounds_why(rd, -1, graph, node, &best);
+		if (!best.line[0])
+			snprintf(best.line, sizeof best.line, "no rule has an op of type %s", type);
+	}
+	return arena_strdup(&c->arena, strncmp(best.line, "why: ", 5) ? best.line : best.line + 5);
+}
+
+static int32_t fused_rule(const fd_rounds *rd, const fd_fused_node *fn)
+{
+	const fd_round *r = rounds_get(rd, fn->round);
+	return r && fn->fusion >= 0 ? r->result->fusions[fn->fusion].rule : -1;
+}
+
+void compare_optimized(fd_comparison *c, const fd_rounds *rd, const fd_model *opt, const char *with)
+{
+	const fd_model *m = rd->items[0]->model;
+	c->with = with;
+	c->record = false;
+	compiled_groups(m, opt, &c->compiled);
+	rounds_final_rewrite(rd, &c->final);
+	int32_t **pred = arena_array(&c->arena, (size_t)m->n_graphs + 1, sizeof *pred);
+	for (int32_t g = 0; g < m->n_graphs; g++) {
+		pred[g] = arena_array(&c->arena, (size_t)m->graphs[g].n_nodes + 1, sizeof **pred);
+		for (int32_t i = 0; i < m->graphs[g].n_nodes; i++)
+			pred[g][i] = -1;
+	}
+	for (size_t k = 0; k < c->final.nodes.n; k++) {
+		const fd_fused_node *fn = &c->final.nodes.items[k];
+		for (int32_t j = 0; j < fn->n_members; j++)
+			pred[fn->graph][fn->members[j]] = (int32_t)k;
+	}
+	bool *reported = arena_array(&c->arena, c->final.nodes.n + 1, sizeof *reported);
+	for (size_t gi = 0; gi < c->compiled.groups.n; gi++) {
+		const fd_compiled_group *g = &c->compiled.groups.items[gi];
+		int32_t p = -1;
+		bool several = false;
+		for (int32_t k = 0; k < g->n_replaced; k++) {
+			int32_t q = pred[g->graph][g->replaced[k]];
+			if (q >= 0 && p >= 0 && q != p)
+				several = true;
+			if (q >= 0 && p < 0)
+				p = q;
+		}
+		fd_cmp_row row = { .graph = g->graph, .group = (int32_t)gi, .predicted = p,
+		                   .node = group_anchor(m, g) };
+		if (p < 0) {
+			row.kind = CMP_COMPILER_ONLY;
+			row.why = why_text(c, rd, g->graph, row.node);
+		} else {
+			const fd_fused_node *fn = &c->final.nodes.items[p];
+			reported[p] = true;
+			row.only_compiler = minus(&c->arena, g->replaced, g->n_replaced, fn->members, fn->n_members,
+			                          &row.n_only_compiler);
+			row.only_predicted = minus(&c->arena, fn->members, fn->n_members, g->replaced, g->n_replaced,
+			                           &row.n_only_predicted);
+			row.kind = !several && !row.n_only_compiler && !row.n_only_predicted ? CMP_SAME : CMP_DIFFERENT;
+			if (row.kind == CMP_DIFFERENT && row.n_only_compiler)
+				row.why = why_text(c, rd, g->graph, row.only_compiler[0]);
+		}
+		c->counts[row.kind]++;
+		vec_push(&c->rows, row);
+	}
+	for (size_t k = 0; k < c->final.nodes.n; k++) {
+		if (reported[k])
+			continue;
+		const fd_fused_node *fn = &c->final.nodes.items[k];
+		int32_t gi = -1;
+		for (int32_t j = 0; j < fn->n_members && gi < 0; j++)
+			gi = c->compiled.group_of[fn->graph][fn->members[j]];
+		fd_cmp_row row = { .kind = gi >= 0 ? CMP_DIFFERENT : CMP_PREDICTED_ONLY, .graph = fn->graph, .group = gi,
+		                   .predicted = (int32_t)k, .node = fn->members[0] };
+		if (gi >= 0) {   /* a compiler group that another of fusiondbg's fusions was set against */
+			const fd_compiled_group *g = &c->compiled.groups.items[gi];
+			row.only_compiler = minus(&c->arena, g->replaced, g->n_replaced, fn->members, fn->n_members,
+			                          &row.n_only_compiler);
+			row.only_predicted = minus(&c->arena, fn->members, fn->n_members, g->replaced, g->n_replaced,
+			                           &row.n_only_predicted);
+		}
+		c->counts[row.kind]++;
+		vec_push(&c->rows, row);
+	}
+}
+
+/* ---- pass counts -------------------------------------------------------------------- */
+
+static long long count_of(const fd_jval *v)
+{
+	if (!v)
+		return 0;
+	if (v->kind == JV_NUMBER)
+		return (long long)v->num;
+	if (v->kind == JV_STRING)
+		return strtoll(v->str, NULL, 10);
+	return 0;
+}
+
+static fd_cmp_pass *pass_named(fd_comparison *c, const char *name)
+{
+	for (size_t k = 0; k < c->passes.n; k++)
+		if (!strcmp(c->passes.items[k].name, name))
+			return &c->passes.items[k];
+	fd_cmp_pass p = { name, -1, -1, -1, -1, -1 };
+	vec_push(&c->passes, p);
+	return &c->passes.items[c->passes.n - 1];
+}
+
+static int record_counts(fd_comparison *c, const fd_jval *rec)
+{
+	int found = 0;
+	static const char *const sections[] = { "graph_fusion", "ub_fusion" };
+	for (size_t s = 0; s < 2; s++) {
+		const fd_jval *sec = jval_get(rec, sections[s]);
+		if (!sec || sec->kind != JV_OBJECT)
+			continue;
+		found = 1;
+		for (size_t k = 0; k < sec->n; k++) {
+			fd_cmp_pass *p = pass_named(c, sec->keys[k]);
+			p->match_compiler = (p->match_compiler < 0 ? 0 : p->match_compiler) + count_of(jval_get(sec->items[k], "match_times"));
+			p->effect_compiler = (p->effect_compiler < 0 ? 0 : p->effect_compiler) + count_of(jval_get(sec->items[k], "effect_times"));
+		}
+	}
+	return found;
+}
+
+int compare_record(fd_comparison *c, const fd_rounds *rd, const fd_jdoc *doc, const char *with, fd_diags *d)
+{
+	c->with = with;
+	c->record = true;
+	const fd_jval *root = doc->root;
+	int found = 0;
+	if (root->kind == JV_ARRAY)
+		for (size_t k = 0; k < root->n; k++)
+			found |= record_counts(c, root->items[k]);
+	else
+		found = record_counts(c, root);
+	if (!found) {
+		diag_error(d, (fd_srcpos){ with, root->line, root->col }, "no \"graph_fusion\" or \"ub_fusion\" object: not "
+		           "a fusion_result.json record");
+		return -1;
+	}
+	const fd_ruleset *rs = rd->rules;
+	for (int32_t i = 0; i < rs->n_rules; i++) {
+		long long m = 0, e = 0;
+		for (int32_t k = 0; k < rd->n; k++) {
+			m += rd->items[k]->result->stats[i].match_times;
+			e += rd->items[k]->result->stats[i].effect_times;
+		}
+		fd_cmp_pass *p = pass_named(c, rs->rules[i].name);
+		p->rule = i;
+		p->match_predicted = m;
+		p->effect_predicted = e;
+	}
+	for (size_t k = 0; k < c->passes.n; k++) {
+		const fd_cmp_pass *p = &c->passes.items[k];
+		c->n_pass_differences += p->match_compiler != p->match_predicted || p->effect_compiler != p->effect_predicted;
+	}
+	return 0;
+}
+
+/* ---- words -------------------------------------------------------------------------- */
+
+static void node_list(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n)
+{
+	for (int32_t k = 0; k < n; k++)
+		txt_fprintf(f, "%s%s", k ? ", " : "", g->nodes[ids[k]].name);
+	if (!n)
+		fputc('-', f);
+}
+
+static void compiler_words(FILE *f, const fd_comparison *c, const fd_model *m, const fd_compiled_group *g)
+{
+	txt_fprintf(f, "%s (%s%s%s%s%s%s) replaced ", g->fused_node, *g->domain ? g->domain : "", *g->domain ? "." : "",
+	        g->op_type, g->activation ? ", activation " : "", g->activation ? g->activation : "", "");
+	node_list(f, &m->graphs[g->graph], g->replaced, g->n_replaced);
+	(void)c;
+}
+
+static void predicted_words(FILE *f, const fd_rounds *rd, const fd_model *m, const fd_fused_node *fn)
+{
+	int32_t rule = fused_rule(rd, fn);
+	txt_fprintf(f, "%s", rule >= 0 ? rd->rules->rules[rule].name : "?");
+	if (rd->n > 1)
+		txt_fprintf(f, " (round %d)", (int)fn->round);
+	fputs(": ", f);
+	node_list(f, &m->graphs[fn->graph], fn->members, fn->n_members);
+	txt_fprintf(f, " -> %s", fn->op_type);
+}
+
+static void row_text(FILE *f, const fd_comparison *c, const fd_rounds *rd, const fd_cmp_row *r)
+{
+	const fd_model *m = rd->items[0]->model;
+	const fd_compiled_group *g = r->group >= 0 ? &c->compiled.groups.items[r->group] : NULL;
+	const fd_fused_node *fn = r->predicted >= 0 ? &c->final.nodes.items[r->predicted] : NULL;
+	if (g) {
+		fputs("compiler ", f);
+		compiler_words(f, c, m, g);
+	}
+	if (g && fn)
+		fputs("; ", f);
+	if (fn) {
+		fputs("fusiondbg ", f);
+		predicted_words(f, rd, m, fn);
+	}
+	if (r->graph > 0)
+		txt_fprintf(f, " [graph %s]", m->graphs[r->graph].name ? m->graphs[r->graph].name : "?");
+}
+
+char *compare_row_text(const fd_comparison *c, const fd_rounds *rd, size_t row, char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size, "w");
+	if (!f) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	const fd_cmp_row *r = &c->rows.items[row];
+	txt_fprintf(f, "%-14s ", cmp_kind_name(r->kind));
+	row_text(f, c, rd, r);
+	fclose(f);
+	buf[size - 1] = '\0';
+	return buf;
+}
+
+static const char *const headings[] = {
+	[CMP_COMPILER_ONLY] = "the compiler fused, fusiondbg predicts no fusion",
+	[CMP_PREDICTED_ONLY] = "fusiondbg predicts a fusion the compiler did not make",
+	[CMP_DIFFERENT] = "both fused, not the same nodes",
+	[CMP_SAME] = "the same nodes",
+};
+
+static void passes_text(FILE *f, const fd_comparison *c)
+{
+	txt_fprintf(f, "compare with %s: %zu pass%s, %zu differ%s\n\n", c->with, c->passes.n, c->passes.n == 1 ? "" : "es",
+	        c->n_pass_differences, c->n_pass_differences == 1 ? "s" : "");
+	txt_fprintf(f, "  %-36s %23s  %23s\n", "pass / rule", "compiler match/effect", "fusiondbg match/effect");
+	for (size_t k = 0; k < c->passes.n; k++) {
+		const fd_cmp_pass *p = &c->passes.items[k];
+		char a[48], b[48];
+		if (p->match_compiler < 0)
+			snprintf(a, sizeof a, "-");
+		else
+			snprintf(a, sizeof a, "%lld / %lld", p->match_compiler, p->effect_compiler);
+		if (p->match_predicted < 0)
+			snprintf(b, sizeof b, "-");
+		else
+			snprintf(b, sizeof b, "%lld / %lld", p->match_predicted, p->effect_predicted);
+		bool same = p->match_compiler == p->match_predicted && p->effect_compiler == p->effect_predicted;
+		txt_fprintf(f, "  %-36s %23s  %23s  %s\n", p->name, a, b,
+		        same ? "same" : p->match_compiler < 0 ? "not in the record" : p->match_predicted < 0 ? "no such rule" : "differs");
+	}
+}
+
+void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd)
+{
+	if (c->record) {
+		passes_text(f, c);
+		return;
+	}
+	const fd_model *m = rd->items[0]->model;
+	const char *base = strrchr(m->path, '/');
+	txt_fprintf(f, "compare %s with %s: the compiler made %zu fused node%s, fusiondbg predicts %zu\n",
+	        base ? base + 1 : m->path, c->with, c->compiled.groups.n, c->compiled.groups.n == 1 ? "" : "s",
+	        c->final.nodes.n);
+	txt_fprintf(f, "  same %zu, compiler only %zu, fusiondbg only %zu, different %zu\n", c->counts[CMP_SAME],
+	        c->counts[CMP_COMPILER_ONLY], c->counts[CMP_PREDICTED_ONLY], c->counts[CMP_DIFFERENT]);
+	bool any = false;
+	for (int k = 0; k < GONE_COUNT; k++)
+		if (c->compiled.gone[k]) {
+			txt_fprintf(f, "%s%s %lld", any ? ", " : "  the compiler also removed (not fusions): ", compiled_gone_name(k),
+			        (long long)c->compiled.gone[k]);
+			any = true;
+		}
+	if (any)
+		fputc('\n', f);
+	static const fd_cmp_kind order[] = { CMP_COMPILER_ONLY, CMP_PREDICTED_ONLY, CMP_DIFFERENT, CMP_SAME };
+	for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
+		if (!c->counts[order[o]])
+			continue;
+		txt_fprintf(f, "\n%s (%zu)\n", headings[order[o]], c->counts[order[o]]);
+		for (size_t k = 0; k < c->rows.n; k++) {
+			const fd_cmp_row *r = &c->rows.items[k];
+			if (r->kind != order[o])
+				continue;
+			fputs("  ", f);
+			row_text(f, c, rd, r);
+			fputc('\n', f);
+			const fd_graph *g = &m->graphs[r->graph];
+			if (r->kind == CMP_DIFFERENT) {
+				fputs("    only the compiler: ", f);
+				node_list(f, g, r->only_compiler, r->n_only_compiler);
+				fputs("; only fusiondbg: ", f);
+				node_list(f, g, r->only_predicted, r->n_only_predicted);
+				fputc('\n', f);
+			}
+			if (r->why)
+				txt_fprintf(f, "    why: %s\n", r->why);
+		}
+	}
+}
+
+static void ids_json(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n)
+{
+	fputc('[', f);
+	for (int32_t k = 0; k < n; k++) {
+		fputs(k ? ", " : "", f);
+		json_write_string(f, g->nodes[ids[k]].name);
+	}
+	fputc(']', f);
+}
+
+void compare_write_json(FILE *f, const fd_comparison *c, const fd_rounds *rd)
+{
+	const fd_model *m = rd->items[0]->model;
+	fputs("{\n  \"model\": ", f);
+	json_write_string(f, m->path);
+	fputs(",\n  \"with\": ", f);
+	json_write_string(f, c->with);
+	if (c->record) {
+		fprintf(f, ",\n  \"kind\": \"fusion_result\",\n  \"differences\": %zu,\n  \"passes\": [", c->n_pass_differences);
+		for (size_t k = 0; k < c->passes.n; k++) {
+			const fd_cmp_pass *p = &c->passes.items[k];
+			fputs(k ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+			json_write_string(f, p->name);
+			fprintf(f, ", \"compiler\": {\"match_times\": %lld, \"effect_times\": %lld}, \"fusiondbg\": "
+			        "{\"match_times\": %lld, \"effect_times\": %lld}, \"same\": %s}", p->match_compiler,
+			        p->effect_compiler, p->match_predicted, p->effect_predicted,
+			        p->match_compiler == p->match_predicted && p->effect_compiler == p->effect_predicted ? "true" : "false");
+		}
+		fputs("\n  ]\n}\n", f);
+		return;
+	}
+	fprintf(f, ",\n  \"kind\": \"optimized\",\n  \"differences\": %zu,\n  \"counts\": {", comparison_differences(c));
+	for (int k = 0; k < CMP_KIND_COUNT; k++)
+		fprintf(f, "%s\"%s\": %zu", k ? ", " : "", kind_names[k], c->counts[k]);
+	fputs("},\n  \"removed\": {", f);
+	for (int k = 0, n = 0; k < GONE_COUNT; k++)
+		if (c->compiled.gone[k])
+			fprintf(f, "%s\"%s\": %lld", n++ ? ", " : "", compiled_gone_name(k), (long long)c->compiled.gone[k]);
+	fputs("},\n  \"rows\": [", f);
+	for (size_t k = 0; k < c->rows.n; k++) {
+		const fd_cmp_row *r = &c->rows.items[k];
+		const fd_graph *g = &m->graphs[r->graph];
+		fprintf(f, "%s\n    {\"kind\": \"%s\", \"graph\": %d, \"node\": ", k ? "," : "", kind_names[r->kind], (int)r->graph);
+		json_write_string(f, g->nodes[r->node].name);
+		fputs(", \"compiler\": ", f);
+		if (r->group >= 0) {
+			const fd_compiled_group *cg = &c->compiled.groups.items[r->group];
+			fputs("{\"fused_node\": ", f);
+			json_write_string(f, cg->fused_node);
+			fputs(", \"op_type\": ", f);
+			json_write_string(f, cg->op_type);
+			fputs(", \"domain\": ", f);
+			json_write_string(f, cg->domain);
+			fputs(", \"nodes\": ", f);
+			ids_json(f, g, cg->replaced, cg->n_replaced);
+			fputc('}', f);
+		} else {
+			fputs("null", f);
+		}
+		fputs(", \"fusiondbg\": ", f);
+		if (r->predicted >= 0) {
+			const fd_fused_node *fn = &c->final.nodes.items[r->predicted];
+			int32_t rule = fused_rule(rd, fn);
+			fputs("{\"rule\": ", f);
+			json_write_string(f, rule >= 0 ? rd->rules->rules[rule].name : NULL);
+			fprintf(f, ", \"round\": %d, \"target_op\": ", (int)fn->round);
+			json_write_string(f, fn->op_type);
+			fputs(", \"nodes\": ", f);
+			ids_json(f, g, fn->members, fn->n_members);
+			fputc('}', f);
+		} else {
+			fputs("null", f);
+		}
+		fputs(", \"only_compiler\": ", f);
+		ids_json(f, g, r->only_compiler, r->n_only_compiler);
+		fputs(", \"only_fusiondbg\": ", f);
+		ids_json(f, g, r->only_predicted, r->n_only_predicted);
+		fputs(", \"why\": ", f);
+		if (r->why)
+			json_write_string(f, r->why);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fputs("\n  ]\n}\n", f);
+}

@@ -1,0 +1,87 @@
+/* compare.h — where a real compiler's result and fusiondbg's prediction
+ * differ (`fusiondbg compare`, fusiondbg(1) COMPARE; the TUI's compare view).
+ *
+ * With the compiler's optimized graph: the compiler's fused nodes and the
+ * original nodes each replaced (ir/compiled.h) against fusiondbg's final
+ * fusions (every round composed: rounds_final_rewrite), group by group:
+ *   same           both fused exactly the same original nodes;
+ *   compiler_only  the compiler fused nodes fusiondbg fuses in no way; the
+ *                  row carries fusiondbg's why for the group's anchor;
+ *   predicted_only fusiondbg fuses nodes the compiler fused in no way;
+ *   different      both fused, not the same nodes: the nodes only one of
+ *                  them took, and fusiondbg's why for the first node only
+ *                  the compiler took (by the rule that fused the others).
+ * With CANN's fusion_result.json: match_times and effect_times per pass
+ * against fusiondbg's per rule (summed over rounds), by name.
+ *
+ * Ownership: an fd_comparison owns its rows, the compiler's groups and the
+ * composed rewrite; it reads the rounds, rules and models it was made from. */
+#ifndef FD_COMPARE_H
+#define FD_COMPARE_H
+#include <stdio.h>
+#include "base/json_read.h"
+#include "ir/compiled.h"
+#include "ir/rewrite.h"
+#include "rounds/rounds.h"
+
+#define FD_CMP_KINDS(X) \
+	X(SAME, "same") X(COMPILER_ONLY, "compiler_only") X(PREDICTED_ONLY, "predicted_only") \
+	X(DIFFERENT, "different")
+
+typedef enum fd_cmp_kind {
+#define FD_CMP_KIND_ENUM(id, name) CMP_##id,
+	FD_CMP_KINDS(FD_CMP_KIND_ENUM)
+#undef FD_CMP_KIND_ENUM
+	CMP_KIND_COUNT
+} fd_cmp_kind;
+
+typedef struct fd_cmp_row {
+	fd_cmp_kind kind;
+	int32_t graph;
+	int32_t group;             /* the compiler's group (compiled.groups), -1 */
+	int32_t predicted;         /* fusiondbg's final fused node (final.nodes), -1 */
+	int32_t node;              /* the original node the row is about (Enter goes there) */
+	int32_t n_only_compiler, n_only_predicted;
+	int32_t *only_compiler, *only_predicted;   /* original node ids */
+	const char *why;           /* compiler_only / different: fusiondbg's why, or NULL */
+} fd_cmp_row;
+
+typedef struct fd_cmp_pass {
+	const char *name;
+	int32_t rule;              /* fusiondbg's rule of that name, -1 */
+	long long match_compiler, effect_compiler;   /* -1: not in the record */
+	long long match_predicted, effect_predicted; /* -1: no such rule */
+} fd_cmp_pass;
+
+typedef struct fd_comparison {
+	fd_arena arena;
+	const char *with;          /* the compiler's file */
+	bool record;               /* a fusion_result.json (passes), else an optimized graph (rows) */
+	fd_compiled compiled;
+	fd_rewrite final;          /* fusiondbg's composed fusions */
+	VEC(fd_cmp_row) rows;
+	size_t counts[CMP_KIND_COUNT];
+	VEC(fd_cmp_pass) passes;
+	size_t n_pass_differences;
+} fd_comparison;
+
+const char *cmp_kind_name(fd_cmp_kind k);
+void comparison_init(fd_comparison *c);
+void comparison_release(fd_comparison *c);
+/* Against the compiler's optimized model opt (loaded; with the same graphs'
+ * nesting as the original). rd: after rounds_make_all. */
+void compare_optimized(fd_comparison *c, const fd_rounds *rd, const fd_model *opt, const char *with);
+/* Against a fusion_result.json (parsed): {"graph_fusion": {PASS: {"match_times",
+ * "effect_times"}}, "ub_fusion": {…}}, one record or several (an array, or
+ * one after another): counts summed by pass. -1 + d when it has no such
+ * object (at its line and column). */
+int  compare_record(fd_comparison *c, const fd_rounds *rd, const fd_jdoc *doc, const char *with, fd_diags *d);
+/* Differences in all: rows that are not `same`, or passes that differ. */
+size_t comparison_differences(const fd_comparison *c);
+void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd);
+void compare_write_json(FILE *f, const fd_comparison *c, const fd_rounds *rd);
+/* One row in words, for the TUI: "compiler only: mul1/QuickGeluFusion/
+ * (QuickGelu) replaced sigmoid1, mul1". Returns buf. */
+char *compare_row_text(const fd_comparison *c, const fd_rounds *rd, size_t row, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,53 @@
+/* fuse.h — what a fusion becomes: one fused node per fusion of a match
+ * result, as an fd_rewrite (ir/rewrite.h). The next round matches the graph
+ * made with it (rewrite_build_model); `apply` writes it (onnx/onnx_write.h),
+ * after rounds_final_rewrite (rounds.h) has composed the rounds.
+ *
+ * A fused node (fusiondbg(1), APPLY):
+ *   op_type   rewrite.target_op ("FusedOp" when empty), domain FD_FUSED_DOMAIN;
+ *   name      "fused_<anchor node>" (a suffix _2, _3, … when its graph has a
+ *             node of that name); an anchor that is itself a fused node (a
+ *             later round) lends its own name;
+ *   inputs    port k of each rewrite.inputs entry is the output_idx-th
+ *             external input (in slot order) of match op from_op, then every
+ *             other external input of the fusion in first-use order (so
+ *             weights stay attached); without rewrite.inputs, the external
+ *             inputs in first-use order; outputs: the fusion's outputs;
+ *             with rewrite.inputs, the constants among the other inputs
+ *             are folded into the node for the next round (its graph
+ *             leaves them out, as onnxruntime folds a BatchNormalization
+ *             into the Conv's weight and bias); apply keeps them all;
+ *   attributes  rewrite.attributes (int → INT, bool → INT 0/1, float →
+ *             FLOAT, string → STRING, lists of scalars → INTS / FLOATS /
+ *             STRINGS; a map's entries become KEY.SUBKEY, a list holding
+ *             collections KEY.0, KEY.1, …); then every attribute of every
+ *             member, namespaced by the member: PREFIX.NAME, PREFIX the
+ *             member's op type in lower case ("conv.pads", "conv.group"),
+ *             with _1, _2, … in member order when two members share a type
+ *             ("mul_1.", "mul_2."); a member that is a fused node of an
+ *             earlier round is namespaced the same way, so fusions nest
+ *             ("convbn.conv.pads", "convbn.fused_nodes"); when target_op
+ *             is the op type of a member, the first such member's
+ *             attributes are also the node's own, unprefixed (a Conv that
+ *             absorbed a BatchNormalization is still read as a Conv);
+ *             "fused_nodes" (STRINGS, the member nodes in topological
+ *             order), "fused_op_types" (STRINGS, their op types),
+ *             "fusion_rule" (STRING) and "fusion_round" (INT).
+ *   Graph-valued member attributes (bodies) are not copied: in the next
+ *   round the fused node owns the bodies; tensor-valued ones (a Constant's
+ *   value) are left out with a warning. */
+#ifndef FD_FUSE_H
+#define FD_FUSE_H
+#include "base/diag.h"
+#include "ir/rewrite.h"
+#include "match/match.h"
+
+#define FD_FUSED_DOMAIN "fusiondbg.fused"
+
+/* Adds r's fused nodes to rw, graph by graph, in the file order of each
+ * fusion's last member, each with .fusion its fusion index; round is what
+ * "fusion_round" says. Warnings (ports left empty, reserved or repeated
+ * attribute names) go to d. */
+void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_diags *d);
+
+#endif

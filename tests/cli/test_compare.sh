@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# test_compare.sh — `fusiondbg compare MODEL -r RULES --with FILE`:
+#  1. onnxruntime-node (make check installs it) optimizes the samples and
+#     every shared model at level 'extended' (cached in $BUILD/compare, keyed
+#     by the model's bytes); the fused nodes compare derives from each
+#     optimized graph, and the original nodes each replaced, are those
+#     onnxruntime 1.30.0 makes (pinned below: per model the number of fused
+#     nodes and of each fused op type, and the exact node sets on samples);
+#  2. planted differences: the two-round rule set predicts onnxruntime's
+#     Conv+BN+Relu → FusedConv exactly (exit 0); with its round-2 rule off,
+#     compare says "different" and why; with every rule off, "compiler
+#     only" with why; a rule the compiler has no counterpart of, "fusiondbg
+#     only";
+#  3. --with fusion_result.json: per pass match_times / effect_times, the
+#     record's shapes (one object, an array, concatenated objects), and bad
+#     records named at their line and column;
+#  4. bad input: a missing file, a file that is neither ONNX nor JSON, no --with.
+set -u
+. "$(dirname "$0")/../lib.sh"
+export TZ=UTC LC_ALL=C.UTF-8
+unset GRAPH_AUTOFUSION_ENABLE GRAPH_AUTOFUSION_RULES GRAPH_AUTOFUSION_RULES_DIR
+NODE_DIR=${NODE_DIR:-$BUILD/node}
+CACHE=$BUILD/compare
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bad() { echo "FAIL: $*"; fail=1; }
+have_ort=1
+if [ ! -f "$NODE_DIR/node_modules/onnxruntime-node/package.json" ] || ! command -v node >/dev/null; then
+	echo "FAIL: onnxruntime-node is not installed in $NODE_DIR (make check installs it)"
+	exit 1
+fi
+mkdir -p "$CACHE"
+
+# optimized MODEL -> the cached path of onnxruntime's optimized graph ("" when it refused the model)
+optimized() {
+	local m=$1 key out
+	key=$(md5sum <"$m" | cut -c1-12)
+	out="$CACHE/$(basename "$m" .onnx).$key.extended.onnx"
+	if [ ! -f "$out" ] && [ ! -f "$out.refused" ]; then
+		local line
+		line=$(NODE_PATH="$NODE_DIR/node_modules" node tests/peer/optimize.js extended "$tmp/ort" "$m")
+		case "$line" in
+		*'"out"'*) mv "$tmp/ort/$(basename "$m" .onnx).extended.onnx" "$out" ;;
+		*) echo "$line" >"$out.refused" ;;
+		esac
+	fi
+	[ -f "$out" ] && echo "$out"
+}
+
+# groups MODEL OPT -> "N op_type=count ..." of the compiler's fused nodes
+groups() {
+	"$FUSIONDBG" compare "$1" -r rules --with "$2" --format json 2>"$tmp/err" | "$PYTHON" -c '
+import json, sys, collections
+d = json.load(sys.stdin)
+g = {}
+for r in d["rows"]:
+    if r["compiler"]:
+        g[(r["compiler"]["fused_node"], tuple(r["compiler"]["nodes"]))] = r["compiler"]["op_type"]
+c = collections.Counter(g.values())
+print(len(g), " ".join("%s=%d" % kv for kv in sorted(c.items())))'
+}
+
+# 1. the derived groups: onnxruntime 1.30.0, CPU, extended
+expect_groups() {   # MODEL "N op=count…"
+	local m=$1 want=$2 opt got
+	[ -e "$m" ] || return
+	opt=$(optimized "$m")
+	[ -n "$opt" ] || { bad "onnxruntime refused $m: $(cat "$CACHE"/"$(basename "$m" .onnx)".*.refused)"; return; }
+	got=$(groups "$m" "$opt")
+	if [ "$got" = "$want" ]; then echo "ok: $(basename "$m"): $got"; else bad "$(basename "$m"): groups '$got', want '$want'"; fi
+}
+expect_groups samples/conv_add_silu.onnx "4 Conv=1 QuickGelu=3"
+expect_groups samples/conv_bn_relu.onnx "1 FusedConv=1"
+expect_groups samples/attention_masked.onnx "3 Gemm=3"
+expect_groups samples/gelu_erf.onnx "2 Gelu=1 Gemm=1"
+expect_groups samples/if_subgraph.onnx "3 FusedConv=3"
+expect_groups samples/layernorm_decomposed.onnx "1 LayerNormalization=1"
+expect_groups samples/rounds_conv_bn_relu.onnx "3 Conv=1 FusedConv=2"
+expect_groups samples/attention.onnx "0 "
+if have_models; then
+	expect_groups "$MODELS/light_densenet121.onnx" "59 FusedConv=59"
+	expect_groups "$MODELS/light_inception_v1.onnx" "55 FusedConv=55"
+	expect_groups "$MODELS/light_resnet50.onnx" "53 Conv=20 FusedConv=33"
+	expect_groups "$MODELS/light_shufflenet.onnx" "49 Conv=32 FusedConv=17"
+	expect_groups "$MODELS/light_squeezenet.onnx" "26 FusedConv=26"
+	expect_groups "$MODELS/light_vgg19.onnx" "18 FusedConv=16 FusedGemm=2"
+	expect_groups "$MODELS/ultraface_version-RFB-320.onnx" "9 FusedConv=9"
+	expect_groups "$MODELS/litemono_tiny_decoder.onnx" "0 "
+	expect_groups "$MODELS/pan_mobilenetv3_seg.onnx" "40 Conv=3 FusedConv=37"
+	expect_groups "$MODELS/xfeat_256x256.onnx" "26 FusedConv=24 Split=2"
+	expect_groups "$MODELS/xfeat_interp_bilinear.onnx" "0 "
+	expect_groups "$MODELS/tiny_distilbert_sst2.onnx" "8 FusedGemm=1 Gelu=2 LayerNormalization=5"
+	expect_groups "$MODELS/tiny_gpt2_ort_fused.onnx" "0 "
+fi
+# node sets, exactly, on a sample: what onnxruntime replaced, and what it only removed
+opt=$(optimized samples/conv_add_silu.onnx)
+"$FUSIONDBG" compare samples/conv_add_silu.onnx -r rules --with "$opt" --format json >"$tmp/cas.json" 2>/dev/null
+"$PYTHON" - "$tmp/cas.json" <<'EOF' || bad "conv_add_silu: the compiler's node sets"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = sorted((r["compiler"]["fused_node"], r["compiler"]["op_type"], tuple(r["compiler"]["nodes"])) for r in d["rows"] if r["compiler"])
+want = [("conv2", "Conv", ("conv2", "add2")), ("mul1/QuickGeluFusion/", "QuickGelu", ("sigmoid1", "mul1")),
+        ("mul2/QuickGeluFusion/", "QuickGelu", ("sigmoid2", "mul2")), ("mul3/QuickGeluFusion/", "QuickGelu", ("sigmoid3", "mul3"))]
+assert got == want, got
+# rules/ fuses each whole block: every row is "different", the compiler's nodes a part of fusiondbg's
+assert d["counts"] == {"same": 0, "compiler_only": 0, "predicted_only": 0, "different": 4}, d["counts"]
+EOF
+if have_models; then
+	opt=$(optimized "$MODELS/light_inception_v1.onnx")
+	"$FUSIONDBG" compare "$MODELS/light_inception_v1.onnx" -r rules --with "$opt" --format json >"$tmp/inc.json" 2>/dev/null
+	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["removed"]; assert r.get("common subexpression", 0) >= 4 and r.get("dropout removed") == 1, r' "$tmp/inc.json" \
+		|| bad "light_inception_v1: CSE and dropout removal told apart from fusion"
+fi
+
+# 2. planted differences on a two-round pipeline
+m=samples/rounds_conv_bn_relu.onnx
+opt=$(optimized "$m")
+# the copy the TUI's compare view is tested with still says what onnxruntime says
+for f in "$opt" tests/data/compare/rounds_conv_bn_relu.ort.onnx; do
+	"$FUSIONDBG" compare "$m" -r samples/rounds/two_rounds.yaml --with "$f" --format json | "$PYTHON" -c '
+import json, sys
+print(sorted((r["compiler"]["op_type"], tuple(r["compiler"]["nodes"])) for r in json.load(sys.stdin)["rows"]))'
+done >"$tmp/ort2"
+[ "$(sort -u "$tmp/ort2" | wc -l)" = 1 ] || bad "tests/data/compare/rounds_conv_bn_relu.ort.onnx is stale: $(cat "$tmp/ort2")"
+R="-r samples/rounds/two_rounds.yaml"
+# shellcheck disable=SC2086
+out=$("$FUSIONDBG" compare "$m" $R --with "$opt"); rc=$?
+[ "$rc" = 0 ] || bad "two rounds vs onnxruntime: exit $rc, want 0 (no difference): $out"
+grep -q "same 3, compiler only 0, fusiondbg only 0, different 0" <<<"$out" || bad "two rounds: $(head -2 <<<"$out")"
+# shellcheck disable=SC2086
+out=$("$FUSIONDBG" compare "$m" $R --with "$opt" --set ConvBN_Relu_Fusion.enabled=false); rc=$?
+[ "$rc" = 1 ] || bad "round 2 off: exit $rc, want 1"
+grep -q "only the compiler: relu1; only fusiondbg: -" <<<"$out" || bad "round 2 off: the different row: $out"
+grep -q "why: ConvBN_Relu_Fusion did not run" <<<"$out" || bad "round 2 off: why names the disabled rule: $out"
+"$FUSIONDBG" compare "$m" -r samples/rounds/two_rounds.yaml --with "$opt" --format json \
+	--set Conv_BN_Fusion.enabled=false --set Conv_Relu_Fusion.enabled=false --set ConvBN_Relu_Fusion.enabled=false >"$tmp/off.json"
+"$PYTHON" - "$tmp/off.json" <<'EOF' || bad "every rule off: compiler only, with why"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["counts"]["compiler_only"] == 3 and d["differences"] == 3, d["counts"]
+r = [x for x in d["rows"] if x["node"] == "conv1"][0]
+assert r["kind"] == "compiler_only" and r["fusiondbg"] is None and "did not run" in r["why"], r
+EOF
+"$FUSIONDBG" compare samples/matmul_reshape.onnx -r rules --with "$(optimized samples/matmul_reshape.onnx)" >"$tmp/mr.out"; rc=$?
+[ "$rc" = 1 ] || bad "matmul_reshape: exit $rc, want 1"
+grep -q "fusiondbg predicts a fusion the compiler did not make (1)" "$tmp/mr.out" && grep -q "MatMul_Reshape_Fusion: matmul1, reshape1" "$tmp/mr.out" \
+	|| bad "matmul_reshape: fusiondbg only: $(cat "$tmp/mr.out")"
+
+# 3. fusion_result.json
+cat >"$tmp/fr.json" <<'EOF'
+{"session_and_graph_id": "0_0",
+ "graph_fusion": {"Conv_BN_Fusion": {"match_times": "2", "effect_times": "2"},
+                  "Conv_Relu_Fusion": {"match_times": "3", "effect_times": "1"},
+                  "ConvBatchnormFusionPass": {"match_times": "53", "effect_times": "53"}},
+ "ub_fusion": {}}
+EOF
+# shellcheck disable=SC2086
+"$FUSIONDBG" compare "$m" $R --with "$tmp/fr.json" --format json >"$tmp/frout.json"; rc=$?
+[ "$rc" = 1 ] || bad "fusion_result: exit $rc, want 1"
+"$PYTHON" - "$tmp/frout.json" <<'EOF' || bad "fusion_result: per pass"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = {x["name"]: x for x in d["passes"]}
+assert p["Conv_BN_Fusion"]["same"] and p["Conv_BN_Fusion"]["compiler"] == {"match_times": 2, "effect_times": 2}, p["Conv_BN_Fusion"]
+assert not p["Conv_Relu_Fusion"]["same"] and p["Conv_Relu_Fusion"]["fusiondbg"] == {"match_times": 1, "effect_times": 1}, p["Conv_Relu_Fusion"]
+assert p["ConvBatchnormFusionPass"]["fusiondbg"]["match_times"] == -1
+assert p["ConvBN_Relu_Fusion"]["compiler"]["match_times"] == -1 and p["ConvBN_Relu_Fusion"]["fusiondbg"]["effect_times"] == 1
+assert d["differences"] == 3, d["differences"]
+EOF
+# several graphs, one after another, and as an array: counts summed
+printf '%s\n%s\n' '{"graph_fusion": {"Conv_BN_Fusion": {"match_times": 1, "effect_times": 1}}}' \
+	'{"graph_fusion": {"Conv_BN_Fusion": {"match_times": "1", "effect_times": "1"}}, "ub_fusion": {"Conv_Relu_Fusion": {"match_times": "1", "effect_times": "1"}}}' >"$tmp/two.json"
+# shellcheck disable=SC2086
+out=$("$FUSIONDBG" compare "$m" $R --with "$tmp/two.json")
+grep -Eq "Conv_BN_Fusion +2 / 2 +2 / 2 +same" <<<"$out" || bad "concatenated records: $out"
+printf '[%s, %s]' '{"graph_fusion": {}}' '{"graph_fusion": {"Conv_Relu_Fusion": {"match_times": "1", "effect_times": "1"}}}' >"$tmp/arr.json"
+# shellcheck disable=SC2086
+"$FUSIONDBG" compare "$m" $R --with "$tmp/arr.json" | grep -Eq "Conv_Relu_Fusion +1 / 1 +1 / 1 +same" || bad "an array of records"
+printf '{"graph_fusion": {"A": {"match_times": 1,}}}' >"$tmp/broken.json"
+# shellcheck disable=SC2086
+"$FUSIONDBG" compare "$m" $R --with "$tmp/broken.json" >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "broken.json:1:42: error: JSON: expected a member name in quotes" "$tmp/err" || bad "broken JSON: exit $rc, $(cat "$tmp/err")"
+printf '{"nodes": []}' >"$tmp/other.json"
+# shellcheck disable=SC2086
+"$FUSIONDBG" compare "$m" $R --with "$tmp/other.json" >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "other.json:1:1: error: no \"graph_fusion\"" "$tmp/err" || bad "not a record: exit $rc, $(cat "$tmp/err")"
+
+# 4. bad input
+# shellcheck disable=SC2086
+"$FUSIONDBG" compare "$m" $R --with "$tmp/none.onnx" >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] || bad "missing --with file: exit $rc, $(cat "$tmp/err")"
+printf 'garbage that is not protobuf \x01\x02' >"$tmp/junk.onnx"
+# shellcheck disable=SC2086
+"$FUSIONDBG" compare "$m" $R --with "$tmp/junk.onnx" >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "junk.onnx" "$tmp/err" || bad "junk --with: exit $rc, $(cat "$tmp/err")"
+# shellcheck disable=SC2086
+"$FUSIONDBG" compare "$m" $R >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] || bad "no --with: exit $rc"
+[ "$fail" = 0 ] && echo "compare: all checks passed"
+finish "$fail"

@@ -1,0 +1,118 @@
+/* view_compare.c — where the compiler's result (--with) and the prediction
+ * differ: one row per group of the comparison (explain/compare.h), the
+ * differences first; Enter shows the row's node in the graph view. With a
+ * fusion_result.json, one row per pass. */
+#include <stdio.h>
+#include <string.h>
+#include "view.h"
+
+static size_t rows(tui *t)
+{
+	if (!t->cmp_valid)
+		return 1;
+	return t->cmp.record ? t->cmp.passes.n + 1 : t->cmp.rows.n + 1;
+}
+
+/* Row 0 says what is compared; then the rows: differences, then the same. */
+static size_t nth(const tui *t, size_t row)
+{
+	size_t k = 0;
+	for (int same = 0; same < 2; same++)
+		for (size_t i = 0; i < t->cmp.rows.n; i++)
+			if ((t->cmp.rows.items[i].kind == CMP_SAME) == same && ++k == row)
+				return i;
+	return SIZE_MAX;
+}
+
+static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
+{
+	*role = ROLE_NORMAL;
+	if (!t->cmp_valid) {
+		*role = ROLE_DIM;
+		snprintf(buf, size, t->cmp_error[0] ? "%s" : "nothing to compare: start with --with OPTIMIZED.onnx or "
+		         "fusion_result.json%s", t->cmp_error);
+		return buf;
+	}
+	const fd_comparison *c = &t->cmp;
+	if (row == 0) {
+		*role = ROLE_HEADER;
+		if (c->record)
+			snprintf(buf, size, "%s: %zu passes, %zu differ", c->with, c->passes.n, c->n_pass_differences);
+		else
+			snprintf(buf, size, "%s: same %zu, compiler only %zu, fusiondbg only %zu, different %zu", c->with,
+			         c->counts[CMP_SAME], c->counts[CMP_COMPILER_ONLY], c->counts[CMP_PREDICTED_ONLY],
+			         c->counts[CMP_DIFFERENT]);
+		return buf;
+	}
+	if (c->record) {
+		const fd_cmp_pass *p = &c->passes.items[row - 1];
+		bool same = p->match_compiler == p->match_predicted && p->effect_compiler == p->effect_predicted;
+		*role = same ? ROLE_PASS : ROLE_WARN;
+		snprintf(buf, size, "%-32s compiler %lld/%lld  fusiondbg %lld/%lld%s", p->name, p->match_compiler,
+		         p->effect_compiler, p->match_predicted, p->effect_predicted, same ? "" : "  differs");
+		return buf;
+	}
+	size_t i = nth(t, row);
+	if (i == SIZE_MAX)
+		return "";
+	fd_cmp_kind k = c->rows.items[i].kind;
+	*role = k == CMP_SAME ? ROLE_PASS : k == CMP_DIFFERENT ? ROLE_WARN : ROLE_FAIL;
+	return compare_row_text(c, session_rounds(&t->s), i, buf, size);
+}
+
+static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+{
+	int role;
+	return text_of(ctx, row, buf, size, &role);
+}
+
+static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
+{
+	char buf[2048];
+	int role;
+	text_of(t, row, buf, sizeof buf, &role);
+	display_list_row(y, x, w, cursor && t->focus == VIEW_COMPARE, role, buf);
+}
+
+/* The row's node and, in the status line, fusiondbg's why. */
+static void select_row(tui *t)
+{
+	size_t row = t->list[VIEW_COMPARE].cursor;
+	if (!t->cmp_valid || t->cmp.record || row == 0)
+		return;
+	size_t i = nth(t, row);
+	if (i == SIZE_MAX)
+		return;
+	const fd_cmp_row *r = &t->cmp.rows.items[i];
+	tui_set_detail_node(t, r->graph, r->node);
+	if (r->why)
+		tui_message(t, ROLE_INFO, "why: %s", r->why);
+}
+
+static unsigned action(tui *t, enum tui_action a)
+{
+	size_t row = t->list[VIEW_COMPARE].cursor;
+	if (a != ACT_ENTER)
+		return RES_UNHANDLED;
+	if (!t->cmp_valid || t->cmp.record || row == 0)
+		return RES_REDRAW;
+	size_t i = nth(t, row);
+	if (i == SIZE_MAX)
+		return RES_REDRAW;
+	const fd_cmp_row *r = &t->cmp.rows.items[i];
+	size_t gr = vs_graph_node_row(&t->grows, session_model(&t->s), r->graph, r->node);
+	if (gr == VS_NONE)
+		return RES_REDRAW;
+	unsigned res = tui_show_view(t, VIEW_GRAPH);
+	vs_list_set_rows(&t->list[VIEW_GRAPH], vs_graph_rows_count(&t->grows));
+	vs_list_goto(&t->list[VIEW_GRAPH], gr);
+	tui_set_detail_node(t, r->graph, r->node);
+	return res | RES_DETAIL;
+}
+
+static const enum tui_action hints[] = { ACT_ENTER, ACT_WHY_NOT, ACT_BACK, ACT_VIEW_HELP, ACT_NONE };
+
+const view_ops view_compare_ops = {
+	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .select = select_row,
+	.hints = hints,
+};
