@@ -124,6 +124,7 @@ typedef struct fd_peak_tensor {
 typedef struct fd_liveness {
 	int64_t peak_bytes;          /* -1 when the peak is not a number (peak_f) */
 	fd_sint peak_f;              /* the number, the formula, or unknown */
+	int64_t peak_at_least;       /* peak unknown through sizes nobody knows: the bytes of the known ones, else 0 */
 	bool peak_depends;           /* formulas, but no step is the peak for every value */
 	int32_t peak_step;           /* topo index of the node at the peak, -1 for an empty graph */
 	int32_t n_peak_tensors;      /* ≤ ESTIMATE_PEAK_TENSORS, bytes desc then name */

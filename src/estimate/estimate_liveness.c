@@ -81,6 +81,7 @@ static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, 
 	for (int32_t i = 0; raw && i < n; i++)
 		if (raw[ls->order[i]] < 0) {
 			out->peak_f = sint_unknown();
+			out->peak_at_least = out->peak_bytes;
 			out->peak_bytes = -1;
 			break;
 		}

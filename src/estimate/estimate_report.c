@@ -52,10 +52,19 @@ char *estimate_format_size(fd_sint s, char *buf, size_t size)
 
 char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, size_t size)
 {
+	if (!lv->peak_depends && lv->peak_at_least > 0) {   /* a lower bound says more than "unknown" */
+		char b[32];
+		snprintf(buf, size, "\xe2\x89\xa5 %s", estimate_format_bytes(lv->peak_at_least, b, sizeof b));
+		return buf;
+	}
 	if (!lv->peak_depends)
 		return estimate_format_size(lv->peak_f, buf, size);
 	const char *names[8];
 	int n = model_unbound_symbols(m, names, 8);
+	if (n == 0) {   /* on sizes nobody knows, not on a symbol a binding reaches */
+		snprintf(buf, size, "unknown");
+		return buf;
+	}
 	size_t at = (size_t)snprintf(buf, size, "unknown (depends on ");
 	for (int i = 0; i < n && i < 8 && at < size; i++)
 		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "", names[i]);

@@ -45,6 +45,10 @@ typedef struct fd_dim {
 
 static inline fd_dim dim_of(int64_t v) { fd_dim x = { v, NULL }; return x; }
 static inline fd_dim dim_unknown(void) { fd_dim x = { -1, NULL }; return x; }
+/* Unknown because the model contradicts itself (a broadcast of 16 against
+ * 8): no fresh symbol stands for it, it stays "?" (shape/ sh_set). */
+static inline fd_dim dim_invalid(void) { fd_dim x = { -2, NULL }; return x; }
+static inline bool dim_is_invalid(fd_dim d) { return d.value == -2 && !d.expr; }
 /* a number at the bindings (literal or evaluated) */
 static inline bool dim_known(fd_dim d) { return d.value >= 0; }
 /* an expression over symbols, bound or not */

@@ -459,7 +459,8 @@ void model_release(fd_model *m)
 		strmap_release(&m->graphs[i].tensor_by_name);
 		strmap_release(&m->graphs[i].node_by_name);
 	}
-	dimtab_release(m->dimtab);
+	if (!m->dimtab_borrowed)
+		dimtab_release(m->dimtab);
 	strpool_release(&m->names);
 	arena_release(&m->arena);
 	memset(m, 0, sizeof *m);

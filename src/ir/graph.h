@@ -170,6 +170,7 @@ typedef struct fd_model {
 	int32_t n_symdims;
 	fd_symdim *symdims;
 	fd_dimtab *dimtab;     /* symbols and dim expressions (ir/dim.h) */
+	bool dimtab_borrowed;  /* another model's (a rewritten model's): not released with this one */
 	int64_t file_size;
 	/* The initializer policy: false follows ONNX (an initializer listed as a
 	 * graph input is overridable from IR 4 on); true treats every

@@ -48,7 +48,8 @@ fd_dim sh_fresh(const shape_ctx *c)
 /* One broadcast dim from two: equal, or the one that is not 1. A dim whose
  * value is not known against a number above 1 must be that number in a
  * valid model; two different expressions broadcast to something no rule
- * says (unknown, so a fresh symbol). */
+ * says (unknown, so a fresh symbol); two different numbers above 1 do not
+ * broadcast at all (invalid: unknown, no symbol). */
 fd_dim sh_bcast_dim(fd_dim a, fd_dim b)
 {
 	if (dim_equal(a, b))
@@ -60,7 +61,7 @@ fd_dim sh_bcast_dim(fd_dim a, fd_dim b)
 			return b;
 		if (b.value == 1)
 			return a;
-		return dim_unknown();
+		return dim_invalid();
 	}
 	if (a.value == 1 && !a.expr)
 		return b;
@@ -312,7 +313,7 @@ void sh_set(const shape_ctx *c, int i, int32_t dtype, int32_t rank, const fd_dim
 		if (!dim_defined(dims[k])) {
 			dims_copy(fresh, dims, rank);
 			for (; k < rank; k++)
-				if (!dim_defined(fresh[k]))
+				if (!dim_defined(fresh[k]) && !dim_is_invalid(fresh[k]))   /* an invalid dim stays one downstream */
 					fresh[k] = sh_fresh(c);
 			dims = fresh;
 			break;
