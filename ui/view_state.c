@@ -269,6 +269,7 @@ bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int3
 	switch (e->kind) {
 	case EV_ANCHOR: case EV_TYPE: case EV_ORDER: case EV_ARITY: case EV_PARAM: case EV_SOURCE:
 	case EV_ESCAPE: case EV_CONSTRAINT: case EV_FIRE: case EV_REWRITE: case EV_COMPOSITE:
+	case EV_OPERAND: case EV_OUTPUT: case EV_WHERE:
 		return explain_unit_covers(r->ctx, graph, e->unit, node);
 	case EV_CONFLICT: case EV_CYCLE:
 		return e->unit == node;

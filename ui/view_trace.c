@@ -304,11 +304,12 @@ static void event_path(tui *t, const fd_event *e, char *buf, size_t size)
 		if (op)
 			snprintf(buf, size, "%s.inputs.%s", pat, op->min_inputs >= 0 ? "min_inputs" : "max_inputs");
 		break;
-	case EV_SOURCE:
-		if (op && e->sub >= 0 && e->sub < op->n_sources)
-			snprintf(buf, size, "%s.input_sources.input%d.%s", pat, op->sources[e->sub].input,
-			         op->sources[e->sub].from_op >= 0 ? "from_op" : "source_type");
+	case EV_SOURCE: case EV_OPERAND: case EV_ORDER: case EV_OUTPUT: case EV_WHERE: case EV_OPTIONAL: {
+		char key[96];
+		if (op && e->sub >= -1 && explain_condition_key(op, e, key, sizeof key))
+			snprintf(buf, size, "%s.%s", pat, key);
 		break;
+	}
 	case EV_INPUTS:
 		snprintf(buf, size, "match.subgraph.input_count_range");
 		break;

@@ -33,7 +33,7 @@ void diags_release(fd_diags *d)
 	diags_init(d);
 }
 
-static void diag_vadd(fd_diags *d, fd_severity sev, fd_srcpos pos, const char *fmt, va_list ap)
+void diag_vadd(fd_diags *d, fd_severity sev, fd_srcpos pos, const char *fmt, va_list ap)
 {
 	if (d->n == d->cap) {
 		d->cap = d->cap ? d->cap * 2 : 16;

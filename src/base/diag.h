@@ -2,6 +2,7 @@
  * end decides how to show it. The list owns its messages (heap copies). */
 #ifndef FD_DIAG_H
 #define FD_DIAG_H
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef enum { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } fd_severity;
@@ -30,6 +31,7 @@ void diags_release(fd_diags *d);
 void diags_clear(fd_diags *d);
 void diag_add(fd_diags *d, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+void diag_vadd(fd_diags *d, fd_severity sev, fd_srcpos pos, const char *fmt, va_list ap);
 void diag_error(fd_diags *d, fd_srcpos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_warning(fd_diags *d, fd_srcpos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "file:line:col: error: message" (parts without a value are left out). Returns buf. */

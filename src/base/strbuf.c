@@ -5,6 +5,7 @@
 #include <string.h>
 #include "base/arena.h"
 #include "base/strbuf.h"
+#include "base/text.h"
 
 void sb_add(strbuf *b, const char *s, size_t n)
 {
@@ -79,4 +80,18 @@ void sb_release(strbuf *b)
 	free(b->s);
 	b->s = NULL;
 	b->n = b->cap = 0;
+}
+
+size_t buf_printf(char *buf, size_t size, size_t at, const char *fmt, ...)
+{
+	if (at >= size)
+		return at;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + at, size - at, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return at;
+	text_mark_cut(buf, size, at + (size_t)n);   /* a cut shows: "…" */
+	return at + (size_t)n < size ? at + (size_t)n : size;
 }

@@ -15,12 +15,12 @@
 #include "rules/optable.h"
 #include "match/param_value.h"
 #include "explain/explain.h"
+#include "explain/explain_internal.h"
 #include "base/units.h"
 #include "base/text.h"
 
-static void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A field of an event's words: a long one keeps its head and tail. */
-static void put(char *buf, size_t size, const char *fmt, ...)
+void put(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -41,7 +41,7 @@ static const fd_rule_pattern *event_pattern(const fd_rule *r, int branch)
 	return &r->match;
 }
 
-static const char *tensor_name(const fd_graph *g, int64_t t)
+const char *tensor_name(const fd_graph *g, int64_t t)
 {
 	return t >= 0 && t < g->n_tensors ? g->tensors[t].name : "-";
 }
@@ -57,7 +57,7 @@ static void bytes_text(int64_t b, char *buf, size_t size)
 }
 
 /* "graph input", "constant", "activation from X (Conv)" */
-static void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, size_t size)
+void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, size_t size)
 {
 	const fd_graph_index *ix = &r->ctx->graphs[gi];
 	const fd_graph *g = ix->g;
@@ -137,7 +137,7 @@ static void describe_param(const fd_match_result *r, const fd_event *ev, const f
 	const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
 	const fd_node *n = &g->nodes[c ? c->last : ev->unit];
 	fd_pval v;
-	param_unit_value(g, n, c, ix->canon.pool, op->op, p->name, &v);
+	param_unit_value(g, n, c, ix->canon.pool, event_op_id(r, ev, op), p->name, &v);
 	put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " param %s", p->name);
 	explain_yval(p->value, o->expected, sizeof o->expected);
 	o->where = yval_pos(p->value);
@@ -177,8 +177,9 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 		o->where = yval_pos(op->where);
 		return;
 	}
-	if (ev->sub == -1) {
-		put(o->check + len, sizeof o->check - len, " reads op%d", ev->op - 1);
+	if (ev->sub == -1 || ev->sub <= -3) {
+		int link = ev->sub == -1 ? ev->op - 1 : -3 - ev->sub;
+		put(o->check + len, sizeof o->check - len, " reads op%d", link);
 		explain_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
 		put(o->expected, sizeof o->expected, "an output of %s", lab);
 		if (ev->b >= 0)
@@ -186,11 +187,15 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 		else
 			put(o->actual, sizeof o->actual, "none of its inputs");
 		if (ev->status == ST_FAIL)
-			put(o->reason, sizeof o->reason, "not chained to op%d", ev->op - 1);
+			put(o->reason, sizeof o->reason, "not chained to op%d", link);
+		else if (link != ev->op - 1)
+			put(o->reason, sizeof o->reason, "the ops between are absent (optional)");
 		o->where = yval_pos(op->where);
 		return;
 	}
 	const fd_input_source *src = &op->sources[ev->sub];
+	if (describe_source_ext(r, ev, op, src, o))
+		return;
 	put(o->check + len, sizeof o->check - len, " input%d", src->input);
 	size_t at = 0;
 	o->expected[0] = '\0';
@@ -374,7 +379,7 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 	if (ev->unit >= 0)
 		explain_unit_label(r->ctx, ev->graph, ev->unit, o->subject, sizeof o->subject);
 	if (op)
-		put(o->check, sizeof o->check, "op%d %s", ev->op, op->type);
+		op_label(r, ev, op, o->check, sizeof o->check);
 	char lab[160];
 	switch ((fd_event_kind)ev->kind) {
 	case EV_RULE:
@@ -398,6 +403,10 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 			o->where = yval_pos(pat->where);
 		break;
 	case EV_TYPE: {
+		if (op->n_types > 1) {
+			describe_type_list(r, ev, op, o);
+			break;
+		}
 		const fd_op_def *d = optable_get(op->op);
 		const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
 		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " type");
@@ -424,7 +433,30 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 	}
 	case EV_ORDER:
 		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " input order");
-		put(o->reason, sizeof o->reason, "commutative: inputs tried swapped");
+		if (ev->reason == REASON_NM14_POSITION)
+			describe_fixed(r, ev, op, o);
+		else
+			put(o->reason, sizeof o->reason, "commutative: inputs tried swapped");
+		break;
+	case EV_OPERAND:
+		describe_operand(r, ev, op, o);
+		break;
+	case EV_OUTPUT:
+		describe_output(r, ev, op, o);
+		break;
+	case EV_WHERE:
+		describe_where(r, ev, op, o);
+		break;
+	case EV_OPTIONAL:
+		describe_optional(r, ev, pat, o);
+		break;
+	case EV_SEARCH_CAP:
+		put(o->check, sizeof o->check, "search");
+		put(o->expected, sizeof o->expected, "every complete match tried");
+		put(o->actual, sizeof o->actual, "stopped after %lld", (long long)ev->a);
+		put(o->reason, sizeof o->reason, "the matcher tries at most %lld complete matches from one anchor; later "
+		    "candidates were not tried", (long long)ev->a);
+		o->where = yval_pos(pat ? pat->where : rule->root);
 		break;
 	case EV_ARITY:
 		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " inputs");
@@ -505,7 +537,8 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 		const fd_fusion *f = &r->fusions[ev->a];
 		put(o->check, sizeof o->check, ev->kind == EV_FIRE ? "fire" : "rewrite");
 		if (ev->kind == EV_FIRE) {
-			put(o->reason, sizeof o->reason, "fused %d nodes", f->n_nodes);
+			size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "fused %d nodes", f->n_nodes);
+			absent_ops_text(r, f, o->reason + at, sizeof o->reason - at);
 		} else {
 			size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "%s%s%s [",
 			                             rule->target_op ? rule->target_op : "?",

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/strbuf.h"
 #include "explain/explain.h"
 #include "base/text.h"
 
@@ -41,24 +42,6 @@ char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char
 	return buf;
 }
 
-static size_t append(char *buf, size_t size, size_t at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Appends at at; text that does not fit ends in "…" (the cut shows). */
-static size_t append(char *buf, size_t size, size_t at, const char *fmt, ...)
-{
-	if (at >= size)
-		return at;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf + at, size - at, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return at;
-	text_mark_cut(buf, size, at + (size_t)n);
-	return at + (size_t)n;
-}
-
 /* Floats print as %.9g, with ".0" when that looks like an integer. */
 static size_t append_float(char *buf, size_t size, size_t at, double f)
 {
@@ -66,7 +49,7 @@ static size_t append_float(char *buf, size_t size, size_t at, double f)
 	snprintf(tmp, sizeof tmp, "%.9g", f);
 	if (!strpbrk(tmp, ".eEn"))
 		strcat(tmp, ".0");
-	return append(buf, size, at, "%s", tmp);
+	return buf_printf(buf, size, at, "%s", tmp);
 }
 
 char *explain_pval(const fd_pval *v, char *buf, size_t size)
@@ -76,29 +59,29 @@ char *explain_pval(const fd_pval *v, char *buf, size_t size)
 		return buf;
 	buf[0] = '\0';
 	switch (v->kind) {
-	case PV_ABSENT: append(buf, size, 0, "absent"); break;
-	case PV_NO_SUCH: append(buf, size, 0, "no such param"); break;
-	case PV_UNKNOWN: append(buf, size, 0, "unknown"); break;
-	case PV_INT: append(buf, size, 0, "%lld", (long long)v->i); break;
-	case PV_BOOL: append(buf, size, 0, "%s", v->i ? "true" : "false"); break;
+	case PV_ABSENT: buf_printf(buf, size, 0, "absent"); break;
+	case PV_NO_SUCH: buf_printf(buf, size, 0, "no such param"); break;
+	case PV_UNKNOWN: buf_printf(buf, size, 0, "unknown"); break;
+	case PV_INT: buf_printf(buf, size, 0, "%lld", (long long)v->i); break;
+	case PV_BOOL: buf_printf(buf, size, 0, "%s", v->i ? "true" : "false"); break;
 	case PV_FLOAT: append_float(buf, size, 0, v->f); break;
-	case PV_STRING: append(buf, size, 0, "\"%s\"", v->s); break;
+	case PV_STRING: buf_printf(buf, size, 0, "\"%s\"", v->s); break;
 	case PV_INTS:
 	case PV_FLOATS:
-		at = append(buf, size, at, "[");
+		at = buf_printf(buf, size, at, "[");
 		for (int64_t k = 0; k < v->n; k++) {
 			if (k)
-				at = append(buf, size, at, ", ");
+				at = buf_printf(buf, size, at, ", ");
 			if (k >= 16) {
-				at = append(buf, size, at, "…");
+				at = buf_printf(buf, size, at, "…");
 				break;
 			}
 			if (v->kind == PV_INTS)
-				at = append(buf, size, at, "%lld", (long long)pval_ints(v)[k]);
+				at = buf_printf(buf, size, at, "%lld", (long long)pval_ints(v)[k]);
 			else
 				at = append_float(buf, size, at, pval_floats(v)[k]);
 		}
-		append(buf, size, at, "]");
+		buf_printf(buf, size, at, "]");
 		break;
 	}
 	return buf;
@@ -107,19 +90,19 @@ char *explain_pval(const fd_pval *v, char *buf, size_t size)
 static size_t yval_append(const fd_yval *v, char *buf, size_t size, size_t at)
 {
 	if (!v || v->kind == YV_NULL)
-		return append(buf, size, at, "null");
+		return buf_printf(buf, size, at, "null");
 	if (v->kind == YV_SCALAR)
-		return append(buf, size, at, v->quoted ? "\"%s\"" : "%s", v->text ? v->text : "");
+		return buf_printf(buf, size, at, v->quoted ? "\"%s\"" : "%s", v->text ? v->text : "");
 	if (v->kind == YV_SEQ) {
-		at = append(buf, size, at, "[");
+		at = buf_printf(buf, size, at, "[");
 		for (size_t k = 0; k < v->n; k++) {
 			if (k)
-				at = append(buf, size, at, ", ");
+				at = buf_printf(buf, size, at, ", ");
 			at = yval_append(v->items[k], buf, size, at);
 		}
-		return append(buf, size, at, "]");
+		return buf_printf(buf, size, at, "]");
 	}
-	return append(buf, size, at, "{…}");
+	return buf_printf(buf, size, at, "{…}");
 }
 
 char *explain_yval(const fd_yval *v, char *buf, size_t size)

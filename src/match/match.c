@@ -1,8 +1,11 @@
 /* match.c — the run: rules in priority order, anchors from the index, the
  * op-chain search with backtracking over candidate consumers and commutative
- * input orders, the deepest failure per attempt, and the result's lifetime.
+ * input orders, optional ops, the deepest failure per attempt, and the
+ * result's lifetime. An op's outputs and where conditions and the
+ * position: fixed diagnosis are match_checks.c's.
  * What follows a complete op chain is match_subgraph.c's (match_internal.h
  * says who owns what). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "match/match_internal.h"
@@ -21,17 +24,52 @@ static int nonempty_inputs(const match_run_state *s, int32_t u)
 	return n;
 }
 
-static bool unit_type_matches(const match_run_state *s, int32_t u, int op)
+/* The matcher's own, inline: the op ids of every node were found once, in
+ * the index (u is a unit of the graph, op a known id). */
+static inline bool unit_is(const fd_graph_index *ix, int32_t u, int op)
 {
-	const fd_composite_rec *c = unit_comp(s, u);
-	if (c) {
+	int32_t c = u - ix->g->n_nodes;
+	if (c >= 0) {
 		const fd_op_def *d = optable_get(op);
-		return d && d->composite != COMPOSITE_NONE && d->composite == c->kind;
+		return d && d->composite != COMPOSITE_NONE && d->composite == ix->canon.items[c].kind;
 	}
-	/* the op ids of every node were found once, in the index */
-	if (op < 0 || op >= s->ix->n_ops)
+	return (ix->node_ops[(size_t)u * (size_t)ix->ops_words + (size_t)op / 64] >> (op % 64)) & 1;
+}
+
+bool match_unit_is(const fd_graph_index *ix, int32_t u, int op)
+{
+	if (u < 0 || u >= ix->n_units || op < 0 || op >= ix->n_ops)
 		return false;
-	return (s->ix->node_ops[(size_t)u * (size_t)s->ix->ops_words + (size_t)op / 64] >> (op % 64)) & 1;
+	return unit_is(ix, u, op);
+}
+
+int32_t match_fusion_stand_in(const fd_match_result *r, const fd_fusion *f, int op)
+{
+	const fd_rule *rule = &r->rules->rules[f->rule];
+	const fd_rule_pattern *pat = f->branch >= 0 && f->branch < rule->n_branches ? &rule->branches[f->branch] : &rule->match;
+	bool explicit_link;
+	while (op >= 0 && op < f->n_ops && op < pat->n_ops && match_fusion_unit(r, f, op) == FD_NONE)
+		op = match_link_of(&pat->ops[op], op, &explicit_link);
+	return match_fusion_unit(r, f, op);
+}
+
+int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op)
+{
+	for (int k = 0; k < op->n_types; k++)
+		if (match_unit_is(ix, u, op->ops[k]))
+			return k;
+	return -1;
+}
+
+/* The type alternative unit u is for op (a runnable pattern's: known ids). */
+static inline int type_alt(const match_run_state *s, int32_t u, const fd_rule_op *op)
+{
+	if (op->n_types == 1)
+		return unit_is(s->ix, u, op->op) ? 0 : -1;
+	for (int k = 0; k < op->n_types; k++)
+		if (unit_is(s->ix, u, op->ops[k]))
+			return k;
+	return -1;
 }
 
 /* ---- the op-chain search --------------------------------------------------- */
@@ -50,8 +88,7 @@ static bool source_type_ok(const match_run_state *s, int32_t t, fd_source_type s
 
 static bool search(match_run_state *s, int i);
 
-/* The op an op links to: the latest from_op before it, else the one before. */
-static int link_of(const fd_rule_op *op, int i, bool *explicit_link)
+int match_link_of(const fd_rule_op *op, int i, bool *explicit_link)
 {
 	int j = -1;
 	for (int k = 0; k < op->n_sources; k++)
@@ -59,6 +96,14 @@ static int link_of(const fd_rule_op *op, int i, bool *explicit_link)
 			j = op->sources[k].from_op;
 	*explicit_link = j >= 0;
 	return j >= 0 ? j : i - 1;
+}
+
+int match_present_slow(const match_run_state *s, int j)
+{
+	bool explicit_link;
+	while (j >= 0 && s->units[j] == FD_NONE)
+		j = match_link_of(&s->pat->ops[j], j, &explicit_link);
+	return j;
 }
 
 /* Units in topological order, ties (a node and the composites ending at it)
@@ -99,6 +144,8 @@ static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t
 	int32_t nm = match_unit_nodes(s->ctx, s->gi, u, &mem);
 	const fd_composite_rec *c = unit_comp(s, u);
 	for (int k = 0; k < i; k++) {
+		if (s->units[k] == FD_NONE)
+			continue;
 		if (s->units[k] == u)
 			return true;
 		/* the Conv's own bias add shares the Conv node with the op it follows */
@@ -117,8 +164,7 @@ static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t
 static void gather(match_run_state *s, int i, int link)
 {
 	const fd_rule_op *op = &s->pat->ops[i];
-	const fd_op_def *def = optable_get(op->op);
-	fd_composite want = def ? def->composite : COMPOSITE_NONE;
+	unsigned want = op->composite_mask;   /* the composite kinds of the op's types, a bit each */
 	i32_vec *cand = &s->cand[i];
 	int32_t lu = s->units[link];
 	cand->n = 0;
@@ -129,12 +175,12 @@ static void gather(match_run_state *s, int i, int link)
 		const fd_tensor *x = &s->g->tensors[t];
 		for (int c = 0; c < x->n_consumers; c++)
 			vec_push(cand, x->consumers[c]);
-		if (want != COMPOSITE_NONE)
+		if (want)
 			for (int32_t c = s->ix->tcomp_off[t]; c < s->ix->tcomp_off[t + 1]; c++)
-				if (s->ix->tcomp[c] >= 0 && unit_comp(s, s->ix->tcomp[c])->kind == want)
+				if (s->ix->tcomp[c] >= 0 && (want >> unit_comp(s, s->ix->tcomp[c])->kind & 1))
 					vec_push(cand, s->ix->tcomp[c]);
 	}
-	if (want == COMPOSITE_BIASADD && unit_is_node(s->g, lu))
+	if ((want >> COMPOSITE_BIASADD & 1) && unit_is_node(s->g, lu))
 		for (int32_t c = s->ix->hosted_off[lu]; c < s->ix->hosted_off[lu + 1]; c++)
 			vec_push(cand, s->ix->hosted[c]);
 	sort_units(cand->items, cand->n, s->ix->unit_topo);
@@ -150,31 +196,92 @@ static void gather(match_run_state *s, int i, int link)
 	cand->n = w;
 }
 
-/* One input_sources entry under an input order (swap: commutative, swapped). */
-static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap, uint32_t passed)
+/* The slot input k of op j was matched at (its input order). */
+static int matched_slot(const match_run_state *s, int j, int k)
+{
+	return s->swapped[j] && k < 2 ? k ^ 1 : k;
+}
+
+/* The operand conditions of entry k on tensor t (at slot); out of line,
+ * so that the search of a rule without them stays as it was. */
+__attribute__((noinline)) static bool check_operand(match_run_state *s, int i, int32_t u, int k, int slot, int32_t t, uint32_t *passed,
+                          bool quiet)
+{
+	const fd_input_source *src = &s->pat->ops[i].sources[k];
+	int64_t bound;
+	fd_reason r = match_operand(s, src, t, &bound);
+	if (quiet)
+		return r == REASON_NONE;   /* the caller takes its names back */
+	uint32_t ev = match_emit(s, EV_OPERAND, r ? ST_FAIL : ST_PASS, r, i, k, u, slot, t, bound);
+	if (r) {
+		match_fail(s, ev, r, i, *passed);
+		return false;
+	}
+	++*passed;
+	return true;
+}
+
+/* One input_sources entry under an input order (swap: commutative, swapped).
+ * Counts its passing events in *passed. quiet: only whether it holds — no
+ * events, no failure recorded, no names left bound. */
+static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap, uint32_t *passed, bool quiet)
 {
 	const fd_input_source *src = &s->pat->ops[i].sources[k];
 	int slot = src->input;
 	if (swap && slot < 2)
 		slot ^= 1;
 	int32_t t = unit_input(s, u, slot);
+	if (t == FD_NONE && src->optional) {
+		if (!quiet)
+			match_emit(s, EV_SOURCE, ST_PASS, REASON_NONE, i, k, u, FD_NONE, FD_NONE, slot);
+		++*passed;
+		return true;
+	}
+	/* an entry of operand conditions only (rank, shape, …): its operand event says it all */
+	if (!src->has_source && t != FD_NONE)
+		return !src->has_operand || check_operand(s, i, u, k, slot, t, passed, quiet);
 	bool ok = t != FD_NONE;
-	if (ok && src->from_op >= 0)
-		ok = src->from_op < i && unit_produces(s, s->units[src->from_op], t);
+	fd_reason why = REASON_NM04_SOURCE;
+	int32_t other = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
+	if (ok && src->from_op >= 0) {
+		int j = src->from_op < i ? match_present(s, src->from_op) : -1;
+		ok = j >= 0 && unit_produces(s, s->units[j], t);
+	}
 	if (ok && src->source_type != SRC_UNSET && src->source_type != SRC_ANY)
 		ok = source_type_ok(s, t, src->source_type);
-	int32_t prod = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
-	uint32_t ev = match_emit(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM04_SOURCE,
-	                         i, k, u, prod, t, slot);
+	if (ok && src->same_op >= 0) {
+		int j = src->same_op;
+		int32_t want = j < i && s->units[j] != FD_NONE
+		                   ? unit_input(s, s->units[j], matched_slot(s, j, src->same_input)) : FD_NONE;
+		ok = want != FD_NONE && want == t;
+		if (!ok) {
+			why = REASON_NM12_SAME_AS;
+			other = want;
+		}
+	}
+	if (!ok && src->optional)
+		why = REASON_NM13_OPTIONAL_INPUT;
+	if (!quiet) {
+		uint32_t ev = match_emit(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : why, i, k, u, other, t,
+		                         slot);
+		if (!ok)
+			match_fail(s, ev, why, i, *passed);
+	}
 	if (!ok)
-		match_fail(s, ev, REASON_NM04_SOURCE, i, passed);
-	return ok;
+		return false;
+	++*passed;
+	return !src->has_operand || check_operand(s, i, u, k, slot, t, passed, quiet);
 }
 
-/* Without a from_op, op i must read an output of op i-1. */
-static bool check_chain_link(match_run_state *s, int i, int32_t u, uint32_t passed)
+bool match_check_source(match_run_state *s, int i, int32_t u, int k, bool swap, uint32_t *passed, bool quiet)
 {
-	int32_t prev = s->units[i - 1], t = FD_NONE;
+	return check_source(s, i, u, k, swap, passed, quiet);
+}
+
+/* Without a from_op, op i must read an output of the op it links to. */
+static bool check_chain_link(match_run_state *s, int i, int link, int32_t u, uint32_t passed)
+{
+	int32_t prev = s->units[link], t = FD_NONE;
 	int slot = -1;
 	for (int k = 0; k < unit_n_inputs(s, u) && slot < 0; k++)
 		if (unit_produces(s, prev, unit_input(s, u, k))) {
@@ -189,10 +296,25 @@ static bool check_chain_link(match_run_state *s, int i, int32_t u, uint32_t pass
 	}
 	bool ok = slot >= 0;
 	uint32_t ev = match_emit(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM04_SOURCE,
-	                         i, -1, u, prev, t, slot);
+	                         i, link == i - 1 ? -1 : -3 - link, u, prev, t, slot);
 	if (!ok)
 		match_fail(s, ev, REASON_NM04_SOURCE, i, passed);
 	return ok;
+}
+
+/* Every source in one input order, then the chain link. */
+static bool check_order(match_run_state *s, int i, int link, int32_t u, bool swap, bool has_from, uint32_t *passed)
+{
+	const fd_rule_op *op = &s->pat->ops[i];
+	for (int k = 0; k < op->n_sources; k++)
+		if (!check_source(s, i, u, k, swap, passed, false))
+			return false;
+	if (i > 0 && !has_from) {
+		if (!check_chain_link(s, i, link, u, *passed))
+			return false;
+		++*passed;
+	}
+	return true;
 }
 
 static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
@@ -200,13 +322,19 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	const fd_rule_op *op = &s->pat->ops[i];
 	uint32_t passed = 0, ev;
 	s->units[i] = u;
-	bool ok = unit_type_matches(s, u, op->op);
-	ev = match_emit(s, EV_TYPE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM01_TYPE, i, -1, u,
-	                i ? s->units[link] : FD_NONE, via, 0);
+	s->swapped[i] = false;
+	int alt = type_alt(s, u, op);
+	bool ok = alt >= 0;
+	fd_reason type_why = ok ? REASON_NONE : op->n_types > 1 ? REASON_NM07_TYPE_LIST : REASON_NM01_TYPE;
+	ev = match_emit(s, EV_TYPE, ok ? ST_PASS : ST_FAIL, type_why, i, -1, u, i ? s->units[link] : FD_NONE, via, 0);
 	if (!ok) {
-		match_fail(s, ev, REASON_NM01_TYPE, i, passed);
+		/* another type where an optional op could be is its absence, not a failure */
+		if (!op->optional)
+			match_fail(s, ev, type_why, i, passed);
 		return false;
 	}
+	s->type_alt[i] = (int8_t)alt;
+	int op_id = op->ops[alt];
 	passed++;
 	if (op->min_inputs >= 0 || op->max_inputs >= 0) {
 		int n = nonempty_inputs(s, u);
@@ -223,8 +351,8 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	const fd_node *n = &s->g->nodes[c ? c->last : u];
 	for (int p = 0; p < op->n_params; p++) {
 		fd_pval v;
-		param_unit_value(s->g, n, c, s->ix->canon.pool, op->op, op->params[p].name, &v);
-		ok = param_matches(op->params[p].value, optable_param(op->op, op->params[p].name), &v);
+		param_unit_value(s->g, n, c, s->ix->canon.pool, op_id, op->params[p].name, &v);
+		ok = param_matches(op->params[p].value, optable_param(op_id, op->params[p].name), &v);
 		ev = match_emit(s, EV_PARAM, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM03_PARAM,
 		                i, p, u, FD_NONE, 0, 0);
 		if (!ok) {
@@ -233,31 +361,48 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 		}
 		passed++;
 	}
+	if (op->has_op_conditions && !match_check_op_conditions(s, i, u, op_id, &passed))
+		return false;
 	bool has_from = false;
 	for (int k = 0; k < op->n_sources; k++)
 		if (op->sources[k].from_op >= 0)
 			has_from = true;
-	const fd_op_def *def = optable_get(op->op);
-	bool can_swap = def && def->commutative && op->n_sources > 0 && unit_n_inputs(s, u) == 2
-	                && nonempty_inputs(s, u) == 2;
+	const fd_op_def *def = optable_get(op_id);
+	bool binary = def && def->commutative && op->n_sources > 0 && unit_n_inputs(s, u) == 2
+	              && nonempty_inputs(s, u) == 2;
+	bool can_swap = binary && !op->has_fixed;
+	size_t mark = s->binds.n;
 	for (int order = 0; order < (can_swap ? 2 : 1); order++) {
 		uint32_t p2 = passed;
-		bool all = true;
-		if (order)
+		s->binds.n = mark;
+		if (order) {
+			s->swapped[i] = true;
 			match_emit(s, EV_ORDER, ST_INFO, REASON_NONE, i, -1, u, FD_NONE, 1, 0);
-		for (int k = 0; k < op->n_sources && all; k++) {
-			all = check_source(s, i, u, k, order == 1, p2);
-			p2++;
 		}
-		if (all && i > 0 && !has_from) {
-			all = check_chain_link(s, i, u, p2);
-			p2++;
-		}
-		if (!all)
+		if (!check_order(s, i, link, u, order == 1, has_from, &p2)) {
+			if (binary && op->has_fixed)
+				match_diagnose_fixed(s, i, u, passed);
 			continue;
-		return search(s, i + 1);
+		}
+		/* the other order is tried only when this one's sources fail */
+		if (search(s, i + 1))
+			return true;
+		break;
 	}
+	s->binds.n = mark;
 	return false;
+}
+
+/* Optional op i is absent: the chain goes on from the op it would have read. */
+__attribute__((noinline)) static bool skip_optional(match_run_state *s, int i, int link)
+{
+	match_emit(s, EV_OPTIONAL, ST_INFO, REASON_IN01_ABSENT, i, -1, s->units[link], FD_NONE, 0, 0);
+	s->units[i] = FD_NONE;
+	s->swapped[i] = false;
+	s->n_absent++;
+	bool fired = search(s, i + 1);
+	s->n_absent--;
+	return fired;
 }
 
 static bool search(match_run_state *s, int i)
@@ -270,11 +415,14 @@ static bool search(match_run_state *s, int i)
 	}
 	if (i == 0)
 		return try_op(s, 0, s->anchor, -1, FD_NONE);
+	const fd_rule_op *op = &p->ops[i];
 	bool explicit_link;
-	int link = link_of(&p->ops[i], i, &explicit_link);
+	int link = match_present(s, match_link_of(op, i, &explicit_link));
 	gather(s, i, link);
 	i32_vec *cand = &s->cand[i];
 	if (cand->n == 0) {
+		if (op->optional)
+			return skip_optional(s, i, link);
 		uint32_t ev = match_emit(s, EV_SOURCE, ST_FAIL, REASON_NM04_SOURCE, i, -2, s->units[link],
 		                         FD_NONE, link, 0);
 		match_fail(s, ev, REASON_NM04_SOURCE, i, 0);
@@ -289,9 +437,17 @@ static bool search(match_run_state *s, int i)
 				via = unit_input(s, u, q);
 		if (try_op(s, i, u, link, via))
 			return true;
-		if (s->complete_count >= max)
+		if (s->complete_count >= max) {
+			if (!s->capped && (k + 1 < cand->n || op->optional)) {
+				s->capped = true;
+				match_emit(s, EV_SEARCH_CAP, ST_WARN, REASON_WN04_SEARCH_CAP, i, -1, FD_NONE, FD_NONE,
+				           s->complete_count, 0);
+			}
 			return false;
+		}
 	}
+	if (op->optional && s->complete_count < max)
+		return skip_optional(s, i, link);
 	return false;
 }
 
@@ -301,27 +457,36 @@ typedef struct alt {
 	int8_t branch;
 	const fd_rule_pattern *pat;
 } alt;
+typedef VEC(alt) alt_vec;
 
-/* n_ops: the context's op ids (the op table's and its fused types) */
+/* The schema refuses patterns longer than MATCH_MAX_OPS (FD_RULE_MAX_OPS)
+ * and more branches than an event's branch holds; a pattern with an op
+ * type the context does not know cannot run (check says so). n_ops: the
+ * context's op ids (the op table's and its fused types). */
 static bool pattern_runnable(const fd_rule_pattern *p, int n_ops)
 {
 	if (p->n_ops <= 0 || p->n_ops > MATCH_MAX_OPS)
 		return false;
-	for (int i = 0; i < p->n_ops; i++)
-		if (p->ops[i].op < 0 || p->ops[i].op >= n_ops)
+	for (int i = 0; i < p->n_ops; i++) {
+		if (p->ops[i].n_types <= 0)
 			return false;
+		for (int k = 0; k < p->ops[i].n_types; k++)
+			if (p->ops[i].ops[k] < 0 || p->ops[i].ops[k] >= n_ops)
+				return false;
+	}
 	return true;
 }
 
-static int rule_alts(const fd_rule *r, alt *alts, int max, int n_ops)
+/* The rule's alternatives, all of them: match.ops, then the branches. */
+static int rule_alts(const fd_rule *r, alt_vec *out, int n_ops)
 {
-	int n = 0;
-	if (pattern_runnable(&r->match, n_ops) && n < max)
-		alts[n++] = (alt){ -1, &r->match };
-	for (int b = 0; b < r->n_branches && n < max; b++)
+	out->n = 0;
+	if (pattern_runnable(&r->match, n_ops))
+		vec_push(out, ((alt){ -1, &r->match }));
+	for (int b = 0; b < r->n_branches && b <= FD_RULE_MAX_BRANCHES; b++)
 		if (pattern_runnable(&r->branches[b], n_ops))
-			alts[n++] = (alt){ (int8_t)b, &r->branches[b] };
-	return n;
+			vec_push(out, ((alt){ (int8_t)b, &r->branches[b] }));
+	return (int)out->n;
 }
 
 static void run_attempt(match_run_state *s, int32_t anchor, const alt *alts, int n_alts)
@@ -331,18 +496,20 @@ static void run_attempt(match_run_state *s, int32_t anchor, const alt *alts, int
 	s->anchor = anchor;
 	s->best = (match_best){ .score = 0, .decisive = UINT32_MAX, .rung = RUNG_NO_MATCH,
 	                        .reason = REASON_NM01_TYPE, .branch = -1 };
-	s->matched_once = s->fired = false;
+	s->matched_once = s->fired = s->capped = false;
+	s->n_absent = 0;
 	s->branch = -1;
 	match_emit(s, EV_ANCHOR, ST_INFO, REASON_NONE, -1, -1, anchor, FD_NONE, 0, 0);
 	int32_t fusion = -1;
 	uint32_t fire_ev = UINT32_MAX;
 	int8_t fired_branch = -1;
 	for (int a = 0; a < n_alts && !s->fired; a++) {
-		if (!unit_type_matches(s, anchor, alts[a].pat->ops[0].op))
+		if (type_alt(s, anchor, &alts[a].pat->ops[0]) < 0)
 			continue;
 		s->branch = alts[a].branch;
 		s->pat = alts[a].pat;
 		s->complete_count = 0;
+		s->binds.n = 0;
 		if (n_alts > 1)
 			match_emit(s, EV_BRANCH, ST_INFO, REASON_NONE, -1, -1, anchor, FD_NONE, 0, 0);
 		if (search(s, 0)) {
@@ -409,30 +576,36 @@ static int cmp_rules(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* Anchors of several alternatives, merged in topo order without repeats.
- * Each op's anchor list is in that order already: a k-way merge. */
-static void merge_anchors(match_run_state *s, const alt *alts, int n_alts, i32_vec *out)
+/* Anchors of several alternatives and op type lists, merged in topo order
+ * without repeats. Each op's anchor list is in that order already: a k-way
+ * merge over cursors (at, end pairs). */
+static void merge_anchors(match_run_state *s, const alt *alts, int n_alts, i32_vec *cursors, i32_vec *out)
 {
 	const int32_t *topo = s->ix->unit_topo;
-	int32_t at[32], end[32];
 	size_t total = 0;
+	cursors->n = 0;
 	for (int a = 0; a < n_alts; a++) {
-		int op = alts[a].pat->ops[0].op;
-		at[a] = s->ix->anchor_off[op];
-		end[a] = s->ix->anchor_off[op + 1];
-		total += (size_t)(end[a] - at[a]);
+		const fd_rule_op *op0 = &alts[a].pat->ops[0];
+		for (int k = 0; k < op0->n_types; k++) {
+			int op = op0->ops[k];
+			vec_push(cursors, s->ix->anchor_off[op]);
+			vec_push(cursors, s->ix->anchor_off[op + 1]);
+			total += (size_t)(s->ix->anchor_off[op + 1] - s->ix->anchor_off[op]);
+		}
 	}
+	int32_t *c = cursors->items;
+	size_t n = cursors->n / 2;
 	out->n = 0;
 	vec_grow(out, total + 1);
 	for (;;) {
-		int best = -1;
-		for (int a = 0; a < n_alts; a++)
-			if (at[a] < end[a] && (best < 0 || unit_before(topo, s->ix->anchor_units[at[a]],
-			                                               s->ix->anchor_units[at[best]])))
+		size_t best = SIZE_MAX;
+		for (size_t a = 0; a < n; a++)
+			if (c[2 * a] < c[2 * a + 1] && (best == SIZE_MAX || unit_before(topo, s->ix->anchor_units[c[2 * a]],
+			                                                              s->ix->anchor_units[c[2 * best]])))
 				best = a;
-		if (best < 0)
+		if (best == SIZE_MAX)
 			break;
-		int32_t u = s->ix->anchor_units[at[best]++];
+		int32_t u = s->ix->anchor_units[c[2 * best]++];
 		if (!out->n || out->items[out->n - 1] != u)
 			out->items[out->n++] = u;
 	}
@@ -517,14 +690,15 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	/* a context that does not know the rule set's fused types: those ops never match */
 	int n_ops = optable_count() + (match_ctx_has_types(ctx, rs) ? ctx->n_types : 0);
 	size_t est = (size_t)rs->n_rules;
+	alt_vec alts = { 0 };
 	for (int32_t i = 0; i < rs->n_rules; i++) {
-		alt a[32];
-		int na = opt->run_rule && !opt->run_rule[i] ? 0 : rule_alts(&rs->rules[i], a, 32, n_ops);
+		int na = opt->run_rule && !opt->run_rule[i] ? 0 : rule_alts(&rs->rules[i], &alts, n_ops);
 		for (int32_t gi = 0; gi < ctx->n_graphs; gi++)
-			for (int k = 0; k < na; k++) {
-				int op = a[k].pat->ops[0].op;
-				est += (size_t)(ctx->graphs[gi].anchor_off[op + 1] - ctx->graphs[gi].anchor_off[op]);
-			}
+			for (int k = 0; k < na; k++)
+				for (int t = 0; t < alts.items[k].pat->ops[0].n_types; t++) {
+					int op = alts.items[k].pat->ops[0].ops[t];
+					est += (size_t)(ctx->graphs[gi].anchor_off[op + 1] - ctx->graphs[gi].anchor_off[op]);
+				}
 	}
 	/* a re-run keeps the last run's arrays (already faulted in; trace_fit
 	 * left them at that run's size) and grows them only if it needs more */
@@ -551,8 +725,7 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 			           ctx->graphs[gi].canon.items[c].recogniser, 0);
 	}
 
-	i32_vec anchors = { 0 };
-	alt alts[32];
+	i32_vec anchors = { 0 }, cursors = { 0 };
 	for (int32_t oi = 0; oi < rs->n_rules; oi++) {
 		s.rule = r->order[oi];
 		if (opt->run_rule && !opt->run_rule[s.rule])
@@ -563,7 +736,7 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 		s.g = ctx->n_graphs ? ctx->graphs[0].g : NULL;
 		uint32_t first = s.n_emitted;
 		match_emit(&s, EV_RULE, ST_INFO, REASON_NONE, -1, -1, FD_NONE, FD_NONE, s.r->priority, 0);
-		int n_alts = rule_alts(s.r, alts, 32, n_ops);
+		int n_alts = rule_alts(s.r, &alts, n_ops);
 		if (!s.r->enabled) {
 			rule_not_run(&s, REASON_NR01_DISABLED, first);
 			continue;
@@ -583,20 +756,23 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 			scratch_for(&s, s.g);
 			const int32_t *list;
 			size_t n_list;
-			if (n_alts == 1) {
-				int op = alts[0].pat->ops[0].op;
+			if (n_alts == 1 && alts.items[0].pat->ops[0].n_types == 1) {
+				int op = alts.items[0].pat->ops[0].op;
 				list = s.ix->anchor_units + s.ix->anchor_off[op];
 				n_list = (size_t)(s.ix->anchor_off[op + 1] - s.ix->anchor_off[op]);
 			} else {
-				merge_anchors(&s, alts, n_alts, &anchors);
+				merge_anchors(&s, alts.items, n_alts, &cursors, &anchors);
 				list = anchors.items;
 				n_list = anchors.n;
 			}
 			for (size_t k = 0; k < n_list; k++)
-				run_attempt(&s, list[k], alts, n_alts);
+				run_attempt(&s, list[k], alts.items, n_alts);
 		}
 	}
 	vec_release(&anchors);
+	vec_release(&cursors);
+	vec_release(&alts);
+	vec_release(&s.binds);
 	if (!opt->no_events)
 		trace_async_finish(&r->trace);   /* every event encoded: readable from here */
 	trace_fit(&r->trace);   /* the reserve was an estimate */

@@ -158,6 +158,61 @@ int  match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opt
 
 static inline const int32_t *fusion_ids(const fd_match_result *r, uint32_t off) { return r->pool + off; }
 
+/* ---- the language beyond the seed, for the readers of a run ---------------
+ * (match_operand.c, match_where.c; fusiondbg-rules(5), BEYOND THE SEED) */
+
+/* Is unit u of the indexed graph an instance of op id (type, domain, spatial
+ * rank, or a composite of the op's kind)? */
+bool match_unit_is(const fd_graph_index *ix, int32_t u, int op);
+/* The alternative of op's type list that unit u is (index into op->types),
+ * or -1: the first that fits. */
+int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op);
+/* Unit u's input k / output k, for a node or a composite; FD_NONE when none. */
+int32_t match_unit_input(const fd_graph_index *ix, int32_t u, int k);
+int32_t match_unit_output(const fd_graph_index *ix, int32_t u, int k);
+/* The unit of fusion f at pattern position op (FD_NONE: an absent optional op). */
+int32_t match_fusion_unit(const fd_match_result *r, const fd_fusion *f, int op);
+/* The same, an absent optional op standing for the op it would have read
+ * (transitively): what rewrite.inputs from_op names. */
+int32_t match_fusion_stand_in(const fd_match_result *r, const fd_fusion *f, int op);
+
+/* The dims of a tensor as the conditions read them: a number, a symbol
+ * (equal only to the same symbol), or unknown. Every shape condition goes
+ * through these, so that a change of the dims' representation is made here. */
+typedef enum fd_dimv_kind { DIMV_UNKNOWN, DIMV_NUMBER, DIMV_SYMBOL } fd_dimv_kind;
+typedef struct fd_dimv {
+	fd_dimv_kind kind;
+	int64_t value;        /* DIMV_NUMBER */
+	const char *sym;      /* DIMV_SYMBOL (interned) */
+} fd_dimv;
+fd_dimv match_dim(const fd_shape *sh, int i);          /* i < rank */
+bool match_dim_equal(fd_dimv a, fd_dimv b);            /* decidably equal */
+char *match_dim_text(fd_dimv d, char *buf, size_t size); /* "64", "batch", "?" */
+bool match_shape_static(const fd_shape *sh);         /* rank known, every dim a number */
+
+/* An OPERAND event's b: the dim a shape name was bound to before the check. */
+static inline int64_t match_bound_pack(int32_t tensor, int var, int dim)
+{
+	return (int64_t)tensor << 32 | (int64_t)((uint32_t)var << 16 | (uint32_t)dim);
+}
+static inline bool match_bound_unpack(int64_t b, int32_t *tensor, int *var, int *dim)
+{
+	if (b < 0)
+		return false;
+	*tensor = (int32_t)(b >> 32);
+	*var = (int)((b >> 16) & 0xffff);
+	*dim = (int)(b & 0xffff);
+	return true;
+}
+
+/* A where expression on unit u of graph gi, read as op id op (its matched
+ * type): 1 true, 0 false, -1 undecided (a value not known here). text, when
+ * not NULL, gets the values it read, or, when it is not true, the part that
+ * is not and its values ("perm[-2:] is [1, 3]; [rank - 1, rank - 2] is [3, 2]"). */
+struct fd_expr;
+int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, const struct fd_expr *e, char *text,
+                     size_t size);
+
 /* Workspace a node needs beyond its inputs and outputs (workspace.c): Conv
  * im2col = C_in/groups · kh · kw · H_out · W_out · N · dtype bytes (CANN's
  * formula), 0 for everything else. *known is false when a dim is unknown. */

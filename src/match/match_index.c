@@ -324,3 +324,30 @@ int32_t match_unit_node(const fd_match_ctx *ctx, int32_t graph, int32_t u)
 	const fd_composite_rec *c = match_composite(ctx, graph, u);
 	return c ? c->last : u;
 }
+
+int32_t match_unit_input(const fd_graph_index *ix, int32_t u, int k)
+{
+	int32_t c = u - ix->g->n_nodes;
+	if (u < 0 || c >= ix->canon.n || k < 0)
+		return FD_NONE;
+	if (c >= 0) {
+		const fd_composite_rec *r = &ix->canon.items[c];
+		return k < r->n_inputs ? ix->canon.pool[r->inputs + k] : FD_NONE;
+	}
+	return k < ix->g->nodes[u].n_inputs ? ix->g->nodes[u].inputs[k] : FD_NONE;
+}
+
+int32_t match_unit_output(const fd_graph_index *ix, int32_t u, int k)
+{
+	int32_t c = u - ix->g->n_nodes;
+	if (u < 0 || c >= ix->canon.n || k < 0)
+		return FD_NONE;
+	if (c >= 0)
+		return k == 0 ? ix->canon.items[c].output : FD_NONE;
+	return k < ix->g->nodes[u].n_outputs ? ix->g->nodes[u].outputs[k] : FD_NONE;
+}
+
+int32_t match_fusion_unit(const fd_match_result *r, const fd_fusion *f, int op)
+{
+	return op >= 0 && op < f->n_ops ? r->pool[f->units + (uint32_t)op] : FD_NONE;
+}

@@ -6,7 +6,11 @@
  *                       op-chain search, attempts, the result's lifetime
  *   match_subgraph.c    a complete op chain: cover, escape and count checks,
  *                       conflict, would-cycle, firing
+ *   match_checks.c      an op's outputs and where conditions, the position:
+ *                       fixed diagnosis (off the hot path)
  *   match_constraints.c the five constraint kinds, measured on the cover
+ *   match_operand.c     operand and output conditions, and the dims they read
+ *   match_where.c       where expressions over a unit's params and shapes
  *   match_index.c       the per-model context (index, composites, unit nodes)
  *   param_value.c, canon.c, workspace.c   a node's param values, the
  *                       composites found in a graph, a node's workspace
@@ -17,9 +21,15 @@
 #include "match/match.h"
 #include "base/vec.h"
 
-#define MATCH_MAX_OPS 64
+#define MATCH_MAX_OPS FD_RULE_MAX_OPS   /* the schema refuses longer patterns */
 
 typedef VEC(int32_t) i32_vec;
+
+/* A shape pattern's name bound to dim `dim` of `tensor` (match_operand.c). */
+typedef struct dim_binding {
+	int32_t var, tensor, dim;
+} dim_binding;
+typedef VEC(dim_binding) binding_vec;
 
 /* The deepest failure seen in the current attempt. */
 typedef struct match_best {
@@ -55,8 +65,13 @@ typedef struct match_run_state {
 	int8_t branch;
 	const fd_rule_pattern *pat;
 	int32_t anchor;
-	int32_t units[MATCH_MAX_OPS];
+	int32_t units[MATCH_MAX_OPS];       /* FD_NONE: an optional op absent */
+	int8_t type_alt[MATCH_MAX_OPS];     /* the type alternative each unit matched */
+	bool swapped[MATCH_MAX_OPS];        /* matched in the swapped input order */
+	binding_vec binds;                  /* shape names bound on the current path, a stack */
 	int complete_count;
+	bool capped;            /* the search stopped at max_complete (FD-WN04 said so) */
+	int n_absent;           /* optional ops absent on the current path */
 	bool matched_once;      /* the op chain matched at least once (match_times) */
 	bool fired;
 	match_best best;
@@ -88,9 +103,11 @@ static inline uint32_t match_emit(match_run_state *s, fd_event_kind kind, fd_ev_
 }
 
 /* Records a failure of this depth: ops_matched positions done, `extra` more
- * checks passed after them. The deepest one is what the attempt reports. */
+ * checks passed after them. The deepest one is what the attempt reports.
+ * Absent optional ops do not count: skipping an op gets no deeper. */
 static inline void match_fail(match_run_state *s, uint32_t ev, fd_reason why, int ops_matched, uint32_t extra)
 {
+	ops_matched -= s->n_absent;
 	const fd_reason_def *d = reason_get(why);
 	uint32_t rung = d ? d->rung : RUNG_NO_MATCH;
 	uint32_t score = rung << 24 | (uint32_t)(ops_matched > 255 ? 255 : ops_matched) << 16
@@ -149,6 +166,36 @@ static inline bool unit_produces(const match_run_state *s, int32_t u, int32_t t)
 		return t == c->output;
 	return s->g->tensors[t].producer == u;
 }
+
+/* The op an op links to: the latest from_op before it, else the one
+ * before; *explicit_link says it came from a from_op (match.c). */
+int match_link_of(const fd_rule_op *op, int i, bool *explicit_link);
+/* Position j, or the position an absent optional op j stands for: the op
+ * it would have read, transitively (match.c). -1 when none. */
+int match_present_slow(const match_run_state *s, int j);
+static inline int match_present(const match_run_state *s, int j)
+{
+	return j >= 0 && s->units[j] != FD_NONE ? j : match_present_slow(s, j);
+}
+
+/* match.c: input_sources entry k of op i on u under an input order, each
+ * passing check counted in *passed; quiet: no events, no failure recorded,
+ * names it binds left for the caller to take back. */
+bool match_check_source(match_run_state *s, int i, int32_t u, int k, bool swap, uint32_t *passed, bool quiet);
+/* match_checks.c: on a position: fixed op whose sources failed, whether they
+ * would hold swapped (then FD-NM14 is recorded); op i's outputs and where
+ * conditions on u, read as op id op_id (false: a failure was recorded). */
+void match_diagnose_fixed(match_run_state *s, int i, int32_t u, uint32_t passed);
+bool match_check_op_conditions(match_run_state *s, int i, int32_t u, int op_id, uint32_t *passed);
+
+/* match_operand.c: src's rank .. value conditions on tensor t; binds the
+ * shape names on success. REASON_NONE, or the code of the first that
+ * fails; *bound (the event's b): the dim a name was bound to before, or -1. */
+fd_reason match_operand(match_run_state *s, const fd_input_source *src, int32_t t, int64_t *bound);
+/* op's outputs conditions on unit u: REASON_NONE or FD-NM15; *consumers and
+ * *graph_output (a graph-output tensor or FD_NONE) for the event. */
+fd_reason match_outputs(const match_run_state *s, const fd_rule_op *op, int32_t u, int64_t *consumers,
+                        int32_t *graph_output);
 
 /* match_subgraph.c: fills s->cover for s->units[0..n); runs the subgraph
  * checks, constraints, conflict and cycle checks, and fires. Returns true

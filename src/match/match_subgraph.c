@@ -27,6 +27,8 @@ static void cover_build(match_run_state *s, int n)
 	s->stamp++;
 	for (int i = 0; i < n; i++) {
 		const int32_t *mem;
+		if (s->units[i] == FD_NONE)
+			continue;   /* an optional op, absent */
 		int32_t nm = match_unit_nodes(s->ctx, s->gi, s->units[i], &mem);
 		for (int k = 0; k < nm; k++)
 			if (s->node_stamp[mem[k]] != s->stamp) {
@@ -38,8 +40,8 @@ static void cover_build(match_run_state *s, int n)
 	qsort(c->nodes.items, c->nodes.n, sizeof *c->nodes.items, cmp_node_topo);
 	c->min_topo = g->nodes[c->nodes.items[0]].topo;
 	c->max_topo = g->nodes[c->nodes.items[c->nodes.n - 1]].topo;
-	/* final outputs: those of the last pattern op's unit */
-	int32_t last = s->units[n - 1];
+	/* final outputs: those of the last pattern op present */
+	int32_t last = s->units[match_present(s, n - 1)];
 	int32_t finals[8];
 	int nf = 0;
 	for (int k = 0; k < unit_n_outputs(s, last) && nf < 8; k++)
@@ -215,6 +217,8 @@ static int32_t unit_of_node(const match_run_state *s, int n_ops, int32_t node)
 {
 	for (int i = 0; i < n_ops; i++) {
 		const int32_t *mem;
+		if (s->units[i] == FD_NONE)
+			continue;
 		int32_t nm = match_unit_nodes(s->ctx, s->gi, s->units[i], &mem);
 		for (int k = 0; k < nm; k++)
 			if (mem[k] == node)

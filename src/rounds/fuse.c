@@ -230,7 +230,9 @@ static int32_t unit_external_inputs(const builder *b, const fd_fusion *fu, int o
 {
 	const fd_graph *g = &b->m->graphs[fu->graph];
 	const int32_t *members;
-	int32_t unit = b->r->pool[fu->units + (uint32_t)op];
+	int32_t unit = match_fusion_stand_in(b->r, fu, op);   /* an absent optional op: the op it stood for */
+	if (unit == FD_NONE)
+		return 0;
 	int32_t nm = match_unit_nodes(b->r->ctx, fu->graph, unit, &members);
 	const int32_t *claim = b->r->claim[fu->graph];
 	int32_t fi = (int32_t)(fu - b->r->fusions);

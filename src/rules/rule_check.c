@@ -31,19 +31,27 @@
 #include "rules/rules.h"
 #include "base/arena.h"
 
-/* say: a finding at a value (a warning is an error under strict). */
-void check_say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+/* A finding at a place (a warning is an error under strict). */
+void check_say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
 {
 	if (sev == DIAG_WARNING && c->opt && c->opt->strict)
 		sev = DIAG_ERROR;
 	if (sev == DIAG_ERROR && c->opt && c->opt->as_warnings)
 		sev = DIAG_WARNING;
-	if (sev == DIAG_ERROR && c->opt && c->opt->as_warnings)
-		sev = DIAG_WARNING;
 	va_list ap;
 	va_start(ap, fmt);
-	yval_vdiag(c->d, sev, at, fmt, ap);
+	diag_vadd(c->d, sev, pos, fmt, ap);
 	va_end(ap);
+}
+
+void check_say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	check_say_at(c, sev, yval_pos(at), "%s", msg);
 }
 
 /* How many inputs an op can take at most; -1 unbounded or unknown. Only what
@@ -68,7 +76,7 @@ static const struct arity {
 	{ "Shape", 1 }, { "Constant", 0 }, { "ConstantOfShape", 1 },
 };
 
-static int op_arity(int id)
+int op_arity(int id)
 {
 	const fd_op_def *op = optable_get(id);
 	if (!op)
@@ -110,7 +118,7 @@ static void suggest_op(const char *typed, fd_nearest *nn)
 }
 
 /* "groups, kernel_size, strides" */
-static const char *param_list(const fd_op_def *op, char *buf, size_t size)
+const char *param_list(const fd_op_def *op, char *buf, size_t size)
 {
 	size_t len = 0;
 	buf[0] = '\0';
@@ -132,7 +140,7 @@ static const fd_op_def *op_with_param(int id, const char *name, const fd_param_d
 
 /* The key of value in the op's map `section` (params, input_sources): a
  * finding about a param or a source points at its name. Else the value. */
-static const fd_yval *key_of(const fd_rule_op *op, const char *section, const fd_yval *value)
+const fd_yval *key_of(const fd_rule_op *op, const char *section, const fd_yval *value)
 {
 	const fd_yval *map = yval_get(op->where, section);
 	for (size_t i = 0; map && map->kind == YV_MAP && i < map->n; i++)
@@ -212,14 +220,14 @@ const char *rule_check_unknown_param(int op_id, const char *name, const char *pa
 	return buf;
 }
 
-static void check_param(checker *c, const fd_rule_op *op, const fd_op_def *def, const fd_rule_param *p,
-                        const char *path)
+static void check_param(checker *c, const fd_rule_op *op, int id, const fd_rule_param *p, const char *path)
 {
+	const fd_op_def *def = optable_get(id);
 	const fd_yval *key = key_of(op, "params", p->value);
-	const fd_param_def *pd = optable_param(op->op, p->name);
+	const fd_param_def *pd = optable_param(id, p->name);
 	char msg[1024];
 	if (!pd) {
-		ERR(c, key, "%s", rule_check_unknown_param(op->op, p->name, path, msg, sizeof msg));
+		ERR(c, key, "%s", rule_check_unknown_param(id, p->name, path, msg, sizeof msg));
 		return;
 	}
 	char b[96];
@@ -260,51 +268,85 @@ static void check_param(checker *c, const fd_rule_op *op, const fd_op_def *def, 
 		NOTE(c, key, "%s.params.%s: read from constant input %d", path, p->name, pd->input);
 }
 
+/* Type t of op's list: unknown (with a suggestion), or what it resolved to;
+ * true for a type of the op table (a fused op type has no params to check). */
+static bool check_op_type(checker *c, const fd_rule_op *op, int t, const char *path)
+{
+	const char *type = op->types[t];
+	const fd_yval *at = op->type_where && op->type_where->kind == YV_SEQ ? op->type_where->items[t] : op->type_where;
+	char tp[160];
+	if (op->type_where && op->type_where->kind == YV_SEQ)
+		snprintf(tp, sizeof tp, "%s.type[%d]", path, t);
+	else
+		snprintf(tp, sizeof tp, "%s.type", path);
+	const fd_op_def *def = optable_get(op->ops[t]);
+	int32_t maker = op->ops[t] >= optable_count() ? ruleset_fused_type_rule(c->rs, op->ops[t]) : -1;
+	if (maker >= 0) {
+		/* a fused op type: rounds (fusiondbg-rules(5), ROUNDS AND PASSES) */
+		NOTE(c, at, "%s: '%s' is the fused op of rule '%s' (its rewrite.target_op): it matches "
+		     "the nodes that rule makes, in a later round; its params are those nodes' attributes (conv.pads, …)",
+		     tp, type, c->rs->rules[maker].name);
+		return false;
+	}
+	if (!def) {
+		fd_nearest nn;
+		char hint[600];
+		suggest_op(type, &nn);
+		if (nn.n)
+			ERR(c, at, "%s: unknown op type '%s'%s", tp, type, nearest_hint(&nn, hint, sizeof hint));
+		else
+			ERR(c, at, "%s: unknown op type '%s' (the op table lists canonical names such as "
+			    "Conv2d, BatchNorm, Relu, MatMul; see fusiondbg-rules(5))", tp, type);
+		return false;
+	}
+	char types[128] = "";
+	size_t len = 0;
+	for (int k = 0; k < 6 && def->onnx_types[k]; k++)
+		len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", k ? "/" : "", def->onnx_types[k]);
+	NOTE(c, at, "%s: '%s' is %s: matches node types %s%s%s%s", tp, type, def->name, types,
+	     def->spatial_rank >= 0 ? " with " : "",
+	     def->spatial_rank == 1 ? "1 spatial dim" : def->spatial_rank == 2 ? "2 spatial dims" :
+	     def->spatial_rank == 3 ? "3 spatial dims" : "",
+	     def->composite ? ", and its decomposed form" : "");
+	return true;
+}
+
+/* A param of an op with a type list must be one every listed type has. */
+static void check_op_param(checker *c, const fd_rule_op *op, const fd_rule_param *p, const char *path)
+{
+	for (int t = 1; t < op->n_types; t++)
+		if (!!optable_param(op->ops[0], p->name) != !!optable_param(op->ops[t], p->name)) {
+			int has = optable_param(op->ops[0], p->name) ? 0 : t, lacks = has ? 0 : t;
+			ERR(c, key_of(op, "params", p->value), "%s.params: '%s' is a param of %s but not of %s; with a list of "
+			    "types a param must be one every listed type has (put the others in a branch)", path, p->name,
+			    optable_get(op->ops[has])->name, optable_get(op->ops[lacks])->name);
+			return;
+		}
+	check_param(c, op, op->op, p, path);
+}
+
 static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *pattern_path)
 {
 	const fd_rule_op *op = &pat->ops[i];
-	char path[128];
+	char path[128], name[128];
 	snprintf(path, sizeof path, "%s[%d]", pattern_path, i);
 	if (!op->type)
 		return;
-	const fd_op_def *def = optable_get(op->op);
-	int32_t maker = op->op >= optable_count() ? ruleset_fused_type_rule(c->rs, op->op) : -1;
-	if (maker >= 0) {
-		/* a fused op type: rounds (fusiondbg-rules(5), ROUNDS AND PASSES) */
-		NOTE(c, op->type_where, "%s.type: '%s' is the fused op of rule '%s' (its rewrite.target_op): it matches "
-		     "the nodes that rule makes, in a later round; its params are those nodes' attributes (conv.pads, …)",
-		     path, op->type, c->rs->rules[maker].name);
-	} else if (!def) {
-		fd_nearest nn;
-		char hint[600];
-		suggest_op(op->type, &nn);
-		if (nn.n)
-			ERR(c, op->type_where, "%s.type: unknown op type '%s'%s", path, op->type, nearest_hint(&nn, hint, sizeof hint));
-		else
-			ERR(c, op->type_where, "%s.type: unknown op type '%s' (the op table lists canonical names such as "
-			    "Conv2d, BatchNorm, Relu, MatMul; see fusiondbg-rules(5))", path, op->type);
-	} else {
-		char types[128] = "";
-		size_t len = 0;
-		for (int t = 0; t < 6 && def->onnx_types[t]; t++)
-			len += (size_t)snprintf(types + len, sizeof types - len, "%s%s", t ? "/" : "", def->onnx_types[t]);
-		NOTE(c, op->type_where, "%s.type: '%s' is %s: matches node types %s%s%s%s", path, op->type, def->name, types,
-		     def->spatial_rank >= 0 ? " with " : "",
-		     def->spatial_rank == 1 ? "1 spatial dim" : def->spatial_rank == 2 ? "2 spatial dims" :
-		     def->spatial_rank == 3 ? "3 spatial dims" : "",
-		     def->composite ? ", and its decomposed form" : "");
+	bool known = true;
+	for (int t = 0; t < op->n_types; t++)
+		known &= check_op_type(c, op, t, path);
+	if (known)
 		for (int p = 0; p < op->n_params; p++)
-			check_param(c, op, def, &op->params[p], path);
-	}
-
-	int arity = op_arity(op->op);
+			check_op_param(c, op, &op->params[p], path);
+	int arity = known ? ops_arity(op) : -1;
+	op_types_text(op, name, sizeof name);
 	if (op->inputs_where && arity >= 0) {
 		const fd_yval *mn = yval_get(op->inputs_where, "min_inputs"), *mx = yval_get(op->inputs_where, "max_inputs");
 		if (op->min_inputs > arity)
 			ERR(c, mn, "%s.inputs.min_inputs: %s takes at most %d input%s, so min_inputs %d can never be met",
-			    path, def->name, arity, arity == 1 ? "" : "s", op->min_inputs);
+			    path, name, arity, arity == 1 ? "" : "s", op->min_inputs);
 		else if (op->max_inputs > arity)
-			WARN(c, mx, "%s.inputs.max_inputs: %s takes at most %d input%s (max_inputs %d)", path, def->name,
+			WARN(c, mx, "%s.inputs.max_inputs: %s takes at most %d input%s (max_inputs %d)", path, name,
 			     arity, arity == 1 ? "" : "s", op->max_inputs);
 	}
 
@@ -316,35 +358,32 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 			    src->input, op->max_inputs);
 		else if (arity >= 0 && src->input >= arity)
 			ERR(c, key, "%s.input_sources: input%d is beyond what %s takes (%d input%s)", path, src->input,
-			    def->name, arity, arity == 1 ? "" : "s");
+			    name, arity, arity == 1 ? "" : "s");
 	}
+	if (known)
+		check_op_ext(c, pat, i, path);
 }
 
 /* output_names: each name once per rule. */
 static void check_output_names(checker *c, const fd_rule *r)
 {
-	const fd_rule_pattern *pats[65];
-	int np = 0;
-	if (r->match.n_ops)
-		pats[np++] = &r->match;
-	for (int b = 0; b < r->n_branches && np < 65; b++)
-		pats[np++] = &r->branches[b];
-	for (int p = 0; p < np; p++)
-		for (int i = 0; i < pats[p]->n_ops; i++) {
-			const fd_rule_op *op = &pats[p]->ops[i];
+	for (int p = r->match.n_ops ? -1 : 0; p < r->n_branches; p++) {
+		const fd_rule_pattern *pat = p < 0 ? &r->match : &r->branches[p];
+		for (int i = 0; i < pat->n_ops; i++) {
+			const fd_rule_op *op = &pat->ops[i];
 			for (int k = 0; k < op->n_output_names; k++) {
 				const fd_yval *at = op->output_names_where && op->output_names_where->kind == YV_SEQ
 				                        ? op->output_names_where->items[k] : op->output_names_where;
 				/* an earlier use in the same pattern */
 				for (int j = 0; j <= i; j++) {
-					const fd_rule_op *o2 = &pats[p]->ops[j];
+					const fd_rule_op *o2 = &pat->ops[j];
 					int upto = j == i ? k : o2->n_output_names;
 					for (int m = 0; m < upto; m++)
 						if (!strcmp(o2->output_names[m], op->output_names[k])) {
 							const fd_yval *first = o2->output_names_where && o2->output_names_where->kind == YV_SEQ
 							                           ? o2->output_names_where->items[m] : o2->output_names_where;
 							ERR(c, at, "%s[%d].output_names: '%s' is already the output name of op %d (at %d:%d)",
-							    p == 0 && r->match.n_ops ? "match.ops" : "match.branches[].ops", i,
+							    p < 0 ? "match.ops" : "match.branches[].ops", i,
 							    op->output_names[k], j, yval_pos(first).line, yval_pos(first).col);
 							goto next;
 						}
@@ -352,6 +391,7 @@ static void check_output_names(checker *c, const fd_rule *r)
 next:;
 			}
 		}
+	}
 }
 
 /* The ops of the rule's longest pattern (match.ops or a branch). */
@@ -462,6 +502,7 @@ static void check_rule(checker *c, const fd_rule *r)
 			check_op(c, &r->branches[b], i, p);
 	}
 	check_output_names(c, r);
+	check_dimvars(c, r);
 	check_constraints(c, r);
 	check_rewrite(c, r);
 }

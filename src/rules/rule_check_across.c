@@ -13,15 +13,25 @@
 #include "rules/optable.h"
 #include "rules/rule_check_internal.h"
 
-/* The op ids a rule anchors on: ops[0] of match.ops and of every branch. */
-static int anchors(const fd_rule *r, int *ids, int max)
+/* The op ids a rule anchors on: every type of ops[0] of match.ops and of
+ * every branch, each once, all of them (the caller frees *ids). */
+static int anchors(const fd_rule *r, int **ids)
 {
-	int n = 0;
-	if (r->match.n_ops && n < max)
-		ids[n++] = r->match.ops[0].op;
-	for (int b = 0; b < r->n_branches && n < max; b++)
-		if (r->branches[b].n_ops)
-			ids[n++] = r->branches[b].ops[0].op;
+	int n = 0, cap = 0;
+	*ids = NULL;
+	for (int b = r->match.n_ops ? -1 : 0; b < r->n_branches; b++) {
+		const fd_rule_pattern *p = b < 0 ? &r->match : &r->branches[b];
+		for (int t = 0; p->n_ops && t < p->ops[0].n_types; t++) {
+			int id = p->ops[0].ops[t], k = 0;
+			while (k < n && (*ids)[k] != id)
+				k++;
+			if (k < n)
+				continue;
+			if (n == cap)
+				*ids = xrealloc(*ids, (size_t)(cap = cap ? 2 * cap : 8) * sizeof **ids);
+			(*ids)[n++] = id;
+		}
+	}
 	return n;
 }
 
@@ -61,8 +71,10 @@ static char *pattern_key(const fd_rule *r)
 			return NULL;
 		}
 		sb_printf(&k, "%d,%d,%d;", op->op, op->min_inputs, op->max_inputs);
-		key_yval(&k, yval_get(op->where, "params"));
-		key_yval(&k, yval_get(op->where, "input_sources"));
+		/* the seed's keys and the extensions' (a type list, optional, outputs, where) */
+		static const char *const keys[] = { "type", "params", "input_sources", "optional", "outputs", "where" };
+		for (size_t q = op->n_types > 1 ? 0 : 1; q < sizeof keys / sizeof *keys; q++)
+			key_yval(&k, yval_get(op->where, keys[q]));
 		sb_puts(&k, "|");
 	}
 	return sb_take(&k);
@@ -230,8 +242,9 @@ static void priority_warning(checker *c, const int *m, size_t n)
 {
 	const fd_ruleset *rs = c->rs;
 	const fd_rule *first = &rs->rules[m[0]], *r = &rs->rules[m[1]];
-	int ids[33];
-	const fd_op_def *anchor = anchors(r, ids, 33) ? optable_get(ids[0]) : NULL;
+	int *ids;
+	const fd_op_def *anchor = anchors(r, &ids) ? optable_get(ids[0]) : NULL;
+	free(ids);
 	const char *type = anchor ? anchor->name : "?";
 	fd_srcpos p = yval_pos(yval_get(first->root, "name"));
 	const fd_yval *at = r->priority_where ? r->priority_where : yval_get(r->root, "name");
@@ -307,8 +320,8 @@ void check_across(checker *c)
 	n = 0;
 	size_t cap = (size_t)rs->n_rules * 8 + 1;
 	for (int i = 0; i < rs->n_rules; i++) {
-		int ids[33];
-		int na = anchors(&rs->rules[i], ids, 33);
+		int *ids;
+		int na = anchors(&rs->rules[i], &ids);
 		/* each node type an anchor op matches: rules meet on a type */
 		for (int a = 0; a < na; a++) {
 			const fd_op_def *def = optable_get(ids[a]);
@@ -326,6 +339,7 @@ void check_across(checker *c)
 				items[n++] = (keyed){ sb_take(&k), i };
 			}
 		}
+		free(ids);
 	}
 	told_groups groups;
 	strmap_init(&groups.seen);

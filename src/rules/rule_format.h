@@ -26,10 +26,18 @@
 	X(LIST,   "list, e.g. [a, b]") \
 	X(BYTES,  "size (64MiB, 1.5GiB, 33554432)") \
 	X(ANY,    "YAML value")                      /* the schema checks it once it is in the rule */ \
-	X(OPTYPE, "op type (Conv2d, Relu, …)")       /* a name the op table knows */ \
+	X(OPTYPE, "op type or list (Conv2d, [Relu, Tanh])") /* names the op table knows */ \
 	X(PARAM,  "param value")                     /* of a param the op has */ \
 	X(SOURCE, &(FD_SOURCE_TYPES(FD_BAR_NAME))[3]) /* "const_or_param | const | …" */ \
-	X(RANGE,  "[min, max]")
+	X(RANGE,  "[min, max]") \
+	X(NUMBER, "number >= 0") \
+	X(EXPR,   "expression, or a list of them (\"alpha < 0.5\")") \
+	X(INTS,   "integer or list ([3, 4])") \
+	X(SHAPE,  "shape ([C, 1, 1], [], scalar) or list of shapes") \
+	X(DTYPES, "dtype or list ([float16, float32])") \
+	X(NUMBERS, "number or list of numbers") \
+	X(POSITION, "fixed | any") \
+	X(SAMEAS, "{op: j, input: k}")
 
 #define FD_BAR_NAME(id, name) " | " name
 

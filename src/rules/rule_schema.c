@@ -21,16 +21,9 @@
 #include "rules/optable.h"
 #include "rules/rule_format.h"
 #include "rules/rules.h"
+#include "rules/rule_schema_internal.h"
 
-typedef struct schema {
-	fd_ruleset *rs;
-	fd_diags *d;
-	int errors;
-} schema;
-
-static void say(schema *s, fd_severity sev, const fd_yval *at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void say(schema *s, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+void schema_say(schema *s, fd_severity sev, const fd_yval *at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -38,11 +31,17 @@ static void say(schema *s, fd_severity sev, const fd_yval *at, const char *fmt, 
 	va_end(ap);
 	s->errors += sev == DIAG_ERROR;
 }
-#define ERR(s, at, ...) say(s, DIAG_ERROR, at, __VA_ARGS__)
-#define WARN(s, at, ...) say(s, DIAG_WARNING, at, __VA_ARGS__)
 
-/* "string 'high'", "a list", "null" — what a value is, for messages. */
-static const char *describe(const fd_yval *v, char *buf, size_t size)
+void schema_say_at(schema *s, fd_srcpos pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vadd(s->d, DIAG_ERROR, pos, fmt, ap);
+	va_end(ap);
+	s->errors++;
+}
+
+const char *schema_describe(const fd_yval *v, char *buf, size_t size)
 {
 	if (!v || v->kind == YV_NULL)
 		snprintf(buf, size, "nothing (null)");
@@ -54,10 +53,11 @@ static const char *describe(const fd_yval *v, char *buf, size_t size)
 		snprintf(buf, size, "%s '%.60s%s'", yval_kind_name(v), v->text, strlen(v->text) > 60 ? "…" : "");
 	return buf;
 }
+#define describe schema_describe
 
 /* ---- typed readers: each reports its own error and returns false ---------- */
 
-static bool want_str(schema *s, const fd_yval *v, const char *path, const char **out)
+bool want_str(schema *s, const fd_yval *v, const char *path, const char **out)
 {
 	char b[128];
 	if (v && v->kind == YV_SCALAR) {
@@ -68,7 +68,7 @@ static bool want_str(schema *s, const fd_yval *v, const char *path, const char *
 	return false;
 }
 
-static bool want_int(schema *s, const fd_yval *v, const char *path, int64_t min, int64_t *out)
+bool want_int(schema *s, const fd_yval *v, const char *path, int64_t min, int64_t *out)
 {
 	char b[128];
 	int64_t x;
@@ -88,7 +88,7 @@ static bool want_int(schema *s, const fd_yval *v, const char *path, int64_t min,
 	return true;
 }
 
-static bool want_small_int(schema *s, const fd_yval *v, const char *path, int64_t min, int *out)
+bool want_small_int(schema *s, const fd_yval *v, const char *path, int64_t min, int *out)
 {
 	int64_t x;
 	if (!want_int(s, v, path, min, &x))
@@ -101,7 +101,7 @@ static bool want_small_int(schema *s, const fd_yval *v, const char *path, int64_
 	return true;
 }
 
-static bool want_bool(schema *s, const fd_yval *v, const char *path, bool *out)
+bool want_bool(schema *s, const fd_yval *v, const char *path, bool *out)
 {
 	char b[128];
 	if (yval_bool(v, out))
@@ -130,12 +130,20 @@ static bool want_bytes(schema *s, const fd_yval *v, const char *path, int64_t *o
 	return true;
 }
 
-static bool want_kind(schema *s, const fd_yval *v, fd_yval_kind kind, const char *path)
+bool want_kind(schema *s, const fd_yval *v, fd_yval_kind kind, const char *path)
 {
 	char b[128];
 	if (v && v->kind == kind)
 		return true;
 	ERR(s, v, "%s: expected %s, got %s", path, kind == YV_MAP ? "a map" : "a list", describe(v, b, sizeof b));
+	return false;
+}
+
+bool want_count(schema *s, const fd_yval *v, const char *path, size_t max, const char *what)
+{
+	if (!v || v->n <= max)
+		return true;
+	ERR(s, v, "%s: %zu %s; fusiondbg takes at most %zu (see fusiondbg-rules(5), LIMITS)", path, v->n, what, max);
 	return false;
 }
 
@@ -164,9 +172,7 @@ static int want_strings(schema *s, const fd_yval *v, const char *path, const cha
 	return n;
 }
 
-/* Warns about keys that the section (a pattern of rule_format.h: "match.ops.#")
- * does not have; path names the map in the message ("match.ops[0]"). */
-static void unknown_keys(schema *s, const fd_yval *map, const char *path, const char *section)
+void unknown_keys(schema *s, const fd_yval *map, const char *path, const char *section)
 {
 	if (!map || map->kind != YV_MAP)
 		return;
@@ -188,11 +194,11 @@ static int input_index(const char *key)
 		return -1;
 	int k = 0;
 	for (const char *p = key + 5; *p; p++) {
-		if (*p < '0' || *p > '9' || k > 100000)
-			return -1;
+		if (*p < '0' || *p > '9' || k > FD_RULE_MAX_ITEMS)
+			return k > FD_RULE_MAX_ITEMS ? -2 : -1;
 		k = k * 10 + (*p - '0');
 	}
-	return k;
+	return k > FD_RULE_MAX_ITEMS ? -2 : k;
 }
 
 /* index: the op's own place in its pattern of n_ops: from_op must name an
@@ -200,12 +206,17 @@ static int input_index(const char *key)
 static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
 {
 	char p[256];
-	if (!want_kind(s, v, YV_MAP, path))
+	if (!want_kind(s, v, YV_MAP, path) || !want_count(s, v, path, FD_RULE_MAX_ITEMS, "inputs"))
 		return;
 	op->sources = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof *op->sources);
 	for (size_t i = 0; i < v->n; i++) {
 		const fd_yval *key = v->keys[i], *src = v->items[i];
 		int k = input_index(key->text ? key->text : "");
+		if (k == -2) {
+			ERR(s, key, "%s: %s: K above %d; fusiondbg takes at most %d (see fusiondbg-rules(5), LIMITS)", path,
+			    key->text, FD_RULE_MAX_ITEMS, FD_RULE_MAX_ITEMS);
+			continue;
+		}
 		if (k < 0) {
 			ERR(s, key, "%s: key '%s' is not inputK (input0, input1, …)", path, key->text ? key->text : "");
 			continue;
@@ -219,6 +230,8 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 		is->input = k;
 		is->from_op = -1;
 		is->where = src;
+		is->same_op = is->same_input = -1;
+		is->is_static = -1;
 		const fd_yval *from = yval_get(src, "from_op"), *st = yval_get(src, "source_type");
 		char q[320];
 		bool ok = true;
@@ -247,10 +260,7 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 				ok = false;
 			}
 		}
-		if (!from && !st) {
-			ERR(s, src, "%s: needs from_op or source_type", p);
-			ok = false;
-		}
+		ok &= parse_source_ext(s, is, src, p);
 		for (int j = 0; j < op->n_sources; j++)
 			if (op->sources[j].input == k) {
 				ERR(s, key, "%s: input%d is given twice (as %s)", path, k, key->text);
@@ -267,28 +277,20 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 	memset(op, 0, sizeof *op);
 	op->op = -1;
 	op->min_inputs = op->max_inputs = -1;
+	op->graph_output = op->min_consumers = op->max_consumers = -1;
 	op->where = v;
 	if (!want_kind(s, v, YV_MAP, path))
 		return;
 	unknown_keys(s, v, path, "match.ops.#");
 	const fd_yval *type = yval_get(v, "type");
-	snprintf(p, sizeof p, "%.200s.type", path);
 	if (!type)
 		ERR(s, v, "%s: an op needs a 'type'", path);
-	else if (want_str(s, type, p, &op->type)) {
-		op->type_where = type;
-		op->op = optable_lookup(op->type);
-		/* a fused op type the set already knows (a what-if's rule derived again);
-		 * ruleset_resolve_types settles every op after a load */
-		for (int k = 0; op->op < 0 && k < s->rs->n_fused_types; k++)
-			if (!strcmp(s->rs->fused_types[k], op->type))
-				op->op = optable_count() + k;
-		if (!*op->type)
-			ERR(s, type, "%s: must not be empty", p);
-	}
+	else
+		parse_op_type(s, op, type, path);
 	const fd_yval *params = yval_get(v, "params");
 	snprintf(p, sizeof p, "%.200s.params", path);
-	if (params && !yval_is_null(params) && want_kind(s, params, YV_MAP, p)) {
+	if (params && !yval_is_null(params) && want_kind(s, params, YV_MAP, p) &&
+	    want_count(s, params, p, FD_RULE_MAX_ITEMS, "params")) {
 		op->params = arena_array(&s->rs->arena, params->n ? params->n : 1, sizeof *op->params);
 		for (size_t i = 0; i < params->n; i++) {
 			const fd_yval *pv = params->items[i];
@@ -328,6 +330,7 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 		op->n_output_names = want_strings(s, names, p, &op->output_names);
 		op->output_names_where = names;
 	}
+	parse_op_ext(s, op, v, path);
 }
 
 static void parse_pattern(schema *s, fd_rule_pattern *pat, const fd_yval *ops, const char *path)
@@ -340,12 +343,16 @@ static void parse_pattern(schema *s, fd_rule_pattern *pat, const fd_yval *ops, c
 		ERR(s, ops, "%s: the list of ops is empty", path);
 		return;
 	}
+	if (!want_count(s, ops, path, FD_RULE_MAX_OPS, "ops"))
+		return;
 	pat->ops = arena_array(&s->rs->arena, ops->n, sizeof *pat->ops);
 	pat->n_ops = (int)ops->n;
 	for (size_t i = 0; i < ops->n; i++) {
 		snprintf(p, sizeof p, "%.200s[%zu]", path, i);
 		parse_op(s, &pat->ops[i], ops->items[i], p, (int)i, (int)ops->n);
 	}
+	if (pat->ops[0].optional)
+		ERR(s, yval_get(ops->items[0], "optional"), "%s[0].optional: op 0 is the anchor and cannot be optional", path);
 }
 
 static void parse_subgraph(schema *s, fd_rule *r, const fd_yval *v)
@@ -393,6 +400,8 @@ static void parse_match(schema *s, fd_rule *r, const fd_yval *v)
 	if (branches && want_kind(s, branches, YV_SEQ, "match.branches")) {
 		if (branches->n == 0)
 			ERR(s, branches, "match.branches: the list of branches is empty");
+		if (!want_count(s, branches, "match.branches", FD_RULE_MAX_BRANCHES, "branches"))
+			return;
 		r->branches = arena_array(&s->rs->arena, branches->n ? branches->n : 1, sizeof *r->branches);
 		for (size_t i = 0; i < branches->n; i++) {
 			char p[64];
@@ -599,7 +608,7 @@ static void parse_constraints(schema *s, fd_rule *r, const fd_yval *v)
 {
 	if (yval_is_null(v))
 		return;
-	if (!want_kind(s, v, YV_SEQ, "constraints"))
+	if (!want_kind(s, v, YV_SEQ, "constraints") || !want_count(s, v, "constraints", FD_RULE_MAX_ITEMS, "constraints"))
 		return;
 	r->constraints = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof *r->constraints);
 	for (size_t i = 0; i < v->n; i++) {
@@ -646,7 +655,7 @@ static void parse_output(schema *s, fd_rule *r, const fd_yval *v)
 
 int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d)
 {
-	schema s = { rs, d, 0 };
+	schema s = { rs, d, 0, out };
 	fd_rule *r = out;
 	memset(r, 0, sizeof *r);
 	r->file = doc->file;

@@ -46,18 +46,81 @@ typedef struct fd_rule_param {
 	const fd_yval *value;     /* the expected value as written */
 } fd_rule_param;
 
+/* Limits of the rule language. Each is an error at verify naming it and the
+ * value that crosses it (rule_schema.c): nothing beyond them is ever
+ * silently ignored. They come from the trace's event fields (trace.h). */
+#define FD_RULE_MAX_OPS      64      /* ops in one pattern (match.ops, a branch) */
+#define FD_RULE_MAX_BRANCHES 127     /* match.branches (an event's branch is 8 bits) */
+#define FD_RULE_MAX_ITEMS    32767   /* params, input_sources, where, constraints, inputK (16 bits) */
+
+/* One dim of a shape pattern (input_sources.inputK.shape). */
+typedef enum fd_sdim_kind {
+	SDIM_EXACT,               /* 64 */
+	SDIM_ANY,                 /* _ : any one dim */
+	SDIM_REST,                /* ... : any number of dims (at most one per pattern) */
+	SDIM_VAR,                 /* C : a name, bound by its first use in the attempt */
+} fd_sdim_kind;
+
+typedef struct fd_sdim {
+	fd_sdim_kind kind;
+	int var;                  /* SDIM_VAR: index in fd_rule.dimvars */
+	int64_t value;            /* SDIM_EXACT */
+} fd_sdim;
+
+typedef struct fd_shape_pattern {
+	bool scalar;              /* `scalar`: one element, any rank (every dim 1) */
+	int n_dims;
+	fd_sdim *dims;
+	const fd_yval *where;
+} fd_shape_pattern;
+
 typedef struct fd_input_source {
 	int input;                /* K of "inputK" */
 	int from_op;              /* -1 when not given */
 	fd_source_type source_type;
 	const fd_yval *where;     /* the inputK map */
+	/* The extensions (fusiondbg-rules(5), OPERAND CONDITIONS); unset: -1 / 0 / NULL. */
+	bool optional;            /* the input may be absent; what is given holds when present */
+	bool fixed;               /* position: fixed, never tried in a commutative op's swapped order */
+	int same_op, same_input;  /* same_as {op, input}: the very tensor op same_op reads there */
+	int n_ranks;              /* rank: one of ranks[] */
+	int *ranks;
+	int n_shapes;             /* shape: one of the patterns, the first that fits */
+	fd_shape_pattern *shapes;
+	int is_static;            /* static: -1 unset, 1 every dim a known number, 0 some dim not */
+	int n_dtypes;             /* dtype: one of dtypes[] (DT_*) */
+	int32_t *dtypes;
+	int n_values;             /* value: a constant equal to these (one: every element) */
+	double *values;
+	double tolerance;         /* relative, for value */
+	bool has_operand;         /* any of rank .. value: an operand event is checked */
+	bool has_source;          /* from_op, source_type or same_as: a source event is checked */
 } fd_input_source;
 
+struct fd_expr;
+
 typedef struct fd_rule_op {
-	const char *type;         /* as written: "Conv2d" */
-	int op;                   /* optable id, -1 when unknown */
-	const fd_yval *where;     /* the op's map (type_where: the type scalar) */
+	const char *type;         /* as written: "Conv2d"; of a list, its first */
+	int op;                   /* optable id, -1 when unknown; of a list, its first */
+	const fd_yval *where;     /* the op's map (type_where: the type scalar, or the list) */
 	const fd_yval *type_where;
+	/* type: [Relu, Sigmoid]: the alternatives, in order (n_types 1 for a
+	 * scalar type: types[0] == type, ops[0] == op); a node matches the first
+	 * that fits, and params and where are read as that type's. */
+	int n_types;
+	const char **types;
+	int *ops;
+	bool optional;            /* optional: true — the chain may skip it */
+	int graph_output;         /* outputs.graph_output: -1 unset, 0 must not be one, 1 must */
+	int min_consumers, max_consumers;    /* outputs: -1 when not given */
+	const fd_yval *outputs_where;
+	int n_where;              /* where: expressions over params and shapes, all must hold */
+	struct fd_expr **where_exprs;
+	const fd_yval **where_src;
+	bool has_fixed;           /* some input_sources entry has position: fixed */
+	/* derived, so the matcher tests one thing per op when a rule uses none */
+	bool has_op_conditions;   /* outputs or where given */
+	unsigned composite_mask;  /* 1 << fd_composite of each type with a decomposed form */
 	int n_params;
 	fd_rule_param *params;
 	int min_inputs, max_inputs;          /* -1 when not given */
@@ -136,6 +199,8 @@ typedef struct fd_rule {
 	fd_rule_pattern match;
 	int n_branches;
 	fd_rule_pattern *branches;
+	int n_dimvars;             /* the names shape patterns bind (C, N), in order of first use */
+	const char **dimvars;
 	/* subgraph: -1 / unset when not given */
 	int input_count_min, input_count_max, output_count;
 	int allow_intermediate_outputs;   /* -1 unset, 0, 1 */

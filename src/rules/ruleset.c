@@ -192,10 +192,14 @@ static void resolve_pattern(const fd_ruleset *rs, fd_rule_pattern *p)
 {
 	for (int i = 0; i < p->n_ops; i++) {
 		fd_rule_op *op = &p->ops[i];
-		if (op->op >= 0 && op->op < optable_count())
-			continue;
-		int k = fused_index(rs, op->type);
-		op->op = k >= 0 ? optable_count() + k : -1;
+		for (int t = 0; t < op->n_types; t++) {   /* each type of a list */
+			if (op->ops[t] >= 0 && op->ops[t] < optable_count())
+				continue;
+			int k = fused_index(rs, op->types[t]);
+			op->ops[t] = k >= 0 ? optable_count() + k : -1;
+		}
+		if (op->n_types)
+			op->op = op->ops[0];
 	}
 }
 

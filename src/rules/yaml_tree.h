@@ -97,6 +97,10 @@ bool yaml11_agrees(const char *plain);
 /* Whether a YAML 1.1 reader reads it as anything but a string. */
 bool yaml11_typed(const char *plain);
 fd_srcpos yval_pos(const fd_yval *v);              /* position or {0} */
+/* The position of byte `at` of a scalar's text: exact when the scalar is on
+ * one line and its text is its bytes (plain, or quoted without escapes),
+ * else the scalar's own position. */
+fd_srcpos yval_text_pos(const fd_yval *v, size_t at);
 /* A message at v's position (unknown when v is NULL), as diag_add. */
 void yval_vdiag(fd_diags *d, fd_severity sev, const fd_yval *at, const char *fmt, va_list ap);
 

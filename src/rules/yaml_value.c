@@ -413,3 +413,18 @@ const char *yval_kind_name(const fd_yval *v)
 		return "number out of range";
 	return "string";
 }
+
+fd_srcpos yval_text_pos(const fd_yval *v, size_t at)
+{
+	fd_srcpos pos = yval_pos(v);
+	if (!v)
+		return pos;
+	size_t span = v->end - v->start, quotes = v->quoted ? 2 : 0;
+	if (!v->text || memchr(v->text, '\n', v->text_len) || span != v->text_len + quotes || at > v->text_len)
+		return pos;
+	int chars = 0;
+	for (size_t i = 0; i < at; i++)
+		chars += ((unsigned char)v->text[i] & 0xc0) != 0x80;   /* columns count characters */
+	pos.col += chars + (v->quoted ? 1 : 0);
+	return pos;
+}

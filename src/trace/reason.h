@@ -38,6 +38,17 @@ typedef enum fd_rung {
 	X(NM04_SOURCE,     "FD-NM04", NO_MATCH,  false, "input does not come from where the rule says (from_op, source_type, chain link)") \
 	X(NM05_ESCAPE,     "FD-NM05", NO_MATCH,  false, "an intermediate tensor is used outside the match or is a graph output") \
 	X(NM06_COUNTS,     "FD-NM06", NO_MATCH,  false, "subgraph external input count or output count differs") \
+	X(NM07_TYPE_LIST,  "FD-NM07", NO_MATCH,  false, "op type is none of the listed types (type: [A, B])") \
+	X(NM08_RANK,       "FD-NM08", NO_MATCH,  false, "operand rank differs (input_sources.inputK.rank)") \
+	X(NM09_SHAPE,      "FD-NM09", NO_MATCH,  false, "operand shape fits none of the patterns (input_sources.inputK.shape)") \
+	X(NM10_STATIC,     "FD-NM10", NO_MATCH,  false, "operand dims static or dynamic, not as the rule says (input_sources.inputK.static)") \
+	X(NM11_DTYPE,      "FD-NM11", NO_MATCH,  false, "operand dtype not allowed (input_sources.inputK.dtype)") \
+	X(NM12_SAME_AS,    "FD-NM12", NO_MATCH,  false, "operand is not the same tensor as op j's input k (same_as)") \
+	X(NM13_OPTIONAL_INPUT, "FD-NM13", NO_MATCH, false, "an optional input is present but not what the rule says") \
+	X(NM14_POSITION,   "FD-NM14", NO_MATCH,  false, "operands fit only in the swapped order, and position: fixed forbids it") \
+	X(NM15_OUTPUT,     "FD-NM15", NO_MATCH,  false, "op output condition: a graph output, or the consumer count (outputs)") \
+	X(NM16_WHERE,      "FD-NM16", NO_MATCH,  false, "a where expression is false or cannot be decided") \
+	X(NM17_VALUE,      "FD-NM17", NO_MATCH,  false, "operand is not a constant of that value (input_sources.inputK.value)") \
 	X(CF01_DTYPE,      "FD-CF01", CONDITION, false, "dtype_match: a tensor's dtype is not allowed") \
 	X(CF02_SHAPE,      "FD-CF02", CONDITION, false, "shape_constraint: elementwise inputs do not broadcast") \
 	X(CF03_MEMORY,     "FD-CF03", CONDITION, false, "memory_limit: an intermediate or output is over the limit") \
@@ -48,7 +59,9 @@ typedef enum fd_rung {
 	X(OK_FIRED,        "FD-OK",   FIRED,     false, "fired") \
 	X(WN01_UNKNOWN_CONSTRAINT, "FD-WN01", FIRED, true, "unknown constraint type, ignored (an error under check --strict)") \
 	X(WN02_UNDECIDED,  "FD-WN02", FIRED,     true,  "size, dtype or shape unknown: constraint passed undecided") \
-	X(WN03_SPILL,      "FD-WN03", FIRED,     true,  "workspace over max_workspace, passes because spill_to_l2 is set")
+	X(WN03_SPILL,      "FD-WN03", FIRED,     true,  "workspace over max_workspace, passes because spill_to_l2 is set") \
+	X(WN04_SEARCH_CAP, "FD-WN04", FIRED,     true,  "search stopped: as many complete matches tried from this anchor as the matcher tries") \
+	X(IN01_ABSENT,     "FD-IN01", FIRED,     true,  "an optional op is absent: the match covers the ops present")
 
 typedef enum fd_reason {
 	REASON_NONE = 0,

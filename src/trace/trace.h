@@ -59,7 +59,9 @@ enum { EVF_UNIT = 1, EVF_OTHER = 2, EVF_A = 4, EVF_B = 8, EVF_SUB = 16 };
 	X(ARITY,      "arity",      EVF_UNIT | EVF_A)              /* unit, a the inputs counted */ \
 	X(PARAM,      "param",      EVF_UNIT | EVF_SUB)            /* unit, sub the param index (values recomputed) */ \
 	X(SOURCE,     "source",     EVF_UNIT | EVF_OTHER | EVF_A | EVF_B | EVF_SUB) \
-	                            /* unit, other the producer unit or NONE, a the tensor, b the input slot, sub the source index (-1: chain link) */ \
+	                            /* unit, other the producer unit or NONE, a the tensor (-1: absent), b the input slot, \
+	                             * sub the source index (-1: chain link to op-1, -3-j: to op j past absent ones, \
+	                             * -2: no candidates, a the linked op); FD-NM12: other the tensor same_as names */ \
 	X(ESCAPE,     "escape",     EVF_UNIT | EVF_OTHER | EVF_A)  /* unit the producer, other the outside consumer (NONE: graph output), a the tensor */ \
 	X(INPUTS,     "inputs",     EVF_A)                         /* a the external inputs */ \
 	X(OUTPUTS,    "outputs",    EVF_A)                         /* a the outputs counted */ \
@@ -68,7 +70,14 @@ enum { EVF_UNIT = 1, EVF_OTHER = 2, EVF_A = 4, EVF_B = 8, EVF_SUB = 16 };
 	X(CONFLICT,   "conflict",   EVF_UNIT | EVF_OTHER | EVF_A)  /* unit the claimed node, other the winning fusion, a the winning rule */ \
 	X(CYCLE,      "cycle",      EVF_UNIT | EVF_A | EVF_B)      /* unit the path's first node, a its offset in trace->paths (node ids), b its length */ \
 	X(FIRE,       "fire",       EVF_UNIT | EVF_A)              /* unit the anchor, a the fusion index */ \
-	X(REWRITE,    "rewrite",    EVF_UNIT | EVF_A)              /* unit the anchor, a the fusion index */
+	X(REWRITE,    "rewrite",    EVF_UNIT | EVF_A)              /* unit the anchor, a the fusion index */ \
+	X(OPERAND,    "operand",    EVF_UNIT | EVF_OTHER | EVF_A | EVF_B | EVF_SUB) \
+	                            /* unit, other the input slot, a the tensor, b a dim bound earlier (match.h: \
+	                             * match_bound_*) or -1, sub the source index: its rank .. value conditions */ \
+	X(OUTPUT,     "output",     EVF_UNIT | EVF_A | EVF_B)      /* unit, a its consumers, b a graph-output tensor or -1 */ \
+	X(WHERE,      "where",      EVF_UNIT | EVF_SUB)            /* unit, sub the expression index (its value recomputed) */ \
+	X(OPTIONAL,   "optional",   EVF_UNIT)                      /* op absent: unit the op it would have read */ \
+	X(SEARCH_CAP, "search cap", EVF_A)                         /* a the complete matches tried (opt->max_complete) */
 
 typedef enum fd_event_kind {
 #define FD_EVENT_KIND_ENUM(id, name, uses) EV_##id,

@@ -32,6 +32,11 @@ cases() {
 	echo "env_only_conv_bn_relu|GRAPH_AUTOFUSION_RULES=Conv_BN_Relu_Fusion|samples/conv_bn_relu.onnx -r rules"
 	echo "target_other|-|samples/conv_bn_relu.onnx -r rules --target ai_vector"
 	echo "no_canonicalize_gelu|-|samples/gelu_erf.onnx -r rules -r samples/rules --no-canonicalize"
+	# the language beyond the seed: one model and rule file each (tests/tools/make_lang_models.py)
+	for m in conv_fold transpose_matmul quickgelu graph_out operands fan_out; do
+		echo "lang_$m|-|tests/data/lang/$m.onnx -r tests/data/lang/$m.yaml"
+	done
+	echo "lang_many_alternatives|-|samples/conv_bn_relu.onnx -r tests/data/lang/many_alternatives.yaml"
 	# rounds (samples/rounds): two and three rounds, ordered passes, a set that never settles
 	echo "rounds_two|-|samples/rounds_conv_bn_relu.onnx -r samples/rounds/two_rounds.yaml"
 	echo "rounds_three|-|samples/rounds_residual.onnx -r samples/rounds/three_rounds.yaml"
@@ -70,9 +75,14 @@ done < <(cases)
 
 # 3. every reason code reached
 want=$(grep -o '"FD-[A-Z0-9]*"' src/trace/reason.h | tr -d '"' | sort -u)
+[ -n "$want" ] || { echo "FAIL: no reason codes found in src/trace/reason.h"; fail=1; }
 seen=$(cat "$tmp"/*.trace | grep -o 'FD-[A-Z0-9]*' | sort -u)
 missing=$(comm -23 <(echo "$want") <(echo "$seen"))
 if [ -n "$missing" ]; then echo "FAIL reason codes never reached: $missing"; fail=1; else echo "ok: all $(echo "$want" | wc -l) reason codes reached"; fi
+# ... and every one is in the man page's table (fusiondbg(1), THE TRACE)
+for code in $want; do
+	grep -q "^FD\\\\-${code#FD-}	" man/fusiondbg.1 || { echo "FAIL: $code is not in man/fusiondbg.1's table of reason codes"; fail=1; }
+done
 
 # 4. independent fusion counts on the shared models
 count_ours() { # model rules...

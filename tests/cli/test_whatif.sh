@@ -102,6 +102,54 @@ bad "No_Such_Rule.priority=1" "no rule named 'No_Such_Rule'"
 "$FUSIONDBG" mem samples/conv_bn_relu.onnx -r rules --set Conv_BN_Relu_Fusion.priority >/dev/null 2>"$tmp/bad.txt"
 [ $? -eq 2 ] && grep -q "wants RULE.PATH=VALUE" "$tmp/bad.txt" || { echo "FAIL --set without '='"; fail=1; }
 
+# the language beyond the seed: one edit per extension changes the fusions as it should
+L=tests/data/lang
+lang_before=$(cat $L/*.yaml | md5sum)
+lang() {   # MODEL RULES OUT SPEC... (then expect on OUT)
+	local m=$1 r=$2 out=$3; shift 3
+	local sets=()
+	for spec in "$@"; do sets+=(--set "$spec"); done
+	"$FUSIONDBG" match "$L/$m.onnx" -r "$L/$r.yaml" --diff "${sets[@]}" >"$tmp/$out" 2>&1
+}
+lang conv_fold conv_fold types.txt 'Conv_Fold_Act.match.ops.4.type=[Relu, Sigmoid, Tanh, LeakyRelu, HardSigmoid, Clip, Elu]'
+expect "$tmp/types.txt" "1 gained, 0 lost, 0 changed, 5 unchanged" "  + Conv_Fold_Act [conv8 elu8]  @ conv8"
+lang conv_fold conv_fold optional.txt 'Conv_Fold_Act.match.ops.1.optional=false'
+expect "$tmp/optional.txt" "0 gained, 3 lost" "  - Conv_Fold_Act [conv3 relu3]  @ conv3"
+lang conv_fold conv_fold shape.txt 'Conv_Fold_Act.match.ops.3.input_sources.input1.shape=[[C], [C, 1, 1], [1, C, 1, 1]]'
+expect "$tmp/shape.txt" "  + Conv_Fold_Act [conv5 add5 relu5]  @ conv5"
+lang conv_fold conv_fold position.txt 'Conv_Fold_Act.match.ops.2.input_sources.input1.position=any'
+expect "$tmp/position.txt" "  + Conv_Fold_Act [conv4 mul4 relu4]  @ conv4"
+lang conv_fold conv_fold optin.txt 'Conv_Fold_Act.match.ops.4.input_sources.input2.source_type=any'
+expect "$tmp/optin.txt" "  + Conv_Fold_Act [conv7 clip7]  @ conv7"
+lang quickgelu quickgelu same.txt 'QuickGelu.match.ops.1.input_sources.input1.same_as={op: 0, input: 0}'
+expect "$tmp/same.txt" "0 gained, 0 lost, 0 changed, 1 unchanged"
+lang operands operands operand.txt 'MatMul_Add_Gemm.match.ops.0.input_sources.input0.static=false' \
+	'Div_Erf.match.ops.0.input_sources.input1.value=1.5' 'Div_Erf.match.ops.0.input_sources.input0.dtype=[float64]'
+expect "$tmp/operand.txt" "1 gained, 2 lost" "  + MatMul_Add_Gemm [mm1 add1]  @ mm1" "  - Div_Erf [div1 erf1]  @ div1"
+lang operands operands rank.txt 'MatMul_Add_Gemm.match.ops.1.input_sources.input1.rank=[2]'
+expect "$tmp/rank.txt" "  - MatMul_Add_Gemm [mm2 add2]  @ mm2" "FD-NM08"
+lang graph_out graph_out outputs.txt 'Add_Tanh.match.ops.1.outputs.graph_output=true'
+expect "$tmp/outputs.txt" "  + Add_Tanh [add1 tanh1]  @ add1" "  - Add_Tanh [add2 tanh2]  @ add2"
+lang transpose_matmul transpose_matmul where.txt \
+	'MatMul_Transpose_Fold.match.ops.0.where="perm[-2:] == [rank - 1, rank - 2] || perm == [0, 2, 1, 3]"'
+expect "$tmp/where.txt" "  + MatMul_Transpose_Fold [tattn tattn_mm]  @ tattn"
+langbad() {   # MODEL SPEC TEXT
+	"$FUSIONDBG" match "$L/$1.onnx" -r "$L/$1.yaml" --set "$2" >/dev/null 2>"$tmp/bad.txt"
+	local rc=$?
+	if [ $rc -ne 2 ] || [ "$(wc -l <"$tmp/bad.txt")" -ne 1 ] || ! grep -qF -- "$3" "$tmp/bad.txt"; then
+		echo "FAIL --set $2: exit $rc, expected 2 and one line with '$3':"; cat "$tmp/bad.txt"; fail=1
+	fi
+}
+langbad transpose_matmul 'MatMul_Transpose_Fold.match.ops.0.where="perm[-1] = 2"' "'=' is not a comparison; write '=='"
+langbad conv_fold 'Conv_Fold_Act.match.ops.3.input_sources.input1.rank=-1' "input1.rank: must be >= 0, got -1"
+langbad conv_fold 'Conv_Fold_Act.match.ops.3.input_sources.input1.shape=[C, -1]' "expected a dim"
+langbad conv_fold 'Conv_Fold_Act.match.ops.4.type=[Relu, Nope]' "unknown op type 'Nope'"
+langbad conv_fold 'Conv_Fold_Act.match.ops.2.input_sources.input1.position=first' "expected fixed or any, got string 'first'"
+langbad conv_fold 'Conv_Fold_Act.match.ops.0.optional=true' "op 0 is the anchor and cannot be optional"
+langbad quickgelu 'QuickGelu.match.ops.1.input_sources.input1.same_as={op: 0}' "needs 'op' and 'input'"
+langbad quickgelu 'QuickGelu.match.ops.1.input_sources.input1.same_as={op: 0, input: 1}' "Sigmoid (op 0) takes 1 input"
+[ "$lang_before" = "$(cat $L/*.yaml | md5sum)" ] || { echo "FAIL: --set changed a rule file in $L"; fail=1; }
+
 after=$(cat rules/*.yaml samples/rules/*.yaml | md5sum)
 [ "$before" = "$after" ] || { echo "FAIL: --set changed a rule file"; fail=1; }
 exit $fail

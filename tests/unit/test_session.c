@@ -445,6 +445,79 @@ static void test_save_styles(void **state)
 	session_close(&s);
 }
 
+/* The language beyond the seed through what-if: each extension's field is
+ * checked, changes the fusions, and is saved in place (a flow map's value,
+ * a list, a new key), the rest of the file byte-identical. */
+static void test_language_edits(void **state)
+{
+	(void)state;
+	char lang[160], err[512];
+	snprintf(lang, sizeof lang, "%s/conv_fold.yaml", dir);
+	size_t size0;
+	char *text0 = slurp("tests/data/lang/conv_fold.yaml", &size0);
+	assert_non_null(text0);
+	spit(lang, text0);
+	fd_session s;
+	const char *paths[1] = { lang };
+	open_session(&s, "tests/data/lang/conv_fold.onnx", paths, 1);
+	assert_int_equal(s.current.n_fusions, 5);
+	/* a type list: Elu joins the activations (conv8) */
+	assert_int_equal(set(&s, "Conv_Fold_Act.match.ops.4.type=[Relu, Sigmoid, Tanh, LeakyRelu, HardSigmoid, Clip, Elu]",
+	                     err, sizeof err), 0);
+	assert_int_equal(s.current.n_fusions, 6);
+	assert_int_equal(set(&s, "Conv_Fold_Act.match.ops.4.type=[Relu, Nope]", err, sizeof err), -1);
+	assert_non_null(strstr(err, "unknown op type 'Nope'"));
+	/* a shape list: a 1-D bias too (conv5) */
+	assert_int_equal(set(&s, "Conv_Fold_Act.match.ops.3.input_sources.input1.shape=[[C], [C, 1, 1], [1, C, 1, 1]]",
+	                     err, sizeof err), 0);
+	assert_int_equal(s.current.n_fusions, 7);
+	assert_int_equal(set(&s, "Conv_Fold_Act.match.ops.3.input_sources.input1.shape=[C, -1]", err, sizeof err), -1);
+	assert_non_null(strstr(err, "expected a dim"));
+	/* position: any lets Mul(scale, conv) fold (conv4) */
+	assert_int_equal(set(&s, "Conv_Fold_Act.match.ops.2.input_sources.input1.position=any", err, sizeof err), 0);
+	assert_int_equal(s.current.n_fusions, 8);
+	assert_int_equal(set(&s, "Conv_Fold_Act.match.ops.2.input_sources.input1.position=first", err, sizeof err), -1);
+	/* BatchNorm no longer optional: conv3..conv9 need one */
+	assert_int_equal(set(&s, "Conv_Fold_Act.match.ops.1.optional=false", err, sizeof err), 0);
+	assert_int_equal(s.current.n_fusions, 2);
+	/* a where, a key op 0 does not have yet; a bad one names the character */
+	assert_int_equal(set(&s, "Conv_Fold_Act.match.ops.0.where=\"groups = 1\"", err, sizeof err), -1);
+	assert_non_null(strstr(err, "'=' is not a comparison"));
+	assert_int_equal(set(&s, "Conv_Fold_Act.match.ops.0.where=\"groups == 2\"", err, sizeof err), 0);
+	assert_int_equal(s.current.n_fusions, 0);
+	assert_int_equal(set(&s, "Conv_Fold_Act.match.ops.0.where=\"groups == 1 && rank(input0) == 4\"", err, sizeof err), 0);
+	assert_int_equal(s.current.n_fusions, 2);
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(session_save(&s, &d), 1);
+	print_diags(&d);
+	assert_int_equal(d.errors, 0);
+	session_close(&s);
+	/* the file: each value where it was, the new key one line, the comments kept */
+	size_t size;
+	char *now = slurp(lang, &size);
+	assert_non_null(strstr(now, "# Conv with the folds and activations onnxruntime makes on CPU"));
+	assert_non_null(strstr(now, "    - type: [Relu, Sigmoid, Tanh, LeakyRelu, HardSigmoid, Clip, Elu]\n"));
+	assert_non_null(strstr(now, "shape: [[C], [C, 1, 1], [1, C, 1, 1]]}"));
+	assert_non_null(strstr(now, "{source_type: const, position: any, shape: [[], [C, 1, 1], [1, C, 1, 1]]}"));
+	assert_non_null(strstr(now, "      optional: false\n    - type: \"Mul\""));
+	assert_non_null(strstr(now, "        input2: {source_type: const, optional: true}\n"
+	                            "      where: \"groups == 1 && rank(input0) == 4\"\n"));
+	free(now);
+	/* and it reads back as edited */
+	open_session(&s, "tests/data/lang/conv_fold.onnx", paths, 1);
+	const fd_rule_op *ops = s.rules.rules[0].match.ops;
+	assert_int_equal(ops[4].n_types, 7);
+	assert_int_equal(ops[3].sources[0].n_shapes, 3);
+	assert_false(ops[2].sources[0].fixed);
+	assert_false(ops[1].optional);
+	assert_int_equal(ops[0].n_where, 1);
+	assert_int_equal(s.current.n_fusions, 2);
+	session_close(&s);
+	diags_release(&d);
+	free(text0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_save_failures_keep_file),
 		cmocka_unit_test(test_recovery_round_trip),
 		cmocka_unit_test(test_save_styles),
+		cmocka_unit_test(test_language_edits),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

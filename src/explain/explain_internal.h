@@ -1,0 +1,33 @@
+/* explain_internal.h — what the files that put events in words share:
+ * trace_report.c (the seed's checks, the text and JSON trace) and
+ * condition_text.c (the checks of the language beyond the seed). Not for
+ * other modules: they read explain.h. */
+#ifndef FD_EXPLAIN_INTERNAL_H
+#define FD_EXPLAIN_INTERNAL_H
+#include <stddef.h>
+#include "explain/explain.h"
+
+void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *tensor_name(const fd_graph *g, int64_t t);
+/* "w (initializer)", "x (graph input)", "y from conv1 (Conv)". */
+void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, size_t size);
+
+/* condition_text.c */
+/* "op2 Relu", or for a type list the type the unit matched ("op2 Sigmoid"),
+ * else the list ("op2 [Relu, Sigmoid, Tanh]"). */
+void op_label(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, char *buf, size_t size);
+/* The op id the event's unit was matched as (its type alternative). */
+int event_op_id(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op);
+void describe_type_list(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
+/* A SOURCE event of an entry with optional or same_as; false: not such an entry. */
+bool describe_source_ext(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op,
+                         const fd_input_source *src, fd_event_text *o);
+void describe_fixed(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
+void describe_operand(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
+void describe_output(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
+void describe_where(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
+void describe_optional(const fd_match_result *r, const fd_event *ev, const fd_rule_pattern *pat, fd_event_text *o);
+/* "; absent: op1 BatchNorm, op2 Mul" for a fusion's absent optional ops, or "". */
+void absent_ops_text(const fd_match_result *r, const fd_fusion *f, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,652 @@
+/* match_where.c — a `where` expression (rules/rule_expr.h) evaluated on a
+ * unit: names are the op's params (through the op table, as `params` reads
+ * them: attribute, constant input, derived, default), `rank` is the rank of
+ * input0, inputK / outputK are tensors for rank(), shape(), dim(), dtype(),
+ * value() and consumers(). Values: null, int, float, bool, string, list;
+ * a value this run cannot know (a non-constant input, a symbolic dim) is
+ * "unknown", and so is what is computed from it, except that false && x
+ * and true || x are decided. Floats compare with the params' relative
+ * tolerance. The matcher asks for the truth only; the trace's readers ask
+ * for the words as well (the values read, or the part that is not true). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/strbuf.h"
+#include "ir/dtype.h"
+#include "match/match_internal.h"
+#include "match/param_value.h"
+#include "rules/optable.h"
+#include "rules/rule_expr.h"
+
+typedef enum { XV_NULL, XV_UNKNOWN, XV_ERROR, XV_BOOL, XV_INT, XV_FLOAT, XV_STR, XV_LIST, XV_TENSOR } xv_kind;
+
+typedef struct xval {
+	xv_kind kind;
+	int32_t n;          /* XV_LIST: items at pool[off] */
+	int64_t i;          /* XV_BOOL, XV_INT, XV_TENSOR (the tensor), XV_LIST (off) */
+	double f;
+	const char *s;      /* XV_STR; XV_UNKNOWN / XV_ERROR: why */
+} xval;
+
+typedef struct env {
+	const fd_graph_index *ix;
+	int32_t u;
+	int op;
+	const fd_node *node;          /* the node params are read on (a composite's last member) */
+	const fd_composite_rec *comp;
+	VEC(xval) pool;
+	char why[160];                /* the reason of an unknown / error value */
+} env;
+
+static xval mk(xv_kind k) { return (xval){ .kind = k }; }
+static xval mk_int(int64_t i) { return (xval){ .kind = XV_INT, .i = i }; }
+static xval mk_bool(bool b) { return (xval){ .kind = XV_BOOL, .i = b }; }
+
+/* An unknown (or error) value, why in words. */
+static xval undecided_value(env *v, xv_kind kind, const char *fmt, va_list ap)
+{
+	vsnprintf(v->why, sizeof v->why, fmt, ap);
+	return (xval){ .kind = kind, .s = v->why };
+}
+
+static xval unknown(env *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static xval unknown(env *v, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	xval x = undecided_value(v, XV_UNKNOWN, fmt, ap);
+	va_end(ap);
+	return x;
+}
+
+static xval error(env *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static xval error(env *v, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	xval x = undecided_value(v, XV_ERROR, fmt, ap);
+	va_end(ap);
+	return x;
+}
+
+/* A list of n items, to be filled at item(v, l, k). */
+static xval mk_list(env *v, int64_t n)
+{
+	xval l = { .kind = XV_LIST, .n = (int32_t)n, .i = (int64_t)v->pool.n };
+	vec_grow(&v->pool, v->pool.n + (size_t)n + 1);
+	for (int64_t k = 0; k < n; k++)
+		v->pool.items[v->pool.n++] = mk(XV_NULL);
+	return l;
+}
+
+static xval *item(env *v, xval l, int64_t k)
+{
+	return &v->pool.items[l.i + k];
+}
+
+static bool is_num(xval x) { return x.kind == XV_INT || x.kind == XV_FLOAT; }
+static double num(xval x) { return x.kind == XV_INT ? (double)x.i : x.f; }
+static bool undecided(xval x) { return x.kind == XV_UNKNOWN || x.kind == XV_ERROR; }
+
+/* ---- values of the unit ------------------------------------------------------------ */
+
+static xval from_ints(env *v, const int64_t *p, int64_t n)
+{
+	xval l = mk_list(v, n);
+	for (int64_t k = 0; k < n; k++)
+		*item(v, l, k) = mk_int(p[k]);
+	return l;
+}
+
+static xval from_floats(env *v, const double *p, int64_t n)
+{
+	xval l = mk_list(v, n);
+	for (int64_t k = 0; k < n; k++)
+		*item(v, l, k) = (xval){ .kind = XV_FLOAT, .f = p[k] };
+	return l;
+}
+
+static xval param(env *v, const char *name)
+{
+	fd_pval pv;
+	param_unit_value(v->ix->g, v->node, v->comp, v->ix->canon.pool, v->op, name, &pv);
+	switch (pv.kind) {
+	case PV_ABSENT: return mk(XV_NULL);
+	case PV_NO_SUCH: return error(v, "%s has no param '%s'", optable_get(v->op) ? optable_get(v->op)->name : "op", name);
+	case PV_UNKNOWN: return unknown(v, "%s is not known here", name);
+	case PV_INT: return mk_int(pv.i);
+	case PV_BOOL: return mk_bool(pv.i != 0);
+	case PV_FLOAT: return (xval){ .kind = XV_FLOAT, .f = pv.f };
+	case PV_STRING: return (xval){ .kind = XV_STR, .s = pv.s };
+	case PV_INTS: return from_ints(v, pval_ints(&pv), pv.n);
+	case PV_FLOATS: return from_floats(v, pval_floats(&pv), pv.n);
+	}
+	return mk(XV_NULL);
+}
+
+static xval raw_attr(env *v, const char *name)
+{
+	const fd_attr *a = node_attr(v->node, name);
+	if (!a)
+		return mk(XV_NULL);
+	switch (a->type) {
+	case ATTR_INT: return mk_int(a->u.i);
+	case ATTR_FLOAT: return (xval){ .kind = XV_FLOAT, .f = a->u.f };
+	case ATTR_STRING: return (xval){ .kind = XV_STR, .s = a->u.s ? a->u.s : "" };
+	case ATTR_INTS: return from_ints(v, a->u.ints, a->u.ints ? a->count : 0);
+	case ATTR_FLOATS: return from_floats(v, a->u.floats, a->u.floats ? a->count : 0);
+	case ATTR_STRINGS: {
+		xval l = mk_list(v, a->count);
+		for (int64_t k = 0; k < a->count; k++)
+			*item(v, l, k) = (xval){ .kind = XV_STR, .s = a->u.strings[k] ? a->u.strings[k] : "" };
+		return l;
+	}
+	default:
+		return unknown(v, "attribute %s is not a number, string or list", name);
+	}
+}
+
+static xval tensor_ref(env *v, const fd_expr *e)
+{
+	int32_t t = e->tensor == 'i' ? match_unit_input(v->ix, v->u, (int)e->i) : match_unit_output(v->ix, v->u, (int)e->i);
+	if (t < 0)
+		return mk(XV_NULL);
+	return (xval){ .kind = XV_TENSOR, .i = t, .s = e->s };
+}
+
+static xval tensor_fn(env *v, int f, xval t, xval arg)
+{
+	if (t.kind == XV_NULL)
+		return mk(XV_NULL);
+	const fd_tensor *x = &v->ix->g->tensors[t.i];
+	const fd_shape *sh = &x->shape;
+	char d[64];
+	switch (f) {
+	case XF_RANK:
+		return sh->rank >= 0 ? mk_int(sh->rank) : unknown(v, "the rank of %s is not known", t.s);
+	case XF_SHAPE: {
+		if (sh->rank < 0)
+			return unknown(v, "the shape of %s is not known", t.s);
+		xval l = mk_list(v, sh->rank);
+		for (int k = 0; k < sh->rank; k++) {
+			fd_dimv dv = match_dim(sh, k);
+			if (dv.kind != DIMV_NUMBER)
+				return unknown(v, "dim %d of %s is %s", k, t.s, match_dim_text(dv, d, sizeof d));
+			*item(v, l, k) = mk_int(dv.value);
+		}
+		return l;
+	}
+	case XF_DIM: {
+		if (arg.kind != XV_INT)
+			return undecided(arg) ? arg : error(v, "dim() wants an integer index");
+		if (sh->rank < 0)
+			return unknown(v, "the rank of %s is not known", t.s);
+		int64_t k = arg.i < 0 ? arg.i + sh->rank : arg.i;
+		if (k < 0 || k >= sh->rank)
+			return error(v, "dim %lld of %s: it has rank %d", (long long)arg.i, t.s, sh->rank);
+		fd_dimv dv = match_dim(sh, (int)k);
+		if (dv.kind != DIMV_NUMBER)
+			return unknown(v, "dim %lld of %s is %s", (long long)k, t.s, match_dim_text(dv, d, sizeof d));
+		return mk_int(dv.value);
+	}
+	case XF_DTYPE:
+		return x->dtype != DT_UNDEFINED ? (xval){ .kind = XV_STR, .s = dtype_name(x->dtype) }
+		                                : unknown(v, "the dtype of %s is not known", t.s);
+	case XF_VALUE: {
+		const fd_const *c = x->value;
+		if (!c || (!c->i64 && !c->f64))
+			return unknown(v, "%s is not a known constant", t.s);
+		if (c->count == 1 && sh->rank <= 0)
+			return c->i64 ? mk_int(c->i64[0]) : (xval){ .kind = XV_FLOAT, .f = c->f64[0] };
+		return c->i64 ? from_ints(v, c->i64, c->count) : from_floats(v, c->f64, c->count);
+	}
+	case XF_CONSUMERS:
+		return mk_int(x->n_consumers);
+	}
+	return error(v, "not a tensor function");
+}
+
+/* ---- operators --------------------------------------------------------------------- */
+
+static bool values_equal(env *v, xval a, xval b);
+
+static bool values_equal(env *v, xval a, xval b)
+{
+	if (is_num(a) && is_num(b))
+		return a.kind == XV_INT && b.kind == XV_INT ? a.i == b.i : param_float_eq(num(a), num(b));
+	if (a.kind != b.kind)
+		return false;
+	switch (a.kind) {
+	case XV_NULL: return true;
+	case XV_BOOL: return a.i == b.i;
+	case XV_STR: return !strcmp(a.s, b.s);
+	case XV_LIST:
+		if (a.n != b.n)
+			return false;
+		for (int32_t k = 0; k < a.n; k++)
+			if (!values_equal(v, *item(v, a, k), *item(v, b, k)))
+				return false;
+		return true;
+	default: return false;
+	}
+}
+
+/* Undecided when an item is. */
+static xval list_undecided(env *v, xval l)
+{
+	for (int32_t k = 0; l.kind == XV_LIST && k < l.n; k++)
+		if (undecided(*item(v, l, k)))
+			return *item(v, l, k);
+	return mk(XV_NULL);
+}
+
+static xval compare(env *v, fd_expr_op op, xval a, xval b)
+{
+	if (undecided(a))
+		return a;
+	if (undecided(b))
+		return b;
+	if (op == XO_IN || op == XO_NOT_IN) {
+		if (b.kind != XV_LIST)
+			return error(v, "'in' wants a list on its right");
+		bool found = false;
+		for (int32_t k = 0; k < b.n && !found; k++)
+			found = values_equal(v, a, *item(v, b, k));
+		return mk_bool(found == (op == XO_IN));
+	}
+	if (op == XO_EQ || op == XO_NE)
+		return mk_bool(values_equal(v, a, b) == (op == XO_EQ));
+	double x, y;
+	if (is_num(a) && is_num(b)) {
+		x = num(a);
+		y = num(b);
+	} else if (a.kind == XV_STR && b.kind == XV_STR) {
+		x = strcmp(a.s, b.s);
+		y = 0;
+	} else {
+		return error(v, "'%s' compares numbers or strings", expr_op_text(op));
+	}
+	switch (op) {
+	case XO_LT: return mk_bool(x < y);
+	case XO_LE: return mk_bool(x <= y || (is_num(a) && param_float_eq(x, y)));
+	case XO_GT: return mk_bool(x > y);
+	case XO_GE: return mk_bool(x >= y || (is_num(a) && param_float_eq(x, y)));
+	default: return error(v, "bad comparison");
+	}
+}
+
+static xval arith(env *v, fd_expr_op op, xval a, xval b)
+{
+	if (undecided(a))
+		return a;
+	if (undecided(b))
+		return b;
+	if (op == XO_ADD && a.kind == XV_LIST && b.kind == XV_LIST) {
+		xval l = mk_list(v, (int64_t)a.n + b.n);
+		for (int32_t k = 0; k < a.n; k++)
+			*item(v, l, k) = *item(v, a, k);
+		for (int32_t k = 0; k < b.n; k++)
+			*item(v, l, a.n + k) = *item(v, b, k);
+		return l;
+	}
+	if (!is_num(a) || !is_num(b))
+		return error(v, "'%s' wants numbers", expr_op_text(op));
+	if (a.kind == XV_INT && b.kind == XV_INT) {
+		switch (op) {
+		case XO_ADD: return mk_int(a.i + b.i);
+		case XO_SUB: return mk_int(a.i - b.i);
+		case XO_MUL: return mk_int(a.i * b.i);
+		case XO_MOD:
+			if (!b.i)
+				return error(v, "%% by zero");
+			return mk_int(((a.i % b.i) + b.i) % b.i);
+		case XO_DIV:
+			if (!b.i)
+				return error(v, "division by zero");
+			if (a.i % b.i == 0)
+				return mk_int(a.i / b.i);
+			break;
+		default: break;
+		}
+	}
+	double x = num(a), y = num(b);
+	switch (op) {
+	case XO_ADD: return (xval){ .kind = XV_FLOAT, .f = x + y };
+	case XO_SUB: return (xval){ .kind = XV_FLOAT, .f = x - y };
+	case XO_MUL: return (xval){ .kind = XV_FLOAT, .f = x * y };
+	case XO_DIV: return y == 0 ? error(v, "division by zero") : (xval){ .kind = XV_FLOAT, .f = x / y };
+	case XO_MOD: return y == 0 ? error(v, "%% by zero") : (xval){ .kind = XV_FLOAT, .f = fmod(x, y) };
+	default: return error(v, "bad operator");
+	}
+}
+
+/* Python's index rules: negative counts from the end. */
+static xval index_of(env *v, xval l, xval k)
+{
+	if (undecided(l))
+		return l;
+	if (undecided(k))
+		return k;
+	if (l.kind != XV_LIST || k.kind != XV_INT)
+		return error(v, l.kind == XV_NULL ? "indexing null (the value is absent)" : "indexing wants a list and an integer");
+	int64_t i = k.i < 0 ? k.i + l.n : k.i;
+	if (i < 0 || i >= l.n)
+		return error(v, "index %lld is out of range (%d items)", (long long)k.i, l.n);
+	return *item(v, l, i);
+}
+
+static xval slice_of(env *v, xval l, const xval *lo, const xval *hi)
+{
+	if (undecided(l))
+		return l;
+	if (l.kind != XV_LIST)
+		return error(v, l.kind == XV_NULL ? "slicing null (the value is absent)" : "slicing wants a list");
+	int64_t b[2] = { 0, l.n };
+	const xval *x[2] = { lo, hi };
+	for (int j = 0; j < 2; j++) {
+		if (!x[j])
+			continue;
+		if (undecided(*x[j]))
+			return *x[j];
+		if (x[j]->kind != XV_INT)
+			return error(v, "slice bounds are integers");
+		b[j] = x[j]->i < 0 ? x[j]->i + l.n : x[j]->i;
+		b[j] = b[j] < 0 ? 0 : b[j] > l.n ? l.n : b[j];
+	}
+	int64_t n = b[1] > b[0] ? b[1] - b[0] : 0;
+	xval out = mk_list(v, n);
+	for (int64_t k = 0; k < n; k++)
+		*item(v, out, k) = *item(v, l, b[0] + k);
+	return out;
+}
+
+static int cmp_items(const void *pa, const void *pb)
+{
+	double a = num(*(const xval *)pa), b = num(*(const xval *)pb);
+	return (a > b) - (a < b);
+}
+
+static xval call(env *v, const fd_expr *e, const xval *a)
+{
+	int f = expr_func_lookup(e->s);
+	for (int k = 0; k < e->n; k++)
+		if (undecided(a[k]))
+			return a[k];
+	switch (f) {
+	case XF_LEN:
+		if (a[0].kind == XV_LIST)
+			return mk_int(a[0].n);
+		if (a[0].kind == XV_STR)
+			return mk_int((int64_t)strlen(a[0].s));
+		return error(v, "len() wants a list or a string");
+	case XF_RANGE: {
+		if (a[0].kind != XV_INT || (e->n > 1 && a[1].kind != XV_INT))
+			return error(v, "range() wants integers");
+		int64_t lo = e->n > 1 ? a[0].i : 0, hi = e->n > 1 ? a[1].i : a[0].i;
+		if (hi - lo > 1 << 20)
+			return error(v, "range() of more than %d values", 1 << 20);
+		xval l = mk_list(v, hi > lo ? hi - lo : 0);
+		for (int64_t k = lo; k < hi; k++)
+			*item(v, l, k - lo) = mk_int(k);
+		return l;
+	}
+	case XF_ABS:
+		if (!is_num(a[0]))
+			return error(v, "abs() wants a number");
+		return a[0].kind == XV_INT ? mk_int(a[0].i < 0 ? -a[0].i : a[0].i) : (xval){ .kind = XV_FLOAT, .f = fabs(a[0].f) };
+	case XF_MIN:
+	case XF_MAX: {
+		xval best = mk(XV_NULL);
+		const xval *items = e->n == 2 ? a : a[0].kind == XV_LIST ? item(v, a[0], 0) : NULL;
+		int32_t n = e->n == 2 ? 2 : a[0].kind == XV_LIST ? a[0].n : 0;
+		if (!items || !n)
+			return error(v, "%s() wants two numbers or a non-empty list", e->s);
+		for (int32_t k = 0; k < n; k++) {
+			if (!is_num(items[k]))
+				return error(v, "%s() wants numbers", e->s);
+			if (k == 0 || (f == XF_MIN ? num(items[k]) < num(best) : num(items[k]) > num(best)))
+				best = items[k];
+		}
+		return best;
+	}
+	case XF_SORTED: {
+		if (a[0].kind != XV_LIST)
+			return error(v, "sorted() wants a list");
+		xval l = mk_list(v, a[0].n);
+		for (int32_t k = 0; k < a[0].n; k++) {
+			if (!is_num(*item(v, a[0], k)))
+				return error(v, "sorted() wants a list of numbers");
+			*item(v, l, k) = *item(v, a[0], k);
+		}
+		qsort(item(v, l, 0), (size_t)l.n, sizeof(xval), cmp_items);
+		return l;
+	}
+	case XF_ATTR:
+		if (a[0].kind != XV_STR)
+			return error(v, "attr() wants the attribute's name as a string");
+		return raw_attr(v, a[0].s);
+	default:
+		if (a[0].kind != XV_TENSOR && a[0].kind != XV_NULL)
+			return error(v, "%s() wants a tensor: input0, input1, …, output0, …", e->s);
+		return tensor_fn(v, f, a[0], e->n > 1 ? a[1] : mk(XV_NULL));
+	}
+}
+
+static xval eval(env *v, const fd_expr *e);
+
+static xval eval_binary(env *v, const fd_expr *e)
+{
+	xval a = eval(v, e->args[0]);
+	if (e->op == XO_AND || e->op == XO_OR) {
+		bool is_and = e->op == XO_AND;
+		if (a.kind == XV_BOOL && a.i == !is_and)
+			return a;   /* false && x, true || x */
+		xval b = eval(v, e->args[1]);
+		if (b.kind == XV_BOOL && b.i == !is_and)
+			return b;
+		if (undecided(a))
+			return a;
+		if (undecided(b))
+			return b;
+		if (a.kind != XV_BOOL || b.kind != XV_BOOL)
+			return error(v, "'%s' wants true or false on both sides", expr_op_text(e->op));
+		return mk_bool(is_and);
+	}
+	xval b = eval(v, e->args[1]);
+	if (e->op >= XO_EQ && e->op <= XO_NOT_IN)
+		return compare(v, e->op, a, b);
+	return arith(v, e->op, a, b);
+}
+
+static xval eval(env *v, const fd_expr *e)
+{
+	switch (e->kind) {
+	case EX_INT: return mk_int(e->i);
+	case EX_FLOAT: return (xval){ .kind = XV_FLOAT, .f = e->f };
+	case EX_STR: return (xval){ .kind = XV_STR, .s = e->s };
+	case EX_BOOL: return mk_bool(e->i != 0);
+	case EX_NULL: return mk(XV_NULL);
+	case EX_NAME:
+		if (e->tensor)
+			return tensor_ref(v, e);
+		if (!strcmp(e->s, "rank")) {
+			int32_t t = match_unit_input(v->ix, v->u, 0);
+			return t < 0 ? mk(XV_NULL) : tensor_fn(v, XF_RANK, (xval){ .kind = XV_TENSOR, .i = t, .s = "input0" },
+			                                       mk(XV_NULL));
+		}
+		return param(v, e->s);
+	case EX_LIST: {
+		xval l = mk_list(v, e->n);
+		for (int k = 0; k < e->n; k++) {
+			xval x = eval(v, e->args[k]);
+			*item(v, l, k) = x;
+		}
+		xval u = list_undecided(v, l);
+		return undecided(u) ? u : l;
+	}
+	case EX_CALL: {
+		xval a[2] = { mk(XV_NULL), mk(XV_NULL) };
+		for (int k = 0; k < e->n && k < 2; k++)
+			a[k] = eval(v, e->args[k]);
+		return call(v, e, a);
+	}
+	case EX_INDEX:
+		return index_of(v, eval(v, e->args[0]), eval(v, e->args[1]));
+	case EX_SLICE: {
+		xval l = eval(v, e->args[0]), lo, hi;
+		if (e->args[1])
+			lo = eval(v, e->args[1]);
+		if (e->args[2])
+			hi = eval(v, e->args[2]);
+		return slice_of(v, l, e->args[1] ? &lo : NULL, e->args[2] ? &hi : NULL);
+	}
+	case EX_NEG: {
+		xval x = eval(v, e->args[0]);
+		if (undecided(x))
+			return x;
+		if (!is_num(x))
+			return error(v, "'-' wants a number");
+		return x.kind == XV_INT ? mk_int(-x.i) : (xval){ .kind = XV_FLOAT, .f = -x.f };
+	}
+	case EX_NOT: {
+		xval x = eval(v, e->args[0]);
+		if (undecided(x))
+			return x;
+		if (x.kind != XV_BOOL)
+			return error(v, "'!' wants true or false");
+		return mk_bool(!x.i);
+	}
+	case EX_BINARY:
+		return eval_binary(v, e);
+	}
+	return error(v, "bad expression");
+}
+
+/* ---- words ---------------------------------------------------------------------- */
+
+static size_t value_text(env *v, xval x, char *buf, size_t size, size_t at)
+{
+	switch (x.kind) {
+	case XV_NULL: return buf_printf(buf, size, at, "null");
+	case XV_UNKNOWN: return buf_printf(buf, size, at, "unknown (%s)", x.s);
+	case XV_ERROR: return buf_printf(buf, size, at, "error (%s)", x.s);
+	case XV_BOOL: return buf_printf(buf, size, at, "%s", x.i ? "true" : "false");
+	case XV_INT: return buf_printf(buf, size, at, "%lld", (long long)x.i);
+	case XV_FLOAT: return buf_printf(buf, size, at, "%.9g", x.f);
+	case XV_STR: return buf_printf(buf, size, at, "'%s'", x.s);
+	case XV_TENSOR: return buf_printf(buf, size, at, "%s", v->ix->g->tensors[x.i].name);
+	case XV_LIST:
+		at = buf_printf(buf, size, at, "[");
+		for (int32_t k = 0; k < x.n; k++) {
+			if (k == 16) {
+				at = buf_printf(buf, size, at, ", …");
+				break;
+			}
+			at = value_text(v, *item(v, x, k), buf, size, k ? buf_printf(buf, size, at, ", ") : at);
+		}
+		return buf_printf(buf, size, at, "]");
+	}
+	return at;
+}
+
+static bool is_literal(const fd_expr *e)
+{
+	if (e->kind == EX_LIST) {
+		for (int k = 0; k < e->n; k++)
+			if (!is_literal(e->args[k]))
+				return false;
+		return true;
+	}
+	return e->kind <= EX_NULL;
+}
+
+/* "text is value" for one part, "; "-separated from the parts before. */
+static size_t part_text(env *v, const fd_expr *e, char *buf, size_t size, size_t at, int *parts)
+{
+	int len;
+	const char *t = expr_text(e, &len);
+	size_t mark = v->pool.n;
+	xval x = eval(v, e);
+	at = buf_printf(buf, size, at, "%s%.*s is ", (*parts)++ ? "; " : "", len, t);
+	at = value_text(v, x, buf, size, at);
+	v->pool.n = mark;
+	return at;
+}
+
+/* The values of the names and calls in e (each as written), or of both
+ * sides of a comparison. */
+static size_t describe_parts(env *v, const fd_expr *e, char *buf, size_t size, size_t at, int *parts, int depth)
+{
+	if (depth > 8)
+		return at;
+	bool compare_op = e->kind == EX_BINARY && e->op >= XO_EQ && e->op <= XO_NOT_IN;
+	bool leaf = e->kind == EX_NAME || e->kind == EX_CALL || e->kind == EX_INDEX || e->kind == EX_SLICE;
+	if (leaf && !(e->kind == EX_NAME && e->tensor))
+		return part_text(v, e, buf, size, at, parts);
+	for (int k = 0; k < e->n; k++) {
+		const fd_expr *a = e->args[k];
+		if (!a || is_literal(a))
+			continue;
+		if (compare_op && (a->kind == EX_BINARY || a->kind == EX_LIST))
+			at = part_text(v, a, buf, size, at, parts);
+		else
+			at = describe_parts(v, a, buf, size, at, parts, depth + 1);
+	}
+	return at;
+}
+
+/* The first conjunct of an && chain that is not true. */
+static const fd_expr *failing_part(env *v, const fd_expr *e)
+{
+	while (e->kind == EX_BINARY && e->op == XO_AND) {
+		size_t mark = v->pool.n;
+		xval a = eval(v, e->args[0]);
+		v->pool.n = mark;
+		if (!(a.kind == XV_BOOL && a.i))
+			e = e->args[0];
+		else
+			e = e->args[1];
+	}
+	return e;
+}
+
+int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, const fd_expr *e, char *text,
+                     size_t size)
+{
+	const fd_graph_index *ix = &ctx->graphs[gi];
+	env v = { .ix = ix, .u = u, .op = op };
+	v.comp = match_composite(ctx, gi, u);
+	v.node = &ix->g->nodes[v.comp ? v.comp->last : u];
+	xval x = eval(&v, e);
+	int res = x.kind == XV_BOOL ? (int)x.i : undecided(x) ? -1 : 0;
+	if (text && size) {
+		text[0] = '\0';
+		size_t at = 0;
+		int parts = 0;
+		if (res == 1) {
+			at = describe_parts(&v, e, text, size, 0, &parts, 0);
+			if (!parts)
+				buf_printf(text, size, 0, "true");
+		} else if (x.kind != XV_BOOL && !undecided(x)) {
+			at = buf_printf(text, size, 0, "not true or false: ");
+			value_text(&v, x, text, size, at);
+		} else {
+			const fd_expr *part = failing_part(&v, e);
+			int len;
+			const char *t = expr_text(part, &len);
+			if (part != e)
+				at = buf_printf(text, size, at, "%.*s is %s: ", len, t, res < 0 ? "undecided" : "false");
+			size_t mark = v.pool.n;
+			xval px = eval(&v, part);
+			v.pool.n = mark;
+			if (undecided(px))
+				at = buf_printf(text, size, at, "%s (%s)", px.kind == XV_ERROR ? "error" : "unknown", px.s);
+			else if (describe_parts(&v, part, text, size, at, &parts, 0), !parts)
+				buf_printf(text, size, at, "false");
+		}
+	}
+	vec_release(&v.pool);
+	return res;
+}

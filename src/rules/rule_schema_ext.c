@@ -1,0 +1,428 @@
+/* rule_schema_ext.c — the schema of the language beyond the seed
+ * (fusiondbg-rules(5), BEYOND THE SEED): op type alternatives, optional ops,
+ * output conditions, `where` expressions, and the operand conditions of an
+ * inputK map (optional, position, same_as, rank, shape, static, dtype,
+ * value). Each reads its key into the typed op or source and reports what is
+ * wrong at the value, with file:line:col — inside an expression, at the
+ * character where it goes wrong. Whether a name or a param exists for the
+ * op is `check`'s (rule_check_ext.c). */
+#include <stdio.h>
+#include <string.h>
+#include "ir/dtype.h"
+#include "rules/optable.h"
+#include "rules/rule_expr.h"
+#include "rules/rule_schema_internal.h"
+
+/* ---- op type ---------------------------------------------------------------- */
+
+/* An op type's id: the op table's, else a fused op type the set already
+ * knows (a what-if's rule derived again; ruleset_resolve_types settles every
+ * op after a load), else -1. */
+static int type_id(const schema *s, const char *type)
+{
+	int id = optable_lookup(type);
+	for (int k = 0; id < 0 && k < s->rs->n_fused_types; k++)
+		if (!strcmp(s->rs->fused_types[k], type))
+			id = optable_count() + k;
+	return id;
+}
+
+void parse_op_type(schema *s, fd_rule_op *op, const fd_yval *type, const char *path)
+{
+	char p[256], b[128];
+	snprintf(p, sizeof p, "%.200s.type", path);
+	op->type_where = type;
+	if (type->kind == YV_SCALAR) {
+		op->type = type->text;
+		op->op = type_id(s, op->type);
+		op->n_types = 1;
+		op->types = &op->type;
+		op->ops = &op->op;
+		if (!*op->type)
+			ERR(s, type, "%s: must not be empty", p);
+		return;
+	}
+	if (type->kind != YV_SEQ) {
+		ERR(s, type, "%s: expected an op type or a list of op types, got %s", p, schema_describe(type, b, sizeof b));
+		return;
+	}
+	if (type->n == 0) {
+		ERR(s, type, "%s: the list of op types is empty", p);
+		return;
+	}
+	op->types = arena_array(&s->rs->arena, type->n, sizeof *op->types);
+	op->ops = arena_array(&s->rs->arena, type->n, sizeof *op->ops);
+	for (size_t i = 0; i < type->n; i++) {
+		const fd_yval *t = type->items[i];
+		char q[300];
+		snprintf(q, sizeof q, "%.200s[%zu]", p, i);
+		if (t->kind != YV_SCALAR || !*t->text) {
+			ERR(s, t, "%s: expected an op type, got %s", q, schema_describe(t, b, sizeof b));
+			continue;
+		}
+		for (int j = 0; j < op->n_types; j++)
+			if (!strcmp(op->types[j], t->text))
+				ERR(s, t, "%s: '%s' is listed twice", q, t->text);
+		op->types[op->n_types] = t->text;
+		op->ops[op->n_types++] = type_id(s, t->text);
+	}
+	if (op->n_types) {
+		op->type = op->types[0];
+		op->op = op->ops[0];
+	}
+}
+
+/* ---- the op's extensions ------------------------------------------------------ */
+
+static void parse_where(schema *s, fd_rule_op *op, const fd_yval *w, const char *path)
+{
+	char p[256], b[128];
+	snprintf(p, sizeof p, "%.200s.where", path);
+	const fd_yval *one = w;
+	size_t n = w->kind == YV_SEQ ? w->n : 1;
+	if (w->kind == YV_SEQ && !want_count(s, w, p, FD_RULE_MAX_ITEMS, "expressions"))
+		return;
+	if (w->kind == YV_SEQ && n == 0) {
+		ERR(s, w, "%s: the list of expressions is empty", p);
+		return;
+	}
+	op->where_exprs = arena_array(&s->rs->arena, n, sizeof *op->where_exprs);
+	op->where_src = arena_array(&s->rs->arena, n, sizeof *op->where_src);
+	for (size_t i = 0; i < n; i++) {
+		const fd_yval *v = w->kind == YV_SEQ ? w->items[i] : one;
+		char q[300];
+		if (w->kind == YV_SEQ)
+			snprintf(q, sizeof q, "%.200s[%zu]", p, i);
+		else
+			snprintf(q, sizeof q, "%s", p);
+		if (v->kind != YV_SCALAR) {
+			ERR(s, v, "%s: expected an expression (a string), got %s", q, schema_describe(v, b, sizeof b));
+			continue;
+		}
+		size_t at = 0;
+		char err[200];
+		fd_expr *e = expr_parse(&s->rs->arena, v->text, &at, err, sizeof err);
+		if (!e) {
+			schema_say_at(s, yval_text_pos(v, at), "%s: %s", q, err);
+			continue;
+		}
+		op->where_exprs[op->n_where] = e;
+		op->where_src[op->n_where++] = v;
+	}
+}
+
+static void parse_outputs(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
+{
+	char p[256], q[320];
+	snprintf(p, sizeof p, "%.200s.outputs", path);
+	if (!want_kind(s, v, YV_MAP, p))
+		return;
+	unknown_keys(s, v, p, "match.ops.#.outputs");
+	op->outputs_where = v;
+	const fd_yval *f;
+	bool b;
+	if ((f = yval_get(v, "graph_output"))) {
+		snprintf(q, sizeof q, "%s.graph_output", p);
+		if (want_bool(s, f, q, &b))
+			op->graph_output = b;
+	}
+	if ((f = yval_get(v, "min_consumers"))) {
+		snprintf(q, sizeof q, "%s.min_consumers", p);
+		if (!want_small_int(s, f, q, 0, &op->min_consumers))
+			op->min_consumers = -1;
+	}
+	if ((f = yval_get(v, "max_consumers"))) {
+		snprintf(q, sizeof q, "%s.max_consumers", p);
+		if (!want_small_int(s, f, q, 0, &op->max_consumers))
+			op->max_consumers = -1;
+	}
+	if (op->min_consumers >= 0 && op->max_consumers >= 0 && op->min_consumers > op->max_consumers)
+		ERR(s, f, "%s: min_consumers %d > max_consumers %d", p, op->min_consumers, op->max_consumers);
+	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0)
+		ERR(s, v, "%s: needs graph_output, min_consumers or max_consumers", p);
+}
+
+void parse_op_ext(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
+{
+	char p[256];
+	const fd_yval *f;
+	if ((f = yval_get(v, "optional"))) {
+		snprintf(p, sizeof p, "%.200s.optional", path);
+		want_bool(s, f, p, &op->optional);
+	}
+	if ((f = yval_get(v, "outputs")))
+		parse_outputs(s, op, f, path);
+	if ((f = yval_get(v, "where")) && !yval_is_null(f))
+		parse_where(s, op, f, path);
+	for (int k = 0; k < op->n_sources; k++)
+		op->has_fixed |= op->sources[k].fixed;
+	op->has_op_conditions = op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0 || op->n_where;
+	for (int k = 0; k < op->n_types; k++) {
+		const fd_op_def *def = optable_get(op->ops[k]);
+		if (def && def->composite != COMPOSITE_NONE)
+			op->composite_mask |= 1u << def->composite;
+	}
+}
+
+/* ---- operand conditions ------------------------------------------------------- */
+
+/* The index of dim name `name` in the rule's table, added when new. */
+static int dimvar(schema *s, const char *name)
+{
+	fd_rule *r = s->r;
+	for (int i = 0; i < r->n_dimvars; i++)
+		if (!strcmp(r->dimvars[i], name))
+			return i;
+	const char **grown = arena_array(&s->rs->arena, (size_t)r->n_dimvars + 1, sizeof *grown);
+	if (r->n_dimvars)
+		memcpy(grown, r->dimvars, (size_t)r->n_dimvars * sizeof *grown);
+	grown[r->n_dimvars] = name;
+	r->dimvars = grown;
+	return r->n_dimvars++;
+}
+
+static bool is_name(const char *t)
+{
+	if (!((t[0] >= 'A' && t[0] <= 'Z') || (t[0] >= 'a' && t[0] <= 'z')))
+		return false;
+	for (const char *c = t; *c; c++)
+		if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+			return false;
+	return true;
+}
+
+/* One pattern: `scalar`, or a list of dims. */
+static bool parse_shape_pattern(schema *s, fd_shape_pattern *sp, const fd_yval *v, const char *path)
+{
+	char b[128];
+	memset(sp, 0, sizeof *sp);
+	sp->where = v;
+	if (v->kind == YV_SCALAR && !v->quoted && !strcmp(v->text, "scalar")) {
+		sp->scalar = true;
+		return true;
+	}
+	if (v->kind != YV_SEQ) {
+		ERR(s, v, "%s: expected a shape ([C, 1, 1], [], scalar), got %s", path, schema_describe(v, b, sizeof b));
+		return false;
+	}
+	if (!want_count(s, v, path, FD_RULE_MAX_ITEMS, "dims"))
+		return false;
+	sp->dims = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof *sp->dims);
+	bool ok = true, rest = false;
+	for (size_t i = 0; i < v->n; i++) {
+		const fd_yval *d = v->items[i];
+		fd_sdim *sd = &sp->dims[sp->n_dims];
+		int64_t x;
+		if (yval_int(d, &x) && x >= 0) {
+			*sd = (fd_sdim){ SDIM_EXACT, -1, x };
+		} else if (d->kind == YV_SCALAR && !strcmp(d->text, "_")) {
+			*sd = (fd_sdim){ SDIM_ANY, -1, 0 };
+		} else if (d->kind == YV_SCALAR && !strcmp(d->text, "...")) {
+			if (rest) {
+				ERR(s, d, "%s[%zu]: '...' is written twice in one shape", path, i);
+				ok = false;
+				continue;
+			}
+			rest = true;
+			*sd = (fd_sdim){ SDIM_REST, -1, 0 };
+		} else if (d->kind == YV_SCALAR && !d->quoted && is_name(d->text) && strcmp(d->text, "scalar")) {
+			*sd = (fd_sdim){ SDIM_VAR, dimvar(s, d->text), 0 };
+		} else {
+			ERR(s, d, "%s[%zu]: expected a dim (an integer >= 0, _ for any, ... for any number of dims, or a name "
+			    "such as C), got %s", path, i, schema_describe(d, b, sizeof b));
+			ok = false;
+			continue;
+		}
+		sp->n_dims++;
+	}
+	return ok;
+}
+
+/* shape: one pattern, or a list of patterns. */
+static void parse_shapes(schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
+{
+	bool list = v->kind == YV_SEQ && v->n > 0;
+	size_t lists = 0;
+	for (size_t i = 0; list && i < v->n; i++)
+		lists += v->items[i]->kind == YV_SEQ ||
+		         (v->items[i]->kind == YV_SCALAR && !v->items[i]->quoted && !strcmp(v->items[i]->text, "scalar"));
+	if (list && lists && lists != v->n) {
+		ERR(s, v, "%s: mixes dims and shapes; write one shape [C, 1, 1] or a list of shapes [[C, 1, 1], [1, C, 1, 1]]",
+		    path);
+		*ok = false;
+		return;
+	}
+	bool alternatives = list && lists == v->n;
+	if (alternatives && !want_count(s, v, path, FD_RULE_MAX_ITEMS, "shapes")) {
+		*ok = false;
+		return;
+	}
+	size_t n = alternatives ? v->n : 1;
+	is->shapes = arena_array(&s->rs->arena, n, sizeof *is->shapes);
+	for (size_t i = 0; i < n; i++) {
+		char q[320];
+		snprintf(q, sizeof q, alternatives ? "%.200s[%zu]" : "%.200s", path, i);
+		if (parse_shape_pattern(s, &is->shapes[is->n_shapes], alternatives ? v->items[i] : v, q))
+			is->n_shapes++;
+		else
+			*ok = false;
+	}
+}
+
+/* An integer, or a list of them, each >= 0: rank. */
+/* A value that may be one item or a list of them: how many items (0 on an
+ * error, reported). */
+static size_t items_of(schema *s, const fd_yval *v, const char *path, const char *what, bool *ok)
+{
+	size_t n = v->kind == YV_SEQ ? v->n : 1;
+	if (v->kind == YV_SEQ && n == 0)
+		ERR(s, v, "%s: the list is empty", path);
+	if (n == 0 || (v->kind == YV_SEQ && !want_count(s, v, path, FD_RULE_MAX_ITEMS, what))) {
+		*ok = false;
+		return 0;
+	}
+	return n;
+}
+
+/* Item i of such a value, and its path. */
+static const fd_yval *item_at(const fd_yval *v, size_t i, const char *path, char *q, size_t size)
+{
+	snprintf(q, size, v->kind == YV_SEQ ? "%.200s[%zu]" : "%.200s", path, i);
+	return v->kind == YV_SEQ ? v->items[i] : v;
+}
+
+static int parse_ints(schema *s, const fd_yval *v, const char *path, int **out, bool *ok)
+{
+	size_t n = items_of(s, v, path, "values", ok);
+	if (!n)
+		return 0;
+	*out = arena_array(&s->rs->arena, n, sizeof **out);
+	int count = 0;
+	for (size_t i = 0; i < n; i++) {
+		char q[320];
+		if (want_small_int(s, item_at(v, i, path, q, sizeof q), q, 0, &(*out)[count]))
+			count++;
+		else
+			*ok = false;
+	}
+	return count;
+}
+
+static void parse_dtypes(schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
+{
+	size_t n = items_of(s, v, path, "dtypes", ok);
+	if (!n)
+		return;
+	is->dtypes = arena_array(&s->rs->arena, n, sizeof *is->dtypes);
+	for (size_t i = 0; i < n; i++) {
+		char q[320];
+		const char *name;
+		const fd_yval *d = item_at(v, i, path, q, sizeof q);
+		if (!want_str(s, d, q, &name)) {
+			*ok = false;
+			continue;
+		}
+		int32_t dt = dtype_from_name(name);
+		if (dt < 0 || dt == DT_UNDEFINED) {
+			ERR(s, d, "%s: unknown dtype '%s' (known: float32, float16, bfloat16, float64, int8, uint8, int16, int32, "
+			    "int64, bool, …)", q, name);
+			*ok = false;
+			continue;
+		}
+		is->dtypes[is->n_dtypes++] = dt;
+	}
+}
+
+static void parse_values(schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
+{
+	char b[128], q[320];
+	size_t n = items_of(s, v, path, "values", ok);
+	if (!n)
+		return;
+	is->values = arena_array(&s->rs->arena, n, sizeof *is->values);
+	for (size_t i = 0; i < n; i++) {
+		const fd_yval *x = item_at(v, i, path, q, sizeof q);
+		if (!yval_float(x, &is->values[is->n_values])) {
+			ERR(s, x, "%s: expected a number, got %s", q, schema_describe(x, b, sizeof b));
+			*ok = false;
+			continue;
+		}
+		is->n_values++;
+	}
+}
+
+static void parse_same_as(schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
+{
+	char q[320];
+	if (!want_kind(s, v, YV_MAP, path)) {
+		*ok = false;
+		return;
+	}
+	unknown_keys(s, v, path, "match.ops.#.input_sources.*.same_as");
+	const fd_yval *op = yval_get(v, "op"), *in = yval_get(v, "input");
+	if (!op || !in) {
+		ERR(s, v, "%s: needs 'op' and 'input' (the tensor op j reads at input k: {op: j, input: k})", path);
+		*ok = false;
+		return;
+	}
+	snprintf(q, sizeof q, "%.200s.op", path);
+	*ok &= want_small_int(s, op, q, 0, &is->same_op);
+	snprintf(q, sizeof q, "%.200s.input", path);
+	*ok &= want_small_int(s, in, q, 0, &is->same_input);
+}
+
+bool parse_source_ext(schema *s, fd_input_source *is, const fd_yval *src, const char *path)
+{
+	char q[320], b[128];
+	bool ok = true, flag;
+	const fd_yval *f;
+	is->tolerance = 1e-5;
+#define KEY(name) (snprintf(q, sizeof q, "%.200s." name, path), yval_get(src, name))
+	if ((f = KEY("optional")))
+		ok &= want_bool(s, f, q, &is->optional);
+	if ((f = KEY("position"))) {
+		const char *pos;
+		if (!want_str(s, f, q, &pos))
+			ok = false;
+		else if (!strcmp(pos, "fixed"))
+			is->fixed = true;
+		else if (strcmp(pos, "any")) {
+			ERR(s, f, "%s: expected fixed or any, got %s", q, schema_describe(f, b, sizeof b));
+			ok = false;
+		}
+	}
+	if ((f = KEY("same_as")))
+		parse_same_as(s, is, f, q, &ok);
+	if ((f = KEY("rank")))
+		is->n_ranks = parse_ints(s, f, q, &is->ranks, &ok);
+	if ((f = KEY("shape")))
+		parse_shapes(s, is, f, q, &ok);
+	if ((f = KEY("static"))) {
+		if (want_bool(s, f, q, &flag))
+			is->is_static = flag;
+		else
+			ok = false;
+	}
+	if ((f = KEY("dtype")))
+		parse_dtypes(s, is, f, q, &ok);
+	if ((f = KEY("value")))
+		parse_values(s, is, f, q, &ok);
+	if ((f = KEY("tolerance"))) {
+		if (!yval_float(f, &is->tolerance) || is->tolerance < 0) {
+			ERR(s, f, "%s: expected a number >= 0 (relative), got %s", q, schema_describe(f, b, sizeof b));
+			ok = false;
+		} else if (!yval_get(src, "value")) {
+			WARN(s, f, "%s: has no meaning without 'value'", q);
+		}
+	}
+#undef KEY
+	is->has_operand = is->n_ranks || is->n_shapes || is->is_static >= 0 || is->n_dtypes || is->n_values;
+	is->has_source = is->from_op >= 0 || is->source_type != SRC_UNSET || is->same_op >= 0;
+	if (is->from_op < 0 && is->source_type == SRC_UNSET && is->same_op < 0 && !is->fixed && !is->has_operand &&
+	    ok) {
+		ERR(s, src, "%s: needs a condition (from_op, source_type, same_as, position, rank, shape, static, dtype or "
+		    "value)", path);
+		ok = false;
+	}
+	return ok;
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+"""make_lang_models.py — small ONNX models for the rule language beyond the
+seed (fusiondbg-rules(5), BEYOND THE SEED), written to tests/data/lang/ with
+deterministic bytes. Each mimics what real exports hold, next to the near
+misses a compiler refuses:
+  conv_fold.onnx        Conv chains as in the light_* models: Conv+BN+Mul+Add+Relu,
+                        Conv+BN+Relu, Conv+Relu; Mul(scale, conv) with the scale at
+                        input 0; a 1-D bias; Clip with constant and with
+                        graph-input bounds; Elu; LeakyRelu
+  transpose_matmul.onnx Transpose -> MatMul with perms of ranks 2, 3, 4 that swap
+                        the last two axes, an attention perm that does not, and a
+                        Transpose without perm
+  quickgelu.onnx        x * Sigmoid(x), and x * Sigmoid(y)
+  graph_out.onnx        Add -> Tanh whose Tanh is a graph output, and one that is not
+  operands.onnx         MatMul + Add with a symbolic batch and a static one; Div by
+                        sqrt(2) and by 1.5; a double Relu; a rank-2 bias
+  fan_out.onnx          a Conv read by 17 Relus
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "data", "lang")
+F32 = TensorProto.FLOAT
+
+
+class G:
+	def __init__(self, name):
+		self.name, self.nodes, self.inits, self.inputs, self.outputs, self.vi = name, [], [], [], [], []
+
+	def input(self, name, shape, dtype=F32):
+		self.inputs.append(helper.make_tensor_value_info(name, dtype, shape))
+		return name
+
+	def output(self, name, dtype=F32, shape=None):
+		self.outputs.append(helper.make_tensor_value_info(name, dtype, shape))
+		return name
+
+	def const(self, name, values, shape=None, dtype=np.float32):
+		arr = np.array(values, dtype=dtype)
+		if shape is not None:
+			arr = arr.reshape(shape)
+		self.inits.append(numpy_helper.from_array(arr, name))
+		return name
+
+	def weight(self, name, shape):
+		n = int(np.prod(shape))
+		return self.const(name, (np.arange(n) % 7 / 70.0).reshape(shape))
+
+	def node(self, op, name, inputs, out=None, **attrs):
+		out = out or name + "_out"
+		self.nodes.append(helper.make_node(op, inputs, [out], name=name, **attrs))
+		return out
+
+	def save(self, fname, opset=13):
+		g = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs, self.inits, value_info=self.vi)
+		m = helper.make_model(g, producer_name="fusiondbg-tests", opset_imports=[helper.make_opsetid("", opset)])
+		m.ir_version = 7
+		onnx.save(m, os.path.join(OUT, fname))
+
+
+def conv(g, name, x, cin=8, cout=8, bias=True):
+	ins = [x, g.weight(name + "_w", [cout, cin, 3, 3])]
+	if bias:
+		ins.append(g.weight(name + "_b", [cout]))
+	return g.node("Conv", name, ins, kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+
+
+def bn(g, name, x, c=8):
+	return g.node("BatchNormalization", name, [x] + [g.weight(name + s, [c]) for s in ("_s", "_b", "_m", "_v")])
+
+
+def conv_fold():
+	g = G("conv_fold")
+	x = g.input("x", [1, 8, 16, 16])
+	cmax = g.input("cmax", [])
+	# 1: the whole chain (light_densenet121's blocks)
+	c = bn(g, "bn1", conv(g, "conv1", x))
+	c = g.node("Mul", "mul1", [c, g.weight("mul1_s", [8, 1, 1])])
+	c = g.node("Add", "add1", [c, g.weight("add1_b", [8, 1, 1])])
+	g.output(g.node("Relu", "relu1", [c], "y1"))
+	# 2: Conv + BN + Relu (resnet); 3: Conv + Relu (inception)
+	g.output(g.node("Relu", "relu2", [bn(g, "bn2", conv(g, "conv2", x))], "y2"))
+	g.output(g.node("Relu", "relu3", [conv(g, "conv3", x, bias=False)], "y3"))
+	# 4: the scale at Mul's input 0: onnxruntime folds a Mul's constant only at input 1
+	c = g.node("Mul", "mul4", [g.weight("mul4_s", [8, 1, 1]), conv(g, "conv4", x)])
+	g.output(g.node("Relu", "relu4", [c], "y4"))
+	# 5: a 1-D bias, [C]: not [C,1,1]
+	c = g.node("Add", "add5", [conv(g, "conv5", x), g.weight("add5_b", [8])])
+	g.output(g.node("Relu", "relu5", [c], "y5"))
+	# 6: Relu6 as Clip with constant bounds; 7: a bound from a graph input
+	g.output(g.node("Clip", "clip6", [conv(g, "conv6", x), g.const("zero", 0.0), g.const("six", 6.0)], "y6"))
+	g.output(g.node("Clip", "clip7", [conv(g, "conv7", x), "zero", cmax], "y7"))
+	# 8: Elu is not among the activations; 9: LeakyRelu is
+	g.output(g.node("Elu", "elu8", [conv(g, "conv8", x)], "y8"))
+	g.output(g.node("LeakyRelu", "lrelu9", [conv(g, "conv9", x)], "y9", alpha=0.1))
+	g.save("conv_fold.onnx")
+
+
+def transpose_matmul():
+	g = G("transpose_matmul")
+	cases = [("t4", [2, 3, 4, 5], [0, 1, 3, 2], [2, 3, 4, 6]), ("t3", [3, 5, 4], [0, 2, 1], [4, 6]),
+	         ("t2", [5, 4], [1, 0], [4, 6]), ("tattn", [2, 3, 4, 5], [0, 2, 1, 3], [2, 4, 5, 6]),
+	         ("tnoperm", [4, 5], None, [4, 6])]
+	for name, shape, perm, wshape in cases:
+		a = g.input(name + "_in", shape)
+		attrs = {"perm": perm} if perm else {}
+		t = g.node("Transpose", name, [a], **attrs)
+		g.output(g.node("MatMul", name + "_mm", [t, g.weight(name + "_w", wshape)], name + "_y"))
+	g.save("transpose_matmul.onnx")
+
+
+def quickgelu():
+	g = G("quickgelu")
+	x = g.input("x", [1, 16])
+	y = g.input("y", [1, 16])
+	s = g.node("Sigmoid", "sig1", [x])
+	g.output(g.node("Mul", "mul1", [s, x], "out1"))     # x * Sigmoid(x), sigmoid first
+	s = g.node("Sigmoid", "sig2", [x])
+	g.output(g.node("Mul", "mul2", [y, s], "out2"))     # y * Sigmoid(x): another operand
+	g.save("quickgelu.onnx")
+
+
+def graph_out():
+	g = G("graph_out")
+	a = g.input("a", [1, 16])
+	b = g.input("b", [1, 16])
+	t = g.node("Tanh", "tanh1", [g.node("Add", "add1", [a, g.weight("c1", [16])])], "y1")
+	g.output(t)
+	t = g.node("Tanh", "tanh2", [g.node("Add", "add2", [b, g.weight("c2", [16])])])
+	g.output(g.node("Relu", "relu2", [t], "y2"))
+	g.save("graph_out.onnx")
+
+
+def operands():
+	g = G("operands")
+	a = g.input("a", ["batch", 8, 16])
+	a2 = g.input("a2", [4, 16])
+	x = g.input("x", [1, 16])
+	# MatMul + Add: 3-D with a symbolic batch (refused), 2-D static (folded to Gemm)
+	m = g.node("MatMul", "mm1", [a, g.weight("w1", [16, 32])])
+	g.output(g.node("Add", "add1", [m, g.weight("bias1", [32])], "y1"))
+	m = g.node("MatMul", "mm2", [a2, g.weight("w2", [16, 32])])
+	g.output(g.node("Add", "add2", [m, g.weight("bias2", [32])], "y2"))
+	m = g.node("MatMul", "mm3", [a2, g.weight("w3", [16, 32])])
+	g.output(g.node("Add", "add3", [m, g.weight("bias3", [1, 1, 32])], "y3"))   # rank 3 bias
+	# Gelu's Div by sqrt(2), and a Div by something else
+	g.output(g.node("Erf", "erf1", [g.node("Div", "div1", [x, g.const("sqrt2", 1.4142135)])], "y4"))
+	g.output(g.node("Erf", "erf2", [g.node("Div", "div2", [x, g.const("one_half", 1.5)])], "y5"))
+	# a double Relu (CPU kernels are float)
+	d = g.node("Cast", "cast1", [x], to=TensorProto.DOUBLE)
+	g.output(g.node("Erf", "erf3", [g.node("Div", "div3", [d, g.const("sqrt2d", 1.4142135, dtype=np.float64)])],
+	                "y6"), TensorProto.DOUBLE)
+	g.save("operands.onnx")
+
+
+def fan_out():
+	g = G("fan_out")
+	x = g.input("x", [1, 8, 8, 8])
+	c = conv(g, "conv1", x)
+	for k in range(17):
+		g.output(g.node("Relu", "relu%d" % k, [c], "y%d" % k))
+	g.save("fan_out.onnx")
+
+
+os.makedirs(OUT, exist_ok=True)
+conv_fold()
+transpose_matmul()
+quickgelu()
+graph_out()
+operands()
+fan_out()

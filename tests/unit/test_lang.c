@@ -1,0 +1,285 @@
+/* test_lang.c — the rule language beyond the seed: where expressions parsed
+ * (precedence, errors at their byte) and evaluated on real nodes (params,
+ * shapes, unknown values, float tolerance, the words of a failure); each new
+ * reason code decided where tests/tools/make_lang_models.py's models say;
+ * the 33rd alternative of a rule fires (there was a silent cap at 32); an
+ * optional op absent in the fusion's units. Run from the repository root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "explain/explain.h"
+#include "match/match.h"
+#include "onnx/onnx.h"
+#include "rules/rule_expr.h"
+#include "rules/rules.h"
+
+typedef struct run {
+	fd_model m;
+	fd_ruleset rs;
+	fd_match_ctx ctx;
+	fd_match_result r;
+} run;
+
+static void run_open(run *x, const char *model, const char *rules)
+{
+	fd_diags d;
+	diags_init(&d);
+	fd_load_options lo = { 0 };
+	assert_int_equal(model_load_onnx(&x->m, model, &lo, &d), 0);
+	ruleset_init(&x->rs);
+	assert_int_equal(ruleset_load(&x->rs, rules, &d), 0);
+	diags_release(&d);
+	match_ctx_init(&x->ctx, &x->m, true, NULL);
+	match_result_init(&x->r);
+	assert_int_equal(match_run(&x->ctx, &x->rs, NULL, &x->r), 0);
+}
+
+static void run_close(run *x)
+{
+	match_result_release(&x->r);
+	match_ctx_release(&x->ctx);
+	ruleset_release(&x->rs);
+	model_release(&x->m);
+}
+
+static int32_t node_id(run *x, const char *name)
+{
+	int32_t n = graph_find_node(&x->m.graphs[0], name);
+	assert_true(n >= 0);
+	return n;
+}
+
+static const fd_attempt *attempt_of(run *x, const char *rule, const char *node)
+{
+	int32_t ri = ruleset_find(&x->rs, rule);
+	assert_true(ri >= 0);
+	uint32_t a = explain_find_attempt(&x->r, ri, 0, node_id(x, node));
+	assert_true(a != UINT32_MAX);
+	return &x->r.trace.attempts[a];
+}
+
+/* ---- parsing -------------------------------------------------------------------- */
+
+static void parse_error(const char *text, size_t at, const char *msg)
+{
+	fd_arena a;
+	arena_init(&a);
+	size_t err_at = 999;
+	char err[200];
+	fd_expr *e = expr_parse(&a, text, &err_at, err, sizeof err);
+	if (e || err_at != at || !strstr(err, msg))
+		fprintf(stderr, "%s: got %s at %zu: %s\n", text, e ? "a tree" : "an error", err_at, err);
+	assert_null(e);
+	assert_int_equal(err_at, at);
+	assert_non_null(strstr(err, msg));
+	arena_release(&a);
+}
+
+static void test_parse(void **state)
+{
+	(void)state;
+	fd_arena a;
+	arena_init(&a);
+	size_t at;
+	char err[200];
+	/* precedence: || loosest, then &&, compare, +, * */
+	fd_expr *e = expr_parse(&a, "a || b && c == 1 + 2 * 3", &at, err, sizeof err);
+	assert_non_null(e);
+	assert_int_equal(e->kind, EX_BINARY);
+	assert_int_equal(e->op, XO_OR);
+	const fd_expr *and = e->args[1];
+	assert_int_equal(and->op, XO_AND);
+	const fd_expr *eq = and->args[1];
+	assert_int_equal(eq->op, XO_EQ);
+	assert_int_equal(eq->args[1]->op, XO_ADD);
+	assert_int_equal(eq->args[1]->args[1]->op, XO_MUL);
+	int len;
+	const char *t = expr_text(eq, &len);
+	assert_int_equal(len, (int)strlen("c == 1 + 2 * 3"));
+	assert_memory_equal(t, "c == 1 + 2 * 3", (size_t)len);
+	/* slices, negative literals, calls, not in, strings */
+	e = expr_parse(&a, "perm[:-2] == range(rank - 2) && mode not in ['edge', \"reflect\"]", &at, err, sizeof err);
+	assert_non_null(e);
+	assert_int_equal(e->args[0]->args[0]->kind, EX_SLICE);
+	assert_null(e->args[0]->args[0]->args[1]);
+	assert_int_equal(e->args[0]->args[0]->args[2]->i, -2);
+	assert_int_equal(e->args[1]->op, XO_NOT_IN);
+	e = expr_parse(&a, "input12", &at, err, sizeof err);
+	assert_int_equal(e->tensor, 'i');
+	assert_int_equal(e->i, 12);
+	arena_release(&a);
+	parse_error("perm[-1] = 2", 9, "'=' is not a comparison");
+	parse_error("a & b", 2, "'&' is not an operator; write '&&'");
+	parse_error("(a == 1", 7, "expected ')'");
+	parse_error("perm[1", 6, "expected ']'");
+	parse_error("lenn(x)", 0, "unknown function 'lenn'");
+	parse_error("dim(input0)", 0, "dim() takes 2 arguments, got 1");
+	parse_error("'abc", 0, "string not closed");
+	parse_error("1.2.3 == x", 0, "malformed number");
+	parse_error("a ==", 4, "expected a value, got the end");
+	parse_error("a b", 2, "unexpected 'b'");
+	char deep[300] = "";
+	for (int i = 0; i < 70; i++)
+		strcat(deep, "(");
+	parse_error(deep, 64, "nested more than 64 deep");
+}
+
+/* ---- evaluation on nodes ------------------------------------------------------------- */
+
+static int eval(run *x, const char *node, const char *type, const char *text, char *words, size_t size)
+{
+	fd_arena a;
+	arena_init(&a);
+	size_t at;
+	char err[200];
+	fd_expr *e = expr_parse(&a, text, &at, err, sizeof err);
+	assert_non_null(e);
+	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), e, words, size);
+	arena_release(&a);
+	return r;
+}
+
+static void test_eval(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/transpose_matmul.onnx", "tests/data/lang/transpose_matmul.yaml");
+	char w[256];
+	const char *swap = "perm[:-2] == range(rank - 2) && perm[-2:] == [rank - 1, rank - 2]";
+	assert_int_equal(eval(&x, "t4", "Transpose", swap, w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t2", "Transpose", swap, w, sizeof w), 1);
+	assert_int_equal(eval(&x, "tattn", "Transpose", swap, w, sizeof w), 0);
+	assert_string_equal(w, "perm[:-2] == range(rank - 2) is false: perm[:-2] is [0, 2]; range(rank - 2) is [0, 1]");
+	/* perm absent: null; slicing it is undecided, and false && undecided is false */
+	assert_int_equal(eval(&x, "tnoperm", "Transpose", swap, w, sizeof w), -1);
+	assert_non_null(strstr(w, "slicing null"));
+	assert_int_equal(eval(&x, "tnoperm", "Transpose", "perm == null", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "tnoperm", "Transpose", "rank == 3 && perm[0] == 1", w, sizeof w), 0);
+	assert_int_equal(eval(&x, "tnoperm", "Transpose", "rank == 2 || perm[0] == 1", w, sizeof w), 1);
+	/* shapes, dtypes, functions, arithmetic */
+	assert_int_equal(eval(&x, "t4_mm", "MatMul", "shape(input1) == [2, 3, 4, 6] && dim(input0, -1) == 4", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4_mm", "MatMul", "dtype(input1) in ['float32', 'float16']", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4_mm", "MatMul", "len(shape(output0)) == rank && consumers(input0) == 1", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4_mm", "MatMul", "7 / 2 == 3.5 && 6 / 2 == 3 && -7 % 3 == 2 && max([1, 9, 4]) == 9", w,
+	                      sizeof w), 1);
+	assert_int_equal(eval(&x, "t4_mm", "MatMul", "sorted([3, 1, 2]) == [1, 2, 3] && [1] + [2] == [1, 2]", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4", "Transpose", "attr('perm') == [0, 1, 3, 2] && attr('nope') == null", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4", "Transpose", "perm[9] == 1", w, sizeof w), -1);
+	assert_non_null(strstr(w, "index 9 is out of range (4 items)"));
+	assert_int_equal(eval(&x, "t4", "Transpose", "perm < 3", w, sizeof w), -1);
+	assert_non_null(strstr(w, "compares numbers or strings"));
+	/* a passing expression's words are the values it read */
+	assert_int_equal(eval(&x, "t3", "Transpose", "perm == [0, 2, 1]", w, sizeof w), 1);
+	assert_string_equal(w, "perm is [0, 2, 1]");
+	run_close(&x);
+	/* floats compare with the params' tolerance: LeakyRelu alpha 0.1 is float32 0.100000001 */
+	run_open(&x, "tests/data/lang/conv_fold.onnx", "tests/data/lang/conv_fold.yaml");
+	assert_int_equal(eval(&x, "lrelu9", "LeakyRelu", "alpha == 0.1 && alpha <= 0.1 && alpha > 0.0999", w, sizeof w), 1);
+	/* a symbolic dim is unknown to shape() */
+	run_close(&x);
+	run_open(&x, "tests/data/lang/operands.onnx", "tests/data/lang/operands.yaml");
+	assert_int_equal(eval(&x, "mm1", "MatMul", "shape(input0)[1] == 8", w, sizeof w), -1);
+	assert_non_null(strstr(w, "dim 0 of input0 is batch"));
+	assert_int_equal(eval(&x, "mm1", "MatMul", "rank(input0) == 3 && dim(input0, 1) == 8", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "div1", "Div", "value(input1) > 1.414 && value(input1) < 1.415", w, sizeof w), 1);
+	run_close(&x);
+}
+
+/* ---- each code where the models say ----------------------------------------------------- */
+
+typedef struct code_case {
+	const char *model, *rule, *node;
+	fd_reason reason;
+} code_case;
+
+static void test_codes(void **state)
+{
+	(void)state;
+	static const code_case cases[] = {
+		{ "conv_fold", "Conv_Fold_Act", "conv8", REASON_NM07_TYPE_LIST },
+		{ "operands", "MatMul_Add_Gemm", "mm3", REASON_NM08_RANK },
+		{ "conv_fold", "Conv_Fold_Act", "conv5", REASON_NM09_SHAPE },
+		{ "operands", "MatMul_Add_Gemm", "mm1", REASON_NM10_STATIC },
+		{ "operands", "Div_Erf", "div3", REASON_NM11_DTYPE },
+		{ "quickgelu", "QuickGelu", "sig2", REASON_NM12_SAME_AS },
+		{ "conv_fold", "Conv_Fold_Act", "conv7", REASON_NM13_OPTIONAL_INPUT },
+		{ "conv_fold", "Conv_Fold_Act", "conv4", REASON_NM14_POSITION },
+		{ "graph_out", "Add_Tanh", "add1", REASON_NM15_OUTPUT },
+		{ "transpose_matmul", "MatMul_Transpose_Fold", "tattn", REASON_NM16_WHERE },
+		{ "operands", "Div_Erf", "div2", REASON_NM17_VALUE },
+		{ "conv_fold", "Conv_Fold_Act", "conv2", REASON_OK_FIRED },
+		{ "quickgelu", "QuickGelu", "sig1", REASON_OK_FIRED },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const code_case *c = &cases[i];
+		char model[128], rules[128];
+		snprintf(model, sizeof model, "tests/data/lang/%s.onnx", c->model);
+		snprintf(rules, sizeof rules, "tests/data/lang/%s.yaml", c->model);
+		run x;
+		run_open(&x, model, rules);
+		const fd_attempt *a = attempt_of(&x, c->rule, c->node);
+		if (a->reason != c->reason)
+			fprintf(stderr, "%s on %s: %s, want %s\n", c->rule, c->node, reason_code((fd_reason)a->reason),
+			        reason_code(c->reason));
+		assert_int_equal(a->reason, c->reason);
+		assert_true(a->decisive != UINT32_MAX);
+		run_close(&x);
+	}
+}
+
+/* Conv+BN+Relu fuses with Mul and Add absent: their units are FD_NONE, the
+ * stand-in of an absent op is the op it would have read. */
+static void test_optional_units(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/conv_fold.onnx", "tests/data/lang/conv_fold.yaml");
+	int32_t fi = x.r.claim[0][node_id(&x, "conv2")];
+	assert_true(fi >= 0);
+	const fd_fusion *f = &x.r.fusions[fi];
+	assert_int_equal(f->n_ops, 5);
+	assert_int_equal(f->n_nodes, 3);
+	assert_int_equal(match_fusion_unit(&x.r, f, 1), node_id(&x, "bn2"));
+	assert_int_equal(match_fusion_unit(&x.r, f, 2), FD_NONE);
+	assert_int_equal(match_fusion_unit(&x.r, f, 3), FD_NONE);
+	assert_int_equal(match_fusion_stand_in(&x.r, f, 3), node_id(&x, "bn2"));
+	assert_int_equal(match_fusion_unit(&x.r, f, 4), node_id(&x, "relu2"));
+	run_close(&x);
+}
+
+/* 33 alternatives: the last one fires; a type list of 40 is whole too. */
+static void test_many_alternatives(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "samples/conv_bn_relu.onnx", "tests/data/lang/many_alternatives.yaml");
+	int32_t ri = ruleset_find(&x.rs, "Many_Alternatives");
+	assert_int_equal(x.rs.rules[ri].n_branches, 32);
+	assert_int_equal(x.r.stats[ri].effect_times, 1);
+	assert_int_equal(x.r.fusions[0].rule, ri);
+	assert_int_equal(x.r.fusions[0].branch, 31);
+	assert_int_equal(x.r.fusions[0].n_nodes, 3);
+	int32_t li = ruleset_find(&x.rs, "Long_Type_List");
+	assert_int_equal(x.rs.rules[li].match.ops[1].n_types, 40);
+	/* alone, the type list's 40th type fires */
+	x.rs.rules[ri].enabled = false;
+	match_run(&x.ctx, &x.rs, NULL, &x.r);
+	assert_int_equal(x.r.stats[li].effect_times, 1);
+	run_close(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_eval),
+		cmocka_unit_test(test_codes),
+		cmocka_unit_test(test_optional_units),
+		cmocka_unit_test(test_many_alternatives),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
