@@ -35,6 +35,10 @@
 void text_escape(strbuf *b, const char *s);
 /* The same for n bytes (may hold NULs, shown as \x00). */
 void text_escape_n(strbuf *b, const char *s, size_t n);
+/* How many leading bytes of s (n bytes) need no escape at all: printable
+ * ASCII, and for JSON (json) neither a quote nor a backslash. Looked at
+ * eight bytes at a time; the printers copy that much as it is. */
+size_t text_plain_run(const char *s, size_t n, bool json);
 /* True when s needs no escape (text_escape would copy it unchanged). */
 bool text_is_safe(const char *s);
 /* Whether s..s+n is valid UTF-8 (no overlong forms, no surrogates). */

@@ -37,7 +37,10 @@ typedef void (*explain_nodes_json_fn)(FILE *f, const void *arg, const fd_match_r
 void explain_rule_json(FILE *f, const fd_rule *rule, const fd_rule_stats *st);
 void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char *keys, explain_nodes_json_fn nodes,
                          const void *arg);
-void explain_rejection_json(FILE *f, const fd_match_result *r, uint32_t attempt, const char *keys);
+/* Every rejection of r (the attempts that did not fire) as those objects,
+ * each after ",\n    " ("\n    " while *first, which it clears), written on
+ * every core (base/ordered_write.h). */
+void explain_rejections_json(FILE *f, const fd_match_result *r, const char *keys, bool *first);
 void explain_match_text(FILE *f, const fd_match_result *r);
 /* Its parts, which the rounds report (rounds_report.c) also writes: the
  * rules table over any per-rule counts; each fusion on a line after indent

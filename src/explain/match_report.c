@@ -2,10 +2,13 @@
  * JSON (the keys of fusiondbg(1), OPTIONS --format). The graph-level `memory`
  * object of the JSON belongs to the estimates module; explain_match_json
  * leaves it out and writes per-fusion byte counts it can honestly compute. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/json.h"
+#include "base/ordered_write.h"
+#include "base/outbuf.h"
 #include "match/match.h"
 #include "explain/explain.h"
 #include "base/text.h"
@@ -84,22 +87,64 @@ void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char
 	        (long long)fu->workspace_bytes);
 }
 
-void explain_rejection_json(FILE *f, const fd_match_result *r, uint32_t attempt, const char *keys)
+static void rejection_json(outbuf *o, const fd_match_result *r, uint32_t attempt, const char *keys)
 {
 	const fd_attempt *a = &r->trace.attempts[attempt];
 	char line[1024];
-	fputs("{\"rule\": ", f);
-	json_write_string(f, r->rules->rules[a->rule].name);
-	fprintf(f, ", %s\"anchor\": ", keys ? keys : "");
+	ob_lit(o, "{\"rule\": ");
+	ob_json(o, r->rules->rules[a->rule].name);
+	ob_lit(o, ", ");
+	ob_lit(o, keys ? keys : "");
+	ob_lit(o, "\"anchor\": ");
 	if (a->anchor >= 0)
-		json_write_string(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
+		ob_json(o, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
 	else
-		fputs("null", f);
-	fprintf(f, ", \"rung\": \"%s\", \"code\": \"%s\", \"reason\": ", rung_id((fd_rung)a->rung),
-	        reason_code((fd_reason)a->reason));
+		ob_lit(o, "null");
+	ob_lit(o, ", \"rung\": \"");
+	ob_lit(o, rung_id((fd_rung)a->rung));
+	ob_lit(o, "\", \"code\": \"");
+	ob_lit(o, reason_code((fd_reason)a->reason));
+	ob_lit(o, "\", \"reason\": ");
 	explain_why_line(r, attempt, line, sizeof line);
-	json_write_string(f, strncmp(line, "why: ", 5) ? line : line + 5);
-	fputc('}', f);
+	ob_json(o, strncmp(line, "why: ", 5) ? line : line + 5);
+	ob_char(o, '}');
+}
+
+/* The rejections in pieces of REJECTION_PIECE attempts, on every core: each
+ * one's line is an explain_why_line. */
+#define REJECTION_PIECE 2048
+
+typedef struct rejection_pieces {
+	const fd_match_result *r;
+	const char *keys;
+	size_t first;    /* the attempt written first, without the comma (SIZE_MAX: none) */
+} rejection_pieces;
+
+static void rejections_piece(void *arg, size_t piece, FILE *f)
+{
+	const rejection_pieces *rp = arg;
+	const fd_trace *t = &rp->r->trace;
+	size_t end = (piece + 1) * REJECTION_PIECE < t->n_attempts ? (piece + 1) * REJECTION_PIECE : t->n_attempts;
+	outbuf o;
+	ob_init(&o, f);
+	for (size_t i = piece * REJECTION_PIECE; i < end; i++) {
+		if (t->attempts[i].rung == RUNG_FIRED)
+			continue;
+		ob_lit(&o, i == rp->first ? "\n    " : ",\n    ");
+		rejection_json(&o, rp->r, (uint32_t)i, rp->keys);
+	}
+	ob_flush(&o);
+}
+
+void explain_rejections_json(FILE *f, const fd_match_result *r, const char *keys, bool *first)
+{
+	size_t n = r->trace.n_attempts, i = 0;
+	while (i < n && r->trace.attempts[i].rung == RUNG_FIRED)
+		i++;
+	rejection_pieces rp = { r, keys, *first ? i : SIZE_MAX };
+	ordered_write(f, (n + REJECTION_PIECE - 1) / REJECTION_PIECE, rejections_piece, &rp);
+	if (i < n)
+		*first = false;
 }
 
 void explain_match_json_fields(FILE *f, const fd_match_result *r)
@@ -122,13 +167,7 @@ void explain_match_json_fields(FILE *f, const fd_match_result *r)
 	}
 	fputs("\n  ],\n  \"rejections\": [", f);
 	bool first = true;
-	for (size_t i = 0; i < r->trace.n_attempts; i++) {
-		if (r->trace.attempts[i].rung == RUNG_FIRED)
-			continue;
-		fputs(first ? "\n    " : ",\n    ", f);
-		first = false;
-		explain_rejection_json(f, r, (uint32_t)i, NULL);
-	}
+	explain_rejections_json(f, r, NULL, &first);
 	fputs("\n  ]", f);
 }
 

@@ -302,13 +302,7 @@ void explain_rounds_json_fields(FILE *f, const fd_rounds *rd)
 	for (int32_t k = 0; k < rd->n; k++) {
 		const fd_match_result *r = rd->items[k]->result;
 		snprintf(keys, sizeof keys, "\"round\": %d, ", (int)k + 1);
-		for (size_t i = 0; i < r->trace.n_attempts; i++) {
-			if (r->trace.attempts[i].rung == RUNG_FIRED)
-				continue;
-			fputs(first ? "\n    " : ",\n    ", f);
-			first = false;
-			explain_rejection_json(f, r, (uint32_t)i, keys);
-		}
+		explain_rejections_json(f, r, keys, &first);
 	}
 	fputs("\n  ]", f);
 	rounds_object(f, rd);

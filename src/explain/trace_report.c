@@ -5,8 +5,12 @@
  * (open_memstream gives a string). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "base/arena.h"
 #include "base/json.h"
+#include "base/ordered_write.h"
+#include "base/outbuf.h"
 #include "match/match.h"
 #include "rules/optable.h"
 #include "match/param_value.h"
@@ -214,6 +218,52 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 	o->where = yval_pos(src->where ? src->where : op->where);
 }
 
+/* "unknown: depends on batch, samples" from the unbound symbols of tensors ts. */
+static void unbound_reason(const fd_graph *g, const int64_t *ts, int n, const char *tail, fd_event_text *o)
+{
+	const char *names[8];
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		if (ts[i] < 0 || ts[i] >= g->n_tensors)
+			continue;
+		const char *got[8];
+		int m = tensor_unbound_symbols(&g->tensors[ts[i]], got, 8);
+		for (int j = 0; j < m && j < 8 && k < 8; j++) {
+			bool seen = false;
+			for (int q = 0; q < k; q++)
+				seen |= names[q] == got[j];
+			if (!seen)
+				names[k++] = got[j];
+		}
+	}
+	size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "unknown: depends on ");
+	for (int i = 0; i < k && at < sizeof o->reason; i++)
+		at += (size_t)snprintf(o->reason + at, sizeof o->reason - at, "%s%s", i ? ", " : "", names[i]);
+	if (!k && at < sizeof o->reason)
+		at += (size_t)snprintf(o->reason + at, sizeof o->reason - at, "dims nobody bound");
+	if (at < sizeof o->reason)
+		snprintf(o->reason + at, sizeof o->reason - at, "%s", tail);
+}
+
+/* memory_limit on a size that is a formula: the formula, the tensor, and
+ * the largest binding the limit allows when one symbol decides. */
+static void unbound_memory(const fd_graph *g, const fd_event *ev, fd_event_text *o)
+{
+	char f[160] = "size unknown", tail[96] = " (bind it with --dim)";
+	const fd_tensor *t = ev->other >= 0 ? &g->tensors[ev->other] : NULL;
+	fd_sint b = t ? tensor_bytes_sym(t) : sint_unknown();
+	if (b.e) {
+		dexpr_format_bytes(b.e, f, sizeof f);
+		const char *sym[1];
+		int64_t v;
+		if (dexpr_largest_within(b.e, ev->b, &v) && dexpr_symbols(b.e, true, sym, 1) == 1)
+			snprintf(tail, sizeof tail, "; within the limit for %s <= %lld", sym[0], (long long)v);
+	}
+	put(o->actual, sizeof o->actual, "%s %s", f, t ? t->name : "");
+	int64_t t1 = ev->other;
+	unbound_reason(g, &t1, 1, tail, o);
+}
+
 static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
 {
 	const fd_rule *rule = &r->rules->rules[ev->rule];
@@ -242,7 +292,15 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 	}
 	case CONSTRAINT_SHAPE:
 		put(o->expected, sizeof o->expected, "elementwise inputs broadcast");
-		if (ev->status == ST_FAIL) {
+		if (ev->reason == REASON_CF06_UNBOUND) {
+			char s1[64], s2[64];
+			shape_format(&g->tensors[ev->a].shape, s1, sizeof s1);
+			shape_format(&g->tensors[ev->b].shape, s2, sizeof s2);
+			put(o->actual, sizeof o->actual, "%s %s vs %s %s at %s", tensor_name(g, ev->a), s1,
+			    tensor_name(g, ev->b), s2, g->nodes[ev->unit].name);
+			int64_t both[2] = { ev->a, ev->b };
+			unbound_reason(g, both, 2, "", o);
+		} else if (ev->status == ST_FAIL) {
 			char s1[64], s2[64];
 			shape_format(&g->tensors[ev->a].shape, s1, sizeof s1);
 			shape_format(&g->tensors[ev->b].shape, s2, sizeof s2);
@@ -259,7 +317,9 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 		    ev->op == 0 ? " max_intermediate_size" : " max_output_size");
 		bytes_text(ev->b, b, sizeof b);
 		put(o->expected, sizeof o->expected, "<= %s", b);
-		if (ev->a < 0)
+		if (ev->reason == REASON_CF06_UNBOUND)
+			unbound_memory(g, ev, o);
+		else if (ev->a < 0)
 			put(o->actual, sizeof o->actual, "%s size unknown", tensor_name(g, ev->other));
 		else {
 			bytes_text(ev->a, a, sizeof a);
@@ -277,10 +337,29 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 		    ? " (some unknown)" : "");
 		if (ev->reason == REASON_WN03_SPILL)
 			put(o->reason, sizeof o->reason, "over max_workspace, spills to L2 (spill_to_l2: true)");
+		if (ev->reason == REASON_CF06_UNBOUND) {
+			const fd_node *wn = &g->nodes[ev->unit];
+			int64_t ts[16];
+			int n = 0;
+			for (int q = 0; q < wn->n_inputs && n < 16; q++)
+				ts[n++] = wn->inputs[q];
+			for (int q = 0; q < wn->n_outputs && n < 16; q++)
+				ts[n++] = wn->outputs[q];
+			put(o->actual, sizeof o->actual, "%s workspace unknown", wn->name);
+			unbound_reason(g, ts, n, "", o);
+		}
 		break;
 	case CONSTRAINT_CHANNEL_DIVISIBILITY:
 		put(o->expected, sizeof o->expected, "dim %d divisible by %lld", c->channel_dim, (long long)ev->b);
-		if (ev->a < 0)
+		if (ev->reason == REASON_CF06_UNBOUND) {
+			const fd_shape *sh = &g->tensors[ev->other].shape;
+			int d = c->channel_dim < 0 ? c->channel_dim + sh->rank : c->channel_dim;
+			char dt[96];
+			dim_format(d >= 0 && d < sh->rank ? sh->dims[d] : dim_unknown(), dt, sizeof dt);
+			put(o->actual, sizeof o->actual, "%s (%s)", dt, tensor_name(g, ev->other));
+			int64_t t1 = ev->other;
+			unbound_reason(g, &t1, 1, "", o);
+		} else if (ev->a < 0)
 			put(o->actual, sizeof o->actual, "%s dim unknown", tensor_name(g, ev->other));
 		else if (ev->other >= 0)
 			put(o->actual, sizeof o->actual, "%lld (%s)", (long long)ev->a, tensor_name(g, ev->other));
@@ -575,25 +654,42 @@ void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)
 
 /* ---- text ---------------------------------------------------------------- */
 
-static void write_event_line(FILE *f, const fd_match_result *r, uint32_t idx, const fd_event *ev,
+/* The text trace's lines go through an outbuf (no printf per field): a
+ * trace of a big model is millions of them. */
+static void write_event_line(outbuf *o, const fd_match_result *r, uint32_t idx, const fd_event *ev,
                              const char *indent)
 {
 	fd_event_text t;
 	char where[256];
 	describe(r, idx, ev, &t);
 	explain_where(&t.where, where, sizeof where);
-	txt_fprintf(f, "%s#%u %-4s %s", indent, idx, ev_status_name((fd_ev_status)t.status), t.check);
-	if (t.subject[0] && ev->kind != EV_RULE)
-		txt_fprintf(f, " @ %s", t.subject);
-	if (t.expected[0] || t.actual[0])
-		txt_fprintf(f, ": expected %s, actual %s", t.expected[0] ? t.expected : "-", t.actual[0] ? t.actual : "-");
-	if (ev->reason != REASON_NONE && !t.superseded)
-		txt_fprintf(f, " [%s]", reason_code((fd_reason)ev->reason));
-	if (t.reason[0])
-		txt_fprintf(f, " — %s", t.reason);
-	if (where[0])
-		txt_fprintf(f, " (%s)", where);
-	fputc('\n', f);
+	ob_printf(o, "%s#%u %-4s ", indent, idx, ev_status_name((fd_ev_status)t.status));
+	ob_text(o, t.check);
+	if (t.subject[0] && ev->kind != EV_RULE) {
+		ob_lit(o, " @ ");
+		ob_text(o, t.subject);
+	}
+	if (t.expected[0] || t.actual[0]) {
+		ob_lit(o, ": expected ");
+		ob_text(o, t.expected[0] ? t.expected : "-");
+		ob_lit(o, ", actual ");
+		ob_text(o, t.actual[0] ? t.actual : "-");
+	}
+	if (ev->reason != REASON_NONE && !t.superseded) {
+		ob_lit(o, " [");
+		ob_text(o, reason_code((fd_reason)ev->reason));
+		ob_char(o, ']');
+	}
+	if (t.reason[0]) {
+		ob_lit(o, " — ");
+		ob_text(o, t.reason);
+	}
+	if (where[0]) {
+		ob_lit(o, " (");
+		ob_text(o, where);
+		ob_char(o, ')');
+	}
+	ob_char(o, '\n');
 }
 
 static const char *graph_label(const fd_match_result *r, int32_t gi, char *buf, size_t size)
@@ -609,18 +705,18 @@ static const char *graph_label(const fd_match_result *r, int32_t gi, char *buf, 
 
 /* Attempt ai, its events read from it (left after the last); first: its
  * first event when the caller has already read it, else NULL. */
-static void write_attempt(FILE *f, const fd_match_result *r, uint32_t ai, fd_trace_iter *it,
+static void write_attempt(outbuf *o, const fd_match_result *r, uint32_t ai, fd_trace_iter *it,
                           const fd_event *first)
 {
 	const fd_attempt *a = &r->trace.attempts[ai];
 	const fd_rule *rule = &r->rules->rules[a->rule];
 	char lab[192], gl[192];
 	if (a->anchor >= 0)
-		txt_fprintf(f, "  attempt %u %s @ %s [graph %s]: %s %s\n", ai, rule->name,
+		ob_printf(o, "  attempt %u %s @ %s [graph %s]: %s %s\n", ai, rule->name,
 		        explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab),
 		        graph_label(r, a->graph, gl, sizeof gl), rung_name((fd_rung)a->rung), reason_code((fd_reason)a->reason));
 	else
-		txt_fprintf(f, "  attempt %u %s: %s %s\n", ai, rule->name, rung_name((fd_rung)a->rung),
+		ob_printf(o, "  attempt %u %s: %s %s\n", ai, rule->name, rung_name((fd_rung)a->rung),
 		        reason_code((fd_reason)a->reason));
 	fd_event ev;
 	if (!first)
@@ -632,15 +728,106 @@ static void write_attempt(FILE *f, const fd_match_result *r, uint32_t ai, fd_tra
 			break;
 		if (ev.kind == EV_RULE && ev.status == ST_INFO)
 			continue;
-		write_event_line(f, r, e, &ev, e == a->decisive ? "  > " : "    ");
+		write_event_line(o, r, e, &ev, e == a->decisive ? "  > " : "    ");
 	}
 }
 
 void explain_attempt_text(FILE *f, const fd_match_result *r, uint32_t ai)
 {
 	fd_trace_iter it;
+	outbuf o;
+	ob_init(&o, f);
 	trace_iter_init(&it, &r->trace, r->trace.attempts[ai].first_event);
-	write_attempt(f, r, ai, &it, NULL);
+	write_attempt(&o, r, ai, &it, NULL);
+	ob_flush(&o);
+}
+
+/* ---- a big trace on every core --------------------------------------------- */
+
+/* The trace's attempts in pieces of about PIECE_EVENTS events each, written
+ * by ordered_write: each piece begins at an attempt (piece 0 at from), so
+ * it can be written knowing nothing of the pieces before it. */
+#define PIECE_EVENTS 16384
+
+typedef struct trace_pieces {
+	const fd_match_result *r;
+	int32_t round;                 /* JSON: the attempts' "round" key when > 0 */
+	bool first;                    /* JSON: no item was written before piece 0 */
+	size_t n;
+	uint32_t *start;               /* first event of each piece, start[n] = n_events */
+	size_t *attempt;               /* first attempt of each piece, attempt[n] = n_attempts */
+} trace_pieces;
+
+static void pieces_init(trace_pieces *tp, const fd_match_result *r, uint32_t from)
+{
+	const fd_trace *t = &r->trace;
+	size_t cap = t->n_events / PIECE_EVENTS + 2;
+	*tp = (trace_pieces){ .r = r, .first = true };
+	tp->start = xcalloc(cap + 1, sizeof *tp->start);
+	tp->attempt = xcalloc(cap + 1, sizeof *tp->attempt);
+	tp->start[0] = from;
+	tp->n = 1;
+	for (size_t ai = 0; ai < t->n_attempts; ai++) {
+		uint32_t e = t->attempts[ai].first_event;
+		if (e >= from && e - tp->start[tp->n - 1] >= PIECE_EVENTS && tp->n < cap) {
+			tp->start[tp->n] = e;
+			tp->attempt[tp->n] = ai;
+			tp->n++;
+		}
+	}
+	tp->start[tp->n] = (uint32_t)t->n_events;
+	tp->attempt[tp->n] = t->n_attempts;
+}
+
+static void pieces_release(trace_pieces *tp)
+{
+	free(tp->start);
+	free(tp->attempt);
+}
+
+/* Events from..to of the text trace (from: an attempt's first event, or
+ * the first after the canonical forms); ai: the first attempt not ending
+ * before from. */
+static void write_events(outbuf *o, const fd_match_result *r, uint32_t from, uint32_t to, size_t ai)
+{
+	const fd_trace *t = &r->trace;
+	fd_trace_iter it;
+	fd_event cur;
+	trace_iter_init(&it, t, from);
+	for (uint32_t e = from; e < to && trace_iter_next(&it, &cur); e++) {
+		const fd_event *ev = &cur;
+		if (ev->kind == EV_RULE && ev->status == ST_INFO) {
+			const fd_rule *rule = &r->rules->rules[ev->rule];
+			fd_event_text d;
+			char where[256];
+			describe(r, e, ev, &d);
+			explain_where(&d.where, where, sizeof where);
+			const fd_rule_stats *st = &r->stats[ev->rule];
+			ob_printf(o, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
+			        rule->name, (long long)rule->priority, where, (long long)st->attempts,
+			        (long long)st->match_times, (long long)st->effect_times);
+			continue;
+		}
+		/* print attempts as they begin */
+		while (ai < t->n_attempts && t->attempts[ai].first_event + t->attempts[ai].n_events <= e)
+			ai++;
+		if (ai < t->n_attempts && t->attempts[ai].first_event <= e) {
+			const fd_attempt *a = &t->attempts[ai];
+			write_attempt(o, r, (uint32_t)ai, &it, a->first_event == e ? &cur : NULL);
+			e = a->first_event + a->n_events - 1;
+			trace_iter_seek(&it, e + 1);   /* what the loop reads next */
+			ai++;
+		}
+	}
+}
+
+static void trace_text_piece(void *arg, size_t i, FILE *f)
+{
+	const trace_pieces *tp = arg;
+	outbuf o;
+	ob_init(&o, f);
+	write_events(&o, tp->r, tp->start[i], tp->start[i + 1], tp->attempt[i]);
+	ob_flush(&o);
 }
 
 void explain_trace_text(FILE *f, const fd_match_result *r)
@@ -652,67 +839,52 @@ void explain_trace_text(FILE *f, const fd_match_result *r)
 	bool header = false;
 	fd_trace_iter it;
 	fd_event cur;
+	outbuf o;
+	ob_init(&o, f);
 	trace_iter_init(&it, t, 0);
 	for (; trace_iter_next(&it, &cur) && cur.kind == EV_COMPOSITE; e++) {
 		if (!header) {
-			txt_fprintf(f, "canonical forms%s\n", r->ctx->canonicalize ? "" : " (off)");
+			ob_printf(&o, "canonical forms%s\n", r->ctx->canonicalize ? "" : " (off)");
 			header = true;
 		}
-		write_event_line(f, r, e, &cur, "  ");
+		write_event_line(&o, r, e, &cur, "  ");
 	}
-	size_t ai = 0;
-	/* cur is event e (read by the loop above or at the end of this one) */
-	for (; e < t->n_events; e++, trace_iter_next(&it, &cur)) {
-		const fd_event *ev = &cur;
-		if (ev->kind == EV_RULE && ev->status == ST_INFO) {
-			const fd_rule *rule = &r->rules->rules[ev->rule];
-			fd_event_text d;
-			char where[256];
-			describe(r, e, ev, &d);
-			explain_where(&d.where, where, sizeof where);
-			const fd_rule_stats *st = &r->stats[ev->rule];
-			txt_fprintf(f, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
-			        rule->name, (long long)rule->priority, where, (long long)st->attempts,
-			        (long long)st->match_times, (long long)st->effect_times);
-			continue;
-		}
-		/* print attempts as they begin */
-		while (ai < t->n_attempts && t->attempts[ai].first_event + t->attempts[ai].n_events <= e)
-			ai++;
-		if (ai < t->n_attempts && t->attempts[ai].first_event <= e) {
-			const fd_attempt *a = &t->attempts[ai];
-			write_attempt(f, r, (uint32_t)ai, &it, a->first_event == e ? &cur : NULL);
-			e = a->first_event + a->n_events - 1;
-			trace_iter_seek(&it, e + 1);   /* what the loop reads next */
-			ai++;
-		}
-	}
+	ob_flush(&o);
+	trace_pieces tp;
+	pieces_init(&tp, r, e);
+	ordered_write(f, tp.n, trace_text_piece, &tp);
+	pieces_release(&tp);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_event(FILE *f, const fd_match_result *r, uint32_t idx, const fd_event *ev)
+static void json_event(outbuf *o, const fd_match_result *r, uint32_t idx, const fd_event *ev)
 {
 	fd_event_text t;
 	char where[256];
 	describe(r, idx, ev, &t);
 	explain_where(&t.where, where, sizeof where);
-	fprintf(f, "{\"index\": %u, \"kind\": \"%s\", \"status\": \"%s\", \"check\": ", idx,
-	        event_kind_name((fd_event_kind)ev->kind), t.status == ST_FAIL ? "fail" : ev_status_name((fd_ev_status)t.status));
-	json_write_string(f, t.check);
-	fputs(", \"subject\": ", f);
-	json_write_string(f, t.subject);
-	fputs(", \"expected\": ", f);
-	json_write_string(f, t.expected);
-	fputs(", \"actual\": ", f);
-	json_write_string(f, t.actual);
-	fputs(", \"code\": ", f);
-	json_write_string(f, t.superseded ? "" : reason_code((fd_reason)ev->reason));
-	fputs(", \"reason\": ", f);
-	json_write_string(f, t.reason);
-	fputs(", \"where\": ", f);
-	json_write_string(f, where);
-	fputc('}', f);
+	ob_lit(o, "{\"index\": ");
+	ob_int(o, idx);
+	ob_lit(o, ", \"kind\": \"");
+	ob_lit(o, event_kind_name((fd_event_kind)ev->kind));
+	ob_lit(o, "\", \"status\": \"");
+	ob_lit(o, t.status == ST_FAIL ? "fail" : ev_status_name((fd_ev_status)t.status));
+	ob_lit(o, "\", \"check\": ");
+	ob_json(o, t.check);
+	ob_lit(o, ", \"subject\": ");
+	ob_json(o, t.subject);
+	ob_lit(o, ", \"expected\": ");
+	ob_json(o, t.expected);
+	ob_lit(o, ", \"actual\": ");
+	ob_json(o, t.actual);
+	ob_lit(o, ", \"code\": ");
+	ob_json(o, t.superseded ? "" : reason_code((fd_reason)ev->reason));
+	ob_lit(o, ", \"reason\": ");
+	ob_json(o, t.reason);
+	ob_lit(o, ", \"where\": ");
+	ob_json(o, where);
+	ob_char(o, '}');
 }
 
 void explain_trace_json_composites(FILE *f, const fd_match_result *r)
@@ -720,44 +892,73 @@ void explain_trace_json_composites(FILE *f, const fd_match_result *r)
 	uint32_t e = 0;
 	fd_trace_iter it;
 	fd_event ev;
+	outbuf o;
+	ob_init(&o, f);
 	trace_iter_init(&it, &r->trace, 0);
 	for (; trace_iter_next(&it, &ev) && ev.kind == EV_COMPOSITE; e++) {
-		fputs(e ? ", " : "", f);
-		json_event(f, r, e, &ev);
+		ob_lit(&o, e ? ", " : "");
+		json_event(&o, r, e, &ev);
 	}
+	ob_flush(&o);
 }
 
-void explain_trace_json_attempts(FILE *f, const fd_match_result *r, int32_t round, bool *first)
+static void trace_json_piece(void *arg, size_t i, FILE *f)
 {
+	const trace_pieces *tp = arg;
+	const fd_match_result *r = tp->r;
 	const fd_trace *t = &r->trace;
 	char lab[192];
 	fd_trace_iter it;
 	fd_event ev;
+	outbuf o;
+	ob_init(&o, f);
 	trace_iter_init(&it, t, 0);
-	for (size_t ai = 0; ai < t->n_attempts; ai++) {
+	for (size_t ai = tp->attempt[i]; ai < tp->attempt[i + 1]; ai++) {
 		const fd_attempt *a = &t->attempts[ai];
-		fprintf(f, "%s{\"rule\": ", *first ? "" : ", ");
-		*first = false;
-		json_write_string(f, r->rules->rules[a->rule].name);
-		if (round > 0)
-			fprintf(f, ", \"round\": %d", (int)round);
-		fputs(", \"anchor\": ", f);
+		ob_lit(&o, ai == 0 && tp->first ? "{\"rule\": " : ", {\"rule\": ");
+		ob_json(&o, r->rules->rules[a->rule].name);
+		if (tp->round > 0) {
+			ob_lit(&o, ", \"round\": ");
+			ob_int(&o, tp->round);
+		}
+		ob_lit(&o, ", \"anchor\": ");
 		if (a->anchor >= 0)
-			json_write_string(f, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
+			ob_json(&o, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
 		else
-			fputs("null", f);
-		fputs(", \"unit\": ", f);
-		json_write_string(f, a->anchor >= 0 ? explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab) : "");
-		fprintf(f, ", \"graph\": %d, \"branch\": %d, \"rung\": \"%s\", \"code\": \"%s\", \"decisive\": %lld, \"events\": [",
-		        a->graph, a->branch, rung_id((fd_rung)a->rung), reason_code((fd_reason)a->reason),
-		        a->decisive == UINT32_MAX ? -1LL : (long long)a->decisive);
+			ob_lit(&o, "null");
+		ob_lit(&o, ", \"unit\": ");
+		ob_json(&o, a->anchor >= 0 ? explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab) : "");
+		ob_lit(&o, ", \"graph\": ");
+		ob_int(&o, a->graph);
+		ob_lit(&o, ", \"branch\": ");
+		ob_int(&o, a->branch);
+		ob_lit(&o, ", \"rung\": \"");
+		ob_lit(&o, rung_id((fd_rung)a->rung));
+		ob_lit(&o, "\", \"code\": \"");
+		ob_lit(&o, reason_code((fd_reason)a->reason));
+		ob_lit(&o, "\", \"decisive\": ");
+		ob_int(&o, a->decisive == UINT32_MAX ? -1LL : (long long)a->decisive);
+		ob_lit(&o, ", \"events\": [");
 		trace_iter_seek(&it, a->first_event);
 		for (uint32_t k = 0; k < a->n_events && trace_iter_next(&it, &ev); k++) {
-			fputs(k ? ", " : "", f);
-			json_event(f, r, a->first_event + k, &ev);
+			ob_lit(&o, k ? ", " : "");
+			json_event(&o, r, a->first_event + k, &ev);
 		}
-		fputs("]}", f);
+		ob_lit(&o, "]}");
 	}
+	ob_flush(&o);
+}
+
+void explain_trace_json_attempts(FILE *f, const fd_match_result *r, int32_t round, bool *first)
+{
+	trace_pieces tp;
+	pieces_init(&tp, r, 0);
+	tp.round = round;
+	tp.first = *first;
+	ordered_write(f, tp.n, trace_json_piece, &tp);
+	if (r->trace.n_attempts)
+		*first = false;
+	pieces_release(&tp);
 }
 
 void explain_trace_json(FILE *f, const fd_match_result *r)

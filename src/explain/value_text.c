@@ -118,6 +118,6 @@ char *explain_where(const fd_srcpos *p, char *buf, size_t size)
 	if (!p->file || !p->line)
 		buf[0] = '\0';
 	else
-		snprintf(buf, size, "%s:%d:%d", p->file, p->line, p->col);
+		text_cutf(buf, size, "%s:%d:%d", p->file, p->line, p->col);
 	return buf;
 }

@@ -5,6 +5,8 @@
  *   onnx_loader.c  the state: interned names, tensors by name, body graphs
  *   onnx_stream.c  the main graph's NodeProtos unpacked on a second thread
  *   onnx_node.c    one NodeProto (attributes, tensors, declared types)
+ *   onnx_bind.c    unnamed input dims named, --dim and --input-shape bound
+ *                  (the built model only, no protobuf)
  *   onnx_load.c    files, the model, graphs in order, outer-scope captures
  * Each calls only the ones above it. This header and onnx_write.c are the
  * only ones that bring in the protobuf-c types generated from onnx.proto.
@@ -52,8 +54,6 @@ typedef struct loader {
 	VEC(fd_graph) graphs;
 	VEC(graph_build) build;   /* parallel to graphs */
 	VEC(int32_t) main_tensor;  /* string id (model->names) → tensor of graph 0, or -1 */
-	VEC(fd_symdim) symdims;
-	strmap symdim_index;
 	int64_t bad_dim;          /* what onnx_tensor_read refused, for the message */
 	size_t bad_axis;
 } loader;
@@ -87,6 +87,10 @@ typedef struct node_stream node_stream;
 node_stream *node_stream_start(const uint8_t *graph_wire, size_t len, const uint8_t *base);
 const Onnx__NodeProto *node_stream_next(node_stream *s, bool *failed, wire_error *bad);
 void node_stream_stop(node_stream *s);     /* NULL is fine */
+
+/* onnx_bind.c: names the unnamed input dims, applies --dim and
+ * --input-shape, fills model->symdims; -1 with an error in d. */
+int loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos);
 
 /* onnx_node.c */
 int onnx_tensor_read(loader *L, const Onnx__TensorProto *p, int32_t *dtype, fd_shape *shape,

@@ -108,7 +108,7 @@ static bool start(fd_trace_async *a)
 			a->ring[k] = xmalloc(TRACE_CHUNK * sizeof *a->ring[k]);
 	a->head = a->tail = 0;
 	a->done = false;
-	a->running = thread_start(&a->thread, encoder, a);
+	a->running = thread_budget() > 1 && thread_start(&a->thread, encoder, a);
 	return a->running;
 }
 

@@ -1,7 +1,9 @@
 /* test_text.c — base/text.h: visible escapes for plain text (control bytes,
  * C1 and bidi controls, invalid UTF-8), idempotence, printf with escaped %s
  * arguments (width, precision, the other conversions untouched), DOT and
- * HTML-label escaping, and head…tail cuts on UTF-8 boundaries. */
+ * HTML-label escaping, head…tail cuts on UTF-8 boundaries; the formatter's
+ * own conversions against snprintf, the outbuf against the FILE printers,
+ * and pieces written in order from several threads. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "base/ordered_write.h"
+#include "base/thread.h"
+#include "base/outbuf.h"
+#include "base/json.h"
 #include "base/text.h"
 
 static char *esc(const char *s)
@@ -95,6 +101,129 @@ static void test_cut(void **state)
 	assert_int_equal(out[strlen(out) - 1], 'e');   /* ends "…b\e" */
 }
 
+/* The eight-at-a-time scan stops at the first byte that needs an escape,
+ * wherever it is in a word and whatever is next to it. */
+static void test_plain_run(void **state)
+{
+	const char bad_text[] = { '\n', 0x1f, 0x7f, (char)0x80, (char)0xff, '\0' };
+	for (size_t n = 1; n <= 24; n++)
+		for (size_t at = 0; at < n; at++) {
+			char s[32];
+			memset(s, '~', n);   /* 0x7e: next to DEL */
+			s[n] = '\0';
+			for (size_t k = 0; k < sizeof bad_text; k++) {
+				s[at] = bad_text[k];
+				assert_int_equal(text_plain_run(s, n, false), at);
+				assert_int_equal(text_plain_run(s, n, true), at);
+			}
+			s[at] = '"';
+			assert_int_equal(text_plain_run(s, n, false), n);
+			assert_int_equal(text_plain_run(s, n, true), at);
+			s[at] = '\\';
+			assert_int_equal(text_plain_run(s, n, true), at);
+			s[at] = ' ';
+			assert_int_equal(text_plain_run(s, n, true), n);
+		}
+}
+
+/* The conversions text_format.c does itself give what snprintf gives, in
+ * every buffer (one that fits and one that cuts). */
+static void check_same(const char *want, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void check_same(const char *want, const char *fmt, ...)
+{
+	char got[256];
+	va_list ap;
+	va_start(ap, fmt);
+	text_vcutf(got, sizeof got, fmt, ap);
+	va_end(ap);
+	assert_string_equal(got, want);
+}
+
+static void test_format_like_printf(void **state)
+{
+	const char *fmts[] = { "%d", "%5d", "%-5d|", "%05d", "%i", "%u", "%3u", "%+d", "% d", "%x", "%.3d" };
+	const long long vals[] = { 0, 7, -7, 12345, -2147483647LL - 1, 2147483647 };
+	for (size_t f = 0; f < sizeof fmts / sizeof *fmts; f++)
+		for (size_t v = 0; v < sizeof vals / sizeof *vals; v++) {
+			char want[64];
+			snprintf(want, sizeof want, fmts[f], (int)vals[v]);
+			char got[64];
+			text_cutf(got, sizeof got, fmts[f], (int)vals[v]);
+			assert_string_equal(got, want);
+		}
+	char want[128];
+	long long big = -9223372036854775807LL - 1;
+	snprintf(want, sizeof want, "%lld %llu %zu %ld %hd %hhu %jd|%-8s|%8s|%.2s|%%|%c", big, 18446744073709551615ULL,
+	         (size_t)42, -3L, (short)-2, (unsigned char)250, (intmax_t)-9, "ab", "cd", "xyz", 'q');
+	check_same(want, "%lld %llu %zu %ld %hd %hhu %jd|%-8s|%8s|%.2s|%%|%c", big, 18446744073709551615ULL,
+	           (size_t)42, -3L, (short)-2, (unsigned char)250, (intmax_t)-9, "ab", "cd", "xyz", 'q');
+	snprintf(want, sizeof want, "%*d|%-*d|%.1f|%s", 6, 42, 4, 7, 2.25, "tail");
+	check_same(want, "%*d|%-*d|%.1f|%s", 6, 42, 4, 7, 2.25, "tail");
+	/* the plain formatter does not escape; the txt_ one does */
+	check_same("a\nb", "%s", "a\nb");
+	char out[32];
+	txt_cutf(out, sizeof out, "%s|%d", "a\nb\x1b", 5);
+	assert_string_equal(out, "a\\nb\\e|5");
+}
+
+/* The outbuf writes what the FILE printers write, across its buffer's end. */
+static void test_outbuf(void **state)
+{
+	char *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	FILE *fa = open_memstream(&a, &na), *fb = open_memstream(&b, &nb);
+	outbuf o;
+	ob_init(&o, fb);
+	const char *names[] = { "Conv_1", "x\x1b[2Jy", "\xe2\x80\xae" "rtl", "caf\xc3\xa9", "q\"uote\\", "\xff" };
+	for (int i = 0; i < 4000; i++) {
+		const char *n = names[i % 6];
+		txt_fprintf(fa, "#%d %-4s %s", i, "pass", n);
+		ob_printf(&o, "#%d %-4s ", i, "pass");
+		ob_text(&o, n);
+		json_write_string(fa, n);
+		ob_json(&o, n);
+		fprintf(fa, "%lld\n", -(long long)i);
+		ob_int(&o, -(long long)i);
+		ob_char(&o, '\n');
+	}
+	ob_flush(&o);
+	fclose(fa);
+	fclose(fb);
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, na);
+	free(a);
+	free(b);
+}
+
+static void numbered_piece(void *arg, size_t piece, FILE *out)
+{
+	(void)arg;
+	for (size_t k = 0; k < 1000 + piece % 7 * 300; k++)
+		fprintf(out, "%zu.%zu ", piece, k);
+	fputc('\n', out);
+}
+
+/* Pieces made on several threads come out in order, whatever the count. */
+static void test_ordered_write(void **state)
+{
+	char *serial = NULL, *parallel = NULL;
+	size_t ns = 0, np = 0;
+	FILE *fs = open_memstream(&serial, &ns);
+	for (size_t i = 0; i < 97; i++)
+		numbered_piece(NULL, i, fs);
+	fclose(fs);
+	setenv("FUSIONDBG_THREADS", "4", 1);
+	assert_int_equal(thread_budget(), 4);
+	FILE *fp = open_memstream(&parallel, &np);
+	ordered_write(fp, 97, numbered_piece, NULL);
+	fclose(fp);
+	unsetenv("FUSIONDBG_THREADS");
+	assert_int_equal(ns, np);
+	assert_memory_equal(serial, parallel, ns);
+	free(serial);
+	free(parallel);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -102,6 +231,10 @@ int main(void)
 		cmocka_unit_test(test_printf),
 		cmocka_unit_test(test_dot_html),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_plain_run),
+		cmocka_unit_test(test_format_like_printf),
+		cmocka_unit_test(test_outbuf),
+		cmocka_unit_test(test_ordered_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
