@@ -5,6 +5,7 @@
 #ifndef FD_CLI_H
 #define FD_CLI_H
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "base/diag.h"
 #include "ir/graph.h"
@@ -25,6 +26,8 @@ typedef struct cli_options {
 	int n_rules;
 	fd_dim_binding dims[CLI_MAX_LIST];  /* --dim NAME=V */
 	int n_dims;
+	const char *input_shapes[CLI_MAX_LIST];  /* --input-shape "x:1,3,224,224;mask:1,128" */
+	int n_input_shapes;
 	const char *sets[CLI_MAX_LIST];     /* --set RULE.PATH=VALUE */
 	int n_sets;
 	const char *target;                 /* --target, default ai_core */
@@ -49,37 +52,67 @@ typedef struct cli_options {
 	const char *passes;                 /* --passes FILE */
 	const char *with;                   /* compare: --with OPTIMIZED.onnx | fusion_result.json */
 	const char *cache_dir;              /* diagnose: --cache-dir DIR */
+	bool tensors;                       /* info --tensors */
+	const char *sweep;                  /* mem --sweep NAME=V,V,... */
+	const char *memory_chart;           /* export --memory-chart FILE.svg|png */
 } cli_options;
 
-/* Bits naming the options a command accepts. */
-enum {
-	OPT_RULES = 1 << 0, OPT_DIM = 1 << 1, OPT_SET = 1 << 2, OPT_TARGET = 1 << 3,
-	OPT_OUTPUT = 1 << 4, OPT_RULE = 1 << 5, OPT_NODE = 1 << 6, OPT_DEPTH = 1 << 7,
-	OPT_FORMAT = 1 << 8, OPT_STRICT = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_TRACE = 1 << 11,
-	OPT_DIFF = 1 << 12, OPT_AFTER = 1 << 13, OPT_NEAR = 1 << 14, OPT_NOCANON = 1 << 15,
-	OPT_PEAKWARN = 1 << 16, OPT_CONSTANTS = 1 << 17, OPT_FUSIONDOTS = 1 << 18, OPT_MAXNODES = 1 << 19,
-	OPT_AROUND = 1 << 20, OPT_DOTSDIR = 1 << 21, OPT_INITS = 1 << 22, OPT_LIMIT = 1 << 23, OPT_MAXSIDE = 1 << 24,
-	OPT_MAXROUNDS = 1 << 25, OPT_PASSES = 1 << 26, OPT_WITH = 1 << 27, OPT_CACHEDIR = 1 << 28,
-	OPT_MODEL_COMMON = OPT_DIM | OPT_TARGET | OPT_NOCANON | OPT_INITS,
-	OPT_ROUNDS = OPT_MAXROUNDS | OPT_PASSES,      /* every command that runs the rules */
-};
+/* Bits naming the options a command accepts: one bit of a cli_optbits each
+ * (64 bits, so that a new option takes the next number, never a shared one). */
+typedef uint64_t cli_optbits;
+#define OPT_BIT(n) ((cli_optbits)1 << (n))
+#define OPT_RULES          OPT_BIT(0)
+#define OPT_DIM            OPT_BIT(1)
+#define OPT_SET            OPT_BIT(2)
+#define OPT_TARGET         OPT_BIT(3)
+#define OPT_OUTPUT         OPT_BIT(4)
+#define OPT_RULE           OPT_BIT(5)
+#define OPT_NODE           OPT_BIT(6)
+#define OPT_DEPTH          OPT_BIT(7)
+#define OPT_FORMAT         OPT_BIT(8)
+#define OPT_STRICT         OPT_BIT(9)
+#define OPT_VERBOSE        OPT_BIT(10)
+#define OPT_TRACE          OPT_BIT(11)
+#define OPT_DIFF           OPT_BIT(12)
+#define OPT_AFTER          OPT_BIT(13)
+#define OPT_NEAR           OPT_BIT(14)
+#define OPT_NOCANON        OPT_BIT(15)
+#define OPT_PEAKWARN       OPT_BIT(16)
+#define OPT_CONSTANTS      OPT_BIT(17)
+#define OPT_FUSIONDOTS     OPT_BIT(18)
+#define OPT_MAXNODES       OPT_BIT(19)
+#define OPT_AROUND         OPT_BIT(20)
+#define OPT_DOTSDIR        OPT_BIT(21)
+#define OPT_INITS          OPT_BIT(22)
+#define OPT_LIMIT          OPT_BIT(23)
+#define OPT_MAXSIDE        OPT_BIT(24)
+#define OPT_MAXROUNDS      OPT_BIT(25)
+#define OPT_PASSES         OPT_BIT(26)
+#define OPT_WITH           OPT_BIT(27)
+#define OPT_CACHEDIR       OPT_BIT(28)
+#define OPT_INPUTSHAPE     OPT_BIT(29)
+#define OPT_TENSORS        OPT_BIT(30)
+#define OPT_SWEEP          OPT_BIT(31)
+#define OPT_MEMCHART       OPT_BIT(32)
+#define OPT_MODEL_COMMON (OPT_DIM | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON | OPT_INITS)
+#define OPT_ROUNDS       (OPT_MAXROUNDS | OPT_PASSES)   /* every command that runs the rules */
 
 /* The tails of the model commands' usage lines. */
-#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--no-canonicalize] [--initializers onnx|constant]"
+#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--input-shape SPEC] [--no-canonicalize] [--initializers onnx|constant]"
 #define CLI_USAGE_WHATIF " [--set RULE.PATH=VALUE]... [--diff]"
 #define CLI_USAGE_ROUNDS " [--max-rounds N] [--passes FILE]"
 
 /* Parses argv (after the command word). Prints a usage error and returns -1
  * on an unknown or disallowed option. */
-int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_options *o);
+int cli_parse(int argc, char **argv, cli_optbits allowed, const char *usage, cli_options *o);
 /* "fusiondbg: WHAT\nusage: USAGE" on stderr (fmt as printf). Returns -1. */
 int cli_usage_error(const char *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* What a command that reads one MODEL takes and must be given. */
 typedef struct cli_command_spec {
 	const char *usage;
-	unsigned allowed;      /* OPT_* it accepts */
-	unsigned required;     /* OPT_RULE / OPT_OUTPUT it must be given */
+	cli_optbits allowed;   /* OPT_* it accepts */
+	cli_optbits required;  /* OPT_RULE / OPT_OUTPUT it must be given */
 	const char *needs;     /* the usage error otherwise: "why needs one MODEL and --rule NAME" */
 	bool events;           /* a session command: keep the trace events (why, --trace) */
 } cli_command_spec;
@@ -87,8 +120,19 @@ typedef struct cli_command_spec {
  * error printed. */
 int cli_parse_command(int argc, char **argv, const cli_command_spec *c, cli_options *o);
 
+/* cli_parse_command, then the model loaded (with --dim, --input-shape);
+ * -1 with the error printed. */
+int cli_parse_and_load(int argc, char **argv, const cli_command_spec *c, cli_options *o, fd_model *m);
+
 /* The one-line summary of the command NAME (len bytes), or NULL (main.c). */
 const char *cli_command_summary(const char *name, size_t len);
+
+/* mem --sweep (mem_sweep.c): the run once per value of a symbol. */
+struct fd_session;
+int cli_mem_sweep(const cli_options *o, struct fd_session *s);
+
+/* info --tensors (info_tensors.c): every tensor, as text or JSON. */
+void cli_info_tensors(FILE *f, const char *path, const fd_model *m, bool json);
 
 /* Prints every diagnostic as one line on stderr. */
 void cli_print_diags(const fd_diags *d);
@@ -130,5 +174,6 @@ int cmd_mem(int argc, char **argv);
 int cmd_apply(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_infer(int argc, char **argv);
 
 #endif

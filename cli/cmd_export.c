@@ -1,6 +1,8 @@
-/* cmd_export.c — `fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg}`:
- * runs the rules and draws the graph with every fusion as a labelled cluster
- * (export.h does the drawing; this file parses options and prints).
+/* cmd_export.c — `fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg}
+ * [--memory-chart FILE.{svg,png,dot}]`: runs the rules and draws the graph
+ * with every fusion as a labelled cluster, and / or the main graph's memory
+ * timeline as a chart (export.h does the drawing; this file parses options
+ * and prints).
  * Exit 0; 2 on bad usage, unreadable input or a failed export. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +18,12 @@
 static const cli_command_spec spec = {
 	.usage = "fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg}|- [--format dot|svg|png] [--after] "
 	         "[--around NODE --depth K] [--rule NAME] [--near-misses] [--constants] [--fusion-dots [--dots-dir DIR]] "
-	         "[--max-nodes N] [--max-side PX] "
+	         "[--max-nodes N] [--max-side PX] [--memory-chart FILE.{svg,png,dot}] "
 	         "[--set RULE.PATH=VALUE]..." CLI_USAGE_MODEL CLI_USAGE_ROUNDS " [--peak-warn BYTES]",
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_AFTER | OPT_AROUND | OPT_DEPTH | OPT_RULE |
 	           OPT_NEAR | OPT_PEAKWARN | OPT_SET | OPT_CONSTANTS | OPT_FUSIONDOTS | OPT_MAXNODES | OPT_FORMAT |
-	           OPT_DOTSDIR | OPT_MAXSIDE | OPT_ROUNDS,
-	.required = OPT_OUTPUT,
-	.needs = "export needs one MODEL and -o FILE",
+	           OPT_DOTSDIR | OPT_MAXSIDE | OPT_ROUNDS | OPT_MEMCHART,
+	.needs = "export needs one MODEL",
 };
 
 int cmd_export(int argc, char **argv)
@@ -30,6 +31,18 @@ int cmd_export(int argc, char **argv)
 	cli_options o;
 	if (cli_parse_command(argc, argv, &spec, &o) < 0)
 		return EXIT_BAD_INPUT;
+	if (!o.output && !o.memory_chart) {
+		cli_usage_error(spec.usage, "export needs -o FILE or --memory-chart FILE");
+		return EXIT_BAD_INPUT;
+	}
+	if (o.memory_chart) {
+		fd_export_format cf;
+		if (export_format_from_path(o.memory_chart, &cf) < 0) {
+			txt_fprintf(stderr, "fusiondbg: %s: the memory chart's name must end in .svg, .png or .dot\n",
+			        o.memory_chart);
+			return EXIT_BAD_INPUT;
+		}
+	}
 	if (o.depth_given && !o.node && !o.rule) {   /* a whole picture has no depth: say so, do not ignore it */
 		cli_usage_error(spec.usage, "--depth %d draws K steps around something: give --around NODE or --rule NAME",
 		                o.depth);
@@ -38,10 +51,10 @@ int cmd_export(int argc, char **argv)
 	fd_export_options eo;
 	export_options_init(&eo);
 	/* --format, else the name's extension; standard output (-o -) is DOT by default */
-	bool to_stdout = !strcmp(o.output, "-");
+	bool to_stdout = o.output && !strcmp(o.output, "-");
 	if (o.format_given)
 		eo.format = o.format == FORMAT_SVG ? EXPORT_SVG : o.format == FORMAT_PNG ? EXPORT_PNG : EXPORT_DOT;
-	else if (to_stdout)
+	else if (to_stdout || !o.output)
 		eo.format = EXPORT_DOT;
 	else if (export_format_from_path(o.output, &eo.format) < 0) {
 		txt_fprintf(stderr, "fusiondbg: %s: unknown picture format; the name must end in .dot, .gv, "
@@ -72,10 +85,16 @@ int cmd_export(int argc, char **argv)
 	int rc = EXIT_OK;
 	/* with -o - the picture is standard output: the words go to standard error */
 	FILE *words = to_stdout ? stderr : stdout;
-	if (export_graph(r, &eo, o.output, &d) < 0)
+	if (o.output && export_graph(r, &eo, o.output, &d) < 0)
 		rc = EXIT_BAD_INPUT;
-	else
+	else if (o.output)
 		txt_fprintf(words, "wrote %s\n", to_stdout ? "standard output" : o.output);
+	if (rc == EXIT_OK && o.memory_chart) {
+		if (export_memory_chart(session_final_estimate(&ss), 0, o.memory_chart, &d) < 0)
+			rc = EXIT_BAD_INPUT;
+		else
+			txt_fprintf(words, "wrote %s (memory timeline)\n", o.memory_chart);
+	}
 	if (rc == EXIT_OK && o.fusion_dots) {
 		fd_export_files files = { 0 };
 		int n = export_fusion_dots(r, &eo, &files, &d);

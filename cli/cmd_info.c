@@ -12,8 +12,8 @@
 #include "base/text.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg info MODEL [--format text|json] [--dim NAME=VALUE]",
-	.allowed = OPT_FORMAT | OPT_MODEL_COMMON,
+	.usage = "fusiondbg info MODEL [--tensors] [--format text|json] [--dim NAME=VALUE] [--input-shape SPEC]",
+	.allowed = OPT_FORMAT | OPT_MODEL_COMMON | OPT_TENSORS,
 	.needs = "info wants exactly one MODEL",
 };
 
@@ -92,8 +92,12 @@ static void print_json(FILE *f, const char *path, const fd_model_info *in)
 	for (int32_t i = 0; i < in->n_symdims; i++) {
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
 		json_write_string(f, in->symdims[i].name);
-		fprintf(f, ", \"value\": %lld, \"bound\": %s}", (long long)in->symdims[i].value,
-		        in->symdims[i].bound ? "true" : "false");
+		if (in->symdims[i].bound)
+			fprintf(f, ", \"value\": %lld", (long long)in->symdims[i].value);
+		else
+			fputs(", \"value\": null", f);
+		fprintf(f, ", \"bound\": %s, \"used\": %s}", in->symdims[i].bound ? "true" : "false",
+		        in->symdims[i].used ? "true" : "false");
 	}
 	fprintf(f, "%s]\n}\n", in->n_symdims ? "\n  " : "");
 }
@@ -188,10 +192,12 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in)
 		for (int32_t i = 0; i < in->n_symdims; i++) {
 			const fd_symdim *s = &in->symdims[i];
 			if (s->bound)
-				txt_fprintf(f, "  %-*s  %lld (--dim)\n", w, s->name, (long long)s->value);
+				txt_fprintf(f, "  %-*s  %lld (bound)\n", w, s->name, (long long)s->value);
+			else if (s->used)
+				txt_fprintf(f, "  %-*s  unbound (sizes that depend on it are formulas; bind with --dim %s=N)\n",
+				        w, s->name, s->name);
 			else
-				txt_fprintf(f, "  %-*s  %lld (assumed; bind with --dim %s=N)\n", w, s->name,
-				        (long long)s->value, s->name);
+				txt_fprintf(f, "  %-*s  unbound, no tensor depends on it\n", w, s->name);
 		}
 	}
 
@@ -214,11 +220,14 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in)
 int cmd_info(int argc, char **argv)
 {
 	cli_options o;
-	if (cli_parse_command(argc, argv, &spec, &o) < 0)
-		return EXIT_BAD_INPUT;
 	fd_model m;
-	if (cli_load_model(&o, &m))
+	if (cli_parse_and_load(argc, argv, &spec, &o, &m))
 		return EXIT_BAD_INPUT;
+	if (o.tensors) {
+		cli_info_tensors(stdout, o.model, &m, o.format == FORMAT_JSON);
+		model_release(&m);
+		return fflush(stdout) ? EXIT_BAD_INPUT : EXIT_OK;
+	}
 	fd_model_info info;
 	model_info_compute(&m, &info);
 	if (o.format == FORMAT_JSON)

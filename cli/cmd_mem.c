@@ -3,20 +3,23 @@
  * bytes in / out / removed, workspace, kernel peak and the estimated
  * speed-up; the main graph's (and every body's) activation peak before and
  * after the fusions with the tensors that make it; warnings over the
- * threshold. JSON: the match keys plus "memory". Exit 0, 2 on bad input. */
+ * threshold. JSON: the match keys plus "memory". --sweep: mem_sweep.c.
+ * Exit 0, 2 on bad input. */
 #include <stdio.h>
 #include "cli.h"
 #include "session/session.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg mem MODEL -r RULES [--format text|json] [--peak-warn BYTES]" CLI_USAGE_WHATIF
-	         CLI_USAGE_MODEL CLI_USAGE_ROUNDS,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_FORMAT | OPT_PEAKWARN | OPT_SET | OPT_DIFF | OPT_ROUNDS,
+	.usage = "fusiondbg mem MODEL -r RULES [--format text|json] [--peak-warn BYTES] [--sweep NAME=V,V,...]"
+	         CLI_USAGE_WHATIF CLI_USAGE_MODEL CLI_USAGE_ROUNDS,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_FORMAT | OPT_PEAKWARN | OPT_SET | OPT_DIFF | OPT_ROUNDS | OPT_SWEEP,
 	.needs = "mem needs one MODEL",
 };
 
 static int run(const cli_options *o, fd_session *s)
 {
+	if (o->sweep)
+		return cli_mem_sweep(o, s);
 	if (o->format == FORMAT_JSON) {
 		fputs("{\n", stdout);
 		cli_write_run_json(stdout, o, s);

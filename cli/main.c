@@ -20,6 +20,7 @@ static const struct command {
 	{ "why",    cmd_why,    "why a rule did not fire on a node, in one line, then the detail" },
 	{ "mem",    cmd_mem,    "memory per fusion and graph peak before -> after, speed-up estimates" },
 	{ "apply",  cmd_apply,  "write the fused model: each fusion one custom-domain node" },
+	{ "infer",  cmd_infer,  "write the model with every inferred shape in value_info (symbols as dim_param)" },
 	{ "export", cmd_export, "draw the graph: DOT / PNG / SVG, every fusion an annotated cluster" },
 	{ "compare", cmd_compare, "a compiler's optimized graph or fusion_result.json against the prediction" },
 	{ "diagnose", cmd_diagnose, "CANN's fusion_diagnose: dtypes, memory limits against real sizes, kernel cache" },

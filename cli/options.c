@@ -15,13 +15,15 @@
 static const struct option_def {
 	const char *long_name;
 	char short_name;
-	unsigned bit;
+	cli_optbits bit;
 	const char *value;
 	const char *help;
 } option_defs[] = {
 	{ "rules", 'r', OPT_RULES, "RULES", "rule file or directory, repeatable (default: GRAPH_AUTOFUSION_RULES_DIR, "
 	                                   "else the installed rules)" },
 	{ "dim", 0, OPT_DIM, "NAME=V", "bind the symbolic dimension NAME to V, repeatable" },
+	{ "input-shape", 0, OPT_INPUTSHAPE, "SPEC", "input shapes as ATC takes them: \"x:1,3,224,224;mask:1,128\" "
+	                                             "(-1 leaves a dim unbound), repeatable" },
 	{ "target", 0, OPT_TARGET, "T", "the target a rule's scope must contain (default ai_core)" },
 	{ "no-canonicalize", 0, OPT_NOCANON, NULL, "match op types literally: no decomposed forms (Swish, Gelu, LayerNorm)" },
 	{ "initializers", 0, OPT_INITS, "POLICY", "initializers also listed as graph inputs: onnx (default; from IR 4 "
@@ -52,6 +54,11 @@ static const struct option_def {
 	{ "passes", 0, OPT_PASSES, "FILE", "run the rules in the passes this file lists, one pass a line" },
 	{ "with", 0, OPT_WITH, "FILE", "the compiler's result: its optimized .onnx or a fusion_result.json" },
 	{ "cache-dir", 0, OPT_CACHEDIR, "DIR", "the JIT kernel cache to check (default ~/.cann/kernel_cache)" },
+	{ "tensors", 0, OPT_TENSORS, NULL, "list every tensor: graph, shape, dtype, bytes, producer" },
+	{ "sweep", 0, OPT_SWEEP, "NAME=V,V,...", "run once per value of the symbol NAME: peak, memory rejections, "
+	                                          "where each rule stops firing" },
+	{ "memory-chart", 0, OPT_MEMCHART, "FILE", "also draw the memory timeline (live bytes per step, before and "
+	                                           "after fusion) to FILE.svg or FILE.png" },
 };
 
 static const struct option_def *find_option(const char *arg, const char **inline_value)
@@ -90,7 +97,7 @@ int cli_usage_error(const char *usage, const char *fmt, ...)
 
 /* fusiondbg COMMAND --help: the usage line, what the command does, and the
  * options it takes, from the table above. */
-static void print_help(const char *usage, unsigned allowed)
+static void print_help(const char *usage, cli_optbits allowed)
 {
 	const char *name = usage + strlen("fusiondbg ");
 	size_t len = strcspn(name, " ");
@@ -118,7 +125,7 @@ static void print_help(const char *usage, unsigned allowed)
 
 /* An option the command does not take: the nearest of those it does, or
  * that the option belongs to other commands. */
-static int unknown_option(const char *arg, const struct option_def *known, unsigned allowed, const char *usage)
+static int unknown_option(const char *arg, const struct option_def *known, cli_optbits allowed, const char *usage)
 {
 	const char *command = usage + strlen("fusiondbg ");
 	int cl = (int)strcspn(command, " ");
@@ -162,7 +169,28 @@ static int parse_count(const char *v, const struct option_def *d, int64_t max, c
 	return 0;
 }
 
-static int apply_option(const struct option_def *d, const char *v, const char *usage, unsigned allowed,
+/* --dim names: copies that live as long as the process (the model, a
+ * session's rebinding and the TUI hold them), freed at exit. */
+static char *dim_names[CLI_MAX_LIST];
+static int n_dim_names;
+
+static void free_dim_names(void)
+{
+	while (n_dim_names > 0)
+		free(dim_names[--n_dim_names]);
+}
+
+static const char *dim_name_copy(const char *v, size_t n)
+{
+	if (n_dim_names == 0)
+		atexit(free_dim_names);
+	char *c = strndup(v, n);
+	if (n_dim_names < CLI_MAX_LIST)
+		dim_names[n_dim_names++] = c;
+	return c;
+}
+
+static int apply_option(const struct option_def *d, const char *v, const char *usage, cli_optbits allowed,
                         cli_options *o)
 {
 	switch (d->bit) {
@@ -178,9 +206,17 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 			return cli_usage_error(usage, "--dim wants NAME=VALUE with VALUE >= 0, not '%s'", v);
 		if (o->n_dims == CLI_MAX_LIST)
 			return cli_usage_error(usage, "too many %s options", "--dim");
-		o->dims[o->n_dims++] = (fd_dim_binding){ strndup(v, (size_t)(eq - v)), value };
+		o->dims[o->n_dims++] = (fd_dim_binding){ dim_name_copy(v, (size_t)(eq - v)), value };
 		break;
 	}
+	case OPT_INPUTSHAPE:
+		if (o->n_input_shapes == CLI_MAX_LIST)
+			return cli_usage_error(usage, "too many %s options", "--input-shape");
+		o->input_shapes[o->n_input_shapes++] = v;
+		break;
+	case OPT_SWEEP: o->sweep = v; break;
+	case OPT_MEMCHART: o->memory_chart = v; break;
+	case OPT_TENSORS: o->tensors = true; break;
 	case OPT_SET:
 		if (!strchr(v, '=') || o->n_sets == CLI_MAX_LIST)
 			return cli_usage_error(usage, "--set wants RULE.PATH=VALUE, not '%s'", v);
@@ -251,7 +287,7 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	return 0;
 }
 
-int cli_parse(int argc, char **argv, unsigned allowed, const char *usage, cli_options *o)
+int cli_parse(int argc, char **argv, cli_optbits allowed, const char *usage, cli_options *o)
 {
 	memset(o, 0, sizeof *o);
 	o->target = "ai_core";
@@ -303,6 +339,13 @@ int cli_parse_command(int argc, char **argv, const cli_command_spec *c, cli_opti
 	return 0;
 }
 
+int cli_parse_and_load(int argc, char **argv, const cli_command_spec *c, cli_options *o, fd_model *m)
+{
+	if (cli_parse_command(argc, argv, c, o) < 0)
+		return -1;
+	return cli_load_model(o, m);
+}
+
 void cli_print_diags(const fd_diags *d)
 {
 	char line[4096];
@@ -314,7 +357,8 @@ int cli_load_model(const cli_options *o, fd_model *m)
 {
 	fd_diags d;
 	diags_init(&d);
-	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims,
+	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims, .input_shapes = o->input_shapes,
+	                       .n_input_shapes = o->n_input_shapes,
 	                       .initializers_constant = o->initializers == INIT_POLICY_CONSTANT };
 	int rc = model_load_onnx(m, o->model, &lo, &d);
 	cli_print_diags(&d);

@@ -3,7 +3,7 @@
 
 Each model shows one shipped rule firing, or one common reason for a rule
 not firing (see samples/README.md for the table: file, contents, rule,
-expected outcome). The output is byte-for-byte reproducible: fixed node and
+expected outcome); dynamic_samples.py adds the dynamic-shape families. The output is byte-for-byte reproducible: fixed node and
 tensor names, weights from an integer formula (no random), no timestamps,
 producer "fusiondbg-samples", a fixed opset and IR version per model.
 tests/cli/test_samples.sh re-runs this script and compares the bytes.
@@ -17,6 +17,9 @@ import sys
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dynamic_samples  # noqa: E402  (the dynamic-shape families, its own file)
 
 PRODUCER = "fusiondbg-samples"
 PRODUCER_VERSION = "1"
@@ -521,10 +524,11 @@ def s_if_subgraph():
 
 def s_symbolic_batch():
 	"""conv1 -> add1 -> SiLU on x[batch,16,64,64] (dim_param "batch").
-	Unbound, batch is assumed 1 and Conv_Add_SiLU_Fusion fires (tensors 256 KiB).
-	--dim batch=64: every tensor 16 MiB, still fires. --dim batch=128:
-	intermediates 32 MiB (= limit, pass) but output mul1 32 MiB > 16 MiB, so
-	memory_limit fails."""
+	Unbound, every tensor is 256 KiB x batch: memory_limit depends on batch and
+	Conv_Add_SiLU_Fusion ends "unknown" (it holds for batch <= 64). --dim
+	batch=64: every tensor 16 MiB, fires. --dim batch=128: intermediates
+	32 MiB (= limit, pass) but output mul1 32 MiB > 16 MiB, so memory_limit
+	fails."""
 	b = Builder("symbolic_batch")
 	x = b.input("x", ["batch", 16, 64, 64])
 	conv_add_silu(b, "1", x, 16, 16)
@@ -605,6 +609,11 @@ SAMPLES = [
 ]
 
 
+def dynamic():
+	"""The dynamic-shape samples of dynamic_samples.py, as models."""
+	return [(name, model(g, opset)) for name, g, opset in dynamic_samples.samples()]
+
+
 def check(m, name):
 	"""Both checks the brief asks for; raises on the first problem."""
 	onnx.checker.check_model(m, full_check=True)
@@ -614,8 +623,7 @@ def check(m, name):
 def main(argv):
 	out = argv[1] if len(argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 	os.makedirs(out, exist_ok=True)
-	for fn in SAMPLES:
-		name, m = fn()
+	for name, m in [fn() for fn in SAMPLES] + dynamic():
 		check(m, name)
 		data = m.SerializeToString()
 		with open(os.path.join(out, name), "wb") as f:

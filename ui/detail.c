@@ -62,9 +62,10 @@ void tui_set_detail_node(tui *t, int32_t graph, int32_t node)
 	t->dnode = node;
 }
 
-static const char *bytes(int64_t b, char *buf, size_t size)
+/* A figure: "784 KiB", "256 KiB × batch", "unknown". */
+static const char *size_text(fd_sint s, char *buf, size_t size)
 {
-	return estimate_format_bytes(b, buf, size);
+	return estimate_format_size(s, buf, size);
 }
 
 static void tensor_row(tui *t, const fd_graph *g, int32_t ti, const char *dir)
@@ -74,10 +75,8 @@ static void tensor_row(tui *t, const fd_graph *g, int32_t ti, const char *dir)
 		return;
 	}
 	const fd_tensor *tt = &g->tensors[ti];
-	char sb[96], bb[32] = "?", from[NAME_SHOWN + 40] = "", name[NAME_SHOWN + 1], other[NAME_SHOWN + 1];
-	int64_t b;
-	if (tensor_bytes(tt, &b))
-		bytes(b, bb, sizeof bb);
+	char sb[96], bb[160], from[NAME_SHOWN + 40] = "", name[NAME_SHOWN + 1], other[NAME_SHOWN + 1];
+	size_text(tt->dtype == DT_UNDEFINED ? sint_unknown() : tensor_bytes_sym(tt), bb, sizeof bb);
 	static const char *const kinds[] = { "activation", "graph input", "weight", "constant", "outer scope" };
 	if (!strcmp(dir, "in") && tt->producer >= 0)
 		snprintf(from, sizeof from, " from %s", shown(other, sizeof other, g->nodes[tt->producer].name));
@@ -169,7 +168,7 @@ static void build_node(tui *t)
 	if (f >= 0) {
 		const fd_fusion *fu = &r->fusions[f];
 		const fd_rule *rule = &r->rules->rules[fu->rule];
-		char b1[32], b2[32], b3[32], b4[32], b5[32];
+		char b1[160], b2[160], b3[160], b4[160], b5[160];
 		add(t, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "fusion #%d by %s: %d nodes %s %s", f,
 		    rule->name, fu->n_nodes, G.arrow, rule->target_op ? rule->target_op : "?");
 		/* every member, each name cut; the row cuts the list (head…tail) */
@@ -183,19 +182,25 @@ static void build_node(tui *t)
 		sb_release(&members);
 		if ((size_t)f < e->n_fusions) {
 			const fd_fusion_est *fe = &e->fusions[f];
-			add(t, ROLE_NORMAL, -1, NULL, "  in %s (act %s, const %s)  out %s", bytes(fe->inputs_bytes, b1, sizeof b1),
-			    bytes(fe->input_act_bytes, b2, sizeof b2), bytes(fe->input_const_bytes, b3, sizeof b3),
-			    bytes(fe->outputs_bytes, b4, sizeof b4));
-			add(t, ROLE_NORMAL, -1, NULL, "  removed %s  ws %s%s", bytes(fe->intermediate_bytes_removed, b1, sizeof b1),
-			    bytes(fe->workspace_bytes, b2, sizeof b2), fe->workspace_known ? "" : " (unknown)");
+			add(t, ROLE_NORMAL, -1, NULL, "  in %s (act %s, const %s)  out %s", size_text(fe->inputs_f, b1, sizeof b1),
+			    size_text(fe->input_act_f, b2, sizeof b2), size_text(fe->input_const_f, b3, sizeof b3),
+			    size_text(fe->outputs_f, b4, sizeof b4));
+			add(t, ROLE_NORMAL, -1, NULL, "  removed %s  ws %s", size_text(fe->removed_f, b1, sizeof b1),
+			    size_text(fe->workspace_f, b2, sizeof b2));
 			char sp[48];
-			add(t, ROLE_FIRED, -1, NULL, "  kernel peak %s%s  %s (%s)", bytes(fe->kernel_peak_bytes, b5, sizeof b5),
-			    fe->chunk_ratio < 1 ? " chunked" : "", estimate_format_speedup(fe->speedup, sp, sizeof sp),
-			    fe->compute_bound ? "compute bound" : "memory bound");
+			if (fe->speedup > 0)
+				add(t, ROLE_FIRED, -1, NULL, "  kernel peak %s%s  %s (%s)", size_text(fe->kernel_peak_f, b5, sizeof b5),
+				    fe->chunk_ratio < 1 ? " chunked" : "", estimate_format_speedup(fe->speedup, sp, sizeof sp),
+				    fe->compute_bound ? "compute bound" : "memory bound");
+			else
+				add(t, ROLE_FIRED, -1, NULL, "  kernel peak %s%s  speed-up unknown", size_text(fe->kernel_peak_f, b5,
+				    sizeof b5), fe->chunk_ratio < 1 ? " chunked" : "");
 			if (fe->advice != ADVICE_NONE)
 				add(t, ROLE_WARN, -1, NULL, "  advice: %s", mem_advice_text(fe->advice));
-			if (fe->n_unknown)
-				add(t, ROLE_WARN, -1, NULL, "  %d tensor%s of unknown size counted as 0", fe->n_unknown,
+			if (fe->symbolic)
+				add(t, ROLE_DIM, -1, NULL, "  sizes are formulas in the unbound symbols (bind them for numbers)");
+			else if (fe->n_unknown)
+				add(t, ROLE_WARN, -1, NULL, "  %d tensor%s of unknown size", fe->n_unknown,
 				    fe->n_unknown == 1 ? "" : "s");
 		}
 	} else {

@@ -27,6 +27,81 @@ unsigned tui_after_edit(tui *t, int rc, fd_diags *d, const char *what)
 	return RES_RERUN | RES_REDRAW;
 }
 
+/* "1 lost (FD-CF03)" and the like, for the status line. */
+static void binding_summary(const fd_binding_diff *bd, char *buf, size_t size)
+{
+	size_t at = (size_t)snprintf(buf, size, "%zu gained, %zu lost", bd->n_gained, bd->n_lost);
+	for (size_t i = 0; i < bd->n_changes && at < size; i++)
+		if (bd->changes[i].kind == CHANGE_LOST && reason_code(bd->changes[i].why)[0]) {
+			at += (size_t)snprintf(buf + at, size - at, " (first: %s)", reason_code(bd->changes[i].why));
+			break;
+		}
+}
+
+unsigned tui_bind_dim(tui *t, const char *name)
+{
+	const fd_model *m = session_model(&t->s);
+	strbuf label = { 0 }, init = { 0 };
+	sb_puts(&label, "bind NAME=VALUE (NAME= unbinds;");
+	const char *first = name;
+	int listed = 0;
+	for (int32_t i = 0; i < m->n_symdims; i++) {
+		if (!m->symdims[i].used)
+			continue;
+		if (!first && !m->symdims[i].bound)
+			first = m->symdims[i].name;
+		if (m->symdims[i].bound)
+			sb_printf(&label, " %s=%lld", m->symdims[i].name, (long long)m->symdims[i].value);
+		else
+			sb_printf(&label, " %s unbound", m->symdims[i].name);
+		listed++;
+	}
+	sb_puts(&label, "): ");
+	if (!listed) {
+		sb_release(&label);
+		tui_message(t, ROLE_WARN, "no symbolic dims: every dim of this model is a number");
+		return RES_REDRAW;
+	}
+	sb_printf(&init, "%s=", first ? first : m->symdims[0].name);
+	char *text = prompt_text(t, sb_str(&label), sb_str(&init));
+	sb_release(&label);
+	sb_release(&init);
+	if (!text) {
+		tui_message(t, ROLE_NORMAL, "binding unchanged");
+		return RES_REDRAW;
+	}
+	char *eq = strchr(text, '=');
+	char *end = NULL;
+	long long v = -1;
+	if (eq && eq[1])
+		v = strtoll(eq + 1, &end, 10);
+	if (!eq || eq == text || (eq[1] && (*end || v < 0))) {
+		tui_message(t, ROLE_ERROR, "%s: write NAME=VALUE with VALUE >= 0, or NAME= to unbind (not applied)", text);
+		free(text);
+		return RES_REDRAW;
+	}
+	*eq = 0;
+	fd_diags d;
+	diags_init(&d);
+	int rc = session_rebind(&t->s, text, v, &d);
+	char line[1024];
+	unsigned res = RES_REDRAW;
+	if (rc < 0) {
+		tui_message(t, ROLE_ERROR, "%s (not applied)", d.n ? diag_format(&d.items[0], line, sizeof line) : text);
+	} else {
+		const fd_binding_diff *bd = session_binding_diff(&t->s);
+		char sum[128];
+		binding_summary(bd, sum, sizeof sum);
+		size_t nf = session_result(&t->s)->n_fusions;
+		tui_message(t, ROLE_EDITED, "%s; re-ran: %zu fusion%s, %s; peak after fusion %s %s %s; M shows the memory",
+		            bd->what, nf, nf == 1 ? "" : "s", sum, bd->peak_old[1], G.arrow, bd->peak_new[1]);
+		res = RES_RERUN | RES_REDRAW;
+	}
+	diags_release(&d);
+	free(text);
+	return res;
+}
+
 static unsigned edit_cancelled(tui *t)
 {
 	tui_message(t, ROLE_NORMAL, "edit cancelled");

@@ -143,10 +143,24 @@ static void draw_title(tui *t)
 	const fd_match_result *r = session_result(s);
 	const fd_estimate *e = session_final_estimate(s);   /* the graph after every round */
 	const char *model = strrchr(t->model_path, '/') ? strrchr(t->model_path, '/') + 1 : t->model_path;
-	char before[32] = "?", after[32] = "?";
+	char before[160] = "?", after[160] = "?";
 	if (e->n_graphs > 0) {
-		estimate_format_bytes(e->graphs[0].before.peak_bytes, before, sizeof before);
-		estimate_format_bytes(e->graphs[0].after.peak_bytes, after, sizeof after);
+		estimate_format_peak(session_model(s), &e->graphs[0].before, before, sizeof before);
+		estimate_format_peak(session_model(s), &e->graphs[0].after, after, sizeof after);
+	}
+	/* the symbols the figures depend on: bound ones with their values,
+	 * unbound ones named, so a formula in the title is never a mystery */
+	char syms[256] = "";
+	const fd_model *m = session_model(s);
+	size_t at = 0;
+	for (int32_t i = 0; i < m->n_symdims && at + 1 < sizeof syms; i++) {
+		if (!m->symdims[i].used)
+			continue;
+		if (m->symdims[i].bound)
+			at += (size_t)snprintf(syms + at, sizeof syms - at, "  %s=%lld", m->symdims[i].name,
+			                       (long long)m->symdims[i].value);
+		else
+			at += (size_t)snprintf(syms + at, sizeof syms - at, "  %s unbound", m->symdims[i].name);
 	}
 	size_t unsaved = session_unsaved(s);
 	char buf[1024], mod[96] = "";
@@ -163,14 +177,14 @@ static void draw_title(tui *t)
 		snprintf(rounds, sizeof rounds, " in %d rounds%s", (int)tui_n_rounds(t),
 		         session_rounds(s)->settled ? "" : " (not settled)");
 	/* the fullest form that fits: model, unsaved, fired and peak matter most */
-	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu%s  peak %s %s %s",
-	         model, mod, t->rules_label, target, fired, rounds, before, G.arrow, after);
+	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu%s  peak %s %s %s%s",
+	         model, mod, t->rules_label, target, fired, rounds, before, G.arrow, after, syms);
 	if (display_width(buf) > t->cols)
-		snprintf(buf, sizeof buf, " fusiondbg  %s%s  %d rules  %s  fired %zu%s  peak %s %s %s", model, mod,
-		         (int)r->n_rules, target, fired, rounds, before, G.arrow, after);
+		snprintf(buf, sizeof buf, " fusiondbg  %s%s  %d rules  %s  fired %zu%s  peak %s %s %s%s", model, mod,
+		         (int)r->n_rules, target, fired, rounds, before, G.arrow, after, syms);
 	if (display_width(buf) > t->cols)
-		snprintf(buf, sizeof buf, " %s%s  %s  fired %zu  peak %s %s %s", model, mod, target, fired, before,
-		         G.arrow, after);
+		snprintf(buf, sizeof buf, " %s%s  %s  fired %zu  peak %s %s %s%s", model, mod, target, fired, before,
+		         G.arrow, after, syms);
 	display_fill(0, 0, t->cols, ROLE_TITLE, 0);
 	display_text(0, 0, t->cols, ROLE_TITLE, 0, buf);
 }

@@ -65,6 +65,18 @@ unsigned tui_show_view(tui *t, enum tui_view v)
 	return RES_REDRAW | RES_DETAIL;
 }
 
+unsigned tui_show_node(tui *t, int32_t graph, int32_t node)
+{
+	size_t gr = vs_graph_node_row(&t->grows, session_model(&t->s), graph, node);
+	if (gr == VS_NONE)
+		return RES_REDRAW;
+	unsigned res = tui_show_view(t, VIEW_GRAPH);
+	vs_list_set_rows(&t->list[VIEW_GRAPH], vs_graph_rows_count(&t->grows));
+	vs_list_goto(&t->list[VIEW_GRAPH], gr);
+	tui_set_detail_node(t, graph, node);
+	return res | RES_DETAIL;
+}
+
 /* ---- rounds --------------------------------------------------------------- */
 
 int32_t tui_n_rounds(const tui *t)
@@ -336,6 +348,7 @@ static void restore_spot(tui *t)
 
 void tui_refresh(tui *t)
 {
+	t->run_gen++;
 	tui_rebuild_rule_rows(t);
 	restore_spot(t);
 	if (t->diff_valid) {

@@ -109,6 +109,7 @@ struct tui {
 	/* diff against the rules as loaded */
 	fd_session_diff diff;
 	bool diff_valid;
+	unsigned run_gen;           /* counts the re-runs (tui_refresh): views rebuild what they derived */
 	/* messages */
 	char msg[512];
 	int msg_role;

@@ -46,6 +46,8 @@ TUI_VIEWS(VIEW_OPS_DECL, )
 unsigned tui_toggle_breakpoint(tui *t, const vs_breakpoint *bp);
 /* Focus view v, remembering where we came from (q goes back). */
 unsigned tui_show_view(tui *t, enum tui_view v);
+/* The graph view focused on node (graph, node), which the detail shows. */
+unsigned tui_show_node(tui *t, int32_t graph, int32_t node);
 /* The trace cursor moves to event ev (stepper, why-not, breakpoints) of
  * the stepped round; tui_goto_round_event first steps round `round`. */
 unsigned tui_goto_event(tui *t, uint32_t ev);
@@ -65,6 +67,10 @@ void tui_set_detail_node(tui *t, int32_t graph, int32_t node);
 /* edit.c: prompt-driven edit of rule's path (path may be NULL: ask for
  * PATH=VALUE), validated and applied by the session. */
 unsigned tui_edit_value(tui *t, int32_t rule, const char *path);
+/* edit.c: the dims what-if: a prompt for NAME=VALUE (name, when given, fills
+ * it), the session rebinds and re-runs, the status line says what changed
+ * (the memory view shows it whole). */
+unsigned tui_bind_dim(tui *t, const char *name);
 
 /* whynot.c: the why-not menu for a node, then the landing in the trace. */
 unsigned tui_why_not_node(tui *t, int32_t graph, int32_t node);

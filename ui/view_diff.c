@@ -174,14 +174,7 @@ static unsigned action(tui *t, enum tui_action a)
 	const struct diff_row *d = &drows.items[row];
 	if (d->kind == DR_FUSION) {
 		const fd_fusion_change *c = &t->diff.changes[d->i];
-		size_t gr = vs_graph_node_row(&t->grows, session_model(&t->s), c->graph, c->node);
-		if (gr == VS_NONE)
-			return RES_REDRAW;
-		unsigned res = tui_show_view(t, VIEW_GRAPH);
-		vs_list_set_rows(&t->list[VIEW_GRAPH], vs_graph_rows_count(&t->grows));
-		vs_list_goto(&t->list[VIEW_GRAPH], gr);
-		tui_set_detail_node(t, c->graph, c->node);
-		return res | RES_DETAIL;
+		return tui_show_node(t, c->graph, c->node);
 	}
 	if (d->kind == DR_EDIT || d->kind == DR_RULE) {
 		int32_t rule = d->kind == DR_EDIT ? t->s.edits[d->i].rule : t->diff.rules[d->i].rule;

@@ -19,6 +19,8 @@ static const char *const intro[] = {
 	"     re-run at once; D shows the diff against the rules as loaded; u undoes.",
 	"  5  s saves the edits into the rule files (only the values change; FILE.orig is",
 	"     kept); E exports the graph to DOT/PNG/SVG; q goes back, and quits from the top.",
+	"  6  M shows the memory timeline; @ binds a symbolic dim (batch=32) and re-runs:",
+	"     the fusions gained and lost, and the peak before -> after, as for an edit.",
 	"",
 	"Keys can be changed in $XDG_CONFIG_HOME/fusiondbg/keys (or ~/.config/fusiondbg/keys):",
 	"  bind SCOPE KEY ACTION     e.g.  bind generic <C-x> save    bind trace s step-next",

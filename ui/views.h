@@ -18,6 +18,7 @@
 	_(X, DIFF,   diff,   "diff",        "diff vs rules as loaded", 1, "Show the diff against the rules as loaded") \
 	_(X, BREAKS, breaks, "breakpoints", "breakpoints",             0, "Show the breakpoints") \
 	_(X, COMPARE, compare, "compare",   "compare with the compiler", 0, "Show where the compiler (--with) differs") \
+	_(X, MEMORY, memory, "memory",      "memory timeline",         1, "Show the memory timeline (live bytes per step)") \
 	_(X, HELP,   help,   "help",        "help",                    0, "Show this help")
 
 #define VIEW_ENUM(X, id, ops, name, title, tab, help) VIEW_##id,

@@ -1,12 +1,13 @@
-/* estimate.c — memory and cost estimates of a match result, as numbers: per
- * fusion (bytes in, out, removed, workspace, kernel peak with chunking,
- * roofline speed-up) and per graph (liveness peak before / after the
- * fusions, and the tensors that make it). Formulas: estimate.h. Words (text,
- * JSON, formatting): estimate_report.c. */
+/* estimate.c — memory and cost estimates of a match result: the FLOPs
+ * table, per fusion (bytes in, out, removed, workspace, kernel peak with
+ * chunking, roofline speed-up, as numbers and as formulas), the cache of
+ * per-model sizes, and the whole estimate. Per graph (liveness):
+ * estimate_liveness.c. Formulas: estimate.h. Words (text, JSON,
+ * formatting): estimate_report.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "estimate/estimate.h"
+#include "estimate/estimate_internal.h"
 #include "base/arena.h"
 
 /* ---- FLOPs per op, as a table -------------------------------------------- */
@@ -198,19 +199,42 @@ static int64_t bytes_or_zero(const fd_graph *g, int32_t t, int32_t *n_unknown)
 	return b;
 }
 
-/* Tensor sizes and node times depend on the model only: computed once per
- * model and kept in the estimate (est_cache), so a what-if re-run only adds
- * them up. */
-typedef struct est_cache {
-	const fd_match_ctx *ctx;
-	const fd_model *model;
-	const fd_hwprofile *hw;
-	int32_t n_graphs;
-	int64_t **tbytes;          /* [graph][tensor]: bytes, -1 unknown */
-	double **ntime, **nflops;  /* [graph][node] */
-} est_cache;
+/* The size of t: a number, its formula, or unknown. */
+fd_sint est_cached_size(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t)
+{
+	if (t < 0)
+		return sint_num(0);
+	if (c && c->tsize[gi])
+		return c->tsize[gi][t];
+	if (c)
+		return c->tbytes[gi][t] >= 0 ? sint_num(c->tbytes[gi][t]) : sint_unknown();
+	const fd_tensor *x = &g->tensors[t];
+	return x->dtype == DT_UNDEFINED ? sint_unknown() : tensor_bytes_sym(x);
+}
 
-static int64_t cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t, int32_t *n_unknown)
+/* a + b where either may be unknown (then so is the sum). */
+static fd_sint size_add(fd_sint a, fd_sint b)
+{
+	return sint_add(a, b);
+}
+
+/* The largest of sizes (numbers and formulas): one that is at least every
+ * other for any binding, else unknown. */
+static fd_sint size_max(const fd_sint *s, int32_t n)
+{
+	fd_sint best = sint_num(0);
+	for (int32_t i = 0; i < n; i++) {
+		if (!sint_defined(s[i]))
+			return sint_unknown();
+		if (sint_ge_always(s[i], best))
+			best = s[i];
+		else if (!sint_ge_always(best, s[i]))
+			return sint_unknown();
+	}
+	return best;
+}
+
+int64_t est_cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t, int32_t *n_unknown)
 {
 	if (!c)
 		return bytes_or_zero(g, t, n_unknown);
@@ -224,7 +248,7 @@ static int64_t cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, i
 	return b;
 }
 
-static int64_t add_sat(int64_t a, int64_t b)
+int64_t est_add_sat(int64_t a, int64_t b)
 {
 	return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
@@ -234,9 +258,9 @@ static double node_time(const fd_graph *g, const fd_node *n, const fd_hwprofile 
 	int32_t unk = 0;
 	int64_t bytes = 0;
 	for (int32_t i = 0; i < n->n_inputs; i++)
-		bytes = add_sat(bytes, bytes_or_zero(g, n->inputs[i], &unk));
+		bytes = est_add_sat(bytes, bytes_or_zero(g, n->inputs[i], &unk));
 	for (int32_t i = 0; i < n->n_outputs; i++)
-		bytes = add_sat(bytes, bytes_or_zero(g, n->outputs[i], &unk));
+		bytes = est_add_sat(bytes, bytes_or_zero(g, n->outputs[i], &unk));
 	double fl = estimate_node_flops(g, n);
 	if (fl < 0)
 		fl = 0;
@@ -257,12 +281,65 @@ static void fill_defaults(fd_estimate_options *o, const fd_estimate_options *in)
 		o->hw = hwprofile_default();
 }
 
-/* Initializers (overridable ones too: their default is stored with the
- * model) and constants, and what only they compute, are weights: never in
- * the activation peak, counted apart as weight_bytes. */
-static bool is_weight(const fd_tensor *x, uint8_t tflags)
+/* The figures as formulas (only when a size involved is one). */
+static void fusion_formulas(const fd_match_result *r, size_t fi, const est_cache *c, fd_fusion_est *out)
 {
-	return (tflags & TF_CONST) || x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT;
+	const fd_fusion *fu = &r->fusions[fi];
+	const fd_graph_index *gx = &r->ctx->graphs[fu->graph];
+	const fd_graph *g = gx->g;
+	out->inputs_f = sint_num(out->inputs_bytes);
+	out->input_act_f = sint_num(out->input_act_bytes);
+	out->input_const_f = sint_num(out->input_const_bytes);
+	out->outputs_f = sint_num(out->outputs_bytes);
+	out->removed_f = sint_num(out->intermediate_bytes_removed);
+	out->workspace_f = out->workspace_known ? sint_num(out->workspace_bytes) : sint_unknown();
+	out->kernel_peak_f = sint_num(out->kernel_peak_bytes);
+	if (!out->n_unknown && out->workspace_known)
+		return;
+	fd_sint act = sint_num(0), cst = sint_num(0), outs = sint_num(0), removed = sint_num(0), ws = sint_num(0);
+	const int32_t *ids = fusion_ids(r, fu->inputs);
+	for (int32_t i = 0; i < fu->n_inputs; i++) {
+		fd_sint b = est_cached_size(c, fu->graph, g, ids[i]);
+		if (ids[i] >= 0 && is_weight(&g->tensors[ids[i]], gx->tflags[ids[i]]))
+			cst = size_add(cst, b);
+		else
+			act = size_add(act, b);
+	}
+	ids = fusion_ids(r, fu->outputs);
+	for (int32_t i = 0; i < fu->n_outputs; i++)
+		outs = size_add(outs, est_cached_size(c, fu->graph, g, ids[i]));
+	ids = fusion_ids(r, fu->intermediates);
+	fd_sint mids[64];
+	int32_t n_mid = 0;
+	bool too_many = fu->n_intermediates > 64;
+	for (int32_t i = 0; i < fu->n_intermediates; i++) {
+		fd_sint b = est_cached_size(c, fu->graph, g, ids[i]);
+		removed = size_add(removed, b);
+		if (n_mid < 64)
+			mids[n_mid++] = b;
+	}
+	const int32_t *nodes = fusion_ids(r, fu->nodes);
+	for (int32_t i = 0; i < fu->n_nodes; i++)
+		ws = size_add(ws, workspace_estimate_sym(g, &g->nodes[nodes[i]]));
+	out->input_act_f = act;
+	out->input_const_f = cst;
+	out->inputs_f = size_add(act, cst);
+	out->outputs_f = outs;
+	out->removed_f = removed;
+	out->workspace_f = ws;
+	/* the kernel peak as in fusion_est: in + out + workspace + the largest
+	 * intermediate; a chunked peak scales by a ratio formulas do not give */
+	fd_sint largest = too_many ? sint_unknown() : size_max(mids, n_mid);
+	out->kernel_peak_f = out->chunk_ratio < 1 ? sint_unknown()
+	                     : size_add(size_add(out->inputs_f, outs), size_add(ws, largest));
+	/* a formula with a fresh symbol in it is a size nobody can know */
+	fd_sint *all[] = { &out->inputs_f, &out->input_act_f, &out->input_const_f, &out->outputs_f, &out->removed_f,
+	                   &out->workspace_f, &out->kernel_peak_f };
+	for (size_t k = 0; k < sizeof all / sizeof *all; k++) {
+		if (all[k]->e && dexpr_has_fresh(all[k]->e))
+			*all[k] = sint_unknown();
+		out->symbolic |= all[k]->e != NULL;
+	}
 }
 
 static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_options *opt_in,
@@ -280,33 +357,33 @@ static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_op
 
 	ids = fusion_ids(r, fu->inputs);
 	for (int32_t i = 0; i < fu->n_inputs; i++) {
-		int64_t b = cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
+		int64_t b = est_cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
 		if (ids[i] >= 0 && is_weight(&g->tensors[ids[i]], gx->tflags[ids[i]]))
-			out->input_const_bytes = add_sat(out->input_const_bytes, b);
+			out->input_const_bytes = est_add_sat(out->input_const_bytes, b);
 		else
-			out->input_act_bytes = add_sat(out->input_act_bytes, b);
+			out->input_act_bytes = est_add_sat(out->input_act_bytes, b);
 	}
-	out->inputs_bytes = add_sat(out->input_act_bytes, out->input_const_bytes);
+	out->inputs_bytes = est_add_sat(out->input_act_bytes, out->input_const_bytes);
 	ids = fusion_ids(r, fu->outputs);
 	double out_elems = 0;
 	for (int32_t i = 0; i < fu->n_outputs; i++) {
-		out->outputs_bytes = add_sat(out->outputs_bytes, cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown));
+		out->outputs_bytes = est_add_sat(out->outputs_bytes, est_cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown));
 		double e = elements(g, ids[i]);
 		if (e > out_elems)
 			out_elems = e;
 	}
 	ids = fusion_ids(r, fu->intermediates);
 	for (int32_t i = 0; i < fu->n_intermediates; i++) {
-		int64_t b = cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
-		out->intermediate_bytes_removed = add_sat(out->intermediate_bytes_removed, b);
+		int64_t b = est_cached_bytes(c, fu->graph, g, ids[i], &out->n_unknown);
+		out->intermediate_bytes_removed = est_add_sat(out->intermediate_bytes_removed, b);
 		if (b > out->largest_intermediate_bytes)
 			out->largest_intermediate_bytes = b;
 	}
 	out->workspace_known = fu->workspace_bytes >= 0;
 	out->workspace_bytes = fu->workspace_bytes >= 0 ? fu->workspace_bytes : 0;
 
-	int64_t peak = add_sat(add_sat(out->inputs_bytes, out->outputs_bytes),
-	                       add_sat(out->workspace_bytes, out->largest_intermediate_bytes));
+	int64_t peak = est_add_sat(est_add_sat(out->inputs_bytes, out->outputs_bytes),
+	                       est_add_sat(out->workspace_bytes, out->largest_intermediate_bytes));
 	out->kernel_peak_unchunked_bytes = peak;
 	bool chunked = rule->tile_policy && !strcmp(rule->tile_policy, "chunked");
 	if (chunked && rule->n_chunk_size > 0 && out_elems > 0) {
@@ -316,7 +393,9 @@ static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_op
 		out->chunk_ratio = chunk / out_elems < 1 ? chunk / out_elems : 1;
 	}
 	out->kernel_peak_bytes = (int64_t)ceil((double)peak * out->chunk_ratio);
-	if (out->kernel_peak_bytes > opt.peak_warn) {
+	fusion_formulas(r, fi, c, out);
+	/* advice on a partial sum would be advice on nothing */
+	if (out->kernel_peak_bytes > opt.peak_warn && !out->symbolic && !out->n_unknown) {
 		if (chunked && out->chunk_ratio < 1)
 			out->advice = ADVICE_SMALLER_CHUNK;
 		else if (out->workspace_bytes > peak / 2)
@@ -350,6 +429,9 @@ static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_op
 	out->time_fused_s = tm > tc ? tm : tc;
 	out->compute_bound = tc > tm;
 	out->speedup = out->time_fused_s > 0 ? unfused / out->time_fused_s : 0;
+	/* a ratio of partial sums would be a number that means nothing: n/a */
+	if (out->symbolic || out->n_unknown)
+		out->speedup = 0;
 }
 
 void estimate_fusion(const fd_match_result *r, size_t fi, const fd_estimate_options *opt, fd_fusion_est *out)
@@ -363,9 +445,11 @@ static void cache_free(est_cache *c)
 		return;
 	for (int32_t gi = 0; gi < c->n_graphs; gi++) {
 		free(c->tbytes[gi]);
+		free(c->tsize[gi]);
 		free(c->ntime[gi]);
 		free(c->nflops[gi]);
 	}
+	free(c->tsize);
 	free(c->tbytes);
 	free(c->ntime);
 	free(c->nflops);
@@ -386,15 +470,24 @@ static est_cache *cache_get(fd_estimate *e, const fd_match_result *r)
 	c->n_graphs = r->ctx->n_graphs;
 	size_t ng = c->n_graphs ? (size_t)c->n_graphs : 1;
 	c->tbytes = xcalloc(ng, sizeof *c->tbytes);
+	c->tsize = xcalloc(ng, sizeof *c->tsize);
 	c->ntime = xcalloc(ng, sizeof *c->ntime);
 	c->nflops = xcalloc(ng, sizeof *c->nflops);
 	for (int32_t gi = 0; gi < c->n_graphs; gi++) {
 		const fd_graph *g = r->ctx->graphs[gi].g;
 		c->tbytes[gi] = xmalloc((g->n_tensors ? (size_t)g->n_tensors : 1) * sizeof **c->tbytes);
+		bool formulas = false;
 		for (int32_t t = 0; t < g->n_tensors; t++) {
 			int32_t unk = 0;
 			int64_t b = bytes_or_zero(g, t, &unk);
 			c->tbytes[gi][t] = unk ? -1 : b;
+			formulas |= unk && g->tensors[t].dtype != DT_UNDEFINED && tensor_bytes_sym(&g->tensors[t]).e;
+		}
+		/* a graph of numbers pays nothing more */
+		if (formulas) {
+			c->tsize[gi] = xmalloc((size_t)g->n_tensors * sizeof **c->tsize);
+			for (int32_t t = 0; t < g->n_tensors; t++)
+				c->tsize[gi][t] = est_cached_size(NULL, gi, g, t);
 		}
 		c->ntime[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->ntime);
 		c->nflops[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->nflops);
@@ -403,173 +496,6 @@ static est_cache *cache_get(fd_estimate *e, const fd_match_result *r)
 	}
 	e->cache = c;
 	return c;
-}
-
-/* ---- whole graph: liveness --------------------------------------------------- */
-
-typedef struct live_scratch {
-	int32_t *start, *end;      /* per tensor; start < 0: not an activation */
-	int64_t *bytes;
-	int64_t *delta;            /* per step + 1 */
-	int32_t *step_of;          /* per node */
-	int32_t *order;
-} live_scratch;
-
-static const fd_graph *sort_g;
-static const int64_t *sort_bytes;
-
-static int cmp_peak(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	if (sort_bytes[x] != sort_bytes[y])
-		return sort_bytes[x] > sort_bytes[y] ? -1 : 1;
-	int c = strcmp(sort_g->tensors[x].name, sort_g->tensors[y].name);
-	return c ? c : (x > y) - (x < y);
-}
-
-/* Peak over steps 0..n_steps-1 of the tensors with start >= 0. */
-static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, fd_liveness *out)
-{
-	memset(out, 0, sizeof *out);
-	out->peak_step = -1;
-	if (n_steps <= 0)
-		return;
-	memset(ls->delta, 0, ((size_t)n_steps + 1) * sizeof *ls->delta);
-	for (int32_t t = 0; t < g->n_tensors; t++) {
-		if (ls->start[t] < 0)
-			continue;
-		ls->delta[ls->start[t]] += ls->bytes[t];
-		ls->delta[ls->end[t] + 1] -= ls->bytes[t];
-	}
-	int64_t live = 0, best = -1;
-	for (int32_t k = 0; k < n_steps; k++) {
-		live += ls->delta[k];
-		if (live > best) {
-			best = live;
-			out->peak_step = k;
-		}
-	}
-	out->peak_bytes = best > 0 ? best : 0;
-	int32_t n = 0;
-	for (int32_t t = 0; t < g->n_tensors; t++)
-		if (ls->start[t] >= 0 && ls->start[t] <= out->peak_step && out->peak_step <= ls->end[t])
-			ls->order[n++] = t;
-	sort_g = g;
-	sort_bytes = ls->bytes;
-	qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
-	out->n_live_at_peak = n;
-	out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
-	for (int32_t i = 0; i < out->n_peak_tensors; i++) {
-		out->peak_tensors[i].tensor = ls->order[i];
-		out->peak_tensors[i].bytes = ls->bytes[ls->order[i]];
-	}
-}
-
-
-/* Live intervals with each node at step_of[node]; skip marks tensors never
- * materialised (fusion intermediates). */
-static void intervals(const fd_graph *g, const uint8_t *tflags, live_scratch *ls, const uint8_t *skip,
-                      int32_t n_steps)
-{
-	for (int32_t t = 0; t < g->n_tensors; t++) {
-		const fd_tensor *x = &g->tensors[t];
-		ls->start[t] = ls->end[t] = -1;
-		if (is_weight(x, tflags[t]) || x->kind == TENSOR_OUTER_SCOPE || (skip && skip[t]))
-			continue;
-		int32_t s = x->producer >= 0 ? ls->step_of[x->producer] : 0;
-		int32_t e = s;
-		for (int32_t c = 0; c < x->n_consumers; c++)
-			if (ls->step_of[x->consumers[c]] > e)
-				e = ls->step_of[x->consumers[c]];
-		if (x->is_graph_output)
-			e = n_steps - 1;
-		ls->start[t] = s;
-		ls->end[t] = e;
-	}
-}
-
-/* Carves the scratch arrays of one graph out of e's reusable buffer. */
-static void *carve(char **p, size_t n, size_t size)
-{
-	void *at = *p;
-	*p += (n * size + 15) & ~(size_t)15;
-	return at;
-}
-
-static void graph_estimate(fd_estimate *e, const est_cache *c, const fd_match_result *r, int32_t gi,
-                           fd_graph_est *ge)
-{
-	const fd_graph_index *gx = &r->ctx->graphs[gi];
-	const fd_graph *g = gx->g;
-	memset(ge, 0, sizeof *ge);
-	ge->graph = gi;
-	size_t nt = g->n_tensors ? (size_t)g->n_tensors : 1, nn = g->n_nodes ? (size_t)g->n_nodes : 1;
-	size_t nf = r->n_fusions + 1;
-	size_t need = nt * (3 * sizeof(int32_t) + sizeof(int64_t) + 1) + (nn + 1) * (sizeof(int64_t) + sizeof(int32_t)) +
-	              nf * sizeof(int32_t) + 8 * 16;
-	if (need > e->scratch_size) {
-		free(e->scratch);
-		e->scratch = xmalloc(need);
-		e->scratch_size = need;
-	}
-	char *p = e->scratch;
-	live_scratch ls;
-	ls.start = carve(&p, nt, sizeof *ls.start);
-	ls.end = carve(&p, nt, sizeof *ls.end);
-	ls.bytes = carve(&p, nt, sizeof *ls.bytes);
-	ls.order = carve(&p, nt, sizeof *ls.order);
-	ls.delta = carve(&p, nn + 1, sizeof *ls.delta);
-	ls.step_of = carve(&p, nn, sizeof *ls.step_of);
-	uint8_t *skip = carve(&p, nt, 1);
-	int32_t *fstep = carve(&p, nf, sizeof *fstep);
-	memset(ls.bytes, 0, nt * sizeof *ls.bytes);
-	memset(skip, 0, nt);
-
-	for (int32_t t = 0; t < g->n_tensors; t++) {
-		const fd_tensor *x = &g->tensors[t];
-		int32_t unk = 0;
-		int64_t b = cached_bytes(c, gi, g, t, &unk);
-		if (is_weight(x, gx->tflags[t])) {
-			ge->weight_bytes = add_sat(ge->weight_bytes, b);
-			continue;
-		}
-		if (x->kind == TENSOR_OUTER_SCOPE)
-			continue;
-		ge->n_activations++;
-		ge->n_unknown += unk;
-		ls.bytes[t] = b;
-	}
-	/* before */
-	for (int32_t i = 0; i < g->n_nodes; i++)
-		ls.step_of[i] = g->nodes[i].topo;
-	intervals(g, gx->tflags, &ls, NULL, g->n_nodes);
-	liveness_peak(g, &ls, g->n_nodes, &ge->before);
-	/* after: a fusion runs at its last member's step */
-	const int32_t *claim = r->claim ? r->claim[gi] : NULL;
-	for (size_t f = 0; f < r->n_fusions; f++) {
-		const fd_fusion *fu = &r->fusions[f];
-		if (fu->graph != gi)
-			continue;
-		const int32_t *ids = fusion_ids(r, fu->intermediates);
-		for (int32_t i = 0; i < fu->n_intermediates; i++)
-			if (ids[i] >= 0)
-				skip[ids[i]] = 1;
-	}
-	if (claim && r->n_fusions) {
-		for (size_t f = 0; f < r->n_fusions; f++) {
-			const fd_fusion *fu = &r->fusions[f];
-			fstep[f] = -1;
-			const int32_t *nodes = fusion_ids(r, fu->nodes);
-			for (int32_t i = 0; fu->graph == gi && i < fu->n_nodes; i++)
-				if (g->nodes[nodes[i]].topo > fstep[f])
-					fstep[f] = g->nodes[nodes[i]].topo;
-		}
-		for (int32_t i = 0; i < g->n_nodes; i++)
-			if (claim[i] >= 0 && (size_t)claim[i] < r->n_fusions && fstep[claim[i]] >= 0)
-				ls.step_of[i] = fstep[claim[i]];
-	}
-	intervals(g, gx->tflags, &ls, skip, g->n_nodes);
-	liveness_peak(g, &ls, g->n_nodes, &ge->after);
 }
 
 /* ---- the whole estimate --------------------------------------------------- */
@@ -613,6 +539,6 @@ int estimate_compute(fd_estimate *e, const fd_match_result *r, const fd_estimate
 		e->graphs = xmalloc((size_t)e->cap_graphs * sizeof *e->graphs);
 	}
 	for (int32_t gi = 0; gi < e->n_graphs; gi++)
-		graph_estimate(e, c, r, gi, &e->graphs[gi]);
+		est_graph(e, c, r, gi, &e->graphs[gi]);
 	return 0;
 }

@@ -40,7 +40,17 @@
  *    as weight_bytes). After fusion: a fusion runs at the step of its last
  *    member, its intermediates are never live, its outputs appear at its
  *    step and its inputs stay live until it runs;
- *  - unknown sizes count as 0 and are counted in n_unknown.
+ *  - sizes that depend on symbols nobody bound are formulas (fd_sint with
+ *    an expression: 256 KiB × batch); the *_f fields carry every figure as
+ *    a number, a formula or unknown, and the int64 fields only the part
+ *    that is a number. A graph's peak is a formula when one step's live
+ *    bytes are at least every other step's for every value of the symbols
+ *    (sint_ge_always); otherwise it depends on the values (peak_depends) and
+ *    is unknown until they are bound. A speed-up over formulas is known when
+ *    every size involved scales alike (their ratios are numbers); else 0.
+ *  - unknown sizes (no dtype size, no rank, a fresh symbol no binding
+ *    reaches) count as 0 in the int64 fields and are counted in n_unknown;
+ *    a figure they are part of is unknown in its *_f field.
  *
  * Ownership: an fd_estimate owns its arrays (estimate_release frees them). It
  * reads the match result, context and model it was computed from; recompute
@@ -94,6 +104,9 @@ typedef struct fd_fusion_est {
 	int64_t kernel_peak_bytes;   /* after chunking */
 	int32_t n_unknown;           /* tensors of unknown size, counted as 0 */
 	fd_mem_advice advice;        /* ADVICE_NONE unless kernel_peak_bytes > peak_warn */
+	/* every figure as a number, a formula or unknown (estimate_format_size) */
+	fd_sint inputs_f, input_act_f, input_const_f, outputs_f, removed_f, workspace_f, kernel_peak_f;
+	bool symbolic;               /* some figure is a formula: the int64 fields are partial */
 	/* roofline (seconds, FLOPs; an estimate) */
 	double flops;
 	double time_unfused_s, time_fused_s;
@@ -103,12 +116,16 @@ typedef struct fd_fusion_est {
 
 typedef struct fd_peak_tensor {
 	int32_t tensor;              /* in the graph */
-	int64_t bytes;
+	int64_t bytes;               /* -1 when size is a formula or unknown */
+	fd_sint size;
 } fd_peak_tensor;
 
 /* One side (before or after the fusions) of a graph's liveness. */
 typedef struct fd_liveness {
-	int64_t peak_bytes;
+	int64_t peak_bytes;          /* -1 when the peak is not a number (peak_f) */
+	fd_sint peak_f;              /* the number, the formula, or unknown */
+	int64_t peak_at_least;       /* peak unknown through sizes nobody knows: the bytes of the known ones, else 0 */
+	bool peak_depends;           /* formulas, but no step is the peak for every value */
 	int32_t peak_step;           /* topo index of the node at the peak, -1 for an empty graph */
 	int32_t n_peak_tensors;      /* ≤ ESTIMATE_PEAK_TENSORS, bytes desc then name */
 	fd_peak_tensor peak_tensors[ESTIMATE_PEAK_TENSORS];
@@ -139,6 +156,27 @@ typedef struct fd_estimate {
 	void *cache;                 /* per-model sizes and node times (they never change) */
 } fd_estimate;
 
+/* A graph's memory timeline (estimate_liveness.c): live activation bytes
+ * at each step of the topological order, before (live[0]) and after
+ * (live[1]) the fusions, with each side's peak step. Where sizes are
+ * formulas, the values are in bytes per unit of one monomial (unit: "batch"
+ * — the live bytes are value × batch) when every step scales alike;
+ * otherwise known is false and why says what to bind. Unknown sizes count
+ * 0 and are counted in n_unknown. */
+typedef struct fd_timeline {
+	int32_t graph, n_steps;
+	double *live[2];
+	int32_t peak_step[2];
+	double peak[2];
+	char unit[128];              /* "" when the values are plain bytes */
+	bool known;
+	bool unknowable;             /* not known, and no binding would make it so */
+	char why[256];
+	int32_t n_unknown;
+} fd_timeline;
+int  estimate_timeline(const fd_estimate *e, int32_t graph, fd_timeline *out);   /* -1: no such graph */
+void estimate_timeline_release(fd_timeline *t);
+
 void estimate_init(fd_estimate *e);
 void estimate_release(fd_estimate *e);
 /* Fills e from r (reusing e's arrays). opt may be NULL. Returns 0, -1 on OOM. */
@@ -153,6 +191,10 @@ double estimate_node_flops(const fd_graph *g, const fd_node *n);
 const char *mem_advice_text(fd_mem_advice a);  /* "enable tile_policy: chunked …", "" */
 /* "784 KiB", "9.6 MiB", "0 B" (binary units, one decimal under 10). Returns buf. */
 char *estimate_format_bytes(int64_t bytes, char *buf, size_t size);
+/* A figure of an estimate: "784 KiB", "256 KiB × batch", "unknown". Returns buf. */
+char *estimate_format_size(fd_sint s, char *buf, size_t size);
+/* A graph's peak: its size, or "unknown (depends on batch, seq)". Returns buf. */
+char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, size_t size);
 /* "est. ×2.1", or "est. n/a" when 0. Returns buf. */
 char *estimate_format_speedup(double speedup, char *buf, size_t size);
 

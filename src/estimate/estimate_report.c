@@ -39,6 +39,40 @@ char *estimate_format_bytes(int64_t bytes, char *buf, size_t size)
 	return buf;
 }
 
+char *estimate_format_size(fd_sint s, char *buf, size_t size)
+{
+	int64_t v;
+	if (s.e && !dexpr_has_fresh(s.e))
+		return dexpr_format_bytes(s.e, buf, size);
+	if (!s.e && sint_value(s, &v) && v >= 0)
+		return estimate_format_bytes(v, buf, size);
+	snprintf(buf, size, "unknown");
+	return buf;
+}
+
+char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, size_t size)
+{
+	if (!lv->peak_depends && lv->peak_at_least > 0) {   /* a lower bound says more than "unknown" */
+		char b[32];
+		snprintf(buf, size, "\xe2\x89\xa5 %s", estimate_format_bytes(lv->peak_at_least, b, sizeof b));
+		return buf;
+	}
+	if (!lv->peak_depends)
+		return estimate_format_size(lv->peak_f, buf, size);
+	const char *names[8];
+	int n = model_unbound_symbols(m, names, 8);
+	if (n == 0) {   /* on sizes nobody knows, not on a symbol a binding reaches */
+		snprintf(buf, size, "unknown");
+		return buf;
+	}
+	size_t at = (size_t)snprintf(buf, size, "unknown (depends on ");
+	for (int i = 0; i < n && i < 8 && at < size; i++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "", names[i]);
+	if (at < size)
+		snprintf(buf + at, size - at, ")");
+	return buf;
+}
+
 char *estimate_format_speedup(double s, char *buf, size_t size)
 {
 	if (!(s > 0))
@@ -58,15 +92,50 @@ static void json_num(FILE *f, double x)
 	fprintf(f, "%.2f", x);
 }
 
+/* A byte count, or null when the figure is not a number. */
+static void json_size(FILE *f, const char *sep, const char *key, fd_sint s)
+{
+	int64_t v;
+	fprintf(f, "%s\"%s\": ", sep, key);
+	if (!s.e && sint_value(s, &v) && v >= 0)
+		fprintf(f, "%" PRId64, v);
+	else
+		fputs("null", f);
+}
+
+/* {"key": "256 KiB × batch" | null, …} for the figures that are formulas. */
+static void json_formula(FILE *f, const char *key, fd_sint s, bool *first)
+{
+	char buf[512];
+	if (!s.e || dexpr_has_fresh(s.e))
+		return;
+	fprintf(f, "%s\"%s\": ", *first ? "" : ", ", key);
+	json_write_string(f, dexpr_format_bytes(s.e, buf, sizeof buf));
+	*first = false;
+}
+
 void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t i)
 {
 	const fd_fusion_est *fe = &e->fusions[i];
-	fprintf(f, "{\"inputs_bytes\": %" PRId64 ", \"input_activation_bytes\": %" PRId64
-	        ", \"input_constant_bytes\": %" PRId64 ", \"outputs_bytes\": %" PRId64
-	        ", \"intermediate_bytes_removed\": %" PRId64 ", \"workspace_bytes\": %" PRId64
-	        ", \"kernel_peak_bytes\": %" PRId64 ", \"chunk_ratio\": ",
-	        fe->inputs_bytes, fe->input_act_bytes, fe->input_const_bytes, fe->outputs_bytes,
-	        fe->intermediate_bytes_removed, fe->workspace_bytes, fe->kernel_peak_bytes);
+	fputc('{', f);
+	json_size(f, "", "inputs_bytes", fe->inputs_f);
+	json_size(f, ", ", "input_activation_bytes", fe->input_act_f);
+	json_size(f, ", ", "input_constant_bytes", fe->input_const_f);
+	json_size(f, ", ", "outputs_bytes", fe->outputs_f);
+	json_size(f, ", ", "intermediate_bytes_removed", fe->removed_f);
+	json_size(f, ", ", "workspace_bytes", fe->workspace_known ? fe->workspace_f : sint_num(0));
+	json_size(f, ", ", "kernel_peak_bytes", fe->kernel_peak_f);
+	if (fe->symbolic) {
+		bool first = true;
+		fputs(", \"formulas\": {", f);
+		json_formula(f, "inputs", fe->inputs_f, &first);
+		json_formula(f, "outputs", fe->outputs_f, &first);
+		json_formula(f, "intermediate_removed", fe->removed_f, &first);
+		json_formula(f, "workspace", fe->workspace_f, &first);
+		json_formula(f, "kernel_peak", fe->kernel_peak_f, &first);
+		fputc('}', f);
+	}
+	fputs(", \"chunk_ratio\": ", f);
 	fprintf(f, "%.6g", fe->chunk_ratio);
 	fputs(", \"speedup_estimate\": ", f);
 	json_num(f, fe->speedup);
@@ -95,21 +164,49 @@ void estimate_attach_json(fd_match_result *r, const fd_estimate *e)
 
 static void tensors_json(FILE *f, const fd_graph *g, const fd_liveness *lv)
 {
+	char buf[512];
 	fputc('[', f);
 	for (int32_t i = 0; i < lv->n_peak_tensors; i++) {
+		const fd_peak_tensor *p = &lv->peak_tensors[i];
 		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
-		json_write_string(f, g->tensors[lv->peak_tensors[i].tensor].name);
-		fprintf(f, ", \"bytes\": %" PRId64 "}", lv->peak_tensors[i].bytes);
+		json_write_string(f, g->tensors[p->tensor].name);
+		if (p->bytes >= 0)
+			fprintf(f, ", \"bytes\": %" PRId64 "}", p->bytes);
+		else if (p->size.e && !dexpr_has_fresh(p->size.e)) {
+			fputs(", \"bytes\": null, \"formula\": ", f);
+			json_write_string(f, dexpr_format_bytes(p->size.e, buf, sizeof buf));
+			fputc('}', f);
+		} else
+			fputs(", \"bytes\": null}", f);
 	}
 	fputc(']', f);
+}
+
+/* "key_bytes": N | null, "key_formula": "…" | null */
+static void peak_json(FILE *f, const char *key, const fd_liveness *lv, const char *indent)
+{
+	char buf[512];
+	int64_t v;
+	fprintf(f, "\"%s_bytes\": ", key);
+	if (!lv->peak_f.e && sint_value(lv->peak_f, &v) && v >= 0)
+		fprintf(f, "%" PRId64, v);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n%s\"%s_formula\": ", indent, key);
+	if (lv->peak_f.e && !dexpr_has_fresh(lv->peak_f.e))
+		json_write_string(f, dexpr_format_bytes(lv->peak_f.e, buf, sizeof buf));
+	else
+		fputs("null", f);
 }
 
 static void graph_json(FILE *f, const fd_estimate *e, int32_t gi, const char *indent)
 {
 	const fd_graph_est *ge = &e->graphs[gi];
 	const fd_graph *g = e->r->ctx->graphs[gi].g;
-	fprintf(f, "\"peak_before_bytes\": %" PRId64 ",\n%s\"peak_after_bytes\": %" PRId64 ",\n%s\"peak_tensors\": ",
-	        ge->before.peak_bytes, indent, ge->after.peak_bytes, indent);
+	peak_json(f, "peak_before", &ge->before, indent);
+	fprintf(f, ",\n%s", indent);
+	peak_json(f, "peak_after", &ge->after, indent);
+	fprintf(f, ",\n%s\"peak_tensors\": ", indent);
 	tensors_json(f, g, &ge->after);
 	fprintf(f, ",\n%s\"peak_tensors_before\": ", indent);
 	tensors_json(f, g, &ge->before);
@@ -126,7 +223,22 @@ void estimate_write_memory_json(FILE *f, const fd_estimate *e)
 	} else {
 		fputs("\"peak_before_bytes\": 0,\n    \"peak_after_bytes\": 0,\n    \"peak_tensors\": [],\n    ", f);
 	}
-	fprintf(f, "\"peak_warn_bytes\": %" PRId64 ",\n    \"fusions_over_threshold\": %d,\n    \"hardware\": ",
+	const fd_model *m = e->r->ctx ? e->r->ctx->model : NULL;
+	fputs("\"bindings\": {", f);
+	for (int32_t i = 0, k = 0; m && i < m->n_symdims; i++)
+		if (m->symdims[i].bound) {
+			fputs(k++ ? ", " : "", f);
+			json_write_string(f, m->symdims[i].name);
+			fprintf(f, ": %" PRId64, m->symdims[i].value);
+		}
+	fputs("},\n    \"unbound_symbols\": [", f);
+	const char *names[64];
+	int n = m ? model_unbound_symbols(m, names, 64) : 0;
+	for (int i = 0; i < n && i < 64; i++) {
+		fputs(i ? ", " : "", f);
+		json_write_string(f, names[i]);
+	}
+	fprintf(f, "],\n    \"peak_warn_bytes\": %" PRId64 ",\n    \"fusions_over_threshold\": %d,\n    \"hardware\": ",
 	        e->opt.peak_warn, e->n_over_threshold);
 	json_write_string(f, e->opt.hw->name);
 	fputs(",\n    \"graphs\": [", f);
@@ -142,25 +254,40 @@ void estimate_write_memory_json(FILE *f, const fd_estimate *e)
 
 /* ---- text ------------------------------------------------------------------ */
 
-static void liveness_text(FILE *f, const fd_graph *g, const char *label, const fd_liveness *lv)
+static void liveness_text(FILE *f, const fd_model *m, const fd_graph *g, const char *label, const fd_liveness *lv)
 {
-	char b[32];
-	txt_fprintf(f, "  %-6s %s", label, estimate_format_bytes(lv->peak_bytes, b, sizeof b));
+	char b[512];
+	txt_fprintf(f, "  %-6s %s", label, estimate_format_peak(m, lv, b, sizeof b));
 	if (lv->peak_step >= 0 && g->topo_order)
-		txt_fprintf(f, " at %s", g->nodes[g->topo_order[lv->peak_step]].name);
+		txt_fprintf(f, " %s %s", lv->peak_depends ? "largest for large values at" : "at",
+		        g->nodes[g->topo_order[lv->peak_step]].name);
 	txt_fprintf(f, " (%d tensors live)\n", lv->n_live_at_peak);
 	for (int32_t i = 0; i < lv->n_peak_tensors; i++) {
 		const fd_tensor *t = &g->tensors[lv->peak_tensors[i].tensor];
 		char sh[96];
-		txt_fprintf(f, "    %-10s %-24s %s\n", estimate_format_bytes(lv->peak_tensors[i].bytes, b, sizeof b),
+		txt_fprintf(f, "    %-10s %-24s %s\n", estimate_format_size(lv->peak_tensors[i].size, b, sizeof b),
 		        shape_format(&t->shape, sh, sizeof sh), t->name);
 	}
+}
+
+/* "(at batch=8, samples=16000)" for the bound symbols, "" when none. */
+static void bindings_text(const fd_model *m, char *buf, size_t size)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int32_t i = 0, k = 0; m && i < m->n_symdims && at < size; i++)
+		if (m->symdims[i].bound && m->symdims[i].used)
+			at += (size_t)snprintf(buf + at, size - at, "%s%s=%lld", k++ ? ", " : " (at ", m->symdims[i].name,
+			                       (long long)m->symdims[i].value);
+	if (at && at < size)
+		snprintf(buf + at, size - at, ")");
 }
 
 void estimate_write_text(FILE *f, const fd_estimate *e)
 {
 	const fd_match_result *r = e->r;
-	char b1[32], b2[32], b3[32], b4[32], b5[32], sp[32];
+	const fd_model *m = r->ctx ? r->ctx->model : NULL;
+	char b1[512], b2[512], b3[512], b4[512], b5[512], sp[32], bind[256];
 	txt_fprintf(f, "fusions: %zu   (bytes; speed-ups are roofline estimates on %s)\n", e->n_fusions,
 	        e->opt.hw->name);
 	for (size_t i = 0; i < e->n_fusions; i++) {
@@ -173,19 +300,18 @@ void estimate_write_text(FILE *f, const fd_estimate *e)
 		        fu->n_nodes ? g->nodes[nodes[0]].name : "?", fu->n_nodes,
 		        rule->target_op ? rule->target_op : "?", estimate_format_speedup(fe->speedup, sp, sizeof sp));
 		txt_fprintf(f, "    in %s (act %s, const %s)  out %s  removed %s\n",
-		        estimate_format_bytes(fe->inputs_bytes, b1, sizeof b1),
-		        estimate_format_bytes(fe->input_act_bytes, b2, sizeof b2),
-		        estimate_format_bytes(fe->input_const_bytes, b3, sizeof b3),
-		        estimate_format_bytes(fe->outputs_bytes, b4, sizeof b4),
-		        estimate_format_bytes(fe->intermediate_bytes_removed, b5, sizeof b5));
-		txt_fprintf(f, "    workspace %s%s  kernel peak %s", estimate_format_bytes(fe->workspace_bytes, b1, sizeof b1),
-		        fe->workspace_known ? "" : " (unknown)",
-		        estimate_format_bytes(fe->kernel_peak_bytes, b2, sizeof b2));
+		        estimate_format_size(fe->inputs_f, b1, sizeof b1),
+		        estimate_format_size(fe->input_act_f, b2, sizeof b2),
+		        estimate_format_size(fe->input_const_f, b3, sizeof b3),
+		        estimate_format_size(fe->outputs_f, b4, sizeof b4),
+		        estimate_format_size(fe->removed_f, b5, sizeof b5));
+		txt_fprintf(f, "    workspace %s  kernel peak %s", estimate_format_size(fe->workspace_f, b1, sizeof b1),
+		        estimate_format_size(fe->kernel_peak_f, b2, sizeof b2));
 		if (fe->chunk_ratio < 1)
 			txt_fprintf(f, " (chunked x%.4g of %s)", fe->chunk_ratio,
 			        estimate_format_bytes(fe->kernel_peak_unchunked_bytes, b3, sizeof b3));
-		if (fe->n_unknown)
-			txt_fprintf(f, "  [%d tensors of unknown size counted as 0]", fe->n_unknown);
+		if (fe->n_unknown && !fe->symbolic)
+			txt_fprintf(f, "  [%d tensors of unknown size]", fe->n_unknown);
 		fputc('\n', f);
 		if (fe->advice != ADVICE_NONE)
 			txt_fprintf(f, "    warning: kernel peak %s over %s: %s\n", b2,
@@ -194,22 +320,35 @@ void estimate_write_text(FILE *f, const fd_estimate *e)
 	for (int32_t gi = 0; gi < e->n_graphs; gi++) {
 		const fd_graph_est *ge = &e->graphs[gi];
 		const fd_graph *g = r->ctx->graphs[gi].g;
+		bindings_text(m, bind, sizeof bind);
 		if (gi == 0)
-			txt_fprintf(f, "\nmemory (main graph, activations): peak %s -> %s\n",
-			        estimate_format_bytes(ge->before.peak_bytes, b1, sizeof b1),
-			        estimate_format_bytes(ge->after.peak_bytes, b2, sizeof b2));
+			txt_fprintf(f, "\nmemory (main graph, activations): peak %s -> %s%s\n",
+			        estimate_format_peak(m, &ge->before, b1, sizeof b1),
+			        estimate_format_peak(m, &ge->after, b2, sizeof b2), bind);
 		else
-			txt_fprintf(f, "\nmemory (body %s of %s): peak %s -> %s\n", g->name ? g->name : "?",
+			txt_fprintf(f, "\nmemory (body %s of %s): peak %s -> %s%s\n", g->name ? g->name : "?",
 			        g->owner_node >= 0 ? r->ctx->graphs[g->parent].g->nodes[g->owner_node].name : "?",
-			        estimate_format_bytes(ge->before.peak_bytes, b1, sizeof b1),
-			        estimate_format_bytes(ge->after.peak_bytes, b2, sizeof b2));
-		liveness_text(f, g, "before", &ge->before);
-		liveness_text(f, g, "after", &ge->after);
+			        estimate_format_peak(m, &ge->before, b1, sizeof b1),
+			        estimate_format_peak(m, &ge->after, b2, sizeof b2), bind);
+		liveness_text(f, m, g, "before", &ge->before);
+		liveness_text(f, m, g, "after", &ge->after);
 		txt_fprintf(f, "  weights and constants (not in the peak): %s\n",
 		        estimate_format_bytes(ge->weight_bytes, b1, sizeof b1));
-		if (ge->n_unknown)
-			txt_fprintf(f, "  %d of %d activations have an unknown size (counted as 0)\n", ge->n_unknown,
+		int32_t formulas = 0;
+		for (int32_t t = 0; t < g->n_tensors && ge->n_unknown; t++)
+			formulas += g->tensors[t].kind != TENSOR_INITIALIZER && tensor_bytes_sym(&g->tensors[t]).e != NULL &&
+			            !dexpr_has_fresh(tensor_bytes_sym(&g->tensors[t]).e);
+		if (ge->n_unknown > formulas)
+			txt_fprintf(f, "  %d of %d activations have an unknown size\n", ge->n_unknown - formulas,
 			        ge->n_activations);
+	}
+	const char *unbound[16];
+	int n_unbound = m ? model_unbound_symbols(m, unbound, 16) : 0;
+	if (n_unbound) {
+		fprintf(f, "\nunbound symbols (sizes above are formulas in them; bind with --dim NAME=V or --input-shape):");
+		for (int i = 0; i < n_unbound && i < 16; i++)
+			fprintf(f, " %s", unbound[i]);
+		fputc('\n', f);
 	}
 	if (e->n_over_threshold)
 		txt_fprintf(f, "\nwarning: %d fusion(s) with a kernel peak over %s\n", e->n_over_threshold,

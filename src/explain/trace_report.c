@@ -218,6 +218,52 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 	o->where = yval_pos(src->where ? src->where : op->where);
 }
 
+/* "unknown: depends on batch, samples" from the unbound symbols of tensors ts. */
+static void unbound_reason(const fd_graph *g, const int64_t *ts, int n, const char *tail, fd_event_text *o)
+{
+	const char *names[8];
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		if (ts[i] < 0 || ts[i] >= g->n_tensors)
+			continue;
+		const char *got[8];
+		int m = tensor_unbound_symbols(&g->tensors[ts[i]], got, 8);
+		for (int j = 0; j < m && j < 8 && k < 8; j++) {
+			bool seen = false;
+			for (int q = 0; q < k; q++)
+				seen |= names[q] == got[j];
+			if (!seen)
+				names[k++] = got[j];
+		}
+	}
+	size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "unknown: depends on ");
+	for (int i = 0; i < k && at < sizeof o->reason; i++)
+		at += (size_t)snprintf(o->reason + at, sizeof o->reason - at, "%s%s", i ? ", " : "", names[i]);
+	if (!k && at < sizeof o->reason)
+		at += (size_t)snprintf(o->reason + at, sizeof o->reason - at, "dims nobody bound");
+	if (at < sizeof o->reason)
+		snprintf(o->reason + at, sizeof o->reason - at, "%s", tail);
+}
+
+/* memory_limit on a size that is a formula: the formula, the tensor, and
+ * the largest binding the limit allows when one symbol decides. */
+static void unbound_memory(const fd_graph *g, const fd_event *ev, fd_event_text *o)
+{
+	char f[160] = "size unknown", tail[96] = " (bind it with --dim)";
+	const fd_tensor *t = ev->other >= 0 ? &g->tensors[ev->other] : NULL;
+	fd_sint b = t ? tensor_bytes_sym(t) : sint_unknown();
+	if (b.e) {
+		dexpr_format_bytes(b.e, f, sizeof f);
+		const char *sym[1];
+		int64_t v;
+		if (dexpr_largest_within(b.e, ev->b, &v) && dexpr_symbols(b.e, true, sym, 1) == 1)
+			snprintf(tail, sizeof tail, "; within the limit for %s <= %lld", sym[0], (long long)v);
+	}
+	put(o->actual, sizeof o->actual, "%s %s", f, t ? t->name : "");
+	int64_t t1 = ev->other;
+	unbound_reason(g, &t1, 1, tail, o);
+}
+
 static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
 {
 	const fd_rule *rule = &r->rules->rules[ev->rule];
@@ -246,7 +292,15 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 	}
 	case CONSTRAINT_SHAPE:
 		put(o->expected, sizeof o->expected, "elementwise inputs broadcast");
-		if (ev->status == ST_FAIL) {
+		if (ev->reason == REASON_CF06_UNBOUND) {
+			char s1[64], s2[64];
+			shape_format(&g->tensors[ev->a].shape, s1, sizeof s1);
+			shape_format(&g->tensors[ev->b].shape, s2, sizeof s2);
+			put(o->actual, sizeof o->actual, "%s %s vs %s %s at %s", tensor_name(g, ev->a), s1,
+			    tensor_name(g, ev->b), s2, g->nodes[ev->unit].name);
+			int64_t both[2] = { ev->a, ev->b };
+			unbound_reason(g, both, 2, "", o);
+		} else if (ev->status == ST_FAIL) {
 			char s1[64], s2[64];
 			shape_format(&g->tensors[ev->a].shape, s1, sizeof s1);
 			shape_format(&g->tensors[ev->b].shape, s2, sizeof s2);
@@ -263,7 +317,9 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 		    ev->op == 0 ? " max_intermediate_size" : " max_output_size");
 		bytes_text(ev->b, b, sizeof b);
 		put(o->expected, sizeof o->expected, "<= %s", b);
-		if (ev->a < 0)
+		if (ev->reason == REASON_CF06_UNBOUND)
+			unbound_memory(g, ev, o);
+		else if (ev->a < 0)
 			put(o->actual, sizeof o->actual, "%s size unknown", tensor_name(g, ev->other));
 		else {
 			bytes_text(ev->a, a, sizeof a);
@@ -281,10 +337,29 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 		    ? " (some unknown)" : "");
 		if (ev->reason == REASON_WN03_SPILL)
 			put(o->reason, sizeof o->reason, "over max_workspace, spills to L2 (spill_to_l2: true)");
+		if (ev->reason == REASON_CF06_UNBOUND) {
+			const fd_node *wn = &g->nodes[ev->unit];
+			int64_t ts[16];
+			int n = 0;
+			for (int q = 0; q < wn->n_inputs && n < 16; q++)
+				ts[n++] = wn->inputs[q];
+			for (int q = 0; q < wn->n_outputs && n < 16; q++)
+				ts[n++] = wn->outputs[q];
+			put(o->actual, sizeof o->actual, "%s workspace unknown", wn->name);
+			unbound_reason(g, ts, n, "", o);
+		}
 		break;
 	case CONSTRAINT_CHANNEL_DIVISIBILITY:
 		put(o->expected, sizeof o->expected, "dim %d divisible by %lld", c->channel_dim, (long long)ev->b);
-		if (ev->a < 0)
+		if (ev->reason == REASON_CF06_UNBOUND) {
+			const fd_shape *sh = &g->tensors[ev->other].shape;
+			int d = c->channel_dim < 0 ? c->channel_dim + sh->rank : c->channel_dim;
+			char dt[96];
+			dim_format(d >= 0 && d < sh->rank ? sh->dims[d] : dim_unknown(), dt, sizeof dt);
+			put(o->actual, sizeof o->actual, "%s (%s)", dt, tensor_name(g, ev->other));
+			int64_t t1 = ev->other;
+			unbound_reason(g, &t1, 1, "", o);
+		} else if (ev->a < 0)
 			put(o->actual, sizeof o->actual, "%s dim unknown", tensor_name(g, ev->other));
 		else if (ev->other >= 0)
 			put(o->actual, sizeof o->actual, "%lld (%s)", (long long)ev->a, tensor_name(g, ev->other));

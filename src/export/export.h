@@ -84,6 +84,13 @@ const char *export_format_name(fd_export_format f);   /* "dot", "png", "svg" */
 int export_graph(const fd_match_result *r, const fd_export_options *o, const char *path,
                  fd_diags *d);
 
+/* The memory timeline of graph (0: the main graph) of e as a chart (live
+ * bytes per step, before and after fusion, peaks marked and named; see
+ * export_chart.c), to path (.svg, .png, or .dot), atomically. -1 + d when
+ * the timeline has no numbers (symbols that do not scale alike: it says
+ * which to bind), or on a write or Graphviz error. */
+int export_memory_chart(const struct fd_estimate *e, int32_t graph, const char *path, fd_diags *d);
+
 /* Paths written (for the caller to print). */
 typedef struct fd_export_files {
 	char **paths;

@@ -173,7 +173,9 @@ static void init_graphs(export_builder *b)
 		gs->mark_head = ARENA_ARRAY(b, gr->n_nodes, int32_t);
 		for (int32_t n = 0; n < gr->n_nodes; n++)
 			gs->mark_head[n] = -1;
-		if (g < est->n_graphs) {
+		/* a peak that is not known (it depends on values nobody bound, or on
+		 * sizes nobody knows) marks nothing: red edges would claim a peak */
+		if (g < est->n_graphs && sint_defined((b->after ? &est->graphs[g].after : &est->graphs[g].before)->peak_f)) {
 			const fd_liveness *lv = b->after ? &est->graphs[g].after : &est->graphs[g].before;
 			for (int32_t k = 0; k < lv->n_peak_tensors; k++)
 				if (lv->peak_tensors[k].tensor >= 0 && lv->peak_tensors[k].tensor < gr->n_tensors)

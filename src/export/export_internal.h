@@ -17,6 +17,7 @@
  *   export_render.c      DOT through agwrite, PNG / SVG through gvc
  *                        (export_render)
  *   export_fusion_dots.c one DOT per fusion (output.gen_dot_graph)
+ *   export_chart.c       the memory timeline as a chart (export_memory_chart)
  *   export_select.c      what is drawn (export_select, declared in export.h)
  *
  * Ownership: an export_builder owns the cgraph root and every array it

@@ -100,10 +100,11 @@ static void put_html_facts(strbuf *s, const fd_tensor *t, int more)
 		sb_printf(s, " (+%d)", more);
 }
 
-static void put_bytes(strbuf *s, int64_t bytes)
+/* A figure: "1.5 MiB", "256 KiB × batch", "unknown". */
+static void put_size(strbuf *s, fd_sint size)
 {
-	char buf[32];
-	sb_puts(s, estimate_format_bytes(bytes, buf, sizeof buf));
+	char buf[512];
+	sb_puts(s, estimate_format_size(size, buf, sizeof buf));
 }
 
 /* "×2.1 (est.)", or "speed-up n/a (est.)" when the estimate knows nothing. */
@@ -218,10 +219,10 @@ void export_cluster_label(export_builder *b, strbuf *s, size_t f)
 	sb_puts(s, "\\l");
 	put_speedup(s, fe->speedup);
 	sb_puts(s, " · removes ");
-	put_bytes(s, fe->intermediate_bytes_removed);
+	put_size(s, fe->removed_f);
 	if (fe->advice != ADVICE_NONE) {
 		sb_puts(s, "\\l⚠ kernel peak ");
-		put_bytes(s, fe->kernel_peak_bytes);
+		put_size(s, fe->kernel_peak_f);
 		sb_puts(s, ": ");
 		export_esc(s, mem_advice_text(fe->advice));
 	}
@@ -245,18 +246,15 @@ void export_fusion_tooltip(export_builder *b, strbuf *s, size_t f)
 		export_esc(s, gr->nodes[nodes[i]].name);
 	}
 	sb_puts(s, "\\ninputs ");
-	put_bytes(s, fe->inputs_bytes);
+	put_size(s, fe->inputs_f);
 	sb_puts(s, ", outputs ");
-	put_bytes(s, fe->outputs_bytes);
+	put_size(s, fe->outputs_f);
 	sb_puts(s, ", intermediates removed ");
-	put_bytes(s, fe->intermediate_bytes_removed);
+	put_size(s, fe->removed_f);
 	sb_puts(s, ", workspace ");
-	if (fe->workspace_known)
-		put_bytes(s, fe->workspace_bytes);
-	else
-		sb_puts(s, "unknown");
+	put_size(s, fe->workspace_f);
 	sb_puts(s, ", kernel peak ");
-	put_bytes(s, fe->kernel_peak_bytes);
+	put_size(s, fe->kernel_peak_f);
 	sb_puts(s, "\\nspeed-up ");
 	put_speedup(s, fe->speedup);
 	sb_puts(s, " on ");
@@ -300,19 +298,16 @@ void export_edge_tooltip(export_builder *b, strbuf *s, int32_t g, int32_t t)
 	export_esc(s, ten->name);
 	sb_puts(s, ": ");
 	put_tensor_facts(s, ten);
-	int64_t bytes;
-	if (tensor_bytes(ten, &bytes)) {
-		sb_puts(s, ", ");
-		put_bytes(s, bytes);
-	}
+	sb_puts(s, ", ");
+	put_size(s, ten->dtype == DT_UNDEFINED ? sint_unknown() : tensor_bytes_sym(ten));
 	if (b->graph[g].peak[t])
 		sb_puts(s, " (at the memory peak)");
 }
 
 void export_edge_label(export_builder *b, strbuf *s, int32_t g, int32_t t)
 {
-	int64_t bytes;
-	put_bytes(s, tensor_bytes(&b->m->graphs[g].tensors[t], &bytes) ? bytes : 0);
+	const fd_tensor *x = &b->m->graphs[g].tensors[t];
+	put_size(s, x->dtype == DT_UNDEFINED ? sint_unknown() : tensor_bytes_sym(x));
 }
 
 /* ---- the legend ------------------------------------------------------------- */
@@ -370,12 +365,17 @@ void export_legend_label(export_builder *b, strbuf *h)
 		sb_puts(h, "</TD></TR>");
 	}
 	const fd_graph_est *ge = &b->est->graphs[0];
-	char pb[32], pa[32];
-	sb_printf(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">peak %s → %s (est.); "
-	          "<FONT COLOR=\"%s\">red</FONT>: tensors at the %s peak</TD></TR>",
-	          estimate_format_bytes(ge->before.peak_bytes, pb, sizeof pb),
-	          estimate_format_bytes(ge->after.peak_bytes, pa, sizeof pa), EXPORT_PEAK_COLOR,
-	          b->after ? "after-fusion" : "before-fusion");
+	const fd_liveness *shown = b->after ? &ge->after : &ge->before;
+	char pb[256], pa[256];
+	sb_puts(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">peak ");
+	put_html(h, estimate_format_peak(b->m, &ge->before, pb, sizeof pb));
+	sb_puts(h, " → ");
+	put_html(h, estimate_format_peak(b->m, &ge->after, pa, sizeof pa));
+	if (sint_defined(shown->peak_f))
+		sb_printf(h, " (est.); <FONT COLOR=\"%s\">red</FONT>: tensors at the %s peak</TD></TR>", EXPORT_PEAK_COLOR,
+		          b->after ? "after-fusion" : "before-fusion");
+	else
+		sb_puts(h, " (est.); no peak marked: it is not known</TD></TR>");
 	if (b->near)
 		sb_puts(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">dashed node: near miss "
 		        "(✗ reason code; hover for why)</TD></TR>");

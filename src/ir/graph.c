@@ -73,20 +73,12 @@ bool tensor_is_constant(const fd_graph *g, int32_t t)
 
 bool shape_is_static(const fd_model *m, const fd_shape *s)
 {
+	(void)m;  /* a dim caches its value at the model's bindings */
 	if (s->rank < 0)
 		return false;
-	for (int32_t i = 0; i < s->rank; i++) {
-		const fd_dim *d = &s->dims[i];
-		if (d->value < 0)
+	for (int32_t i = 0; i < s->rank; i++)
+		if (!dim_known(s->dims[i]))
 			return false;
-		if (!d->sym)
-			continue;
-		bool bound = false;
-		for (int32_t k = 0; m && k < m->n_symdims && !bound; k++)
-			bound = (m->symdims[k].name == d->sym || !strcmp(m->symdims[k].name, d->sym)) && m->symdims[k].bound;
-		if (!bound)
-			return false;
-	}
 	return true;
 }
 
@@ -467,6 +459,8 @@ void model_release(fd_model *m)
 		strmap_release(&m->graphs[i].tensor_by_name);
 		strmap_release(&m->graphs[i].node_by_name);
 	}
+	if (!m->dimtab_borrowed)
+		dimtab_release(m->dimtab);
 	strpool_release(&m->names);
 	arena_release(&m->arena);
 	memset(m, 0, sizeof *m);

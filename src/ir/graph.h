@@ -13,17 +13,11 @@
 #include <stdint.h>
 #include "base/arena.h"
 #include "base/diag.h"
+#include "ir/dim.h"
 #include "ir/dtype.h"
 #include "base/strmap.h"
 
 #define FD_NONE (-1)  /* absent node / tensor / graph index */
-
-/* One dimension. value >= 0 is known (bound from --dim, assumed, or literal);
- * value < 0 is unknown. sym names a symbolic dim ("batch") or is NULL. */
-typedef struct fd_dim {
-	int64_t value;
-	const char *sym;
-} fd_dim;
 
 typedef struct fd_shape {
 	int32_t rank;          /* -1: rank unknown (then dims is NULL) */
@@ -32,13 +26,18 @@ typedef struct fd_shape {
 
 /* A constant's values, converted once on load or fold: integers (and bool) as
  * int64, floating types as double. Kept only for small tensors
- * (FD_CONST_MAX elements) — shapes, axes, scalars — never for weights. */
+ * (FD_CONST_MAX elements) — shapes, axes, scalars — never for weights.
+ * Shape arithmetic makes integer values with symbolic elements (Shape of
+ * [batch, 128] is [batch, 128]): sym then holds every element as an fd_sint,
+ * and i64 is there only when every element has a number at the bindings —
+ * a reader of i64 never sees an element that is not a number. */
 #define FD_CONST_MAX 4096
 typedef struct fd_const {
 	int32_t dtype;
 	int64_t count;
-	int64_t *i64;          /* integer dtypes, else NULL */
+	int64_t *i64;          /* integer dtypes (each element a number), else NULL */
 	double *f64;           /* floating dtypes, else NULL */
+	fd_sint *sym;          /* integer values with a symbolic or unknown element, else NULL */
 } fd_const;
 
 typedef enum fd_tensor_kind {
@@ -148,11 +147,13 @@ typedef struct fd_opset {
 	int64_t version;
 } fd_opset;
 
-/* A symbolic dimension name, and what it was bound to. */
+/* A symbol of the model (a dim_param, or the name given to an unnamed dim
+ * of a graph input), and what it was bound to. */
 typedef struct fd_symdim {
 	const char *name;
 	int64_t value;
-	bool bound;            /* from --dim; otherwise assumed 1 */
+	bool bound;            /* by --dim or --input-shape; otherwise its value is unknown */
+	bool used;             /* some tensor's shape depends on it (after inference) */
 } fd_symdim;
 
 typedef struct fd_model {
@@ -168,6 +169,8 @@ typedef struct fd_model {
 	fd_graph *graphs;      /* [0] is the main graph; bodies follow in discovery order */
 	int32_t n_symdims;
 	fd_symdim *symdims;
+	fd_dimtab *dimtab;     /* symbols and dim expressions (ir/dim.h) */
+	bool dimtab_borrowed;  /* another model's (a rewritten model's): not released with this one */
 	int64_t file_size;
 	/* The initializer policy: false follows ONNX (an initializer listed as a
 	 * graph input is overridable from IR 4 on); true treats every
@@ -198,16 +201,32 @@ void model_set_initializer_policy(fd_model *m, bool initializers_constant);
 const char *tensor_initializer_words(const fd_model *m, const fd_tensor *x);
 
 /* Static: rank known and every dim a number that holds for every run — a
- * literal, or a symbol bound with --dim (an unbound symbol is only assumed
- * to be 1, and a symbolic expression depends on one). */
+ * literal, or an expression whose symbols are all bound (--dim,
+ * --input-shape); an unbound symbol has no value. */
 bool shape_is_static(const fd_model *m, const fd_shape *s);
 
 /* Byte size of a tensor; saturates at INT64_MAX and returns false when any dim
  * is unknown or the product overflows (*bytes then holds what is known). */
 bool shape_elements(const fd_shape *s, int64_t *count);
 bool tensor_bytes(const fd_tensor *t, int64_t *bytes);
-/* "1x64x56x56", "batchx128", "?" for unknown rank. Returns buf. */
+/* The byte size as a symbolic integer: a number (as tensor_bytes), or an
+ * expression over the dims' symbols (the formula of a size that depends on
+ * unbound symbols; dexpr_format_bytes says it in words); unknown when the
+ * dtype has no size, the rank is unknown or a dim is nothing at all. */
+fd_sint tensor_bytes_sym(const fd_tensor *t);
+/* "1x64x56x56", "batchx128", "2x(2*L+1)", "?" for unknown rank. Returns buf. */
 char *shape_format(const fd_shape *s, char *buf, size_t size);
+
+/* The model's symbols (model_dims.c): every symbolic dim's value taken
+ * again from its expression at the bindings; which symbols some tensor's
+ * shape depends on (fd_symdim.used); and the unbound ones among those,
+ * sorted by name (returns how many; up to max stored). */
+void model_refresh_dims(fd_model *m);
+/* The unbound symbols tensor t's shape waits on (fresh ones not included),
+ * distinct, sorted; returns how many (up to max stored). */
+int  tensor_unbound_symbols(const fd_tensor *t, const char **names, int max);
+void model_mark_used_symbols(fd_model *m);
+int  model_unbound_symbols(const fd_model *m, const char **names, int max);
 
 /* Counts over intermediate tensors (activations that are not graph outputs). */
 typedef struct fd_shape_coverage {

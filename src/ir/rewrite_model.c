@@ -227,6 +227,7 @@ int rewrite_build_model(const fd_model *m, const fd_rewrite *rw, fd_model *out, 
 {
 	/* the header (path, versions, opsets, symbolic dims) borrowed; graphs, names, arena its own */
 	*out = *m;
+	out->dimtab_borrowed = true;   /* dims keep pointing into m's expressions */
 	memset(map, 0, sizeof *map);
 	arena_init(&out->arena);
 	strpool_init(&out->names, &out->arena);

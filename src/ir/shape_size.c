@@ -64,9 +64,26 @@ bool tensor_bytes(const fd_tensor *t, int64_t *bytes)
 	return ok;
 }
 
-/* "1x64x56x56". A symbolic dim prints by its name ("batchx128") even when it
- * is bound, so the text says where the number comes from; an unknown dim is
- * "?", an unknown rank is "?", and rank 0 is "scalar". */
+fd_sint tensor_bytes_sym(const fd_tensor *t)
+{
+	int64_t b;
+	int bits = dtype_bits(t->dtype);
+	if (bits <= 0 || t->shape.rank < 0)
+		return sint_unknown();
+	if (tensor_bytes(t, &b))
+		return sint_num(b);
+	fd_sint n = sint_of_dim(dim_product(t->shape.dims, 0, t->shape.rank));
+	if (!n.e)
+		return sint_unknown();   /* a number would have been known above: an overflow */
+	/* the formula is in what is still unbound */
+	n = sint_partial(n);
+	return bits % 8 == 0 ? sint_mul(n, sint_num(bits / 8)) : sint_div_exact(sint_mul(n, sint_num(bits)), sint_num(8));
+}
+
+/* "1x64x56x56". A symbolic dim prints as its expression ("batchx128",
+ * "2x(2*L+1)") even when it is bound, so the text says where the number
+ * comes from; an unknown dim is "?", an unknown rank is "?", and rank 0 is
+ * "scalar". */
 char *shape_format(const fd_shape *s, char *buf, size_t size)
 {
 	size_t at = 0;
@@ -86,8 +103,11 @@ char *shape_format(const fd_shape *s, char *buf, size_t size)
 		const fd_dim *dm = &s->dims[i];
 		const char *sep = i ? "x" : "";
 		int w;
-		if (dm->sym)
-			w = snprintf(buf + at, size - at, "%s%s", sep, dm->sym);
+		if (dm->expr) {
+			const char *e = dexpr_text(dm->expr);
+			bool compound = strpbrk(e, "+-*/^(") != NULL;
+			w = snprintf(buf + at, size - at, compound ? "%s(%s)" : "%s%s", sep, e);
+		}
 		else if (dm->value >= 0)
 			w = snprintf(buf + at, size - at, "%s%lld", sep, (long long)dm->value);
 		else
@@ -99,18 +119,20 @@ char *shape_format(const fd_shape *s, char *buf, size_t size)
 	return buf;
 }
 
+/* Known as onnx counts it: the rank, and every dim a number or an
+ * expression (a symbol, bound or not, included). */
 static bool shape_known(const fd_shape *s)
 {
 	if (s->rank < 0)
 		return false;
 	for (int32_t i = 0; i < s->rank; i++)
-		if (s->dims[i].value < 0)
+		if (!dim_defined(s->dims[i]))
 			return false;
 	return true;
 }
 
 /* Intermediate = produced by a node (TENSOR_ACTIVATION) and not a graph
- * output, in every graph. Known = rank and every dim known. */
+ * output, in every graph. Known: shape_known. */
 fd_shape_coverage model_shape_coverage(const fd_model *m)
 {
 	fd_shape_coverage c = {0, 0};

@@ -217,5 +217,8 @@ int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, con
  * im2col = C_in/groups · kh · kw · H_out · W_out · N · dtype bytes (CANN's
  * formula), 0 for everything else. *known is false when a dim is unknown. */
 int64_t workspace_estimate(const fd_graph *g, const fd_node *n, bool *known);
+/* The same as a symbolic integer: a number, the formula over the unbound
+ * symbols the dims wait on, or unknown. */
+fd_sint workspace_estimate_sym(const fd_graph *g, const fd_node *n);
 
 #endif

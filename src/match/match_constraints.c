@@ -1,7 +1,13 @@
 /* match_constraints.c — the five constraint kinds of a rule, measured on a
  * complete match (s->cover), as a table of checkers. Each emits one event
  * (memory_limit: one per limit given) with the measured value and the limit.
- * What cannot be measured (unknown dtype, shape, size) passes with a WN02
+ * A measure that depends on symbols nobody bound (batch, an unnamed input
+ * dim) ends the attempt as FD-CF06 "unknown: depends on …", naming the
+ * tensor whose dims say which symbols: neither a pass nor a fail on a
+ * number that means nothing. Where a formula decides for every binding it
+ * decides (256 KiB × batch is over 64 KiB for any batch; 16 × C is
+ * divisible by 16). What cannot be measured at all (unknown dtype, a shape
+ * nothing knows, a fresh symbol no binding reaches) passes with a WN02
  * warning event: the estimate cannot decide, and the trace says so. */
 #include <string.h>
 #include "match/match_internal.h"
@@ -15,6 +21,29 @@ static bool fail(match_run_state *s, int k, fd_reason why, int op, int32_t unit,
 	uint32_t ev = match_emit(s, EV_CONSTRAINT, ST_FAIL, why, op, k, unit, other, a, b);
 	match_fail(s, ev, why, n_ops, passed);
 	return false;
+}
+
+/* A dim that a binding would make a number: an expression over the
+ * model's symbols, unbound, without a fresh one. */
+static bool dim_waits(fd_dim d)
+{
+	return d.expr && d.value < 0 && !dexpr_has_fresh(d.expr);
+}
+
+static bool shape_waits(const fd_shape *sh)
+{
+	for (int32_t i = 0; i < sh->rank; i++)
+		if (dim_waits(sh->dims[i]))
+			return true;
+	return false;
+}
+
+/* Ends the attempt as "unknown: depends on …" (the explanation reads the
+ * symbols off tensor other, or the inputs a and b of node unit). */
+static bool unbound(match_run_state *s, int k, int op, int32_t unit, int32_t other, int64_t a, int64_t b,
+                    int n_ops, uint32_t passed)
+{
+	return fail(s, k, REASON_CF06_UNBOUND, op, unit, other, a, b, n_ops, passed);
 }
 
 static bool pass(match_run_state *s, int k, bool undecided, int op, int32_t unit, int32_t other,
@@ -104,30 +133,33 @@ static bool is_elementwise(const fd_node *n)
 	return false;
 }
 
-/* numpy broadcasting of two shapes: -1 unknown, 0 no, 1 yes. */
+/* numpy broadcasting of two shapes: -1 unknown, -2 unknown until a symbol
+ * is bound, 0 no, 1 yes. */
 static int broadcasts(const fd_shape *a, const fd_shape *b)
 {
 	if (a->rank < 0 || b->rank < 0)
 		return -1;
 	int unknown = 0;
 	for (int i = 1; i <= a->rank && i <= b->rank; i++) {
-		int64_t x = a->dims[a->rank - i].value, y = b->dims[b->rank - i].value;
+		fd_dim dx = a->dims[a->rank - i], dy = b->dims[b->rank - i];
+		int64_t x = dx.value, y = dy.value;
 		if (x < 0 || y < 0) {
-			if (a->dims[a->rank - i].sym && a->dims[a->rank - i].sym == b->dims[b->rank - i].sym)
+			if (dim_equal(dx, dy) || x == 1 || y == 1)
 				continue;
-			unknown = 1;
+			if (unknown != -1)
+				unknown = (dim_waits(dx) || x >= 0) && (dim_waits(dy) || y >= 0) ? -2 : -1;
 			continue;
 		}
 		if (x != y && x != 1 && y != 1)
 			return 0;
 	}
-	return unknown ? -1 : 1;
+	return unknown ? unknown : 1;
 }
 
 static bool check_shape(match_run_state *s, int k, const fd_constraint *c, int n_ops, uint32_t passed)
 {
 	const match_cover *cv = &s->cover;
-	int32_t unknown_node = FD_NONE, checked = 0;
+	int32_t unknown_node = FD_NONE, checked = 0, wait_node = FD_NONE, wait_a = FD_NONE, wait_b = FD_NONE;
 	for (size_t i = 0; i < cv->nodes.n; i++) {
 		int32_t node = cv->nodes.items[i];
 		const fd_node *n = &s->g->nodes[node];
@@ -145,27 +177,56 @@ static bool check_shape(match_run_state *s, int k, const fd_constraint *c, int n
 			int r = broadcasts(&s->g->tensors[first].shape, &s->g->tensors[t].shape);
 			if (r == 0)
 				return fail(s, k, REASON_CF02_SHAPE, -1, node, t, first, t, n_ops, passed);
-			if (r < 0 && unknown_node == FD_NONE)
+			if (r == -2 && wait_node == FD_NONE) {
+				wait_node = node;
+				wait_a = first;
+				wait_b = t;
+			} else if (r == -1 && unknown_node == FD_NONE) {
 				unknown_node = node;
+			}
 			checked++;
 		}
 	}
+	if (wait_node != FD_NONE)
+		return unbound(s, k, -1, wait_node, wait_b, wait_a, wait_b, n_ops, passed);
 	if (unknown_node != FD_NONE)
 		return pass(s, k, true, -1, unknown_node, FD_NONE, -1, -1);
 	return pass(s, k, false, -1, FD_NONE, FD_NONE, checked, -1);
 }
 
-/* The largest tensor of a set: its size, and whether any size was unknown. */
-static int64_t largest(const match_run_state *s, const i32_vec *set, int32_t *which, int32_t *unknown)
+/* The smallest value of a size formula over every binding (each unbound
+ * symbol >= 1) when it has one: all its coefficients positive. */
+static bool formula_floor(fd_sint b, int64_t *min)
+{
+	return b.e && !dexpr_has_fresh(b.e) && dexpr_monotone(b.e) && dexpr_value_with(b.e, 1, min) && *min >= 0;
+}
+
+/* The largest tensor of a set: its size (a formula's smallest value
+ * counts), the one whose size waits on a binding and allows the smallest
+ * value of it under limit (*allows), the first unknowable. */
+static int64_t largest(const match_run_state *s, const i32_vec *set, int64_t limit, int32_t *which,
+                       int32_t *waits, int64_t *allows, int32_t *unknown)
 {
 	int64_t best = -1;
-	*which = *unknown = FD_NONE;
+	*which = *waits = *unknown = FD_NONE;
+	*allows = INT64_MAX;
 	for (size_t i = 0; i < set->n; i++) {
+		const fd_tensor *t = &s->g->tensors[set->items[i]];
 		int64_t bytes;
-		if (!tensor_bytes(&s->g->tensors[set->items[i]], &bytes) || s->g->tensors[set->items[i]].dtype == DT_UNDEFINED) {
-			if (*unknown == FD_NONE)
+		if (t->dtype == DT_UNDEFINED || !tensor_bytes(t, &bytes)) {
+			fd_sint f = tensor_bytes_sym(t);
+			bool bindable = t->dtype != DT_UNDEFINED && f.e && !dexpr_has_fresh(f.e);
+			int64_t v = INT64_MAX;
+			if (bindable && !dexpr_largest_within(f.e, limit, &v))
+				v = INT64_MAX;
+			if (bindable && (*waits == FD_NONE || v < *allows)) {
+				*waits = set->items[i];
+				*allows = v;
+			} else if (!bindable && *unknown == FD_NONE) {
 				*unknown = set->items[i];
-			continue;
+			}
+			if (!bindable || !formula_floor(f, &bytes))
+				continue;
 		}
 		if (bytes > best) {
 			best = bytes;
@@ -180,34 +241,58 @@ static bool check_memory(match_run_state *s, int k, const fd_constraint *c, int 
 {
 	const i32_vec *sets[2] = { &s->cover.intermediates, &s->cover.outputs };
 	int64_t limits[2] = { c->max_intermediate_size, c->max_output_size };
+	/* a limit decided over the limit fails at once; of the limits that wait
+	 * on a binding, the one that allows the least is the one to name */
+	int32_t wait_t = FD_NONE;
+	int wait_q = -1;
+	int64_t wait_allows = INT64_MAX;
 	for (int q = 0; q < 2; q++) {
 		if (limits[q] < 0)
 			continue;
-		int32_t which, unknown;
-		int64_t big = largest(s, sets[q], &which, &unknown);
+		int32_t which, waits, unknown;
+		int64_t allows;
+		int64_t big = largest(s, sets[q], limits[q], &which, &waits, &allows, &unknown);
 		if (which != FD_NONE && big > limits[q])
 			return fail(s, k, REASON_CF03_MEMORY, q, s->g->tensors[which].producer, which, big, limits[q],
 			            n_ops, passed);
+		if (waits != FD_NONE) {
+			if (wait_t == FD_NONE || allows < wait_allows) {
+				wait_t = waits;
+				wait_q = q;
+				wait_allows = allows;
+			}
+			continue;
+		}
 		if (unknown != FD_NONE)
 			pass(s, k, true, q, s->g->tensors[unknown].producer, unknown, -1, limits[q]);
 		else
 			pass(s, k, false, q, which >= 0 ? s->g->tensors[which].producer : FD_NONE, which,
 			     big < 0 ? 0 : big, limits[q]);
 	}
+	if (wait_t != FD_NONE)
+		return unbound(s, k, wait_q, s->g->tensors[wait_t].producer, wait_t, -1, limits[wait_q], n_ops, passed);
 	return true;
 }
 
 static bool check_workspace(match_run_state *s, int k, const fd_constraint *c, int n_ops, uint32_t passed)
 {
 	int64_t total = 0;
-	int32_t unknown = FD_NONE, top = FD_NONE;
+	int32_t unknown = FD_NONE, top = FD_NONE, waits = FD_NONE;
 	int64_t top_bytes = -1;
 	for (size_t i = 0; i < s->cover.nodes.n; i++) {
 		int32_t node = s->cover.nodes.items[i];
 		bool known = true;
-		int64_t w = workspace_estimate(s->g, &s->g->nodes[node], &known);
+		const fd_node *n = &s->g->nodes[node];
+		int64_t w = workspace_estimate(s->g, n, &known);
 		if (!known) {
-			if (unknown == FD_NONE)
+			bool wait = false;
+			for (int q = 0; q < n->n_inputs && !wait; q++)
+				wait = n->inputs[q] >= 0 && shape_waits(&s->g->tensors[n->inputs[q]].shape);
+			for (int q = 0; q < n->n_outputs && !wait; q++)
+				wait = n->outputs[q] >= 0 && shape_waits(&s->g->tensors[n->outputs[q]].shape);
+			if (wait && waits == FD_NONE)
+				waits = node;
+			else if (!wait && unknown == FD_NONE)
 				unknown = node;
 			continue;
 		}
@@ -225,21 +310,31 @@ static bool check_workspace(match_run_state *s, int k, const fd_constraint *c, i
 		}
 		return fail(s, k, REASON_CF04_WORKSPACE, -1, top, FD_NONE, total, c->max_workspace, n_ops, passed);
 	}
-	return pass(s, k, unknown != FD_NONE, -1, unknown != FD_NONE ? unknown : top, FD_NONE, total,
-	            c->max_workspace);
+	if (waits != FD_NONE && c->max_workspace >= 0) {
+		const fd_node *n = &s->g->nodes[waits];
+		return unbound(s, k, -1, waits, n->n_outputs > 0 ? n->outputs[0] : FD_NONE, total, c->max_workspace,
+		               n_ops, passed);
+	}
+	return pass(s, k, unknown != FD_NONE || waits != FD_NONE, -1,
+	            unknown != FD_NONE ? unknown : waits != FD_NONE ? waits : top, FD_NONE, total, c->max_workspace);
 }
 
 static bool check_channel(match_run_state *s, int k, const fd_constraint *c, int n_ops, uint32_t passed)
 {
-	int32_t unknown = FD_NONE;
+	int32_t unknown = FD_NONE, waits = FD_NONE;
 	int64_t last = -1;
 	for (size_t i = 0; i < s->cover.outputs.n; i++) {
 		int32_t t = s->cover.outputs.items[i];
 		const fd_shape *sh = &s->g->tensors[t].shape;
 		int dim = c->channel_dim < 0 && sh->rank >= 0 ? c->channel_dim + sh->rank : c->channel_dim;
 		if (sh->rank < 0 || dim < 0 || dim >= sh->rank || sh->dims[dim].value < 0) {
-			if (unknown == FD_NONE)
-				unknown = t;
+			fd_dim d = sh->rank >= 0 && dim >= 0 && dim < sh->rank ? sh->dims[dim] : dim_unknown();
+			/* 16 * C is divisible by 16 whatever C is */
+			if (d.expr && c->divisor > 0 && dexpr_divisible(d.expr, c->divisor))
+				continue;
+			int32_t *slot = dim_waits(d) ? &waits : &unknown;
+			if (*slot == FD_NONE)
+				*slot = t;
 			continue;
 		}
 		int64_t v = sh->dims[dim].value;
@@ -248,6 +343,8 @@ static bool check_channel(match_run_state *s, int k, const fd_constraint *c, int
 			            n_ops, passed);
 		last = v;
 	}
+	if (waits != FD_NONE)
+		return unbound(s, k, -1, s->g->tensors[waits].producer, waits, -1, c->divisor, n_ops, passed);
 	if (unknown != FD_NONE)
 		return pass(s, k, true, -1, s->g->tensors[unknown].producer, unknown, -1, c->divisor);
 	return pass(s, k, false, -1, FD_NONE, FD_NONE, last, c->divisor);

@@ -20,9 +20,9 @@ fd_dimv match_dim(const fd_shape *sh, int i)
 	if (!sh || i < 0 || i >= sh->rank || !sh->dims)
 		return d;
 	const fd_dim *x = &sh->dims[i];
-	if (x->sym) {
+	if (x->expr) {   /* a symbol or an expression over symbols, bound or not: its canonical text */
 		d.kind = DIMV_SYMBOL;
-		d.sym = x->sym;
+		d.sym = dexpr_text(x->expr);
 	} else if (x->value >= 0) {
 		d.kind = DIMV_NUMBER;
 		d.value = x->value;

@@ -158,7 +158,7 @@ static bool shapes_equal(const fd_shape *a, const fd_shape *b)
 		return false;
 	for (int i = 0; i < a->rank; i++)
 		if (a->dims[i].value != b->dims[i].value
-		    || (a->dims[i].value < 0 && a->dims[i].sym != b->dims[i].sym))
+		    || (a->dims[i].value < 0 && !dim_equal(a->dims[i], b->dims[i])))
 			return false;
 	return true;
 }

@@ -53,3 +53,27 @@ int64_t workspace_estimate(const fd_graph *g, const fd_node *n, bool *known)
 	}
 	return bytes;
 }
+
+fd_sint workspace_estimate_sym(const fd_graph *g, const fd_node *n)
+{
+	bool known;
+	int64_t w = workspace_estimate(g, n, &known);
+	if (known)
+		return sint_num(w);
+	if (n->n_inputs < 2 || n->n_outputs < 1 || n->inputs[0] < 0 || n->inputs[1] < 0 || n->outputs[0] < 0)
+		return sint_unknown();
+	const fd_tensor *x = &g->tensors[n->inputs[0]], *wt = &g->tensors[n->inputs[1]],
+	                *y = &g->tensors[n->outputs[0]];
+	int bits = dtype_bits(x->dtype != DT_UNDEFINED ? x->dtype : y->dtype);
+	if (x->shape.rank < 3 || wt->shape.rank != x->shape.rank || y->shape.rank != x->shape.rank || bits <= 0)
+		return sint_unknown();
+	int64_t groups = 1;
+	const fd_attr *a = node_attr(n, "group");
+	if (a && a->type == ATTR_INT && a->u.i > 0)
+		groups = a->u.i;
+	/* the same formula in dims: C_in/groups · Π kernel · Π out spatial · N · bytes */
+	fd_dim b = dim_mul(dim_floordiv(x->shape.dims[1], groups), y->shape.dims[0]);
+	for (int d = 2; d < x->shape.rank; d++)
+		b = dim_mul(b, dim_mul(wt->shape.dims[d], y->shape.dims[d]));
+	return sint_mul(sint_of_dim(b), sint_num((bits + 7) / 8));
+}

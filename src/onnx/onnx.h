@@ -7,7 +7,7 @@
 #include "base/diag.h"
 #include "ir/graph.h"
 
-/* Options for loading: --dim bindings, the initializer policy. */
+/* Options for loading: --dim bindings, --input-shape specs, the initializer policy. */
 typedef struct fd_dim_binding {
 	const char *name;
 	int64_t value;
@@ -16,6 +16,13 @@ typedef struct fd_dim_binding {
 typedef struct fd_load_options {
 	const fd_dim_binding *dims;
 	int n_dims;
+	/* "x:1,3,224,224;mask:1,128" (CANN ATC's --input_shape), each may list
+	 * several inputs; man fusiondbg(1), OPTIONS */
+	const char *const *input_shapes;
+	int n_input_shapes;
+	/* a symbol --dim names (value < 0: unbound) is left as --dim says even
+	 * where an --input-shape would bind it (a what-if on the bindings) */
+	bool dims_win;
 	bool no_shape_inference;
 	bool initializers_constant;  /* every initializer a weight (model_set_initializer_policy) */
 } fd_load_options;

@@ -13,8 +13,8 @@
  * graph is converted, a name a body reads but neither produces nor declares is
  * resolved against the enclosing graphs, innermost first (an outer-scope
  * capture, created in the graphs in between as needed). Then each graph is
- * linked, checked and sorted (graph.c), symbolic dims are bound and shape
- * inference runs. */
+ * linked, checked and sorted (graph.c), symbols are bound (onnx_bind.c) and
+ * shape inference runs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -353,35 +353,6 @@ static void loader_release(loader *L)
 	vec_release(&L->graphs);
 	vec_release(&L->build);
 	vec_release(&L->main_tensor);
-	vec_release(&L->symdims);
-	strmap_release(&L->symdim_index);
-}
-
-/* --dim values, or 1 (assumed), written into every symbolic dim. */
-static void bind_symdims(loader *L, const fd_load_options *opt)
-{
-	fd_model *m = L->m;
-	for (size_t i = 0; i < L->symdims.n; i++)
-		for (int k = 0; opt && k < opt->n_dims; k++)
-			if (opt->dims[k].name && !strcmp(opt->dims[k].name, L->symdims.items[i].name)) {
-				L->symdims.items[i].value = opt->dims[k].value;
-				L->symdims.items[i].bound = true;
-			}
-	for (int k = 0; opt && k < opt->n_dims; k++)
-		if (opt->dims[k].name && strmap_get(&L->symdim_index, opt->dims[k].name) < 0)
-			diag_warning(L->d, L->pos, "--dim %s: the model has no symbolic dim of that name",
-			             opt->dims[k].name);
-	m->n_symdims = (int32_t)L->symdims.n;
-	m->symdims = arena_memdup(&m->arena, L->symdims.items, L->symdims.n * sizeof(fd_symdim));
-	for (int32_t gi = 0; gi < m->n_graphs; gi++) {
-		fd_graph *g = &m->graphs[gi];
-		for (int32_t t = 0; t < g->n_tensors; t++) {
-			fd_shape *s = &g->tensors[t].shape;
-			for (int32_t i = 0; i < s->rank; i++)
-				if (s->dims[i].sym)
-					s->dims[i].value = m->symdims[strmap_get(&L->symdim_index, s->dims[i].sym)].value;
-		}
-	}
 }
 
 static int64_t opset_version_of(const fd_model *m, const char *dom)
@@ -477,7 +448,8 @@ static int convert_model(loader *L, const uint8_t *bytes, size_t size, const fd_
 	for (int32_t gi = 0; gi < m->n_graphs; gi++)
 		if (graph_link(m, &m->graphs[gi], L->d) || graph_topo_sort(m, &m->graphs[gi], L->d))
 			return -1;
-	bind_symdims(L, opt);
+	if (loader_bind(m, opt, L->d, L->pos))
+		return -1;
 	model_set_initializer_policy(m, opt && opt->initializers_constant);
 	return 0;
 }
@@ -490,6 +462,7 @@ int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size
 	memset(m, 0, sizeof *m);
 	arena_init(&m->arena);
 	strpool_init(&m->names, &m->arena);
+	m->dimtab = dimtab_new(&m->arena, &m->names);
 	m->path = arena_strdup(&m->arena, S(name));
 	m->file_size = (int64_t)size;
 	fd_srcpos pos = srcpos_file(m->path);
@@ -525,6 +498,7 @@ int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size
 		goto fail;
 	if (!(opt && opt->no_shape_inference) && shape_infer(m, d) < 0)
 		goto fail;
+	model_mark_used_symbols(m);
 	return 0;
 fail:
 	if (d->errors == errors)

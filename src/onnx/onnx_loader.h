@@ -5,6 +5,8 @@
  *   onnx_loader.c  the state: interned names, tensors by name, body graphs
  *   onnx_stream.c  the main graph's initializers and nodes unpacked on a second thread
  *   onnx_node.c    one NodeProto (attributes, tensors, declared types)
+ *   onnx_bind.c    unnamed input dims named, --dim and --input-shape bound
+ *                  (the built model only, no protobuf)
  *   onnx_load.c    files, the model, graphs in order, outer-scope captures
  * Each calls only the ones above it. This header and onnx_write.c are the
  * only ones that bring in the protobuf-c types generated from onnx.proto.
@@ -55,8 +57,6 @@ typedef struct loader {
 	VEC(fd_graph) graphs;
 	VEC(graph_build) build;   /* parallel to graphs */
 	VEC(int32_t) main_tensor;  /* string id (model->names) → tensor of graph 0, or -1 */
-	VEC(fd_symdim) symdims;
-	strmap symdim_index;
 	int64_t bad_dim;          /* what onnx_tensor_read refused, for the message */
 	size_t bad_axis;
 } loader;
@@ -100,6 +100,10 @@ typedef struct stream_range {
 msg_stream *msg_stream_start(const stream_range *ranges, int n, const uint8_t *file);
 const void *msg_stream_next(msg_stream *s, bool *failed, wire_error *bad);
 void msg_stream_stop(msg_stream *s);     /* NULL is fine */
+
+/* onnx_bind.c: names the unnamed input dims, applies --dim and
+ * --input-shape, fills model->symdims; -1 with an error in d. */
+int loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos);
 
 /* onnx_node.c */
 int onnx_tensor_read(loader *L, const Onnx__TensorProto *p, int32_t *dtype, fd_shape *shape,

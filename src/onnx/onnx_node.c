@@ -75,15 +75,6 @@ static fd_attr_tensor *attr_sparse(loader *L, const Onnx__SparseTensorProto *p)
 	return read_dims(L, p->dims, p->n_dims, &t->shape) ? NULL : t;
 }
 
-static void symdim_note(loader *L, const char *sym)
-{
-	if (strmap_get(&L->symdim_index, sym) >= 0)
-		return;
-	strmap_put(&L->symdim_index, sym, (int32_t)L->symdims.n);
-	fd_symdim s = { sym, 1, false };
-	vec_push(&L->symdims, s);
-}
-
 /* Declared type of a value (graph input, output, value_info). The first
  * declaration wins; an initializer's own dims always win. */
 int onnx_apply_type(loader *L, int32_t gi, int32_t t, const Onnx__ValueInfoProto *vi)
@@ -121,8 +112,7 @@ int onnx_apply_type(loader *L, int32_t gi, int32_t t, const Onnx__ValueInfoProto
 			s.dims[i].value = dim->dim_value;
 		} else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
 		           dim->dim_param && dim->dim_param[0]) {
-			s.dims[i].sym = loader_intern(L, dim->dim_param);
-			symdim_note(L, s.dims[i].sym);
+			s.dims[i] = dimtab_symbol(L->m->dimtab, dim->dim_param);
 		}
 	}
 	x = loader_tensor(L, gi, t);

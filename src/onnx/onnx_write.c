@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/atomic_file.h"
-#include "onnx.pb-c.h"
-#include "onnx/onnx_write.h"
+#include "onnx/onnx_write_internal.h"
 #include "base/arena.h"
 
 typedef struct writer {
@@ -30,12 +29,12 @@ typedef struct writer {
 } writer;
 /* ---- graphs of the decoded model ↔ fd graphs ------------------------------- */
 
-static int map_bodies(writer *w, int32_t gi, Onnx__GraphProto *gp)
+int onnx_map_graphs(const fd_model *m, int32_t gi, Onnx__GraphProto *gp, Onnx__GraphProto **out, fd_diags *d)
 {
-	const fd_graph *g = &w->m->graphs[gi];
-	w->gp[gi] = gp;
+	const fd_graph *g = &m->graphs[gi];
+	out[gi] = gp;
 	if ((size_t)g->n_nodes != gp->n_node) {
-		diag_error(w->d, srcpos_file(w->m->path), "graph %s: %zu nodes in the file, %d loaded; cannot rewrite",
+		diag_error(d, srcpos_file(m->path), "graph %s: %zu nodes in the file, %d loaded; cannot rewrite",
 		           g->name ? g->name : "?", gp->n_node, g->n_nodes);
 		return -1;
 	}
@@ -43,7 +42,7 @@ static int map_bodies(writer *w, int32_t gi, Onnx__GraphProto *gp)
 		const Onnx__NodeProto *np = gp->node[i];
 		const fd_node *n = &g->nodes[i];
 		if (!np->op_type || strcmp(np->op_type, n->op_type)) {
-			diag_error(w->d, srcpos_file(w->m->path), "node %s: the file changed since it was loaded", n->name);
+			diag_error(d, srcpos_file(m->path), "node %s: the file changed since it was loaded", n->name);
 			return -1;
 		}
 		for (size_t k = 0; k < np->n_attribute; k++) {
@@ -51,13 +50,13 @@ static int map_bodies(writer *w, int32_t gi, Onnx__GraphProto *gp)
 			const fd_attr *fa = ap->name ? node_attr(n, ap->name) : NULL;
 			if (!fa)
 				continue;
-			if (ap->g && fa->type == ATTR_GRAPH && fa->u.g >= 0 && fa->u.g < w->m->n_graphs) {
-				if (map_bodies(w, fa->u.g, ap->g) < 0)
+			if (ap->g && fa->type == ATTR_GRAPH && fa->u.g >= 0 && fa->u.g < m->n_graphs) {
+				if (onnx_map_graphs(m, fa->u.g, ap->g, out, d) < 0)
 					return -1;
 			} else if (ap->n_graphs && fa->type == ATTR_GRAPHS && (size_t)fa->count == ap->n_graphs) {
 				for (size_t j = 0; j < ap->n_graphs; j++)
-					if (fa->u.graphs[j] >= 0 && fa->u.graphs[j] < w->m->n_graphs &&
-					    map_bodies(w, fa->u.graphs[j], ap->graphs[j]) < 0)
+					if (fa->u.graphs[j] >= 0 && fa->u.graphs[j] < m->n_graphs &&
+					    onnx_map_graphs(m, fa->u.graphs[j], ap->graphs[j], out, d) < 0)
 						return -1;
 			}
 		}
@@ -314,9 +313,9 @@ static Onnx__ValueInfoProto *value_info(writer *w, const fd_tensor *x)
 			Onnx__TensorShapeProto__Dimension *dim = arena_alloc(&w->a, sizeof *dim);
 			onnx__tensor_shape_proto__dimension__init(dim);
 			const fd_dim *fd = &x->shape.dims[k];
-			if (fd->sym) {
+			if (fd->expr) {   /* a symbol or an expression stays one: the model stays dynamic */
 				dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-				dim->dim_param = (char *)fd->sym;
+				dim->dim_param = (char *)dexpr_text(fd->expr);
 			} else if (fd->value >= 0) {
 				dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
 				dim->dim_value = fd->value;
@@ -439,26 +438,51 @@ static void declare_domains(writer *w, Onnx__ModelProto *mp)
 	}
 }
 
-int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_path, fd_write_stats *st,
-                       fd_diags *d)
+Onnx__ModelProto *onnx_read_again(const fd_model *m, char **bytes, fd_diags *d)
 {
-	fd_doing("writing the model %s", out_path);
 	size_t size;
-	char *bytes = file_read_all(m->path, &size, d);
-	if (!bytes)
-		return -1;
-	Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, (const uint8_t *)bytes);
+	*bytes = file_read_all(m->path, &size, d);
+	if (!*bytes)
+		return NULL;
+	Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, (const uint8_t *)*bytes);
 	if (!mp || !mp->graph) {
 		diag_error(d, srcpos_file(m->path), "cannot decode the model again");
 		if (mp)
 			onnx__model_proto__free_unpacked(mp, NULL);
-		free(bytes);
-		return -1;
+		free(*bytes);
+		*bytes = NULL;
+		return NULL;
 	}
+	return mp;
+}
+
+int onnx_pack_write(const Onnx__ModelProto *mp, const char *path, fd_diags *d)
+{
+	size_t packed = onnx__model_proto__get_packed_size(mp);
+	uint8_t *buf = xmalloc(packed ? packed : 1);
+	int rc;
+	if (onnx__model_proto__pack(mp, buf) != packed) {
+		diag_error(d, srcpos_file(path), "packing the model failed");
+		rc = -1;
+	} else {
+		rc = file_write_output(path, buf, packed, d);
+	}
+	free(buf);
+	return rc;
+}
+
+int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_path, fd_write_stats *st,
+                       fd_diags *d)
+{
+	fd_doing("writing the model %s", out_path);
+	char *bytes;
+	Onnx__ModelProto *mp = onnx_read_again(m, &bytes, d);
+	if (!mp)
+		return -1;
 	writer w = { .m = m, .rw = rw, .d = d };
 	arena_init(&w.a);
 	w.gp = xcalloc((size_t)m->n_graphs + 1, sizeof *w.gp);
-	int rc = map_bodies(&w, 0, mp->graph);
+	int rc = onnx_map_graphs(m, 0, mp->graph, w.gp, d);
 	if (rc == 0)
 		rc = claim_members(&w);
 	for (int32_t gi = 0; rc == 0 && gi < m->n_graphs; gi++) {
@@ -473,18 +497,8 @@ int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_
 	Onnx__OperatorSetIdProto **old_opset = mp->opset_import;
 	if (rc == 0 && w.st.fused)
 		declare_domains(&w, mp);
-	if (rc == 0) {
-		size_t packed = onnx__model_proto__get_packed_size(mp);
-		uint8_t *buf = xmalloc(packed ? packed : 1);
-		size_t got = onnx__model_proto__pack(mp, buf);
-		if (got != packed) {
-			diag_error(d, srcpos_file(out_path), "packing the model failed");
-			rc = -1;
-		} else {
-			rc = file_write_output(out_path, buf, packed, d);
-		}
-		free(buf);
-	}
+	if (rc == 0)
+		rc = onnx_pack_write(mp, out_path, d);
 	/* put the decoded model back as protobuf-c made it, then free it */
 	mp->opset_import = old_opset;
 	mp->n_opset_import = old_n_opset;

@@ -26,4 +26,18 @@ typedef struct fd_write_stats {
 int onnx_write_rewrite(const fd_model *m, const fd_rewrite *rw, const char *out_path, fd_write_stats *st,
                        fd_diags *d);
 
+/* `infer`: writes m with every inferred shape (onnx_write_shapes.c). In each
+ * graph, value_info holds every node output that is not a graph output and
+ * has a dtype (the model's own entries are replaced); a dim is its number
+ * at the bindings (dim_value), else its expression or symbol (dim_param:
+ * "batch", "floor((samples+128)/160)-3", "unk__3"), else left out. Graph
+ * outputs get the dims they do not declare; the main graph's inputs get what
+ * the bindings and the names of unnamed dims say. */
+typedef struct fd_infer_stats {
+	int64_t value_infos;     /* written, every graph */
+	int64_t symbolic_dims;   /* of which dims are dim_param */
+	int64_t unknown_dims;    /* left out */
+} fd_infer_stats;
+int onnx_write_inferred(const fd_model *m, const char *out_path, fd_infer_stats *st, fd_diags *d);
+
 #endif

@@ -152,6 +152,8 @@ void session_close(fd_session *s)
 	free(s->edits);
 	free(s->prio0);
 	free(s->enabled0);
+	if (s->bdiff)
+		free(s->bdiff->changes);
 	arena_release(&s->arena);
 	model_release(&s->model);
 	memset(s, 0, sizeof *s);

@@ -124,6 +124,27 @@ typedef struct fd_session_diff {
 	int64_t peak_after_bytes;      /* with the current fusions */
 } fd_session_diff;
 
+/* What a change of the bindings did (session_rebind): the fusions gained,
+ * lost and changed against the run before it, each with the reason its
+ * attempt ends on now (lost) or ended on before (gained), and the main
+ * graph's peak before -> after fusion, under the old and the new binding. */
+typedef struct fd_binding_change {
+	fd_change_kind kind;
+	int32_t graph;
+	int32_t node;                  /* the anchor's node */
+	int32_t rule_before, rule_after;   /* -1 when none */
+	fd_reason why;                 /* lost: how the attempt ends now; gained: how it ended before */
+} fd_binding_change;
+
+typedef struct fd_binding_diff {
+	char what[160];                /* "batch: unbound -> 32" */
+	fd_binding_change *changes;    /* by graph, then the anchor's topo order */
+	size_t n_changes, n_gained, n_lost, n_changed;
+	char peak_old[2][160];         /* before, after fusion; under the old binding ("768 KiB × batch") */
+	char peak_new[2][160];         /* the same under the new one */
+	int64_t peak_old_bytes, peak_new_bytes;   /* after fusion, -1 when not a number */
+} fd_binding_diff;
+
 /* Opaque parts (session_internal.h). */
 struct fd_session_slot;
 struct fd_session_file;
@@ -158,6 +179,10 @@ typedef struct fd_session {
 	bool open;
 	bool has_baseline;              /* baseline is run at the first edit; until then it is current */
 	int recovery_lock;              /* 1 + the fd holding this session's recovery lock; 0: none */
+	/* the bindings as the session holds them once one is changed (session_bind.c) */
+	fd_dim_binding *binds;
+	int n_binds, cap_binds;
+	fd_binding_diff *bdiff;         /* the last session_rebind's, NULL before one */
 } fd_session;
 
 /* Loads the model (with --dim), the rules (then the environment unless
@@ -316,6 +341,16 @@ static inline const fd_estimate *session_baseline_estimate(const fd_session *s)
 {
 	return s->has_baseline ? &s->baseline_est : &s->current_est;
 }
+
+/* Dims what-if (session_bind.c): binds symbol name to value (value < 0:
+ * unbinds it), loads the model again with it, runs the rules as edited (and
+ * the baseline, when there is one), and records what changed
+ * (session_binding_diff). The rule edits, undo history and unsaved values
+ * stay. On error (the model does not load so) -1 + d and nothing changes. */
+int  session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d);
+static inline const fd_binding_diff *session_binding_diff(const fd_session *s) { return s->bdiff; }
+/* The binding of symbol name (false when unbound). */
+bool session_binding(const fd_session *s, const char *name, int64_t *value);
 
 /* For tests: make the next n file writes of session_save / recovery fail
  * with errno err (ENOSPC for "disk full"); n = 0 turns it off. */

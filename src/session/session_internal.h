@@ -1,6 +1,8 @@
 /* session_internal.h — what the session's files share. Who owns what, from
  * the top down (each file calls only those below it):
  *   session_save.c   write-back to the YAML files, the recovery file
+ *   session_bind.c   the dims what-if: a binding changed, the model loaded
+ *                    again, what changed against the run before
  *   session_diff.c   the rules as loaded against the current ones
  *   session_edit.c   the edit list: set, undo / redo, and the slots (every
  *                    (rule, path) edited: its text on disk)

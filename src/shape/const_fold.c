@@ -98,17 +98,75 @@ void const_store(fd_const *v, int64_t k, double x, int64_t xi, bool from_int)
 			v->i64[k] = x != 0;
 		else
 			v->i64[k] = wrap_int(v->dtype, from_int ? xi : to_int(x));
+		if (v->sym)
+			v->sym[k] = sint_num(v->i64[k]);
 	} else {
 		v->f64[k] = round_float(v->dtype, from_int ? (double)xi : x);
 	}
 }
 
-void const_copy_elem(fd_const *dst, int64_t j, const fd_const *src, int64_t k)
+/* A float value that was asked to hold a symbolic element: unusable. */
+#define CONST_SPOILED (-1)
+
+void const_store_sint(const shape_ctx *c, fd_const *v, int64_t k, fd_sint s)
 {
-	if (src->i64)
+	if (!s.e && s.n != SINT_UNKNOWN) {
+		const_store(v, k, 0, s.n, true);
+		return;
+	}
+	int64_t x;
+	if (!v->i64) {
+		/* a float holds the number at the bindings, or nothing */
+		if (sint_value(s, &x))
+			const_store(v, k, 0, x, true);
+		else
+			v->count = CONST_SPOILED;
+		return;
+	}
+	if (!v->sym) {
+		/* the elements stored so far were numbers */
+		v->sym = arena_array(&c->m->arena, (size_t)v->count + 1, sizeof *v->sym);
+		for (int64_t i = 0; i < v->count; i++)
+			v->sym[i] = sint_num(v->i64[i]);
+	}
+	v->sym[k] = s;
+	v->i64[k] = sint_value(s, &x) ? wrap_int(v->dtype, x) : 0;
+}
+
+fd_sint const_sint(const fd_const *v, int64_t k)
+{
+	if (v->sym)
+		return v->sym[k];
+	return v->i64 ? sint_num(v->i64[k]) : sint_unknown();
+}
+
+void const_copy_elem(const shape_ctx *c, fd_const *dst, int64_t j, const fd_const *src, int64_t k)
+{
+	if (src->sym)
+		const_store_sint(c, dst, j, src->sym[k]);
+	else if (src->i64)
 		const_store(dst, j, 0, src->i64[k], true);
 	else
 		const_store(dst, j, src->f64[k], 0, false);
+}
+
+bool const_settle(fd_const *v)
+{
+	if (!v || v->count == CONST_SPOILED)
+		return false;
+	if (!v->sym)
+		return true;
+	bool symbolic = false, all_numbers = true;
+	for (int64_t k = 0; k < v->count; k++) {
+		int64_t x;
+		symbolic |= v->sym[k].e || v->sym[k].n == SINT_UNKNOWN;
+		all_numbers &= sint_value(v->sym[k], &x);
+	}
+	if (!symbolic)
+		v->sym = NULL;
+	else if (!all_numbers)
+		v->i64 = NULL;
+	return true;
 }
 
 int64_t bcast_offset(const fd_shape *s, int32_t r, const fd_dim *od, const int64_t *oi)

@@ -52,8 +52,7 @@ static void infer_attention(shape_ctx *c)
 	}
 	fd_dim present[5];
 	dims_copy(present, past->dims, 5);
-	int64_t p = past->dims[3].value, s = x->dims[1].value;
-	present[3] = p >= 0 && s >= 0 && p <= INT64_MAX - s ? dim_of(p + s) : dim_unknown();
+	present[3] = dim_add(past->dims[3], x->dims[1]);   /* past_seq + seq */
 	if (hv >= 0 && heads > 0) {
 		present[2] = dim_of(heads);
 		present[4] = dim_of(hv / heads);

@@ -20,14 +20,17 @@ static const fd_tensor *body_out(const fd_graph *b, int32_t k)
 	return &b->tensors[b->outputs[k]];
 }
 
-/* The shape two sources agree on: equal dims stay, different ones become
- * unknown, different ranks give an unknown rank. */
+/* The shape two sources agree on: equal dims stay (the same expression, or
+ * the same number at the bindings), different ones become unknown (fresh
+ * symbols), different ranks give an unknown rank. */
 static int32_t merge(const fd_shape *a, const fd_shape *b, fd_dim *out)
 {
 	if (!a || !b || a->rank < 0 || a->rank != b->rank || a->rank > SHAPE_MAX_RANK)
 		return -1;
-	for (int32_t k = 0; k < a->rank; k++)
-		out[k] = a->dims[k].value == b->dims[k].value ? a->dims[k] : dim_unknown();
+	for (int32_t k = 0; k < a->rank; k++) {
+		fd_dim x = a->dims[k], y = b->dims[k];
+		out[k] = dim_equal(x, y) || (x.value >= 0 && x.value == y.value) ? x : dim_unknown();
+	}
 	return a->rank;
 }
 

@@ -19,7 +19,7 @@ static uint64_t dims_hash(int32_t rank, const fd_dim *dims)
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)rank;
 	for (int32_t i = 0; i < rank; i++) {
 		h = (h ^ (uint64_t)dims[i].value) * 0x100000001b3ull;
-		h = (h ^ (uint64_t)(uintptr_t)dims[i].sym) * 0x100000001b3ull;
+		h = (h ^ (uint64_t)(uintptr_t)dims[i].expr) * 0x100000001b3ull;
 		h ^= h >> 29;
 	}
 	return h;
@@ -29,7 +29,7 @@ static uint64_t dims_hash(int32_t rank, const fd_dim *dims)
 static bool dims_equal(const fd_dim *a, const fd_dim *b, int32_t rank)
 {
 	for (int32_t i = 0; i < rank; i++)
-		if (a[i].value != b[i].value || a[i].sym != b[i].sym)
+		if (a[i].value != b[i].value || a[i].expr != b[i].expr)
 			return false;
 	return true;
 }

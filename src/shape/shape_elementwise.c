@@ -117,6 +117,80 @@ static bool binary_float(int op, double a, double b, double *r, bool fmod_c)
 	}
 }
 
+/* One op on symbolic integers; unknown when it has no exact form. */
+static fd_sint sint_op(int op, const fd_sint *a, int n)
+{
+	fd_sint y = a[0];
+	int c;
+	switch (op) {
+	case U_IDENT: case U_FLOOR: case U_CEIL: case U_ROUND:
+		return y;
+	case U_NEG:
+		return sint_sub(sint_num(0), y);
+	case U_ABS: case U_RELU:
+		c = sint_cmp(y, sint_num(0));
+		return c == 2 ? sint_unknown() : c >= 0 ? y : op == U_RELU ? sint_num(0) : sint_sub(sint_num(0), y);
+	default:
+		break;
+	}
+	for (int i = 1; i < n; i++) {
+		fd_sint b = a[i];
+		switch (op) {
+		case B_ADD: case B_SUM: y = sint_add(y, b); break;
+		case B_SUB: y = sint_sub(y, b); break;
+		case B_MUL: y = sint_mul(y, b); break;
+		/* integer Div truncates; shape arithmetic divides sizes, which are >= 0 */
+		case B_DIV: y = sint_floordiv(y, b); break;
+		case B_MOD: y = sint_mod(y, b); break;
+		case B_MAX: case B_MIN:
+			c = sint_cmp(y, b);
+			y = c == 2 ? sint_unknown() : (c >= 0) == (op == B_MAX) ? y : b;
+			break;
+		case B_EQ: case B_LT: case B_GT: case B_LE: case B_GE:
+			c = sint_cmp(y, b);
+			if (c == 2)
+				return sint_unknown();
+			y = sint_num(op == B_EQ ? c == 0 : op == B_LT ? c < 0 : op == B_GT ? c > 0 : op == B_LE ? c <= 0 : c >= 0);
+			break;
+		default:
+			return sint_unknown();
+		}
+	}
+	return y;
+}
+
+/* The fold of an integer elementwise node with a symbolic input (Shape →
+ * Gather → Mul, Sub, Div …): element by element in symbols. */
+static void fold_symbolic(const shape_ctx *c, int op, int32_t r, const fd_dim *od, const fd_const *const *v,
+                          const fd_shape *const *s, int n, fd_tensor *out, int64_t count)
+{
+	int64_t idx[SHAPE_MAX_RANK] = { 0 };
+	fd_sint a[FOLD_MAX_IN];
+	if (!dtype_is_integer(out->dtype) && out->dtype != DT_UNDEFINED)
+		return;
+	for (int i = 0; i < n; i++)
+		if (!v[i]->i64 && !v[i]->sym)
+			return;
+	fd_const *res = const_new(c, out->dtype != DT_UNDEFINED ? out->dtype : v[0]->dtype, count);
+	if (!res)
+		return;
+	for (int64_t k = 0; k < count; k++, index_next(idx, r, od)) {
+		for (int i = 0; i < n; i++)
+			a[i] = const_sint(v[i], bcast_offset(s[i], r, od, idx));
+		fd_sint y;
+		if (op == B_WHERE) {
+			int64_t pick;
+			if (!sint_value(a[0], &pick))
+				return;
+			y = a[pick ? 1 : 2];
+		} else {
+			y = sint_op(op, a, n);
+		}
+		const_store_sint(c, res, k, y);
+	}
+	sh_set_value(c, 0, res);
+}
+
 /* Folds an elementwise node whose inputs all have values into output 0,
  * broadcasting by row-major index arithmetic (values are small). */
 static void fold_elementwise(const shape_ctx *c, int op, int32_t r, const fd_dim *od)
@@ -132,11 +206,19 @@ static void fold_elementwise(const shape_ctx *c, int op, int32_t r, const fd_dim
 		return;
 	if (op == B_WHERE && n != 3)
 		return;   /* a Where with fewer inputs would read v[2] unset (found by fuzz_onnx) */
+	bool symbolic = false;
 	for (int i = 0; i < n; i++) {
 		v[i] = sh_in_const(c, i);
 		s[i] = sh_in_shape(c, i);
 		if (!v[i] || !shape_is_known(s[i]) || !shape_elements(s[i], &n_el) || n_el != v[i]->count)
 			return;
+		symbolic |= v[i]->sym != NULL;
+	}
+	if (symbolic) {
+		fold_symbolic(c, op, r, od, v, s, n, out, count);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
 		if (!v[i]->i64 && !v[i]->f64)
 			return;
 		/* Where's condition is bool whatever x and y are */
@@ -154,7 +236,7 @@ static void fold_elementwise(const shape_ctx *c, int op, int32_t r, const fd_dim
 			off[i] = bcast_offset(s[i], r, od, idx);
 		if (op == B_WHERE) {
 			bool pick = const_int(v[0], off[0]) != 0;
-			const_copy_elem(res, k, v[pick ? 1 : 2], off[pick ? 1 : 2]);
+			const_copy_elem(c, res, k, v[pick ? 1 : 2], off[pick ? 1 : 2]);
 		} else if (op < B_ADD && ints) {
 			int64_t y;
 			if (!unary_int(op, v[0]->i64[off[0]], &y))
@@ -253,10 +335,10 @@ static void infer_cast(shape_ctx *c)
 	if (!x->value || !out || out->dtype == DT_UNDEFINED)
 		return;
 	fd_const *v = const_new(c, out->dtype, x->value->count);
-	if (!v || (!x->value->i64 && !x->value->f64))
+	if (!v || (!x->value->i64 && !x->value->f64 && !x->value->sym))
 		return;
 	for (int64_t k = 0; k < v->count; k++)
-		const_copy_elem(v, k, x->value, k);
+		const_copy_elem(c, v, k, x->value, k);
 	sh_set_value(c, 0, v);
 }
 

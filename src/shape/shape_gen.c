@@ -14,7 +14,7 @@ static void infer_shape(shape_ctx *c)
 	int64_t start = sh_attr_int(c, "start", 0), end;
 
 	if (!x || x->rank < 0) {
-		sh_set(c, 0, DT_INT64, 1, (fd_dim[1]){ { -1, NULL } });
+		sh_set(c, 0, DT_INT64, 1, (fd_dim[1]){ dim_unknown() });
 		return;
 	}
 	end = sh_attr_int(c, "end", x->rank);
@@ -24,15 +24,13 @@ static void infer_shape(shape_ctx *c)
 		end += x->rank;
 	start = start < 0 ? 0 : start > x->rank ? x->rank : start;
 	end = end < start ? start : end > x->rank ? x->rank : end;
-	sh_set(c, 0, DT_INT64, 1, (fd_dim[1]){ { end - start, NULL } });
+	sh_set(c, 0, DT_INT64, 1, (fd_dim[1]){ dim_of(end - start) });
+	/* the value keeps each dim: a number, or its expression (a symbol) */
 	fd_const *v = const_new(c, DT_INT64, end - start);
 	if (!v)
 		return;
-	for (int64_t i = start; i < end; i++) {
-		if (x->dims[i].value < 0)
-			return;
-		v->i64[i - start] = x->dims[i].value;
-	}
+	for (int64_t i = start; i < end; i++)
+		const_store_sint(c, v, i - start, sint_of_dim(x->dims[i]));
 	sh_set_value(c, 0, v);
 }
 
@@ -42,10 +40,14 @@ static void infer_size(shape_ctx *c)
 	int64_t n;
 
 	sh_set(c, 0, DT_INT64, 0, NULL);
-	if (!x || x->rank < 0 || (n = dims_product(x->dims, 0, x->rank)) < 0)
+	(void)n;
+	if (!x || x->rank < 0)
+		return;
+	fd_dim size = dim_product(x->dims, 0, x->rank);
+	if (!dim_defined(size))
 		return;
 	fd_const *v = const_new(c, DT_INT64, 1);
-	v->i64[0] = n;
+	const_store_sint(c, v, 0, sint_of_dim(size));
 	sh_set_value(c, 0, v);
 }
 
@@ -105,16 +107,10 @@ static void infer_constant(shape_ctx *c)
  * only its length is known) that many unknown dims. Returns the rank. */
 static int32_t shape_from_input(const shape_ctx *c, int i, fd_dim *dims)
 {
-	const int64_t *v;
 	int64_t n;
 
-	if (sh_in_ints(c, i, &v, &n)) {
-		if (n > SHAPE_MAX_RANK)
-			return -1;
-		for (int64_t k = 0; k < n; k++)
-			dims[k] = v[k] >= 0 ? dim_of(v[k]) : dim_unknown();
+	if (sh_in_dims(c, i, dims, SHAPE_MAX_RANK, &n))
 		return (int32_t)n;
-	}
 	const fd_shape *s = sh_in_shape(c, i);
 	n = s && s->rank == 1 ? s->dims[0].value : -1;
 	if (n < 0 || n > SHAPE_MAX_RANK)
@@ -141,8 +137,26 @@ static void infer_constant_of_shape(shape_ctx *c)
 		return;
 	for (int64_t k = 0; k < count; k++)
 		if (t)
-			const_copy_elem(v, k, t->value, 0);
+			const_copy_elem(c, v, k, t->value, 0);
 	sh_set_value(c, 0, v);
+}
+
+/* Range over integers whose start or limit is symbolic (Range(0, seq, 1)):
+ * the length ceil((limit - start) / delta) for a number delta. */
+static bool range_symbolic(shape_ctx *c, int32_t dt)
+{
+	fd_sint s[1], l[1], d[1];
+	int64_t n;
+	if (!sh_in_sints(c, 0, s, 1, &n) || n != 1 || !sh_in_sints(c, 1, l, 1, &n) || n != 1 ||
+	    !sh_in_sints(c, 2, d, 1, &n) || n != 1 || d[0].e || !d[0].n || d[0].n == SINT_UNKNOWN ||
+	    (!s[0].e && !l[0].e))
+		return false;
+	int64_t step = d[0].n;
+	fd_sint span = step > 0 ? sint_sub(l[0], s[0]) : sint_sub(s[0], l[0]);
+	int64_t q = step > 0 ? step : -step;
+	fd_sint len = sint_floordiv(sint_add(span, sint_num(q - 1)), sint_num(q));
+	sh_set(c, 0, dt, 1, (fd_dim[1]){ dim_of_sint(len) });
+	return true;
 }
 
 static void infer_range(shape_ctx *c)
@@ -152,6 +166,8 @@ static void infer_range(shape_ctx *c)
 	int64_t n = -1;
 	double span = 0, step = 0;
 
+	if (range_symbolic(c, dt))
+		return;
 	if (s && l && d && s->count == 1 && l->count == 1 && d->count == 1 &&
 	    !s->i64 == !l->i64 && !s->i64 == !d->i64) {
 		span = const_num(l, 0) - const_num(s, 0);
@@ -253,6 +269,36 @@ static void infer_onehot(shape_ctx *c)
  * opset 13, the others from 18); keepdims; noop_with_empty_axes. */
 enum { R_NONE, R_SUM, R_PROD, R_MAX, R_MIN };
 
+/* The same over symbolic elements (ReduceProd of a Shape is the element
+ * count): sums and products only. */
+static void fold_reduce_symbolic(shape_ctx *c, const bool *red, int32_t r, const fd_dim *od, int32_t orank)
+{
+	fd_tensor *x = sh_in(c, 0);
+	int64_t count = dims_product(od, 0, orank), idx[SHAPE_MAX_RANK] = { 0 };
+	if (c->arg != R_SUM && c->arg != R_PROD)
+		return;
+	fd_const *v = const_new(c, x->dtype, count);
+	fd_sint *acc = arena_array(&c->m->arena, (size_t)count + 1, sizeof *acc);
+	bool *seen = arena_array(&c->m->arena, (size_t)count + 1, sizeof *seen);
+	if (!v)
+		return;
+	for (int64_t k = 0; k < x->value->count; k++, index_next(idx, r, x->shape.dims)) {
+		int64_t o = 0;
+		for (int32_t i = 0; i < r; i++)
+			if (!red[i])
+				o = o * x->shape.dims[i].value + idx[i];
+		fd_sint e = const_sint(x->value, k);
+		acc[o] = !seen[o] ? e : c->arg == R_SUM ? sint_add(acc[o], e) : sint_mul(acc[o], e);
+		seen[o] = true;
+	}
+	for (int64_t o = 0; o < count; o++) {
+		if (!seen[o])
+			return;
+		const_store_sint(c, v, o, acc[o]);
+	}
+	sh_set_value(c, 0, v);
+}
+
 static void fold_reduce(shape_ctx *c, const bool *red, int32_t r, const fd_dim *od, int32_t orank)
 {
 	fd_tensor *x = sh_in(c, 0);
@@ -261,6 +307,10 @@ static void fold_reduce(shape_ctx *c, const bool *red, int32_t r, const fd_dim *
 	if (c->arg == R_NONE || !x->value || !shape_elements(&x->shape, &n_in) || n_in != x->value->count ||
 	    count < 0 || count > FD_CONST_MAX)
 		return;
+	if (x->value->sym) {
+		fold_reduce_symbolic(c, red, r, od, orank);
+		return;
+	}
 	fd_const *v = const_new(c, x->dtype, count);
 	bool *seen = arena_array(&c->m->arena, (size_t)count + 1, sizeof *seen);
 	if (!v)
@@ -273,7 +323,7 @@ static void fold_reduce(shape_ctx *c, const bool *red, int32_t r, const fd_dim *
 		double a = v->f64 ? v->f64[o] : 0, b = const_num(x->value, k);
 		int64_t ai = v->i64 ? v->i64[o] : 0, bi = const_int(x->value, k);
 		if (!seen[o]) {
-			const_copy_elem(v, o, x->value, k);
+			const_copy_elem(c, v, o, x->value, k);
 			seen[o] = true;
 			continue;
 		}
@@ -397,7 +447,7 @@ static void infer_multinomial(shape_ctx *c)
 
 static void infer_nms(shape_ctx *c)
 {
-	sh_set(c, 0, DT_INT64, 2, (fd_dim[2]){ { -1, NULL }, { 3, NULL } });
+	sh_set(c, 0, DT_INT64, 2, (fd_dim[2]){ dim_unknown(), dim_of(3) });
 }
 
 static void infer_det(shape_ctx *c)

@@ -76,6 +76,7 @@ typedef struct infer_state {
 	fd_diags *d;
 	bool *done;             /* per graph */
 	dims_cache dims;
+	bool *input_symbol;     /* by symbol index (dimtab) */
 	int64_t opset_onnx, opset_ms;
 	op_cache_slot cache[OP_CACHE];
 } infer_state;
@@ -198,6 +199,7 @@ static void infer_node(infer_state *st, fd_graph *g, const fd_node *n)
 		return;
 	c.m = st->m;
 	c.dims = &st->dims;
+	c.input_symbol = st->input_symbol;
 	c.g = g;
 	c.n = n;
 	c.d = st->d;
@@ -231,12 +233,29 @@ int shape_infer(fd_model *m, fd_diags *d)
 	st.m = m;
 	st.d = d;
 	st.done = xcalloc((size_t)m->n_graphs, sizeof *st.done);
+	/* symbols the graph inputs carry: the ones a user binds */
+	int32_t n_sym = dimtab_n_symbols(m->dimtab);
+	st.input_symbol = xcalloc((size_t)n_sym + 1, sizeof *st.input_symbol);
+	const fd_graph *g0 = &m->graphs[0];
+	for (int32_t i = 0; i < g0->n_inputs; i++) {
+		const fd_shape *s = &g0->tensors[g0->inputs[i]].shape;
+		for (int32_t k = 0; k < s->rank; k++) {
+			const char *names[16];
+			int n = dexpr_symbols(s->dims[k].expr, false, names, 16);
+			for (int j = 0; j < n && j < 16; j++) {
+				int32_t at = dimtab_find_symbol(m->dimtab, names[j]);
+				if (at >= 0 && at < n_sym)
+					st.input_symbol[at] = true;
+			}
+		}
+	}
 	st.opset_onnx = opset_of(m, "");
 	st.opset_ms = opset_of(m, "com.microsoft");
 	for (int32_t gi = 0; gi < m->n_graphs; gi++)
 		if (!st.done[gi])
 			infer_graph(&st, gi);
 	free(st.done);
+	free(st.input_symbol);
 	dims_cache_release(&st.dims);
 	return 0;
 }

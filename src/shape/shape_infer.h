@@ -35,6 +35,7 @@ void dims_cache_release(dims_cache *c);
 typedef struct shape_ctx {
 	fd_model *m;
 	dims_cache *dims;
+	const bool *input_symbol;  /* by symbol: a dim of a main-graph input */
 	fd_graph *g;
 	const fd_node *n;
 	fd_diags *d;
@@ -60,18 +61,20 @@ extern const shape_op shape_ops_contrib[];
 extern const shape_op shape_ops_misc[];
 extern const shape_op shape_ops_control[];
 
-/* ---- dims (shape_util.c) -------------------------------------------------- */
-static inline fd_dim dim_of(int64_t v) { fd_dim x = { v, NULL }; return x; }
-static inline fd_dim dim_unknown(void) { fd_dim x = { -1, NULL }; return x; }
+/* ---- dims (shape_util.c; the arithmetic is ir/dim.h's) ---------------------- */
 /* memcpy of n dims; a rank-0 shape may have NULL dims. */
 static inline void dims_copy(fd_dim *dst, const fd_dim *src, int32_t n)
 {
 	for (int32_t i = 0; i < n; i++)
 		dst[i] = src[i];
 }
-bool    shape_is_known(const fd_shape *s);         /* rank and every dim known */
+bool    shape_is_known(const fd_shape *s);         /* rank and every dim a number at the bindings */
 /* Product of dims[from, to); -1 when a dim is unknown or it overflows. */
 int64_t dims_product(const fd_dim *dims, int32_t from, int32_t to);
+/* A fresh symbol ("unk__N"): what a dim no rule can express becomes. */
+fd_dim  sh_fresh(const shape_ctx *c);
+/* One broadcast dim from two (numpy rules; symbols equal by expression). */
+fd_dim  sh_bcast_dim(fd_dim a, fd_dim b);
 /* Numpy broadcast of n shapes into out (SHAPE_MAX_RANK dims); false when a
  * rank is unknown. A clash of two known dims gives an unknown dim. */
 bool    sh_broadcast(const fd_shape *const *s, int n, int32_t *rank, fd_dim *out);
@@ -87,6 +90,13 @@ const fd_const *sh_in_const(const shape_ctx *c, int i); /* known value or NULL *
 /* Integer constant input: its values and count (count 0 allowed). */
 bool sh_in_ints(const shape_ctx *c, int i, const int64_t **v, int64_t *count);
 bool sh_in_int(const shape_ctx *c, int i, int64_t *v);  /* one-element integer constant */
+/* Integer constant input whose elements may be symbolic (Shape → Gather →
+ * Concat): up to max of them as fd_sint; false when the input has no
+ * integer value or more than max elements. */
+bool sh_in_sints(const shape_ctx *c, int i, fd_sint *out, int64_t max, int64_t *count);
+/* The same, each element as a dim (a negative or unknown element is an
+ * unknown dim); for inputs that hold a shape. */
+bool sh_in_dims(const shape_ctx *c, int i, fd_dim *out, int64_t max, int64_t *count);
 /* Numeric constant input of up to max elements, as doubles. */
 bool sh_in_nums(const shape_ctx *c, int i, double *out, int64_t max, int64_t *count);
 
@@ -100,8 +110,11 @@ const double   *sh_attr_floats(const shape_ctx *c, const char *name, int64_t *co
 /* ---- outputs (shape_util.c) ----------------------------------------------- */
 fd_tensor *sh_out(const shape_ctx *c, int i);           /* NULL when absent */
 /* Sets dtype (when not DT_UNDEFINED) and shape (rank -1: dtype only) of output
- * i. A declared shape wins: unknown dims of it are filled in, a clash is kept
- * as declared with a warning naming the node. */
+ * i. A dim nobody can compute becomes a fresh symbol. A declared shape wins
+ * where it says more: its unknown dims, and symbols that are only a name
+ * (declared, unbound, where inference has a number or an expression) take
+ * the inferred dim; two numbers that differ are kept as declared with a
+ * warning naming the node. */
 void sh_set(const shape_ctx *c, int i, int32_t dtype, int32_t rank, const fd_dim *dims);
 static inline void sh_set_shape(const shape_ctx *c, int i, int32_t dtype, const fd_shape *s)
 {
@@ -110,7 +123,9 @@ static inline void sh_set_shape(const shape_ctx *c, int i, int32_t dtype, const 
 /* Output i becomes input j's shape, with dtype dt (DT_UNDEFINED: input j's). */
 void sh_same(const shape_ctx *c, int i, int j, int32_t dt);
 /* Gives output i the value v (and its dtype when the output has none) unless
- * it has a value already, or its dtype kind or element count disagree. */
+ * it has a value already, or its dtype kind or element count disagree.
+ * Symbolic elements written by const_store_sint / const_copy_elem are
+ * settled first (const_settle). */
 void sh_set_value(const shape_ctx *c, int i, fd_const *v);
 
 /* ---- constant values (const_fold.c) ------------------------------------- */
@@ -121,8 +136,20 @@ double const_num(const fd_const *v, int64_t k);          /* element k as double 
 int64_t const_int(const fd_const *v, int64_t k);         /* element k as int64 */
 /* Stores x into element k converting to v's dtype (float→int truncates). */
 void   const_store(fd_const *v, int64_t k, double x, int64_t xi, bool from_int);
-/* Copies element k of src into element j of dst, converting as Cast does. */
-void   const_copy_elem(fd_const *dst, int64_t j, const fd_const *src, int64_t k);
+/* Stores a symbolic integer into element k of an integer value. */
+void   const_store_sint(const shape_ctx *c, fd_const *v, int64_t k, fd_sint s);
+/* Element k as a symbolic integer (a number for plain values; unknown for
+ * floats). */
+fd_sint const_sint(const fd_const *v, int64_t k);
+/* Copies element k of src into element j of dst, converting as Cast does
+ * (a symbolic element into a float value makes dst unusable: const_settle
+ * then says so). */
+void   const_copy_elem(const shape_ctx *c, fd_const *dst, int64_t j, const fd_const *src, int64_t k);
+/* After the stores: drops sym when every element is a plain number, drops
+ * i64 when one has no number; false when dst cannot hold what was stored. */
+bool   const_settle(fd_const *v);
+/* Any symbolic or unknown element? */
+static inline bool const_is_symbolic(const fd_const *v) { return v && v->sym; }
 /* Row-major offset of out-index oi (rank r, dims od) into an input of shape s
  * broadcast to it. */
 int64_t bcast_offset(const fd_shape *s, int32_t r, const fd_dim *od, const int64_t *oi);

@@ -114,8 +114,8 @@ static void infer_dft(shape_ctx *c)
 		dims[ax] = dim_unknown();
 	else if (len >= 0)
 		dims[ax] = dim_of(len);
-	if (sh_attr_int(c, "onesided", 0) && dims[ax].value >= 0)
-		dims[ax] = dim_of(dims[ax].value / 2 + 1);
+	if (sh_attr_int(c, "onesided", 0))
+		dims[ax] = dim_add(dim_floordiv(dims[ax], 2), dim_of(1));
 	dims[r - 1] = dim_of(2);
 	sh_set(c, 0, sh_in_dtype(c, 0), r, dims);
 }
@@ -134,8 +134,8 @@ static void infer_stft(shape_ctx *c)
 	if (x && x->rank == 3) {
 		int64_t l = x->dims[1].value;
 		dims[0] = x->dims[0];
-		if (l >= 0 && flen > 0 && step > 0 && l >= flen)
-			dims[1] = dim_of((l - flen) / step + 1);
+		if (flen > 0 && step > 0 && (l >= flen || (l < 0 && x->dims[1].expr)))
+			dims[1] = dim_add(dim_floordiv(dim_sub(x->dims[1], dim_of(flen)), step), dim_of(1));
 	}
 	if (flen > 0)
 		dims[2] = dim_of(sh_attr_int(c, "onesided", 1) ? flen / 2 + 1 : flen);

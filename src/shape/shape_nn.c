@@ -30,26 +30,35 @@ static void window_out(const shape_ctx *c, const fd_dim *in, const int64_t *kern
 	attr_spatial(c, "dilations", ns, 1, dil);
 	attr_spatial(c, "pads", 2 * ns, 0, pads);
 	for (int32_t i = 0; i < ns; i++) {
-		int64_t x = in[i].value, k = kernel[i], s = strides[i], o;
+		int64_t x = in[i].value, k = kernel[i], s = strides[i], o = -1;
 		int64_t pb = valid ? 0 : pads[i], pe = valid ? 0 : pads[ns + i];
 		out[i] = dim_unknown();
-		if (x < 0 || s <= 0)
+		if (s <= 0)
 			continue;
 		if (same) {
-			out[i] = dim_of(x / s + (x % s != 0));
+			out[i] = dim_ceildiv(in[i], s);
 			continue;
 		}
 		if (k < 1 || dil[i] <= 0)
 			continue;
 		/* 128-bit: attributes come from the file and may be anything */
 		__int128 ek = (__int128)(k - 1) * dil[i] + 1, span = (__int128)x + pb + pe - ek, w;
-		if (span < 0 || span > INT64_MAX)
+		if (x >= 0 && span >= 0 && span <= INT64_MAX) {
+			w = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+			if (ceil_mode && (w - 1) * s >= (__int128)x + pb)
+				w--;
+			o = (int64_t)w;
+		}
+		if (!in[i].expr || ek > INT64_MAX / 4 || pb + pe > INT64_MAX / 4 || pb + pe < -INT64_MAX / 4) {
+			out[i] = o >= 0 ? dim_of(o) : dim_unknown();
 			continue;
-		w = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
-		if (ceil_mode && (w - 1) * s >= (__int128)x + pb)
-			w--;
-		o = (int64_t)w;
-		out[i] = dim_of(o);
+		}
+		/* in symbols: floor((x + pb + pe - ek [+ s - 1]) / s) + 1 */
+		fd_dim sp = dim_of_sint(sint_add(sint_of_dim(in[i]), sint_num(pb + pe - (int64_t)ek + (ceil_mode ? s - 1 : 0))));
+		fd_dim sym = dim_add(dim_floordiv(sp, s), dim_of(1));
+		/* the ceil-mode correction (last window starting in the padding) is
+		 * decided only by numbers: where they are known they win */
+		out[i] = o >= 0 && sym.value != o ? dim_of(o) : sym;
 	}
 }
 
@@ -124,29 +133,27 @@ static void infer_conv_transpose(shape_ctx *c)
 	attr_spatial(c, "output_padding", ns, 0, opad);
 	attr_spatial(c, "pads", 2 * ns, 0, pads);
 	dims[0] = x->dims[0];
-	dims[1] = wk && w->dims[1].value >= 0 && group > 0 && w->dims[1].value <= INT64_MAX / group
-	          ? dim_of(w->dims[1].value * group) : dim_unknown();
+	dims[1] = wk && group > 0 ? dim_mul(w->dims[1], dim_of(group)) : dim_unknown();
 	for (int32_t i = 0; i < ns; i++) {
-		int64_t in = x->dims[2 + i].value;
+		fd_dim in = x->dims[2 + i];
 		kernel[i] = ka && i < nk ? ka[i] : wk ? w->dims[2 + i].value : -1;
 		dims[2 + i] = dim_unknown();
 		if (os && n_os >= ns) {
 			dims[2 + i] = dim_of(os[n_os - ns + i]);
 			continue;
 		}
-		if (in < 0)
-			continue;
-		__int128 o;
 		if (!strncmp(auto_pad, "SAME", 4)) {
-			o = (__int128)in * strides[i];
-		} else {
-			if (kernel[i] < 1)
-				continue;
-			__int128 pb = strcmp(auto_pad, "VALID") ? (__int128)pads[i] + pads[ns + i] : 0;
-			o = (__int128)strides[i] * (in - 1) + opad[i] + (__int128)(kernel[i] - 1) * dil[i] + 1 - pb;
+			dims[2 + i] = dim_mul(in, dim_of(strides[i]));
+			continue;
 		}
-		if (o >= 0 && o <= INT64_MAX)
-			dims[2 + i] = dim_of((int64_t)o);
+		if (kernel[i] < 1)
+			continue;
+		/* s * (in - 1) + output_padding + (k - 1) * dilation + 1 - pads */
+		__int128 pb = strcmp(auto_pad, "VALID") ? (__int128)pads[i] + pads[ns + i] : 0;
+		__int128 add = (__int128)opad[i] + (__int128)(kernel[i] - 1) * dil[i] + 1 - pb - strides[i];
+		if (add > INT64_MAX / 2 || add < -INT64_MAX / 2)
+			continue;
+		dims[2 + i] = dim_of_sint(sint_add(sint_mul(sint_of_dim(in), sint_num(strides[i])), sint_num((int64_t)add)));
 	}
 	sh_set(c, 0, dt, r, dims);
 }
@@ -274,14 +281,32 @@ static void infer_layernorm(shape_ctx *c)
 	sh_set(c, 2, dt, x->rank, dims);
 }
 
+/* floor(d * scale) for a symbolic d: exact when scale is p / 2^k (the
+ * scales real exports use: 2, 0.5, 4, 1.5), else not expressible. */
+static fd_dim scale_symbolic(fd_dim d, double sc)
+{
+	for (int64_t q = 1; q <= 1024; q *= 2) {
+		double p = sc * (double)q;
+		if (p == floor(p) && p >= 0 && p < 1e9)
+			return dim_floordiv(dim_mul(d, dim_of((int64_t)p)), q);
+	}
+	return dim_unknown();
+}
+
 /* Output dims = floor(dim * scale), in float32 as the reference does. */
 static void scale_dims(const fd_shape *x, const double *sc, fd_dim *dims)
 {
 	for (int32_t i = 0; i < x->rank; i++) {
 		int64_t v = x->dims[i].value;
 		float o = floorf((float)v * (float)sc[i]);
-		dims[i] = v < 0 || !(o >= 0 && o < 9.2e18f) ? dim_unknown() :
-		          sc[i] == 1 ? x->dims[i] : dim_of((int64_t)o);
+		fd_dim num = v < 0 || !(o >= 0 && o < 9.2e18f) ? dim_unknown() : dim_of((int64_t)o);
+		if (sc[i] == 1)
+			dims[i] = x->dims[i];
+		else if (x->dims[i].expr) {
+			fd_dim sym = scale_symbolic(x->dims[i], sc[i]);
+			dims[i] = dim_known(num) && sym.value != num.value ? num : dim_defined(sym) ? sym : num;
+		} else
+			dims[i] = num;
 	}
 }
 
@@ -306,12 +331,13 @@ static void infer_resize(shape_ctx *c)
 		dims[i] = dim_unknown();
 		full[i] = 1;
 	}
-	const fd_const *sizes = upsample ? NULL : sh_in_const(c, 3);
-	if (sizes && sizes->count > 0 && sizes->i64 && sizes->count == n_axes) {
+	fd_dim sizes[SHAPE_MAX_RANK];
+	int64_t n_sizes = 0;
+	if (!upsample && sh_in_dims(c, 3, sizes, SHAPE_MAX_RANK, &n_sizes) && n_sizes > 0 && n_sizes == n_axes) {
 		dims_copy(dims, x->dims, r);
 		for (int64_t i = 0; i < n_axes; i++)
 			if (axis_norm(axes ? axes[i] : i, r, &ax))
-				dims[ax] = dim_of(sizes->i64[i]);
+				dims[ax] = sizes[i];
 		sh_set(c, 0, dt, r, dims);
 		return;
 	}
@@ -341,10 +367,13 @@ static void infer_depth_space(shape_ctx *c)
 	}
 	dims[0] = x->dims[0];
 	for (int i = 1; i < 4; i++) {
-		int64_t v = x->dims[i].value;
 		bool up = (i == 1) != to_space;   /* multiply, else divide */
-		__int128 f = i == 1 ? (__int128)b * b : b, o = up ? v * f : v / f;
-		dims[i] = v < 0 || o > INT64_MAX ? dim_unknown() : dim_of((int64_t)o);
+		int64_t f = b;
+		bool over = i == 1 && __builtin_mul_overflow(b, b, &f);
+		if (over)   /* b*b beyond int64: no dim is that large, a quotient is 0 */
+			dims[i] = up || !dim_defined(x->dims[i]) ? dim_unknown() : dim_of(0);
+		else
+			dims[i] = up ? dim_mul(x->dims[i], dim_of(f)) : dim_floordiv(x->dims[i], f);
 	}
 	sh_set(c, 0, sh_in_dtype(c, 0), 4, dims);
 }

@@ -25,16 +25,30 @@ static void pass_value(const shape_ctx *c)
 		sh_set_value(c, 0, x->value);
 }
 
+/* The target shape of a Reshape: from the attribute before opset 5, else the
+ * (possibly symbolic) value of input 1. False when not known. */
+static bool reshape_target(const shape_ctx *c, fd_sint *sh, int64_t *n)
+{
+	if (c->opset >= 5)
+		return sh_in_sints(c, 1, sh, SHAPE_MAX_RANK, n);
+	const int64_t *a = sh_attr_ints(c, "shape", n);
+	if (!a || *n > SHAPE_MAX_RANK)
+		return false;
+	for (int64_t i = 0; i < *n; i++)
+		sh[i] = sint_num(a[i]);
+	return true;
+}
+
 static void infer_reshape(shape_ctx *c)
 {
 	const fd_shape *x = sh_in_shape(c, 0);
 	int32_t dt = sh_in_dtype(c, 0), neg = -1;
-	const int64_t *sh;
+	fd_sint sh[SHAPE_MAX_RANK];
 	int64_t n;
 	bool allowzero = sh_attr_int(c, "allowzero", 0) != 0;
 	fd_dim dims[SHAPE_MAX_RANK];
 
-	if (!(c->opset < 5 ? (sh = sh_attr_ints(c, "shape", &n)) != NULL : sh_in_ints(c, 1, &sh, &n))) {
+	if (!reshape_target(c, sh, &n)) {
 		/* the shape's length still gives the rank */
 		const fd_shape *s1 = sh_in_shape(c, 1);
 		n = s1 && s1->rank == 1 ? s1->dims[0].value : -1;
@@ -43,27 +57,25 @@ static void infer_reshape(shape_ctx *c)
 		sh_set(c, 0, dt, n >= 0 && n <= SHAPE_MAX_RANK ? (int32_t)n : -1, dims);
 		return;
 	}
-	if (n > SHAPE_MAX_RANK) {
-		sh_set(c, 0, dt, -1, NULL);
-		return;
-	}
 	for (int32_t i = 0; i < n; i++) {
-		if (sh[i] == 0 && !allowzero)
+		int64_t v;
+		bool num = sint_value(sh[i], &v);
+		if (num && v == 0 && !allowzero && !sh[i].e)
 			dims[i] = x && x->rank > i ? x->dims[i] : dim_unknown();
-		else if (sh[i] == -1 && neg < 0)
+		else if (num && v == -1 && !sh[i].e && neg < 0)
 			neg = i, dims[i] = dim_unknown();
 		else
-			dims[i] = sh[i] >= 0 ? dim_of(sh[i]) : dim_unknown();
+			dims[i] = dim_of_sint(sh[i]);
 	}
 	if (neg >= 0 && x && x->rank >= 0) {
-		int64_t total = dims_product(x->dims, 0, x->rank);
-		int64_t rest = 1;
-		for (int32_t i = 0; i < n && rest > 0; i++)
+		/* -1 = all elements / the others: exact in symbols (B*S*32 / (B*S*4) = 8) */
+		fd_dim total = dim_product(x->dims, 0, x->rank);
+		fd_dim rest = dim_of(1);
+		for (int32_t i = 0; i < n; i++)
 			if (i != neg)
-				rest = dims[i].value >= 0 && (dims[i].value == 0 || rest <= INT64_MAX / dims[i].value)
-				       ? rest * dims[i].value : -1;
-		if (total >= 0 && rest > 0 && total % rest == 0)
-			dims[neg] = dim_of(total / rest);
+				rest = dim_mul(rest, dims[i]);
+		if (dim_defined(total) && dim_defined(rest) && !(rest.value == 0 && !rest.expr))
+			dims[neg] = dim_div_exact(total, rest);
 	}
 	int64_t in_n = x && x->rank >= 0 ? dims_product(x->dims, 0, x->rank) : -1;
 	int64_t out_n = dims_product(dims, 0, (int32_t)n);
@@ -78,7 +90,7 @@ static void infer_reshape(shape_ctx *c)
 static void infer_flatten(shape_ctx *c)
 {
 	const fd_shape *x = sh_in_shape(c, 0);
-	int64_t axis = sh_attr_int(c, "axis", 1), a, b;
+	int64_t axis = sh_attr_int(c, "axis", 1);
 	fd_dim dims[2];
 
 	if (!x || x->rank < 0) {
@@ -91,10 +103,8 @@ static void infer_flatten(shape_ctx *c)
 		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
 		return;
 	}
-	a = dims_product(x->dims, 0, (int32_t)axis);
-	b = dims_product(x->dims, (int32_t)axis, x->rank);
-	dims[0] = a >= 0 ? dim_of(a) : dim_unknown();
-	dims[1] = b >= 0 ? dim_of(b) : dim_unknown();
+	dims[0] = dim_product(x->dims, 0, (int32_t)axis);
+	dims[1] = dim_product(x->dims, (int32_t)axis, x->rank);
 	sh_set(c, 0, sh_in_dtype(c, 0), 2, dims);
 	pass_value(c);
 }
@@ -145,7 +155,7 @@ static void infer_transpose(shape_ctx *c)
 		int64_t off = 0;
 		for (int32_t i = 0; i < r; i++)
 			off += idx[i] * stride[perm[i]];
-		const_copy_elem(v, k, xt->value, off);
+		const_copy_elem(c, v, k, xt->value, off);
 	}
 	sh_set_value(c, 0, v);
 }
@@ -173,7 +183,7 @@ static void infer_squeeze(shape_ctx *c)
 	}
 	for (int32_t i = 0; !have && i < x->rank; i++) {
 		/* every 1 goes; an unknown or symbolic dim may or may not be 1 */
-		if (x->dims[i].value < 0 || x->dims[i].sym) {
+		if (x->dims[i].value < 0 || x->dims[i].expr) {
 			sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
 			return;
 		}
@@ -215,8 +225,7 @@ static void infer_unsqueeze(shape_ctx *c)
 static void infer_concat(shape_ctx *c)
 {
 	int32_t r = -1, ax, dt = DT_UNDEFINED, n = c->n->n_inputs;
-	fd_dim dims[SHAPE_MAX_RANK];
-	int64_t sum = 0;
+	fd_dim dims[SHAPE_MAX_RANK], sum = dim_of(0);
 	bool all_values = true;
 
 	for (int i = 0; i < n; i++) {
@@ -237,19 +246,22 @@ static void infer_concat(shape_ctx *c)
 		if (!t)
 			continue;
 		if (t->shape.rank != r) {
-			sum = -1;
+			sum = dim_unknown();
 			all_values = false;
 			continue;
 		}
-		for (int32_t k = 0; k < r; k++)
-			if (k != ax && dims[k].value < 0 && t->shape.dims[k].value >= 0)
-				dims[k] = t->shape.dims[k];
-		int64_t v = t->shape.dims[ax].value;
-		sum = sum < 0 || v < 0 || v > INT64_MAX - sum ? -1 : sum + v;
+		/* the other axes agree in a valid model: take the most specific */
+		for (int32_t k = 0; k < r; k++) {
+			fd_dim o = t->shape.dims[k];
+			if (k != ax && (!dim_defined(dims[k]) || (dims[k].value < 0 && o.value >= 0) ||
+			                (dims[k].expr && dexpr_has_fresh(dims[k].expr) && o.expr && !dexpr_has_fresh(o.expr))))
+				dims[k] = o;
+		}
+		sum = dim_add(sum, t->shape.dims[ax]);
 		if (!t->value || !shape_is_known(&t->shape))
 			all_values = false;
 	}
-	dims[ax] = sum >= 0 ? dim_of(sum) : dim_unknown();
+	dims[ax] = sum;
 	sh_set(c, 0, dt, r, dims);
 
 	/* fold: blocks of the inputs' trailing dims, outer loop over leading dims */
@@ -268,17 +280,31 @@ static void infer_concat(shape_ctx *c)
 				continue;
 			int64_t inner = dims_product(t->shape.dims, ax, r);
 			for (int64_t j = 0; j < inner && k < count; j++)
-				const_copy_elem(v, k++, t->value, o * inner + j);
+				const_copy_elem(c, v, k++, t->value, o * inner + j);
 		}
 	if (k == count)
 		sh_set_value(c, 0, v);
+}
+
+/* Integer list from input i (when present, possibly symbolic) or else
+ * attribute name. */
+static bool sints_from(const shape_ctx *c, int i, const char *name, fd_sint *out, int64_t max, int64_t *n)
+{
+	if (sh_in(c, i))
+		return sh_in_sints(c, i, out, max, n);
+	const int64_t *v = sh_attr_ints(c, name, n);
+	if (!v || *n > max)
+		return false;
+	for (int64_t k = 0; k < *n; k++)
+		out[k] = sint_num(v[k]);
+	return true;
 }
 
 static void infer_split(shape_ctx *c)
 {
 	const fd_shape *x = sh_in_shape(c, 0);
 	int32_t dt = sh_in_dtype(c, 0), ax, n_out = c->n->n_outputs;
-	const int64_t *split = NULL;
+	fd_sint split[SHAPE_MAX_RANK];
 	int64_t n = 0;
 	fd_dim dims[SHAPE_MAX_RANK];
 
@@ -288,18 +314,17 @@ static void infer_split(shape_ctx *c)
 			sh_set(c, k, dt, -1, NULL);
 		return;
 	}
-	bool given = ints_from(c, 1, "split", &split, &n) && n == n_out;
+	bool given = n_out <= SHAPE_MAX_RANK && sints_from(c, 1, "split", split, SHAPE_MAX_RANK, &n) && n == n_out;
 	bool unknown_split = sh_in(c, 1) && !given;
-	int64_t d = x->dims[ax].value, chunk = d >= 0 && n_out > 0 ? d / n_out + (d % n_out != 0) : -1;
+	/* equal parts; from opset 18 the last one may be smaller */
+	fd_dim d = x->dims[ax], chunk = n_out > 0 ? dim_ceildiv(d, n_out) : dim_unknown();
+	fd_dim last = dim_sub(d, dim_mul(chunk, dim_of(n_out - 1)));
 	dims_copy(dims, x->dims, x->rank);
 	for (int32_t k = 0; k < n_out; k++) {
-		int64_t len = -1;
 		if (given)
-			len = split[k];
-		else if (!unknown_split && chunk >= 0)
-			/* equal parts; from opset 18 the last one may be smaller */
-			len = k < n_out - 1 ? chunk : (int64_t)((__int128)d - (__int128)chunk * (n_out - 1));
-		dims[ax] = len >= 0 ? dim_of(len) : dim_unknown();
+			dims[ax] = dim_of_sint(split[k]);
+		else
+			dims[ax] = unknown_split ? dim_unknown() : k < n_out - 1 ? chunk : last;
 		sh_set(c, k, dt, x->rank, dims);
 	}
 }
@@ -326,30 +351,74 @@ static int64_t slice_len(int64_t dim, int64_t start, int64_t end, int64_t step, 
 	return start > end ? (start - end - 1) / -step + 1 : 0;
 }
 
+/* Exporters write "to the end" as INT64_MAX, INT32_MAX, 2^31 - 1 …: any
+ * bound this large is beyond every real dim. */
+#define SLICE_OPEN ((int64_t)1 << 30)
+
+/* A start or end normalised against a symbolic dim d, assuming what a valid
+ * model has: -k counts from the end, a large bound is the end (d, or -1
+ * before the first element for a negative step), anything else lies within
+ * the dim. */
+static fd_sint slice_bound(fd_dim d, fd_sint v, bool is_end, int64_t step)
+{
+	fd_sint sd = sint_of_dim(d);
+	if (v.e)
+		return v;
+	if (v.n == SINT_UNKNOWN)
+		return v;
+	if (v.n >= SLICE_OPEN)
+		return step > 0 ? sd : sint_sub(sd, sint_num(1));
+	if (v.n <= -SLICE_OPEN)
+		return step > 0 ? sint_num(0) : is_end ? sint_num(-1) : sint_num(0);
+	return v.n < 0 ? sint_add(sd, v) : v;
+}
+
+/* The length of axis d sliced [start, end) by step: in symbols when d,
+ * start or end are, checked against the numbers when they are known (a
+ * clamp that the symbols assumed away makes it the number). */
+static fd_dim slice_axis(fd_dim d, fd_sint start, fd_sint end, int64_t step, int64_t *first)
+{
+	int64_t dv = d.value, sv, ev, num = -1;
+	*first = -1;
+	if (dv >= 0 && sint_value(start, &sv) && sint_value(end, &ev))
+		num = slice_len(dv, sv, ev, step, first);
+	if (!d.expr && !start.e && !end.e)
+		return num >= 0 ? dim_of(num) : dim_unknown();
+	fd_sint s = slice_bound(d, start, false, step), e = slice_bound(d, end, true, step);
+	int64_t q = step > 0 ? step : -step;
+	fd_sint span = step > 0 ? sint_sub(e, s) : sint_sub(s, e);
+	fd_dim len = dim_of_sint(sint_floordiv(sint_add(span, sint_num(q - 1)), sint_num(q)));
+	if (num >= 0 && len.value != num)
+		return dim_of(num);
+	return dim_defined(len) ? len : num >= 0 ? dim_of(num) : dim_unknown();
+}
+
 static void infer_slice(shape_ctx *c)
 {
 	fd_tensor *xt = sh_in(c, 0);
 	const fd_shape *x = xt ? &xt->shape : NULL;
 	int32_t dt = sh_in_dtype(c, 0), r = x ? x->rank : -1, ax;
-	const int64_t *starts, *ends, *axes = NULL, *steps = NULL;
+	fd_sint starts[SHAPE_MAX_RANK], ends[SHAPE_MAX_RANK];
+	const int64_t *axes = NULL, *steps = NULL;
 	int64_t ns, ne, na = 0, nst = 0;
 	int64_t first[SHAPE_MAX_RANK], step[SHAPE_MAX_RANK];
 	fd_dim dims[SHAPE_MAX_RANK];
-	bool ok;
+	bool ok, axes_ok;
 
 	if (r < 0 || r > SHAPE_MAX_RANK) {
 		sh_set(c, 0, dt, -1, NULL);
 		return;
 	}
 	if (c->opset < 10) {
-		starts = sh_attr_ints(c, "starts", &ns);
-		ends = sh_attr_ints(c, "ends", &ne);
 		axes = sh_attr_ints(c, "axes", &na);
-		ok = starts && ends && ns == ne;
+		axes_ok = true;
+		ok = sints_from(c, -1, "starts", starts, SHAPE_MAX_RANK, &ns) &&
+		     sints_from(c, -1, "ends", ends, SHAPE_MAX_RANK, &ne) && ns == ne;
 	} else {
-		ok = sh_in_ints(c, 1, &starts, &ns) && sh_in_ints(c, 2, &ends, &ne) && ns == ne &&
-		     (!sh_in(c, 3) || sh_in_ints(c, 3, &axes, &na)) &&
-		     (!sh_in(c, 4) || sh_in_ints(c, 4, &steps, &nst));
+		axes_ok = (!sh_in(c, 3) || sh_in_ints(c, 3, &axes, &na)) &&
+		          (!sh_in(c, 4) || sh_in_ints(c, 4, &steps, &nst));
+		ok = axes_ok && sh_in_sints(c, 1, starts, SHAPE_MAX_RANK, &ns) &&
+		     sh_in_sints(c, 2, ends, SHAPE_MAX_RANK, &ne) && ns == ne;
 	}
 	if (ok && ((axes && na != ns) || (steps && nst != ns)))
 		ok = false;
@@ -365,13 +434,17 @@ static void infer_slice(shape_ctx *c)
 			break;
 		}
 		step[ax] = st;
-		int64_t d = x->dims[ax].value;
-		dims[ax] = d < 0 ? dim_unknown() : dim_of(slice_len(d, starts[i], ends[i], st, &first[ax]));
+		dims[ax] = slice_axis(x->dims[ax], starts[i], ends[i], st, &first[ax]);
 	}
 	if (!ok) {
-		/* the rank stays; which dims change is not known */
-		for (int32_t i = 0; i < r; i++)
+		/* the rank stays; with the axes known, only they change */
+		bool some = axes_ok && axes;
+		dims_copy(dims, x->dims, r);
+		for (int32_t i = 0; i < r && !some; i++)
 			dims[i] = dim_unknown();
+		for (int64_t i = 0; some && i < na; i++)
+			if (axis_norm(axes[i], r, &ax))
+				dims[ax] = dim_unknown();
 		sh_set(c, 0, dt, r, dims);
 		return;
 	}
@@ -381,6 +454,9 @@ static void infer_slice(shape_ctx *c)
 	if (!xt->value || count < 0 || count > FD_CONST_MAX || !shape_is_known(x) ||
 	    !shape_elements(x, &n_in) || n_in != xt->value->count)
 		return;
+	for (int32_t i = 0; i < r; i++)
+		if (first[i] < 0)
+			return;
 	fd_const *v = const_new(c, xt->dtype, count);
 	int64_t idx[SHAPE_MAX_RANK] = { 0 };
 	if (!v)
@@ -389,7 +465,7 @@ static void infer_slice(shape_ctx *c)
 		int64_t off = 0;
 		for (int32_t i = 0; i < r; i++)
 			off = off * x->dims[i].value + first[i] + idx[i] * step[i];
-		const_copy_elem(v, k, xt->value, off);
+		const_copy_elem(c, v, k, xt->value, off);
 	}
 	sh_set_value(c, 0, v);
 }
@@ -435,7 +511,7 @@ static void infer_gather(shape_ctx *c)
 			if (at < 0 || at >= dim)
 				return;
 			for (int64_t i = 0; i < inner; i++)
-				const_copy_elem(v, k++, data->value, (o * dim + at) * inner + i);
+				const_copy_elem(c, v, k++, data->value, (o * dim + at) * inner + i);
 		}
 	sh_set_value(c, 0, v);
 }
@@ -471,12 +547,11 @@ static void infer_gather_nd(shape_ctx *c)
 static void infer_expand(shape_ctx *c)
 {
 	fd_tensor *x = sh_in(c, 0);
-	const int64_t *sh;
 	int64_t n;
 	fd_dim want[SHAPE_MAX_RANK], dims[SHAPE_MAX_RANK];
 	int32_t dt = sh_in_dtype(c, 0), r;
 
-	if (!x || !sh_in_ints(c, 1, &sh, &n) || n > SHAPE_MAX_RANK) {
+	if (!x || !sh_in_dims(c, 1, want, SHAPE_MAX_RANK, &n)) {
 		const fd_shape *s1 = sh_in_shape(c, 1);
 		int64_t len = s1 && s1->rank == 1 ? s1->dims[0].value : -1;
 		r = x && x->shape.rank >= 0 && len >= 0 ? (int32_t)(len > x->shape.rank ? len : x->shape.rank) : -1;
@@ -485,8 +560,6 @@ static void infer_expand(shape_ctx *c)
 		sh_set(c, 0, dt, r <= SHAPE_MAX_RANK ? r : -1, dims);
 		return;
 	}
-	for (int64_t i = 0; i < n; i++)
-		want[i] = sh[i] >= 0 ? dim_of(sh[i]) : dim_unknown();
 	fd_shape ws = { (int32_t)n, want };
 	const fd_shape *both[2] = { &x->shape, &ws };
 	if (!sh_broadcast(both, 2, &r, dims)) {
@@ -504,14 +577,14 @@ static void infer_expand(shape_ctx *c)
 	if (!v)
 		return;
 	for (int64_t k = 0; k < count; k++, index_next(idx, r, dims))
-		const_copy_elem(v, k, x->value, bcast_offset(&x->shape, r, dims, idx));
+		const_copy_elem(c, v, k, x->value, bcast_offset(&x->shape, r, dims, idx));
 	sh_set_value(c, 0, v);
 }
 
 static void infer_tile(shape_ctx *c)
 {
 	const fd_shape *x = sh_in_shape(c, 0);
-	const int64_t *rep;
+	fd_sint rep[SHAPE_MAX_RANK];
 	int64_t n;
 	fd_dim dims[SHAPE_MAX_RANK];
 	int32_t dt = sh_in_dtype(c, 0);
@@ -520,19 +593,17 @@ static void infer_tile(shape_ctx *c)
 		sh_set(c, 0, dt, -1, NULL);
 		return;
 	}
-	bool ok = sh_in_ints(c, 1, &rep, &n) && n == x->rank;
-	for (int32_t i = 0; i < x->rank; i++) {
-		int64_t d = x->dims[i].value;
-		dims[i] = ok && d >= 0 && rep[i] >= 0 && (rep[i] == 0 || d <= INT64_MAX / rep[i]) ?
-		          (rep[i] == 1 ? x->dims[i] : dim_of(d * rep[i])) : dim_unknown();
-	}
+	bool ok = sh_in_sints(c, 1, rep, SHAPE_MAX_RANK, &n) && n == x->rank;
+	for (int32_t i = 0; i < x->rank; i++)
+		dims[i] = !ok ? dim_unknown() : dim_mul(x->dims[i], dim_of_sint(rep[i]));
 	sh_set(c, 0, dt, x->rank, dims);
 }
 
 static void infer_pad(shape_ctx *c)
 {
 	const fd_shape *x = sh_in_shape(c, 0);
-	const int64_t *pads, *axes = NULL;
+	const int64_t *axes = NULL;
+	fd_sint pads[2 * SHAPE_MAX_RANK];
 	int64_t n = 0, na = 0;
 	fd_dim dims[SHAPE_MAX_RANK];
 	int32_t dt = sh_in_dtype(c, 0), r = x ? x->rank : -1, ax;
@@ -543,21 +614,21 @@ static void infer_pad(shape_ctx *c)
 		return;
 	}
 	if (c->opset >= 11)
-		ok = sh_in_ints(c, 1, &pads, &n) && (!sh_in(c, 3) || sh_in_ints(c, 3, &axes, &na));
+		ok = sh_in_sints(c, 1, pads, 2 * SHAPE_MAX_RANK, &n) && (!sh_in(c, 3) || sh_in_ints(c, 3, &axes, &na));
 	else
-		ok = (pads = sh_attr_ints(c, "pads", &n)) || (pads = sh_attr_ints(c, "paddings", &n));
+		ok = sints_from(c, -1, "pads", pads, 2 * SHAPE_MAX_RANK, &n) ||
+		     sints_from(c, -1, "paddings", pads, 2 * SHAPE_MAX_RANK, &n);
 	int64_t k = axes ? na : r;
 	if (ok && n != 2 * k)
 		ok = false;
+	/* an axis without pads keeps its dim as it is, symbol and all */
 	dims_copy(dims, x->dims, r);
 	for (int64_t i = 0; i < k; i++) {
 		if (!ok || !axis_norm(axes ? axes[i] : i, r, &ax)) {
 			ok = false;
 			break;
 		}
-		int64_t d = x->dims[ax].value;
-		__int128 o = (__int128)d + pads[i] + pads[k + i];
-		dims[ax] = d >= 0 && o >= 0 && o <= INT64_MAX ? dim_of((int64_t)o) : dim_unknown();
+		dims[ax] = dim_of_sint(sint_add(sint_add(sint_of_dim(x->dims[ax]), pads[i]), pads[k + i]));
 	}
 	if (!ok)
 		for (int32_t i = 0; i < r; i++)

@@ -40,21 +40,35 @@ bool axis_norm(int64_t axis, int32_t rank, int32_t *out)
 	return true;
 }
 
-/* One broadcast dim from two: equal, or the one that is not 1. An unknown
- * dim against a known dim above 1 must be that dim in a valid model. */
-static fd_dim bcast_dim(fd_dim a, fd_dim b)
+fd_dim sh_fresh(const shape_ctx *c)
 {
+	return dimtab_fresh(c->m->dimtab);
+}
+
+/* One broadcast dim from two: equal, or the one that is not 1. A dim whose
+ * value is not known against a number above 1 must be that number in a
+ * valid model; two different expressions broadcast to something no rule
+ * says (unknown, so a fresh symbol); two different numbers above 1 do not
+ * broadcast at all (invalid: unknown, no symbol). */
+fd_dim sh_bcast_dim(fd_dim a, fd_dim b)
+{
+	if (dim_equal(a, b))
+		return a;
 	if (a.value >= 0 && b.value >= 0) {
 		if (a.value == b.value)
-			return a.sym ? a : b;
+			return a.expr ? a : b;
 		if (a.value == 1)
 			return b;
 		if (b.value == 1)
 			return a;
-		return dim_unknown();
+		return dim_invalid();
 	}
+	if (a.value == 1 && !a.expr)
+		return b;
+	if (b.value == 1 && !b.expr)
+		return a;
 	if (a.value < 0 && b.value < 0)
-		return a.sym && a.sym == b.sym ? a : dim_unknown();
+		return dim_unknown();
 	if (a.value < 0)
 		return b.value > 1 ? b : dim_unknown();
 	return a.value > 1 ? a : dim_unknown();
@@ -78,7 +92,7 @@ bool sh_broadcast(const fd_shape *const *s, int n, int32_t *rank, fd_dim *out)
 			if (k < off)
 				continue;
 			fd_dim x = s[i]->dims[k - off];
-			d = first ? x : bcast_dim(d, x);
+			d = first ? x : sh_bcast_dim(d, x);
 			first = false;
 		}
 		out[k] = d;
@@ -139,6 +153,31 @@ bool sh_in_int(const shape_ctx *c, int i, int64_t *v)
 	if (!sh_in_ints(c, i, &p, &n) || n != 1)
 		return false;
 	*v = p[0];
+	return true;
+}
+
+bool sh_in_sints(const shape_ctx *c, int i, fd_sint *out, int64_t max, int64_t *count)
+{
+	const fd_const *k = sh_in_const(c, i);
+
+	if (!k || (!k->i64 && !k->sym) || k->count > max)
+		return false;
+	for (int64_t j = 0; j < k->count; j++)
+		out[j] = const_sint(k, j);
+	*count = k->count;
+	return true;
+}
+
+bool sh_in_dims(const shape_ctx *c, int i, fd_dim *out, int64_t max, int64_t *count)
+{
+	fd_sint s[SHAPE_MAX_RANK];
+
+	if (max > SHAPE_MAX_RANK)
+		max = SHAPE_MAX_RANK;
+	if (!sh_in_sints(c, i, s, max, count))
+		return false;
+	for (int64_t j = 0; j < *count; j++)
+		out[j] = dim_of_sint(s[j]);
 	return true;
 }
 
@@ -225,22 +264,44 @@ static void warn_clash(const shape_ctx *c, const fd_tensor *t, int32_t rank, con
 	             c->n->name, c->n->op_type, got, t->name, have);
 }
 
-/* A declared symbolic dim nobody bound is only assumed to be 1: inference
- * disagreeing with it says nothing about the model. */
-static bool assumed_dim(const fd_model *m, const fd_dim *d)
+/* A declared dim that is only a name: a symbol nobody bound, that no graph
+ * input carries ("frames" on an output, an exporter's "DynamicDimension.3"
+ * in value_info). Inference knowing better replaces it; a symbol of an input
+ * (what the user binds) stays. */
+static bool name_only(const shape_ctx *c, fd_dim d)
 {
-	if (!d->sym)
+	const char *sym;
+	int64_t num, den;
+	if (!d.expr || d.value >= 0 || dexpr_has_fresh(d.expr) || !dexpr_linear(d.expr, &sym, &num, &den) ||
+	    num != 1 || den != 1)
 		return false;
-	for (int32_t i = 0; i < m->n_symdims; i++)
-		if (m->symdims[i].name == d->sym || !strcmp(m->symdims[i].name, d->sym))
-			return !m->symdims[i].bound;
-	return true;
+	int32_t at = dimtab_find_symbol(c->m->dimtab, sym);
+	return at < 0 || !c->input_symbol || !c->input_symbol[at];
+}
+
+/* What a declared dim becomes given the inferred one; *clash when both are
+ * numbers that differ. */
+static fd_dim merge_declared(const shape_ctx *c, fd_dim have, fd_dim got, bool *clash)
+{
+	if (!dim_defined(have) || dim_equal(have, got))
+		return dim_defined(have) ? have : got;
+	if (have.value >= 0 && got.value >= 0) {
+		if (have.value != got.value)
+			*clash = true;
+		return have;
+	}
+	if (have.value < 0 && got.value >= 0 && (!have.expr || name_only(c, have) || dexpr_has_fresh(have.expr)))
+		return got;
+	if (got.expr && !dexpr_has_fresh(got.expr) && have.expr && (name_only(c, have) || dexpr_has_fresh(have.expr)))
+		return got;
+	return have;
 }
 
 void sh_set(const shape_ctx *c, int i, int32_t dtype, int32_t rank, const fd_dim *dims)
 {
 	fd_tensor *t = sh_out(c, i);
 	bool clash = false;
+	fd_dim fresh[SHAPE_MAX_RANK];
 
 	if (!t)
 		return;
@@ -248,6 +309,15 @@ void sh_set(const shape_ctx *c, int i, int32_t dtype, int32_t rank, const fd_dim
 		t->dtype = dtype;
 	if (rank < 0 || rank > SHAPE_MAX_RANK)
 		return;
+	for (int32_t k = 0; k < rank; k++)
+		if (!dim_defined(dims[k])) {
+			dims_copy(fresh, dims, rank);
+			for (; k < rank; k++)
+				if (!dim_defined(fresh[k]) && !dim_is_invalid(fresh[k]))   /* an invalid dim stays one downstream */
+					fresh[k] = sh_fresh(c);
+			dims = fresh;
+			break;
+		}
 	if (t->shape.rank < 0) {
 		t->shape.rank = rank;
 		t->shape.dims = dims_shared(c->dims, &c->m->arena, rank, dims);
@@ -259,19 +329,14 @@ void sh_set(const shape_ctx *c, int i, int32_t dtype, int32_t rank, const fd_dim
 	}
 	bool own = false;   /* dims may be shared: copy before the first write */
 	for (int32_t k = 0; k < rank; k++) {
-		if (!own && t->shape.dims[k].value < 0 && dims[k].value >= 0) {
+		fd_dim now = merge_declared(c, t->shape.dims[k], dims[k], &clash);
+		if (now.value == t->shape.dims[k].value && now.expr == t->shape.dims[k].expr)
+			continue;
+		if (!own) {
 			t->shape.dims = arena_memdup(&c->m->arena, t->shape.dims, (size_t)rank * sizeof *dims);
 			own = true;
 		}
-		fd_dim *have = &t->shape.dims[k];
-		if (have->value < 0 && dims[k].value >= 0) {
-			have->value = dims[k].value;
-			if (!have->sym)
-				have->sym = dims[k].sym;
-		} else if (have->value >= 0 && dims[k].value >= 0 && have->value != dims[k].value &&
-		           !assumed_dim(c->m, have)) {
-			clash = true;
-		}
+		t->shape.dims[k] = now;
 	}
 	if (clash)
 		warn_clash(c, t, rank, dims);
@@ -293,7 +358,7 @@ void sh_set_value(const shape_ctx *c, int i, fd_const *v)
 	fd_tensor *t = sh_out(c, i);
 	int64_t n;
 
-	if (!t || !v || t->value)
+	if (!t || !v || t->value || !const_settle(v))
 		return;
 	if (t->dtype == DT_UNDEFINED)
 		t->dtype = v->dtype;

@@ -54,6 +54,7 @@ typedef enum fd_rung {
 	X(CF03_MEMORY,     "FD-CF03", CONDITION, false, "memory_limit: an intermediate or output is over the limit") \
 	X(CF04_WORKSPACE,  "FD-CF04", CONDITION, false, "workspace_size: estimated workspace over max_workspace") \
 	X(CF05_CHANNEL,    "FD-CF05", CONDITION, false, "channel_divisibility: channel dim not divisible") \
+	X(CF06_UNBOUND,    "FD-CF06", CONDITION, false, "unknown: the constraint depends on a dim nobody bound (--dim, --input-shape)") \
 	X(CL01_CONFLICT,   "FD-CL01", CONFLICT,  false, "a node is already claimed by a rule that fired earlier") \
 	X(WC01_CYCLE,      "FD-WC01", CYCLE,     false, "fusing would create a cycle (a path leaves the match and comes back)") \
 	X(OK_FIRED,        "FD-OK",   FIRED,     false, "fired") \

@@ -260,5 +260,45 @@ done
 grep -q "cluster_1" output/graphs/Conv_Add_SiLU_Fusion_2.dot || bad "the second file is not the second fusion"
 cd "$root" || exit 1
 
+# ---- the memory timeline chart (--memory-chart) ------------------------------------------
+# the DOT of the chart is golden (every point pinned, no layout); the same
+# drawing renders to SVG and PNG; the peaks and the tensors that make them are
+# named; sizes that are formulas draw in bytes × their symbol; a timeline whose
+# steps do not scale alike is refused with the symbols to bind
+for case in "conv_add_silu|samples/conv_add_silu.onnx|" "symbolic_batch|samples/symbolic_batch.onnx|" \
+	"symbolic_batch_b8|samples/symbolic_batch.onnx|--dim batch=8"; do
+	IFS='|' read -r name model extra <<<"$case"
+	# shellcheck disable=SC2086
+	expect_exit 0 "memory chart $name" export "$model" -r rules --memory-chart "$OUT/$name.chart.dot" $extra
+	g="tests/golden/memory/$name.dot"
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$OUT/$name.chart.dot" "$g"
+	elif ! cmp -s "$g" "$OUT/$name.chart.dot"; then
+		bad "memory chart $name differs from $g (UPDATE_GOLDEN=1 rewrites it)"; diff "$g" "$OUT/$name.chart.dot" | head -10
+	fi
+done
+grep -qF "before: peak 192 KiB at add1" tests/golden/memory/conv_add_silu.dot || bad "conv_add_silu chart: no before peak"
+grep -qF "after: peak 128 KiB at mul1" tests/golden/memory/conv_add_silu.dot || bad "conv_add_silu chart: no after peak"
+grep -qF "mul1_out 64 KiB, x 64 KiB" tests/golden/memory/conv_add_silu.dot || bad "conv_add_silu chart: peak tensors"
+grep -qF "768 KiB × batch" tests/golden/memory/symbolic_batch.dot || bad "symbolic chart: not in bytes × batch"
+grep -qF "at batch=8" tests/golden/memory/symbolic_batch_b8.dot || bad "bound chart: binding not named"
+expect_exit 0 "memory chart SVG and PNG" export samples/conv_add_silu.onnx -r rules -o "$OUT/g.svg" \
+	--memory-chart "$OUT/m.svg"
+$CHECK svg "$OUT/m.svg" || bad "memory chart SVG"
+grep -q "peak 192 KiB" "$OUT/m.svg" || bad "memory chart SVG has no peak label"
+grep -q "wrote $OUT/m.svg (memory timeline)" "$OUT/stdout" || bad "memory chart not reported"
+expect_exit 0 "memory chart PNG" export samples/conv_add_silu.onnx -r rules --memory-chart "$OUT/m.png"
+$CHECK png "$OUT/m.png" || bad "memory chart PNG"
+expect_exit 2 "memory chart that needs numbers" export samples/vad_if.onnx -r rules --memory-chart "$OUT/v.svg"
+grep -qF "the memory timeline needs numbers: the steps do not scale alike: bind input_dim0, input_dim1" "$OUT/stderr" ||
+	bad "vad_if chart: $(cat "$OUT/stderr")"
+[ -e "$OUT/v.svg" ] && bad "a refused chart left a file"
+expect_exit 2 "memory chart .jpg" export samples/conv_add_silu.onnx -r rules --memory-chart "$OUT/m.jpg"
+expect_exit 2 "export with neither -o nor --memory-chart" export samples/conv_add_silu.onnx -r rules
+have_models && {
+	expect_exit 0 "memory chart of a 415-node model" export "$MODELS/light_resnet50.onnx" -r rules --memory-chart "$OUT/r50.png"
+	$CHECK png "$OUT/r50.png" || bad "resnet50 memory chart"
+}
+
 [ "$fail" = 0 ] && echo "export: all checks passed"
 finish "$fail"

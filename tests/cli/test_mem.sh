@@ -70,7 +70,7 @@ except Exception:
     pass
 g = m.graph
 # A dim is known when it is a number or a symbol the graph inputs declare
-# (unbound, counted as 1 as fusiondbg counts it); a symbol onnx's inference
+# (bound to 2 on fusiondbg's side too, --dim NAME=2); a symbol onnx's inference
 # made up (unk__N) or a dim without either is unknown, and a model with an
 # activation of unknown size is not compared.
 declared = {d.dim_param for i in g.input for d in i.type.tensor_type.shape.dim if d.HasField("dim_param")}
@@ -81,7 +81,7 @@ def size_of(vi):
     n = 1
     for d in t.shape.dim:
         if d.HasField("dim_value"): n *= d.dim_value
-        elif d.HasField("dim_param") and d.dim_param in declared: n *= 1
+        elif d.HasField("dim_param") and d.dim_param in declared: n *= 2
         else: return None
     bits = {1: 32, 2: 8, 3: 8, 4: 16, 5: 16, 6: 32, 7: 64, 9: 8, 10: 16, 11: 64, 12: 32, 13: 64, 16: 16}.get(t.elem_type)
     return None if bits is None else n * bits // 8
@@ -144,8 +144,13 @@ EOF
 n=0 skipped=""
 for model in samples/*.onnx "$MODELS"/*.onnx; do
 	[ -e "$model" ] || continue
-	"$FUSIONDBG" match "$model" -r rules -r samples/rules --format json >"$tmp/m.json" 2>/dev/null
-	"$FUSIONDBG" mem "$model" -r rules -r samples/rules --format json >"$tmp/mem.json" 2>/dev/null || { echo "FAIL mem $model"; fail=1; continue; }
+	binds=$("$PYTHON" -c '
+import sys, onnx
+g = onnx.load(sys.argv[1], load_external_data=False).graph
+print(" ".join(sorted({"--dim=%s=2" % d.dim_param for i in g.input for d in i.type.tensor_type.shape.dim
+                       if d.HasField("dim_param")})))' "$model")
+	"$FUSIONDBG" match "$model" -r rules -r samples/rules --format json $binds >"$tmp/m.json" 2>/dev/null
+	"$FUSIONDBG" mem "$model" -r rules -r samples/rules --format json $binds >"$tmp/mem.json" 2>/dev/null || { echo "FAIL mem $model"; fail=1; continue; }
 	want=$("$PYTHON" "$tmp/live.py" "$model" "$tmp/m.json" 2>"$tmp/py.err"); rc=$?
 	if [ $rc -eq 3 ]; then skipped="$skipped $(basename "$model")"; continue; fi
 	if [ $rc -ne 0 ]; then echo "FAIL python on $model:"; cat "$tmp/py.err"; fail=1; continue; fi
@@ -159,6 +164,68 @@ print(m['peak_before_bytes'], m['peak_after_bytes'])" "$tmp/mem.json")
 	n=$((n + 1))
 done
 echo "mem: peak compared on $n models (not comparable:$skipped)"
+
+# 2b. nothing bound: the sizes are formulas in the symbols, never 1
+"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules >"$tmp/s.txt" 2>&1 || fail=1
+expect "$tmp/s.txt" "memory (main graph, activations): peak 768 KiB × batch -> 768 KiB × batch" \
+	"unbound symbols (sizes above are formulas in them; bind with --dim NAME=V or --input-shape): batch"
+"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules --format json >"$tmp/s.json" || fail=1
+"$PYTHON" - "$tmp/s.json" <<'EOF' || fail=1
+import json, sys
+m = json.load(open(sys.argv[1]))["memory"]
+want = {"peak_before_bytes": None, "peak_before_formula": "768 KiB × batch", "unbound_symbols": ["batch"],
+        "bindings": {}}
+bad = {k: m.get(k) for k, v in want.items() if m.get(k) != v}
+if bad:
+    print("FAIL json symbolic:", bad)
+sys.exit(1 if bad else 0)
+EOF
+"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules --dim batch=8 >"$tmp/b.txt" 2>&1 || fail=1
+expect "$tmp/b.txt" "memory (main graph, activations): peak 6 MiB -> 4 MiB (at batch=8)"
+# a model whose memory is all formulas over unnamed dims: named, and no 0 B
+"$FUSIONDBG" mem samples/vad_if.onnx -r rules >"$tmp/v.txt" 2>&1 || fail=1
+expect "$tmp/v.txt" "unbound symbols (sizes above are formulas in them; bind with --dim NAME=V or --input-shape): input_dim0 input_dim1"
+if grep -q ' 0 B' "$tmp/v.txt"; then echo "FAIL vad_if: a size of 0 B"; grep ' 0 B' "$tmp/v.txt"; fail=1; fi
+
+# 2c. --sweep: per value the peak and the memory rejections; per rule where it
+# stops firing, bisected between the swept values (batch <= 64 fits the 16 MiB
+# output limit: 256 KiB x batch); the same numbers as one run per binding
+"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules --sweep batch=128,1,8,32 >"$tmp/sw.txt" 2>&1 || fail=1
+expect "$tmp/sw.txt" "sweep batch over 1, 8, 32, 128" \
+	"           1  768 KiB                512 KiB                      1       0      0      0      0" \
+	"         128  96 MiB                 96 MiB                       0       1      0      0      0" \
+	"      rejected Conv_Add_SiLU_Fusion @ conv1 [FD-CF03]" \
+	"  Conv_Add_SiLU_Fusion         1 1 1 0   stops firing at batch=65"
+"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules --sweep batch=1,8,32,128 --format json >"$tmp/sw.json" || fail=1
+for v in 1 8 32 128; do
+	"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules --dim batch=$v --format json >"$tmp/one$v.json" || fail=1
+done
+"$PYTHON" - "$tmp" <<'EOF' || fail=1
+import json, sys
+d = sys.argv[1]
+sw = json.load(open(d + "/sw.json"))["sweep"]
+bad = []
+for run in sw["runs"]:
+    one = json.load(open("%s/one%d.json" % (d, run["value"])))
+    m = one["memory"]
+    if (run["peak_before_bytes"], run["peak_after_bytes"], run["fusions"]) != \
+       (m["peak_before_bytes"], m["peak_after_bytes"], len(one["fusions"])):
+        bad.append("value %d: sweep %s, one run %s" % (run["value"], run, (m["peak_before_bytes"], m["peak_after_bytes"])))
+rule = [r for r in sw["rules"] if r["name"] == "Conv_Add_SiLU_Fusion"][0]
+if (rule["effect_times"], rule["loses_at"], rule["stops_at"]) != ([1, 1, 1, 0], 65, 65):
+    bad.append("rule %s" % rule)
+if sw["runs"][3]["rejected"]["FD-CF03"] != 1: bad.append("CF03 at 128")
+for b in bad: print("FAIL sweep json:", b)
+sys.exit(1 if bad else 0)
+EOF
+# two symbols: the other bound as given, named in the heading; a rule that loses some fusions
+"$FUSIONDBG" mem samples/vad_if.onnx -r samples/dynamic_rules --dim input_dim1=16000 --sweep input_dim0=1,8,32,128 >"$tmp/sv.txt" 2>&1 || fail=1
+expect "$tmp/sv.txt" "sweep input_dim0 over 1, 8, 32, 128 with input_dim1=16000" \
+	"  Conv1d_Relu_Fusion           4 4 4 2   loses one at input_dim0=66"
+for bad_sweep in "nope=1" "batch=1,x" "batch=" "=1" "batch=-1"; do
+	"$FUSIONDBG" mem samples/symbolic_batch.onnx -r rules --sweep "$bad_sweep" >/dev/null 2>"$tmp/e.txt"
+	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/e.txt")" -eq 1 ] || { echo "FAIL --sweep $bad_sweep:"; cat "$tmp/e.txt"; fail=1; }
+done
 
 # 3. threshold and advice, --set / --diff, usage
 "$FUSIONDBG" mem samples/conv_add_silu.onnx -r rules --peak-warn 100000 >"$tmp/w.txt" 2>&1

@@ -254,8 +254,23 @@ def hostile():
           ints("r0", -big), ints("r1", big), ints("r2", 1)])
 
 
+def unknown_sizes():
+    # Conv -> BN -> Relu on an input declared without a shape: the rank comes
+    # from the weight, the other dims are fresh symbols no binding reaches, so
+    # every size is unknown (tests/tui/unknown.script, tests/cli/test_shapes.sh)
+    c = 16
+    nodes = [
+        h.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        h.make_node("BatchNormalization", ["c", "s", "b", "mu", "var"], ["n"], name="bn", epsilon=1e-5),
+        h.make_node("Relu", ["n"], ["y"], name="relu"),
+    ]
+    save("unknown_sizes", nodes, [vi("x", None)], [vi("y", None)],
+         [floats("w", np.full((c, c, 3, 3), 0.01)), floats("s", np.ones(c)), floats("b", np.zeros(c)),
+          floats("mu", np.zeros(c)), floats("var", np.ones(c))])
+
+
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     for make in (conv, pool, matmul, reshape, chain, slices, resize, huge, symbolic, misc,
-                 control, declared, hostile):
+                 control, declared, hostile, unknown_sizes):
         make()

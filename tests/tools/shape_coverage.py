@@ -8,29 +8,28 @@ output fusiondbg calls a constant, not an activation), in the main graph and
 every If/Loop/Scan body, that is not an output of the graph it lives in. Names are
 unique per graph, so a tensor produced twice is counted once.
 Known: python gives it a tensor type with a shape, and every dim has a
-dim_value or a dim_param. A dim_param counts as known because fusiondbg binds
-every symbolic dim (--dim, or assumed 1), so python's symbolic answer carries
-the same information as ours. That includes the "unk__N" names onnx invents
-for a dim it could not compute: counting those as known too makes python's
-number an upper bound, the harder bar for fusiondbg to reach. A dim with
-neither is unknown.
+dim_value or a dim_param — as fusiondbg counts a dim that is a number or an
+expression over symbols. That includes the "unk__N" names onnx invents for a
+dim it could not compute (and fusiondbg's fresh symbols of the same name);
+--agree also counts "named" shapes, without those. A dim with neither is
+unknown.
 
 Usage:
   shape_coverage.py MODEL.onnx [...]       prints "known total path" per model
-  shape_coverage.py --compare MODEL DUMP   checks every shape python knows
-      against DUMP (the output of `test_shape_infer --dump MODEL`): a dim
-      python gives as a number must be that number in ours; a dim python gives
-      as a name must carry that name in ours or be its bound value (1 when
-      not bound: the test binds nothing); an invented "unk__N" name means
-      python does not know, so any value of ours is accepted. Prints each
-      disagreement; exit 1.
+  shape_coverage.py --agree MODEL OURS.json  coverage and agreement, tensor
+      by tensor, against OURS.json (`fusiondbg info --tensors --format json
+      MODEL`, nothing bound); see agree(). Prints each disagreement, then
+      "ROW {total, ours, ours_named, onnx, onnx_named}"; exit 1 on any
+      disagreement.
   shape_coverage.py --node-cases DIR       writes onnx's operator test cases
       (onnx.backend.test.case.node) into DIR as models without output shapes
       plus DIR/expected.txt, the reference output shapes and small values
   shape_coverage.py --node-compare DIR     compares DIR/ours.txt (the dumps)
       with DIR/expected.txt: a differing shape or value fails
 """
+import json
 import os
+import re
 import sys
 
 import onnx
@@ -78,58 +77,109 @@ def coverage(model):
     return n_known, n_total
 
 
-def parse_dump(path):
-    """{(graph, name): (dtype, dims or None)} from `test_shape_infer --dump`."""
-    ours = {}
-    with open(path) as f:
-        for line in f:
-            g, name, dt, dims = line.split()[:4]
-            if dims == "-":
-                shape = None
-            else:
-                shape = []
-                for d in dims[1:-1].split(",") if dims != "[]" else []:
-                    sym, _, val = d.rpartition("=")
-                    shape.append((sym or None, None if val == "?" else int(val)))
-            ours[(int(g), name)] = (int(dt), shape)
-    return ours
+UNK = re.compile(r"\bunk__\d+\b")
 
 
-def compare(model_path, dump_path):
-    inferred = shape_inference.infer_shapes(onnx.load(model_path), data_prop=True)
-    ours = parse_dump(dump_path)
-    bad = 0
-    for gi, g in enumerate(graphs(inferred.graph)):
-        info = {vi.name: vi for vi in list(g.value_info) + list(g.output)}
+def model_params(m):
+    """Every dim_param the model itself spells, in any graph."""
+    out = set()
+    for g in graphs(m.graph):
+        for vi in list(g.input) + list(g.output) + list(g.value_info):
+            t = vi.type
+            if t.HasField("tensor_type") and t.tensor_type.HasField("shape"):
+                out.update(d.dim_param for d in t.tensor_type.shape.dim if d.HasField("dim_param"))
+    return out
+
+
+def onnx_dims(vi):
+    """[int | str | None] or None (no shape)."""
+    t = vi.type
+    if not t.HasField("tensor_type") or not t.tensor_type.HasField("shape"):
+        return None
+    return [d.dim_value if d.HasField("dim_value") else d.dim_param if d.HasField("dim_param") else None
+            for d in t.tensor_type.shape.dim]
+
+
+def agree(model_path, ours_path):
+    """Tensor by tensor, onnx's inferred shapes against ours (the JSON of
+    `fusiondbg info --tensors --format json`, nothing bound).
+
+    Coverage over the intermediates (coverage() says which): known = a rank
+    and every dim a number or a name (onnx's invented unk__N counted, as our
+    fresh symbols are); named = known without one of those.
+
+    Agreement over every node output, up to renaming: a number of onnx's
+    must be the same number in ours; a name of onnx's stands for one dim of
+    ours throughout the model (the graph inputs fix the model's own names:
+    "batch" is batch), so that where onnx repeats a name ours repeats a dim,
+    whatever onnx called it; a shape onnx knows and ours does not, or a
+    number of onnx's that is an expression in ours, is a failure too.
+    Returns (row dict, [problems])."""
+    original = onnx.load(model_path)
+    params = model_params(original)
+    inferred = shape_inference.infer_shapes(original, data_prop=True)
+    with open(ours_path) as f:
+        doc = json.load(f)
+    ours = {(t["graph"], t["name"]): t for t in doc["tensors"]}
+    rename = {}
+    problems = []
+
+    def same(name, mine, where):
+        if name not in rename:
+            rename[name] = mine
+        elif rename[name] != mine:
+            problems.append(f"{where}: onnx's {name} is {rename[name]!r} elsewhere, here ours is {mine!r}")
+
+    gs = list(graphs(inferred.graph))
+    # the model's own names first: a graph input's symbol is that dim of ours
+    for vi in gs[0].input:
+        mine = ours.get((0, vi.name))
+        theirs = onnx_dims(vi)
+        if mine and mine["shape"] is not None and theirs and len(theirs) == len(mine["shape"]):
+            for d, m in zip(theirs, mine["shape"]):
+                if isinstance(d, str):
+                    same(d, m, f"input {vi.name}")
+    row = dict(total=0, ours=0, ours_named=0, onnx=0, onnx_named=0)
+    for gi, g in enumerate(gs):
+        info = {}
+        for vi in list(g.value_info) + list(g.output):
+            info.setdefault(vi.name, vi)
+        outputs = {o.name for o in g.output}
+        seen = set()
         for n in g.node:
             for name in n.output:
-                if not name or name not in info or (gi, name) not in ours:
+                if not name or name in seen:
                     continue
-                t = info[name].type.tensor_type
-                dt, shape = ours[(gi, name)]
-                if t.elem_type and dt and t.elem_type != dt:
-                    print(f"{model_path}: {name}: dtype onnx {t.elem_type} ours {dt}")
-                    bad += 1
-                if not t.HasField("shape"):
+                seen.add(name)
+                mine = ours.get((gi, name))
+                theirs = onnx_dims(info[name]) if name in info else None
+                mshape = mine["shape"] if mine else None
+                m_known = mshape is not None and all(d is not None for d in mshape)
+                t_known = theirs is not None and all(d is not None for d in theirs)
+                if not (n.op_type == "Constant" and n.domain in ("", "ai.onnx")) and name not in outputs:
+                    row["total"] += 1
+                    row["ours"] += m_known
+                    row["onnx"] += t_known
+                    row["ours_named"] += m_known and not any(
+                        isinstance(d, str) and UNK.search(d) and d not in params for d in mshape)
+                    row["onnx_named"] += t_known and not any(
+                        isinstance(d, str) and d.startswith("unk__") and d not in params for d in theirs)
+                if theirs is None:
                     continue
-                want = t.shape.dim
-                if shape is None or len(shape) != len(want):
-                    print(f"{model_path}: {name}: rank onnx {len(want)} ours {shape}")
-                    bad += 1
+                where = f"{model_path}: graph {gi} {name}"
+                if mshape is None or len(mshape) != len(theirs):
+                    problems.append(f"{where}: onnx {theirs}, ours {mshape}")
                     continue
-                for k, d in enumerate(want):
-                    sym, val = shape[k]
-                    if d.HasField("dim_value") and val != d.dim_value:
-                        ok = False
-                    elif d.HasField("dim_param") and not d.dim_param.startswith("unk__"):
-                        ok = sym == d.dim_param or val == 1
-                    else:
-                        ok = True
-                    if not ok:
-                        print(f"{model_path}: {name}: dim {k} onnx {d} ours {shape}".replace("\n", " "))
-                        bad += 1
-                        break
-    return bad
+                for k, (d, m) in enumerate(zip(theirs, mshape)):
+                    if d is None:
+                        continue
+                    if m is None:
+                        problems.append(f"{where}: dim {k} onnx {d!r}, ours unknown ({mshape})")
+                    elif isinstance(d, int) and m != d:
+                        problems.append(f"{where}: dim {k} onnx {d}, ours {m!r} ({mshape})")
+                    elif isinstance(d, str):
+                        same(d, m, f"{where} dim {k}")
+    return row, problems
 
 
 def node_cases(outdir):
@@ -228,8 +278,14 @@ def main(argv):
         return node_cases(argv[2])
     if len(argv) == 3 and argv[1] == "--node-compare":
         return node_compare(argv[2])
-    if len(argv) == 4 and argv[1] == "--compare":
-        return 1 if compare(argv[2], argv[3]) else 0
+    if len(argv) == 4 and argv[1] == "--agree":
+        row, problems = agree(argv[2], argv[3])
+        for p in problems[:20]:
+            print(p)
+        if len(problems) > 20:
+            print(f"... and {len(problems) - 20} more")
+        print("ROW", json.dumps(row))
+        return 1 if problems else 0
     for path in argv[1:]:
         try:
             k, t = coverage(onnx.load(path))

@@ -462,7 +462,7 @@ static void test_attrs_and_constants(void **state)
 	assert_string_equal(m.symdims[0].name, "batch");
 	assert_true(m.symdims[0].bound);
 	const fd_tensor *x4 = &g->tensors[tensor_in(g, "x4")];
-	assert_string_equal(x4->shape.dims[0].sym, "batch");
+	assert_string_equal(dexpr_text(x4->shape.dims[0].expr), "batch");
 	assert_int_equal(x4->shape.dims[0].value, 4);
 	assert_int_equal(node_spatial_rank(g, &g->nodes[node_in(g, "conv")]), 2);
 	assert_int_equal(node_spatial_rank(g, c), -1);
@@ -480,11 +480,14 @@ static void test_attrs_and_constants(void **state)
 	model_info_release(&info);
 	model_release(&m);
 
-	/* without --dim the dim is assumed 1 */
+	/* without --dim the dim has no value: a symbol, never 1 */
 	diags_clear(&d);
 	assert_int_equal(load(&m, BAD "ok_attrs.onnx", NULL, &d), 0);
 	assert_false(m.symdims[0].bound);
-	assert_int_equal(m.symdims[0].value, 1);
+	g = &m.graphs[0];
+	x4 = &g->tensors[tensor_in(g, "x4")];
+	assert_false(dim_known(x4->shape.dims[0]));
+	assert_string_equal(dexpr_text(x4->shape.dims[0].expr), "batch");
 	model_release(&m);
 	diags_release(&d);
 }

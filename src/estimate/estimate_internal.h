@@ -1,0 +1,39 @@
+/* estimate_internal.h — what estimate.c (per fusion, the cache, the whole
+ * estimate) and estimate_liveness.c (per graph) share. Private to
+ * src/estimate/. */
+#ifndef FD_ESTIMATE_INTERNAL_H
+#define FD_ESTIMATE_INTERNAL_H
+#include "estimate/estimate.h"
+
+/* Tensor sizes and node times depend on the model only: computed once per
+ * model and kept in the estimate (est_cache), so a what-if re-run only adds
+ * them up. */
+typedef struct est_cache {
+	const fd_match_ctx *ctx;
+	const fd_model *model;
+	const fd_hwprofile *hw;
+	int32_t n_graphs;
+	int64_t **tbytes;          /* [graph][tensor]: bytes, -1 unknown */
+	fd_sint **tsize;           /* [graph][tensor]: the size as formula too; NULL for a graph of numbers */
+	double **ntime, **nflops;  /* [graph][node] */
+} est_cache;
+
+/* The size of tensor t of graph gi: a number, its formula, or unknown (c
+ * may be NULL: then from the tensor itself). */
+fd_sint est_cached_size(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t);
+/* Its bytes as a number, 0 (and one more *n_unknown) when not one. */
+int64_t est_cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t, int32_t *n_unknown);
+int64_t est_add_sat(int64_t a, int64_t b);   /* saturates at INT64_MAX */
+
+/* estimate_liveness.c: graph gi's liveness figures into ge. */
+void est_graph(fd_estimate *e, const est_cache *c, const fd_match_result *r, int32_t gi, fd_graph_est *ge);
+
+/* Initializers (overridable ones too: their default is stored with the
+ * model) and constants, and what only they compute, are weights: never in
+ * the activation peak, counted apart as weight_bytes. */
+static inline bool is_weight(const fd_tensor *x, uint8_t tflags)
+{
+	return (tflags & TF_CONST) || x->kind == TENSOR_INITIALIZER || x->kind == TENSOR_CONSTANT;
+}
+
+#endif

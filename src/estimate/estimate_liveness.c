@@ -1,0 +1,408 @@
+/* estimate_liveness.c — a graph's activation memory by liveness over the
+ * topological order, before and after the fusions: the peak and the tensors
+ * that make it, in numbers and (where sizes are formulas) in formulas; and
+ * the timeline, live bytes step by step, that the memory view and export's
+ * chart draw. Formulas: estimate.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "estimate/estimate_internal.h"
+
+/* ---- whole graph: liveness --------------------------------------------------- */
+
+typedef struct live_scratch {
+	int32_t *start, *end;      /* per tensor; start < 0: not an activation */
+	int64_t *bytes;
+	int64_t *delta;            /* per step + 1 */
+	int32_t *step_of;          /* per node */
+	int32_t *order;
+} live_scratch;
+
+static const fd_graph *sort_g;
+static const int64_t *sort_bytes;
+
+static int cmp_peak(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	if (sort_bytes[x] != sort_bytes[y])
+		return sort_bytes[x] > sort_bytes[y] ? -1 : 1;
+	int c = strcmp(sort_g->tensors[x].name, sort_g->tensors[y].name);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* delta[k]: the bytes that become live at step k minus those freed after
+ * step k - 1, over the tensors with start >= 0. */
+static void live_deltas(const fd_graph *g, live_scratch *ls, int32_t n_steps)
+{
+	memset(ls->delta, 0, ((size_t)n_steps + 1) * sizeof *ls->delta);
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		if (ls->start[t] < 0)
+			continue;
+		ls->delta[ls->start[t]] += ls->bytes[t];
+		ls->delta[ls->end[t] + 1] -= ls->bytes[t];
+	}
+}
+
+/* Peak over steps 0..n_steps-1 of the tensors with start >= 0 (raw: the
+ * cached sizes, -1 for an unknown one, or NULL). */
+static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, const int64_t *raw,
+                          fd_liveness *out)
+{
+	memset(out, 0, sizeof *out);
+	out->peak_step = -1;
+	if (n_steps <= 0)
+		return;
+	live_deltas(g, ls, n_steps);
+	int64_t live = 0, best = -1;
+	for (int32_t k = 0; k < n_steps; k++) {
+		live += ls->delta[k];
+		if (live > best) {
+			best = live;
+			out->peak_step = k;
+		}
+	}
+	out->peak_bytes = best > 0 ? best : 0;
+	int32_t n = 0;
+	for (int32_t t = 0; t < g->n_tensors; t++)
+		if (ls->start[t] >= 0 && ls->start[t] <= out->peak_step && out->peak_step <= ls->end[t])
+			ls->order[n++] = t;
+	sort_g = g;
+	sort_bytes = ls->bytes;
+	qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
+	out->n_live_at_peak = n;
+	out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
+	for (int32_t i = 0; i < out->n_peak_tensors; i++) {
+		out->peak_tensors[i].tensor = ls->order[i];
+		out->peak_tensors[i].bytes = ls->bytes[ls->order[i]];
+		out->peak_tensors[i].size = sint_num(ls->bytes[ls->order[i]]);
+	}
+	out->peak_f = sint_num(out->peak_bytes);
+	/* a tensor of unknown size live at the peak: the peak is not known */
+	for (int32_t i = 0; raw && i < n; i++)
+		if (raw[ls->order[i]] < 0) {
+			out->peak_f = sint_unknown();
+			out->peak_at_least = out->peak_bytes;
+			out->peak_bytes = -1;
+			break;
+		}
+}
+
+/* A size's value with every unbound symbol at 64: what orders formulas
+ * (the candidate peak, the tensors that make it) before they are proven. */
+static int64_t probe(fd_sint s)
+{
+	int64_t v;
+	if (!s.e)
+		return s.n == SINT_UNKNOWN ? 0 : s.n;
+	return dexpr_value_with(s.e, 64, &v) ? v : 0;
+}
+
+/* The same over sizes that are formulas: the live bytes of each step as a
+ * formula; the peak is the step whose formula is at least every other's for
+ * any binding (sint_ge_always), else it depends on the values. */
+static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_steps, const fd_sint *size,
+                             fd_liveness *out)
+{
+	if (n_steps <= 0)
+		return;
+	fd_sint *delta = xcalloc((size_t)n_steps + 1, sizeof *delta), *lives = xmalloc((size_t)n_steps * sizeof *lives);
+	int64_t *pv = xmalloc((size_t)g->n_tensors * sizeof *pv);
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		pv[t] = probe(size[t]);
+		if (ls->start[t] < 0 || !sint_defined(size[t]))
+			continue;
+		delta[ls->start[t]] = sint_add(delta[ls->start[t]], size[t]);
+		delta[ls->end[t] + 1] = sint_sub(delta[ls->end[t] + 1], size[t]);
+	}
+	fd_sint live = sint_num(0);
+	int32_t best = 0;
+	for (int32_t k = 0; k < n_steps; k++) {
+		live = sint_add(live, delta[k]);
+		lives[k] = live;
+		if (probe(live) > probe(lives[best]))
+			best = k;
+	}
+	bool depends = !sint_defined(lives[best]);
+	for (int32_t k = 0; k < n_steps && !depends; k++)
+		depends = !sint_ge_always(lives[best], lives[k]);
+	int32_t n = 0;
+	bool unknown = false;
+	for (int32_t t = 0; t < g->n_tensors; t++)
+		if (ls->start[t] >= 0 && ls->start[t] <= best && best <= ls->end[t]) {
+			ls->order[n++] = t;
+			unknown |= !sint_defined(size[t]);
+		}
+	sort_g = g;
+	sort_bytes = pv;
+	qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
+	out->peak_step = best;
+	out->peak_depends = depends && !unknown;
+	out->peak_f = depends || unknown ? sint_unknown() : lives[best];
+	int64_t v;
+	out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
+	out->n_live_at_peak = n;
+	out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
+	for (int32_t i = 0; i < out->n_peak_tensors; i++) {
+		fd_sint s = size[ls->order[i]];
+		out->peak_tensors[i].tensor = ls->order[i];
+		out->peak_tensors[i].size = s;
+		out->peak_tensors[i].bytes = !s.e && sint_value(s, &v) ? v : -1;
+	}
+	free(delta);
+	free(lives);
+	free(pv);
+}
+
+/* Live intervals with each node at step_of[node]; skip marks tensors never
+ * materialised (fusion intermediates). */
+static void intervals(const fd_graph *g, const uint8_t *tflags, live_scratch *ls, const uint8_t *skip,
+                      int32_t n_steps)
+{
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		const fd_tensor *x = &g->tensors[t];
+		ls->start[t] = ls->end[t] = -1;
+		if (is_weight(x, tflags[t]) || x->kind == TENSOR_OUTER_SCOPE || (skip && skip[t]))
+			continue;
+		int32_t s = x->producer >= 0 ? ls->step_of[x->producer] : 0;
+		int32_t e = s;
+		for (int32_t c = 0; c < x->n_consumers; c++)
+			if (ls->step_of[x->consumers[c]] > e)
+				e = ls->step_of[x->consumers[c]];
+		if (x->is_graph_output)
+			e = n_steps - 1;
+		ls->start[t] = s;
+		ls->end[t] = e;
+	}
+}
+
+/* Carves the scratch arrays of one graph out of e's reusable buffer. */
+static void *carve(char **p, size_t n, size_t size)
+{
+	void *at = *p;
+	*p += (n * size + 15) & ~(size_t)15;
+	return at;
+}
+
+/* What one side (0: before the fusions, 1: after) of a graph's liveness is
+ * handed: the intervals in ls, each tensor's bytes (ls->bytes; raw: -1 for
+ * an unknown one) and, where sizes are formulas, sizes. */
+typedef void (*side_fn)(void *arg, int side, const fd_graph *g, live_scratch *ls, int32_t n_steps,
+                        const int64_t *raw, const fd_sint *sizes);
+
+/* The intervals of graph gi before and after the fusions of r, each side
+ * handed to fn; ge gets the weights and the activation counts. The scratch
+ * buffer (*scratch, *scratch_size) is reused and grown as needed. */
+static void graph_sides(void **scratch, size_t *scratch_size, const est_cache *c, const fd_match_result *r,
+                        int32_t gi, fd_graph_est *ge, side_fn fn, void *arg)
+{
+	const fd_graph_index *gx = &r->ctx->graphs[gi];
+	const fd_graph *g = gx->g;
+	memset(ge, 0, sizeof *ge);
+	ge->graph = gi;
+	size_t nt = g->n_tensors ? (size_t)g->n_tensors : 1, nn = g->n_nodes ? (size_t)g->n_nodes : 1;
+	size_t nf = r->n_fusions + 1;
+	size_t need = nt * (3 * sizeof(int32_t) + sizeof(int64_t) + 1) + (nn + 1) * (sizeof(int64_t) + sizeof(int32_t)) +
+	              nf * sizeof(int32_t) + 8 * 16;
+	if (need > *scratch_size) {
+		free(*scratch);
+		*scratch = xmalloc(need);
+		*scratch_size = need;
+	}
+	char *p = *scratch;
+	live_scratch ls;
+	ls.start = carve(&p, nt, sizeof *ls.start);
+	ls.end = carve(&p, nt, sizeof *ls.end);
+	ls.bytes = carve(&p, nt, sizeof *ls.bytes);
+	ls.order = carve(&p, nt, sizeof *ls.order);
+	ls.delta = carve(&p, nn + 1, sizeof *ls.delta);
+	ls.step_of = carve(&p, nn, sizeof *ls.step_of);
+	uint8_t *skip = carve(&p, nt, 1);
+	int32_t *fstep = carve(&p, nf, sizeof *fstep);
+	memset(ls.bytes, 0, nt * sizeof *ls.bytes);
+	memset(skip, 0, nt);
+
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		const fd_tensor *x = &g->tensors[t];
+		int32_t unk = 0;
+		int64_t b = est_cached_bytes(c, gi, g, t, &unk);
+		if (is_weight(x, gx->tflags[t])) {
+			ge->weight_bytes = est_add_sat(ge->weight_bytes, b);
+			continue;
+		}
+		if (x->kind == TENSOR_OUTER_SCOPE)
+			continue;
+		ge->n_activations++;
+		ge->n_unknown += unk;
+		ls.bytes[t] = b;
+	}
+	/* before */
+	for (int32_t i = 0; i < g->n_nodes; i++)
+		ls.step_of[i] = g->nodes[i].topo;
+	const int64_t *raw = c ? c->tbytes[gi] : NULL;
+	const fd_sint *sizes = c ? c->tsize[gi] : NULL;
+	intervals(g, gx->tflags, &ls, NULL, g->n_nodes);
+	fn(arg, 0, g, &ls, g->n_nodes, raw, sizes);
+	/* after: a fusion runs at its last member's step */
+	const int32_t *claim = r->claim ? r->claim[gi] : NULL;
+	for (size_t f = 0; f < r->n_fusions; f++) {
+		const fd_fusion *fu = &r->fusions[f];
+		if (fu->graph != gi)
+			continue;
+		const int32_t *ids = fusion_ids(r, fu->intermediates);
+		for (int32_t i = 0; i < fu->n_intermediates; i++)
+			if (ids[i] >= 0)
+				skip[ids[i]] = 1;
+	}
+	if (claim && r->n_fusions) {
+		for (size_t f = 0; f < r->n_fusions; f++) {
+			const fd_fusion *fu = &r->fusions[f];
+			fstep[f] = -1;
+			const int32_t *nodes = fusion_ids(r, fu->nodes);
+			for (int32_t i = 0; fu->graph == gi && i < fu->n_nodes; i++)
+				if (g->nodes[nodes[i]].topo > fstep[f])
+					fstep[f] = g->nodes[nodes[i]].topo;
+		}
+		for (int32_t i = 0; i < g->n_nodes; i++)
+			if (claim[i] >= 0 && (size_t)claim[i] < r->n_fusions && fstep[claim[i]] >= 0)
+				ls.step_of[i] = fstep[claim[i]];
+	}
+	intervals(g, gx->tflags, &ls, skip, g->n_nodes);
+	fn(arg, 1, g, &ls, g->n_nodes, raw, sizes);
+}
+
+static void peak_side(void *arg, int side, const fd_graph *g, live_scratch *ls, int32_t n_steps,
+                      const int64_t *raw, const fd_sint *sizes)
+{
+	fd_graph_est *ge = arg;
+	fd_liveness *lv = side ? &ge->after : &ge->before;
+	liveness_peak(g, ls, n_steps, raw, lv);
+	if (sizes)
+		liveness_formula(g, ls, n_steps, sizes, lv);
+}
+
+void est_graph(fd_estimate *e, const est_cache *c, const fd_match_result *r, int32_t gi, fd_graph_est *ge)
+{
+	graph_sides(&e->scratch, &e->scratch_size, c, r, gi, ge, peak_side, ge);
+}
+
+/* ---- the timeline ------------------------------------------------------------- */
+
+typedef struct timeline_state {
+	fd_timeline *t;
+	const fd_dexpr *unit;      /* the monomial every formula step is a multiple of */
+} timeline_state;
+
+/* A step's live bytes as a multiple of the state's unit (plain bytes when
+ * there is none); false when it is not one (a number beside formulas, or a
+ * formula of another shape). */
+static bool in_units(const timeline_state *st, fd_sint live, double *out)
+{
+	int64_t v;
+	if (!live.e) {
+		if (!sint_value(live, &v))
+			return false;
+		*out = (double)v;
+		return v == 0 || !st->unit;
+	}
+	fd_sint u = { 0, st->unit };
+	return st->unit && sint_ratio(live, u, out);
+}
+
+static void timeline_side(void *arg, int side, const fd_graph *g, live_scratch *ls, int32_t n_steps,
+                          const int64_t *raw, const fd_sint *sizes)
+{
+	timeline_state *st = arg;
+	fd_timeline *t = st->t;
+	double *v = t->live[side];
+	if (!sizes) {
+		live_deltas(g, ls, n_steps);
+		for (int32_t x = 0; raw && x < g->n_tensors; x++)
+			if (ls->start[x] >= 0 && raw[x] < 0)
+				t->n_unknown++;
+		int64_t live = 0;
+		for (int32_t k = 0; k < n_steps; k++) {
+			live += ls->delta[k];
+			v[k] = (double)live;
+		}
+		return;
+	}
+	fd_sint *delta = xcalloc((size_t)n_steps + 1, sizeof *delta);
+	for (int32_t x = 0; x < g->n_tensors; x++) {
+		if (ls->start[x] < 0)
+			continue;
+		if (!sint_defined(sizes[x])) {
+			t->n_unknown++;
+			continue;
+		}
+		delta[ls->start[x]] = sint_add(delta[ls->start[x]], sizes[x]);
+		delta[ls->end[x] + 1] = sint_sub(delta[ls->end[x] + 1], sizes[x]);
+	}
+	/* the live bytes of every step as a formula; the first that is one
+	 * names the unit (its monomial) all the others must be multiples of */
+	fd_sint live = sint_num(0);
+	for (int32_t k = 0; k < n_steps; k++) {
+		live = sint_add(live, delta[k]);
+		delta[k] = live;
+		int64_t num, den;
+		const fd_dexpr *mono;
+		if (!st->unit && live.e && dexpr_monomial(live.e, &num, &den, &mono))
+			st->unit = mono;
+	}
+	for (int32_t k = 0; k < n_steps && t->known; k++) {
+		if (delta[k].e && dexpr_has_fresh(delta[k].e)) {
+			t->known = false;
+			t->unknowable = true;
+			break;
+		}
+		t->known = in_units(st, delta[k], &v[k]);
+	}
+	free(delta);
+}
+
+int estimate_timeline(const fd_estimate *e, int32_t gi, fd_timeline *t)
+{
+	memset(t, 0, sizeof *t);
+	t->graph = gi;
+	if (!e->r || !e->r->ctx || gi < 0 || gi >= e->n_graphs)
+		return -1;
+	const fd_graph *g = e->r->ctx->graphs[gi].g;
+	t->n_steps = g->n_nodes;
+	t->known = true;
+	for (int side = 0; side < 2; side++)
+		t->live[side] = xcalloc((size_t)t->n_steps + 1, sizeof *t->live[side]);
+	timeline_state st = { t, NULL };
+	void *scratch = NULL;
+	size_t scratch_size = 0;
+	fd_graph_est ge;
+	graph_sides(&scratch, &scratch_size, e->cache, e->r, gi, &ge, timeline_side, &st);
+	free(scratch);
+	if (!t->known && t->unknowable) {
+		snprintf(t->why, sizeof t->why, "some sizes cannot be known (dims that no binding reaches)");
+	} else if (!t->known) {
+		const char *names[8];
+		int n = model_unbound_symbols(e->r->ctx->model, names, 8);
+		size_t at = (size_t)snprintf(t->why, sizeof t->why, "the steps do not scale alike: bind ");
+		for (int i = 0; i < n && i < 8 && at < sizeof t->why; i++)
+			at += (size_t)snprintf(t->why + at, sizeof t->why - at, "%s%s", i ? ", " : "", names[i]);
+		if (at < sizeof t->why)
+			snprintf(t->why + at, sizeof t->why - at, " for numbers");
+	}
+	if (st.unit)
+		snprintf(t->unit, sizeof t->unit, "%s", dexpr_text(st.unit));
+	for (int side = 0; side < 2; side++) {
+		t->peak_step[side] = -1;
+		for (int32_t k = 0; k < t->n_steps; k++)
+			if (t->peak_step[side] < 0 || t->live[side][k] > t->peak[side]) {
+				t->peak[side] = t->live[side][k];
+				t->peak_step[side] = k;
+			}
+	}
+	return 0;
+}
+
+void estimate_timeline_release(fd_timeline *t)
+{
+	free(t->live[0]);
+	free(t->live[1]);
+	memset(t, 0, sizeof *t);
+}
