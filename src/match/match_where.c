@@ -471,6 +471,13 @@ static xval eval(env *v, const fd_expr *e)
 	case EX_NAME:
 		if (e->tensor)
 			return tensor_ref(v, e);
+		if (!strcmp(e->s, "op_type") || !strcmp(e->s, "domain")) {
+			/* the node's own: a composite is its decomposed nodes, of no one type */
+			if (v->comp)
+				return mk(XV_NULL);
+			const char *d = v->node->domain && strcmp(v->node->domain, "ai.onnx") ? v->node->domain : "";
+			return (xval){ .kind = XV_STR, .s = e->s[0] == 'o' ? (v->node->op_type ? v->node->op_type : "") : d };
+		}
 		if (!strcmp(e->s, "rank")) {
 			int32_t t = match_unit_input(v->ix, v->u, 0);
 			return t < 0 ? mk(XV_NULL) : tensor_fn(v, XF_RANK, (xval){ .kind = XV_TENSOR, .i = t, .s = "input0" },

@@ -172,6 +172,10 @@ static void test_eval(void **state)
 	assert_non_null(strstr(w, "index 9 is out of range (4 items)"));
 	assert_int_equal(eval(&x, "t4", "Transpose", "perm < 3", w, sizeof w), -1);
 	assert_non_null(strstr(w, "compares numbers or strings"));
+	/* the node's own type and domain ('' for ONNX's), not the op table's */
+	assert_int_equal(eval(&x, "t4_mm", "MatMul", "op_type == 'MatMul' && domain == ''", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4", "Transpose", "op_type in ['MatMul', 'FusedMatMul']", w, sizeof w), 0);
+	assert_string_equal(w, "op_type is 'Transpose'");
 	/* a passing expression's words are the values it read */
 	assert_int_equal(eval(&x, "t3", "Transpose", "perm == [0, 2, 1]", w, sizeof w), 1);
 	assert_string_equal(w, "perm is [0, 2, 1]");
