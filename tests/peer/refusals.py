@@ -29,6 +29,8 @@ REFUSALS = [
     # PadFusion: constant mode, spatial pads only
     ("pad_conv_reflect", "ORT_PadFusion", "pad", ["param mode", "FD-NM03"]),
     ("pad_conv_channel_pads", "ORT_PadFusion", "pad", ["op0 Pad where", "FD-NM16"]),
+    ("pad_conv_value_one", "ORT_PadFusion", "pad", ["op0 Pad input2 operand: expected value 0", "FD-NM17"]),
+    ("pad_maxpool_indices", "ORT_PadFusion_MaxPool", "pad", ["op2 MaxPool where", "FD-NM16"]),
     # GemmActivationFusion, GemmSumFusion
     ("gemm_act_clip", "ORT_GemmActivationFusion", "gemm", ["actual Clip", "FD-NM07"]),
     ("gemm_relu_gemm_out_graph_output", "ORT_GemmActivationFusion", "gemm", ["g is a graph output", "FD-NM05"]),
@@ -49,6 +51,7 @@ REFUSALS = [
     ("quick_gelu_sigmoid_graph_output", "ORT_QuickGeluFusion", "sig", ["s is a graph output", "FD-NM05"]),
     ("ln_axis_m2", "ORT_LayerNormFusion", "addb", ["param axis: expected -1, actual -2", "FD-NM03"]),
     ("ln_no_affine", "ORT_LayerNormFusion", "div", ["param elementwise_affine", "FD-NM03"]),
+    ("simplified_ln_axis_m2", "ORT_SimplifiedLayerNormFusion", "pow", ["op1 ReduceMean where", "FD-NM16"]),
     ("skip_ln_onnx_ln_2d", "ORT_SkipLayerNormFusion", "skip", ["actual x rank 2 [8x16]", "FD-NM09"]),
     # the level-1 rewrite rules
     ("div_mul_two", "ORT_DivMulFusion", "div", ["expected value 1", "actual k value 2", "FD-NM17"]),
