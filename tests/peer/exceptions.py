@@ -85,34 +85,6 @@ EXCEPTIONS = [
         "counts": {"tiny_distilbert_sst2": 2, "probe_mm_scale_unknown_shape": 1},
         "why_fusiondbg": {"rule": "ORT_MatMulScaleFusion", "node": "@Div", "expect": ["fires on {node} (Div)"]},
     },
-    # ---- decomposed forms fusiondbg recognises and onnxruntime 1.30 does not -----
-    {
-        "models": ["probe_gelu_mul_rsqrt2"],
-        "reason": "The Gelu form with Mul(x, 1/sqrt 2) for the Div. fusiondbg's Gelu form takes both spellings "
-                  "(as newer onnxruntime does); the 1.30 binary takes only Div(x, sqrt 2). Which spelling the "
-                  "form used is not a param a rule can test.",
-        "fusiondbg": {"rule": "ORT_GeluFusion"},
-        "counts": {"probe_gelu_mul_rsqrt2": 1},
-        "why_fusiondbg": {"rule": "ORT_GeluFusion", "node": "@Erf", "expect": ["fires on"]},
-    },
-    {
-        "models": ["probe_fast_gelu_mul_cube"],
-        "reason": "The tanh form of Gelu with the cube as (x * x) * x. fusiondbg's Gelu form takes Pow(x, 3) "
-                  "and both Mul spellings of the cube; onnxruntime 1.30's FastGeluFusion takes Pow and its own "
-                  "Mul chain only. How the cube is written is not a param a rule can test.",
-        "fusiondbg": {"rule": "ORT_FastGeluFusion"},
-        "counts": {"probe_fast_gelu_mul_cube": 1},
-        "why_fusiondbg": {"rule": "ORT_FastGeluFusion", "node": "@Tanh", "expect": ["fires on"]},
-    },
-    {
-        "models": ["probe_ln_mul_square"],
-        "reason": "Decomposed LayerNorm with Mul(d, d) for the square. fusiondbg's LayerNorm form takes Pow(d, 2) "
-                  "and Mul(d, d); onnxruntime 1.30 on x86 takes only Pow. Which the form used is not a param a "
-                  "rule can test.",
-        "fusiondbg": {"rule": "ORT_LayerNormFusion"},
-        "counts": {"probe_ln_mul_square": 1},
-        "why_fusiondbg": {"rule": "ORT_LayerNormFusion", "node": "@Sqrt", "expect": ["fires on"]},
-    },
     # ---- a rewrite a chain of ops cannot state ---------------------------------------
     {
         "models": ["xfeat_256x256"],

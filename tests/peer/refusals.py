@@ -46,6 +46,9 @@ REFUSALS = [
     ("mm_transpose_a_0213", "ORT_MatmulTransposeFusion", "tr", ["op0 Transpose where", "FD-NM16"]),
     ("mm_scale_tensor", "ORT_MatMulScaleFusion", "mm", ["expected shape scalar, actual sc rank 1 [8]", "FD-NM09"]),
     # the Gelu family, QuickGelu, the LayerNorms
+    ("gelu_mul_rsqrt2", "ORT_GeluFusion", "g_half", ["where: expected 'Div' in members", "FD-NM16"]),
+    ("fast_gelu_mul_cube", "ORT_FastGeluFusion", "f_mul", ["where: expected 'Pow' in members", "FD-NM16"]),
+    ("ln_mul_square", "ORT_LayerNormFusion", "addb", ["where: expected 'Pow' in members", "FD-NM16"]),
     ("fast_gelu_graph_output", "ORT_FastGeluFusion", "f_mul", ["outputs: expected not a graph output", "FD-NM15"]),
     ("quick_gelu_other_operand", "ORT_QuickGeluFusion", "sig", ["expected the tensor op0 reads at input0", "FD-NM12"]),
     ("quick_gelu_sigmoid_graph_output", "ORT_QuickGeluFusion", "sig", ["s is a graph output", "FD-NM05"]),
