@@ -251,7 +251,7 @@ void display_splash(const char *model)
 	snprintf(buf, sizeof buf, " fusiondbg  %s", model);
 	display_fill(0, 0, COLS, ROLE_TITLE, 0);
 	display_text(0, 0, COLS, ROLE_TITLE, 0, buf);
-	display_text(LINES / 2, 2, COLS - 4, ROLE_DIM, 0, "loading the model, running the rules as loaded, estimating memory ...");
+	display_text(LINES / 2, 2, COLS - 4, ROLE_DIM, 0, "loading the model and the rules ...");
 	refresh();
 }
 

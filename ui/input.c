@@ -4,7 +4,8 @@
  * 250<Enter>), or ":command" — ":save-display FILE", ":resize LINES COLS",
  * ":fail-writes N" (the session's next N file writes fail with ENOSPC),
  * ":click Y X", ":wheel-up Y X", ":wheel-down Y X" (the mouse), or any
- * action name (":undo"). # starts a comment line. The script's end
+ * action name (":undo"); ":hold-run" as the first line holds the first run
+ * until ":release-run" (first_run.c). # starts a comment line. The script's end
  * quits without asking. The first three are done here, inside a prompt too
  * (input_command); the mouse and the actions by the main loop (loop.c). */
 #include <errno.h>
@@ -78,17 +79,54 @@ void input_release(tui_input *in)
 	memset(in, 0, sizeof *in);
 }
 
+bool input_type_ahead(tui_input *in, int key)
+{
+	if (in->n_ahead == sizeof in->ahead / sizeof *in->ahead)
+		return false;
+	in->ahead[in->n_ahead++] = key;
+	return true;
+}
+
+/* A key typed ahead, or 0. */
+static int typed_ahead(tui_input *in)
+{
+	if (in->ahead_pos == in->n_ahead)
+		return 0;
+	int key = in->ahead[in->ahead_pos++];
+	if (in->ahead_pos == in->n_ahead)
+		in->ahead_pos = in->n_ahead = 0;
+	return key;
+}
+
+/* The script's next item. */
+static int script_key(tui_input *in, const char **cmd)
+{
+	if (in->pos >= in->n)
+		return KEY_SCRIPT_END;
+	int key = in->keys[in->pos++];
+	if (key == KEY_SCRIPT_CMD && cmd)
+		*cmd = in->cmds[in->cmd_pos++];
+	return key;
+}
+
+int input_key_poll(tui *t, const char **cmd)
+{
+	if (t->in.scripted)
+		return script_key(&t->in, cmd);
+	if (signals_pending())
+		return KEY_SCRIPT_END;
+	int key = getch();
+	return key == ERR ? KEY_NONE : key_normalize(key);
+}
+
 int input_key(tui *t, const char **cmd)
 {
 	tui_input *in = &t->in;
-	if (in->scripted) {
-		if (in->pos >= in->n)
-			return KEY_SCRIPT_END;
-		int key = in->keys[in->pos++];
-		if (key == KEY_SCRIPT_CMD && cmd)
-			*cmd = in->cmds[in->cmd_pos++];
-		return key;
-	}
+	int ahead = typed_ahead(in);
+	if (ahead)
+		return ahead;
+	if (in->scripted)
+		return script_key(in, cmd);
 	for (;;) {
 		if (signals_pending())
 			return KEY_SCRIPT_END;

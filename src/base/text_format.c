@@ -11,6 +11,7 @@
  * precision) is handed to snprintf. Output goes into a buffer that is
  * flushed into the FILE, grown in the strbuf or, for a fixed buffer,
  * counts what did not fit. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,6 +277,47 @@ static void conv_decimal(out *o, const spec *c, unsigned long long mag, bool neg
 		out_pad(o, pad, ' ');
 }
 
+/* %.Nf (N <= 9) and %g of an integral value, when the result is certain:
+ * x scaled by 10^N is far enough from a half that the rounding printf does
+ * on x's exact value gives the same digits. False: leave it to snprintf. */
+static bool conv_fixed(out *o, const spec *c, double x)
+{
+	static const double scale[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+	if (!isfinite(x) || c->width >= 0 || c->other_flag)
+		return false;
+	bool neg = signbit(x);
+	double a = fabs(x);
+	if (c->conv == 'g') {   /* an integer of fewer digits than the precision prints as one */
+		long prec = c->prec < 0 ? 6 : c->prec ? c->prec : 1;
+		if (a != floor(a) || a >= scale[prec < 9 ? prec : 9] || (neg && a == 0))
+			return false;
+		conv_decimal(o, &plain_spec, (unsigned long long)a, neg);
+		return true;
+	}
+	long prec = c->prec < 0 ? 6 : c->prec;
+	if (prec > 9)
+		return false;
+	double y = a * scale[prec];
+	if (y >= 1e12)
+		return false;
+	double r = floor(y + 0.5), d = y - floor(y);
+	if (fabs(d - 0.5) < 1e-3)
+		return false;
+	unsigned long long v = (unsigned long long)r, div = (unsigned long long)scale[prec];
+	char digits[40];
+	int k = snprintf(digits, sizeof digits, "%s%llu", neg ? "-" : "", v / div);   /* small: no float */
+	out_add(o, digits, (size_t)k);
+	if (prec) {
+		char frac[12];
+		unsigned long long f = v % div;
+		for (long i = prec - 1; i >= 0; i--, f /= 10)
+			frac[i] = (char)('0' + f % 10);
+		out_add(o, ".", 1);
+		out_add(o, frac, (size_t)prec);
+	}
+	return true;
+}
+
 /* The rest, through snprintf with the conversion as it was written. */
 static void conv_libc(out *o, const spec *c, va_list *ap, bool escape)
 {
@@ -350,6 +392,18 @@ static const char *one_conversion(out *o, const char *p, va_list *ap, bool escap
 			                     : c.len[0] == 'h' ? (unsigned short)va_arg(*ap, unsigned) : va_arg(*ap, unsigned);
 			conv_decimal(o, &c, v, false);
 			return p;
+		}
+		break;
+	case 'f': case 'g':
+		if (!c.len[0]) {
+			va_list peek;
+			va_copy(peek, *ap);
+			double x = va_arg(peek, double);
+			va_end(peek);
+			if (conv_fixed(o, &c, x)) {
+				(void)va_arg(*ap, double);
+				return p;
+			}
 		}
 		break;
 	default:

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "base/json.h"
+#include "base/outbuf.h"
 #include "estimate/estimate.h"
 #include "base/units.h"
 #include "base/text.h"
@@ -98,67 +99,67 @@ char *estimate_format_speedup(double s, char *buf, size_t size)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-/* A double for JSON: two decimals, never NaN / inf. */
-static void json_num(FILE *f, double x)
-{
-	if (!isfinite(x))
-		x = 0;
-	fprintf(f, "%.2f", x);
-}
+/* A fusion's object is written once per fusion of a big model: through an
+ * outbuf, no printf per field. */
 
 /* A byte count, or null when the figure is not a number. */
-static void json_size(FILE *f, const char *sep, const char *key, fd_sint s)
+static void json_size(outbuf *o, const char *sep, const char *key, fd_sint s)
 {
 	int64_t v;
-	fprintf(f, "%s\"%s\": ", sep, key);
+	ob_lit(o, sep);
+	ob_char(o, '"');
+	ob_lit(o, key);
+	ob_lit(o, "\": ");
 	if (!s.e && sint_value(s, &v) && v >= 0)
-		fprintf(f, "%" PRId64, v);
+		ob_int(o, v);
 	else
-		fputs("null", f);
+		ob_lit(o, "null");
 }
 
 /* {"key": "256 KiB × batch" | null, …} for the figures that are formulas. */
-static void json_formula(FILE *f, const char *key, fd_sint s, bool *first)
+static void json_formula(outbuf *o, const char *key, fd_sint s, bool *first)
 {
 	char buf[512];
 	if (!s.e || dexpr_has_fresh(s.e))
 		return;
-	fprintf(f, "%s\"%s\": ", *first ? "" : ", ", key);
-	json_write_string(f, dexpr_format_bytes(s.e, buf, sizeof buf));
+	ob_lit(o, *first ? "\"" : ", \"");
+	ob_lit(o, key);
+	ob_lit(o, "\": ");
+	ob_json(o, dexpr_format_bytes(s.e, buf, sizeof buf));
 	*first = false;
 }
 
 void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t i)
 {
 	const fd_fusion_est *fe = &e->fusions[i];
-	fputc('{', f);
-	json_size(f, "", "inputs_bytes", fe->inputs_f);
-	json_size(f, ", ", "input_activation_bytes", fe->input_act_f);
-	json_size(f, ", ", "input_constant_bytes", fe->input_const_f);
-	json_size(f, ", ", "outputs_bytes", fe->outputs_f);
-	json_size(f, ", ", "intermediate_bytes_removed", fe->removed_f);
-	json_size(f, ", ", "workspace_bytes", fe->workspace_known ? fe->workspace_f : sint_num(0));
-	json_size(f, ", ", "kernel_peak_bytes", fe->kernel_peak_f);
+	outbuf o;
+	ob_init(&o, f);
+	ob_char(&o, '{');
+	json_size(&o, "", "inputs_bytes", fe->inputs_f);
+	json_size(&o, ", ", "input_activation_bytes", fe->input_act_f);
+	json_size(&o, ", ", "input_constant_bytes", fe->input_const_f);
+	json_size(&o, ", ", "outputs_bytes", fe->outputs_f);
+	json_size(&o, ", ", "intermediate_bytes_removed", fe->removed_f);
+	json_size(&o, ", ", "workspace_bytes", fe->workspace_known ? fe->workspace_f : sint_num(0));
+	json_size(&o, ", ", "kernel_peak_bytes", fe->kernel_peak_f);
 	if (fe->symbolic) {
 		bool first = true;
-		fputs(", \"formulas\": {", f);
-		json_formula(f, "inputs", fe->inputs_f, &first);
-		json_formula(f, "outputs", fe->outputs_f, &first);
-		json_formula(f, "intermediate_removed", fe->removed_f, &first);
-		json_formula(f, "workspace", fe->workspace_f, &first);
-		json_formula(f, "kernel_peak", fe->kernel_peak_f, &first);
-		fputc('}', f);
+		ob_lit(&o, ", \"formulas\": {");
+		json_formula(&o, "inputs", fe->inputs_f, &first);
+		json_formula(&o, "outputs", fe->outputs_f, &first);
+		json_formula(&o, "intermediate_removed", fe->removed_f, &first);
+		json_formula(&o, "workspace", fe->workspace_f, &first);
+		json_formula(&o, "kernel_peak", fe->kernel_peak_f, &first);
+		ob_char(&o, '}');
 	}
-	fputs(", \"chunk_ratio\": ", f);
-	fprintf(f, "%.6g", fe->chunk_ratio);
-	fputs(", \"speedup_estimate\": ", f);
-	json_num(f, fe->speedup);
-	fprintf(f, ", \"unknown_tensors\": %d, \"advice\": ", fe->n_unknown);
+	ob_printf(&o, ", \"chunk_ratio\": %.6g, \"speedup_estimate\": %.2f, \"unknown_tensors\": %d, \"advice\": ",
+	          fe->chunk_ratio, isfinite(fe->speedup) ? fe->speedup : 0.0, fe->n_unknown);
 	if (advice_defs[fe->advice].json)
-		json_write_string(f, advice_defs[fe->advice].json);
+		ob_json(&o, advice_defs[fe->advice].json);
 	else
-		fputs("null", f);
-	fputc('}', f);
+		ob_lit(&o, "null");
+	ob_char(&o, '}');
+	ob_flush(&o);
 }
 
 static void fusion_json_hook(FILE *f, const fd_match_result *r, size_t fusion, const void *arg)

@@ -279,7 +279,7 @@ int export_memory_chart(const fd_estimate *e, int32_t graph, const char *path, f
 	if (format == EXPORT_DOT) {
 		rc = export_render(c.g, format, path, 0, d);
 	} else {
-		GVC_t *gvc = gvContext();
+		GVC_t *gvc = export_gvc();
 		char *data = NULL;
 		unsigned int len = 0;
 		if (gvLayout(gvc, c.g, "nop") == 0 && gvRenderData(gvc, c.g, export_format_name(format), &data, &len) == 0 &&
@@ -290,7 +290,6 @@ int export_memory_chart(const fd_estimate *e, int32_t graph, const char *path, f
 		if (data)
 			gvFreeRenderData(data);
 		gvFreeLayout(gvc, c.g);
-		gvFreeContext(gvc);
 	}
 	sb_release(&c.s);
 	agclose(c.g);

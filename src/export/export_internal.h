@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <cgraph.h>
+#include <gvc.h>
 #include "base/arena.h"
 #include "base/diag.h"
 #include "base/strbuf.h"
@@ -160,6 +161,8 @@ int64_t export_count_cut_edges(export_builder *b);
 /* Lays out (not for DOT) and writes root to path atomically. A PNG longer
  * than max_side px on a side (0: no limit) is refused, path untouched. */
 int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, fd_diags *d);
+/* The process's one graphviz context (export_render.c says why one). */
+GVC_t *export_gvc(void);
 
 /* ---- export.c ------------------------------------------------------------- */
 

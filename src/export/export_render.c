@@ -9,6 +9,29 @@
 #include "base/atomic_file.h"
 #include "export/export_internal.h"
 
+/* One graphviz context for the whole process, made at the first picture and
+ * freed at exit: the pango text plugin caches the last font name it measured
+ * by pointer, so a picture drawn after another context was freed reads freed
+ * memory (two pictures in one run: export -o and --memory-chart, or the
+ * TUI's export menu twice). */
+static GVC_t *shared_gvc;
+
+static void free_shared_gvc(void)
+{
+	gvFreeContext(shared_gvc);
+	shared_gvc = NULL;
+}
+
+GVC_t *export_gvc(void)
+{
+	if (!shared_gvc) {
+		shared_gvc = gvContext();
+		if (shared_gvc)
+			atexit(free_shared_gvc);
+	}
+	return shared_gvc;
+}
+
 /* cgraph writes DOT to a FILE*: into memory, then one atomic write. */
 static int write_dot(Agraph_t *g, const char *path, fd_diags *d)
 {
@@ -32,13 +55,12 @@ int export_render(Agraph_t *root, fd_export_format format, const char *path, int
 {
 	if (format == EXPORT_DOT)
 		return write_dot(root, path, d);
-	GVC_t *gvc = gvContext();
+	GVC_t *gvc = export_gvc();
 	int rc = -1;
 	size_t errors0 = d->errors;
 	if (gvLayout(gvc, root, "dot") != 0 || d->errors > errors0) {
 		if (d->errors == errors0)
 			diag_error(d, srcpos_file(path), "graphviz could not lay the graph out");
-		gvFreeContext(gvc);
 		return -1;
 	}
 	/* a PNG too long to read is refused (export.h: EXPORT_PNG_MAX_SIDE); past
@@ -53,7 +75,6 @@ int export_render(Agraph_t *root, fd_export_format format, const char *path, int
 			           "(limit %d px a side); draw a part with --around NODE --depth K or --rule NAME, "
 			           "write .svg (a viewer zooms it), or raise --max-side", w, h, h >= w ? "tall" : "wide", max_side);
 			gvFreeLayout(gvc, root);
-			gvFreeContext(gvc);
 			return -1;
 		}
 		if (w > 32767 || h > 32767)
@@ -72,6 +93,5 @@ int export_render(Agraph_t *root, fd_export_format format, const char *path, int
 	if (data)
 		gvFreeRenderData(data);
 	gvFreeLayout(gvc, root);
-	gvFreeContext(gvc);
 	return rc;
 }

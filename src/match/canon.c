@@ -11,13 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/vec.h"
+#include "match/match.h"
+
+/* A tensor the graph does not compute: a constant or a graph input (a
+ * LayerNorm's scale, an epsilon fed from outside). Values are read from
+ * constants only (TF_CONST). */
+#define FIXED (TF_CONST | TF_INPUT)
 
 #define MAX_MEMBERS 16
 #define MAX_INPUTS 4
 
 typedef struct builder {
 	const fd_graph *g;
-	const uint8_t *tconst;
+	const uint8_t *tconst;   /* the index's TF_ flags per tensor (match.h) */
 	int32_t members[MAX_MEMBERS];
 	int n;
 	bool overflow;
@@ -107,7 +113,7 @@ static int32_t other_input(const fd_graph *g, int32_t node, int32_t t)
 /* A constant whose elements are all equal: that value. */
 static bool cval(const builder *b, int32_t t, double *v)
 {
-	if (t < 0 || !b->tconst[t])
+	if (t < 0 || !(b->tconst[t] & TF_CONST))
 		return false;
 	const fd_const *c = b->g->tensors[t].value;
 	if (!c || c->count < 1)
@@ -245,7 +251,7 @@ static int32_t rec_gelu_erf(builder *b, int32_t e, int32_t *x)
 	} else {
 		return FD_NONE;
 	}
-	if (*x < 0 || b->tconst[*x])
+	if (*x < 0 || (b->tconst[*x] & TF_CONST))
 		return FD_NONE;
 	add_member(b, p);
 	add_member(b, e);
@@ -322,7 +328,7 @@ static int32_t absorb_const(builder *b, const char *type, int32_t *t)
 	if (!is_op(g, n, type))
 		return FD_NONE;
 	int32_t c = other_input(g, n, *t);
-	if (c < 0 || !b->tconst[c])
+	if (c < 0 || !(b->tconst[c] & FIXED))
 		return FD_NONE;
 	add_member(b, n);
 	*t = out0(g, n);
@@ -410,7 +416,7 @@ static int32_t rec_layernorm(builder *b, int32_t r1, int32_t *x, fd_composite_re
 
 static bool rank1_const(const builder *b, int32_t t)
 {
-	return t >= 0 && b->tconst[t] && b->g->tensors[t].shape.rank == 1;
+	return t >= 0 && (b->tconst[t] & FIXED) && b->g->tensors[t].shape.rank == 1;
 }
 
 /* ---- driver ------------------------------------------------------------- */
@@ -489,8 +495,8 @@ int canon_find(const fd_graph *g, const uint8_t *tconst, fd_arena *a, fd_canon *
 			}
 		} else if (is_op(g, node, "Add") && n->n_inputs == 2) {
 			int32_t i0 = in(g, node, 0), i1 = in(g, node, 1);
-			int32_t bias = rank1_const(&b, i1) && i0 >= 0 && !tconst[i0] ? i1
-			             : rank1_const(&b, i0) && i1 >= 0 && !tconst[i1] ? i0 : FD_NONE;
+			int32_t bias = rank1_const(&b, i1) && i0 >= 0 && !(tconst[i0] & TF_CONST) ? i1
+			             : rank1_const(&b, i0) && i1 >= 0 && !(tconst[i1] & TF_CONST) ? i0 : FD_NONE;
 			if (bias != FD_NONE) {
 				int32_t ins[2] = { bias == i1 ? i0 : i1, bias };
 				add_member(&b, node);

@@ -68,7 +68,8 @@ typedef struct fd_canon {
 	int32_t n_pool;
 } fd_canon;
 
-/* tconst: per tensor, nonzero when constant-foldable (match_ctx computes it).
+/* tconst: per tensor, the match index's TF_ flags (match.h; TF_CONST: constant-
+ * foldable; a graph input is not a constant).
  * Finds every composite of g. Returns 0; never fails on odd graphs. */
 int canon_find(const fd_graph *g, const uint8_t *tconst, fd_arena *a, fd_canon *out);
 const char *recogniser_name(fd_recogniser r);   /* "silu", "gelu_erf", … */

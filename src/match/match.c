@@ -639,11 +639,11 @@ void match_result_init(fd_match_result *r)
 
 static void free_claims(fd_match_result *r)
 {
-	if (r->claim && r->ctx)
-		for (int32_t g = 0; g < r->ctx->n_graphs; g++)
-			free(r->claim[g]);
+	for (int32_t g = 0; r->claim && g < r->n_claim; g++)
+		free(r->claim[g]);
 	free(r->claim);
 	r->claim = NULL;
+	r->n_claim = 0;
 }
 
 void match_result_release(fd_match_result *r)
@@ -676,6 +676,7 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	r->order = xcalloc(rs->n_rules ? (size_t)rs->n_rules : 1, sizeof *r->order);
 	r->stats = xcalloc(rs->n_rules ? (size_t)rs->n_rules : 1, sizeof *r->stats);
 	r->claim = xcalloc(ctx->n_graphs ? (size_t)ctx->n_graphs : 1, sizeof *r->claim);
+	r->n_claim = ctx->n_graphs;
 	for (int32_t g = 0; g < ctx->n_graphs; g++) {
 		int32_t n = ctx->graphs[g].g->n_nodes;
 		r->claim[g] = xmalloc((n ? (size_t)n : 1) * sizeof **r->claim);

@@ -142,6 +142,7 @@ typedef struct fd_match_result {
 	int32_t *pool;
 	size_t n_pool, cap_pool;
 	int32_t **claim;          /* [graph][node]: fusion index, or -1 */
+	int32_t n_claim;          /* graphs claim holds (the run's ctx may be gone by release) */
 	fd_trace trace;
 	/* Optional: writes fusion i's "memory" object in the match JSON with
 	 * the estimates' keys (estimate_attach_json); NULL: the matcher's byte sums. */

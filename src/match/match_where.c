@@ -471,6 +471,23 @@ static xval eval(env *v, const fd_expr *e)
 	case EX_NAME:
 		if (e->tensor)
 			return tensor_ref(v, e);
+		if (!strcmp(e->s, "members")) {
+			/* the op types of a decomposed form's nodes, in order; a node's own type */
+			int32_t n = v->comp ? v->comp->n_members : 1;
+			xval l = mk_list(v, n);
+			for (int32_t k = 0; k < n; k++) {
+				const fd_node *m = v->comp ? &v->ix->g->nodes[v->ix->canon.pool[v->comp->members + k]] : v->node;
+				*item(v, l, k) = (xval){ .kind = XV_STR, .s = m->op_type ? m->op_type : "" };
+			}
+			return l;
+		}
+		if (!strcmp(e->s, "op_type") || !strcmp(e->s, "domain")) {
+			/* the node's own: a composite is its decomposed nodes, of no one type */
+			if (v->comp)
+				return mk(XV_NULL);
+			const char *d = v->node->domain && strcmp(v->node->domain, "ai.onnx") ? v->node->domain : "";
+			return (xval){ .kind = XV_STR, .s = e->s[0] == 'o' ? (v->node->op_type ? v->node->op_type : "") : d };
+		}
 		if (!strcmp(e->s, "rank")) {
 			int32_t t = match_unit_input(v->ix, v->u, 0);
 			return t < 0 ? mk(XV_NULL) : tensor_fn(v, XF_RANK, (xval){ .kind = XV_TENSOR, .i = t, .s = "input0" },

@@ -40,7 +40,7 @@ typedef struct msg_iter {
 	const ProtobufCFieldDescriptor *field;
 	size_t at;                /* wire offset, or index into the unpacked array */
 	bool failed;
-	node_stream *stream;      /* main graph's nodes, unpacked on another thread */
+	msg_stream *stream;       /* main graph's initializers and nodes, unpacked on another thread */
 } msg_iter;
 
 static msg_iter msg_begin(loader *L, int32_t gi, unsigned field)
@@ -49,6 +49,8 @@ static msg_iter msg_begin(loader *L, int32_t gi, unsigned field)
 	it.field = protobuf_c_message_descriptor_get_field(&onnx__graph_proto__descriptor, field);
 	if (it.src.wire)
 		it.at = it.src.span[field].first;
+	if (!gi && (field == GRAPH_INITIALIZER || field == GRAPH_NODE))
+		it.stream = L->stream;
 	return it;
 }
 
@@ -68,7 +70,7 @@ static const void *msg_next(msg_iter *it)
 	wire_error bad;
 	const void *msg = NULL;
 	if (it->stream) {
-		msg = node_stream_next(it->stream, &it->failed, &bad);
+		msg = msg_stream_next(it->stream, &it->failed, &bad);
 	} else {
 		const uint8_t *data;
 		size_t len;
@@ -194,9 +196,6 @@ static int read_nodes(loader *L, int32_t gi)
 	L->graphs.items[gi].nodes = nodes;
 	L->graphs.items[gi].n_nodes = (int32_t)n;
 	msg_iter it = msg_begin(L, gi, GRAPH_NODE);
-	if (it.src.wire && n >= STREAM_MIN_NODES)
-		it.stream = node_stream_start(it.src.wire + it.src.span[GRAPH_NODE].first,
-		                              it.src.span[GRAPH_NODE].end - it.src.span[GRAPH_NODE].first, L->file);
 	int32_t i = 0;
 	int rc = 0;
 	for (const Onnx__NodeProto *p; !rc && (p = msg_next(&it)) && i < (int32_t)n; i++) {
@@ -206,7 +205,6 @@ static int read_nodes(loader *L, int32_t gi)
 		for (int32_t b = 0; !rc && b < nd->n_subgraphs; b++)
 			rc = convert_graph(L, nd->subgraphs[b]);
 	}
-	node_stream_stop(it.stream);
 	if (rc)
 		return -1;
 	L->graphs.items[gi].n_nodes = i;
@@ -251,8 +249,24 @@ static int convert_graph(loader *L, int32_t gi)
 		strpool_reserve(&L->m->names, guess + 1024);
 		vec_grow(&L->main_tensor, guess + 1024);
 	}
-	return read_initializers(L, gi) || read_inputs(L, gi) || read_nodes(L, gi) || read_outputs(L, gi)
-	       ? -1 : 0;
+	if (!gi && L->build.items[gi].src.wire && guess >= STREAM_MIN_NODES) {
+		const graph_src *s = &L->build.items[gi].src;
+		stream_range r[2];
+		for (int k = 0; k < 2; k++) {
+			unsigned field = k ? GRAPH_NODE : GRAPH_INITIALIZER;
+			const ProtobufCFieldDescriptor *f =
+				protobuf_c_message_descriptor_get_field(&onnx__graph_proto__descriptor, field);
+			r[k] = (stream_range){ s->wire + s->span[field].first, s->span[field].end - s->span[field].first,
+			                       field, f->descriptor, field != GRAPH_NODE };
+		}
+		L->stream = msg_stream_start(r, 2, L->file);
+	}
+	int rc = read_initializers(L, gi) || read_inputs(L, gi) || read_nodes(L, gi) || read_outputs(L, gi);
+	if (!gi) {
+		msg_stream_stop(L->stream);
+		L->stream = NULL;
+	}
+	return rc ? -1 : 0;
 }
 
 /* Finds name in the graphs enclosing gi, creating captures in the graphs in
@@ -470,7 +484,7 @@ int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size
 		goto fail;
 	}
 	/* the main graph's nodes are checked one by one as they are unpacked */
-	static const wire_skip main_nodes = { &onnx__graph_proto__descriptor, 1, GRAPH_NODE };
+	static const wire_skip main_nodes = { &onnx__graph_proto__descriptor, 1, 1u << GRAPH_NODE };
 	if (wire_check(&onnx__model_proto__descriptor, bytes, size, &main_nodes, &werr)) {
 		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", werr.why, werr.at, size);
 		goto fail;

@@ -3,7 +3,7 @@
  *   onnx_wire.c    wire-format checks and scanning, protobuf-c's scratch arena
  *   onnx_const.c   tensor values → fd_const (no protobuf type)
  *   onnx_loader.c  the state: interned names, tensors by name, body graphs
- *   onnx_stream.c  the main graph's NodeProtos unpacked on a second thread
+ *   onnx_stream.c  the main graph's initializers and nodes unpacked on a second thread
  *   onnx_node.c    one NodeProto (attributes, tensors, declared types)
  *   onnx_bind.c    unnamed input dims named, --dim and --input-shape bound
  *                  (the built model only, no protobuf)
@@ -19,6 +19,8 @@
 #include "onnx/onnx_wire.h"
 #include "base/vec.h"
 #include "onnx/onnx.h"
+
+typedef struct msg_stream msg_stream;
 
 #define MAX_GRAPH_DEPTH 64      /* nested If / Loop / Scan bodies */
 
@@ -51,6 +53,7 @@ typedef struct loader {
 	const uint8_t *file;      /* the whole file, for byte offsets in messages */
 	size_t file_size;
 	pb_arena scratch;         /* one main-graph message at a time */
+	msg_stream *stream;       /* or the main graph's initializers and nodes, unpacked ahead */
 	VEC(fd_graph) graphs;
 	VEC(graph_build) build;   /* parallel to graphs */
 	VEC(int32_t) main_tensor;  /* string id (model->names) → tensor of graph 0, or -1 */
@@ -77,16 +80,26 @@ static inline fd_tensor *loader_tensor(loader *L, int32_t gi, int32_t t)
 int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr,
                     const Onnx__GraphProto *proto);
 
-/* onnx_stream.c: a graph's NodeProtos checked and unpacked ahead on a
- * second thread, for graphs of STREAM_MIN_NODES and more. start returns NULL
- * when no thread can be made; next returns NULL at the end (*failed: a
- * message is malformed, *bad says why (NULL: protobuf-c refused it) and
- * where in the file, base). A message lives until the next call. */
+/* onnx_stream.c: the messages of a few field ranges of a graph (the main
+ * graph's initializers, then its nodes) checked and unpacked ahead on a
+ * second thread, for graphs of STREAM_MIN_NODES messages and more. start
+ * returns NULL when no thread can be made (or may be used: thread_budget);
+ * next gives the messages of the first range, then NULL at its end, then
+ * those of the next range, and so on (*failed: a message is malformed, *bad
+ * says why (NULL: protobuf-c refused it) and where in the file). A message
+ * lives until the next call. */
 #define STREAM_MIN_NODES 4096
-typedef struct node_stream node_stream;
-node_stream *node_stream_start(const uint8_t *graph_wire, size_t len, const uint8_t *base);
-const Onnx__NodeProto *node_stream_next(node_stream *s, bool *failed, wire_error *bad);
-void node_stream_stop(node_stream *s);     /* NULL is fine */
+#define STREAM_RANGES 4
+typedef struct stream_range {
+	const uint8_t *wire;                       /* the graph's bytes from the range's first entry */
+	size_t len;
+	unsigned field;                            /* the GraphProto field number */
+	const ProtobufCMessageDescriptor *desc;    /* its message type */
+	bool checked;                              /* wire_check'ed already (else: check each) */
+} stream_range;
+msg_stream *msg_stream_start(const stream_range *ranges, int n, const uint8_t *file);
+const void *msg_stream_next(msg_stream *s, bool *failed, wire_error *bad);
+void msg_stream_stop(msg_stream *s);     /* NULL is fine */
 
 /* onnx_bind.c: names the unnamed input dims, applies --dim and
  * --input-shape, fills model->symdims; -1 with an error in d. */

@@ -72,7 +72,7 @@ static int check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_
 			*err = (wire_error){ base + start, rc == -2 ? "bad wire type" : "truncated" };
 			return -1;
 		}
-		if ((key & 7) != 2 || (skipping && (key >> 3) == skip->field))
+		if ((key & 7) != 2 || (skipping && (key >> 3) < 32 && (skip->fields >> (key >> 3) & 1)))
 			continue;
 		const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(desc, (unsigned)(key >> 3));
 		if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&

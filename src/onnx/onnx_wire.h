@@ -19,14 +19,14 @@ typedef struct wire_error {
 
 /* Walks p as a message of type desc and every sub-message the descriptors
  * name; -1 with *err on malformed or too deeply nested data. With skip, the
- * entries of one field of the messages of type skip->desc at nesting depth
+ * entries of some fields of the messages of type skip->desc at nesting depth
  * skip->depth are only framed, not entered: the loader checks those (the
- * main graph's nodes) one by one as it unpacks them, with wire_check_at
+ * main graph's initializers and nodes) one by one as it unpacks them, with wire_check_at
  * (p at byte base of the file, depth its nesting). */
 typedef struct wire_skip {
 	const ProtobufCMessageDescriptor *desc;
 	int depth;
-	unsigned field;
+	uint32_t fields;            /* a bit per field number (below 32) */
 } wire_skip;
 int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
                const wire_skip *skip, wire_error *err);

@@ -239,6 +239,7 @@ void rounds_final_result(const fd_rounds *rd, fd_match_result *out)
 	out->order = dup_ids(r1->order, (size_t)r1->n_rules);
 	out->stats = xcalloc((size_t)r1->n_rules + 1, sizeof *out->stats);
 	out->claim = xcalloc((size_t)m->n_graphs + 1, sizeof *out->claim);
+	out->n_claim = m->n_graphs;
 	for (int32_t g = 0; g < m->n_graphs; g++) {
 		out->claim[g] = xmalloc(((size_t)m->graphs[g].n_nodes + 1) * sizeof **out->claim);
 		memset(out->claim[g], 0xff, ((size_t)m->graphs[g].n_nodes + 1) * sizeof **out->claim);

@@ -81,7 +81,7 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 		where_error(w, e, "'%s' is not a tensor: the function wants input0, input1, …, output0, …", e->s);
 		return;
 	}
-	if (!strcmp(e->s, "rank"))
+	if (!strcmp(e->s, "rank") || !strcmp(e->s, "op_type") || !strcmp(e->s, "domain") || !strcmp(e->s, "members"))
 		return;
 	for (int t = 0; t < op->n_types; t++) {
 		const fd_param_def *pd = optable_param(op->ops[t], e->s);
@@ -99,10 +99,10 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 			where_error(w, e, "'%s' is a param of %s but not of %s; with a list of types a name must be a param of "
 			            "every listed type", e->s, optable_get(op->ops[t ? 0 : 1])->name, d->name);
 		else if (d->n_params == 0)
-			where_error(w, e, "unknown name '%s': %s has no params (names are the op's params, rank, input0, …, "
-			            "output0, …)", e->s, d->name);
+			where_error(w, e, "unknown name '%s': %s has no params (names are the op's params, rank, op_type, domain, "
+			            "members, input0, …, output0, …)", e->s, d->name);
 		else
-			where_error(w, e, "unknown name '%s': %s has no param '%s' (its params: %s; also rank, input0, …)", e->s,
+			where_error(w, e, "unknown name '%s': %s has no param '%s' (its params: %s; also rank, op_type, domain, members, input0, …)", e->s,
 			            d->name, e->s, param_list(d, list, sizeof list));
 		return;
 	}

@@ -102,18 +102,24 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	fd_init_policy policy = opt->initializers != INIT_POLICY_UNSET ? opt->initializers : s->rules.initializers;
 	model_set_initializer_policy(&s->model, policy == INIT_POLICY_CONSTANT);
 	ruleset_resolve_types(&s->rules);
-	if (match_ctx_init_types(&s->ctx, &s->model, !opt->no_canonicalize, s->rules.fused_types,
-	                         s->rules.n_fused_types, d) < 0) {
+	s->mopt.target = opt->target;
+	s->mopt.no_events = opt->no_events;
+	if ((opt->background ? session_first_run_start(s, d) : session_open_run(s, d)) < 0) {
 		session_close(s);
 		return -1;
 	}
-	s->mopt.target = opt->target;
-	s->mopt.no_events = opt->no_events;
+	return 0;
+}
+
+int session_open_run(fd_session *s, fd_diags *d)
+{
+	if (match_ctx_init_types(&s->ctx, &s->model, !s->opt.no_canonicalize, s->rules.fused_types,
+	                         s->rules.n_fused_types, d) < 0)
+		return -1;
 	if (session_run(s) < 0) {
 		for (size_t i = 0; i < s->run_diags.n; i++)
 			diag_add(d, s->run_diags.items[i].severity, s->run_diags.items[i].pos, "%s",
 			         s->run_diags.items[i].message);
-		session_close(s);
 		return -1;
 	}
 	return 0;
@@ -123,6 +129,13 @@ void session_close(fd_session *s)
 {
 	if (!s->open)
 		return;
+	if (s->first_run) {   /* a run still going: released if held, waited for */
+		fd_diags d;
+		diags_init(&d);
+		session_test_release_first_run(s);
+		session_first_run_wait(s, &d);
+		diags_release(&d);
+	}
 	if (s->recovery_lock)
 		session_recovery_done(s, NULL, false);
 	estimate_release(&s->baseline_est);

@@ -77,6 +77,8 @@ typedef struct fd_session_options {
 	bool no_env;                   /* do not apply GRAPH_AUTOFUSION_ENABLE / _RULES */
 	bool no_events;                /* record attempts only (faster; `why` and the stepper need events) */
 	bool defer_run;                /* session_set / undo / redo do not re-run; call session_run */
+	bool background;               /* session_open returns once the model and rules are loaded;
+	                                * the index and the first run go on a thread (session_first_run_*) */
 	fd_estimate_options est;
 	fd_rounds_options rounds;      /* --max-rounds, --passes */
 } fd_session_options;
@@ -148,6 +150,7 @@ typedef struct fd_binding_diff {
 /* Opaque parts (session_internal.h). */
 struct fd_session_slot;
 struct fd_session_file;
+struct fd_session_first_run;
 
 typedef struct fd_session {
 	fd_session_options opt;
@@ -183,6 +186,7 @@ typedef struct fd_session {
 	fd_dim_binding *binds;
 	int n_binds, cap_binds;
 	fd_binding_diff *bdiff;         /* the last session_rebind's, NULL before one */
+	struct fd_session_first_run *first_run;   /* opt.background: the thread, until waited for */
 } fd_session;
 
 /* Loads the model (with --dim), the rules (then the environment unless
@@ -191,6 +195,22 @@ typedef struct fd_session {
  * (schema, env, and the lint of each rule: ruleset_lint_loaded) go to d too. */
 int  session_open(fd_session *s, const fd_session_options *opt, fd_diags *d);
 void session_close(fd_session *s);
+
+/* With opt.background (session_first_run.c): session_open returned with the
+ * model and the rules loaded (s->model, s->rules: their names, priorities
+ * and the graph may be read) while a thread builds the match context and
+ * runs the rules and estimates. Nothing else of the session may be touched
+ * until session_first_run_wait has returned 0: it waits for the thread and
+ * returns the run's result (-1 with d: the session is to be closed). done:
+ * whether the run has finished (wait would not block); run_ms: how long it
+ * has been running, or took. The test hook holds the next background run
+ * until released, so that a test can see the screen of a run in progress
+ * whatever the machine's speed. */
+bool session_first_run_done(const fd_session *s);
+int  session_first_run_wait(fd_session *s, fd_diags *d);
+double session_first_run_ms(const fd_session *s);
+void session_test_hold_first_run(bool hold);
+void session_test_release_first_run(fd_session *s);
 
 /* Re-runs the rounds of rules (rounds/rounds.h: the match context reused,
  * made again when the rules' fused op types changed) and the estimates.

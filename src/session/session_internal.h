@@ -9,6 +9,7 @@
  *   session_apply.c  one value into a rule: the path and type checked
  *                    against the format's fields, the tree, the rule derived
  *                    again, the enabled rule
+ *   session_first_run.c  the first run on a thread (opt.background)
  *   session.c        open / run / close, the baseline, the rules' documents
  *   session_render.c a value as the text a save writes
  *   session_yaml.c   YAML values as canonical text, paths in a document,
@@ -19,6 +20,13 @@
 #include <stddef.h>
 #include "base/strbuf.h"
 #include "session/session.h"
+
+/* session.c: what session_open does after the rules are loaded — the match
+ * context and the first run; -1 with d (s not closed). */
+int session_open_run(fd_session *s, fd_diags *d);
+/* session_first_run.c: starts it on a thread (or runs it here when no
+ * thread can be made); the wait frees what the thread used. */
+int session_first_run_start(fd_session *s, fd_diags *d);
 
 /* A value as YAML text that parses back to the same value: plain scalars as
  * written, quoted ones double-quoted, collections in flow style. */

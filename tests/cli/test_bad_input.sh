@@ -92,18 +92,21 @@ m $I/self_loop_pair.onnx   "node 'a'.*own output"
 m $O/dangling_input.onnx   "node 'conv'|'missing'"
 m $O/no_graph.onnx         "graph"
 
-# a node protobuf-c refuses (input as a varint), and a node nesting 300
-# messages deep, in a graph big enough that its nodes are checked and
-# unpacked on the loader's second thread (src/onnx_stream.c), and the same in
-# a small graph: the same one line, no hang, no stack overflow
+# a node protobuf-c refuses (input as a varint), a node nesting 300
+# messages deep and an initializer protobuf-c refuses (data_type as bytes),
+# in a graph big enough that its initializers and nodes are unpacked (the
+# nodes checked too) on the loader's second thread (src/onnx/onnx_stream.c), with one
+# thread (FUSIONDBG_THREADS=1) and in a small graph: the same one line, no
+# hang, no stack overflow
 for n in 6000 300; do
-	"${PYTHON:-python3}" - "$tmp/badnode$n.onnx" "$tmp/deepnode$n.onnx" "$n" <<'PY'
+	"${PYTHON:-python3}" - "$tmp/badnode$n.onnx" "$tmp/deepnode$n.onnx" "$n" "$tmp/badinit$n.onnx" <<'PY'
 import sys, onnx
 from onnx import helper, TensorProto
 n = int(sys.argv[3])
-nodes = [helper.make_node("Relu", ["x" if i == 0 else f"t{i-1}"], [f"t{i}"], name=f"r{i}") for i in range(n)]
+nodes = [helper.make_node("Add", ["x" if i == 0 else f"t{i-1}", f"b{i}"], [f"t{i}"], name=f"r{i}") for i in range(n)]
+inits = [helper.make_tensor(f"b{i}", TensorProto.FLOAT, [1], [0.5]) for i in range(n)]
 g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
-                      [helper.make_tensor_value_info(f"t{n-1}", TensorProto.FLOAT, [1])])
+                      [helper.make_tensor_value_info(f"t{n-1}", TensorProto.FLOAT, [1])], inits)
 m = helper.make_model(g)
 def ld(field, b):
 	out, l = bytes([field << 3 | 2]), len(b)
@@ -115,14 +118,21 @@ for _ in range(100):   # node.attribute(5).g(6).node(1): three levels each
 	deep = ld(5, ld(6, ld(1, deep)))
 rest = m.graph
 nodes = [ld(1, x.SerializeToString()) for x in rest.node]
+tensors = [ld(5, x.SerializeToString()) for x in rest.initializer]
 rest.ClearField("node")
+rest.ClearField("initializer")
 m.ClearField("graph")
 for path, bad in ((sys.argv[1], b"\x08\x01"), (sys.argv[2], deep)):
-	body = nodes[:n * 2 // 3] + [ld(1, bad)] + nodes[n * 2 // 3:]
+	body = tensors + nodes[:n * 2 // 3] + [ld(1, bad)] + nodes[n * 2 // 3:]
 	open(path, "wb").write(m.SerializeToString() + ld(7, b"".join(body) + rest.SerializeToString()))
+body = tensors[:n // 2] + [ld(5, b"\x12\x01x")] + tensors[n // 2:] + nodes
+open(sys.argv[4], "wb").write(m.SerializeToString() + ld(7, b"".join(body) + rest.SerializeToString()))
 PY
-	m "$tmp/badnode$n.onnx" "bad node at byte"
-	m "$tmp/deepnode$n.onnx" "nested too deeply at byte"
+	for threads in 1 4; do
+		FUSIONDBG_THREADS=$threads m "$tmp/badnode$n.onnx" "bad node at byte"
+		FUSIONDBG_THREADS=$threads m "$tmp/deepnode$n.onnx" "nested too deeply at byte"
+		FUSIONDBG_THREADS=$threads m "$tmp/badinit$n.onnx" "bad initializer at byte"
+	done
 done
 
 # not a file: a directory, a FIFO nobody writes is the user's choice (like cat);

@@ -283,6 +283,43 @@ probe("pad_conv_channel_pads", "Pad of the channel axis -> Conv (not folded)",
        node("Conv", ["p", "W9"], "y", "conv")], [X], [y()],
       [init("W9", np.ones((8, 9, 3, 3)) * 0.01), init("pads", [0, 0, 0, 0, 0, 1, 0, 0], np.int64)])
 
+for op, attrs in (("AveragePool", {"kernel_shape": [3, 3]}), ("MaxPool", {"kernel_shape": [3, 3]})):
+    probe("pad_%s" % op.lower(), "Pad(constant) -> %s" % op,
+          [node("Pad", ["x", "pads"], "p", "pad", mode="constant"), node(op, ["p"], "y", "pool", **attrs)], [X], [y()],
+          [PADS])
+probe("pad_maxpool_indices", "Pad(constant) -> MaxPool with its indices output (not folded)",
+      [node("Pad", ["x", "pads"], "p", "pad", mode="constant"),
+       node("MaxPool", ["p"], ["y", "idx"], "pool", kernel_shape=[3, 3])], [X], [y(), vi("idx", None, T.INT64)], [PADS])
+probe("pad_conv_value_one", "Pad(constant, value 1) -> Conv (not folded)",
+      [node("Pad", ["x", "pads", "pv"], "p", "pad", mode="constant"), node("Conv", ["p", "W"], "y", "conv")], [X], [y()],
+      [W, PADS, init("pv", 1.0)])
+probe("conv1d_add", "Conv1d -> Add(c, b[8, 1])",
+      [node("Conv", ["x", "W1"], "c", "conv"), node("Add", ["c", "b"], "y", "add")], [vi("x", [1, 8, 16])], [y()],
+      [init("W1", np.ones((8, 8, 3)) * 0.01), init("b", np.full((8, 1), 0.5))])
+probe("conv1d_mul", "Conv1d -> Mul(c, s[8, 1]) (the weight's rank is 3: not folded)",
+      [node("Conv", ["x", "W1"], "c", "conv"), node("Mul", ["c", "s"], "y", "mul")], [vi("x", [1, 8, 16])], [y()],
+      [init("W1", np.ones((8, 8, 3)) * 0.01), init("s", np.full((8, 1), 0.5))])
+probe("quick_gelu_alpha", "x * Sigmoid(1.702 * x)",
+      [node("Mul", ["x", "al"], "ax", "amul"), node("Sigmoid", ["ax"], "s", "sig"), node("Mul", ["x", "s"], "y", "mul")],
+      [XL], [y()], [init("al", 1.702)])
+probe("mm_scale_unknown_shape", "MatMul(Div(Reshape(a, Shape(a)), 4), b) at opset 11, where onnxruntime's inference "
+      "has no shape for the Reshape",
+      [node("Shape", ["a"], "s", "shp"), node("Reshape", ["a", "s"], "ar", "rs"), node("Div", ["ar", "sc"], "as", "scale"),
+       node("MatMul", ["as", "bb"], "y", "mm")], [vi("a", ["b", 2, 4, 16]), vi("bb", [1, 2, 16, 8])], [y()],
+      [init("sc", 4.0)], opset=11)
+probe("mm_scale_one", "Mul(MatMul(a, b), 1): removed, nothing to fold",
+      [node("MatMul", ["a", "bb"], "m", "mm"), node("Mul", ["m", "sc"], "y", "scale")],
+      [XA, vi("bb", [2, 16, 8])], [y()], [init("sc", 1.0)])
+n, i = layer_norm("sx", "y")
+probe("skip_ln_bias", "Add(Add(x, bias[16]), r) -> decomposed LayerNorm, [2,4,16]",
+      [node("Add", ["x", "bias"], "xb", "biasadd"), node("Add", ["xb", "r"], "sx", "skip")] + n,
+      [XL, vi("r", [2, 4, 16])], [y()], i + [init("bias", np.zeros(16))])
+probe("simplified_ln_axis_m2", "RMSNorm over axis -2 (not fused)",
+      [node("Pow", ["x", "two"], "p", "pow"), node("ReduceMean", ["p"], "v", "rm", axes=[-2]),
+       node("Add", ["v", "eps"], "ve", "addeps"), node("Sqrt", ["ve"], "sd", "sqrt"), node("Div", ["x", "sd"], "n", "div"),
+       node("Mul", ["n", "gam"], "y", "mulg")], [vi("x", [2, 16, 4])], [y()],
+      [init("two", 2.0), init("eps", 1e-5), init("gam", np.ones((16, 1)))])
+
 # ---- the level-1 rule-based rewrites -------------------------------------------------
 XZ = [vi("x", [4, 8]), vi("z", [4, 8])]
 for tag, k in (("", 1.0), ("_two", 2.0)):

@@ -13,8 +13,10 @@ A difference passes only when exceptions.py lists it, with its count and its
 explanation, and when `fusiondbg why` on each of its groups says what the
 exception says is the reason. An exception that matches nothing fails the
 test too, except one marked pending (a difference another part of fusiondbg
-will close: then it is reported as closed). Prints one line per model:
-onnxruntime groups / fusiondbg groups / identical / explained.
+will close: then it is reported as closed). For each probe onnxruntime
+refuses, `fusiondbg why` must name the condition it breaks (refusals.py).
+Prints one line per model: onnxruntime groups / fusiondbg groups /
+identical / explained.
 """
 import argparse
 import hashlib
@@ -29,6 +31,7 @@ import onnx
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ort_groups            # noqa: E402
 from exceptions import EXCEPTIONS   # noqa: E402
+from refusals import REFUSALS       # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -207,6 +210,26 @@ def compare(args, model, opt, fd, types):
     return (name, len(ort), len(mine), len(same), explained), fails
 
 
+def check_refusals(binary, rules, models):
+    """Each refusal of refusals.py whose probe is among the models: onnxruntime
+    made nothing of it, and `fusiondbg why` says the rule did not fire for the
+    reason given. Returns (checked, failures)."""
+    by_name = {model_name(m): m for m in models}
+    checked, fails = 0, []
+    for probe, rule, node, expect in REFUSALS:
+        m = by_name.get("probe_" + probe)
+        if not m:
+            continue
+        checked += 1
+        p = subprocess.run([binary, "why", m, "-r", rules, "--rule", rule, "--node", node],
+                           capture_output=True, text=True)
+        first = p.stdout.split("\n", 1)[0]
+        for frag in expect:
+            if frag not in first:
+                fails.append("probe_%s: why --rule %s --node %s lacks %r; it says: %s" % (probe, rule, node, frag, first))
+    return checked, fails
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fusiondbg", required=True)
@@ -226,6 +249,10 @@ def main():
         print("%-30s %14s %15s %9s %9s" % r)
     tot = [sum(r[i] for r in rows if isinstance(r[i], int)) for i in (1, 2, 3, 4)]
     print("%-30s %14d %15d %9d %9d" % ("total", *tot))
+    n, f = check_refusals(args.fusiondbg, args.rules, args.models)
+    if n:
+        print("refusals: %d probes onnxruntime refuses, each why naming the condition it breaks" % n)
+    fails += f
     for f in fails:
         print("FAIL: " + f)
     return 1 if fails else 0

@@ -172,6 +172,10 @@ static void test_eval(void **state)
 	assert_non_null(strstr(w, "index 9 is out of range (4 items)"));
 	assert_int_equal(eval(&x, "t4", "Transpose", "perm < 3", w, sizeof w), -1);
 	assert_non_null(strstr(w, "compares numbers or strings"));
+	/* the node's own type and domain ('' for ONNX's), not the op table's */
+	assert_int_equal(eval(&x, "t4_mm", "MatMul", "op_type == 'MatMul' && domain == ''", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4", "Transpose", "op_type in ['MatMul', 'FusedMatMul']", w, sizeof w), 0);
+	assert_string_equal(w, "op_type is 'Transpose'");
 	/* a passing expression's words are the values it read */
 	assert_int_equal(eval(&x, "t3", "Transpose", "perm == [0, 2, 1]", w, sizeof w), 1);
 	assert_string_equal(w, "perm is [0, 2, 1]");
@@ -186,6 +190,22 @@ static void test_eval(void **state)
 	assert_non_null(strstr(w, "dim 0 of input0 is batch"));
 	assert_int_equal(eval(&x, "mm1", "MatMul", "rank(input0) == 3 && dim(input0, 1) == 8", w, sizeof w), 1);
 	assert_int_equal(eval(&x, "div1", "Div", "value(input1) > 1.414 && value(input1) < 1.415", w, sizeof w), 1);
+	/* a node's members are its own type */
+	assert_int_equal(eval(&x, "div1", "Div", "members == ['Div'] && op_type == 'Div'", w, sizeof w), 1);
+	run_close(&x);
+	/* a decomposed form's members are its nodes' types, in order; it has no op_type */
+	run_open(&x, "samples/layernorm_decomposed.onnx", "tests/data/lang/conv_fold.yaml");
+	fd_arena a;
+	arena_init(&a);
+	size_t at;
+	char err[200];
+	fd_expr *e = expr_parse(&a, "'Pow' in members && members[0] == 'ReduceMean' && len(members) == 9 && op_type == null",
+	                        &at, err, sizeof err);
+	assert_non_null(e);
+	const fd_graph_index *ix = &x.ctx.graphs[0];
+	assert_true(ix->canon.n > 0);
+	assert_int_equal(match_where_eval(&x.ctx, 0, ix->g->n_nodes, optable_lookup("LayerNorm"), e, w, sizeof w), 1);
+	arena_release(&a);
 	run_close(&x);
 }
 

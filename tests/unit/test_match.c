@@ -170,6 +170,8 @@ static void test_canon(void **state)
 	canon_case("samples/gelu_tanh.onnx", RECOG_GELU_TANH, 1, 8);
 	canon_case("samples/layernorm_decomposed.onnx", RECOG_LAYERNORM, 1, 9);
 	canon_case("samples/gelu_erf.onnx", RECOG_BIASADD_ADD, 1, 1);
+	/* x a graph input: an activation, not a constant, so Add(x, c) is a BiasAdd */
+	canon_case("tests/data/lang/graph_out.onnx", RECOG_BIASADD_ADD, 2, 1);
 }
 
 static uint8_t tflags_of(const fd_match_ctx *ctx, const char *tensor)

@@ -193,6 +193,23 @@ static void test_never_settles(void **state)
 	close_world(&w);
 }
 
+/* The final result of the rounds outlives them: its claims are freed by
+ * what it records, not through round 1's context (gone by then). */
+static void test_final_outlives_rounds(void **state)
+{
+	(void)state;
+	world w;
+	open_world(&w, "samples/rounds_conv_bn_relu.onnx", "samples/rounds/two_rounds.yaml");
+	fd_match_result final;
+	match_result_init(&final);
+	rounds_final_result(&w.rd, &final);
+	assert_int_equal(final.n_claim, w.m.n_graphs);
+	assert_true(final.n_fusions > 0);
+	close_world(&w);
+	match_result_release(&final);
+	assert_null(final.claim);
+}
+
 static void test_json_read(void **state)
 {
 	(void)state;
@@ -288,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_fused_types),
 		cmocka_unit_test(test_two_rounds),
 		cmocka_unit_test(test_never_settles),
+		cmocka_unit_test(test_final_outlives_rounds),
 		cmocka_unit_test(test_json_read),
 		cmocka_unit_test(test_dir_stats),
 	};

@@ -124,6 +124,40 @@ static void test_edit_checks(void **state)
 	session_close(&s);
 }
 
+/* opt.background: session_open returns with the model and rules loaded and
+ * the first run on a thread; held by the test hook it cannot be done, once
+ * released and waited for the session is the one a plain open makes. */
+static void test_background_first_run(void **state)
+{
+	fd_session plain, bg;
+	open_fresh(&plain);
+	reset_rules();
+	fd_diags d;
+	diags_init(&d);
+	fd_session_options o = { .model_path = "samples/conv_bn_relu.onnx", .rule_paths = one_rule, .n_rule_paths = 1,
+	                         .no_env = true, .background = true };
+	session_test_hold_first_run(true);
+	assert_int_equal(session_open(&bg, &o, &d), 0);
+	session_test_hold_first_run(false);
+	assert_int_equal(bg.model.graphs[0].n_nodes, plain.model.graphs[0].n_nodes);
+	assert_int_equal(bg.rules.n_rules, plain.rules.n_rules);
+	assert_false(session_first_run_done(&bg));
+	session_test_release_first_run(&bg);
+	assert_int_equal(session_first_run_wait(&bg, &d), 0);
+	assert_true(session_first_run_done(&bg));
+	assert_int_equal(session_first_run_wait(&bg, &d), 0);   /* once more: nothing to wait for */
+	assert_int_equal(session_result(&bg)->n_fusions, session_result(&plain)->n_fusions);
+	assert_int_equal(session_result(&bg)->trace.n_events, session_result(&plain)->trace.n_events);
+	session_close(&bg);
+	/* closed while still held: released and waited for, nothing leaks */
+	session_test_hold_first_run(true);
+	assert_int_equal(session_open(&bg, &o, &d), 0);
+	session_test_hold_first_run(false);
+	session_close(&bg);
+	diags_release(&d);
+	session_close(&plain);
+}
+
 /* + and - saturate at the int64 limits: no wrap to the other sign. */
 static void test_priority_saturates(void **state)
 {
@@ -523,6 +557,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edit_checks),
 		cmocka_unit_test(test_priority_saturates),
+		cmocka_unit_test(test_background_first_run),
 		cmocka_unit_test(test_undo_redo_diff),
 		cmocka_unit_test(test_save_only_the_value),
 		cmocka_unit_test(test_save_added_keys),

@@ -5,6 +5,7 @@
  * own conversions against snprintf, the outbuf against the FILE printers,
  * and pieces written in order from several threads. */
 #include <setjmp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -159,6 +160,26 @@ static void test_format_like_printf(void **state)
 	           (size_t)42, -3L, (short)-2, (unsigned char)250, (intmax_t)-9, "ab", "cd", "xyz", 'q');
 	snprintf(want, sizeof want, "%*d|%-*d|%.1f|%s", 6, 42, 4, 7, 2.25, "tail");
 	check_same(want, "%*d|%-*d|%.1f|%s", 6, 42, 4, 7, 2.25, "tail");
+	/* floats: what the formatter does itself (an exact case) and what it
+	 * leaves to snprintf (near a half, huge, NaN) print the same */
+	const char *ffmts[] = { "%.0f", "%.1f", "%.2f", "%.6f", "%.9f", "%f", "%g", "%.6g", "%.3g", "%.1g", "%.12f" };
+	double fvals[] = { 0, -0.0, 1, -1, 2.33, 0.125, 0.005, 2.675, 1.005, 99999.5, 123456, 1e6, 1e15, -7.25,
+	                   3.14159265358979, 1.0 / 3, 0.1, NAN, INFINITY, 4.35, 1e-7 };
+	unsigned seed = 12345;
+	for (int k = 0; k < 2000; k++) {
+		for (size_t f = 0; f < sizeof ffmts / sizeof *ffmts; f++) {
+			double x = k < (int)(sizeof fvals / sizeof *fvals) ? fvals[k] : 0;
+			if (k >= (int)(sizeof fvals / sizeof *fvals)) {
+				seed = seed * 1103515245u + 12345u;
+				x = ((double)(seed >> 8) / (1u << 24) - 0.5) * (k % 3 ? 200.0 : 2e7) / (k % 7 + 1);
+			}
+			char w[128], g[128];
+			snprintf(w, sizeof w, ffmts[f], x);
+			text_cutf(g, sizeof g, ffmts[f], x);
+			if (strcmp(w, g))
+				fail_msg("%s of %.17g: %s, snprintf %s", ffmts[f], x, g, w);
+		}
+	}
 	/* the plain formatter does not escape; the txt_ one does */
 	check_same("a\nb", "%s", "a\nb");
 	char out[32];
