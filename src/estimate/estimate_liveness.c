@@ -97,6 +97,36 @@ static int64_t probe(fd_sint s)
 	return dexpr_value_with(s.e, 64, &v) ? v : 0;
 }
 
+/* A peak no one step makes for every binding: the few step formulas it is
+ * the max of (those no other is always at least), best first; none when
+ * more than ESTIMATE_PEAK_MAX would be needed. */
+static void peak_candidates(const fd_sint *lives, int32_t n_steps, int32_t best, fd_liveness *out)
+{
+	fd_sint c[ESTIMATE_PEAK_MAX];
+	int n = 0;
+	c[n++] = lives[best];
+	for (int32_t k = 0; k < n_steps; k++) {
+		if (!sint_defined(lives[k]))
+			return;
+		bool covered = false;
+		for (int i = 0; i < n && !covered; i++)
+			covered = sint_ge_always(c[i], lives[k]);
+		if (covered)
+			continue;
+		/* k replaces the candidates it is always at least */
+		int m = 0;
+		for (int i = 0; i < n; i++)
+			if (i == 0 || !sint_ge_always(lives[k], c[i]))
+				c[m++] = c[i];
+		if (m == ESTIMATE_PEAK_MAX)
+			return;
+		c[m++] = lives[k];
+		n = m;
+	}
+	out->n_peak_max = n;
+	memcpy(out->peak_max, c, (size_t)n * sizeof *c);
+}
+
 /* The same over sizes that are formulas: the live bytes of each step as a
  * formula; the peak is the step whose formula is at least every other's for
  * any binding (sint_ge_always), else it depends on the values. */
@@ -125,6 +155,8 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 	bool depends = !sint_defined(lives[best]);
 	for (int32_t k = 0; k < n_steps && !depends; k++)
 		depends = !sint_ge_always(lives[best], lives[k]);
+	if (depends && sint_defined(lives[best]))
+		peak_candidates(lives, n_steps, best, out);
 	int32_t n = 0;
 	bool unknown = false;
 	for (int32_t t = 0; t < g->n_tensors; t++)

@@ -60,6 +60,20 @@ char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, 
 	}
 	if (!lv->peak_depends)
 		return estimate_format_size(lv->peak_f, buf, size);
+	if (lv->n_peak_max > 1) {   /* the max of a few formulas is exact; never cut: too long, it is not shown */
+		size_t at = (size_t)snprintf(buf, size, "max(");
+		bool cut = false;
+		for (int32_t i = 0; i < lv->n_peak_max && !cut; i++) {
+			char b[512];
+			estimate_format_size(lv->peak_max[i], b, sizeof b);
+			cut = strlen(b) + 1 >= sizeof b;
+			if (!cut)
+				at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "", b);
+			cut |= at + 1 >= size;
+		}
+		if (!cut)
+			return snprintf(buf + at, size - at, ")"), buf;
+	}
 	const char *names[8];
 	int n = model_unbound_symbols(m, names, 8);
 	if (n == 0) {   /* on sizes nobody knows, not on a symbol a binding reaches */
@@ -198,6 +212,21 @@ static void peak_json(FILE *f, const char *key, const fd_liveness *lv, const cha
 		json_write_string(f, dexpr_format_bytes(lv->peak_f.e, buf, sizeof buf));
 	else
 		fputs("null", f);
+	/* a peak that depends on the values: the formulas it is the max of */
+	fprintf(f, ",\n%s\"%s_max_of\": ", indent, key);
+	if (lv->n_peak_max < 2) {
+		fputs("null", f);
+		return;
+	}
+	for (int32_t i = 0; i < lv->n_peak_max; i++) {
+		fputs(i ? ", " : "[", f);
+		fd_sint s = lv->peak_max[i];
+		if (s.e)
+			json_write_string(f, dexpr_format_bytes(s.e, buf, sizeof buf));
+		else
+			json_write_string(f, estimate_format_size(s, buf, sizeof buf));
+	}
+	fputc(']', f);
 }
 
 static void graph_json(FILE *f, const fd_estimate *e, int32_t gi, const char *indent)

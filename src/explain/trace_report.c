@@ -249,7 +249,7 @@ static void unbound_reason(const fd_graph *g, const int64_t *ts, int n, const ch
  * the largest binding the limit allows when one symbol decides. */
 static void unbound_memory(const fd_graph *g, const fd_event *ev, fd_event_text *o)
 {
-	char f[160] = "size unknown", tail[96] = " (bind it with --dim)";
+	char f[160] = "size unknown", tail[96] = " (bind with --dim or --input-shape)";
 	const fd_tensor *t = ev->other >= 0 ? &g->tensors[ev->other] : NULL;
 	fd_sint b = t ? tensor_bytes_sym(t) : sint_unknown();
 	if (b.e) {

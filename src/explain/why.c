@@ -153,6 +153,11 @@ char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t 
 		text_cutf(detail, sizeof detail, "%s: %s", t.check, t.actual);
 	else
 		text_cutf(detail, sizeof detail, "%s: %s", t.check, t.reason);
+	if (a->reason == REASON_CF06_UNBOUND && t.expected[0] && t.actual[0] && t.reason[0]) {
+		char d2[sizeof detail];   /* the verdict: unknown, and on which symbols */
+		text_cutf(d2, sizeof d2, "%s — %s", detail, t.reason);
+		memcpy(detail, d2, sizeof detail);
+	}
 	if (a->anchor < 0)
 		text_cutf(buf, size, "why: %s did not run: %s [%s]%s%s", rule->name, detail,
 		         reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);

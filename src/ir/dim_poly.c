@@ -370,6 +370,67 @@ static bool covers(const dterm *n, const dterm *m)
 	return true;
 }
 
+/* d with one negative term's floor(q) replaced by q, which is at least it:
+ * the result is at most d. False when no term has one (or it overflows). */
+static bool relax_floor(dpoly *d)
+{
+	for (int i = 0; i < d->n; i++) {
+		if (d->t[i].num >= 0)
+			continue;
+		for (int k = 0; k < d->t[i].nf; k++) {
+			const datom *f = d->t[i].f[k];
+			if (f->kind != ATOM_FLOOR)
+				continue;
+			dpoly rest, q, prod, out;
+			poly_zero(&rest);
+			rest.n = 1;
+			rest.t[0] = d->t[i];
+			memmove(&rest.t[0].f[k], &rest.t[0].f[k + 1], (size_t)(rest.t[0].nf - k - 1) * sizeof rest.t[0].f[0]);
+			rest.t[0].nf--;
+			poly_expr(&q, f->num);
+			poly_scale(&q, 1, f->den);
+			poly_mul(&prod, &rest, &q);
+			d->t[i] = d->t[d->n - 1];
+			d->n--;
+			poly_normalize(d);
+			poly_add(&out, d, &prod, 1);
+			*d = out;
+			return !d->bad;
+		}
+	}
+	return false;
+}
+
+/* d >= 0 for every binding (symbols >= 1): each negative term paid for by
+ * the positive terms that are multiples of it. */
+static bool poly_nonneg(const dpoly *d)
+{
+	int64_t l = den_lcm(d);
+	if (d->bad || !l)
+		return false;
+	/* integer coefficients over the common denominator, in 128 bits */
+	__int128 c[DPOLY_MAX];
+	for (int i = 0; i < d->n; i++)
+		c[i] = (__int128)d->t[i].num * (l / d->t[i].den);
+	/* terms are in canonical order, higher degree first (a multiple comes
+	 * before what it covers): the most constrained negatives first, each
+	 * from its nearest multiples, leaving the higher ones for the rest */
+	for (int i = 0; i < d->n; i++) {
+		if (c[i] >= 0)
+			continue;
+		for (int j = i - 1; j >= 0 && c[i] < 0; j--) {
+			if (c[j] <= 0 || !covers(&d->t[j], &d->t[i]))
+				continue;
+			__int128 take = c[j] < -c[i] ? c[j] : -c[i];
+			c[j] -= take;
+			c[i] += take;
+		}
+		if (c[i] < 0)
+			return false;
+	}
+	return true;
+}
+
 bool sint_ge_always(fd_sint a, fd_sint b)
 {
 	if (!sint_defined(a) || !sint_defined(b))
@@ -381,30 +442,13 @@ bool sint_ge_always(fd_sint a, fd_sint b)
 	poly_of_sint(&pa, a);
 	poly_of_sint(&pb, b);
 	poly_add(&d, &pa, &pb, -1);
-	int64_t l = den_lcm(&d);
-	if (d.bad || !l)
-		return false;
-	/* integer coefficients over the common denominator, in 128 bits */
-	__int128 c[DPOLY_MAX];
-	for (int i = 0; i < d.n; i++)
-		c[i] = (__int128)d.t[i].num * (l / d.t[i].den);
-	/* terms are in canonical order, higher degree first (a multiple comes
-	 * before what it covers): the most constrained negatives first, each
-	 * from its nearest multiples, leaving the higher ones for the rest */
-	for (int i = 0; i < d.n; i++) {
-		if (c[i] >= 0)
-			continue;
-		for (int j = i - 1; j >= 0 && c[i] < 0; j--) {
-			if (c[j] <= 0 || !covers(&d.t[j], &d.t[i]))
-				continue;
-			__int128 take = c[j] < -c[i] ? c[j] : -c[i];
-			c[j] -= take;
-			c[i] += take;
-		}
-		if (c[i] < 0)
-			return false;
-	}
-	return true;
+	if (poly_nonneg(&d))
+		return true;
+	/* floor(q) <= q: a subtracted floor made larger keeps a proof valid */
+	for (int pass = 0; pass < 8 && relax_floor(&d); pass++)
+		if (poly_nonneg(&d))
+			return true;
+	return false;
 }
 
 bool sint_ratio(fd_sint a, fd_sint b, double *r)

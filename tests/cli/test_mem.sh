@@ -187,6 +187,26 @@ expect "$tmp/b.txt" "memory (main graph, activations): peak 6 MiB -> 4 MiB (at b
 expect "$tmp/v.txt" "unbound symbols (sizes above are formulas in them; bind with --dim NAME=V or --input-shape): input_dim0 input_dim1"
 if grep -q ' 0 B' "$tmp/v.txt"; then echo "FAIL vad_if: a size of 0 B"; grep ' 0 B' "$tmp/v.txt"; fail=1; fi
 
+# the voice-activity sample (its network inside If branches, its input dims
+# unnamed): a peak no one step makes for every binding is the max of the
+# step formulas, in text and JSON; each constraint on an unbound size ends
+# "unknown: depends on" its symbols (FD-CF06) in why and in the trace
+"$FUSIONDBG" mem samples/vad_if.onnx -r samples/dynamic_rules >"$tmp/vm.txt" 2>&1 || fail=1
+expect "$tmp/vm.txt" "memory (main graph, activations): peak max(4 B × input_dim0 × input_dim1 + 4 B × input_dim0 + 1 B, 4 B × input_dim0 × input_dim1 + 9 B) -> max("
+"$FUSIONDBG" mem samples/vad_if.onnx -r samples/dynamic_rules --format json >"$tmp/vm.json" || fail=1
+"$PYTHON" -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["memory"]
+want = ["4 B × input_dim0 × input_dim1 + 4 B × input_dim0 + 1 B", "4 B × input_dim0 × input_dim1 + 9 B"]
+ok = m["peak_before_bytes"] is None and m["peak_before_max_of"] == want and m["peak_after_max_of"] == want
+sys.exit(0 if ok else print("FAIL vad_if json peak:", m.get("peak_before_max_of")) or 1)' "$tmp/vm.json" || fail=1
+"$FUSIONDBG" why samples/vad_if.onnx -r samples/dynamic_rules --rule Conv1d_Relu_Fusion >"$tmp/vw.txt" 2>&1
+expect "$tmp/vw.txt" "actual 64 B × floor(input_dim1/16) × input_dim0 - 64 B × input_dim0 input.43 — unknown: depends on input_dim0, input_dim1 (bind with --dim or --input-shape) [FD-CF06]"
+if grep -q "FD-CF0[345]" "$tmp/vw.txt"; then echo "FAIL vad_if unbound: a memory pass or fail on unbound dims"; fail=1; fi
+"$FUSIONDBG" match samples/vad_if.onnx -r samples/dynamic_rules --trace >"$tmp/vt.txt" 2>&1
+[ "$(grep -c '\[FD-CF06\] — unknown: depends on input_dim0, input_dim1' "$tmp/vt.txt")" -eq 4 ] ||
+	{ echo "FAIL vad_if trace: four FD-CF06 events naming input_dim0, input_dim1"; fail=1; }
+
 # 2c. --sweep: per value the peak and the memory rejections; per rule where it
 # stops firing, bisected between the swept values (batch <= 64 fits the 16 MiB
 # output limit: 256 KiB x batch); the same numbers as one run per binding

@@ -6,7 +6,9 @@
 # checks, met or broken) at level 'extended'; the
 # node sets of its fused nodes must equal those of `fusiondbg match -r
 # rules/onnxruntime`, except the differences tests/peer/exceptions.py lists
-# and explains, each confirmed by `fusiondbg why`. Prints the per-model table
+# and explains, each confirmed by `fusiondbg why`; on each probe onnxruntime
+# refuses, `fusiondbg why` must name the condition it breaks
+# (tests/peer/refusals.py). Prints the per-model table
 # (onnxruntime groups / fusiondbg groups / identical / explained). The
 # optimized graphs are cached in $BUILD/peer, keyed by the model's bytes.
 set -u
