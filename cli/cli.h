@@ -115,6 +115,7 @@ typedef struct cli_command_spec {
 	cli_optbits required;  /* OPT_RULE / OPT_OUTPUT it must be given */
 	const char *needs;     /* the usage error otherwise: "why needs one MODEL and --rule NAME" */
 	bool events;           /* a session command: keep the trace events (why, --trace) */
+	bool estimates_json;   /* its text (without --diff) shows no estimate: the run makes none */
 } cli_command_spec;
 /* cli_parse, then exactly one MODEL and every required option; -1 with the
  * error printed. */

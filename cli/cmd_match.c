@@ -19,6 +19,7 @@ static const cli_command_spec spec = {
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_TRACE | OPT_FORMAT | OPT_SET | OPT_DIFF | OPT_ROUNDS,
 	.needs = "match needs one MODEL",
 	.events = true,
+	.estimates_json = true,
 };
 
 /* the session has loaded model and rules, applied --set and run once */

@@ -10,7 +10,7 @@
 #include "session/session.h"
 #include "base/text.h"
 
-int cli_open_session(const cli_options *o, fd_session *s, bool events)
+static int open_session(const cli_options *o, fd_session *s, bool events, bool no_estimates)
 {
 	fd_diags d;
 	diags_init(&d);
@@ -24,6 +24,7 @@ int cli_open_session(const cli_options *o, fd_session *s, bool events)
 		.no_canonicalize = o->no_canonicalize,
 		.initializers = (fd_init_policy)o->initializers,
 		.no_events = !events,
+		.no_estimates = no_estimates,
 		.defer_run = true,
 		.est = { .peak_warn = o->peak_warn > 0 ? o->peak_warn : 0 },
 		.rounds = { .max_rounds = o->max_rounds, .pass_file = o->passes },
@@ -58,6 +59,11 @@ int cli_open_session(const cli_options *o, fd_session *s, bool events)
 	return 0;
 }
 
+int cli_open_session(const cli_options *o, fd_session *s, bool events)
+{
+	return open_session(o, s, events, false);
+}
+
 void cli_print_session_diff(FILE *f, const cli_options *o, const fd_session *s)
 {
 	fd_session_diff df;
@@ -73,7 +79,8 @@ int cli_run_session(int argc, char **argv, const cli_command_spec *c, cli_sessio
 {
 	cli_options o;
 	fd_session s;
-	if (cli_parse_command(argc, argv, c, &o) < 0 || cli_open_session(&o, &s, c->events) < 0)
+	if (cli_parse_command(argc, argv, c, &o) < 0 ||
+	    open_session(&o, &s, c->events, c->estimates_json && o.format != FORMAT_JSON && !o.diff) < 0)
 		return EXIT_BAD_INPUT;
 	int rc = run(&o, &s);
 	session_close(&s);

@@ -37,6 +37,9 @@ typedef void (*explain_nodes_json_fn)(FILE *f, const void *arg, const fd_match_r
 void explain_rule_json(FILE *f, const fd_rule *rule, const fd_rule_stats *st);
 void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char *keys, explain_nodes_json_fn nodes,
                          const void *arg);
+/* Every fusion of r as those objects, the same way (nodes and arg as above). */
+void explain_fusions_json(FILE *f, const fd_match_result *r, const char *keys, explain_nodes_json_fn nodes,
+                          const void *arg, bool *first);
 /* Every rejection of r (the attempts that did not fire) as those objects,
  * each after ",\n    " ("\n    " while *first, which it clears), written on
  * every core (base/ordered_write.h). */

@@ -110,6 +110,38 @@ static void rejection_json(outbuf *o, const fd_match_result *r, uint32_t attempt
 	ob_char(o, '}');
 }
 
+/* The fusions in pieces of FUSION_PIECE, on every core: each one's object
+ * has its memory figures (the estimates' hook) and, over rounds, its
+ * original nodes. */
+#define FUSION_PIECE 1024
+
+typedef struct fusion_pieces {
+	const fd_match_result *r;
+	const char *keys;
+	explain_nodes_json_fn nodes;
+	const void *arg;
+	bool first;
+} fusion_pieces;
+
+static void fusions_piece(void *arg, size_t piece, FILE *f)
+{
+	const fusion_pieces *fp = arg;
+	size_t n = fp->r->n_fusions, end = (piece + 1) * FUSION_PIECE < n ? (piece + 1) * FUSION_PIECE : n;
+	for (size_t i = piece * FUSION_PIECE; i < end; i++) {
+		fputs(i == 0 && fp->first ? "\n    " : ",\n    ", f);
+		explain_fusion_json(f, fp->r, i, fp->keys, fp->nodes, fp->arg);
+	}
+}
+
+void explain_fusions_json(FILE *f, const fd_match_result *r, const char *keys, explain_nodes_json_fn nodes,
+                          const void *arg, bool *first)
+{
+	fusion_pieces fp = { r, keys, nodes, arg, *first };
+	ordered_write(f, (r->n_fusions + FUSION_PIECE - 1) / FUSION_PIECE, fusions_piece, &fp);
+	if (r->n_fusions)
+		*first = false;
+}
+
 /* The rejections in pieces of REJECTION_PIECE attempts, on every core: each
  * one's line is an explain_why_line. */
 #define REJECTION_PIECE 2048
@@ -161,12 +193,10 @@ void explain_match_json_fields(FILE *f, const fd_match_result *r)
 		fputc('}', f);
 	}
 	fputs("\n  ],\n  \"fusions\": [", f);
-	for (size_t i = 0; i < r->n_fusions; i++) {
-		fputs(i ? ",\n    " : "\n    ", f);
-		explain_fusion_json(f, r, i, NULL, NULL, NULL);
-	}
-	fputs("\n  ],\n  \"rejections\": [", f);
 	bool first = true;
+	explain_fusions_json(f, r, NULL, NULL, NULL, &first);
+	fputs("\n  ],\n  \"rejections\": [", f);
+	first = true;
 	explain_rejections_json(f, r, NULL, &first);
 	fputs("\n  ]", f);
 }

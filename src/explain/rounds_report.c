@@ -291,11 +291,7 @@ void explain_rounds_json_fields(FILE *f, const fd_rounds *rd)
 		const fd_match_result *r = rd->items[k]->result;
 		round_arg arg = { rd, k + 1 };
 		snprintf(keys, sizeof keys, "\"round\": %d, ", (int)k + 1);
-		for (size_t i = 0; i < r->n_fusions; i++) {
-			fputs(first ? "\n    " : ",\n    ", f);
-			first = false;
-			explain_fusion_json(f, r, i, keys, original_names_json, &arg);
-		}
+		explain_fusions_json(f, r, keys, original_names_json, &arg, &first);
 	}
 	fputs("\n  ],\n  \"rejections\": [", f);
 	first = true;

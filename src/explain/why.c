@@ -10,7 +10,7 @@
 
 /* ---- ranking and finding attempts ----------------------------------------- */
 
-static const fd_match_result *rank_r;
+static _Thread_local const fd_match_result *rank_r;   /* qsort's comparator; per thread, as the writers run on several */
 static int cmp_rank(const void *pa, const void *pb)
 {
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;

@@ -53,7 +53,7 @@ static void collect(const fd_rounds *rd, int32_t number, int32_t graph, int32_t 
 	}
 }
 
-static const fd_graph *topo_graph;
+static _Thread_local const fd_graph *topo_graph;   /* qsort's comparator; per thread: the writers run on several */
 static int cmp_topo(const void *a, const void *b)
 {
 	int32_t x = topo_graph->nodes[*(const int32_t *)a].topo, y = topo_graph->nodes[*(const int32_t *)b].topo;

@@ -197,7 +197,8 @@ static bool parse_shape_pattern(schema *s, fd_shape_pattern *sp, const fd_yval *
 	char b[128];
 	memset(sp, 0, sizeof *sp);
 	sp->where = v;
-	if (v->kind == YV_SCALAR && !v->quoted && !strcmp(v->text, "scalar")) {
+	/* quoted or not alike: the seed's style quotes every string */
+	if (v->kind == YV_SCALAR && !strcmp(v->text, "scalar")) {
 		sp->scalar = true;
 		return true;
 	}
@@ -225,7 +226,7 @@ static bool parse_shape_pattern(schema *s, fd_shape_pattern *sp, const fd_yval *
 			}
 			rest = true;
 			*sd = (fd_sdim){ SDIM_REST, -1, 0 };
-		} else if (d->kind == YV_SCALAR && !d->quoted && is_name(d->text) && strcmp(d->text, "scalar")) {
+		} else if (d->kind == YV_SCALAR && is_name(d->text) && strcmp(d->text, "scalar")) {
 			*sd = (fd_sdim){ SDIM_VAR, dimvar(s, d->text), 0 };
 		} else {
 			ERR(s, d, "%s[%zu]: expected a dim (an integer >= 0, _ for any, ... for any number of dims, or a name "
@@ -245,7 +246,7 @@ static void parse_shapes(schema *s, fd_input_source *is, const fd_yval *v, const
 	size_t lists = 0;
 	for (size_t i = 0; list && i < v->n; i++)
 		lists += v->items[i]->kind == YV_SEQ ||
-		         (v->items[i]->kind == YV_SCALAR && !v->items[i]->quoted && !strcmp(v->items[i]->text, "scalar"));
+		         (v->items[i]->kind == YV_SCALAR && !strcmp(v->items[i]->text, "scalar"));
 	if (list && lists && lists != v->n) {
 		ERR(s, v, "%s: mixes dims and shapes; write one shape [C, 1, 1] or a list of shapes [[C, 1, 1], [1, C, 1, 1]]",
 		    path);

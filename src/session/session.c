@@ -26,10 +26,12 @@ static int run_rounds(fd_session *s, fd_rounds *rd, fd_match_result *first, fd_e
 {
 	ctx_for_rules(s);
 	int rc = rounds_run(rd, &s->ctx, &s->rules, &s->mopt, &s->opt.rounds, first, d);
-	estimate_compute(est, first, &s->opt.est);
+	if (!s->opt.no_estimates)
+		estimate_compute(est, first, &s->opt.est);
 	if (rd->n > 1) {   /* the graph after every round */
 		rounds_final_result(rd, final);
-		estimate_compute(final_est, final, &s->opt.est);
+		if (!s->opt.no_estimates)
+			estimate_compute(final_est, final, &s->opt.est);
 	}
 	return rc;
 }

@@ -77,6 +77,8 @@ typedef struct fd_session_options {
 	bool no_env;                   /* do not apply GRAPH_AUTOFUSION_ENABLE / _RULES */
 	bool no_events;                /* record attempts only (faster; `why` and the stepper need events) */
 	bool defer_run;                /* session_set / undo / redo do not re-run; call session_run */
+	bool no_estimates;             /* runs make no memory estimates (a command that prints none):
+	                                * session_estimate and the like are empty */
 	bool background;               /* session_open returns once the model and rules are loaded;
 	                                * the index and the first run go on a thread (session_first_run_*) */
 	fd_estimate_options est;

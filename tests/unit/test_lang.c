@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "explain/explain.h"
 #include "match/match.h"
 #include "onnx/onnx.h"
@@ -271,6 +272,52 @@ static void test_optional_units(void **state)
 	run_close(&x);
 }
 
+/* Shape patterns written in the seed's style, every string quoted ("C",
+ * "...", "scalar"), read as the plain ones: the same fusions, unit by unit. */
+static void test_quoted_shapes(void **state)
+{
+	(void)state;
+	FILE *in = fopen("tests/data/lang/conv_fold.yaml", "r");
+	assert_non_null(in);
+	char text[4096];
+	size_t n = fread(text, 1, sizeof text - 1, in);
+	fclose(in);
+	text[n] = 0;
+	static const char *const plain[] = { "[C, ...]", "[[], [C, 1, 1]", "[[C, 1, 1], [1, C, 1, 1]]}" };
+	static const char *const quoted[] = { "[\"C\", \"...\"]", "[\"scalar\", [\"C\", 1, 1]",
+	                                      "[[\"C\", 1, 1], [1, \"C\", 1, 1]]}" };
+	char out[4200] = "";
+	const char *p = text;
+	for (size_t k = 0; k < 3; k++) {
+		const char *at = strstr(p, plain[k]);
+		assert_non_null(at);
+		strncat(out, p, (size_t)(at - p));
+		strcat(out, quoted[k]);
+		p = at + strlen(plain[k]);
+	}
+	strcat(out, p);
+	char path[] = "/tmp/fd-quoted-XXXXXX.yaml";
+	int fd = mkstemps(path, 5);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(out, f);
+	fclose(f);
+	run a, b;
+	run_open(&a, "tests/data/lang/conv_fold.onnx", "tests/data/lang/conv_fold.yaml");
+	run_open(&b, "tests/data/lang/conv_fold.onnx", path);
+	unlink(path);
+	assert_true(a.r.n_fusions > 0);
+	assert_int_equal(b.r.n_fusions, a.r.n_fusions);
+	for (size_t i = 0; i < a.r.n_fusions; i++) {
+		assert_int_equal(b.r.fusions[i].n_ops, a.r.fusions[i].n_ops);
+		for (int32_t u = 0; u < a.r.fusions[i].n_ops; u++)
+			assert_int_equal(match_fusion_unit(&b.r, &b.r.fusions[i], u),
+			                 match_fusion_unit(&a.r, &a.r.fusions[i], u));
+	}
+	run_close(&a);
+	run_close(&b);
+}
+
 /* 33 alternatives: the last one fires; a type list of 40 is whole too. */
 static void test_many_alternatives(void **state)
 {
@@ -300,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_codes),
 		cmocka_unit_test(test_optional_units),
 		cmocka_unit_test(test_many_alternatives),
+		cmocka_unit_test(test_quoted_shapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

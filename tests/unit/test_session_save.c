@@ -55,24 +55,21 @@ static const char *in_dir(const char *name)
 /* A valid rule named NAME with extra text spliced in at "%s". */
 static char *rule_text(const char *name, const char *extra)
 {
-	char *t = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&t, &n);
-	fprintf(f,
-	        "name: \"%s\"\n"
-	        "priority: 10\n"
-	        "match:\n"
-	        "  ops:\n"
-	        "    - type: \"Conv2d\"\n"
-	        "      params:\n"
-	        "        groups: 1\n"
-	        "    - type: \"Add\"\n"
-	        "rewrite:\n"
-	        "  target_op: \"X\"\n"
-	        "%s",
-	        name, extra);
-	fclose(f);
-	return t;
+	strbuf b = { 0 };
+	sb_printf(&b,
+	          "name: \"%s\"\n"
+	          "priority: 10\n"
+	          "match:\n"
+	          "  ops:\n"
+	          "    - type: \"Conv2d\"\n"
+	          "      params:\n"
+	          "        groups: 1\n"
+	          "    - type: \"Add\"\n"
+	          "rewrite:\n"
+	          "  target_op: \"X\"\n"
+	          "%s",
+	          name, extra);
+	return b.s;
 }
 
 /* text written to path, and a session on it. */
@@ -169,7 +166,8 @@ static void test_anchor_refused_others_saved(void **state)
 	now = slurp(path, NULL);
 	char *a = rule_text("A", ANCHORED);
 	char *p = strstr(a, "priority: 10");
-	memcpy(p, "priority: 77", 12);
+	assert_non_null(p);
+	p[10] = p[11] = '7';   /* "priority: 77" */
 	assert_string_equal(now, a);
 	assert_int_equal(session_unsaved(&s), 1);
 	assert_int_equal(s.rules.rules[0].constraints[0].max_intermediate_size, 1 << 20);   /* still in memory */
@@ -279,7 +277,6 @@ static void test_crlf_lines(void **state)
 	for (const char *p = lf; *p; p++)
 		sb_puts(&crlf, *p == '\n' ? "\r\n" : (char[]){ *p, 0 });
 	spit(path, crlf.s);
-	const char *rules[] = { path };
 	fd_session s;
 	open_session(&s, MODEL, (const char *[]){ path }, 1);
 	fd_diags d;
