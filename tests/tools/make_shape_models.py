@@ -218,6 +218,42 @@ def control():
          [ints("trips", 4), floats("s0", [0, 0, 0])])
 
 
+def control_symbolic():
+    # the same bodies over symbolic dims: a Loop carrying x[N, 8], a Scan over
+    # seq[T, B, 8] with a MatMul inside, and an If whose branches run Conv1d
+    # over a[batch, 4, length] with different strides (so the If's length
+    # merges to a fresh symbol, its batch and channels stay)
+    loop_g = h.make_graph([
+        h.make_node("Add", ["v_in", "x"], ["v_out"]),
+        h.make_node("Identity", ["cond_in"], ["cond_out"]),
+        h.make_node("Relu", ["v_in"], ["scan_out"]),
+    ], "body", [vi("iter", [], TP.INT64), vi("cond_in", [], TP.BOOL), vi("v_in", None)],
+        [vi("cond_out", None, TP.BOOL), vi("v_out", None), vi("scan_out", None)])
+    scan_g = h.make_graph([
+        h.make_node("Add", ["s_in", "x_t"], ["s_out"]),
+        h.make_node("MatMul", ["x_t", "w"], ["m_t"]),
+        h.make_node("Tanh", ["m_t"], ["y_t"]),
+    ], "scan_body", [vi("s_in", None), vi("x_t", None)], [vi("s_out", None), vi("y_t", None)])
+    then_g = h.make_graph([h.make_node("Conv", ["a", "cw"], ["c_then"], pads=[1, 1]),
+                           h.make_node("Relu", ["c_then"], ["r_then"])], "then", [], [vi("r_then", None)])
+    else_g = h.make_graph([h.make_node("Conv", ["a", "cw"], ["c_else"], strides=[2]),
+                           h.make_node("Sigmoid", ["c_else"], ["r_else"])], "else", [], [vi("r_else", None)])
+    nodes = [
+        h.make_node("Loop", ["trips", "", "x"], ["loop_v", "loop_scan"], body=loop_g),
+        h.make_node("Relu", ["loop_v"], ["loop_relu"]),
+        h.make_node("Scan", ["s0", "seq"], ["scan_s", "scan_y"], body=scan_g, num_scan_inputs=1),
+        h.make_node("Relu", ["scan_y"], ["scan_relu"]),
+        h.make_node("If", ["cond"], ["if_out"], then_branch=then_g, else_branch=else_g),
+        h.make_node("Relu", ["if_out"], ["if_relu"]),
+    ]
+    save("control_symbolic", nodes,
+         [vi("x", ["N", 8]), vi("s0", ["B", 8]), vi("seq", ["T", "B", 8]), vi("a", ["batch", 4, "length"]),
+          vi("cond", [], TP.BOOL)],
+         [vi("loop_relu", None), vi("loop_scan", None), vi("scan_s", None), vi("scan_relu", None),
+          vi("if_relu", None)],
+         [ints("trips", 5), floats("w", np.ones((8, 8))), floats("cw", np.ones((6, 4, 3)))], opset=17)
+
+
 def declared():
     # value_info: r is declared wrong (kept, with a warning), s partly (filled in)
     nodes = [h.make_node("Relu", ["x"], ["r"]), h.make_node("Sigmoid", ["x"], ["s"]),
@@ -272,5 +308,5 @@ def unknown_sizes():
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
     for make in (conv, pool, matmul, reshape, chain, slices, resize, huge, symbolic, misc,
-                 control, declared, hostile, unknown_sizes):
+                 control, control_symbolic, declared, hostile, unknown_sizes):
         make()

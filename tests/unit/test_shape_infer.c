@@ -268,6 +268,46 @@ static void test_misc(void **state)
 	model_release(m);
 }
 
+/* The same over symbols: the Loop's carried value and its scan output keep
+ * N (the trip count 5 in front), the Scan's state and outputs keep B and T,
+ * inside the bodies too; the If's branches keep batch and their own
+ * lengths, their merge a fresh symbol for the length only. */
+static void test_control_symbolic(void **state)
+{
+	fd_model *m = load(DATA "control_symbolic.onnx", NULL, 0);
+	(void)state;
+	SHAPE(m, "loop_v", "Nx8");
+	SHAPE(m, "loop_scan", "5xNx8");
+	SHAPE(m, "scan_s", "Bx8");
+	SHAPE(m, "scan_y", "TxBx8");
+	SHAPE(m, "scan_relu", "TxBx8");
+	const char *want[][3] = { { "scan_body", "m_t", "Bx8" }, { "body", "scan_out", "Nx8" },
+		                  { "then", "r_then", "batchx6xlength" },
+		                  { "else", "r_else", "batchx6x(floor((length+1)/2)-1)" } };
+	for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+		bool found = false;
+		for (int32_t gi = 1; gi < m->n_graphs; gi++) {
+			const fd_graph *g = &m->graphs[gi];
+			int32_t t = graph_find_tensor(g, want[k][1]);
+			if (!g->name || strcmp(g->name, want[k][0]) || t < 0)
+				continue;
+			char buf[128];
+			assert_string_equal(shape_format(&g->tensors[t].shape, buf, sizeof buf), want[k][2]);
+			found = true;
+		}
+		if (!found)
+			fail_msg("no %s in body %s", want[k][1], want[k][0]);
+	}
+	const fd_shape *ifs = &tensor(m, "if_out")->shape;
+	assert_int_equal(ifs->rank, 3);
+	assert_true(ifs->dims[0].expr && !strcmp(dexpr_text(ifs->dims[0].expr), "batch"));
+	assert_int_equal(ifs->dims[1].value, 6);
+	assert_true(ifs->dims[2].expr && dexpr_has_fresh(ifs->dims[2].expr));
+	fd_shape_coverage c = model_shape_coverage(m);
+	assert_int_equal(c.known, c.total);
+	model_release(m);
+}
+
 /* Bodies are walked when their owner is reached; outer-scope reads see x. */
 static void test_control(void **state)
 {
@@ -506,6 +546,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_symbolic),
 		cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_control),
+		cmocka_unit_test(test_control_symbolic),
 		cmocka_unit_test(test_declared),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_bytes_and_format),
