@@ -192,6 +192,16 @@ def misc():
           ints("idx", [[0, 1], [2, 3]]), ints("s003", [0, 0, 3])], opset=17)
 
 
+def loop_body():
+    # v_out = v_in + x (x from the enclosing graph), cond passed through, a scan output per trip
+    return h.make_graph([
+        h.make_node("Add", ["v_in", "x"], ["v_out"]),
+        h.make_node("Identity", ["cond_in"], ["cond_out"]),
+        h.make_node("Relu", ["v_in"], ["scan_out"]),
+    ], "body", [vi("iter", [], TP.INT64), vi("cond_in", [], TP.BOOL), vi("v_in", None)],
+        [vi("cond_out", None, TP.BOOL), vi("v_out", None), vi("scan_out", None)])
+
+
 def control():
     # bodies read x from the enclosing graph; their outputs have no shape
     then_g = h.make_graph([h.make_node("Relu", ["x"], ["t_out"])], "then", [],
@@ -199,12 +209,7 @@ def control():
     else_g = h.make_graph([h.make_node("Neg", ["x"], ["e_mid"]),
                            h.make_node("Identity", ["e_mid"], ["e_out"])], "else", [],
                           [vi("e_out", None)])
-    loop_g = h.make_graph([
-        h.make_node("Add", ["v_in", "x"], ["v_out"]),
-        h.make_node("Identity", ["cond_in"], ["cond_out"]),
-        h.make_node("Relu", ["v_in"], ["scan_out"]),
-    ], "body", [vi("iter", [], TP.INT64), vi("cond_in", [], TP.BOOL), vi("v_in", None)],
-        [vi("cond_out", None, TP.BOOL), vi("v_out", None), vi("scan_out", None)])
+    loop_g = loop_body()
     scan_g = h.make_graph([
         h.make_node("Add", ["s_in", "x_t"], ["s_out"]),
         h.make_node("Mul", ["x_t", "x_t"], ["y_t"]),
@@ -223,12 +228,7 @@ def control_symbolic():
     # seq[T, B, 8] with a MatMul inside, and an If whose branches run Conv1d
     # over a[batch, 4, length] with different strides (so the If's length
     # merges to a fresh symbol, its batch and channels stay)
-    loop_g = h.make_graph([
-        h.make_node("Add", ["v_in", "x"], ["v_out"]),
-        h.make_node("Identity", ["cond_in"], ["cond_out"]),
-        h.make_node("Relu", ["v_in"], ["scan_out"]),
-    ], "body", [vi("iter", [], TP.INT64), vi("cond_in", [], TP.BOOL), vi("v_in", None)],
-        [vi("cond_out", None, TP.BOOL), vi("v_out", None), vi("scan_out", None)])
+    loop_g = loop_body()
     scan_g = h.make_graph([
         h.make_node("Add", ["s_in", "x_t"], ["s_out"]),
         h.make_node("MatMul", ["x_t", "w"], ["m_t"]),
