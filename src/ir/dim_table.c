@@ -498,6 +498,13 @@ bool dexpr_largest_within(const fd_dexpr *e, int64_t limit, int64_t *v)
 	    !dexpr_value_with(e, 1, &x) || x > limit)
 		return false;
 	int64_t lo = 1, hi = (int64_t)1 << 40;   /* lo fits, hi does not (or is beyond any dim) */
+	const char *sym;
+	int64_t num, den;
+	if (dexpr_linear(e, &sym, &num, &den) && num > 0 && den == 1) {   /* c·s, the common case: no search */
+		__int128 q = (__int128)limit / num;
+		*v = q > hi ? hi : (int64_t)q;
+		return true;
+	}
 	if (dexpr_value_with(e, hi, &x) && x <= limit) {
 		*v = hi;
 		return true;
