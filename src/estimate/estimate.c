@@ -212,6 +212,37 @@ fd_sint est_cached_size(const est_cache *c, int32_t gi, const fd_graph *g, int32
 	return x->dtype == DT_UNDEFINED ? sint_unknown() : tensor_bytes_sym(x);
 }
 
+/* Every tensor's size as est_cached_size gives it, each formula computed
+ * once per shape: tensors share their dims arrays (shape/ interns them),
+ * so the same (dims, rank, dtype) is the same formula. */
+static fd_sint *sizes_of(const fd_graph *g, const int64_t *tbytes)
+{
+	fd_sint *out = xmalloc(((size_t)g->n_tensors + 1) * sizeof *out);
+	size_t cap = 16;
+	while (cap < 2 * (size_t)g->n_tensors)
+		cap *= 2;
+	struct memo { const fd_dim *dims; int32_t rank, dtype; fd_sint s; } *m = xcalloc(cap, sizeof *m);
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		const fd_tensor *x = &g->tensors[t];
+		if (tbytes[t] >= 0 || x->dtype == DT_UNDEFINED || x->shape.rank <= 0 || !x->shape.dims) {
+			out[t] = tbytes[t] >= 0 ? sint_num(tbytes[t]) : est_cached_size(NULL, 0, g, t);
+			continue;
+		}
+		size_t h = ((uintptr_t)x->shape.dims >> 3) * 31u + (size_t)x->shape.rank * 7u + (size_t)x->dtype;
+		size_t i = (h * 0x9e3779b97f4a7c15ull) & (cap - 1);
+		for (; m[i].dims; i = (i + 1) & (cap - 1))
+			if (m[i].dims == x->shape.dims && m[i].rank == x->shape.rank && m[i].dtype == x->dtype)
+				break;
+		if (!m[i].dims) {
+			m[i] = (struct memo){ x->shape.dims, x->shape.rank, x->dtype, tensor_bytes_sym(x) };
+		}
+		out[t] = m[i].s;
+	}
+	free(m);
+	return out;
+}
+
+
 /* a + b where either may be unknown (then so is the sum). */
 static fd_sint size_add(fd_sint a, fd_sint b)
 {
@@ -481,14 +512,12 @@ static est_cache *cache_get(fd_estimate *e, const fd_match_result *r)
 			int32_t unk = 0;
 			int64_t b = bytes_or_zero(g, t, &unk);
 			c->tbytes[gi][t] = unk ? -1 : b;
-			formulas |= unk && g->tensors[t].dtype != DT_UNDEFINED && tensor_bytes_sym(&g->tensors[t]).e;
+			if (!formulas && unk && g->tensors[t].dtype != DT_UNDEFINED)
+				formulas = tensor_bytes_sym(&g->tensors[t]).e != NULL;
 		}
 		/* a graph of numbers pays nothing more */
-		if (formulas) {
-			c->tsize[gi] = xmalloc((size_t)g->n_tensors * sizeof **c->tsize);
-			for (int32_t t = 0; t < g->n_tensors; t++)
-				c->tsize[gi][t] = est_cached_size(NULL, gi, g, t);
-		}
+		if (formulas)
+			c->tsize[gi] = sizes_of(g, c->tbytes[gi]);
 		c->ntime[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->ntime);
 		c->nflops[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->nflops);
 		for (int32_t i = 0; i < g->n_nodes; i++)

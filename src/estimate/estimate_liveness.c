@@ -130,10 +130,118 @@ static void peak_candidates(const fd_sint *lives, int32_t n_steps, int32_t best,
 /* The same over sizes that are formulas: the live bytes of each step as a
  * formula; the peak is the step whose formula is at least every other's for
  * any binding (sint_ge_always), else it depends on the values. */
+/* Every defined size is a number or k × M for one monomial M of symbols
+ * alone (no floor, so M >= 1): then a + b × M per step, in integers, is all
+ * liveness_formula needs. ka, kb per tensor; false when not so. */
+static bool one_monomial(const fd_graph *g, const live_scratch *ls, const fd_sint *size, int64_t *ka, int64_t *kb,
+                         const fd_dexpr **unit)
+{
+	*unit = NULL;
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		ka[t] = kb[t] = 0;
+		if (ls->start[t] < 0 || !sint_defined(size[t]))
+			continue;
+		if (!size[t].e) {
+			ka[t] = size[t].n;
+			continue;
+		}
+		int64_t num, den;
+		const fd_dexpr *m;
+		if (!dexpr_monomial(size[t].e, &num, &den, &m) || den != 1 || (*unit && m != *unit))
+			return false;
+		if (!*unit && (dexpr_has_fresh(m) || strstr(dexpr_text(m), "floor(")))
+			return false;
+		*unit = m;
+		kb[t] = num;
+	}
+	return *unit != NULL;
+}
+
+/* a1 + b1·M >= a2 + b2·M for every M >= 1 */
+static bool pair_ge(int64_t a1, int64_t b1, int64_t a2, int64_t b2)
+{
+	return b1 >= b2 && (a1 - a2) + (b1 - b2) >= 0;
+}
+
+/* liveness_formula when every size is a number or a multiple of one
+ * monomial: the same answer in integer arithmetic; false when it cannot
+ * decide alone (sums overflow, or no step is the peak for every value). */
+static bool liveness_one_monomial(const fd_graph *g, live_scratch *ls, int32_t n_steps, const fd_sint *size,
+                                  fd_liveness *out)
+{
+	size_t nt = (size_t)g->n_tensors + 1;
+	int64_t *ka = xmalloc(nt * sizeof *ka), *kb = xmalloc(nt * sizeof *kb);
+	int64_t *da = xcalloc((size_t)n_steps + 1, sizeof *da), *db = xcalloc((size_t)n_steps + 1, sizeof *db);
+	const fd_dexpr *unit;
+	bool ok = one_monomial(g, ls, size, ka, kb, &unit);
+	int64_t pm = 0;
+	ok = ok && dexpr_value_with(unit, 64, &pm);
+	for (int32_t t = 0; ok && t < g->n_tensors; t++) {
+		if (ls->start[t] < 0 || !sint_defined(size[t]))
+			continue;
+		ok = !__builtin_add_overflow(da[ls->start[t]], ka[t], &da[ls->start[t]]) &&
+		     !__builtin_add_overflow(db[ls->start[t]], kb[t], &db[ls->start[t]]) &&
+		     !__builtin_sub_overflow(da[ls->end[t] + 1], ka[t], &da[ls->end[t] + 1]) &&
+		     !__builtin_sub_overflow(db[ls->end[t] + 1], kb[t], &db[ls->end[t] + 1]);
+	}
+	int64_t a = 0, b = 0, ba = 0, bb = 0, bp = 0;
+	int32_t best = 0;
+	for (int32_t k = 0; ok && k < n_steps; k++) {
+		a += da[k];
+		b += db[k];
+		int64_t p;
+		ok = !__builtin_mul_overflow(b, pm, &p) && !__builtin_add_overflow(p, a, &p);
+		if (ok && (k == 0 || p > bp)) {
+			best = k;
+			bp = p;
+			ba = a;
+			bb = b;
+		}
+		da[k] = a;   /* the step's live bytes, kept for the check below */
+		db[k] = b;
+	}
+	for (int32_t k = 0; ok && k < n_steps; k++)
+		ok = pair_ge(ba, bb, da[k], db[k]);
+	if (ok) {
+		int32_t n = 0;
+		bool unknown = false;
+		for (int32_t t = 0; t < g->n_tensors; t++)
+			if (ls->start[t] >= 0 && ls->start[t] <= best && best <= ls->end[t]) {
+				ls->order[n++] = t;
+				unknown |= !sint_defined(size[t]);
+				ka[t] += kb[t] * pm;   /* the probe of each tensor, for the order */
+			}
+		sort_g = g;
+		sort_bytes = ka;
+		qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
+		fd_sint unit_s = { 0, unit };
+		out->peak_step = best;
+		out->peak_depends = false;
+		out->peak_f = unknown ? sint_unknown() : sint_add(sint_num(ba), sint_mul(sint_num(bb), unit_s));
+		int64_t v;
+		out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
+		out->n_live_at_peak = n;
+		out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
+		for (int32_t i = 0; i < out->n_peak_tensors; i++) {
+			fd_sint s = size[ls->order[i]];
+			out->peak_tensors[i].tensor = ls->order[i];
+			out->peak_tensors[i].size = s;
+			out->peak_tensors[i].bytes = !s.e && sint_value(s, &v) ? v : -1;
+		}
+	}
+	free(ka);
+	free(kb);
+	free(da);
+	free(db);
+	return ok;
+}
+
 static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_steps, const fd_sint *size,
                              fd_liveness *out)
 {
 	if (n_steps <= 0)
+		return;
+	if (liveness_one_monomial(g, ls, n_steps, size, out))
 		return;
 	fd_sint *delta = xcalloc((size_t)n_steps + 1, sizeof *delta), *lives = xmalloc((size_t)n_steps * sizeof *lives);
 	int64_t *pv = xmalloc((size_t)g->n_tensors * sizeof *pv);

@@ -153,6 +153,8 @@ fd_dim dim_product(const fd_dim *dims, int32_t from, int32_t to);
 /* ---- the table ------------------------------------------------------------------ */
 /* One per model (in its arena; the names come from its pool). */
 fd_dimtab *dimtab_new(fd_arena *a, strpool *names);
+/* The arena and name pool t allocates from moved (their model moved: model_move). */
+void dimtab_rehome(fd_dimtab *t, fd_arena *a, strpool *names);
 void       dimtab_release(fd_dimtab *t);                /* its hash tables; the rest is the arena's */
 /* The dim of the model's symbol name (made on first use). */
 fd_dim     dimtab_symbol(fd_dimtab *t, const char *name);

@@ -51,6 +51,14 @@ fd_dimtab *dimtab_new(fd_arena *a, strpool *names)
 	return t;
 }
 
+void dimtab_rehome(fd_dimtab *t, fd_arena *a, strpool *names)
+{
+	if (!t)
+		return;
+	t->arena = a;
+	t->names = names;
+}
+
 void dimtab_release(fd_dimtab *t)
 {
 	if (!t)

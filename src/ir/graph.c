@@ -453,6 +453,15 @@ int graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d)
 	return 0;
 }
 
+void model_move(fd_model *dst, fd_model *src)
+{
+	*dst = *src;
+	dst->names.arena = &dst->arena;
+	if (!dst->dimtab_borrowed)
+		dimtab_rehome(dst->dimtab, &dst->arena, &dst->names);
+	memset(src, 0, sizeof *src);
+}
+
 void model_release(fd_model *m)
 {
 	for (int32_t i = 0; i < m->n_graphs; i++) {

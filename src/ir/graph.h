@@ -181,6 +181,9 @@ typedef struct fd_model {
 
 /* Frees everything the model owns (its arena, names and name indexes). */
 void model_release(fd_model *m);
+/* *src moved into *dst (a plain struct copy would leave the name pool and
+ * the dims table allocating from src's arena); src is left empty. */
+void model_move(fd_model *dst, fd_model *src);
 
 /* Graph helpers (graph.c). */
 int  graph_link(fd_model *m, fd_graph *g, fd_diags *d);      /* producers, consumers, checks */

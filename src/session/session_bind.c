@@ -186,7 +186,7 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 	match_result_release(&s->current);
 	match_ctx_release(&s->ctx);
 	model_release(&s->model);
-	s->model = nm;
+	model_move(&s->model, &nm);
 	s->opt.load = lo;
 	match_result_init(&s->baseline);
 	match_result_init(&s->current);

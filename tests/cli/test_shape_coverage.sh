@@ -4,7 +4,8 @@
 # infer_shapes(model, data_prop=True) does (python3-onnx from apt), counted
 # the same way (tests/tools/shape_coverage.py says how): known (numbers or
 # names, invented ones included) and named (no invented unk__N / fresh
-# symbol). Prints the table per model; fails when ours is lower. Then, tensor
+# symbol); o.sym counts ours that carry a symbol or an expression (shown,
+# not judged). Prints the table per model; fails when ours is lower. Then, tensor
 # by tensor, every shape python knows must agree with ours up to renaming of
 # symbols (`info --tensors --format json`, nothing bound), and on onnx's
 # operator test cases our shapes and folded values must equal the reference
@@ -16,7 +17,7 @@ fail=0 n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-printf '%-34s %6s  %-13s %-13s  %s\n' model inter "ours kn/named" "onnx kn/named" verdict
+printf '%-34s %6s  %-13s %-13s %5s  %s\n' model inter "ours kn/named" "onnx kn/named" "o.sym" verdict
 for model in samples/*.onnx "$MODELS"/*.onnx; do
 	[ -e "$model" ] || continue
 	n=$((n + 1))
@@ -33,8 +34,8 @@ for model in samples/*.onnx "$MODELS"/*.onnx; do
 	if [ -z "$row" ]; then
 		echo "$name: shape_coverage.py --agree failed:"; cat "$tmp/agree.txt"; fail=1; continue
 	fi
-	set -- $ours $("$PYTHON" -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["total"], r["ours"], r["ours_named"], r["onnx"], r["onnx_named"])' "$row")
-	ok=$1 ot=$2 total=$3 mine=$4 named=$5 theirs=$6 tnamed=$7
+	set -- $ours $("$PYTHON" -c 'import json,sys; r=json.loads(sys.argv[1]); print(r["total"], r["ours"], r["ours_named"], r["onnx"], r["onnx_named"], r["ours_symbolic"])' "$row")
+	ok=$1 ot=$2 total=$3 mine=$4 named=$5 theirs=$6 tnamed=$7 sym=$8
 	verdict=ok
 	if [ "$ot" -ne "$total" ]; then
 		verdict="FAIL: intermediate tensor totals differ ($ot vs $total)"; fail=1
@@ -45,7 +46,7 @@ for model in samples/*.onnx "$MODELS"/*.onnx; do
 	elif [ "$agreed" -ne 0 ]; then
 		verdict="FAIL: shapes disagree"; fail=1
 	fi
-	printf '%-34s %6s  %5s/%-7s %5s/%-7s  %s\n' "$name" "$total" "$mine" "$named" "$theirs" "$tnamed" "$verdict"
+	printf '%-34s %6s  %5s/%-7s %5s/%-7s %5s  %s\n' "$name" "$total" "$mine" "$named" "$theirs" "$tnamed" "$sym" "$verdict"
 	[ "$agreed" -eq 0 ] || grep -v '^ROW' "$tmp/agree.txt" | sed 's/^/    /'
 done
 

@@ -19,7 +19,7 @@ Usage:
   shape_coverage.py --agree MODEL OURS.json  coverage and agreement, tensor
       by tensor, against OURS.json (`fusiondbg info --tensors --format json
       MODEL`, nothing bound); see agree(). Prints each disagreement, then
-      "ROW {total, ours, ours_named, onnx, onnx_named}"; exit 1 on any
+      "ROW {total, ours, ours_named, ours_symbolic, onnx, onnx_named}"; exit 1 on any
       disagreement.
   shape_coverage.py --node-cases DIR       writes onnx's operator test cases
       (onnx.backend.test.case.node) into DIR as models without output shapes
@@ -106,7 +106,8 @@ def agree(model_path, ours_path):
 
     Coverage over the intermediates (coverage() says which): known = a rank
     and every dim a number or a name (onnx's invented unk__N counted, as our
-    fresh symbols are); named = known without one of those.
+    fresh symbols are); named = known without one of those; symbolic (ours)
+    = known with at least one dim a symbol or an expression.
 
     Agreement over every node output, up to renaming: a number of onnx's
     must be the same number in ours; a name of onnx's stands for one dim of
@@ -139,7 +140,7 @@ def agree(model_path, ours_path):
             for d, m in zip(theirs, mine["shape"]):
                 if isinstance(d, str):
                     same(d, m, f"input {vi.name}")
-    row = dict(total=0, ours=0, ours_named=0, onnx=0, onnx_named=0)
+    row = dict(total=0, ours=0, ours_named=0, ours_symbolic=0, onnx=0, onnx_named=0)
     for gi, g in enumerate(gs):
         info = {}
         for vi in list(g.value_info) + list(g.output):
@@ -160,6 +161,7 @@ def agree(model_path, ours_path):
                     row["total"] += 1
                     row["ours"] += m_known
                     row["onnx"] += t_known
+                    row["ours_symbolic"] += m_known and any(isinstance(d, str) for d in mshape)
                     row["ours_named"] += m_known and not any(
                         isinstance(d, str) and UNK.search(d) and d not in params for d in mshape)
                     row["onnx_named"] += t_known and not any(
