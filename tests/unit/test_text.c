@@ -152,6 +152,15 @@ static void test_format_like_printf(void **state)
 			text_cutf(got, sizeof got, fmts[f], (int)vals[v]);
 			assert_string_equal(got, want);
 		}
+	/* every digit count and the boundaries of the two-digit steps */
+	for (unsigned long long v = 0, p = 1; p < 10000000000000000000ULL; v = v < 2000 ? v + 1 : (p *= 10) - 1) {
+		for (unsigned long long w = v; w <= v + 2; w++) {
+			char a[64], b[64];
+			snprintf(a, sizeof a, "%llu|%lld", w, -(long long)w);
+			text_cutf(b, sizeof b, "%llu|%lld", w, -(long long)w);
+			assert_string_equal(a, b);
+		}
+	}
 	char want[128];
 	long long big = -9223372036854775807LL - 1;
 	snprintf(want, sizeof want, "%lld %llu %zu %ld %hd %hhu %jd|%-8s|%8s|%.2s|%%|%c", big, 18446744073709551615ULL,
