@@ -274,17 +274,29 @@ static void table_grow(hslot **slots, size_t *cap)
 	*cap = ncap;
 }
 
+/* The empty slot where hash h goes, the table grown first when it would be
+ * half full. Only an insert grows a table, so looking up what is already
+ * there writes nothing: the output writers' threads format the formulas the
+ * matcher interned, concurrently. */
+static size_t free_slot(hslot **slots, size_t *cap, size_t n, uint64_t h)
+{
+	if ((n + 1) * 2 > *cap)
+		table_grow(slots, cap);
+	size_t i = h & (*cap - 1);
+	while ((*slots)[i].item)
+		i = (i + 1) & (*cap - 1);
+	return i;
+}
+
 const fd_dexpr *table_intern(fd_dimtab *t, const dpoly *p)
 {
 	uint64_t h = terms_hash(p->t, p->n);
-	if ((t->n_exprs + 1) * 2 > t->cap_exprs)
-		table_grow(&t->exprs, &t->cap_exprs);
-	size_t i = h & (t->cap_exprs - 1);
-	for (; t->exprs[i].item; i = (i + 1) & (t->cap_exprs - 1)) {
+	for (size_t i = h & (t->cap_exprs - 1); t->cap_exprs && t->exprs[i].item; i = (i + 1) & (t->cap_exprs - 1)) {
 		const fd_dexpr *e = t->exprs[i].item;
 		if (t->exprs[i].hash == h && e->n_terms == p->n && terms_equal(e->terms, p->t, p->n))
 			return e;
 	}
+	size_t i = free_slot(&t->exprs, &t->cap_exprs, t->n_exprs, h);
 	fd_dexpr *e = arena_alloc(t->arena, sizeof *e);
 	e->tab = t;
 	e->hash = h;
@@ -323,14 +335,12 @@ const datom *table_floor_atom(fd_dimtab *t, const fd_dexpr *num, int64_t den)
 {
 	uint64_t h = ((uint64_t)num->id * 0x9e3779b97f4a7c15ull) ^ (uint64_t)den;
 	h = h ? h : 1;
-	if ((t->n_floors + 1) * 2 > t->cap_floors)
-		table_grow(&t->floors, &t->cap_floors);
-	size_t i = h & (t->cap_floors - 1);
-	for (; t->floors[i].item; i = (i + 1) & (t->cap_floors - 1)) {
+	for (size_t i = h & (t->cap_floors - 1); t->cap_floors && t->floors[i].item; i = (i + 1) & (t->cap_floors - 1)) {
 		const datom *a = t->floors[i].item;
 		if (t->floors[i].hash == h && a->num == num && a->den == den)
 			return a;
 	}
+	size_t i = free_slot(&t->floors, &t->cap_floors, t->n_floors, h);
 	datom *a = atom_new(t, ATOM_FLOOR);
 	a->num = num;
 	a->den = den;
