@@ -30,6 +30,34 @@ static int cmp_peak(const void *a, const void *b)
 	return c ? c : (x > y) - (x < y);
 }
 
+/* The tensors live at out->peak_step into out's list, largest first by probe
+ * (bytes, or a formula's value at a probe binding; ties by name), each with
+ * its figure from size (NULL: its probe bytes). True when a live tensor's
+ * size is unknown. */
+static bool list_peak_tensors(const fd_graph *g, live_scratch *ls, const int64_t *probe, const fd_sint *size,
+                              fd_liveness *out)
+{
+	int32_t n = 0, at = out->peak_step;
+	bool unknown = false;
+	for (int32_t t = 0; t < g->n_tensors; t++)
+		if (ls->start[t] >= 0 && ls->start[t] <= at && at <= ls->end[t]) {
+			ls->order[n++] = t;
+			unknown |= size && !sint_defined(size[t]);
+		}
+	sort_g = g;
+	sort_bytes = probe;
+	qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
+	out->n_live_at_peak = n;
+	out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
+	for (int32_t i = 0; i < out->n_peak_tensors; i++) {
+		int32_t t = ls->order[i];
+		fd_sint f = size ? size[t] : sint_num(probe[t]);
+		int64_t v;
+		out->peak_tensors[i] = (fd_peak_tensor){ .tensor = t, .size = f, .bytes = !f.e && sint_value(f, &v) ? v : -1 };
+	}
+	return unknown;
+}
+
 /* delta[k]: the bytes that become live at step k minus those freed after
  * step k - 1, over the tensors with start >= 0. */
 static void live_deltas(const fd_graph *g, live_scratch *ls, int32_t n_steps)
@@ -62,20 +90,8 @@ static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, 
 		}
 	}
 	out->peak_bytes = best > 0 ? best : 0;
-	int32_t n = 0;
-	for (int32_t t = 0; t < g->n_tensors; t++)
-		if (ls->start[t] >= 0 && ls->start[t] <= out->peak_step && out->peak_step <= ls->end[t])
-			ls->order[n++] = t;
-	sort_g = g;
-	sort_bytes = ls->bytes;
-	qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
-	out->n_live_at_peak = n;
-	out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
-	for (int32_t i = 0; i < out->n_peak_tensors; i++) {
-		out->peak_tensors[i].tensor = ls->order[i];
-		out->peak_tensors[i].bytes = ls->bytes[ls->order[i]];
-		out->peak_tensors[i].size = sint_num(ls->bytes[ls->order[i]]);
-	}
+	list_peak_tensors(g, ls, ls->bytes, NULL, out);
+	int32_t n = out->n_live_at_peak;
 	out->peak_f = sint_num(out->peak_bytes);
 	/* a tensor of unknown size live at the peak: the peak is not known */
 	for (int32_t i = 0; raw && i < n; i++)
@@ -203,31 +219,15 @@ static bool liveness_one_monomial(const fd_graph *g, live_scratch *ls, int32_t n
 	for (int32_t k = 0; ok && k < n_steps; k++)
 		ok = pair_ge(ba, bb, da[k], db[k]);
 	if (ok) {
-		int32_t n = 0;
-		bool unknown = false;
 		for (int32_t t = 0; t < g->n_tensors; t++)
-			if (ls->start[t] >= 0 && ls->start[t] <= best && best <= ls->end[t]) {
-				ls->order[n++] = t;
-				unknown |= !sint_defined(size[t]);
-				ka[t] += kb[t] * pm;   /* the probe of each tensor, for the order */
-			}
-		sort_g = g;
-		sort_bytes = ka;
-		qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
-		fd_sint unit_s = { 0, unit };
+			ka[t] += kb[t] * pm;   /* the probe of each tensor, for the order */
 		out->peak_step = best;
+		bool unknown = list_peak_tensors(g, ls, ka, size, out);
+		fd_sint unit_s = { 0, unit };
 		out->peak_depends = false;
 		out->peak_f = unknown ? sint_unknown() : sint_add(sint_num(ba), sint_mul(sint_num(bb), unit_s));
 		int64_t v;
 		out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
-		out->n_live_at_peak = n;
-		out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
-		for (int32_t i = 0; i < out->n_peak_tensors; i++) {
-			fd_sint s = size[ls->order[i]];
-			out->peak_tensors[i].tensor = ls->order[i];
-			out->peak_tensors[i].size = s;
-			out->peak_tensors[i].bytes = !s.e && sint_value(s, &v) ? v : -1;
-		}
 	}
 	free(ka);
 	free(kb);
@@ -265,29 +265,12 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 		depends = !sint_ge_always(lives[best], lives[k]);
 	if (depends && sint_defined(lives[best]))
 		peak_candidates(lives, n_steps, best, out);
-	int32_t n = 0;
-	bool unknown = false;
-	for (int32_t t = 0; t < g->n_tensors; t++)
-		if (ls->start[t] >= 0 && ls->start[t] <= best && best <= ls->end[t]) {
-			ls->order[n++] = t;
-			unknown |= !sint_defined(size[t]);
-		}
-	sort_g = g;
-	sort_bytes = pv;
-	qsort(ls->order, (size_t)n, sizeof *ls->order, cmp_peak);
 	out->peak_step = best;
+	bool unknown = list_peak_tensors(g, ls, pv, size, out);
 	out->peak_depends = depends && !unknown;
 	out->peak_f = depends || unknown ? sint_unknown() : lives[best];
 	int64_t v;
 	out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
-	out->n_live_at_peak = n;
-	out->n_peak_tensors = n < ESTIMATE_PEAK_TENSORS ? n : ESTIMATE_PEAK_TENSORS;
-	for (int32_t i = 0; i < out->n_peak_tensors; i++) {
-		fd_sint s = size[ls->order[i]];
-		out->peak_tensors[i].tensor = ls->order[i];
-		out->peak_tensors[i].size = s;
-		out->peak_tensors[i].bytes = !s.e && sint_value(s, &v) ? v : -1;
-	}
 	free(delta);
 	free(lives);
 	free(pv);
