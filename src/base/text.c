@@ -155,6 +155,19 @@ char *text_mark_cut(char *dst, size_t size, size_t n)
 	return dst;
 }
 
+size_t text_append(char *dst, size_t size, size_t at, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	if (at < size) {
+		size_t room = size - at - 1;
+		size_t ka = na < room ? na : room, kb = nb < room - ka ? nb : room - ka;
+		memcpy(dst + at, a, ka);
+		memcpy(dst + at + ka, b, kb);
+		dst[at + ka + kb] = '\0';
+	}
+	return at + na + nb;
+}
+
 /* ---- DOT and HTML-like labels --------------------------------------------------- */
 
 void text_dot_escape(strbuf *b, const char *s)

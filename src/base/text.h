@@ -60,6 +60,11 @@ char *text_vcutf(char *dst, size_t size, const char *fmt, va_list ap);
  * appending snprintf: when they did not fit, the text ends in "…" (on a
  * UTF-8 boundary) so the cut shows. Returns dst. */
 char *text_mark_cut(char *dst, size_t size, size_t n);
+/* snprintf(dst + at, size - at, "%s%s", a, b) without the printf: appends
+ * as much as fits (NUL-terminated when at < size) and returns at plus the
+ * whole length, so a join of names goes on as with snprintf and ends with
+ * text_mark_cut. */
+size_t text_append(char *dst, size_t size, size_t at, const char *a, const char *b);
 /* The same as text_cutf, every %s argument escaped with text_escape first. */
 char *txt_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -615,15 +615,12 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 			size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "fused %d nodes", f->n_nodes);
 			absent_ops_text(r, f, o->reason + at, sizeof o->reason - at);
 		} else {
-			size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "%s%s%s [",
-			                             rule->target_op ? rule->target_op : "?",
-			                             rule->kernel_name ? " kernel " : "",
-			                             rule->kernel_name ? rule->kernel_name : "");
+			size_t at = text_append(o->reason, sizeof o->reason, 0, rule->target_op ? rule->target_op : "?",
+			                        rule->kernel_name ? " kernel " : "");
+			at = text_append(o->reason, sizeof o->reason, at, rule->kernel_name ? rule->kernel_name : "", " [");
 			for (int k = 0; k < f->n_nodes && at < sizeof o->reason; k++)
-				at += (size_t)snprintf(o->reason + at, sizeof o->reason - at, "%s%s", k ? ", " : "",
-				                       g->nodes[r->pool[f->nodes + k]].name);
-			if (at < sizeof o->reason)
-				snprintf(o->reason + at, sizeof o->reason - at, "]");
+				at = text_append(o->reason, sizeof o->reason, at, k ? ", " : "", g->nodes[r->pool[f->nodes + k]].name);
+			text_append(o->reason, sizeof o->reason, at, "]", "");
 			const fd_yval *rw = yval_get(rule->root, "rewrite");
 			o->where = yval_pos(rw ? rw : rule->root);
 		}
@@ -660,10 +657,15 @@ static void write_event_line(outbuf *o, const fd_match_result *r, uint32_t idx, 
                              const char *indent)
 {
 	fd_event_text t;
-	char where[256];
 	describe(r, idx, ev, &t);
-	explain_where(&t.where, where, sizeof where);
-	ob_printf(o, "%s#%u %-4s ", indent, idx, ev_status_name((fd_ev_status)t.status));
+	const char *status = ev_status_name((fd_ev_status)t.status);
+	size_t n = strlen(status);
+	ob_lit(o, indent);
+	ob_char(o, '#');
+	ob_int(o, idx);
+	ob_char(o, ' ');
+	ob_add(o, status, n);
+	ob_add(o, "     ", n < 4 ? 5 - n : 1);   /* as "%-4s " */
 	ob_text(o, t.check);
 	if (t.subject[0] && ev->kind != EV_RULE) {
 		ob_lit(o, " @ ");
@@ -684,9 +686,18 @@ static void write_event_line(outbuf *o, const fd_match_result *r, uint32_t idx, 
 		ob_lit(o, " — ");
 		ob_text(o, t.reason);
 	}
-	if (where[0]) {
+	if (t.where.file && t.where.line) {
 		ob_lit(o, " (");
-		ob_text(o, where);
+		if (strlen(t.where.file) < 200) {   /* explain_where's text, which only a long path cuts */
+			ob_text(o, t.where.file);
+			ob_char(o, ':');
+			ob_int(o, t.where.line);
+			ob_char(o, ':');
+			ob_int(o, t.where.col);
+		} else {
+			char where[256];
+			ob_text(o, explain_where(&t.where, where, sizeof where));
+		}
 		ob_char(o, ')');
 	}
 	ob_char(o, '\n');

@@ -31,14 +31,13 @@ char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char
 		text_cutf(buf, size, "%s (%s)", g->nodes[u].name, g->nodes[u].op_type);
 		return buf;
 	}
-	size_t at = (size_t)snprintf(buf, size, "%s (%s: %s of ", g->nodes[c->last].name,
-	                             explain_composite_name(c->kind), recogniser_name(c->recogniser));
+	/* "Mul_20 (Swish: silu of Sigmoid_19, Mul_20)": a trace prints one per event */
+	size_t at = text_append(buf, size, 0, g->nodes[c->last].name, " (");
+	at = text_append(buf, size, at, explain_composite_name(c->kind), ": ");
+	at = text_append(buf, size, at, recogniser_name(c->recogniser), " of ");
 	for (int k = 0; k < c->n_members && at < size; k++)
-		at += (size_t)snprintf(buf + at, size - at, "%s%s", k ? ", " : "",
-		                       g->nodes[ix->canon.pool[c->members + k]].name);
-	if (at < size)
-		snprintf(buf + at, size - at, ")");
-	text_mark_cut(buf, size, at + 1);
+		at = text_append(buf, size, at, k ? ", " : "", g->nodes[ix->canon.pool[c->members + k]].name);
+	text_mark_cut(buf, size, text_append(buf, size, at, ")", ""));
 	return buf;
 }
 

@@ -113,6 +113,27 @@ fd_const *onnx_const_decode(fd_arena *a, int32_t dtype, int64_t count, const onn
 		c->f64 = arena_array(a, n ? n : 1, sizeof *c->f64);
 	else
 		c->i64 = arena_array(a, n ? n : 1, sizeof *c->i64);
+	/* the common raw forms (an exporter's small weights, shapes) in loops of
+	 * their own: a model has hundreds of thousands of them */
+	if (raw && dtype == DT_FLOAT) {
+		for (size_t i = 0; i < n; i++) {
+			const uint8_t *q = src->raw + i * 4;   /* one load, as the compiler reads it */
+			uint32_t b = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+			float f;
+			memcpy(&f, &b, sizeof f);
+			c->f64[i] = f;
+		}
+		return c;
+	}
+	if (raw && dtype == DT_INT64) {
+		for (size_t i = 0; i < n; i++) {
+			const uint8_t *q = src->raw + i * 8;
+			uint64_t lo = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+			uint64_t hi = (uint32_t)q[4] | (uint32_t)q[5] << 8 | (uint32_t)q[6] << 16 | (uint32_t)q[7] << 24;
+			c->i64[i] = (int64_t)(lo | hi << 32);
+		}
+		return c;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (raw) {
 			put_raw(c, dtype, e, (int64_t)i, load_le(src->raw + i * e->raw_bytes, e->raw_bytes));

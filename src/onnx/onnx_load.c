@@ -76,11 +76,10 @@ static const void *msg_next(msg_iter *it)
 		size_t len;
 		if (!wire_next(s->wire, s->span[it->field->id].end, &it->at, it->field->id, &data, &len))
 			return NULL;
-		/* the first check left the main graph's nodes to be checked here */
-		bad = (wire_error){ (size_t)(data - it->L->file), NULL };
+		/* the first check left the main graph's initializers and nodes to be checked here */
 		pb_arena_reset(&it->L->scratch);
-		if (it->field->id != GRAPH_NODE || !wire_check_at(it->field->descriptor, data, len, bad.at, 2, &bad))
-			msg = protobuf_c_message_unpack(it->field->descriptor, &it->L->scratch.allocator, len, data);
+		msg = wire_unpack(it->field->descriptor, &it->L->scratch.allocator, data, len,
+		                  (size_t)(data - it->L->file), 2, &bad);
 		it->failed = !msg;
 	}
 	if (it->failed && bad.why)
@@ -257,7 +256,7 @@ static int convert_graph(loader *L, int32_t gi)
 			const ProtobufCFieldDescriptor *f =
 				protobuf_c_message_descriptor_get_field(&onnx__graph_proto__descriptor, field);
 			r[k] = (stream_range){ s->wire + s->span[field].first, s->span[field].end - s->span[field].first,
-			                       field, f->descriptor, field != GRAPH_NODE };
+			                       field, f->descriptor };
 		}
 		L->stream = msg_stream_start(r, 2, L->file);
 	}
@@ -483,8 +482,9 @@ int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size
 		diag_error(d, pos, "not an ONNX model (it is %s)", what);
 		goto fail;
 	}
-	/* the main graph's nodes are checked one by one as they are unpacked */
-	static const wire_skip main_nodes = { &onnx__graph_proto__descriptor, 1, 1u << GRAPH_NODE };
+	/* the main graph's initializers and nodes are checked one by one as they are unpacked */
+	static const wire_skip main_nodes = { &onnx__graph_proto__descriptor, 1,
+	                                      1u << GRAPH_NODE | 1u << GRAPH_INITIALIZER };
 	if (wire_check(&onnx__model_proto__descriptor, bytes, size, &main_nodes, &werr)) {
 		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", werr.why, werr.at, size);
 		goto fail;

@@ -82,7 +82,8 @@ int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr,
 
 /* onnx_stream.c: the messages of a few field ranges of a graph (the main
  * graph's initializers, then its nodes) checked and unpacked ahead on a
- * second thread, for graphs of STREAM_MIN_NODES messages and more. start
+ * second thread, and by the caller's while it would wait, for graphs of
+ * STREAM_MIN_NODES messages and more. start
  * returns NULL when no thread can be made (or may be used: thread_budget);
  * next gives the messages of the first range, then NULL at its end, then
  * those of the next range, and so on (*failed: a message is malformed, *bad
@@ -95,7 +96,6 @@ typedef struct stream_range {
 	size_t len;
 	unsigned field;                            /* the GraphProto field number */
 	const ProtobufCMessageDescriptor *desc;    /* its message type */
-	bool checked;                              /* wire_check'ed already (else: check each) */
 } stream_range;
 msg_stream *msg_stream_start(const stream_range *ranges, int n, const uint8_t *file);
 const void *msg_stream_next(msg_stream *s, bool *failed, wire_error *bad);

@@ -1,22 +1,24 @@
 /* onnx_stream.c — the main graph's initializers and nodes checked and
- * unpacked on a second thread.
+ * unpacked on two threads.
  *
  * Checking and unpacking (protobuf-c) is more than half of loading a big
  * model and needs nothing from the IR being built, so a decoder thread runs
  * ahead: it walks the given field ranges one after the other (the graph's
- * initializers, then its nodes), checks (wire_check_at, the nodes: the
- * initializers were checked with the file, which balances the two threads) and unpacks each
- * message in order into batches of at most BATCH messages and BATCH_BYTES
- * of wire (each batch has its own protobuf-c arena; a batch holds one
- * range's messages) and hands full batches over through a ring of RING.
- * While the loading thread converts the initializers, the decoder is
- * already on the nodes. The loading thread converts them in the same order
- * as before, so the model built is identical; a message stays valid until
- * the next call, as with the one-at-a-time path.
+ * initializers, then its nodes) in batches of at most BATCH messages and
+ * BATCH_BYTES of wire (each batch has its own protobuf-c arena; a batch
+ * holds one range's messages), checks and unpacks (wire_unpack) each
+ * message, and hands full batches over through a ring of RING. The loading
+ * thread converts the batches in order, so the model built is identical;
+ * when the batch it needs is still being unpacked, it claims the next free
+ * one and unpacks that itself instead of waiting, so neither core idles
+ * whichever of the two jobs is the longer. A message stays valid until the
+ * next call, as with the one-at-a-time path.
  *
- * Ownership: the stream owns its thread, ring and arenas; msg_stream_stop
- * (always called, also after an error) cancels the decoder, joins it and
- * frees them. */
+ * Batches are claimed in order under the lock (claiming frames the batch's
+ * messages: cheap, the file check has framed them already); a claimed batch
+ * is unpacked without it. Ownership: the stream owns its thread, ring and
+ * arenas; msg_stream_stop (always called, also after an error) cancels the
+ * decoder, joins it and frees them. */
 #include <pthread.h>
 #include <stdlib.h>
 #include "onnx/onnx_loader.h"
@@ -28,11 +30,14 @@
 
 typedef struct msg_batch {
 	pb_arena arena;
+	const uint8_t *wire[BATCH];   /* the messages framed by the claim */
+	size_t len[BATCH];
 	const void *msgs[BATCH];
 	size_t n;
-	bool filled;           /* by the decoder; the consumer empties it */
+	const stream_range *range;
+	bool filled;           /* unpacked; the consumer empties it */
 	bool range_end;        /* the last batch of its range */
-	bool failed;           /* the message after msgs[n-1] is malformed (the decoder stops) */
+	bool failed;           /* the message after msgs[n-1] is malformed (claims stop) */
 	wire_error bad;        /* why (NULL: protobuf-c refused it) and where in the file */
 } msg_batch;
 
@@ -45,74 +50,88 @@ struct msg_stream {
 	pthread_cond_t changed;
 	bool cancel;
 	msg_batch ring[RING];
+	size_t claimed;        /* batches claimed so far, by either thread */
+	int claim_range;       /* where the next claim begins */
+	size_t claim_pos;
+	bool stopped;          /* a batch failed or every range is claimed: no more claims */
 	size_t batch;          /* consumer: the batch being read, and where */
 	size_t at;
+	bool ready;            /* consumer: that batch is filled */
 	int range;             /* consumer: the range being read */
 	bool started;
 };
 
-/* Fills b with the next messages of range r from *pos; false when the
- * decoder is to stop (cancelled or a message is malformed). */
-static bool fill_batch(msg_stream *s, const stream_range *r, size_t *pos, msg_batch *b)
+/* Under the lock: the next batch, its messages framed, or NULL when the
+ * ranges are all claimed, a batch failed, or its slot still holds a batch
+ * the consumer has not read (a batch goes to slot index % RING). */
+static msg_batch *claim(msg_stream *s)
 {
+	if (s->stopped || s->cancel || s->claimed >= s->batch + RING)
+		return NULL;
+	msg_batch *b = &s->ring[s->claimed++ % RING];
+	const stream_range *r = &s->ranges[s->claim_range];
 	size_t bytes = 0;
-	pb_arena_reset(&b->arena);
 	b->n = 0;
-	b->range_end = b->failed = false;
+	b->range = r;
+	b->filled = b->range_end = b->failed = false;
 	while (b->n < BATCH && bytes < BATCH_BYTES) {
-		const uint8_t *data;
-		size_t len;
-		if (!wire_next(r->wire, r->len, pos, r->field, &data, &len)) {
+		if (!wire_next(r->wire, r->len, &s->claim_pos, r->field, &b->wire[b->n], &b->len[b->n])) {
 			b->range_end = true;
 			break;
 		}
-		/* the loader's first check framed these messages but left them to us */
-		const void *p = NULL;
-		b->bad = (wire_error){ (size_t)(data - s->file), NULL };
-		if (r->checked || !wire_check_at(r->desc, data, len, b->bad.at, 2, &b->bad))
-			p = protobuf_c_message_unpack(r->desc, &b->arena.allocator, len, data);
+		bytes += b->len[b->n++];
+	}
+	if (b->range_end) {
+		s->claim_pos = 0;
+		s->stopped = ++s->claim_range == s->n_ranges;
+	}
+	return b;
+}
+
+/* Without the lock: unpacks the claimed batch b, then hands it over. */
+static void fill(msg_stream *s, msg_batch *b)
+{
+	pb_arena_reset(&b->arena);
+	size_t n = b->n;
+	for (b->n = 0; b->n < n; b->n++) {
+		const uint8_t *data = b->wire[b->n];
+		const void *p = wire_unpack(b->range->desc, &b->arena.allocator, data, b->len[b->n],
+		                            (size_t)(data - s->file), 2, &b->bad);
 		if (!p) {
 			b->failed = b->range_end = true;
 			break;
 		}
-		b->msgs[b->n++] = p;
-		bytes += len;
+		b->msgs[b->n] = p;
 	}
-	return !b->failed;
+	pthread_mutex_lock(&s->lock);
+	b->filled = true;
+	if (b->failed)
+		s->stopped = true;
+	pthread_cond_broadcast(&s->changed);
+	pthread_mutex_unlock(&s->lock);
 }
 
 static void *decode(void *arg)
 {
 	msg_stream *s = arg;
-	size_t k = 0;
-	for (int ri = 0; ri < s->n_ranges; ri++) {
-		size_t pos = 0;
-		bool more = true;
-		while (more) {
-			msg_batch *b = &s->ring[k++ % RING];
-			pthread_mutex_lock(&s->lock);
-			while (b->filled && !s->cancel)
-				pthread_cond_wait(&s->changed, &s->lock);
-			bool cancel = s->cancel;
-			pthread_mutex_unlock(&s->lock);
-			if (cancel)
-				return NULL;
-			bool ok = fill_batch(s, &s->ranges[ri], &pos, b);
-			more = !b->range_end;
-			pthread_mutex_lock(&s->lock);
-			b->filled = true;
-			pthread_cond_broadcast(&s->changed);
-			pthread_mutex_unlock(&s->lock);
-			if (!ok)
-				return NULL;
+	pthread_mutex_lock(&s->lock);
+	while (!s->cancel && !s->stopped) {
+		msg_batch *b = claim(s);
+		if (!b) {
+			pthread_cond_wait(&s->changed, &s->lock);
+			continue;
 		}
+		pthread_mutex_unlock(&s->lock);
+		fill(s, b);
+		pthread_mutex_lock(&s->lock);
 	}
+	pthread_mutex_unlock(&s->lock);
 	return NULL;
 }
 
 msg_stream *msg_stream_start(const stream_range *ranges, int n, const uint8_t *file)
 {
-	if (thread_budget() < 2 || n > STREAM_RANGES)
+	if (thread_budget() < 2 || n < 1 || n > STREAM_RANGES)
 		return NULL;   /* the caller unpacks one at a time */
 	msg_stream *s = xcalloc(1, sizeof *s);
 	for (int i = 0; i < n; i++)
@@ -136,25 +155,37 @@ const void *msg_stream_next(msg_stream *s, bool *failed, wire_error *bad)
 	*failed = false;
 	while (s->range < s->n_ranges) {
 		msg_batch *b = &s->ring[s->batch % RING];
-		pthread_mutex_lock(&s->lock);
-		while (!b->filled)
-			pthread_cond_wait(&s->changed, &s->lock);
-		pthread_mutex_unlock(&s->lock);
+		if (!s->ready) {   /* once seen filled, a batch is read without the lock */
+			pthread_mutex_lock(&s->lock);
+			while (!(s->batch < s->claimed && b->filled)) {
+				msg_batch *mine = claim(s);   /* rather than wait: unpack a batch here */
+				if (!mine) {
+					pthread_cond_wait(&s->changed, &s->lock);
+					continue;
+				}
+				pthread_mutex_unlock(&s->lock);
+				fill(s, mine);
+				pthread_mutex_lock(&s->lock);
+			}
+			pthread_mutex_unlock(&s->lock);
+			s->ready = true;
+		}
 		if (s->at < b->n)
 			return b->msgs[s->at++];
 		if (b->failed) {
 			*failed = true;
 			*bad = b->bad;
-			return NULL;   /* stays here: the decoder has stopped */
+			return NULL;   /* stays here: the claims have stopped */
 		}
-		/* this batch is read: give it back, go on to the next */
+		/* this batch is read: give its slot back, go on to the next */
 		bool end = b->range_end;
 		pthread_mutex_lock(&s->lock);
 		b->filled = false;
+		s->batch++;
 		pthread_cond_broadcast(&s->changed);
 		pthread_mutex_unlock(&s->lock);
-		s->batch++;
 		s->at = 0;
+		s->ready = false;
 		if (end) {
 			s->range++;
 			return NULL;

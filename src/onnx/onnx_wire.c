@@ -88,10 +88,18 @@ int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t 
 	return check(desc, p, len, 0, 0, skip, err);
 }
 
-int wire_check_at(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
-                  size_t base, int depth, wire_error *err)
+const void *wire_unpack(const ProtobufCMessageDescriptor *desc, ProtobufCAllocator *a, const uint8_t *p,
+                        size_t len, size_t base, int depth, wire_error *err)
 {
-	return check(desc, p, len, base, depth, NULL, err);
+	*err = (wire_error){ base, NULL };
+	/* a level of nesting takes a key and a length byte at least */
+	bool shallow = len / 2 <= (size_t)(WIRE_MAX_DEPTH - depth);
+	if (!shallow && check(desc, p, len, base, depth, NULL, err))
+		return NULL;
+	const void *msg = protobuf_c_message_unpack(desc, a, len, p);
+	if (!msg && shallow)
+		check(desc, p, len, base, depth, NULL, err);   /* only to say where it is wrong */
+	return msg;
 }
 
 int wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const uint8_t **data, size_t *n)

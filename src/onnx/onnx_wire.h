@@ -21,8 +21,7 @@ typedef struct wire_error {
  * name; -1 with *err on malformed or too deeply nested data. With skip, the
  * entries of some fields of the messages of type skip->desc at nesting depth
  * skip->depth are only framed, not entered: the loader checks those (the
- * main graph's initializers and nodes) one by one as it unpacks them, with wire_check_at
- * (p at byte base of the file, depth its nesting). */
+ * main graph's initializers and nodes) one by one as it unpacks them, with wire_unpack. */
 typedef struct wire_skip {
 	const ProtobufCMessageDescriptor *desc;
 	int depth;
@@ -30,8 +29,16 @@ typedef struct wire_skip {
 } wire_skip;
 int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
                const wire_skip *skip, wire_error *err);
-int wire_check_at(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
-                  size_t base, int depth, wire_error *err);
+
+/* One message (p at byte base of the file, depth its nesting) unpacked
+ * from a; NULL with *err when it is malformed (err->why NULL: protobuf-c
+ * refused what the check let through). The check runs first only when the
+ * message is long enough to nest too deeply; a short one is unpacked at
+ * once and checked only when protobuf-c refuses it, to say where — the
+ * same verdict and message either way (protobuf-c refuses all the check
+ * does but the depth). */
+const void *wire_unpack(const ProtobufCMessageDescriptor *desc, ProtobufCAllocator *a, const uint8_t *p,
+                        size_t len, size_t base, int depth, wire_error *err);
 
 /* The next length-delimited field number `field` at the top level of
  * p[*at..len): 1 and its bytes, or 0 at the end. Data must be wire_check'ed. */

@@ -93,13 +93,16 @@ m $O/dangling_input.onnx   "node 'conv'|'missing'"
 m $O/no_graph.onnx         "graph"
 
 # a node protobuf-c refuses (input as a varint), a node nesting 300
-# messages deep and an initializer protobuf-c refuses (data_type as bytes),
+# messages deep, an initializer protobuf-c refuses (data_type as bytes) and
+# a node and an initializer cut short inside their frames (a short message
+# is unpacked before it is checked: the check still says where),
 # in a graph big enough that its initializers and nodes are unpacked (the
 # nodes checked too) on the loader's second thread (src/onnx/onnx_stream.c), with one
 # thread (FUSIONDBG_THREADS=1) and in a small graph: the same one line, no
 # hang, no stack overflow
 for n in 6000 300; do
-	"${PYTHON:-python3}" - "$tmp/badnode$n.onnx" "$tmp/deepnode$n.onnx" "$n" "$tmp/badinit$n.onnx" <<'PY'
+	"${PYTHON:-python3}" - "$tmp/badnode$n.onnx" "$tmp/deepnode$n.onnx" "$n" "$tmp/badinit$n.onnx" \
+		"$tmp/cutnode$n.onnx" "$tmp/cutinit$n.onnx" >"$tmp/cut_at$n" <<'PY'
 import sys, onnx
 from onnx import helper, TensorProto
 n = int(sys.argv[3])
@@ -127,11 +130,20 @@ for path, bad in ((sys.argv[1], b"\x08\x01"), (sys.argv[2], deep)):
 	open(path, "wb").write(m.SerializeToString() + ld(7, b"".join(body) + rest.SerializeToString()))
 body = tensors[:n // 2] + [ld(5, b"\x12\x01x")] + tensors[n // 2:] + nodes
 open(sys.argv[4], "wb").write(m.SerializeToString() + ld(7, b"".join(body) + rest.SerializeToString()))
+cut = b"\x0a\x05QZ"   # a string of 5 bytes with 2 left in its message
+for path, body in ((sys.argv[5], tensors + nodes[:n // 3] + [ld(1, cut)] + nodes[n // 3:]),
+                   (sys.argv[6], tensors[:n // 3] + [ld(5, cut)] + tensors[n // 3:] + nodes)):
+	data = m.SerializeToString() + ld(7, b"".join(body) + rest.SerializeToString())
+	open(path, "wb").write(data)
+	print(data.find(cut), len(data))
 PY
+	{ read -r node_at node_size; read -r init_at init_size; } <"$tmp/cut_at$n"
 	for threads in 1 4; do
 		FUSIONDBG_THREADS=$threads m "$tmp/badnode$n.onnx" "bad node at byte"
 		FUSIONDBG_THREADS=$threads m "$tmp/deepnode$n.onnx" "nested too deeply at byte"
 		FUSIONDBG_THREADS=$threads m "$tmp/badinit$n.onnx" "bad initializer at byte"
+		FUSIONDBG_THREADS=$threads m "$tmp/cutnode$n.onnx" "truncated at byte $node_at of $node_size\)"
+		FUSIONDBG_THREADS=$threads m "$tmp/cutinit$n.onnx" "truncated at byte $init_at of $init_size\)"
 	done
 done
 
