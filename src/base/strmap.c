@@ -231,6 +231,12 @@ static int32_t intern(strpool *p, const char *s, size_t len)
 	return x->id1 - 1;
 }
 
+void strpool_prefetch(const strpool *p, const char *s)
+{
+	if (p->slot_cap && s)
+		__builtin_prefetch(&p->slots[(uint32_t)str_hash(s, strlen(s)) & (p->slot_cap - 1)]);
+}
+
 /* A string with a NUL byte is what C sees of it: the part before. */
 int32_t strpool_id(strpool *p, const char *s, size_t len)
 {

@@ -41,6 +41,9 @@ const char *strpool_internn(strpool *p, const char *s, size_t len);
 int32_t     strpool_id(strpool *p, const char *s, size_t len);          /* interns */
 int32_t     strpool_find(const strpool *p, const char *s, size_t len);  /* -1 when absent */
 void        strpool_reserve(strpool *p, size_t n);
+/* A hint that s is interned or looked up soon: its slot is fetched into the
+ * cache now, so that the misses of a node's few names overlap. */
+void        strpool_prefetch(const strpool *p, const char *s);
 static inline const char *strpool_str(const strpool *p, int32_t id) { return p->strings[id]; }
 
 #endif

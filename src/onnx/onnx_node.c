@@ -286,6 +286,12 @@ static void constant_output(loader *L, int32_t gi, const fd_node *n)
 int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p)
 {
 	fd_node *n = &L->graphs.items[gi].nodes[i];
+	if (!gi) {   /* a big graph's name table misses the cache: one wait for all the names */
+		for (size_t k = 0; k < p->n_input; k++)
+			strpool_prefetch(&L->m->names, p->input[k]);
+		for (size_t k = 0; k < p->n_output; k++)
+			strpool_prefetch(&L->m->names, p->output[k]);
+	}
 	n->op_type = loader_intern(L, p->op_type);
 	n->domain = loader_intern(L, p->domain && strcmp(p->domain, "ai.onnx") ? p->domain : "");
 	if (p->name && p->name[0])
