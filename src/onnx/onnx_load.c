@@ -455,6 +455,18 @@ static int convert_model(loader *L, const uint8_t *bytes, size_t size, const fd_
 
 /* ---- entry points ---------------------------------------------------------- */
 
+int model_infer_shapes(fd_model *m, fd_diags *d)
+{
+	size_t errors = d->errors;
+	if (shape_infer(m, d) < 0) {
+		if (d->errors == errors)
+			diag_error(d, srcpos_file(m->path), "cannot load the model");
+		return -1;
+	}
+	model_mark_used_symbols(m);
+	return 0;
+}
+
 int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size_t size,
                            const fd_load_options *opt, fd_diags *d)
 {
@@ -496,9 +508,8 @@ int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size
 	pb_arena_release(&L.scratch);
 	if (rc)
 		goto fail;
-	if (!(opt && opt->no_shape_inference) && shape_infer(m, d) < 0)
+	if (!(opt && opt->no_shape_inference) && model_infer_shapes(m, d) < 0)
 		goto fail;
-	model_mark_used_symbols(m);
 	return 0;
 fail:
 	if (d->errors == errors)

@@ -82,7 +82,11 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 		arena_release(&s->arena);
 		return -1;
 	}
-	if (model_load_onnx(&s->model, opt->model_path, &opt->load, d) < 0) {
+	/* behind the first screen, shapes are the first run's first job */
+	fd_load_options load = opt->load;
+	s->shapes_pending = opt->background && !load.no_shape_inference;
+	load.no_shape_inference = load.no_shape_inference || opt->background;
+	if (model_load_onnx(&s->model, opt->model_path, &load, d) < 0) {
 		ruleset_release(&s->rules);
 		arena_release(&s->arena);
 		return -1;
@@ -115,6 +119,11 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 
 int session_open_run(fd_session *s, fd_diags *d)
 {
+	if (s->shapes_pending) {
+		if (model_infer_shapes(&s->model, d) < 0)
+			return -1;
+		s->shapes_pending = false;
+	}
 	if (match_ctx_init_types(&s->ctx, &s->model, !s->opt.no_canonicalize, s->rules.fused_types,
 	                         s->rules.n_fused_types, d) < 0)
 		return -1;

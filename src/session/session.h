@@ -80,7 +80,8 @@ typedef struct fd_session_options {
 	bool no_estimates;             /* runs make no memory estimates (a command that prints none):
 	                                * session_estimate and the like are empty */
 	bool background;               /* session_open returns once the model and rules are loaded;
-	                                * the index and the first run go on a thread (session_first_run_*) */
+	                                * shape inference, the index and the first run go on a thread
+	                                * (session_first_run_*) */
 	fd_estimate_options est;
 	fd_rounds_options rounds;      /* --max-rounds, --passes */
 } fd_session_options;
@@ -182,6 +183,7 @@ typedef struct fd_session {
 	fd_yfile **retired;             /* YAML trees replaced by a save (rules pointed into them) */
 	size_t n_retired;
 	bool open;
+	bool shapes_pending;            /* opt.background: the model's shapes are inferred by the first run */
 	bool has_baseline;              /* baseline is run at the first edit; until then it is current */
 	int recovery_lock;              /* 1 + the fd holding this session's recovery lock; 0: none */
 	/* the bindings as the session holds them once one is changed (session_bind.c) */
@@ -200,8 +202,9 @@ void session_close(fd_session *s);
 
 /* With opt.background (session_first_run.c): session_open returned with the
  * model and the rules loaded (s->model, s->rules: their names, priorities
- * and the graph may be read) while a thread builds the match context and
- * runs the rules and estimates. Nothing else of the session may be touched
+ * and the graph's nodes and tensors may be read, not yet their shapes)
+ * while a thread infers the shapes, builds the match context and runs the
+ * rules and estimates. Nothing else of the session may be touched
  * until session_first_run_wait has returned 0: it waits for the thread and
  * returns the run's result (-1 with d: the session is to be closed). done:
  * whether the run has finished (wait would not block); run_ms: how long it

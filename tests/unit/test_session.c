@@ -148,6 +148,16 @@ static void test_background_first_run(void **state)
 	assert_int_equal(session_first_run_wait(&bg, &d), 0);   /* once more: nothing to wait for */
 	assert_int_equal(session_result(&bg)->n_fusions, session_result(&plain)->n_fusions);
 	assert_int_equal(session_result(&bg)->trace.n_events, session_result(&plain)->trace.n_events);
+	/* the shapes, inferred on the thread, are the ones the plain load inferred */
+	const fd_graph *gb = &bg.model.graphs[0], *gp = &plain.model.graphs[0];
+	assert_int_equal(gb->n_tensors, gp->n_tensors);
+	for (int32_t t = 0; t < gb->n_tensors; t++) {
+		assert_int_equal(gb->tensors[t].dtype, gp->tensors[t].dtype);
+		assert_int_equal(gb->tensors[t].shape.rank, gp->tensors[t].shape.rank);
+		for (int32_t k = 0; k < gb->tensors[t].shape.rank; k++)
+			assert_true(gb->tensors[t].shape.dims[k].value == gp->tensors[t].shape.dims[k].value);
+	}
+	assert_true(gp->tensors[gp->n_tensors - 1].shape.rank > 0);   /* shapes there to compare */
 	session_close(&bg);
 	/* closed while still held: released and waited for, nothing leaks */
 	session_test_hold_first_run(true);
