@@ -213,9 +213,8 @@ static struct pool_slot *pool_find(const strpool *p, const char *s, size_t len, 
 
 /* One hash and one probe per call: a new string takes the empty slot the
  * lookup stopped at (the load factor is checked first, so it stays valid). */
-static int32_t intern(strpool *p, const char *s, size_t len)
+static int32_t intern_hashed(strpool *p, const char *s, size_t len, uint32_t h)
 {
-	uint32_t h = (uint32_t)str_hash(s, len);
 	if ((p->n + 1) * 4 > p->slot_cap * 3)
 		pool_rehash(p, p->slot_cap ? p->slot_cap * 2 : 256);
 	struct pool_slot *x = pool_find(p, s, len, h);
@@ -231,10 +230,28 @@ static int32_t intern(strpool *p, const char *s, size_t len)
 	return x->id1 - 1;
 }
 
-void strpool_prefetch(const strpool *p, const char *s)
+static int32_t intern(strpool *p, const char *s, size_t len)
 {
-	if (p->slot_cap && s)
-		__builtin_prefetch(&p->slots[(uint32_t)str_hash(s, strlen(s)) & (p->slot_cap - 1)]);
+	return intern_hashed(p, s, len, (uint32_t)str_hash(s, len));
+}
+
+void strpool_ids(strpool *p, char *const *s, size_t n, int32_t *ids)
+{
+	enum { AHEAD = 16 };
+	size_t len[AHEAD];
+	uint32_t h[AHEAD];
+	for (size_t at = 0; at < n; at += AHEAD) {
+		size_t m = n - at < AHEAD ? n - at : AHEAD;
+		if ((p->n + m) * 4 > p->slot_cap * 3)   /* grown first: the slots fetched stay the ones used */
+			pool_rehash(p, cap_for(p->slot_cap ? p->slot_cap : 256, p->n + m));
+		for (size_t i = 0; i < m; i++) {
+			len[i] = strlen(s[at + i]);
+			h[i] = (uint32_t)str_hash(s[at + i], len[i]);
+			__builtin_prefetch(&p->slots[h[i] & (p->slot_cap - 1)]);
+		}
+		for (size_t i = 0; i < m; i++)
+			ids[at + i] = intern_hashed(p, s[at + i], len[i], h[i]);
+	}
 }
 
 /* A string with a NUL byte is what C sees of it: the part before. */

@@ -41,9 +41,10 @@ const char *strpool_internn(strpool *p, const char *s, size_t len);
 int32_t     strpool_id(strpool *p, const char *s, size_t len);          /* interns */
 int32_t     strpool_find(const strpool *p, const char *s, size_t len);  /* -1 when absent */
 void        strpool_reserve(strpool *p, size_t n);
-/* A hint that s is interned or looked up soon: its slot is fetched into the
- * cache now, so that the misses of a node's few names overlap. */
-void        strpool_prefetch(const strpool *p, const char *s);
+/* ids[i] = strpool_id of s[i] (NUL-terminated) for n strings, hashed and
+ * their slots fetched first: a big pool misses the cache on every lookup,
+ * and the misses of a node's few names then overlap. */
+void        strpool_ids(strpool *p, char *const *s, size_t n, int32_t *ids);
 static inline const char *strpool_str(const strpool *p, int32_t id) { return p->strings[id]; }
 
 #endif

@@ -77,10 +77,29 @@ int32_t loader_tensor_get(loader *L, int32_t gi, const char *name)
 	return main_tensor_get(L, strpool_id(&L->m->names, name, strlen(name)));
 }
 
-void loader_tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids)
+static void tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids)
 {
+	if (gi) {
+		for (size_t i = 0; i < n; i++)
+			ids[i] = names[i][0] ? loader_tensor_get(L, gi, names[i]) : FD_NONE;
+		return;
+	}
+	strpool_ids(&L->m->names, names, n, ids);   /* the main graph's: all names at once */
 	for (size_t i = 0; i < n; i++)
-		ids[i] = names[i] && names[i][0] ? loader_tensor_get(L, gi, names[i]) : FD_NONE;
+		ids[i] = names[i][0] ? main_tensor_get(L, ids[i]) : FD_NONE;
+}
+
+void loader_node_tensors(loader *L, int32_t gi, char **in, size_t n_in, char **out, size_t n_out, int32_t *ids)
+{
+	char *both[16];
+	if (n_in + n_out > sizeof both / sizeof *both) {
+		tensors_get(L, gi, in, n_in, ids);
+		tensors_get(L, gi, out, n_out, ids + n_in);
+		return;
+	}
+	memcpy(both, in, n_in * sizeof *both);
+	memcpy(both + n_in, out, n_out * sizeof *both);
+	tensors_get(L, gi, both, n_in + n_out, ids);
 }
 
 int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr, const Onnx__GraphProto *proto)

@@ -70,8 +70,9 @@ int32_t loader_tensor_find(loader *L, int32_t gi, const char *name);
 int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind);
 /* The tensor named name, created as an activation when new. */
 int32_t loader_tensor_get(loader *L, int32_t gi, const char *name);
-/* ids[i] = the tensor named names[i] (FD_NONE for ""). */
-void loader_tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids);
+/* A node's tensors: ids[i] the one named in[i], ids[n_in + i] out[i]
+ * (FD_NONE for ""). */
+void loader_node_tensors(loader *L, int32_t gi, char **in, size_t n_in, char **out, size_t n_out, int32_t *ids);
 static inline fd_tensor *loader_tensor(loader *L, int32_t gi, int32_t t)
 {
 	return &L->build.items[gi].tensors.items[t];

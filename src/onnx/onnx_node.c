@@ -286,12 +286,6 @@ static void constant_output(loader *L, int32_t gi, const fd_node *n)
 int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p)
 {
 	fd_node *n = &L->graphs.items[gi].nodes[i];
-	if (!gi) {   /* a big graph's name table misses the cache: one wait for all the names */
-		for (size_t k = 0; k < p->n_input; k++)
-			strpool_prefetch(&L->m->names, p->input[k]);
-		for (size_t k = 0; k < p->n_output; k++)
-			strpool_prefetch(&L->m->names, p->output[k]);
-	}
 	n->op_type = loader_intern(L, p->op_type);
 	n->domain = loader_intern(L, p->domain && strcmp(p->domain, "ai.onnx") ? p->domain : "");
 	if (p->name && p->name[0])
@@ -302,8 +296,7 @@ int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p
 	/* one allocation: the outputs follow the inputs */
 	n->inputs = arena_array(&L->m->arena, p->n_input + p->n_output + 1, sizeof *n->inputs);
 	n->outputs = n->inputs + p->n_input;
-	loader_tensors_get(L, gi, p->input, p->n_input, n->inputs);
-	loader_tensors_get(L, gi, p->output, p->n_output, n->outputs);
+	loader_node_tensors(L, gi, p->input, p->n_input, p->output, p->n_output, n->inputs);
 	for (int32_t s = 0; s < n->n_outputs; s++) {
 		fd_tensor *x = n->outputs[s] >= 0 ? loader_tensor(L, gi, n->outputs[s]) : NULL;
 		if (x && x->producer < 0) { /* graph_link reports a second producer */
