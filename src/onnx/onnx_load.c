@@ -495,9 +495,9 @@ int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size
 		goto fail;
 	}
 	/* the main graph's initializers and nodes are checked one by one as they are unpacked */
-	static const wire_skip main_nodes = { &onnx__graph_proto__descriptor, 1,
+	static const wire_skip main_messages = { &onnx__graph_proto__descriptor, 1,
 	                                      1u << GRAPH_NODE | 1u << GRAPH_INITIALIZER };
-	if (wire_check(&onnx__model_proto__descriptor, bytes, size, &main_nodes, &werr)) {
+	if (wire_check(&onnx__model_proto__descriptor, bytes, size, &main_messages, &werr)) {
 		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", werr.why, werr.at, size);
 		goto fail;
 	}
