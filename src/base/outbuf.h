@@ -52,8 +52,20 @@ static inline void ob_char(outbuf *o, char c)
 
 /* Foreign text escaped as text_escape does (text_format.c); NULL: nothing. */
 void ob_text(outbuf *o, const char *s);
-/* A decimal number. */
-void ob_int(outbuf *o, long long v);
+/* A decimal number (a trace writes three an event: no call, no format). */
+static inline void ob_int(outbuf *o, long long v)
+{
+	char d[24];
+	size_t k = sizeof d;
+	unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do {
+		d[--k] = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	if (v < 0)
+		d[--k] = '-';
+	ob_add(o, d + k, sizeof d - k);
+}
 /* txt_fprintf into the buffer: every %s argument escaped. */
 void ob_printf(outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A JSON string literal, quotes included, as json_write_string (json.c). */

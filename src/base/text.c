@@ -131,6 +131,16 @@ char *text_cut(char *dst, size_t size, const char *src)
 		memcpy(dst, src, n + 1);
 		return dst;
 	}
+	if (size < sizeof ELLIPSIS) {   /* no room for the mark: the head that fits */
+		size_t head = size ? size - 1 : 0;
+		while (head > 0 && ((unsigned char)src[head] & 0xc0) == 0x80)
+			head--;
+		if (size) {
+			memcpy(dst, src, head);
+			dst[head] = '\0';
+		}
+		return dst;
+	}
 	/* head + "…" + tail in size - 1 bytes: a third of the room for the tail */
 	size_t room = size - 1 - (sizeof ELLIPSIS - 1);
 	size_t tail_len = room / 3, head = room - tail_len, tail = n - tail_len;

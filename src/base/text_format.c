@@ -592,13 +592,6 @@ void ob_text(outbuf *o, const char *s)
 	o->n = w.n;
 }
 
-void ob_int(outbuf *o, long long v)
-{
-	out w = { .s = o->buf, .n = o->n, .cap = sizeof o->buf, .kind = OUT_FILE, .f = o->f };
-	conv_decimal(&w, &plain_spec, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
-	o->n = w.n;
-}
-
 void ob_printf(outbuf *o, const char *fmt, ...)
 {
 	va_list ap;

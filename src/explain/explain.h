@@ -194,6 +194,10 @@ void explain_rounds_why(const fd_rounds *rd, int32_t rule, int32_t graph, int32_
 /* ---- words (value_text.c) ----------------------------------------------------- */
 /* "conv1 (Conv)" or "Mul_4 (Swish: silu of Sigmoid_3, Mul_4)". Returns buf. */
 char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size);
+/* The same, with *full the label's length uncut (a copy of it fits a buffer
+ * of more than *full bytes). */
+char *explain_unit_label_full(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size,
+                              size_t *full);
 /* The op a composite stands for (fd_composite): "Swish", "Gelu", "LayerNorm", "BiasAdd". */
 const char *explain_composite_name(int kind);
 /* A node's param value and a value the rule writes: "0.0", "[3, 3]",

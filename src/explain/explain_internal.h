@@ -1,11 +1,47 @@
 /* explain_internal.h — what the files that put events in words share:
- * trace_report.c (the seed's checks, the text and JSON trace) and
- * condition_text.c (the checks of the language beyond the seed). Not for
- * other modules: they read explain.h. */
+ * trace_report.c (the seed's checks, the text and JSON trace),
+ * condition_text.c (the checks of the language beyond the seed) and the
+ * writers of a big run's reports (match_report.c, why.c). Not for other
+ * modules: they read explain.h. */
 #ifndef FD_EXPLAIN_INTERNAL_H
 #define FD_EXPLAIN_INTERNAL_H
 #include <stddef.h>
 #include "explain/explain.h"
+
+/* What the writers of a big run keep from one event to the next within a
+ * piece (each piece its own: pieces are written on several threads): the
+ * labels of the units seen lately (an attempt speaks of the same few) and
+ * the rule positions written lately (a rule has a few dozen). NULL where
+ * an event is described alone (explain_event). */
+#define DESCRIBE_LABELS 64
+typedef struct describe_label {
+	int32_t graph, unit;           /* unit -2: empty */
+	size_t full;                   /* the label's length uncut */
+	char text[192];
+} describe_label;
+
+/* A rule position as the text trace writes it: " (rules/x.yaml:21:22)". */
+#define DESCRIBE_WHERES 64
+typedef struct describe_pos {
+	const char *file;              /* NULL: empty */
+	int line, col;
+	size_t len;
+	char text[80];
+} describe_pos;
+
+typedef struct describe_cache {
+	describe_label labels[DESCRIBE_LABELS];
+	describe_pos wheres[DESCRIBE_WHERES];
+} describe_cache;
+
+void describe_cache_init(describe_cache *dc);
+/* explain_unit_label through the cache (dc NULL: none). */
+const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
+                              size_t size);
+/* explain_event through the cache. */
+void explain_event_cached(const fd_match_result *r, describe_cache *dc, uint32_t idx, fd_event_text *o);
+/* explain_why_line through the cache (why.c). */
+char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size);
 
 void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *tensor_name(const fd_graph *g, int64_t t);

@@ -11,6 +11,7 @@
 #include "base/outbuf.h"
 #include "match/match.h"
 #include "explain/explain.h"
+#include "explain/explain_internal.h"
 #include "base/text.h"
 
 static void names_json(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n, bool tensors)
@@ -87,7 +88,8 @@ void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char
 	        (long long)fu->workspace_bytes);
 }
 
-static void rejection_json(outbuf *o, const fd_match_result *r, uint32_t attempt, const char *keys)
+static void rejection_json(outbuf *o, describe_cache *dc, const fd_match_result *r, uint32_t attempt,
+                           const char *keys)
 {
 	const fd_attempt *a = &r->trace.attempts[attempt];
 	char line[1024];
@@ -105,7 +107,7 @@ static void rejection_json(outbuf *o, const fd_match_result *r, uint32_t attempt
 	ob_lit(o, "\", \"code\": \"");
 	ob_lit(o, reason_code((fd_reason)a->reason));
 	ob_lit(o, "\", \"reason\": ");
-	explain_why_line(r, attempt, line, sizeof line);
+	why_line_cached(r, dc, attempt, line, sizeof line);
 	ob_json(o, strncmp(line, "why: ", 5) ? line : line + 5);
 	ob_char(o, '}');
 }
@@ -158,12 +160,14 @@ static void rejections_piece(void *arg, size_t piece, FILE *f)
 	const fd_trace *t = &rp->r->trace;
 	size_t end = (piece + 1) * REJECTION_PIECE < t->n_attempts ? (piece + 1) * REJECTION_PIECE : t->n_attempts;
 	outbuf o;
+	describe_cache dc;
+	describe_cache_init(&dc);
 	ob_init(&o, f);
 	for (size_t i = piece * REJECTION_PIECE; i < end; i++) {
 		if (t->attempts[i].rung == RUNG_FIRED)
 			continue;
 		ob_lit(&o, i == rp->first ? "\n    " : ",\n    ");
-		rejection_json(&o, rp->r, (uint32_t)i, rp->keys);
+		rejection_json(&o, &dc, rp->r, (uint32_t)i, rp->keys);
 	}
 	ob_flush(&o);
 }

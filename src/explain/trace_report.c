@@ -28,6 +28,32 @@ void put(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+void describe_cache_init(describe_cache *dc)
+{
+	for (size_t i = 0; i < DESCRIBE_LABELS; i++)
+		dc->labels[i].unit = -2;
+	for (size_t i = 0; i < DESCRIBE_WHERES; i++)
+		dc->wheres[i].file = NULL;
+}
+
+const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
+                              size_t size)
+{
+	if (!dc)
+		return explain_unit_label(r->ctx, graph, u, buf, size);
+	describe_label *l = &dc->labels[((uint32_t)u + (uint32_t)graph * 7u) % DESCRIBE_LABELS];
+	if (l->unit != u || l->graph != graph) {
+		explain_unit_label_full(r->ctx, graph, u, l->text, sizeof l->text, &l->full);
+		l->graph = graph;
+		l->unit = u;
+	}
+	if (l->full < size && l->full < sizeof l->text) {   /* the whole label, as it would be made here */
+		memcpy(buf, l->text, l->full + 1);
+		return buf;
+	}
+	return explain_unit_label(r->ctx, graph, u, buf, size);
+}
+
 static const char *base_name(const char *p)
 {
 	const char *s = p ? strrchr(p, '/') : NULL;
@@ -161,8 +187,8 @@ static void describe_param(const fd_match_result *r, const fd_event *ev, const f
 		put(o->reason, sizeof o->reason, v.kind == PV_UNKNOWN ? "value not known here" : "value differs");
 }
 
-static void describe_source(const fd_match_result *r, const fd_event *ev, const fd_rule_pattern *pat,
-                            fd_event_text *o)
+static void describe_source(const fd_match_result *r, describe_cache *dc, const fd_event *ev,
+                            const fd_rule_pattern *pat, fd_event_text *o)
 {
 	const fd_graph *g = r->ctx->graphs[ev->graph].g;
 	const fd_rule_op *op = &pat->ops[ev->op];
@@ -170,7 +196,7 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 	size_t len = strlen(o->check);
 	if (ev->sub == -2) {
 		put(o->check + len, sizeof o->check - len, " candidates");
-		explain_unit_label(r->ctx, ev->graph, ev->unit, lab, sizeof lab);
+		cached_unit_label(dc, r, ev->graph, ev->unit, lab, sizeof lab);
 		put(o->expected, sizeof o->expected, "a node reading op%lld's output", (long long)ev->a);
 		put(o->actual, sizeof o->actual, "none");
 		put(o->reason, sizeof o->reason, "nothing reads the output of %s", lab);
@@ -180,7 +206,7 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 	if (ev->sub == -1 || ev->sub <= -3) {
 		int link = ev->sub == -1 ? ev->op - 1 : -3 - ev->sub;
 		put(o->check + len, sizeof o->check - len, " reads op%d", link);
-		explain_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
+		cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
 		put(o->expected, sizeof o->expected, "an output of %s", lab);
 		if (ev->b >= 0)
 			put(o->actual, sizeof o->actual, "input%lld %s", (long long)ev->b, tensor_name(g, ev->a));
@@ -401,7 +427,9 @@ static const fd_attempt *attempt_holding(const fd_trace *t, uint32_t ev)
 	return ev < a->first_event + a->n_events ? a : NULL;
 }
 
-static uint32_t superseded_by(const fd_match_result *r, uint32_t idx, const fd_event *ev)
+/* next: NULL, or a cursor just past idx (the writer's, or explain_event's) to
+ * look ahead from. */
+static uint32_t superseded_by(const fd_match_result *r, const fd_trace_iter *next, uint32_t idx, const fd_event *ev)
 {
 	if (ev->kind != EV_TYPE || ev->status != ST_FAIL)
 		return UINT32_MAX;
@@ -410,7 +438,10 @@ static uint32_t superseded_by(const fd_match_result *r, uint32_t idx, const fd_e
 		return UINT32_MAX;
 	fd_trace_iter it;
 	fd_event x;
-	trace_iter_init(&it, &r->trace, (size_t)idx + 1);
+	if (next && next->i == (size_t)idx + 1)
+		it = *next;   /* no decoding again from a checkpoint */
+	else
+		trace_iter_init(&it, &r->trace, (size_t)idx + 1);
 	for (uint32_t k = idx + 1; k < a->first_event + a->n_events && trace_iter_next(&it, &x); k++) {
 		if (x.kind == EV_BRANCH || x.branch != ev->branch || (x.op >= 0 && x.op < ev->op))
 			return UINT32_MAX;   /* another alternative, or back to an earlier op */
@@ -425,15 +456,16 @@ uint32_t explain_superseded_by(const fd_match_result *r, uint32_t idx)
 	if (idx >= r->trace.n_events)
 		return UINT32_MAX;
 	fd_event ev = trace_event(&r->trace, idx);
-	return superseded_by(r, idx, &ev);
+	return superseded_by(r, NULL, idx, &ev);
 }
 
 /* The words of a superseded type check: what was taken instead. */
-static void say_superseded(const fd_match_result *r, const fd_event *ev, uint32_t by, fd_event_text *o)
+static void say_superseded(const fd_match_result *r, describe_cache *dc, const fd_event *ev, uint32_t by,
+                           fd_event_text *o)
 {
 	fd_event x = trace_event(&r->trace, by);
 	char lab[160];
-	explain_unit_label(r->ctx, x.graph, x.unit, lab, sizeof lab);
+	cached_unit_label(dc, r, x.graph, x.unit, lab, sizeof lab);
 	if (match_composite(r->ctx, x.graph, x.unit) && !match_composite(r->ctx, ev->graph, ev->unit))
 		put(o->reason, sizeof o->reason, "direct form absent, canonical form matched: %s", lab);
 	else
@@ -443,7 +475,8 @@ static void say_superseded(const fd_match_result *r, const fd_event *ev, uint32_
 }
 
 /* explain_event of an event already decoded (the writers walk with a cursor). */
-static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev, fd_event_text *o)
+static void describe(const fd_match_result *r, describe_cache *dc, const fd_trace_iter *next, uint32_t idx,
+                     const fd_event *ev, fd_event_text *o)
 {
 	memset(o, 0, sizeof *o);
 	o->status = ev->status;
@@ -452,7 +485,7 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 	const fd_rule_pattern *pat = rule ? event_pattern(rule, ev->branch) : NULL;
 	const fd_rule_op *op = pat && ev->op >= 0 && ev->op < pat->n_ops ? &pat->ops[ev->op] : NULL;
 	if (ev->unit >= 0)
-		explain_unit_label(r->ctx, ev->graph, ev->unit, o->subject, sizeof o->subject);
+		cached_unit_label(dc, r, ev->graph, ev->unit, o->subject, sizeof o->subject);
 	if (op)
 		op_label(r, ev, op, o->check, sizeof o->check);
 	char lab[160];
@@ -498,7 +531,7 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 			    g->nodes[ev->unit].domain ? g->nodes[ev->unit].domain : "");
 		}
 		if (ev->other >= 0) {
-			explain_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
+			cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
 			put(o->reason, sizeof o->reason, "reads %s of %s", tensor_name(g, ev->a), lab);
 		}
 		if (ev->status == ST_FAIL && !o->reason[0])
@@ -550,7 +583,7 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 		describe_param(r, ev, op, o);
 		break;
 	case EV_SOURCE:
-		describe_source(r, ev, pat, o);
+		describe_source(r, dc, ev, pat, o);
 		break;
 	case EV_ESCAPE:
 		put(o->check, sizeof o->check, "subgraph intermediates");
@@ -634,30 +667,66 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 		if (d)
 			put(o->reason, sizeof o->reason, "%s", d->summary);
 	}
-	uint32_t by = superseded_by(r, idx, ev);
+	uint32_t by = superseded_by(r, next, idx, ev);
 	if (by != UINT32_MAX)
-		say_superseded(r, ev, by, o);
+		say_superseded(r, dc, ev, by, o);
 }
 
-void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)
+void explain_event_cached(const fd_match_result *r, describe_cache *dc, uint32_t idx, fd_event_text *o)
 {
+	fd_trace_iter it;
+	fd_event ev;
 	if (idx >= r->trace.n_events) {
 		memset(o, 0, sizeof *o);
 		return;
 	}
-	fd_event ev = trace_event(&r->trace, idx);
-	describe(r, idx, &ev, o);
+	trace_iter_init(&it, &r->trace, idx);
+	trace_iter_next(&it, &ev);
+	describe(r, dc, &it, idx, &ev, o);
+}
+
+void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)
+{
+	explain_event_cached(r, NULL, idx, o);
 }
 
 /* ---- text ---------------------------------------------------------------- */
 
 /* The text trace's lines go through an outbuf (no printf per field): a
  * trace of a big model is millions of them. */
-static void write_event_line(outbuf *o, const fd_match_result *r, uint32_t idx, const fd_event *ev,
-                             const char *indent)
+/* " (file:line:col)" of a position with a file and a line. */
+static void write_where(outbuf *o, describe_cache *dc, const fd_srcpos *p)
+{
+	describe_pos *w = &dc->wheres[((uint32_t)p->line * 31u + (uint32_t)p->col) % DESCRIBE_WHERES];
+	if (w->file != p->file || w->line != p->line || w->col != p->col) {
+		strbuf b = { 0 };
+		if (strlen(p->file) < 200) {   /* explain_where's text, which only a long path cuts */
+			txt_sb_printf(&b, " (%s:%d:%d)", p->file, p->line, p->col);
+		} else {
+			char where[256];
+			txt_sb_printf(&b, " (%s)", explain_where(p, where, sizeof where));
+		}
+		if (b.n >= sizeof w->text) {
+			ob_add(o, b.s, b.n);
+			sb_release(&b);
+			return;
+		}
+		memcpy(w->text, b.s, b.n);
+		w->len = b.n;
+		w->file = p->file;
+		w->line = p->line;
+		w->col = p->col;
+		sb_release(&b);
+	}
+	ob_add(o, w->text, w->len);
+}
+
+/* next: the cursor the event was read with, or NULL. */
+static void write_event_line(outbuf *o, describe_cache *dc, const fd_trace_iter *next, const fd_match_result *r,
+                             uint32_t idx, const fd_event *ev, const char *indent)
 {
 	fd_event_text t;
-	describe(r, idx, ev, &t);
+	describe(r, dc, next, idx, ev, &t);
 	const char *status = ev_status_name((fd_ev_status)t.status);
 	size_t n = strlen(status);
 	ob_lit(o, indent);
@@ -686,20 +755,8 @@ static void write_event_line(outbuf *o, const fd_match_result *r, uint32_t idx, 
 		ob_lit(o, " — ");
 		ob_text(o, t.reason);
 	}
-	if (t.where.file && t.where.line) {
-		ob_lit(o, " (");
-		if (strlen(t.where.file) < 200) {   /* explain_where's text, which only a long path cuts */
-			ob_text(o, t.where.file);
-			ob_char(o, ':');
-			ob_int(o, t.where.line);
-			ob_char(o, ':');
-			ob_int(o, t.where.col);
-		} else {
-			char where[256];
-			ob_text(o, explain_where(&t.where, where, sizeof where));
-		}
-		ob_char(o, ')');
-	}
+	if (t.where.file && t.where.line)
+		write_where(o, dc, &t.where);
 	ob_char(o, '\n');
 }
 
@@ -716,15 +773,15 @@ static const char *graph_label(const fd_match_result *r, int32_t gi, char *buf, 
 
 /* Attempt ai, its events read from it (left after the last); first: its
  * first event when the caller has already read it, else NULL. */
-static void write_attempt(outbuf *o, const fd_match_result *r, uint32_t ai, fd_trace_iter *it,
-                          const fd_event *first)
+static void write_attempt(outbuf *o, describe_cache *dc, const fd_match_result *r, uint32_t ai,
+                          fd_trace_iter *it, const fd_event *first)
 {
 	const fd_attempt *a = &r->trace.attempts[ai];
 	const fd_rule *rule = &r->rules->rules[a->rule];
 	char lab[192], gl[192];
 	if (a->anchor >= 0)
 		ob_printf(o, "  attempt %u %s @ %s [graph %s]: %s %s\n", ai, rule->name,
-		        explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab),
+		        cached_unit_label(dc, r, a->graph, a->anchor, lab, sizeof lab),
 		        graph_label(r, a->graph, gl, sizeof gl), rung_name((fd_rung)a->rung), reason_code((fd_reason)a->reason));
 	else
 		ob_printf(o, "  attempt %u %s: %s %s\n", ai, rule->name, rung_name((fd_rung)a->rung),
@@ -739,7 +796,7 @@ static void write_attempt(outbuf *o, const fd_match_result *r, uint32_t ai, fd_t
 			break;
 		if (ev.kind == EV_RULE && ev.status == ST_INFO)
 			continue;
-		write_event_line(o, r, e, &ev, e == a->decisive ? "  > " : "    ");
+		write_event_line(o, dc, it, r, e, &ev, e == a->decisive ? "  > " : "    ");
 	}
 }
 
@@ -747,9 +804,11 @@ void explain_attempt_text(FILE *f, const fd_match_result *r, uint32_t ai)
 {
 	fd_trace_iter it;
 	outbuf o;
+	describe_cache dc;
+	describe_cache_init(&dc);
 	ob_init(&o, f);
 	trace_iter_init(&it, &r->trace, r->trace.attempts[ai].first_event);
-	write_attempt(&o, r, ai, &it, NULL);
+	write_attempt(&o, &dc, r, ai, &it, NULL);
 	ob_flush(&o);
 }
 
@@ -799,7 +858,8 @@ static void pieces_release(trace_pieces *tp)
 /* Events from..to of the text trace (from: an attempt's first event, or
  * the first after the canonical forms); ai: the first attempt not ending
  * before from. */
-static void write_events(outbuf *o, const fd_match_result *r, uint32_t from, uint32_t to, size_t ai)
+static void write_events(outbuf *o, describe_cache *dc, const fd_match_result *r, uint32_t from, uint32_t to,
+                         size_t ai)
 {
 	const fd_trace *t = &r->trace;
 	fd_trace_iter it;
@@ -811,7 +871,7 @@ static void write_events(outbuf *o, const fd_match_result *r, uint32_t from, uin
 			const fd_rule *rule = &r->rules->rules[ev->rule];
 			fd_event_text d;
 			char where[256];
-			describe(r, e, ev, &d);
+			describe(r, dc, &it, e, ev, &d);
 			explain_where(&d.where, where, sizeof where);
 			const fd_rule_stats *st = &r->stats[ev->rule];
 			ob_printf(o, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
@@ -824,7 +884,7 @@ static void write_events(outbuf *o, const fd_match_result *r, uint32_t from, uin
 			ai++;
 		if (ai < t->n_attempts && t->attempts[ai].first_event <= e) {
 			const fd_attempt *a = &t->attempts[ai];
-			write_attempt(o, r, (uint32_t)ai, &it, a->first_event == e ? &cur : NULL);
+			write_attempt(o, dc, r, (uint32_t)ai, &it, a->first_event == e ? &cur : NULL);
 			e = a->first_event + a->n_events - 1;
 			trace_iter_seek(&it, e + 1);   /* what the loop reads next */
 			ai++;
@@ -836,8 +896,10 @@ static void trace_text_piece(void *arg, size_t i, FILE *f)
 {
 	const trace_pieces *tp = arg;
 	outbuf o;
+	describe_cache dc;
+	describe_cache_init(&dc);
 	ob_init(&o, f);
-	write_events(&o, tp->r, tp->start[i], tp->start[i + 1], tp->attempt[i]);
+	write_events(&o, &dc, tp->r, tp->start[i], tp->start[i + 1], tp->attempt[i]);
 	ob_flush(&o);
 }
 
@@ -851,6 +913,8 @@ void explain_trace_text(FILE *f, const fd_match_result *r)
 	fd_trace_iter it;
 	fd_event cur;
 	outbuf o;
+	describe_cache dc;
+	describe_cache_init(&dc);
 	ob_init(&o, f);
 	trace_iter_init(&it, t, 0);
 	for (; trace_iter_next(&it, &cur) && cur.kind == EV_COMPOSITE; e++) {
@@ -858,7 +922,7 @@ void explain_trace_text(FILE *f, const fd_match_result *r)
 			ob_printf(&o, "canonical forms%s\n", r->ctx->canonicalize ? "" : " (off)");
 			header = true;
 		}
-		write_event_line(&o, r, e, &cur, "  ");
+		write_event_line(&o, &dc, &it, r, e, &cur, "  ");
 	}
 	ob_flush(&o);
 	trace_pieces tp;
@@ -869,11 +933,12 @@ void explain_trace_text(FILE *f, const fd_match_result *r)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_event(outbuf *o, const fd_match_result *r, uint32_t idx, const fd_event *ev)
+static void json_event(outbuf *o, describe_cache *dc, const fd_trace_iter *next, const fd_match_result *r,
+                       uint32_t idx, const fd_event *ev)
 {
 	fd_event_text t;
 	char where[256];
-	describe(r, idx, ev, &t);
+	describe(r, dc, next, idx, ev, &t);
 	explain_where(&t.where, where, sizeof where);
 	ob_lit(o, "{\"index\": ");
 	ob_int(o, idx);
@@ -904,11 +969,13 @@ void explain_trace_json_composites(FILE *f, const fd_match_result *r)
 	fd_trace_iter it;
 	fd_event ev;
 	outbuf o;
+	describe_cache dc;
+	describe_cache_init(&dc);
 	ob_init(&o, f);
 	trace_iter_init(&it, &r->trace, 0);
 	for (; trace_iter_next(&it, &ev) && ev.kind == EV_COMPOSITE; e++) {
 		ob_lit(&o, e ? ", " : "");
-		json_event(&o, r, e, &ev);
+		json_event(&o, &dc, &it, r, e, &ev);
 	}
 	ob_flush(&o);
 }
@@ -922,6 +989,8 @@ static void trace_json_piece(void *arg, size_t i, FILE *f)
 	fd_trace_iter it;
 	fd_event ev;
 	outbuf o;
+	describe_cache dc;
+	describe_cache_init(&dc);
 	ob_init(&o, f);
 	trace_iter_init(&it, t, 0);
 	for (size_t ai = tp->attempt[i]; ai < tp->attempt[i + 1]; ai++) {
@@ -938,7 +1007,7 @@ static void trace_json_piece(void *arg, size_t i, FILE *f)
 		else
 			ob_lit(&o, "null");
 		ob_lit(&o, ", \"unit\": ");
-		ob_json(&o, a->anchor >= 0 ? explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab) : "");
+		ob_json(&o, a->anchor >= 0 ? cached_unit_label(&dc, r, a->graph, a->anchor, lab, sizeof lab) : "");
 		ob_lit(&o, ", \"graph\": ");
 		ob_int(&o, a->graph);
 		ob_lit(&o, ", \"branch\": ");
@@ -953,7 +1022,7 @@ static void trace_json_piece(void *arg, size_t i, FILE *f)
 		trace_iter_seek(&it, a->first_event);
 		for (uint32_t k = 0; k < a->n_events && trace_iter_next(&it, &ev); k++) {
 			ob_lit(&o, k ? ", " : "");
-			json_event(&o, r, a->first_event + k, &ev);
+			json_event(&o, &dc, &it, r, a->first_event + k, &ev);
 		}
 		ob_lit(&o, "]}");
 	}

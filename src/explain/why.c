@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explain/explain.h"
+#include "explain/explain_internal.h"
 #include "base/text.h"
 
 /* ---- ranking and finding attempts ----------------------------------------- */
@@ -125,19 +126,19 @@ uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t gr
 
 /* ---- the one line ---------------------------------------------------------- */
 
-char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t size)
+char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size)
 {
 	const fd_attempt *a = &r->trace.attempts[ai];
 	const fd_rule *rule = &r->rules->rules[a->rule];
 	char lab[192], where[256];
 	fd_event_text t;
 	if (a->decisive != UINT32_MAX)
-		explain_event(r, a->decisive, &t);
+		explain_event_cached(r, dc, a->decisive, &t);
 	else
 		memset(&t, 0, sizeof t);
 	explain_where(&t.where, where, sizeof where);
 	if (a->anchor >= 0)
-		explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab);
+		cached_unit_label(dc, r, a->graph, a->anchor, lab, sizeof lab);
 	if (a->rung == RUNG_FIRED) {
 		const fd_fusion *f = &r->fusions[a->fusion];
 		text_cutf(buf, size, "%s fires on %s: %d nodes fused into %s [FD-OK]", rule->name, lab, f->n_nodes,
@@ -165,6 +166,11 @@ char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t 
 		text_cutf(buf, size, "why: %s did not fire on %s: %s [%s]%s%s", rule->name, lab, detail,
 		         reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
 	return buf;
+}
+
+char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t size)
+{
+	return why_line_cached(r, NULL, ai, buf, size);
 }
 
 /* ---- why not here? --------------------------------------------------------- */

@@ -4,6 +4,7 @@
  * HTML-label escaping, head…tail cuts on UTF-8 boundaries; the formatter's
  * own conversions against snprintf, the outbuf against the FILE printers,
  * and pieces written in order from several threads. */
+#include <limits.h>
 #include <setjmp.h>
 #include <math.h>
 #include <stdarg.h>
@@ -100,6 +101,12 @@ static void test_cut(void **state)
 	txt_cutf(out, sizeof out, "%s-%s", "aaaaaaaaaaaa", "b\x1b");
 	assert_true(text_is_safe(out));
 	assert_int_equal(out[strlen(out) - 1], 'e');   /* ends "…b\e" */
+	/* no room for the mark: the head that fits, whole characters */
+	char tiny[4] = "xyz";
+	assert_string_equal(text_cut(tiny, 1, "abc"), "");
+	assert_string_equal(text_cut(tiny, 3, "abcdef"), "ab");
+	assert_string_equal(text_cut(tiny, 3, "a\xc3\xa9z"), "a");
+	assert_string_equal(text_cut(tiny, 4, "abc"), "abc");
 }
 
 /* The eight-at-a-time scan stops at the first byte that needs an escape,
@@ -215,6 +222,12 @@ static void test_outbuf(void **state)
 		fprintf(fa, "%lld\n", -(long long)i);
 		ob_int(&o, -(long long)i);
 		ob_char(&o, '\n');
+	}
+	const long long edges[] = { 0, 9, 10, 99, 100, 1000000007, LLONG_MAX, LLONG_MIN, -1 };
+	for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) {
+		fprintf(fa, "%lld,", edges[i]);
+		ob_int(&o, edges[i]);
+		ob_char(&o, ',');
 	}
 	ob_flush(&o);
 	fclose(fa);

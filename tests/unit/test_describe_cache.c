@@ -1,0 +1,133 @@
+/* test_describe_cache.c — what the writers of a big run keep between events
+ * (explain_internal.h's describe_cache) changes no byte: a unit label
+ * through the cache is explain_unit_label's at every buffer size (names of
+ * 300 bytes cut head…tail, composites, no unit), on a first look and a
+ * second, after other units took its slot; an event described through the
+ * cache is explain_event's; a why line through one cache kept over every
+ * attempt is explain_why_line's. Run from the repository root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "match/match.h"
+#include "rules/rules.h"
+#include "explain/explain.h"
+#include "explain/explain_internal.h"
+#include "onnx/onnx.h"
+
+typedef struct run { fd_model m; fd_ruleset rs; fd_match_ctx ctx; fd_match_result r; } run;
+
+static void run_model(run *x, const char *path)
+{
+	fd_diags d;
+	diags_init(&d);
+	fd_load_options lo = { 0 };
+	assert_int_equal(model_load_onnx(&x->m, path, &lo, &d), 0);
+	ruleset_init(&x->rs);
+	assert_int_equal(ruleset_load(&x->rs, "rules", &d), 0);
+	diags_release(&d);
+	match_ctx_init(&x->ctx, &x->m, true, NULL);
+	match_result_init(&x->r);
+	assert_int_equal(match_run(&x->ctx, &x->rs, NULL, &x->r), 0);
+}
+
+static void run_release(run *x)
+{
+	match_result_release(&x->r);
+	match_ctx_release(&x->ctx);
+	ruleset_release(&x->rs);
+	model_release(&x->m);
+}
+
+static const char *const models[] = {
+	"tests/data/hostile/long_names.onnx",     /* 300-byte names: every label cut */
+	"tests/data/hostile/hostile_names.onnx",
+	"samples/conv_add_silu.onnx",             /* composites */
+	"samples/attention_masked.onnx",
+};
+
+static const size_t sizes[] = { 2, 5, 20, 64, 159, 160, 161, 191, 192, 193, 300, 1024 };
+
+static void check_labels(run *x, describe_cache *dc, int32_t gi, int32_t u)
+{
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		char want[1024], got[1024];
+		explain_unit_label(x->r.ctx, gi, u, want, sizes[s]);
+		const char *p = cached_unit_label(dc, &x->r, gi, u, got, sizes[s]);
+		assert_ptr_equal(p, got);
+		assert_string_equal(got, want);
+	}
+}
+
+static void test_labels(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < sizeof models / sizeof *models; k++) {
+		run x;
+		run_model(&x, models[k]);
+		describe_cache dc;
+		describe_cache_init(&dc);
+		for (int pass = 0; pass < 2; pass++)   /* a miss, then a hit (or another unit's slot) */
+			for (int32_t gi = 0; gi < x.ctx.n_graphs; gi++) {
+				int32_t n = x.ctx.graphs[gi].n_units;
+				for (int32_t u = -1; u <= n; u++)
+					check_labels(&x, &dc, gi, pass ? n - 1 - u : u);
+			}
+		run_release(&x);
+	}
+}
+
+static void assert_same_text(const fd_event_text *a, const fd_event_text *b)
+{
+	assert_string_equal(a->check, b->check);
+	assert_string_equal(a->subject, b->subject);
+	assert_string_equal(a->expected, b->expected);
+	assert_string_equal(a->actual, b->actual);
+	assert_string_equal(a->reason, b->reason);
+	assert_ptr_equal(a->where.file, b->where.file);
+	assert_int_equal(a->where.line, b->where.line);
+	assert_int_equal(a->where.col, b->where.col);
+	assert_int_equal(a->status, b->status);
+	assert_int_equal(a->superseded, b->superseded);
+}
+
+static void test_events_and_why_lines(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < sizeof models / sizeof *models; k++) {
+		run x;
+		run_model(&x, models[k]);
+		describe_cache dc;
+		describe_cache_init(&dc);
+		size_t superseded = 0;
+		for (uint32_t e = 0; e <= x.r.trace.n_events; e++) {   /* one past the end: the empty text */
+			fd_event_text want, got;
+			explain_event(&x.r, e, &want);
+			explain_event_cached(&x.r, &dc, e, &got);
+			assert_same_text(&got, &want);
+			superseded += want.superseded;
+		}
+		for (uint32_t a = 0; a < x.r.trace.n_attempts; a++) {
+			char want[1024], got[1024];
+			explain_why_line(&x.r, a, want, sizeof want);
+			why_line_cached(&x.r, &dc, a, got, sizeof got);
+			assert_string_equal(got, want);
+		}
+		if (!strcmp(models[k], "samples/conv_add_silu.onnx"))
+			assert_true(superseded > 0);   /* the look-ahead from the cursor was taken */
+		run_release(&x);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_labels),
+		cmocka_unit_test(test_events_and_why_lines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
