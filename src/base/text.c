@@ -178,6 +178,32 @@ size_t text_append(char *dst, size_t size, size_t at, const char *a, const char 
 	return at + na + nb;
 }
 
+size_t text_put_at(char *dst, size_t size, size_t at, const char *s)
+{
+	if (at >= size)
+		return at;
+	size_t n = strlen(s), room = size - at - 1, k = n < room ? n : room;
+	memcpy(dst + at, s, k);
+	dst[at + k] = '\0';
+	text_mark_cut(dst, size, at + n);
+	return at + n < size ? at + n : size;
+}
+
+size_t text_put_int_at(char *dst, size_t size, size_t at, long long v)
+{
+	char d[24];
+	size_t k = sizeof d;
+	unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	d[--k] = '\0';
+	do {
+		d[--k] = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	if (v < 0)
+		d[--k] = '-';
+	return text_put_at(dst, size, at, d + k);
+}
+
 /* ---- DOT and HTML-like labels --------------------------------------------------- */
 
 void text_dot_escape(strbuf *b, const char *s)

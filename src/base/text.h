@@ -65,6 +65,11 @@ char *text_mark_cut(char *dst, size_t size, size_t n);
  * whole length, so a join of names goes on as with snprintf and ends with
  * text_mark_cut. */
 size_t text_append(char *dst, size_t size, size_t at, const char *a, const char *b);
+/* buf_printf(dst, size, at, "%s", s) (strbuf.h) without the format: s
+ * from at, a cut marked "…"; returns the end, at most size. */
+size_t text_put_at(char *dst, size_t size, size_t at, const char *s);
+/* The same of a decimal number. */
+size_t text_put_int_at(char *dst, size_t size, size_t at, long long v);
 /* The same as text_cutf, every %s argument escaped with text_escape first. */
 char *txt_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

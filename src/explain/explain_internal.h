@@ -10,8 +10,9 @@
 
 /* What the writers of a big run keep from one event to the next within a
  * piece (each piece its own: pieces are written on several threads): the
- * labels of the units seen lately (an attempt speaks of the same few) and
- * the rule positions written lately (a rule has a few dozen). NULL where
+ * labels of the units seen lately (an attempt speaks of the same few), the
+ * labels of the pattern ops and the rule positions written lately (a rule
+ * has a few dozen). NULL where
  * an event is described alone (explain_event). */
 #define DESCRIBE_LABELS 64
 typedef struct describe_label {
@@ -21,7 +22,7 @@ typedef struct describe_label {
 } describe_label;
 
 /* A rule position as the text trace writes it: " (rules/x.yaml:21:22)". */
-#define DESCRIBE_WHERES 64
+#define DESCRIBE_WHERES 256
 typedef struct describe_pos {
 	const char *file;              /* NULL: empty */
 	int line, col;
@@ -29,8 +30,18 @@ typedef struct describe_pos {
 	char text[80];
 } describe_pos;
 
+/* A pattern op's label ("op2 Relu"), for an op of one type. */
+#define DESCRIBE_OPS 64
+typedef struct describe_op {
+	const fd_rule_op *op;          /* NULL: empty */
+	int index;                     /* its position in the pattern */
+	size_t len;
+	char text[96];                 /* fd_event_text.check's size */
+} describe_op;
+
 typedef struct describe_cache {
 	describe_label labels[DESCRIBE_LABELS];
+	describe_op ops[DESCRIBE_OPS];
 	describe_pos wheres[DESCRIBE_WHERES];
 } describe_cache;
 

@@ -34,6 +34,8 @@ void describe_cache_init(describe_cache *dc)
 		dc->labels[i].unit = -2;
 	for (size_t i = 0; i < DESCRIBE_WHERES; i++)
 		dc->wheres[i].file = NULL;
+	for (size_t i = 0; i < DESCRIBE_OPS; i++)
+		dc->ops[i].op = NULL;
 }
 
 const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
@@ -52,6 +54,28 @@ const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int3
 		return buf;
 	}
 	return explain_unit_label(r->ctx, graph, u, buf, size);
+}
+
+_Static_assert(sizeof ((describe_op *)0)->text == sizeof ((fd_event_text *)0)->check,
+               "an op's label is cut as the check it is copied into");
+
+/* op_label into o->check, through the cache for an op of one type (its
+ * label is the same at every event). */
+static void check_label(describe_cache *dc, const fd_match_result *r, const fd_event *ev, const fd_rule_op *op,
+                        fd_event_text *o)
+{
+	if (!dc || op->n_types != 1) {
+		op_label(r, ev, op, o->check, sizeof o->check);
+		return;
+	}
+	describe_op *c = &dc->ops[((uintptr_t)op >> 4 ^ (uint32_t)ev->op) % DESCRIBE_OPS];
+	if (c->op != op || c->index != ev->op) {
+		op_label(r, ev, op, c->text, sizeof c->text);
+		c->len = strlen(c->text);
+		c->op = op;
+		c->index = ev->op;
+	}
+	memcpy(o->check, c->text, c->len + 1);
 }
 
 static const char *base_name(const char *p)
@@ -225,11 +249,13 @@ static void describe_source(const fd_match_result *r, describe_cache *dc, const 
 	put(o->check + len, sizeof o->check - len, " input%d", src->input);
 	size_t at = 0;
 	o->expected[0] = '\0';
-	if (src->from_op >= 0)
-		at += (size_t)snprintf(o->expected, sizeof o->expected, "from op%d", src->from_op);
+	if (src->from_op >= 0) {
+		put(o->expected, sizeof o->expected, "from op%d", src->from_op);   /* short: never cut */
+		at = strlen(o->expected);
+	}
 	if (src->source_type != SRC_UNSET && at < sizeof o->expected)
-		snprintf(o->expected + at, sizeof o->expected - at, "%ssource_type %s", at ? ", " : "",
-		         source_type_name(src->source_type));
+		text_append(o->expected, sizeof o->expected, at, at ? ", source_type " : "source_type ",
+		            source_type_name(src->source_type));
 	tensor_origin(r, ev->graph, ev->a, origin, sizeof origin);
 	if (ev->b != src->input && ev->a >= 0)
 		put(o->actual, sizeof o->actual, "%s (slot %lld, inputs swapped)", origin, (long long)ev->b);
@@ -304,12 +330,11 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 	}
 	switch (c->kind) {
 	case CONSTRAINT_DTYPE_MATCH: {
-		size_t at = (size_t)snprintf(o->expected, sizeof o->expected, "one of [");
+		size_t at = text_append(o->expected, sizeof o->expected, 0, "one of [", "");
 		for (int i = 0; i < c->n_allowed_dtypes && at < sizeof o->expected; i++)
-			at += (size_t)snprintf(o->expected + at, sizeof o->expected - at, "%s%s", i ? ", " : "",
-			                       dtype_name(c->allowed_dtypes[i]));
+			at = text_append(o->expected, sizeof o->expected, at, i ? ", " : "", dtype_name(c->allowed_dtypes[i]));
 		if (at < sizeof o->expected)
-			snprintf(o->expected + at, sizeof o->expected - at, "]");
+			text_append(o->expected, sizeof o->expected, at, "]", "");
 		if (ev->other >= 0)
 			put(o->actual, sizeof o->actual, "%s is %s", tensor_name(g, ev->other), dtype_name((int32_t)ev->a));
 		else
@@ -487,7 +512,7 @@ static void describe(const fd_match_result *r, describe_cache *dc, const fd_trac
 	if (ev->unit >= 0)
 		cached_unit_label(dc, r, ev->graph, ev->unit, o->subject, sizeof o->subject);
 	if (op)
-		op_label(r, ev, op, o->check, sizeof o->check);
+		check_label(dc, r, ev, op, o);
 	char lab[160];
 	switch ((fd_event_kind)ev->kind) {
 	case EV_RULE:
@@ -645,7 +670,8 @@ static void describe(const fd_match_result *r, describe_cache *dc, const fd_trac
 		const fd_fusion *f = &r->fusions[ev->a];
 		put(o->check, sizeof o->check, ev->kind == EV_FIRE ? "fire" : "rewrite");
 		if (ev->kind == EV_FIRE) {
-			size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "fused %d nodes", f->n_nodes);
+			put(o->reason, sizeof o->reason, "fused %d nodes", f->n_nodes);   /* short: never cut */
+			size_t at = strlen(o->reason);
 			absent_ops_text(r, f, o->reason + at, sizeof o->reason - at);
 		} else {
 			size_t at = text_append(o->reason, sizeof o->reason, 0, rule->target_op ? rule->target_op : "?",
@@ -697,7 +723,8 @@ void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)
 /* " (file:line:col)" of a position with a file and a line. */
 static void write_where(outbuf *o, describe_cache *dc, const fd_srcpos *p)
 {
-	describe_pos *w = &dc->wheres[((uint32_t)p->line * 31u + (uint32_t)p->col) % DESCRIBE_WHERES];
+	uint32_t h = (uint32_t)p->line * 0x9e3779b1u ^ (uint32_t)p->col * 0x85ebca6bu ^ (uint32_t)((uintptr_t)p->file >> 3);
+	describe_pos *w = &dc->wheres[(h ^ h >> 16) % DESCRIBE_WHERES];
 	if (w->file != p->file || w->line != p->line || w->col != p->col) {
 		strbuf b = { 0 };
 		if (strlen(p->file) < 200) {   /* explain_where's text, which only a long path cuts */

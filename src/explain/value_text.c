@@ -78,29 +78,31 @@ char *explain_pval(const fd_pval *v, char *buf, size_t size)
 		return buf;
 	buf[0] = '\0';
 	switch (v->kind) {
-	case PV_ABSENT: buf_printf(buf, size, 0, "absent"); break;
-	case PV_NO_SUCH: buf_printf(buf, size, 0, "no such param"); break;
-	case PV_UNKNOWN: buf_printf(buf, size, 0, "unknown"); break;
-	case PV_INT: buf_printf(buf, size, 0, "%lld", (long long)v->i); break;
-	case PV_BOOL: buf_printf(buf, size, 0, "%s", v->i ? "true" : "false"); break;
+	/* text_put_at: buf_printf of each piece without a format (a trace
+	 * prints a value per param check) */
+	case PV_ABSENT: text_put_at(buf, size, 0, "absent"); break;
+	case PV_NO_SUCH: text_put_at(buf, size, 0, "no such param"); break;
+	case PV_UNKNOWN: text_put_at(buf, size, 0, "unknown"); break;
+	case PV_INT: text_put_int_at(buf, size, 0, (long long)v->i); break;
+	case PV_BOOL: text_put_at(buf, size, 0, v->i ? "true" : "false"); break;
 	case PV_FLOAT: append_float(buf, size, 0, v->f); break;
 	case PV_STRING: buf_printf(buf, size, 0, "\"%s\"", v->s); break;
 	case PV_INTS:
 	case PV_FLOATS:
-		at = buf_printf(buf, size, at, "[");
+		at = text_put_at(buf, size, at, "[");
 		for (int64_t k = 0; k < v->n; k++) {
 			if (k)
-				at = buf_printf(buf, size, at, ", ");
+				at = text_put_at(buf, size, at, ", ");
 			if (k >= 16) {
-				at = buf_printf(buf, size, at, "…");
+				at = text_put_at(buf, size, at, "…");
 				break;
 			}
 			if (v->kind == PV_INTS)
-				at = buf_printf(buf, size, at, "%lld", (long long)pval_ints(v)[k]);
+				at = text_put_int_at(buf, size, at, (long long)pval_ints(v)[k]);
 			else
 				at = append_float(buf, size, at, pval_floats(v)[k]);
 		}
-		buf_printf(buf, size, at, "]");
+		text_put_at(buf, size, at, "]");
 		break;
 	}
 	return buf;
@@ -109,19 +111,21 @@ char *explain_pval(const fd_pval *v, char *buf, size_t size)
 static size_t yval_append(const fd_yval *v, char *buf, size_t size, size_t at)
 {
 	if (!v || v->kind == YV_NULL)
-		return buf_printf(buf, size, at, "null");
+		return text_put_at(buf, size, at, "null");
+	if (v->kind == YV_SCALAR && v->quoted)
+		return buf_printf(buf, size, at, "\"%s\"", v->text ? v->text : "");
 	if (v->kind == YV_SCALAR)
-		return buf_printf(buf, size, at, v->quoted ? "\"%s\"" : "%s", v->text ? v->text : "");
+		return text_put_at(buf, size, at, v->text ? v->text : "");
 	if (v->kind == YV_SEQ) {
-		at = buf_printf(buf, size, at, "[");
+		at = text_put_at(buf, size, at, "[");
 		for (size_t k = 0; k < v->n; k++) {
 			if (k)
-				at = buf_printf(buf, size, at, ", ");
+				at = text_put_at(buf, size, at, ", ");
 			at = yval_append(v->items[k], buf, size, at);
 		}
-		return buf_printf(buf, size, at, "]");
+		return text_put_at(buf, size, at, "]");
 	}
-	return buf_printf(buf, size, at, "{…}");
+	return text_put_at(buf, size, at, "{…}");
 }
 
 char *explain_yval(const fd_yval *v, char *buf, size_t size)

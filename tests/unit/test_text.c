@@ -109,14 +109,39 @@ static void test_cut(void **state)
 	assert_string_equal(text_cut(tiny, 4, "abc"), "abc");
 }
 
+/* text_put_at and text_put_int_at write what buf_printf writes, in every
+ * room: a fit, a cut on a character, no room at all. */
+static void test_put_at(void **state)
+{
+	(void)state;
+	const char *pieces[] = { "", "ab", "caf\xc3\xa9 au lait", "\xe2\x80\xa6\xe2\x80\xa6", "0123456789abcdef" };
+	const long long nums[] = { 0, -7, 12345, LLONG_MIN, LLONG_MAX };
+	for (size_t size = 1; size <= 24; size++)
+		for (size_t at = 0; at <= size + 1; at++)
+			for (size_t k = 0; k < 5; k++) {
+				char want[32], got[32];
+				memset(want, 'x', sizeof want);
+				memset(got, 'x', sizeof got);
+				want[sizeof want - 1] = got[sizeof got - 1] = '\0';
+				size_t a = buf_printf(want, size, at, "%s", pieces[k]);
+				size_t b = text_put_at(got, size, at, pieces[k]);
+				assert_int_equal(b, a);
+				assert_memory_equal(got, want, size);
+				a = buf_printf(want, size, at, "%lld", nums[k]);
+				b = text_put_int_at(got, size, at, nums[k]);
+				assert_int_equal(b, a);
+				assert_memory_equal(got, want, size);
+			}
+}
+
 /* The eight-at-a-time scan stops at the first byte that needs an escape,
  * wherever it is in a word and whatever is next to it. */
 static void test_plain_run(void **state)
 {
 	const char bad_text[] = { '\n', 0x1f, 0x7f, (char)0x80, (char)0xff, '\0' };
-	for (size_t n = 1; n <= 24; n++)
+	for (size_t n = 1; n <= 40; n++)   /* short texts, whole blocks and an overlapping tail */
 		for (size_t at = 0; at < n; at++) {
-			char s[32];
+			char s[48];
 			memset(s, '~', n);   /* 0x7e: next to DEL */
 			s[n] = '\0';
 			for (size_t k = 0; k < sizeof bad_text; k++) {
@@ -131,6 +156,13 @@ static void test_plain_run(void **state)
 			assert_int_equal(text_plain_run(s, n, true), at);
 			s[at] = ' ';
 			assert_int_equal(text_plain_run(s, n, true), n);
+			s[at] = '\x01';   /* the first of two counts */
+			if (at + 1 < n) {
+				s[n - 1] = '"';
+				assert_int_equal(text_plain_run(s, n, true), at);
+				s[n - 1] = '~';
+			}
+			s[at] = '~';
 		}
 }
 
@@ -275,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_dot_html),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_plain_run),
+		cmocka_unit_test(test_put_at),
 		cmocka_unit_test(test_format_like_printf),
 		cmocka_unit_test(test_outbuf),
 		cmocka_unit_test(test_ordered_write),
