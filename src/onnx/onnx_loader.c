@@ -97,8 +97,10 @@ void loader_node_tensors(loader *L, int32_t gi, char **in, size_t n_in, char **o
 		tensors_get(L, gi, out, n_out, ids + n_in);
 		return;
 	}
-	memcpy(both, in, n_in * sizeof *both);
-	memcpy(both + n_in, out, n_out * sizeof *both);
+	for (size_t i = 0; i < n_in; i++)
+		both[i] = in[i];
+	for (size_t i = 0; i < n_out; i++)
+		both[n_in + i] = out[i];
 	tensors_get(L, gi, both, n_in + n_out, ids);
 }
 
