@@ -373,9 +373,7 @@ static bool conv_fixed(out *o, const spec *c, double x)
 	if (fabs(d - 0.5) < 1e-3)
 		return false;
 	unsigned long long v = (unsigned long long)r, div = (unsigned long long)scale[prec];
-	char digits[40];
-	int k = snprintf(digits, sizeof digits, "%s%llu", neg ? "-" : "", v / div);   /* small: no float */
-	out_add(o, digits, (size_t)k);
+	conv_decimal(o, &plain_spec, v / div, neg);   /* "-0" too, as printf */
 	if (prec) {
 		char frac[12];
 		unsigned long long f = v % div;

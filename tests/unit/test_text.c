@@ -212,7 +212,7 @@ static void test_format_like_printf(void **state)
 	 * leaves to snprintf (near a half, huge, NaN) print the same */
 	const char *ffmts[] = { "%.0f", "%.1f", "%.2f", "%.6f", "%.9f", "%f", "%g", "%.6g", "%.3g", "%.1g", "%.12f" };
 	double fvals[] = { 0, -0.0, 1, -1, 2.33, 0.125, 0.005, 2.675, 1.005, 99999.5, 123456, 1e6, 1e15, -7.25,
-	                   3.14159265358979, 1.0 / 3, 0.1, NAN, INFINITY, 4.35, 1e-7 };
+	                   3.14159265358979, 1.0 / 3, 0.1, NAN, INFINITY, 4.35, 1e-7, -0.04, -123.4567 };
 	unsigned seed = 12345;
 	for (int k = 0; k < 2000; k++) {
 		for (size_t f = 0; f < sizeof ffmts / sizeof *ffmts; f++) {
