@@ -645,8 +645,12 @@ void ob_text(outbuf *o, const char *s)
 {
 	if (!s)
 		return;
+	size_t n = strlen(s), safe = text_plain_run(s, n, false);
+	ob_add(o, s, safe);   /* the common case: all of it */
+	if (safe == n)
+		return;
 	out w = { .s = o->buf, .n = o->n, .cap = sizeof o->buf, .kind = OUT_FILE, .f = o->f };
-	out_escaped(&w, s, strlen(s));
+	out_escaped(&w, s + safe, n - safe);
 	o->n = w.n;
 }
 

@@ -19,12 +19,25 @@
 #include "base/units.h"
 #include "base/text.h"
 
-/* A field of an event's words: a long one keeps its head and tail. */
+/* A field of an event's words: a long one keeps its head and tail. Most
+ * are words with no conversion ("op type differs") or one name ("%s"):
+ * those are cut as they are, without formatting (text_cut is what
+ * text_vcutf does to a text of that length). */
 void put(char *buf, size_t size, const char *fmt, ...)
 {
+	const char *pct = strchr(fmt, '%');
+	if (!pct) {
+		text_cut(buf, size, fmt);
+		return;
+	}
 	va_list ap;
 	va_start(ap, fmt);
-	text_vcutf(buf, size, fmt, ap);
+	if (pct == fmt && fmt[1] == 's' && !fmt[2]) {
+		const char *s = va_arg(ap, const char *);
+		text_cut(buf, size, s ? s : "(null)");
+	} else {
+		text_vcutf(buf, size, fmt, ap);
+	}
 	va_end(ap);
 }
 

@@ -127,6 +127,11 @@ static void test_put_at(void **state)
 				size_t b = text_put_at(got, size, at, pieces[k]);
 				assert_int_equal(b, a);
 				assert_memory_equal(got, want, size);
+				if (at == 0) {   /* a field with one name (describe's put) is cut as text_cutf cuts it */
+					text_cutf(want, size, "%s", pieces[k]);
+					text_cut(got, size, pieces[k]);
+					assert_string_equal(got, want);
+				}
 				a = buf_printf(want, size, at, "%lld", nums[k]);
 				b = text_put_int_at(got, size, at, nums[k]);
 				assert_int_equal(b, a);
