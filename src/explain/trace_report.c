@@ -91,6 +91,49 @@ static void check_label(describe_cache *dc, const fd_match_result *r, const fd_e
 	memcpy(o->check, c->text, c->len + 1);
 }
 
+void put_parts(char *buf, size_t size, int n, ...)
+{
+	const char *p[8];
+	size_t len[8], total = 0;
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n && i < 8; i++) {
+		p[i] = va_arg(ap, const char *);
+		if (!p[i])
+			p[i] = "(null)";
+		len[i] = strlen(p[i]);
+		total += len[i];
+	}
+	va_end(ap);
+	char *to = buf, *full = NULL;
+	if (total >= size)
+		to = full = xmalloc(total + 1);   /* joined whole, then cut as text_cutf cuts */
+	size_t at = 0;
+	for (int i = 0; i < n && i < 8; i++) {
+		memcpy(to + at, p[i], len[i]);
+		at += len[i];
+	}
+	to[at] = '\0';
+	if (full) {
+		text_cut(buf, size, full);
+		free(full);
+	}
+}
+
+const char *ll_text(long long v, char d[24])
+{
+	size_t k = 23;
+	unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	d[k] = '\0';
+	do {
+		d[--k] = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	if (v < 0)
+		d[--k] = '-';
+	return d + k;
+}
+
 static const char *base_name(const char *p)
 {
 	const char *s = p ? strrchr(p, '/') : NULL;
@@ -201,7 +244,8 @@ static void describe_param(const fd_match_result *r, const fd_event *ev, const f
 	const fd_node *n = &g->nodes[c ? c->last : ev->unit];
 	fd_pval v;
 	param_unit_value(g, n, c, ix->canon.pool, event_op_id(r, ev, op), p->name, &v);
-	put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " param %s", p->name);
+	size_t len = strlen(o->check);
+	put_parts(o->check + len, sizeof o->check - len, 2, " param ", p->name);
 	explain_yval(p->value, o->expected, sizeof o->expected);
 	o->where = yval_pos(p->value);
 	char val[112];
@@ -217,7 +261,7 @@ static void describe_param(const fd_match_result *r, const fd_event *ev, const f
 		return;
 	}
 	if (v.source == PVS_DEFAULT || v.source == PVS_DERIVED || v.source == PVS_INPUT || v.source == PVS_COMPOSITE)
-		put(o->actual, sizeof o->actual, "%s (%s)", val, pv_source_name(v.source));
+		put_parts(o->actual, sizeof o->actual, 4, val, " (", pv_source_name(v.source), ")");
 	else
 		put(o->actual, sizeof o->actual, "%s", val);
 	if (ev->status == ST_FAIL)
@@ -244,7 +288,7 @@ static void describe_source(const fd_match_result *r, describe_cache *dc, const 
 		int link = ev->sub == -1 ? ev->op - 1 : -3 - ev->sub;
 		put(o->check + len, sizeof o->check - len, " reads op%d", link);
 		cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
-		put(o->expected, sizeof o->expected, "an output of %s", lab);
+		put_parts(o->expected, sizeof o->expected, 2, "an output of ", lab);
 		if (ev->b >= 0)
 			put(o->actual, sizeof o->actual, "input%lld %s", (long long)ev->b, tensor_name(g, ev->a));
 		else
@@ -334,8 +378,8 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 	const fd_rule *rule = &r->rules->rules[ev->rule];
 	const fd_constraint *c = &rule->constraints[ev->sub];
 	const fd_graph *g = r->ctx->graphs[ev->graph].g;
-	char a[64], b[64];
-	put(o->check, sizeof o->check, "constraint %s", c->type ? c->type : constraint_kind_name(c->kind));
+	char a[64], b[64], num[24];
+	put_parts(o->check, sizeof o->check, 2, "constraint ", c->type ? c->type : constraint_kind_name(c->kind));
 	o->where = yval_pos(c->where);
 	if (ev->reason == REASON_WN01_UNKNOWN_CONSTRAINT) {
 		put(o->reason, sizeof o->reason, "unknown constraint type, ignored");
@@ -351,7 +395,7 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 		if (ev->other >= 0)
 			put(o->actual, sizeof o->actual, "%s is %s", tensor_name(g, ev->other), dtype_name((int32_t)ev->a));
 		else
-			put(o->actual, sizeof o->actual, "%lld tensors checked", (long long)ev->a);
+			put_parts(o->actual, sizeof o->actual, 2, ll_text(ev->a, num), " tensors checked");
 		break;
 	}
 	case CONSTRAINT_SHAPE:
@@ -526,7 +570,7 @@ static void describe(const fd_match_result *r, describe_cache *dc, const fd_trac
 		cached_unit_label(dc, r, ev->graph, ev->unit, o->subject, sizeof o->subject);
 	if (op)
 		check_label(dc, r, ev, op, o);
-	char lab[160];
+	char lab[160], num[24];
 	switch ((fd_event_kind)ev->kind) {
 	case EV_RULE:
 		describe_rule(r, ev, o);
@@ -542,7 +586,7 @@ static void describe(const fd_match_result *r, describe_cache *dc, const fd_trac
 		break;
 	case EV_BRANCH:
 		if (ev->branch >= 0)
-			put(o->check, sizeof o->check, "branch %d", ev->branch);
+			put_parts(o->check, sizeof o->check, 2, "branch ", ll_text(ev->branch, num));
 		else
 			put(o->check, sizeof o->check, "match.ops");
 		if (pat)
@@ -557,20 +601,20 @@ static void describe(const fd_match_result *r, describe_cache *dc, const fd_trac
 		const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
 		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " type");
 		if (d && strcmp(d->name, op->type))
-			put(o->expected, sizeof o->expected, "%s (%s)", op->type, d->name);
+			put_parts(o->expected, sizeof o->expected, 4, op->type, " (", d->name, ")");
 		else
 			put(o->expected, sizeof o->expected, "%s", op->type);
 		if (c) {
 			put(o->actual, sizeof o->actual, "%s (composite %s)", explain_composite_name(c->kind),
 			    recogniser_name((fd_recogniser)c->recogniser));
 		} else {
-			put(o->actual, sizeof o->actual, "%s%s%s", g->nodes[ev->unit].op_type,
-			    g->nodes[ev->unit].domain && *g->nodes[ev->unit].domain ? " domain " : "",
-			    g->nodes[ev->unit].domain ? g->nodes[ev->unit].domain : "");
+			put_parts(o->actual, sizeof o->actual, 3, g->nodes[ev->unit].op_type,
+			          g->nodes[ev->unit].domain && *g->nodes[ev->unit].domain ? " domain " : "",
+			          g->nodes[ev->unit].domain ? g->nodes[ev->unit].domain : "");
 		}
 		if (ev->other >= 0) {
 			cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
-			put(o->reason, sizeof o->reason, "reads %s of %s", tensor_name(g, ev->a), lab);
+			put_parts(o->reason, sizeof o->reason, 4, "reads ", tensor_name(g, ev->a), " of ", lab);
 		}
 		if (ev->status == ST_FAIL && !o->reason[0])
 			put(o->reason, sizeof o->reason, "op type differs");
@@ -648,8 +692,8 @@ static void describe(const fd_match_result *r, describe_cache *dc, const fd_trac
 		break;
 	case EV_OUTPUTS:
 		put(o->check, sizeof o->check, "subgraph output_count");
-		put(o->expected, sizeof o->expected, "%lld", (long long)ev->b);
-		put(o->actual, sizeof o->actual, "%lld", (long long)ev->a);
+		put_parts(o->expected, sizeof o->expected, 1, ll_text(ev->b, num));
+		put_parts(o->actual, sizeof o->actual, 1, ll_text(ev->a, num));
 		if (ev->status == ST_FAIL)
 			put(o->reason, sizeof o->reason, "output count differs");
 		o->where = yval_pos(rule->subgraph_where);

@@ -4,7 +4,10 @@
  * 300 bytes cut head…tail, composites, no unit), on a first look and a
  * second, after other units took its slot; an event described through the
  * cache is explain_event's; a why line through one cache kept over every
- * attempt is explain_why_line's. Run from the repository root. */
+ * attempt is explain_why_line's; the fields joined without a format
+ * (put_parts, ll_text) are the formatted ones, cut alike. Run from the
+ * repository root. */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,9 +126,32 @@ static void test_events_and_why_lines(void **state)
 	}
 }
 
+/* The joins the common fields are made with cut as the formatted field. */
+static void test_put_parts(void **state)
+{
+	(void)state;
+	const char *names[] = { "reads ", "Conv_1_out", " of ", "caf\xc3\xa9 \xe2\x80\xa6 (Conv)", "", NULL };
+	for (size_t size = 1; size <= 48; size++) {
+		char want[64], got[64];
+		text_cutf(want, size, "%s%s%s%s", names[0], names[1], names[2], names[3]);
+		put_parts(got, size, 4, names[0], names[1], names[2], names[3]);
+		assert_string_equal(got, want);
+		text_cutf(want, size, "%s%s%s", names[4], names[5], names[1]);
+		put_parts(got, size, 3, names[4], names[5], names[1]);
+		assert_string_equal(got, want);
+	}
+	const long long nums[] = { 0, 7, -7, 1234567890123LL, LLONG_MIN, LLONG_MAX };
+	for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
+		char want[32], d[24];
+		snprintf(want, sizeof want, "%lld", nums[k]);
+		assert_string_equal(ll_text(nums[k], d), want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_put_parts),
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_events_and_why_lines),
 	};
