@@ -55,8 +55,9 @@ void explain_event_cached(const fd_match_result *r, describe_cache *dc, uint32_t
 char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size);
 
 void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* put(buf, size, "%s%s...", ...) of n (at most 8) texts, joined without a
- * format: the common fields of a big trace. */
+/* put(buf, size, "%s%s...", ...) of n (at most PUT_PARTS_MAX) texts,
+ * joined without a format: the common fields of a big trace. */
+#define PUT_PARTS_MAX 12
 void put_parts(char *buf, size_t size, int n, ...);
 /* A decimal number in d (24 bytes); returns its first digit or sign. */
 const char *ll_text(long long v, char d[24]);

@@ -93,11 +93,11 @@ static void check_label(describe_cache *dc, const fd_match_result *r, const fd_e
 
 void put_parts(char *buf, size_t size, int n, ...)
 {
-	const char *p[8];
-	size_t len[8], total = 0;
+	const char *p[PUT_PARTS_MAX];
+	size_t len[PUT_PARTS_MAX], total = 0;
 	va_list ap;
 	va_start(ap, n);
-	for (int i = 0; i < n && i < 8; i++) {
+	for (int i = 0; i < n && i < PUT_PARTS_MAX; i++) {
 		p[i] = va_arg(ap, const char *);
 		if (!p[i])
 			p[i] = "(null)";
@@ -109,7 +109,7 @@ void put_parts(char *buf, size_t size, int n, ...)
 	if (total >= size)
 		to = full = xmalloc(total + 1);   /* joined whole, then cut as text_cutf cuts */
 	size_t at = 0;
-	for (int i = 0; i < n && i < 8; i++) {
+	for (int i = 0; i < n && i < PUT_PARTS_MAX; i++) {
 		memcpy(to + at, p[i], len[i]);
 		at += len[i];
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "explain/explain.h"
+#include "explain/explain_internal.h"
 #include "base/text.h"
 
 static const char *const composite_names[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
@@ -138,9 +139,10 @@ char *explain_yval(const fd_yval *v, char *buf, size_t size)
 
 char *explain_where(const fd_srcpos *p, char *buf, size_t size)
 {
+	char line[24], col[24];
 	if (!p->file || !p->line)
 		buf[0] = '\0';
-	else
-		text_cutf(buf, size, "%s:%d:%d", p->file, p->line, p->col);
+	else   /* "%s:%d:%d", joined */
+		put_parts(buf, size, 5, p->file, ":", ll_text(p->line, line), ":", ll_text(p->col, col));
 	return buf;
 }

@@ -145,26 +145,26 @@ char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai,
 		         rule->target_op ? rule->target_op : "?");
 		return buf;
 	}
+	/* joined (put_parts: text_cutf's bytes without a format; a JSON match
+	 * writes one line per rejection) */
 	char detail[600];
 	if (t.expected[0] && t.actual[0])
-		text_cutf(detail, sizeof detail, "%s: expected %s, actual %s", t.check, t.expected, t.actual);
+		put_parts(detail, sizeof detail, 5, t.check, ": expected ", t.expected, ", actual ", t.actual);
 	else if (t.expected[0])
-		text_cutf(detail, sizeof detail, "%s: expected %s, %s", t.check, t.expected, t.reason);
-	else if (t.actual[0])
-		text_cutf(detail, sizeof detail, "%s: %s", t.check, t.actual);
+		put_parts(detail, sizeof detail, 5, t.check, ": expected ", t.expected, ", ", t.reason);
 	else
-		text_cutf(detail, sizeof detail, "%s: %s", t.check, t.reason);
+		put_parts(detail, sizeof detail, 3, t.check, ": ", t.actual[0] ? t.actual : t.reason);
 	if (a->reason == REASON_CF06_UNBOUND && t.expected[0] && t.actual[0] && t.reason[0]) {
 		char d2[sizeof detail];   /* the verdict: unknown, and on which symbols */
-		text_cutf(d2, sizeof d2, "%s — %s", detail, t.reason);
+		put_parts(d2, sizeof d2, 3, detail, " — ", t.reason);
 		memcpy(detail, d2, sizeof detail);
 	}
+	const char *code = reason_code((fd_reason)a->reason), *at = where[0] ? " at " : "";
 	if (a->anchor < 0)
-		text_cutf(buf, size, "why: %s did not run: %s [%s]%s%s", rule->name, detail,
-		         reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
+		put_parts(buf, size, 9, "why: ", rule->name, " did not run: ", detail, " [", code, "]", at, where);
 	else
-		text_cutf(buf, size, "why: %s did not fire on %s: %s [%s]%s%s", rule->name, lab, detail,
-		         reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
+		put_parts(buf, size, 11, "why: ", rule->name, " did not fire on ", lab, ": ", detail, " [", code, "]", at,
+		          where);
 	return buf;
 }
 
