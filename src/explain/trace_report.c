@@ -345,30 +345,33 @@ static void unbound_reason(const fd_graph *g, const int64_t *ts, int n, const ch
 				names[k++] = got[j];
 		}
 	}
-	size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "unknown: depends on ");
+	size_t at = text_append(o->reason, sizeof o->reason, 0, "unknown: depends on ", "");
 	for (int i = 0; i < k && at < sizeof o->reason; i++)
-		at += (size_t)snprintf(o->reason + at, sizeof o->reason - at, "%s%s", i ? ", " : "", names[i]);
+		at = text_append(o->reason, sizeof o->reason, at, i ? ", " : "", names[i]);
 	if (!k && at < sizeof o->reason)
-		at += (size_t)snprintf(o->reason + at, sizeof o->reason - at, "dims nobody bound");
+		at = text_append(o->reason, sizeof o->reason, at, "dims nobody bound", "");
 	if (at < sizeof o->reason)
-		snprintf(o->reason + at, sizeof o->reason - at, "%s", tail);
+		text_append(o->reason, sizeof o->reason, at, tail, "");
 }
 
 /* memory_limit on a size that is a formula: the formula, the tensor, and
  * the largest binding the limit allows when one symbol decides. */
 static void unbound_memory(const fd_graph *g, const fd_event *ev, fd_event_text *o)
 {
-	char f[160] = "size unknown", tail[96] = " (bind with --dim or --input-shape)";
+	char f[160] = "size unknown", tail[96] = " (bind with --dim or --input-shape)", num[24];
 	const fd_tensor *t = ev->other >= 0 ? &g->tensors[ev->other] : NULL;
 	fd_sint b = t ? tensor_bytes_sym(t) : sint_unknown();
 	if (b.e) {
 		dexpr_format_bytes(b.e, f, sizeof f);
 		const char *sym[1];
 		int64_t v;
-		if (dexpr_largest_within(b.e, ev->b, &v) && dexpr_symbols(b.e, true, sym, 1) == 1)
-			snprintf(tail, sizeof tail, "; within the limit for %s <= %lld", sym[0], (long long)v);
+		if (dexpr_largest_within(b.e, ev->b, &v) && dexpr_symbols(b.e, true, sym, 1) == 1) {
+			size_t at = text_append(tail, sizeof tail, 0, "; within the limit for ", sym[0]);
+			if (at < sizeof tail)
+				text_append(tail, sizeof tail, at, " <= ", ll_text(v, num));
+		}
 	}
-	put(o->actual, sizeof o->actual, "%s %s", f, t ? t->name : "");
+	put_parts(o->actual, sizeof o->actual, 3, f, " ", t ? t->name : "");
 	int64_t t1 = ev->other;
 	unbound_reason(g, &t1, 1, tail, o);
 }
