@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/text.h"
 
 typedef struct outbuf {
 	FILE *f;
@@ -56,15 +57,8 @@ void ob_text(outbuf *o, const char *s);
 static inline void ob_int(outbuf *o, long long v)
 {
 	char d[24];
-	size_t k = sizeof d;
-	unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	do {
-		d[--k] = (char)('0' + m % 10);
-		m /= 10;
-	} while (m);
-	if (v < 0)
-		d[--k] = '-';
-	ob_add(o, d + k, sizeof d - k);
+	const char *s = text_decimal(v, d);
+	ob_add(o, s, (size_t)(d + 23 - s));
 }
 /* txt_fprintf into the buffer: every %s argument escaped. */
 void ob_printf(outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -192,16 +192,7 @@ size_t text_put_at(char *dst, size_t size, size_t at, const char *s)
 size_t text_put_int_at(char *dst, size_t size, size_t at, long long v)
 {
 	char d[24];
-	size_t k = sizeof d;
-	unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	d[--k] = '\0';
-	do {
-		d[--k] = (char)('0' + m % 10);
-		m /= 10;
-	} while (m);
-	if (v < 0)
-		d[--k] = '-';
-	return text_put_at(dst, size, at, d + k);
+	return text_put_at(dst, size, at, text_decimal(v, d));
 }
 
 /* ---- DOT and HTML-like labels --------------------------------------------------- */

@@ -59,8 +59,7 @@ void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(pri
  * joined without a format: the common fields of a big trace. */
 #define PUT_PARTS_MAX 12
 void put_parts(char *buf, size_t size, int n, ...);
-/* A decimal number in d (24 bytes); returns its first digit or sign. */
-const char *ll_text(long long v, char d[24]);
+
 const char *tensor_name(const fd_graph *g, int64_t t);
 /* "w (initializer)", "x (graph input)", "y from conv1 (Conv)". */
 void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, size_t size);

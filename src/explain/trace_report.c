@@ -120,20 +120,6 @@ void put_parts(char *buf, size_t size, int n, ...)
 	}
 }
 
-const char *ll_text(long long v, char d[24])
-{
-	size_t k = 23;
-	unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	d[k] = '\0';
-	do {
-		d[--k] = (char)('0' + m % 10);
-		m /= 10;
-	} while (m);
-	if (v < 0)
-		d[--k] = '-';
-	return d + k;
-}
-
 static const char *base_name(const char *p)
 {
 	const char *s = p ? strrchr(p, '/') : NULL;
@@ -368,7 +354,7 @@ static void unbound_memory(const fd_graph *g, const fd_event *ev, fd_event_text 
 		if (dexpr_largest_within(b.e, ev->b, &v) && dexpr_symbols(b.e, true, sym, 1) == 1) {
 			size_t at = text_append(tail, sizeof tail, 0, "; within the limit for ", sym[0]);
 			if (at < sizeof tail)
-				text_append(tail, sizeof tail, at, " <= ", ll_text(v, num));
+				text_append(tail, sizeof tail, at, " <= ", text_decimal(v, num));
 		}
 	}
 	put_parts(o->actual, sizeof o->actual, 3, f, " ", t ? t->name : "");
@@ -398,7 +384,7 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 		if (ev->other >= 0)
 			put(o->actual, sizeof o->actual, "%s is %s", tensor_name(g, ev->other), dtype_name((int32_t)ev->a));
 		else
-			put_parts(o->actual, sizeof o->actual, 2, ll_text(ev->a, num), " tensors checked");
+			put_parts(o->actual, sizeof o->actual, 2, text_decimal(ev->a, num), " tensors checked");
 		break;
 	}
 	case CONSTRAINT_SHAPE:
@@ -592,7 +578,7 @@ static void describe(const fd_match_result *r, describe_cache *dc, const fd_trac
 		break;
 	case EV_BRANCH:
 		if (ev->branch >= 0)
-			put_parts(o->check, sizeof o->check, 2, "branch ", ll_text(ev->branch, num));
+			put_parts(o->check, sizeof o->check, 2, "branch ", text_decimal(ev->branch, num));
 		else
 			put(o->check, sizeof o->check, "match.ops");
 		if (pat)
@@ -698,8 +684,8 @@ static void describe(const fd_match_result *r, describe_cache *dc, const fd_trac
 		break;
 	case EV_OUTPUTS:
 		put(o->check, sizeof o->check, "subgraph output_count");
-		put_parts(o->expected, sizeof o->expected, 1, ll_text(ev->b, num));
-		put_parts(o->actual, sizeof o->actual, 1, ll_text(ev->a, num));
+		put_parts(o->expected, sizeof o->expected, 1, text_decimal(ev->b, num));
+		put_parts(o->actual, sizeof o->actual, 1, text_decimal(ev->a, num));
 		if (ev->status == ST_FAIL)
 			put(o->reason, sizeof o->reason, "output count differs");
 		o->where = yval_pos(rule->subgraph_where);

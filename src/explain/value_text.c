@@ -143,6 +143,6 @@ char *explain_where(const fd_srcpos *p, char *buf, size_t size)
 	if (!p->file || !p->line)
 		buf[0] = '\0';
 	else   /* "%s:%d:%d", joined */
-		put_parts(buf, size, 5, p->file, ":", ll_text(p->line, line), ":", ll_text(p->col, col));
+		put_parts(buf, size, 5, p->file, ":", text_decimal(p->line, line), ":", text_decimal(p->col, col));
 	return buf;
 }

@@ -5,7 +5,7 @@
  * second, after other units took its slot; an event described through the
  * cache is explain_event's; a why line through one cache kept over every
  * attempt is explain_why_line's; the fields joined without a format
- * (put_parts, ll_text) are the formatted ones, cut alike. Run from the
+ * (put_parts, text_decimal) are the formatted ones, cut alike. Run from the
  * repository root. */
 #include <limits.h>
 #include <setjmp.h>
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/text.h"
 #include "match/match.h"
 #include "rules/rules.h"
 #include "explain/explain.h"
@@ -66,22 +67,34 @@ static void check_labels(run *x, describe_cache *dc, int32_t gi, int32_t u)
 	}
 }
 
-static void test_labels(void **state)
+/* check on every model, with one cache for the whole run (as a writer's piece) */
+static void each_model(void (*check)(run *x, describe_cache *dc, const char *path))
 {
-	(void)state;
 	for (size_t k = 0; k < sizeof models / sizeof *models; k++) {
 		run x;
 		run_model(&x, models[k]);
 		describe_cache dc;
 		describe_cache_init(&dc);
-		for (int pass = 0; pass < 2; pass++)   /* a miss, then a hit (or another unit's slot) */
-			for (int32_t gi = 0; gi < x.ctx.n_graphs; gi++) {
-				int32_t n = x.ctx.graphs[gi].n_units;
-				for (int32_t u = -1; u <= n; u++)
-					check_labels(&x, &dc, gi, pass ? n - 1 - u : u);
-			}
+		check(&x, &dc, models[k]);
 		run_release(&x);
 	}
+}
+
+static void labels_of(run *x, describe_cache *dc, const char *path)
+{
+	(void)path;
+	for (int pass = 0; pass < 2; pass++)   /* a miss, then a hit (or another unit's slot) */
+		for (int32_t gi = 0; gi < x->ctx.n_graphs; gi++) {
+			int32_t n = x->ctx.graphs[gi].n_units;
+			for (int32_t u = -1; u <= n; u++)
+				check_labels(x, dc, gi, pass ? n - 1 - u : u);
+		}
+}
+
+static void test_labels(void **state)
+{
+	(void)state;
+	each_model(labels_of);
 }
 
 static void assert_same_text(const fd_event_text *a, const fd_event_text *b)
@@ -98,53 +111,51 @@ static void assert_same_text(const fd_event_text *a, const fd_event_text *b)
 	assert_int_equal(a->superseded, b->superseded);
 }
 
+static void events_and_why_lines_of(run *x, describe_cache *dc, const char *path)
+{
+	size_t superseded = 0;
+	for (uint32_t e = 0; e <= x->r.trace.n_events; e++) {   /* one past the end: the empty text */
+		fd_event_text want, got;
+		explain_event(&x->r, e, &want);
+		explain_event_cached(&x->r, dc, e, &got);
+		assert_same_text(&got, &want);
+		superseded += want.superseded;
+	}
+	for (uint32_t a = 0; a < x->r.trace.n_attempts; a++) {
+		char want[1024], got[1024];
+		explain_why_line(&x->r, a, want, sizeof want);
+		why_line_cached(&x->r, dc, a, got, sizeof got);
+		assert_string_equal(got, want);
+	}
+	if (!strcmp(path, "samples/conv_add_silu.onnx"))
+		assert_true(superseded > 0);   /* the look-ahead from the cursor was taken */
+}
+
 static void test_events_and_why_lines(void **state)
 {
 	(void)state;
-	for (size_t k = 0; k < sizeof models / sizeof *models; k++) {
-		run x;
-		run_model(&x, models[k]);
-		describe_cache dc;
-		describe_cache_init(&dc);
-		size_t superseded = 0;
-		for (uint32_t e = 0; e <= x.r.trace.n_events; e++) {   /* one past the end: the empty text */
-			fd_event_text want, got;
-			explain_event(&x.r, e, &want);
-			explain_event_cached(&x.r, &dc, e, &got);
-			assert_same_text(&got, &want);
-			superseded += want.superseded;
-		}
-		for (uint32_t a = 0; a < x.r.trace.n_attempts; a++) {
-			char want[1024], got[1024];
-			explain_why_line(&x.r, a, want, sizeof want);
-			why_line_cached(&x.r, &dc, a, got, sizeof got);
-			assert_string_equal(got, want);
-		}
-		if (!strcmp(models[k], "samples/conv_add_silu.onnx"))
-			assert_true(superseded > 0);   /* the look-ahead from the cursor was taken */
-		run_release(&x);
-	}
+	each_model(events_and_why_lines_of);
 }
 
 /* The joins the common fields are made with cut as the formatted field. */
 static void test_put_parts(void **state)
 {
 	(void)state;
-	const char *names[] = { "reads ", "Conv_1_out", " of ", "caf\xc3\xa9 \xe2\x80\xa6 (Conv)", "", NULL };
+	const char *names[] = { "reads ", "Conv_1_out", " of ", "caf\xc3\xa9 \xe2\x80\xa6 (Conv)", "", "(null)" };
 	for (size_t size = 1; size <= 48; size++) {
 		char want[64], got[64];
 		text_cutf(want, size, "%s%s%s%s", names[0], names[1], names[2], names[3]);
 		put_parts(got, size, 4, names[0], names[1], names[2], names[3]);
 		assert_string_equal(got, want);
 		text_cutf(want, size, "%s%s%s", names[4], names[5], names[1]);
-		put_parts(got, size, 3, names[4], names[5], names[1]);
+		put_parts(got, size, 3, names[4], NULL, names[1]);   /* NULL prints as printf's "(null)" */
 		assert_string_equal(got, want);
 	}
 	const long long nums[] = { 0, 7, -7, 1234567890123LL, LLONG_MIN, LLONG_MAX };
 	for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
 		char want[32], d[24];
 		snprintf(want, sizeof want, "%lld", nums[k]);
-		assert_string_equal(ll_text(nums[k], d), want);
+		assert_string_equal(text_decimal(nums[k], d), want);
 	}
 }
 
