@@ -855,13 +855,23 @@ static void write_attempt(outbuf *o, describe_cache *dc, const fd_match_result *
 	const fd_attempt *a = &r->trace.attempts[ai];
 	const fd_rule *rule = &r->rules->rules[a->rule];
 	char lab[192], gl[192];
-	if (a->anchor >= 0)
-		ob_printf(o, "  attempt %u %s @ %s [graph %s]: %s %s\n", ai, rule->name,
-		        cached_unit_label(dc, r, a->graph, a->anchor, lab, sizeof lab),
-		        graph_label(r, a->graph, gl, sizeof gl), rung_name((fd_rung)a->rung), reason_code((fd_reason)a->reason));
-	else
-		ob_printf(o, "  attempt %u %s: %s %s\n", ai, rule->name, rung_name((fd_rung)a->rung),
-		        reason_code((fd_reason)a->reason));
+	/* "  attempt %u %s @ %s [graph %s]: %s %s\n", each %s escaped, piece by piece */
+	ob_lit(o, "  attempt ");
+	ob_int(o, ai);
+	ob_char(o, ' ');
+	ob_text(o, rule->name ? rule->name : "(null)");
+	if (a->anchor >= 0) {
+		ob_lit(o, " @ ");
+		ob_text(o, cached_unit_label(dc, r, a->graph, a->anchor, lab, sizeof lab));
+		ob_lit(o, " [graph ");
+		ob_text(o, graph_label(r, a->graph, gl, sizeof gl));
+		ob_char(o, ']');
+	}
+	ob_lit(o, ": ");
+	ob_text(o, rung_name((fd_rung)a->rung));
+	ob_char(o, ' ');
+	ob_text(o, reason_code((fd_reason)a->reason));
+	ob_char(o, '\n');
 	fd_event ev;
 	if (!first)
 		trace_iter_seek(it, a->first_event);
