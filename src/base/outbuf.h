@@ -53,6 +53,10 @@ static inline void ob_char(outbuf *o, char c)
 
 /* Foreign text escaped as text_escape does (text_format.c); NULL: nothing. */
 void ob_text(outbuf *o, const char *s);
+/* The same of the text in a char array of cap bytes holding its NUL (an
+ * event's field): read sixteen bytes at a time up to cap, the end found,
+ * the bytes checked and copied in one pass. */
+void ob_field(outbuf *o, const char *s, size_t cap);
 /* A decimal number (a trace writes three an event: no call, no format). */
 static inline void ob_int(outbuf *o, long long v)
 {

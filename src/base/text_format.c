@@ -654,6 +654,29 @@ void ob_text(outbuf *o, const char *s)
 	o->n = w.n;
 }
 
+void ob_field(outbuf *o, const char *s, size_t cap)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	for (; i + 16 <= cap && sizeof o->buf - o->n >= 16; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		_mm_storeu_si128((__m128i *)(void *)(o->buf + o->n), v);   /* room for 16; only plain bytes count */
+		unsigned m = block_bad(v, false);   /* the NUL is one of them */
+		if (!m) {
+			o->n += 16;
+			continue;
+		}
+		unsigned k = (unsigned)__builtin_ctz(m);
+		o->n += k;
+		if (!s[i + k])
+			return;
+		i += k;   /* a byte to escape: the rest as ob_text writes it */
+		break;
+	}
+#endif
+	ob_text(o, s + i);
+}
+
 void ob_printf(outbuf *o, const char *fmt, ...)
 {
 	va_list ap;

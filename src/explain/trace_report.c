@@ -811,16 +811,16 @@ static void write_event_line(outbuf *o, describe_cache *dc, const fd_trace_iter 
 	ob_char(o, ' ');
 	ob_add(o, status, n);
 	ob_add(o, "     ", n < 4 ? 5 - n : 1);   /* as "%-4s " */
-	ob_text(o, t.check);
+	ob_field(o, t.check, sizeof t.check);
 	if (t.subject[0] && ev->kind != EV_RULE) {
 		ob_lit(o, " @ ");
-		ob_text(o, t.subject);
+		ob_field(o, t.subject, sizeof t.subject);
 	}
 	if (t.expected[0] || t.actual[0]) {
 		ob_lit(o, ": expected ");
-		ob_text(o, t.expected[0] ? t.expected : "-");
+		ob_field(o, t.expected[0] ? t.expected : "-", t.expected[0] ? sizeof t.expected : 2);
 		ob_lit(o, ", actual ");
-		ob_text(o, t.actual[0] ? t.actual : "-");
+		ob_field(o, t.actual[0] ? t.actual : "-", t.actual[0] ? sizeof t.actual : 2);
 	}
 	if (ev->reason != REASON_NONE && !t.superseded) {
 		ob_lit(o, " [");
@@ -829,7 +829,7 @@ static void write_event_line(outbuf *o, describe_cache *dc, const fd_trace_iter 
 	}
 	if (t.reason[0]) {
 		ob_lit(o, " — ");
-		ob_text(o, t.reason);
+		ob_field(o, t.reason, sizeof t.reason);
 	}
 	if (t.where.file && t.where.line)
 		write_where(o, dc, &t.where);

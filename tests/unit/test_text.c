@@ -240,6 +240,43 @@ static void test_format_like_printf(void **state)
 	assert_string_equal(out, "a\\nb\\e|5");
 }
 
+/* ob_field writes what ob_text writes: every length up to its array's end,
+ * a byte to escape anywhere, the outbuf nearly full. */
+static void test_ob_field(void **state)
+{
+	(void)state;
+	const char bad[] = { '\x1b', '\n', (char)0xc3, (char)0xff };
+	for (size_t cap = 1; cap <= 40; cap++)
+		for (size_t len = 0; len < cap; len++)
+			for (size_t at = 0; at <= len; at++)
+				for (size_t b = 0; b < sizeof bad; b++) {
+					char field[48], *x = NULL, *y = NULL;
+					size_t nx = 0, ny = 0;
+					memset(field, '#', sizeof field);   /* past the NUL: anything */
+					memset(field, 'a', len);
+					if (at < len)
+						field[at] = bad[b];
+					field[len] = '\0';
+					FILE *fx = open_memstream(&x, &nx), *fy = open_memstream(&y, &ny);
+					outbuf ox, oy;
+					ob_init(&ox, fx);
+					ob_init(&oy, fy);
+					ox.n = oy.n = sizeof ox.buf - (at % 20);   /* near the end of the buffer */
+					memset(ox.buf, '.', sizeof ox.buf);
+					memset(oy.buf, '.', sizeof oy.buf);
+					ob_field(&ox, field, cap);
+					ob_text(&oy, field);
+					ob_flush(&ox);
+					ob_flush(&oy);
+					fclose(fx);
+					fclose(fy);
+					assert_int_equal(nx, ny);
+					assert_memory_equal(x, y, nx);
+					free(x);
+					free(y);
+				}
+}
+
 /* The outbuf writes what the FILE printers write, across its buffer's end. */
 static void test_outbuf(void **state)
 {
@@ -315,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_put_at),
 		cmocka_unit_test(test_format_like_printf),
 		cmocka_unit_test(test_outbuf),
+		cmocka_unit_test(test_ob_field),
 		cmocka_unit_test(test_ordered_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
