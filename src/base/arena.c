@@ -121,17 +121,42 @@ size_t arena_next_block_size(size_t last, size_t first, size_t need)
 	return size < need ? need : size;
 }
 
+/* A block is zeroed once, as a whole: nothing in it is handed out twice. A
+ * big one is mapped on its own, whose pages come zeroed: calloc clears
+ * recycled heap memory byte by byte, and the heap hands out big chunks once
+ * malloc's threshold for mapping has grown past them. */
+static struct arena_block *block_new(size_t total)
+{
+	struct arena_block *b;
+	if (total >= HUGE_HINT) {
+		b = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (b == MAP_FAILED)
+			b = NULL;
+	} else {
+		b = calloc(1, total);
+	}
+	if (!b)
+		fd_oom(total);
+	hint_huge(b, total);
+	return b;
+}
+
+static void block_free(struct arena_block *b)
+{
+	size_t total = sizeof *b + b->size;
+	if (total >= HUGE_HINT)
+		munmap(b, total);
+	else
+		free(b);
+}
+
 void *arena_alloc(fd_arena *a, size_t n)
 {
 	n = (n + 7) & ~(size_t)7;   /* 8: no member of the IR needs more */
 	struct arena_block *b = a->head;
 	if (!b || b->size - b->used < n) {
 		size_t size = arena_next_block_size(b ? b->size : 0, 4096, n);   /* small first: one per rule file */
-		/* zeroed once, as a block: nothing in it is handed out twice */
-		b = calloc(1, sizeof *b + size);
-		if (!b)
-			fd_oom(size);
-		hint_huge(b, sizeof *b + size);
+		b = block_new(sizeof *b + size);
 		b->size = size;
 		b->used = 0;
 		b->next = a->head;
@@ -198,7 +223,7 @@ void arena_release(fd_arena *a)
 	struct arena_block *b = a->head;
 	while (b) {
 		struct arena_block *next = b->next;
-		free(b);
+		block_free(b);
 		b = next;
 	}
 	a->head = NULL;

@@ -200,13 +200,30 @@ void strpool_reserve(strpool *p, size_t n)
 	}
 }
 
+/* key_equals for a pool string, eight bytes a step: a pool string starts on
+ * an 8-byte boundary of the pool's arena, which rounds every allocation up
+ * to 8 (arena_alloc), so a word of key is read only while the words before
+ * it matched s (which has no NUL) and the key is thus long enough to own it. */
+static bool pool_key_equals(const char *key, const char *s, size_t len)
+{
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t a, b;
+		memcpy(&a, key + i, 8);
+		memcpy(&b, s + i, 8);
+		if (a != b)
+			return false;
+	}
+	return key_equals(key + i, s + i, len - i);
+}
+
 /* The slot holding s, or the empty slot where it would go. */
 static struct pool_slot *pool_find(const strpool *p, const char *s, size_t len, uint32_t h)
 {
 	size_t mask = p->slot_cap - 1;
 	for (size_t i = h & mask;; i = (i + 1) & mask) {
 		struct pool_slot *x = &p->slots[i];
-		if (!x->id1 || (x->hash == h && key_equals(p->strings[x->id1 - 1], s, len)))
+		if (!x->id1 || (x->hash == h && pool_key_equals(p->strings[x->id1 - 1], s, len)))
 			return x;
 	}
 }

@@ -284,14 +284,24 @@ int64_t est_add_sat(int64_t a, int64_t b)
 	return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
-static double node_time(const fd_graph *g, const fd_node *n, const fd_hwprofile *hw, double *flops_out)
+/* tbytes: the graph's tensor sizes as the cache holds them (-1 unknown), or
+ * NULL to compute them; an unknown size counts as 0 either way. */
+static int64_t known_bytes(const fd_graph *g, const int64_t *tbytes, int32_t t)
 {
 	int32_t unk = 0;
+	if (!tbytes || t < 0)
+		return bytes_or_zero(g, t, &unk);
+	return tbytes[t] > 0 ? tbytes[t] : 0;
+}
+
+static double node_time(const fd_graph *g, const fd_node *n, const fd_hwprofile *hw, const int64_t *tbytes,
+                        double *flops_out)
+{
 	int64_t bytes = 0;
 	for (int32_t i = 0; i < n->n_inputs; i++)
-		bytes = est_add_sat(bytes, bytes_or_zero(g, n->inputs[i], &unk));
+		bytes = est_add_sat(bytes, known_bytes(g, tbytes, n->inputs[i]));
 	for (int32_t i = 0; i < n->n_outputs; i++)
-		bytes = est_add_sat(bytes, bytes_or_zero(g, n->outputs[i], &unk));
+		bytes = est_add_sat(bytes, known_bytes(g, tbytes, n->outputs[i]));
 	double fl = estimate_node_flops(g, n);
 	if (fl < 0)
 		fl = 0;
@@ -444,7 +454,7 @@ static void fusion_est(const fd_match_result *r, size_t fi, const fd_estimate_op
 			unfused += c->ntime[fu->graph][nodes[i]];
 			fl = c->nflops[fu->graph][nodes[i]];
 		} else {
-			unfused += node_time(g, &g->nodes[nodes[i]], opt.hw, &fl);
+			unfused += node_time(g, &g->nodes[nodes[i]], opt.hw, NULL, &fl);
 		}
 		flops += fl;
 	}
@@ -521,7 +531,7 @@ static est_cache *cache_get(fd_estimate *e, const fd_match_result *r)
 		c->ntime[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->ntime);
 		c->nflops[gi] = xmalloc((g->n_nodes ? (size_t)g->n_nodes : 1) * sizeof **c->nflops);
 		for (int32_t i = 0; i < g->n_nodes; i++)
-			c->ntime[gi][i] = node_time(g, &g->nodes[i], c->hw, &c->nflops[gi][i]);
+			c->ntime[gi][i] = node_time(g, &g->nodes[i], c->hw, c->tbytes[gi], &c->nflops[gi][i]);
 	}
 	e->cache = c;
 	return c;

@@ -28,13 +28,13 @@ bool shape_elements(const fd_shape *s, int64_t *count)
 			n = 0;
 			continue;
 		}
-		if (n > INT64_MAX / v) {
+		int64_t p;
+		if (__builtin_mul_overflow(n, v, &p)) {   /* no division: estimates ask millions of times */
 			n = INT64_MAX;
 			ok = false;
 			continue;
 		}
-		if (n != INT64_MAX)
-			n *= v;
+		n = p;   /* INT64_MAX times 1 stays saturated */
 	}
 	*count = n;
 	return ok;
@@ -56,11 +56,12 @@ bool tensor_bytes(const fd_tensor *t, int64_t *bytes)
 		*bytes = INT64_MAX;
 		return false;
 	}
-	if (n > INT64_MAX / bits) {
+	int64_t b;
+	if (__builtin_mul_overflow(n, (int64_t)bits, &b) || b > INT64_MAX - 7) {
 		*bytes = INT64_MAX;
 		return false;
 	}
-	*bytes = (n * bits + 7) / 8;
+	*bytes = (b + 7) / 8;
 	return ok;
 }
 

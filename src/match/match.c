@@ -351,8 +351,9 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	const fd_node *n = &s->g->nodes[c ? c->last : u];
 	for (int p = 0; p < op->n_params; p++) {
 		fd_pval v;
-		param_unit_value(s->g, n, c, s->ix->canon.pool, op_id, op->params[p].name, &v);
-		ok = param_matches(op->params[p].value, optable_param(op_id, op->params[p].name), &v);
+		const fd_param_def *def = optable_param(op_id, op->params[p].name);
+		param_def_value(s->g, n, c, s->ix->canon.pool, op_id, def, op->params[p].name, &v);
+		ok = param_matches(op->params[p].value, def, &v);
 		ev = match_emit(s, EV_PARAM, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM03_PARAM,
 		                i, p, u, FD_NONE, 0, 0);
 		if (!ok) {

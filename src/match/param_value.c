@@ -338,8 +338,13 @@ static bool is_axis_param(const fd_param_def *def)
 void param_unit_value(const fd_graph *g, const fd_node *n, const fd_composite_rec *c,
                       const int32_t *canon_pool, int op, const char *name, fd_pval *out)
 {
+	param_def_value(g, n, c, canon_pool, op, optable_param(op, name), name, out);
+}
+
+void param_def_value(const fd_graph *g, const fd_node *n, const fd_composite_rec *c, const int32_t *canon_pool,
+                     int op, const fd_param_def *def, const char *name, fd_pval *out)
+{
 	memset(out, 0, sizeof *out);
-	const fd_param_def *def = optable_param(op, name);
 	if (!def && op >= optable_count()) {
 		/* a fused op type (match.h): its params are the fused node's attributes, by name */
 		const fd_attr *a = n ? node_attr(n, name) : NULL;

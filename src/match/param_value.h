@@ -58,6 +58,10 @@ static inline const double *pval_floats(const fd_pval *v) { return v->floats ? v
  * composite c when c is not NULL (then n is its last member). */
 void param_unit_value(const fd_graph *g, const fd_node *n, const fd_composite_rec *c,
                       const int32_t *canon_pool, int op, const char *name, fd_pval *out);
+/* The same with the param's definition already looked up (optable_param(op,
+ * name), NULL when op has no such param): the matcher needs it twice. */
+void param_def_value(const fd_graph *g, const fd_node *n, const fd_composite_rec *c, const int32_t *canon_pool,
+                     int op, const fd_param_def *def, const char *name, fd_pval *out);
 
 /* Relative tolerance used for floats. */
 #define PARAM_REL_TOL 1e-6

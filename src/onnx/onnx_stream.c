@@ -111,20 +111,26 @@ static void fill(msg_stream *s, msg_batch *b)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* Under the lock: unpacks the next batch if one can be claimed (the lock
+ * released meanwhile), else waits for a change. */
+static void work_or_wait(msg_stream *s)
+{
+	msg_batch *b = claim(s);
+	if (!b) {
+		pthread_cond_wait(&s->changed, &s->lock);
+		return;
+	}
+	pthread_mutex_unlock(&s->lock);
+	fill(s, b);
+	pthread_mutex_lock(&s->lock);
+}
+
 static void *decode(void *arg)
 {
 	msg_stream *s = arg;
 	pthread_mutex_lock(&s->lock);
-	while (!s->cancel && !s->stopped) {
-		msg_batch *b = claim(s);
-		if (!b) {
-			pthread_cond_wait(&s->changed, &s->lock);
-			continue;
-		}
-		pthread_mutex_unlock(&s->lock);
-		fill(s, b);
-		pthread_mutex_lock(&s->lock);
-	}
+	while (!s->cancel && !s->stopped)
+		work_or_wait(s);
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
 }
@@ -157,16 +163,8 @@ const void *msg_stream_next(msg_stream *s, bool *failed, wire_error *bad)
 		msg_batch *b = &s->ring[s->batch % RING];
 		if (!s->ready) {   /* once seen filled, a batch is read without the lock */
 			pthread_mutex_lock(&s->lock);
-			while (!(s->batch < s->claimed && b->filled)) {
-				msg_batch *mine = claim(s);   /* rather than wait: unpack a batch here */
-				if (!mine) {
-					pthread_cond_wait(&s->changed, &s->lock);
-					continue;
-				}
-				pthread_mutex_unlock(&s->lock);
-				fill(s, mine);
-				pthread_mutex_lock(&s->lock);
-			}
+			while (!(s->batch < s->claimed && b->filled))
+				work_or_wait(s);   /* rather than only wait: unpack a batch here */
 			pthread_mutex_unlock(&s->lock);
 			s->ready = true;
 		}

@@ -429,7 +429,7 @@ const fd_param_def *optable_param(int id, const char *param)
 		return NULL;
 	for (int p = 0; p < op->n_params; p++) {
 		const fd_param_def *def = &op->params[p];
-		if (!strcmp(param, def->name))
+		if (param[0] == def->name[0] && !strcmp(param, def->name))   /* most differ at once */
 			return def;
 		for (int a = 0; a < countof(def->aliases) && def->aliases[a]; a++)
 			if (!strcmp(param, def->aliases[a]))

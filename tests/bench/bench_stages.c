@@ -4,7 +4,7 @@
  * high-water mark after each stage), times from CLOCK_MONOTONIC.
  *
  *   bench_stages pipeline MODEL RULES [EXPORT.dot]
- *       load (no shape inference), shape_infer, ruleset_load, match_ctx_init,
+ *       load (no shape inference), model_infer_shapes, ruleset_load, match_ctx_init,
  *       match_run with events (the trace), estimate_compute (`mem`), and, with
  *       EXPORT.dot, export_graph of a ~1,000-node neighbourhood of the middle
  *       node. Trace figures: events, attempts, bytes, bytes per event. Then
@@ -29,7 +29,6 @@
 #include "rules/rules.h"
 #include "session/session.h"
 #include "onnx/onnx.h"
-#include "shape/shape.h"
 
 #define now_ms clock_ms
 
@@ -128,7 +127,7 @@ static int pipeline(const char *model, const char *rules, const char *export_pat
 	stage("load");
 
 	mark();
-	shape_infer(&m, &d);
+	model_infer_shapes(&m, &d);
 	stage("infer");
 
 	mark();

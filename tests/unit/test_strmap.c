@@ -1,0 +1,82 @@
+/* test_strmap.c — the interning pool (base/strmap.h): a string is found
+ * again whatever its length, a prefix or an extension of it is another
+ * string, and the batch interning gives the ids one at a time would. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "base/arena.h"
+#include "base/strmap.h"
+
+/* Names of every length from 0 to 40, each a prefix of the next, and the
+ * same with the last byte changed: word-wise comparing must tell them all
+ * apart (a shorter key ends inside a word the longer name fills). */
+static void test_prefixes_and_lengths(void **state)
+{
+	(void)state;
+	fd_arena a;
+	arena_init(&a);
+	strpool p;
+	strpool_init(&p, &a);
+	const char *base = "/model/layer.3/block1/conv/Conv_output_0_";
+	char name[64];
+	int32_t ids[2][41];
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t n = 0; n <= 40; n++) {
+			memcpy(name, base, n);
+			name[n] = '\0';
+			if (pass && n)
+				name[n - 1] = '#';
+			ids[pass][n] = strpool_id(&p, name, n);
+		}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t n = 0; n <= 40; n++) {
+			memcpy(name, base, n);
+			name[n] = '\0';
+			if (pass && n)
+				name[n - 1] = '#';
+			assert_int_equal(strpool_find(&p, name, n), ids[pass][n]);
+			assert_string_equal(strpool_str(&p, ids[pass][n]), name);
+			for (size_t k = 0; k < n; k++)   /* different strings, different ids */
+				assert_int_not_equal(ids[pass][k], ids[pass][n]);
+		}
+	strpool_release(&p);
+	arena_release(&a);
+}
+
+static void test_batch_equals_one_by_one(void **state)
+{
+	(void)state;
+	fd_arena a;
+	arena_init(&a);
+	strpool one, batch;
+	strpool_init(&one, &a);
+	strpool_init(&batch, &a);
+	char buf[40][24];
+	char *names[40];
+	for (int i = 0; i < 40; i++) {   /* repeats, so that some are found and some added */
+		snprintf(buf[i], sizeof buf[i], "tensor_%d", i % 13);
+		names[i] = buf[i];
+	}
+	int32_t want[40], got[40];
+	for (int i = 0; i < 40; i++)
+		want[i] = strpool_id(&one, names[i], strlen(names[i]));
+	strpool_ids(&batch, names, 40, got);   /* more than one batch of look-aheads */
+	for (int i = 0; i < 40; i++)
+		assert_int_equal(got[i], want[i]);
+	strpool_release(&one);
+	strpool_release(&batch);
+	arena_release(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prefixes_and_lengths),
+		cmocka_unit_test(test_batch_equals_one_by_one),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
