@@ -1,8 +1,10 @@
 /* explain.h — reading a run: every reader of a match result and its trace,
  * so that the matcher and the recording make no text. What is where:
  *   match_report.c  the `match` summary, text and JSON;
- *   trace_report.c  each event in words, the canonical text trace, the trace
- *                   as JSON, CANN's fusion_result.json;
+ *   trace_report.c  each event in words (condition_text.c: the checks beyond
+ *                   the seed's);
+ *   trace_write.c   the canonical text trace, the trace as JSON, CANN's
+ *                   fusion_result.json;
  *   why.c           which attempt answers "why not here?" (explain_why, for
  *                   `why` and the TUI alike), near-miss ranking, the one line;
  *   rounds_report.c the same over every round of a run (rounds/rounds.h):
@@ -55,7 +57,7 @@ void explain_fusions_text(FILE *f, const fd_match_result *r, const char *indent,
                           const void *arg);
 void explain_rejections_text(FILE *f, const fd_match_result *r, const char *indent, bool *header);
 
-/* ---- the trace (trace_report.c) -------------------------------------------- */
+/* ---- the trace (trace_report.c, trace_write.c) ------------------------------ */
 
 /* One event in words: what a line of the text trace, a JSON event, `why` and
  * the TUI's stepper show. */

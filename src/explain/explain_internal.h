@@ -1,5 +1,5 @@
 /* explain_internal.h — what the files that put events in words share:
- * trace_report.c (the seed's checks, the text and JSON trace),
+ * trace_report.c (the seed's checks), trace_write.c (the text and JSON trace),
  * condition_text.c (the checks of the language beyond the seed) and the
  * writers of a big run's reports (match_report.c, why.c). Not for other
  * modules: they read explain.h. */
@@ -49,6 +49,11 @@ void describe_cache_init(describe_cache *dc);
 /* explain_unit_label through the cache (dc NULL: none). */
 const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
                               size_t size);
+/* The words of event idx, already decoded (ev); next: NULL, or the cursor
+ * it was read with (a failed type check looks ahead from it). The one place
+ * an event is worded: explain_event and every writer come here. */
+void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace_iter *next, uint32_t idx,
+                    const fd_event *ev, fd_event_text *o);
 /* explain_event through the cache. */
 void explain_event_cached(const fd_match_result *r, describe_cache *dc, uint32_t idx, fd_event_text *o);
 /* explain_why_line through the cache (why.c). */
