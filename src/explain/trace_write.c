@@ -16,6 +16,16 @@
 #include "explain/explain_internal.h"
 #include "base/text.h"
 
+/* A writer's start: its buffer on f, a cache of its own, and (it not NULL)
+ * a cursor at event from. */
+static void writer_begin(outbuf *o, describe_cache *dc, FILE *f, fd_trace_iter *it, const fd_trace *t, size_t from)
+{
+	ob_init(o, f);
+	describe_cache_init(dc);
+	if (it)
+		trace_iter_init(it, t, from);
+}
+
 static const char *base_name(const char *p)
 {
 	const char *s = p ? strrchr(p, '/') : NULL;
@@ -148,9 +158,7 @@ void explain_attempt_text(FILE *f, const fd_match_result *r, uint32_t ai)
 	fd_trace_iter it;
 	outbuf o;
 	describe_cache dc;
-	describe_cache_init(&dc);
-	ob_init(&o, f);
-	trace_iter_init(&it, &r->trace, r->trace.attempts[ai].first_event);
+	writer_begin(&o, &dc, f, &it, &r->trace, r->trace.attempts[ai].first_event);
 	write_attempt(&o, &dc, r, ai, &it, NULL);
 	ob_flush(&o);
 }
@@ -240,8 +248,7 @@ static void trace_text_piece(void *arg, size_t i, FILE *f)
 	const trace_pieces *tp = arg;
 	outbuf o;
 	describe_cache dc;
-	describe_cache_init(&dc);
-	ob_init(&o, f);
+	writer_begin(&o, &dc, f, NULL, NULL, 0);
 	write_events(&o, &dc, tp->r, tp->start[i], tp->start[i + 1], tp->attempt[i]);
 	ob_flush(&o);
 }
@@ -257,9 +264,7 @@ void explain_trace_text(FILE *f, const fd_match_result *r)
 	fd_event cur;
 	outbuf o;
 	describe_cache dc;
-	describe_cache_init(&dc);
-	ob_init(&o, f);
-	trace_iter_init(&it, t, 0);
+	writer_begin(&o, &dc, f, &it, t, 0);
 	for (; trace_iter_next(&it, &cur) && cur.kind == EV_COMPOSITE; e++) {
 		if (!header) {
 			ob_printf(&o, "canonical forms%s\n", r->ctx->canonicalize ? "" : " (off)");
@@ -313,9 +318,7 @@ void explain_trace_json_composites(FILE *f, const fd_match_result *r)
 	fd_event ev;
 	outbuf o;
 	describe_cache dc;
-	describe_cache_init(&dc);
-	ob_init(&o, f);
-	trace_iter_init(&it, &r->trace, 0);
+	writer_begin(&o, &dc, f, &it, &r->trace, 0);
 	for (; trace_iter_next(&it, &ev) && ev.kind == EV_COMPOSITE; e++) {
 		ob_lit(&o, e ? ", " : "");
 		json_event(&o, &dc, &it, r, e, &ev);
@@ -333,9 +336,7 @@ static void trace_json_piece(void *arg, size_t i, FILE *f)
 	fd_event ev;
 	outbuf o;
 	describe_cache dc;
-	describe_cache_init(&dc);
-	ob_init(&o, f);
-	trace_iter_init(&it, t, 0);
+	writer_begin(&o, &dc, f, &it, t, 0);
 	for (size_t ai = tp->attempt[i]; ai < tp->attempt[i + 1]; ai++) {
 		const fd_attempt *a = &t->attempts[ai];
 		ob_lit(&o, ai == 0 && tp->first ? "{\"rule\": " : ", {\"rule\": ");
