@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/text.h"
 
 typedef struct outbuf {
 	FILE *f;
@@ -52,8 +53,17 @@ static inline void ob_char(outbuf *o, char c)
 
 /* Foreign text escaped as text_escape does (text_format.c); NULL: nothing. */
 void ob_text(outbuf *o, const char *s);
-/* A decimal number. */
-void ob_int(outbuf *o, long long v);
+/* The same of the text in a char array of cap bytes holding its NUL (an
+ * event's field): read sixteen bytes at a time up to cap, the end found,
+ * the bytes checked and copied in one pass. */
+void ob_field(outbuf *o, const char *s, size_t cap);
+/* A decimal number (a trace writes three an event: no call, no format). */
+static inline void ob_int(outbuf *o, long long v)
+{
+	char d[24];
+	const char *s = text_decimal(v, d);
+	ob_add(o, s, (size_t)(d + 23 - s));
+}
 /* txt_fprintf into the buffer: every %s argument escaped. */
 void ob_printf(outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A JSON string literal, quotes included, as json_write_string (json.c). */

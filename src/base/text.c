@@ -131,6 +131,16 @@ char *text_cut(char *dst, size_t size, const char *src)
 		memcpy(dst, src, n + 1);
 		return dst;
 	}
+	if (size < sizeof ELLIPSIS) {   /* no room for the mark: the head that fits */
+		size_t head = size ? size - 1 : 0;
+		while (head > 0 && ((unsigned char)src[head] & 0xc0) == 0x80)
+			head--;
+		if (size) {
+			memcpy(dst, src, head);
+			dst[head] = '\0';
+		}
+		return dst;
+	}
 	/* head + "…" + tail in size - 1 bytes: a third of the room for the tail */
 	size_t room = size - 1 - (sizeof ELLIPSIS - 1);
 	size_t tail_len = room / 3, head = room - tail_len, tail = n - tail_len;
@@ -166,6 +176,23 @@ size_t text_append(char *dst, size_t size, size_t at, const char *a, const char 
 		dst[at + ka + kb] = '\0';
 	}
 	return at + na + nb;
+}
+
+size_t text_put_at(char *dst, size_t size, size_t at, const char *s)
+{
+	if (at >= size)
+		return at;
+	size_t n = strlen(s), room = size - at - 1, k = n < room ? n : room;
+	memcpy(dst + at, s, k);
+	dst[at + k] = '\0';
+	text_mark_cut(dst, size, at + n);
+	return at + n < size ? at + n : size;
+}
+
+size_t text_put_int_at(char *dst, size_t size, size_t at, long long v)
+{
+	char d[24];
+	return text_put_at(dst, size, at, text_decimal(v, d));
 }
 
 /* ---- DOT and HTML-like labels --------------------------------------------------- */

@@ -65,6 +65,26 @@ char *text_mark_cut(char *dst, size_t size, size_t n);
  * whole length, so a join of names goes on as with snprintf and ends with
  * text_mark_cut. */
 size_t text_append(char *dst, size_t size, size_t at, const char *a, const char *b);
+/* A decimal number written backwards into d (24 bytes, NUL-terminated);
+ * returns its first digit or sign. */
+static inline const char *text_decimal(long long v, char d[24])
+{
+	size_t k = 23;
+	unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	d[k] = '\0';
+	do {
+		d[--k] = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	if (v < 0)
+		d[--k] = '-';
+	return d + k;
+}
+/* buf_printf(dst, size, at, "%s", s) (strbuf.h) without the format: s
+ * from at, a cut marked "…"; returns the end, at most size. */
+size_t text_put_at(char *dst, size_t size, size_t at, const char *s);
+/* The same of a decimal number. */
+size_t text_put_int_at(char *dst, size_t size, size_t at, long long v);
 /* The same as text_cutf, every %s argument escaped with text_escape first. */
 char *txt_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

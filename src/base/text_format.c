@@ -6,13 +6,16 @@
  * conversions are done here without the C library's printf: %s (with
  * width, precision and '-'), %d %i %u %c and %% (with width, '-' and '0',
  * every length modifier). Foreign text is copied as it is when no byte of
- * it needs an escape, checked eight bytes at a time; only text that does
+ * it needs an escape, checked sixteen bytes at a time; only text that does
  * goes through text_escape_n. Anything else (floats, hex, '+', an integer
  * precision) is handed to snprintf. Output goes into a buffer that is
  * flushed into the FILE, grown in the strbuf or, for a fixed buffer,
  * counts what did not fit. */
 #include <math.h>
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include "base/arena.h"
@@ -93,6 +96,62 @@ static void out_pad(out *o, size_t n, char c)
 
 /* ---- escaping, fast when nothing needs it -------------------------------------- */
 
+#ifdef __SSE2__
+/* Sixteen bytes at a time: a byte is bad when, read as signed, it is below
+ * 0x20 (0x80..0xff are negative) or is DEL, or for JSON a quote or a
+ * backslash. Returns the mask of the bad bytes. */
+static inline unsigned block_bad(__m128i v, bool json)
+{
+	__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+	if (json)
+		bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+		                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+	return (unsigned)_mm_movemask_epi8(bad);
+}
+
+size_t text_plain_run(const char *s, size_t n, bool json)
+{
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		unsigned m = block_bad(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), json);
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+	if (i == n)
+		return n;
+	if (n >= 16) {   /* the last sixteen, overlapping bytes found plain */
+		unsigned m = block_bad(_mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)), json);
+		return m ? n - 16 + (size_t)__builtin_ctz(m) : n;
+	}
+	/* a short text: its first and last eight (or four) bytes, overlapping,
+	 * side by side in one block */
+	unsigned m, half;
+	if (n >= 8) {
+		uint64_t head8, tail8;
+		memcpy(&head8, s, 8);
+		memcpy(&tail8, s + n - 8, 8);
+		m = block_bad(_mm_set_epi64x((long long)tail8, (long long)head8), json);
+		half = 8;
+	} else if (n >= 4) {
+		uint32_t head4, tail4;
+		memcpy(&head4, s, 4);
+		memcpy(&tail4, s + n - 4, 4);
+		m = block_bad(_mm_set_epi32(0x61616161, 0x61616161, (int)tail4, (int)head4), json);   /* 'a': plain */
+		half = 4;
+	} else {
+		for (; i < n; i++) {
+			unsigned char c = (unsigned char)s[i];
+			if (c < 0x20 || c >= 0x7f || (json && (c == '"' || c == '\\')))
+				return i;
+		}
+		return n;
+	}
+	unsigned low = m & ((1u << half) - 1), high = m >> half & ((1u << half) - 1);
+	if (low)
+		return (size_t)__builtin_ctz(low);
+	return high ? n - half + (size_t)__builtin_ctz(high) : n;
+}
+#else
 /* Eight bytes at a time: a word has a byte below 0x20 or at or above 0x7f
  * when one of the first three terms sets its high bit, a quote or backslash
  * (for JSON) when the xor with it has a zero byte (a borrow or carry may
@@ -131,6 +190,7 @@ size_t text_plain_run(const char *s, size_t n, bool json)
 	}
 	return i;
 }
+#endif
 
 /* s (n bytes) as text_escape_n writes it. */
 static void out_escaped(out *o, const char *s, size_t n)
@@ -313,9 +373,7 @@ static bool conv_fixed(out *o, const spec *c, double x)
 	if (fabs(d - 0.5) < 1e-3)
 		return false;
 	unsigned long long v = (unsigned long long)r, div = (unsigned long long)scale[prec];
-	char digits[40];
-	int k = snprintf(digits, sizeof digits, "%s%llu", neg ? "-" : "", v / div);   /* small: no float */
-	out_add(o, digits, (size_t)k);
+	conv_decimal(o, &plain_spec, v / div, neg);   /* "-0" too, as printf */
 	if (prec) {
 		char frac[12];
 		unsigned long long f = v % div;
@@ -587,16 +645,36 @@ void ob_text(outbuf *o, const char *s)
 {
 	if (!s)
 		return;
+	size_t n = strlen(s), safe = text_plain_run(s, n, false);
+	ob_add(o, s, safe);   /* the common case: all of it */
+	if (safe == n)
+		return;
 	out w = { .s = o->buf, .n = o->n, .cap = sizeof o->buf, .kind = OUT_FILE, .f = o->f };
-	out_escaped(&w, s, strlen(s));
+	out_escaped(&w, s + safe, n - safe);
 	o->n = w.n;
 }
 
-void ob_int(outbuf *o, long long v)
+void ob_field(outbuf *o, const char *s, size_t cap)
 {
-	out w = { .s = o->buf, .n = o->n, .cap = sizeof o->buf, .kind = OUT_FILE, .f = o->f };
-	conv_decimal(&w, &plain_spec, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, v < 0);
-	o->n = w.n;
+	size_t i = 0;
+#ifdef __SSE2__
+	for (; i + 16 <= cap && sizeof o->buf - o->n >= 16; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		_mm_storeu_si128((__m128i *)(void *)(o->buf + o->n), v);   /* room for 16; only plain bytes count */
+		unsigned m = block_bad(v, false);   /* the NUL is one of them */
+		if (!m) {
+			o->n += 16;
+			continue;
+		}
+		unsigned k = (unsigned)__builtin_ctz(m);
+		o->n += k;
+		if (!s[i + k])
+			return;
+		i += k;   /* a byte to escape: the rest as ob_text writes it */
+		break;
+	}
+#endif
+	ob_text(o, s + i);
 }
 
 void ob_printf(outbuf *o, const char *fmt, ...)

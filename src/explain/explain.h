@@ -1,8 +1,10 @@
 /* explain.h — reading a run: every reader of a match result and its trace,
  * so that the matcher and the recording make no text. What is where:
  *   match_report.c  the `match` summary, text and JSON;
- *   trace_report.c  each event in words, the canonical text trace, the trace
- *                   as JSON, CANN's fusion_result.json;
+ *   trace_report.c  each event in words (condition_text.c: the checks beyond
+ *                   the seed's);
+ *   trace_write.c   the canonical text trace, the trace as JSON, CANN's
+ *                   fusion_result.json;
  *   why.c           which attempt answers "why not here?" (explain_why, for
  *                   `why` and the TUI alike), near-miss ranking, the one line;
  *   rounds_report.c the same over every round of a run (rounds/rounds.h):
@@ -55,7 +57,7 @@ void explain_fusions_text(FILE *f, const fd_match_result *r, const char *indent,
                           const void *arg);
 void explain_rejections_text(FILE *f, const fd_match_result *r, const char *indent, bool *header);
 
-/* ---- the trace (trace_report.c) -------------------------------------------- */
+/* ---- the trace (trace_report.c, trace_write.c) ------------------------------ */
 
 /* One event in words: what a line of the text trace, a JSON event, `why` and
  * the TUI's stepper show. */
@@ -194,6 +196,10 @@ void explain_rounds_why(const fd_rounds *rd, int32_t rule, int32_t graph, int32_
 /* ---- words (value_text.c) ----------------------------------------------------- */
 /* "conv1 (Conv)" or "Mul_4 (Swish: silu of Sigmoid_3, Mul_4)". Returns buf. */
 char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size);
+/* The same, with *full the label's length uncut (a copy of it fits a buffer
+ * of more than *full bytes). */
+char *explain_unit_label_full(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size,
+                              size_t *full);
 /* The op a composite stands for (fd_composite): "Swish", "Gelu", "LayerNorm", "BiasAdd". */
 const char *explain_composite_name(int kind);
 /* A node's param value and a value the rule writes: "0.0", "[3, 3]",

@@ -1,13 +1,70 @@
 /* explain_internal.h — what the files that put events in words share:
- * trace_report.c (the seed's checks, the text and JSON trace) and
- * condition_text.c (the checks of the language beyond the seed). Not for
- * other modules: they read explain.h. */
+ * trace_report.c (the seed's checks), trace_write.c (the text and JSON trace),
+ * condition_text.c (the checks of the language beyond the seed) and the
+ * writers of a big run's reports (match_report.c, why.c). Not for other
+ * modules: they read explain.h. */
 #ifndef FD_EXPLAIN_INTERNAL_H
 #define FD_EXPLAIN_INTERNAL_H
 #include <stddef.h>
 #include "explain/explain.h"
 
+/* What the writers of a big run keep from one event to the next within a
+ * piece (each piece its own: pieces are written on several threads): the
+ * labels of the units seen lately (an attempt speaks of the same few), the
+ * labels of the pattern ops and the rule positions written lately (a rule
+ * has a few dozen). NULL where
+ * an event is described alone (explain_event). */
+#define DESCRIBE_LABELS 64
+typedef struct describe_label {
+	int32_t graph, unit;           /* unit -2: empty */
+	size_t full;                   /* the label's length uncut */
+	char text[192];
+} describe_label;
+
+/* A rule position as the text trace writes it: " (rules/x.yaml:21:22)". */
+#define DESCRIBE_WHERES 256
+typedef struct describe_pos {
+	const char *file;              /* NULL: empty */
+	int line, col;
+	size_t len;
+	char text[80];
+} describe_pos;
+
+/* A pattern op's label ("op2 Relu"), for an op of one type. */
+#define DESCRIBE_OPS 64
+typedef struct describe_op {
+	const fd_rule_op *op;          /* NULL: empty */
+	int index;                     /* its position in the pattern */
+	size_t len;
+	char text[96];                 /* fd_event_text.check's size */
+} describe_op;
+
+typedef struct describe_cache {
+	describe_label labels[DESCRIBE_LABELS];
+	describe_op ops[DESCRIBE_OPS];
+	describe_pos wheres[DESCRIBE_WHERES];
+} describe_cache;
+
+void describe_cache_init(describe_cache *dc);
+/* explain_unit_label through the cache (dc NULL: none). */
+const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
+                              size_t size);
+/* The words of event idx, already decoded (ev); next: NULL, or the cursor
+ * it was read with (a failed type check looks ahead from it). The one place
+ * an event is worded: explain_event and every writer come here. */
+void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace_iter *next, uint32_t idx,
+                    const fd_event *ev, fd_event_text *o);
+/* explain_event through the cache. */
+void explain_event_cached(const fd_match_result *r, describe_cache *dc, uint32_t idx, fd_event_text *o);
+/* explain_why_line through the cache (why.c). */
+char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size);
+
 void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* put(buf, size, "%s%s...", ...) of n (at most PUT_PARTS_MAX) texts,
+ * joined without a format: the common fields of a big trace. */
+#define PUT_PARTS_MAX 12
+void put_parts(char *buf, size_t size, int n, ...);
+
 const char *tensor_name(const fd_graph *g, int64_t t);
 /* "w (initializer)", "x (graph input)", "y from conv1 (Conv)". */
 void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, size_t size);

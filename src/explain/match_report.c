@@ -11,16 +11,18 @@
 #include "base/outbuf.h"
 #include "match/match.h"
 #include "explain/explain.h"
+#include "explain/explain_internal.h"
 #include "base/text.h"
 
-static void names_json(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n, bool tensors)
+static void names_json(outbuf *o, const fd_graph *g, const int32_t *ids, int32_t n, bool tensors)
 {
-	fputc('[', f);
+	ob_char(o, '[');
 	for (int32_t k = 0; k < n; k++) {
-		fputs(k ? ", " : "", f);
-		json_write_string(f, tensors ? g->tensors[ids[k]].name : g->nodes[ids[k]].name);
+		if (k)
+			ob_add(o, ", ", 2);
+		ob_json(o, tensors ? g->tensors[ids[k]].name : g->nodes[ids[k]].name);
 	}
-	fputc(']', f);
+	ob_char(o, ']');
 }
 
 /* Sum of known sizes; -1 when any is unknown. */
@@ -58,36 +60,52 @@ void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char
 	const fd_fusion *fu = &r->fusions[i];
 	const fd_rule *rule = &r->rules->rules[fu->rule];
 	const fd_graph *g = r->ctx->graphs[fu->graph].g;
-	fputs("{\"rule\": ", f);
-	json_write_string(f, rule->name);
-	fprintf(f, ", %s\"priority\": %lld, \"graph\": %d, \"nodes\": ", keys ? keys : "", (long long)rule->priority,
-	        fu->graph);
-	if (nodes)
+	outbuf o;   /* flushed before a hook writes to f itself */
+	ob_init(&o, f);
+	ob_lit(&o, "{\"rule\": ");
+	ob_json(&o, rule->name);
+	ob_lit(&o, ", ");
+	ob_lit(&o, keys ? keys : "");
+	ob_lit(&o, "\"priority\": ");
+	ob_int(&o, rule->priority);
+	ob_lit(&o, ", \"graph\": ");
+	ob_int(&o, fu->graph);
+	ob_lit(&o, ", \"nodes\": ");
+	if (nodes) {
+		ob_flush(&o);
 		nodes(f, arg, r, i);
-	else
-		names_json(f, g, r->pool + fu->nodes, fu->n_nodes, false);
-	fputs(", \"target_op\": ", f);
-	json_write_string(f, rule->target_op);
-	fputs(", \"kernel_name\": ", f);
-	json_write_string(f, rule->kernel_name);
-	fputs(", \"inputs\": ", f);
-	names_json(f, g, r->pool + fu->inputs, fu->n_inputs, true);
-	fputs(", \"outputs\": ", f);
-	names_json(f, g, r->pool + fu->outputs, fu->n_outputs, true);
+	} else {
+		names_json(&o, g, r->pool + fu->nodes, fu->n_nodes, false);
+	}
+	ob_lit(&o, ", \"target_op\": ");
+	ob_json(&o, rule->target_op);
+	ob_lit(&o, ", \"kernel_name\": ");
+	ob_json(&o, rule->kernel_name);
+	ob_lit(&o, ", \"inputs\": ");
+	names_json(&o, g, r->pool + fu->inputs, fu->n_inputs, true);
+	ob_lit(&o, ", \"outputs\": ");
+	names_json(&o, g, r->pool + fu->outputs, fu->n_outputs, true);
 	if (r->memory_json) {
-		fputs(", \"memory\": ", f);
+		ob_lit(&o, ", \"memory\": ");
+		ob_flush(&o);
 		r->memory_json(f, r, i, r->memory_json_arg);
 		fputc('}', f);
 		return;
 	}
-	fprintf(f, ", \"memory\": {\"inputs_bytes\": %lld, \"outputs_bytes\": %lld, \"intermediates_bytes\": %lld, \"workspace_bytes\": %lld}}",
-	        (long long)sum_bytes(g, r->pool + fu->inputs, fu->n_inputs),
-	        (long long)sum_bytes(g, r->pool + fu->outputs, fu->n_outputs),
-	        (long long)sum_bytes(g, r->pool + fu->intermediates, fu->n_intermediates),
-	        (long long)fu->workspace_bytes);
+	ob_lit(&o, ", \"memory\": {\"inputs_bytes\": ");
+	ob_int(&o, sum_bytes(g, r->pool + fu->inputs, fu->n_inputs));
+	ob_lit(&o, ", \"outputs_bytes\": ");
+	ob_int(&o, sum_bytes(g, r->pool + fu->outputs, fu->n_outputs));
+	ob_lit(&o, ", \"intermediates_bytes\": ");
+	ob_int(&o, sum_bytes(g, r->pool + fu->intermediates, fu->n_intermediates));
+	ob_lit(&o, ", \"workspace_bytes\": ");
+	ob_int(&o, fu->workspace_bytes);
+	ob_lit(&o, "}}");
+	ob_flush(&o);
 }
 
-static void rejection_json(outbuf *o, const fd_match_result *r, uint32_t attempt, const char *keys)
+static void rejection_json(outbuf *o, describe_cache *dc, const fd_match_result *r, uint32_t attempt,
+                           const char *keys)
 {
 	const fd_attempt *a = &r->trace.attempts[attempt];
 	char line[1024];
@@ -105,7 +123,7 @@ static void rejection_json(outbuf *o, const fd_match_result *r, uint32_t attempt
 	ob_lit(o, "\", \"code\": \"");
 	ob_lit(o, reason_code((fd_reason)a->reason));
 	ob_lit(o, "\", \"reason\": ");
-	explain_why_line(r, attempt, line, sizeof line);
+	why_line_cached(r, dc, attempt, line, sizeof line);
 	ob_json(o, strncmp(line, "why: ", 5) ? line : line + 5);
 	ob_char(o, '}');
 }
@@ -158,12 +176,14 @@ static void rejections_piece(void *arg, size_t piece, FILE *f)
 	const fd_trace *t = &rp->r->trace;
 	size_t end = (piece + 1) * REJECTION_PIECE < t->n_attempts ? (piece + 1) * REJECTION_PIECE : t->n_attempts;
 	outbuf o;
+	describe_cache dc;
+	describe_cache_init(&dc);
 	ob_init(&o, f);
 	for (size_t i = piece * REJECTION_PIECE; i < end; i++) {
 		if (t->attempts[i].rung == RUNG_FIRED)
 			continue;
 		ob_lit(&o, i == rp->first ? "\n    " : ",\n    ");
-		rejection_json(&o, rp->r, (uint32_t)i, rp->keys);
+		rejection_json(&o, &dc, rp->r, (uint32_t)i, rp->keys);
 	}
 	ob_flush(&o);
 }

@@ -1,7 +1,7 @@
 /* rounds_report.c — reading the rounds of a run (rounds/rounds.h): the
  * `match` summary, the text trace and the JSON over every round, and the
  * words for a node made in a round. A run of one round reads exactly as
- * match_report.c and trace_report.c write it (the JSON adds "round" and
+ * match_report.c and trace_write.c write it (the JSON adds "round" and
  * "rounds"). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,16 +1,11 @@
-/* trace_report.c — reading a recording: each event in words (explain_event),
- * the canonical text trace (`match --trace`, golden-tested: no addresses, no
- * timing, model named by its file name), the trace as JSON and CANN's
- * fusion_result.json shape. Output goes to a FILE* the caller passes
- * (open_memstream gives a string). */
+/* trace_report.c — reading a recording: each event in words (explain_event,
+ * describe_event for the writers of trace_write.c), with what a writer's
+ * piece keeps between events (describe_cache). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/arena.h"
-#include "base/json.h"
-#include "base/ordered_write.h"
-#include "base/outbuf.h"
 #include "match/match.h"
 #include "rules/optable.h"
 #include "match/param_value.h"
@@ -19,19 +14,105 @@
 #include "base/units.h"
 #include "base/text.h"
 
-/* A field of an event's words: a long one keeps its head and tail. */
+/* A field of an event's words: a long one keeps its head and tail. Most
+ * are words with no conversion ("op type differs") or one name ("%s"):
+ * those are cut as they are, without formatting (text_cut is what
+ * text_vcutf does to a text of that length). */
 void put(char *buf, size_t size, const char *fmt, ...)
 {
+	const char *pct = strchr(fmt, '%');
+	if (!pct) {
+		text_cut(buf, size, fmt);
+		return;
+	}
 	va_list ap;
 	va_start(ap, fmt);
-	text_vcutf(buf, size, fmt, ap);
+	if (pct == fmt && fmt[1] == 's' && !fmt[2]) {
+		const char *s = va_arg(ap, const char *);
+		text_cut(buf, size, s ? s : "(null)");
+	} else {
+		text_vcutf(buf, size, fmt, ap);
+	}
 	va_end(ap);
 }
 
-static const char *base_name(const char *p)
+void describe_cache_init(describe_cache *dc)
 {
-	const char *s = p ? strrchr(p, '/') : NULL;
-	return s ? s + 1 : p ? p : "";
+	for (size_t i = 0; i < DESCRIBE_LABELS; i++)
+		dc->labels[i].unit = -2;
+	for (size_t i = 0; i < DESCRIBE_WHERES; i++)
+		dc->wheres[i].file = NULL;
+	for (size_t i = 0; i < DESCRIBE_OPS; i++)
+		dc->ops[i].op = NULL;
+}
+
+const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
+                              size_t size)
+{
+	if (!dc)
+		return explain_unit_label(r->ctx, graph, u, buf, size);
+	describe_label *l = &dc->labels[((uint32_t)u + (uint32_t)graph * 7u) % DESCRIBE_LABELS];
+	if (l->unit != u || l->graph != graph) {
+		explain_unit_label_full(r->ctx, graph, u, l->text, sizeof l->text, &l->full);
+		l->graph = graph;
+		l->unit = u;
+	}
+	if (l->full < size && l->full < sizeof l->text) {   /* the whole label, as it would be made here */
+		memcpy(buf, l->text, l->full + 1);
+		return buf;
+	}
+	return explain_unit_label(r->ctx, graph, u, buf, size);
+}
+
+_Static_assert(sizeof ((describe_op *)0)->text == sizeof ((fd_event_text *)0)->check,
+               "an op's label is cut as the check it is copied into");
+
+/* op_label into o->check, through the cache for an op of one type (its
+ * label is the same at every event). */
+static void check_label(describe_cache *dc, const fd_match_result *r, const fd_event *ev, const fd_rule_op *op,
+                        fd_event_text *o)
+{
+	if (!dc || op->n_types != 1) {
+		op_label(r, ev, op, o->check, sizeof o->check);
+		return;
+	}
+	describe_op *c = &dc->ops[((uintptr_t)op >> 4 ^ (uint32_t)ev->op) % DESCRIBE_OPS];
+	if (c->op != op || c->index != ev->op) {
+		op_label(r, ev, op, c->text, sizeof c->text);
+		c->len = strlen(c->text);
+		c->op = op;
+		c->index = ev->op;
+	}
+	memcpy(o->check, c->text, c->len + 1);
+}
+
+void put_parts(char *buf, size_t size, int n, ...)
+{
+	const char *p[PUT_PARTS_MAX];
+	size_t len[PUT_PARTS_MAX], total = 0;
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n && i < PUT_PARTS_MAX; i++) {
+		p[i] = va_arg(ap, const char *);
+		if (!p[i])
+			p[i] = "(null)";
+		len[i] = strlen(p[i]);
+		total += len[i];
+	}
+	va_end(ap);
+	char *to = buf, *full = NULL;
+	if (total >= size)
+		to = full = xmalloc(total + 1);   /* joined whole, then cut as text_cutf cuts */
+	size_t at = 0;
+	for (int i = 0; i < n && i < PUT_PARTS_MAX; i++) {
+		memcpy(to + at, p[i], len[i]);
+		at += len[i];
+	}
+	to[at] = '\0';
+	if (full) {
+		text_cut(buf, size, full);
+		free(full);
+	}
 }
 
 static const fd_rule_pattern *event_pattern(const fd_rule *r, int branch)
@@ -138,7 +219,8 @@ static void describe_param(const fd_match_result *r, const fd_event *ev, const f
 	const fd_node *n = &g->nodes[c ? c->last : ev->unit];
 	fd_pval v;
 	param_unit_value(g, n, c, ix->canon.pool, event_op_id(r, ev, op), p->name, &v);
-	put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " param %s", p->name);
+	size_t len = strlen(o->check);
+	put_parts(o->check + len, sizeof o->check - len, 2, " param ", p->name);
 	explain_yval(p->value, o->expected, sizeof o->expected);
 	o->where = yval_pos(p->value);
 	char val[112];
@@ -154,15 +236,15 @@ static void describe_param(const fd_match_result *r, const fd_event *ev, const f
 		return;
 	}
 	if (v.source == PVS_DEFAULT || v.source == PVS_DERIVED || v.source == PVS_INPUT || v.source == PVS_COMPOSITE)
-		put(o->actual, sizeof o->actual, "%s (%s)", val, pv_source_name(v.source));
+		put_parts(o->actual, sizeof o->actual, 4, val, " (", pv_source_name(v.source), ")");
 	else
 		put(o->actual, sizeof o->actual, "%s", val);
 	if (ev->status == ST_FAIL)
 		put(o->reason, sizeof o->reason, v.kind == PV_UNKNOWN ? "value not known here" : "value differs");
 }
 
-static void describe_source(const fd_match_result *r, const fd_event *ev, const fd_rule_pattern *pat,
-                            fd_event_text *o)
+static void describe_source(const fd_match_result *r, describe_cache *dc, const fd_event *ev,
+                            const fd_rule_pattern *pat, fd_event_text *o)
 {
 	const fd_graph *g = r->ctx->graphs[ev->graph].g;
 	const fd_rule_op *op = &pat->ops[ev->op];
@@ -170,7 +252,7 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 	size_t len = strlen(o->check);
 	if (ev->sub == -2) {
 		put(o->check + len, sizeof o->check - len, " candidates");
-		explain_unit_label(r->ctx, ev->graph, ev->unit, lab, sizeof lab);
+		cached_unit_label(dc, r, ev->graph, ev->unit, lab, sizeof lab);
 		put(o->expected, sizeof o->expected, "a node reading op%lld's output", (long long)ev->a);
 		put(o->actual, sizeof o->actual, "none");
 		put(o->reason, sizeof o->reason, "nothing reads the output of %s", lab);
@@ -180,8 +262,8 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 	if (ev->sub == -1 || ev->sub <= -3) {
 		int link = ev->sub == -1 ? ev->op - 1 : -3 - ev->sub;
 		put(o->check + len, sizeof o->check - len, " reads op%d", link);
-		explain_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
-		put(o->expected, sizeof o->expected, "an output of %s", lab);
+		cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
+		put_parts(o->expected, sizeof o->expected, 2, "an output of ", lab);
 		if (ev->b >= 0)
 			put(o->actual, sizeof o->actual, "input%lld %s", (long long)ev->b, tensor_name(g, ev->a));
 		else
@@ -199,11 +281,13 @@ static void describe_source(const fd_match_result *r, const fd_event *ev, const 
 	put(o->check + len, sizeof o->check - len, " input%d", src->input);
 	size_t at = 0;
 	o->expected[0] = '\0';
-	if (src->from_op >= 0)
-		at += (size_t)snprintf(o->expected, sizeof o->expected, "from op%d", src->from_op);
+	if (src->from_op >= 0) {
+		put(o->expected, sizeof o->expected, "from op%d", src->from_op);   /* short: never cut */
+		at = strlen(o->expected);
+	}
 	if (src->source_type != SRC_UNSET && at < sizeof o->expected)
-		snprintf(o->expected + at, sizeof o->expected - at, "%ssource_type %s", at ? ", " : "",
-		         source_type_name(src->source_type));
+		text_append(o->expected, sizeof o->expected, at, at ? ", source_type " : "source_type ",
+		            source_type_name(src->source_type));
 	tensor_origin(r, ev->graph, ev->a, origin, sizeof origin);
 	if (ev->b != src->input && ev->a >= 0)
 		put(o->actual, sizeof o->actual, "%s (slot %lld, inputs swapped)", origin, (long long)ev->b);
@@ -236,30 +320,33 @@ static void unbound_reason(const fd_graph *g, const int64_t *ts, int n, const ch
 				names[k++] = got[j];
 		}
 	}
-	size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "unknown: depends on ");
+	size_t at = text_append(o->reason, sizeof o->reason, 0, "unknown: depends on ", "");
 	for (int i = 0; i < k && at < sizeof o->reason; i++)
-		at += (size_t)snprintf(o->reason + at, sizeof o->reason - at, "%s%s", i ? ", " : "", names[i]);
+		at = text_append(o->reason, sizeof o->reason, at, i ? ", " : "", names[i]);
 	if (!k && at < sizeof o->reason)
-		at += (size_t)snprintf(o->reason + at, sizeof o->reason - at, "dims nobody bound");
+		at = text_append(o->reason, sizeof o->reason, at, "dims nobody bound", "");
 	if (at < sizeof o->reason)
-		snprintf(o->reason + at, sizeof o->reason - at, "%s", tail);
+		text_append(o->reason, sizeof o->reason, at, tail, "");
 }
 
 /* memory_limit on a size that is a formula: the formula, the tensor, and
  * the largest binding the limit allows when one symbol decides. */
 static void unbound_memory(const fd_graph *g, const fd_event *ev, fd_event_text *o)
 {
-	char f[160] = "size unknown", tail[96] = " (bind with --dim or --input-shape)";
+	char f[160] = "size unknown", tail[96] = " (bind with --dim or --input-shape)", num[24];
 	const fd_tensor *t = ev->other >= 0 ? &g->tensors[ev->other] : NULL;
 	fd_sint b = t ? tensor_bytes_sym(t) : sint_unknown();
 	if (b.e) {
 		dexpr_format_bytes(b.e, f, sizeof f);
 		const char *sym[1];
 		int64_t v;
-		if (dexpr_largest_within(b.e, ev->b, &v) && dexpr_symbols(b.e, true, sym, 1) == 1)
-			snprintf(tail, sizeof tail, "; within the limit for %s <= %lld", sym[0], (long long)v);
+		if (dexpr_largest_within(b.e, ev->b, &v) && dexpr_symbols(b.e, true, sym, 1) == 1) {
+			size_t at = text_append(tail, sizeof tail, 0, "; within the limit for ", sym[0]);
+			if (at < sizeof tail)
+				text_append(tail, sizeof tail, at, " <= ", text_decimal(v, num));
+		}
 	}
-	put(o->actual, sizeof o->actual, "%s %s", f, t ? t->name : "");
+	put_parts(o->actual, sizeof o->actual, 3, f, " ", t ? t->name : "");
 	int64_t t1 = ev->other;
 	unbound_reason(g, &t1, 1, tail, o);
 }
@@ -269,8 +356,8 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 	const fd_rule *rule = &r->rules->rules[ev->rule];
 	const fd_constraint *c = &rule->constraints[ev->sub];
 	const fd_graph *g = r->ctx->graphs[ev->graph].g;
-	char a[64], b[64];
-	put(o->check, sizeof o->check, "constraint %s", c->type ? c->type : constraint_kind_name(c->kind));
+	char a[64], b[64], num[24];
+	put_parts(o->check, sizeof o->check, 2, "constraint ", c->type ? c->type : constraint_kind_name(c->kind));
 	o->where = yval_pos(c->where);
 	if (ev->reason == REASON_WN01_UNKNOWN_CONSTRAINT) {
 		put(o->reason, sizeof o->reason, "unknown constraint type, ignored");
@@ -278,16 +365,15 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 	}
 	switch (c->kind) {
 	case CONSTRAINT_DTYPE_MATCH: {
-		size_t at = (size_t)snprintf(o->expected, sizeof o->expected, "one of [");
+		size_t at = text_append(o->expected, sizeof o->expected, 0, "one of [", "");
 		for (int i = 0; i < c->n_allowed_dtypes && at < sizeof o->expected; i++)
-			at += (size_t)snprintf(o->expected + at, sizeof o->expected - at, "%s%s", i ? ", " : "",
-			                       dtype_name(c->allowed_dtypes[i]));
+			at = text_append(o->expected, sizeof o->expected, at, i ? ", " : "", dtype_name(c->allowed_dtypes[i]));
 		if (at < sizeof o->expected)
-			snprintf(o->expected + at, sizeof o->expected - at, "]");
+			text_append(o->expected, sizeof o->expected, at, "]", "");
 		if (ev->other >= 0)
 			put(o->actual, sizeof o->actual, "%s is %s", tensor_name(g, ev->other), dtype_name((int32_t)ev->a));
 		else
-			put(o->actual, sizeof o->actual, "%lld tensors checked", (long long)ev->a);
+			put_parts(o->actual, sizeof o->actual, 2, text_decimal(ev->a, num), " tensors checked");
 		break;
 	}
 	case CONSTRAINT_SHAPE:
@@ -401,7 +487,9 @@ static const fd_attempt *attempt_holding(const fd_trace *t, uint32_t ev)
 	return ev < a->first_event + a->n_events ? a : NULL;
 }
 
-static uint32_t superseded_by(const fd_match_result *r, uint32_t idx, const fd_event *ev)
+/* next: NULL, or a cursor just past idx (the writer's, or explain_event's) to
+ * look ahead from. */
+static uint32_t superseded_by(const fd_match_result *r, const fd_trace_iter *next, uint32_t idx, const fd_event *ev)
 {
 	if (ev->kind != EV_TYPE || ev->status != ST_FAIL)
 		return UINT32_MAX;
@@ -410,7 +498,10 @@ static uint32_t superseded_by(const fd_match_result *r, uint32_t idx, const fd_e
 		return UINT32_MAX;
 	fd_trace_iter it;
 	fd_event x;
-	trace_iter_init(&it, &r->trace, (size_t)idx + 1);
+	if (next && next->i == (size_t)idx + 1)
+		it = *next;   /* no decoding again from a checkpoint */
+	else
+		trace_iter_init(&it, &r->trace, (size_t)idx + 1);
 	for (uint32_t k = idx + 1; k < a->first_event + a->n_events && trace_iter_next(&it, &x); k++) {
 		if (x.kind == EV_BRANCH || x.branch != ev->branch || (x.op >= 0 && x.op < ev->op))
 			return UINT32_MAX;   /* another alternative, or back to an earlier op */
@@ -425,15 +516,16 @@ uint32_t explain_superseded_by(const fd_match_result *r, uint32_t idx)
 	if (idx >= r->trace.n_events)
 		return UINT32_MAX;
 	fd_event ev = trace_event(&r->trace, idx);
-	return superseded_by(r, idx, &ev);
+	return superseded_by(r, NULL, idx, &ev);
 }
 
 /* The words of a superseded type check: what was taken instead. */
-static void say_superseded(const fd_match_result *r, const fd_event *ev, uint32_t by, fd_event_text *o)
+static void say_superseded(const fd_match_result *r, describe_cache *dc, const fd_event *ev, uint32_t by,
+                           fd_event_text *o)
 {
 	fd_event x = trace_event(&r->trace, by);
 	char lab[160];
-	explain_unit_label(r->ctx, x.graph, x.unit, lab, sizeof lab);
+	cached_unit_label(dc, r, x.graph, x.unit, lab, sizeof lab);
 	if (match_composite(r->ctx, x.graph, x.unit) && !match_composite(r->ctx, ev->graph, ev->unit))
 		put(o->reason, sizeof o->reason, "direct form absent, canonical form matched: %s", lab);
 	else
@@ -442,20 +534,23 @@ static void say_superseded(const fd_match_result *r, const fd_event *ev, uint32_
 	o->superseded = true;
 }
 
-/* explain_event of an event already decoded (the writers walk with a cursor). */
-static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev, fd_event_text *o)
+void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace_iter *next, uint32_t idx,
+                    const fd_event *ev, fd_event_text *o)
 {
-	memset(o, 0, sizeof *o);
+	/* every field starts empty (not the whole struct zeroed: 800 bytes an event) */
+	o->check[0] = o->subject[0] = o->expected[0] = o->actual[0] = o->reason[0] = '\0';
+	o->where = (fd_srcpos){ 0 };
+	o->superseded = false;
 	o->status = ev->status;
 	const fd_graph *g = r->ctx->graphs[ev->graph].g;
 	const fd_rule *rule = ev->rule >= 0 ? &r->rules->rules[ev->rule] : NULL;
 	const fd_rule_pattern *pat = rule ? event_pattern(rule, ev->branch) : NULL;
 	const fd_rule_op *op = pat && ev->op >= 0 && ev->op < pat->n_ops ? &pat->ops[ev->op] : NULL;
 	if (ev->unit >= 0)
-		explain_unit_label(r->ctx, ev->graph, ev->unit, o->subject, sizeof o->subject);
+		cached_unit_label(dc, r, ev->graph, ev->unit, o->subject, sizeof o->subject);
 	if (op)
-		op_label(r, ev, op, o->check, sizeof o->check);
-	char lab[160];
+		check_label(dc, r, ev, op, o);
+	char lab[160], num[24];
 	switch ((fd_event_kind)ev->kind) {
 	case EV_RULE:
 		describe_rule(r, ev, o);
@@ -471,7 +566,7 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 		break;
 	case EV_BRANCH:
 		if (ev->branch >= 0)
-			put(o->check, sizeof o->check, "branch %d", ev->branch);
+			put_parts(o->check, sizeof o->check, 2, "branch ", text_decimal(ev->branch, num));
 		else
 			put(o->check, sizeof o->check, "match.ops");
 		if (pat)
@@ -486,20 +581,20 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 		const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
 		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " type");
 		if (d && strcmp(d->name, op->type))
-			put(o->expected, sizeof o->expected, "%s (%s)", op->type, d->name);
+			put_parts(o->expected, sizeof o->expected, 4, op->type, " (", d->name, ")");
 		else
 			put(o->expected, sizeof o->expected, "%s", op->type);
 		if (c) {
 			put(o->actual, sizeof o->actual, "%s (composite %s)", explain_composite_name(c->kind),
 			    recogniser_name((fd_recogniser)c->recogniser));
 		} else {
-			put(o->actual, sizeof o->actual, "%s%s%s", g->nodes[ev->unit].op_type,
-			    g->nodes[ev->unit].domain && *g->nodes[ev->unit].domain ? " domain " : "",
-			    g->nodes[ev->unit].domain ? g->nodes[ev->unit].domain : "");
+			put_parts(o->actual, sizeof o->actual, 3, g->nodes[ev->unit].op_type,
+			          g->nodes[ev->unit].domain && *g->nodes[ev->unit].domain ? " domain " : "",
+			          g->nodes[ev->unit].domain ? g->nodes[ev->unit].domain : "");
 		}
 		if (ev->other >= 0) {
-			explain_unit_label(r->ctx, ev->graph, ev->other, lab, sizeof lab);
-			put(o->reason, sizeof o->reason, "reads %s of %s", tensor_name(g, ev->a), lab);
+			cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
+			put_parts(o->reason, sizeof o->reason, 4, "reads ", tensor_name(g, ev->a), " of ", lab);
 		}
 		if (ev->status == ST_FAIL && !o->reason[0])
 			put(o->reason, sizeof o->reason, "op type differs");
@@ -550,7 +645,7 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 		describe_param(r, ev, op, o);
 		break;
 	case EV_SOURCE:
-		describe_source(r, ev, pat, o);
+		describe_source(r, dc, ev, pat, o);
 		break;
 	case EV_ESCAPE:
 		put(o->check, sizeof o->check, "subgraph intermediates");
@@ -577,8 +672,8 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 		break;
 	case EV_OUTPUTS:
 		put(o->check, sizeof o->check, "subgraph output_count");
-		put(o->expected, sizeof o->expected, "%lld", (long long)ev->b);
-		put(o->actual, sizeof o->actual, "%lld", (long long)ev->a);
+		put_parts(o->expected, sizeof o->expected, 1, text_decimal(ev->b, num));
+		put_parts(o->actual, sizeof o->actual, 1, text_decimal(ev->a, num));
 		if (ev->status == ST_FAIL)
 			put(o->reason, sizeof o->reason, "output count differs");
 		o->where = yval_pos(rule->subgraph_where);
@@ -612,7 +707,8 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 		const fd_fusion *f = &r->fusions[ev->a];
 		put(o->check, sizeof o->check, ev->kind == EV_FIRE ? "fire" : "rewrite");
 		if (ev->kind == EV_FIRE) {
-			size_t at = (size_t)snprintf(o->reason, sizeof o->reason, "fused %d nodes", f->n_nodes);
+			put(o->reason, sizeof o->reason, "fused %d nodes", f->n_nodes);   /* short: never cut */
+			size_t at = strlen(o->reason);
 			absent_ops_text(r, f, o->reason + at, sizeof o->reason - at);
 		} else {
 			size_t at = text_append(o->reason, sizeof o->reason, 0, rule->target_op ? rule->target_op : "?",
@@ -634,363 +730,25 @@ static void describe(const fd_match_result *r, uint32_t idx, const fd_event *ev,
 		if (d)
 			put(o->reason, sizeof o->reason, "%s", d->summary);
 	}
-	uint32_t by = superseded_by(r, idx, ev);
+	uint32_t by = superseded_by(r, next, idx, ev);
 	if (by != UINT32_MAX)
-		say_superseded(r, ev, by, o);
+		say_superseded(r, dc, ev, by, o);
 }
 
-void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)
+void explain_event_cached(const fd_match_result *r, describe_cache *dc, uint32_t idx, fd_event_text *o)
 {
+	fd_trace_iter it;
+	fd_event ev;
 	if (idx >= r->trace.n_events) {
 		memset(o, 0, sizeof *o);
 		return;
 	}
-	fd_event ev = trace_event(&r->trace, idx);
-	describe(r, idx, &ev, o);
+	trace_iter_init(&it, &r->trace, idx);
+	trace_iter_next(&it, &ev);
+	describe_event(r, dc, &it, idx, &ev, o);
 }
 
-/* ---- text ---------------------------------------------------------------- */
-
-/* The text trace's lines go through an outbuf (no printf per field): a
- * trace of a big model is millions of them. */
-static void write_event_line(outbuf *o, const fd_match_result *r, uint32_t idx, const fd_event *ev,
-                             const char *indent)
+void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)
 {
-	fd_event_text t;
-	describe(r, idx, ev, &t);
-	const char *status = ev_status_name((fd_ev_status)t.status);
-	size_t n = strlen(status);
-	ob_lit(o, indent);
-	ob_char(o, '#');
-	ob_int(o, idx);
-	ob_char(o, ' ');
-	ob_add(o, status, n);
-	ob_add(o, "     ", n < 4 ? 5 - n : 1);   /* as "%-4s " */
-	ob_text(o, t.check);
-	if (t.subject[0] && ev->kind != EV_RULE) {
-		ob_lit(o, " @ ");
-		ob_text(o, t.subject);
-	}
-	if (t.expected[0] || t.actual[0]) {
-		ob_lit(o, ": expected ");
-		ob_text(o, t.expected[0] ? t.expected : "-");
-		ob_lit(o, ", actual ");
-		ob_text(o, t.actual[0] ? t.actual : "-");
-	}
-	if (ev->reason != REASON_NONE && !t.superseded) {
-		ob_lit(o, " [");
-		ob_text(o, reason_code((fd_reason)ev->reason));
-		ob_char(o, ']');
-	}
-	if (t.reason[0]) {
-		ob_lit(o, " — ");
-		ob_text(o, t.reason);
-	}
-	if (t.where.file && t.where.line) {
-		ob_lit(o, " (");
-		if (strlen(t.where.file) < 200) {   /* explain_where's text, which only a long path cuts */
-			ob_text(o, t.where.file);
-			ob_char(o, ':');
-			ob_int(o, t.where.line);
-			ob_char(o, ':');
-			ob_int(o, t.where.col);
-		} else {
-			char where[256];
-			ob_text(o, explain_where(&t.where, where, sizeof where));
-		}
-		ob_char(o, ')');
-	}
-	ob_char(o, '\n');
-}
-
-static const char *graph_label(const fd_match_result *r, int32_t gi, char *buf, size_t size)
-{
-	const fd_graph *g = r->ctx->graphs[gi].g;
-	if (gi == 0)
-		put(buf, size, "main");
-	else
-		put(buf, size, "%s (body %s of %s)", g->name ? g->name : "?", g->owner_attr ? g->owner_attr : "?",
-		    g->owner_node >= 0 ? r->ctx->graphs[g->parent].g->nodes[g->owner_node].name : "?");
-	return buf;
-}
-
-/* Attempt ai, its events read from it (left after the last); first: its
- * first event when the caller has already read it, else NULL. */
-static void write_attempt(outbuf *o, const fd_match_result *r, uint32_t ai, fd_trace_iter *it,
-                          const fd_event *first)
-{
-	const fd_attempt *a = &r->trace.attempts[ai];
-	const fd_rule *rule = &r->rules->rules[a->rule];
-	char lab[192], gl[192];
-	if (a->anchor >= 0)
-		ob_printf(o, "  attempt %u %s @ %s [graph %s]: %s %s\n", ai, rule->name,
-		        explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab),
-		        graph_label(r, a->graph, gl, sizeof gl), rung_name((fd_rung)a->rung), reason_code((fd_reason)a->reason));
-	else
-		ob_printf(o, "  attempt %u %s: %s %s\n", ai, rule->name, rung_name((fd_rung)a->rung),
-		        reason_code((fd_reason)a->reason));
-	fd_event ev;
-	if (!first)
-		trace_iter_seek(it, a->first_event);
-	for (uint32_t e = a->first_event; e < a->first_event + a->n_events; e++) {
-		if (first && e == a->first_event)
-			ev = *first;
-		else if (!trace_iter_next(it, &ev))
-			break;
-		if (ev.kind == EV_RULE && ev.status == ST_INFO)
-			continue;
-		write_event_line(o, r, e, &ev, e == a->decisive ? "  > " : "    ");
-	}
-}
-
-void explain_attempt_text(FILE *f, const fd_match_result *r, uint32_t ai)
-{
-	fd_trace_iter it;
-	outbuf o;
-	ob_init(&o, f);
-	trace_iter_init(&it, &r->trace, r->trace.attempts[ai].first_event);
-	write_attempt(&o, r, ai, &it, NULL);
-	ob_flush(&o);
-}
-
-/* ---- a big trace on every core --------------------------------------------- */
-
-/* The trace's attempts in pieces of about PIECE_EVENTS events each, written
- * by ordered_write: each piece begins at an attempt (piece 0 at from), so
- * it can be written knowing nothing of the pieces before it. */
-#define PIECE_EVENTS 16384
-
-typedef struct trace_pieces {
-	const fd_match_result *r;
-	int32_t round;                 /* JSON: the attempts' "round" key when > 0 */
-	bool first;                    /* JSON: no item was written before piece 0 */
-	size_t n;
-	uint32_t *start;               /* first event of each piece, start[n] = n_events */
-	size_t *attempt;               /* first attempt of each piece, attempt[n] = n_attempts */
-} trace_pieces;
-
-static void pieces_init(trace_pieces *tp, const fd_match_result *r, uint32_t from)
-{
-	const fd_trace *t = &r->trace;
-	size_t cap = t->n_events / PIECE_EVENTS + 2;
-	*tp = (trace_pieces){ .r = r, .first = true };
-	tp->start = xcalloc(cap + 1, sizeof *tp->start);
-	tp->attempt = xcalloc(cap + 1, sizeof *tp->attempt);
-	tp->start[0] = from;
-	tp->n = 1;
-	for (size_t ai = 0; ai < t->n_attempts; ai++) {
-		uint32_t e = t->attempts[ai].first_event;
-		if (e >= from && e - tp->start[tp->n - 1] >= PIECE_EVENTS && tp->n < cap) {
-			tp->start[tp->n] = e;
-			tp->attempt[tp->n] = ai;
-			tp->n++;
-		}
-	}
-	tp->start[tp->n] = (uint32_t)t->n_events;
-	tp->attempt[tp->n] = t->n_attempts;
-}
-
-static void pieces_release(trace_pieces *tp)
-{
-	free(tp->start);
-	free(tp->attempt);
-}
-
-/* Events from..to of the text trace (from: an attempt's first event, or
- * the first after the canonical forms); ai: the first attempt not ending
- * before from. */
-static void write_events(outbuf *o, const fd_match_result *r, uint32_t from, uint32_t to, size_t ai)
-{
-	const fd_trace *t = &r->trace;
-	fd_trace_iter it;
-	fd_event cur;
-	trace_iter_init(&it, t, from);
-	for (uint32_t e = from; e < to && trace_iter_next(&it, &cur); e++) {
-		const fd_event *ev = &cur;
-		if (ev->kind == EV_RULE && ev->status == ST_INFO) {
-			const fd_rule *rule = &r->rules->rules[ev->rule];
-			fd_event_text d;
-			char where[256];
-			describe(r, e, ev, &d);
-			explain_where(&d.where, where, sizeof where);
-			const fd_rule_stats *st = &r->stats[ev->rule];
-			ob_printf(o, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
-			        rule->name, (long long)rule->priority, where, (long long)st->attempts,
-			        (long long)st->match_times, (long long)st->effect_times);
-			continue;
-		}
-		/* print attempts as they begin */
-		while (ai < t->n_attempts && t->attempts[ai].first_event + t->attempts[ai].n_events <= e)
-			ai++;
-		if (ai < t->n_attempts && t->attempts[ai].first_event <= e) {
-			const fd_attempt *a = &t->attempts[ai];
-			write_attempt(o, r, (uint32_t)ai, &it, a->first_event == e ? &cur : NULL);
-			e = a->first_event + a->n_events - 1;
-			trace_iter_seek(&it, e + 1);   /* what the loop reads next */
-			ai++;
-		}
-	}
-}
-
-static void trace_text_piece(void *arg, size_t i, FILE *f)
-{
-	const trace_pieces *tp = arg;
-	outbuf o;
-	ob_init(&o, f);
-	write_events(&o, tp->r, tp->start[i], tp->start[i + 1], tp->attempt[i]);
-	ob_flush(&o);
-}
-
-void explain_trace_text(FILE *f, const fd_match_result *r)
-{
-	const fd_trace *t = &r->trace;
-	txt_fprintf(f, "# fusiondbg trace: model %s, target %s, %zu rules, %zu events, %zu attempts\n",
-	        base_name(r->ctx->model->path), r->target, (size_t)r->n_rules, t->n_events, t->n_attempts);
-	uint32_t e = 0;
-	bool header = false;
-	fd_trace_iter it;
-	fd_event cur;
-	outbuf o;
-	ob_init(&o, f);
-	trace_iter_init(&it, t, 0);
-	for (; trace_iter_next(&it, &cur) && cur.kind == EV_COMPOSITE; e++) {
-		if (!header) {
-			ob_printf(&o, "canonical forms%s\n", r->ctx->canonicalize ? "" : " (off)");
-			header = true;
-		}
-		write_event_line(&o, r, e, &cur, "  ");
-	}
-	ob_flush(&o);
-	trace_pieces tp;
-	pieces_init(&tp, r, e);
-	ordered_write(f, tp.n, trace_text_piece, &tp);
-	pieces_release(&tp);
-}
-
-/* ---- JSON ------------------------------------------------------------------ */
-
-static void json_event(outbuf *o, const fd_match_result *r, uint32_t idx, const fd_event *ev)
-{
-	fd_event_text t;
-	char where[256];
-	describe(r, idx, ev, &t);
-	explain_where(&t.where, where, sizeof where);
-	ob_lit(o, "{\"index\": ");
-	ob_int(o, idx);
-	ob_lit(o, ", \"kind\": \"");
-	ob_lit(o, event_kind_name((fd_event_kind)ev->kind));
-	ob_lit(o, "\", \"status\": \"");
-	ob_lit(o, t.status == ST_FAIL ? "fail" : ev_status_name((fd_ev_status)t.status));
-	ob_lit(o, "\", \"check\": ");
-	ob_json(o, t.check);
-	ob_lit(o, ", \"subject\": ");
-	ob_json(o, t.subject);
-	ob_lit(o, ", \"expected\": ");
-	ob_json(o, t.expected);
-	ob_lit(o, ", \"actual\": ");
-	ob_json(o, t.actual);
-	ob_lit(o, ", \"code\": ");
-	ob_json(o, t.superseded ? "" : reason_code((fd_reason)ev->reason));
-	ob_lit(o, ", \"reason\": ");
-	ob_json(o, t.reason);
-	ob_lit(o, ", \"where\": ");
-	ob_json(o, where);
-	ob_char(o, '}');
-}
-
-void explain_trace_json_composites(FILE *f, const fd_match_result *r)
-{
-	uint32_t e = 0;
-	fd_trace_iter it;
-	fd_event ev;
-	outbuf o;
-	ob_init(&o, f);
-	trace_iter_init(&it, &r->trace, 0);
-	for (; trace_iter_next(&it, &ev) && ev.kind == EV_COMPOSITE; e++) {
-		ob_lit(&o, e ? ", " : "");
-		json_event(&o, r, e, &ev);
-	}
-	ob_flush(&o);
-}
-
-static void trace_json_piece(void *arg, size_t i, FILE *f)
-{
-	const trace_pieces *tp = arg;
-	const fd_match_result *r = tp->r;
-	const fd_trace *t = &r->trace;
-	char lab[192];
-	fd_trace_iter it;
-	fd_event ev;
-	outbuf o;
-	ob_init(&o, f);
-	trace_iter_init(&it, t, 0);
-	for (size_t ai = tp->attempt[i]; ai < tp->attempt[i + 1]; ai++) {
-		const fd_attempt *a = &t->attempts[ai];
-		ob_lit(&o, ai == 0 && tp->first ? "{\"rule\": " : ", {\"rule\": ");
-		ob_json(&o, r->rules->rules[a->rule].name);
-		if (tp->round > 0) {
-			ob_lit(&o, ", \"round\": ");
-			ob_int(&o, tp->round);
-		}
-		ob_lit(&o, ", \"anchor\": ");
-		if (a->anchor >= 0)
-			ob_json(&o, r->ctx->graphs[a->graph].g->nodes[match_unit_node(r->ctx, a->graph, a->anchor)].name);
-		else
-			ob_lit(&o, "null");
-		ob_lit(&o, ", \"unit\": ");
-		ob_json(&o, a->anchor >= 0 ? explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab) : "");
-		ob_lit(&o, ", \"graph\": ");
-		ob_int(&o, a->graph);
-		ob_lit(&o, ", \"branch\": ");
-		ob_int(&o, a->branch);
-		ob_lit(&o, ", \"rung\": \"");
-		ob_lit(&o, rung_id((fd_rung)a->rung));
-		ob_lit(&o, "\", \"code\": \"");
-		ob_lit(&o, reason_code((fd_reason)a->reason));
-		ob_lit(&o, "\", \"decisive\": ");
-		ob_int(&o, a->decisive == UINT32_MAX ? -1LL : (long long)a->decisive);
-		ob_lit(&o, ", \"events\": [");
-		trace_iter_seek(&it, a->first_event);
-		for (uint32_t k = 0; k < a->n_events && trace_iter_next(&it, &ev); k++) {
-			ob_lit(&o, k ? ", " : "");
-			json_event(&o, r, a->first_event + k, &ev);
-		}
-		ob_lit(&o, "]}");
-	}
-	ob_flush(&o);
-}
-
-void explain_trace_json_attempts(FILE *f, const fd_match_result *r, int32_t round, bool *first)
-{
-	trace_pieces tp;
-	pieces_init(&tp, r, 0);
-	tp.round = round;
-	tp.first = *first;
-	ordered_write(f, tp.n, trace_json_piece, &tp);
-	if (r->trace.n_attempts)
-		*first = false;
-	pieces_release(&tp);
-}
-
-void explain_trace_json(FILE *f, const fd_match_result *r)
-{
-	bool first = true;
-	fputs("{\"composites\": [", f);
-	explain_trace_json_composites(f, r);
-	fputs("], \"attempts\": [", f);
-	explain_trace_json_attempts(f, r, 0, &first);
-	fputs("]}\n", f);
-}
-
-void explain_fusion_result_json(FILE *f, const fd_match_result *r)
-{
-	fputs("{\"session_and_graph_id\": \"0_0\", \"graph_fusion\": {", f);
-	for (int32_t i = 0; i < r->n_rules; i++) {
-		int32_t ri = r->order[i];
-		fputs(i ? ", " : "", f);
-		json_write_string(f, r->rules->rules[ri].name);
-		fprintf(f, ": {\"match_times\": \"%lld\", \"effect_times\": \"%lld\"}",
-		        (long long)r->stats[ri].match_times, (long long)r->stats[ri].effect_times);
-	}
-	fputs("}, \"ub_fusion\": {}}\n", f);
+	explain_event_cached(r, NULL, idx, o);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "explain/explain.h"
+#include "explain/explain_internal.h"
 #include "base/text.h"
 
 static const char *const composite_names[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
@@ -18,27 +19,47 @@ const char *explain_composite_name(int kind)
 	return kind >= 0 && kind <= COMPOSITE_BIASADD ? composite_names[kind] : "?";
 }
 
-char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size)
+char *explain_unit_label_full(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size,
+                             size_t *full)
 {
 	const fd_graph_index *ix = &ctx->graphs[graph];
 	const fd_graph *g = ix->g;
 	if (u < 0 || u >= ix->n_units) {
 		snprintf(buf, size, "-");
+		*full = 1;
 		return buf;
 	}
 	const fd_composite_rec *c = match_composite(ctx, graph, u);
 	if (!c) {
-		text_cutf(buf, size, "%s (%s)", g->nodes[u].name, g->nodes[u].op_type);
+		/* "conv1 (Conv)": joined by hand when it fits, as text_cutf would */
+		const char *name = g->nodes[u].name ? g->nodes[u].name : "(null)";
+		size_t nn = strlen(name), no = strlen(g->nodes[u].op_type);
+		*full = nn + no + 3;
+		if (*full >= size) {
+			text_cutf(buf, size, "%s (%s)", name, g->nodes[u].op_type);
+			return buf;
+		}
+		memcpy(buf, name, nn);
+		memcpy(buf + nn, " (", 2);
+		memcpy(buf + nn + 2, g->nodes[u].op_type, no);
+		memcpy(buf + nn + 2 + no, ")", 2);
 		return buf;
 	}
 	/* "Mul_20 (Swish: silu of Sigmoid_19, Mul_20)": a trace prints one per event */
 	size_t at = text_append(buf, size, 0, g->nodes[c->last].name, " (");
 	at = text_append(buf, size, at, explain_composite_name(c->kind), ": ");
 	at = text_append(buf, size, at, recogniser_name(c->recogniser), " of ");
-	for (int k = 0; k < c->n_members && at < size; k++)
+	for (int k = 0; k < c->n_members; k++)
 		at = text_append(buf, size, at, k ? ", " : "", g->nodes[ix->canon.pool[c->members + k]].name);
-	text_mark_cut(buf, size, text_append(buf, size, at, ")", ""));
+	*full = text_append(buf, size, at, ")", "");
+	text_mark_cut(buf, size, *full);
 	return buf;
+}
+
+char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size)
+{
+	size_t full;
+	return explain_unit_label_full(ctx, graph, u, buf, size, &full);
 }
 
 /* Floats print as %.9g, with ".0" when that looks like an integer. */
@@ -58,29 +79,31 @@ char *explain_pval(const fd_pval *v, char *buf, size_t size)
 		return buf;
 	buf[0] = '\0';
 	switch (v->kind) {
-	case PV_ABSENT: buf_printf(buf, size, 0, "absent"); break;
-	case PV_NO_SUCH: buf_printf(buf, size, 0, "no such param"); break;
-	case PV_UNKNOWN: buf_printf(buf, size, 0, "unknown"); break;
-	case PV_INT: buf_printf(buf, size, 0, "%lld", (long long)v->i); break;
-	case PV_BOOL: buf_printf(buf, size, 0, "%s", v->i ? "true" : "false"); break;
+	/* text_put_at: buf_printf of each piece without a format (a trace
+	 * prints a value per param check) */
+	case PV_ABSENT: text_put_at(buf, size, 0, "absent"); break;
+	case PV_NO_SUCH: text_put_at(buf, size, 0, "no such param"); break;
+	case PV_UNKNOWN: text_put_at(buf, size, 0, "unknown"); break;
+	case PV_INT: text_put_int_at(buf, size, 0, (long long)v->i); break;
+	case PV_BOOL: text_put_at(buf, size, 0, v->i ? "true" : "false"); break;
 	case PV_FLOAT: append_float(buf, size, 0, v->f); break;
 	case PV_STRING: buf_printf(buf, size, 0, "\"%s\"", v->s); break;
 	case PV_INTS:
 	case PV_FLOATS:
-		at = buf_printf(buf, size, at, "[");
+		at = text_put_at(buf, size, at, "[");
 		for (int64_t k = 0; k < v->n; k++) {
 			if (k)
-				at = buf_printf(buf, size, at, ", ");
+				at = text_put_at(buf, size, at, ", ");
 			if (k >= 16) {
-				at = buf_printf(buf, size, at, "…");
+				at = text_put_at(buf, size, at, "…");
 				break;
 			}
 			if (v->kind == PV_INTS)
-				at = buf_printf(buf, size, at, "%lld", (long long)pval_ints(v)[k]);
+				at = text_put_int_at(buf, size, at, (long long)pval_ints(v)[k]);
 			else
 				at = append_float(buf, size, at, pval_floats(v)[k]);
 		}
-		buf_printf(buf, size, at, "]");
+		text_put_at(buf, size, at, "]");
 		break;
 	}
 	return buf;
@@ -89,19 +112,21 @@ char *explain_pval(const fd_pval *v, char *buf, size_t size)
 static size_t yval_append(const fd_yval *v, char *buf, size_t size, size_t at)
 {
 	if (!v || v->kind == YV_NULL)
-		return buf_printf(buf, size, at, "null");
+		return text_put_at(buf, size, at, "null");
+	if (v->kind == YV_SCALAR && v->quoted)
+		return buf_printf(buf, size, at, "\"%s\"", v->text ? v->text : "");
 	if (v->kind == YV_SCALAR)
-		return buf_printf(buf, size, at, v->quoted ? "\"%s\"" : "%s", v->text ? v->text : "");
+		return text_put_at(buf, size, at, v->text ? v->text : "");
 	if (v->kind == YV_SEQ) {
-		at = buf_printf(buf, size, at, "[");
+		at = text_put_at(buf, size, at, "[");
 		for (size_t k = 0; k < v->n; k++) {
 			if (k)
-				at = buf_printf(buf, size, at, ", ");
+				at = text_put_at(buf, size, at, ", ");
 			at = yval_append(v->items[k], buf, size, at);
 		}
-		return buf_printf(buf, size, at, "]");
+		return text_put_at(buf, size, at, "]");
 	}
-	return buf_printf(buf, size, at, "{…}");
+	return text_put_at(buf, size, at, "{…}");
 }
 
 char *explain_yval(const fd_yval *v, char *buf, size_t size)
@@ -114,9 +139,10 @@ char *explain_yval(const fd_yval *v, char *buf, size_t size)
 
 char *explain_where(const fd_srcpos *p, char *buf, size_t size)
 {
+	char line[24], col[24];
 	if (!p->file || !p->line)
 		buf[0] = '\0';
-	else
-		text_cutf(buf, size, "%s:%d:%d", p->file, p->line, p->col);
+	else   /* "%s:%d:%d", joined */
+		put_parts(buf, size, 5, p->file, ":", text_decimal(p->line, line), ":", text_decimal(p->col, col));
 	return buf;
 }

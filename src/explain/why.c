@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "explain/explain.h"
+#include "explain/explain_internal.h"
 #include "base/text.h"
 
 /* ---- ranking and finding attempts ----------------------------------------- */
@@ -125,46 +126,51 @@ uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t gr
 
 /* ---- the one line ---------------------------------------------------------- */
 
-char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t size)
+char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size)
 {
 	const fd_attempt *a = &r->trace.attempts[ai];
 	const fd_rule *rule = &r->rules->rules[a->rule];
 	char lab[192], where[256];
 	fd_event_text t;
 	if (a->decisive != UINT32_MAX)
-		explain_event(r, a->decisive, &t);
+		explain_event_cached(r, dc, a->decisive, &t);
 	else
 		memset(&t, 0, sizeof t);
 	explain_where(&t.where, where, sizeof where);
 	if (a->anchor >= 0)
-		explain_unit_label(r->ctx, a->graph, a->anchor, lab, sizeof lab);
+		cached_unit_label(dc, r, a->graph, a->anchor, lab, sizeof lab);
 	if (a->rung == RUNG_FIRED) {
 		const fd_fusion *f = &r->fusions[a->fusion];
 		text_cutf(buf, size, "%s fires on %s: %d nodes fused into %s [FD-OK]", rule->name, lab, f->n_nodes,
 		         rule->target_op ? rule->target_op : "?");
 		return buf;
 	}
+	/* joined (put_parts: text_cutf's bytes without a format; a JSON match
+	 * writes one line per rejection) */
 	char detail[600];
 	if (t.expected[0] && t.actual[0])
-		text_cutf(detail, sizeof detail, "%s: expected %s, actual %s", t.check, t.expected, t.actual);
+		put_parts(detail, sizeof detail, 5, t.check, ": expected ", t.expected, ", actual ", t.actual);
 	else if (t.expected[0])
-		text_cutf(detail, sizeof detail, "%s: expected %s, %s", t.check, t.expected, t.reason);
-	else if (t.actual[0])
-		text_cutf(detail, sizeof detail, "%s: %s", t.check, t.actual);
+		put_parts(detail, sizeof detail, 5, t.check, ": expected ", t.expected, ", ", t.reason);
 	else
-		text_cutf(detail, sizeof detail, "%s: %s", t.check, t.reason);
+		put_parts(detail, sizeof detail, 3, t.check, ": ", t.actual[0] ? t.actual : t.reason);
 	if (a->reason == REASON_CF06_UNBOUND && t.expected[0] && t.actual[0] && t.reason[0]) {
 		char d2[sizeof detail];   /* the verdict: unknown, and on which symbols */
-		text_cutf(d2, sizeof d2, "%s — %s", detail, t.reason);
+		put_parts(d2, sizeof d2, 3, detail, " — ", t.reason);
 		memcpy(detail, d2, sizeof detail);
 	}
+	const char *code = reason_code((fd_reason)a->reason), *at = where[0] ? " at " : "";
 	if (a->anchor < 0)
-		text_cutf(buf, size, "why: %s did not run: %s [%s]%s%s", rule->name, detail,
-		         reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
+		put_parts(buf, size, 9, "why: ", rule->name, " did not run: ", detail, " [", code, "]", at, where);
 	else
-		text_cutf(buf, size, "why: %s did not fire on %s: %s [%s]%s%s", rule->name, lab, detail,
-		         reason_code((fd_reason)a->reason), where[0] ? " at " : "", where);
+		put_parts(buf, size, 11, "why: ", rule->name, " did not fire on ", lab, ": ", detail, " [", code, "]", at,
+		          where);
 	return buf;
+}
+
+char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t size)
+{
+	return why_line_cached(r, NULL, ai, buf, size);
 }
 
 /* ---- why not here? --------------------------------------------------------- */

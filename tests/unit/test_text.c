@@ -4,6 +4,7 @@
  * HTML-label escaping, head…tail cuts on UTF-8 boundaries; the formatter's
  * own conversions against snprintf, the outbuf against the FILE printers,
  * and pieces written in order from several threads. */
+#include <limits.h>
 #include <setjmp.h>
 #include <math.h>
 #include <stdarg.h>
@@ -100,6 +101,42 @@ static void test_cut(void **state)
 	txt_cutf(out, sizeof out, "%s-%s", "aaaaaaaaaaaa", "b\x1b");
 	assert_true(text_is_safe(out));
 	assert_int_equal(out[strlen(out) - 1], 'e');   /* ends "…b\e" */
+	/* no room for the mark: the head that fits, whole characters */
+	char tiny[4] = "xyz";
+	assert_string_equal(text_cut(tiny, 1, "abc"), "");
+	assert_string_equal(text_cut(tiny, 3, "abcdef"), "ab");
+	assert_string_equal(text_cut(tiny, 3, "a\xc3\xa9z"), "a");
+	assert_string_equal(text_cut(tiny, 4, "abc"), "abc");
+}
+
+/* text_put_at and text_put_int_at write what buf_printf writes, in every
+ * room: a fit, a cut on a character, no room at all. */
+static void test_put_at(void **state)
+{
+	(void)state;
+	const char *pieces[] = { "", "ab", "caf\xc3\xa9 au lait", "\xe2\x80\xa6\xe2\x80\xa6", "0123456789abcdef" };
+	const long long nums[] = { 0, -7, 12345, LLONG_MIN, LLONG_MAX };
+	for (size_t size = 1; size <= 24; size++)
+		for (size_t at = 0; at <= size + 1; at++)
+			for (size_t k = 0; k < 5; k++) {
+				char want[32], got[32];
+				memset(want, 'x', sizeof want);
+				memset(got, 'x', sizeof got);
+				want[sizeof want - 1] = got[sizeof got - 1] = '\0';
+				size_t a = buf_printf(want, size, at, "%s", pieces[k]);
+				size_t b = text_put_at(got, size, at, pieces[k]);
+				assert_int_equal(b, a);
+				assert_memory_equal(got, want, size);
+				if (at == 0) {   /* a field with one name (describe's put) is cut as text_cutf cuts it */
+					text_cutf(want, size, "%s", pieces[k]);
+					text_cut(got, size, pieces[k]);
+					assert_string_equal(got, want);
+				}
+				a = buf_printf(want, size, at, "%lld", nums[k]);
+				b = text_put_int_at(got, size, at, nums[k]);
+				assert_int_equal(b, a);
+				assert_memory_equal(got, want, size);
+			}
 }
 
 /* The eight-at-a-time scan stops at the first byte that needs an escape,
@@ -107,9 +144,9 @@ static void test_cut(void **state)
 static void test_plain_run(void **state)
 {
 	const char bad_text[] = { '\n', 0x1f, 0x7f, (char)0x80, (char)0xff, '\0' };
-	for (size_t n = 1; n <= 24; n++)
+	for (size_t n = 1; n <= 40; n++)   /* short texts, whole blocks and an overlapping tail */
 		for (size_t at = 0; at < n; at++) {
-			char s[32];
+			char s[48];
 			memset(s, '~', n);   /* 0x7e: next to DEL */
 			s[n] = '\0';
 			for (size_t k = 0; k < sizeof bad_text; k++) {
@@ -124,6 +161,13 @@ static void test_plain_run(void **state)
 			assert_int_equal(text_plain_run(s, n, true), at);
 			s[at] = ' ';
 			assert_int_equal(text_plain_run(s, n, true), n);
+			s[at] = '\x01';   /* the first of two counts */
+			if (at + 1 < n) {
+				s[n - 1] = '"';
+				assert_int_equal(text_plain_run(s, n, true), at);
+				s[n - 1] = '~';
+			}
+			s[at] = '~';
 		}
 }
 
@@ -173,7 +217,7 @@ static void test_format_like_printf(void **state)
 	 * leaves to snprintf (near a half, huge, NaN) print the same */
 	const char *ffmts[] = { "%.0f", "%.1f", "%.2f", "%.6f", "%.9f", "%f", "%g", "%.6g", "%.3g", "%.1g", "%.12f" };
 	double fvals[] = { 0, -0.0, 1, -1, 2.33, 0.125, 0.005, 2.675, 1.005, 99999.5, 123456, 1e6, 1e15, -7.25,
-	                   3.14159265358979, 1.0 / 3, 0.1, NAN, INFINITY, 4.35, 1e-7 };
+	                   3.14159265358979, 1.0 / 3, 0.1, NAN, INFINITY, 4.35, 1e-7, -0.04, -123.4567 };
 	unsigned seed = 12345;
 	for (int k = 0; k < 2000; k++) {
 		for (size_t f = 0; f < sizeof ffmts / sizeof *ffmts; f++) {
@@ -196,6 +240,43 @@ static void test_format_like_printf(void **state)
 	assert_string_equal(out, "a\\nb\\e|5");
 }
 
+/* ob_field writes what ob_text writes: every length up to its array's end,
+ * a byte to escape anywhere, the outbuf nearly full. */
+static void test_ob_field(void **state)
+{
+	(void)state;
+	const char bad[] = { '\x1b', '\n', (char)0xc3, (char)0xff };
+	for (size_t cap = 1; cap <= 40; cap++)
+		for (size_t len = 0; len < cap; len++)
+			for (size_t at = 0; at <= len; at++)
+				for (size_t b = 0; b < sizeof bad; b++) {
+					char field[48], *x = NULL, *y = NULL;
+					size_t nx = 0, ny = 0;
+					memset(field, '#', sizeof field);   /* past the NUL: anything */
+					memset(field, 'a', len);
+					if (at < len)
+						field[at] = bad[b];
+					field[len] = '\0';
+					FILE *fx = open_memstream(&x, &nx), *fy = open_memstream(&y, &ny);
+					outbuf ox, oy;
+					ob_init(&ox, fx);
+					ob_init(&oy, fy);
+					ox.n = oy.n = sizeof ox.buf - (at % 20);   /* near the end of the buffer */
+					memset(ox.buf, '.', sizeof ox.buf);
+					memset(oy.buf, '.', sizeof oy.buf);
+					ob_field(&ox, field, cap);
+					ob_text(&oy, field);
+					ob_flush(&ox);
+					ob_flush(&oy);
+					fclose(fx);
+					fclose(fy);
+					assert_int_equal(nx, ny);
+					assert_memory_equal(x, y, nx);
+					free(x);
+					free(y);
+				}
+}
+
 /* The outbuf writes what the FILE printers write, across its buffer's end. */
 static void test_outbuf(void **state)
 {
@@ -215,6 +296,12 @@ static void test_outbuf(void **state)
 		fprintf(fa, "%lld\n", -(long long)i);
 		ob_int(&o, -(long long)i);
 		ob_char(&o, '\n');
+	}
+	const long long edges[] = { 0, 9, 10, 99, 100, 1000000007, LLONG_MAX, LLONG_MIN, -1 };
+	for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) {
+		fprintf(fa, "%lld,", edges[i]);
+		ob_int(&o, edges[i]);
+		ob_char(&o, ',');
 	}
 	ob_flush(&o);
 	fclose(fa);
@@ -262,8 +349,10 @@ int main(void)
 		cmocka_unit_test(test_dot_html),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_plain_run),
+		cmocka_unit_test(test_put_at),
 		cmocka_unit_test(test_format_like_printf),
 		cmocka_unit_test(test_outbuf),
+		cmocka_unit_test(test_ob_field),
 		cmocka_unit_test(test_ordered_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
