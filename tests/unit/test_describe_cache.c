@@ -22,29 +22,12 @@
 #include "explain/explain.h"
 #include "explain/explain_internal.h"
 #include "onnx/onnx.h"
-
-typedef struct run { fd_model m; fd_ruleset rs; fd_match_ctx ctx; fd_match_result r; } run;
+#include "match_fixture.h"
 
 static void run_model(run *x, const char *path)
 {
-	fd_diags d;
-	diags_init(&d);
-	fd_load_options lo = { 0 };
-	assert_int_equal(model_load_onnx(&x->m, path, &lo, &d), 0);
-	ruleset_init(&x->rs);
-	assert_int_equal(ruleset_load(&x->rs, "rules", &d), 0);
-	diags_release(&d);
-	match_ctx_init(&x->ctx, &x->m, true, NULL);
-	match_result_init(&x->r);
-	assert_int_equal(match_run(&x->ctx, &x->rs, NULL, &x->r), 0);
-}
-
-static void run_release(run *x)
-{
-	match_result_release(&x->r);
-	match_ctx_release(&x->ctx);
-	ruleset_release(&x->rs);
-	model_release(&x->m);
+	static const char *const dirs[] = { "rules", NULL };
+	run_rules(x, path, dirs);
 }
 
 static const char *const models[] = {

@@ -18,6 +18,7 @@
 #include "rules/rules.h"
 #include "explain/explain.h"
 #include "onnx/onnx.h"
+#include "match_fixture.h"
 
 static void load(fd_model *m, const char *path)
 {
@@ -235,29 +236,11 @@ static void test_constness(void **state)
 	model_release(&m);
 }
 
-/* Runs rules/ + samples/rules on a sample; returns the attempt of rule on node. */
-typedef struct run { fd_model m; fd_ruleset rs; fd_match_ctx ctx; fd_match_result r; } run;
-
+/* Runs rules/ + samples/rules on a sample. */
 static void run_sample(run *x, const char *path)
 {
-	fd_diags d;
-	diags_init(&d);
-	load(&x->m, path);
-	ruleset_init(&x->rs);
-	assert_int_equal(ruleset_load(&x->rs, "rules", &d), 0);
-	assert_int_equal(ruleset_load(&x->rs, "samples/rules", &d), 0);
-	diags_release(&d);
-	match_ctx_init(&x->ctx, &x->m, true, NULL);
-	match_result_init(&x->r);
-	assert_int_equal(match_run(&x->ctx, &x->rs, NULL, &x->r), 0);
-}
-
-static void run_release(run *x)
-{
-	match_result_release(&x->r);
-	match_ctx_release(&x->ctx);
-	ruleset_release(&x->rs);
-	model_release(&x->m);
+	static const char *const dirs[] = { "rules", "samples/rules", NULL };
+	run_rules(x, path, dirs);
 }
 
 static const fd_attempt *attempt(run *x, const char *rule, const char *nd)

@@ -14,6 +14,16 @@
 /* Names of every length from 0 to 40, each a prefix of the next, and the
  * same with the last byte changed: word-wise comparing must tell them all
  * apart (a shorter key ends inside a word the longer name fills). */
+/* The first n bytes of an exporter-style name; changed: its last byte '#'. */
+static char *make_name(char *name, size_t n, int changed)
+{
+	memcpy(name, "/model/layer.3/block1/conv/Conv_output_0_", n);
+	name[n] = '\0';
+	if (changed && n)
+		name[n - 1] = '#';
+	return name;
+}
+
 static void test_prefixes_and_lengths(void **state)
 {
 	(void)state;
@@ -21,23 +31,14 @@ static void test_prefixes_and_lengths(void **state)
 	arena_init(&a);
 	strpool p;
 	strpool_init(&p, &a);
-	const char *base = "/model/layer.3/block1/conv/Conv_output_0_";
 	char name[64];
 	int32_t ids[2][41];
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t n = 0; n <= 40; n++) {
-			memcpy(name, base, n);
-			name[n] = '\0';
-			if (pass && n)
-				name[n - 1] = '#';
-			ids[pass][n] = strpool_id(&p, name, n);
-		}
+		for (size_t n = 0; n <= 40; n++)
+			ids[pass][n] = strpool_id(&p, make_name(name, n, pass), n);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t n = 0; n <= 40; n++) {
-			memcpy(name, base, n);
-			name[n] = '\0';
-			if (pass && n)
-				name[n - 1] = '#';
+			make_name(name, n, pass);
 			assert_int_equal(strpool_find(&p, name, n), ids[pass][n]);
 			assert_string_equal(strpool_str(&p, ids[pass][n]), name);
 			for (size_t k = 0; k < n; k++)   /* different strings, different ids */
