@@ -39,10 +39,25 @@ typedef struct describe_op {
 	char text[96];                 /* fd_event_text.check's size */
 } describe_op;
 
+/* An unbound memory_limit's words, by what they depend on: the tensor's
+ * dtype and dims (equal formulas are one interned expression) and the
+ * limit. Exports with a symbolic batch ask it for every rejected block. */
+#define DESCRIBE_SIZES 16
+#define DESCRIBE_SIZE_RANK 8
+typedef struct describe_size {
+	int32_t rank;                  /* -1: empty */
+	int32_t dtype;
+	int64_t limit;
+	fd_dim dims[DESCRIBE_SIZE_RANK];
+	char formula[160], tail[96];
+} describe_size;
+
 typedef struct describe_cache {
 	describe_label labels[DESCRIBE_LABELS];
 	describe_op ops[DESCRIBE_OPS];
 	describe_pos wheres[DESCRIBE_WHERES];
+	describe_size sizes[DESCRIBE_SIZES];
+	unsigned next_size;            /* the entry a new size replaces */
 } describe_cache;
 
 void describe_cache_init(describe_cache *dc);

@@ -44,6 +44,9 @@ void describe_cache_init(describe_cache *dc)
 		dc->wheres[i].file = NULL;
 	for (size_t i = 0; i < DESCRIBE_OPS; i++)
 		dc->ops[i].op = NULL;
+	for (size_t i = 0; i < DESCRIBE_SIZES; i++)
+		dc->sizes[i].rank = -1;
+	dc->next_size = 0;
 }
 
 const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
@@ -331,27 +334,61 @@ static void unbound_reason(const fd_graph *g, const int64_t *ts, int n, const ch
 
 /* memory_limit on a size that is a formula: the formula, the tensor, and
  * the largest binding the limit allows when one symbol decides. */
-static void unbound_memory(const fd_graph *g, const fd_event *ev, fd_event_text *o)
+/* t's size as a formula and the tail saying the largest binding within
+ * limit, into f and tail (as large as describe_size's). */
+static void size_words(const fd_tensor *t, int64_t limit, char *f, char *tail)
 {
-	char f[160] = "size unknown", tail[96] = " (bind with --dim or --input-shape)", num[24];
-	const fd_tensor *t = ev->other >= 0 ? &g->tensors[ev->other] : NULL;
+	char num[24];
+	strcpy(f, "size unknown");
+	strcpy(tail, " (bind with --dim or --input-shape)");
 	fd_sint b = t ? tensor_bytes_sym(t) : sint_unknown();
-	if (b.e) {
-		dexpr_format_bytes(b.e, f, sizeof f);
-		const char *sym[1];
-		int64_t v;
-		if (dexpr_largest_within(b.e, ev->b, &v) && dexpr_symbols(b.e, true, sym, 1) == 1) {
-			size_t at = text_append(tail, sizeof tail, 0, "; within the limit for ", sym[0]);
-			if (at < sizeof tail)
-				text_append(tail, sizeof tail, at, " <= ", text_decimal(v, num));
-		}
+	if (!b.e)
+		return;
+	dexpr_format_bytes(b.e, f, sizeof ((describe_size *)0)->formula);
+	const char *sym[1];
+	int64_t v;
+	if (dexpr_largest_within(b.e, limit, &v) && dexpr_symbols(b.e, true, sym, 1) == 1) {
+		size_t size = sizeof ((describe_size *)0)->tail;
+		size_t at = text_append(tail, size, 0, "; within the limit for ", sym[0]);
+		if (at < size)
+			text_append(tail, size, at, " <= ", text_decimal(v, num));
 	}
-	put_parts(o->actual, sizeof o->actual, 3, f, " ", t ? t->name : "");
-	int64_t t1 = ev->other;
-	unbound_reason(g, &t1, 1, tail, o);
 }
 
-static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
+/* size_words through the cache (dc NULL, or a rank too large to keep: none). */
+static const describe_size *cached_size_words(describe_cache *dc, const fd_tensor *t, int64_t limit,
+                                              describe_size *own)
+{
+	bool keep = dc && t && t->shape.rank >= 0 && t->shape.rank <= DESCRIBE_SIZE_RANK;
+	if (keep)
+		for (size_t i = 0; i < DESCRIBE_SIZES; i++) {
+			const describe_size *z = &dc->sizes[i];
+			if (z->rank == t->shape.rank && z->dtype == t->dtype && z->limit == limit &&
+			    !memcmp(z->dims, t->shape.dims, (size_t)z->rank * sizeof *z->dims))
+				return z;
+		}
+	describe_size *z = keep ? &dc->sizes[dc->next_size++ % DESCRIBE_SIZES] : own;
+	size_words(t, limit, z->formula, z->tail);
+	if (keep) {
+		z->rank = t->shape.rank;
+		z->dtype = t->dtype;
+		z->limit = limit;
+		memcpy(z->dims, t->shape.dims, (size_t)z->rank * sizeof *z->dims);
+	}
+	return z;
+}
+
+static void unbound_memory(describe_cache *dc, const fd_graph *g, const fd_event *ev, fd_event_text *o)
+{
+	const fd_tensor *t = ev->other >= 0 ? &g->tensors[ev->other] : NULL;
+	describe_size own;
+	const describe_size *z = cached_size_words(dc, t, ev->b, &own);
+	put_parts(o->actual, sizeof o->actual, 3, z->formula, " ", t ? t->name : "");
+	int64_t t1 = ev->other;
+	unbound_reason(g, &t1, 1, z->tail, o);
+}
+
+static void describe_constraint(const fd_match_result *r, describe_cache *dc, const fd_event *ev, fd_event_text *o)
 {
 	const fd_rule *rule = &r->rules->rules[ev->rule];
 	const fd_constraint *c = &rule->constraints[ev->sub];
@@ -404,7 +441,7 @@ static void describe_constraint(const fd_match_result *r, const fd_event *ev, fd
 		bytes_text(ev->b, b, sizeof b);
 		put(o->expected, sizeof o->expected, "<= %s", b);
 		if (ev->reason == REASON_CF06_UNBOUND)
-			unbound_memory(g, ev, o);
+			unbound_memory(dc, g, ev, o);
 		else if (ev->a < 0)
 			put(o->actual, sizeof o->actual, "%s size unknown", tensor_name(g, ev->other));
 		else {
@@ -679,7 +716,7 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 		o->where = yval_pos(rule->subgraph_where);
 		break;
 	case EV_CONSTRAINT:
-		describe_constraint(r, ev, o);
+		describe_constraint(r, dc, ev, o);
 		break;
 	case EV_CONFLICT: {
 		const fd_rule *w = &r->rules->rules[ev->a];

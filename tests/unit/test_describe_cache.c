@@ -35,6 +35,8 @@ static const char *const models[] = {
 	"tests/data/hostile/hostile_names.onnx",
 	"samples/conv_add_silu.onnx",             /* composites */
 	"samples/attention_masked.onnx",
+	"samples/symbolic_batch.onnx",            /* memory_limit on formulas: the size cache */
+	"tests/data/match/symbolic_blocks.onnx",  /* the same on many equal shapes: cache hits */
 };
 
 static const size_t sizes[] = { 2, 5, 20, 64, 159, 160, 161, 191, 192, 193, 300, 1024 };
@@ -96,13 +98,14 @@ static void assert_same_text(const fd_event_text *a, const fd_event_text *b)
 
 static void events_and_why_lines_of(run *x, describe_cache *dc, const char *path)
 {
-	size_t superseded = 0;
+	size_t superseded = 0, formulas = 0;
 	for (uint32_t e = 0; e <= x->r.trace.n_events; e++) {   /* one past the end: the empty text */
 		fd_event_text want, got;
 		explain_event(&x->r, e, &want);
 		explain_event_cached(&x->r, dc, e, &got);
 		assert_same_text(&got, &want);
 		superseded += want.superseded;
+		formulas += strstr(want.reason, "within the limit for") != NULL;
 	}
 	for (uint32_t a = 0; a < x->r.trace.n_attempts; a++) {
 		char want[1024], got[1024];
@@ -112,6 +115,8 @@ static void events_and_why_lines_of(run *x, describe_cache *dc, const char *path
 	}
 	if (!strcmp(path, "samples/conv_add_silu.onnx"))
 		assert_true(superseded > 0);   /* the look-ahead from the cursor was taken */
+	if (strstr(path, "symbolic_blocks"))
+		assert_true(formulas >= 10);   /* sizes asked again and again: the size cache's hits */
 }
 
 static void test_events_and_why_lines(void **state)
