@@ -165,6 +165,26 @@ char *text_mark_cut(char *dst, size_t size, size_t n)
 	return dst;
 }
 
+char *text_digits(unsigned long long m, char d[24])
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	                            "8081828384858687888990919293949596979899";
+	char *p = d + 23;
+	*p = '\0';
+	for (; m >= 100; m /= 100) {   /* two digits a division */
+		p -= 2;
+		memcpy(p, pairs + m % 100 * 2, 2);
+	}
+	if (m >= 10) {
+		p -= 2;
+		memcpy(p, pairs + m * 2, 2);
+	} else {
+		*--p = (char)('0' + m);
+	}
+	return p;
+}
+
 size_t text_append(char *dst, size_t size, size_t at, const char *a, const char *b)
 {
 	size_t na = strlen(a), nb = strlen(b);

@@ -65,20 +65,16 @@ char *text_mark_cut(char *dst, size_t size, size_t n);
  * whole length, so a join of names goes on as with snprintf and ends with
  * text_mark_cut. */
 size_t text_append(char *dst, size_t size, size_t at, const char *a, const char *b);
-/* A decimal number written backwards into d (24 bytes, NUL-terminated);
- * returns its first digit or sign. */
+/* The decimal digits of m written backwards into d (24 bytes, NUL-terminated
+ * at d[23]); returns the first. The one digit loop of every formatter here. */
+char *text_digits(unsigned long long m, char d[24]);
+/* The same of a signed number; returns its first digit or sign. */
 static inline const char *text_decimal(long long v, char d[24])
 {
-	size_t k = 23;
-	unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	d[k] = '\0';
-	do {
-		d[--k] = (char)('0' + m % 10);
-		m /= 10;
-	} while (m);
+	char *s = text_digits(v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v, d);
 	if (v < 0)
-		d[--k] = '-';
-	return d + k;
+		*--s = '-';
+	return s;
 }
 /* buf_printf(dst, size, at, "%s", s) (strbuf.h) without the format: s
  * from at, a cut marked "…"; returns the end, at most size. */

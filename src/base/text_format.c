@@ -318,22 +318,9 @@ static const spec plain_spec = { .width = -1, .prec = -1 };
 /* A decimal integer with optional width, '-' and '0'. */
 static void conv_decimal(out *o, const spec *c, unsigned long long mag, bool neg)
 {
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	                            "8081828384858687888990919293949596979899";
 	char digits[24];
-	size_t k = sizeof digits;
-	for (; mag >= 100; mag /= 100) {   /* two digits a division */
-		k -= 2;
-		memcpy(digits + k, pairs + mag % 100 * 2, 2);
-	}
-	if (mag >= 10) {
-		k -= 2;
-		memcpy(digits + k, pairs + mag * 2, 2);
-	} else {
-		digits[--k] = (char)('0' + mag);
-	}
-	size_t len = sizeof digits - k + neg;
+	const char *s = text_digits(mag, digits);
+	size_t n = (size_t)(digits + 23 - s), len = n + neg;
 	size_t pad = c->width > 0 && (size_t)c->width > len ? (size_t)c->width - len : 0;
 	if (!c->left && !c->zero)
 		out_pad(o, pad, ' ');
@@ -341,7 +328,7 @@ static void conv_decimal(out *o, const spec *c, unsigned long long mag, bool neg
 		out_add(o, "-", 1);
 	if (!c->left && c->zero)
 		out_pad(o, pad, '0');
-	out_add(o, digits + k, sizeof digits - k);
+	out_add(o, s, n);
 	if (c->left)
 		out_pad(o, pad, ' ');
 }
