@@ -182,6 +182,13 @@ static int read_inputs(loader *L, int32_t gi)
 	return it.failed ? -1 : 0;
 }
 
+static size_t stream_min = STREAM_MIN_NODES;
+
+void onnx_test_stream_min(size_t n)
+{
+	stream_min = n ? n : STREAM_MIN_NODES;
+}
+
 static int convert_graph(loader *L, int32_t gi);
 
 static int read_nodes(loader *L, int32_t gi)
@@ -248,7 +255,7 @@ static int convert_graph(loader *L, int32_t gi)
 		strpool_reserve(&L->m->names, guess + 1024);
 		vec_grow(&L->main_tensor, guess + 1024);
 	}
-	if (!gi && L->build.items[gi].src.wire && guess >= STREAM_MIN_NODES) {
+	if (!gi && L->build.items[gi].src.wire && guess >= stream_min) {
 		const graph_src *s = &L->build.items[gi].src;
 		stream_range r[2];
 		for (int k = 0; k < 2; k++) {

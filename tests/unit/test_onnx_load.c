@@ -103,6 +103,96 @@ static void check_order(const fd_model *m)
 	}
 }
 
+/* a and b are the same model: every graph's nodes and tensors, field by field. */
+static void assert_same_model(const fd_model *a, const fd_model *b)
+{
+	assert_int_equal(a->n_graphs, b->n_graphs);
+	for (int32_t gi = 0; gi < a->n_graphs; gi++) {
+		const fd_graph *ga = &a->graphs[gi], *gb = &b->graphs[gi];
+		assert_int_equal(ga->n_nodes, gb->n_nodes);
+		assert_int_equal(ga->n_tensors, gb->n_tensors);
+		for (int32_t i = 0; i < ga->n_nodes; i++) {
+			const fd_node *x = &ga->nodes[i], *y = &gb->nodes[i];
+			assert_string_equal(x->name, y->name);
+			assert_string_equal(x->op_type, y->op_type);
+			assert_string_equal(x->domain, y->domain);
+			assert_int_equal(x->n_inputs, y->n_inputs);
+			assert_int_equal(x->n_outputs, y->n_outputs);
+			assert_int_equal(x->n_attrs, y->n_attrs);
+			assert_int_equal(x->topo, y->topo);
+			assert_memory_equal(x->inputs, y->inputs, (size_t)(x->n_inputs + x->n_outputs) * sizeof *x->inputs);
+			for (int32_t k = 0; k < x->n_attrs; k++)
+				assert_string_equal(x->attrs[k].name, y->attrs[k].name);
+		}
+		for (int32_t t = 0; t < ga->n_tensors; t++) {
+			const fd_tensor *x = &ga->tensors[t], *y = &gb->tensors[t];
+			assert_string_equal(x->name, y->name);
+			assert_int_equal(x->kind, y->kind);
+			assert_int_equal(x->dtype, y->dtype);
+			assert_int_equal(x->producer, y->producer);
+			assert_int_equal(x->shape.rank, y->shape.rank);
+			for (int32_t k = 0; k < x->shape.rank; k++)
+				assert_true(x->shape.dims[k].value == y->shape.dims[k].value);
+			assert_int_equal(x->value != NULL, y->value != NULL);
+		}
+	}
+}
+
+/* Every shared model loaded with its initializers and nodes unpacked on two
+ * threads (the stream big models take, forced on these small ones) is the
+ * model the one-thread load makes. */
+static void test_shared_models_streamed(void **state)
+{
+	(void)state;
+	char **paths, probe[512];
+	NEED_MODEL(model_path(probe, sizeof probe, "light_resnet50.onnx"));
+	int n = list_models(models_dir(), &paths);
+	assert_true(n >= 9);
+	for (int i = 0; i < n; i++) {
+		fd_model plain, streamed;
+		fd_diags d;
+		diags_init(&d);
+		setenv("FUSIONDBG_THREADS", "1", 1);
+		assert_int_equal(load(&plain, paths[i], NULL, &d), 0);
+		setenv("FUSIONDBG_THREADS", "2", 1);
+		onnx_test_stream_min(1);
+		assert_int_equal(load(&streamed, paths[i], NULL, &d), 0);
+		assert_int_equal(d.errors, 0);
+		assert_same_model(&plain, &streamed);
+		model_release(&plain);
+		model_release(&streamed);
+		diags_release(&d);
+	}
+	for (int i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+/* The thread setting and the stream's threshold as they were, also when the
+ * test above failed half-way (the tests after it must not stream). */
+static char *saved_threads;
+
+static int save_threads(void **state)
+{
+	(void)state;
+	const char *t = getenv("FUSIONDBG_THREADS");
+	saved_threads = t ? strdup(t) : NULL;
+	return 0;
+}
+
+static int restore_threads(void **state)
+{
+	(void)state;
+	onnx_test_stream_min(0);
+	if (saved_threads)
+		setenv("FUSIONDBG_THREADS", saved_threads, 1);
+	else
+		unsetenv("FUSIONDBG_THREADS");
+	free(saved_threads);
+	saved_threads = NULL;
+	return 0;
+}
+
 static void test_shared_models(void **state)
 {
 	(void)state;
@@ -639,6 +729,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shared_models),
+		cmocka_unit_test_setup_teardown(test_shared_models_streamed, save_threads, restore_threads),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_mutations),

@@ -20,6 +20,7 @@
 #include "session/session.h"
 #include "base/atomic_file.h"
 #include "session_fixture.h"
+#include "test_models.h"
 
 static char dir[64];
 static char rules_path[128];
@@ -166,6 +167,42 @@ static void test_background_first_run(void **state)
 	session_close(&bg);
 	diags_release(&d);
 	session_close(&plain);
+}
+
+/* The same on real exports with the shipped rules: the first run behind the
+ * screen (shapes inferred on its thread) finds what a plain open finds. */
+static void test_background_on_shared_models(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "light_resnet50.onnx", "pan_mobilenetv3_seg.onnx",
+	                                     "tiny_distilbert_sst2.onnx" };
+	static const char *const shipped[] = { "rules" };
+	char path[512];
+	NEED_MODEL(model_path(path, sizeof path, names[0]));
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+		model_path(path, sizeof path, names[k]);
+		fd_session plain, bg;
+		fd_diags d;
+		diags_init(&d);
+		fd_session_options o = { .model_path = path, .rule_paths = shipped, .n_rule_paths = 1, .no_env = true };
+		assert_int_equal(session_open(&plain, &o, &d), 0);
+		o.background = true;
+		assert_int_equal(session_open(&bg, &o, &d), 0);
+		assert_int_equal(session_first_run_wait(&bg, &d), 0);
+		assert_int_equal(session_result(&bg)->n_fusions, session_result(&plain)->n_fusions);
+		assert_int_equal(session_result(&bg)->trace.n_events, session_result(&plain)->trace.n_events);
+		assert_true(session_estimate(&bg)->graphs[0].after.peak_bytes == session_estimate(&plain)->graphs[0].after.peak_bytes);
+		assert_true(session_estimate(&bg)->graphs[0].before.peak_bytes == session_estimate(&plain)->graphs[0].before.peak_bytes);
+		const fd_graph *gb = &bg.model.graphs[0], *gp = &plain.model.graphs[0];
+		for (int32_t t = 0; t < gp->n_tensors; t++) {
+			assert_int_equal(gb->tensors[t].shape.rank, gp->tensors[t].shape.rank);
+			for (int32_t i = 0; i < gp->tensors[t].shape.rank; i++)
+				assert_true(gb->tensors[t].shape.dims[i].value == gp->tensors[t].shape.dims[i].value);
+		}
+		session_close(&bg);
+		session_close(&plain);
+		diags_release(&d);
+	}
 }
 
 /* + and - saturate at the int64 limits: no wrap to the other sign. */
@@ -568,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_edit_checks),
 		cmocka_unit_test(test_priority_saturates),
 		cmocka_unit_test(test_background_first_run),
+		cmocka_unit_test(test_background_on_shared_models),
 		cmocka_unit_test(test_undo_redo_diff),
 		cmocka_unit_test(test_save_only_the_value),
 		cmocka_unit_test(test_save_added_keys),
@@ -576,5 +614,5 @@ int main(void)
 		cmocka_unit_test(test_save_styles),
 		cmocka_unit_test(test_language_edits),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return models_exit(cmocka_run_group_tests(tests, setup, teardown));
 }
