@@ -10,7 +10,7 @@
 #include <time.h>
 #include "cli.h"
 #include "estimate/diagnose.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "session/session.h"
 
 static const char usage[] =

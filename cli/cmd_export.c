@@ -11,7 +11,7 @@
 #include "estimate/estimate.h"
 #include "export/export.h"
 #include "match/match.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "session/session.h"
 #include "base/text.h"
 

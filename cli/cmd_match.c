@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "base/json.h"
 #include "match/match.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "session/session.h"
 #include "explain/explain.h"
 #include "base/text.h"

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "cli.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "base/text.h"
 
 /* "rules/: 7 rules in 4 files, 0 errors, 0 warnings" */

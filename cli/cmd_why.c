@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include "cli.h"
 #include "match/match.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "session/session.h"
 #include "explain/explain.h"
 #include "base/text.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "cli.h"
 #include "base/nearest.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "rules/yaml_tree.h"
 #include "base/text.h"
 

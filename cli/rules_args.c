@@ -2,7 +2,7 @@
  * with the environment applied: ruleset_load_paths, diagnostics printed. */
 #include <stdio.h>
 #include "cli.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 
 int cli_load_rules(const cli_options *o, fd_ruleset *rs)
 {

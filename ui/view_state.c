@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ruleset/ruleset.h"
 #include "trace/reason.h"
 #include "view_state.h"
 #include "explain/explain.h"

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "ruleset/ruleset.h"
 #include "base/strbuf.h"
 #include "explain/explain_internal.h"
 #include "ir/dtype.h"

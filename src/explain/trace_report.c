@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ruleset/ruleset.h"
 #include "base/arena.h"
 #include "match/match.h"
 #include "rules/optable.h"

@@ -7,6 +7,7 @@
  * (the drawing ends its cut edges in stubs). No printing, no Graphviz here. */
 #include <stdlib.h>
 #include <string.h>
+#include "ruleset/ruleset.h"
 #include "explain/explain.h"
 #include "export/export.h"
 #include "trace/trace.h"

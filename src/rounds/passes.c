@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ruleset/ruleset.h"
 #include "base/atomic_file.h"
 #include "rules/optable.h"
 #include "rounds/rounds.h"

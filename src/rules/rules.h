@@ -1,20 +1,15 @@
 /* rules.h — fusion rules in the CANN graph-autofusion YAML format, typed.
  *
  * A rule set owns its YAML files (the trees every field points into) and the
- * rules derived from them (rule_schema.c). Every field keeps the fd_yval it
- * came from, so messages, the trace and the TUI's write-back can point at the
- * exact text. What-if edits change the tree and re-derive the typed rule.
+ * rules derived from them (ruleset/rule_schema.c). Every field keeps the
+ * fd_yval it came from, so messages, the trace and the TUI's write-back can
+ * point at the exact text. What-if edits change the tree and re-derive the
+ * typed rule. Loading, the schema and the lint are ruleset/'s (ruleset.h).
  *
- * Files, from the top down (each calls only those below it):
- *   ruleset.c      the set: loading files and directories, the environment,
- *                  the default location, lookups
- *   ruleset_settings.c  the set's settings document (`ruleset:`)
- *   rule_check.c   `check`, the lint after the schema (rule_check_across.c:
- *                  the findings across rules)
- *   rule_schema.c  one YAML document -> one typed rule, with the schema's
- *                  messages
- *   rule_format.c  the format's fields and names (rule_format.h)
+ * Files:
+ *   schema.c       reading values with the schema's messages (schema.h)
  *   optable.c      the op table (optable.h)
+ *   rule_expr.c    where expressions: parse (rule_expr.h)
  *   yaml_tree.c    YAML text -> a tree of values (the only libyaml user);
  *   yaml_value.c   reading the values (yaml_tree.h) */
 #ifndef FD_RULES_H
@@ -252,76 +247,5 @@ typedef struct fd_ruleset {
 	fd_init_policy initializers;        /* the settings document's, or UNSET */
 	const fd_yval *initializers_where;  /* where it is written */
 } fd_ruleset;
-
-void ruleset_init(fd_ruleset *rs);
-void ruleset_release(fd_ruleset *rs);
-/* Loads a file or a directory (*.yaml, *.yml, sorted by name) and appends its
- * rules. Schema errors go to d; returns -1 when any error was added. */
-int  ruleset_load(fd_ruleset *rs, const char *path, fd_diags *d);
-/* Derive one typed rule from a YAML document (rule_schema.c). Fills *out from
- * scratch (enabled = true); a what-if edit re-derives and restores enabled. */
-int  rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d);
-/* Lint (rule_check.c): `check`. With strict, check's own warnings are added as
- * errors; the warnings ruleset_load added (unknown keys, …) stay warnings in d
- * and the caller promotes them (cmd_check.c does). */
-typedef struct fd_check_options {
-	bool strict, verbose;
-	bool as_warnings;          /* every finding a warning (the lint at load) */
-} fd_check_options;
-void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d);
-/* The per-rule part of the lint for one rule (not the findings across
- * rules): what a what-if edit must pass, with check's own messages. */
-void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_options *opt, fd_diags *d);
-/* check's message for a param the op (optable id) does not have, at the
- * op's path ("match.ops[2]"); NULL when it has it. */
-const char *rule_check_unknown_param(int op_id, const char *name, const char *path, char *buf, size_t size);
-/* The lint at load, for the commands that run rules: check's findings about
- * each rule on its own (unknown op types and params with their did-you-mean,
- * values of the wrong type, from_op out of range, constraints that can
- * never pass, …) as warnings; not the findings across rules (duplicates,
- * priority ties), which are check's. Return the warnings added. */
-size_t ruleset_lint_rule(const fd_ruleset *rs, int32_t rule, fd_diags *d);
-size_t ruleset_lint_loaded(const fd_ruleset *rs, fd_diags *d);
-
-int32_t ruleset_find(const fd_ruleset *rs, const char *name);  /* rule index or -1 */
-/* Fills fused_types from the rules' target_ops and gives each rule op of
- * such a type its id (every other op keeps its op table id or -1).
- * ruleset_load calls it; call it again after changing a rule. */
-void ruleset_resolve_types(fd_ruleset *rs);
-/* The rule index whose target_op is fused type id (>= optable_count()), the
- * first in load order, or -1. */
-int32_t ruleset_fused_type_rule(const fd_ruleset *rs, int id);
-/* The settings document (ruleset_settings.c): is doc one (its map has the
- * key `ruleset`), and read it into rs (-1 on an error, reported in d). */
-bool ruleset_settings_doc(const fd_ydoc *doc);
-int  ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d);
-const char *init_policy_name(fd_init_policy p);          /* "onnx", "constant", "unset" */
-fd_init_policy init_policy_from_name(const char *name);  /* INIT_POLICY_UNSET when neither */
-/* The environment, as CANN graph-autofusion has it: GRAPH_AUTOFUSION_ENABLE=0 (or false /
- * off / no) disables every rule; GRAPH_AUTOFUSION_RULES="A,B" enables only the
- * named rules. Callers choose when to apply it (after loading, before --set).
- * The _diags form also warns about names in GRAPH_AUTOFUSION_RULES that no
- * loaded rule has (d may be NULL). */
-void ruleset_apply_env(fd_ruleset *rs);
-void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
-/* The rules a command names: every path in order, or, when n is 0,
- * ruleset_default_path() (the error RULESET_NONE_MESSAGE when that is NULL
- * too); then, with env and when all of them loaded, the environment. Every
- * message goes to d. Returns -1 when a path did not load or there was none. */
-int  ruleset_load_paths(fd_ruleset *rs, const char *const *paths, int n, bool env, fd_diags *d);
-/* Where the rules come from when none are named: GRAPH_AUTOFUSION_RULES_DIR
- * when set, else the installed library (FUSIONDBG_RULES_DIR, set by the
- * build to $(PREFIX)/share/fusiondbg/rules) when that directory exists, else
- * NULL. *origin (may be NULL) says which, for the user: "GRAPH_AUTOFUSION_RULES_DIR"
- * or "installed rules". */
-const char *ruleset_default_path(const char **origin);
-/* The message for "no rules given and none found". */
-#define RULESET_NONE_MESSAGE "no rules: give -r RULES, set GRAPH_AUTOFUSION_RULES_DIR, or install the shipped rules (make install)"
-
-/* The names (rule_format.c). */
-const char *source_type_name(fd_source_type t);
-fd_source_type source_type_from_name(const char *s);  /* SRC_UNSET when unknown */
-const char *constraint_kind_name(fd_constraint_kind k);
-fd_constraint_kind constraint_kind_from_name(const char *s);
 
 #endif

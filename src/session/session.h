@@ -62,7 +62,7 @@
 #include "estimate/estimate.h"
 #include "ir/graph.h"
 #include "match/match.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "onnx/onnx.h"
 #include "rounds/rounds.h"
 

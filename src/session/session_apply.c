@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rules/optable.h"
-#include "rules/rule_format.h"
+#include "ruleset/rule_format.h"
 #include "session/session_internal.h"
 
 /* ---- the path ------------------------------------------------------------- */

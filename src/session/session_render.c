@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rules/rule_format.h"
+#include "ruleset/rule_format.h"
 #include "session/session_internal.h"
 
 static bool starts_quoted(const fd_yval *v, const char *text)

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/atomic_file.h"
-#include "rules/rule_format.h"
+#include "ruleset/rule_format.h"
 #include "session/session_internal.h"
 #include "base/arena.h"
 

@@ -26,7 +26,7 @@
 #include "export/export.h"
 #include "ir/graph.h"
 #include "match/match.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "session/session.h"
 #include "onnx/onnx.h"
 

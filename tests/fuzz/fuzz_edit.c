@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include "base/atomic_file.h"
 #include "base/strbuf.h"
-#include "rules/rule_format.h"
+#include "ruleset/rule_format.h"
 #include "session/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

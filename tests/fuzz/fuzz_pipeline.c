@@ -9,7 +9,7 @@
 #include "base/diag.h"
 #include "ir/graph.h"
 #include "match/match.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "explain/explain.h"
 #include "onnx/onnx.h"
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "rules/yaml_tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -5,7 +5,7 @@
 #define FD_TEST_MATCH_FIXTURE_H
 #include "match/match.h"
 #include "onnx/onnx.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 
 typedef struct run { fd_model m; fd_ruleset rs; fd_match_ctx ctx; fd_match_result r; } run;
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include "base/text.h"
 #include "match/match.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "explain/explain.h"
 #include "explain/explain_internal.h"
 #include "onnx/onnx.h"

@@ -16,7 +16,7 @@
 #include "match/match.h"
 #include "onnx/onnx.h"
 #include "rules/rule_expr.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 
 typedef struct run {
 	fd_model m;

@@ -15,7 +15,7 @@
 #include "rules/optable.h"
 #include "match/param_value.h"
 #include "trace/reason.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 #include "explain/explain.h"
 #include "onnx/onnx.h"
 #include "match_fixture.h"

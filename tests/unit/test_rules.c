@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "rules/optable.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 
 static char *format_first(const fd_diags *d, fd_severity sev, char *buf, size_t size)
 {

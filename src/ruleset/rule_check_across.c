@@ -11,7 +11,7 @@
 #include "base/strbuf.h"
 #include "base/strmap.h"
 #include "rules/optable.h"
-#include "rules/rule_check_internal.h"
+#include "ruleset/rule_check_internal.h"
 
 /* The op ids a rule anchors on: every type of ops[0] of match.ops and of
  * every branch, each once, all of them (the caller frees *ids). */

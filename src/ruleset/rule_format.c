@@ -2,7 +2,7 @@
  * its source types and constraint types (rules.h): the tables, and the
  * lookups over them. The order of the fields is the format's: it is the
  * order of the keys a message lists as known. */
-#include "rules/rule_format.h"
+#include "ruleset/rule_format.h"
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "rules/rule_check_internal.h"
+#include "ruleset/rule_check_internal.h"
 #include "rules/rule_expr.h"
 
 int ops_arity(const fd_rule_op *op)

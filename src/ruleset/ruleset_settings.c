@@ -10,7 +10,7 @@
  * and the first holds. */
 #include <stdarg.h>
 #include <string.h>
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 
 static const char *const policy_names[] = { [INIT_POLICY_ONNX] = "onnx", [INIT_POLICY_CONSTANT] = "constant" };
 

@@ -11,14 +11,14 @@
 #include "ir/dtype.h"
 #include "rules/optable.h"
 #include "rules/rule_expr.h"
-#include "rules/rule_schema_internal.h"
+#include "ruleset/rule_schema_internal.h"
 
 /* ---- op type ---------------------------------------------------------------- */
 
 /* An op type's id: the op table's, else a fused op type the set already
  * knows (a what-if's rule derived again; ruleset_resolve_types settles every
  * op after a load), else -1. */
-static int type_id(const schema *s, const char *type)
+static int type_id(const fd_schema *s, const char *type)
 {
 	int id = optable_lookup(type);
 	for (int k = 0; id < 0 && k < s->rs->n_fused_types; k++)
@@ -27,7 +27,7 @@ static int type_id(const schema *s, const char *type)
 	return id;
 }
 
-void parse_op_type(schema *s, fd_rule_op *op, const fd_yval *type, const char *path)
+void parse_op_type(fd_schema *s, fd_rule_op *op, const fd_yval *type, const char *path)
 {
 	char p[256], b[128];
 	snprintf(p, sizeof p, "%.200s.type", path);
@@ -74,13 +74,13 @@ void parse_op_type(schema *s, fd_rule_op *op, const fd_yval *type, const char *p
 
 /* ---- the op's extensions ------------------------------------------------------ */
 
-static void parse_where(schema *s, fd_rule_op *op, const fd_yval *w, const char *path)
+static void parse_where(fd_schema *s, fd_rule_op *op, const fd_yval *w, const char *path)
 {
 	char p[256], b[128];
 	snprintf(p, sizeof p, "%.200s.where", path);
 	const fd_yval *one = w;
 	size_t n = w->kind == YV_SEQ ? w->n : 1;
-	if (w->kind == YV_SEQ && !want_count(s, w, p, FD_RULE_MAX_ITEMS, "expressions"))
+	if (w->kind == YV_SEQ && !schema_count(s, w, p, FD_RULE_MAX_ITEMS, "expressions"))
 		return;
 	if (w->kind == YV_SEQ && n == 0) {
 		ERR(s, w, "%s: the list of expressions is empty", p);
@@ -111,29 +111,29 @@ static void parse_where(schema *s, fd_rule_op *op, const fd_yval *w, const char 
 	}
 }
 
-static void parse_outputs(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
+static void parse_outputs(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
 {
 	char p[256], q[320];
 	snprintf(p, sizeof p, "%.200s.outputs", path);
-	if (!want_kind(s, v, YV_MAP, p))
+	if (!schema_kind(s, v, YV_MAP, p))
 		return;
-	unknown_keys(s, v, p, "match.ops.#.outputs");
+	rule_schema_unknown_keys(s, v, p, "match.ops.#.outputs");
 	op->outputs_where = v;
 	const fd_yval *f;
 	bool b;
 	if ((f = yval_get(v, "graph_output"))) {
 		snprintf(q, sizeof q, "%s.graph_output", p);
-		if (want_bool(s, f, q, &b))
+		if (schema_bool(s, f, q, &b))
 			op->graph_output = b;
 	}
 	if ((f = yval_get(v, "min_consumers"))) {
 		snprintf(q, sizeof q, "%s.min_consumers", p);
-		if (!want_small_int(s, f, q, 0, &op->min_consumers))
+		if (!schema_small_int(s, f, q, 0, &op->min_consumers))
 			op->min_consumers = -1;
 	}
 	if ((f = yval_get(v, "max_consumers"))) {
 		snprintf(q, sizeof q, "%s.max_consumers", p);
-		if (!want_small_int(s, f, q, 0, &op->max_consumers))
+		if (!schema_small_int(s, f, q, 0, &op->max_consumers))
 			op->max_consumers = -1;
 	}
 	if (op->min_consumers >= 0 && op->max_consumers >= 0 && op->min_consumers > op->max_consumers)
@@ -142,13 +142,13 @@ static void parse_outputs(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 		ERR(s, v, "%s: needs graph_output, min_consumers or max_consumers", p);
 }
 
-void parse_op_ext(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
+void parse_op_ext(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
 {
 	char p[256];
 	const fd_yval *f;
 	if ((f = yval_get(v, "optional"))) {
 		snprintf(p, sizeof p, "%.200s.optional", path);
-		want_bool(s, f, p, &op->optional);
+		schema_bool(s, f, p, &op->optional);
 	}
 	if ((f = yval_get(v, "outputs")))
 		parse_outputs(s, op, f, path);
@@ -167,7 +167,7 @@ void parse_op_ext(schema *s, fd_rule_op *op, const fd_yval *v, const char *path)
 /* ---- operand conditions ------------------------------------------------------- */
 
 /* The index of dim name `name` in the rule's table, added when new. */
-static int dimvar(schema *s, const char *name)
+static int dimvar(fd_schema *s, const char *name)
 {
 	fd_rule *r = s->r;
 	for (int i = 0; i < r->n_dimvars; i++)
@@ -192,7 +192,7 @@ static bool is_name(const char *t)
 }
 
 /* One pattern: `scalar`, or a list of dims. */
-static bool parse_shape_pattern(schema *s, fd_shape_pattern *sp, const fd_yval *v, const char *path)
+static bool parse_shape_pattern(fd_schema *s, fd_shape_pattern *sp, const fd_yval *v, const char *path)
 {
 	char b[128];
 	memset(sp, 0, sizeof *sp);
@@ -206,7 +206,7 @@ static bool parse_shape_pattern(schema *s, fd_shape_pattern *sp, const fd_yval *
 		ERR(s, v, "%s: expected a shape ([C, 1, 1], [], scalar), got %s", path, schema_describe(v, b, sizeof b));
 		return false;
 	}
-	if (!want_count(s, v, path, FD_RULE_MAX_ITEMS, "dims"))
+	if (!schema_count(s, v, path, FD_RULE_MAX_ITEMS, "dims"))
 		return false;
 	sp->dims = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof *sp->dims);
 	bool ok = true, rest = false;
@@ -240,7 +240,7 @@ static bool parse_shape_pattern(schema *s, fd_shape_pattern *sp, const fd_yval *
 }
 
 /* shape: one pattern, or a list of patterns. */
-static void parse_shapes(schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
+static void parse_shapes(fd_schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
 {
 	bool list = v->kind == YV_SEQ && v->n > 0;
 	size_t lists = 0;
@@ -254,7 +254,7 @@ static void parse_shapes(schema *s, fd_input_source *is, const fd_yval *v, const
 		return;
 	}
 	bool alternatives = list && lists == v->n;
-	if (alternatives && !want_count(s, v, path, FD_RULE_MAX_ITEMS, "shapes")) {
+	if (alternatives && !schema_count(s, v, path, FD_RULE_MAX_ITEMS, "shapes")) {
 		*ok = false;
 		return;
 	}
@@ -273,12 +273,12 @@ static void parse_shapes(schema *s, fd_input_source *is, const fd_yval *v, const
 /* An integer, or a list of them, each >= 0: rank. */
 /* A value that may be one item or a list of them: how many items (0 on an
  * error, reported). */
-static size_t items_of(schema *s, const fd_yval *v, const char *path, const char *what, bool *ok)
+static size_t items_of(fd_schema *s, const fd_yval *v, const char *path, const char *what, bool *ok)
 {
 	size_t n = v->kind == YV_SEQ ? v->n : 1;
 	if (v->kind == YV_SEQ && n == 0)
 		ERR(s, v, "%s: the list is empty", path);
-	if (n == 0 || (v->kind == YV_SEQ && !want_count(s, v, path, FD_RULE_MAX_ITEMS, what))) {
+	if (n == 0 || (v->kind == YV_SEQ && !schema_count(s, v, path, FD_RULE_MAX_ITEMS, what))) {
 		*ok = false;
 		return 0;
 	}
@@ -292,7 +292,7 @@ static const fd_yval *item_at(const fd_yval *v, size_t i, const char *path, char
 	return v->kind == YV_SEQ ? v->items[i] : v;
 }
 
-static int parse_ints(schema *s, const fd_yval *v, const char *path, int **out, bool *ok)
+static int parse_ints(fd_schema *s, const fd_yval *v, const char *path, int **out, bool *ok)
 {
 	size_t n = items_of(s, v, path, "values", ok);
 	if (!n)
@@ -301,7 +301,7 @@ static int parse_ints(schema *s, const fd_yval *v, const char *path, int **out, 
 	int count = 0;
 	for (size_t i = 0; i < n; i++) {
 		char q[320];
-		if (want_small_int(s, item_at(v, i, path, q, sizeof q), q, 0, &(*out)[count]))
+		if (schema_small_int(s, item_at(v, i, path, q, sizeof q), q, 0, &(*out)[count]))
 			count++;
 		else
 			*ok = false;
@@ -309,7 +309,7 @@ static int parse_ints(schema *s, const fd_yval *v, const char *path, int **out, 
 	return count;
 }
 
-static void parse_dtypes(schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
+static void parse_dtypes(fd_schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
 {
 	size_t n = items_of(s, v, path, "dtypes", ok);
 	if (!n)
@@ -319,7 +319,7 @@ static void parse_dtypes(schema *s, fd_input_source *is, const fd_yval *v, const
 		char q[320];
 		const char *name;
 		const fd_yval *d = item_at(v, i, path, q, sizeof q);
-		if (!want_str(s, d, q, &name)) {
+		if (!schema_str(s, d, q, &name)) {
 			*ok = false;
 			continue;
 		}
@@ -334,7 +334,7 @@ static void parse_dtypes(schema *s, fd_input_source *is, const fd_yval *v, const
 	}
 }
 
-static void parse_values(schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
+static void parse_values(fd_schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
 {
 	char b[128], q[320];
 	size_t n = items_of(s, v, path, "values", ok);
@@ -352,14 +352,14 @@ static void parse_values(schema *s, fd_input_source *is, const fd_yval *v, const
 	}
 }
 
-static void parse_same_as(schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
+static void parse_same_as(fd_schema *s, fd_input_source *is, const fd_yval *v, const char *path, bool *ok)
 {
 	char q[320];
-	if (!want_kind(s, v, YV_MAP, path)) {
+	if (!schema_kind(s, v, YV_MAP, path)) {
 		*ok = false;
 		return;
 	}
-	unknown_keys(s, v, path, "match.ops.#.input_sources.*.same_as");
+	rule_schema_unknown_keys(s, v, path, "match.ops.#.input_sources.*.same_as");
 	const fd_yval *op = yval_get(v, "op"), *in = yval_get(v, "input");
 	if (!op || !in) {
 		ERR(s, v, "%s: needs 'op' and 'input' (the tensor op j reads at input k: {op: j, input: k})", path);
@@ -367,12 +367,12 @@ static void parse_same_as(schema *s, fd_input_source *is, const fd_yval *v, cons
 		return;
 	}
 	snprintf(q, sizeof q, "%.200s.op", path);
-	*ok &= want_small_int(s, op, q, 0, &is->same_op);
+	*ok &= schema_small_int(s, op, q, 0, &is->same_op);
 	snprintf(q, sizeof q, "%.200s.input", path);
-	*ok &= want_small_int(s, in, q, 0, &is->same_input);
+	*ok &= schema_small_int(s, in, q, 0, &is->same_input);
 }
 
-bool parse_source_ext(schema *s, fd_input_source *is, const fd_yval *src, const char *path)
+bool parse_source_ext(fd_schema *s, fd_input_source *is, const fd_yval *src, const char *path)
 {
 	char q[320], b[128];
 	bool ok = true, flag;
@@ -380,10 +380,10 @@ bool parse_source_ext(schema *s, fd_input_source *is, const fd_yval *src, const 
 	is->tolerance = 1e-5;
 #define KEY(name) (snprintf(q, sizeof q, "%.200s." name, path), yval_get(src, name))
 	if ((f = KEY("optional")))
-		ok &= want_bool(s, f, q, &is->optional);
+		ok &= schema_bool(s, f, q, &is->optional);
 	if ((f = KEY("position"))) {
 		const char *pos;
-		if (!want_str(s, f, q, &pos))
+		if (!schema_str(s, f, q, &pos))
 			ok = false;
 		else if (!strcmp(pos, "fixed"))
 			is->fixed = true;
@@ -399,7 +399,7 @@ bool parse_source_ext(schema *s, fd_input_source *is, const fd_yval *src, const 
 	if ((f = KEY("shape")))
 		parse_shapes(s, is, f, q, &ok);
 	if ((f = KEY("static"))) {
-		if (want_bool(s, f, q, &flag))
+		if (schema_bool(s, f, q, &flag))
 			is->is_static = flag;
 		else
 			ok = false;

@@ -27,8 +27,8 @@
 #include <strings.h>
 #include "base/nearest.h"
 #include "rules/optable.h"
-#include "rules/rule_check_internal.h"
-#include "rules/rules.h"
+#include "ruleset/rule_check_internal.h"
+#include "ruleset/ruleset.h"
 #include "base/arena.h"
 
 /* A finding at a place (a warning is an error under strict). */

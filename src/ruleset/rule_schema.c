@@ -19,160 +19,11 @@
 #include <string.h>
 #include "ir/dtype.h"
 #include "rules/optable.h"
-#include "rules/rule_format.h"
-#include "rules/rules.h"
-#include "rules/rule_schema_internal.h"
+#include "ruleset/rule_format.h"
+#include "ruleset/ruleset.h"
+#include "ruleset/rule_schema_internal.h"
 
-void schema_say(schema *s, fd_severity sev, const fd_yval *at, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	yval_vdiag(s->d, sev, at, fmt, ap);
-	va_end(ap);
-	s->errors += sev == DIAG_ERROR;
-}
-
-void schema_say_at(schema *s, fd_srcpos pos, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	diag_vadd(s->d, DIAG_ERROR, pos, fmt, ap);
-	va_end(ap);
-	s->errors++;
-}
-
-const char *schema_describe(const fd_yval *v, char *buf, size_t size)
-{
-	if (!v || v->kind == YV_NULL)
-		snprintf(buf, size, "nothing (null)");
-	else if (v->kind == YV_SEQ)
-		snprintf(buf, size, "a list");
-	else if (v->kind == YV_MAP)
-		snprintf(buf, size, "a map");
-	else
-		snprintf(buf, size, "%s '%.60s%s'", yval_kind_name(v), v->text, strlen(v->text) > 60 ? "…" : "");
-	return buf;
-}
-#define describe schema_describe
-
-/* ---- typed readers: each reports its own error and returns false ---------- */
-
-bool want_str(schema *s, const fd_yval *v, const char *path, const char **out)
-{
-	char b[128];
-	if (v && v->kind == YV_SCALAR) {
-		*out = v->text;
-		return true;
-	}
-	ERR(s, v, "%s: expected a string, got %s", path, describe(v, b, sizeof b));
-	return false;
-}
-
-bool want_int(schema *s, const fd_yval *v, const char *path, int64_t min, int64_t *out)
-{
-	char b[128];
-	int64_t x;
-	if (yval_out_of_range(v)) {
-		ERR(s, v, "%s: %s is out of range (integers are 64-bit)", path, v->text);
-		return false;
-	}
-	if (!yval_int(v, &x)) {
-		ERR(s, v, "%s: expected an integer, got %s", path, describe(v, b, sizeof b));
-		return false;
-	}
-	if (x < min) {
-		ERR(s, v, "%s: must be >= %lld, got %lld", path, (long long)min, (long long)x);
-		return false;
-	}
-	*out = x;
-	return true;
-}
-
-bool want_small_int(schema *s, const fd_yval *v, const char *path, int64_t min, int *out)
-{
-	int64_t x;
-	if (!want_int(s, v, path, min, &x))
-		return false;
-	if (x > 1 << 30) {
-		ERR(s, v, "%s: %lld is too large", path, (long long)x);
-		return false;
-	}
-	*out = (int)x;
-	return true;
-}
-
-bool want_bool(schema *s, const fd_yval *v, const char *path, bool *out)
-{
-	char b[128];
-	if (yval_bool(v, out))
-		return true;
-	ERR(s, v, "%s: expected true or false, got %s", path, describe(v, b, sizeof b));
-	return false;
-}
-
-static bool want_bytes(schema *s, const fd_yval *v, const char *path, int64_t *out)
-{
-	char b[128];
-	double f;
-	if (yval_out_of_range(v) || (yval_float(v, &f) && (f > 9.2e18 || f < -9.2e18))) {
-		ERR(s, v, "%s: %s is out of range (a byte count is below 8 EiB)", path, v->text);
-		return false;
-	}
-	if (!yval_bytes(v, out)) {
-		ERR(s, v, "%s: expected a byte count (33554432, 32MiB, 64MB), got %s", path, describe(v, b, sizeof b));
-		return false;
-	}
-	/* judged on the text as written: -0.5 is negative, though it rounds to -1 or 0 */
-	if (*out < 0 || (v->text[0] == '-' && strpbrk(v->text, "123456789"))) {
-		ERR(s, v, "%s: must be >= 0, got %s", path, v->text);
-		return false;
-	}
-	return true;
-}
-
-bool want_kind(schema *s, const fd_yval *v, fd_yval_kind kind, const char *path)
-{
-	char b[128];
-	if (v && v->kind == kind)
-		return true;
-	ERR(s, v, "%s: expected %s, got %s", path, kind == YV_MAP ? "a map" : "a list", describe(v, b, sizeof b));
-	return false;
-}
-
-bool want_count(schema *s, const fd_yval *v, const char *path, size_t max, const char *what)
-{
-	if (!v || v->n <= max)
-		return true;
-	ERR(s, v, "%s: %zu %s; fusiondbg takes at most %zu (see fusiondbg-rules(5), LIMITS)", path, v->n, what, max);
-	return false;
-}
-
-/* A list of strings; a single string counts as a list of one. */
-static int want_strings(schema *s, const fd_yval *v, const char *path, const char ***out)
-{
-	char b[128];
-	if (v && v->kind == YV_SCALAR) {
-		*out = arena_alloc(&s->rs->arena, sizeof **out);
-		(*out)[0] = v->text;
-		return 1;
-	}
-	if (!v || v->kind != YV_SEQ) {
-		ERR(s, v, "%s: expected a list of strings, got %s", path, describe(v, b, sizeof b));
-		return 0;
-	}
-	*out = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof **out);
-	int n = 0;
-	for (size_t i = 0; i < v->n; i++) {
-		if (v->items[i]->kind != YV_SCALAR) {
-			ERR(s, v->items[i], "%s[%zu]: expected a string, got %s", path, i, describe(v->items[i], b, sizeof b));
-			continue;
-		}
-		(*out)[n++] = v->items[i]->text;
-	}
-	return n;
-}
-
-void unknown_keys(schema *s, const fd_yval *map, const char *path, const char *section)
+void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const char *path, const char *section)
 {
 	if (!map || map->kind != YV_MAP)
 		return;
@@ -203,10 +54,10 @@ static int input_index(const char *key)
 
 /* index: the op's own place in its pattern of n_ops: from_op must name an
  * earlier op (the matcher binds ops in order). */
-static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
+static void parse_sources(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
 {
 	char p[256];
-	if (!want_kind(s, v, YV_MAP, path) || !want_count(s, v, path, FD_RULE_MAX_ITEMS, "inputs"))
+	if (!schema_kind(s, v, YV_MAP, path) || !schema_count(s, v, path, FD_RULE_MAX_ITEMS, "inputs"))
 		return;
 	op->sources = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof *op->sources);
 	for (size_t i = 0; i < v->n; i++) {
@@ -222,9 +73,9 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 			continue;
 		}
 		snprintf(p, sizeof p, "%.200s.%.40s", path, key->text);
-		if (!want_kind(s, src, YV_MAP, p))
+		if (!schema_kind(s, src, YV_MAP, p))
 			continue;
-		unknown_keys(s, src, p, "match.ops.#.input_sources.*");
+		rule_schema_unknown_keys(s, src, p, "match.ops.#.input_sources.*");
 		fd_input_source *is = &op->sources[op->n_sources];
 		memset(is, 0, sizeof *is);
 		is->input = k;
@@ -237,7 +88,7 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 		bool ok = true;
 		if (from) {
 			snprintf(q, sizeof q, "%.200s.from_op", p);
-			ok &= want_small_int(s, from, q, 0, &is->from_op);
+			ok &= schema_small_int(s, from, q, 0, &is->from_op);
 			if (ok && is->from_op >= n_ops) {
 				ERR(s, from, "%s: %d is out of range (the pattern has ops 0..%d)", q, is->from_op, n_ops - 1);
 				ok = false;
@@ -250,7 +101,7 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 		if (st) {
 			const char *name;
 			snprintf(q, sizeof q, "%.200s.source_type", p);
-			if (want_str(s, st, q, &name)) {
+			if (schema_str(s, st, q, &name)) {
 				is->source_type = source_type_from_name(name);
 				if (is->source_type == SRC_UNSET) {
 					ERR(s, st, "%s: unknown source_type '%s' (known: %s)", q, name, FD_NAMES(FD_SOURCE_TYPES));
@@ -271,7 +122,7 @@ static void parse_sources(schema *s, fd_rule_op *op, const fd_yval *v, const cha
 	}
 }
 
-static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
+static void parse_op(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
 {
 	char p[256];
 	memset(op, 0, sizeof *op);
@@ -279,9 +130,9 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 	op->min_inputs = op->max_inputs = -1;
 	op->graph_output = op->min_consumers = op->max_consumers = -1;
 	op->where = v;
-	if (!want_kind(s, v, YV_MAP, path))
+	if (!schema_kind(s, v, YV_MAP, path))
 		return;
-	unknown_keys(s, v, path, "match.ops.#");
+	rule_schema_unknown_keys(s, v, path, "match.ops.#");
 	const fd_yval *type = yval_get(v, "type");
 	if (!type)
 		ERR(s, v, "%s: an op needs a 'type'", path);
@@ -289,15 +140,15 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 		parse_op_type(s, op, type, path);
 	const fd_yval *params = yval_get(v, "params");
 	snprintf(p, sizeof p, "%.200s.params", path);
-	if (params && !yval_is_null(params) && want_kind(s, params, YV_MAP, p) &&
-	    want_count(s, params, p, FD_RULE_MAX_ITEMS, "params")) {
+	if (params && !yval_is_null(params) && schema_kind(s, params, YV_MAP, p) &&
+	    schema_count(s, params, p, FD_RULE_MAX_ITEMS, "params")) {
 		op->params = arena_array(&s->rs->arena, params->n ? params->n : 1, sizeof *op->params);
 		for (size_t i = 0; i < params->n; i++) {
 			const fd_yval *pv = params->items[i];
 			char b[128];
 			if (pv->kind == YV_MAP) {
 				ERR(s, pv, "%s.%s: expected a value or a list of values, got %s", p, params->keys[i]->text,
-				    describe(pv, b, sizeof b));
+				    schema_describe(pv, b, sizeof b));
 				continue;
 			}
 			op->params[op->n_params++] = (fd_rule_param){ params->keys[i]->text, pv };
@@ -305,16 +156,16 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 	}
 	const fd_yval *inputs = yval_get(v, "inputs");
 	snprintf(p, sizeof p, "%.200s.inputs", path);
-	if (inputs && want_kind(s, inputs, YV_MAP, p)) {
-		unknown_keys(s, inputs, p, "match.ops.#.inputs");
+	if (inputs && schema_kind(s, inputs, YV_MAP, p)) {
+		rule_schema_unknown_keys(s, inputs, p, "match.ops.#.inputs");
 		op->inputs_where = inputs;
 		const fd_yval *mn = yval_get(inputs, "min_inputs"), *mx = yval_get(inputs, "max_inputs");
 		char q[320];
 		snprintf(q, sizeof q, "%.200s.min_inputs", p);
-		if (mn && !want_small_int(s, mn, q, 0, &op->min_inputs))
+		if (mn && !schema_small_int(s, mn, q, 0, &op->min_inputs))
 			op->min_inputs = -1;
 		snprintf(q, sizeof q, "%.200s.max_inputs", p);
-		if (mx && !want_small_int(s, mx, q, 0, &op->max_inputs))
+		if (mx && !schema_small_int(s, mx, q, 0, &op->max_inputs))
 			op->max_inputs = -1;
 		if (op->min_inputs >= 0 && op->max_inputs >= 0 && op->min_inputs > op->max_inputs)
 			ERR(s, mx, "%s: min_inputs %d > max_inputs %d", p, op->min_inputs, op->max_inputs);
@@ -327,23 +178,23 @@ static void parse_op(schema *s, fd_rule_op *op, const fd_yval *v, const char *pa
 	const fd_yval *names = yval_get(v, "output_names");
 	if (names) {
 		snprintf(p, sizeof p, "%.200s.output_names", path);
-		op->n_output_names = want_strings(s, names, p, &op->output_names);
+		op->n_output_names = schema_strings(s, names, p, &op->output_names);
 		op->output_names_where = names;
 	}
 	parse_op_ext(s, op, v, path);
 }
 
-static void parse_pattern(schema *s, fd_rule_pattern *pat, const fd_yval *ops, const char *path)
+static void parse_pattern(fd_schema *s, fd_rule_pattern *pat, const fd_yval *ops, const char *path)
 {
 	char p[256];
 	pat->where = ops;
-	if (!want_kind(s, ops, YV_SEQ, path))
+	if (!schema_kind(s, ops, YV_SEQ, path))
 		return;
 	if (ops->n == 0) {
 		ERR(s, ops, "%s: the list of ops is empty", path);
 		return;
 	}
-	if (!want_count(s, ops, path, FD_RULE_MAX_OPS, "ops"))
+	if (!schema_count(s, ops, path, FD_RULE_MAX_OPS, "ops"))
 		return;
 	pat->ops = arena_array(&s->rs->arena, ops->n, sizeof *pat->ops);
 	pat->n_ops = (int)ops->n;
@@ -355,11 +206,11 @@ static void parse_pattern(schema *s, fd_rule_pattern *pat, const fd_yval *ops, c
 		ERR(s, yval_get(ops->items[0], "optional"), "%s[0].optional: op 0 is the anchor and cannot be optional", path);
 }
 
-static void parse_subgraph(schema *s, fd_rule *r, const fd_yval *v)
+static void parse_subgraph(fd_schema *s, fd_rule *r, const fd_yval *v)
 {
-	if (!want_kind(s, v, YV_MAP, "match.subgraph"))
+	if (!schema_kind(s, v, YV_MAP, "match.subgraph"))
 		return;
-	unknown_keys(s, v, "match.subgraph", "match.subgraph");
+	rule_schema_unknown_keys(s, v, "match.subgraph", "match.subgraph");
 	r->subgraph_where = v;
 	const fd_yval *range = yval_get(v, "input_count_range");
 	if (range) {
@@ -367,9 +218,9 @@ static void parse_subgraph(schema *s, fd_rule *r, const fd_yval *v)
 		int lo, hi;
 		if (range->kind != YV_SEQ || range->n != 2) {
 			ERR(s, range, "match.subgraph.input_count_range: expected [min, max], got %s",
-			    range->kind == YV_SEQ ? "a list of another length" : describe(range, b, sizeof b));
-		} else if (want_small_int(s, range->items[0], "match.subgraph.input_count_range[0]", 0, &lo) &&
-		           want_small_int(s, range->items[1], "match.subgraph.input_count_range[1]", 0, &hi)) {
+			    range->kind == YV_SEQ ? "a list of another length" : schema_describe(range, b, sizeof b));
+		} else if (schema_small_int(s, range->items[0], "match.subgraph.input_count_range[0]", 0, &lo) &&
+		           schema_small_int(s, range->items[1], "match.subgraph.input_count_range[1]", 0, &hi)) {
 			if (lo > hi)
 				ERR(s, range, "match.subgraph.input_count_range: lower bound %d > upper bound %d", lo, hi);
 			else
@@ -378,18 +229,18 @@ static void parse_subgraph(schema *s, fd_rule *r, const fd_yval *v)
 	}
 	const fd_yval *oc = yval_get(v, "output_count");
 	if (oc)
-		want_small_int(s, oc, "match.subgraph.output_count", 1, &r->output_count);
+		schema_small_int(s, oc, "match.subgraph.output_count", 1, &r->output_count);
 	const fd_yval *aio = yval_get(v, "allow_intermediate_outputs");
 	bool b;
-	if (aio && want_bool(s, aio, "match.subgraph.allow_intermediate_outputs", &b))
+	if (aio && schema_bool(s, aio, "match.subgraph.allow_intermediate_outputs", &b))
 		r->allow_intermediate_outputs = b;
 }
 
-static void parse_match(schema *s, fd_rule *r, const fd_yval *v)
+static void parse_match(fd_schema *s, fd_rule *r, const fd_yval *v)
 {
-	if (!want_kind(s, v, YV_MAP, "match"))
+	if (!schema_kind(s, v, YV_MAP, "match"))
 		return;
-	unknown_keys(s, v, "match", "match");
+	rule_schema_unknown_keys(s, v, "match", "match");
 	const fd_yval *ops = yval_get(v, "ops"), *branches = yval_get(v, "branches");
 	if (!ops && !branches) {
 		ERR(s, v, "match: needs 'ops' (or 'branches')");
@@ -397,19 +248,19 @@ static void parse_match(schema *s, fd_rule *r, const fd_yval *v)
 	}
 	if (ops)
 		parse_pattern(s, &r->match, ops, "match.ops");
-	if (branches && want_kind(s, branches, YV_SEQ, "match.branches")) {
+	if (branches && schema_kind(s, branches, YV_SEQ, "match.branches")) {
 		if (branches->n == 0)
 			ERR(s, branches, "match.branches: the list of branches is empty");
-		if (!want_count(s, branches, "match.branches", FD_RULE_MAX_BRANCHES, "branches"))
+		if (!schema_count(s, branches, "match.branches", FD_RULE_MAX_BRANCHES, "branches"))
 			return;
 		r->branches = arena_array(&s->rs->arena, branches->n ? branches->n : 1, sizeof *r->branches);
 		for (size_t i = 0; i < branches->n; i++) {
 			char p[64];
 			snprintf(p, sizeof p, "match.branches[%zu]", i);
 			const fd_yval *br = branches->items[i];
-			if (!want_kind(s, br, YV_MAP, p))
+			if (!schema_kind(s, br, YV_MAP, p))
 				continue;
-			unknown_keys(s, br, p, "match.branches.#");
+			rule_schema_unknown_keys(s, br, p, "match.branches.#");
 			const fd_yval *bops = yval_get(br, "ops");
 			if (!bops) {
 				ERR(s, br, "%s: a branch needs 'ops'", p);
@@ -426,9 +277,9 @@ static void parse_match(schema *s, fd_rule *r, const fd_yval *v)
 
 /* ---- rewrite -------------------------------------------------------------- */
 
-static void parse_attributes(schema *s, fd_rule *r, const fd_yval *v)
+static void parse_attributes(fd_schema *s, fd_rule *r, const fd_yval *v)
 {
-	if (!want_kind(s, v, YV_MAP, "rewrite.attributes"))
+	if (!schema_kind(s, v, YV_MAP, "rewrite.attributes"))
 		return;
 	r->rewrite_attributes = v;
 	/* each becomes an attribute of the fused ONNX node: ONNX wants a name */
@@ -437,55 +288,55 @@ static void parse_attributes(schema *s, fd_rule *r, const fd_yval *v)
 			ERR(s, v->keys[i], "rewrite.attributes: an attribute needs a name (the key is empty)");
 	const fd_yval *tp = yval_get(v, "tile_policy");
 	if (tp)
-		want_str(s, tp, "rewrite.attributes.tile_policy", &r->tile_policy);
+		schema_str(s, tp, "rewrite.attributes.tile_policy", &r->tile_policy);
 	const fd_yval *cs = yval_get(v, "chunk_size");
-	if (cs && want_kind(s, cs, YV_SEQ, "rewrite.attributes.chunk_size")) {
+	if (cs && schema_kind(s, cs, YV_SEQ, "rewrite.attributes.chunk_size")) {
 		r->chunk_size = arena_array(&s->rs->arena, cs->n ? cs->n : 1, sizeof *r->chunk_size);
 		for (size_t i = 0; i < cs->n; i++) {
 			char p[64];
 			snprintf(p, sizeof p, "rewrite.attributes.chunk_size[%zu]", i);
-			if (want_int(s, cs->items[i], p, 1, &r->chunk_size[r->n_chunk_size]))
+			if (schema_int(s, cs->items[i], p, 1, &r->chunk_size[r->n_chunk_size]))
 				r->n_chunk_size++;
 		}
 	}
 	const fd_yval *os = yval_get(v, "overlap_size");
-	if (os && want_kind(s, os, YV_SEQ, "rewrite.attributes.overlap_size"))
+	if (os && schema_kind(s, os, YV_SEQ, "rewrite.attributes.overlap_size"))
 		for (size_t i = 0; i < os->n; i++) {
 			char p[64];
 			int64_t x;
 			snprintf(p, sizeof p, "rewrite.attributes.overlap_size[%zu]", i);
-			want_int(s, os->items[i], p, 0, &x);
+			schema_int(s, os->items[i], p, 0, &x);
 		}
 	bool b;
 	const fd_yval *ic = yval_get(v, "inplace_compute");
 	if (ic)
-		want_bool(s, ic, "rewrite.attributes.inplace_compute", &b);
+		schema_bool(s, ic, "rewrite.attributes.inplace_compute", &b);
 	const fd_yval *io = yval_get(v, "inplace_override_input_idx");
 	int x;
 	if (io)
-		want_small_int(s, io, "rewrite.attributes.inplace_override_input_idx", 0, &x);
+		schema_small_int(s, io, "rewrite.attributes.inplace_override_input_idx", 0, &x);
 }
 
-static void parse_rewrite(schema *s, fd_rule *r, const fd_yval *v)
+static void parse_rewrite(fd_schema *s, fd_rule *r, const fd_yval *v)
 {
-	if (!want_kind(s, v, YV_MAP, "rewrite"))
+	if (!schema_kind(s, v, YV_MAP, "rewrite"))
 		return;
-	unknown_keys(s, v, "rewrite", "rewrite");
+	rule_schema_unknown_keys(s, v, "rewrite", "rewrite");
 	const fd_yval *t = yval_get(v, "target_op");
 	if (!t)
 		ERR(s, v, "rewrite: needs 'target_op'");
-	else if (want_str(s, t, "rewrite.target_op", &r->target_op) && !*r->target_op)
+	else if (schema_str(s, t, "rewrite.target_op", &r->target_op) && !*r->target_op)
 		ERR(s, t, "rewrite.target_op: must not be empty");
 	const fd_yval *in = yval_get(v, "inputs");
-	if (in && want_kind(s, in, YV_SEQ, "rewrite.inputs")) {
+	if (in && schema_kind(s, in, YV_SEQ, "rewrite.inputs")) {
 		r->rewrite_inputs = arena_array(&s->rs->arena, in->n ? in->n : 1, sizeof *r->rewrite_inputs);
 		for (size_t i = 0; i < in->n; i++) {
 			char p[64], q[128];
 			snprintf(p, sizeof p, "rewrite.inputs[%zu]", i);
 			const fd_yval *e = in->items[i];
-			if (!want_kind(s, e, YV_MAP, p))
+			if (!schema_kind(s, e, YV_MAP, p))
 				continue;
-			unknown_keys(s, e, p, "rewrite.inputs.#");
+			rule_schema_unknown_keys(s, e, p, "rewrite.inputs.#");
 			fd_rewrite_input ri = { .from_op = -1, .output_idx = 0, .input_port = (int)i, .where = e };
 			const fd_yval *f = yval_get(e, "from_op"), *oi = yval_get(e, "output_idx"),
 			              *ip = yval_get(e, "input_port"), *ds = yval_get(e, "description");
@@ -495,17 +346,17 @@ static void parse_rewrite(schema *s, fd_rule *r, const fd_yval *v)
 				ERR(s, e, "%s: needs 'from_op'", p);
 				ok = false;
 			} else {
-				ok &= want_small_int(s, f, q, 0, &ri.from_op);
+				ok &= schema_small_int(s, f, q, 0, &ri.from_op);
 			}
 			snprintf(q, sizeof q, "%.200s.output_idx", p);
 			if (oi)
-				ok &= want_small_int(s, oi, q, 0, &ri.output_idx);
+				ok &= schema_small_int(s, oi, q, 0, &ri.output_idx);
 			snprintf(q, sizeof q, "%.200s.input_port", p);
 			if (ip)
-				ok &= want_small_int(s, ip, q, 0, &ri.input_port);
+				ok &= schema_small_int(s, ip, q, 0, &ri.input_port);
 			snprintf(q, sizeof q, "%.200s.description", p);
 			if (ds && !yval_is_null(ds))
-				ok &= want_str(s, ds, q, &ri.description);
+				ok &= schema_str(s, ds, q, &ri.description);
 			if (ok)
 				r->rewrite_inputs[r->n_rewrite_inputs++] = ri;
 		}
@@ -515,15 +366,15 @@ static void parse_rewrite(schema *s, fd_rule *r, const fd_yval *v)
 		parse_attributes(s, r, attr);
 	const fd_yval *tl = yval_get(v, "tensor_layout");
 	if (tl)
-		want_str(s, tl, "rewrite.tensor_layout", &r->tensor_layout);
+		schema_str(s, tl, "rewrite.tensor_layout", &r->tensor_layout);
 	const fd_yval *kc = yval_get(v, "kernel_config");
-	if (kc && !yval_is_null(kc) && want_kind(s, kc, YV_MAP, "rewrite.kernel_config"))
+	if (kc && !yval_is_null(kc) && schema_kind(s, kc, YV_MAP, "rewrite.kernel_config"))
 		r->kernel_config = kc;
 }
 
 /* ---- constraints ------------------------------------------------------------ */
 
-static void parse_constraint(schema *s, fd_constraint *c, const fd_yval *v, const char *path)
+static void parse_constraint(fd_schema *s, fd_constraint *c, const fd_yval *v, const char *path)
 {
 	char p[256];
 	memset(c, 0, sizeof *c);
@@ -536,10 +387,10 @@ static void parse_constraint(schema *s, fd_constraint *c, const fd_yval *v, cons
 		return;
 	}
 	snprintf(p, sizeof p, "%.200s.type", path);
-	if (!want_str(s, t, p, &c->type))
+	if (!schema_str(s, t, p, &c->type))
 		return;
 	c->kind = constraint_kind_from_name(c->type);
-	unknown_keys(s, v, path, "constraints.#");
+	rule_schema_unknown_keys(s, v, path, "constraints.#");
 	for (size_t i = 0; i < v->n && c->kind != CONSTRAINT_UNKNOWN; i++) {
 		/* a field of another constraint type (the first of equal keys) */
 		const char *k = v->keys[i]->text ? v->keys[i]->text : "";
@@ -550,17 +401,17 @@ static void parse_constraint(schema *s, fd_constraint *c, const fd_yval *v, cons
 	const fd_yval *f;
 	if ((f = yval_get(v, "description")) && !yval_is_null(f)) {
 		snprintf(p, sizeof p, "%.200s.description", path);
-		want_str(s, f, p, &c->description);
+		schema_str(s, f, p, &c->description);
 	}
 	if ((f = yval_get(v, "allowed_dtypes"))) {
 		snprintf(p, sizeof p, "%.200s.allowed_dtypes", path);
-		if (want_kind(s, f, YV_SEQ, p)) {
+		if (schema_kind(s, f, YV_SEQ, p)) {
 			c->allowed_dtypes = arena_array(&s->rs->arena, f->n ? f->n : 1, sizeof *c->allowed_dtypes);
 			for (size_t i = 0; i < f->n; i++) {
 				const char *name;
 				char q[320];
 				snprintf(q, sizeof q, "%.200s[%zu]", p, i);
-				if (!want_str(s, f->items[i], q, &name))
+				if (!schema_str(s, f->items[i], q, &name))
 					continue;
 				int32_t dt = dtype_from_name(name);
 				if (dt < 0 || dt == DT_UNDEFINED)
@@ -582,39 +433,39 @@ static void parse_constraint(schema *s, fd_constraint *c, const fd_yval *v, cons
 		if ((f = yval_get(v, sizes[i].key))) {
 			snprintf(p, sizeof p, "%.200s.%s", path, sizes[i].key);
 			int64_t x;
-			if (want_bytes(s, f, p, &x))
+			if (schema_bytes(s, f, p, &x))
 				*(int64_t *)((char *)c + sizes[i].off) = x;
 		}
 	if (c->kind == CONSTRAINT_WORKSPACE_SIZE && !yval_get(v, "max_workspace"))
 		ERR(s, v, "%s: workspace_size needs 'max_workspace'", path);
 	if ((f = yval_get(v, "spill_to_l2"))) {
 		snprintf(p, sizeof p, "%.200s.spill_to_l2", path);
-		want_bool(s, f, p, &c->spill_to_l2);
+		schema_bool(s, f, p, &c->spill_to_l2);
 	}
 	if ((f = yval_get(v, "channel_dim"))) {
 		snprintf(p, sizeof p, "%.200s.channel_dim", path);
-		if (!want_small_int(s, f, p, 0, &c->channel_dim))
+		if (!schema_small_int(s, f, p, 0, &c->channel_dim))
 			c->channel_dim = 1;
 	}
 	if ((f = yval_get(v, "divisor"))) {
 		snprintf(p, sizeof p, "%.200s.divisor", path);
-		want_int(s, f, p, 1, &c->divisor);
+		schema_int(s, f, p, 1, &c->divisor);
 	} else if (c->kind == CONSTRAINT_CHANNEL_DIVISIBILITY) {
 		ERR(s, v, "%s: channel_divisibility needs 'divisor'", path);
 	}
 }
 
-static void parse_constraints(schema *s, fd_rule *r, const fd_yval *v)
+static void parse_constraints(fd_schema *s, fd_rule *r, const fd_yval *v)
 {
 	if (yval_is_null(v))
 		return;
-	if (!want_kind(s, v, YV_SEQ, "constraints") || !want_count(s, v, "constraints", FD_RULE_MAX_ITEMS, "constraints"))
+	if (!schema_kind(s, v, YV_SEQ, "constraints") || !schema_count(s, v, "constraints", FD_RULE_MAX_ITEMS, "constraints"))
 		return;
 	r->constraints = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof *r->constraints);
 	for (size_t i = 0; i < v->n; i++) {
 		char p[48];
 		snprintf(p, sizeof p, "constraints[%zu]", i);
-		if (!want_kind(s, v->items[i], YV_MAP, p))
+		if (!schema_kind(s, v->items[i], YV_MAP, p))
 			continue;
 		int before = s->errors;
 		parse_constraint(s, &r->constraints[r->n_constraints], v->items[i], p);
@@ -625,11 +476,11 @@ static void parse_constraints(schema *s, fd_rule *r, const fd_yval *v)
 
 /* ---- output --------------------------------------------------------------- */
 
-static void parse_output(schema *s, fd_rule *r, const fd_yval *v)
+static void parse_output(fd_schema *s, fd_rule *r, const fd_yval *v)
 {
-	if (!want_kind(s, v, YV_MAP, "output"))
+	if (!schema_kind(s, v, YV_MAP, "output"))
 		return;
-	unknown_keys(s, v, "output", "output");
+	rule_schema_unknown_keys(s, v, "output", "output");
 	static const struct { const char *key; size_t off; } strs[] = {
 		{ "kernel_name", offsetof(fd_rule, kernel_name) },
 		{ "file_path", offsetof(fd_rule, file_path) },
@@ -641,21 +492,21 @@ static void parse_output(schema *s, fd_rule *r, const fd_yval *v)
 	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
 		if ((f = yval_get(v, strs[i].key))) {
 			snprintf(p, sizeof p, "output.%s", strs[i].key);
-			want_str(s, f, p, (const char **)((char *)r + strs[i].off));
+			schema_str(s, f, p, (const char **)((char *)r + strs[i].off));
 		}
-	if ((f = yval_get(v, "build_config")) && !yval_is_null(f) && want_kind(s, f, YV_MAP, "output.build_config"))
+	if ((f = yval_get(v, "build_config")) && !yval_is_null(f) && schema_kind(s, f, YV_MAP, "output.build_config"))
 		r->build_config = f;
 	if ((f = yval_get(v, "debug_symbols")))
-		want_bool(s, f, "output.debug_symbols", &r->debug_symbols);
+		schema_bool(s, f, "output.debug_symbols", &r->debug_symbols);
 	if ((f = yval_get(v, "gen_dot_graph")))
-		want_bool(s, f, "output.gen_dot_graph", &r->gen_dot_graph);
+		schema_bool(s, f, "output.gen_dot_graph", &r->gen_dot_graph);
 }
 
 /* ---- the rule ---------------------------------------------------------------- */
 
 int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d)
 {
-	schema s = { rs, d, 0, out };
+	fd_schema s = { rs, d, 0, out };
 	fd_rule *r = out;
 	memset(r, 0, sizeof *r);
 	r->file = doc->file;
@@ -670,40 +521,40 @@ int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d
 	if (!root || root->kind != YV_MAP) {
 		fd_srcpos pos = root ? root->pos : (fd_srcpos){ doc->file, 1, 1 };
 		diag_error(d, pos, "a rule document must be a map (name:, match:, …), not %s",
-		           root && root->kind == YV_SEQ ? "a list" : describe(root, b, sizeof b));
+		           root && root->kind == YV_SEQ ? "a list" : schema_describe(root, b, sizeof b));
 		return -1;
 	}
-	unknown_keys(&s, root, "the rule", "");
+	rule_schema_unknown_keys(&s, root, "the rule", "");
 	const fd_yval *v;
 	if ((v = yval_get(root, "version")) && !yval_is_null(v))
-		want_str(&s, v, "version", &r->version);
+		schema_str(&s, v, "version", &r->version);
 	if (!(v = yval_get(root, "name")))
 		ERR(&s, root, "rule has no 'name'");
-	else if (want_str(&s, v, "name", &r->name) && !*r->name)
+	else if (schema_str(&s, v, "name", &r->name) && !*r->name)
 		ERR(&s, v, "name: must not be empty");
 	if ((v = yval_get(root, "priority"))) {
 		r->priority_where = v;
-		if (!want_int(&s, v, "priority", INT64_MIN, &r->priority))
+		if (!schema_int(&s, v, "priority", INT64_MIN, &r->priority))
 			r->priority = 0;
 	}
 	if ((v = yval_get(root, "pass"))) {
 		r->pass_where = v;
 		if (!yval_int(v, &r->pass) || r->pass < 0 || r->pass > 1000000) {
 			ERR(&s, v, "pass: expected an integer >= 0 (passes run in ascending order), got %s",
-			    describe(v, b, sizeof b));
+			    schema_describe(v, b, sizeof b));
 			r->pass = 0;
 		}
 	}
 	if ((v = yval_get(root, "enabled")))
-		want_bool(&s, v, "enabled", &r->enabled);
+		schema_bool(&s, v, "enabled", &r->enabled);
 	if ((v = yval_get(root, "scope")) && !yval_is_null(v)) {
 		if (v->kind != YV_SEQ)
-			ERR(&s, v, "scope: expected a list of strings (targets such as ai_core), got %s", describe(v, b, sizeof b));
+			ERR(&s, v, "scope: expected a list of strings (targets such as ai_core), got %s", schema_describe(v, b, sizeof b));
 		else
-			r->n_scope = want_strings(&s, v, "scope", &r->scope);
+			r->n_scope = schema_strings(&s, v, "scope", &r->scope);
 	}
 	if ((v = yval_get(root, "description")) && !yval_is_null(v))
-		want_str(&s, v, "description", &r->description);
+		schema_str(&s, v, "description", &r->description);
 	if (!(v = yval_get(root, "match")))
 		ERR(&s, root, "rule has no 'match'");
 	else

@@ -6,7 +6,7 @@
 #define FD_RULE_CHECK_INTERNAL_H
 #include <stddef.h>
 #include "rules/optable.h"
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 
 typedef struct checker {
 	const fd_ruleset *rs;

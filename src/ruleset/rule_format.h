@@ -14,7 +14,7 @@
 #define FD_RULE_FORMAT_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "rules/rules.h"
+#include "ruleset/ruleset.h"
 
 /* What a what-if value must be: X(id, the words a prompt shows). */
 #define FD_FIELD_TYPES(X) \
