@@ -7,78 +7,78 @@
 #include <stdio.h>
 #include <string.h>
 #include "base/nearest.h"
+#include "match/conditions.h"
 
 #define countof(a) (sizeof(a) / sizeof((a)[0]))
 
-/* FIELD(path, type, edit, constraint type): edit says whether a what-if may
- * set it; the constraint type is that of the constraints a field belongs to
- * (ANY: every type). */
-#define FIELD(path, type, edit, kind) { path, FT_##type, edit, CONSTRAINT_##kind }
-#define CONSTRAINT_ANY CONSTRAINT_UNKNOWN
+/* FIELD(path, type, edit): edit says whether a what-if may set it. The
+ * conditions' fields come from their list (match/conditions.h), each scope
+ * in its place in the format: a row's kind is its condition, COND_COUNT for
+ * the fields that are no condition. */
+#define FIELD(path, type, edit) { path, FT_##type, edit, COND_COUNT }
+#define ROW_OP(id, path, type)         { "match.ops.#." path, FT_##type, true, COND_##id },
+#define ROW_OP_EXT(id, path, type)     ROW_OP(id, path, type)
+#define ROW_INPUT(id, path, type)      { "match.ops.#.input_sources.*." path, FT_##type, true, COND_##id },
+#define ROW_CONSTRAINT(id, path, type) { "constraints.#." path, FT_##type, true, COND_##id },
+#define ROW_NONE(id, path, type)
+/* the rows of one scope: ROWS_OP expands the OP rows and nothing else */
+#define ROWS_OP(id, scope, path, type)         ROW_IF_OP_##scope(id, path, type)
+#define ROWS_OP_EXT(id, scope, path, type)     ROW_IF_OP_EXT_##scope(id, path, type)
+#define ROWS_INPUT(id, scope, path, type)      ROW_IF_INPUT_##scope(id, path, type)
+#define ROWS_CONSTRAINT(id, scope, path, type) ROW_IF_CONSTRAINT_##scope(id, path, type)
+#define ROW_IF_OP_OP ROW_OP
+#define ROW_IF_OP_OP_EXT ROW_NONE
+#define ROW_IF_OP_INPUT ROW_NONE
+#define ROW_IF_OP_CONSTRAINT ROW_NONE
+#define ROW_IF_OP_EXT_OP ROW_NONE
+#define ROW_IF_OP_EXT_OP_EXT ROW_OP_EXT
+#define ROW_IF_OP_EXT_INPUT ROW_NONE
+#define ROW_IF_OP_EXT_CONSTRAINT ROW_NONE
+#define ROW_IF_INPUT_OP ROW_NONE
+#define ROW_IF_INPUT_OP_EXT ROW_NONE
+#define ROW_IF_INPUT_INPUT ROW_INPUT
+#define ROW_IF_INPUT_CONSTRAINT ROW_NONE
+#define ROW_IF_CONSTRAINT_OP ROW_NONE
+#define ROW_IF_CONSTRAINT_OP_EXT ROW_NONE
+#define ROW_IF_CONSTRAINT_INPUT ROW_NONE
+#define ROW_IF_CONSTRAINT_CONSTRAINT ROW_CONSTRAINT
 
 static const fd_field fields[] = {
-	FIELD("version",                                    STR,    true,  ANY),
-	FIELD("name",                                       STR,    false, ANY), /* renaming a rule is not a what-if */
-	FIELD("priority",                                   INT,    true,  ANY),
-	FIELD("enabled",                                    BOOL,   true,  ANY),
-	FIELD("scope",                                      LIST,   true,  ANY),
-	FIELD("description",                                STR,    true,  ANY),
-	FIELD("match.ops.#.type",                           OPTYPE, true,  ANY),
-	FIELD("match.ops.#.params.*",                       PARAM,  true,  ANY),
-	FIELD("match.ops.#.inputs.min_inputs",              UINT,   true,  ANY),
-	FIELD("match.ops.#.inputs.max_inputs",              UINT,   true,  ANY),
-	FIELD("match.ops.#.input_sources.*.from_op",        UINT,   true,  ANY),
-	FIELD("match.ops.#.input_sources.*.source_type",    SOURCE, true,  ANY),
-	FIELD("match.ops.#.input_sources.*.same_as",        SAMEAS, true,  ANY),
-	FIELD("match.ops.#.input_sources.*.same_as.op",     UINT,   true,  ANY),
-	FIELD("match.ops.#.input_sources.*.same_as.input",  UINT,   true,  ANY),
-	FIELD("match.ops.#.input_sources.*.position",       POSITION, true, ANY),
-	FIELD("match.ops.#.input_sources.*.optional",       BOOL,   true,  ANY),
-	FIELD("match.ops.#.input_sources.*.rank",           INTS,   true,  ANY),
-	FIELD("match.ops.#.input_sources.*.shape",          SHAPE,  true,  ANY),
-	FIELD("match.ops.#.input_sources.*.static",         BOOL,   true,  ANY),
-	FIELD("match.ops.#.input_sources.*.dtype",          DTYPES, true,  ANY),
-	FIELD("match.ops.#.input_sources.*.value",          NUMBERS, true, ANY),
-	FIELD("match.ops.#.input_sources.*.tolerance",      NUMBER, true,  ANY),
-	FIELD("match.ops.#.output_names",                   LIST,   true,  ANY),
-	FIELD("match.ops.#.optional",                       BOOL,   true,  ANY),
-	FIELD("match.ops.#.outputs.graph_output",           BOOL,   true,  ANY),
-	FIELD("match.ops.#.outputs.min_consumers",          UINT,   true,  ANY),
-	FIELD("match.ops.#.outputs.max_consumers",          UINT,   true,  ANY),
-	FIELD("match.ops.#.where",                          EXPR,   true,  ANY),
-	FIELD("match.subgraph.input_count_range",           RANGE,  true,  ANY),
-	FIELD("match.subgraph.output_count",                UINT,   true,  ANY),
-	FIELD("match.subgraph.allow_intermediate_outputs",  BOOL,   true,  ANY),
-	FIELD("match.branches.#.ops",                       LIST,   false, ANY), /* its ops are match.ops.#'s fields */
-	FIELD("rewrite.target_op",                          STR,    true,  ANY),
-	FIELD("rewrite.inputs.#.from_op",                   UINT,   true,  ANY),
-	FIELD("rewrite.inputs.#.output_idx",                UINT,   true,  ANY),
-	FIELD("rewrite.inputs.#.input_port",                UINT,   true,  ANY),
-	FIELD("rewrite.inputs.#.description",               STR,    true,  ANY),
-	FIELD("rewrite.attributes.*",                       ANY,    true,  ANY), /* tile_policy, chunk_size, …: the schema's */
-	FIELD("rewrite.tensor_layout",                      STR,    true,  ANY),
-	FIELD("rewrite.kernel_config.*",                    ANY,    true,  ANY),
-	FIELD("constraints.#.type",                         STR,    false, ANY),
-	FIELD("constraints.#.description",                  STR,    true,  ANY),
-	FIELD("constraints.#.allowed_dtypes",               LIST,   true,  DTYPE_MATCH),
-	FIELD("constraints.#.max_intermediate_size",        BYTES,  true,  MEMORY_LIMIT),
-	FIELD("constraints.#.max_output_size",              BYTES,  true,  MEMORY_LIMIT),
-	FIELD("constraints.#.max_workspace",                BYTES,  true,  WORKSPACE_SIZE),
-	FIELD("constraints.#.spill_to_l2",                  BOOL,   true,  WORKSPACE_SIZE),
-	FIELD("constraints.#.channel_dim",                  INT,    true,  CHANNEL_DIVISIBILITY),
-	FIELD("constraints.#.divisor",                      POSINT, true,  CHANNEL_DIVISIBILITY),
-	FIELD("output.kernel_name",                         STR,    true,  ANY),
-	FIELD("output.file_path",                           STR,    true,  ANY),
-	FIELD("output.compiler",                            STR,    true,  ANY),
-	FIELD("output.build_config.*",                      ANY,    true,  ANY),
-	FIELD("output.debug_symbols",                       BOOL,   true,  ANY),
-	FIELD("output.gen_dot_graph",                       BOOL,   true,  ANY),
-	FIELD("output.dot_graph_path",                      STR,    true,  ANY),
-	FIELD("pass",                                       UINT,   true,  ANY), /* rounds: the pass order */
+	FIELD("version",                                    STR,    true),
+	FIELD("name",                                       STR,    false), /* renaming a rule is not a what-if */
+	FIELD("priority",                                   INT,    true),
+	FIELD("enabled",                                    BOOL,   true),
+	FIELD("scope",                                      LIST,   true),
+	FIELD("description",                                STR,    true),
+	FD_CONDITION_FIELDS(ROWS_OP)
+	FD_CONDITION_FIELDS(ROWS_INPUT)
+	FIELD("match.ops.#.output_names",                   LIST,   true),
+	FD_CONDITION_FIELDS(ROWS_OP_EXT)
+	FIELD("match.subgraph.input_count_range",           RANGE,  true),
+	FIELD("match.subgraph.output_count",                UINT,   true),
+	FIELD("match.subgraph.allow_intermediate_outputs",  BOOL,   true),
+	FIELD("match.branches.#.ops",                       LIST,   false), /* its ops are match.ops.#'s fields */
+	FIELD("rewrite.target_op",                          STR,    true),
+	FIELD("rewrite.inputs.#.from_op",                   UINT,   true),
+	FIELD("rewrite.inputs.#.output_idx",                UINT,   true),
+	FIELD("rewrite.inputs.#.input_port",                UINT,   true),
+	FIELD("rewrite.inputs.#.description",               STR,    true),
+	FIELD("rewrite.attributes.*",                       ANY,    true), /* tile_policy, chunk_size, …: the schema's */
+	FIELD("rewrite.tensor_layout",                      STR,    true),
+	FIELD("rewrite.kernel_config.*",                    ANY,    true),
+	FIELD("constraints.#.type",                         STR,    false),
+	FIELD("constraints.#.description",                  STR,    true),
+	FD_CONDITION_FIELDS(ROWS_CONSTRAINT)
+	FIELD("output.kernel_name",                         STR,    true),
+	FIELD("output.file_path",                           STR,    true),
+	FIELD("output.compiler",                            STR,    true),
+	FIELD("output.build_config.*",                      ANY,    true),
+	FIELD("output.debug_symbols",                       BOOL,   true),
+	FIELD("output.gen_dot_graph",                       BOOL,   true),
+	FIELD("output.dot_graph_path",                      STR,    true),
+	FIELD("pass",                                       UINT,   true), /* rounds: the pass order */
 };
-#undef CONSTRAINT_ANY
 #undef FIELD
-
 
 static const char *const type_words[] = {
 #define WORDS(id, words) [FT_##id] = words,
@@ -270,16 +270,16 @@ char *rule_field_nearest(const char *path, char *buf, size_t size)
 	nn.limit = longest / 3 > 2 ? longest / 3 : 2;
 	nn.best = nn.limit + 1;
 	/* constraints.memory_limit.…: only memory_limit's fields */
-	fd_constraint_kind kind = CONSTRAINT_UNKNOWN;
+	int kind = COND_COUNT;
 	if (!strncmp(rest, "constraints.", 12)) {
 		char seg[64];
 		snprintf(seg, sizeof seg, "%.*s", (int)strcspn(rest + 12, "."), rest + 12);
-		kind = constraint_kind_from_name(seg);
+		kind = cond_by_key(SCOPE_CONSTRAINT, seg);
 	}
 	for (size_t i = 0; i < countof(fields); i++) {
 		char one[512];
 		if (!fields[i].edit || !instantiate(fields[i].path, rest, one, sizeof one) ||
-		    (kind != CONSTRAINT_UNKNOWN && fields[i].kind != CONSTRAINT_UNKNOWN && fields[i].kind != kind))
+		    (kind != COND_COUNT && fields[i].kind != COND_COUNT && fields[i].kind != kind))
 			continue;
 		if (rest == tail)
 			snprintf(cand[i], sizeof cand[i], "%s%s", lead, one + strlen("match."));

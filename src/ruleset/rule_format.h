@@ -52,7 +52,8 @@ typedef struct fd_field {
 	const char *path;          /* the pattern */
 	fd_field_type type;        /* what a what-if value must be */
 	bool edit;                 /* a what-if may set it (name, a constraint's type, … may not) */
-	fd_constraint_kind kind;   /* constraints.#.…: the type it belongs to; CONSTRAINT_UNKNOWN: every type */
+	int kind;                  /* the condition it is a field of (match/conditions.h: fd_cond_kind);
+	                            * COND_COUNT: no condition's (constraints.#.type, …) */
 } fd_field;
 
 /* The field a path names ("match.ops.0.params.groups",

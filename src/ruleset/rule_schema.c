@@ -22,6 +22,7 @@
 #include "ruleset/rule_format.h"
 #include "ruleset/ruleset.h"
 #include "ruleset/rule_schema_internal.h"
+#include "match/conditions.h"
 
 void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const char *path, const char *section)
 {
@@ -395,7 +396,7 @@ static void parse_constraint(fd_schema *s, fd_constraint *c, const fd_yval *v, c
 		/* a field of another constraint type (the first of equal keys) */
 		const char *k = v->keys[i]->text ? v->keys[i]->text : "";
 		const fd_field *fd = rule_field_key("constraints.#", k);
-		if (fd && fd->kind != CONSTRAINT_UNKNOWN && fd->kind != c->kind && yval_key(v, k) == v->keys[i])
+		if (fd && fd->kind != COND_COUNT && fd->kind != (int)cond_by_key(SCOPE_CONSTRAINT, c->type) && yval_key(v, k) == v->keys[i])
 			WARN(s, v->keys[i], "%s: '%s' has no meaning for a %s constraint", path, k, c->type);
 	}
 	const fd_yval *f;

@@ -1,0 +1,26 @@
+/* cond.c — the condition list as data (conditions.h): each entry's scope,
+ * key, event and reason, and the lookup by key. */
+#include <assert.h>
+#include <string.h>
+#include "match/conditions.h"
+
+static const fd_cond_def defs[] = {
+#define FD_COND_DEF(id, scope, key, event, reason, fn) \
+	{ COND_##id, SCOPE_##scope, key, EV_##event, REASON_##reason },
+	FD_CONDITIONS(FD_COND_DEF)
+#undef FD_COND_DEF
+};
+static_assert(sizeof defs / sizeof *defs == COND_COUNT, "an entry for every condition");
+
+const fd_cond_def *cond_def(fd_cond_kind k)
+{
+	return (unsigned)k < COND_COUNT ? &defs[k] : NULL;
+}
+
+fd_cond_kind cond_by_key(fd_cond_scope scope, const char *key)
+{
+	for (int k = 0; key && k < COND_COUNT; k++)
+		if (defs[k].scope == scope && !strcmp(defs[k].key, key))
+			return (fd_cond_kind)k;
+	return COND_COUNT;
+}

@@ -1,0 +1,179 @@
+/* conditions.h — the conditions of the rule language, one list.
+ *
+ * Every kind of condition a rule can state — an op's type and params, an
+ * input's source and operand conditions, an op's outputs and where
+ * expressions, each constraint type — is one entry of FD_CONDITIONS. The
+ * entry names its YAML key, where it is written, the trace event it is
+ * checked in, its reason code and the prefix of its three functions, all
+ * in one file of this folder (cond_*.c):
+ *   PREFIX_parse     the schema: reads the key's value into the typed rule
+ *                    (rules.h), reporting at file:line:col what is wrong;
+ *   PREFIX_check     decides it on a unit or a tensor (or a complete match,
+ *                    for a constraint) and, when given a facts record, says
+ *                    what decided: the YAML value and its what-if path,
+ *                    expected and actual, bindings. The matcher passes NULL;
+ *                    explain/ and the TUI ask the same function with a
+ *                    record instead of deciding again;
+ *   PREFIX_describe  the condition as written, in words ("rank 4 | 5").
+ * The fields a what-if may set below the key are FD_CONDITION_FIELDS.
+ *
+ * Adding a condition: its entry here (and its fields), its file with the
+ * three functions, its section in fusiondbg-rules(5), its tests (the README,
+ * "Layout", says it in four steps). */
+#ifndef FD_CONDITIONS_H
+#define FD_CONDITIONS_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "match/match.h"
+#include "rules/schema.h"
+#include "trace/trace.h"
+
+/* Where a condition is written:
+ *   OP          a key of match.ops[i] that the seed's format has
+ *   OP_EXT      a key of match.ops[i] beyond the seed
+ *   INPUT       a key of match.ops[i].input_sources.inputK
+ *   CONSTRAINT  a constraint type (constraints[k].type) */
+typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAINT } fd_cond_scope;
+
+/* X(id, scope, YAML key, event kind, reason code, function prefix). The
+ * order is the format's: it is the order of keys a message lists as known
+ * and of the conditions one event checks (the first that fails decides). */
+#define FD_CONDITIONS(X) \
+	X(TYPE,           OP,         "type",             TYPE,       NM01_TYPE,           cond_type)          \
+	X(PARAMS,         OP,         "params",           PARAM,      NM03_PARAM,          cond_params)        \
+	X(INPUTS,         OP,         "inputs",           ARITY,      NM02_ARITY,          cond_inputs)        \
+	X(FROM_OP,        INPUT,      "from_op",          SOURCE,     NM04_SOURCE,         cond_from_op)       \
+	X(SOURCE_TYPE,    INPUT,      "source_type",      SOURCE,     NM04_SOURCE,         cond_source_type)   \
+	X(SAME_AS,        INPUT,      "same_as",          SOURCE,     NM12_SAME_AS,        cond_same_as)       \
+	X(POSITION,       INPUT,      "position",         ORDER,      NM14_POSITION,       cond_position)      \
+	X(OPTIONAL_INPUT, INPUT,      "optional",         SOURCE,     NM13_OPTIONAL_INPUT, cond_optional_input) \
+	X(RANK,           INPUT,      "rank",             OPERAND,    NM08_RANK,           cond_rank)          \
+	X(SHAPE,          INPUT,      "shape",            OPERAND,    NM09_SHAPE,          cond_shape)         \
+	X(STATIC,         INPUT,      "static",           OPERAND,    NM10_STATIC,         cond_static)        \
+	X(DTYPE,          INPUT,      "dtype",            OPERAND,    NM11_DTYPE,          cond_dtype)         \
+	X(VALUE,          INPUT,      "value",            OPERAND,    NM17_VALUE,          cond_value)         \
+	X(OPTIONAL_OP,    OP_EXT,     "optional",         OPTIONAL,   IN01_ABSENT,         cond_optional_op)   \
+	X(OUTPUTS,        OP_EXT,     "outputs",          OUTPUT,     NM15_OUTPUT,         cond_outputs)       \
+	X(WHERE,          OP_EXT,     "where",            WHERE,      NM16_WHERE,          cond_where)         \
+	X(DTYPE_MATCH,    CONSTRAINT, "dtype_match",      CONSTRAINT, CF01_DTYPE,          cond_dtype_match)   \
+	X(SHAPE_CONSTRAINT, CONSTRAINT, "shape_constraint", CONSTRAINT, CF02_SHAPE,        cond_shape_constraint) \
+	X(MEMORY_LIMIT,   CONSTRAINT, "memory_limit",     CONSTRAINT, CF03_MEMORY,         cond_memory_limit)  \
+	X(WORKSPACE_SIZE, CONSTRAINT, "workspace_size",   CONSTRAINT, CF04_WORKSPACE,      cond_workspace_size) \
+	X(CHANNEL_DIVISIBILITY, CONSTRAINT, "channel_divisibility", CONSTRAINT, CF05_CHANNEL, cond_channel_divisibility)
+
+typedef enum fd_cond_kind {
+#define FD_COND_ENUM(id, scope, key, event, reason, fn) COND_##id,
+	FD_CONDITIONS(FD_COND_ENUM)
+#undef FD_COND_ENUM
+	COND_COUNT
+} fd_cond_kind;
+
+/* The paths below a condition's place that a what-if may set, with the
+ * type of value each takes (ruleset/rule_format.h: the field types):
+ * X(id, its scope, path, type). A constraint's paths are those of its map. */
+#define FD_CONDITION_FIELDS(X) \
+	X(TYPE,                 OP,         "type",                    OPTYPE) \
+	X(PARAMS,               OP,         "params.*",                PARAM) \
+	X(INPUTS,               OP,         "inputs.min_inputs",       UINT) \
+	X(INPUTS,               OP,         "inputs.max_inputs",       UINT) \
+	X(FROM_OP,              INPUT,      "from_op",                 UINT) \
+	X(SOURCE_TYPE,          INPUT,      "source_type",             SOURCE) \
+	X(SAME_AS,              INPUT,      "same_as",                 SAMEAS) \
+	X(SAME_AS,              INPUT,      "same_as.op",              UINT) \
+	X(SAME_AS,              INPUT,      "same_as.input",           UINT) \
+	X(POSITION,             INPUT,      "position",                POSITION) \
+	X(OPTIONAL_INPUT,       INPUT,      "optional",                BOOL) \
+	X(RANK,                 INPUT,      "rank",                    INTS) \
+	X(SHAPE,                INPUT,      "shape",                   SHAPE) \
+	X(STATIC,               INPUT,      "static",                  BOOL) \
+	X(DTYPE,                INPUT,      "dtype",                   DTYPES) \
+	X(VALUE,                INPUT,      "value",                   NUMBERS) \
+	X(VALUE,                INPUT,      "tolerance",               NUMBER) \
+	X(OPTIONAL_OP,          OP_EXT,     "optional",                BOOL) \
+	X(OUTPUTS,              OP_EXT,     "outputs.graph_output",    BOOL) \
+	X(OUTPUTS,              OP_EXT,     "outputs.min_consumers",   UINT) \
+	X(OUTPUTS,              OP_EXT,     "outputs.max_consumers",   UINT) \
+	X(WHERE,                OP_EXT,     "where",                   EXPR) \
+	X(DTYPE_MATCH,          CONSTRAINT, "allowed_dtypes",          LIST) \
+	X(MEMORY_LIMIT,         CONSTRAINT, "max_intermediate_size",   BYTES) \
+	X(MEMORY_LIMIT,         CONSTRAINT, "max_output_size",         BYTES) \
+	X(WORKSPACE_SIZE,       CONSTRAINT, "max_workspace",           BYTES) \
+	X(WORKSPACE_SIZE,       CONSTRAINT, "spill_to_l2",             BOOL) \
+	X(CHANNEL_DIVISIBILITY, CONSTRAINT, "channel_dim",             INT) \
+	X(CHANNEL_DIVISIBILITY, CONSTRAINT, "divisor",                 POSINT)
+
+/* One entry, as data. */
+typedef struct fd_cond_def {
+	fd_cond_kind kind;
+	fd_cond_scope scope;
+	const char *key;
+	fd_event_kind event;
+	fd_reason reason;
+} fd_cond_def;
+
+const fd_cond_def *cond_def(fd_cond_kind k);                      /* NULL out of range */
+/* The condition of scope written under key ("rank" of an input), or
+ * COND_COUNT; a constraint by its type name. */
+fd_cond_kind cond_by_key(fd_cond_scope scope, const char *key);
+
+/* ---- parse ------------------------------------------------------------------ */
+
+/* Where a condition is being read: the op (every scope but CONSTRAINT) at
+ * its place in a pattern of n_ops, the inputK map's typed source (INPUT),
+ * the constraint (CONSTRAINT); map is the map holding the key. */
+typedef struct fd_cond_site {
+	fd_rule_op *op;
+	int index, n_ops;
+	fd_input_source *input;
+	fd_constraint *constraint;
+	const fd_yval *map;
+} fd_cond_site;
+
+/* ---- check and facts ----------------------------------------------------------- */
+
+/* What decided a check, for the words and the TUI's edit (explain/). */
+typedef struct fd_cond_facts {
+	fd_reason reason;          /* REASON_NONE: it holds */
+	const fd_yval *decided;    /* the value that decided, or the place it belongs (file:line:col) */
+	char path[96];             /* that value's what-if path below the op ("input_sources.input1.rank")
+	                            * or the rule ("constraints.memory_limit.max_output_size"); "" none */
+	char expected[128];        /* the condition as written, in words */
+	char actual[128];          /* what the graph has, in words */
+	char binding[128];         /* names bound: "C = 64 (dim 0 of conv1.weight)", or "" */
+	char reason_text[256];     /* one line of its own, or "" (the reason code's summary then) */
+} fd_cond_facts;
+
+struct match_run_state;
+struct fd_event;
+
+/* A condition being checked: in a run (run set: the matcher's state) or to
+ * explain an event (ev set: the recorded event, run NULL). */
+typedef struct fd_cond_check {
+	const fd_match_ctx *ctx;
+	int32_t graph;
+	const fd_graph *g;
+	const fd_graph_index *ix;
+	const fd_rule *rule;
+	const fd_rule_op *op;      /* the pattern op (not for a constraint) */
+	int op_index;              /* its position */
+	int op_id;                 /* the op id the unit matched as (its type alternative) */
+	const fd_input_source *input;  /* INPUT scope */
+	int source_index;
+	const fd_constraint *constraint;   /* CONSTRAINT scope, its index in the rule */
+	int constraint_index;
+	int32_t unit;              /* the candidate unit */
+	int32_t tensor;            /* INPUT scope: the operand, or FD_NONE (absent) */
+	int slot;                  /* the input slot it was read at */
+	int64_t bound;             /* OPERAND: a shape name bound before (match_bound_pack), or -1 */
+	struct match_run_state *run;
+	const struct fd_event *ev;
+} fd_cond_check;
+
+#define FD_COND_DECLARE(id, scope, key, event, reason, fn) \
+	bool fn##_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path); \
+	fd_reason fn##_check(fd_cond_check *c, fd_cond_facts *facts); \
+	void fn##_describe(const fd_cond_check *c, char *buf, size_t size);
+FD_CONDITIONS(FD_COND_DECLARE)
+#undef FD_COND_DECLARE
+
+#endif
