@@ -306,7 +306,7 @@ static void event_path(tui *t, const fd_event *e, char *buf, size_t size)
 		break;
 	case EV_SOURCE: case EV_OPERAND: case EV_ORDER: case EV_OUTPUT: case EV_WHERE: case EV_OPTIONAL: {
 		char key[96];
-		if (op && e->sub >= -1 && explain_condition_key(op, e, key, sizeof key))
+		if (op && e->sub >= -1 && explain_condition_key(r, op, e, key, sizeof key))
 			snprintf(buf, size, "%s.%s", pat, key);
 		break;
 	}

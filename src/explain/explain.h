@@ -153,7 +153,7 @@ void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t 
  * ("input_sources.input1.shape", "outputs.graph_output", "where",
  * "optional"), so that an edit goes to what decided it; false for other
  * events (condition_text.c). */
-bool explain_condition_key(const fd_rule_op *op, const fd_event *ev, char *buf, size_t size);
+bool explain_condition_key(const fd_match_result *r, const fd_rule_op *op, const fd_event *ev, char *buf, size_t size);
 /* ---- rounds (rounds_report.c, why_rounds.c) -----------------------------------
  * A run of one round (one pass, no pass file) reads as the functions above
  * write it; the JSON keys gain "round" (fusions, rejections, attempts) and

@@ -91,9 +91,8 @@ void op_label(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op
 /* The op id the event's unit was matched as (its type alternative). */
 int event_op_id(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op);
 void describe_type_list(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
-/* A SOURCE event of an entry with optional or same_as; false: not such an entry. */
-bool describe_source_ext(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op,
-                         const fd_input_source *src, fd_event_text *o);
+/* A SOURCE event of an input_sources entry (the conditions' facts). */
+void describe_input_source(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
 void describe_fixed(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
 void describe_operand(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
 void describe_output(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);

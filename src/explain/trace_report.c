@@ -165,11 +165,6 @@ void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, s
 		put(buf, size, "%s (%s)", x->name, (f & TF_CONST) ? "outer constant" : "outer scope");
 }
 
-static bool overridable_input(const fd_graph *g, int64_t t)
-{
-	return t >= 0 && t < g->n_tensors && g->tensors[t].overridable;
-}
-
 static void describe_rule(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
 {
 	const fd_rule *rule = &r->rules->rules[ev->rule];
@@ -252,7 +247,7 @@ static void describe_source(const fd_match_result *r, describe_cache *dc, const 
 {
 	const fd_graph *g = r->ctx->graphs[ev->graph].g;
 	const fd_rule_op *op = &pat->ops[ev->op];
-	char origin[160], lab[160];
+	char lab[160];
 	size_t len = strlen(o->check);
 	if (ev->sub == -2) {
 		put(o->check + len, sizeof o->check - len, " candidates");
@@ -279,31 +274,7 @@ static void describe_source(const fd_match_result *r, describe_cache *dc, const 
 		o->where = yval_pos(op->where);
 		return;
 	}
-	const fd_input_source *src = &op->sources[ev->sub];
-	if (describe_source_ext(r, ev, op, src, o))
-		return;
-	put(o->check + len, sizeof o->check - len, " input%d", src->input);
-	size_t at = 0;
-	o->expected[0] = '\0';
-	if (src->from_op >= 0) {
-		put(o->expected, sizeof o->expected, "from op%d", src->from_op);   /* short: never cut */
-		at = strlen(o->expected);
-	}
-	if (src->source_type != SRC_UNSET && at < sizeof o->expected)
-		text_append(o->expected, sizeof o->expected, at, at ? ", source_type " : "source_type ",
-		            source_type_name(src->source_type));
-	tensor_origin(r, ev->graph, ev->a, origin, sizeof origin);
-	if (ev->b != src->input && ev->a >= 0)
-		put(o->actual, sizeof o->actual, "%s (slot %lld, inputs swapped)", origin, (long long)ev->b);
-	else
-		put(o->actual, sizeof o->actual, "%s", origin);
-	if (ev->status == ST_FAIL && src->from_op < 0 && src->source_type == SRC_CONST && overridable_input(g, ev->a))
-		put(o->reason, sizeof o->reason, "input%d is an overridable initializer (also a graph input, IR >= 4): "
-		    "the caller may feed another value, so it is not a constant", src->input);
-	else if (ev->status == ST_FAIL)
-		put(o->reason, sizeof o->reason, ev->a < 0 ? "the node has no input%d" : "input%d comes from elsewhere",
-		    src->input);
-	o->where = yval_pos(src->where ? src->where : op->where);
+	describe_input_source(r, ev, op, o);
 }
 
 /* "unknown: depends on batch, samples" from the unbound symbols of tensors ts. */

@@ -165,6 +165,9 @@ typedef struct fd_cond_check {
 	int32_t tensor;            /* INPUT scope: the operand, or FD_NONE (absent) */
 	int slot;                  /* the input slot it was read at */
 	int64_t bound;             /* OPERAND: a shape name bound before (match_bound_pack), or -1 */
+	uint32_t passed;           /* ORDER: after a run's check, the checks the swapped order passes */
+	int32_t other;             /* SOURCE: the event's other after a run's check (the producer, or
+	                            * the tensor same_as names when that decided) */
 	struct match_run_state *run;
 	const struct fd_event *ev;
 } fd_cond_check;
@@ -175,5 +178,17 @@ typedef struct fd_cond_check {
 	void fn##_describe(const fd_cond_check *c, char *buf, size_t size);
 FD_CONDITIONS(FD_COND_DECLARE)
 #undef FD_COND_DECLARE
+
+/* The events that check several entries, in list order, the first that
+ * fails deciding; with facts, the event's words. cond_operand_check (an
+ * input's rank .. value): c->bound is the event's b after a run's check. */
+fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *facts);
+/* cond_source_check (an input's from_op, source_type, same_as, optional):
+ * c->other is the event's other after a run's check. */
+fd_reason cond_source_check(fd_cond_check *c, fd_cond_facts *facts);
+/* Whether op's binary inputs are tried in both orders (position). */
+bool cond_position_swaps(const fd_rule_op *op, bool commutative);
+/* "w (initializer)", "x (graph input)", "y from conv1 (Conv)". */
+void cond_tensor_origin(const fd_match_ctx *ctx, int32_t gi, int64_t t, char *buf, size_t size);
 
 #endif

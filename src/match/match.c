@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "match/conditions.h"
 #include "match/match_internal.h"
 #include "rules/optable.h"
 #include "match/param_value.h"
@@ -73,18 +74,6 @@ static inline int type_alt(const match_run_state *s, int32_t u, const fd_rule_op
 }
 
 /* ---- the op-chain search --------------------------------------------------- */
-
-static bool source_type_ok(const match_run_state *s, int32_t t, fd_source_type st)
-{
-	uint8_t f = s->ix->tflags[t];
-	switch (st) {
-	case SRC_CONST_OR_PARAM: return (f & (TF_CONST | TF_INPUT)) != 0;
-	case SRC_CONST:          return (f & TF_CONST) != 0;
-	case SRC_PARAM:          return (f & TF_INPUT) != 0;
-	case SRC_ACTIVATION:     return !(f & TF_CONST);
-	default:                 return true;
-	}
-}
 
 static bool search(match_run_state *s, int i);
 
@@ -196,23 +185,19 @@ static void gather(match_run_state *s, int i, int link)
 	cand->n = w;
 }
 
-/* The slot input k of op j was matched at (its input order). */
-static int matched_slot(const match_run_state *s, int j, int k)
-{
-	return s->swapped[j] && k < 2 ? k ^ 1 : k;
-}
-
 /* The operand conditions of entry k on tensor t (at slot); out of line,
  * so that the search of a rule without them stays as it was. */
 __attribute__((noinline)) static bool check_operand(match_run_state *s, int i, int32_t u, int k, int slot, int32_t t, uint32_t *passed,
                           bool quiet)
 {
-	const fd_input_source *src = &s->pat->ops[i].sources[k];
-	int64_t bound;
-	fd_reason r = match_operand(s, src, t, &bound);
+	fd_cond_check c = {
+		.ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = s->r, .op = &s->pat->ops[i], .op_index = i,
+		.input = &s->pat->ops[i].sources[k], .source_index = k, .unit = u, .tensor = t, .slot = slot, .run = s,
+	};
+	fd_reason r = cond_operand_check(&c, NULL);
 	if (quiet)
 		return r == REASON_NONE;   /* the caller takes its names back */
-	uint32_t ev = match_emit(s, EV_OPERAND, r ? ST_FAIL : ST_PASS, r, i, k, u, slot, t, bound);
+	uint32_t ev = match_emit(s, EV_OPERAND, r ? ST_FAIL : ST_PASS, r, i, k, u, slot, t, c.bound);
 	if (r) {
 		match_fail(s, ev, r, i, *passed);
 		return false;
@@ -240,30 +225,14 @@ static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap,
 	/* an entry of operand conditions only (rank, shape, …): its operand event says it all */
 	if (!src->has_source && t != FD_NONE)
 		return !src->has_operand || check_operand(s, i, u, k, slot, t, passed, quiet);
-	bool ok = t != FD_NONE;
-	fd_reason why = REASON_NM04_SOURCE;
-	int32_t other = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
-	if (ok && src->from_op >= 0) {
-		int j = src->from_op < i ? match_present(s, src->from_op) : -1;
-		ok = j >= 0 && unit_produces(s, s->units[j], t);
-	}
-	if (ok && src->source_type != SRC_UNSET && src->source_type != SRC_ANY)
-		ok = source_type_ok(s, t, src->source_type);
-	if (ok && src->same_op >= 0) {
-		int j = src->same_op;
-		int32_t want = j < i && s->units[j] != FD_NONE
-		                   ? unit_input(s, s->units[j], matched_slot(s, j, src->same_input)) : FD_NONE;
-		ok = want != FD_NONE && want == t;
-		if (!ok) {
-			why = REASON_NM12_SAME_AS;
-			other = want;
-		}
-	}
-	if (!ok && src->optional)
-		why = REASON_NM13_OPTIONAL_INPUT;
+	fd_cond_check c = {
+		.ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = s->r, .op = &s->pat->ops[i], .op_index = i,
+		.input = src, .source_index = k, .unit = u, .tensor = t, .slot = slot, .run = s,
+	};
+	fd_reason why = cond_source_check(&c, NULL);
+	bool ok = why == REASON_NONE;
 	if (!quiet) {
-		uint32_t ev = match_emit(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : why, i, k, u, other, t,
-		                         slot);
+		uint32_t ev = match_emit(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, why, i, k, u, c.other, t, slot);
 		if (!ok)
 			match_fail(s, ev, why, i, *passed);
 	}
@@ -315,6 +284,20 @@ static bool check_order(match_run_state *s, int i, int link, int32_t u, bool swa
 		++*passed;
 	}
 	return true;
+}
+
+/* position: fixed, and the sources failed as they stand: when they would
+ * hold swapped, that is the reason (FD-NM14). */
+__attribute__((noinline)) static void diagnose_fixed(match_run_state *s, int i, int32_t u, uint32_t passed)
+{
+	fd_cond_check c = {
+		.ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = s->r, .op = &s->pat->ops[i], .op_index = i,
+		.unit = u, .run = s,
+	};
+	if (!cond_position_check(&c, NULL))
+		return;
+	uint32_t ev = match_emit(s, EV_ORDER, ST_FAIL, REASON_NM14_POSITION, i, -1, u, FD_NONE, 1, 0);
+	match_fail(s, ev, REASON_NM14_POSITION, i, passed + c.passed);
 }
 
 static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
@@ -369,9 +352,9 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 		if (op->sources[k].from_op >= 0)
 			has_from = true;
 	const fd_op_def *def = optable_get(op_id);
-	bool binary = def && def->commutative && op->n_sources > 0 && unit_n_inputs(s, u) == 2
+	bool binary = def && (def->commutative || op->has_either) && op->n_sources > 0 && unit_n_inputs(s, u) == 2
 	              && nonempty_inputs(s, u) == 2;
-	bool can_swap = binary && !op->has_fixed;
+	bool can_swap = binary && cond_position_swaps(op, def->commutative);
 	size_t mark = s->binds.n;
 	for (int order = 0; order < (can_swap ? 2 : 1); order++) {
 		uint32_t p2 = passed;
@@ -382,7 +365,7 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 		}
 		if (!check_order(s, i, link, u, order == 1, has_from, &p2)) {
 			if (binary && op->has_fixed)
-				match_diagnose_fixed(s, i, u, passed);
+				diagnose_fixed(s, i, u, passed);
 			continue;
 		}
 		/* the other order is tried only when this one's sources fail */

@@ -5,23 +5,6 @@
  * sources fail, whether they would hold swapped (FD-NM14). */
 #include "match/match_internal.h"
 
-/* position: fixed, and the sources failed as they stand: would they hold
- * swapped? Then that is the reason (FD-NM14), deeper than the failure seen. */
-void match_diagnose_fixed(match_run_state *s, int i, int32_t u, uint32_t passed)
-{
-	const fd_rule_op *op = &s->pat->ops[i];
-	uint32_t quiet_passed = 0;
-	size_t mark = s->binds.n;
-	bool swapped_holds = true;
-	for (int k = 0; k < op->n_sources && swapped_holds; k++)
-		swapped_holds = match_check_source(s, i, u, k, true, &quiet_passed, true);
-	s->binds.n = mark;
-	if (!swapped_holds)
-		return;
-	uint32_t ev = match_emit(s, EV_ORDER, ST_FAIL, REASON_NM14_POSITION, i, -1, u, FD_NONE, 1, 0);
-	match_fail(s, ev, REASON_NM14_POSITION, i, passed + quiet_passed);
-}
-
 /* The where expressions and outputs conditions of op i on u, after its params. */
 bool match_check_op_conditions(match_run_state *s, int i, int32_t u, int op_id, uint32_t *passed)
 {

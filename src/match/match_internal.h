@@ -185,13 +185,8 @@ bool match_check_source(match_run_state *s, int i, int32_t u, int k, bool swap, 
 /* match_checks.c: on a position: fixed op whose sources failed, whether they
  * would hold swapped (then FD-NM14 is recorded); op i's outputs and where
  * conditions on u, read as op id op_id (false: a failure was recorded). */
-void match_diagnose_fixed(match_run_state *s, int i, int32_t u, uint32_t passed);
 bool match_check_op_conditions(match_run_state *s, int i, int32_t u, int op_id, uint32_t *passed);
 
-/* match_operand.c: src's rank .. value conditions on tensor t; binds the
- * shape names on success. REASON_NONE, or the code of the first that
- * fails; *bound (the event's b): the dim a name was bound to before, or -1. */
-fd_reason match_operand(match_run_state *s, const fd_input_source *src, int32_t t, int64_t *bound);
 /* op's outputs conditions on unit u: REASON_NONE or FD-NM15; *consumers and
  * *graph_output (a graph-output tensor or FD_NONE) for the event. */
 fd_reason match_outputs(const match_run_state *s, const fd_rule_op *op, int32_t u, int64_t *consumers,

@@ -36,6 +36,9 @@ typedef enum fd_source_type {
 	SRC_COUNT
 } fd_source_type;
 
+const char *source_type_name(fd_source_type t);       /* rule_names.c */
+fd_source_type source_type_from_name(const char *s);  /* SRC_UNSET when unknown */
+
 typedef struct fd_rule_param {
 	const char *name;
 	const fd_yval *value;     /* the expected value as written */
@@ -77,6 +80,7 @@ typedef struct fd_input_source {
 	/* The extensions (fusiondbg-rules(5), OPERAND CONDITIONS); unset: -1 / 0 / NULL. */
 	bool optional;            /* the input may be absent; what is given holds when present */
 	bool fixed;               /* position: fixed, never tried in a commutative op's swapped order */
+	bool either;              /* position: either, tried in both orders though the op is not commutative */
 	int same_op, same_input;  /* same_as {op, input}: the very tensor op same_op reads there */
 	int n_ranks;              /* rank: one of ranks[] */
 	int *ranks;
@@ -113,6 +117,7 @@ typedef struct fd_rule_op {
 	struct fd_expr **where_exprs;
 	const fd_yval **where_src;
 	bool has_fixed;           /* some input_sources entry has position: fixed */
+	bool has_either;          /* some input_sources entry has position: either */
 	/* derived, so the matcher tests one thing per op when a rule uses none */
 	bool has_op_conditions;   /* outputs or where given */
 	unsigned composite_mask;  /* 1 << fd_composite of each type with a decomposed form */

@@ -94,14 +94,6 @@ const char *field_type_words(fd_field_type t)
 
 /* ---- names ----------------------------------------------------------------- */
 
-static const char *const source_type_names[] = {
-	[SRC_UNSET] = "unset",
-#define NAME(id, name) [SRC_##id] = name,
-	FD_SOURCE_TYPES(NAME)
-#undef NAME
-};
-static_assert(countof(source_type_names) == SRC_COUNT, "a name for every source type");
-
 static const char *const constraint_kind_names[] = {
 	[CONSTRAINT_UNKNOWN] = "unknown",
 #define NAME(id, name) [CONSTRAINT_##id] = name,
@@ -117,16 +109,6 @@ static int name_index(const char *const *names, int n, const char *s)
 		if (!strcmp(s, names[i]))
 			return i;
 	return 0;
-}
-
-const char *source_type_name(fd_source_type t)
-{
-	return t >= 0 && t < SRC_COUNT ? source_type_names[t] : "unset";
-}
-
-fd_source_type source_type_from_name(const char *s)
-{
-	return (fd_source_type)name_index(source_type_names, SRC_COUNT, s);
 }
 
 const char *constraint_kind_name(fd_constraint_kind k)

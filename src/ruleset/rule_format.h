@@ -36,7 +36,7 @@
 	X(SHAPE,  "shape ([C, 1, 1], [], scalar) or list of shapes") \
 	X(DTYPES, "dtype or list ([float16, float32])") \
 	X(NUMBERS, "number or list of numbers") \
-	X(POSITION, "fixed | any") \
+	X(POSITION, "fixed | either | any") \
 	X(SAMEAS, "{op: j, input: k}")
 
 #define FD_BAR_NAME(id, name) " | " name

@@ -84,35 +84,8 @@ static void parse_sources(fd_schema *s, fd_rule_op *op, const fd_yval *v, const 
 		is->where = src;
 		is->same_op = is->same_input = -1;
 		is->is_static = -1;
-		const fd_yval *from = yval_get(src, "from_op"), *st = yval_get(src, "source_type");
-		char q[320];
-		bool ok = true;
-		if (from) {
-			snprintf(q, sizeof q, "%.200s.from_op", p);
-			ok &= schema_small_int(s, from, q, 0, &is->from_op);
-			if (ok && is->from_op >= n_ops) {
-				ERR(s, from, "%s: %d is out of range (the pattern has ops 0..%d)", q, is->from_op, n_ops - 1);
-				ok = false;
-			} else if (ok && is->from_op >= index) {
-				ERR(s, from, "%s: %d does not come before op %d (from_op must name an earlier op)", q,
-				    is->from_op, index);
-				ok = false;
-			}
-		}
-		if (st) {
-			const char *name;
-			snprintf(q, sizeof q, "%.200s.source_type", p);
-			if (schema_str(s, st, q, &name)) {
-				is->source_type = source_type_from_name(name);
-				if (is->source_type == SRC_UNSET) {
-					ERR(s, st, "%s: unknown source_type '%s' (known: %s)", q, name, FD_NAMES(FD_SOURCE_TYPES));
-					ok = false;
-				}
-			} else {
-				ok = false;
-			}
-		}
-		ok &= parse_source_ext(s, is, src, p);
+		is->tolerance = 1e-5;
+		bool ok = parse_source_conditions(s, op, is, src, p, index, n_ops);
 		for (int j = 0; j < op->n_sources; j++)
 			if (op->sources[j].input == k) {
 				ERR(s, key, "%s: input%d is given twice (as %s)", path, k, key->text);

@@ -15,6 +15,9 @@ void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const char *path
  * extension fields of is from src and returns false on an error. */
 void parse_op_type(fd_schema *s, fd_rule_op *op, const fd_yval *type, const char *path);
 void parse_op_ext(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char *path);
-bool parse_source_ext(fd_schema *s, fd_input_source *is, const fd_yval *src, const char *path);
+/* The conditions written in an inputK map (from_op, source_type, same_as,
+ * position, optional, rank … value): false on an error. */
+bool parse_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source *is, const fd_yval *src, const char *path,
+                             int index, int n_ops);
 
 #endif

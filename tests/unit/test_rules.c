@@ -209,7 +209,7 @@ static const struct bad_case {
 	{ "lang_optional_not_bool.yaml", false, "7:17: error: match.ops[1].optional: expected true or false, got string 'maybe'" },
 	{ "lang_outputs_empty.yaml", false, "7:16: error: match.ops[1].outputs: needs graph_output, min_consumers or max_consumers" },
 	{ "lang_outputs_range.yaml", false, "7:50: error: match.ops[1].outputs: min_consumers 3 > max_consumers 1" },
-	{ "lang_position_bad.yaml", false, "8:48: error: match.ops[1].input_sources.input1.position: expected fixed or any, got string 'first'" },
+	{ "lang_position_bad.yaml", false, "8:48: error: match.ops[1].input_sources.input1.position: expected fixed, either or any, got string 'first'" },
 	{ "lang_position_no_effect.yaml", false, "7:48: error: match.ops[0].input_sources.input1.position: fixed has no effect: Conv2d is not commutative (its inputs are never tried swapped)" },
 	{ "lang_rank_negative.yaml", false, "8:28: error: match.ops[1].input_sources.input1.rank[1]: must be >= 0, got -1" },
 	{ "lang_same_as_incomplete.yaml", false, "8:27: error: match.ops[1].input_sources.input1.same_as: needs 'op' and 'input' (the tensor op j reads at input k: {op: j, input: k})" },

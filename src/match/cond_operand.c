@@ -1,0 +1,625 @@
+/* cond_operand.c — the operand conditions of an input_sources entry: rank,
+ * shape (patterns with names), static, dtype and value (with its
+ * tolerance), checked together in one OPERAND event in list order, the
+ * first that fails deciding (conditions.h).
+ *
+ * Shape names unify over the whole attempt: the first use of C binds it to
+ * that dim (of that tensor), every later use must be the same dim — equal
+ * numbers, or the same symbol. The bindings are a stack in the run state,
+ * cut back when the search backtracks (match.c). An event records the
+ * first name of the patterns bound before it (or by it), so its words can
+ * say "with C = 64 (dim 0 of conv1.weight)". */
+#include <math.h>
+#include <string.h>
+#include "base/strbuf.h"
+#include "base/text.h"
+#include "ir/dtype.h"
+#include "match/conditions.h"
+#include "match/match_internal.h"
+
+/* ---- the family: one event for every operand condition of an entry ------------ */
+
+/* What of the operand an event's actual shows (the facts' data): its shape,
+ * whether its dims are static, its dtype, its value. */
+enum { SHOW_SHAPE = 1, SHOW_STATIC = 2, SHOW_DTYPE = 4, SHOW_VALUE = 8 };
+
+typedef struct operand_words {
+	fd_cond_facts *f;
+	unsigned shows;
+	size_t at;                /* in f->expected */
+	bool decided;             /* a failing condition took decided and path */
+} operand_words;
+
+/* A condition's verdict when explaining: the event's. */
+static fd_reason recorded(const fd_cond_check *c, fd_reason own)
+{
+	return c->ev->status == ST_FAIL && c->ev->reason == own ? own : REASON_NONE;
+}
+
+/* Adds a present condition's words: its expected part, what it shows of the
+ * operand, and — the first present one, then the failing one — its key. */
+static void note(const fd_cond_check *c, operand_words *w, fd_reason r, const char *key, unsigned shows,
+                 const char *expected)
+{
+	fd_cond_facts *f = w->f;
+	w->at = buf_printf(f->expected, sizeof f->expected, w->at, "%s%s", w->at ? ", " : "", expected);
+	w->shows |= shows;
+	if (w->decided || (f->path[0] && !r))
+		return;
+	/* a passing event points at the inputK map, a failing one at the key */
+	const fd_yval *k = r ? yval_get(c->input->where, key) : NULL;
+	f->decided = k ? k : c->input->where;
+	snprintf(f->path, sizeof f->path, "input_sources.input%d.%s", c->input->input, key);
+	if (r) {
+		f->reason = r;
+		w->decided = true;
+	}
+}
+
+/* ---- rank ------------------------------------------------------------------------ */
+
+static bool parse_ints(fd_schema *s, const fd_yval *v, const char *path, int **out, int *n);
+
+bool cond_rank_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+{
+	return parse_ints(s, v, path, &at->input->ranks, &at->input->n_ranks);
+}
+
+void cond_rank_describe(const fd_cond_check *c, char *buf, size_t size)
+{
+	size_t at = buf_printf(buf, size, 0, "rank ");
+	for (int k = 0; k < c->input->n_ranks; k++)
+		at = buf_printf(buf, size, at, "%s%d", k ? " | " : "", c->input->ranks[k]);
+}
+
+static fd_reason rank_check(fd_cond_check *c, operand_words *w)
+{
+	const fd_input_source *src = c->input;
+	if (!src->n_ranks)
+		return REASON_NONE;
+	fd_reason r = REASON_NONE;
+	if (c->ev) {
+		r = recorded(c, REASON_NM08_RANK);
+	} else {
+		bool ok = false;
+		for (int k = 0; k < src->n_ranks && !ok; k++)
+			ok = c->g->tensors[c->tensor].shape.rank == src->ranks[k];
+		r = ok ? REASON_NONE : REASON_NM08_RANK;
+	}
+	if (w) {
+		char e[128];
+		cond_rank_describe(c, e, sizeof e);
+		note(c, w, r, "rank", SHOW_SHAPE, e);
+	}
+	return r;
+}
+
+/* ---- shape ------------------------------------------------------------------------ */
+
+/* The index of dim name `name` in the rule's table, added when new. */
+static int dimvar(fd_schema *s, const char *name)
+{
+	fd_rule *r = s->r;
+	for (int i = 0; i < r->n_dimvars; i++)
+		if (!strcmp(r->dimvars[i], name))
+			return i;
+	const char **grown = arena_array(&s->rs->arena, (size_t)r->n_dimvars + 1, sizeof *grown);
+	if (r->n_dimvars)
+		memcpy(grown, r->dimvars, (size_t)r->n_dimvars * sizeof *grown);
+	grown[r->n_dimvars] = name;
+	r->dimvars = grown;
+	return r->n_dimvars++;
+}
+
+static bool is_name(const char *t)
+{
+	if (!((t[0] >= 'A' && t[0] <= 'Z') || (t[0] >= 'a' && t[0] <= 'z')))
+		return false;
+	for (const char *c = t; *c; c++)
+		if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_'))
+			return false;
+	return true;
+}
+
+/* One pattern: `scalar`, or a list of dims. */
+static bool parse_shape_pattern(fd_schema *s, fd_shape_pattern *sp, const fd_yval *v, const char *path)
+{
+	char b[128];
+	memset(sp, 0, sizeof *sp);
+	sp->where = v;
+	/* quoted or not alike: the seed's style quotes every string */
+	if (v->kind == YV_SCALAR && !strcmp(v->text, "scalar")) {
+		sp->scalar = true;
+		return true;
+	}
+	if (v->kind != YV_SEQ) {
+		ERR(s, v, "%s: expected a shape ([C, 1, 1], [], scalar), got %s", path, schema_describe(v, b, sizeof b));
+		return false;
+	}
+	if (!schema_count(s, v, path, FD_RULE_MAX_ITEMS, "dims"))
+		return false;
+	sp->dims = arena_array(&s->rs->arena, v->n ? v->n : 1, sizeof *sp->dims);
+	bool ok = true, rest = false;
+	for (size_t i = 0; i < v->n; i++) {
+		const fd_yval *d = v->items[i];
+		fd_sdim *sd = &sp->dims[sp->n_dims];
+		int64_t x;
+		if (yval_int(d, &x) && x >= 0) {
+			*sd = (fd_sdim){ SDIM_EXACT, -1, x };
+		} else if (d->kind == YV_SCALAR && !strcmp(d->text, "_")) {
+			*sd = (fd_sdim){ SDIM_ANY, -1, 0 };
+		} else if (d->kind == YV_SCALAR && !strcmp(d->text, "...")) {
+			if (rest) {
+				ERR(s, d, "%s[%zu]: '...' is written twice in one shape", path, i);
+				ok = false;
+				continue;
+			}
+			rest = true;
+			*sd = (fd_sdim){ SDIM_REST, -1, 0 };
+		} else if (d->kind == YV_SCALAR && is_name(d->text) && strcmp(d->text, "scalar")) {
+			*sd = (fd_sdim){ SDIM_VAR, dimvar(s, d->text), 0 };
+		} else {
+			ERR(s, d, "%s[%zu]: expected a dim (an integer >= 0, _ for any, ... for any number of dims, or a name "
+			    "such as C), got %s", path, i, schema_describe(d, b, sizeof b));
+			ok = false;
+			continue;
+		}
+		sp->n_dims++;
+	}
+	return ok;
+}
+
+/* shape: one pattern, or a list of patterns. */
+bool cond_shape_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+{
+	fd_input_source *is = at->input;
+	bool list = v->kind == YV_SEQ && v->n > 0;
+	size_t lists = 0;
+	for (size_t i = 0; list && i < v->n; i++)
+		lists += v->items[i]->kind == YV_SEQ ||
+		         (v->items[i]->kind == YV_SCALAR && !strcmp(v->items[i]->text, "scalar"));
+	if (list && lists && lists != v->n) {
+		ERR(s, v, "%s: mixes dims and shapes; write one shape [C, 1, 1] or a list of shapes [[C, 1, 1], [1, C, 1, 1]]",
+		    path);
+		return false;
+	}
+	bool alternatives = list && lists == v->n;
+	if (alternatives && !schema_count(s, v, path, FD_RULE_MAX_ITEMS, "shapes"))
+		return false;
+	size_t n = alternatives ? v->n : 1;
+	bool ok = true;
+	is->shapes = arena_array(&s->rs->arena, n, sizeof *is->shapes);
+	for (size_t i = 0; i < n; i++) {
+		char q[320];
+		snprintf(q, sizeof q, alternatives ? "%.200s[%zu]" : "%.200s", path, i);
+		if (parse_shape_pattern(s, &is->shapes[is->n_shapes], alternatives ? v->items[i] : v, q))
+			is->n_shapes++;
+		else
+			ok = false;
+	}
+	return ok;
+}
+
+static const dim_binding *bound(const binding_vec *binds, int var)
+{
+	for (size_t k = binds->n; k-- > 0;)
+		if (binds->items[k].var == var)
+			return &binds->items[k];
+	return NULL;
+}
+
+/* Pattern dim p against dim i of tensor t; binds a new name. */
+static bool dim_fits(match_run_state *s, const fd_sdim *p, int32_t t, int i)
+{
+	fd_dimv d = match_dim(&s->g->tensors[t].shape, i);
+	switch (p->kind) {
+	case SDIM_ANY:
+	case SDIM_REST:
+		return true;
+	case SDIM_EXACT:
+		return d.kind == DIMV_NUMBER && d.value == p->value;
+	case SDIM_VAR: {
+		const dim_binding *b = bound(&s->binds, p->var);
+		if (b)
+			return match_dim_equal(match_dim(&s->g->tensors[b->tensor].shape, b->dim), d);
+		if (d.kind == DIMV_UNKNOWN)
+			return false;
+		vec_push(&s->binds, ((dim_binding){ p->var, t, i }));
+		return true;
+	}
+	}
+	return false;
+}
+
+static bool pattern_fits(match_run_state *s, const fd_shape_pattern *sp, int32_t t)
+{
+	const fd_shape *sh = &s->g->tensors[t].shape;
+	if (sh->rank < 0)
+		return false;
+	if (sp->scalar) {
+		for (int i = 0; i < sh->rank; i++) {
+			fd_dimv d = match_dim(sh, i);
+			if (d.kind != DIMV_NUMBER || d.value != 1)
+				return false;
+		}
+		return true;
+	}
+	int rest = -1;
+	for (int k = 0; k < sp->n_dims; k++)
+		if (sp->dims[k].kind == SDIM_REST)
+			rest = k;
+	if (rest < 0 ? sh->rank != sp->n_dims : sh->rank < sp->n_dims - 1)
+		return false;
+	size_t mark = s->binds.n;
+	for (int k = 0; k < sp->n_dims; k++) {
+		if (k == rest)
+			continue;
+		int i = rest >= 0 && k > rest ? sh->rank - (sp->n_dims - k) : k;
+		if (!dim_fits(s, &sp->dims[k], t, i)) {
+			s->binds.n = mark;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The first name of the patterns that is bound now, as an event's b. */
+static int64_t first_bound(const match_run_state *s, const fd_input_source *src)
+{
+	for (int p = 0; p < src->n_shapes; p++)
+		for (int k = 0; k < src->shapes[p].n_dims; k++) {
+			const fd_sdim *d = &src->shapes[p].dims[k];
+			const dim_binding *b = d->kind == SDIM_VAR ? bound(&s->binds, d->var) : NULL;
+			if (b && b->dim <= 0xffff && d->var <= 0xffff)
+				return match_bound_pack(b->tensor, d->var, b->dim);
+		}
+	return -1;
+}
+
+static void pattern_text(const fd_rule *rule, const fd_shape_pattern *sp, char *buf, size_t size, size_t *at)
+{
+	if (sp->scalar) {
+		*at = buf_printf(buf, size, *at, "scalar");
+		return;
+	}
+	*at = buf_printf(buf, size, *at, "[");
+	for (int k = 0; k < sp->n_dims; k++) {
+		const fd_sdim *d = &sp->dims[k];
+		const char *sep = k ? ", " : "";
+		switch (d->kind) {
+		case SDIM_EXACT: *at = buf_printf(buf, size, *at, "%s%lld", sep, (long long)d->value); break;
+		case SDIM_ANY: *at = buf_printf(buf, size, *at, "%s_", sep); break;
+		case SDIM_REST: *at = buf_printf(buf, size, *at, "%s...", sep); break;
+		case SDIM_VAR: *at = buf_printf(buf, size, *at, "%s%s", sep, d->var < rule->n_dimvars ? rule->dimvars[d->var] : "?"); break;
+		}
+	}
+	*at = buf_printf(buf, size, *at, "]");
+}
+
+void cond_shape_describe(const fd_cond_check *c, char *buf, size_t size)
+{
+	size_t at = buf_printf(buf, size, 0, "shape ");
+	for (int p = 0; p < c->input->n_shapes; p++) {
+		if (p)
+			at = buf_printf(buf, size, at, " | ");
+		pattern_text(c->rule, &c->input->shapes[p], buf, size, &at);
+	}
+}
+
+/* "C = 64 (dim 0 of conv1.weight)": the name c->bound records. */
+static void binding_text(const fd_cond_check *c, char *buf, size_t size)
+{
+	int32_t t;
+	int var, dim;
+	buf[0] = '\0';
+	if (!match_bound_unpack(c->bound, &t, &var, &dim))
+		return;
+	char d[64];
+	snprintf(buf, size, "%s = %s (dim %d of %s)", var < c->rule->n_dimvars ? c->rule->dimvars[var] : "?",
+	         match_dim_text(match_dim(&c->g->tensors[t].shape, dim), d, sizeof d), dim,
+	         t >= 0 && t < c->g->n_tensors ? c->g->tensors[t].name : "-");
+}
+
+static fd_reason shape_check(fd_cond_check *c, operand_words *w)
+{
+	const fd_input_source *src = c->input;
+	if (!src->n_shapes)
+		return REASON_NONE;
+	fd_reason r = REASON_NONE;
+	if (c->ev) {
+		r = recorded(c, REASON_NM09_SHAPE);
+	} else {
+		match_run_state *s = c->run;
+		/* the event names a name's dim: bound before, else bound here */
+		c->bound = first_bound(s, src);
+		bool ok = false;
+		for (int p = 0; p < src->n_shapes && !ok; p++)
+			ok = pattern_fits(s, &src->shapes[p], c->tensor);
+		r = ok ? REASON_NONE : REASON_NM09_SHAPE;
+		if (ok && c->bound < 0)
+			c->bound = first_bound(s, src);
+	}
+	if (w) {
+		char e[128];
+		size_t size = sizeof e;
+		cond_shape_describe(c, e, size);
+		binding_text(c, w->f->binding, sizeof w->f->binding);
+		if (w->f->binding[0])
+			buf_printf(e, size, strlen(e), " with %s", w->f->binding);
+		note(c, w, r, "shape", SHOW_SHAPE, e);
+	}
+	return r;
+}
+
+/* ---- static ------------------------------------------------------------------------ */
+
+bool cond_static_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+{
+	bool flag;
+	if (!schema_bool(s, v, path, &flag))
+		return false;
+	at->input->is_static = flag;
+	return true;
+}
+
+void cond_static_describe(const fd_cond_check *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", c->input->is_static ? "static dims" : "a dynamic dim");
+}
+
+static fd_reason static_check(fd_cond_check *c, operand_words *w)
+{
+	const fd_input_source *src = c->input;
+	if (src->is_static < 0)
+		return REASON_NONE;
+	fd_reason r = c->ev ? recorded(c, REASON_NM10_STATIC)
+	            : match_shape_static(&c->g->tensors[c->tensor].shape) != (src->is_static == 1) ? REASON_NM10_STATIC
+	                                                                                        : REASON_NONE;
+	if (w) {
+		char e[64];
+		cond_static_describe(c, e, sizeof e);
+		note(c, w, r, "static", SHOW_SHAPE | SHOW_STATIC, e);
+	}
+	return r;
+}
+
+/* ---- dtype ------------------------------------------------------------------------- */
+
+/* A value that may be one item or a list of them: how many items (0 on an
+ * error, reported). */
+static size_t items_of(fd_schema *s, const fd_yval *v, const char *path, const char *what)
+{
+	size_t n = v->kind == YV_SEQ ? v->n : 1;
+	if (v->kind == YV_SEQ && n == 0)
+		ERR(s, v, "%s: the list is empty", path);
+	if (n == 0 || (v->kind == YV_SEQ && !schema_count(s, v, path, FD_RULE_MAX_ITEMS, what)))
+		return 0;
+	return n;
+}
+
+/* Item i of such a value, and its path. */
+static const fd_yval *item_at(const fd_yval *v, size_t i, const char *path, char *q, size_t size)
+{
+	snprintf(q, size, v->kind == YV_SEQ ? "%.200s[%zu]" : "%.200s", path, i);
+	return v->kind == YV_SEQ ? v->items[i] : v;
+}
+
+/* An integer >= 0, or a list of them. */
+static bool parse_ints(fd_schema *s, const fd_yval *v, const char *path, int **out, int *count)
+{
+	size_t n = items_of(s, v, path, "values");
+	if (!n)
+		return false;
+	*out = arena_array(&s->rs->arena, n, sizeof **out);
+	bool ok = true;
+	*count = 0;
+	for (size_t i = 0; i < n; i++) {
+		char q[320];
+		if (schema_small_int(s, item_at(v, i, path, q, sizeof q), q, 0, &(*out)[*count]))
+			++*count;
+		else
+			ok = false;
+	}
+	return ok;
+}
+
+bool cond_dtype_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+{
+	fd_input_source *is = at->input;
+	size_t n = items_of(s, v, path, "dtypes");
+	if (!n)
+		return false;
+	bool ok = true;
+	is->dtypes = arena_array(&s->rs->arena, n, sizeof *is->dtypes);
+	for (size_t i = 0; i < n; i++) {
+		char q[320];
+		const char *name;
+		const fd_yval *d = item_at(v, i, path, q, sizeof q);
+		if (!schema_str(s, d, q, &name)) {
+			ok = false;
+			continue;
+		}
+		int32_t dt = dtype_from_name(name);
+		if (dt < 0 || dt == DT_UNDEFINED) {
+			ERR(s, d, "%s: unknown dtype '%s' (known: float32, float16, bfloat16, float64, int8, uint8, int16, int32, "
+			    "int64, bool, …)", q, name);
+			ok = false;
+			continue;
+		}
+		is->dtypes[is->n_dtypes++] = dt;
+	}
+	return ok;
+}
+
+void cond_dtype_describe(const fd_cond_check *c, char *buf, size_t size)
+{
+	size_t at = buf_printf(buf, size, 0, "dtype ");
+	for (int k = 0; k < c->input->n_dtypes; k++)
+		at = buf_printf(buf, size, at, "%s%s", k ? " | " : "", dtype_name(c->input->dtypes[k]));
+}
+
+static fd_reason dtype_check(fd_cond_check *c, operand_words *w)
+{
+	const fd_input_source *src = c->input;
+	if (!src->n_dtypes)
+		return REASON_NONE;
+	fd_reason r = REASON_NONE;
+	if (c->ev) {
+		r = recorded(c, REASON_NM11_DTYPE);
+	} else {
+		bool ok = false;
+		for (int k = 0; k < src->n_dtypes && !ok; k++)
+			ok = c->g->tensors[c->tensor].dtype == src->dtypes[k];
+		r = ok ? REASON_NONE : REASON_NM11_DTYPE;
+	}
+	if (w) {
+		char e[128];
+		cond_dtype_describe(c, e, sizeof e);
+		note(c, w, r, "dtype", SHOW_DTYPE, e);
+	}
+	return r;
+}
+
+/* ---- value --------------------------------------------------------------------------- */
+
+/* value, and tolerance beside it (relative; 1e-5 when not given). */
+bool cond_value_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+{
+	fd_input_source *is = at->input;
+	char b[128], q[320];
+	size_t n = items_of(s, v, path, "values");
+	if (!n)
+		return false;
+	bool ok = true;
+	is->values = arena_array(&s->rs->arena, n, sizeof *is->values);
+	for (size_t i = 0; i < n; i++) {
+		const fd_yval *x = item_at(v, i, path, q, sizeof q);
+		if (!yval_float(x, &is->values[is->n_values])) {
+			ERR(s, x, "%s: expected a number, got %s", q, schema_describe(x, b, sizeof b));
+			ok = false;
+			continue;
+		}
+		is->n_values++;
+	}
+	return ok;
+}
+
+void cond_value_describe(const fd_cond_check *c, char *buf, size_t size)
+{
+	const fd_input_source *src = c->input;
+	size_t at = buf_printf(buf, size, 0, "value ");
+	for (int k = 0; k < src->n_values && k < 8; k++)
+		at = buf_printf(buf, size, at, "%s%.9g", k ? ", " : "", src->values[k]);
+	buf_printf(buf, size, at, " (±%g)", src->tolerance);
+}
+
+static bool value_equal(double have, double want, double rtol)
+{
+	return fabs(have - want) <= 1e-8 + rtol * fabs(want);
+}
+
+static bool values_fit(const fd_input_source *src, const fd_tensor *x)
+{
+	const fd_const *c = x->value;
+	if (!c || (!c->i64 && !c->f64) || c->count < 1)
+		return false;
+	if (src->n_values > 1 && c->count != src->n_values)
+		return false;
+	for (int64_t k = 0; k < c->count; k++) {
+		double have = c->f64 ? c->f64[k] : (double)c->i64[k];
+		if (!value_equal(have, src->values[src->n_values > 1 ? k : 0], src->tolerance))
+			return false;
+	}
+	return true;
+}
+
+static fd_reason value_check(fd_cond_check *c, operand_words *w)
+{
+	const fd_input_source *src = c->input;
+	if (!src->n_values)
+		return REASON_NONE;
+	fd_reason r = c->ev ? recorded(c, REASON_NM17_VALUE)
+	            : values_fit(src, &c->g->tensors[c->tensor]) ? REASON_NONE : REASON_NM17_VALUE;
+	if (w) {
+		char e[128];
+		cond_value_describe(c, e, sizeof e);
+		note(c, w, r, "value", SHOW_VALUE, e);
+	}
+	return r;
+}
+
+/* ---- the event ------------------------------------------------------------------------ */
+
+/* The operand's actual, as the conditions present show it: its name, rank
+ * and dims (static or dynamic), dtype, value. */
+static void actual_text(const fd_cond_check *c, unsigned shows, char *buf, size_t size)
+{
+	const fd_tensor *x = &c->g->tensors[c->tensor];
+	char sh[96];
+	size_t at = buf_printf(buf, size, 0, "%s", x->name);
+	if (shows & SHOW_SHAPE) {
+		if (x->shape.rank < 0)
+			at = buf_printf(buf, size, at, " shape unknown");
+		else
+			at = buf_printf(buf, size, at, " rank %d [%s]%s", x->shape.rank, shape_format(&x->shape, sh, sizeof sh),
+			    shows & SHOW_STATIC ? (match_shape_static(&x->shape) ? " static" : " dynamic") : "");
+	}
+	if (shows & SHOW_DTYPE)
+		at = buf_printf(buf, size, at, " %s", dtype_name(x->dtype));
+	if (shows & SHOW_VALUE) {
+		const fd_const *v = x->value;
+		if (!v || (!v->i64 && !v->f64)) {
+			at = buf_printf(buf, size, at, " value not known");
+		} else {
+			at = buf_printf(buf, size, at, " value ");
+			for (int64_t k = 0; k < v->count && k < 8; k++)
+				at = buf_printf(buf, size, at, "%s%.9g", k ? ", " : "", v->f64 ? v->f64[k] : (double)v->i64[k]);
+			if (v->count > 8)
+				at = buf_printf(buf, size, at, ", … (%lld values)", (long long)v->count);
+		}
+	}
+	if (c->slot != c->input->input && c->slot >= 0 && c->slot < 2)
+		buf_printf(buf, size, strlen(buf), " (slot %d, inputs swapped)", c->slot);
+}
+
+typedef fd_reason (*operand_check)(fd_cond_check *, operand_words *);
+
+/* Runs checks in order; with facts, every one of them in words, the actual
+ * as they show it together. */
+static fd_reason run(fd_cond_check *c, fd_cond_facts *f, const operand_check *checks, size_t n)
+{
+	if (!f) {   /* the matcher: the first that fails decides */
+		for (size_t k = 0; k < n; k++) {
+			fd_reason r = checks[k](c, NULL);
+			if (r)
+				return r;
+		}
+		return REASON_NONE;
+	}
+	memset(f, 0, sizeof *f);
+	operand_words w = { .f = f };
+	for (size_t k = 0; k < n; k++)
+		checks[k](c, &w);
+	actual_text(c, w.shows, f->actual, sizeof f->actual);
+	if (f->reason) {
+		const fd_reason_def *d = reason_get(f->reason);
+		snprintf(f->reason_text, sizeof f->reason_text, "%s", d ? d->summary : "operand condition failed");
+	}
+	return f->reason;
+}
+
+/* Each entry alone, as the list names it. */
+fd_reason cond_rank_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ rank_check }, 1); }
+fd_reason cond_shape_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ shape_check }, 1); }
+fd_reason cond_static_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ static_check }, 1); }
+fd_reason cond_dtype_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ dtype_check }, 1); }
+fd_reason cond_value_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ value_check }, 1); }
+
+/* The OPERAND event: every operand condition of the entry, in list order. */
+fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *f)
+{
+	static const operand_check checks[] = { rank_check, shape_check, static_check, dtype_check, value_check };
+	if (!c->ev)
+		c->bound = -1;
+	return run(c, f, checks, sizeof checks / sizeof *checks);
+}

@@ -1,0 +1,247 @@
+/* cond_source.c — where an input_sources entry's tensor comes from: from_op
+ * (an output of an earlier op of the match), source_type (constant, graph
+ * input, activation …), same_as (the very tensor another op of the match
+ * reads) and optional (the input may be absent; what is given holds when it
+ * is present). They are checked together in one SOURCE event in list order,
+ * the first that fails deciding (conditions.h); the operand conditions of
+ * the entry follow in their own event (cond_operand.c). */
+#include <string.h>
+#include "base/strbuf.h"
+#include "base/text.h"
+#include "match/conditions.h"
+#include "match/match_internal.h"
+
+/* ---- parse --------------------------------------------------------------------- */
+
+bool cond_from_op_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+{
+	fd_input_source *is = at->input;
+	if (!schema_small_int(s, v, path, 0, &is->from_op)) {
+		is->from_op = -1;
+		return false;
+	}
+	if (is->from_op >= at->n_ops) {
+		ERR(s, v, "%s: %d is out of range (the pattern has ops 0..%d)", path, is->from_op, at->n_ops - 1);
+		return false;
+	}
+	if (is->from_op >= at->index) {
+		ERR(s, v, "%s: %d does not come before op %d (from_op must name an earlier op)", path, is->from_op,
+		    at->index);
+		return false;
+	}
+	return true;
+}
+
+bool cond_source_type_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+{
+	const char *name;
+	if (!schema_str(s, v, path, &name))
+		return false;
+	at->input->source_type = source_type_from_name(name);
+	if (at->input->source_type == SRC_UNSET) {
+		ERR(s, v, "%s: unknown source_type '%s' (known: %s)", path, name, FD_NAMES(FD_SOURCE_TYPES));
+		return false;
+	}
+	return true;
+}
+
+bool cond_same_as_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+{
+	char q[320];
+	if (!schema_kind(s, v, YV_MAP, path))
+		return false;
+	const fd_yval *op = yval_get(v, "op"), *in = yval_get(v, "input");
+	if (!op || !in) {
+		ERR(s, v, "%s: needs 'op' and 'input' (the tensor op j reads at input k: {op: j, input: k})", path);
+		return false;
+	}
+	snprintf(q, sizeof q, "%.200s.op", path);
+	bool ok = schema_small_int(s, op, q, 0, &at->input->same_op);
+	snprintf(q, sizeof q, "%.200s.input", path);
+	return schema_small_int(s, in, q, 0, &at->input->same_input) && ok;
+}
+
+bool cond_optional_input_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+{
+	return schema_bool(s, v, path, &at->input->optional);
+}
+
+/* ---- the words ---------------------------------------------------------------------- */
+
+void cond_from_op_describe(const fd_cond_check *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "from op%d", c->input->from_op);
+}
+
+void cond_source_type_describe(const fd_cond_check *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "source_type %s", source_type_name(c->input->source_type));
+}
+
+void cond_same_as_describe(const fd_cond_check *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "the tensor op%d reads at input%d", c->input->same_op, c->input->same_input);
+}
+
+void cond_optional_input_describe(const fd_cond_check *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "when present");
+}
+
+/* "w (initializer)", "x (graph input)", "y from conv1 (Conv)". */
+void cond_tensor_origin(const fd_match_ctx *ctx, int32_t gi, int64_t t, char *buf, size_t size)
+{
+	const fd_graph_index *ix = &ctx->graphs[gi];
+	const fd_graph *g = ix->g;
+	if (t < 0 || t >= g->n_tensors) {
+		text_cut(buf, size, "no such input");
+		return;
+	}
+	const fd_tensor *x = &g->tensors[t];
+	uint8_t f = ix->tflags[t];
+	if (x->kind == TENSOR_INITIALIZER)
+		text_cutf(buf, size, "%s (%s)", x->name, tensor_initializer_words(ctx->model, x));
+	else if (x->kind == TENSOR_CONSTANT)
+		text_cutf(buf, size, "%s (Constant)", x->name);
+	else if (f & TF_INPUT)
+		text_cutf(buf, size, "%s (graph input)", x->name);
+	else if (x->producer >= 0)
+		text_cutf(buf, size, "%s from %s (%s%s)", x->name, g->nodes[x->producer].name, g->nodes[x->producer].op_type,
+		          (f & TF_CONST) ? ", constant-foldable" : "");
+	else
+		text_cutf(buf, size, "%s (%s)", x->name, (f & TF_CONST) ? "outer constant" : "outer scope");
+}
+
+/* The SOURCE event in words: the conditions written, where the tensor comes
+ * from, and for a failure what decided. */
+static void source_words(const fd_cond_check *c, fd_reason why, fd_cond_facts *f)
+{
+	const fd_input_source *src = c->input;
+	const fd_event *ev = c->ev;
+	const fd_graph *g = c->g;
+	bool ext = src->optional || src->same_op >= 0;   /* the language beyond the seed's words */
+	char part[128];
+	size_t at = 0;
+	if (src->from_op >= 0) {
+		cond_from_op_describe(c, part, sizeof part);
+		at = buf_printf(f->expected, sizeof f->expected, at, "%s", part);
+	}
+	if (src->source_type != SRC_UNSET) {
+		cond_source_type_describe(c, part, sizeof part);
+		at = buf_printf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
+	}
+	if (src->same_op >= 0) {
+		cond_same_as_describe(c, part, sizeof part);
+		at = buf_printf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
+	}
+	if (src->optional)
+		at = buf_printf(f->expected, sizeof f->expected, at, "%s", at ? ", when present" : "any, when present");
+	char origin[160];
+	if (ev->a < 0 && ext) {
+		text_cut(f->actual, sizeof f->actual, "absent");
+		if (ev->status == ST_PASS)
+			text_cut(f->reason_text, sizeof f->reason_text, "optional input, absent");
+	} else {
+		cond_tensor_origin(c->ctx, c->graph, ev->a, origin, sizeof origin);
+		if (ev->b != src->input && ev->a >= 0)
+			text_cutf(f->actual, sizeof f->actual, "%s (slot %lld, inputs swapped)", origin, (long long)ev->b);
+		else
+			text_cut(f->actual, sizeof f->actual, origin);
+	}
+	const char *key = src->same_op >= 0 && src->from_op < 0 && src->source_type == SRC_UNSET ? "same_as"
+	                : src->from_op >= 0 ? "from_op" : src->source_type != SRC_UNSET ? "source_type"
+	                : src->optional ? "optional" : "position";
+	f->decided = src->where;
+	if (ev->status == ST_FAIL) {
+		f->reason = why;
+		if (why == REASON_NM12_SAME_AS) {
+			key = "same_as";
+			const fd_yval *k = yval_get(src->where, "same_as");
+			f->decided = k ? k : src->where;
+			text_cutf(f->reason_text, sizeof f->reason_text,
+			          ev->other >= 0 ? "op%d reads %s there, another tensor" : "op%d has no such input", src->same_op,
+			          ev->other >= 0 && ev->other < g->n_tensors ? g->tensors[ev->other].name : "-");
+		} else if (why == REASON_NM13_OPTIONAL_INPUT) {
+			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is present, and then must be as the rule says",
+			          src->input);
+		} else if (!ext && src->from_op < 0 && src->source_type == SRC_CONST && ev->a >= 0 && ev->a < g->n_tensors &&
+		           g->tensors[ev->a].overridable) {
+			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is an overridable initializer (also a graph "
+			          "input, IR >= 4): the caller may feed another value, so it is not a constant", src->input);
+		} else {
+			text_cutf(f->reason_text, sizeof f->reason_text,
+			          ev->a < 0 ? "the node has no input%d" : "input%d comes from elsewhere", src->input);
+		}
+	}
+	snprintf(f->path, sizeof f->path, "input_sources.input%d.%s", src->input, key);
+}
+
+/* ---- the check ------------------------------------------------------------------------- */
+
+static bool source_type_ok(const fd_cond_check *c, int32_t t, fd_source_type st)
+{
+	uint8_t f = c->ix->tflags[t];
+	switch (st) {
+	case SRC_CONST_OR_PARAM: return (f & (TF_CONST | TF_INPUT)) != 0;
+	case SRC_CONST:          return (f & TF_CONST) != 0;
+	case SRC_PARAM:          return (f & TF_INPUT) != 0;
+	case SRC_ACTIVATION:     return !(f & TF_CONST);
+	default:                 return true;
+	}
+}
+
+/* A run's verdict; *other gets the event's other (the producer, or the
+ * tensor same_as names when that decided). */
+static fd_reason decide(fd_cond_check *c, int32_t *other)
+{
+	const fd_input_source *src = c->input;
+	match_run_state *s = c->run;
+	int32_t t = c->tensor;
+	int i = c->op_index;
+	bool ok = t != FD_NONE;
+	fd_reason why = REASON_NM04_SOURCE;
+	*other = t >= 0 ? c->g->tensors[t].producer : FD_NONE;
+	if (ok && src->from_op >= 0) {
+		int j = src->from_op < i ? match_present(s, src->from_op) : -1;
+		ok = j >= 0 && unit_produces(s, s->units[j], t);
+	}
+	if (ok && src->source_type != SRC_UNSET && src->source_type != SRC_ANY)
+		ok = source_type_ok(c, t, src->source_type);
+	if (ok && src->same_op >= 0) {
+		int j = src->same_op;
+		int slot = src->same_input;
+		if (j < i && s->swapped[j] && slot < 2)
+			slot ^= 1;   /* op j's input k as op j was matched */
+		int32_t want = j < i && s->units[j] != FD_NONE ? unit_input(s, s->units[j], slot) : FD_NONE;
+		ok = want != FD_NONE && want == t;
+		if (!ok) {
+			why = REASON_NM12_SAME_AS;
+			*other = want;
+		}
+	}
+	if (!ok && src->optional)
+		why = REASON_NM13_OPTIONAL_INPUT;
+	return ok ? REASON_NONE : why;
+}
+
+fd_reason cond_source_check(fd_cond_check *c, fd_cond_facts *f)
+{
+	if (!c->ev) {
+		int32_t other;
+		fd_reason r = decide(c, &other);
+		c->other = other;
+		return r;
+	}
+	fd_reason r = c->ev->status == ST_FAIL ? (fd_reason)c->ev->reason : REASON_NONE;
+	if (f) {
+		memset(f, 0, sizeof *f);
+		source_words(c, r, f);
+	}
+	return r;
+}
+
+/* Each entry, as the list names it: they decide together. */
+fd_reason cond_from_op_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
+fd_reason cond_source_type_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
+fd_reason cond_same_as_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
+fd_reason cond_optional_input_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
