@@ -144,10 +144,15 @@ typedef struct fd_why {
 	uint32_t decisive;     /* its deciding event, or UINT32_MAX */
 	int32_t fusion;        /* WHY_FUSED: the fusion holding the node, else -1 */
 	bool fired;            /* the rule fires on the node */
+	int32_t round;         /* the round of a run of several that r is, said after the verb and what it
+	                        * is on ("did not fire on conv2 (Conv) in round 2: …"); 0: not said */
 	char line[2048];       /* the one-line answer, no trailing newline */
 } fd_why;
 
 void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node, fd_why *out);
+/* The same when r is round `round` of a run of several rounds (why_rounds.c). */
+void explain_why_in_round(const fd_match_result *r, int32_t round, int32_t rule, int32_t graph, int32_t node,
+                          fd_why *out);
 
 /* The key of op's map an event of the language beyond the seed checked
  * ("input_sources.input1.shape", "outputs.graph_output", "where",

@@ -126,7 +126,19 @@ uint32_t explain_find_attempt(const fd_match_result *r, int32_t rule, int32_t gr
 
 /* ---- the one line ---------------------------------------------------------- */
 
-char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size)
+/* " in round k", said after the verb and what it is on; "" for round 0 (a
+ * run of one round, or a report that names no round). */
+static const char *in_round_text(int32_t round, char buf[32])
+{
+	buf[0] = '\0';
+	if (round > 0)
+		snprintf(buf, 32, " in round %d", (int)round);
+	return buf;
+}
+
+/* The one line of attempt ai, in round `round` (0: not said). */
+static char *attempt_line(const fd_match_result *r, describe_cache *dc, uint32_t ai, int32_t round, char *buf,
+                          size_t size)
 {
 	const fd_attempt *a = &r->trace.attempts[ai];
 	const fd_rule *rule = &r->rules->rules[a->rule];
@@ -139,10 +151,12 @@ char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai,
 	explain_where(&t.where, where, sizeof where);
 	if (a->anchor >= 0)
 		cached_unit_label(dc, r, a->graph, a->anchor, lab, sizeof lab);
+	char in_round[32];
+	in_round_text(round, in_round);   /* after what the rule is on, before the answer's ": " */
 	if (a->rung == RUNG_FIRED) {
 		const fd_fusion *f = &r->fusions[a->fusion];
-		text_cutf(buf, size, "%s fires on %s: %d nodes fused into %s [FD-OK]", rule->name, lab, f->n_nodes,
-		         rule->target_op ? rule->target_op : "?");
+		text_cutf(buf, size, "%s fires on %s%s: %d nodes fused into %s [FD-OK]", rule->name, lab, in_round,
+		         f->n_nodes, rule->target_op ? rule->target_op : "?");
 		return buf;
 	}
 	/* joined (put_parts: text_cutf's bytes without a format; a JSON match
@@ -161,11 +175,17 @@ char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai,
 	}
 	const char *code = reason_code((fd_reason)a->reason), *at = where[0] ? " at " : "";
 	if (a->anchor < 0)
-		put_parts(buf, size, 9, "why: ", rule->name, " did not run: ", detail, " [", code, "]", at, where);
-	else
-		put_parts(buf, size, 11, "why: ", rule->name, " did not fire on ", lab, ": ", detail, " [", code, "]", at,
+		put_parts(buf, size, 11, "why: ", rule->name, " did not run", in_round, ": ", detail, " [", code, "]", at,
 		          where);
+	else
+		put_parts(buf, size, 12, "why: ", rule->name, " did not fire on ", lab, in_round, ": ", detail, " [", code,
+		          "]", at, where);
 	return buf;
+}
+
+char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size)
+{
+	return attempt_line(r, dc, ai, 0, buf, size);
 }
 
 char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t size)
@@ -189,11 +209,12 @@ static void unreached_line(const fd_rule *rule, const fd_node *n, fd_why *w)
 	const fd_rule_op *op0 = rule->match.n_ops ? &rule->match.ops[0]
 	                      : rule->n_branches && rule->branches[0].n_ops ? &rule->branches[0].ops[0] : NULL;
 	fd_srcpos p = op0 ? yval_pos(op0->type_where) : yval_pos(rule->root);
-	char where[300];
+	char where[300], in_round[32];
 	explain_where(&p, where, sizeof where);
-	text_cutf(w->line, sizeof w->line, "why: %s did not fire on %s (%s): op0 %s type: expected %s, actual %s; "
+	text_cutf(w->line, sizeof w->line, "why: %s did not fire on %s (%s)%s: op0 %s type: expected %s, actual %s; "
 	         "no attempt of this rule reached the node [FD-NM01]%s%s", rule->name, n->name, n->op_type,
-	         op0 ? op0->type : "?", op0 ? op0->type : "?", n->op_type, where[0] ? " at " : "", where);
+	         in_round_text(w->round, in_round), op0 ? op0->type : "?", op0 ? op0->type : "?", n->op_type,
+	         where[0] ? " at " : "", where);
 }
 
 /* Any rule: the deepest attempt that did not fire, else a fired one. */
@@ -218,10 +239,12 @@ static uint32_t any_rule_attempt(const fd_match_result *r, int32_t graph, int32_
 	return best != UINT32_MAX ? best : fired;
 }
 
-void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node, fd_why *w)
+void explain_why_in_round(const fd_match_result *r, int32_t round, int32_t rule, int32_t graph, int32_t node,
+                          fd_why *w)
 {
 	const fd_node *n = &r->ctx->graphs[graph].g->nodes[node];
-	*w = (fd_why){ .kind = WHY_ATTEMPT, .attempt = UINT32_MAX, .decisive = UINT32_MAX, .fusion = -1 };
+	*w = (fd_why){ .kind = WHY_ATTEMPT, .attempt = UINT32_MAX, .decisive = UINT32_MAX, .fusion = -1,
+	               .round = round };
 	if (rule < 0) {
 		w->attempt = any_rule_attempt(r, graph, node);
 	} else if ((w->attempt = not_run_attempt(&r->trace, rule)) != UINT32_MAX) {
@@ -229,13 +252,13 @@ void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t 
 	} else if (r->claim[graph][node] >= 0 && r->fusions[r->claim[graph][node]].rule == rule) {
 		const fd_rule *ru = &r->rules->rules[rule];
 		const fd_fusion *fu = &r->fusions[r->claim[graph][node]];
-		char lab[256];
+		char lab[256], in_round[32];
 		w->kind = WHY_FUSED;
 		w->fusion = r->claim[graph][node];
 		w->attempt = fu->attempt >= 0 ? (uint32_t)fu->attempt : UINT32_MAX;
 		w->fired = true;
-		text_cutf(w->line, sizeof w->line, "why: %s fires on %s (%s): part of the fusion at %s, %d nodes into %s "
-		         "[FD-OK]", ru->name, n->name, n->op_type,
+		text_cutf(w->line, sizeof w->line, "why: %s fires on %s (%s)%s: part of the fusion at %s, %d nodes into %s "
+		         "[FD-OK]", ru->name, n->name, n->op_type, in_round_text(round, in_round),
 		         explain_unit_label(r->ctx, fu->graph, fu->anchor, lab, sizeof lab), fu->n_nodes,
 		         ru->target_op ? ru->target_op : "?");
 	} else {
@@ -257,5 +280,10 @@ void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t 
 	if (w->kind == WHY_FUSED)
 		return;
 	w->fired = at->rung == RUNG_FIRED;
-	explain_why_line(r, w->attempt, w->line, sizeof w->line);
+	attempt_line(r, NULL, w->attempt, round, w->line, sizeof w->line);
+}
+
+void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t node, fd_why *w)
+{
+	explain_why_in_round(r, 0, rule, graph, node, w);
 }

@@ -1,7 +1,8 @@
 /* why_rounds.c — "why did rule R (not) fire on node N?" across the rounds
  * of a run (explain_rounds_why, for `why` and the TUI): each round's answer
- * (explain_why over the node N had become in that round), the round that
- * answers, and the words for how the nodes involved were made. */
+ * (explain_why_in_round over the node N had become in that round: its line
+ * names the round), the round that answers, and the words for how the nodes
+ * involved were made. */
 #include <stdio.h>
 #include <string.h>
 #include "explain/explain.h"
@@ -9,28 +10,6 @@
 static bool one_round(const fd_rounds *rd)
 {
 	return rd->n == 1 && rd->n_passes == 1 && !rd->pass_file;
-}
-
-/* " in round k" at the end of a why line's head — after "VERB on LABEL"
- * (the first ": " after the verb), so "R fires on conv2 (Conv) in round 2:
- * …" keeps the one-round words "fires on conv2 (Conv)" whole; after the
- * verb when nothing follows it. */
-static void put_round(char *line, size_t size, int32_t round)
-{
-	static const char *const verbs[] = { " did not fire", " did not run", " fires" };
-	for (size_t v = 0; v < sizeof verbs / sizeof *verbs; v++) {
-		char *at = strstr(line, verbs[v]);
-		if (!at)
-			continue;
-		at += strlen(verbs[v]);
-		char *colon = strstr(at, ": ");
-		if (colon)
-			at = colon;
-		char tail[3072];
-		snprintf(tail, sizeof tail, "%s", at);
-		snprintf(at, size - (size_t)(at - line), " in round %d%s", (int)round, tail);
-		return;
-	}
 }
 
 static void append(char *line, size_t size, const char *text)
@@ -102,8 +81,8 @@ void explain_rounds_why(const fd_rounds *rd, int32_t rule, int32_t graph, int32_
 		if (u < 0)
 			continue;
 		last_ran = k;
-		fd_why one;
-		explain_why(r->result, rule, graph, u, &one);
+		fd_why one;   /* its line says "in round k" */
+		explain_why_in_round(r->result, k, rule, graph, u, &one);
 		if (one.fired) {
 			fired = k;
 			w[0] = one;
@@ -129,7 +108,6 @@ void explain_rounds_why(const fd_rounds *rd, int32_t rule, int32_t graph, int32_
 	out->fired = out->why.fired;
 	out->node = rounds_node_in(rd, out->round, graph, node);
 	snprintf(out->line, sizeof out->line, "%s", out->why.line);
-	put_round(out->line, sizeof out->line, out->round);
 	const fd_round *r = rd->items[out->round - 1];
 	append_origin(rd, out->round, graph, out->node, out->line, sizeof out->line);
 	if (out->why.attempt != UINT32_MAX) {

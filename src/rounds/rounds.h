@@ -156,5 +156,16 @@ size_t rounds_n_fusions(const fd_rounds *rd);
 bool rounds_fusion_is_final(const fd_rounds *rd, int32_t number, size_t fusion);
 /* Its original nodes, topological order (out gets them); returns the count. */
 size_t rounds_fusion_originals(const fd_rounds *rd, int32_t number, size_t fusion, fd_id_vec *out);
+/* One final fusion, as rounds_each_final hands it over. */
+typedef struct fd_final_fusion {
+	int32_t round;                 /* 1-based */
+	size_t index;                  /* in that round's result */
+	const fd_fusion *fusion;       /* there (its rule, graph, nodes of its round) */
+	const int32_t *originals;      /* its original nodes, topological order; valid during the call */
+	size_t n_originals;
+} fd_final_fusion;
+/* Calls visit for every final fusion: round by round, each round's in
+ * result order — the one walk of what the rounds fused in the end. */
+void rounds_each_final(const fd_rounds *rd, void (*visit)(const fd_final_fusion *f, void *arg), void *arg);
 
 #endif

@@ -121,6 +121,22 @@ size_t rounds_fusion_originals(const fd_rounds *rd, int32_t number, size_t fusio
 	return out->n;
 }
 
+void rounds_each_final(const fd_rounds *rd, void (*visit)(const fd_final_fusion *f, void *arg), void *arg)
+{
+	fd_id_vec orig = { 0 };
+	for (int32_t k = 1; k <= rd->n; k++) {
+		const fd_match_result *r = rd->items[k - 1]->result;
+		for (size_t f = 0; f < r->n_fusions; f++) {
+			if (!rounds_fusion_is_final(rd, k, f))
+				continue;
+			rounds_fusion_originals(rd, k, f, &orig);
+			visit(&(fd_final_fusion){ .round = k, .index = f, .fusion = &r->fusions[f], .originals = orig.items,
+			                          .n_originals = orig.n }, arg);
+		}
+	}
+	vec_release(&orig);
+}
+
 /* ---- the composed rewrite ---------------------------------------------------------- */
 
 /* A nested fused node's fused_nodes are the nodes of its round: it also
@@ -226,6 +242,39 @@ static void fusion_tensors(fd_match_result *r, const fd_graph *g, int32_t f, con
 	}
 }
 
+/* What rounds_final_result adds each final fusion to. */
+typedef struct final_result_build {
+	fd_match_result *out;
+	const fd_model *m;             /* the model as loaded */
+	fd_id_vec tmp;
+} final_result_build;
+
+static void add_final(const fd_final_fusion *ff, void *arg)
+{
+	final_result_build *b = arg;
+	fd_match_result *out = b->out;
+	const fd_fusion *src = ff->fusion;
+	const fd_graph *g = &b->m->graphs[src->graph];
+	if (out->n_fusions == out->cap_fusions) {
+		out->cap_fusions = out->cap_fusions * 2 + 16;
+		out->fusions = xrealloc(out->fusions, out->cap_fusions * sizeof *out->fusions);
+	}
+	int32_t fi = (int32_t)out->n_fusions++;
+	int64_t ws = 0;
+	for (size_t j = 0; j < ff->n_originals; j++) {
+		out->claim[src->graph][ff->originals[j]] = fi;
+		bool known = true;
+		int64_t w = workspace_estimate(g, &g->nodes[ff->originals[j]], &known);
+		ws = ws < 0 || !known ? -1 : ws + w;
+	}
+	out->fusions[fi] = (fd_fusion){ .rule = src->rule, .graph = src->graph,
+	                                .anchor = ff->n_originals ? ff->originals[0] : FD_NONE, .attempt = -1,
+	                                .branch = -1, .workspace_bytes = ws, .n_nodes = (int32_t)ff->n_originals };
+	out->fusions[fi].nodes = pool_add(out, ff->originals, ff->n_originals);
+	fusion_tensors(out, g, fi, ff->originals, (int32_t)ff->n_originals, &b->tmp);
+	out->stats[src->rule].effect_times++;
+}
+
 void rounds_final_result(const fd_rounds *rd, fd_match_result *out)
 {
 	const fd_match_result *r1 = rd->items[0]->result;
@@ -244,37 +293,9 @@ void rounds_final_result(const fd_rounds *rd, fd_match_result *out)
 		out->claim[g] = xmalloc(((size_t)m->graphs[g].n_nodes + 1) * sizeof **out->claim);
 		memset(out->claim[g], 0xff, ((size_t)m->graphs[g].n_nodes + 1) * sizeof **out->claim);
 	}
-	fd_id_vec orig = { 0 }, tmp = { 0 };
-	for (int32_t k = 1; k <= rd->n; k++) {
-		const fd_match_result *r = rd->items[k - 1]->result;
-		for (size_t f = 0; f < r->n_fusions; f++) {
-			if (!rounds_fusion_is_final(rd, k, f))
-				continue;
-			rounds_fusion_originals(rd, k, f, &orig);
-			const fd_fusion *src = &r->fusions[f];
-			const fd_graph *g = &m->graphs[src->graph];
-			if (out->n_fusions == out->cap_fusions) {
-				out->cap_fusions = out->cap_fusions * 2 + 16;
-				out->fusions = xrealloc(out->fusions, out->cap_fusions * sizeof *out->fusions);
-			}
-			int32_t fi = (int32_t)out->n_fusions++;
-			int64_t ws = 0;
-			for (size_t j = 0; j < orig.n; j++) {
-				out->claim[src->graph][orig.items[j]] = fi;
-				bool known = true;
-				int64_t w = workspace_estimate(g, &g->nodes[orig.items[j]], &known);
-				ws = ws < 0 || !known ? -1 : ws + w;
-			}
-			out->fusions[fi] = (fd_fusion){ .rule = src->rule, .graph = src->graph,
-			                                .anchor = orig.n ? orig.items[0] : FD_NONE, .attempt = -1,
-			                                .branch = -1, .workspace_bytes = ws, .n_nodes = (int32_t)orig.n };
-			out->fusions[fi].nodes = pool_add(out, orig.items, orig.n);
-			fusion_tensors(out, g, fi, orig.items, (int32_t)orig.n, &tmp);
-			out->stats[src->rule].effect_times++;
-		}
-	}
-	vec_release(&orig);
-	vec_release(&tmp);
+	final_result_build b = { .out = out, .m = m };
+	rounds_each_final(rd, add_final, &b);
+	vec_release(&b.tmp);
 }
 
 size_t rounds_n_fusions(const fd_rounds *rd)

@@ -142,22 +142,13 @@ typedef struct final {
 
 typedef VEC(final) final_vec;
 
-static void finals(const fd_rounds *rd, final_vec *out)
+/* rounds_each_final's visitor: a copy of the fusion into the final_vec arg. */
+static void add_final(const fd_final_fusion *ff, void *arg)
 {
-	fd_id_vec orig = { 0 };
-	for (int32_t k = 1; k <= rd->n; k++) {
-		const fd_match_result *r = rd->items[k - 1]->result;
-		for (size_t f = 0; f < r->n_fusions; f++) {
-			if (!rounds_fusion_is_final(rd, k, f))
-				continue;
-			rounds_fusion_originals(rd, k, f, &orig);
-			final x = { k, (int32_t)f, r->fusions[f].rule, r->fusions[f].graph, (int32_t)orig.n,
-			            xmalloc((orig.n + 1) * sizeof *x.nodes) };
-			memcpy(x.nodes, orig.items, orig.n * sizeof *x.nodes);
-			vec_push(out, x);
-		}
-	}
-	vec_release(&orig);
+	final x = { ff->round, (int32_t)ff->index, ff->fusion->rule, ff->fusion->graph, (int32_t)ff->n_originals,
+	            xmalloc((ff->n_originals + 1) * sizeof *x.nodes) };
+	memcpy(x.nodes, ff->originals, ff->n_originals * sizeof *x.nodes);
+	vec_push((final_vec *)arg, x);
 }
 
 static void finals_release(final_vec *v)
@@ -185,8 +176,8 @@ static int32_t **owners(const fd_model *m, const final_vec *v)
 static void diff_rounds(const fd_session *s, fd_session_diff *df)
 {
 	final_vec A = { 0 }, B = { 0 };
-	finals(session_baseline_rounds(s), &A);
-	finals(session_rounds(s), &B);
+	rounds_each_final(session_baseline_rounds(s), add_final, &A);
+	rounds_each_final(session_rounds(s), add_final, &B);
 	int32_t **own_a = owners(&s->model, &A);
 	int32_t *pair_a = xmalloc((A.n + 1) * sizeof *pair_a), *pair_b = xmalloc((B.n + 1) * sizeof *pair_b);
 	for (size_t i = 0; i < A.n; i++)

@@ -34,7 +34,12 @@ void yval_canon(strbuf *b, const fd_yval *v);
 char *yval_canon_dup(const fd_yval *v);          /* heap; NULL for v == NULL */
 bool scalar_plain_safe(const char *s);           /* writable unquoted after "key: " */
 bool plain_is_typed(const char *text);           /* unquoted, it reads as a number, bool or null */
-void yaml_quote(strbuf *b, const char *s);       /* "…" with escapes */
+/* s (NULL: "") with the escapes of a YAML double-quoted scalar — \\, \n, \t,
+ * \r, \xNN for the other control bytes and DEL — so that it stays one line;
+ * in_quotes also escapes '"', for the inside of "…". The recovery file's
+ * lines use it without the quotes. */
+void yaml_escape(strbuf *b, const char *s, bool in_quotes);
+void yaml_quote(strbuf *b, const char *s);       /* "…" with yaml_escape */
 
 /* Where a path leads in a document. */
 typedef struct ypath_step {

@@ -12,7 +12,7 @@
  * Its header records each file's real path, size and content hash; when a
  * file is not the same any more the edits are not replayed.
  *
- * The format (version 2), one line each, foreign text escaped (\\, \t, \n,
+ * The format (version 2), one line each, foreign text escaped (yaml_escape: \\, \t, \n,
  * \r, \xNN) so a name never breaks a line:
  *   # fusiondbg recovery 2: …
  *   session PID
@@ -37,24 +37,7 @@
 
 /* ---- text ------------------------------------------------------------------------ */
 
-static void put_escaped(strbuf *b, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		switch (*p) {
-		case '\\': sb_puts(b, "\\\\"); break;
-		case '\t': sb_puts(b, "\\t"); break;
-		case '\n': sb_puts(b, "\\n"); break;
-		case '\r': sb_puts(b, "\\r"); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				sb_printf(b, "\\x%02x", *p);
-			else
-				sb_add(b, (const char *)p, 1);
-		}
-	}
-}
-
-/* Undoes put_escaped in place. */
+/* Undoes yaml_escape (without the quotes) in place. */
 static void unescape(char *s)
 {
 	char *w = s;
@@ -314,7 +297,7 @@ static void put_file_line(strbuf *b, const char *kind, const char *path)
 	uint64_t hash = 0;
 	file_facts(real, &size, &hash);
 	sb_printf(b, "%s %lld %016llx ", kind, (long long)size, (unsigned long long)hash);
-	put_escaped(b, real);
+	yaml_escape(b, real, false);
 	sb_add(b, "\n", 1);
 	free(real);
 }
@@ -333,12 +316,12 @@ int session_write_recovery(const fd_session *s, const char *path, fd_diags *d)
 		bool dirty = !(cur == sl->disk || (cur && sl->disk && !strcmp(cur, sl->disk)));
 		if (dirty) {
 			sb_puts(&b, cur ? "set " : "unset ");
-			put_escaped(&b, s->rules.rules[sl->rule].name);
+			yaml_escape(&b, s->rules.rules[sl->rule].name, false);
 			sb_add(&b, ".", 1);
-			put_escaped(&b, sl->path);
+			yaml_escape(&b, sl->path, false);
 			if (cur) {
 				sb_add(&b, "=", 1);
-				put_escaped(&b, cur);
+				yaml_escape(&b, cur, false);
 			}
 			sb_add(&b, "\n", 1);
 		}

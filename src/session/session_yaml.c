@@ -12,12 +12,11 @@
 
 /* ---- canonical text ------------------------------------------------------- */
 
-void yaml_quote(strbuf *b, const char *s)
+void yaml_escape(strbuf *b, const char *s, bool in_quotes)
 {
-	sb_add(b, "\"", 1);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
 		switch (*p) {
-		case '"': sb_puts(b, "\\\""); break;
+		case '"': sb_puts(b, in_quotes ? "\\\"" : "\""); break;
 		case '\\': sb_puts(b, "\\\\"); break;
 		case '\n': sb_puts(b, "\\n"); break;
 		case '\t': sb_puts(b, "\\t"); break;
@@ -29,6 +28,12 @@ void yaml_quote(strbuf *b, const char *s)
 				sb_add(b, (const char *)p, 1);
 		}
 	}
+}
+
+void yaml_quote(strbuf *b, const char *s)
+{
+	sb_add(b, "\"", 1);
+	yaml_escape(b, s, true);
 	sb_add(b, "\"", 1);
 }
 

@@ -2,10 +2,11 @@
 # test_outputs.sh — what -o writes to: a device or a FIFO is never replaced
 # by a regular file (written through, or refused, and the message says
 # which); "-" is standard output for DOT, SVG, PNG and ONNX (the words go to
-# standard error); export --fusion-dots keeps every dot_graph_path inside one
-# directory (.., absolute paths and links out of it refused unless
-# --dots-dir names a directory that holds them); apply never writes an
-# attribute with an empty name (verify refuses rewrite.attributes {"": 1}).
+# standard error), never a file of that name; export --fusion-dots keeps
+# every dot_graph_path inside one directory (.., absolute paths and links
+# out of it refused unless --dots-dir names a directory that holds them);
+# apply never writes an attribute with an empty name (verify refuses
+# rewrite.attributes {"": 1}).
 set -u
 . "$(dirname "$0")/../lib.sh"
 make_tmp
@@ -53,6 +54,25 @@ dot -Tsvg "$tmp/out.dot" >/dev/null || bad "export -o -: dot rejects it"
 "$PYTHON" -c "import onnx, sys; onnx.checker.check_model(onnx.load(sys.argv[1]))" "$tmp/out.onnx" || bad "apply -o - is not a model"
 grep -q "standard output: 3 fused nodes" "$tmp/err" || bad "apply -o -: $(cat "$tmp/err")"
 "$FUSIONDBG" export $M $R -o - --format json >/dev/null 2>&1 && bad "export --format json was taken"
+"$FUSIONDBG" infer $M -o - 2>"$tmp/err" >"$tmp/inferred.onnx" || bad "infer -o -: $(cat "$tmp/err")"
+"$PYTHON" -c "import onnx, sys; onnx.checker.check_model(onnx.load(sys.argv[1]))" "$tmp/inferred.onnx" || bad "infer -o - is not a model"
+grep -q "^standard output: [0-9]* value_info entries" "$tmp/err" || bad "infer -o -: the words are not on standard error: $(cat "$tmp/err")"
+# and never a file named '-': every writer run in an empty directory
+mkdir "$tmp/cwd"
+in_empty_dir() {   # ARGS: the program run in $tmp/cwd, its output thrown away; then no file named '-' there
+	(cd "$tmp/cwd" && "$FUSIONDBG" "$@" >/dev/null 2>"$tmp/err")
+	local rc=$?
+	[ -e "$tmp/cwd/-" ] && bad "$* wrote a file named '-'" && rm -f "$tmp/cwd/-"
+	return $rc
+}
+in_empty_dir apply "$ROOT/$M" -r "$ROOT/rules" -o - || bad "apply -o - in a directory: $(cat "$tmp/err")"
+for f in dot svg png; do
+	in_empty_dir export "$ROOT/$M" -r "$ROOT/rules" -o - --format $f || bad "export -o - --format $f: $(cat "$tmp/err")"
+done
+in_empty_dir infer "$ROOT/$M" -o - || bad "infer -o - in a directory: $(cat "$tmp/err")"
+in_empty_dir export "$ROOT/$M" -r "$ROOT/rules" --memory-chart - && bad "--memory-chart - was taken"
+grep -q "the memory chart's name must end in" "$tmp/err" || bad "--memory-chart -: $(cat "$tmp/err")"
+[ -z "$(ls -A "$tmp/cwd")" ] || bad "files left by the writers: $(ls -A "$tmp/cwd")"
 
 # --fusion-dots: every DOT inside one directory
 mkdir -p "$tmp/work" "$tmp/elsewhere"

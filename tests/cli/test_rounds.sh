@@ -6,6 +6,7 @@
 #     original nodes; the rounds object; trace attempts carry round;
 #  3. why across rounds: fired in round 2 on the node round 1 made (and how it
 #     was made); not fired, claimed by a rule of round 1, no later round;
+#     "in round k" after what the rule is on, whatever the rule's name says;
 #  4. a set that never settles: --max-rounds bounds it, the rules that keep
 #     firing are named (text, stderr, JSON); apply still writes a valid model;
 #  5. passes: pass keys order the rules; a pass list file does, and leaves out
@@ -63,6 +64,14 @@ expect_why 0 relu1 ConvBN_Relu_Fusion "fires on relu1 (Relu) in round 2" "fused_
 expect_why 0 bn1 ConvBN_Relu_Fusion "fires on fused_conv1 (ConvBN) in round 2" "fused_conv1 (ConvBN)"
 expect_why 1 relu3 ConvBN_Relu_Fusion "did not fire on relu3 (Relu) in round 1" "in round 1 relu3 was fused by Conv_Relu_Fusion (into ConvRelu)" "no later round offered it again"
 expect_why 1 conv2 ConvBN_Relu_Fusion "did not fire on fused_conv2 (ConvBN) in round 2" "op1 Relu type: expected Relu, actual ConvRelu" "fused_conv2 (ConvBN) was made from conv2, bn2 by Conv_BN_Fusion in round 1"
+# the round is written with the line, after what the rule is on: a rule
+# name holding the verbs of a why line leaves it where it belongs
+sed 's/^name: "ConvBN_Relu_Fusion"/name: "ConvBN fires, Relu did not fire: did not run"/' "$R2" >"$tmp/verbs.yaml"
+grep -q "did not run" "$tmp/verbs.yaml" || bad "no rule renamed in $tmp/verbs.yaml"
+R=$tmp/verbs.yaml expect_why 0 relu1 "ConvBN fires, Relu did not fire: did not run" \
+	"why: ConvBN fires, Relu did not fire: did not run fires on relu1 (Relu) in round 2: part of the fusion at"
+R=$tmp/verbs.yaml expect_why 1 conv2 "ConvBN fires, Relu did not fire: did not run" \
+	"why: ConvBN fires, Relu did not fire: did not run did not fire on fused_conv2 (ConvBN) in round 2: op1 Relu type"
 # a node claimed in round 1 by another rule, for a rule no later round runs
 cat >"$tmp/bn_relu.yaml" <<'EOF'
 name: BN_Relu_Low

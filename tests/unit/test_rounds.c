@@ -18,6 +18,7 @@
 #include <utime.h>
 #include "base/dir_stats.h"
 #include "base/json_read.h"
+#include "base/strbuf.h"
 #include "onnx/onnx.h"
 #include "rounds/fuse.h"
 #include "rounds/rounds.h"
@@ -101,6 +102,21 @@ static void test_fused_types(void **state)
 	close_world(&w);
 }
 
+/* rounds_each_final's visitor: "round rule: original nodes; " for each. */
+typedef struct finals_text {
+	const world *w;
+	strbuf text;
+} finals_text;
+
+static void say_final(const fd_final_fusion *ff, void *arg)
+{
+	finals_text *ft = arg;
+	sb_printf(&ft->text, "%d %s:", (int)ff->round, ft->w->rs.rules[ff->fusion->rule].name);
+	for (size_t k = 0; k < ff->n_originals; k++)
+		sb_printf(&ft->text, " %s", ft->w->m.graphs[ff->fusion->graph].nodes[ff->originals[k]].name);
+	sb_puts(&ft->text, "; ");
+}
+
 static void test_two_rounds(void **state)
 {
 	(void)state;
@@ -148,6 +164,12 @@ static void test_two_rounds(void **state)
 	int32_t c1 = r1->claim[0][node(&w.m, "conv1")], c2 = r1->claim[0][node(&w.m, "conv2")];
 	assert_false(rounds_fusion_is_final(&w.rd, 1, (size_t)c1));
 	assert_true(rounds_fusion_is_final(&w.rd, 1, (size_t)c2));
+	/* the walk of the final fusions: round by round, the later round's over original nodes */
+	finals_text ft = { .w = &w };
+	rounds_each_final(&w.rd, say_final, &ft);
+	assert_string_equal(sb_str(&ft.text), "1 Conv_BN_Fusion: conv2 bn2; 1 Conv_Relu_Fusion: conv3 relu3; "
+	                                      "2 ConvBN_Relu_Fusion: conv1 bn1 relu1; ");
+	sb_release(&ft.text);
 	/* the composed rewrite: three fused nodes over the model as loaded */
 	fd_diags d;
 	diags_init(&d);

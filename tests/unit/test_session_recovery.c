@@ -248,12 +248,12 @@ static void test_names_replay(void **state)
 	sb_puts(&t, RULE);
 	char *q = strstr(t.s, "name: \"R\"");
 	memcpy(q, "name: \"=\"", 9);   /* the same length: "=" */
-	sb_puts(&t, "---\nname: \"a=b.c\\nd\"\npriority: 1\nmatch:\n  ops:\n    - type: \"Relu\"\nrewrite:\n  target_op: \"Y\"\n");
+	sb_puts(&t, "---\nname: \"a=b.c\\nd\\\"q\"\npriority: 1\nmatch:\n  ops:\n    - type: \"Relu\"\nrewrite:\n  target_op: \"Y\"\n");
 	spit(p, t.s);
 	sb_release(&t);
 	fd_session s;
 	open_in(&s, 'A');
-	int32_t other = ruleset_find(&s.rules, "a=b.c\nd");
+	int32_t other = ruleset_find(&s.rules, "a=b.c\nd\"q");
 	assert_true(other >= 0);
 	fd_diags d;
 	diags_init(&d);
@@ -264,7 +264,7 @@ static void test_names_replay(void **state)
 	assert_int_equal(session_write_recovery(&s, path, &d), 0);
 	char *text = slurp(path, NULL);
 	assert_non_null(strstr(text, "set =.priority=66\n"));
-	assert_non_null(strstr(text, "set a=b.c\\nd.priority=77\n"));   /* the LF escaped: one line */
+	assert_non_null(strstr(text, "set a=b.c\\nd\"q.priority=77\n"));   /* the LF escaped: one line; the quote kept */
 	free(text);
 	session_recovery_done(&s, path, false);
 	session_close(&s);
@@ -273,7 +273,7 @@ static void test_names_replay(void **state)
 	assert_int_equal(found(&s, NULL, first, sizeof first), 1);
 	assert_int_equal(session_load_recovery(&s, first, &d), 2);
 	assert_int_equal(s.rules.rules[ruleset_find(&s.rules, "=")].priority, 66);
-	assert_int_equal(s.rules.rules[ruleset_find(&s.rules, "a=b.c\nd")].priority, 77);
+	assert_int_equal(s.rules.rules[ruleset_find(&s.rules, "a=b.c\nd\"q")].priority, 77);
 	diags_release(&d);
 	session_close(&s);
 	spit(p, RULE);
