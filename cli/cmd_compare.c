@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "base/atomic_file.h"
+#include "base/input_file.h"
 #include "base/json_read.h"
 #include "explain/compare.h"
 #include "onnx/onnx.h"
@@ -43,7 +43,7 @@ static int run(const cli_options *o, fd_session *s)
 	fd_diags d;
 	diags_init(&d);
 	size_t size;
-	char *text = file_read_all(o->with, &size, &d);
+	char *text = input_read(o->with, &INPUT_LIMIT_COMPARE, &size, &d);
 	if (!text) {
 		cli_print_diags(&d);
 		diags_release(&d);

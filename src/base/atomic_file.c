@@ -1,5 +1,5 @@
 /* atomic_file.c — temp file + fsync + rename, writes that keep a file's
- * identity, outputs, backups, and whole-file reads (atomic_file.h). */
+ * identity, outputs and backups (atomic_file.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -290,33 +290,4 @@ int atomic_write_once(const char *path, const void *data, size_t size, int mode,
 	if (lstat(path, &st) == 0)
 		return 0;
 	return atomic_write(path, data, size, mode, d);
-}
-
-char *file_read_all(const char *path, size_t *size, fd_diags *d)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		diag_error(d, srcpos_file(path), "cannot read: %s", strerror(errno));
-		return NULL;
-	}
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap + 1);
-	for (;;) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (n < cap)
-			break;
-		cap *= 2;
-		buf = xrealloc(buf, cap + 1);
-	}
-	bool err = ferror(f);
-	fclose(f);
-	if (err) {
-		diag_error(d, srcpos_file(path), "cannot read: read error");
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	*size = n;
-	return buf;
 }

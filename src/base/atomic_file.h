@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/diag.h"
+#include "base/input_file.h"   /* file_read_all, for the files read before a rewrite */
 
 /* mode < 0: keep FILE's mode when it exists, else 0644 (less the umask). */
 int atomic_write(const char *path, const void *data, size_t size, int mode, fd_diags *d);
@@ -32,8 +33,6 @@ int file_write_output(const char *path, const void *data, size_t size, fd_diags 
  * exist, never through a link, never more permissive than `of` (its mode and,
  * when it can be given, its owner and group; else owner-only). */
 int file_backup_once(const char *of, const char *backup, const void *data, size_t size, fd_diags *d);
-/* Reads a whole file (NUL-terminated, heap); NULL + d on error. */
-char *file_read_all(const char *path, size_t *size, fd_diags *d);
 
 /* Fault injection for tests (session_test_fail_writes): the next n writes fail with err. */
 void atomic_fail_next(int n, int err);

@@ -1,5 +1,5 @@
 /* dir_stats.c — the walk of dir_stats.h: readdir and lstat, depth first,
- * one path buffer. */
+ * one path buffer; what it did not read, in words. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +21,7 @@ static void walk(walker *w, size_t len, int depth)
 {
 	if (depth > DIR_STATS_MAX_DEPTH) {
 		w->st->truncated = true;
+		w->st->deep_dirs++;
 		return;
 	}
 	DIR *dir = opendir(w->path);
@@ -34,11 +35,13 @@ static void walk(walker *w, size_t len, int depth)
 			continue;
 		if (++w->entries > DIR_STATS_MAX_ENTRIES) {
 			w->st->truncated = true;
+			w->st->entries_cut = true;
 			break;
 		}
 		size_t n = strlen(e->d_name);
 		if (len + 1 + n >= sizeof w->path) {
 			w->st->truncated = true;
+			w->st->long_names++;
 			continue;
 		}
 		w->path[len] = '/';
@@ -87,4 +90,23 @@ int dir_stats(const char *path, int64_t age, int64_t now, fd_dir_stats *out, fd_
 	}
 	free(w);
 	return 0;
+}
+
+void dir_stats_unread(const fd_dir_stats *st, char *out, size_t cap)
+{
+	size_t at = 0;
+	out[0] = '\0';
+	if (st->deep_dirs)
+		at += (size_t)snprintf(out + at, cap - at, "did not read %lld director%s below its depth limit (%d "
+		                       "directories down)", (long long)st->deep_dirs, st->deep_dirs == 1 ? "y" : "ies",
+		                       DIR_STATS_MAX_DEPTH);
+	if (st->long_names && at < cap)
+		at += (size_t)snprintf(out + at, cap - at, "%sdid not read %lld entr%s whose path is longer than %zu bytes",
+		                       at ? ", " : "", (long long)st->long_names, st->long_names == 1 ? "y" : "ies",
+		                       sizeof ((walker *)0)->path - 1);
+	if (st->entries_cut && at < cap)
+		snprintf(out + at, cap - at, "%sstopped after %d entries and did not read the rest", at ? ", " : "",
+		         DIR_STATS_MAX_ENTRIES);
+	if (!out[0] && st->truncated)   /* the path given is itself too long */
+		snprintf(out, cap, "did not read it: its path is longer than %zu bytes", sizeof ((walker *)0)->path - 1);
 }

@@ -225,14 +225,15 @@ static fd_jval *read_value(reader *r, int depth)
 	if (word(r, "null"))
 		return v;
 	if (c == '-' || (c >= '0' && c <= '9')) {
-		char buf[64];
-		size_t n = 0;
-		while (r->p < r->end && n + 1 < sizeof buf && strchr("+-0123456789.eE", *r->p))
-			buf[n++] = *r->p++;
-		buf[n] = '\0';
+		/* the text is kept: a count read from it exactly, not through a double */
+		const char *start = r->p;
+		while (r->p < r->end && *r->p && strchr("+-0123456789.eE", *r->p))
+			r->p++;
+		char *text = arena_strndup(&r->doc->arena, start, (size_t)(r->p - start));
 		char *e;
 		v->kind = JV_NUMBER;
-		v->num = strtod(buf, &e);
+		v->str = text;
+		v->num = strtod(text, &e);
 		if (*e) {
 			fail(r, "a malformed number");
 			return NULL;

@@ -21,7 +21,8 @@ struct fd_jval {
 	int line, col;
 	bool b;
 	double num;
-	const char *str;           /* JV_STRING (UTF-8, NUL-terminated; \u0000 read as U+FFFD) */
+	const char *str;           /* JV_STRING (UTF-8, NUL-terminated; \u0000 read as U+FFFD);
+	                            * JV_NUMBER: the number as written */
 	size_t n;                  /* JV_ARRAY items, JV_OBJECT members */
 	fd_jval **items;           /* values */
 	const char **keys;         /* JV_OBJECT keys */

@@ -423,7 +423,10 @@ static int check_cache(fd_diagnosis *dg, const fd_diagnose_input *in, fd_diags *
 		add_row(dg, "cache", -1, DG_WARN, "%s is not a directory", path)->path = path;
 		return -1;
 	}
-	char b[32];
+	char b[32], unread[256], bounds[280] = "";
+	dir_stats_unread(&st, unread, sizeof unread);
+	if (*unread)
+		snprintf(bounds, sizeof bounds, "; the walk %s", unread);
 	fd_dg_row *row;
 	if (!st.exists)
 		row = add_row(dg, "cache", -1, DG_WARN, "%s does not exist: every fused kernel is JIT-compiled on its first "
@@ -432,14 +435,16 @@ static int check_cache(fd_diagnosis *dg, const fd_diagnose_input *in, fd_diags *
 		row = add_row(dg, "cache", -1, DG_WARN, "%s: %lld file%s, %s; %lld older than 7 days (the oldest %lld days): "
 		              "stale kernels may make the JIT compile again%s", path, (long long)st.files,
 		              st.files == 1 ? "" : "s", bytes(b, sizeof b, st.bytes), (long long)st.older,
-		              (long long)(st.oldest_age / 86400), st.truncated ? " (walk stopped at its bounds)" : "");
+		              (long long)(st.oldest_age / 86400), bounds);
+	else if (!st.files && st.truncated)
+		row = add_row(dg, "cache", -1, DG_WARN, "%s: no file where the walk read; it %s", path, unread);
 	else if (!st.files)
 		row = add_row(dg, "cache", -1, DG_WARN, "%s is empty: every fused kernel is JIT-compiled on its first run",
 		              path);
 	else
 		row = add_row(dg, "cache", -1, DG_OK, "%s: %lld file%s, %s, none older than 7 days%s", path,
 		              (long long)st.files, st.files == 1 ? "" : "s", bytes(b, sizeof b, st.bytes),
-		              st.truncated ? " (walk stopped at its bounds)" : "");
+		              bounds);
 	row->path = path;
 	row->files = st.files;
 	row->bytes = st.bytes;

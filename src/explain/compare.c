@@ -1,5 +1,7 @@
 /* compare.c — the compiler's result against fusiondbg's (compare.h): the
  * groups side by side, the pass counts side by side, and both in words. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,14 +182,40 @@ void compare_optimized(fd_comparison *c, const fd_rounds *rd, const fd_model *op
 
 /* ---- pass counts -------------------------------------------------------------------- */
 
-static long long count_of(const fd_jval *v)
+/* Adds the count v (a field of the pass's object; absent or null: nothing to
+ * add) to *sum, which starts at -1, "not in the record". A count is a whole
+ * number from 0 to INT64_MAX, as a JSON number or a string of digits, read
+ * from its text; anything else, and a sum past INT64_MAX, is an error at v. */
+static int add_count(long long *sum, const fd_jval *v, const char *pass, const char *field, const char *with,
+                     fd_diags *d)
 {
-	if (!v)
+	if (*sum < 0)
+		*sum = 0;
+	if (!v || v->kind == JV_NULL)
 		return 0;
-	if (v->kind == JV_NUMBER)
-		return (long long)v->num;
-	if (v->kind == JV_STRING)
-		return strtoll(v->str, NULL, 10);
+	fd_srcpos at = { with, v->line, v->col };
+	const char *text = v->kind == JV_NUMBER || v->kind == JV_STRING ? v->str : NULL;
+	const char *digits = text && *text == '-' ? text + 1 : text;
+	if (!digits || !*digits || strspn(digits, "0123456789") != strlen(digits)) {
+		diag_error(d, at, "pass '%.200s': %s %s%.40s%s is not a count (a whole number)", pass, field,
+		           text ? "'" : "", text ? text : "(not a number)", text ? "'" : "");
+		return -1;
+	}
+	if (*text == '-' && strspn(digits, "0") != strlen(digits)) {
+		diag_error(d, at, "pass '%.200s': %s %.40s is negative", pass, field, text);
+		return -1;
+	}
+	errno = 0;
+	long long n = strtoll(digits, NULL, 10);
+	if (errno == ERANGE) {
+		diag_error(d, at, "pass '%.200s': %s %.40s is out of range (at most %lld)", pass, field, text, LLONG_MAX);
+		return -1;
+	}
+	if (n > LLONG_MAX - *sum) {
+		diag_error(d, at, "pass '%.200s': %s summed over the records is past %lld", pass, field, LLONG_MAX);
+		return -1;
+	}
+	*sum += n;
 	return 0;
 }
 
@@ -201,7 +229,8 @@ static fd_cmp_pass *pass_named(fd_comparison *c, const char *name)
 	return &c->passes.items[c->passes.n - 1];
 }
 
-static int record_counts(fd_comparison *c, const fd_jval *rec)
+/* 1 when rec has a section, 0 when not, -1 + d on a bad count. */
+static int record_counts(fd_comparison *c, const fd_jval *rec, fd_diags *d)
 {
 	int found = 0;
 	static const char *const sections[] = { "graph_fusion", "ub_fusion" };
@@ -212,8 +241,10 @@ static int record_counts(fd_comparison *c, const fd_jval *rec)
 		found = 1;
 		for (size_t k = 0; k < sec->n; k++) {
 			fd_cmp_pass *p = pass_named(c, sec->keys[k]);
-			p->match_compiler = (p->match_compiler < 0 ? 0 : p->match_compiler) + count_of(jval_get(sec->items[k], "match_times"));
-			p->effect_compiler = (p->effect_compiler < 0 ? 0 : p->effect_compiler) + count_of(jval_get(sec->items[k], "effect_times"));
+			const fd_jval *counts = sec->items[k];
+			if (add_count(&p->match_compiler, jval_get(counts, "match_times"), p->name, "match_times", c->with, d) ||
+			    add_count(&p->effect_compiler, jval_get(counts, "effect_times"), p->name, "effect_times", c->with, d))
+				return -1;
 		}
 	}
 	return found;
@@ -225,11 +256,12 @@ int compare_record(fd_comparison *c, const fd_rounds *rd, const fd_jdoc *doc, co
 	c->record = true;
 	const fd_jval *root = doc->root;
 	int found = 0;
-	if (root->kind == JV_ARRAY)
-		for (size_t k = 0; k < root->n; k++)
-			found |= record_counts(c, root->items[k]);
-	else
-		found = record_counts(c, root);
+	for (size_t k = 0; k < (root->kind == JV_ARRAY ? root->n : 1); k++) {
+		int one = record_counts(c, root->kind == JV_ARRAY ? root->items[k] : root, d);
+		if (one < 0)
+			return -1;
+		found |= one;
+	}
 	if (!found) {
 		diag_error(d, (fd_srcpos){ with, root->line, root->col }, "no \"graph_fusion\" or \"ub_fusion\" object: not "
 		           "a fusion_result.json record");

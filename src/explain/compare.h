@@ -49,7 +49,7 @@ typedef struct fd_cmp_row {
 typedef struct fd_cmp_pass {
 	const char *name;
 	int32_t rule;              /* fusiondbg's rule of that name, -1 */
-	long long match_compiler, effect_compiler;   /* -1: not in the record */
+	long long match_compiler, effect_compiler;   /* -1: not in the record (a count read is never negative) */
 	long long match_predicted, effect_predicted; /* -1: no such rule */
 } fd_cmp_pass;
 

@@ -113,6 +113,15 @@ void explain_rounds_settle_text(FILE *f, const fd_rounds *rd)
 	if (rd->settled || rd->unsettled < 0)
 		return;
 	const fd_pass *p = &rd->passes[rd->unsettled];
+	if (rd->repeated) {
+		txt_fprintf(f, "not settled: %s%s%sround %d only re-fused what round %d made (it would repeat up to "
+		            "--max-rounds %d): ", *p->name ? "pass " : "", p->name, *p->name ? " " : "", (int)rd->repeated,
+		            (int)rd->repeated - 1, (int)rd->max_rounds);
+		rule_names(f, rd->rules, rd->keep_firing.items, rd->keep_firing.n);
+		txt_fprintf(f, " keep%s re-fusing %s own output\n", rd->keep_firing.n == 1 ? "s" : "",
+		            rd->keep_firing.n == 1 ? "its" : "their");
+		return;
+	}
 	txt_fprintf(f, "not settled: %s%s%sstill fired in round %d, the last of %d allowed (--max-rounds): ",
 	        *p->name ? "pass " : "", p->name, *p->name ? " " : "", (int)(p->first_round + p->n_rounds), (int)rd->max_rounds);
 	rule_names(f, rd->rules, rd->keep_firing.items, rd->keep_firing.n);

@@ -13,10 +13,13 @@
  *  4. the model's list of symbols (model->symdims) and the value of every
  *     declared dim follow.
  * Nothing here knows protobuf: it works on the model the loader built. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "onnx/onnx_loader.h"
+#include "base/vec.h"
 
 /* A symbol name for dim k of input t that names nothing else. */
 static const char *unnamed_symbol(fd_model *m, const char *input, int32_t k)
@@ -67,7 +70,8 @@ static int bind_checked(fd_model *m, const fd_load_options *opt, fd_diags *d, fd
 /* ---- --input-shape ---------------------------------------------------------------- */
 
 /* One "NAME:D,D,..." item: the name splits off at its last ':' (names such
- * as "onnx::Shape_18" keep theirs); "NAME:" is a scalar. */
+ * as "onnx::Shape_18" keep theirs); "NAME:" is a scalar. -1 + why when
+ * malformed, -2 when a dim is out of range. */
 static int parse_item(const char *item, size_t len, char **name, int64_t *dims, int32_t *rank,
                       char *why, size_t why_size)
 {
@@ -95,7 +99,14 @@ static int parse_item(const char *item, size_t len, char **name, int64_t *dims, 
 		char *stop;
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
+		errno = 0;
 		long long v = strtoll(p, &stop, 10);
+		if (errno == ERANGE && stop <= end) {
+			/* strtoll clamps: that would be a different shape than the one asked for */
+			snprintf(why, why_size, "in '%.*s', the dim %.*s is out of range (at most %lld)", (int)len, item,
+			         (int)(stop - p), p, LLONG_MAX);
+			return -2;
+		}
 		if (stop == p || stop > end || v < -1) {
 			snprintf(why, why_size, "in '%.*s', a dim is an integer >= 0, or -1 to leave it unbound",
 			         (int)len, item);
@@ -186,28 +197,68 @@ static int apply_input_shape(fd_model *m, const fd_load_options *opt, fd_diags *
 	return 0;
 }
 
-static int apply_input_shapes(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos, const char *spec)
-{
+/* One parsed item of every --input-shape, with its text for messages. */
+typedef struct shape_item {
+	char *name;
+	const char *text;
+	int len;
+	int32_t rank;
 	int64_t dims[64];
-	for (const char *p = spec; *p;) {
-		size_t len = strcspn(p, ";");
-		const char *item = p;
-		p += len + (p[len] == ';');
-		size_t blank = strspn(item, " \t");
-		if (blank >= len)
-			continue;
-		char *name = NULL, why[300];
-		int32_t rank;
-		int rc = parse_item(item, len, &name, dims, &rank, why, sizeof why);
-		if (rc)
-			diag_error(d, pos, "--input-shape: %s (the form is \"x:1,3,224,224;mask:1,128\")", why);
-		else
-			rc = apply_input_shape(m, opt, d, pos, name, dims, rank);
-		free(name);
-		if (rc)
-			return -1;
+} shape_item;
+
+/* Parses every item of every --input-shape into items (heap; *n of them);
+ * -1 + d on a malformed item or a name given twice (the last would silently
+ * win), naming both items. */
+static int parse_input_shapes(const fd_load_options *opt, fd_diags *d, fd_srcpos pos, shape_item **items, int *n)
+{
+	VEC(shape_item) v = { 0 };
+	int rc = 0;
+	for (int k = 0; k < opt->n_input_shapes && !rc; k++) {
+		for (const char *p = opt->input_shapes[k]; p && *p && !rc;) {
+			size_t len = strcspn(p, ";");
+			const char *item = p;
+			p += len + (p[len] == ';');
+			size_t blank = strspn(item, " \t");
+			if (blank >= len)
+				continue;
+			shape_item it = { .text = item + blank, .len = (int)(len - blank) };
+			while (it.len && (it.text[it.len - 1] == ' ' || it.text[it.len - 1] == '\t'))
+				it.len--;
+			char why[300];
+			int bad = parse_item(item, len, &it.name, it.dims, &it.rank, why, sizeof why);
+			if (bad) {
+				/* -2: well formed, but a number out of range */
+				diag_error(d, pos, "--input-shape: %s%s", why,
+				           bad == -2 ? "" : " (the form is \"x:1,3,224,224;mask:1,128\")");
+				free(it.name);
+				rc = -1;
+				break;
+			}
+			for (size_t j = 0; j < v.n && !rc; j++)
+				if (!strcmp(v.items[j].name, it.name)) {
+					diag_error(d, pos, "--input-shape: %s is given twice ('%.*s' and '%.*s')", it.name,
+					           v.items[j].len, v.items[j].text, it.len, it.text);
+					rc = -1;
+				}
+			vec_push(&v, it);
+		}
 	}
-	return 0;
+	*items = v.items;
+	*n = (int)v.n;
+	return rc;
+}
+
+static int apply_input_shapes(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos)
+{
+	shape_item *items;
+	int n;
+	int rc = parse_input_shapes(opt, d, pos, &items, &n);
+	for (int k = 0; k < n && !rc; k++)
+		rc = apply_input_shape(m, opt, d, pos, items[k].name, items[k].dims, items[k].rank);
+	for (int k = 0; k < n; k++)
+		free(items[k].name);
+	free(items);
+	return rc ? -1 : 0;
 }
 
 /* ---- the whole step ------------------------------------------------------------------- */
@@ -225,9 +276,8 @@ int loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos 
 		}
 		dimtab_bind(m->dimtab, name, opt->dims[k].value);
 	}
-	for (int k = 0; opt && k < opt->n_input_shapes; k++)
-		if (opt->input_shapes[k] && apply_input_shapes(m, opt, d, pos, opt->input_shapes[k]))
-			return -1;
+	if (opt && opt->n_input_shapes && apply_input_shapes(m, opt, d, pos) < 0)
+		return -1;
 	int32_t n = dimtab_n_symbols(m->dimtab);
 	m->n_symdims = n;
 	m->symdims = n ? arena_array(&m->arena, (size_t)n, sizeof *m->symdims) : NULL;

@@ -14,20 +14,15 @@
  * resolved against the enclosing graphs, innermost first (an outer-scope
  * capture, created in the graphs in between as needed). Then each graph is
  * linked, checked and sorted (graph.c), symbols are bound (onnx_bind.c) and
- * shape inference runs. */
-#include <errno.h>
-#include <fcntl.h>
+ * shape inference runs. The file itself is opened, checked and mapped by
+ * base/input_file.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "onnx/onnx_loader.h"
 #include "shape/shape.h"
 #include "base/arena.h"
-
-#define MAX_FILE_SIZE ((int64_t)2 << 30)
+#include "base/input_file.h"
 
 enum { GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INITIALIZER = 5, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12,
        GRAPH_VALUE_INFO = 13, GRAPH_SPARSE_INITIALIZER = 15, MODEL_GRAPH = 7 };
@@ -493,7 +488,7 @@ int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size
 		diag_error(d, pos, "empty file, not an ONNX model");
 		goto fail;
 	}
-	if ((int64_t)size > MAX_FILE_SIZE) {
+	if ((int64_t)size > INPUT_LIMIT_MODEL.bytes) {
 		diag_error(d, pos, "file is larger than 2 GiB, the protobuf limit; not loaded");
 		goto fail;
 	}
@@ -528,79 +523,13 @@ fail:
 int model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d)
 {
 	fd_doing("loading the model %s", path);
-	fd_srcpos pos = srcpos_file(path);
 	memset(m, 0, sizeof *m);
-	/* O_NONBLOCK: a FIFO nobody writes would block the open itself */
-	int fd = open(path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0) {
-		diag_error(d, pos, "cannot open: %s", strerror(errno));
+	/* mapped, not read: on this kind of VM 100x cheaper than reading 100 MB
+	 * into fresh pages */
+	fd_input_bytes in;
+	if (input_map(path, &INPUT_LIMIT_MODEL, &in, d) < 0)
 		return -1;
-	}
-	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		diag_error(d, pos, "cannot read: %s", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		diag_error(d, pos, "cannot read: it is a directory");
-		close(fd);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		/* /dev/zero would be read up to the 2 GiB limit, a terminal or a FIFO waits */
-		diag_error(d, pos, "cannot read: not a regular file (%s)",
-		           S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
-		close(fd);
-		return -1;
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	if (S_ISREG(st.st_mode) && st.st_size > MAX_FILE_SIZE) {
-		diag_error(d, pos, "file is %lld bytes, larger than 2 GiB (the protobuf limit); not loaded",
-		           (long long)st.st_size);
-		close(fd);
-		return -1;
-	}
-	/* A regular file is mapped (on this kind of VM, 100x cheaper than reading
-	 * 100 MB into fresh pages); pipes, and files that will not map, are read
-	 * into a buffer that grows up to the limit. */
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		if (map != MAP_FAILED) {
-			close(fd);
-			int rc = model_load_onnx_buffer(m, path, map, (size_t)st.st_size, opt, d);
-			munmap(map, (size_t)st.st_size);
-			return rc;
-		}
-	}
-	size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 20, size = 0;
-	uint8_t *buf = xmalloc(cap);
-	for (;;) {
-		if (size == cap) {
-			if ((int64_t)cap > MAX_FILE_SIZE) {
-				diag_error(d, pos, "input is larger than 2 GiB (the protobuf limit); not loaded");
-				free(buf);
-				close(fd);
-				return -1;
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		ssize_t r = read(fd, buf + size, cap - size);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			diag_error(d, pos, "cannot read: %s", strerror(errno));
-			free(buf);
-			close(fd);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		size += (size_t)r;
-	}
-	close(fd);
-	int rc = model_load_onnx_buffer(m, path, buf, size, opt, d);
-	free(buf);
+	int rc = model_load_onnx_buffer(m, path, in.bytes, in.size, opt, d);
+	input_bytes_release(&in);
 	return rc;
 }

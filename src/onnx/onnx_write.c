@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/atomic_file.h"
+#include "base/input_file.h"
 #include "onnx/onnx_write_internal.h"
 #include "base/arena.h"
 
@@ -441,7 +442,7 @@ static void declare_domains(writer *w, Onnx__ModelProto *mp)
 Onnx__ModelProto *onnx_read_again(const fd_model *m, char **bytes, fd_diags *d)
 {
 	size_t size;
-	*bytes = file_read_all(m->path, &size, d);
+	*bytes = input_read(m->path, &INPUT_LIMIT_MODEL, &size, d);
 	if (!*bytes)
 		return NULL;
 	Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, size, (const uint8_t *)*bytes);

@@ -10,8 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+<<<<<<< HEAD
 #include "ruleset/ruleset.h"
 #include "base/atomic_file.h"
+=======
+#include "base/input_file.h"
+>>>>>>> hard23
 #include "rules/optable.h"
 #include "rounds/rounds.h"
 
@@ -135,7 +139,7 @@ static void parse_line(reader *r, const char *bol, const char *eol)
 static int from_file(fd_rounds *rd, const fd_ruleset *rs, const char *path, fd_diags *d)
 {
 	size_t size;
-	char *text = file_read_all(path, &size, d);
+	char *text = input_read(path, &INPUT_LIMIT_PASSES, &size, d);
 	if (!text)
 		return -1;
 	reader r = { rd, rs, path, d, 0, xcalloc((size_t)rs->n_rules + 1, sizeof *r.line_of), 0 };

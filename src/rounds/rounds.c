@@ -143,6 +143,28 @@ static void note_unsettled(fd_rounds *rd, int32_t p)
 	}
 }
 
+/* Round r (not the first of its pass, so r->map leads to prev's graph) only
+ * re-fused prev's output: each fusion is one node that prev's fusion by the
+ * same rule made, so the graph after r is the graph before it, op types and
+ * tensors alike, and every further round would do the same again. */
+static bool repeats_round_before(const fd_round *prev, const fd_round *r)
+{
+	if (!r->built_own || !prev->made_of || r->result->n_fusions == 0)
+		return false;
+	for (size_t k = 0; k < r->result->n_fusions; k++) {
+		const fd_fusion *f = &r->result->fusions[k];
+		if (f->n_nodes != 1)
+			return false;
+		int32_t from = r->map.from[f->graph][fusion_ids(r->result, f->nodes)[0]];
+		if (from >= 0)
+			return false;
+		const fd_fused_node *made = &prev->made.nodes.items[-from - 1];
+		if (prev->result->fusions[made->fusion].rule != f->rule)
+			return false;
+	}
+	return true;
+}
+
 /* ---- the loop -------------------------------------------------------------------- */
 
 int rounds_run(fd_rounds *rd, const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_options *mopt,
@@ -186,9 +208,17 @@ int rounds_run(fd_rounds *rd, const fd_match_ctx *ctx, const fd_ruleset *rs, con
 			mo.run_rule = rd->n_passes == 1 && step == 1 ? NULL : r->ran;
 			match_run(r->ctx, rs, &mo, r->result);
 			ps->n_rounds++;
+			bool repeat = step > 1 && repeats_round_before(prev, r);
 			prev = r;
 			if (r->result->n_fusions == 0)
 				break;
+			if (repeat) {
+				ps->settled = false;
+				if (rd->unsettled < 0)
+					rd->repeated = r->number;
+				note_unsettled(rd, p);
+				break;
+			}
 			if (rules_that_see(rd, r, p, want) == 0)
 				break;
 			if (step == rd->max_rounds) {

@@ -20,6 +20,10 @@
  * can see anything new; the pass ends when that set is empty or a round
  * fires nothing. A pass whose last allowed round still fired has not
  * settled: `unsettled` names it and the rules that fired in that round.
+ * A round that only re-fuses what the round before made (each fusion one
+ * node the same rule made, into the same op type) changes nothing and
+ * would repeat to max_rounds: the pass stops there, not settled, and
+ * `repeated` says which round it was.
  * A rule set without rules that name a target_op therefore runs one round,
  * exactly as before.
  *
@@ -93,6 +97,9 @@ typedef struct fd_rounds {
 	bool settled;                  /* every pass settled */
 	int32_t unsettled;             /* the first pass that did not, or -1 */
 	fd_id_vec keep_firing;      /* rules that fired in its last round */
+	int32_t repeated;              /* its last round only re-fused what the round before made
+	                                * (the graph after it is the graph before it): that round's
+	                                * number; 0 when it ran out of rounds */
 	fd_arena arena;
 } fd_rounds;
 

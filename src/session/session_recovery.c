@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/atomic_file.h"
+#include "base/input_file.h"
 #include "session/session_internal.h"
 
 /* ---- text ------------------------------------------------------------------------ */
@@ -86,19 +87,27 @@ static char *real_of(const char *path)
 /* A file's size and content hash now; false when it cannot be read. */
 static bool file_facts(const char *path, int64_t *size, uint64_t *hash)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	/* the model's limit is the largest of the files named (a model, rule files) */
+	fd_diags quiet;
+	diags_init(&quiet);
+	int fd;
+	int64_t expected;
+	bool opened = input_open(path, &INPUT_LIMIT_MODEL, &fd, &expected, &quiet) == 0;
+	diags_release(&quiet);
+	if (!opened)
 		return false;
 	uint64_t h = FNV_START;
 	int64_t n = 0;
 	char buf[65536];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
-		h = fnv(h, buf, got);
+	ssize_t got;
+	while ((got = read(fd, buf, sizeof buf)) > 0 || (got < 0 && errno == EINTR)) {
+		if (got < 0)
+			continue;
+		h = fnv(h, buf, (size_t)got);
 		n += (int64_t)got;
 	}
-	bool ok = !ferror(f);
-	fclose(f);
+	bool ok = got == 0;
+	close(fd);
 	*size = n;
 	*hash = h;
 	return ok;
@@ -350,7 +359,7 @@ int session_read_recovery(const fd_session *s, const char *path, fd_recovery *re
 {
 	memset(rec, 0, sizeof *rec);
 	size_t size;
-	char *text = file_read_all(path, &size, d);
+	char *text = input_read(path, &INPUT_LIMIT_RECOVERY, &size, d);
 	if (!text)
 		return -1;
 	rec->path = xstrdup(path);

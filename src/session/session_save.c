@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/atomic_file.h"
+#include "base/input_file.h"
 #include "ruleset/rule_format.h"
 #include "session/session_internal.h"
 #include "base/arena.h"
@@ -545,7 +546,7 @@ static int save_file(fd_session *s, int k, fd_save_report *rep, fd_diags *d)
 	}
 	fd_srcpos here = srcpos_file(f->path);
 	size_t size = 0;
-	char *disk = file_read_all(f->path, &size, d);
+	char *disk = input_read(f->path, &INPUT_LIMIT_RULES, &size, d);
 	if (!disk) {
 		rep->values_refused += fs.n_slots;
 		rep->files_refused++;

@@ -185,6 +185,39 @@ printf '{"nodes": []}' >"$tmp/other.json"
 # shellcheck disable=SC2086
 "$FUSIONDBG" compare "$m" $R --with "$tmp/other.json" >/dev/null 2>"$tmp/err"; rc=$?
 [ "$rc" = 2 ] && grep -q "other.json:1:1: error: no \"graph_fusion\"" "$tmp/err" || bad "not a record: exit $rc, $(cat "$tmp/err")"
+# counts are whole numbers from 0 to INT64_MAX, read from their text: a sum
+# across records past INT64_MAX (it wrapped negative), -1 (the "not in the
+# record" marker), a 23-digit count (clamped), a fraction, a word are errors
+# naming the pass and the line, one line each, exit 2
+bad_count() {   # bad_count NAME TEXT WANT: the record TEXT gives exactly the line WANT
+	printf '%s' "$2" >"$tmp/$1.json"
+	# shellcheck disable=SC2086
+	"$FUSIONDBG" compare "$m" $R --with "$tmp/$1.json" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+	[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "$tmp/$1.json:$3" ] && [ ! -s "$tmp/out" ] ||
+		bad "count $1: exit $rc, stderr '$(cat "$tmp/err")', want '$tmp/$1.json:$3'"
+}
+bad_count wrap '{"graph_fusion": {"Conv_BN_Fusion": {"match_times": 9223372036854775807, "effect_times": 1}}}
+{"graph_fusion": {"Conv_BN_Fusion": {"match_times": 1, "effect_times": 1}}}' \
+	"2:53: error: pass 'Conv_BN_Fusion': match_times summed over the records is past 9223372036854775807"
+bad_count minus_one '{"graph_fusion": {
+ "Conv_BN_Fusion": {"match_times": -1, "effect_times": 1}}}' \
+	"2:36: error: pass 'Conv_BN_Fusion': match_times -1 is negative"
+bad_count digits23 '{"graph_fusion": {
+ "Conv_BN_Fusion": {"match_times": "12345678901234567890123", "effect_times": 1}}}' \
+	"2:36: error: pass 'Conv_BN_Fusion': match_times 12345678901234567890123 is out of range (at most 9223372036854775807)"
+bad_count number23 '{"graph_fusion": {
+ "Conv_BN_Fusion": {"match_times": 12345678901234567890123, "effect_times": 1}}}' \
+	"2:36: error: pass 'Conv_BN_Fusion': match_times 12345678901234567890123 is out of range (at most 9223372036854775807)"
+bad_count fraction '{"graph_fusion": {
+ "Conv_BN_Fusion": {"match_times": 2, "effect_times": 1.5}}}' \
+	"2:55: error: pass 'Conv_BN_Fusion': effect_times '1.5' is not a count (a whole number)"
+bad_count word '{"ub_fusion": {"Conv_BN_Fusion": {"match_times": "two"}}}' \
+	"1:50: error: pass 'Conv_BN_Fusion': match_times 'two' is not a count (a whole number)"
+# INT64_MAX itself is a count, and an absent count is no number: the pass is in the record
+printf '{"graph_fusion": {"Conv_BN_Fusion": {"match_times": 9223372036854775807}}}' >"$tmp/max.json"
+# shellcheck disable=SC2086
+out=$("$FUSIONDBG" compare "$m" $R --with "$tmp/max.json")
+grep -Eq "Conv_BN_Fusion +9223372036854775807 / 0 +[0-9]+ / [0-9]+ +differs" <<<"$out" || bad "INT64_MAX: $out"
 
 # 4. bad input
 # shellcheck disable=SC2086

@@ -69,6 +69,18 @@ py 'row("cache")["path"] == "'"$tmp"'/home/.cann/kernel_cache"' "the default cac
 "$FUSIONDBG" diagnose rules --cache-dir "$tmp/fresh/a.o" >/dev/null 2>"$tmp/err"; rc=$?
 [ "$rc" = 2 ] || bad "a file as the cache: exit $rc, want 2"
 grep -q "a.o: error: not a directory" "$tmp/err" || bad "a file as the cache: $(cat "$tmp/err")"
+# a cache whose only kernel lies 70 directories down is not "empty": the
+# walk says it stopped at its depth limit and what it did not read
+deep=$tmp/deep; for _ in $(seq 70); do deep=$deep/d; done
+mkdir -p "$deep" && echo k >"$deep/k.o"
+out=$("$FUSIONDBG" diagnose rules --cache-dir "$tmp/deep")
+want="[warn] cache     $tmp/deep: no file where the walk read; it did not read 1 directory below its depth limit (64 directories down)"
+grep -qxF "$want" <<<"$out" || bad "a deep cache: $(grep cache <<<"$out"), want '$want'"
+grep -q "is empty" <<<"$out" && bad "a deep cache is called empty"
+echo k >"$tmp/deep/d/near.o"
+out=$("$FUSIONDBG" diagnose rules --cache-dir "$tmp/deep")
+grep -qF "$tmp/deep: 1 file, 2 B, none older than 7 days; the walk did not read 1 directory below its depth limit (64 directories down)" <<<"$out" ||
+	bad "a deep cache with a file near the top: $(grep cache <<<"$out")"
 
 # 3. dtype and memory without a model: a rule with neither, a large limit
 cat >"$tmp/loose.yaml" <<'EOF'

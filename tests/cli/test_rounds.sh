@@ -100,6 +100,24 @@ grep -q "^\[round 2\] why: ConvBN_Relu_Fusion did not fire on fused_conv2" <<<"$
 	|| bad "never settles: JSON"
 grep -q "warning: not settled: still fired in round 3, the last of 3 allowed (--max-rounds): Relu_To_Clip, Clip_To_Relu keep firing" "$tmp/ns.err" \
 	|| bad "never settles: the warning on stderr: $(cat "$tmp/ns.err")"
+# a rule whose target_op is its own op type re-fuses its own output every
+# round and changes nothing: not settled after the first repeat (round 2),
+# the rule named, however many rounds are allowed (10,000 took minutes)
+"$PYTHON" - "$tmp/one_relu.onnx" <<'PY' || bad "cannot make the one-node model"
+import sys, onnx
+from onnx import helper, TensorProto
+g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="r")], "g",
+                      [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), sys.argv[1])
+PY
+printf 'version: "1.0"\nname: "Relu_Again"\npriority: 100\nmatch:\n  ops:\n    - type: "Relu"\nrewrite:\n  target_op: "Relu"\n' >"$tmp/self.yaml"
+"$FUSIONDBG" match "$tmp/one_relu.onnx" -r "$tmp/self.yaml" --max-rounds 10000 --format json >"$tmp/self.json" 2>"$tmp/self.err"; rc=$?
+[ $rc = 0 ] || bad "a self-refusing rule: exit $rc: $(cat "$tmp/self.err")"
+[ "$(cat "$tmp/self.err")" = "fusiondbg: warning: not settled: round 2 only re-fused what round 1 made (it would repeat up to --max-rounds 10000): Relu_Again keeps re-fusing its own output" ] ||
+	bad "a self-refusing rule: the warning: $(cat "$tmp/self.err")"
+"$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rounds"]; assert r["count"] == 2 and not r["settled"] and r["keep_firing"] == ["Relu_Again"] and r["max_rounds"] == 10000, r' "$tmp/self.json" \
+	|| bad "a self-refusing rule: JSON"
 "$FUSIONDBG" apply "$M2" -r samples/rounds/never_settles.yaml --max-rounds 3 -o "$tmp/ns.onnx" >/dev/null 2>&1 || bad "apply of a set that never settles"
 "$PYTHON" -c '
 import onnx, sys

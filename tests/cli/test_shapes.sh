@@ -147,6 +147,21 @@ done
 grep -qF "inputs: input, sr" <("$FUSIONDBG" info --input-shape "nosuch:1" samples/vad_if.onnx 2>&1) || bad "unknown input: list the inputs"
 "$FUSIONDBG" info --dim batch=8 --input-shape "x:4,16,64,64" samples/symbolic_batch.onnx >/dev/null 2>"$tmp/e.txt"
 [ $? -eq 2 ] && grep -qF "binds batch to 4, but it is bound to 8 already" "$tmp/e.txt" || { bad "a symbol bound twice:"; cat "$tmp/e.txt"; }
+# a dim past INT64_MAX is an error (it was clamped with a warning); an input
+# given twice, in one --input-shape or across two, is an error naming both
+# (the last silently won)
+shape_error() {   # shape_error WANT ARGS…: exit 2 and exactly the stderr line WANT
+	local want=$1; shift
+	"$FUSIONDBG" info samples/conv_add_silu.onnx "$@" >/dev/null 2>"$tmp/e.txt"; local rc=$?
+	[ $rc -eq 2 ] && [ "$(cat "$tmp/e.txt")" = "samples/conv_add_silu.onnx: error: $want" ] ||
+		bad "$*: exit $rc, '$(cat "$tmp/e.txt")', want '$want'"
+}
+shape_error "--input-shape: in 'x:99999999999999999999', the dim 99999999999999999999 is out of range (at most 9223372036854775807)" \
+	--input-shape x:99999999999999999999
+shape_error "--input-shape: x is given twice ('x:1,3' and 'x:1,4')" --input-shape "x:1,3;x:1,4"
+shape_error "--input-shape: x is given twice ('x:1,16,32,32' and 'x : 1,16,32,64')" \
+	--input-shape "x:1,16,32,32" --input-shape " x : 1,16,32,64 ; "
+"$FUSIONDBG" info samples/conv_add_silu.onnx --input-shape "x:1,16,32,32" >/dev/null 2>"$tmp/e.txt" || bad "x once: $(cat "$tmp/e.txt")"
 # 4. unknown sizes
 U=tests/data/shapes/unknown_sizes.onnx
 "$FUSIONDBG" mem "$U" -r rules >"$tmp/u.txt" 2>&1 || bad "mem unknown_sizes"
