@@ -10,12 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-<<<<<<< HEAD
 #include "ruleset/ruleset.h"
-#include "base/atomic_file.h"
-=======
 #include "base/input_file.h"
->>>>>>> hard23
 #include "rules/optable.h"
 #include "rounds/rounds.h"
 
