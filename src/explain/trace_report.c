@@ -615,7 +615,8 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 		if (ev->reason == REASON_NM14_POSITION)
 			describe_fixed(r, ev, op, o);
 		else
-			put(o->reason, sizeof o->reason, "commutative: inputs tried swapped");
+			put(o->reason, sizeof o->reason, op->has_either ? "position: either: inputs tried swapped"
+			                                                : "commutative: inputs tried swapped");
 		break;
 	case EV_OPERAND:
 		describe_operand(r, ev, op, o);

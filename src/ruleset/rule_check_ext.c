@@ -4,7 +4,8 @@
  *     as a value, a tensor function without a tensor, inputK beyond the
  *     op's inputs; same_as naming the op itself, a later op, an optional op
  *     or an input beyond that op's; value on an activation
- *   W position: fixed on an op that is never swapped; a shape name used
+ *   W position: fixed on an op that is never swapped, either on one always
+ *     swapped; a shape name used
  *     once (it constrains nothing); every op after op 0 optional (a fusion
  *     of op 0 alone); tolerance without value (schema) */
 #include <stdarg.h>
@@ -195,6 +196,10 @@ void check_op_ext(checker *c, const fd_rule_pattern *pat, int i, const char *pat
 		if (src->fixed && !any_commutative(op))
 			WARN(c, yval_get(src->where, "position"), "%s.input_sources.input%d.position: fixed has no effect: %s is "
 			     "not commutative (its inputs are never tried swapped)", path, src->input,
+			     op_types_text(op, name, sizeof name));
+		if (src->either && any_commutative(op))
+			WARN(c, yval_get(src->where, "position"), "%s.input_sources.input%d.position: either has no effect: %s is "
+			     "commutative (its inputs are tried in both orders anyway)", path, src->input,
 			     op_types_text(op, name, sizeof name));
 		if (src->n_values && src->source_type == SRC_ACTIVATION)
 			ERR(c, yval_get(src->where, "value"), "%s.input_sources.input%d.value: can never hold: source_type "

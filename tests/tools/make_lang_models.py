@@ -15,6 +15,7 @@ misses a compiler refuses:
   operands.onnx         MatMul + Add with a symbolic batch and a static one; Div by
                         sqrt(2) and by 1.5; a double Relu; a rank-2 bias
   fan_out.onnx          a Conv read by 17 Relus
+  position_either.onnx  ReduceMean -> Sub with the mean second (as written) and first (swapped)
 """
 import os
 import sys
@@ -166,6 +167,16 @@ def fan_out():
 	g.save("fan_out.onnx")
 
 
+def position_either():
+	g = G("position_either")
+	for k, swapped in ((1, False), (2, True)):
+		x = g.input("x%d" % k, [1, 8])
+		m = g.node("ReduceMean", "rm%d" % k, [x], axes=[-1], keepdims=1)
+		ins = [m, x] if swapped else [x, m]    # Sub(x, mean) as written, Sub(mean, x) swapped
+		g.output(g.node("Sub", "sub%d" % k, ins, "y%d" % k))
+	g.save("position_either.onnx")
+
+
 os.makedirs(OUT, exist_ok=True)
 conv_fold()
 transpose_matmul()
@@ -173,3 +184,4 @@ quickgelu()
 graph_out()
 operands()
 fan_out()
+position_either()

@@ -252,6 +252,26 @@ static void test_codes(void **state)
 	}
 }
 
+/* position: either: Sub(mean, x) matches a rule written Sub(x, mean) — an op
+ * that is not commutative tried swapped — and without it does not. */
+static void test_position_either(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/position_either.onnx", "tests/data/lang/position_either.yaml");
+	assert_int_equal(attempt_of(&x, "Sub_Mean_Either", "rm1")->reason, REASON_OK_FIRED);
+	assert_int_equal(attempt_of(&x, "Sub_Mean_Either", "rm2")->reason, REASON_OK_FIRED);
+	char why[512];
+	uint32_t a = explain_find_attempt(&x.r, ruleset_find(&x.rs, "Sub_Mean_Either"), 0, node_id(&x, "rm2"));
+	explain_why_line(&x.r, a, why, sizeof why);
+	assert_non_null(strstr(why, "fires on rm2"));
+	run_close(&x);
+	run_open(&x, "tests/data/lang/position_either.onnx", "tests/data/lang/position_written.yaml");
+	assert_int_equal(attempt_of(&x, "Sub_Mean_As_Written", "rm1")->reason, REASON_OK_FIRED);
+	assert_int_not_equal(attempt_of(&x, "Sub_Mean_As_Written", "rm2")->reason, REASON_OK_FIRED);
+	run_close(&x);
+}
+
 /* Conv+BN+Relu fuses with Mul and Add absent: their units are FD_NONE, the
  * stand-in of an absent op is the op it would have read. */
 static void test_optional_units(void **state)
@@ -345,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_codes),
+		cmocka_unit_test(test_position_either),
 		cmocka_unit_test(test_optional_units),
 		cmocka_unit_test(test_many_alternatives),
 		cmocka_unit_test(test_quoted_shapes),
