@@ -48,7 +48,7 @@ static const char *shown(char *buf, size_t size, const char *name)
 void tui_set_detail_rule(tui *t, int32_t rule)
 {
 	if (t->dkind != DETAIL_RULE || t->drule != rule)
-		t->list[VIEW_DETAIL].cursor = t->list[VIEW_DETAIL].top = 0;
+		t->views[VIEW_DETAIL].list.cursor = t->views[VIEW_DETAIL].list.top = 0;
 	t->dkind = DETAIL_RULE;
 	t->drule = rule;
 }
@@ -56,7 +56,7 @@ void tui_set_detail_rule(tui *t, int32_t rule)
 void tui_set_detail_node(tui *t, int32_t graph, int32_t node)
 {
 	if (t->dkind != DETAIL_NODE || t->dgraph != graph || t->dnode != node)
-		t->list[VIEW_DETAIL].cursor = t->list[VIEW_DETAIL].top = 0;
+		t->views[VIEW_DETAIL].list.cursor = t->views[VIEW_DETAIL].list.top = 0;
 	t->dkind = DETAIL_NODE;
 	t->dgraph = graph;
 	t->dnode = node;
@@ -343,5 +343,5 @@ void tui_detail_build(tui *t)
 		build_rule(t);
 	else
 		add(t, ROLE_DIM, -1, NULL, "move to a rule, a node or an event");
-	vs_list_set_rows(&t->list[VIEW_DETAIL], t->drows.n);
+	vs_list_set_rows(&t->views[VIEW_DETAIL].list, t->drows.n);
 }

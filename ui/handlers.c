@@ -11,13 +11,13 @@
 
 static unsigned search(tui *t, int dir, bool ask)
 {
-	const view_ops *ops = t->views[t->focus];
-	char *needle = t->search[t->focus];
+	const view_ops *ops = t->views[t->focus].ops;
+	char *needle = t->views[t->focus].search;
 	if (ask) {
 		char buf[128];
 		if (!prompt_line(t, dir > 0 ? "/" : "?", "", buf, sizeof buf) || !buf[0])
 			return RES_REDRAW;
-		snprintf(needle, sizeof t->search[0], "%s", buf);
+		snprintf(needle, sizeof t->views[0].search, "%s", buf);
 	}
 	if (!needle[0]) {
 		tui_message(t, ROLE_WARN, "no search yet: / searches");
@@ -25,7 +25,7 @@ static unsigned search(tui *t, int dir, bool ask)
 	}
 	if (!ops->row_text)
 		return RES_REDRAW;
-	vs_list *l = &t->list[t->focus];
+	vs_list *l = &t->views[t->focus].list;
 	vs_list_set_rows(l, ops->rows(t));
 	bool wrapped;
 	size_t row = vs_search(l->n, l->cursor, dir, needle, ops->row_text, t, &wrapped);
@@ -73,7 +73,7 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 	if (t->focus != VIEW_TRACE)
 		tui_show_view(t, VIEW_TRACE);
 	bool moved;
-	uint32_t cur = (uint32_t)t->list[VIEW_TRACE].cursor;
+	uint32_t cur = (uint32_t)t->views[VIEW_TRACE].list.cursor;
 	if ((how == STEP_CONTINUE || how == STEP_REVERSE_CONTINUE) && t->bps.n == 0) {
 		tui_message(t, ROLE_WARN, "no breakpoints: b sets one on the rule, node or reason under the cursor");
 		return RES_REDRAW;
@@ -101,21 +101,21 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 static unsigned hscroll(tui *t, int dir)
 {
 	enum tui_view v = t->focus;
-	const view_ops *ops = t->views[v];
+	const view_ops *ops = t->views[v].ops;
 	int w = display_pane_width(v), step = w / 4 > 8 ? w / 4 : 8;
 	if (dir < 0) {
-		if (t->hoff[v] == 0) {
+		if (t->views[v].hoff == 0) {
 			tui_message(t, ROLE_WARN, "at the left edge (Right scrolls)");
 			return RES_REDRAW;
 		}
-		t->hoff[v] = t->hoff[v] > step ? t->hoff[v] - step : 0;
+		t->views[v].hoff = t->views[v].hoff > step ? t->views[v].hoff - step : 0;
 		return RES_REDRAW;
 	}
 	int need = 0;
 	if (ops->content_width) {
 		need = ops->content_width(t);
 	} else if (ops->row_text) {
-		const vs_list *l = &t->list[v];
+		const vs_list *l = &t->views[v].list;
 		for (int i = 0; i < l->height && l->top + (size_t)i < ops->rows(t); i++) {
 			char buf[2048];
 			const char *s = ops->row_text(t, l->top + (size_t)i, buf, sizeof buf);
@@ -123,13 +123,13 @@ static unsigned hscroll(tui *t, int dir)
 			need = dw > need ? dw : need;
 		}
 	}
-	if (t->hoff[v] + w >= need) {
+	if (t->views[v].hoff + w >= need) {
 		tui_message(t, ROLE_WARN, "at the right edge: nothing on screen is wider (Left scrolls back)");
 		return RES_REDRAW;
 	}
-	t->hoff[v] += step;
-	if (t->hoff[v] + w > need)
-		t->hoff[v] = need - w;
+	t->views[v].hoff += step;
+	if (t->views[v].hoff + w > need)
+		t->views[v].hoff = need - w;
 	return RES_REDRAW;
 }
 
@@ -296,13 +296,13 @@ static unsigned back(tui *t)
 
 unsigned handle_action(tui *t, enum tui_action a)
 {
-	const view_ops *ops = t->views[t->focus];
+	const view_ops *ops = t->views[t->focus].ops;
 	if (ops->action) {
 		unsigned r = ops->action(t, a);
 		if (!(r & RES_UNHANDLED))
 			return r;
 	}
-	vs_list *l = &t->list[t->focus];
+	vs_list *l = &t->views[t->focus].list;
 	vs_list_set_rows(l, ops->rows(t));
 	switch (a) {
 	case ACT_MOVE_UP: case ACT_MOVE_DOWN: case ACT_MOVE_PAGE_UP: case ACT_MOVE_PAGE_DOWN:
@@ -351,7 +351,7 @@ unsigned handle_action(tui *t, enum tui_action a)
 		return RES_REDRAW;
 	case ACT_ADD_BREAKPOINT:   /* the breakpoints view's; from elsewhere, there */
 		tui_show_view(t, VIEW_BREAKS);
-		return t->views[VIEW_BREAKS]->action(t, a) | RES_REDRAW;
+		return t->views[VIEW_BREAKS].ops->action(t, a) | RES_REDRAW;
 	case ACT_WHY_NOT:
 		tui_message(t, ROLE_WARN, "why-not works on a node (graph view), a rule (rules view) or an event");
 		return RES_REDRAW;

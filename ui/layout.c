@@ -51,11 +51,11 @@ void display_layout(tui *t)
 	for (int v = 0; v < VIEW_COUNT; v++) {
 		if (!panes[v].shown)
 			continue;
-		const view_ops *ops = t->views[v];
+		const view_ops *ops = t->views[v].ops;
 		int h = panes[v].h - 2;
 		if (ops->footer_lines)
 			h -= ops->footer_lines(t, panes[v].h - 2);
-		vs_list_set_height(&t->list[v], h > 1 ? h : 1);
+		vs_list_set_height(&t->views[v].list, h > 1 ? h : 1);
 	}
 }
 
@@ -93,8 +93,8 @@ static void draw_view(tui *t, enum tui_view v)
 	const pane *p = &panes[v];
 	if (!p->shown || p->h < 3 || p->w < 4)
 		return;
-	const view_ops *ops = t->views[v];
-	vs_list *l = &t->list[v];
+	const view_ops *ops = t->views[v].ops;
+	vs_list *l = &t->views[v].list;
 	size_t n = ops->rows(t);
 	vs_list_set_rows(l, n);
 	char right[96] = "";
@@ -107,7 +107,7 @@ static void draw_view(tui *t, enum tui_view v)
 	} else if (n) {
 		snprintf(right, sizeof right, "%zu/%zu", l->cursor + 1, n);
 	}
-	int x = p->x + 1, w = p->w - 2, off = t->hoff[v];
+	int x = p->x + 1, w = p->w - 2, off = t->views[v].hoff;
 	if (off > 0)
 		snprintf(right + strlen(right), sizeof right - strlen(right), "%scol %d", n ? "  " : "", off + 1);
 	char title[160];
@@ -197,7 +197,7 @@ static void draw_status(tui *t)
 		display_text(y, 0, t->cols, t->msg_role, 0, t->msg);
 		return;
 	}
-	const view_ops *ops = t->views[t->focus];
+	const view_ops *ops = t->views[t->focus].ops;
 	int x = 1;
 	for (const enum tui_action *a = ops->hints; a && *a != ACT_NONE; a++) {
 		char keys[64];

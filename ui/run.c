@@ -174,10 +174,24 @@ static void first_message(tui *t, const fd_diags *d, size_t load_warnings, const
 		            session_result(&t->s)->n_fusions, (int)session_rules(&t->s)->n_rules);
 }
 
+/* Each view's own state, once the session is open. */
+static void views_open(tui *t)
+{
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (t->views[v].ops->open)
+			t->views[v].data = t->views[v].ops->open(t);
+}
+
+static void views_close(tui *t)
+{
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (t->views[v].ops->close && t->views[v].data)
+			t->views[v].ops->close(t->views[v].data);
+}
+
 static void tui_release(tui *t)
 {
-	if (t->diff_valid)
-		session_diff_release(&t->diff);
+	views_close(t);
 	vs_bp_release(&t->bps);
 	vs_graph_rows_release(&t->grows);
 	keymap_release(&t->km);
@@ -195,7 +209,8 @@ int tui_run(const tui_options *o)
 	static tui tt;
 	tui *t = &tt;
 	memset(t, 0, sizeof *t);
-	t->views = views;
+	for (int v = 0; v < VIEW_COUNT; v++)
+		t->views[v].ops = views[v];
 	t->model_path = o->model;
 	t->edit_ms = -1;
 	fd_diags d;
@@ -267,6 +282,7 @@ int tui_run(const tui_options *o)
 		}
 	diags_clear(&d);
 
+	views_open(t);
 	keymap_init(&t->km);
 	keymap_load(&t->km, &d);
 	fd_diags rd;
@@ -279,7 +295,7 @@ int tui_run(const tui_options *o)
 	t->main_view = VIEW_TRACE;
 	tui_rebuild_rule_rows(t);
 	t->round = 1;
-	vs_list_set_rows(&t->list[VIEW_TRACE], session_result(&t->s)->trace.n_events);
+	vs_list_set_rows(&t->views[VIEW_TRACE].list, session_result(&t->s)->trace.n_events);
 	tui_compare_open(t, o->compare_with);
 
 	display_layout(t);

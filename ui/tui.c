@@ -48,7 +48,7 @@ unsigned tui_toggle_breakpoint(tui *t, const vs_breakpoint *bp)
 
 void tui_select_focus(tui *t)
 {
-	const view_ops *ops = t->views[t->focus];
+	const view_ops *ops = t->views[t->focus].ops;
 	if (ops->select)
 		ops->select(t);
 }
@@ -71,8 +71,8 @@ unsigned tui_show_node(tui *t, int32_t graph, int32_t node)
 	if (gr == VS_NONE)
 		return RES_REDRAW;
 	unsigned res = tui_show_view(t, VIEW_GRAPH);
-	vs_list_set_rows(&t->list[VIEW_GRAPH], vs_graph_rows_count(&t->grows));
-	vs_list_goto(&t->list[VIEW_GRAPH], gr);
+	vs_list_set_rows(&t->views[VIEW_GRAPH].list, vs_graph_rows_count(&t->grows));
+	vs_list_goto(&t->views[VIEW_GRAPH].list, gr);
 	tui_set_detail_node(t, graph, node);
 	return res | RES_DETAIL;
 }
@@ -185,8 +185,8 @@ unsigned tui_set_round(tui *t, int32_t round)
 {
 	t->round = round;
 	clamp_round(t);
-	vs_list_set_rows(&t->list[VIEW_TRACE], tui_result(t)->trace.n_events);
-	vs_list_goto(&t->list[VIEW_TRACE], 0);
+	vs_list_set_rows(&t->views[VIEW_TRACE].list, tui_result(t)->trace.n_events);
+	vs_list_goto(&t->views[VIEW_TRACE].list, 0);
 	if (t->focus == VIEW_TRACE)
 		tui_select_focus(t);
 	return RES_REDRAW | RES_DETAIL | RES_LAYOUT;
@@ -196,8 +196,8 @@ unsigned tui_goto_event(tui *t, uint32_t ev)
 {
 	if (t->focus != VIEW_TRACE)
 		tui_show_view(t, VIEW_TRACE);
-	vs_list_set_rows(&t->list[VIEW_TRACE], tui_result(t)->trace.n_events);
-	vs_list_goto(&t->list[VIEW_TRACE], ev);
+	vs_list_set_rows(&t->views[VIEW_TRACE].list, tui_result(t)->trace.n_events);
+	vs_list_goto(&t->views[VIEW_TRACE].list, ev);
 	tui_select_focus(t);
 	return RES_REDRAW | RES_DETAIL;
 }
@@ -212,7 +212,7 @@ unsigned tui_goto_round_event(tui *t, int32_t round, uint32_t ev)
 
 static int32_t rules_view_rule(const tui *t)
 {
-	size_t row = t->list[VIEW_RULES].cursor;
+	size_t row = t->views[VIEW_RULES].list.cursor;
 	return row < t->n_rule_rows ? t->rule_rows[row] : -1;
 }
 
@@ -222,15 +222,15 @@ int32_t tui_rule_under_cursor(tui *t)
 	switch (t->focus) {
 	case VIEW_TRACE:
 		if (tui_result(t)->trace.n_events)
-			return trace_event(&tui_result(t)->trace, t->list[VIEW_TRACE].cursor).rule;
+			return trace_event(&tui_result(t)->trace, t->views[VIEW_TRACE].list.cursor).rule;
 		return -1;
 	case VIEW_DETAIL:
-		if (t->list[VIEW_DETAIL].cursor < t->drows.n && t->drows.items[t->list[VIEW_DETAIL].cursor].rule >= 0)
-			return t->drows.items[t->list[VIEW_DETAIL].cursor].rule;
+		if (t->views[VIEW_DETAIL].list.cursor < t->drows.n && t->drows.items[t->views[VIEW_DETAIL].list.cursor].rule >= 0)
+			return t->drows.items[t->views[VIEW_DETAIL].list.cursor].rule;
 		return t->dkind == DETAIL_RULE ? t->drule : -1;
 	case VIEW_GRAPH: {
 		int32_t g, n;
-		vs_graph_row_node(&t->grows, session_model(&t->s), t->list[VIEW_GRAPH].cursor, &g, &n);
+		vs_graph_row_node(&t->grows, session_model(&t->s), t->views[VIEW_GRAPH].list.cursor, &g, &n);
 		if (g >= 0 && n >= 0 && r->claim[g][n] >= 0)
 			return r->fusions[r->claim[g][n]].rule;
 		return rules_view_rule(t);   /* else the rule of the rules view */
@@ -242,8 +242,8 @@ int32_t tui_rule_under_cursor(tui *t)
 
 char *tui_row_label(tui *t, enum tui_view v, size_t row, char *buf, size_t size)
 {
-	if (t->views[v]->row_label)
-		return t->views[v]->row_label(t, row, buf, size);
+	if (t->views[v].ops->row_label)
+		return t->views[v].ops->row_label(t, row, buf, size);
 	snprintf(buf, size, "line %zu", row + 1);
 	return buf;
 }
@@ -283,10 +283,10 @@ void tui_rebuild_rule_rows(tui *t)
 	for (size_t a = 0; a < r->trace.n_attempts; a++)   /* a rule that did not run has one such attempt */
 		if (r->trace.attempts[a].anchor < 0 && (size_t)r->trace.attempts[a].rule < t->n_rule_rows)
 			t->rule_marks[r->trace.attempts[a].rule].not_run = r->trace.attempts[a].reason;
-	vs_list_set_rows(&t->list[VIEW_RULES], t->n_rule_rows);
+	vs_list_set_rows(&t->views[VIEW_RULES].list, t->n_rule_rows);
 	for (size_t i = 0; i < t->n_rule_rows; i++)
 		if (t->rule_rows[i] == keep) {
-			vs_list_goto(&t->list[VIEW_RULES], i);
+			vs_list_goto(&t->views[VIEW_RULES].list, i);
 			break;
 		}
 }
@@ -315,7 +315,7 @@ static void autosave_recovery(tui *t)
 void tui_remember_spot(tui *t)
 {
 	const fd_match_result *r = tui_result(t);
-	uint32_t ev = (uint32_t)t->list[VIEW_TRACE].cursor;
+	uint32_t ev = (uint32_t)t->views[VIEW_TRACE].list.cursor;
 	uint32_t a = vs_attempt_of(&r->trace, ev);
 	t->spot.valid = a != UINT32_MAX;
 	t->spot.round = t->round;
@@ -332,7 +332,7 @@ static void restore_spot(tui *t)
 	t->round = t->spot.round;
 	clamp_round(t);
 	const fd_match_result *r = tui_result(t);
-	vs_list_set_rows(&t->list[VIEW_TRACE], r->trace.n_events);
+	vs_list_set_rows(&t->views[VIEW_TRACE].list, r->trace.n_events);
 	if (!t->spot.valid)
 		return;
 	t->spot.valid = false;
@@ -340,7 +340,7 @@ static void restore_spot(tui *t)
 		const fd_attempt *a = &r->trace.attempts[i];
 		if (a->rule == t->spot.rule && a->graph == t->spot.graph && a->anchor == t->spot.anchor) {
 			uint32_t off = t->spot.offset < a->n_events ? t->spot.offset : (a->n_events ? a->n_events - 1 : 0);
-			vs_list_goto(&t->list[VIEW_TRACE], a->first_event + off);
+			vs_list_goto(&t->views[VIEW_TRACE].list, a->first_event + off);
 			return;
 		}
 	}
@@ -351,10 +351,6 @@ void tui_refresh(tui *t)
 	t->run_gen++;
 	tui_rebuild_rule_rows(t);
 	restore_spot(t);
-	if (t->diff_valid) {
-		session_diff_release(&t->diff);
-		t->diff_valid = false;
-	}
 	tui_compare_refresh(t);
 	autosave_recovery(t);
 }

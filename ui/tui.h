@@ -68,18 +68,26 @@ enum detail_kind { DETAIL_NONE, DETAIL_RULE, DETAIL_NODE };
 typedef struct tui tui;
 typedef struct view_ops view_ops;   /* view.h */
 
+/* One view's state, in one place: what the framework keeps for every view,
+ * and data, the view's own (a struct its view_ops' open makes when the tui
+ * starts and its close frees; NULL for a view with none). */
+typedef struct tui_view_state {
+	const view_ops *ops;
+	vs_list list;       /* cursor and scroll: moved by the view and by the loop */
+	int hoff;           /* scrolled right by this many columns (Left / Right, handlers.c) */
+	char search[128];   /* the last search (/), for n and N */
+	void *data;
+} tui_view_state;
+
 struct tui {
 	fd_session s;
-	const view_ops *const *views;   /* [VIEW_COUNT], wired by run.c */
+	tui_view_state views[VIEW_COUNT];   /* each view's state, its ops wired by run.c */
 	const char *model_path;
 	char rules_label[256];      /* "rules/ (7)" */
-	vs_list list[VIEW_COUNT];
-	int hoff[VIEW_COUNT];       /* view v scrolled right by this many columns (Left / Right) */
 	enum tui_view focus;        /* the view keys go to */
 	enum tui_view main_view;    /* what the wide layout's right pane shows */
 	enum tui_view stack[32];    /* for q: the views we came from */
 	int depth;
-	char search[VIEW_COUNT][128];
 	vs_breakpoints bps;
 	vs_graph_rows grows;
 	/* rules view rows: rule indices in run order (priority) */
@@ -106,9 +114,6 @@ struct tui {
 	enum detail_kind dkind;
 	int32_t drule, dgraph, dnode;
 	VEC(detail_row) drows;
-	/* diff against the rules as loaded */
-	fd_session_diff diff;
-	bool diff_valid;
 	unsigned run_gen;           /* counts the re-runs (tui_refresh): views rebuild what they derived */
 	/* messages */
 	char msg[512];

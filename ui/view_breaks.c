@@ -53,7 +53,7 @@ static unsigned add_by_name(tui *t)
 			return RES_REDRAW;
 		}
 	unsigned res = tui_toggle_breakpoint(t, &bp);
-	t->list[VIEW_BREAKS].cursor = t->bps.n - 1;
+	t->views[VIEW_BREAKS].list.cursor = t->bps.n - 1;
 	return res;
 }
 
@@ -61,7 +61,7 @@ static unsigned action(tui *t, enum tui_action a)
 {
 	if (a == ACT_ADD_BREAKPOINT)
 		return add_by_name(t);
-	size_t row = t->list[VIEW_BREAKS].cursor;
+	size_t row = t->views[VIEW_BREAKS].list.cursor;
 	if (!t->bps.n || row >= t->bps.n)
 		return a == ACT_BREAKPOINT || a == ACT_ENTER ? RES_REDRAW : RES_UNHANDLED;
 	if (a == ACT_BREAKPOINT) {
@@ -75,7 +75,7 @@ static unsigned action(tui *t, enum tui_action a)
 		const fd_match_result *r = tui_result(t);   /* the round being stepped */
 		vs_breakpoints one = { &t->bps.items[row], 1, 1 };
 		bool moved;
-		uint32_t cur = (uint32_t)t->list[VIEW_TRACE].cursor;
+		uint32_t cur = (uint32_t)t->views[VIEW_TRACE].list.cursor;
 		uint32_t to = vs_stepper_move(r, &one, cur, STEP_CONTINUE, &moved);
 		if (!moved && r->trace.n_events && vs_bp_hit(&one, r, 0))
 			to = 0, moved = true;

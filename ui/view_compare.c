@@ -77,7 +77,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 /* The row's node and, in the status line, fusiondbg's why. */
 static void select_row(tui *t)
 {
-	size_t row = t->list[VIEW_COMPARE].cursor;
+	size_t row = t->views[VIEW_COMPARE].list.cursor;
 	if (!t->cmp_valid || t->cmp.record || row == 0)
 		return;
 	size_t i = nth(t, row);
@@ -91,7 +91,7 @@ static void select_row(tui *t)
 
 static unsigned action(tui *t, enum tui_action a)
 {
-	size_t row = t->list[VIEW_COMPARE].cursor;
+	size_t row = t->views[VIEW_COMPARE].list.cursor;
 	if (a != ACT_ENTER)
 		return RES_UNHANDLED;
 	if (!t->cmp_valid || t->cmp.record || row == 0)
@@ -104,8 +104,8 @@ static unsigned action(tui *t, enum tui_action a)
 	if (gr == VS_NONE)
 		return RES_REDRAW;
 	unsigned res = tui_show_view(t, VIEW_GRAPH);
-	vs_list_set_rows(&t->list[VIEW_GRAPH], vs_graph_rows_count(&t->grows));
-	vs_list_goto(&t->list[VIEW_GRAPH], gr);
+	vs_list_set_rows(&t->views[VIEW_GRAPH].list, vs_graph_rows_count(&t->grows));
+	vs_list_goto(&t->views[VIEW_GRAPH].list, gr);
 	tui_set_detail_node(t, r->graph, r->node);
 	return res | RES_DETAIL;
 }

@@ -26,7 +26,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 
 static unsigned action(tui *t, enum tui_action a)
 {
-	size_t row = t->list[VIEW_DETAIL].cursor;
+	size_t row = t->views[VIEW_DETAIL].list.cursor;
 	const detail_row *d = row < t->drows.n ? &t->drows.items[row] : NULL;
 	switch (a) {
 	case ACT_EDIT:
@@ -53,7 +53,7 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 	default:
 		/* moving inside the detail must not rebuild it from another view's selection */
-		return tui_list_move(&t->list[VIEW_DETAIL], a) ? RES_REDRAW : RES_UNHANDLED;
+		return tui_list_move(&t->views[VIEW_DETAIL].list, a) ? RES_REDRAW : RES_UNHANDLED;
 	}
 }
 

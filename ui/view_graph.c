@@ -80,7 +80,7 @@ typedef struct columns {
 
 static columns layout_columns(tui *t, int w)
 {
-	const vs_list *l = &t->list[VIEW_GRAPH];
+	const vs_list *l = &t->views[VIEW_GRAPH].list;
 	const fd_model *m = session_model(&t->s);
 	int name = 4, op = 4, shape = 0, tag = 0, indent = 0;
 	for (int i = 0; i < l->height; i++) {
@@ -170,7 +170,7 @@ static int content_width(tui *t)
 static void select_row(tui *t)
 {
 	int32_t g, n;
-	row_node(t, t->list[VIEW_GRAPH].cursor, &g, &n);
+	row_node(t, t->views[VIEW_GRAPH].list.cursor, &g, &n);
 	if (g >= 0)
 		tui_set_detail_node(t, g, n);
 }
@@ -178,7 +178,7 @@ static void select_row(tui *t)
 static unsigned action(tui *t, enum tui_action a)
 {
 	int32_t g, n;
-	row_node(t, t->list[VIEW_GRAPH].cursor, &g, &n);
+	row_node(t, t->views[VIEW_GRAPH].list.cursor, &g, &n);
 	if (g < 0)
 		return RES_UNHANDLED;
 	switch (a) {

@@ -78,8 +78,8 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 
 static void select_row(tui *t)
 {
-	if (t->list[VIEW_RULES].cursor < t->n_rule_rows)
-		tui_set_detail_rule(t, t->rule_rows[t->list[VIEW_RULES].cursor]);
+	if (t->views[VIEW_RULES].list.cursor < t->n_rule_rows)
+		tui_set_detail_rule(t, t->rule_rows[t->views[VIEW_RULES].list.cursor]);
 }
 
 /* The attempt best read first: a firing, else the closest near-miss. */
@@ -103,9 +103,9 @@ static unsigned no_anchor(tui *t, int32_t rule)
 
 static unsigned action(tui *t, enum tui_action a)
 {
-	if (t->list[VIEW_RULES].cursor >= t->n_rule_rows)
+	if (t->views[VIEW_RULES].list.cursor >= t->n_rule_rows)
 		return RES_UNHANDLED;
-	int32_t ri = t->rule_rows[t->list[VIEW_RULES].cursor];
+	int32_t ri = t->rule_rows[t->views[VIEW_RULES].list.cursor];
 	const fd_rule *rule = &session_rules(&t->s)->rules[ri];
 	const fd_match_result *r = session_result(&t->s);
 	int32_t round = 1;

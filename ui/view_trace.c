@@ -156,7 +156,7 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 		display_text(y + 1, x + 1, w - 1, ROLE_DIM, 0, "no events: no rule had an anchor in this model");
 		return;
 	}
-	uint32_t ev = (uint32_t)t->list[VIEW_TRACE].cursor;
+	uint32_t ev = (uint32_t)t->views[VIEW_TRACE].list.cursor;
 	fd_event cur = trace_event(&r->trace, ev);
 	const fd_event *e = &cur;
 	fd_event_text tx;
@@ -205,7 +205,7 @@ static bool cursor_event(tui *t, fd_event *e)
 	const fd_match_result *r = res(t);
 	if (r->trace.n_events == 0)
 		return false;
-	*e = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
+	*e = trace_event(&r->trace, t->views[VIEW_TRACE].list.cursor);
 	return true;
 }
 
