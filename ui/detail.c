@@ -144,7 +144,7 @@ static void round_rows(tui *t, int32_t g, int32_t node)
 			        sizeof members - strlen(members) - 1);
 		}
 		add(t, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "round %d: fusion #%d by %s %s %s: %s",
-		    (int)k, (int)f, rule->name, G.arrow, rule->target_op ? rule->target_op : "?", members);
+		    (int)k, (int)f, rule->name, t->disp->g->arrow, rule->target_op ? rule->target_op : "?", members);
 	}
 }
 
@@ -170,7 +170,7 @@ static void build_node(tui *t)
 		const fd_rule *rule = &r->rules->rules[fu->rule];
 		char b1[160], b2[160], b3[160], b4[160], b5[160];
 		add(t, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "fusion #%d by %s: %d nodes %s %s", f,
-		    rule->name, fu->n_nodes, G.arrow, rule->target_op ? rule->target_op : "?");
+		    rule->name, fu->n_nodes, t->disp->g->arrow, rule->target_op ? rule->target_op : "?");
 		/* every member, each name cut; the row cuts the list (head…tail) */
 		strbuf members = { 0 };
 		const int32_t *ids = fusion_ids(r, fu->nodes);
@@ -292,7 +292,7 @@ static void build_rule(tui *t)
 	diags_init(&lint);
 	session_rule_lint(&t->s, t->drule, &lint);
 	for (size_t i = 0; i < lint.n; i++)
-		add(t, ROLE_WARN, t->drule, NULL, "%s %d:%d %s", G.warn, lint.items[i].pos.line, lint.items[i].pos.col,
+		add(t, ROLE_WARN, t->drule, NULL, "%s %d:%d %s", t->disp->g->warn, lint.items[i].pos.line, lint.items[i].pos.col,
 		    lint.items[i].message);
 	diags_release(&lint);
 	add(t, st->effect_times ? ROLE_FIRED : ROLE_NORMAL, t->drule, NULL,
@@ -309,7 +309,7 @@ static void build_rule(tui *t)
 	if (rungs[0])
 		add(t, ROLE_DIM, t->drule, NULL, "%s", rungs);
 	if (r->target_op)
-		add(t, ROLE_NORMAL, t->drule, NULL, "%s %s%s%s", G.arrow, r->target_op, r->kernel_name ? ", kernel " : "",
+		add(t, ROLE_NORMAL, t->drule, NULL, "%s %s%s%s", t->disp->g->arrow, r->target_op, r->kernel_name ? ", kernel " : "",
 		    r->kernel_name ? r->kernel_name : "");
 	add(t, ROLE_HEADER, t->drule, NULL, "values (e edits the one under the cursor)");
 	char val[64] = "";

@@ -102,7 +102,7 @@ static unsigned hscroll(tui *t, int dir)
 {
 	enum tui_view v = t->focus;
 	const view_ops *ops = t->views[v].ops;
-	int w = display_pane_width(v), step = w / 4 > 8 ? w / 4 : 8;
+	int w = display_pane_width(t, v), step = w / 4 > 8 ? w / 4 : 8;
 	if (dir < 0) {
 		if (t->views[v].hoff == 0) {
 			tui_message(t, ROLE_WARN, "at the left edge (Right scrolls)");
@@ -238,7 +238,7 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 		int64_t delta = a == ACT_PRIORITY_UP ? 10 : -10;
 		int64_t before = r->priority;
 		rc = session_bump_priority(&t->s, rule, delta, &d);
-		snprintf(what, sizeof what, "%s priority %lld %s %lld", rs->rules[rule].name, (long long)before, G.arrow,
+		snprintf(what, sizeof what, "%s priority %lld %s %lld", rs->rules[rule].name, (long long)before, t->disp->g->arrow,
 		         (long long)rs->rules[rule].priority);
 	}
 	t->edit_ms = clock_ms() - t0;

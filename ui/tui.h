@@ -67,6 +67,7 @@ enum detail_kind { DETAIL_NONE, DETAIL_RULE, DETAIL_NODE };
 
 typedef struct tui tui;
 typedef struct view_ops view_ops;   /* view.h */
+typedef struct display display;     /* display.h: curses */
 
 /* One view's state, in one place: what the framework keeps for every view,
  * and data, the view's own (a struct its view_ops' open makes when the tui
@@ -123,6 +124,7 @@ struct tui {
 	tui_input in;
 	int lines, cols;
 	bool wide;                  /* two-pane layout */
+	display *disp;              /* the screen: curses, theme, glyphs, clip, panes (display.c, layout.c) */
 	bool use_mouse;
 	int export_kind;            /* export_menu.c: the kind of picture chosen last, and its depth */
 	int export_depth;

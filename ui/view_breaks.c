@@ -22,17 +22,17 @@ static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
 	if (!t->bps.n) {
-		display_text(y, x + 1, w - 1, ROLE_DIM, 0,
+		display_text(t->disp, y, x + 1, w - 1, ROLE_DIM, 0,
 		             "no breakpoints: b on a rule, a node or a trace event sets one; c runs to the next");
 		return;
 	}
 	char buf[512];
 	bool cur = cursor && t->focus == VIEW_BREAKS;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
-	int nx = display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : ROLE_BREAK, 0, G.breakpoint);
-	display_text(y, nx + 1, x + w - nx - 1, cur ? ROLE_CURSOR : ROLE_NORMAL, 0,
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
+	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
+	int nx = display_text(t->disp, y, x + 1, w - 1, cur ? ROLE_CURSOR : ROLE_BREAK, 0, t->disp->g->breakpoint);
+	display_text(t->disp, y, nx + 1, x + w - nx - 1, cur ? ROLE_CURSOR : ROLE_NORMAL, 0,
 	             vs_bp_describe(&t->bps.items[row], session_result(&t->s), buf, sizeof buf));
 }
 

@@ -71,7 +71,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	char buf[2048];
 	int role;
 	text_of(t, row, buf, sizeof buf, &role);
-	display_list_row(y, x, w, cursor && t->focus == VIEW_COMPARE, role, buf);
+	display_list_row(t->disp, y, x, w, cursor && t->focus == VIEW_COMPARE, role, buf);
 }
 
 /* The row's node and, in the status line, fusiondbg's why. */

@@ -19,9 +19,9 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	const detail_row *d = &t->drows.items[row];
 	bool cur = cursor && t->focus == VIEW_DETAIL;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
-	display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : d->role, 0, d->text);
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
+	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
+	display_text(t->disp, y, x + 1, w - 1, cur ? ROLE_CURSOR : d->role, 0, d->text);
 }
 
 static unsigned action(tui *t, enum tui_action a)

@@ -116,7 +116,7 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	case DR_PEAK:
 		*role = ROLE_HEADER;
 		snprintf(buf, size, "peak memory (main graph): as loaded %s %s now %s   (no fusion: %s)",
-		         estimate_format_bytes(df->peak_before_bytes, b1, sizeof b1), G.arrow,
+		         estimate_format_bytes(df->peak_before_bytes, b1, sizeof b1), t->disp->g->arrow,
 		         estimate_format_bytes(df->peak_after_bytes, b2, sizeof b2),
 		         estimate_format_bytes(df->peak_unfused_bytes, b3, sizeof b3));
 		break;
@@ -135,21 +135,21 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		const fd_edit *e = &t->s.edits[d->i];
 		*role = ROLE_EDITED;
 		snprintf(buf, size, "  %s.%s: %s %s %s", rs->rules[e->rule].name, e->path, e->old_text ? e->old_text : "(absent)",
-		         G.arrow, e->new_text ? e->new_text : "(absent)");
+		         t->disp->g->arrow, e->new_text ? e->new_text : "(absent)");
 		break;
 	}
 	case DR_RULE: {
 		const fd_rule_change *c = &df->rules[d->i];
 		char pr[96] = "", en[64] = "";
 		if (c->priority_before != c->priority_after)
-			snprintf(pr, sizeof pr, " priority %lld %s %lld", (long long)c->priority_before, G.arrow,
+			snprintf(pr, sizeof pr, " priority %lld %s %lld", (long long)c->priority_before, t->disp->g->arrow,
 			         (long long)c->priority_after);
 		if (c->enabled_before != c->enabled_after)
 			snprintf(en, sizeof en, " %s", c->enabled_after ? "enabled" : "disabled");
 		*role = c->effect_after > c->effect_before ? ROLE_GAIN : c->effect_after < c->effect_before ? ROLE_LOSS
 		      : ROLE_NORMAL;
 		snprintf(buf, size, "  %s:%s%s fired %lld %s %lld", rs->rules[c->rule].name, pr, en,
-		         (long long)c->effect_before, G.arrow, (long long)c->effect_after);
+		         (long long)c->effect_before, t->disp->g->arrow, (long long)c->effect_after);
 		break;
 	}
 	case DR_FUSION: {
@@ -166,7 +166,7 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		} else {
 			*role = ROLE_WARN;
 			const char *before = fusion_nodes(t, c, false, was, sizeof was);
-			snprintf(buf, size, "  ~ changed %s %s %s @ %s: %s", before, G.arrow,
+			snprintf(buf, size, "  ~ changed %s %s %s @ %s: %s", before, t->disp->g->arrow,
 			         fusion_nodes(t, c, true, nodes, sizeof nodes), node, nodes);
 		}
 		break;
@@ -190,7 +190,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	char buf[1024];
 	int role;
 	text_of(t, row, buf, sizeof buf, &role);
-	display_list_row(y, x, w, cursor && t->focus == VIEW_DIFF, role, buf);
+	display_list_row(t->disp, y, x, w, cursor && t->focus == VIEW_DIFF, role, buf);
 }
 
 static unsigned action(tui *t, enum tui_action a)

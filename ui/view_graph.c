@@ -138,28 +138,28 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	int end = x + w;
 	bool cur = cursor && t->focus == VIEW_GRAPH;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
 	int base = cur ? ROLE_CURSOR : ROLE_NORMAL;
 	bool bp = node_has_bp(t, g, n);
-	x = display_text(y, x, end - x, bp ? ROLE_BREAK : base, 0, bp ? G.breakpoint : cursor ? G.cursor : " ");
+	x = display_text(t->disp, y, x, end - x, bp ? ROLE_BREAK : base, 0, bp ? t->disp->g->breakpoint : cursor ? t->disp->g->cursor : " ");
 	int rrole = f >= 0 ? ROLE_RULE0 + r->fusions[f].rule % ROLE_RULE_COLOURS : base;
-	x = display_text(y, x, end - x, rrole, 0, f >= 0 ? G.bar : " ");
+	x = display_text(t->disp, y, x, end - x, rrole, 0, f >= 0 ? t->disp->g->bar : " ");
 	columns k = layout_columns(t, w);
 	cells c;
 	row_cells(t, g, n, &c);
 	char pad[64];
 	snprintf(pad, sizeof pad, "%*s", gr->depth * 2 < 60 ? gr->depth * 2 : 60, "");
-	x = display_text(y, x, end - x, base, 0, pad);
+	x = display_text(t->disp, y, x, end - x, base, 0, pad);
 	int name_w = k.indent + k.name - (int)strlen(pad);   /* columns align across indents */
-	display_text_mid(y, x, name_w - 1, base, 0, node->name);
+	display_text_mid(t->disp, y, x, name_w - 1, base, 0, node->name);
 	x += name_w;
-	display_text(y, x, k.op - 1, cur ? ROLE_CURSOR : ROLE_HEADER, 0, c.op);
+	display_text(t->disp, y, x, k.op - 1, cur ? ROLE_CURSOR : ROLE_HEADER, 0, c.op);
 	x += k.op;
 	if (k.shape > 1)
-		display_text_mid(y, x, k.shape - 1, cur ? ROLE_CURSOR : ROLE_DIM, 0, c.shape);
+		display_text_mid(t->disp, y, x, k.shape - 1, cur ? ROLE_CURSOR : ROLE_DIM, 0, c.shape);
 	x += k.shape;
 	if (f >= 0)
-		display_text(y, x, end - x, cur ? ROLE_CURSOR : rrole, 0, c.tag);
+		display_text(t->disp, y, x, end - x, cur ? ROLE_CURSOR : rrole, 0, c.tag);
 }
 
 static int content_width(tui *t)

@@ -154,7 +154,7 @@ static void build(tui *t, help_view *hv, int width)
 static const help_row *row_at(tui *t, size_t row)
 {
 	help_view *hv = t->views[VIEW_HELP].data;
-	int width = display_pane_width(VIEW_HELP);
+	int width = display_pane_width(t, VIEW_HELP);
 	if (width <= 0)
 		width = t->cols - 2;
 	if (width != hv->width || hv->km != &t->km || hv->km_n != t->km.n || !hv->rows.n)
@@ -182,14 +182,14 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 		return;
 	bool cur = cursor && t->focus == VIEW_HELP;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
+	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
 	if (!r->action) {
-		display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : r->role, 0, r->text);
+		display_text(t->disp, y, x + 1, w - 1, cur ? ROLE_CURSOR : r->role, 0, r->text);
 		return;
 	}
-	display_text(y, x + 2, KEYS_W - 1, cur ? ROLE_CURSOR : ROLE_KEY, 0, r->keys);
-	display_text(y, x + 2 + KEYS_W, w - KEYS_W - 2, cur ? ROLE_CURSOR : r->role, 0, r->text);
+	display_text(t->disp, y, x + 2, KEYS_W - 1, cur ? ROLE_CURSOR : ROLE_KEY, 0, r->keys);
+	display_text(t->disp, y, x + 2 + KEYS_W, w - KEYS_W - 2, cur ? ROLE_CURSOR : r->role, 0, r->text);
 }
 
 static const enum tui_action hints[] = { ACT_MOVE_DOWN, ACT_MOVE_PAGE_DOWN, ACT_SEARCH, ACT_BACK, ACT_NONE };

@@ -88,7 +88,7 @@ static void value_text(tui *t, const fd_timeline *tl, double v, char *buf, size_
 	char b[32];
 	estimate_format_bytes((int64_t)(v + 0.5), b, sizeof b);
 	if (tl->unit[0])
-		snprintf(buf, size, "%s %s %s", b, G.times, tl->unit);
+		snprintf(buf, size, "%s %s %s", b, t->disp->g->times, tl->unit);
 	else
 		snprintf(buf, size, "%s", b);
 }
@@ -151,7 +151,7 @@ static const char *change_text(tui *t, const fd_binding_change *c, char *buf, si
 		         code[0] ? ": " : "", code, def ? " " : "", def ? def->summary : "", "");
 	} else {
 		*role = ROLE_WARN;
-		snprintf(buf, size, "  ~ changed %s %s %s @ %s", rs->rules[c->rule_before].name, G.arrow,
+		snprintf(buf, size, "  ~ changed %s %s %s @ %s", rs->rules[c->rule_before].name, t->disp->g->arrow,
 		         rs->rules[c->rule_after].name, node);
 	}
 	return buf;
@@ -171,7 +171,7 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		*role = ROLE_HEADER;
 		if (e->n_graphs > 0)
 			snprintf(buf, size, "main graph: peak %s %s %s (est.)",
-			         estimate_format_peak(m, &e->graphs[0].before, b1, sizeof b1), G.arrow,
+			         estimate_format_peak(m, &e->graphs[0].before, b1, sizeof b1), t->disp->g->arrow,
 			         estimate_format_peak(m, &e->graphs[0].after, b2, sizeof b2));
 		else
 			snprintf(buf, size, "no graph");
@@ -184,14 +184,14 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		const fd_binding_diff *bd = session_binding_diff(&t->s);
 		*role = ROLE_HEADER;
 		snprintf(buf, size, "last binding change %s: %zu gained, %zu lost, %zu changed; peak after fusion %s %s %s",
-		         bd->what, bd->n_gained, bd->n_lost, bd->n_changed, bd->peak_old[1], G.arrow, bd->peak_new[1]);
+		         bd->what, bd->n_gained, bd->n_lost, bd->n_changed, bd->peak_old[1], t->disp->g->arrow, bd->peak_new[1]);
 		break;
 	}
 	case MR_CHANGE:
 		return change_text(t, &session_binding_diff(&t->s)->changes[r->i], buf, size, role);
 	case MR_HEAD:
 		*role = ROLE_HEADER;
-		snprintf(buf, size, " step  node  before fusion  after fusion   (bars: %s before, %s after)", G.info, G.fused);
+		snprintf(buf, size, " step  node  before fusion  after fusion   (bars: %s before, %s after)", t->disp->g->info, t->disp->g->fused);
 		break;
 	case MR_STEP: {
 		int32_t k = (int32_t)r->i;
@@ -226,7 +226,7 @@ static void draw_bars(tui *t, const fd_timeline *tl, int y, int x, int w, int32_
 		return;
 	int nb = (int)(tl->live[0][k] / top * w + 0.5), na = (int)(tl->live[1][k] / top * w + 0.5);
 	for (int i = 0; i < w && i < nb; i++)
-		display_text(y, x + i, 1, i < na ? ROLE_FIRED : ROLE_DIM, 0, i < na ? G.fused : G.info);
+		display_text(t->disp, y, x + i, 1, i < na ? ROLE_FIRED : ROLE_DIM, 0, i < na ? t->disp->g->fused : t->disp->g->info);
 }
 
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
@@ -236,15 +236,15 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	text_of(t, row, buf, sizeof buf, &role);
 	bool cur = cursor && t->focus == VIEW_MEMORY;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
+	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
 	memory_view *mv = t->views[VIEW_MEMORY].data;
 	const fd_timeline *tl = &mv->tl;
 	const int value_w = mv->value_w;
 	const struct mem_row *r = &mv->rows.items[row];
 	int rr = cur ? ROLE_CURSOR : role;
 	if (r->kind != MR_STEP && r->kind != MR_HEAD) {
-		display_text(y, x + 1, w - 1, rr, 0, buf);
+		display_text(t->disp, y, x + 1, w - 1, rr, 0, buf);
 		return;
 	}
 	/* columns sized to the pane: step, node, before, after, then the bars
@@ -258,29 +258,29 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	/* nothing drawn past the pane's right edge */
 #define CLIP(x_, w_) ((x_) >= end ? 0 : (x_) + (w_) > end ? end - (x_) : (w_))
 	if (r->kind == MR_HEAD) {
-		at = display_text(y, at, end - at, rr, 0, " step ");
-		display_text(y, at, CLIP(at, node_w), rr, 0, "node");
+		at = display_text(t->disp, y, at, end - at, rr, 0, " step ");
+		display_text(t->disp, y, at, CLIP(at, node_w), rr, 0, "node");
 		at += node_w + 1;
-		display_text(y, at, CLIP(at, value_w), rr, 0, "before");
+		display_text(t->disp, y, at, CLIP(at, value_w), rr, 0, "before");
 		at += value_w + 1;
-		display_text(y, at, CLIP(at, value_w), rr, 0, "after");
+		display_text(t->disp, y, at, CLIP(at, value_w), rr, 0, "after");
 		at += value_w + 1;
-		snprintf(b1, sizeof b1, "%s before %s after", G.info, G.fused);
-		display_text(y, at, CLIP(at, end - at), rr, 0, b1);
+		snprintf(b1, sizeof b1, "%s before %s after", t->disp->g->info, t->disp->g->fused);
+		display_text(t->disp, y, at, CLIP(at, end - at), rr, 0, b1);
 		return;
 	}
 	int32_t k = (int32_t)r->i;
 	snprintf(num, sizeof num, "%5d ", k);
-	at = display_text(y, at, end - at, rr, 0, num);
-	display_text(y, at, CLIP(at, node_w), rr, 0, g->topo_order && k < g->n_nodes ? g->nodes[g->topo_order[k]].name : "?");
+	at = display_text(t->disp, y, at, end - at, rr, 0, num);
+	display_text(t->disp, y, at, CLIP(at, node_w), rr, 0, g->topo_order && k < g->n_nodes ? g->nodes[g->topo_order[k]].name : "?");
 	at += node_w + 1;
 	value_text(t, tl, tl->live[0][k], b1, sizeof b1);
 	value_text(t, tl, tl->live[1][k], b2, sizeof b2);
 	int x1 = at + value_w - display_width(b1);
-	display_text(y, x1, CLIP(x1, value_w), rr, 0, b1);
+	display_text(t->disp, y, x1, CLIP(x1, value_w), rr, 0, b1);
 	at += value_w + 1;
 	int x2 = at + value_w - display_width(b2);
-	display_text(y, x2, CLIP(x2, value_w), rr, 0, b2);
+	display_text(t->disp, y, x2, CLIP(x2, value_w), rr, 0, b2);
 	at += value_w + 2;
 	int bar_w = end - at - mark_w;
 	if (bar_w > 60)
@@ -292,7 +292,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	const char *mark = k == tl->peak_step[0] && k == tl->peak_step[1] ? "< peak"
 	                 : k == tl->peak_step[0] ? "< before" : k == tl->peak_step[1] ? "< after" : NULL;
 	if (mark && at < end)
-		display_text(y, at, end - at, cur ? ROLE_CURSOR : ROLE_LOSS, 0, mark);
+		display_text(t->disp, y, at, end - at, cur ? ROLE_CURSOR : ROLE_LOSS, 0, mark);
 #undef CLIP
 }
 

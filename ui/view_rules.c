@@ -47,19 +47,19 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	attr_t cur = cursor && t->focus == VIEW_RULES ? A_REVERSE : 0;
 	int end = x + w;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
 	int base = cur ? ROLE_CURSOR : r->enabled ? ROLE_NORMAL : ROLE_DIM;
-	x = display_text(y, x, end - x, rule_has_bp(t, ri) ? ROLE_BREAK : base, 0,
-	                 rule_has_bp(t, ri) ? G.breakpoint : cursor ? G.cursor : " ");
+	x = display_text(t->disp, y, x, end - x, rule_has_bp(t, ri) ? ROLE_BREAK : base, 0,
+	                 rule_has_bp(t, ri) ? t->disp->g->breakpoint : cursor ? t->disp->g->cursor : " ");
 	char buf[64];
 	snprintf(buf, sizeof buf, "%4lld ", (long long)r->priority);
-	x = display_text(y, x, end - x, rule_edited(t, ri) ? ROLE_EDITED : base, 0, buf);
+	x = display_text(t->disp, y, x, end - x, rule_edited(t, ri) ? ROLE_EDITED : base, 0, buf);
 	/* enabled ✓, disabled ✗, enabled with lint warnings ! (the detail lists them) */
 	const struct rule_mark *mk = &t->rule_marks[ri];
-	x = display_text(y, x, end - x, !r->enabled ? ROLE_FAIL : mk->lint ? ROLE_WARN : cur ? ROLE_CURSOR : ROLE_PASS, 0,
-	                 !r->enabled ? G.fail : mk->lint ? G.warn : G.pass);
-	x = display_text(y, x + 1, end - x - 1, ROLE_RULE0 + ri % ROLE_RULE_COLOURS, 0,
-	                 st->effect_times ? G.fused : " ");
+	x = display_text(t->disp, y, x, end - x, !r->enabled ? ROLE_FAIL : mk->lint ? ROLE_WARN : cur ? ROLE_CURSOR : ROLE_PASS, 0,
+	                 !r->enabled ? t->disp->g->fail : mk->lint ? t->disp->g->warn : t->disp->g->pass);
+	x = display_text(t->disp, y, x + 1, end - x - 1, ROLE_RULE0 + ri % ROLE_RULE_COLOURS, 0,
+	                 st->effect_times ? t->disp->g->fused : " ");
 	/* fired / anchors tried, ! when it tried and never fired; a rule that did not run says why */
 	char counts[48];
 	if (mk->not_run)
@@ -72,8 +72,8 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	int name_w = end - x - 1 - cw;
 	char name[160];
 	snprintf(name, sizeof name, "%s%s", r->name, rule_edited(t, ri) ? "*" : "");
-	display_text(y, x + 1, name_w, base, 0, name);
-	display_text(y, end - cw, cw, st->effect_times ? (cur ? ROLE_CURSOR : ROLE_FIRED) : base, 0, counts);
+	display_text(t->disp, y, x + 1, name_w, base, 0, name);
+	display_text(t->disp, y, end - cw, cw, st->effect_times ? (cur ? ROLE_CURSOR : ROLE_FIRED) : base, 0, counts);
 }
 
 static void select_row(tui *t)
