@@ -30,7 +30,7 @@ void display_layout(tui *t)
 		int lw = t->cols * 2 / 5;
 		if (lw < 34) lw = 34;
 		if (lw > 56) lw = 56;
-		int rules_h = (int)t->n_rule_rows + 2;
+		int rules_h = (int)tui_rules(t)->n_rows + 2;
 		if (rules_h > body_h / 2) rules_h = body_h / 2;
 		if (rules_h < 5) rules_h = 5;
 		if (t->focus == VIEW_HELP || t->focus == VIEW_DIFF) {
@@ -112,7 +112,7 @@ static void draw_view(tui *t, enum tui_view v)
 		snprintf(right + strlen(right), sizeof right - strlen(right), "%scol %d", n ? "  " : "", off + 1);
 	char title[160];
 	if (tui_n_rounds(t) > 1)   /* the round the trace steps, in every view */
-		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)t->round, (int)tui_n_rounds(t));
+		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)tui_trace(t)->round, (int)tui_n_rounds(t));
 	draw_box(t, p, t->focus == v, tui_n_rounds(t) > 1 ? title : view_title(v), right);
 	/* scrolled right: rows are drawn off wider and seen through the pane (display_clip) */
 	if (off > 0)
@@ -167,9 +167,9 @@ static void draw_title(tui *t)
 	char buf[1024], mod[96] = "";
 	if (unsaved)
 		snprintf(mod, sizeof mod, "  [%zu unsaved]", unsaved);
-	if (t->lint_total)   /* the rules view marks the rules, the detail says what */
-		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu warning%s", t->disp->g->warn, t->lint_total,
-		         t->lint_total == 1 ? "" : "s");
+	if (tui_rules(t)->lint_total)   /* the rules view marks the rules, the detail says what */
+		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu warning%s", t->disp->g->warn, tui_rules(t)->lint_total,
+		         tui_rules(t)->lint_total == 1 ? "" : "s");
 	const char *target = r->target ? r->target : "ai_core";
 	/* with rounds: every round's fusions, and how many rounds */
 	size_t fired = rounds_n_fusions(session_rounds(s));

@@ -195,15 +195,11 @@ static void views_close(tui *t)
 
 static void tui_release(tui *t)
 {
+	tui_compare_release(t);   /* what compare.c read into the compare view's state */
 	views_close(t);
 	vs_bp_release(&t->bps);
-	vs_graph_rows_release(&t->grows);
 	keymap_release(&t->km);
 	input_release(&t->in);
-	free(t->rule_rows);
-	free(t->rule_marks);
-	vec_release(&t->drows);
-	tui_compare_release(t);
 	session_close(&t->s);
 }
 
@@ -291,12 +287,10 @@ static int run(tui *t, const tui_options *o)
 	diags_init(&rd);
 	session_recovery_claim(&t->s, t->recovery, sizeof t->recovery, &rd);
 	vs_bp_init(&t->bps);
-	vs_graph_rows_init(&t->grows, session_model(&t->s));
 	rules_label(t, o);
 	t->focus = VIEW_RULES;
 	t->main_view = VIEW_TRACE;
 	tui_rebuild_rule_rows(t);
-	t->round = 1;
 	vs_list_set_rows(&t->views[VIEW_TRACE].list, session_result(&t->s)->trace.n_events);
 	tui_compare_open(t, o->compare_with);
 

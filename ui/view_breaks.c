@@ -1,7 +1,8 @@
 /* view_breaks.c — the breakpoints: on a rule, a node or a reason code. b, d
  * or Del removes the one under the cursor; a adds one by name; Enter runs the
  * trace to its next hit (from the start when none is left after the current
- * event). */
+ * event).
+ * State: none of its own; it lists the tui's breakpoints (t->bps). */
 #include <stdio.h>
 #include <string.h>
 #include "view.h"

@@ -1,7 +1,9 @@
 /* view_diff.c — what the edits changed against the rules as loaded: peak
  * memory before → after, the edits themselves, rules whose priority,
  * enabled or effect changed, and every fusion gained, lost or changed
- * (session_diff). Enter on a fusion shows its node in the graph. */
+ * (session_diff). Enter on a fusion shows its node in the graph.
+ * State: its own diff_view (t->views[VIEW_DIFF].data): the session's diff
+ * and the rows, made again after every run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

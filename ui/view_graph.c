@@ -3,19 +3,21 @@
  * output's shape and dtype, and the fusion that took it, marked and coloured
  * per rule. The columns are sized to the pane from what the rows on screen
  * need; a name too long is cut in the middle, and Left / Right scroll to the
- * rest. Only visible rows are formatted. */
+ * rest. Only visible rows are formatted.
+ * State: graph_view (tui.h, t->views[VIEW_GRAPH].data): the graphs' rows. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "view.h"
 
 static size_t rows(tui *t)
 {
-	return vs_graph_rows_count(&t->grows);
+	return vs_graph_rows_count(&tui_graph(t)->rows);
 }
 
 static void row_node(tui *t, size_t row, int32_t *g, int32_t *n)
 {
-	vs_graph_row_node(&t->grows, session_model(&t->s), row, g, n);
+	vs_graph_row_node(&tui_graph(t)->rows, session_model(&t->s), row, g, n);
 }
 
 static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
@@ -85,7 +87,7 @@ static columns layout_columns(tui *t, int w)
 	int name = 4, op = 4, shape = 0, tag = 0, indent = 0;
 	for (int i = 0; i < l->height; i++) {
 		int32_t g, n;
-		vs_graph_row_node(&t->grows, m, l->top + (size_t)i, &g, &n);
+		vs_graph_row_node(&tui_graph(t)->rows, m, l->top + (size_t)i, &g, &n);
 		if (g < 0)
 			break;
 		cells c;
@@ -201,7 +203,23 @@ static const enum tui_action hints[] = {
 	ACT_NONE
 };
 
+/* The view's state (graph_view, tui.h): the rows of the model's graphs. */
+static void *open_view(tui *t)
+{
+	graph_view *gv = xcalloc(1, sizeof *gv);
+	vs_graph_rows_init(&gv->rows, session_model(&t->s));
+	return gv;
+}
+
+static void close_view(void *data)
+{
+	graph_view *gv = data;
+	vs_graph_rows_release(&gv->rows);
+	free(gv);
+}
+
 const view_ops view_graph_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .hints = hints, .content_width = content_width,
+	.open = open_view, .close = close_view,
 };

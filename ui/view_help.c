@@ -1,7 +1,9 @@
 /* view_help.c — the help view, generated from the action table (actions.h)
  * and the keymap in force, so it always shows the user's own keys. A short
  * walk-through comes first: enough to answer "why did this rule not fire?"
- * and try a fix with nothing else to read. */
+ * and try a fix with nothing else to read.
+ * State: its own help_view (t->views[VIEW_HELP].data): the rows, laid out
+ * again when the pane's width or the keymap changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

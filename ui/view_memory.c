@@ -8,7 +8,9 @@
  * in bytes per unit of their symbols ("× batch") when every step scales
  * alike; otherwise the view says which symbols to bind. Enter on a step
  * shows its node in the graph view; E draws the timeline as a chart (SVG,
- * PNG or DOT, as `export --memory-chart` does). */
+ * PNG or DOT, as `export --memory-chart` does).
+ * State: its own memory_view (t->views[VIEW_MEMORY].data): the rows,
+ * the timeline and the widest value's columns, rebuilt after every run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,9 +2,12 @@
  * attempts, every check), the cursor is the current event, and a box at the
  * bottom shows it in full: check, subject, expected, actual, reason, the
  * rule's file:line. Rows are formatted only when drawn (explain_event), so
- * a trace of millions of events opens at once. */
+ * a trace of millions of events opens at once.
+ * State: trace_view (tui.h, t->views[VIEW_TRACE].data): the round it
+ * steps and, across a re-run, where its cursor was (tui.c). */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "view.h"
 #include "explain/explain.h"
 
@@ -257,7 +260,7 @@ static unsigned breakpoint_menu(tui *t)
 	int32_t node, orig;
 	if (event_node(r, e, &node) && node >= 0 && (orig = tui_original_node(t, e->graph, node)) >= 0) {
 		/* on the node as loaded; it stops where that node is in each round */
-		choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = orig, .mapped = t->round > 1,
+		choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = orig, .mapped = tui_trace(t)->round > 1,
 		                             .at = node };
 		n++;
 	}
@@ -373,8 +376,23 @@ static const enum tui_action hints[] = {
 	ACT_CONTINUE, ACT_BREAKPOINT, ACT_EDIT, ACT_VIEW_HELP, ACT_NONE
 };
 
+/* The view's state (trace_view, tui.h): round 1 first. */
+static void *open_view(tui *t)
+{
+	(void)t;
+	trace_view *tv = xcalloc(1, sizeof *tv);
+	tv->round = 1;
+	return tv;
+}
+
+static void close_view(void *data)
+{
+	free(data);
+}
+
 const view_ops view_trace_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .footer_lines = footer_lines, .draw_footer = draw_footer, .hints = hints,
 	.row_label = row_label,
+	.open = open_view, .close = close_view,
 };
