@@ -10,7 +10,7 @@
 
 void tui_compare_open(tui *t, const char *path)
 {
-	t->compare_with = path;
+	tui_compare(t)->with = path;
 	if (!path)
 		return;
 	fd_diags d;
@@ -21,49 +21,49 @@ void tui_compare_open(tui *t, const char *path)
 	while (text && k < size && strchr(" \t\r\n", text[k]))
 		k++;
 	if (!text)
-		t->cmp_source = 0;
+		tui_compare(t)->source = 0;
 	else if (k < size && (text[k] == '{' || text[k] == '['))
-		t->cmp_source = jdoc_parse(&t->cmp_doc, path, text, size, &d) == 0 ? 2 : 0;
+		tui_compare(t)->source = jdoc_parse(&tui_compare(t)->doc, path, text, size, &d) == 0 ? 2 : 0;
 	else
-		t->cmp_source = model_load_onnx_buffer(&t->cmp_model, path, text, size, &(fd_load_options){ 0 }, &d) == 0
+		tui_compare(t)->source = model_load_onnx_buffer(&tui_compare(t)->model, path, text, size, &(fd_load_options){ 0 }, &d) == 0
 		                ? 1 : 0;
 	free(text);
-	if (!t->cmp_source && d.n)
-		diag_format(&d.items[0], t->cmp_error, sizeof t->cmp_error);
+	if (!tui_compare(t)->source && d.n)
+		diag_format(&d.items[0], tui_compare(t)->error, sizeof tui_compare(t)->error);
 	diags_release(&d);
 	tui_compare_refresh(t);
 }
 
 void tui_compare_refresh(tui *t)
 {
-	if (t->cmp_valid)
-		comparison_release(&t->cmp);
-	t->cmp_valid = false;
-	if (!t->cmp_source)
+	if (tui_compare(t)->valid)
+		comparison_release(&tui_compare(t)->result);
+	tui_compare(t)->valid = false;
+	if (!tui_compare(t)->source)
 		return;
 	fd_diags d;
 	diags_init(&d);
 	rounds_make_all(&t->s.current_rounds, &d);
-	comparison_init(&t->cmp);
-	t->cmp_valid = true;
-	if (t->cmp_source == 1)
-		compare_optimized(&t->cmp, session_rounds(&t->s), &t->cmp_model, t->compare_with);
-	else if (compare_record(&t->cmp, session_rounds(&t->s), &t->cmp_doc, t->compare_with, &d) < 0) {
-		diag_format(&d.items[0], t->cmp_error, sizeof t->cmp_error);
-		comparison_release(&t->cmp);
-		t->cmp_valid = false;
+	comparison_init(&tui_compare(t)->result);
+	tui_compare(t)->valid = true;
+	if (tui_compare(t)->source == 1)
+		compare_optimized(&tui_compare(t)->result, session_rounds(&t->s), &tui_compare(t)->model, tui_compare(t)->with);
+	else if (compare_record(&tui_compare(t)->result, session_rounds(&t->s), &tui_compare(t)->doc, tui_compare(t)->with, &d) < 0) {
+		diag_format(&d.items[0], tui_compare(t)->error, sizeof tui_compare(t)->error);
+		comparison_release(&tui_compare(t)->result);
+		tui_compare(t)->valid = false;
 	}
 	diags_release(&d);
 }
 
 void tui_compare_release(tui *t)
 {
-	if (t->cmp_valid)
-		comparison_release(&t->cmp);
-	if (t->cmp_source == 1)
-		model_release(&t->cmp_model);
-	if (t->cmp_source == 2)
-		jdoc_release(&t->cmp_doc);
-	t->cmp_valid = false;
-	t->cmp_source = 0;
+	if (tui_compare(t)->valid)
+		comparison_release(&tui_compare(t)->result);
+	if (tui_compare(t)->source == 1)
+		model_release(&tui_compare(t)->model);
+	if (tui_compare(t)->source == 2)
+		jdoc_release(&tui_compare(t)->doc);
+	tui_compare(t)->valid = false;
+	tui_compare(t)->source = 0;
 }

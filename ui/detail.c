@@ -20,8 +20,8 @@ static void add(tui *t, int role, int32_t rule, const char *path, const char *fm
 	__attribute__((format(printf, 5, 6)));
 static void add(tui *t, int role, int32_t rule, const char *path, const char *fmt, ...)
 {
-	vec_grow(&t->drows, t->drows.n + 1);
-	detail_row *r = &t->drows.items[t->drows.n++];
+	vec_grow(&tui_detail(t)->rows, tui_detail(t)->rows.n + 1);
+	detail_row *r = &tui_detail(t)->rows.items[tui_detail(t)->rows.n++];
 	strbuf b = { 0 };
 	va_list ap;
 	va_start(ap, fmt);
@@ -47,19 +47,19 @@ static const char *shown(char *buf, size_t size, const char *name)
 
 void tui_set_detail_rule(tui *t, int32_t rule)
 {
-	if (t->dkind != DETAIL_RULE || t->drule != rule)
-		t->list[VIEW_DETAIL].cursor = t->list[VIEW_DETAIL].top = 0;
-	t->dkind = DETAIL_RULE;
-	t->drule = rule;
+	if (tui_detail(t)->kind != DETAIL_RULE || tui_detail(t)->rule != rule)
+		t->views[VIEW_DETAIL].list.cursor = t->views[VIEW_DETAIL].list.top = 0;
+	tui_detail(t)->kind = DETAIL_RULE;
+	tui_detail(t)->rule = rule;
 }
 
 void tui_set_detail_node(tui *t, int32_t graph, int32_t node)
 {
-	if (t->dkind != DETAIL_NODE || t->dgraph != graph || t->dnode != node)
-		t->list[VIEW_DETAIL].cursor = t->list[VIEW_DETAIL].top = 0;
-	t->dkind = DETAIL_NODE;
-	t->dgraph = graph;
-	t->dnode = node;
+	if (tui_detail(t)->kind != DETAIL_NODE || tui_detail(t)->graph != graph || tui_detail(t)->node != node)
+		t->views[VIEW_DETAIL].list.cursor = t->views[VIEW_DETAIL].list.top = 0;
+	tui_detail(t)->kind = DETAIL_NODE;
+	tui_detail(t)->graph = graph;
+	tui_detail(t)->node = node;
 }
 
 /* A figure: "784 KiB", "256 KiB × batch", "unknown". */
@@ -144,33 +144,33 @@ static void round_rows(tui *t, int32_t g, int32_t node)
 			        sizeof members - strlen(members) - 1);
 		}
 		add(t, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "round %d: fusion #%d by %s %s %s: %s",
-		    (int)k, (int)f, rule->name, G.arrow, rule->target_op ? rule->target_op : "?", members);
+		    (int)k, (int)f, rule->name, t->disp->g->arrow, rule->target_op ? rule->target_op : "?", members);
 	}
 }
 
 static void build_node(tui *t)
 {
 	const fd_model *m = session_model(&t->s);
-	if (t->dgraph < 0 || t->dgraph >= m->n_graphs || t->dnode < 0 || t->dnode >= m->graphs[t->dgraph].n_nodes)
+	if (tui_detail(t)->graph < 0 || tui_detail(t)->graph >= m->n_graphs || tui_detail(t)->node < 0 || tui_detail(t)->node >= m->graphs[tui_detail(t)->graph].n_nodes)
 		return;
-	const fd_graph *g = &m->graphs[t->dgraph];
-	const fd_node *n = &g->nodes[t->dnode];
+	const fd_graph *g = &m->graphs[tui_detail(t)->graph];
+	const fd_node *n = &g->nodes[tui_detail(t)->node];
 	const fd_match_result *r = session_result(&t->s);
 	const fd_estimate *e = session_estimate(&t->s);
 	add(t, ROLE_HEADER, -1, NULL, "node %s (%s%s%s)", n->name, n->domain && *n->domain ? n->domain : "",
 	    n->domain && *n->domain ? "." : "", n->op_type);
 	char gname[NAME_SHOWN + 1];
-	add(t, ROLE_DIM, -1, NULL, "graph %s, step %d of %d", t->dgraph ? shown(gname, sizeof gname, g->name) : "main",
+	add(t, ROLE_DIM, -1, NULL, "graph %s, step %d of %d", tui_detail(t)->graph ? shown(gname, sizeof gname, g->name) : "main",
 	    n->topo + 1, g->n_nodes);
 	if (tui_n_rounds(t) > 1)
-		round_rows(t, t->dgraph, t->dnode);
-	int32_t f = r->claim[t->dgraph][t->dnode];
+		round_rows(t, tui_detail(t)->graph, tui_detail(t)->node);
+	int32_t f = r->claim[tui_detail(t)->graph][tui_detail(t)->node];
 	if (f >= 0) {
 		const fd_fusion *fu = &r->fusions[f];
 		const fd_rule *rule = &r->rules->rules[fu->rule];
 		char b1[160], b2[160], b3[160], b4[160], b5[160];
 		add(t, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "fusion #%d by %s: %d nodes %s %s", f,
-		    rule->name, fu->n_nodes, G.arrow, rule->target_op ? rule->target_op : "?");
+		    rule->name, fu->n_nodes, t->disp->g->arrow, rule->target_op ? rule->target_op : "?");
 		/* every member, each name cut; the row cuts the list (head…tail) */
 		strbuf members = { 0 };
 		const int32_t *ids = fusion_ids(r, fu->nodes);
@@ -279,23 +279,23 @@ static void walk(tui *t, int32_t rule, const fd_yval *v, strbuf *path, int depth
 static void build_rule(tui *t)
 {
 	const fd_ruleset *rs = session_rules(&t->s);
-	if (t->drule < 0 || t->drule >= rs->n_rules)
+	if (tui_detail(t)->rule < 0 || tui_detail(t)->rule >= rs->n_rules)
 		return;
-	const fd_rule *r = &rs->rules[t->drule];
-	fd_rule_stats sum = tui_rule_stats(t, t->drule);   /* over every round */
+	const fd_rule *r = &rs->rules[tui_detail(t)->rule];
+	fd_rule_stats sum = tui_rule_stats(t, tui_detail(t)->rule);   /* over every round */
 	const fd_rule_stats *st = &sum;
 	fd_srcpos p = yval_pos(r->root);
-	add(t, ROLE_HEADER, t->drule, NULL, "rule %s", r->name);
-	add(t, ROLE_KEY, t->drule, NULL, "%s:%d (document %d)", r->file ? r->file : "?", p.line, r->doc_index + 1);
+	add(t, ROLE_HEADER, tui_detail(t)->rule, NULL, "rule %s", r->name);
+	add(t, ROLE_KEY, tui_detail(t)->rule, NULL, "%s:%d (document %d)", r->file ? r->file : "?", p.line, r->doc_index + 1);
 	/* what the lint says of the rule as it is now: the reason a rule shows ! */
 	fd_diags lint;
 	diags_init(&lint);
-	session_rule_lint(&t->s, t->drule, &lint);
+	session_rule_lint(&t->s, tui_detail(t)->rule, &lint);
 	for (size_t i = 0; i < lint.n; i++)
-		add(t, ROLE_WARN, t->drule, NULL, "%s %d:%d %s", G.warn, lint.items[i].pos.line, lint.items[i].pos.col,
+		add(t, ROLE_WARN, tui_detail(t)->rule, NULL, "%s %d:%d %s", t->disp->g->warn, lint.items[i].pos.line, lint.items[i].pos.col,
 		    lint.items[i].message);
 	diags_release(&lint);
-	add(t, st->effect_times ? ROLE_FIRED : ROLE_NORMAL, t->drule, NULL,
+	add(t, st->effect_times ? ROLE_FIRED : ROLE_NORMAL, tui_detail(t)->rule, NULL,
 	    "attempts %lld  match_times %lld  effect_times %lld", (long long)st->attempts, (long long)st->match_times,
 	    (long long)st->effect_times);
 	char rungs[256] = "";
@@ -307,41 +307,41 @@ static void build_rule(tui *t)
 			strncat(rungs, one, sizeof rungs - strlen(rungs) - 1);
 		}
 	if (rungs[0])
-		add(t, ROLE_DIM, t->drule, NULL, "%s", rungs);
+		add(t, ROLE_DIM, tui_detail(t)->rule, NULL, "%s", rungs);
 	if (r->target_op)
-		add(t, ROLE_NORMAL, t->drule, NULL, "%s %s%s%s", G.arrow, r->target_op, r->kernel_name ? ", kernel " : "",
+		add(t, ROLE_NORMAL, tui_detail(t)->rule, NULL, "%s %s%s%s", t->disp->g->arrow, r->target_op, r->kernel_name ? ", kernel " : "",
 		    r->kernel_name ? r->kernel_name : "");
-	add(t, ROLE_HEADER, t->drule, NULL, "values (e edits the one under the cursor)");
+	add(t, ROLE_HEADER, tui_detail(t)->rule, NULL, "values (e edits the one under the cursor)");
 	char val[64] = "";
-	session_get(&t->s, t->drule, "enabled", val, sizeof val);
-	add(t, r->enabled ? ROLE_NORMAL : ROLE_FAIL, t->drule, "enabled", "  enabled = %s", val);
+	session_get(&t->s, tui_detail(t)->rule, "enabled", val, sizeof val);
+	add(t, r->enabled ? ROLE_NORMAL : ROLE_FAIL, tui_detail(t)->rule, "enabled", "  enabled = %s", val);
 	strbuf path = { 0 };
 	sb_add(&path, "", 0);
-	size_t before = t->drows.n;
-	walk(t, t->drule, r->root, &path, 0);
+	size_t before = tui_detail(t)->rows.n;
+	walk(t, tui_detail(t)->rule, r->root, &path, 0);
 	sb_release(&path);
 	/* "enabled" may also be written in the document: keep one row */
-	for (size_t i = before; i < t->drows.n; i++)
-		if (!strcmp(t->drows.items[i].path, "enabled")) {
-			memmove(&t->drows.items[i], &t->drows.items[i + 1], (t->drows.n - i - 1) * sizeof *t->drows.items);
-			t->drows.n--;
+	for (size_t i = before; i < tui_detail(t)->rows.n; i++)
+		if (!strcmp(tui_detail(t)->rows.items[i].path, "enabled")) {
+			memmove(&tui_detail(t)->rows.items[i], &tui_detail(t)->rows.items[i + 1], (tui_detail(t)->rows.n - i - 1) * sizeof *tui_detail(t)->rows.items);
+			tui_detail(t)->rows.n--;
 			break;
 		}
 	/* edited values stand out */
-	for (size_t i = before; i < t->drows.n; i++)
+	for (size_t i = before; i < tui_detail(t)->rows.n; i++)
 		for (size_t k = 0; k < t->s.n_applied; k++)
-			if (t->s.edits[k].rule == t->drule && !strcmp(t->s.edits[k].path, t->drows.items[i].path))
-				t->drows.items[i].role = ROLE_EDITED;
+			if (t->s.edits[k].rule == tui_detail(t)->rule && !strcmp(t->s.edits[k].path, tui_detail(t)->rows.items[i].path))
+				tui_detail(t)->rows.items[i].role = ROLE_EDITED;
 }
 
 void tui_detail_build(tui *t)
 {
-	t->drows.n = 0;
-	if (t->dkind == DETAIL_NODE)
+	tui_detail(t)->rows.n = 0;
+	if (tui_detail(t)->kind == DETAIL_NODE)
 		build_node(t);
-	else if (t->dkind == DETAIL_RULE)
+	else if (tui_detail(t)->kind == DETAIL_RULE)
 		build_rule(t);
 	else
 		add(t, ROLE_DIM, -1, NULL, "move to a rule, a node or an event");
-	vs_list_set_rows(&t->list[VIEW_DETAIL], t->drows.n);
+	vs_list_set_rows(&t->views[VIEW_DETAIL].list, tui_detail(t)->rows.n);
 }

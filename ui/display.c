@@ -1,5 +1,7 @@
 /* display.c — curses set-up and tear-down, clipped UTF-8 text in a role's
- * colours, boxes, the glyphs, and save-display. */
+ * colours, boxes, the glyphs, and save-display. Its state (the curses
+ * screen, the theme, the glyphs, the clip) is the tui's display (t->disp,
+ * display.h), made by display_init and freed by display_done. */
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
@@ -10,13 +12,8 @@
 #include <wchar.h>
 #include "display.h"
 
-glyphs G;
 static const glyphs glyphs_utf8 = { "✓", "✗", "!", "·", "→", "▶", "▌", "●", "█", "…", "×" };
 static const glyphs glyphs_ascii = { "+", "x", "!", ".", "->", ">", "|", "*", "#", "~", "x" };
-
-static SCREEN *screen;
-static FILE *null_out, *null_in;
-static bool active;
 
 /* What common terminals send for Home, End, Insert, Delete (and the pages),
  * whatever their terminfo entry says: inside tmux or screen with TERM set to
@@ -40,22 +37,23 @@ static void define_common_keys(void)
 
 int display_init(tui *t, bool scripted)
 {
+	display *d = t->disp = xcalloc(1, sizeof *t->disp);
 	setlocale(LC_ALL, "");
 	const char *cs = nl_langinfo(CODESET);
-	G = cs && !strcmp(cs, "UTF-8") ? glyphs_utf8 : glyphs_ascii;
+	d->g = cs && !strcmp(cs, "UTF-8") ? &glyphs_utf8 : &glyphs_ascii;
 	if (scripted) {
 		/* tig's way: no terminal at all, the screen lives in memory */
-		null_out = fopen("/dev/null", "w");
-		null_in = fopen("/dev/null", "r");
+		d->null_out = fopen("/dev/null", "w");
+		d->null_in = fopen("/dev/null", "r");
 		const char *term = getenv("TERM");
-		screen = newterm(term && *term ? term : "xterm-256color", null_out, null_in);
-		if (!screen)
+		d->screen = newterm(term && *term ? term : "xterm-256color", d->null_out, d->null_in);
+		if (!d->screen)
 			return -1;
-		set_term(screen);
+		set_term(d->screen);
 	} else if (!initscr()) {
 		return -1;
 	}
-	active = true;
+	d->active = true;
 	cbreak();       /* ^C stays a signal: it writes the recovery file (signals.c) */
 	noecho();
 	nonl();
@@ -65,7 +63,7 @@ int display_init(tui *t, bool scripted)
 	set_escdelay(25);
 	if (!scripted)
 		timeout(250);   /* wake up to notice signals */
-	theme_init(theme_pick());
+	theme_init(&d->theme, theme_pick());
 	if (!scripted && getenv("FUSIONDBG_NO_MOUSE") == NULL) {
 		mmask_t got = mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 		t->use_mouse = got != 0;
@@ -76,22 +74,35 @@ int display_init(tui *t, bool scripted)
 	return 0;
 }
 
-void display_done(void)
+void display_restore(display *d)
 {
-	if (!active)
+	if (!d->active)
 		return;
-	active = false;
+	d->active = false;
 	curs_set(1);
 	endwin();
-	if (screen) {
-		delscreen(screen);
-		screen = NULL;
+	if (d->screen) {
+		delscreen(d->screen);
+		d->screen = NULL;
 	}
-	if (null_out)
-		fclose(null_out);
-	if (null_in)
-		fclose(null_in);
-	null_out = null_in = NULL;
+	if (d->null_out)
+		fclose(d->null_out);
+	if (d->null_in)
+		fclose(d->null_in);
+	d->null_out = d->null_in = NULL;
+}
+
+void display_done(tui *t)
+{
+	if (!t->disp)
+		return;
+	display_restore(t->disp);
+	if (t->disp->null_out)   /* newterm failed: the files are still open */
+		fclose(t->disp->null_out);
+	if (t->disp->null_in)
+		fclose(t->disp->null_in);
+	free(t->disp);
+	t->disp = NULL;
 }
 
 /* ---- text ---------------------------------------------------------------- */
@@ -129,36 +140,32 @@ int display_width(const char *s)
 	return w;
 }
 
-void display_list_row(int y, int x, int w, bool cursor, int role, const char *text)
+void display_list_row(const display *d, int y, int x, int w, bool cursor, int role, const char *text)
 {
 	if (cursor)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cursor ? G.cursor : "");
-	display_text(y, x + 1, w - 1, cursor ? ROLE_CURSOR : role, 0, text);
+		display_fill(d, y, x, w, ROLE_CURSOR, 0);
+	display_text(d, y, x, 1, ROLE_CURSOR, 0, cursor ? d->g->cursor : "");
+	display_text(d, y, x + 1, w - 1, cursor ? ROLE_CURSOR : role, 0, text);
 }
 
-/* The horizontal window (display_clip): columns are the callers', the screen
- * shows [left, right) of them moved left by shift. Off: everything, as is. */
-static struct { bool on; int left, right, shift; } clip;
-
-void display_clip(int left, int right, int shift)
+void display_clip(display *d, int left, int right, int shift)
 {
-	clip.on = true;
-	clip.left = left;
-	clip.right = right;
-	clip.shift = shift;
+	d->clip.on = true;
+	d->clip.left = left;
+	d->clip.right = right;
+	d->clip.shift = shift;
 }
 
-void display_unclip(void)
+void display_unclip(display *d)
 {
-	clip.on = false;
+	d->clip.on = false;
 }
 
-int display_text(int y, int x, int w, int role, attr_t extra, const char *s)
+int display_text(const display *d, int y, int x, int w, int role, attr_t extra, const char *s)
 {
 	if (w <= 0 || !s)
 		return x;
-	attr_t a = theme_attr(role) | extra;
+	attr_t a = theme_attr(&d->theme, role) | extra;
 	attrset(a);
 	mbstate_t st;
 	memset(&st, 0, sizeof st);
@@ -176,9 +183,9 @@ int display_text(int y, int x, int w, int role, attr_t extra, const char *s)
 		}
 		if (used + cw > w)
 			break;
-		int col = x + used - (clip.on ? clip.shift : 0);
+		int col = x + used - (d->clip.on ? d->clip.shift : 0);
 		used += cw;
-		if (clip.on && (col < clip.left || col + cw > clip.right))
+		if (d->clip.on && (col < d->clip.left || col + cw > d->clip.right))
 			continue;   /* scrolled out of the window */
 		if (start < 0)
 			start = col;
@@ -191,17 +198,17 @@ int display_text(int y, int x, int w, int role, attr_t extra, const char *s)
 	return x + used;
 }
 
-int display_text_mid(int y, int x, int w, int role, attr_t extra, const char *s)
+int display_text_mid(const display *d, int y, int x, int w, int role, attr_t extra, const char *s)
 {
 	if (w <= 0 || !s)
 		return x;
-	int total = display_width(s), ew = display_width(G.ellipsis);
+	int total = display_width(s), ew = display_width(d->g->ellipsis);
 	if (total <= w || w <= ew + 1)
-		return display_text(y, x, w, role, extra, s);
+		return display_text(d, y, x, w, role, extra, s);
 	/* the tail a little longer: it tells siblings apart (…/conv_3/Conv) */
 	int head = (w - ew) * 2 / 5, tail = w - ew - head;
-	int at = display_text(y, x, head, role, extra, s);
-	at = display_text(y, at, ew, role, extra, G.ellipsis);
+	int at = display_text(d, y, x, head, role, extra, s);
+	at = display_text(d, y, at, ew, role, extra, d->g->ellipsis);
 	/* the tail starts where the remaining width is at most tail */
 	mbstate_t st;
 	memset(&st, 0, sizeof st);
@@ -213,26 +220,26 @@ int display_text_mid(int y, int x, int w, int role, attr_t extra, const char *s)
 		int cw = wcwidth(wc);
 		skipped += cw > 0 ? cw : (cw < 0 ? 1 : 0);
 	}
-	return display_text(y, at, tail, role, extra, p);
+	return display_text(d, y, at, tail, role, extra, p);
 }
 
-void display_fill(int y, int x, int w, int role, attr_t extra)
+void display_fill(const display *d, int y, int x, int w, int role, attr_t extra)
 {
-	if (clip.on) {   /* the part inside the window */
-		int from = x - clip.shift, to = x + w - clip.shift;
-		x = from < clip.left ? clip.left : from;
-		w = (to > clip.right ? clip.right : to) - x;
+	if (d->clip.on) {   /* the part inside the window */
+		int from = x - d->clip.shift, to = x + w - d->clip.shift;
+		x = from < d->clip.left ? d->clip.left : from;
+		w = (to > d->clip.right ? d->clip.right : to) - x;
 	}
 	if (w <= 0)
 		return;
-	attrset(theme_attr(role) | extra);
+	attrset(theme_attr(&d->theme, role) | extra);
 	mvhline(y, x, ' ', w);
 	attrset(A_NORMAL);
 }
 
-void display_box(int y, int x, int h, int w, int role)
+void display_box(const display *d, int y, int x, int h, int w, int role)
 {
-	attrset(theme_attr(role));
+	attrset(theme_attr(&d->theme, role));
 	mvhline_set(y, x + 1, WACS_HLINE, w - 2);
 	mvhline_set(y + h - 1, x + 1, WACS_HLINE, w - 2);
 	mvvline_set(y + 1, x, WACS_VLINE, h - 2);
@@ -244,14 +251,14 @@ void display_box(int y, int x, int h, int w, int role)
 	attrset(A_NORMAL);
 }
 
-void display_splash(const char *model)
+void display_splash(display *d, const char *model)
 {
 	erase();
 	char buf[1024];
 	snprintf(buf, sizeof buf, " fusiondbg  %s", model);
-	display_fill(0, 0, COLS, ROLE_TITLE, 0);
-	display_text(0, 0, COLS, ROLE_TITLE, 0, buf);
-	display_text(LINES / 2, 2, COLS - 4, ROLE_DIM, 0, "loading the model and the rules ...");
+	display_fill(d, 0, 0, COLS, ROLE_TITLE, 0);
+	display_text(d, 0, 0, COLS, ROLE_TITLE, 0, buf);
+	display_text(d, LINES / 2, 2, COLS - 4, ROLE_DIM, 0, "loading the model and the rules ...");
 	refresh();
 }
 

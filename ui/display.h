@@ -10,47 +10,66 @@
 #include "theme.h"
 #include "tui.h"
 
-/* ---- display.c ------------------------------------------------------------ */
-/* scripted: curses writes to /dev/null and keys come from the script. */
-int  display_init(tui *t, bool scripted);
-void display_done(void);
-void display_splash(const char *model);  /* while the session opens */
-
-/* Text at (y, x), at most w columns, in role's attribute (extra: more
- * attributes, e.g. A_REVERSE for the cursor row). Returns the column after it. */
-int  display_text(int y, int x, int w, int role, attr_t extra, const char *s);
-/* The same, a text wider than w cut in the middle, head…tail (the tail a
- * little longer): names inside bodies share a long head. */
-int  display_text_mid(int y, int x, int w, int role, attr_t extra, const char *s);
-void display_fill(int y, int x, int w, int role, attr_t extra);
-/* A list's row of one text: the cursor row filled and marked, the others in role. */
-void display_list_row(int y, int x, int w, bool cursor, int role, const char *text);
-/* Horizontal scrolling: until display_unclip, display_text and display_fill
- * draw only screen columns [left, right), everything moved left by shift
- * columns (layout.c sets it around a scrolled view's rows). */
-void display_clip(int left, int right, int shift);
-void display_unclip(void);
-/* A box's border in role's attribute (its inside is left as it is). */
-void display_box(int y, int x, int h, int w, int role);
-/* Screen columns a UTF-8 string takes. */
-int  display_width(const char *s);
-int  display_save(const char *path);     /* save-display */
 /* Glyphs chosen by the locale: UTF-8 marks, or ASCII ones. */
 typedef struct glyphs {
 	const char *pass, *fail, *warn, *info, *arrow, *cursor, *bar, *breakpoint, *fused, *ellipsis, *times;
 } glyphs;
-extern glyphs G;
 
-/* ---- layout.c ------------------------------------------------------------- */
 typedef struct pane {
 	int y, x, h, w;      /* the box, borders included */
 	bool shown;
 } pane;
 
+/* The screen's state, owned by the tui (t->disp): display.c's curses
+ * screen, theme, glyphs and horizontal clip, and layout.c's panes. */
+struct display {
+	SCREEN *screen;                /* scripted: the in-memory screen, on /dev/null */
+	FILE *null_out, *null_in;
+	bool active;                   /* curses is on: display_restore ends it */
+	/* the horizontal window (display_clip): columns are the callers', the
+	 * screen shows [left, right) of them moved left by shift; off: all, as is */
+	struct { bool on; int left, right, shift; } clip;
+	theme theme;
+	const glyphs *g;
+	pane panes[VIEW_COUNT];        /* where each view is, for drawing and the mouse */
+};
+
+/* ---- display.c ------------------------------------------------------------ */
+/* Makes t->disp and starts curses. scripted: curses writes to /dev/null and
+ * keys come from the script. */
+int  display_init(tui *t, bool scripted);
+/* The terminal restored (curses ended; again: nothing). Safe on the fatal
+ * path: it frees nothing. */
+void display_restore(display *d);
+/* The terminal restored and t->disp freed (NULL: nothing to do). */
+void display_done(tui *t);
+void display_splash(display *d, const char *model);  /* while the session opens */
+
+/* Text at (y, x), at most w columns, in role's attribute (extra: more
+ * attributes, e.g. A_REVERSE for the cursor row). Returns the column after it. */
+int  display_text(const display *d, int y, int x, int w, int role, attr_t extra, const char *s);
+/* The same, a text wider than w cut in the middle, head…tail (the tail a
+ * little longer): names inside bodies share a long head. */
+int  display_text_mid(const display *d, int y, int x, int w, int role, attr_t extra, const char *s);
+void display_fill(const display *d, int y, int x, int w, int role, attr_t extra);
+/* A list's row of one text: the cursor row filled and marked, the others in role. */
+void display_list_row(const display *d, int y, int x, int w, bool cursor, int role, const char *text);
+/* Horizontal scrolling: until display_unclip, display_text and display_fill
+ * draw only screen columns [left, right), everything moved left by shift
+ * columns (layout.c sets it around a scrolled view's rows). */
+void display_clip(display *d, int left, int right, int shift);
+void display_unclip(display *d);
+/* A box's border in role's attribute (its inside is left as it is). */
+void display_box(const display *d, int y, int x, int h, int w, int role);
+/* Screen columns a UTF-8 string takes. */
+int  display_width(const char *s);
+int  display_save(const char *path);     /* save-display */
+
+/* ---- layout.c ------------------------------------------------------------- */
 void display_layout(tui *t);            /* after a resize or a view switch */
 void display_draw(tui *t);              /* the whole screen */
 /* Columns inside view v's box, 0 when it is not shown. */
-int  display_pane_width(enum tui_view v);
+int  display_pane_width(const tui *t, enum tui_view v);
 /* The view under screen cell (y, x) and the list line inside it, for the mouse. */
 int  display_hit(tui *t, int y, int x, int *line);
 

@@ -94,7 +94,7 @@ unsigned tui_bind_dim(tui *t, const char *name)
 		binding_summary(bd, sum, sizeof sum);
 		size_t nf = session_result(&t->s)->n_fusions;
 		tui_message(t, ROLE_EDITED, "%s; re-ran: %zu fusion%s, %s; peak after fusion %s %s %s; M shows the memory",
-		            bd->what, nf, nf == 1 ? "" : "s", sum, bd->peak_old[1], G.arrow, bd->peak_new[1]);
+		            bd->what, nf, nf == 1 ? "" : "s", sum, bd->peak_old[1], t->disp->g->arrow, bd->peak_new[1]);
 		res = RES_RERUN | RES_REDRAW;
 	}
 	diags_release(&d);

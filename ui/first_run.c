@@ -37,19 +37,19 @@ static void draw(tui *t, const char *status, bool scripted)
 	const fd_ruleset *rs = &t->s.rules;
 	char line[1024], name[256];
 	erase();
-	display_fill(0, 0, COLS, ROLE_TITLE, 0);
+	display_fill(t->disp, 0, 0, COLS, ROLE_TITLE, 0);
 	txt_cutf(line, sizeof line, " fusiondbg  %s", t->model_path);
-	display_text(0, 0, COLS, ROLE_TITLE, 0, line);
+	display_text(t->disp, 0, 0, COLS, ROLE_TITLE, 0, line);
 	int64_t nodes = 0;
 	for (int32_t g = 0; g < m->n_graphs; g++)
 		nodes += m->graphs[g].n_nodes;
 	snprintf(line, sizeof line, " model: %lld nodes in %d graph%s, %d tensors in the main graph",
 	         (long long)nodes, (int)m->n_graphs, m->n_graphs == 1 ? "" : "s",
 	         m->n_graphs ? (int)m->graphs[0].n_tensors : 0);
-	display_text(2, 0, COLS, ROLE_NORMAL, 0, line);
+	display_text(t->disp, 2, 0, COLS, ROLE_NORMAL, 0, line);
 	snprintf(line, sizeof line, " %-30s %8s %9s %12s %13s", "rules (as loaded)", "priority", "attempts",
 	         "match_times", "effect_times");
-	display_text(4, 0, COLS, ROLE_HEADER, 0, line);
+	display_text(t->disp, 4, 0, COLS, ROLE_HEADER, 0, line);
 	int32_t *ix = by_priority(rs);
 	int y = 5;
 	for (int32_t i = 0; i < rs->n_rules && y < LINES - 2; i++, y++) {
@@ -57,23 +57,23 @@ static void draw(tui *t, const char *status, bool scripted)
 		txt_cutf(name, 31, "%s", r->name);
 		snprintf(line, sizeof line, " %-30s %8lld %9s %12s %13s%s", name, (long long)r->priority, "…", "…", "…",
 		         r->enabled ? "" : "  (disabled)");
-		display_text(y, 0, COLS, r->enabled ? ROLE_NORMAL : ROLE_DIM, 0, line);
+		display_text(t->disp, y, 0, COLS, r->enabled ? ROLE_NORMAL : ROLE_DIM, 0, line);
 	}
 	if (rs->n_rules > LINES - 7 && LINES > 8) {
 		snprintf(line, sizeof line, " … and %d more", (int)(rs->n_rules - (LINES - 7)));
-		display_text(LINES - 2, 0, COLS, ROLE_DIM, 0, line);
+		display_text(t->disp, LINES - 2, 0, COLS, ROLE_DIM, 0, line);
 	}
 	free(ix);
-	display_fill(LINES - 1, 0, COLS, ROLE_STATUS, 0);
+	display_fill(t->disp, LINES - 1, 0, COLS, ROLE_STATUS, 0);
 	if (status) {
-		display_text(LINES - 1, 0, COLS, ROLE_STATUS, 0, status);
+		display_text(t->disp, LINES - 1, 0, COLS, ROLE_STATUS, 0, status);
 	} else {
 		char took[48] = "";
 		if (!scripted)   /* a script's screens must not depend on the machine's speed */
 			snprintf(took, sizeof took, ", %.1f s", session_first_run_ms(&t->s) / 1e3);
 		snprintf(line, sizeof line, " still matching: %d rules on %lld nodes, then the estimates%s  (q quits once done)",
 		         (int)rs->n_rules, (long long)nodes, took);
-		display_text(LINES - 1, 0, COLS, ROLE_STATUS, 0, line);
+		display_text(t->disp, LINES - 1, 0, COLS, ROLE_STATUS, 0, line);
 	}
 	refresh();
 }

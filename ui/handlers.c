@@ -11,13 +11,13 @@
 
 static unsigned search(tui *t, int dir, bool ask)
 {
-	const view_ops *ops = t->views[t->focus];
-	char *needle = t->search[t->focus];
+	const view_ops *ops = t->views[t->focus].ops;
+	char *needle = t->views[t->focus].search;
 	if (ask) {
 		char buf[128];
 		if (!prompt_line(t, dir > 0 ? "/" : "?", "", buf, sizeof buf) || !buf[0])
 			return RES_REDRAW;
-		snprintf(needle, sizeof t->search[0], "%s", buf);
+		snprintf(needle, sizeof t->views[0].search, "%s", buf);
 	}
 	if (!needle[0]) {
 		tui_message(t, ROLE_WARN, "no search yet: / searches");
@@ -25,7 +25,7 @@ static unsigned search(tui *t, int dir, bool ask)
 	}
 	if (!ops->row_text)
 		return RES_REDRAW;
-	vs_list *l = &t->list[t->focus];
+	vs_list *l = &t->views[t->focus].list;
 	vs_list_set_rows(l, ops->rows(t));
 	bool wrapped;
 	size_t row = vs_search(l->n, l->cursor, dir, needle, ops->row_text, t, &wrapped);
@@ -48,8 +48,8 @@ static bool step_across(tui *t, vs_step how, int32_t *round, uint32_t *to)
 	            how == STEP_PREV_FAILURE || how == STEP_REVERSE_CONTINUE;
 	if (how == STEP_START || how == STEP_END)
 		return false;
-	int32_t keep = t->round;
-	for (int32_t k = t->round + (back ? -1 : 1); k >= 1 && k <= tui_n_rounds(t); k += back ? -1 : 1) {
+	int32_t keep = tui_trace(t)->round;
+	for (int32_t k = tui_trace(t)->round + (back ? -1 : 1); k >= 1 && k <= tui_n_rounds(t); k += back ? -1 : 1) {
 		tui_set_round(t, k);   /* maps the node breakpoints into round k */
 		const fd_match_result *r = tui_result(t);
 		if (!r->trace.n_events)
@@ -73,12 +73,12 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 	if (t->focus != VIEW_TRACE)
 		tui_show_view(t, VIEW_TRACE);
 	bool moved;
-	uint32_t cur = (uint32_t)t->list[VIEW_TRACE].cursor;
+	uint32_t cur = (uint32_t)t->views[VIEW_TRACE].list.cursor;
 	if ((how == STEP_CONTINUE || how == STEP_REVERSE_CONTINUE) && t->bps.n == 0) {
 		tui_message(t, ROLE_WARN, "no breakpoints: b sets one on the rule, node or reason under the cursor");
 		return RES_REDRAW;
 	}
-	int32_t was = t->round, round = t->round;
+	int32_t was = tui_trace(t)->round, round = tui_trace(t)->round;
 	uint32_t to = vs_stepper_move(r, &t->bps, cur, how, &moved);
 	if (!moved && !(moved = step_across(t, how, &round, &to))) {
 		tui_message(t, ROLE_WARN, "%s", none);
@@ -101,21 +101,21 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 static unsigned hscroll(tui *t, int dir)
 {
 	enum tui_view v = t->focus;
-	const view_ops *ops = t->views[v];
-	int w = display_pane_width(v), step = w / 4 > 8 ? w / 4 : 8;
+	const view_ops *ops = t->views[v].ops;
+	int w = display_pane_width(t, v), step = w / 4 > 8 ? w / 4 : 8;
 	if (dir < 0) {
-		if (t->hoff[v] == 0) {
+		if (t->views[v].hoff == 0) {
 			tui_message(t, ROLE_WARN, "at the left edge (Right scrolls)");
 			return RES_REDRAW;
 		}
-		t->hoff[v] = t->hoff[v] > step ? t->hoff[v] - step : 0;
+		t->views[v].hoff = t->views[v].hoff > step ? t->views[v].hoff - step : 0;
 		return RES_REDRAW;
 	}
 	int need = 0;
 	if (ops->content_width) {
 		need = ops->content_width(t);
 	} else if (ops->row_text) {
-		const vs_list *l = &t->list[v];
+		const vs_list *l = &t->views[v].list;
 		for (int i = 0; i < l->height && l->top + (size_t)i < ops->rows(t); i++) {
 			char buf[2048];
 			const char *s = ops->row_text(t, l->top + (size_t)i, buf, sizeof buf);
@@ -123,13 +123,13 @@ static unsigned hscroll(tui *t, int dir)
 			need = dw > need ? dw : need;
 		}
 	}
-	if (t->hoff[v] + w >= need) {
+	if (t->views[v].hoff + w >= need) {
 		tui_message(t, ROLE_WARN, "at the right edge: nothing on screen is wider (Left scrolls back)");
 		return RES_REDRAW;
 	}
-	t->hoff[v] += step;
-	if (t->hoff[v] + w > need)
-		t->hoff[v] = need - w;
+	t->views[v].hoff += step;
+	if (t->views[v].hoff + w > need)
+		t->views[v].hoff = need - w;
 	return RES_REDRAW;
 }
 
@@ -238,7 +238,7 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 		int64_t delta = a == ACT_PRIORITY_UP ? 10 : -10;
 		int64_t before = r->priority;
 		rc = session_bump_priority(&t->s, rule, delta, &d);
-		snprintf(what, sizeof what, "%s priority %lld %s %lld", rs->rules[rule].name, (long long)before, G.arrow,
+		snprintf(what, sizeof what, "%s priority %lld %s %lld", rs->rules[rule].name, (long long)before, t->disp->g->arrow,
 		         (long long)rs->rules[rule].priority);
 	}
 	t->edit_ms = clock_ms() - t0;
@@ -296,13 +296,13 @@ static unsigned back(tui *t)
 
 unsigned handle_action(tui *t, enum tui_action a)
 {
-	const view_ops *ops = t->views[t->focus];
+	const view_ops *ops = t->views[t->focus].ops;
 	if (ops->action) {
 		unsigned r = ops->action(t, a);
 		if (!(r & RES_UNHANDLED))
 			return r;
 	}
-	vs_list *l = &t->list[t->focus];
+	vs_list *l = &t->views[t->focus].list;
 	vs_list_set_rows(l, ops->rows(t));
 	switch (a) {
 	case ACT_MOVE_UP: case ACT_MOVE_DOWN: case ACT_MOVE_PAGE_UP: case ACT_MOVE_PAGE_DOWN:
@@ -336,7 +336,7 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_STEP_END: return stepper(t, STEP_END, "at the last event");
 	case ACT_NEXT_ROUND:
 	case ACT_PREV_ROUND: {
-		int32_t k = t->round + (a == ACT_NEXT_ROUND ? 1 : -1);
+		int32_t k = tui_trace(t)->round + (a == ACT_NEXT_ROUND ? 1 : -1);
 		if (k < 1 || k > tui_n_rounds(t)) {
 			tui_message(t, ROLE_WARN, tui_n_rounds(t) == 1 ? "the rules ran one round (no rule names another's "
 			            "target_op)" : a == ACT_NEXT_ROUND ? "at the last round" : "at the first round");
@@ -351,7 +351,7 @@ unsigned handle_action(tui *t, enum tui_action a)
 		return RES_REDRAW;
 	case ACT_ADD_BREAKPOINT:   /* the breakpoints view's; from elsewhere, there */
 		tui_show_view(t, VIEW_BREAKS);
-		return t->views[VIEW_BREAKS]->action(t, a) | RES_REDRAW;
+		return t->views[VIEW_BREAKS].ops->action(t, a) | RES_REDRAW;
 	case ACT_WHY_NOT:
 		tui_message(t, ROLE_WARN, "why-not works on a node (graph view), a rule (rules view) or an event");
 		return RES_REDRAW;

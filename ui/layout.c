@@ -1,18 +1,17 @@
 /* layout.c — the screen as the views make it: the panes (two columns on a
  * wide terminal, one view at a time on a narrow one), each view's box and
- * rows drawn through its view_ops, the title bar and the status line. */
+ * rows drawn through its view_ops, the title bar and the status line. The
+ * panes are kept in the tui's display (t->disp->panes); no state here. */
 #include <stdio.h>
 #include <string.h>
 #include "view.h"
 #include "estimate/estimate.h"
 
-static pane panes[VIEW_COUNT];
-
 /* ---- layout -------------------------------------------------------------- */
 
-static void set_pane(enum tui_view v, int y, int x, int h, int w)
+static void set_pane(tui *t, enum tui_view v, int y, int x, int h, int w)
 {
-	panes[v] = (pane){ y, x, h, w, true };
+	t->disp->panes[v] = (pane){ y, x, h, w, true };
 }
 
 void display_layout(tui *t)
@@ -22,7 +21,8 @@ void display_layout(tui *t)
 	int body_y = 1, body_h = t->lines - 2;
 	if (body_h < 3)
 		body_h = 3;
-	memset(panes, 0, sizeof panes);
+	pane *panes = t->disp->panes;
+	memset(panes, 0, sizeof t->disp->panes);
 	t->wide = t->cols >= 100 && t->lines >= 20;
 	if (t->focus != VIEW_RULES && t->focus != VIEW_DETAIL)
 		t->main_view = t->focus;
@@ -30,39 +30,39 @@ void display_layout(tui *t)
 		int lw = t->cols * 2 / 5;
 		if (lw < 34) lw = 34;
 		if (lw > 56) lw = 56;
-		int rules_h = (int)t->n_rule_rows + 2;
+		int rules_h = (int)tui_rules(t)->n_rows + 2;
 		if (rules_h > body_h / 2) rules_h = body_h / 2;
 		if (rules_h < 5) rules_h = 5;
 		if (t->focus == VIEW_HELP || t->focus == VIEW_DIFF) {
 			/* long lines, read on their own: the whole width */
-			set_pane(t->focus, body_y, 0, body_h, t->cols);
+			set_pane(t, t->focus, body_y, 0, body_h, t->cols);
 		} else if (t->focus == VIEW_DETAIL) {
 			/* editing values wants width: the detail takes the big pane */
-			set_pane(VIEW_RULES, body_y, 0, body_h, lw);
-			set_pane(VIEW_DETAIL, body_y, lw, body_h, t->cols - lw);
+			set_pane(t, VIEW_RULES, body_y, 0, body_h, lw);
+			set_pane(t, VIEW_DETAIL, body_y, lw, body_h, t->cols - lw);
 		} else {
-			set_pane(VIEW_RULES, body_y, 0, rules_h, lw);
-			set_pane(VIEW_DETAIL, body_y + rules_h, 0, body_h - rules_h, lw);
-			set_pane(t->main_view, body_y, lw, body_h, t->cols - lw);
+			set_pane(t, VIEW_RULES, body_y, 0, rules_h, lw);
+			set_pane(t, VIEW_DETAIL, body_y + rules_h, 0, body_h - rules_h, lw);
+			set_pane(t, t->main_view, body_y, lw, body_h, t->cols - lw);
 		}
 	} else {
-		set_pane(t->focus, body_y, 0, body_h, t->cols);
+		set_pane(t, t->focus, body_y, 0, body_h, t->cols);
 	}
 	for (int v = 0; v < VIEW_COUNT; v++) {
 		if (!panes[v].shown)
 			continue;
-		const view_ops *ops = t->views[v];
+		const view_ops *ops = t->views[v].ops;
 		int h = panes[v].h - 2;
 		if (ops->footer_lines)
 			h -= ops->footer_lines(t, panes[v].h - 2);
-		vs_list_set_height(&t->list[v], h > 1 ? h : 1);
+		vs_list_set_height(&t->views[v].list, h > 1 ? h : 1);
 	}
 }
 
 int display_hit(tui *t, int y, int x, int *line)
 {
 	for (int v = 0; v < VIEW_COUNT; v++) {
-		const pane *p = &panes[v];
+		const pane *p = &t->disp->panes[v];
 		if (p->shown && y > p->y && y < p->y + p->h - 1 && x >= p->x && x < p->x + p->w) {
 			*line = y - p->y - 1;
 			return v;
@@ -73,28 +73,28 @@ int display_hit(tui *t, int y, int x, int *line)
 
 /* ---- drawing ------------------------------------------------------------- */
 
-static void draw_box(const pane *p, bool focus, const char *title, const char *right)
+static void draw_box(tui *t, const pane *p, bool focus, const char *title, const char *right)
 {
-	display_box(p->y, p->x, p->h, p->w, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER);
+	display_box(t->disp, p->y, p->x, p->h, p->w, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER);
 	char buf[256];
 	snprintf(buf, sizeof buf, " %s ", title);
-	int x = display_text(p->y, p->x + 2, p->w - 4, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, focus ? A_REVERSE : 0,
+	int x = display_text(t->disp, p->y, p->x + 2, p->w - 4, focus ? ROLE_BORDER_FOCUS : ROLE_BORDER, focus ? A_REVERSE : 0,
 	                     buf);
 	if (right && *right) {
 		snprintf(buf, sizeof buf, " %s ", right);
 		int rw = display_width(buf);
 		if (p->x + p->w - 2 - rw > x + 1)
-			display_text(p->y, p->x + p->w - 2 - rw, rw, ROLE_BORDER, 0, buf);
+			display_text(t->disp, p->y, p->x + p->w - 2 - rw, rw, ROLE_BORDER, 0, buf);
 	}
 }
 
 static void draw_view(tui *t, enum tui_view v)
 {
-	const pane *p = &panes[v];
+	const pane *p = &t->disp->panes[v];
 	if (!p->shown || p->h < 3 || p->w < 4)
 		return;
-	const view_ops *ops = t->views[v];
-	vs_list *l = &t->list[v];
+	const view_ops *ops = t->views[v].ops;
+	vs_list *l = &t->views[v].list;
 	size_t n = ops->rows(t);
 	vs_list_set_rows(l, n);
 	char right[96] = "";
@@ -107,24 +107,24 @@ static void draw_view(tui *t, enum tui_view v)
 	} else if (n) {
 		snprintf(right, sizeof right, "%zu/%zu", l->cursor + 1, n);
 	}
-	int x = p->x + 1, w = p->w - 2, off = t->hoff[v];
+	int x = p->x + 1, w = p->w - 2, off = t->views[v].hoff;
 	if (off > 0)
 		snprintf(right + strlen(right), sizeof right - strlen(right), "%scol %d", n ? "  " : "", off + 1);
 	char title[160];
 	if (tui_n_rounds(t) > 1)   /* the round the trace steps, in every view */
-		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)t->round, (int)tui_n_rounds(t));
-	draw_box(p, t->focus == v, tui_n_rounds(t) > 1 ? title : view_title(v), right);
+		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)tui_trace(t)->round, (int)tui_n_rounds(t));
+	draw_box(t, p, t->focus == v, tui_n_rounds(t) > 1 ? title : view_title(v), right);
 	/* scrolled right: rows are drawn off wider and seen through the pane (display_clip) */
 	if (off > 0)
-		display_clip(x, x + w, off);
+		display_clip(t->disp, x, x + w, off);
 	for (int i = 0; i < l->height; i++) {
 		int y = p->y + 1 + i;
 		size_t row = l->top + (size_t)i;
-		display_fill(y, x, w + off, ROLE_NORMAL, 0);
+		display_fill(t->disp, y, x, w + off, ROLE_NORMAL, 0);
 		if (row < n)
 			ops->draw_row(t, row, y, x, w + off, row == l->cursor);
 	}
-	display_unclip();   /* the footer (the trace's event box) stays put */
+	display_unclip(t->disp);   /* the footer (the trace's event box) stays put */
 	if (ops->footer_lines && ops->draw_footer) {
 		int fh = ops->footer_lines(t, p->h - 2);
 		if (fh > 0)
@@ -132,9 +132,10 @@ static void draw_view(tui *t, enum tui_view v)
 	}
 }
 
-int display_pane_width(enum tui_view v)
+int display_pane_width(const tui *t, enum tui_view v)
 {
-	return panes[v].shown ? panes[v].w - 2 : 0;
+	const pane *p = &t->disp->panes[v];
+	return p->shown ? p->w - 2 : 0;
 }
 
 static void draw_title(tui *t)
@@ -166,9 +167,9 @@ static void draw_title(tui *t)
 	char buf[1024], mod[96] = "";
 	if (unsaved)
 		snprintf(mod, sizeof mod, "  [%zu unsaved]", unsaved);
-	if (t->lint_total)   /* the rules view marks the rules, the detail says what */
-		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu warning%s", G.warn, t->lint_total,
-		         t->lint_total == 1 ? "" : "s");
+	if (tui_rules(t)->lint_total)   /* the rules view marks the rules, the detail says what */
+		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu warning%s", t->disp->g->warn, tui_rules(t)->lint_total,
+		         tui_rules(t)->lint_total == 1 ? "" : "s");
 	const char *target = r->target ? r->target : "ai_core";
 	/* with rounds: every round's fusions, and how many rounds */
 	size_t fired = rounds_n_fusions(session_rounds(s));
@@ -178,26 +179,26 @@ static void draw_title(tui *t)
 		         session_rounds(s)->settled ? "" : " (not settled)");
 	/* the fullest form that fits: model, unsaved, fired and peak matter most */
 	snprintf(buf, sizeof buf, " fusiondbg  %s%s  %s  target %s  fired %zu%s  peak %s %s %s%s",
-	         model, mod, t->rules_label, target, fired, rounds, before, G.arrow, after, syms);
+	         model, mod, t->rules_label, target, fired, rounds, before, t->disp->g->arrow, after, syms);
 	if (display_width(buf) > t->cols)
 		snprintf(buf, sizeof buf, " fusiondbg  %s%s  %d rules  %s  fired %zu%s  peak %s %s %s%s", model, mod,
-		         (int)r->n_rules, target, fired, rounds, before, G.arrow, after, syms);
+		         (int)r->n_rules, target, fired, rounds, before, t->disp->g->arrow, after, syms);
 	if (display_width(buf) > t->cols)
 		snprintf(buf, sizeof buf, " %s%s  %s  fired %zu  peak %s %s %s%s", model, mod, target, fired, before,
-		         G.arrow, after, syms);
-	display_fill(0, 0, t->cols, ROLE_TITLE, 0);
-	display_text(0, 0, t->cols, ROLE_TITLE, 0, buf);
+		         t->disp->g->arrow, after, syms);
+	display_fill(t->disp, 0, 0, t->cols, ROLE_TITLE, 0);
+	display_text(t->disp, 0, 0, t->cols, ROLE_TITLE, 0, buf);
 }
 
 static void draw_status(tui *t)
 {
 	int y = t->lines - 1;
-	display_fill(y, 0, t->cols, ROLE_STATUS, 0);
+	display_fill(t->disp, y, 0, t->cols, ROLE_STATUS, 0);
 	if (t->msg[0]) {
-		display_text(y, 0, t->cols, t->msg_role, 0, t->msg);
+		display_text(t->disp, y, 0, t->cols, t->msg_role, 0, t->msg);
 		return;
 	}
-	const view_ops *ops = t->views[t->focus];
+	const view_ops *ops = t->views[t->focus].ops;
 	int x = 1;
 	for (const enum tui_action *a = ops->hints; a && *a != ACT_NONE; a++) {
 		char keys[64];
@@ -210,8 +211,8 @@ static void draw_status(tui *t)
 		int need = display_width(keys) + 1 + (int)strlen(label) + 2;
 		if (x + need > t->cols)
 			break;
-		x = display_text(y, x, t->cols - x, ROLE_KEY, 0, keys);
-		x = display_text(y, x + 1, t->cols - x - 1, ROLE_STATUS, 0, label);
+		x = display_text(t->disp, y, x, t->cols - x, ROLE_KEY, 0, keys);
+		x = display_text(t->disp, y, x + 1, t->cols - x - 1, ROLE_STATUS, 0, label);
 		x += 2;
 	}
 }
@@ -223,7 +224,7 @@ void display_draw(tui *t)
 	erase();
 	draw_title(t);
 	for (int v = 0; v < VIEW_COUNT; v++)
-		if (panes[v].shown)
+		if (t->disp->panes[v].shown)
 			draw_view(t, (enum tui_view)v);
 	draw_status(t);
 	refresh();

@@ -40,16 +40,16 @@ static unsigned mouse_at(tui *t, int y, int x, int wheel)
 	int v = display_hit(t, y, x, &line);
 	if (v < 0)
 		return RES_OK;
-	vs_list *l = &t->list[v];
+	vs_list *l = &t->views[v].list;
 	if (wheel) {
-		vs_list_set_rows(l, t->views[v]->rows(t));
+		vs_list_set_rows(l, t->views[v].ops->rows(t));
 		vs_list_scroll(l, wheel * 3);
 	} else {
 		if (t->focus != (enum tui_view)v) {
 			t->focus = (enum tui_view)v;
 			display_layout(t);
 		}
-		vs_list_set_rows(l, t->views[v]->rows(t));
+		vs_list_set_rows(l, t->views[v].ops->rows(t));
 		vs_list_click(l, line);
 	}
 	return ((enum tui_view)v == t->focus ? RES_SELECT : RES_DETAIL) | RES_REDRAW;

@@ -33,19 +33,19 @@ char *prompt_text(tui *t, const char *label, const char *initial)
 	for (;;) {
 		display_draw(t);
 		int y = t->lines - 1;
-		display_fill(y, 0, t->cols, ROLE_NORMAL, 0);
-		int x = display_text(y, 0, t->cols, ROLE_KEY, 0, label);
+		display_fill(t->disp, y, 0, t->cols, ROLE_NORMAL, 0);
+		int x = display_text(t->disp, y, 0, t->cols, ROLE_KEY, 0, label);
 		/* show the tail when the text is longer than the line */
 		int room = t->cols - x - 1;
 		if (full) {
 			static const char note[] = " [full] ";
 			room -= (int)sizeof note - 1;
-			display_text(y, t->cols - (int)sizeof note, (int)sizeof note - 1, ROLE_ERROR, 0, note);
+			display_text(t->disp, y, t->cols - (int)sizeof note, (int)sizeof note - 1, ROLE_ERROR, 0, note);
 		}
 		size_t from = 0;
 		if (room > 0 && (int)pos > room)
 			from = pos - (size_t)room;
-		display_text(y, x, room, ROLE_NORMAL, 0, b.s + from);
+		display_text(t->disp, y, x, room, ROLE_NORMAL, 0, b.s + from);
 		move(y, x + (int)(pos - from));
 		curs_set(1);
 		refresh();
@@ -122,10 +122,10 @@ int prompt_yes_no(tui *t, const char *question, bool with_cancel)
 	for (;;) {
 		display_draw(t);
 		int y = t->lines - 1;
-		display_fill(y, 0, t->cols, ROLE_NORMAL, 0);
+		display_fill(t->disp, y, 0, t->cols, ROLE_NORMAL, 0);
 		char buf[512];
 		snprintf(buf, sizeof buf, "%s %s ", question, with_cancel ? "(y/n/c)" : "(y/n)");
-		display_text(y, 0, t->cols, ROLE_HEADER, 0, buf);
+		display_text(t->disp, y, 0, t->cols, ROLE_HEADER, 0, buf);
 		refresh();
 		int key = next_key(t);
 		if (key == 'y' || key == 'Y')
@@ -159,20 +159,20 @@ int prompt_list_yes_no(tui *t, const char *title, const char *const *lines, int 
 		display_draw(t);
 		int y0 = (t->lines - h) / 2, x0 = (t->cols - w) / 2;
 		for (int y = y0; y < y0 + h; y++)
-			display_fill(y, x0, w, ROLE_NORMAL, 0);
-		display_box(y0, x0, h, w, ROLE_BORDER_FOCUS);
+			display_fill(t->disp, y, x0, w, ROLE_NORMAL, 0);
+		display_box(t->disp, y0, x0, h, w, ROLE_BORDER_FOCUS);
 		char buf[256];
 		snprintf(buf, sizeof buf, " %s ", title);
-		display_text(y0, x0 + 2, w - 4, ROLE_BORDER_FOCUS, A_REVERSE, buf);
+		display_text(t->disp, y0, x0 + 2, w - 4, ROLE_BORDER_FOCUS, A_REVERSE, buf);
 		int shown = n <= room ? n : room - 1;
 		for (int i = 0; i < shown; i++)
-			display_text(y0 + 1 + i, x0 + 2, w - 4, ROLE_NORMAL, 0, lines[i]);
+			display_text(t->disp, y0 + 1 + i, x0 + 2, w - 4, ROLE_NORMAL, 0, lines[i]);
 		if (shown < n) {
-			snprintf(buf, sizeof buf, "%s %d more", G.ellipsis, n - shown);
-			display_text(y0 + 1 + shown, x0 + 2, w - 4, ROLE_DIM, 0, buf);
+			snprintf(buf, sizeof buf, "%s %d more", t->disp->g->ellipsis, n - shown);
+			display_text(t->disp, y0 + 1 + shown, x0 + 2, w - 4, ROLE_DIM, 0, buf);
 		}
 		snprintf(buf, sizeof buf, "%s (y/n)", question);
-		display_text(y0 + h - 2, x0 + 2, w - 4, ROLE_HEADER, 0, buf);
+		display_text(t->disp, y0 + h - 2, x0 + 2, w - 4, ROLE_HEADER, 0, buf);
 		refresh();
 		int key = next_key(t);
 		if (key == 'y' || key == 'Y')
@@ -208,19 +208,19 @@ int prompt_menu(tui *t, const char *title, const char *const *items, int n, int 
 		display_draw(t);
 		int y0 = (t->lines - h) / 2, x0 = (t->cols - w) / 2;
 		for (int y = y0; y < y0 + h; y++)
-			display_fill(y, x0, w, ROLE_BORDER_FOCUS, 0);
-		display_box(y0, x0, h, w, ROLE_BORDER_FOCUS);
+			display_fill(t->disp, y, x0, w, ROLE_BORDER_FOCUS, 0);
+		display_box(t->disp, y0, x0, h, w, ROLE_BORDER_FOCUS);
 		char buf[256];
 		snprintf(buf, sizeof buf, " %s ", title);
-		display_text(y0, x0 + 2, w - 4, ROLE_BORDER_FOCUS, A_REVERSE, buf);
+		display_text(t->disp, y0, x0 + 2, w - 4, ROLE_BORDER_FOCUS, A_REVERSE, buf);
 		for (int i = 0; i < l.height; i++) {
 			size_t row = l.top + (size_t)i;
 			if (row >= (size_t)n)
 				break;
 			bool cur = row == l.cursor;
-			display_fill(y0 + 1 + i, x0 + 1, w - 2, cur ? ROLE_CURSOR : ROLE_NORMAL, 0);
+			display_fill(t->disp, y0 + 1 + i, x0 + 1, w - 2, cur ? ROLE_CURSOR : ROLE_NORMAL, 0);
 			snprintf(buf, sizeof buf, " %s", items[row]);
-			display_text(y0 + 1 + i, x0 + 1, w - 2, cur ? ROLE_CURSOR : ROLE_NORMAL, 0, buf);
+			display_text(t->disp, y0 + 1 + i, x0 + 1, w - 2, cur ? ROLE_CURSOR : ROLE_NORMAL, 0, buf);
 		}
 		refresh();
 		int key = next_key(t);

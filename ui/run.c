@@ -28,14 +28,18 @@ static void print_diags(const fd_diags *d)
 		fprintf(stderr, "%s\n", diag_format(&d->items[i], line, sizeof line));
 }
 
-static void restore_terminal(void)
+/* On a fatal signal, or out of memory: the terminal back, nothing freed. */
+static void restore_terminal(void *ctx)
 {
-	display_done();
+	tui *t = ctx;
+	if (t->disp)
+		display_restore(t->disp);
 }
 
 static void tui_oom(size_t wanted)
 {
-	display_done();
+	if (signals_fatal_hook)
+		signals_fatal_hook(signals_fatal_ctx);
 	const char *doing = fd_doing_now();
 	fprintf(stderr, "fusiondbg: out of memory (%zu bytes wanted)%s%s\n", wanted, *doing ? " while " : "", doing);
 	_exit(2);
@@ -174,28 +178,36 @@ static void first_message(tui *t, const fd_diags *d, size_t load_warnings, const
 		            session_result(&t->s)->n_fusions, (int)session_rules(&t->s)->n_rules);
 }
 
+/* Each view's own state, once the session is open. */
+static void views_open(tui *t)
+{
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (t->views[v].ops->open)
+			t->views[v].data = t->views[v].ops->open(t);
+}
+
+static void views_close(tui *t)
+{
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (t->views[v].ops->close && t->views[v].data)
+			t->views[v].ops->close(t->views[v].data);
+}
+
 static void tui_release(tui *t)
 {
-	if (t->diff_valid)
-		session_diff_release(&t->diff);
+	tui_compare_release(t);   /* what compare.c read into the compare view's state */
+	views_close(t);
 	vs_bp_release(&t->bps);
-	vs_graph_rows_release(&t->grows);
 	keymap_release(&t->km);
 	input_release(&t->in);
-	free(t->rule_rows);
-	free(t->rule_marks);
-	vec_release(&t->drows);
-	tui_compare_release(t);
 	session_close(&t->s);
 }
 
-int tui_run(const tui_options *o)
+static int run(tui *t, const tui_options *o)
 {
 	double t0 = clock_ms();
-	static tui tt;
-	tui *t = &tt;
-	memset(t, 0, sizeof *t);
-	t->views = views;
+	for (int v = 0; v < VIEW_COUNT; v++)
+		t->views[v].ops = views[v];
 	t->model_path = o->model;
 	t->edit_ms = -1;
 	fd_diags d;
@@ -213,6 +225,7 @@ int tui_run(const tui_options *o)
 	}
 
 	/* the terminal first, so that a large model shows a loading line at once */
+	signals_fatal_ctx = t;
 	signals_fatal_hook = restore_terminal;
 	fd_oom = tui_oom;
 	signals_install();
@@ -221,7 +234,7 @@ int tui_run(const tui_options *o)
 		input_release(&t->in);
 		return TUI_EXIT_CANNOT_START;
 	}
-	display_splash(o->model);
+	display_splash(t->disp, o->model);
 
 	fd_session_options so = { 0 };
 	so.model_path = o->model;
@@ -237,7 +250,7 @@ int tui_run(const tui_options *o)
 	so.background = true;   /* the model and the rules on screen while the rules run */
 	bool held = first_run_hold(t);
 	if (session_open(&t->s, &so, &d) < 0) {
-		display_done();
+		display_done(t);
 		print_diags(&d);
 		diags_release(&d);
 		input_release(&t->in);
@@ -246,7 +259,7 @@ int tui_run(const tui_options *o)
 	double t_loaded = clock_ms() - t0, t_first = 0;
 	first_run_end fr = first_run_wait(t, held, &d, t0, &t_first);
 	if (fr != FIRST_RUN_READY) {
-		display_done();
+		display_done(t);
 		if (getenv("FUSIONDBG_TIMING"))
 			fprintf(stderr, "fusiondbg: first screen %.1f ms (the model and the rules loaded %.1f ms, then drawn); "
 			        "run finished %.1f ms; quit before the full screen\n", t_first, t_loaded, clock_ms() - t0);
@@ -267,19 +280,18 @@ int tui_run(const tui_options *o)
 		}
 	diags_clear(&d);
 
+	views_open(t);
 	keymap_init(&t->km);
 	keymap_load(&t->km, &d);
 	fd_diags rd;
 	diags_init(&rd);
 	session_recovery_claim(&t->s, t->recovery, sizeof t->recovery, &rd);
 	vs_bp_init(&t->bps);
-	vs_graph_rows_init(&t->grows, session_model(&t->s));
 	rules_label(t, o);
 	t->focus = VIEW_RULES;
 	t->main_view = VIEW_TRACE;
 	tui_rebuild_rule_rows(t);
-	t->round = 1;
-	vs_list_set_rows(&t->list[VIEW_TRACE], session_result(&t->s)->trace.n_events);
+	vs_list_set_rows(&t->views[VIEW_TRACE].list, session_result(&t->s)->trace.n_events);
 	tui_compare_open(t, o->compare_with);
 
 	display_layout(t);
@@ -296,7 +308,7 @@ int tui_run(const tui_options *o)
 	unsigned first = offer_recovery(t);
 
 	int rc = tui_loop(t, first | RES_REDRAW);
-	display_done();
+	display_done(t);
 	int sig = signals_pending();
 	if (sig && session_unsaved(&t->s))
 		fprintf(stderr, "fusiondbg: signal %d: %zu unsaved edit%s written to %s; the next start offers to restore them\n",
@@ -311,5 +323,16 @@ int tui_run(const tui_options *o)
 		        "refresh %.1f ms\n", t->edit_ms, t->s.last_run_ms, t->refresh_ms);
 	session_recovery_done(&t->s, t->recovery, !session_unsaved(&t->s));
 	tui_release(t);
+	return rc;
+}
+
+int tui_run(const tui_options *o)
+{
+	tui *t = xcalloc(1, sizeof *t);
+	int rc = run(t, o);
+	signals_fatal_hook = NULL;   /* nothing left to restore */
+	signals_fatal_ctx = NULL;
+	display_done(t);
+	free(t);
 	return rc;
 }

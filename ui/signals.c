@@ -12,7 +12,8 @@
 #include "signals.h"
 
 static volatile sig_atomic_t pending;
-void (*signals_fatal_hook)(void);
+void (*signals_fatal_hook)(void *ctx);
+void *signals_fatal_ctx;
 const char *volatile signals_recovery_note;
 
 static void on_quit(int sig)
@@ -26,7 +27,7 @@ static void on_fatal(int sig)
 	if (!once) {
 		once = 1;
 		if (signals_fatal_hook)
-			signals_fatal_hook();
+			signals_fatal_hook(signals_fatal_ctx);
 		static const char msg[] = "fusiondbg: fatal signal; the terminal was restored";
 		ssize_t w = write(2, msg, sizeof msg - 1);
 		if (signals_recovery_note) {

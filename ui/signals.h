@@ -7,6 +7,9 @@
 void signals_install(void);
 int  signals_pending(void);       /* the signal number that asks us to quit, or 0 */
 extern const char *volatile signals_recovery_note;   /* named in the fatal message */
-extern void (*signals_fatal_hook)(void);             /* restores the terminal */
+/* restores the terminal: hook(ctx), on a fatal signal (a handler reaches
+ * nothing else, hence these two are process-wide) */
+extern void (*signals_fatal_hook)(void *ctx);
+extern void *signals_fatal_ctx;
 
 #endif

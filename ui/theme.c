@@ -1,6 +1,7 @@
 /* theme.c — colour themes as data: what each role (roles.h) looks like on a
  * terminal with no colour (NO_COLOR, or none available), 8, 16 or 256
- * colours. display.c picks the richest the terminal supports. */
+ * colours. display.c picks the richest the terminal supports and keeps the
+ * theme in force in the tui's display; no state here. */
 #include <assert.h>
 #include <curses.h>
 #include <stdlib.h>
@@ -48,9 +49,6 @@ static const struct theme_row {
 };
 static_assert(sizeof rows / sizeof *rows == ROLE_COUNT, "one row per role");
 
-static attr_t attrs[ROLE_COUNT];
-static enum theme_mode mode_now = THEME_MONO;
-
 static const char *const mode_names[] = { "no colour", "8 colours", "16 colours", "256 colours" };
 
 const char *theme_mode_name(enum theme_mode m)
@@ -70,9 +68,9 @@ enum theme_mode theme_pick(void)
 	return THEME_8;
 }
 
-void theme_init(enum theme_mode mode)
+void theme_init(theme *th, enum theme_mode mode)
 {
-	mode_now = mode;
+	th->mode = mode;
 	if (mode != THEME_MONO) {
 		start_color();
 		use_default_colors();
@@ -82,7 +80,7 @@ void theme_init(enum theme_mode mode)
 		short pair = (short)(i + 1);
 		switch (mode) {
 		case THEME_MONO:
-			attrs[r->role] = r->mono;
+			th->attrs[r->role] = r->mono;
 			break;
 		case THEME_8:
 		case THEME_16: {
@@ -90,23 +88,23 @@ void theme_init(enum theme_mode mode)
 			if (mode == THEME_16 && r->bright16 && fg >= 0 && fg < 8)
 				fg = (short)(fg + 8);
 			init_pair(pair, fg, r->bg8);
-			attrs[r->role] = COLOR_PAIR(pair) | r->attr8;
+			th->attrs[r->role] = COLOR_PAIR(pair) | r->attr8;
 			break;
 		}
 		case THEME_256:
 			init_pair(pair, r->fg256, r->bg256);
-			attrs[r->role] = COLOR_PAIR(pair) | r->attr256;
+			th->attrs[r->role] = COLOR_PAIR(pair) | r->attr256;
 			break;
 		}
 	}
 }
 
-attr_t theme_attr(int role)
+attr_t theme_attr(const theme *th, int role)
 {
-	return role >= 0 && role < ROLE_COUNT ? attrs[role] : A_NORMAL;
+	return role >= 0 && role < ROLE_COUNT ? th->attrs[role] : A_NORMAL;
 }
 
-enum theme_mode theme_mode(void)
+enum theme_mode theme_mode(const theme *th)
 {
-	return mode_now;
+	return th->mode;
 }

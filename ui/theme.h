@@ -1,5 +1,6 @@
 /* theme.h — colour themes (theme.c): a curses attribute per role
- * (roles.h). Included only by drawing code. */
+ * (roles.h), kept in a theme the caller owns. Included only by drawing
+ * code. */
 #ifndef FD_UI_THEME_H
 #define FD_UI_THEME_H
 #include <curses.h>
@@ -7,10 +8,16 @@
 
 enum theme_mode { THEME_MONO, THEME_8, THEME_16, THEME_256 };
 
-enum theme_mode theme_pick(void);         /* NO_COLOR, has_colors, COLORS */
-void theme_init(enum theme_mode mode);    /* after initscr */
-attr_t theme_attr(int role);
-enum theme_mode theme_mode(void);
+/* The theme in force: each role's attribute (display.h keeps it). */
+typedef struct theme {
+	attr_t attrs[ROLE_COUNT];
+	enum theme_mode mode;
+} theme;
+
+enum theme_mode theme_pick(void);                   /* NO_COLOR, has_colors, COLORS */
+void theme_init(theme *th, enum theme_mode mode);   /* after initscr */
+attr_t theme_attr(const theme *th, int role);
+enum theme_mode theme_mode(const theme *th);
 const char *theme_mode_name(enum theme_mode m);
 
 #endif

@@ -48,7 +48,7 @@ unsigned tui_toggle_breakpoint(tui *t, const vs_breakpoint *bp)
 
 void tui_select_focus(tui *t)
 {
-	const view_ops *ops = t->views[t->focus];
+	const view_ops *ops = t->views[t->focus].ops;
 	if (ops->select)
 		ops->select(t);
 }
@@ -67,12 +67,12 @@ unsigned tui_show_view(tui *t, enum tui_view v)
 
 unsigned tui_show_node(tui *t, int32_t graph, int32_t node)
 {
-	size_t gr = vs_graph_node_row(&t->grows, session_model(&t->s), graph, node);
+	size_t gr = vs_graph_node_row(&tui_graph(t)->rows, session_model(&t->s), graph, node);
 	if (gr == VS_NONE)
 		return RES_REDRAW;
 	unsigned res = tui_show_view(t, VIEW_GRAPH);
-	vs_list_set_rows(&t->list[VIEW_GRAPH], vs_graph_rows_count(&t->grows));
-	vs_list_goto(&t->list[VIEW_GRAPH], gr);
+	vs_list_set_rows(&t->views[VIEW_GRAPH].list, vs_graph_rows_count(&tui_graph(t)->rows));
+	vs_list_goto(&t->views[VIEW_GRAPH].list, gr);
 	tui_set_detail_node(t, graph, node);
 	return res | RES_DETAIL;
 }
@@ -86,16 +86,16 @@ int32_t tui_n_rounds(const tui *t)
 
 const fd_match_result *tui_result(const tui *t)
 {
-	const fd_round *r = rounds_get(session_rounds(&t->s), t->round);
+	const fd_round *r = rounds_get(session_rounds(&t->s), tui_trace(t)->round);
 	return r ? r->result : session_result(&t->s);
 }
 
 int32_t tui_original_node(const tui *t, int32_t graph, int32_t node)
 {
-	if (t->round <= 1 || node < 0)
+	if (tui_trace(t)->round <= 1 || node < 0)
 		return node;
 	fd_id_vec orig = { 0 };
-	rounds_original_nodes(session_rounds(&t->s), t->round, graph, node, &orig);
+	rounds_original_nodes(session_rounds(&t->s), tui_trace(t)->round, graph, node, &orig);
 	int32_t first = orig.n ? orig.items[0] : FD_NONE;
 	vec_release(&orig);
 	return first;
@@ -168,25 +168,25 @@ static void map_breakpoints(tui *t)
 		vs_breakpoint *bp = &t->bps.items[i];
 		if (bp->kind != BP_NODE)
 			continue;
-		bp->mapped = t->round > 1;
-		bp->at = bp->mapped ? rounds_node_in(session_rounds(&t->s), t->round, bp->graph, bp->node) : bp->node;
+		bp->mapped = tui_trace(t)->round > 1;
+		bp->at = bp->mapped ? rounds_node_in(session_rounds(&t->s), tui_trace(t)->round, bp->graph, bp->node) : bp->node;
 	}
 }
 
 static void clamp_round(tui *t)
 {
 	int32_t n = tui_n_rounds(t);
-	if (t->round < 1 || t->round > n)
-		t->round = n >= 1 ? (t->round > n ? n : 1) : 1;
+	if (tui_trace(t)->round < 1 || tui_trace(t)->round > n)
+		tui_trace(t)->round = n >= 1 ? (tui_trace(t)->round > n ? n : 1) : 1;
 	map_breakpoints(t);
 }
 
 unsigned tui_set_round(tui *t, int32_t round)
 {
-	t->round = round;
+	tui_trace(t)->round = round;
 	clamp_round(t);
-	vs_list_set_rows(&t->list[VIEW_TRACE], tui_result(t)->trace.n_events);
-	vs_list_goto(&t->list[VIEW_TRACE], 0);
+	vs_list_set_rows(&t->views[VIEW_TRACE].list, tui_result(t)->trace.n_events);
+	vs_list_goto(&t->views[VIEW_TRACE].list, 0);
 	if (t->focus == VIEW_TRACE)
 		tui_select_focus(t);
 	return RES_REDRAW | RES_DETAIL | RES_LAYOUT;
@@ -196,8 +196,8 @@ unsigned tui_goto_event(tui *t, uint32_t ev)
 {
 	if (t->focus != VIEW_TRACE)
 		tui_show_view(t, VIEW_TRACE);
-	vs_list_set_rows(&t->list[VIEW_TRACE], tui_result(t)->trace.n_events);
-	vs_list_goto(&t->list[VIEW_TRACE], ev);
+	vs_list_set_rows(&t->views[VIEW_TRACE].list, tui_result(t)->trace.n_events);
+	vs_list_goto(&t->views[VIEW_TRACE].list, ev);
 	tui_select_focus(t);
 	return RES_REDRAW | RES_DETAIL;
 }
@@ -205,15 +205,15 @@ unsigned tui_goto_event(tui *t, uint32_t ev)
 unsigned tui_goto_round_event(tui *t, int32_t round, uint32_t ev)
 {
 	unsigned res = 0;
-	if (round != t->round)
+	if (round != tui_trace(t)->round)
 		res = tui_set_round(t, round);
 	return res | tui_goto_event(t, ev);
 }
 
 static int32_t rules_view_rule(const tui *t)
 {
-	size_t row = t->list[VIEW_RULES].cursor;
-	return row < t->n_rule_rows ? t->rule_rows[row] : -1;
+	size_t row = t->views[VIEW_RULES].list.cursor;
+	return row < tui_rules(t)->n_rows ? tui_rules(t)->rows[row] : -1;
 }
 
 int32_t tui_rule_under_cursor(tui *t)
@@ -222,15 +222,15 @@ int32_t tui_rule_under_cursor(tui *t)
 	switch (t->focus) {
 	case VIEW_TRACE:
 		if (tui_result(t)->trace.n_events)
-			return trace_event(&tui_result(t)->trace, t->list[VIEW_TRACE].cursor).rule;
+			return trace_event(&tui_result(t)->trace, t->views[VIEW_TRACE].list.cursor).rule;
 		return -1;
 	case VIEW_DETAIL:
-		if (t->list[VIEW_DETAIL].cursor < t->drows.n && t->drows.items[t->list[VIEW_DETAIL].cursor].rule >= 0)
-			return t->drows.items[t->list[VIEW_DETAIL].cursor].rule;
-		return t->dkind == DETAIL_RULE ? t->drule : -1;
+		if (t->views[VIEW_DETAIL].list.cursor < tui_detail(t)->rows.n && tui_detail(t)->rows.items[t->views[VIEW_DETAIL].list.cursor].rule >= 0)
+			return tui_detail(t)->rows.items[t->views[VIEW_DETAIL].list.cursor].rule;
+		return tui_detail(t)->kind == DETAIL_RULE ? tui_detail(t)->rule : -1;
 	case VIEW_GRAPH: {
 		int32_t g, n;
-		vs_graph_row_node(&t->grows, session_model(&t->s), t->list[VIEW_GRAPH].cursor, &g, &n);
+		vs_graph_row_node(&tui_graph(t)->rows, session_model(&t->s), t->views[VIEW_GRAPH].list.cursor, &g, &n);
 		if (g >= 0 && n >= 0 && r->claim[g][n] >= 0)
 			return r->fusions[r->claim[g][n]].rule;
 		return rules_view_rule(t);   /* else the rule of the rules view */
@@ -242,8 +242,8 @@ int32_t tui_rule_under_cursor(tui *t)
 
 char *tui_row_label(tui *t, enum tui_view v, size_t row, char *buf, size_t size)
 {
-	if (t->views[v]->row_label)
-		return t->views[v]->row_label(t, row, buf, size);
+	if (t->views[v].ops->row_label)
+		return t->views[v].ops->row_label(t, row, buf, size);
 	snprintf(buf, size, "line %zu", row + 1);
 	return buf;
 }
@@ -267,26 +267,26 @@ void tui_rebuild_rule_rows(tui *t)
 {
 	const fd_match_result *r = session_result(&t->s);
 	int32_t keep = rules_view_rule(t);
-	free(t->rule_rows);
-	t->n_rule_rows = (size_t)r->n_rules;
-	t->rule_rows = xcalloc(t->n_rule_rows + 1, sizeof *t->rule_rows);
-	for (size_t i = 0; i < t->n_rule_rows; i++)
-		t->rule_rows[i] = r->order ? r->order[i] : (int32_t)i;
-	free(t->rule_marks);
-	t->rule_marks = xcalloc(t->n_rule_rows + 1, sizeof *t->rule_marks);
-	t->lint_total = 0;
-	for (size_t i = 0; i < t->n_rule_rows; i++) {
+	free(tui_rules(t)->rows);
+	tui_rules(t)->n_rows = (size_t)r->n_rules;
+	tui_rules(t)->rows = xcalloc(tui_rules(t)->n_rows + 1, sizeof *tui_rules(t)->rows);
+	for (size_t i = 0; i < tui_rules(t)->n_rows; i++)
+		tui_rules(t)->rows[i] = r->order ? r->order[i] : (int32_t)i;
+	free(tui_rules(t)->marks);
+	tui_rules(t)->marks = xcalloc(tui_rules(t)->n_rows + 1, sizeof *tui_rules(t)->marks);
+	tui_rules(t)->lint_total = 0;
+	for (size_t i = 0; i < tui_rules(t)->n_rows; i++) {
 		size_t n = session_rule_lint(&t->s, (int32_t)i, NULL);
-		t->rule_marks[i].lint = n > UINT16_MAX ? UINT16_MAX : (uint16_t)n;
-		t->lint_total += n;
+		tui_rules(t)->marks[i].lint = n > UINT16_MAX ? UINT16_MAX : (uint16_t)n;
+		tui_rules(t)->lint_total += n;
 	}
 	for (size_t a = 0; a < r->trace.n_attempts; a++)   /* a rule that did not run has one such attempt */
-		if (r->trace.attempts[a].anchor < 0 && (size_t)r->trace.attempts[a].rule < t->n_rule_rows)
-			t->rule_marks[r->trace.attempts[a].rule].not_run = r->trace.attempts[a].reason;
-	vs_list_set_rows(&t->list[VIEW_RULES], t->n_rule_rows);
-	for (size_t i = 0; i < t->n_rule_rows; i++)
-		if (t->rule_rows[i] == keep) {
-			vs_list_goto(&t->list[VIEW_RULES], i);
+		if (r->trace.attempts[a].anchor < 0 && (size_t)r->trace.attempts[a].rule < tui_rules(t)->n_rows)
+			tui_rules(t)->marks[r->trace.attempts[a].rule].not_run = r->trace.attempts[a].reason;
+	vs_list_set_rows(&t->views[VIEW_RULES].list, tui_rules(t)->n_rows);
+	for (size_t i = 0; i < tui_rules(t)->n_rows; i++)
+		if (tui_rules(t)->rows[i] == keep) {
+			vs_list_goto(&t->views[VIEW_RULES].list, i);
 			break;
 		}
 }
@@ -315,32 +315,32 @@ static void autosave_recovery(tui *t)
 void tui_remember_spot(tui *t)
 {
 	const fd_match_result *r = tui_result(t);
-	uint32_t ev = (uint32_t)t->list[VIEW_TRACE].cursor;
+	uint32_t ev = (uint32_t)t->views[VIEW_TRACE].list.cursor;
 	uint32_t a = vs_attempt_of(&r->trace, ev);
-	t->spot.valid = a != UINT32_MAX;
-	t->spot.round = t->round;
-	if (t->spot.valid) {
-		t->spot.rule = r->trace.attempts[a].rule;
-		t->spot.graph = r->trace.attempts[a].graph;
-		t->spot.anchor = r->trace.attempts[a].anchor;
-		t->spot.offset = ev - r->trace.attempts[a].first_event;
+	tui_trace(t)->spot.valid = a != UINT32_MAX;
+	tui_trace(t)->spot.round = tui_trace(t)->round;
+	if (tui_trace(t)->spot.valid) {
+		tui_trace(t)->spot.rule = r->trace.attempts[a].rule;
+		tui_trace(t)->spot.graph = r->trace.attempts[a].graph;
+		tui_trace(t)->spot.anchor = r->trace.attempts[a].anchor;
+		tui_trace(t)->spot.offset = ev - r->trace.attempts[a].first_event;
 	}
 }
 
 static void restore_spot(tui *t)
 {
-	t->round = t->spot.round;
+	tui_trace(t)->round = tui_trace(t)->spot.round;
 	clamp_round(t);
 	const fd_match_result *r = tui_result(t);
-	vs_list_set_rows(&t->list[VIEW_TRACE], r->trace.n_events);
-	if (!t->spot.valid)
+	vs_list_set_rows(&t->views[VIEW_TRACE].list, r->trace.n_events);
+	if (!tui_trace(t)->spot.valid)
 		return;
-	t->spot.valid = false;
+	tui_trace(t)->spot.valid = false;
 	for (size_t i = 0; i < r->trace.n_attempts; i++) {
 		const fd_attempt *a = &r->trace.attempts[i];
-		if (a->rule == t->spot.rule && a->graph == t->spot.graph && a->anchor == t->spot.anchor) {
-			uint32_t off = t->spot.offset < a->n_events ? t->spot.offset : (a->n_events ? a->n_events - 1 : 0);
-			vs_list_goto(&t->list[VIEW_TRACE], a->first_event + off);
+		if (a->rule == tui_trace(t)->spot.rule && a->graph == tui_trace(t)->spot.graph && a->anchor == tui_trace(t)->spot.anchor) {
+			uint32_t off = tui_trace(t)->spot.offset < a->n_events ? tui_trace(t)->spot.offset : (a->n_events ? a->n_events - 1 : 0);
+			vs_list_goto(&t->views[VIEW_TRACE].list, a->first_event + off);
 			return;
 		}
 	}
@@ -351,10 +351,6 @@ void tui_refresh(tui *t)
 	t->run_gen++;
 	tui_rebuild_rule_rows(t);
 	restore_spot(t);
-	if (t->diff_valid) {
-		session_diff_release(&t->diff);
-		t->diff_valid = false;
-	}
 	tui_compare_refresh(t);
 	autosave_recovery(t);
 }

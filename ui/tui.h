@@ -3,21 +3,25 @@
  *
  * Who owns what. run.c owns the one tui: it opens the session (the one
  * mutation API: every edit, run, undo, save goes through it), wires the
- * views' table, and frees everything at the end. The rest is kept by one
- * file each:
- *   list[v]        view v's cursor and scroll: moved by view v and by the loop;
- *   hoff[v]        its horizontal scroll (handlers.c)
- *   rule_rows      the rules in run order, derived from the session (tui.c),
- *   rule_marks     and each rule's lint warnings and not-run reason
- *   spot           the trace cursor across a re-run (tui.c)
+ * views' table, opens the views and frees everything at the end. Each
+ * view's state has one home, t->views[v]: its cursor and scroll (moved by
+ * the view and by the loop), its horizontal scroll (handlers.c), its last
+ * search, and its own data, made by its view_ops' open. The data a view
+ * keeps to itself is private to view_NAME.c (memory, diff, help); the data
+ * the services fill or read too is typed below and reached as tui_NAME(t):
+ *   rules          the rules in run order and their marks (tui.c rebuilds)
+ *   graph          the graph view's rows
+ *   trace          the round stepped and the cursor across a re-run (tui.c)
  *   detail         its subject (set by a view's select) and its rows
  *                  (detail.c, rebuilt by the loop on RES_DETAIL)
- *   diff           the diff view's, dropped by tui.c after every re-run
- *   bps, grows     breakpoints (toggled by the views), the graph view's rows
+ *   compare        the compiler's result and the comparison (compare.c)
+ * The rest of the tui:
+ *   bps            breakpoints (toggled by the views, listed by one)
  *   focus, stack   navigation (tui.c, handlers.c); main_view: layout.c
  *   msg            the status line: anyone, through tui_message; the loop
  *                  clears it before each key
  *   km, in         the keymap (loaded by run.c), the keys (input.c)
+ *   disp           the screen (display.h): curses, theme, glyphs, clip, panes
  *
  * The files depend one way, from the top: start-up, the main loop and the
  * generic handlers (loop.h); the views (view.h says what a view may use);
@@ -68,47 +72,79 @@ enum detail_kind { DETAIL_NONE, DETAIL_RULE, DETAIL_NODE };
 typedef struct tui tui;
 typedef struct view_ops view_ops;   /* view.h */
 
+/* ---- the views' own state that the services share ----------------------
+ * Each is the data of its view (t->views[v].data, made by the view's open,
+ * freed by its close), reached through tui_NAME(t). */
+
+/* The rules view's: the rules in run order (priority) as rule indices, and
+ * per rule (by index) the lint's warnings as the rule is now
+ * (session_rule_lint) and why it did not run (an fd_reason, or 0); the sum.
+ * Rebuilt by tui.c after every run. */
+struct rule_mark { uint16_t lint; uint8_t not_run; };
+typedef struct rules_view {
+	int32_t *rows;
+	size_t n_rows;
+	struct rule_mark *marks;
+	size_t lint_total;
+} rules_view;
+
+/* The graph view's rows (view_state.h). */
+typedef struct graph_view {
+	vs_graph_rows rows;
+} graph_view;
+
+/* The trace view's: the round it steps (rounds/rounds.h), 1-based, and where
+ * its cursor was, by (round, rule, graph, anchor), to find it again after a
+ * re-run (tui.c). */
+typedef struct trace_view {
+	int32_t round;
+	struct { int32_t round, rule, graph, anchor; uint32_t offset; bool valid; } spot;
+} trace_view;
+
+/* The detail view's: its subject (set by a view's select) and its rows
+ * (detail.c, rebuilt by the loop on RES_DETAIL). */
+typedef struct detail_view {
+	enum detail_kind kind;
+	int32_t rule, graph, node;
+	VEC(detail_row) rows;
+} detail_view;
+
+/* The compare view's: the compiler's file (--with), its model or record, the
+ * comparison made again after every run (error: why there is none);
+ * compare.c keeps it. */
+typedef struct compare_view {
+	const char *with;
+	int source;             /* 0 none, 1 an optimized model, 2 a fusion_result.json */
+	fd_model model;
+	fd_jdoc doc;
+	fd_comparison result;
+	bool valid;
+	char error[512];
+} compare_view;
+
+typedef struct display display;     /* display.h: curses */
+
+/* One view's state, in one place: what the framework keeps for every view,
+ * and data, the view's own (a struct its view_ops' open makes when the tui
+ * starts and its close frees; NULL for a view with none). */
+typedef struct tui_view_state {
+	const view_ops *ops;
+	vs_list list;       /* cursor and scroll: moved by the view and by the loop */
+	int hoff;           /* scrolled right by this many columns (Left / Right, handlers.c) */
+	char search[128];   /* the last search (/), for n and N */
+	void *data;
+} tui_view_state;
+
 struct tui {
 	fd_session s;
-	const view_ops *const *views;   /* [VIEW_COUNT], wired by run.c */
+	tui_view_state views[VIEW_COUNT];   /* each view's state, its ops wired by run.c */
 	const char *model_path;
 	char rules_label[256];      /* "rules/ (7)" */
-	vs_list list[VIEW_COUNT];
-	int hoff[VIEW_COUNT];       /* view v scrolled right by this many columns (Left / Right) */
 	enum tui_view focus;        /* the view keys go to */
 	enum tui_view main_view;    /* what the wide layout's right pane shows */
 	enum tui_view stack[32];    /* for q: the views we came from */
 	int depth;
-	char search[VIEW_COUNT][128];
 	vs_breakpoints bps;
-	vs_graph_rows grows;
-	/* rules view rows: rule indices in run order (priority) */
-	int32_t *rule_rows;
-	size_t n_rule_rows;
-	/* per rule (by rule index): the lint's warnings as the rule is now
-	 * (session_rule_lint), and why it did not run (an fd_reason, or 0); the sum */
-	struct rule_mark { uint16_t lint; uint8_t not_run; } *rule_marks;
-	size_t lint_total;
-	/* the round the trace view steps (rounds/rounds.h), 1-based */
-	int32_t round;
-	/* where the trace cursor was, by (round, rule, graph, anchor), to find it again after a re-run */
-	struct { int32_t round, rule, graph, anchor; uint32_t offset; bool valid; } spot;
-	/* the compare view: the compiler's file (--with), its model or record, the
-	 * comparison made again after every run (cmp_error: why there is none) */
-	const char *compare_with;
-	int cmp_source;             /* 0 none, 1 an optimized model, 2 a fusion_result.json */
-	fd_model cmp_model;
-	fd_jdoc cmp_doc;
-	fd_comparison cmp;
-	bool cmp_valid;
-	char cmp_error[512];
-	/* detail */
-	enum detail_kind dkind;
-	int32_t drule, dgraph, dnode;
-	VEC(detail_row) drows;
-	/* diff against the rules as loaded */
-	fd_session_diff diff;
-	bool diff_valid;
 	unsigned run_gen;           /* counts the re-runs (tui_refresh): views rebuild what they derived */
 	/* messages */
 	char msg[512];
@@ -118,6 +154,7 @@ struct tui {
 	tui_input in;
 	int lines, cols;
 	bool wide;                  /* two-pane layout */
+	display *disp;              /* the screen: curses, theme, glyphs, clip, panes (display.c, layout.c) */
 	bool use_mouse;
 	int export_kind;            /* export_menu.c: the kind of picture chosen last, and its depth */
 	int export_depth;
@@ -126,6 +163,13 @@ struct tui {
 	double first_screen_ms, edit_ms, refresh_ms;
 	bool time_refresh;
 };
+
+/* The views' shared state (above), once the views are open. */
+static inline rules_view *tui_rules(const tui *t) { return t->views[VIEW_RULES].data; }
+static inline graph_view *tui_graph(const tui *t) { return t->views[VIEW_GRAPH].data; }
+static inline trace_view *tui_trace(const tui *t) { return t->views[VIEW_TRACE].data; }
+static inline detail_view *tui_detail(const tui *t) { return t->views[VIEW_DETAIL].data; }
+static inline compare_view *tui_compare(const tui *t) { return t->views[VIEW_COMPARE].data; }
 
 /* tui.c: the round the trace view steps, its result (round 1's is
  * session_result), and how many rounds the run took. */

@@ -34,6 +34,10 @@ struct view_ops {
 	/* columns the visible rows need in full, for the right end of horizontal
 	 * scrolling; NULL: the widest row_text of the visible rows */
 	int (*content_width)(tui *t);
+	/* the view's own state (t->views[v].data): made once the session is
+	 * open, freed with the tui; NULL: the view keeps none */
+	void *(*open)(tui *t);
+	void (*close)(void *data);
 };
 
 #define VIEW_OPS_DECL(X, id, ops, name, title, tab, help) extern const view_ops view_##ops##_ops;

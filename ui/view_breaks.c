@@ -1,7 +1,8 @@
 /* view_breaks.c — the breakpoints: on a rule, a node or a reason code. b, d
  * or Del removes the one under the cursor; a adds one by name; Enter runs the
  * trace to its next hit (from the start when none is left after the current
- * event). */
+ * event).
+ * State: none of its own; it lists the tui's breakpoints (t->bps). */
 #include <stdio.h>
 #include <string.h>
 #include "view.h"
@@ -22,17 +23,17 @@ static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
 	if (!t->bps.n) {
-		display_text(y, x + 1, w - 1, ROLE_DIM, 0,
+		display_text(t->disp, y, x + 1, w - 1, ROLE_DIM, 0,
 		             "no breakpoints: b on a rule, a node or a trace event sets one; c runs to the next");
 		return;
 	}
 	char buf[512];
 	bool cur = cursor && t->focus == VIEW_BREAKS;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
-	int nx = display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : ROLE_BREAK, 0, G.breakpoint);
-	display_text(y, nx + 1, x + w - nx - 1, cur ? ROLE_CURSOR : ROLE_NORMAL, 0,
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
+	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
+	int nx = display_text(t->disp, y, x + 1, w - 1, cur ? ROLE_CURSOR : ROLE_BREAK, 0, t->disp->g->breakpoint);
+	display_text(t->disp, y, nx + 1, x + w - nx - 1, cur ? ROLE_CURSOR : ROLE_NORMAL, 0,
 	             vs_bp_describe(&t->bps.items[row], session_result(&t->s), buf, sizeof buf));
 }
 
@@ -53,7 +54,7 @@ static unsigned add_by_name(tui *t)
 			return RES_REDRAW;
 		}
 	unsigned res = tui_toggle_breakpoint(t, &bp);
-	t->list[VIEW_BREAKS].cursor = t->bps.n - 1;
+	t->views[VIEW_BREAKS].list.cursor = t->bps.n - 1;
 	return res;
 }
 
@@ -61,7 +62,7 @@ static unsigned action(tui *t, enum tui_action a)
 {
 	if (a == ACT_ADD_BREAKPOINT)
 		return add_by_name(t);
-	size_t row = t->list[VIEW_BREAKS].cursor;
+	size_t row = t->views[VIEW_BREAKS].list.cursor;
 	if (!t->bps.n || row >= t->bps.n)
 		return a == ACT_BREAKPOINT || a == ACT_ENTER ? RES_REDRAW : RES_UNHANDLED;
 	if (a == ACT_BREAKPOINT) {
@@ -75,7 +76,7 @@ static unsigned action(tui *t, enum tui_action a)
 		const fd_match_result *r = tui_result(t);   /* the round being stepped */
 		vs_breakpoints one = { &t->bps.items[row], 1, 1 };
 		bool moved;
-		uint32_t cur = (uint32_t)t->list[VIEW_TRACE].cursor;
+		uint32_t cur = (uint32_t)t->views[VIEW_TRACE].list.cursor;
 		uint32_t to = vs_stepper_move(r, &one, cur, STEP_CONTINUE, &moved);
 		if (!moved && r->trace.n_events && vs_bp_hit(&one, r, 0))
 			to = 0, moved = true;

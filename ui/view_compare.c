@@ -1,16 +1,19 @@
 /* view_compare.c — where the compiler's result (--with) and the prediction
  * differ: one row per group of the comparison (explain/compare.h), the
  * differences first; Enter shows the row's node in the graph view. With a
- * fusion_result.json, one row per pass. */
+ * fusion_result.json, one row per pass.
+ * State: compare_view (tui.h, t->views[VIEW_COMPARE].data): the compiler's
+ * result and the comparison, which compare.c reads and makes again. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "view.h"
 
 static size_t rows(tui *t)
 {
-	if (!t->cmp_valid)
+	if (!tui_compare(t)->valid)
 		return 1;
-	return t->cmp.record ? t->cmp.passes.n + 1 : t->cmp.rows.n + 1;
+	return tui_compare(t)->result.record ? tui_compare(t)->result.passes.n + 1 : tui_compare(t)->result.rows.n + 1;
 }
 
 /* Row 0 says what is compared; then the rows: differences, then the same. */
@@ -18,8 +21,8 @@ static size_t nth(const tui *t, size_t row)
 {
 	size_t k = 0;
 	for (int same = 0; same < 2; same++)
-		for (size_t i = 0; i < t->cmp.rows.n; i++)
-			if ((t->cmp.rows.items[i].kind == CMP_SAME) == same && ++k == row)
+		for (size_t i = 0; i < tui_compare(t)->result.rows.n; i++)
+			if ((tui_compare(t)->result.rows.items[i].kind == CMP_SAME) == same && ++k == row)
 				return i;
 	return SIZE_MAX;
 }
@@ -27,13 +30,13 @@ static size_t nth(const tui *t, size_t row)
 static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
 {
 	*role = ROLE_NORMAL;
-	if (!t->cmp_valid) {
+	if (!tui_compare(t)->valid) {
 		*role = ROLE_DIM;
-		snprintf(buf, size, t->cmp_error[0] ? "%s" : "nothing to compare: start with --with OPTIMIZED.onnx or "
-		         "fusion_result.json%s", t->cmp_error);
+		snprintf(buf, size, tui_compare(t)->error[0] ? "%s" : "nothing to compare: start with --with OPTIMIZED.onnx or "
+		         "fusion_result.json%s", tui_compare(t)->error);
 		return buf;
 	}
-	const fd_comparison *c = &t->cmp;
+	const fd_comparison *c = &tui_compare(t)->result;
 	if (row == 0) {
 		*role = ROLE_HEADER;
 		if (c->record)
@@ -71,19 +74,19 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	char buf[2048];
 	int role;
 	text_of(t, row, buf, sizeof buf, &role);
-	display_list_row(y, x, w, cursor && t->focus == VIEW_COMPARE, role, buf);
+	display_list_row(t->disp, y, x, w, cursor && t->focus == VIEW_COMPARE, role, buf);
 }
 
 /* The row's node and, in the status line, fusiondbg's why. */
 static void select_row(tui *t)
 {
-	size_t row = t->list[VIEW_COMPARE].cursor;
-	if (!t->cmp_valid || t->cmp.record || row == 0)
+	size_t row = t->views[VIEW_COMPARE].list.cursor;
+	if (!tui_compare(t)->valid || tui_compare(t)->result.record || row == 0)
 		return;
 	size_t i = nth(t, row);
 	if (i == SIZE_MAX)
 		return;
-	const fd_cmp_row *r = &t->cmp.rows.items[i];
+	const fd_cmp_row *r = &tui_compare(t)->result.rows.items[i];
 	tui_set_detail_node(t, r->graph, r->node);
 	if (r->why)
 		tui_message(t, ROLE_INFO, "why: %s", r->why);
@@ -91,28 +94,42 @@ static void select_row(tui *t)
 
 static unsigned action(tui *t, enum tui_action a)
 {
-	size_t row = t->list[VIEW_COMPARE].cursor;
+	size_t row = t->views[VIEW_COMPARE].list.cursor;
 	if (a != ACT_ENTER)
 		return RES_UNHANDLED;
-	if (!t->cmp_valid || t->cmp.record || row == 0)
+	if (!tui_compare(t)->valid || tui_compare(t)->result.record || row == 0)
 		return RES_REDRAW;
 	size_t i = nth(t, row);
 	if (i == SIZE_MAX)
 		return RES_REDRAW;
-	const fd_cmp_row *r = &t->cmp.rows.items[i];
-	size_t gr = vs_graph_node_row(&t->grows, session_model(&t->s), r->graph, r->node);
+	const fd_cmp_row *r = &tui_compare(t)->result.rows.items[i];
+	size_t gr = vs_graph_node_row(&tui_graph(t)->rows, session_model(&t->s), r->graph, r->node);
 	if (gr == VS_NONE)
 		return RES_REDRAW;
 	unsigned res = tui_show_view(t, VIEW_GRAPH);
-	vs_list_set_rows(&t->list[VIEW_GRAPH], vs_graph_rows_count(&t->grows));
-	vs_list_goto(&t->list[VIEW_GRAPH], gr);
+	vs_list_set_rows(&t->views[VIEW_GRAPH].list, vs_graph_rows_count(&tui_graph(t)->rows));
+	vs_list_goto(&t->views[VIEW_GRAPH].list, gr);
 	tui_set_detail_node(t, r->graph, r->node);
 	return res | RES_DETAIL;
 }
 
 static const enum tui_action hints[] = { ACT_ENTER, ACT_WHY_NOT, ACT_BACK, ACT_VIEW_HELP, ACT_NONE };
 
+/* The view's state (compare_view, tui.h): compare.c reads the file into it
+ * (tui_compare_open) and releases what it read (tui_compare_release). */
+static void *open_view(tui *t)
+{
+	(void)t;
+	return xcalloc(1, sizeof(compare_view));
+}
+
+static void close_view(void *data)
+{
+	free(data);
+}
+
 const view_ops view_compare_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .select = select_row,
 	.hints = hints,
+	.open = open_view, .close = close_view,
 };

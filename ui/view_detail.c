@@ -1,49 +1,52 @@
 /* view_detail.c — the detail view: the rows detail.c builds for the node or
  * rule last selected; e edits the value under the cursor, w asks why-not of
- * the node, b sets a breakpoint on the subject. */
+ * the node, b sets a breakpoint on the subject.
+ * State: detail_view (tui.h, t->views[VIEW_DETAIL].data): its subject and
+ * its rows (detail.c builds them). */
+#include <stdlib.h>
 #include "view.h"
 
 static size_t rows(tui *t)
 {
-	return t->drows.n;
+	return tui_detail(t)->rows.n;
 }
 
 static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 {
 	tui *t = ctx;
-	return row < t->drows.n ? t->drows.items[row].text : "";
+	return row < tui_detail(t)->rows.n ? tui_detail(t)->rows.items[row].text : "";
 }
 
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
-	const detail_row *d = &t->drows.items[row];
+	const detail_row *d = &tui_detail(t)->rows.items[row];
 	bool cur = cursor && t->focus == VIEW_DETAIL;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
-	display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : d->role, 0, d->text);
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
+	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
+	display_text(t->disp, y, x + 1, w - 1, cur ? ROLE_CURSOR : d->role, 0, d->text);
 }
 
 static unsigned action(tui *t, enum tui_action a)
 {
-	size_t row = t->list[VIEW_DETAIL].cursor;
-	const detail_row *d = row < t->drows.n ? &t->drows.items[row] : NULL;
+	size_t row = t->views[VIEW_DETAIL].list.cursor;
+	const detail_row *d = row < tui_detail(t)->rows.n ? &tui_detail(t)->rows.items[row] : NULL;
 	switch (a) {
 	case ACT_EDIT:
 		if (d && d->path[0])
 			return tui_edit_value(t, d->rule, d->path);
 		return RES_UNHANDLED;
 	case ACT_WHY_NOT:
-		if (t->dkind == DETAIL_NODE)
-			return tui_why_not_node(t, t->dgraph, t->dnode);
+		if (tui_detail(t)->kind == DETAIL_NODE)
+			return tui_why_not_node(t, tui_detail(t)->graph, tui_detail(t)->node);
 		return RES_UNHANDLED;
 	case ACT_BREAKPOINT: {
 		vs_breakpoint bp;
 		char text[256];
-		if (t->dkind == DETAIL_NODE)
-			bp = (vs_breakpoint){ .kind = BP_NODE, .graph = t->dgraph, .node = t->dnode };
-		else if (t->dkind == DETAIL_RULE)
-			bp = (vs_breakpoint){ .kind = BP_RULE, .rule = t->drule };
+		if (tui_detail(t)->kind == DETAIL_NODE)
+			bp = (vs_breakpoint){ .kind = BP_NODE, .graph = tui_detail(t)->graph, .node = tui_detail(t)->node };
+		else if (tui_detail(t)->kind == DETAIL_RULE)
+			bp = (vs_breakpoint){ .kind = BP_RULE, .rule = tui_detail(t)->rule };
 		else
 			return RES_UNHANDLED;
 		bool on = vs_bp_toggle(&t->bps, &bp);
@@ -53,7 +56,7 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 	default:
 		/* moving inside the detail must not rebuild it from another view's selection */
-		return tui_list_move(&t->list[VIEW_DETAIL], a) ? RES_REDRAW : RES_UNHANDLED;
+		return tui_list_move(&t->views[VIEW_DETAIL].list, a) ? RES_REDRAW : RES_UNHANDLED;
 	}
 }
 
@@ -62,7 +65,22 @@ static const enum tui_action hints[] = {
 	ACT_BACK, ACT_VIEW_HELP, ACT_NONE
 };
 
+/* The view's state (detail_view, tui.h): no subject yet. */
+static void *open_view(tui *t)
+{
+	(void)t;
+	return xcalloc(1, sizeof(detail_view));
+}
+
+static void close_view(void *data)
+{
+	detail_view *dv = data;
+	vec_release(&dv->rows);
+	free(dv);
+}
+
 const view_ops view_detail_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.hints = hints,
+	.open = open_view, .close = close_view,
 };

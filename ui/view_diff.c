@@ -1,7 +1,9 @@
 /* view_diff.c — what the edits changed against the rules as loaded: peak
  * memory before → after, the edits themselves, rules whose priority,
  * enabled or effect changed, and every fusion gained, lost or changed
- * (session_diff). Enter on a fusion shows its node in the graph. */
+ * (session_diff). Enter on a fusion shows its node in the graph.
+ * State: its own diff_view (t->views[VIEW_DIFF].data): the session's diff
+ * and the rows, made again after every run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,41 +17,69 @@ enum diff_row_kind { DR_PEAK, DR_COUNTS, DR_HEAD, DR_EDIT, DR_RULE, DR_FUSION, D
 enum { HEAD_EDITS, HEAD_RULES, HEAD_FUSIONS };
 
 struct diff_row { enum diff_row_kind kind; size_t i; };
-static VEC(struct diff_row) drows;   /* the view's own, rebuilt with the diff */
 
-static void push(enum diff_row_kind k, size_t i)
+/* The view's own state (t->views[VIEW_DIFF].data): the diff of the last
+ * run and its rows, made when the view is first drawn after a run. */
+typedef struct diff_view {
+	fd_session_diff diff;
+	bool valid;
+	unsigned built_gen;   /* the run (t->run_gen) the diff is of */
+	VEC(struct diff_row) rows;
+} diff_view;
+
+static void *open_view(tui *t)
 {
-	vec_push(&drows, ((struct diff_row){ k, i }));
+	(void)t;
+	return xcalloc(1, sizeof(diff_view));
 }
 
-static void ensure(tui *t)
+static void close_view(void *data)
 {
-	if (t->diff_valid)
-		return;
-	session_diff(&t->s, &t->diff);
-	t->diff_valid = true;
-	drows.n = 0;
-	push(DR_PEAK, 0);
-	push(DR_COUNTS, 0);
-	push(DR_HEAD, HEAD_EDITS);
+	diff_view *dv = data;
+	if (dv->valid)
+		session_diff_release(&dv->diff);
+	vec_release(&dv->rows);
+	free(dv);
+}
+
+static void push(diff_view *dv, enum diff_row_kind k, size_t i)
+{
+	vec_push(&dv->rows, ((struct diff_row){ k, i }));
+}
+
+/* The view's state, its diff that of the last run. */
+static diff_view *ensure(tui *t)
+{
+	diff_view *dv = t->views[VIEW_DIFF].data;
+	if (dv->valid && dv->built_gen == t->run_gen)
+		return dv;
+	if (dv->valid)
+		session_diff_release(&dv->diff);
+	session_diff(&t->s, &dv->diff);
+	dv->valid = true;
+	dv->built_gen = t->run_gen;
+	dv->rows.n = 0;
+	push(dv, DR_PEAK, 0);
+	push(dv, DR_COUNTS, 0);
+	push(dv, DR_HEAD, HEAD_EDITS);
 	for (size_t i = 0; i < t->s.n_applied; i++)
-		push(DR_EDIT, i);
+		push(dv, DR_EDIT, i);
 	if (!t->s.n_applied)
-		push(DR_NONE, 0);
-	push(DR_HEAD, HEAD_RULES);
-	for (size_t i = 0; i < t->diff.n_rules; i++)
-		push(DR_RULE, i);
-	push(DR_HEAD, HEAD_FUSIONS);
-	for (size_t i = 0; i < t->diff.n_changes; i++)
-		push(DR_FUSION, i);
-	if (!t->diff.n_changes)
-		push(DR_NONE, 1);
+		push(dv, DR_NONE, 0);
+	push(dv, DR_HEAD, HEAD_RULES);
+	for (size_t i = 0; i < dv->diff.n_rules; i++)
+		push(dv, DR_RULE, i);
+	push(dv, DR_HEAD, HEAD_FUSIONS);
+	for (size_t i = 0; i < dv->diff.n_changes; i++)
+		push(dv, DR_FUSION, i);
+	if (!dv->diff.n_changes)
+		push(dv, DR_NONE, 1);
+	return dv;
 }
 
 static size_t rows(tui *t)
 {
-	ensure(t);
-	return drows.n;
+	return ensure(t)->rows.n;
 }
 
 /* A change's fusion (the baseline's or the current rules'): its rule and,
@@ -78,17 +108,17 @@ static const char *fusion_nodes(tui *t, const fd_fusion_change *c, bool after, c
 
 static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
 {
-	ensure(t);
-	const fd_session_diff *df = &t->diff;
+	diff_view *dv = ensure(t);
+	const fd_session_diff *df = &dv->diff;
 	const fd_ruleset *rs = session_rules(&t->s);
-	const struct diff_row *d = &drows.items[row];
+	const struct diff_row *d = &dv->rows.items[row];
 	char b1[32], b2[32], b3[32], nodes[256];
 	*role = ROLE_NORMAL;
 	switch (d->kind) {
 	case DR_PEAK:
 		*role = ROLE_HEADER;
 		snprintf(buf, size, "peak memory (main graph): as loaded %s %s now %s   (no fusion: %s)",
-		         estimate_format_bytes(df->peak_before_bytes, b1, sizeof b1), G.arrow,
+		         estimate_format_bytes(df->peak_before_bytes, b1, sizeof b1), t->disp->g->arrow,
 		         estimate_format_bytes(df->peak_after_bytes, b2, sizeof b2),
 		         estimate_format_bytes(df->peak_unfused_bytes, b3, sizeof b3));
 		break;
@@ -107,21 +137,21 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		const fd_edit *e = &t->s.edits[d->i];
 		*role = ROLE_EDITED;
 		snprintf(buf, size, "  %s.%s: %s %s %s", rs->rules[e->rule].name, e->path, e->old_text ? e->old_text : "(absent)",
-		         G.arrow, e->new_text ? e->new_text : "(absent)");
+		         t->disp->g->arrow, e->new_text ? e->new_text : "(absent)");
 		break;
 	}
 	case DR_RULE: {
 		const fd_rule_change *c = &df->rules[d->i];
 		char pr[96] = "", en[64] = "";
 		if (c->priority_before != c->priority_after)
-			snprintf(pr, sizeof pr, " priority %lld %s %lld", (long long)c->priority_before, G.arrow,
+			snprintf(pr, sizeof pr, " priority %lld %s %lld", (long long)c->priority_before, t->disp->g->arrow,
 			         (long long)c->priority_after);
 		if (c->enabled_before != c->enabled_after)
 			snprintf(en, sizeof en, " %s", c->enabled_after ? "enabled" : "disabled");
 		*role = c->effect_after > c->effect_before ? ROLE_GAIN : c->effect_after < c->effect_before ? ROLE_LOSS
 		      : ROLE_NORMAL;
 		snprintf(buf, size, "  %s:%s%s fired %lld %s %lld", rs->rules[c->rule].name, pr, en,
-		         (long long)c->effect_before, G.arrow, (long long)c->effect_after);
+		         (long long)c->effect_before, t->disp->g->arrow, (long long)c->effect_after);
 		break;
 	}
 	case DR_FUSION: {
@@ -138,7 +168,7 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		} else {
 			*role = ROLE_WARN;
 			const char *before = fusion_nodes(t, c, false, was, sizeof was);
-			snprintf(buf, size, "  ~ changed %s %s %s @ %s: %s", before, G.arrow,
+			snprintf(buf, size, "  ~ changed %s %s %s @ %s: %s", before, t->disp->g->arrow,
 			         fusion_nodes(t, c, true, nodes, sizeof nodes), node, nodes);
 		}
 		break;
@@ -162,22 +192,22 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	char buf[1024];
 	int role;
 	text_of(t, row, buf, sizeof buf, &role);
-	display_list_row(y, x, w, cursor && t->focus == VIEW_DIFF, role, buf);
+	display_list_row(t->disp, y, x, w, cursor && t->focus == VIEW_DIFF, role, buf);
 }
 
 static unsigned action(tui *t, enum tui_action a)
 {
-	ensure(t);
-	size_t row = t->list[VIEW_DIFF].cursor;
-	if (a != ACT_ENTER || row >= drows.n)
+	diff_view *dv = ensure(t);
+	size_t row = t->views[VIEW_DIFF].list.cursor;
+	if (a != ACT_ENTER || row >= dv->rows.n)
 		return RES_UNHANDLED;
-	const struct diff_row *d = &drows.items[row];
+	const struct diff_row *d = &dv->rows.items[row];
 	if (d->kind == DR_FUSION) {
-		const fd_fusion_change *c = &t->diff.changes[d->i];
+		const fd_fusion_change *c = &dv->diff.changes[d->i];
 		return tui_show_node(t, c->graph, c->node);
 	}
 	if (d->kind == DR_EDIT || d->kind == DR_RULE) {
-		int32_t rule = d->kind == DR_EDIT ? t->s.edits[d->i].rule : t->diff.rules[d->i].rule;
+		int32_t rule = d->kind == DR_EDIT ? t->s.edits[d->i].rule : dv->diff.rules[d->i].rule;
 		tui_set_detail_rule(t, rule);
 		return tui_show_view(t, VIEW_DETAIL);
 	}
@@ -190,4 +220,5 @@ static const enum tui_action hints[] = {
 
 const view_ops view_diff_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .hints = hints,
+	.open = open_view, .close = close_view,
 };

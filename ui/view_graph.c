@@ -3,19 +3,21 @@
  * output's shape and dtype, and the fusion that took it, marked and coloured
  * per rule. The columns are sized to the pane from what the rows on screen
  * need; a name too long is cut in the middle, and Left / Right scroll to the
- * rest. Only visible rows are formatted. */
+ * rest. Only visible rows are formatted.
+ * State: graph_view (tui.h, t->views[VIEW_GRAPH].data): the graphs' rows. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "view.h"
 
 static size_t rows(tui *t)
 {
-	return vs_graph_rows_count(&t->grows);
+	return vs_graph_rows_count(&tui_graph(t)->rows);
 }
 
 static void row_node(tui *t, size_t row, int32_t *g, int32_t *n)
 {
-	vs_graph_row_node(&t->grows, session_model(&t->s), row, g, n);
+	vs_graph_row_node(&tui_graph(t)->rows, session_model(&t->s), row, g, n);
 }
 
 static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
@@ -80,12 +82,12 @@ typedef struct columns {
 
 static columns layout_columns(tui *t, int w)
 {
-	const vs_list *l = &t->list[VIEW_GRAPH];
+	const vs_list *l = &t->views[VIEW_GRAPH].list;
 	const fd_model *m = session_model(&t->s);
 	int name = 4, op = 4, shape = 0, tag = 0, indent = 0;
 	for (int i = 0; i < l->height; i++) {
 		int32_t g, n;
-		vs_graph_row_node(&t->grows, m, l->top + (size_t)i, &g, &n);
+		vs_graph_row_node(&tui_graph(t)->rows, m, l->top + (size_t)i, &g, &n);
 		if (g < 0)
 			break;
 		cells c;
@@ -138,28 +140,28 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	int end = x + w;
 	bool cur = cursor && t->focus == VIEW_GRAPH;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
 	int base = cur ? ROLE_CURSOR : ROLE_NORMAL;
 	bool bp = node_has_bp(t, g, n);
-	x = display_text(y, x, end - x, bp ? ROLE_BREAK : base, 0, bp ? G.breakpoint : cursor ? G.cursor : " ");
+	x = display_text(t->disp, y, x, end - x, bp ? ROLE_BREAK : base, 0, bp ? t->disp->g->breakpoint : cursor ? t->disp->g->cursor : " ");
 	int rrole = f >= 0 ? ROLE_RULE0 + r->fusions[f].rule % ROLE_RULE_COLOURS : base;
-	x = display_text(y, x, end - x, rrole, 0, f >= 0 ? G.bar : " ");
+	x = display_text(t->disp, y, x, end - x, rrole, 0, f >= 0 ? t->disp->g->bar : " ");
 	columns k = layout_columns(t, w);
 	cells c;
 	row_cells(t, g, n, &c);
 	char pad[64];
 	snprintf(pad, sizeof pad, "%*s", gr->depth * 2 < 60 ? gr->depth * 2 : 60, "");
-	x = display_text(y, x, end - x, base, 0, pad);
+	x = display_text(t->disp, y, x, end - x, base, 0, pad);
 	int name_w = k.indent + k.name - (int)strlen(pad);   /* columns align across indents */
-	display_text_mid(y, x, name_w - 1, base, 0, node->name);
+	display_text_mid(t->disp, y, x, name_w - 1, base, 0, node->name);
 	x += name_w;
-	display_text(y, x, k.op - 1, cur ? ROLE_CURSOR : ROLE_HEADER, 0, c.op);
+	display_text(t->disp, y, x, k.op - 1, cur ? ROLE_CURSOR : ROLE_HEADER, 0, c.op);
 	x += k.op;
 	if (k.shape > 1)
-		display_text_mid(y, x, k.shape - 1, cur ? ROLE_CURSOR : ROLE_DIM, 0, c.shape);
+		display_text_mid(t->disp, y, x, k.shape - 1, cur ? ROLE_CURSOR : ROLE_DIM, 0, c.shape);
 	x += k.shape;
 	if (f >= 0)
-		display_text(y, x, end - x, cur ? ROLE_CURSOR : rrole, 0, c.tag);
+		display_text(t->disp, y, x, end - x, cur ? ROLE_CURSOR : rrole, 0, c.tag);
 }
 
 static int content_width(tui *t)
@@ -170,7 +172,7 @@ static int content_width(tui *t)
 static void select_row(tui *t)
 {
 	int32_t g, n;
-	row_node(t, t->list[VIEW_GRAPH].cursor, &g, &n);
+	row_node(t, t->views[VIEW_GRAPH].list.cursor, &g, &n);
 	if (g >= 0)
 		tui_set_detail_node(t, g, n);
 }
@@ -178,7 +180,7 @@ static void select_row(tui *t)
 static unsigned action(tui *t, enum tui_action a)
 {
 	int32_t g, n;
-	row_node(t, t->list[VIEW_GRAPH].cursor, &g, &n);
+	row_node(t, t->views[VIEW_GRAPH].list.cursor, &g, &n);
 	if (g < 0)
 		return RES_UNHANDLED;
 	switch (a) {
@@ -201,7 +203,23 @@ static const enum tui_action hints[] = {
 	ACT_NONE
 };
 
+/* The view's state (graph_view, tui.h): the rows of the model's graphs. */
+static void *open_view(tui *t)
+{
+	graph_view *gv = xcalloc(1, sizeof *gv);
+	vs_graph_rows_init(&gv->rows, session_model(&t->s));
+	return gv;
+}
+
+static void close_view(void *data)
+{
+	graph_view *gv = data;
+	vs_graph_rows_release(&gv->rows);
+	free(gv);
+}
+
 const view_ops view_graph_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .hints = hints, .content_width = content_width,
+	.open = open_view, .close = close_view,
 };

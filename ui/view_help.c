@@ -1,8 +1,11 @@
 /* view_help.c — the help view, generated from the action table (actions.h)
  * and the keymap in force, so it always shows the user's own keys. A short
  * walk-through comes first: enough to answer "why did this rule not fire?"
- * and try a fix with nothing else to read. */
+ * and try a fix with nothing else to read.
+ * State: its own help_view (t->views[VIEW_HELP].data): the rows, laid out
+ * again when the pane's width or the keymap changes. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "view.h"
 
@@ -38,20 +41,35 @@ typedef struct help_row {
 	bool action;     /* an action's row (the first) or its continuation */
 } help_row;
 
-static struct {
+/* The view's own state (t->views[VIEW_HELP].data): the rows, built again
+ * when the pane's width or the keymap changes. */
+typedef struct help_view {
 	VEC(help_row) rows;
 	int width;
 	const keymap *km;
 	size_t km_n;
-} cache;
+} help_view;
+
+static void *open_view(tui *t)
+{
+	(void)t;
+	return xcalloc(1, sizeof(help_view));
+}
+
+static void close_view(void *data)
+{
+	help_view *hv = data;
+	vec_release(&hv->rows);
+	free(hv);
+}
 
 #define KEYS_W 26    /* the key column */
 #define NAME_W 19    /* the action name, before its help */
 
-static help_row *push_row(int role, bool action)
+static help_row *push_row(help_view *hv, int role, bool action)
 {
-	vec_grow(&cache.rows, cache.rows.n + 1);
-	help_row *r = &cache.rows.items[cache.rows.n++];
+	vec_grow(&hv->rows, hv->rows.n + 1);
+	help_row *r = &hv->rows.items[hv->rows.n++];
 	memset(r, 0, sizeof *r);
 	r->role = role;
 	r->action = action;
@@ -102,20 +120,20 @@ static void take(const char **s, int w, bool keys, char *out, size_t size)
 		(*s)++;
 }
 
-static void build(tui *t, int width)
+static void build(tui *t, help_view *hv, int width)
 {
-	cache.rows.n = 0;
-	cache.width = width;
-	cache.km = &t->km;
-	cache.km_n = t->km.n;
+	hv->rows.n = 0;
+	hv->width = width;
+	hv->km = &t->km;
+	hv->km_n = t->km.n;
 	for (size_t i = 0; i < N_INTRO; i++)
-		snprintf(push_row(i == 0 ? ROLE_HEADER : ROLE_NORMAL, false)->text, sizeof cache.rows.items[0].text, "%s",
+		snprintf(push_row(hv, i == 0 ? ROLE_HEADER : ROLE_NORMAL, false)->text, sizeof hv->rows.items[0].text, "%s",
 		         intro[i]);
 	int help_w = width - 2 - KEYS_W - NAME_W;
 	if (help_w < 20)
 		help_w = 20;
 	for (int sec = 0; sec < SEC_COUNT; sec++) {
-		snprintf(push_row(ROLE_HEADER, false)->text, sizeof cache.rows.items[0].text, "%s",
+		snprintf(push_row(hv, ROLE_HEADER, false)->text, sizeof hv->rows.items[0].text, "%s",
 		         section_title((enum tui_section)sec));
 		for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
 			const tui_action_def *d = action_get((enum tui_action)a);
@@ -125,7 +143,7 @@ static void build(tui *t, int width)
 			keys_of(t, d->action, keys, sizeof keys);
 			const char *k = keys[0] ? keys : "(no key)", *h = d->help;
 			for (bool first = true; first || *k || *h; first = false) {
-				help_row *r = push_row(ROLE_NORMAL, true);
+				help_row *r = push_row(hv, ROLE_NORMAL, true);
 				take(&k, KEYS_W - 1, true, r->keys, sizeof r->keys);
 				char words[400];
 				take(&h, help_w, false, words, sizeof words);
@@ -137,18 +155,19 @@ static void build(tui *t, int width)
 
 static const help_row *row_at(tui *t, size_t row)
 {
-	int width = display_pane_width(VIEW_HELP);
+	help_view *hv = t->views[VIEW_HELP].data;
+	int width = display_pane_width(t, VIEW_HELP);
 	if (width <= 0)
 		width = t->cols - 2;
-	if (width != cache.width || cache.km != &t->km || cache.km_n != t->km.n || !cache.rows.n)
-		build(t, width);
-	return row < cache.rows.n ? &cache.rows.items[row] : NULL;
+	if (width != hv->width || hv->km != &t->km || hv->km_n != t->km.n || !hv->rows.n)
+		build(t, hv, width);
+	return row < hv->rows.n ? &hv->rows.items[row] : NULL;
 }
 
 static size_t rows(tui *t)
 {
 	row_at(t, 0);
-	return cache.rows.n;
+	return ((help_view *)t->views[VIEW_HELP].data)->rows.n;
 }
 
 static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
@@ -165,18 +184,19 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 		return;
 	bool cur = cursor && t->focus == VIEW_HELP;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
+	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
 	if (!r->action) {
-		display_text(y, x + 1, w - 1, cur ? ROLE_CURSOR : r->role, 0, r->text);
+		display_text(t->disp, y, x + 1, w - 1, cur ? ROLE_CURSOR : r->role, 0, r->text);
 		return;
 	}
-	display_text(y, x + 2, KEYS_W - 1, cur ? ROLE_CURSOR : ROLE_KEY, 0, r->keys);
-	display_text(y, x + 2 + KEYS_W, w - KEYS_W - 2, cur ? ROLE_CURSOR : r->role, 0, r->text);
+	display_text(t->disp, y, x + 2, KEYS_W - 1, cur ? ROLE_CURSOR : ROLE_KEY, 0, r->keys);
+	display_text(t->disp, y, x + 2 + KEYS_W, w - KEYS_W - 2, cur ? ROLE_CURSOR : r->role, 0, r->text);
 }
 
 static const enum tui_action hints[] = { ACT_MOVE_DOWN, ACT_MOVE_PAGE_DOWN, ACT_SEARCH, ACT_BACK, ACT_NONE };
 
 const view_ops view_help_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .hints = hints,
+	.open = open_view, .close = close_view,
 };

@@ -8,8 +8,11 @@
  * in bytes per unit of their symbols ("× batch") when every step scales
  * alike; otherwise the view says which symbols to bind. Enter on a step
  * shows its node in the graph view; E draws the timeline as a chart (SVG,
- * PNG or DOT, as `export --memory-chart` does). */
+ * PNG or DOT, as `export --memory-chart` does).
+ * State: its own memory_view (t->views[VIEW_MEMORY].data): the rows,
+ * the timeline and the widest value's columns, rebuilt after every run. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "view.h"
 #include "base/vec.h"
@@ -23,76 +26,96 @@ struct mem_row {
 	size_t i;
 };
 
-/* The view's own state: rows and the timeline, rebuilt after every run. */
-static VEC(struct mem_row) mrows;
-static fd_timeline tl;
-static unsigned built_gen = ~0u;
-static int value_w;          /* columns the widest value of the timeline takes */
+/* The view's own state (t->views[VIEW_MEMORY].data): rows and the
+ * timeline, rebuilt after every run. */
+typedef struct memory_view {
+	VEC(struct mem_row) rows;
+	fd_timeline tl;
+	unsigned built_gen;
+	int value_w;          /* columns the widest value of the timeline takes */
+} memory_view;
 
-static void measure(void);
-
-static void push(enum mem_row_kind k, size_t i)
+static void *open_view(tui *t)
 {
-	vec_push(&mrows, ((struct mem_row){ k, i }));
+	memory_view *mv = xcalloc(1, sizeof *mv);
+	mv->built_gen = t->run_gen - 1;   /* built on first use */
+	return mv;
 }
 
-static void ensure(tui *t)
+static void close_view(void *data)
 {
-	if (built_gen == t->run_gen)
-		return;
-	built_gen = t->run_gen;
-	estimate_timeline_release(&tl);
-	mrows.n = 0;
-	push(MR_PEAK, 0);
-	push(MR_SYMBOLS, 0);
+	memory_view *mv = data;
+	estimate_timeline_release(&mv->tl);
+	vec_release(&mv->rows);
+	free(mv);
+}
+
+static void measure(tui *t, memory_view *mv);
+
+static void push(memory_view *mv, enum mem_row_kind k, size_t i)
+{
+	vec_push(&mv->rows, ((struct mem_row){ k, i }));
+}
+
+/* The view's state, its rows and timeline those of the last run. */
+static memory_view *ensure(tui *t)
+{
+	memory_view *mv = t->views[VIEW_MEMORY].data;
+	if (mv->built_gen == t->run_gen)
+		return mv;
+	mv->built_gen = t->run_gen;
+	estimate_timeline_release(&mv->tl);
+	mv->rows.n = 0;
+	push(mv, MR_PEAK, 0);
+	push(mv, MR_SYMBOLS, 0);
 	const fd_binding_diff *bd = session_binding_diff(&t->s);
 	if (bd) {
-		push(MR_CHANGE_HEAD, 0);
+		push(mv, MR_CHANGE_HEAD, 0);
 		for (size_t i = 0; i < bd->n_changes; i++)
-			push(MR_CHANGE, i);
+			push(mv, MR_CHANGE, i);
 	}
-	if (estimate_timeline(session_final_estimate(&t->s), 0, &tl) < 0 || !tl.known) {
-		push(MR_NONE, 0);
-		return;
+	if (estimate_timeline(session_final_estimate(&t->s), 0, &mv->tl) < 0 || !mv->tl.known) {
+		push(mv, MR_NONE, 0);
+		return mv;
 	}
-	push(MR_HEAD, 0);
-	for (int32_t k = 0; k < tl.n_steps; k++)
-		push(MR_STEP, (size_t)k);
-	measure();
+	push(mv, MR_HEAD, 0);
+	for (int32_t k = 0; k < mv->tl.n_steps; k++)
+		push(mv, MR_STEP, (size_t)k);
+	measure(t, mv);
+	return mv;
 }
 
-static void value_text(double v, char *buf, size_t size)
+static void value_text(tui *t, const fd_timeline *tl, double v, char *buf, size_t size)
 {
 	char b[32];
 	estimate_format_bytes((int64_t)(v + 0.5), b, sizeof b);
-	if (tl.unit[0])
-		snprintf(buf, size, "%s %s %s", b, G.times, tl.unit);
+	if (tl->unit[0])
+		snprintf(buf, size, "%s %s %s", b, t->disp->g->times, tl->unit);
 	else
 		snprintf(buf, size, "%s", b);
 }
 
-static const char *value_text_ret(double v, char *buf, size_t size)
+static const char *value_text_ret(tui *t, const fd_timeline *tl, double v, char *buf, size_t size)
 {
-	value_text(v, buf, size);
+	value_text(t, tl, v, buf, size);
 	return buf;
 }
 
-static void measure(void)
+static void measure(tui *t, memory_view *mv)
 {
 	char b[192];
-	value_w = 8;
+	mv->value_w = 8;
 	for (int side = 0; side < 2; side++)
-		for (int32_t k = 0; k < tl.n_steps; k++) {
-			int w = display_width(value_text_ret(tl.live[side][k], b, sizeof b));
-			if (w > value_w)
-				value_w = w;
+		for (int32_t k = 0; k < mv->tl.n_steps; k++) {
+			int w = display_width(value_text_ret(t, &mv->tl, mv->tl.live[side][k], b, sizeof b));
+			if (w > mv->value_w)
+				mv->value_w = w;
 		}
 }
 
 static size_t rows(tui *t)
 {
-	ensure(t);
-	return mrows.n;
+	return ensure(t)->rows.n;
 }
 
 static void symbols_text(const fd_model *m, char *buf, size_t size)
@@ -130,7 +153,7 @@ static const char *change_text(tui *t, const fd_binding_change *c, char *buf, si
 		         code[0] ? ": " : "", code, def ? " " : "", def ? def->summary : "", "");
 	} else {
 		*role = ROLE_WARN;
-		snprintf(buf, size, "  ~ changed %s %s %s @ %s", rs->rules[c->rule_before].name, G.arrow,
+		snprintf(buf, size, "  ~ changed %s %s %s @ %s", rs->rules[c->rule_before].name, t->disp->g->arrow,
 		         rs->rules[c->rule_after].name, node);
 	}
 	return buf;
@@ -138,8 +161,9 @@ static const char *change_text(tui *t, const fd_binding_change *c, char *buf, si
 
 static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
 {
-	ensure(t);
-	const struct mem_row *r = &mrows.items[row];
+	memory_view *mv = ensure(t);
+	const fd_timeline *tl = &mv->tl;
+	const struct mem_row *r = &mv->rows.items[row];
 	const fd_estimate *e = session_final_estimate(&t->s);
 	const fd_model *m = session_model(&t->s);
 	char b1[192], b2[192];
@@ -149,7 +173,7 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		*role = ROLE_HEADER;
 		if (e->n_graphs > 0)
 			snprintf(buf, size, "main graph: peak %s %s %s (est.)",
-			         estimate_format_peak(m, &e->graphs[0].before, b1, sizeof b1), G.arrow,
+			         estimate_format_peak(m, &e->graphs[0].before, b1, sizeof b1), t->disp->g->arrow,
 			         estimate_format_peak(m, &e->graphs[0].after, b2, sizeof b2));
 		else
 			snprintf(buf, size, "no graph");
@@ -162,29 +186,29 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		const fd_binding_diff *bd = session_binding_diff(&t->s);
 		*role = ROLE_HEADER;
 		snprintf(buf, size, "last binding change %s: %zu gained, %zu lost, %zu changed; peak after fusion %s %s %s",
-		         bd->what, bd->n_gained, bd->n_lost, bd->n_changed, bd->peak_old[1], G.arrow, bd->peak_new[1]);
+		         bd->what, bd->n_gained, bd->n_lost, bd->n_changed, bd->peak_old[1], t->disp->g->arrow, bd->peak_new[1]);
 		break;
 	}
 	case MR_CHANGE:
 		return change_text(t, &session_binding_diff(&t->s)->changes[r->i], buf, size, role);
 	case MR_HEAD:
 		*role = ROLE_HEADER;
-		snprintf(buf, size, " step  node  before fusion  after fusion   (bars: %s before, %s after)", G.info, G.fused);
+		snprintf(buf, size, " step  node  before fusion  after fusion   (bars: %s before, %s after)", t->disp->g->info, t->disp->g->fused);
 		break;
 	case MR_STEP: {
 		int32_t k = (int32_t)r->i;
 		const fd_graph *g = &m->graphs[0];
 		const char *node = g->topo_order && k < g->n_nodes ? g->nodes[g->topo_order[k]].name : "?";
-		value_text(tl.live[0][k], b1, sizeof b1);
-		value_text(tl.live[1][k], b2, sizeof b2);
+		value_text(t, tl, tl->live[0][k], b1, sizeof b1);
+		value_text(t, tl, tl->live[1][k], b2, sizeof b2);
 		snprintf(buf, size, " %5d  %s  %s  %s  %s", k, node, b1, b2,
-		         k == tl.peak_step[0] && k == tl.peak_step[1] ? "peak before and after"
-		         : k == tl.peak_step[0] ? "peak before" : k == tl.peak_step[1] ? "peak after" : "");
+		         k == tl->peak_step[0] && k == tl->peak_step[1] ? "peak before and after"
+		         : k == tl->peak_step[0] ? "peak before" : k == tl->peak_step[1] ? "peak after" : "");
 		break;
 	}
 	case MR_NONE:
 		*role = ROLE_WARN;
-		snprintf(buf, size, "timeline: %s", tl.why[0] ? tl.why : "no steps");
+		snprintf(buf, size, "timeline: %s", tl->why[0] ? tl->why : "no steps");
 		break;
 	}
 	return buf;
@@ -197,14 +221,14 @@ static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 }
 
 /* The bars of a step row, after over before, in the columns left. */
-static void draw_bars(int y, int x, int w, int32_t k)
+static void draw_bars(tui *t, const fd_timeline *tl, int y, int x, int w, int32_t k)
 {
-	double top = tl.peak[0] > tl.peak[1] ? tl.peak[0] : tl.peak[1];
+	double top = tl->peak[0] > tl->peak[1] ? tl->peak[0] : tl->peak[1];
 	if (w < 4 || top <= 0)
 		return;
-	int nb = (int)(tl.live[0][k] / top * w + 0.5), na = (int)(tl.live[1][k] / top * w + 0.5);
+	int nb = (int)(tl->live[0][k] / top * w + 0.5), na = (int)(tl->live[1][k] / top * w + 0.5);
 	for (int i = 0; i < w && i < nb; i++)
-		display_text(y, x + i, 1, i < na ? ROLE_FIRED : ROLE_DIM, 0, i < na ? G.fused : G.info);
+		display_text(t->disp, y, x + i, 1, i < na ? ROLE_FIRED : ROLE_DIM, 0, i < na ? t->disp->g->fused : t->disp->g->info);
 }
 
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
@@ -214,12 +238,15 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	text_of(t, row, buf, sizeof buf, &role);
 	bool cur = cursor && t->focus == VIEW_MEMORY;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
-	display_text(y, x, 1, ROLE_CURSOR, 0, cur ? G.cursor : "");
-	const struct mem_row *r = &mrows.items[row];
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
+	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
+	memory_view *mv = t->views[VIEW_MEMORY].data;
+	const fd_timeline *tl = &mv->tl;
+	const int value_w = mv->value_w;
+	const struct mem_row *r = &mv->rows.items[row];
 	int rr = cur ? ROLE_CURSOR : role;
 	if (r->kind != MR_STEP && r->kind != MR_HEAD) {
-		display_text(y, x + 1, w - 1, rr, 0, buf);
+		display_text(t->disp, y, x + 1, w - 1, rr, 0, buf);
 		return;
 	}
 	/* columns sized to the pane: step, node, before, after, then the bars
@@ -233,41 +260,41 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	/* nothing drawn past the pane's right edge */
 #define CLIP(x_, w_) ((x_) >= end ? 0 : (x_) + (w_) > end ? end - (x_) : (w_))
 	if (r->kind == MR_HEAD) {
-		at = display_text(y, at, end - at, rr, 0, " step ");
-		display_text(y, at, CLIP(at, node_w), rr, 0, "node");
+		at = display_text(t->disp, y, at, end - at, rr, 0, " step ");
+		display_text(t->disp, y, at, CLIP(at, node_w), rr, 0, "node");
 		at += node_w + 1;
-		display_text(y, at, CLIP(at, value_w), rr, 0, "before");
+		display_text(t->disp, y, at, CLIP(at, value_w), rr, 0, "before");
 		at += value_w + 1;
-		display_text(y, at, CLIP(at, value_w), rr, 0, "after");
+		display_text(t->disp, y, at, CLIP(at, value_w), rr, 0, "after");
 		at += value_w + 1;
-		snprintf(b1, sizeof b1, "%s before %s after", G.info, G.fused);
-		display_text(y, at, CLIP(at, end - at), rr, 0, b1);
+		snprintf(b1, sizeof b1, "%s before %s after", t->disp->g->info, t->disp->g->fused);
+		display_text(t->disp, y, at, CLIP(at, end - at), rr, 0, b1);
 		return;
 	}
 	int32_t k = (int32_t)r->i;
 	snprintf(num, sizeof num, "%5d ", k);
-	at = display_text(y, at, end - at, rr, 0, num);
-	display_text(y, at, CLIP(at, node_w), rr, 0, g->topo_order && k < g->n_nodes ? g->nodes[g->topo_order[k]].name : "?");
+	at = display_text(t->disp, y, at, end - at, rr, 0, num);
+	display_text(t->disp, y, at, CLIP(at, node_w), rr, 0, g->topo_order && k < g->n_nodes ? g->nodes[g->topo_order[k]].name : "?");
 	at += node_w + 1;
-	value_text(tl.live[0][k], b1, sizeof b1);
-	value_text(tl.live[1][k], b2, sizeof b2);
+	value_text(t, tl, tl->live[0][k], b1, sizeof b1);
+	value_text(t, tl, tl->live[1][k], b2, sizeof b2);
 	int x1 = at + value_w - display_width(b1);
-	display_text(y, x1, CLIP(x1, value_w), rr, 0, b1);
+	display_text(t->disp, y, x1, CLIP(x1, value_w), rr, 0, b1);
 	at += value_w + 1;
 	int x2 = at + value_w - display_width(b2);
-	display_text(y, x2, CLIP(x2, value_w), rr, 0, b2);
+	display_text(t->disp, y, x2, CLIP(x2, value_w), rr, 0, b2);
 	at += value_w + 2;
 	int bar_w = end - at - mark_w;
 	if (bar_w > 60)
 		bar_w = 60;
 	if (bar_w > 0 && at + bar_w <= end) {
-		draw_bars(y, at, bar_w, k);
+		draw_bars(t, tl, y, at, bar_w, k);
 		at += bar_w + 1;
 	}
-	const char *mark = k == tl.peak_step[0] && k == tl.peak_step[1] ? "< peak"
-	                 : k == tl.peak_step[0] ? "< before" : k == tl.peak_step[1] ? "< after" : NULL;
+	const char *mark = k == tl->peak_step[0] && k == tl->peak_step[1] ? "< peak"
+	                 : k == tl->peak_step[0] ? "< before" : k == tl->peak_step[1] ? "< after" : NULL;
 	if (mark && at < end)
-		display_text(y, at, end - at, cur ? ROLE_CURSOR : ROLE_LOSS, 0, mark);
+		display_text(t->disp, y, at, end - at, cur ? ROLE_CURSOR : ROLE_LOSS, 0, mark);
 #undef CLIP
 }
 
@@ -292,13 +319,13 @@ static unsigned export_chart(tui *t)
 
 static unsigned action(tui *t, enum tui_action a)
 {
-	ensure(t);
-	size_t row = t->list[VIEW_MEMORY].cursor;
+	memory_view *mv = ensure(t);
+	size_t row = t->views[VIEW_MEMORY].list.cursor;
 	if (a == ACT_EXPORT)
 		return export_chart(t);
-	if (a != ACT_ENTER || row >= mrows.n)
+	if (a != ACT_ENTER || row >= mv->rows.n)
 		return RES_UNHANDLED;
-	const struct mem_row *r = &mrows.items[row];
+	const struct mem_row *r = &mv->rows.items[row];
 	const fd_model *m = session_model(&t->s);
 	int32_t graph = -1, node = -1;
 	if (r->kind == MR_SYMBOLS) {
@@ -325,4 +352,5 @@ static const enum tui_action hints[] = {
 
 const view_ops view_memory_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .hints = hints,
+	.open = open_view, .close = close_view,
 };

@@ -1,15 +1,18 @@
 /* view_rules.c — the rules view: one row per rule in the order they run
  * (priority, then name), with priority, enabled, fusions fired / attempts,
  * the rule's colour in the graph view, and marks for breakpoints and
- * unsaved edits. */
+ * unsaved edits.
+ * State: rules_view (tui.h, t->views[VIEW_RULES].data): the rules in run
+ * order and their marks, which tui.c rebuilds after every run. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "view.h"
 #include "explain/explain.h"
 
 static size_t rows(tui *t)
 {
-	return t->n_rule_rows;
+	return tui_rules(t)->n_rows;
 }
 
 static bool rule_edited(const tui *t, int32_t rule)
@@ -31,35 +34,35 @@ static bool rule_has_bp(const tui *t, int32_t rule)
 static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 {
 	tui *t = ctx;
-	if (row >= t->n_rule_rows)
+	if (row >= tui_rules(t)->n_rows)
 		return "";
-	const fd_rule *r = &session_rules(&t->s)->rules[t->rule_rows[row]];
+	const fd_rule *r = &session_rules(&t->s)->rules[tui_rules(t)->rows[row]];
 	snprintf(buf, size, "%lld %s", (long long)r->priority, r->name);
 	return buf;
 }
 
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
-	int32_t ri = t->rule_rows[row];
+	int32_t ri = tui_rules(t)->rows[row];
 	const fd_rule *r = &session_rules(&t->s)->rules[ri];
 	fd_rule_stats sum = tui_rule_stats(t, ri);   /* over every round */
 	const fd_rule_stats *st = &sum;
 	attr_t cur = cursor && t->focus == VIEW_RULES ? A_REVERSE : 0;
 	int end = x + w;
 	if (cur)
-		display_fill(y, x, w, ROLE_CURSOR, 0);
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
 	int base = cur ? ROLE_CURSOR : r->enabled ? ROLE_NORMAL : ROLE_DIM;
-	x = display_text(y, x, end - x, rule_has_bp(t, ri) ? ROLE_BREAK : base, 0,
-	                 rule_has_bp(t, ri) ? G.breakpoint : cursor ? G.cursor : " ");
+	x = display_text(t->disp, y, x, end - x, rule_has_bp(t, ri) ? ROLE_BREAK : base, 0,
+	                 rule_has_bp(t, ri) ? t->disp->g->breakpoint : cursor ? t->disp->g->cursor : " ");
 	char buf[64];
 	snprintf(buf, sizeof buf, "%4lld ", (long long)r->priority);
-	x = display_text(y, x, end - x, rule_edited(t, ri) ? ROLE_EDITED : base, 0, buf);
+	x = display_text(t->disp, y, x, end - x, rule_edited(t, ri) ? ROLE_EDITED : base, 0, buf);
 	/* enabled ✓, disabled ✗, enabled with lint warnings ! (the detail lists them) */
-	const struct rule_mark *mk = &t->rule_marks[ri];
-	x = display_text(y, x, end - x, !r->enabled ? ROLE_FAIL : mk->lint ? ROLE_WARN : cur ? ROLE_CURSOR : ROLE_PASS, 0,
-	                 !r->enabled ? G.fail : mk->lint ? G.warn : G.pass);
-	x = display_text(y, x + 1, end - x - 1, ROLE_RULE0 + ri % ROLE_RULE_COLOURS, 0,
-	                 st->effect_times ? G.fused : " ");
+	const struct rule_mark *mk = &tui_rules(t)->marks[ri];
+	x = display_text(t->disp, y, x, end - x, !r->enabled ? ROLE_FAIL : mk->lint ? ROLE_WARN : cur ? ROLE_CURSOR : ROLE_PASS, 0,
+	                 !r->enabled ? t->disp->g->fail : mk->lint ? t->disp->g->warn : t->disp->g->pass);
+	x = display_text(t->disp, y, x + 1, end - x - 1, ROLE_RULE0 + ri % ROLE_RULE_COLOURS, 0,
+	                 st->effect_times ? t->disp->g->fused : " ");
 	/* fired / anchors tried, ! when it tried and never fired; a rule that did not run says why */
 	char counts[48];
 	if (mk->not_run)
@@ -72,14 +75,14 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	int name_w = end - x - 1 - cw;
 	char name[160];
 	snprintf(name, sizeof name, "%s%s", r->name, rule_edited(t, ri) ? "*" : "");
-	display_text(y, x + 1, name_w, base, 0, name);
-	display_text(y, end - cw, cw, st->effect_times ? (cur ? ROLE_CURSOR : ROLE_FIRED) : base, 0, counts);
+	display_text(t->disp, y, x + 1, name_w, base, 0, name);
+	display_text(t->disp, y, end - cw, cw, st->effect_times ? (cur ? ROLE_CURSOR : ROLE_FIRED) : base, 0, counts);
 }
 
 static void select_row(tui *t)
 {
-	if (t->list[VIEW_RULES].cursor < t->n_rule_rows)
-		tui_set_detail_rule(t, t->rule_rows[t->list[VIEW_RULES].cursor]);
+	if (t->views[VIEW_RULES].list.cursor < tui_rules(t)->n_rows)
+		tui_set_detail_rule(t, tui_rules(t)->rows[t->views[VIEW_RULES].list.cursor]);
 }
 
 /* The attempt best read first: a firing, else the closest near-miss. */
@@ -103,9 +106,9 @@ static unsigned no_anchor(tui *t, int32_t rule)
 
 static unsigned action(tui *t, enum tui_action a)
 {
-	if (t->list[VIEW_RULES].cursor >= t->n_rule_rows)
+	if (t->views[VIEW_RULES].list.cursor >= tui_rules(t)->n_rows)
 		return RES_UNHANDLED;
-	int32_t ri = t->rule_rows[t->list[VIEW_RULES].cursor];
+	int32_t ri = tui_rules(t)->rows[t->views[VIEW_RULES].list.cursor];
 	const fd_rule *rule = &session_rules(&t->s)->rules[ri];
 	const fd_match_result *r = session_result(&t->s);
 	int32_t round = 1;
@@ -121,7 +124,7 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 	case ACT_WHY_NOT: {
 		uint32_t at = tui_n_rounds(t) > 1 ? tui_best_attempt(t, ri, true, &round) : explain_closest_miss(r, ri);
-		if (at == UINT32_MAX && t->rule_marks[ri].not_run)
+		if (at == UINT32_MAX && tui_rules(t)->marks[ri].not_run)
 			at = first_attempt(t, ri);   /* the not-run record says why */
 		if (at == UINT32_MAX && !tui_rule_stats(t, ri).attempts)
 			return no_anchor(t, ri);
@@ -153,7 +156,23 @@ static const enum tui_action hints[] = {
 	ACT_SAVE, ACT_VIEW_DIFF, ACT_VIEW_NEXT, ACT_VIEW_HELP, ACT_NONE
 };
 
+/* The view's state (rules_view, tui.h): its rows come with the first run. */
+static void *open_view(tui *t)
+{
+	(void)t;
+	return xcalloc(1, sizeof(rules_view));
+}
+
+static void close_view(void *data)
+{
+	rules_view *rv = data;
+	free(rv->rows);
+	free(rv->marks);
+	free(rv);
+}
+
 const view_ops view_rules_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .hints = hints,
+	.open = open_view, .close = close_view,
 };

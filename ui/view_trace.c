@@ -2,9 +2,12 @@
  * attempts, every check), the cursor is the current event, and a box at the
  * bottom shows it in full: check, subject, expected, actual, reason, the
  * rule's file:line. Rows are formatted only when drawn (explain_event), so
- * a trace of millions of events opens at once. */
+ * a trace of millions of events opens at once.
+ * State: trace_view (tui.h, t->views[VIEW_TRACE].data): the round it
+ * steps and, across a re-run, where its cursor was (tui.c). */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "view.h"
 #include "explain/explain.h"
 
@@ -54,7 +57,7 @@ static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, 
 		const fd_attempt *a = ai != UINT32_MAX ? &r->trace.attempts[ai] : NULL;
 		*role = a && a->rung == RUNG_FIRED ? ROLE_FIRED : ROLE_HEADER;
 		snprintf(lead, lsize, " attempt");
-		snprintf(body, bsize, "%s @ %s %s %s", rule, tx.subject, G.arrow, a ? outcome(a, oc, sizeof oc) : "?");
+		snprintf(body, bsize, "%s @ %s %s %s", rule, tx.subject, t->disp->g->arrow, a ? outcome(a, oc, sizeof oc) : "?");
 		return;
 	}
 	case EV_COMPOSITE:
@@ -71,8 +74,8 @@ static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, 
 		break;
 	}
 	/* as shown: a type check another candidate made good is no failure (tx.status) */
-	const char *mark = tx.status == ST_PASS ? G.pass : tx.status == ST_FAIL ? G.fail
-	                 : tx.status == ST_WARN ? G.warn : G.info;
+	const char *mark = tx.status == ST_PASS ? t->disp->g->pass : tx.status == ST_FAIL ? t->disp->g->fail
+	                 : tx.status == ST_WARN ? t->disp->g->warn : t->disp->g->info;
 	*role = tx.status == ST_PASS ? ROLE_PASS : tx.status == ST_FAIL ? ROLE_FAIL
 	      : tx.status == ST_WARN ? ROLE_WARN : ROLE_INFO;
 	snprintf(lead, lsize, "   %s", mark);
@@ -115,7 +118,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	int end = x + w;
 	attr_t cur = 0;
 	if (cursor) {
-		display_fill(y, x, w, ROLE_CURSOR, 0);
+		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
 		cur = A_BOLD;
 	}
 	int base = cursor ? ROLE_CURSOR : ROLE_DIM;
@@ -123,14 +126,14 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	uint32_t ai = vs_attempt_of(&r->trace, (uint32_t)row);
 	bool decisive = ai != UINT32_MAX && r->trace.attempts[ai].decisive == row &&
 	                r->trace.attempts[ai].rung != RUNG_FIRED;
-	x = display_text(y, x, end - x, bp ? ROLE_BREAK : base, cur, bp ? G.breakpoint : cursor ? G.cursor : " ");
-	x = display_text(y, x, end - x, decisive ? ROLE_FAIL : base, cur, decisive ? ">" : " ");
+	x = display_text(t->disp, y, x, end - x, bp ? ROLE_BREAK : base, cur, bp ? t->disp->g->breakpoint : cursor ? t->disp->g->cursor : " ");
+	x = display_text(t->disp, y, x, end - x, decisive ? ROLE_FAIL : base, cur, decisive ? ">" : " ");
 	char id[24];
 	snprintf(id, sizeof id, "#%zu", row);   /* events are numbered from #0, as every trace output has them */
 	snprintf(num, sizeof num, "%7s ", id);
-	x = display_text(y, x, end - x, base, cur, num);
-	x = display_text(y, x, end - x, cursor ? ROLE_CURSOR : role, cur, lead);
-	display_text(y, x + 1, end - x - 1, cursor ? ROLE_CURSOR : (role == ROLE_PASS || role == ROLE_INFO)
+	x = display_text(t->disp, y, x, end - x, base, cur, num);
+	x = display_text(t->disp, y, x, end - x, cursor ? ROLE_CURSOR : role, cur, lead);
+	display_text(t->disp, y, x + 1, end - x - 1, cursor ? ROLE_CURSOR : (role == ROLE_PASS || role == ROLE_INFO)
 	             ? ROLE_NORMAL : role, cur, body);
 }
 
@@ -140,23 +143,23 @@ static int footer_lines(tui *t, int pane_h)
 	return h > 8 ? 8 : h < 3 ? (pane_h > 6 ? 3 : 0) : h;
 }
 
-static void field(int y, int x, int w, const char *label, int role, const char *value)
+static void field(tui *t, int y, int x, int w, const char *label, int role, const char *value)
 {
-	int vx = display_text(y, x, w, ROLE_DIM, 0, label);
-	display_text(y, vx, x + w - vx, role, 0, value);
+	int vx = display_text(t->disp, y, x, w, ROLE_DIM, 0, label);
+	display_text(t->disp, y, vx, x + w - vx, role, 0, value);
 }
 
 static void draw_footer(tui *t, int y, int x, int w, int h)
 {
 	const fd_match_result *r = res(t);
-	attrset(theme_attr(ROLE_BORDER));
+	attrset(theme_attr(&t->disp->theme, ROLE_BORDER));
 	mvhline_set(y, x, WACS_HLINE, w);
 	attrset(A_NORMAL);
 	if (r->trace.n_events == 0) {
-		display_text(y + 1, x + 1, w - 1, ROLE_DIM, 0, "no events: no rule had an anchor in this model");
+		display_text(t->disp, y + 1, x + 1, w - 1, ROLE_DIM, 0, "no events: no rule had an anchor in this model");
 		return;
 	}
-	uint32_t ev = (uint32_t)t->list[VIEW_TRACE].cursor;
+	uint32_t ev = (uint32_t)t->views[VIEW_TRACE].list.cursor;
 	fd_event cur = trace_event(&r->trace, ev);
 	const fd_event *e = &cur;
 	fd_event_text tx;
@@ -172,30 +175,30 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 	         code ? " " : "", code ? reason_code((fd_reason)e->reason) : "", oc);
 	int role = tx.status == ST_FAIL ? ROLE_FAIL : tx.status == ST_WARN ? ROLE_WARN
 	         : e->kind == EV_FIRE ? ROLE_FIRED : ROLE_HEADER;
-	display_text(y, x + 1, w - 2, role, 0, buf);
+	display_text(t->disp, y, x + 1, w - 2, role, 0, buf);
 	int line = 1;
 	if (line < h) {
 		snprintf(buf, sizeof buf, "%s%s%s", tx.check, tx.subject[0] ? " @ " : "", tx.subject);
-		field(y + line++, x + 1, w - 1, "check    ", ROLE_NORMAL, buf);
+		field(t, y + line++, x + 1, w - 1, "check    ", ROLE_NORMAL, buf);
 	}
 	if (line < h)
-		field(y + line++, x + 1, w - 1, "expected ", ROLE_PASS, tx.expected[0] ? tx.expected : "-");
+		field(t, y + line++, x + 1, w - 1, "expected ", ROLE_PASS, tx.expected[0] ? tx.expected : "-");
 	if (line < h)
-		field(y + line++, x + 1, w - 1, "actual   ", tx.status == ST_FAIL ? ROLE_FAIL : ROLE_NORMAL,
+		field(t, y + line++, x + 1, w - 1, "actual   ", tx.status == ST_FAIL ? ROLE_FAIL : ROLE_NORMAL,
 		      tx.actual[0] ? tx.actual : "-");
 	if (line < h)
-		field(y + line++, x + 1, w - 1, "reason   ", ROLE_NORMAL, tx.reason[0] ? tx.reason : "-");
+		field(t, y + line++, x + 1, w - 1, "reason   ", ROLE_NORMAL, tx.reason[0] ? tx.reason : "-");
 	if (line < h) {
 		if (tx.where.file && tx.where.line)
 			snprintf(buf, sizeof buf, "%s:%d:%d", tx.where.file, tx.where.line, tx.where.col);
 		else
 			snprintf(buf, sizeof buf, "-");
-		field(y + line++, x + 1, w - 1, "where    ", ROLE_KEY, buf);
+		field(t, y + line++, x + 1, w - 1, "where    ", ROLE_KEY, buf);
 	}
 	if (line < h && e->rule >= 0) {
 		snprintf(buf, sizeof buf, "%s (priority %lld)", r->rules->rules[e->rule].name,
 		         (long long)r->rules->rules[e->rule].priority);
-		field(y + line++, x + 1, w - 1, "rule     ", ROLE_NORMAL, buf);
+		field(t, y + line++, x + 1, w - 1, "rule     ", ROLE_NORMAL, buf);
 	}
 }
 
@@ -205,7 +208,7 @@ static bool cursor_event(tui *t, fd_event *e)
 	const fd_match_result *r = res(t);
 	if (r->trace.n_events == 0)
 		return false;
-	*e = trace_event(&r->trace, t->list[VIEW_TRACE].cursor);
+	*e = trace_event(&r->trace, t->views[VIEW_TRACE].list.cursor);
 	return true;
 }
 
@@ -257,7 +260,7 @@ static unsigned breakpoint_menu(tui *t)
 	int32_t node, orig;
 	if (event_node(r, e, &node) && node >= 0 && (orig = tui_original_node(t, e->graph, node)) >= 0) {
 		/* on the node as loaded; it stops where that node is in each round */
-		choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = orig, .mapped = t->round > 1,
+		choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = orig, .mapped = tui_trace(t)->round > 1,
 		                             .at = node };
 		n++;
 	}
@@ -373,8 +376,23 @@ static const enum tui_action hints[] = {
 	ACT_CONTINUE, ACT_BREAKPOINT, ACT_EDIT, ACT_VIEW_HELP, ACT_NONE
 };
 
+/* The view's state (trace_view, tui.h): round 1 first. */
+static void *open_view(tui *t)
+{
+	(void)t;
+	trace_view *tv = xcalloc(1, sizeof *tv);
+	tv->round = 1;
+	return tv;
+}
+
+static void close_view(void *data)
+{
+	free(data);
+}
+
 const view_ops view_trace_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .footer_lines = footer_lines, .draw_footer = draw_footer, .hints = hints,
 	.row_label = row_label,
+	.open = open_view, .close = close_view,
 };

@@ -14,7 +14,7 @@ unsigned tui_why_not_node(tui *t, int32_t g, int32_t n)
 	const fd_ruleset *rs = session_rules(&t->s);
 	const fd_node *node = &session_model(&t->s)->graphs[g].nodes[n];
 	bool rounds = tui_n_rounds(t) > 1;
-	int count = (int)t->n_rule_rows + 1;
+	int count = (int)tui_rules(t)->n_rows + 1;
 	char (*text)[256] = xcalloc((size_t)count, sizeof *text);
 	const char **items = xcalloc((size_t)count, sizeof *items);
 	int32_t *rule_of = xcalloc((size_t)count, sizeof *rule_of);
@@ -23,8 +23,8 @@ unsigned tui_why_not_node(tui *t, int32_t g, int32_t n)
 	items[0] = text[0];
 	int initial = 0;
 	fd_rounds_why w;
-	for (size_t i = 0; i < t->n_rule_rows; i++) {
-		int32_t ri = t->rule_rows[i];
+	for (size_t i = 0; i < tui_rules(t)->n_rows; i++) {
+		int32_t ri = tui_rules(t)->rows[i];
 		explain_rounds_why(rd, ri, g, n, &w);
 		const char *what = "no attempt reached it";
 		char oc[96];
