@@ -51,7 +51,7 @@ static int run(const cli_options *o, fd_session *s)
 	}
 	rounds_make_all(&s->current_rounds, &d);
 	fd_comparison c;
-	comparison_init(&c);
+	compare_init(&c);
 	int rc = 0;
 	fd_model opt;
 	fd_jdoc doc;
@@ -63,7 +63,7 @@ static int run(const cli_options *o, fd_session *s)
 			rc = compare_record(&c, session_rounds(s), &doc, o->with, &d);
 	} else {
 		fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims };
-		rc = model_load_onnx_buffer(&opt, o->with, text, size, &lo, &d);
+		rc = onnx_load_model_buffer(&opt, o->with, text, size, &lo, &d);
 		have_opt = rc == 0;
 		if (rc == 0)
 			compare_optimized(&c, session_rounds(s), &opt, o->with);
@@ -76,12 +76,12 @@ static int run(const cli_options *o, fd_session *s)
 			compare_write_json(stdout, &c, session_rounds(s));
 		else
 			compare_write_text(stdout, &c, session_rounds(s));
-		rc = comparison_differences(&c) ? EXIT_FINDINGS : EXIT_OK;
+		rc = compare_differences(&c) ? EXIT_FINDINGS : EXIT_OK;
 		cli_print_diff_after(o, s);
 	} else {
 		rc = EXIT_BAD_INPUT;
 	}
-	comparison_release(&c);
+	compare_release(&c);
 	if (have_opt)
 		model_release(&opt);
 	if (have_doc)

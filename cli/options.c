@@ -360,7 +360,7 @@ int cli_load_model(const cli_options *o, fd_model *m)
 	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims, .input_shapes = o->input_shapes,
 	                       .n_input_shapes = o->n_input_shapes,
 	                       .initializers_constant = o->initializers == INIT_POLICY_CONSTANT };
-	int rc = model_load_onnx(m, o->model, &lo, &d);
+	int rc = onnx_load_model(m, o->model, &lo, &d);
 	cli_print_diags(&d);
 	diags_release(&d);
 	return rc;

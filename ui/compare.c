@@ -25,7 +25,7 @@ void tui_compare_open(tui *t, const char *path)
 	else if (k < size && (text[k] == '{' || text[k] == '['))
 		tui_compare(t)->source = jdoc_parse(&tui_compare(t)->doc, path, text, size, &d) == 0 ? 2 : 0;
 	else
-		tui_compare(t)->source = model_load_onnx_buffer(&tui_compare(t)->model, path, text, size, &(fd_load_options){ 0 }, &d) == 0
+		tui_compare(t)->source = onnx_load_model_buffer(&tui_compare(t)->model, path, text, size, &(fd_load_options){ 0 }, &d) == 0
 		                ? 1 : 0;
 	free(text);
 	if (!tui_compare(t)->source && d.n)
@@ -37,20 +37,20 @@ void tui_compare_open(tui *t, const char *path)
 void tui_compare_refresh(tui *t)
 {
 	if (tui_compare(t)->valid)
-		comparison_release(&tui_compare(t)->result);
+		compare_release(&tui_compare(t)->result);
 	tui_compare(t)->valid = false;
 	if (!tui_compare(t)->source)
 		return;
 	fd_diags d;
 	diags_init(&d);
 	rounds_make_all(&t->s.current_rounds, &d);
-	comparison_init(&tui_compare(t)->result);
+	compare_init(&tui_compare(t)->result);
 	tui_compare(t)->valid = true;
 	if (tui_compare(t)->source == 1)
 		compare_optimized(&tui_compare(t)->result, session_rounds(&t->s), &tui_compare(t)->model, tui_compare(t)->with);
 	else if (compare_record(&tui_compare(t)->result, session_rounds(&t->s), &tui_compare(t)->doc, tui_compare(t)->with, &d) < 0) {
 		diag_format(&d.items[0], tui_compare(t)->error, sizeof tui_compare(t)->error);
-		comparison_release(&tui_compare(t)->result);
+		compare_release(&tui_compare(t)->result);
 		tui_compare(t)->valid = false;
 	}
 	diags_release(&d);
@@ -59,7 +59,7 @@ void tui_compare_refresh(tui *t)
 void tui_compare_release(tui *t)
 {
 	if (tui_compare(t)->valid)
-		comparison_release(&tui_compare(t)->result);
+		compare_release(&tui_compare(t)->result);
 	if (tui_compare(t)->source == 1)
 		model_release(&tui_compare(t)->model);
 	if (tui_compare(t)->source == 2)

@@ -196,7 +196,7 @@ static void build_node(tui *t)
 				add(t, ROLE_FIRED, -1, NULL, "  kernel peak %s%s  speed-up unknown", size_text(fe->kernel_peak_f, b5,
 				    sizeof b5), fe->chunk_ratio < 1 ? " chunked" : "");
 			if (fe->advice != ADVICE_NONE)
-				add(t, ROLE_WARN, -1, NULL, "  advice: %s", mem_advice_text(fe->advice));
+				add(t, ROLE_WARN, -1, NULL, "  advice: %s", estimate_advice_text(fe->advice));
 			if (fe->symbolic)
 				add(t, ROLE_DIM, -1, NULL, "  sizes are formulas in the unbound symbols (bind them for numbers)");
 			else if (fe->n_unknown)

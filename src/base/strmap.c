@@ -18,7 +18,7 @@ struct strmap_slot {
  * was a fifth of loading such a model): each word xor-ed in, multiplied and
  * folded so that its high bytes reach the low bits the tables index by;
  * the tail and the length in the last word, then a final mix. */
-uint64_t str_hash(const char *s, size_t len)
+uint64_t strmap_hash(const char *s, size_t len)
 {
 	const uint64_t k = 0x9e3779b97f4a7c15ull;
 	uint64_t h = 1469598103934665603ull ^ len, w;
@@ -112,7 +112,7 @@ int32_t strmap_getn(const strmap *m, const char *key, size_t len)
 {
 	if (!m->cap)
 		return -1;
-	struct strmap_slot *s = find_slot(m, key, len, (uint32_t)str_hash(key, len));
+	struct strmap_slot *s = find_slot(m, key, len, (uint32_t)strmap_hash(key, len));
 	return s->key ? s->value : -1;
 }
 
@@ -125,7 +125,7 @@ static struct strmap_slot *slot_for_insert(strmap *m, const char *key, size_t le
 {
 	if ((m->n + 1) * 4 > m->cap * 3)
 		grow(m);
-	uint32_t h = (uint32_t)str_hash(key, len);
+	uint32_t h = (uint32_t)strmap_hash(key, len);
 	struct strmap_slot *s = find_slot(m, key, len, h);
 	if (!s->key) {
 		s->key = key;
@@ -249,7 +249,7 @@ static int32_t intern_hashed(strpool *p, const char *s, size_t len, uint32_t h)
 
 static int32_t intern(strpool *p, const char *s, size_t len)
 {
-	return intern_hashed(p, s, len, (uint32_t)str_hash(s, len));
+	return intern_hashed(p, s, len, (uint32_t)strmap_hash(s, len));
 }
 
 void strpool_ids(strpool *p, char *const *s, size_t n, int32_t *ids)
@@ -263,7 +263,7 @@ void strpool_ids(strpool *p, char *const *s, size_t n, int32_t *ids)
 			pool_rehash(p, cap_for(p->slot_cap ? p->slot_cap : 256, p->n + m));
 		for (size_t i = 0; i < m; i++) {
 			len[i] = strlen(s[at + i]);
-			h[i] = (uint32_t)str_hash(s[at + i], len[i]);
+			h[i] = (uint32_t)strmap_hash(s[at + i], len[i]);
 			__builtin_prefetch(&p->slots[h[i] & (p->slot_cap - 1)]);
 		}
 		for (size_t i = 0; i < m; i++)
@@ -283,7 +283,7 @@ int32_t strpool_find(const strpool *p, const char *s, size_t len)
 	if (!p->slot_cap)
 		return -1;
 	len = strnlen(s, len);
-	struct pool_slot *x = pool_find(p, s, len, (uint32_t)str_hash(s, len));
+	struct pool_slot *x = pool_find(p, s, len, (uint32_t)strmap_hash(s, len));
 	return x->id1 - 1;
 }
 

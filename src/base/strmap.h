@@ -22,7 +22,7 @@ int32_t strmap_getn(const strmap *m, const char *key, size_t len);
 int32_t strmap_put(strmap *m, const char *key, int32_t value);
 void    strmap_set(strmap *m, const char *key, int32_t value);  /* insert or overwrite */
 void    strmap_reserve(strmap *m, size_t n);   /* room for n keys without growing */
-uint64_t str_hash(const char *s, size_t len);
+uint64_t strmap_hash(const char *s, size_t len);
 
 typedef struct strpool {
 	fd_arena *arena;

@@ -325,7 +325,7 @@ static void memory_row(fd_diagnosis *dg, const fd_diagnose_input *in, const memo
 		if (fe.kernel_peak_bytes > in->est->opt.peak_warn)
 			snprintf(advice, sizeof advice, "; but its kernel peak would then be %s, over %s: rather %s",
 			         bytes(pb, sizeof pb, fe.kernel_peak_bytes), bytes(wb, sizeof wb, in->est->opt.peak_warn),
-			         mem_advice_text(fe.advice != ADVICE_NONE ? fe.advice : ADVICE_CHUNKED));
+			         estimate_advice_text(fe.advice != ADVICE_NONE ? fe.advice : ADVICE_CHUNKED));
 		row = add_row(dg, "memory", ri, DG_WARN, "%s %s rejects %d fusion%s of the model; the largest, at %s%s%s, "
 		              "needs %s: a limit of %lld lets %s fire%s", field_names[field], bytes(lb, sizeof lb, limit),
 		              (int)rejected, rejected == 1 ? "" : "s", explain_unit_label(r->ctx, fu->graph, fu->anchor, lab, sizeof lab),
@@ -399,7 +399,7 @@ static void check_peak(fd_diagnosis *dg, const fd_diagnose_input *in, int32_t ri
 	if (over)
 		add_row(dg, "peak", ri, DG_WARN, "%d of %d fusion%s over %s kernel peak (the largest %s at %s): %s",
 		        (int)over, (int)n, n == 1 ? "" : "s", bytes(wb, sizeof wb, in->est->opt.peak_warn),
-		        bytes(pb, sizeof pb, peak), at, mem_advice_text(worst.advice != ADVICE_NONE ? worst.advice : ADVICE_CHUNKED));
+		        bytes(pb, sizeof pb, peak), at, estimate_advice_text(worst.advice != ADVICE_NONE ? worst.advice : ADVICE_CHUNKED));
 	else
 		add_row(dg, "peak", ri, DG_OK, "kernel peak at most %s (at %s), under %s", bytes(pb, sizeof pb, peak), at,
 		        bytes(wb, sizeof wb, in->est->opt.peak_warn));

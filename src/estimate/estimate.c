@@ -106,7 +106,7 @@ static double sum_elements(const fd_graph *g, const int32_t *ids, int32_t n)
 }
 
 /* Π of a tensor's dims [from, rank). */
-static double dims_product(const fd_graph *g, int32_t t, int from)
+static double shape_dims_product(const fd_graph *g, int32_t t, int from)
 {
 	if (t < 0)
 		return -1;
@@ -146,7 +146,7 @@ double estimate_node_flops(const fd_graph *g, const fd_node *n)
 	case FL_CONV:
 	case FL_CONVT:
 		e = elements(g, kind == FL_CONV ? out : in0);
-		k = dims_product(g, in1, 1);
+		k = shape_dims_product(g, in1, 1);
 		return e < 0 || k < 0 ? -1 : factor * e * k;
 	case FL_MATMUL: {
 		e = elements(g, out);

@@ -191,7 +191,7 @@ void estimate_fusion(const fd_match_result *r, size_t fusion, const fd_estimate_
 double estimate_node_flops(const fd_graph *g, const fd_node *n);
 
 /* ---- words (estimate_report.c) ---- */
-const char *mem_advice_text(fd_mem_advice a);  /* "enable tile_policy: chunked …", "" */
+const char *estimate_advice_text(fd_mem_advice a);  /* "enable tile_policy: chunked …", "" */
 /* "784 KiB", "9.6 MiB", "0 B" (binary units, one decimal under 10). Returns buf. */
 char *estimate_format_bytes(int64_t bytes, char *buf, size_t size);
 /* A figure of an estimate: "784 KiB", "256 KiB × batch", "unknown". Returns buf. */

@@ -20,7 +20,7 @@ static const struct advice_def {
 };
 _Static_assert(sizeof advice_defs / sizeof *advice_defs == ADVICE_COUNT, "one entry per advice");
 
-const char *mem_advice_text(fd_mem_advice a)
+const char *estimate_advice_text(fd_mem_advice a)
 {
 	return a >= ADVICE_NONE && a < ADVICE_COUNT ? advice_defs[a].text : "";
 }
@@ -345,7 +345,7 @@ void estimate_write_text(FILE *f, const fd_estimate *e)
 		fputc('\n', f);
 		if (fe->advice != ADVICE_NONE)
 			txt_fprintf(f, "    warning: kernel peak %s over %s: %s\n", b2,
-			        estimate_format_bytes(e->opt.peak_warn, b3, sizeof b3), mem_advice_text(fe->advice));
+			        estimate_format_bytes(e->opt.peak_warn, b3, sizeof b3), estimate_advice_text(fe->advice));
 	}
 	for (int32_t gi = 0; gi < e->n_graphs; gi++) {
 		const fd_graph_est *ge = &e->graphs[gi];

@@ -16,12 +16,12 @@ static const char *const kind_names[] = {
 #undef NAME
 };
 
-const char *cmp_kind_name(fd_cmp_kind k)
+const char *compare_kind_name(fd_cmp_kind k)
 {
 	return k < CMP_KIND_COUNT ? kind_names[k] : "?";
 }
 
-void comparison_init(fd_comparison *c)
+void compare_init(fd_comparison *c)
 {
 	memset(c, 0, sizeof *c);
 	arena_init(&c->arena);
@@ -29,7 +29,7 @@ void comparison_init(fd_comparison *c)
 	rewrite_init(&c->final);
 }
 
-void comparison_release(fd_comparison *c)
+void compare_release(fd_comparison *c)
 {
 	vec_release(&c->rows);
 	vec_release(&c->passes);
@@ -39,7 +39,7 @@ void comparison_release(fd_comparison *c)
 	memset(c, 0, sizeof *c);
 }
 
-size_t comparison_differences(const fd_comparison *c)
+size_t compare_differences(const fd_comparison *c)
 {
 	return c->record ? c->n_pass_differences : c->rows.n - c->counts[CMP_SAME];
 }
@@ -342,7 +342,7 @@ char *compare_row_text(const fd_comparison *c, const fd_rounds *rd, size_t row, 
 		return buf;
 	}
 	const fd_cmp_row *r = &c->rows.items[row];
-	txt_fprintf(f, "%-14s ", cmp_kind_name(r->kind));
+	txt_fprintf(f, "%-14s ", compare_kind_name(r->kind));
 	row_text(f, c, rd, r);
 	fclose(f);
 	buf[size - 1] = '\0';
@@ -457,7 +457,7 @@ void compare_write_json(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 		fputs("\n  ]\n}\n", f);
 		return;
 	}
-	fprintf(f, ",\n  \"kind\": \"optimized\",\n  \"differences\": %zu,\n  \"counts\": {", comparison_differences(c));
+	fprintf(f, ",\n  \"kind\": \"optimized\",\n  \"differences\": %zu,\n  \"counts\": {", compare_differences(c));
 	for (int k = 0; k < CMP_KIND_COUNT; k++)
 		fprintf(f, "%s\"%s\": %zu", k ? ", " : "", kind_names[k], c->counts[k]);
 	fputs("},\n  \"removed\": {", f);

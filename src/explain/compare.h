@@ -65,9 +65,9 @@ typedef struct fd_comparison {
 	size_t n_pass_differences;
 } fd_comparison;
 
-const char *cmp_kind_name(fd_cmp_kind k);
-void comparison_init(fd_comparison *c);
-void comparison_release(fd_comparison *c);
+const char *compare_kind_name(fd_cmp_kind k);
+void compare_init(fd_comparison *c);
+void compare_release(fd_comparison *c);
 /* Against the compiler's optimized model opt (loaded; with the same graphs'
  * nesting as the original). rd: after rounds_make_all. */
 void compare_optimized(fd_comparison *c, const fd_rounds *rd, const fd_model *opt, const char *with);
@@ -77,7 +77,7 @@ void compare_optimized(fd_comparison *c, const fd_rounds *rd, const fd_model *op
  * object (at its line and column). */
 int  compare_record(fd_comparison *c, const fd_rounds *rd, const fd_jdoc *doc, const char *with, fd_diags *d);
 /* Differences in all: rows that are not `same`, or passes that differ. */
-size_t comparison_differences(const fd_comparison *c);
+size_t compare_differences(const fd_comparison *c);
 void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd);
 void compare_write_json(FILE *f, const fd_comparison *c, const fd_rounds *rd);
 /* One row in words, for the TUI: "compiler only: mul1/QuickGeluFusion/

@@ -59,7 +59,7 @@ void describe_type_list(const fd_match_result *r, const fd_event *ev, const fd_r
 	const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
 	if (c)
 		put(o->actual, sizeof o->actual, "%s (composite %s)", explain_composite_name(c->kind),
-		    recogniser_name((fd_recogniser)c->recogniser));
+		    canon_recogniser_name((fd_recogniser)c->recogniser));
 	else
 		put(o->actual, sizeof o->actual, "%s", g->nodes[ev->unit].op_type);
 	int alt = match_type_alt(index_of(r, ev), ev->unit, op);

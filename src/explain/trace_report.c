@@ -235,7 +235,7 @@ static void describe_param(const fd_match_result *r, const fd_event *ev, const f
 		return;
 	}
 	if (v.source == PVS_DEFAULT || v.source == PVS_DERIVED || v.source == PVS_INPUT || v.source == PVS_COMPOSITE)
-		put_parts(o->actual, sizeof o->actual, 4, val, " (", pv_source_name(v.source), ")");
+		put_parts(o->actual, sizeof o->actual, 4, val, " (", param_source_name(v.source), ")");
 	else
 		put(o->actual, sizeof o->actual, "%s", val);
 	if (ev->status == ST_FAIL)
@@ -566,7 +566,7 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 		break;
 	case EV_COMPOSITE: {
 		const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
-		put(o->check, sizeof o->check, "canonical form %s", recogniser_name((fd_recogniser)ev->a));
+		put(o->check, sizeof o->check, "canonical form %s", canon_recogniser_name((fd_recogniser)ev->a));
 		put(o->reason, sizeof o->reason, "%d nodes recognised as one", c ? c->n_members : 0);
 		break;
 	}
@@ -595,7 +595,7 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 			put(o->expected, sizeof o->expected, "%s", op->type);
 		if (c) {
 			put(o->actual, sizeof o->actual, "%s (composite %s)", explain_composite_name(c->kind),
-			    recogniser_name((fd_recogniser)c->recogniser));
+			    canon_recogniser_name((fd_recogniser)c->recogniser));
 		} else {
 			put_parts(o->actual, sizeof o->actual, 3, g->nodes[ev->unit].op_type,
 			          g->nodes[ev->unit].domain && *g->nodes[ev->unit].domain ? " domain " : "",

@@ -48,7 +48,7 @@ char *explain_unit_label_full(const fd_match_ctx *ctx, int32_t graph, int32_t u,
 	/* "Mul_20 (Swish: silu of Sigmoid_19, Mul_20)": a trace prints one per event */
 	size_t at = text_append(buf, size, 0, g->nodes[c->last].name, " (");
 	at = text_append(buf, size, at, explain_composite_name(c->kind), ": ");
-	at = text_append(buf, size, at, recogniser_name(c->recogniser), " of ");
+	at = text_append(buf, size, at, canon_recogniser_name(c->recogniser), " of ");
 	for (int k = 0; k < c->n_members; k++)
 		at = text_append(buf, size, at, k ? ", " : "", g->nodes[ix->canon.pool[c->members + k]].name);
 	*full = text_append(buf, size, at, ")", "");

@@ -224,7 +224,7 @@ void export_cluster_label(export_builder *b, strbuf *s, size_t f)
 		sb_puts(s, "\\l⚠ kernel peak ");
 		put_size(s, fe->kernel_peak_f);
 		sb_puts(s, ": ");
-		export_esc(s, mem_advice_text(fe->advice));
+		export_esc(s, estimate_advice_text(fe->advice));
 	}
 	sb_puts(s, "\\l");   /* left-justified, as the cluster's labeljust says */
 }

@@ -29,7 +29,7 @@ typedef struct datom {
 typedef struct dterm {
 	int64_t num, den;          /* coefficient num/den: den >= 1, coprime, num != 0 */
 	uint8_t nf;
-	const datom *f[DTERM_MAXF];  /* sorted by atom_cmp; a repeated atom is a power */
+	const datom *f[DTERM_MAXF];  /* sorted by dim_atom_cmp; a repeated atom is a power */
 } dterm;
 
 struct fd_dexpr {
@@ -52,12 +52,12 @@ typedef struct dpoly {
 } dpoly;
 
 /* dim_table.c */
-int  atom_cmp(const datom *a, const datom *b);
-int  term_cmp_monomial(const dterm *a, const dterm *b);     /* monomials only */
+int  dim_atom_cmp(const datom *a, const datom *b);
+int  dim_term_cmp_monomial(const dterm *a, const dterm *b);     /* monomials only */
 /* The expression of p (normalised, at least one non-constant term). */
-const fd_dexpr *table_intern(fd_dimtab *t, const dpoly *p);
+const fd_dexpr *dim_table_intern(fd_dimtab *t, const dpoly *p);
 /* floor(num / den) as an atom (num canonical, integer coefficients in [0, den)). */
-const datom *table_floor_atom(fd_dimtab *t, const fd_dexpr *num, int64_t den);
+const datom *dim_table_floor_atom(fd_dimtab *t, const fd_dexpr *num, int64_t den);
 
 /* dim_poly.c */
 void poly_zero(dpoly *p);

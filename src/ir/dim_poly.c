@@ -81,12 +81,12 @@ void poly_atom(dpoly *p, const datom *a)
 
 static int cmp_atom_ptr(const void *x, const void *y)
 {
-	return atom_cmp(*(const datom *const *)x, *(const datom *const *)y);
+	return dim_atom_cmp(*(const datom *const *)x, *(const datom *const *)y);
 }
 
 static int cmp_term(const void *x, const void *y)
 {
-	return term_cmp_monomial(x, y);
+	return dim_term_cmp_monomial(x, y);
 }
 
 void poly_normalize(dpoly *p)
@@ -98,7 +98,7 @@ void poly_normalize(dpoly *p)
 	qsort(p->t, (size_t)p->n, sizeof *p->t, cmp_term);
 	int w = 0;
 	for (int i = 0; i < p->n; i++) {
-		if (w > 0 && !term_cmp_monomial(&p->t[w - 1], &p->t[i])) {
+		if (w > 0 && !dim_term_cmp_monomial(&p->t[w - 1], &p->t[i])) {
 			dterm *a = &p->t[w - 1];
 			__int128 num = (__int128)a->num * p->t[i].den + (__int128)p->t[i].num * a->den;
 			__int128 den = (__int128)a->den * p->t[i].den;
@@ -263,8 +263,8 @@ static void floordiv_depth(fd_dimtab *t, dpoly *out, const dpoly *a0, int64_t q,
 			poly_add(&n, &n, &k, 1);
 			floordiv_depth(t, &fl, &n, bq, depth + 1);
 		} else {
-			const fd_dexpr *num = table_intern(t, &rest);
-			poly_atom(&fl, table_floor_atom(t, num, q));
+			const fd_dexpr *num = dim_table_intern(t, &rest);
+			poly_atom(&fl, dim_table_floor_atom(t, num, q));
 		}
 		poly_add(&whole, &whole, &fl, 1);
 	}
@@ -289,7 +289,7 @@ static bool monomial_divides(const dterm *m, const dterm *d, dterm *rest)
 			j++;
 			continue;
 		}
-		if (j < d->nf && atom_cmp(d->f[j], m->f[i]) < 0)
+		if (j < d->nf && dim_atom_cmp(d->f[j], m->f[i]) < 0)
 			return false;
 		rest->f[rest->nf++] = m->f[i++];
 	}
@@ -321,7 +321,7 @@ void poly_div_exact(dpoly *out, const dpoly *a, const dpoly *b)
 	int64_t kn = 0, kd = 1;
 	for (int i = 0; i < a->n; i++) {
 		int64_t n, d;
-		if (term_cmp_monomial(&a->t[i], &b->t[i]) ||
+		if (dim_term_cmp_monomial(&a->t[i], &b->t[i]) ||
 		    !ratio((__int128)a->t[i].num * b->t[i].den, (__int128)a->t[i].den * b->t[i].num, &n, &d))
 			goto bad;
 		if (i && (n != kn || d != kd))
@@ -344,7 +344,7 @@ fd_sint poly_result(fd_dimtab *t, const dpoly *p)
 		return sint_num(0);
 	if (p->n == 1 && p->t[0].nf == 0)
 		return p->t[0].den == 1 ? sint_num(p->t[0].num) : sint_unknown();
-	fd_sint s = { 0, table_intern(t, p) };
+	fd_sint s = { 0, dim_table_intern(t, p) };
 	return s;
 }
 

@@ -82,7 +82,7 @@ static void note_node(fd_dimtab *t, datom *a, fd_dexpr *e)
 
 /* ---- order and text ------------------------------------------------------------ */
 
-int atom_cmp(const datom *a, const datom *b)
+int dim_atom_cmp(const datom *a, const datom *b)
 {
 	if (a == b)
 		return 0;
@@ -91,12 +91,12 @@ int atom_cmp(const datom *a, const datom *b)
 }
 
 /* Higher degree first, then the factors in atom order. */
-int term_cmp_monomial(const dterm *a, const dterm *b)
+int dim_term_cmp_monomial(const dterm *a, const dterm *b)
 {
 	if (a->nf != b->nf)
 		return a->nf > b->nf ? -1 : 1;
 	for (int i = 0; i < a->nf; i++) {
-		int c = atom_cmp(a->f[i], b->f[i]);
+		int c = dim_atom_cmp(a->f[i], b->f[i]);
 		if (c)
 			return c;
 	}
@@ -288,7 +288,7 @@ static size_t free_slot(hslot **slots, size_t *cap, size_t n, uint64_t h)
 	return i;
 }
 
-const fd_dexpr *table_intern(fd_dimtab *t, const dpoly *p)
+const fd_dexpr *dim_table_intern(fd_dimtab *t, const dpoly *p)
 {
 	uint64_t h = terms_hash(p->t, p->n);
 	for (size_t i = h & (t->cap_exprs - 1); t->cap_exprs && t->exprs[i].item; i = (i + 1) & (t->cap_exprs - 1)) {
@@ -328,10 +328,10 @@ static const fd_dexpr *atom_expr(fd_dimtab *t, const datom *a)
 {
 	dpoly p;
 	poly_atom(&p, a);
-	return table_intern(t, &p);
+	return dim_table_intern(t, &p);
 }
 
-const datom *table_floor_atom(fd_dimtab *t, const fd_dexpr *num, int64_t den)
+const datom *dim_table_floor_atom(fd_dimtab *t, const fd_dexpr *num, int64_t den)
 {
 	uint64_t h = ((uint64_t)num->id * 0x9e3779b97f4a7c15ull) ^ (uint64_t)den;
 	h = h ? h : 1;
@@ -539,7 +539,7 @@ bool dexpr_monomial(const fd_dexpr *e, int64_t *num, int64_t *den, const fd_dexp
 	*num = p.t[0].num;
 	*den = p.t[0].den;
 	p.t[0].num = p.t[0].den = 1;
-	*mono = table_intern(e->tab, &p);
+	*mono = dim_table_intern(e->tab, &p);
 	return true;
 }
 

@@ -442,7 +442,7 @@ static void keep(found_list *list, const builder *b, fd_recogniser r, const int3
 		f.rec.epsilon = NAN;
 	}
 	f.rec.recogniser = (uint8_t)r;
-	f.rec.kind = (uint8_t)recogniser_composite(r);
+	f.rec.kind = (uint8_t)canon_recogniser_composite(r);
 	f.rec.n_members = b->n;
 	f.rec.n_inputs = n_inputs;
 	f.rec.output = output;
@@ -545,12 +545,12 @@ static const fd_composite recogniser_kinds[] = {
 static_assert(sizeof recogniser_names / sizeof *recogniser_names == RECOG_COUNT &&
               sizeof recogniser_kinds / sizeof *recogniser_kinds == RECOG_COUNT, "one row per recogniser");
 
-const char *recogniser_name(fd_recogniser r)
+const char *canon_recogniser_name(fd_recogniser r)
 {
 	return r < RECOG_COUNT ? recogniser_names[r] : "?";
 }
 
-fd_composite recogniser_composite(fd_recogniser r)
+fd_composite canon_recogniser_composite(fd_recogniser r)
 {
 	return r < RECOG_COUNT ? recogniser_kinds[r] : COMPOSITE_NONE;
 }

@@ -37,7 +37,7 @@ bool cond_source_type_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, co
 	const char *name;
 	if (!schema_str(s, v, path, &name))
 		return false;
-	at->input->source_type = source_type_from_name(name);
+	at->input->source_type = rules_source_type_from_name(name);
 	if (at->input->source_type == SRC_UNSET) {
 		ERR(s, v, "%s: unknown source_type '%s' (known: %s)", path, name, FD_NAMES(FD_SOURCE_TYPES));
 		return false;
@@ -75,7 +75,7 @@ void cond_from_op_describe(const fd_cond_check *c, char *buf, size_t size)
 
 void cond_source_type_describe(const fd_cond_check *c, char *buf, size_t size)
 {
-	snprintf(buf, size, "source_type %s", source_type_name(c->input->source_type));
+	snprintf(buf, size, "source_type %s", rules_source_type_name(c->input->source_type));
 }
 
 void cond_same_as_describe(const fd_cond_check *c, char *buf, size_t size)

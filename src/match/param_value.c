@@ -472,7 +472,7 @@ static const char *const pv_source_names[] = {
 };
 static_assert(sizeof pv_source_names / sizeof *pv_source_names == PVS_COUNT, "one name per source");
 
-const char *pv_source_name(fd_pv_source s)
+const char *param_source_name(fd_pv_source s)
 {
 	return s < PVS_COUNT ? pv_source_names[s] : "";
 }

@@ -71,6 +71,6 @@ bool param_float_eq(double a, double b);
 bool param_matches(const fd_yval *expected, const fd_param_def *def, const fd_pval *actual);
 
 /* Their text forms are explain_pval / explain_yval (explain/explain.h). */
-const char *pv_source_name(fd_pv_source s);   /* "attribute", "input", "derived", "default", … */
+const char *param_source_name(fd_pv_source s);   /* "attribute", "input", "derived", "default", … */
 
 #endif

@@ -29,16 +29,16 @@ typedef struct fd_load_options {
 
 /* Loads path into m (m need not be initialised). On failure returns -1,
  * leaves m released, and adds one error naming the file and the node or field. */
-int  model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d);
+int  onnx_load_model(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d);
 /* What the load does last unless opt->no_shape_inference: shapes and dtypes
  * inferred (shape_infer), the symbols in use marked. A session whose first
  * run is behind the screen calls it on the run's thread. */
-int  model_infer_shapes(fd_model *m, fd_diags *d);
+int  onnx_infer_shapes(fd_model *m, fd_diags *d);
 /* Test hook: main graphs of n messages and more are unpacked on two threads
  * (onnx_stream.c), so that small real models take that path too; 0 restores
  * the default. */
 void onnx_test_stream_min(size_t n);
 /* Same from memory (fuzzers, tests); name is used in messages. */
-int  model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size_t size,
+int  onnx_load_model_buffer(fd_model *m, const char *name, const void *data, size_t size,
                             const fd_load_options *opt, fd_diags *d);
 #endif

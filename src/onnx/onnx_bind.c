@@ -263,7 +263,7 @@ static int apply_input_shapes(fd_model *m, const fd_load_options *opt, fd_diags 
 
 /* ---- the whole step ------------------------------------------------------------------- */
 
-int loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos)
+int onnx_loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos)
 {
 	name_unnamed_dims(m);
 	for (int k = 0; opt && k < opt->n_dims; k++) {

@@ -65,15 +65,15 @@ static const void *msg_next(msg_iter *it)
 	wire_error bad;
 	const void *msg = NULL;
 	if (it->stream) {
-		msg = msg_stream_next(it->stream, &it->failed, &bad);
+		msg = onnx_stream_next(it->stream, &it->failed, &bad);
 	} else {
 		const uint8_t *data;
 		size_t len;
-		if (!wire_next(s->wire, s->span[it->field->id].end, &it->at, it->field->id, &data, &len))
+		if (!onnx_wire_next(s->wire, s->span[it->field->id].end, &it->at, it->field->id, &data, &len))
 			return NULL;
 		/* the first check left the main graph's initializers and nodes to be checked here */
-		pb_arena_reset(&it->L->scratch);
-		msg = wire_unpack(it->field->descriptor, &it->L->scratch.allocator, data, len,
+		onnx_pb_arena_reset(&it->L->scratch);
+		msg = onnx_wire_unpack(it->field->descriptor, &it->L->scratch.allocator, data, len,
 		                  (size_t)(data - it->L->file), 2, &bad);
 		it->failed = !msg;
 	}
@@ -104,7 +104,7 @@ static int read_initializers(loader *L, int32_t gi)
 	for (const Onnx__TensorProto *p; (p = msg_next(&it));) {
 		if (!p->name || !p->name[0])
 			continue;
-		int32_t t = loader_tensor_add(L, gi, p->name, TENSOR_INITIALIZER);
+		int32_t t = onnx_loader_tensor_add(L, gi, p->name, TENSOR_INITIALIZER);
 		if (t < 0) {
 			diag_error(L->d, L->pos, "initializer '%s' is listed twice", p->name);
 			return -1;
@@ -126,9 +126,9 @@ static int read_initializers(loader *L, int32_t gi)
 	it = msg_begin(L, gi, GRAPH_SPARSE_INITIALIZER);
 	for (const Onnx__SparseTensorProto *p; (p = msg_next(&it));) {
 		if (!p->values || !p->values->name || !p->values->name[0] ||
-		    loader_tensor_find(L, gi, p->values->name) >= 0)
+		    onnx_loader_tensor_find(L, gi, p->values->name) >= 0)
 			continue;
-		int32_t t = loader_tensor_add(L, gi, p->values->name, TENSOR_INITIALIZER);
+		int32_t t = onnx_loader_tensor_add(L, gi, p->values->name, TENSOR_INITIALIZER);
 		fd_tensor *x = loader_tensor(L, gi, t);
 		x->dtype = p->values->has_data_type ? p->values->data_type : DT_UNDEFINED;
 		x->shape.rank = (int32_t)p->n_dims;
@@ -156,7 +156,7 @@ static int read_inputs(loader *L, int32_t gi)
 	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
 		if (!vi->name || !vi->name[0])
 			continue;
-		int32_t have = loader_tensor_find(L, gi, vi->name);
+		int32_t have = onnx_loader_tensor_find(L, gi, vi->name);
 		if (have >= 0 && loader_tensor(L, gi, have)->kind == TENSOR_GRAPH_INPUT) {
 			/* not SSA: which declaration would the graph read? */
 			diag_error(L->d, L->pos, "graph input '%s' is listed twice", vi->name);
@@ -169,7 +169,7 @@ static int read_inputs(loader *L, int32_t gi)
 			loader_tensor(L, gi, have)->listed_input = true;
 			continue;
 		}
-		int32_t t = loader_tensor_add(L, gi, vi->name, TENSOR_GRAPH_INPUT);
+		int32_t t = onnx_loader_tensor_add(L, gi, vi->name, TENSOR_GRAPH_INPUT);
 		vec_push(&L->build.items[gi].inputs, t);
 		if (onnx_apply_type(L, gi, t, vi))
 			return -1;
@@ -222,7 +222,7 @@ static int read_outputs(loader *L, int32_t gi)
 	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
 		if (!vi->name || !vi->name[0])
 			continue;
-		int32_t t = loader_tensor_get(L, gi, vi->name);
+		int32_t t = onnx_loader_tensor_get(L, gi, vi->name);
 		vec_push(&L->build.items[gi].outputs, t);
 		if (onnx_apply_type(L, gi, t, vi))
 			return -1;
@@ -231,7 +231,7 @@ static int read_outputs(loader *L, int32_t gi)
 		return -1;
 	it = msg_begin(L, gi, GRAPH_VALUE_INFO);
 	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
-		int32_t t = vi->name && vi->name[0] ? loader_tensor_find(L, gi, vi->name) : FD_NONE;
+		int32_t t = vi->name && vi->name[0] ? onnx_loader_tensor_find(L, gi, vi->name) : FD_NONE;
 		if (t >= 0 && onnx_apply_type(L, gi, t, vi))
 			return -1;
 	}
@@ -260,11 +260,11 @@ static int convert_graph(loader *L, int32_t gi)
 			r[k] = (stream_range){ s->wire + s->span[field].first, s->span[field].end - s->span[field].first,
 			                       field, f->descriptor };
 		}
-		L->stream = msg_stream_start(r, 2, L->file);
+		L->stream = onnx_stream_start(r, 2, L->file);
 	}
 	int rc = read_initializers(L, gi) || read_inputs(L, gi) || read_nodes(L, gi) || read_outputs(L, gi);
 	if (!gi) {
-		msg_stream_stop(L->stream);
+		onnx_stream_stop(L->stream);
 		L->stream = NULL;
 	}
 	return rc ? -1 : 0;
@@ -277,13 +277,13 @@ static int32_t resolve_outer(loader *L, int32_t gi, const char *name)
 	int32_t p = L->graphs.items[gi].parent;
 	if (p < 0)
 		return FD_NONE;
-	int32_t t = loader_tensor_find(L, p, name);
+	int32_t t = onnx_loader_tensor_find(L, p, name);
 	if (t >= 0)
 		return t;
 	int32_t up = resolve_outer(L, p, name);
 	if (up < 0)
 		return FD_NONE;
-	t = loader_tensor_add(L, p, name, TENSOR_OUTER_SCOPE);
+	t = onnx_loader_tensor_add(L, p, name, TENSOR_OUTER_SCOPE);
 	loader_tensor(L, p, t)->outer = up;
 	return t;
 }
@@ -369,16 +369,16 @@ static void model_header(loader *L, const Onnx__ModelProto *mp)
 	fd_model *m = L->m;
 	m->ir_version = mp->has_ir_version ? mp->ir_version : 0;
 	m->model_version = mp->has_model_version ? mp->model_version : 0;
-	m->producer_name = loader_intern(L, mp->producer_name);
-	m->producer_version = loader_intern(L, mp->producer_version);
-	m->domain = loader_intern(L, mp->domain);
+	m->producer_name = onnx_loader_intern(L, mp->producer_name);
+	m->producer_version = onnx_loader_intern(L, mp->producer_version);
+	m->domain = onnx_loader_intern(L, mp->domain);
 	m->doc_string = arena_strdup(&m->arena, S(mp->doc_string));
 	m->opsets = arena_array(&m->arena, mp->n_opset_import + 1, sizeof *m->opsets);
 	for (size_t i = 0; i < mp->n_opset_import; i++) {
 		const Onnx__OperatorSetIdProto *o = mp->opset_import[i];
 		if (!o)
 			continue;
-		const char *dom = loader_intern(L, o->domain && strcmp(o->domain, "ai.onnx") ? o->domain : "");
+		const char *dom = onnx_loader_intern(L, o->domain && strcmp(o->domain, "ai.onnx") ? o->domain : "");
 		int64_t version = o->has_version ? o->version : 0;
 		/* the first import of a domain is the one read (shape inference's opset_of) */
 		bool again = false;
@@ -403,15 +403,15 @@ static void model_header(loader *L, const Onnx__ModelProto *mp)
 static int read_header(loader *L, const uint8_t *bytes, size_t size)
 {
 	uint8_t *rest = xmalloc(size + 1);
-	size_t n = wire_strip(bytes, size, MODEL_GRAPH, rest);
+	size_t n = onnx_wire_strip(bytes, size, MODEL_GRAPH, rest);
 	pb_arena a;
-	pb_arena_init(&a);
+	onnx_pb_arena_init(&a);
 	Onnx__ModelProto *mp = onnx__model_proto__unpack(&a.allocator, n, rest);
 	if (mp)
 		model_header(L, mp);
 	else
 		diag_error(L->d, L->pos, "not a valid ONNX protobuf");
-	pb_arena_release(&a);
+	onnx_pb_arena_release(&a);
 	free(rest);
 	return mp ? 0 : -1;
 }
@@ -420,7 +420,7 @@ static int convert_model(loader *L, const uint8_t *bytes, size_t size, const fd_
 {
 	const uint8_t *g = NULL, *data;
 	size_t glen = 0, len, at = 0;
-	while (wire_next(bytes, size, &at, MODEL_GRAPH, &data, &len)) {
+	while (onnx_wire_next(bytes, size, &at, MODEL_GRAPH, &data, &len)) {
 		g = data; /* the last one wins, as in protobuf */
 		glen = len;
 	}
@@ -433,12 +433,12 @@ static int convert_model(loader *L, const uint8_t *bytes, size_t size, const fd_
 	graph_build b = { 0 };
 	b.src.wire = g;
 	b.src.len = glen;
-	wire_spans(g, glen, b.src.span, GRAPH_FIELDS);
+	onnx_wire_spans(g, glen, b.src.span, GRAPH_FIELDS);
 	fd_graph main_graph = { 0 };
 	main_graph.parent = main_graph.owner_node = FD_NONE;
 	at = b.src.span[GRAPH_NAME].first;
-	main_graph.name = wire_next(g, b.src.span[GRAPH_NAME].end, &at, GRAPH_NAME, &data, &len)
-	                  ? strpool_internn(&L->m->names, (const char *)data, len) : loader_intern(L, "");
+	main_graph.name = onnx_wire_next(g, b.src.span[GRAPH_NAME].end, &at, GRAPH_NAME, &data, &len)
+	                  ? strpool_internn(&L->m->names, (const char *)data, len) : onnx_loader_intern(L, "");
 	vec_push(&L->graphs, main_graph);
 	vec_push(&L->build, b);
 	if (convert_graph(L, 0))
@@ -449,7 +449,7 @@ static int convert_model(loader *L, const uint8_t *bytes, size_t size, const fd_
 	for (int32_t gi = 0; gi < m->n_graphs; gi++)
 		if (graph_link(m, &m->graphs[gi], L->d) || graph_topo_sort(m, &m->graphs[gi], L->d))
 			return -1;
-	if (loader_bind(m, opt, L->d, L->pos))
+	if (onnx_loader_bind(m, opt, L->d, L->pos))
 		return -1;
 	model_set_initializer_policy(m, opt && opt->initializers_constant);
 	return 0;
@@ -457,7 +457,7 @@ static int convert_model(loader *L, const uint8_t *bytes, size_t size, const fd_
 
 /* ---- entry points ---------------------------------------------------------- */
 
-int model_infer_shapes(fd_model *m, fd_diags *d)
+int onnx_infer_shapes(fd_model *m, fd_diags *d)
 {
 	size_t errors = d->errors;
 	if (shape_infer(m, d) < 0) {
@@ -469,7 +469,7 @@ int model_infer_shapes(fd_model *m, fd_diags *d)
 	return 0;
 }
 
-int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size_t size,
+int onnx_load_model_buffer(fd_model *m, const char *name, const void *data, size_t size,
                            const fd_load_options *opt, fd_diags *d)
 {
 	memset(m, 0, sizeof *m);
@@ -492,25 +492,25 @@ int model_load_onnx_buffer(fd_model *m, const char *name, const void *data, size
 		diag_error(d, pos, "file is larger than 2 GiB, the protobuf limit; not loaded");
 		goto fail;
 	}
-	if ((what = wire_magic(bytes, size))) {
+	if ((what = onnx_wire_magic(bytes, size))) {
 		diag_error(d, pos, "not an ONNX model (it is %s)", what);
 		goto fail;
 	}
 	/* the main graph's initializers and nodes are checked one by one as they are unpacked */
 	static const wire_skip main_messages = { &onnx__graph_proto__descriptor, 1,
 	                                      1u << GRAPH_NODE | 1u << GRAPH_INITIALIZER };
-	if (wire_check(&onnx__model_proto__descriptor, bytes, size, &main_messages, &werr)) {
+	if (onnx_wire_check(&onnx__model_proto__descriptor, bytes, size, &main_messages, &werr)) {
 		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", werr.why, werr.at, size);
 		goto fail;
 	}
 	loader L = { .m = m, .d = d, .pos = pos, .file = bytes, .file_size = size };
-	pb_arena_init(&L.scratch);
+	onnx_pb_arena_init(&L.scratch);
 	int rc = convert_model(&L, bytes, size, opt);
 	loader_release(&L);
-	pb_arena_release(&L.scratch);
+	onnx_pb_arena_release(&L.scratch);
 	if (rc)
 		goto fail;
-	if (!(opt && opt->no_shape_inference) && model_infer_shapes(m, d) < 0)
+	if (!(opt && opt->no_shape_inference) && onnx_infer_shapes(m, d) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -520,7 +520,7 @@ fail:
 	return -1;
 }
 
-int model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d)
+int onnx_load_model(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d)
 {
 	fd_doing("loading the model %s", path);
 	memset(m, 0, sizeof *m);
@@ -529,7 +529,7 @@ int model_load_onnx(fd_model *m, const char *path, const fd_load_options *opt, f
 	fd_input_bytes in;
 	if (input_map(path, &INPUT_LIMIT_MODEL, &in, d) < 0)
 		return -1;
-	int rc = model_load_onnx_buffer(m, path, in.bytes, in.size, opt, d);
+	int rc = onnx_load_model_buffer(m, path, in.bytes, in.size, opt, d);
 	input_bytes_release(&in);
 	return rc;
 }

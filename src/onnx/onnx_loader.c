@@ -6,12 +6,12 @@
 #include <string.h>
 #include "onnx/onnx_loader.h"
 
-const char *loader_intern(loader *L, const char *s)
+const char *onnx_loader_intern(loader *L, const char *s)
 {
 	return strpool_intern(&L->m->names, S(s));
 }
 
-int32_t loader_tensor_find(loader *L, int32_t gi, const char *name)
+int32_t onnx_loader_tensor_find(loader *L, int32_t gi, const char *name)
 {
 	if (gi)
 		return strmap_get(&L->graphs.items[gi].tensor_by_name, name);
@@ -45,16 +45,16 @@ static int32_t *main_slot(loader *L, int32_t id)
 	return &L->main_tensor.items[id];
 }
 
-int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind)
+int32_t onnx_loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind)
 {
 	if (!gi) {
 		int32_t id = strpool_id(&L->m->names, name, strlen(name));
 		int32_t *slot = main_slot(L, id);
 		return *slot >= 0 ? FD_NONE : (*slot = tensor_new(L, 0, strpool_str(&L->m->names, id), kind));
 	}
-	if (loader_tensor_find(L, gi, name) >= 0)
+	if (onnx_loader_tensor_find(L, gi, name) >= 0)
 		return FD_NONE;
-	int32_t t = tensor_new(L, gi, loader_intern(L, name), kind);
+	int32_t t = tensor_new(L, gi, onnx_loader_intern(L, name), kind);
 	strmap_put(&L->graphs.items[gi].tensor_by_name, loader_tensor(L, gi, t)->name, t);
 	return t;
 }
@@ -68,11 +68,11 @@ static int32_t main_tensor_get(loader *L, int32_t id)
 	return *slot;
 }
 
-int32_t loader_tensor_get(loader *L, int32_t gi, const char *name)
+int32_t onnx_loader_tensor_get(loader *L, int32_t gi, const char *name)
 {
 	if (gi) {
-		int32_t t = loader_tensor_find(L, gi, name);
-		return t >= 0 ? t : loader_tensor_add(L, gi, name, TENSOR_ACTIVATION);
+		int32_t t = onnx_loader_tensor_find(L, gi, name);
+		return t >= 0 ? t : onnx_loader_tensor_add(L, gi, name, TENSOR_ACTIVATION);
 	}
 	return main_tensor_get(L, strpool_id(&L->m->names, name, strlen(name)));
 }
@@ -81,7 +81,7 @@ static void tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *
 {
 	if (gi) {
 		for (size_t i = 0; i < n; i++)
-			ids[i] = names[i][0] ? loader_tensor_get(L, gi, names[i]) : FD_NONE;
+			ids[i] = names[i][0] ? onnx_loader_tensor_get(L, gi, names[i]) : FD_NONE;
 		return;
 	}
 	strpool_ids(&L->m->names, names, n, ids);   /* the main graph's: all names at once */
@@ -89,7 +89,7 @@ static void tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *
 		ids[i] = names[i][0] ? main_tensor_get(L, ids[i]) : FD_NONE;
 }
 
-void loader_node_tensors(loader *L, int32_t gi, char **in, size_t n_in, char **out, size_t n_out, int32_t *ids)
+void onnx_loader_node_tensors(loader *L, int32_t gi, char **in, size_t n_in, char **out, size_t n_out, int32_t *ids)
 {
 	char *both[16];
 	if (n_in + n_out > sizeof both / sizeof *both) {
@@ -104,7 +104,7 @@ void loader_node_tensors(loader *L, int32_t gi, char **in, size_t n_in, char **o
 	tensors_get(L, gi, both, n_in + n_out, ids);
 }
 
-int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr, const Onnx__GraphProto *proto)
+int32_t onnx_loader_body(loader *L, int32_t parent, int32_t node, const char *attr, const Onnx__GraphProto *proto)
 {
 	fd_graph g = { 0 };
 	g.index = (int32_t)L->graphs.n;
@@ -112,7 +112,7 @@ int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr, c
 	g.owner_node = node;
 	g.owner_attr = attr;
 	g.depth = L->graphs.items[parent].depth + 1;
-	g.name = loader_intern(L, proto ? proto->name : "");
+	g.name = onnx_loader_intern(L, proto ? proto->name : "");
 	graph_build b = { 0 };
 	static const Onnx__GraphProto empty = ONNX__GRAPH_PROTO__INIT;
 	b.src.proto = proto ? proto : &empty;

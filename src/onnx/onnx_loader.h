@@ -62,23 +62,23 @@ typedef struct loader {
 } loader;
 
 /* onnx_loader.c */
-const char *loader_intern(loader *L, const char *s);
+const char *onnx_loader_intern(loader *L, const char *s);
 /* Names to tensors. The main graph's index is an array by string id, so a
  * name costs one hash probe (the interning); bodies use their strmap. */
-int32_t loader_tensor_find(loader *L, int32_t gi, const char *name);
+int32_t onnx_loader_tensor_find(loader *L, int32_t gi, const char *name);
 /* A new tensor, or FD_NONE when the graph has one of that name already. */
-int32_t loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind);
+int32_t onnx_loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind);
 /* The tensor named name, created as an activation when new. */
-int32_t loader_tensor_get(loader *L, int32_t gi, const char *name);
+int32_t onnx_loader_tensor_get(loader *L, int32_t gi, const char *name);
 /* A node's tensors: ids[i] the one named in[i], ids[n_in + i] out[i]
  * (FD_NONE for ""). */
-void loader_node_tensors(loader *L, int32_t gi, char **in, size_t n_in, char **out, size_t n_out, int32_t *ids);
+void onnx_loader_node_tensors(loader *L, int32_t gi, char **in, size_t n_in, char **out, size_t n_out, int32_t *ids);
 static inline fd_tensor *loader_tensor(loader *L, int32_t gi, int32_t t)
 {
 	return &L->build.items[gi].tensors.items[t];
 }
 /* Reserves the next graph index for a body (onnx_load.c converts it). */
-int32_t loader_body(loader *L, int32_t parent, int32_t node, const char *attr,
+int32_t onnx_loader_body(loader *L, int32_t parent, int32_t node, const char *attr,
                     const Onnx__GraphProto *proto);
 
 /* onnx_stream.c: the messages of a few field ranges of a graph (the main
@@ -98,13 +98,13 @@ typedef struct stream_range {
 	unsigned field;                            /* the GraphProto field number */
 	const ProtobufCMessageDescriptor *desc;    /* its message type */
 } stream_range;
-msg_stream *msg_stream_start(const stream_range *ranges, int n, const uint8_t *file);
-const void *msg_stream_next(msg_stream *s, bool *failed, wire_error *bad);
-void msg_stream_stop(msg_stream *s);     /* NULL is fine */
+msg_stream *onnx_stream_start(const stream_range *ranges, int n, const uint8_t *file);
+const void *onnx_stream_next(msg_stream *s, bool *failed, wire_error *bad);
+void onnx_stream_stop(msg_stream *s);     /* NULL is fine */
 
 /* onnx_bind.c: names the unnamed input dims, applies --dim and
  * --input-shape, fills model->symdims; -1 with an error in d. */
-int loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos);
+int onnx_loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos);
 
 /* onnx_node.c */
 int onnx_tensor_read(loader *L, const Onnx__TensorProto *p, int32_t *dtype, fd_shape *shape,

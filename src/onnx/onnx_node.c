@@ -145,7 +145,7 @@ static fd_attr_type attr_kind(const Onnx__AttributeProto *p)
 
 static const char *bytes_string(loader *L, ProtobufCBinaryData b)
 {
-	return b.data ? strpool_internn(&L->m->names, (const char *)b.data, b.len) : loader_intern(L, "");
+	return b.data ? strpool_internn(&L->m->names, (const char *)b.data, b.len) : onnx_loader_intern(L, "");
 }
 
 /* The node's name for messages, before unnamed nodes get theirs. */
@@ -162,8 +162,8 @@ static int attr_convert(loader *L, int32_t gi, int32_t ni, const fd_node *n, fd_
 {
 	fd_arena *ar = &L->m->arena;
 	char nb[300];
-	a->name = loader_intern(L, p->name);
-	a->ref_attr_name = p->ref_attr_name && p->ref_attr_name[0] ? loader_intern(L, p->ref_attr_name) : NULL;
+	a->name = onnx_loader_intern(L, p->name);
+	a->ref_attr_name = p->ref_attr_name && p->ref_attr_name[0] ? onnx_loader_intern(L, p->ref_attr_name) : NULL;
 	a->type = attr_kind(p);
 	a->count = 1;
 	if ((a->type == ATTR_GRAPH || a->type == ATTR_GRAPHS) &&
@@ -186,7 +186,7 @@ static int attr_convert(loader *L, int32_t gi, int32_t ni, const fd_node *n, fd_
 		ok = (a->u.t = p->sparse_tensor ? attr_sparse(L, p->sparse_tensor) : arena_alloc(ar, sizeof *a->u.t)) != NULL;
 		break;
 	case ATTR_GRAPH:
-		subs[(*n_subs)++] = a->u.g = loader_body(L, gi, ni, a->name, p->g);
+		subs[(*n_subs)++] = a->u.g = onnx_loader_body(L, gi, ni, a->name, p->g);
 		break;
 	case ATTR_FLOATS:
 		a->count = (int64_t)p->n_floats;
@@ -220,7 +220,7 @@ static int attr_convert(loader *L, int32_t gi, int32_t ni, const fd_node *n, fd_
 		a->count = (int64_t)p->n_graphs;
 		a->u.graphs = arena_array(ar, p->n_graphs + 1, sizeof(int32_t));
 		for (size_t i = 0; i < p->n_graphs; i++)
-			subs[(*n_subs)++] = a->u.graphs[i] = loader_body(L, gi, ni, a->name, p->graphs[i]);
+			subs[(*n_subs)++] = a->u.graphs[i] = onnx_loader_body(L, gi, ni, a->name, p->graphs[i]);
 		break;
 	case ATTR_TYPE_PROTOS:
 		a->count = (int64_t)p->n_type_protos;
@@ -286,8 +286,8 @@ static void constant_output(loader *L, int32_t gi, const fd_node *n)
 int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p)
 {
 	fd_node *n = &L->graphs.items[gi].nodes[i];
-	n->op_type = loader_intern(L, p->op_type);
-	n->domain = loader_intern(L, p->domain && strcmp(p->domain, "ai.onnx") ? p->domain : "");
+	n->op_type = onnx_loader_intern(L, p->op_type);
+	n->domain = onnx_loader_intern(L, p->domain && strcmp(p->domain, "ai.onnx") ? p->domain : "");
 	if (p->name && p->name[0])
 		n->name = arena_strdup(&L->m->arena, p->name); /* unique: no interning */
 	n->topo = FD_NONE;
@@ -296,7 +296,7 @@ int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p
 	/* one allocation: the outputs follow the inputs */
 	n->inputs = arena_array(&L->m->arena, p->n_input + p->n_output + 1, sizeof *n->inputs);
 	n->outputs = n->inputs + p->n_input;
-	loader_node_tensors(L, gi, p->input, p->n_input, p->output, p->n_output, n->inputs);
+	onnx_loader_node_tensors(L, gi, p->input, p->n_input, p->output, p->n_output, n->inputs);
 	for (int32_t s = 0; s < n->n_outputs; s++) {
 		fd_tensor *x = n->outputs[s] >= 0 ? loader_tensor(L, gi, n->outputs[s]) : NULL;
 		if (x && x->producer < 0) { /* graph_link reports a second producer */

@@ -6,7 +6,7 @@
  * ahead: it walks the given field ranges one after the other (the graph's
  * initializers, then its nodes) in batches of at most BATCH messages and
  * BATCH_BYTES of wire (each batch has its own protobuf-c arena; a batch
- * holds one range's messages), checks and unpacks (wire_unpack) each
+ * holds one range's messages), checks and unpacks (onnx_wire_unpack) each
  * message, and hands full batches over through a ring of RING. The loading
  * thread converts the batches in order, so the model built is identical;
  * when the batch it needs is still being unpacked, it claims the next free
@@ -17,7 +17,7 @@
  * Batches are claimed in order under the lock (claiming frames the batch's
  * messages: cheap, the file check has framed them already); a claimed batch
  * is unpacked without it. Ownership: the stream owns its thread, ring and
- * arenas; msg_stream_stop (always called, also after an error) cancels the
+ * arenas; onnx_stream_stop (always called, also after an error) cancels the
  * decoder, joins it and frees them. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -75,7 +75,7 @@ static msg_batch *claim(msg_stream *s)
 	b->range = r;
 	b->filled = b->range_end = b->failed = false;
 	while (b->n < BATCH && bytes < BATCH_BYTES) {
-		if (!wire_next(r->wire, r->len, &s->claim_pos, r->field, &b->wire[b->n], &b->len[b->n])) {
+		if (!onnx_wire_next(r->wire, r->len, &s->claim_pos, r->field, &b->wire[b->n], &b->len[b->n])) {
 			b->range_end = true;
 			break;
 		}
@@ -91,11 +91,11 @@ static msg_batch *claim(msg_stream *s)
 /* Without the lock: unpacks the claimed batch b, then hands it over. */
 static void fill(msg_stream *s, msg_batch *b)
 {
-	pb_arena_reset(&b->arena);
+	onnx_pb_arena_reset(&b->arena);
 	size_t n = b->n;
 	for (b->n = 0; b->n < n; b->n++) {
 		const uint8_t *data = b->wire[b->n];
-		const void *p = wire_unpack(b->range->desc, &b->arena.allocator, data, b->len[b->n],
+		const void *p = onnx_wire_unpack(b->range->desc, &b->arena.allocator, data, b->len[b->n],
 		                            (size_t)(data - s->file), 2, &b->bad);
 		if (!p) {
 			b->failed = b->range_end = true;
@@ -135,7 +135,7 @@ static void *decode(void *arg)
 	return NULL;
 }
 
-msg_stream *msg_stream_start(const stream_range *ranges, int n, const uint8_t *file)
+msg_stream *onnx_stream_start(const stream_range *ranges, int n, const uint8_t *file)
 {
 	if (thread_budget() < 2 || n < 1 || n > STREAM_RANGES)
 		return NULL;   /* the caller unpacks one at a time */
@@ -145,18 +145,18 @@ msg_stream *msg_stream_start(const stream_range *ranges, int n, const uint8_t *f
 	s->n_ranges = n;
 	s->file = file;
 	for (int i = 0; i < RING; i++)
-		pb_arena_init(&s->ring[i].arena);
+		onnx_pb_arena_init(&s->ring[i].arena);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
 	s->started = thread_start(&s->thread, decode, s);
 	if (!s->started) {   /* no thread: the caller unpacks one at a time */
-		msg_stream_stop(s);
+		onnx_stream_stop(s);
 		return NULL;
 	}
 	return s;
 }
 
-const void *msg_stream_next(msg_stream *s, bool *failed, wire_error *bad)
+const void *onnx_stream_next(msg_stream *s, bool *failed, wire_error *bad)
 {
 	*failed = false;
 	while (s->range < s->n_ranges) {
@@ -192,7 +192,7 @@ const void *msg_stream_next(msg_stream *s, bool *failed, wire_error *bad)
 	return NULL;
 }
 
-void msg_stream_stop(msg_stream *s)
+void onnx_stream_stop(msg_stream *s)
 {
 	if (!s)
 		return;
@@ -204,7 +204,7 @@ void msg_stream_stop(msg_stream *s)
 		pthread_join(s->thread, NULL);
 	}
 	for (int i = 0; i < RING; i++)
-		pb_arena_release(&s->ring[i].arena);
+		onnx_pb_arena_release(&s->ring[i].arena);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->changed);
 	free(s);

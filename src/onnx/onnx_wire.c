@@ -82,13 +82,13 @@ static int check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_
 	return 0;
 }
 
-int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
+int onnx_wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
                const wire_skip *skip, wire_error *err)
 {
 	return check(desc, p, len, 0, 0, skip, err);
 }
 
-const void *wire_unpack(const ProtobufCMessageDescriptor *desc, ProtobufCAllocator *a, const uint8_t *p,
+const void *onnx_wire_unpack(const ProtobufCMessageDescriptor *desc, ProtobufCAllocator *a, const uint8_t *p,
                         size_t len, size_t base, int depth, wire_error *err)
 {
 	*err = (wire_error){ base, NULL };
@@ -102,7 +102,7 @@ const void *wire_unpack(const ProtobufCMessageDescriptor *desc, ProtobufCAllocat
 	return msg;
 }
 
-int wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const uint8_t **data, size_t *n)
+int onnx_wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const uint8_t **data, size_t *n)
 {
 	while (*at < len) {
 		uint64_t key, vlen;
@@ -117,7 +117,7 @@ int wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const ui
 	return 0;
 }
 
-void wire_spans(const uint8_t *p, size_t len, wire_span *spans, unsigned n_fields)
+void onnx_wire_spans(const uint8_t *p, size_t len, wire_span *spans, unsigned n_fields)
 {
 	memset(spans, 0, n_fields * sizeof *spans);
 	size_t at = 0;
@@ -135,7 +135,7 @@ void wire_spans(const uint8_t *p, size_t len, wire_span *spans, unsigned n_field
 	}
 }
 
-size_t wire_strip(const uint8_t *p, size_t len, unsigned field, uint8_t *out)
+size_t onnx_wire_strip(const uint8_t *p, size_t len, unsigned field, uint8_t *out)
 {
 	size_t at = 0, w = 0;
 	while (at < len) {
@@ -168,7 +168,7 @@ static const struct magic {
 	{ "ir_version", 10, "ONNX text format, not the binary protobuf" },
 };
 
-const char *wire_magic(const uint8_t *p, size_t len)
+const char *onnx_wire_magic(const uint8_t *p, size_t len)
 {
 	for (size_t i = 0; i < sizeof magics / sizeof *magics; i++)
 		if (len >= magics[i].len && !memcmp(p, magics[i].bytes, magics[i].len))
@@ -214,20 +214,20 @@ static void pb_free(void *data, void *p)
 	(void)p; /* everything goes with a reset or the release */
 }
 
-void pb_arena_init(pb_arena *a)
+void onnx_pb_arena_init(pb_arena *a)
 {
 	a->head = a->cur = NULL;
 	a->allocator = (ProtobufCAllocator){ pb_alloc, pb_free, a };
 }
 
-void pb_arena_reset(pb_arena *a)
+void onnx_pb_arena_reset(pb_arena *a)
 {
 	a->cur = a->head;
 	if (a->cur)
 		a->cur->used = 0;
 }
 
-void pb_arena_release(pb_arena *a)
+void onnx_pb_arena_release(pb_arena *a)
 {
 	for (pb_block *b = a->head; b;) {
 		pb_block *next = b->next;

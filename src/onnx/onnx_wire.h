@@ -21,13 +21,13 @@ typedef struct wire_error {
  * name; -1 with *err on malformed or too deeply nested data. With skip, the
  * entries of some fields of the messages of type skip->desc at nesting depth
  * skip->depth are only framed, not entered: the loader checks those (the
- * main graph's initializers and nodes) one by one as it unpacks them, with wire_unpack. */
+ * main graph's initializers and nodes) one by one as it unpacks them, with onnx_wire_unpack. */
 typedef struct wire_skip {
 	const ProtobufCMessageDescriptor *desc;
 	int depth;
 	uint32_t fields;            /* a bit per field number (below 32) */
 } wire_skip;
-int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
+int onnx_wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
                const wire_skip *skip, wire_error *err);
 
 /* One message (p at byte base of the file, depth its nesting) unpacked
@@ -37,12 +37,12 @@ int wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t 
  * once and checked only when protobuf-c refuses it, to say where — the
  * same verdict and message either way (protobuf-c refuses all the check
  * does but the depth). */
-const void *wire_unpack(const ProtobufCMessageDescriptor *desc, ProtobufCAllocator *a, const uint8_t *p,
+const void *onnx_wire_unpack(const ProtobufCMessageDescriptor *desc, ProtobufCAllocator *a, const uint8_t *p,
                         size_t len, size_t base, int depth, wire_error *err);
 
 /* The next length-delimited field number `field` at the top level of
- * p[*at..len): 1 and its bytes, or 0 at the end. Data must be wire_check'ed. */
-int wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const uint8_t **data, size_t *n);
+ * p[*at..len): 1 and its bytes, or 0 at the end. Data must be onnx_wire_check'ed. */
+int onnx_wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const uint8_t **data, size_t *n);
 
 /* Where each length-delimited top-level field number below n_fields lies:
  * how many, and the bytes from the first one to the end of the last. One
@@ -51,14 +51,14 @@ int wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const ui
 typedef struct wire_span {
 	size_t first, end, count;
 } wire_span;
-void wire_spans(const uint8_t *p, size_t len, wire_span *spans, unsigned n_fields);
+void onnx_wire_spans(const uint8_t *p, size_t len, wire_span *spans, unsigned n_fields);
 
 /* Copies p without the top-level fields numbered `field` into out (len
  * bytes at most); returns the bytes written. */
-size_t wire_strip(const uint8_t *p, size_t len, unsigned field, uint8_t *out);
+size_t onnx_wire_strip(const uint8_t *p, size_t len, unsigned field, uint8_t *out);
 
 /* "a PNG image" when the bytes start like a file people mistake for a model. */
-const char *wire_magic(const uint8_t *p, size_t len);
+const char *onnx_wire_magic(const uint8_t *p, size_t len);
 
 /* Bump allocator for protobuf-c: nothing is freed singly; reset keeps the
  * blocks for the next message, release frees them. */
@@ -67,8 +67,8 @@ typedef struct pb_arena {
 	ProtobufCAllocator allocator;
 } pb_arena;
 
-void pb_arena_init(pb_arena *a);
-void pb_arena_reset(pb_arena *a);
-void pb_arena_release(pb_arena *a);
+void onnx_pb_arena_init(pb_arena *a);
+void onnx_pb_arena_reset(pb_arena *a);
+void onnx_pb_arena_release(pb_arena *a);
 
 #endif

@@ -22,12 +22,12 @@ static int name_index(const char *const *names, int n, const char *s)
 	return 0;
 }
 
-const char *source_type_name(fd_source_type t)
+const char *rules_source_type_name(fd_source_type t)
 {
 	return t >= 0 && t < SRC_COUNT ? source_type_names[t] : "unset";
 }
 
-fd_source_type source_type_from_name(const char *s)
+fd_source_type rules_source_type_from_name(const char *s)
 {
 	return (fd_source_type)name_index(source_type_names, SRC_COUNT, s);
 }

@@ -36,8 +36,8 @@ typedef enum fd_source_type {
 	SRC_COUNT
 } fd_source_type;
 
-const char *source_type_name(fd_source_type t);       /* rule_names.c */
-fd_source_type source_type_from_name(const char *s);  /* SRC_UNSET when unknown */
+const char *rules_source_type_name(fd_source_type t);       /* rule_names.c */
+fd_source_type rules_source_type_from_name(const char *s);  /* SRC_UNSET when unknown */
 
 typedef struct fd_rule_param {
 	const char *name;

@@ -93,9 +93,9 @@ bool yval_out_of_range(const fd_yval *v);          /* a plain number too large f
  * files: yes / on are booleans, 0b101, 017 and 1_000 integers, 1e3 a string)
  * reads the plain scalar text as the same type and value as yval_int /
  * yval_float / yval_bool / null here. */
-bool yaml11_agrees(const char *plain);
+bool yval_yaml11_agrees(const char *plain);
 /* Whether a YAML 1.1 reader reads it as anything but a string. */
-bool yaml11_typed(const char *plain);
+bool yval_yaml11_typed(const char *plain);
 fd_srcpos yval_pos(const fd_yval *v);              /* position or {0} */
 /* The position of byte `at` of a scalar's text: exact when the scalar is on
  * one line and its text is its bytes (plain, or quoted without escapes),

@@ -362,14 +362,14 @@ static y11_kind yaml11_read(const char *s, long double *num, bool *truth)
 	return Y11_FLOAT;
 }
 
-bool yaml11_typed(const char *plain)
+bool yval_yaml11_typed(const char *plain)
 {
 	long double num;
 	bool truth;
 	return yaml11_read(plain ? plain : "", &num, &truth) != Y11_STR;
 }
 
-bool yaml11_agrees(const char *plain)
+bool yval_yaml11_agrees(const char *plain)
 {
 	fd_yval v = { .kind = YV_SCALAR, .text = plain ? plain : "", .text_len = plain ? strlen(plain) : 0 };
 	long double num = 0;

@@ -86,7 +86,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	fd_load_options load = opt->load;
 	s->shapes_pending = opt->background && !load.no_shape_inference;
 	load.no_shape_inference = load.no_shape_inference || opt->background;
-	if (model_load_onnx(&s->model, opt->model_path, &load, d) < 0) {
+	if (onnx_load_model(&s->model, opt->model_path, &load, d) < 0) {
 		ruleset_release(&s->rules);
 		arena_release(&s->arena);
 		return -1;
@@ -120,7 +120,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 int session_open_run(fd_session *s, fd_diags *d)
 {
 	if (s->shapes_pending) {
-		if (model_infer_shapes(&s->model, d) < 0)
+		if (onnx_infer_shapes(&s->model, d) < 0)
 			return -1;
 		s->shapes_pending = false;
 	}
@@ -212,9 +212,9 @@ char *session_current_text(const fd_session *s, int32_t rule, const char *path)
 {
 	const fd_ydoc *doc = session_rule_doc(s, rule, NULL);
 	ypath_ref ref;
-	if (!doc || ypath_resolve(doc->root, path, &ref) < 0 || !ref.value)
+	if (!doc || session_ypath_resolve(doc->root, path, &ref) < 0 || !ref.value)
 		return NULL;
-	return yval_canon_dup(ref.value);
+	return session_yval_canon_dup(ref.value);
 }
 
 size_t session_rule_lint(const fd_session *s, int32_t rule, fd_diags *d)

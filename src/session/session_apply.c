@@ -40,7 +40,7 @@ static const fd_field *edit_field(const char *path)
 const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why)
 {
 	static char msg[1024];
-	char *norm = ypath_normalize(path);
+	char *norm = session_ypath_normalize(path);
 	const fd_field *f = edit_field(norm);
 	const char *res = NULL;
 	if (!f) {
@@ -188,12 +188,12 @@ static int take_value(fd_session *s, int32_t rule, const fd_ydoc *doc, ypath_ref
 	fd_yval *old = NULL, *old_key = NULL;
 	fd_yplace old_place = { YP_HERE, 0, 0 };
 	if (v) {
-		old = ytree_put(&s->arena, ref, v);
+		old = session_ytree_put(&s->arena, ref, v);
 	} else {
 		old = ref->value;
 		old_key = ref->parent->keys[ref->index];
 		old_place = yval_place(ref->parent, ref->index);
-		ytree_remove(ref->parent, ref->index);
+		session_ytree_remove(ref->parent, ref->index);
 	}
 	fd_rule tmp;
 	int rc = rule_from_yaml(&s->rules, &tmp, doc, &dd);
@@ -210,11 +210,11 @@ static int take_value(fd_session *s, int32_t rule, const fd_ydoc *doc, ypath_ref
 			copy_diags(d, &dd);
 		/* put back what was there */
 		if (!v)
-			ytree_restore(ref->parent, ref->index, old_key, old, old_place);
+			session_ytree_restore(ref->parent, ref->index, old_key, old, old_place);
 		else if (old)
 			ref->parent->items[ref->index] = old;
 		else
-			ytree_remove(ref->parent, ref->index);
+			session_ytree_remove(ref->parent, ref->index);
 		diags_release(&dd);
 		return -1;
 	}
@@ -238,7 +238,7 @@ static int apply_at(fd_session *s, int32_t rule, const char *path, const char *l
 	if (!doc)
 		return refuse(d, label, "the rule's document is not loaded");
 	ypath_ref ref;
-	if (ypath_resolve(doc->root, path, &ref) < 0) {
+	if (session_ypath_resolve(doc->root, path, &ref) < 0) {
 		/* a param the op does not have: check's word, before "no params map" */
 		const fd_rule_op *op = edit_field(path)->type == FT_PARAM ? path_op(&s->rules.rules[rule], path) : NULL;
 		char at[64], msg[1024];
@@ -260,7 +260,7 @@ static int apply_at(fd_session *s, int32_t rule, const char *path, const char *l
 			return -1;
 	}
 	if (text || ref.value)
-		ypath_unshare(&s->arena, doc->root, path, &ref);   /* resolved above: cannot fail */
+		session_ypath_unshare(&s->arena, doc->root, path, &ref);   /* resolved above: cannot fail */
 	if (text) {
 		if (ref.value)
 			set_pos(v, ref.value->pos, ref.value->start, ref.value->end);
@@ -277,7 +277,7 @@ int session_apply_value(fd_session *s, int32_t rule, const char *path, const cha
 {
 	char label[512];
 	snprintf(label, sizeof label, "%s.%s", s->rules.rules[rule].name, path);
-	char *norm = ypath_normalize(path);
+	char *norm = session_ypath_normalize(path);
 	int rc = apply_at(s, rule, norm, label, text, enabled_edit, d);
 	free(norm);
 	return rc;

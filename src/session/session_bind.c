@@ -155,7 +155,7 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 	lo.n_dims = s->n_binds;
 	lo.dims_win = true;
 	fd_model nm;
-	if (model_load_onnx(&nm, s->opt.model_path, &lo, d) < 0) {
+	if (onnx_load_model(&nm, s->opt.model_path, &lo, d) < 0) {
 		/* put the bindings back as they were */
 		if (keep_binds) {
 			s->binds = keep_binds;

@@ -43,7 +43,7 @@ static bool same_text(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-bool slot_dirty(const fd_session *s, const struct fd_session_slot *sl)
+bool session_slot_dirty(const fd_session *s, const struct fd_session_slot *sl)
 {
 	char *cur = session_current_text(s, sl->rule, sl->path);
 	bool dirty = !same_text(cur, sl->disk);
@@ -55,7 +55,7 @@ size_t session_unsaved(const fd_session *s)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->n_slots; i++)
-		n += slot_dirty(s, &s->slots[i]);
+		n += session_slot_dirty(s, &s->slots[i]);
 	return n;
 }
 
@@ -93,7 +93,7 @@ int session_set(fd_session *s, int32_t rule, const char *path, const char *value
 		return -1;
 	}
 	const fd_ydoc *doc = session_rule_doc(s, rule, NULL);
-	char *canon = doc ? ypath_canonical(doc->root, path) : ypath_normalize(path);
+	char *canon = doc ? session_ypath_canonical(doc->root, path) : session_ypath_normalize(path);
 	char *norm = session_param_spelling(s, rule, canon);
 	free(canon);
 	char *old = session_current_text(s, rule, norm);
@@ -174,7 +174,7 @@ char *session_get_text(const fd_session *s, int32_t rule, const char *path)
 {
 	if (rule < 0 || rule >= s->rules.n_rules)
 		return NULL;
-	char *norm = ypath_normalize(path);
+	char *norm = session_ypath_normalize(path);
 	char *t = session_current_text(s, rule, norm);
 	if (!t && !strcmp(norm, "enabled"))
 		t = xstrdup(s->rules.rules[rule].enabled ? "true" : "false");

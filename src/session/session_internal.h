@@ -30,16 +30,16 @@ int session_first_run_start(fd_session *s, fd_diags *d);
 
 /* A value as YAML text that parses back to the same value: plain scalars as
  * written, quoted ones double-quoted, collections in flow style. */
-void yval_canon(strbuf *b, const fd_yval *v);
-char *yval_canon_dup(const fd_yval *v);          /* heap; NULL for v == NULL */
-bool scalar_plain_safe(const char *s);           /* writable unquoted after "key: " */
-bool plain_is_typed(const char *text);           /* unquoted, it reads as a number, bool or null */
+void session_yval_canon(strbuf *b, const fd_yval *v);
+char *session_yval_canon_dup(const fd_yval *v);          /* heap; NULL for v == NULL */
+bool session_scalar_plain_safe(const char *s);           /* writable unquoted after "key: " */
+bool session_plain_is_typed(const char *text);           /* unquoted, it reads as a number, bool or null */
 /* s (NULL: "") with the escapes of a YAML double-quoted scalar — \\, \n, \t,
  * \r, \xNN for the other control bytes and DEL — so that it stays one line;
  * in_quotes also escapes '"', for the inside of "…". The recovery file's
  * lines use it without the quotes. */
-void yaml_escape(strbuf *b, const char *s, bool in_quotes);
-void yaml_quote(strbuf *b, const char *s);       /* "…" with yaml_escape */
+void session_yaml_escape(strbuf *b, const char *s, bool in_quotes);
+void session_yaml_quote(strbuf *b, const char *s);       /* "…" with session_yaml_escape */
 
 /* Where a path leads in a document. */
 typedef struct ypath_step {
@@ -58,26 +58,26 @@ typedef struct ypath_ref {
 /* Path segments are map keys, list indices, or (in a list of maps with a
  * `type:` key, the constraints) a type name. Only the last key may be absent.
  * Returns 0, or -1 with ref->err. */
-int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref);
+int session_ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref);
 /* Makes each collection on the way to the value a copy of its own (in a)
  * where it is shared with another place — an alias, a pair a merge brought,
  * an anchored value other places use — so that a change made there stays at
- * this path, as a what-if edit means. Returns ypath_resolve's result. */
-int ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_ref *ref);
+ * this path, as a what-if edit means. Returns session_ypath_resolve's result. */
+int session_ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_ref *ref);
 /* Whether two values read the same: scalars by text and typedness, lists in
  * order, maps as sets of pairs. When they differ and where is given, the
  * path (below prefix) of the first difference goes there. */
-bool yval_same(const fd_yval *a, const fd_yval *b);
-bool yval_differ_at(const fd_yval *a, const fd_yval *b, const char *prefix, strbuf *where);
+bool session_yval_same(const fd_yval *a, const fd_yval *b);
+bool session_yval_differ_at(const fd_yval *a, const fd_yval *b, const char *prefix, strbuf *where);
 /* Puts v at ref (replaces, or adds key ref->key to the map; new arrays in
  * a); returns what was there. */
-fd_yval *ytree_put(fd_arena *a, ypath_ref *ref, fd_yval *v);
-/* Takes pair index out of map p; ytree_restore puts it back. */
-void ytree_remove(fd_yval *p, size_t index);
-void ytree_restore(fd_yval *p, size_t index, fd_yval *key, fd_yval *value, fd_yplace place);
+fd_yval *session_ytree_put(fd_arena *a, ypath_ref *ref, fd_yval *v);
+/* Takes pair index out of map p; session_ytree_restore puts it back. */
+void session_ytree_remove(fd_yval *p, size_t index);
+void session_ytree_restore(fd_yval *p, size_t index, fd_yval *key, fd_yval *value, fd_yplace place);
 /* Sets path in root to v (NULL: removes the key), shared structure copied
- * first (ypath_unshare); -1 when the path does not resolve. */
-int  ytree_set(fd_arena *a, fd_yval *root, const char *path, fd_yval *v);
+ * first (session_ypath_unshare); -1 when the path does not resolve. */
+int  session_ytree_set(fd_arena *a, fd_yval *root, const char *path, fd_yval *v);
 
 /* session_render.c: v as the text written into a file at path (normalised:
  * its field decides whether a scalar is a string); disk: the value the file
@@ -86,19 +86,19 @@ typedef struct render_ctx {
 	const char *text;      /* the file's text (disk values point into it) */
 	const char *eol;       /* the line end new lines get: "\n" or "\r\n" */
 } render_ctx;
-void render_value(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *path, const render_ctx *rc);
-void render_key(strbuf *b, const char *key);
+void session_render_value(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *path, const render_ctx *rc);
+void session_render_key(strbuf *b, const char *key);
 /* Whether the field at path (normalised) holds strings: a string, an op
  * type, a source type, a list of names (rule_format.h). There a plain yes
  * and a quoted "yes" are the same value. */
-bool field_holds_strings(const char *path);
+bool session_field_holds_strings(const char *path);
 /* The line end of the line holding pos (else of the line before): "\r\n" or "\n". */
-const char *eol_at(const char *text, size_t size, size_t pos);
+const char *session_eol_at(const char *text, size_t size, size_t pos);
 /* "subgraph.x" → "match.subgraph.x"; returns a heap copy. */
-char *ypath_normalize(const char *path);
+char *session_ypath_normalize(const char *path);
 /* Normalised, and "constraints.<i>" written "constraints.<type>" when item i
  * is the first of its type: one spelling per value (slots, edits, recovery). */
-char *ypath_canonical(fd_yval *root, const char *path);
+char *session_ypath_canonical(fd_yval *root, const char *path);
 
 struct fd_session_slot {
 	int32_t rule;
@@ -129,7 +129,7 @@ int session_rederive_file(fd_session *s, int k, const char *old_path, fd_diags *
 /* session_edit.c: the slot of (rule, path), created when create is true
  * (disk = current text); whether its value differs from disk. */
 struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *path, bool create);
-bool slot_dirty(const fd_session *s, const struct fd_session_slot *sl);
+bool session_slot_dirty(const fd_session *s, const struct fd_session_slot *sl);
 /* The slot of (rule, path) after an edit applied there, created when new
  * with before (the text before the edit, NULL: absent) as its disk text. */
 void session_slot_before(fd_session *s, int32_t rule, const char *path, const char *before);

@@ -12,7 +12,7 @@
  * Its header records each file's real path, size and content hash; when a
  * file is not the same any more the edits are not replayed.
  *
- * The format (version 2), one line each, foreign text escaped (yaml_escape: \\, \t, \n,
+ * The format (version 2), one line each, foreign text escaped (session_yaml_escape: \\, \t, \n,
  * \r, \xNN) so a name never breaks a line:
  *   # fusiondbg recovery 2: …
  *   session PID
@@ -38,7 +38,7 @@
 
 /* ---- text ------------------------------------------------------------------------ */
 
-/* Undoes yaml_escape (without the quotes) in place. */
+/* Undoes session_yaml_escape (without the quotes) in place. */
 static void unescape(char *s)
 {
 	char *w = s;
@@ -306,7 +306,7 @@ static void put_file_line(strbuf *b, const char *kind, const char *path)
 	uint64_t hash = 0;
 	file_facts(real, &size, &hash);
 	sb_printf(b, "%s %lld %016llx ", kind, (long long)size, (unsigned long long)hash);
-	yaml_escape(b, real, false);
+	session_yaml_escape(b, real, false);
 	sb_add(b, "\n", 1);
 	free(real);
 }
@@ -325,12 +325,12 @@ int session_write_recovery(const fd_session *s, const char *path, fd_diags *d)
 		bool dirty = !(cur == sl->disk || (cur && sl->disk && !strcmp(cur, sl->disk)));
 		if (dirty) {
 			sb_puts(&b, cur ? "set " : "unset ");
-			yaml_escape(&b, s->rules.rules[sl->rule].name, false);
+			session_yaml_escape(&b, s->rules.rules[sl->rule].name, false);
 			sb_add(&b, ".", 1);
-			yaml_escape(&b, sl->path, false);
+			session_yaml_escape(&b, sl->path, false);
 			if (cur) {
 				sb_add(&b, "=", 1);
-				yaml_escape(&b, cur, false);
+				session_yaml_escape(&b, cur, false);
 			}
 			sb_add(&b, "\n", 1);
 		}

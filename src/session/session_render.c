@@ -26,7 +26,7 @@ static bool is_block_seq(const fd_yval *v, const char *text)
 	return v && v->kind == YV_SEQ && v->end > v->start && text[v->start] == '-';
 }
 
-bool field_holds_strings(const char *path)
+bool session_field_holds_strings(const char *path)
 {
 	const fd_field *f = path ? rule_field(path) : NULL;
 	return f && (f->type == FT_STR || f->type == FT_OPTYPE || f->type == FT_SOURCE || f->type == FT_LIST);
@@ -60,12 +60,12 @@ static void put_float(strbuf *b, double x)
 	sb_printf(b, "%s%s", mant, expo);
 }
 
-void render_key(strbuf *b, const char *key)
+void session_render_key(strbuf *b, const char *key)
 {
-	if (scalar_plain_safe(key) && !plain_is_typed(key) && !yaml11_typed(key))
+	if (session_scalar_plain_safe(key) && !session_plain_is_typed(key) && !yval_yaml11_typed(key))
 		sb_puts(b, key);
 	else
-		yaml_quote(b, key);
+		session_yaml_quote(b, key);
 }
 
 /* One scalar. as_string: its field holds strings; quoted: the file had the
@@ -73,21 +73,21 @@ void render_key(strbuf *b, const char *key)
 static void render_scalar(strbuf *b, const fd_yval *v, bool as_string, bool quoted)
 {
 	const char *t = v->text ? v->text : "";
-	bool typed = !v->quoted && plain_is_typed(t);
+	bool typed = !v->quoted && session_plain_is_typed(t);
 	if (v->kind == YV_NULL) {
 		sb_puts(b, "null");
 		return;
 	}
 	if (v->quoted || as_string || !typed) {
-		bool quote = v->quoted || quoted || !scalar_plain_safe(t) || yaml11_typed(t) ||
-		             (as_string && plain_is_typed(t));
+		bool quote = v->quoted || quoted || !session_scalar_plain_safe(t) || yval_yaml11_typed(t) ||
+		             (as_string && session_plain_is_typed(t));
 		if (quote)
-			yaml_quote(b, t);
+			session_yaml_quote(b, t);
 		else
 			sb_puts(b, t);
 		return;
 	}
-	if (yaml11_agrees(t)) {
+	if (yval_yaml11_agrees(t)) {
 		sb_puts(b, t);
 		return;
 	}
@@ -102,7 +102,7 @@ static void render_scalar(strbuf *b, const fd_yval *v, bool as_string, bool quot
 	else if (yval_float(v, &f))
 		put_float(b, f);
 	else
-		yaml_quote(b, t);
+		session_yaml_quote(b, t);
 }
 
 static void render_at(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *path, const render_ctx *rc);
@@ -122,13 +122,13 @@ static void render_flow(strbuf *b, const fd_yval *v, const char *path, bool item
 		if (i)
 			sb_add(b, ", ", 2);
 		if (v->kind == YV_MAP) {
-			render_key(b, v->keys[i]->text ? v->keys[i]->text : "");
+			session_render_key(b, v->keys[i]->text ? v->keys[i]->text : "");
 			sb_add(b, ": ", 2);
 			char *cp = child_path(path, v->keys[i]->text ? v->keys[i]->text : "");
 			render_at(b, v->items[i], NULL, cp, rc);
 			free(cp);
 		} else if (v->items[i]->kind == YV_SCALAR || v->items[i]->kind == YV_NULL) {
-			render_scalar(b, v->items[i], field_holds_strings(path), items_quoted);
+			render_scalar(b, v->items[i], session_field_holds_strings(path), items_quoted);
 		} else {
 			char seg[24];
 			snprintf(seg, sizeof seg, "%zu", i);
@@ -144,7 +144,7 @@ static void render_at(strbuf *b, const fd_yval *v, const fd_yval *disk, const ch
 {
 	const char *text = rc->text;
 	if (v->kind == YV_SCALAR || v->kind == YV_NULL) {
-		render_scalar(b, v, field_holds_strings(path), starts_quoted(disk, text));
+		render_scalar(b, v, session_field_holds_strings(path), starts_quoted(disk, text));
 		return;
 	}
 	bool items_quoted = false;
@@ -165,19 +165,19 @@ static void render_at(strbuf *b, const fd_yval *v, const fd_yval *disk, const ch
 					sb_add(b, " ", 1);
 			}
 			sb_add(b, "- ", 2);
-			render_scalar(b, v->items[i], field_holds_strings(path), items_quoted);
+			render_scalar(b, v->items[i], session_field_holds_strings(path), items_quoted);
 		}
 		return;
 	}
 	render_flow(b, v, path, items_quoted, rc);
 }
 
-void render_value(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *path, const render_ctx *rc)
+void session_render_value(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *path, const render_ctx *rc)
 {
 	render_at(b, v, disk, path, rc);
 }
 
-const char *eol_at(const char *text, size_t size, size_t pos)
+const char *session_eol_at(const char *text, size_t size, size_t pos)
 {
 	/* the end of the line holding pos, else the line before */
 	for (size_t i = pos; i < size; i++)

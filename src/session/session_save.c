@@ -98,7 +98,7 @@ static const fd_yval *memory_value(const planner *pl, const char *path)
 {
 	const fd_ydoc *doc = session_rule_doc(pl->s, pl->sl->rule, NULL);
 	ypath_ref ref;
-	return doc && ypath_resolve(doc->root, path, &ref) == 0 ? ref.value : NULL;
+	return doc && session_ypath_resolve(doc->root, path, &ref) == 0 ? ref.value : NULL;
 }
 
 /* "key: value" as a new line of map p (after the pair the layout wants:
@@ -120,9 +120,9 @@ static int plan_add(planner *pl, const fd_yval *p, bool is_root, const char *key
 			at--;
 		if (!empty && text[at - 1] != ',')
 			sb_puts(&b, ", ");
-		render_key(&b, key);
+		session_render_key(&b, key);
 		sb_add(&b, ": ", 2);
-		render_value(&b, v, NULL, path, &pl->rc);
+		session_render_value(&b, v, NULL, path, &pl->rc);
 		out->start = out->end = at;
 		out->text = sb_take(&b);
 		return 0;
@@ -163,15 +163,15 @@ static int plan_add(planner *pl, const fd_yval *p, bool is_root, const char *key
 	if (!(at > 0 && text[at - 1] == '\n')) {
 		at = line_end(pl->text, pl->size, at);
 		if (at == pl->size && (pl->size == 0 || text[pl->size - 1] != '\n'))
-			sb_puts(&b, eol_at(text, pl->size, at ? at - 1 : 0));
+			sb_puts(&b, session_eol_at(text, pl->size, at ? at - 1 : 0));
 	}
-	const char *eol = eol_at(text, pl->size, at ? at - 1 : 0);
+	const char *eol = session_eol_at(text, pl->size, at ? at - 1 : 0);
 	pl->rc.eol = eol;
 	for (size_t c = 0; c < indent; c++)
 		sb_add(&b, " ", 1);
-	render_key(&b, key);
+	session_render_key(&b, key);
 	sb_add(&b, ": ", 2);
-	render_value(&b, v, NULL, path, &pl->rc);
+	session_render_value(&b, v, NULL, path, &pl->rc);
 	if (at < pl->size || (pl->size && text[pl->size - 1] == '\n'))
 		sb_puts(&b, eol);
 	out->start = out->end = at;
@@ -220,7 +220,7 @@ static int plan_slot(planner *pl, fd_yval *fresh_root, splice *out)
 	memset(out, 0, sizeof *out);
 	const char *path = pl->sl->path;
 	ypath_ref disk;
-	if (ypath_resolve(fresh_root, path, &disk) < 0)
+	if (session_ypath_resolve(fresh_root, path, &disk) < 0)
 		return refuse(pl, "%s", disk.err);
 	const fd_yval *cur = memory_value(pl, path);
 	/* the first step whose item is not written in place: shared text */
@@ -239,8 +239,8 @@ static int plan_slot(planner *pl, fd_yval *fresh_root, splice *out)
 			                            : refuse(pl, "cannot remove a list item in place; edit the file by hand");
 		} else if (place.kind == YP_ALIAS) {
 			strbuf b = { 0 };
-			pl->rc.eol = eol_at(pl->text, pl->size, place.start);
-			render_value(&b, mem, NULL, at, &pl->rc);
+			pl->rc.eol = session_eol_at(pl->text, pl->size, place.start);
+			session_render_value(&b, mem, NULL, at, &pl->rc);
 			out->start = place.start;
 			out->end = place.end;
 			out->text = sb_take(&b);
@@ -265,8 +265,8 @@ static int plan_slot(planner *pl, fd_yval *fresh_root, splice *out)
 		out->end = disk.value->end;
 		if (out->start == out->end)
 			sb_add(&b, " ", 1);   /* "key:" with no value */
-		pl->rc.eol = eol_at(pl->text, pl->size, out->start);
-		render_value(&b, cur, disk.value, path, &pl->rc);
+		pl->rc.eol = session_eol_at(pl->text, pl->size, out->start);
+		session_render_value(&b, cur, disk.value, path, &pl->rc);
 		out->text = sb_take(&b);
 		return 0;
 	}
@@ -363,16 +363,16 @@ static bool proves(const file_save *fs, const char *text, size_t size, const boo
 		const struct fd_session_slot *sl = fs->slots[i];
 		const fd_ydoc *doc = session_rule_doc(fs->s, sl->rule, NULL);
 		ypath_ref ref;
-		const fd_yval *v = doc && ypath_resolve(doc->root, sl->path, &ref) == 0 ? ref.value : NULL;
+		const fd_yval *v = doc && session_ypath_resolve(doc->root, sl->path, &ref) == 0 ? ref.value : NULL;
 		int d = fs->s->rules.rules[sl->rule].doc_index;
-		if (ytree_set(&want.arena, want.docs[d].root, sl->path, (fd_yval *)v) < 0) {
+		if (session_ytree_set(&want.arena, want.docs[d].root, sl->path, (fd_yval *)v) < 0) {
 			snprintf(err, errsize, "%s: the path no longer resolves in the file", sl->path);
 			goto done;
 		}
 	}
 	for (int d = 0; d < want.n_docs; d++) {
 		strbuf where = { 0 };
-		if (yval_differ_at(want.docs[d].root, out->docs[d].root, "", &where)) {
+		if (session_yval_differ_at(want.docs[d].root, out->docs[d].root, "", &where)) {
 			snprintf(err, errsize, "saving it would also change %s of document %d (text it shares through an anchor "
 			         "or a merge)", where.s, d + 1);
 			sb_release(&where);
@@ -537,7 +537,7 @@ static int save_file(fd_session *s, int k, fd_save_report *rep, fd_diags *d)
 	fs.slots = xcalloc(s->n_slots + 1, sizeof *fs.slots);
 	for (size_t i = 0; i < s->n_slots; i++) {
 		int fk = -1;
-		if (session_rule_doc(s, s->slots[i].rule, &fk) && fk == k && slot_dirty(s, &s->slots[i]))
+		if (session_rule_doc(s, s->slots[i].rule, &fk) && fk == k && session_slot_dirty(s, &s->slots[i]))
 			fs.slots[fs.n_slots++] = &s->slots[i];
 	}
 	if (!fs.n_slots) {

@@ -12,7 +12,7 @@
 
 /* ---- canonical text ------------------------------------------------------- */
 
-void yaml_escape(strbuf *b, const char *s, bool in_quotes)
+void session_yaml_escape(strbuf *b, const char *s, bool in_quotes)
 {
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
 		switch (*p) {
@@ -30,16 +30,16 @@ void yaml_escape(strbuf *b, const char *s, bool in_quotes)
 	}
 }
 
-void yaml_quote(strbuf *b, const char *s)
+void session_yaml_quote(strbuf *b, const char *s)
 {
 	sb_add(b, "\"", 1);
-	yaml_escape(b, s, true);
+	session_yaml_escape(b, s, true);
 	sb_add(b, "\"", 1);
 }
 
 /* Plain scalars that read back as the same text after "key: " or "- ",
  * inside or outside a flow collection. */
-bool scalar_plain_safe(const char *s)
+bool session_scalar_plain_safe(const char *s)
 {
 	if (!s || !*s || isspace((unsigned char)s[0]) || isspace((unsigned char)s[strlen(s) - 1]))
 		return false;
@@ -56,7 +56,7 @@ bool scalar_plain_safe(const char *s)
 	return true;
 }
 
-bool plain_is_typed(const char *text)
+bool session_plain_is_typed(const char *text)
 {
 	if (!text)
 		return false;
@@ -67,7 +67,7 @@ bool plain_is_typed(const char *text)
 	return yval_int(&p, &i) || yval_float(&p, &f) || yval_bool(&p, &b) || yval_is_null(&p);
 }
 
-void yval_canon(strbuf *b, const fd_yval *v)
+void session_yval_canon(strbuf *b, const fd_yval *v)
 {
 	if (!v || v->kind == YV_NULL) {
 		sb_puts(b, "null");
@@ -77,8 +77,8 @@ void yval_canon(strbuf *b, const fd_yval *v)
 	case YV_SCALAR:
 		/* quotes only where they change the meaning: "ai_core" is ai_core,
 		 * "1" is not 1 */
-		if (!scalar_plain_safe(v->text) || (v->quoted && plain_is_typed(v->text)))
-			yaml_quote(b, v->text ? v->text : "");
+		if (!session_scalar_plain_safe(v->text) || (v->quoted && session_plain_is_typed(v->text)))
+			session_yaml_quote(b, v->text ? v->text : "");
 		else
 			sb_puts(b, v->text);
 		break;
@@ -89,10 +89,10 @@ void yval_canon(strbuf *b, const fd_yval *v)
 			if (i)
 				sb_add(b, ", ", 2);
 			if (v->kind == YV_MAP) {
-				yval_canon(b, v->keys[i]);
+				session_yval_canon(b, v->keys[i]);
 				sb_add(b, ": ", 2);
 			}
-			yval_canon(b, v->items[i]);
+			session_yval_canon(b, v->items[i]);
 		}
 		sb_add(b, v->kind == YV_SEQ ? "]" : "}", 1);
 		break;
@@ -101,18 +101,18 @@ void yval_canon(strbuf *b, const fd_yval *v)
 	}
 }
 
-char *yval_canon_dup(const fd_yval *v)
+char *session_yval_canon_dup(const fd_yval *v)
 {
 	if (!v)
 		return NULL;
 	strbuf b = { 0 };
-	yval_canon(&b, v);
+	session_yval_canon(&b, v);
 	return sb_take(&b);
 }
 
 /* ---- paths ----------------------------------------------------------------- */
 
-char *ypath_normalize(const char *path)
+char *session_ypath_normalize(const char *path)
 {
 	strbuf b = { 0 };
 	if (!strncmp(path, "subgraph.", 9) || !strncmp(path, "ops.", 4) || !strncmp(path, "branches.", 9))
@@ -157,9 +157,9 @@ static const char *constraint_name(const fd_yval *list, size_t i)
 	return t;
 }
 
-char *ypath_canonical(fd_yval *root, const char *path)
+char *session_ypath_canonical(fd_yval *root, const char *path)
 {
-	char *norm = ypath_normalize(path);
+	char *norm = session_ypath_normalize(path);
 	const fd_yval *list = yval_get(root, "constraints");
 	if (strncmp(norm, "constraints.", 12) || !list || list->kind != YV_SEQ)
 		return norm;
@@ -178,7 +178,7 @@ char *ypath_canonical(fd_yval *root, const char *path)
 	return sb_take(&b);
 }
 
-int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
+int session_ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 {
 	memset(ref, 0, sizeof *ref);
 	char *copy = xstrdup(path);
@@ -259,9 +259,9 @@ int ypath_resolve(fd_yval *root, const char *path, ypath_ref *ref)
 	return rc;
 }
 
-int ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_ref *ref)
+int session_ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_ref *ref)
 {
-	if (ypath_resolve(root, path, ref) < 0)
+	if (session_ypath_resolve(root, path, ref) < 0)
 		return -1;
 	bool shared = false, copied = false;
 	/* the steps into collections: every one but the value itself */
@@ -285,7 +285,7 @@ int ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_ref *ref)
 		copied = true;
 	}
 	/* the steps now lead through the copies */
-	return copied ? ypath_resolve(root, path, ref) : 0;
+	return copied ? session_ypath_resolve(root, path, ref) : 0;
 }
 
 /* Two plain typed scalars with the same value. */
@@ -315,9 +315,9 @@ static bool differ(const fd_yval *a, const fd_yval *b, strbuf *path, strbuf *whe
 	} else if (a->kind == YV_SCALAR) {
 		/* quotes change a scalar only where it would be typed, and not in a
 		 * field of strings; typed scalars compare by value (1e3 is 1000.0) */
-		bool strings = field_holds_strings(sb_str(path));
-		bool ta = !a->quoted && !strings && plain_is_typed(a->text);
-		bool tb = !b->quoted && !strings && plain_is_typed(b->text);
+		bool strings = session_field_holds_strings(sb_str(path));
+		bool ta = !a->quoted && !strings && session_plain_is_typed(a->text);
+		bool tb = !b->quoted && !strings && session_plain_is_typed(b->text);
 		differs = ta != tb || (ta ? !same_typed(a, b) : strcmp(a->text, b->text) != 0);
 	} else {
 		size_t len = path->n;
@@ -350,7 +350,7 @@ static bool differ(const fd_yval *a, const fd_yval *b, strbuf *path, strbuf *whe
 	return differs;
 }
 
-bool yval_same(const fd_yval *a, const fd_yval *b)
+bool session_yval_same(const fd_yval *a, const fd_yval *b)
 {
 	strbuf path = { 0 };
 	sb_add(&path, "", 0);
@@ -359,7 +359,7 @@ bool yval_same(const fd_yval *a, const fd_yval *b)
 	return !d;
 }
 
-bool yval_differ_at(const fd_yval *a, const fd_yval *b, const char *prefix, strbuf *where)
+bool session_yval_differ_at(const fd_yval *a, const fd_yval *b, const char *prefix, strbuf *where)
 {
 	strbuf path = { 0 };
 	sb_puts(&path, prefix);
@@ -370,7 +370,7 @@ bool yval_differ_at(const fd_yval *a, const fd_yval *b, const char *prefix, strb
 
 /* ---- changes to a tree ------------------------------------------------------- */
 
-fd_yval *ytree_put(fd_arena *a, ypath_ref *ref, fd_yval *v)
+fd_yval *session_ytree_put(fd_arena *a, ypath_ref *ref, fd_yval *v)
 {
 	fd_yval *p = ref->parent;
 	if (ref->value) {
@@ -405,7 +405,7 @@ fd_yval *ytree_put(fd_arena *a, ypath_ref *ref, fd_yval *v)
 	return NULL;
 }
 
-void ytree_remove(fd_yval *p, size_t index)
+void session_ytree_remove(fd_yval *p, size_t index)
 {
 	for (size_t i = index + 1; i < p->n; i++) {
 		p->items[i - 1] = p->items[i];
@@ -416,9 +416,9 @@ void ytree_remove(fd_yval *p, size_t index)
 	p->n--;
 }
 
-/* Puts back the pair ytree_remove took out of p (its arrays still have the
+/* Puts back the pair session_ytree_remove took out of p (its arrays still have the
  * room), as it was placed. */
-void ytree_restore(fd_yval *p, size_t index, fd_yval *key, fd_yval *value, fd_yplace place)
+void session_ytree_restore(fd_yval *p, size_t index, fd_yval *key, fd_yval *value, fd_yplace place)
 {
 	p->n++;
 	for (size_t i = p->n - 1; i > index; i--) {
@@ -433,14 +433,14 @@ void ytree_restore(fd_yval *p, size_t index, fd_yval *key, fd_yval *value, fd_yp
 		p->places[index] = place;
 }
 
-int ytree_set(fd_arena *a, fd_yval *root, const char *path, fd_yval *v)
+int session_ytree_set(fd_arena *a, fd_yval *root, const char *path, fd_yval *v)
 {
 	ypath_ref ref;
-	if (ypath_unshare(a, root, path, &ref) < 0)
+	if (session_ypath_unshare(a, root, path, &ref) < 0)
 		return -1;
 	if (v)
-		ytree_put(a, &ref, v);
+		session_ytree_put(a, &ref, v);
 	else if (ref.value)
-		ytree_remove(ref.parent, ref.index);
+		session_ytree_remove(ref.parent, ref.index);
 	return 0;
 }

@@ -169,7 +169,7 @@ bool const_settle(fd_const *v)
 	return true;
 }
 
-int64_t bcast_offset(const fd_shape *s, int32_t r, const fd_dim *od, const int64_t *oi)
+int64_t shape_bcast_offset(const fd_shape *s, int32_t r, const fd_dim *od, const int64_t *oi)
 {
 	int64_t off = 0, stride = 1;
 	int32_t shift = r - s->rank;
@@ -184,7 +184,7 @@ int64_t bcast_offset(const fd_shape *s, int32_t r, const fd_dim *od, const int64
 	return off;
 }
 
-bool index_next(int64_t *idx, int32_t rank, const fd_dim *dims)
+bool shape_index_next(int64_t *idx, int32_t rank, const fd_dim *dims)
 {
 	for (int32_t k = rank - 1; k >= 0; k--) {
 		if (++idx[k] < dims[k].value)

@@ -101,7 +101,7 @@ static void infer_scan(shape_ctx *c)
 	n_state = c->n->n_inputs - (int32_t)n_scan_in;
 	/* the scan length: the first scan input's scanned dim */
 	const fd_shape *s0 = sh_in_shape(c, n_state);
-	if (s0 && s0->rank > 0 && axis_norm(in_axes && n_ax ? in_axes[0] : 0, s0->rank, &ax))
+	if (s0 && s0->rank > 0 && shape_axis_norm(in_axes && n_ax ? in_axes[0] : 0, s0->rank, &ax))
 		len = s0->dims[ax];
 	for (int32_t k = 0; k < c->n->n_outputs; k++) {
 		const fd_tensor *o = body_out(b, k);
@@ -114,7 +114,7 @@ static void infer_scan(shape_ctx *c)
 		}
 		int32_t j = k - n_state, r = o->shape.rank;
 		if (r < 0 || r >= SHAPE_MAX_RANK ||
-		    !axis_norm(out_axes && j < n_oax ? out_axes[j] : 0, r + 1, &ax)) {
+		    !shape_axis_norm(out_axes && j < n_oax ? out_axes[j] : 0, r + 1, &ax)) {
 			sh_set(c, k, o->dtype, -1, NULL);
 			continue;
 		}

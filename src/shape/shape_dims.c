@@ -51,7 +51,7 @@ static void dims_grow(dims_cache *c)
 	c->cap = cap;
 }
 
-fd_dim *dims_shared(dims_cache *c, fd_arena *a, int32_t rank, const fd_dim *dims)
+fd_dim *shape_dims_shared(dims_cache *c, fd_arena *a, int32_t rank, const fd_dim *dims)
 {
 	if (rank <= 0)
 		return NULL;
@@ -68,7 +68,7 @@ fd_dim *dims_shared(dims_cache *c, fd_arena *a, int32_t rank, const fd_dim *dims
 	return copy;
 }
 
-void dims_cache_release(dims_cache *c)
+void shape_dims_cache_release(dims_cache *c)
 {
 	free(c->slots);
 	memset(c, 0, sizeof *c);

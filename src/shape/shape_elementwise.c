@@ -174,9 +174,9 @@ static void fold_symbolic(const shape_ctx *c, int op, int32_t r, const fd_dim *o
 	fd_const *res = const_new(c, out->dtype != DT_UNDEFINED ? out->dtype : v[0]->dtype, count);
 	if (!res)
 		return;
-	for (int64_t k = 0; k < count; k++, index_next(idx, r, od)) {
+	for (int64_t k = 0; k < count; k++, shape_index_next(idx, r, od)) {
 		for (int i = 0; i < n; i++)
-			a[i] = const_sint(v[i], bcast_offset(s[i], r, od, idx));
+			a[i] = const_sint(v[i], shape_bcast_offset(s[i], r, od, idx));
 		fd_sint y;
 		if (op == B_WHERE) {
 			int64_t pick;
@@ -200,7 +200,7 @@ static void fold_elementwise(const shape_ctx *c, int op, int32_t r, const fd_dim
 	int n = c->n->n_inputs;
 	bool ints = true, fmod_c = sh_attr_int(c, "fmod", 0) != 0;
 	fd_tensor *out = sh_out(c, 0);
-	int64_t idx[SHAPE_MAX_RANK] = { 0 }, count = dims_product(od, 0, r), n_el;
+	int64_t idx[SHAPE_MAX_RANK] = { 0 }, count = shape_dims_product(od, 0, r), n_el;
 
 	if (!out || out->value || n < 1 || n > FOLD_MAX_IN || count < 0 || count > FD_CONST_MAX)
 		return;
@@ -230,10 +230,10 @@ static void fold_elementwise(const shape_ctx *c, int op, int32_t r, const fd_dim
 	fd_const *res = const_new(c, out->dtype, count);
 	if (!res)
 		return;
-	for (int64_t k = 0; k < count; k++, index_next(idx, r, od)) {
+	for (int64_t k = 0; k < count; k++, shape_index_next(idx, r, od)) {
 		int64_t off[FOLD_MAX_IN];
 		for (int i = 0; i < n; i++)
-			off[i] = bcast_offset(s[i], r, od, idx);
+			off[i] = shape_bcast_offset(s[i], r, od, idx);
 		if (op == B_WHERE) {
 			bool pick = const_int(v[0], off[0]) != 0;
 			const_copy_elem(c, res, k, v[pick ? 1 : 2], off[pick ? 1 : 2]);

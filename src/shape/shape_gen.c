@@ -129,7 +129,7 @@ static void infer_constant_of_shape(shape_ctx *c)
 
 	r = shape_from_input(c, 0, dims);
 	sh_set(c, 0, dt, r, dims);
-	int64_t count = r >= 0 ? dims_product(dims, 0, r) : -1;
+	int64_t count = r >= 0 ? shape_dims_product(dims, 0, r) : -1;
 	if (count < 0 || count > FD_CONST_MAX || (t && (!t->value || t->value->count < 1)))
 		return;
 	fd_const *v = const_new(c, dt, count);
@@ -201,7 +201,7 @@ static void infer_topk(shape_ctx *c)
 	else if (!sh_in_int(c, 1, &k))
 		k = -1;
 	if (!x || x->rank < 1 || x->rank > SHAPE_MAX_RANK ||
-	    !axis_norm(sh_attr_int(c, "axis", -1), x->rank, &ax)) {
+	    !shape_axis_norm(sh_attr_int(c, "axis", -1), x->rank, &ax)) {
 		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
 		sh_set(c, 1, DT_INT64, -1, NULL);
 		return;
@@ -238,7 +238,7 @@ static void infer_compress(shape_ctx *c)
 		return;
 	}
 	if (!x || x->rank < 1 || x->rank > SHAPE_MAX_RANK ||
-	    !axis_norm(sh_attr_int(c, "axis", 0), x->rank, &ax)) {
+	    !shape_axis_norm(sh_attr_int(c, "axis", 0), x->rank, &ax)) {
 		sh_set(c, 0, dt, -1, NULL);
 		return;
 	}
@@ -255,7 +255,7 @@ static void infer_onehot(shape_ctx *c)
 	fd_dim dims[SHAPE_MAX_RANK];
 
 	if (!x || x->rank < 0 || x->rank >= SHAPE_MAX_RANK ||
-	    !axis_norm(sh_attr_int(c, "axis", -1), x->rank + 1, &ax)) {
+	    !shape_axis_norm(sh_attr_int(c, "axis", -1), x->rank + 1, &ax)) {
 		sh_set(c, 0, dt, -1, NULL);
 		return;
 	}
@@ -274,7 +274,7 @@ enum { R_NONE, R_SUM, R_PROD, R_MAX, R_MIN };
 static void fold_reduce_symbolic(shape_ctx *c, const bool *red, int32_t r, const fd_dim *od, int32_t orank)
 {
 	fd_tensor *x = sh_in(c, 0);
-	int64_t count = dims_product(od, 0, orank), idx[SHAPE_MAX_RANK] = { 0 };
+	int64_t count = shape_dims_product(od, 0, orank), idx[SHAPE_MAX_RANK] = { 0 };
 	if (c->arg != R_SUM && c->arg != R_PROD)
 		return;
 	fd_const *v = const_new(c, x->dtype, count);
@@ -282,7 +282,7 @@ static void fold_reduce_symbolic(shape_ctx *c, const bool *red, int32_t r, const
 	bool *seen = arena_array(&c->m->arena, (size_t)count + 1, sizeof *seen);
 	if (!v)
 		return;
-	for (int64_t k = 0; k < x->value->count; k++, index_next(idx, r, x->shape.dims)) {
+	for (int64_t k = 0; k < x->value->count; k++, shape_index_next(idx, r, x->shape.dims)) {
 		int64_t o = 0;
 		for (int32_t i = 0; i < r; i++)
 			if (!red[i])
@@ -302,7 +302,7 @@ static void fold_reduce_symbolic(shape_ctx *c, const bool *red, int32_t r, const
 static void fold_reduce(shape_ctx *c, const bool *red, int32_t r, const fd_dim *od, int32_t orank)
 {
 	fd_tensor *x = sh_in(c, 0);
-	int64_t n_in, count = dims_product(od, 0, orank), idx[SHAPE_MAX_RANK] = { 0 };
+	int64_t n_in, count = shape_dims_product(od, 0, orank), idx[SHAPE_MAX_RANK] = { 0 };
 
 	if (c->arg == R_NONE || !x->value || !shape_elements(&x->shape, &n_in) || n_in != x->value->count ||
 	    count < 0 || count > FD_CONST_MAX)
@@ -315,7 +315,7 @@ static void fold_reduce(shape_ctx *c, const bool *red, int32_t r, const fd_dim *
 	bool *seen = arena_array(&c->m->arena, (size_t)count + 1, sizeof *seen);
 	if (!v)
 		return;
-	for (int64_t k = 0; k < n_in; k++, index_next(idx, r, x->shape.dims)) {
+	for (int64_t k = 0; k < n_in; k++, shape_index_next(idx, r, x->shape.dims)) {
 		int64_t o = 0;
 		for (int32_t i = 0; i < r; i++)
 			if (!red[i])
@@ -385,7 +385,7 @@ static void infer_reduce(shape_ctx *c)
 	for (int32_t i = 0; i < r; i++)
 		red[i] = n == 0;
 	for (int64_t i = 0; i < n; i++) {
-		if (!axis_norm(axes[i], r, &ax)) {
+		if (!shape_axis_norm(axes[i], r, &ax)) {
 			sh_set(c, 0, dt, -1, NULL);
 			return;
 		}
@@ -408,7 +408,7 @@ static void infer_argmax(shape_ctx *c)
 	fd_dim dims[SHAPE_MAX_RANK];
 
 	if (!x || x->rank < 1 || x->rank > SHAPE_MAX_RANK ||
-	    !axis_norm(sh_attr_int(c, "axis", 0), x->rank, &ax)) {
+	    !shape_axis_norm(sh_attr_int(c, "axis", 0), x->rank, &ax)) {
 		sh_set(c, 0, DT_INT64, -1, NULL);
 		return;
 	}

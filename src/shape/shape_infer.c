@@ -125,7 +125,7 @@ static void fill_input(infer_state *st, fd_tensor *t, int32_t dtype, int32_t ran
 	if (t->shape.rank >= 0 || rank < 0)
 		return;
 	t->shape.rank = rank;
-	t->shape.dims = dims_shared(&st->dims, &st->m->arena, rank, dims);
+	t->shape.dims = shape_dims_shared(&st->dims, &st->m->arena, rank, dims);
 }
 
 /* Loop body inputs: (iteration, condition, carried...) from the Loop's
@@ -169,7 +169,7 @@ static void body_inputs(infer_state *st, const fd_graph *pg, const fd_node *n, f
 			if (ax && ax->type == ATTR_INTS && j < ax->count)
 				axis = ax->u.ints[j];
 			if (x->shape.rank < 1 || x->shape.rank > SHAPE_MAX_RANK ||
-			    !axis_norm(axis, x->shape.rank, &ax_n)) {
+			    !shape_axis_norm(axis, x->shape.rank, &ax_n)) {
 				fill_input(st, t, x->dtype, -1, NULL);
 				continue;
 			}
@@ -256,6 +256,6 @@ int shape_infer(fd_model *m, fd_diags *d)
 			infer_graph(&st, gi);
 	free(st.done);
 	free(st.input_symbol);
-	dims_cache_release(&st.dims);
+	shape_dims_cache_release(&st.dims);
 	return 0;
 }

@@ -29,8 +29,8 @@ typedef struct dims_cache {
 	size_t cap, n;
 } dims_cache;
 /* The canonical copy of dims (in arena a); never write through it. */
-fd_dim *dims_shared(dims_cache *c, fd_arena *a, int32_t rank, const fd_dim *dims);
-void dims_cache_release(dims_cache *c);
+fd_dim *shape_dims_shared(dims_cache *c, fd_arena *a, int32_t rank, const fd_dim *dims);
+void shape_dims_cache_release(dims_cache *c);
 
 typedef struct shape_ctx {
 	fd_model *m;
@@ -70,7 +70,7 @@ static inline void dims_copy(fd_dim *dst, const fd_dim *src, int32_t n)
 }
 bool    shape_is_known(const fd_shape *s);         /* rank and every dim a number at the bindings */
 /* Product of dims[from, to); -1 when a dim is unknown or it overflows. */
-int64_t dims_product(const fd_dim *dims, int32_t from, int32_t to);
+int64_t shape_dims_product(const fd_dim *dims, int32_t from, int32_t to);
 /* A fresh symbol ("unk__N"): what a dim no rule can express becomes. */
 fd_dim  sh_fresh(const shape_ctx *c);
 /* One broadcast dim from two (numpy rules; symbols equal by expression). */
@@ -79,7 +79,7 @@ fd_dim  sh_bcast_dim(fd_dim a, fd_dim b);
  * rank is unknown. A clash of two known dims gives an unknown dim. */
 bool    sh_broadcast(const fd_shape *const *s, int n, int32_t *rank, fd_dim *out);
 /* Normalises a possibly negative axis against rank; false when out of range. */
-bool    axis_norm(int64_t axis, int32_t rank, int32_t *out);
+bool    shape_axis_norm(int64_t axis, int32_t rank, int32_t *out);
 
 /* ---- node inputs and attributes (shape_util.c) ---------------------------- */
 fd_tensor      *sh_in(const shape_ctx *c, int i);       /* NULL when absent */
@@ -152,8 +152,8 @@ bool   const_settle(fd_const *v);
 static inline bool const_is_symbolic(const fd_const *v) { return v && v->sym; }
 /* Row-major offset of out-index oi (rank r, dims od) into an input of shape s
  * broadcast to it. */
-int64_t bcast_offset(const fd_shape *s, int32_t r, const fd_dim *od, const int64_t *oi);
+int64_t shape_bcast_offset(const fd_shape *s, int32_t r, const fd_dim *od, const int64_t *oi);
 /* Advances a row-major multi-index; false after the last one. */
-bool   index_next(int64_t *idx, int32_t rank, const fd_dim *dims);
+bool   shape_index_next(int64_t *idx, int32_t rank, const fd_dim *dims);
 
 #endif

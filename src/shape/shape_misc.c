@@ -77,11 +77,11 @@ static void infer_unique(shape_ctx *c)
 	int32_t ax;
 
 	if (!sh_attr(c, "axis")) {
-		int64_t n = x && x->rank >= 0 ? dims_product(x->dims, 0, x->rank) : -1;
+		int64_t n = x && x->rank >= 0 ? shape_dims_product(x->dims, 0, x->rank) : -1;
 		sh_set(c, 0, sh_in_dtype(c, 0), 1, (fd_dim[1]){ { -1, NULL } });
 		n_inv = n >= 0 ? dim_of(n) : dim_unknown();
 	} else if (x && x->rank >= 1 && x->rank <= SHAPE_MAX_RANK &&
-	           axis_norm(sh_attr_int(c, "axis", 0), x->rank, &ax)) {
+	           shape_axis_norm(sh_attr_int(c, "axis", 0), x->rank, &ax)) {
 		dims_copy(dims, x->dims, x->rank);
 		dims[ax] = dim_unknown();
 		sh_set(c, 0, sh_in_dtype(c, 0), x->rank, dims);
@@ -105,7 +105,7 @@ static void infer_dft(shape_ctx *c)
 
 	if (c->opset >= 20 && sh_in(c, 2) && !sh_in_int(c, 2, &axis))
 		r = -1;
-	if (r < 2 || r > SHAPE_MAX_RANK || !axis_norm(axis, r, &ax) || ax == r - 1) {
+	if (r < 2 || r > SHAPE_MAX_RANK || !shape_axis_norm(axis, r, &ax) || ax == r - 1) {
 		sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
 		return;
 	}
@@ -190,7 +190,7 @@ static void infer_center_crop_pad(shape_ctx *c)
 	bool ok = sh_in_ints(c, 1, &want, &n) && n == (axes ? na : r);
 	dims_copy(dims, x->dims, r);
 	for (int64_t i = 0; i < n && ok; i++)
-		if (axis_norm(axes ? axes[i] : i, r, &ax))
+		if (shape_axis_norm(axes ? axes[i] : i, r, &ax))
 			dims[ax] = want[i] >= 0 ? dim_of(want[i]) : dim_unknown();
 	if (!ok)
 		for (int32_t i = 0; i < r; i++)

@@ -270,7 +270,7 @@ static void infer_layernorm(shape_ctx *c)
 
 	sh_same(c, 0, 0, DT_UNDEFINED);
 	if (!x || x->rank < 1 || x->rank > SHAPE_MAX_RANK ||
-	    !axis_norm(sh_attr_int(c, "axis", -1), x->rank, &axis)) {
+	    !shape_axis_norm(sh_attr_int(c, "axis", -1), x->rank, &axis)) {
 		sh_set(c, 1, dt, -1, NULL);
 		sh_set(c, 2, dt, -1, NULL);
 		return;
@@ -336,7 +336,7 @@ static void infer_resize(shape_ctx *c)
 	if (!upsample && sh_in_dims(c, 3, sizes, SHAPE_MAX_RANK, &n_sizes) && n_sizes > 0 && n_sizes == n_axes) {
 		dims_copy(dims, x->dims, r);
 		for (int64_t i = 0; i < n_axes; i++)
-			if (axis_norm(axes ? axes[i] : i, r, &ax))
+			if (shape_axis_norm(axes ? axes[i] : i, r, &ax))
 				dims[ax] = sizes[i];
 		sh_set(c, 0, dt, r, dims);
 		return;
@@ -347,7 +347,7 @@ static void infer_resize(shape_ctx *c)
 		memcpy(sc, attr, (size_t)n * sizeof *sc);
 	if (have && n > 0 && n == n_axes) {
 		for (int64_t i = 0; i < n_axes; i++)
-			if (axis_norm(axes ? axes[i] : i, r, &ax))
+			if (shape_axis_norm(axes ? axes[i] : i, r, &ax))
 				full[ax] = sc[i];
 		scale_dims(x, full, dims);
 	}

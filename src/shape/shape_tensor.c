@@ -77,8 +77,8 @@ static void infer_reshape(shape_ctx *c)
 		if (dim_defined(total) && dim_defined(rest) && !(rest.value == 0 && !rest.expr))
 			dims[neg] = dim_div_exact(total, rest);
 	}
-	int64_t in_n = x && x->rank >= 0 ? dims_product(x->dims, 0, x->rank) : -1;
-	int64_t out_n = dims_product(dims, 0, (int32_t)n);
+	int64_t in_n = x && x->rank >= 0 ? shape_dims_product(x->dims, 0, x->rank) : -1;
+	int64_t out_n = shape_dims_product(dims, 0, (int32_t)n);
 	if (in_n >= 0 && out_n >= 0 && in_n != out_n)
 		diag_warning(c->d, srcpos_file(c->m->path),
 		             "node %s (Reshape): %lld elements cannot take a shape of %lld",
@@ -128,7 +128,7 @@ static void infer_transpose(shape_ctx *c)
 	bool used[SHAPE_MAX_RANK] = { false };
 	for (int32_t i = 0; i < r; i++) {
 		perm[i] = p ? p[i] : r - 1 - i;
-		if (!axis_norm(perm[i], r, &ax) || used[ax]) {
+		if (!shape_axis_norm(perm[i], r, &ax) || used[ax]) {
 			sh_set(c, 0, sh_in_dtype(c, 0), -1, NULL);
 			return;
 		}
@@ -151,7 +151,7 @@ static void infer_transpose(shape_ctx *c)
 		stride[i] = s;
 		s *= x->dims[i].value;
 	}
-	for (int64_t k = 0; k < count; k++, index_next(idx, r, dims)) {
+	for (int64_t k = 0; k < count; k++, shape_index_next(idx, r, dims)) {
 		int64_t off = 0;
 		for (int32_t i = 0; i < r; i++)
 			off += idx[i] * stride[perm[i]];
@@ -177,7 +177,7 @@ static void infer_squeeze(shape_ctx *c)
 		return;
 	}
 	for (int64_t i = 0; have && i < n; i++) {
-		if (!axis_norm(axes[i], x->rank, &ax))
+		if (!shape_axis_norm(axes[i], x->rank, &ax))
 			return;
 		drop[ax] = true;
 	}
@@ -212,7 +212,7 @@ static void infer_unsqueeze(shape_ctx *c)
 	}
 	int32_t r = x->rank + (int32_t)n;
 	for (int64_t i = 0; i < n; i++) {
-		if (!axis_norm(axes[i], r, &ax) || add[ax])
+		if (!shape_axis_norm(axes[i], r, &ax) || add[ax])
 			return;
 		add[ax] = true;
 	}
@@ -235,7 +235,7 @@ static void infer_concat(shape_ctx *c)
 		if (t && t->shape.rank >= 0 && r < 0)
 			r = t->shape.rank;
 	}
-	if (r < 1 || r > SHAPE_MAX_RANK || !axis_norm(sh_attr_int(c, "axis", 0), r, &ax)) {
+	if (r < 1 || r > SHAPE_MAX_RANK || !shape_axis_norm(sh_attr_int(c, "axis", 0), r, &ax)) {
 		sh_set(c, 0, dt, -1, NULL);
 		return;
 	}
@@ -265,7 +265,7 @@ static void infer_concat(shape_ctx *c)
 	sh_set(c, 0, dt, r, dims);
 
 	/* fold: blocks of the inputs' trailing dims, outer loop over leading dims */
-	int64_t count = dims_product(dims, 0, r), outer = dims_product(dims, 0, ax);
+	int64_t count = shape_dims_product(dims, 0, r), outer = shape_dims_product(dims, 0, ax);
 	fd_tensor *out = sh_out(c, 0);
 	if (!all_values || !out || count < 0 || count > FD_CONST_MAX || outer < 0)
 		return;
@@ -278,7 +278,7 @@ static void infer_concat(shape_ctx *c)
 			const fd_tensor *t = sh_in(c, i);
 			if (!t)
 				continue;
-			int64_t inner = dims_product(t->shape.dims, ax, r);
+			int64_t inner = shape_dims_product(t->shape.dims, ax, r);
 			for (int64_t j = 0; j < inner && k < count; j++)
 				const_copy_elem(c, v, k++, t->value, o * inner + j);
 		}
@@ -309,7 +309,7 @@ static void infer_split(shape_ctx *c)
 	fd_dim dims[SHAPE_MAX_RANK];
 
 	if (!x || x->rank < 1 || x->rank > SHAPE_MAX_RANK ||
-	    !axis_norm(sh_attr_int(c, "axis", 0), x->rank, &ax)) {
+	    !shape_axis_norm(sh_attr_int(c, "axis", 0), x->rank, &ax)) {
 		for (int32_t k = 0; k < n_out; k++)
 			sh_set(c, k, dt, -1, NULL);
 		return;
@@ -429,7 +429,7 @@ static void infer_slice(shape_ctx *c)
 	}
 	for (int64_t i = 0; ok && i < ns; i++) {
 		int64_t st = steps ? steps[i] : 1;
-		if (!axis_norm(axes ? axes[i] : i, r, &ax) || st == 0) {
+		if (!shape_axis_norm(axes ? axes[i] : i, r, &ax) || st == 0) {
 			ok = false;
 			break;
 		}
@@ -443,14 +443,14 @@ static void infer_slice(shape_ctx *c)
 		for (int32_t i = 0; i < r && !some; i++)
 			dims[i] = dim_unknown();
 		for (int64_t i = 0; some && i < na; i++)
-			if (axis_norm(axes[i], r, &ax))
+			if (shape_axis_norm(axes[i], r, &ax))
 				dims[ax] = dim_unknown();
 		sh_set(c, 0, dt, r, dims);
 		return;
 	}
 	sh_set(c, 0, dt, r, dims);
 
-	int64_t count = dims_product(dims, 0, r), n_in;
+	int64_t count = shape_dims_product(dims, 0, r), n_in;
 	if (!xt->value || count < 0 || count > FD_CONST_MAX || !shape_is_known(x) ||
 	    !shape_elements(x, &n_in) || n_in != xt->value->count)
 		return;
@@ -461,7 +461,7 @@ static void infer_slice(shape_ctx *c)
 	int64_t idx[SHAPE_MAX_RANK] = { 0 };
 	if (!v)
 		return;
-	for (int64_t k = 0; k < count; k++, index_next(idx, r, dims)) {
+	for (int64_t k = 0; k < count; k++, shape_index_next(idx, r, dims)) {
 		int64_t off = 0;
 		for (int32_t i = 0; i < r; i++)
 			off = off * x->dims[i].value + first[i] + idx[i] * step[i];
@@ -478,7 +478,7 @@ static void infer_gather(shape_ctx *c)
 
 	if (!data || !ind || data->shape.rank < 1 || ind->shape.rank < 0 ||
 	    data->shape.rank + ind->shape.rank - 1 > SHAPE_MAX_RANK ||
-	    !axis_norm(sh_attr_int(c, "axis", 0), data->shape.rank, &ax)) {
+	    !shape_axis_norm(sh_attr_int(c, "axis", 0), data->shape.rank, &ax)) {
 		sh_set(c, 0, dt, -1, NULL);
 		return;
 	}
@@ -492,8 +492,8 @@ static void infer_gather(shape_ctx *c)
 		dims[r++] = ds->dims[i];
 	sh_set(c, 0, dt, r, dims);
 
-	int64_t count = dims_product(dims, 0, r), n_data;
-	int64_t outer = dims_product(ds->dims, 0, ax), inner = dims_product(ds->dims, ax + 1, ds->rank);
+	int64_t count = shape_dims_product(dims, 0, r), n_data;
+	int64_t outer = shape_dims_product(ds->dims, 0, ax), inner = shape_dims_product(ds->dims, ax + 1, ds->rank);
 	int64_t dim = ds->dims[ax].value, n_idx;
 	if (!data->value || !ind->value || !ind->value->i64 || count < 0 || count > FD_CONST_MAX ||
 	    outer < 0 || inner < 0 || dim < 0 || !shape_elements(ds, &n_data) ||
@@ -568,7 +568,7 @@ static void infer_expand(shape_ctx *c)
 	}
 	sh_set(c, 0, dt, r, dims);
 
-	int64_t count = dims_product(dims, 0, r), n_in;
+	int64_t count = shape_dims_product(dims, 0, r), n_in;
 	if (!x->value || count < 0 || count > FD_CONST_MAX || !shape_is_known(&x->shape) ||
 	    !shape_elements(&x->shape, &n_in) || n_in != x->value->count)
 		return;
@@ -576,8 +576,8 @@ static void infer_expand(shape_ctx *c)
 	int64_t idx[SHAPE_MAX_RANK] = { 0 };
 	if (!v)
 		return;
-	for (int64_t k = 0; k < count; k++, index_next(idx, r, dims))
-		const_copy_elem(c, v, k, x->value, bcast_offset(&x->shape, r, dims, idx));
+	for (int64_t k = 0; k < count; k++, shape_index_next(idx, r, dims))
+		const_copy_elem(c, v, k, x->value, shape_bcast_offset(&x->shape, r, dims, idx));
 	sh_set_value(c, 0, v);
 }
 
@@ -624,7 +624,7 @@ static void infer_pad(shape_ctx *c)
 	/* an axis without pads keeps its dim as it is, symbol and all */
 	dims_copy(dims, x->dims, r);
 	for (int64_t i = 0; i < k; i++) {
-		if (!ok || !axis_norm(axes ? axes[i] : i, r, &ax)) {
+		if (!ok || !shape_axis_norm(axes ? axes[i] : i, r, &ax)) {
 			ok = false;
 			break;
 		}

@@ -15,7 +15,7 @@ bool shape_is_known(const fd_shape *s)
 	return true;
 }
 
-int64_t dims_product(const fd_dim *dims, int32_t from, int32_t to)
+int64_t shape_dims_product(const fd_dim *dims, int32_t from, int32_t to)
 {
 	int64_t p = 1;
 
@@ -30,7 +30,7 @@ int64_t dims_product(const fd_dim *dims, int32_t from, int32_t to)
 	return p;
 }
 
-bool axis_norm(int64_t axis, int32_t rank, int32_t *out)
+bool shape_axis_norm(int64_t axis, int32_t rank, int32_t *out)
 {
 	if (axis < 0)
 		axis += rank;
@@ -320,7 +320,7 @@ void sh_set(const shape_ctx *c, int i, int32_t dtype, int32_t rank, const fd_dim
 		}
 	if (t->shape.rank < 0) {
 		t->shape.rank = rank;
-		t->shape.dims = dims_shared(c->dims, &c->m->arena, rank, dims);
+		t->shape.dims = shape_dims_shared(c->dims, &c->m->arena, rank, dims);
 		return;
 	}
 	if (t->shape.rank != rank) {

@@ -4,7 +4,7 @@
  * high-water mark after each stage), times from CLOCK_MONOTONIC.
  *
  *   bench_stages pipeline MODEL RULES [EXPORT.dot]
- *       load (no shape inference), model_infer_shapes, ruleset_load, match_ctx_init,
+ *       load (no shape inference), onnx_infer_shapes, ruleset_load, match_ctx_init,
  *       match_run with events (the trace), estimate_compute (`mem`), and, with
  *       EXPORT.dot, export_graph of a ~1,000-node neighbourhood of the middle
  *       node. Trace figures: events, attempts, bytes, bytes per event. Then
@@ -122,12 +122,12 @@ static int pipeline(const char *model, const char *rules, const char *export_pat
 	mark();
 	fd_model m;
 	fd_load_options lo = { .no_shape_inference = true };
-	if (model_load_onnx(&m, model, &lo, &d) < 0)
+	if (onnx_load_model(&m, model, &lo, &d) < 0)
 		return fail("load", &d);
 	stage("load");
 
 	mark();
-	model_infer_shapes(&m, &d);
+	onnx_infer_shapes(&m, &d);
 	stage("infer");
 
 	mark();

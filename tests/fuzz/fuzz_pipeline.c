@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd_model m;
 	fd_diags d;
 	diags_init(&d);
-	if (model_load_onnx_buffer(&m, "fuzz.onnx", data, size, NULL, &d) < 0)
+	if (onnx_load_model_buffer(&m, "fuzz.onnx", data, size, NULL, &d) < 0)
 		goto out;
 	fd_match_ctx ctx;
 	for (int canon = 0; canon < 2; canon++) {

@@ -15,7 +15,7 @@ static void run_rules(run *x, const char *path, const char *const *rule_dirs)
 	fd_diags d;
 	diags_init(&d);
 	fd_load_options lo = { 0 };
-	assert_int_equal(model_load_onnx(&x->m, path, &lo, &d), 0);
+	assert_int_equal(onnx_load_model(&x->m, path, &lo, &d), 0);
 	ruleset_init(&x->rs);
 	for (; *rule_dirs; rule_dirs++)
 		assert_int_equal(ruleset_load(&x->rs, *rule_dirs, &d), 0);

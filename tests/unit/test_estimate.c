@@ -51,7 +51,7 @@ static void open_world(world *w, const char *model, const char *rules, const fd_
 {
 	fd_diags d;
 	diags_init(&d);
-	assert_int_equal(model_load_onnx(&w->m, model, NULL, &d), 0);
+	assert_int_equal(onnx_load_model(&w->m, model, NULL, &d), 0);
 	ruleset_init(&w->rs);
 	assert_int_equal(ruleset_load(&w->rs, rules, &d), 0);
 	assert_int_equal(match_ctx_init(&w->ctx, &w->m, true, &d), 0);
@@ -137,7 +137,7 @@ static void test_threshold_advice(void **state)
 	assert_int_equal(w.e.fusions[1].kernel_peak_bytes, 263232);
 	assert_int_equal(w.e.fusions[1].advice, ADVICE_CHUNKED);
 	assert_int_equal(w.e.n_over_threshold, 3);
-	assert_true(strstr(mem_advice_text(ADVICE_CHUNKED), "tile_policy: chunked") != NULL);
+	assert_true(strstr(estimate_advice_text(ADVICE_CHUNKED), "tile_policy: chunked") != NULL);
 	close_world(&w);
 }
 

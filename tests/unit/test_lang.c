@@ -30,7 +30,7 @@ static void run_open(run *x, const char *model, const char *rules)
 	fd_diags d;
 	diags_init(&d);
 	fd_load_options lo = { 0 };
-	assert_int_equal(model_load_onnx(&x->m, model, &lo, &d), 0);
+	assert_int_equal(onnx_load_model(&x->m, model, &lo, &d), 0);
 	ruleset_init(&x->rs);
 	assert_int_equal(ruleset_load(&x->rs, rules, &d), 0);
 	diags_release(&d);

@@ -25,7 +25,7 @@ static void load(fd_model *m, const char *path)
 	fd_diags d;
 	diags_init(&d);
 	fd_load_options lo = { 0 };
-	assert_int_equal(model_load_onnx(m, path, &lo, &d), 0);
+	assert_int_equal(onnx_load_model(m, path, &lo, &d), 0);
 	diags_release(&d);
 }
 
@@ -213,7 +213,7 @@ static void test_constness(void **state)
 	fd_load_options lo = { .dims = &batch, .n_dims = 1 };
 	fd_diags d;
 	diags_init(&d);
-	assert_int_equal(model_load_onnx(&m, "tests/data/match/shape_constant.onnx", &lo, &d), 0);
+	assert_int_equal(onnx_load_model(&m, "tests/data/match/shape_constant.onnx", &lo, &d), 0);
 	diags_release(&d);
 	match_ctx_init(&ctx, &m, true, NULL);
 	assert_true(tflags_of(&ctx, "ss") & TF_CONST);

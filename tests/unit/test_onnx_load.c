@@ -70,7 +70,7 @@ static int64_t json_int(const char *line, const char *key)
 
 static int load(fd_model *m, const char *path, const fd_load_options *o, fd_diags *d)
 {
-	int rc = model_load_onnx(m, path, o, d);
+	int rc = onnx_load_model(m, path, o, d);
 	char buf[1024];
 	for (size_t i = 0; i < d->n; i++)
 		print_message("  %s\n", diag_format(&d->items[i], buf, sizeof buf));
@@ -325,7 +325,7 @@ static void test_truncated(void **state)
 			fd_model m;
 			fd_diags d;
 			diags_init(&d);
-			int rc = model_load_onnx_buffer(&m, "cut.onnx", copy, len, NULL, &d);
+			int rc = onnx_load_model_buffer(&m, "cut.onnx", copy, len, NULL, &d);
 			assert_int_equal(rc, -1);
 			assert_int_equal(d.errors, 1);
 			diags_release(&d);
@@ -360,7 +360,7 @@ static void test_mutations(void **state)
 		fd_diags d;
 		diags_init(&d);
 		fd_load_options o = { .no_shape_inference = round % 2 == 0 };
-		int rc = model_load_onnx_buffer(&m, "mutated.onnx", buf, size, &o, &d);
+		int rc = onnx_load_model_buffer(&m, "mutated.onnx", buf, size, &o, &d);
 		if (rc == 0) {
 			loaded++;
 			model_release(&m);
@@ -686,7 +686,7 @@ static void test_huge_file_refused(void **state)
 	fd_model m;
 	fd_diags d;
 	diags_init(&d);
-	assert_int_equal(model_load_onnx(&m, path, NULL, &d), -1);
+	assert_int_equal(onnx_load_model(&m, path, NULL, &d), -1);
 	assert_int_equal(d.errors, 1);
 	assert_non_null(strstr(d.items[0].message, "larger than 2 GiB"));
 	unlink(path);

@@ -37,7 +37,7 @@ static void open_world(world *w, const char *model, const char *rules)
 	fd_diags d;
 	diags_init(&d);
 	fd_load_options lo = { 0 };
-	assert_int_equal(model_load_onnx(&w->m, model, &lo, &d), 0);
+	assert_int_equal(onnx_load_model(&w->m, model, &lo, &d), 0);
 	ruleset_init(&w->rs);
 	assert_int_equal(ruleset_load(&w->rs, rules, &d), 0);
 	assert_int_equal(match_ctx_init_types(&w->ctx, &w->m, true, w->rs.fused_types, w->rs.n_fused_types, &d), 0);
@@ -194,7 +194,7 @@ static void test_never_settles(void **state)
 	fd_diags d;
 	diags_init(&d);
 	fd_load_options lo = { 0 };
-	assert_int_equal(model_load_onnx(&w.m, "samples/rounds_conv_bn_relu.onnx", &lo, &d), 0);
+	assert_int_equal(onnx_load_model(&w.m, "samples/rounds_conv_bn_relu.onnx", &lo, &d), 0);
 	ruleset_init(&w.rs);
 	assert_int_equal(ruleset_load(&w.rs, "samples/rounds/never_settles.yaml", &d), 0);
 	assert_int_equal(match_ctx_init_types(&w.ctx, &w.m, true, w.rs.fused_types, w.rs.n_fused_types, &d), 0);

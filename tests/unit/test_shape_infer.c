@@ -32,7 +32,7 @@ static fd_model *load(const char *path, const fd_dim_binding *dims, int n_dims)
 	char buf[512];
 
 	diags_init(&d);
-	if (model_load_onnx(&m, path, &opt, &d) != 0) {
+	if (onnx_load_model(&m, path, &opt, &d) != 0) {
 		for (size_t i = 0; i < d.n; i++)
 			fprintf(stderr, "%s\n", diag_format(&d.items[i], buf, sizeof buf));
 		diags_release(&d);
@@ -521,7 +521,7 @@ static int dump_cases(int argc, char **argv)
 			len -= 5;
 		snprintf(name, sizeof name, "%.*s", (int)len, base);
 		diags_init(&d);
-		if (model_load_onnx(&m, argv[i], NULL, &d) == 0) {
+		if (onnx_load_model(&m, argv[i], NULL, &d) == 0) {
 			dump_model(&m, name);
 			model_release(&m);
 		} else {
