@@ -165,6 +165,12 @@ typedef struct fd_cond_check {
 	int32_t tensor;            /* INPUT scope: the operand, or FD_NONE (absent) */
 	int slot;                  /* the input slot it was read at */
 	int64_t bound;             /* OPERAND: a shape name bound before (match_bound_pack), or -1 */
+	int sub;                   /* the item of a condition of several (PARAMS: a param, WHERE: an
+	                            * expression): explaining, the event's; in a run, set by the check
+	                            * to the one that failed (their count when all hold); TYPE: the
+	                            * alternative matched, set by the check */
+	int64_t a, b;              /* in a run, what the check measured for its event (INPUTS: the
+	                            * inputs given; OUTPUTS: the consumers and a graph output or FD_NONE) */
 	struct match_run_state *run;
 	const struct fd_event *ev;
 } fd_cond_check;
