@@ -277,76 +277,12 @@ static unsigned breakpoint_menu(tui *t)
 }
 
 /* The edit path of the rule value an event checked, so that e on a failing
- * check edits what decided it; "" when the event names no single value. */
-static void event_path(tui *t, const fd_event *e, char *buf, size_t size)
+ * check edits what decided it; "" when the event names no single value, or
+ * one the session cannot set. */
+static void event_path(tui *t, uint32_t idx, const fd_event *e, char *buf, size_t size)
 {
-	const fd_match_result *r = res(t);
-	buf[0] = 0;
-	if (e->rule < 0 || e->rule >= r->rules->n_rules)
-		return;
-	const fd_rule *rule = &r->rules->rules[e->rule];
-	char pat[64];
-	const fd_rule_pattern *pt = &rule->match;
-	if (e->branch >= 0 && e->branch < rule->n_branches) {
-		pt = &rule->branches[e->branch];
-		snprintf(pat, sizeof pat, "match.branches.%d.ops.%d", e->branch, e->op);
-	} else {
-		snprintf(pat, sizeof pat, "match.ops.%d", e->op);
-	}
-	const fd_rule_op *op = e->op >= 0 && e->op < pt->n_ops ? &pt->ops[e->op] : NULL;
-	switch (e->kind) {
-	case EV_TYPE:
-		if (op)
-			snprintf(buf, size, "%s.type", pat);
-		break;
-	case EV_PARAM:
-		if (op && e->sub >= 0 && e->sub < op->n_params)
-			snprintf(buf, size, "%s.params.%s", pat, op->params[e->sub].name);
-		break;
-	case EV_ARITY:
-		if (op)
-			snprintf(buf, size, "%s.inputs.%s", pat, op->min_inputs >= 0 ? "min_inputs" : "max_inputs");
-		break;
-	case EV_SOURCE: case EV_OPERAND: case EV_ORDER: case EV_OUTPUT: case EV_WHERE: case EV_OPTIONAL: {
-		char key[96];
-		if (op && e->sub >= -1 && explain_condition_key(r, op, e, key, sizeof key))
-			snprintf(buf, size, "%s.%s", pat, key);
-		break;
-	}
-	case EV_INPUTS:
-		snprintf(buf, size, "match.subgraph.input_count_range");
-		break;
-	case EV_OUTPUTS:
-		snprintf(buf, size, "match.subgraph.output_count");
-		break;
-	case EV_ESCAPE:
-		snprintf(buf, size, "match.subgraph.allow_intermediate_outputs");
-		break;
-	case EV_CONSTRAINT: {
-		if (e->sub < 0 || e->sub >= rule->n_constraints)
-			break;
-		const fd_constraint *c = &rule->constraints[e->sub];
-		static const char *const field[CONSTRAINT_KIND_COUNT] = {
-			[CONSTRAINT_DTYPE_MATCH] = "allowed_dtypes", [CONSTRAINT_WORKSPACE_SIZE] = "max_workspace",
-			[CONSTRAINT_CHANNEL_DIVISIBILITY] = "divisor",
-		};
-		const char *f = c->kind == CONSTRAINT_MEMORY_LIMIT ? (e->op == 0 ? "max_intermediate_size" : "max_output_size")
-		              : c->kind > 0 && c->kind < CONSTRAINT_KIND_COUNT ? field[c->kind] : NULL;
-		if (f && c->type)
-			snprintf(buf, size, "constraints.%s.%s", c->type, f);
-		break;
-	}
-	case EV_RULE:
-		snprintf(buf, size, e->status == ST_FAIL ? "enabled" : "priority");
-		break;
-	case EV_ANCHOR: case EV_CONFLICT: case EV_FIRE: case EV_REWRITE: case EV_CYCLE:
-		snprintf(buf, size, "priority");
-		break;
-	default:
-		break;
-	}
 	const char *why;
-	if (buf[0] && !session_path_type(&t->s, e->rule, buf, &why))
+	if (explain_event_path(res(t), idx, buf, size) && !session_path_type(&t->s, e->rule, buf, &why))
 		buf[0] = 0;
 }
 
@@ -357,7 +293,7 @@ static unsigned action(tui *t, enum tui_action a)
 		fd_event e = { 0 };
 		char path[160] = "";
 		if (cursor_event(t, &e))
-			event_path(t, &e, path, sizeof path);
+			event_path(t, (uint32_t)t->views[VIEW_TRACE].list.cursor, &e, path, sizeof path);
 		if (!path[0])
 			return RES_UNHANDLED;   /* the generic PATH=VALUE prompt */
 		return tui_edit_value(t, e.rule, path);

@@ -154,11 +154,16 @@ void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t 
 void explain_why_in_round(const fd_match_result *r, int32_t round, int32_t rule, int32_t graph, int32_t node,
                           fd_why *out);
 
-/* The key of op's map an event of the language beyond the seed checked
- * ("input_sources.input1.shape", "outputs.graph_output", "where",
- * "optional"), so that an edit goes to what decided it; false for other
- * events (condition_text.c). */
+/* The key of op's map an input's event checked ("input_sources.input1.shape",
+ * "input_sources.input0.position"), so that an edit goes to what decided it;
+ * false for other events (condition_text.c). */
 bool explain_condition_key(const fd_match_result *r, const fd_rule_op *op, const fd_event *ev, char *buf, size_t size);
+/* The what-if path of the rule value event idx checked, so that an edit
+ * goes to what decided it: "match.ops.2.outputs.max_consumers" (the field
+ * that failed, the check says), "match.branches.1.ops.0.type",
+ * "constraints.memory_limit.max_output_size", "priority"; false (buf "")
+ * when the event names no single value (event_path.c). */
+bool explain_event_path(const fd_match_result *r, uint32_t idx, char *buf, size_t size);
 /* ---- rounds (rounds_report.c, why_rounds.c) -----------------------------------
  * A run of one round (one pass, no pass file) reads as the functions above
  * write it; the JSON keys gain "round" (fusions, rejections, attempts) and

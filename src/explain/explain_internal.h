@@ -7,6 +7,7 @@
 #define FD_EXPLAIN_INTERNAL_H
 #include <stddef.h>
 #include "explain/explain.h"
+#include "match/conditions.h"
 
 /* What the writers of a big run keep from one event to the next within a
  * piece (each piece its own: pieces are written on several threads): the
@@ -84,20 +85,21 @@ const char *tensor_name(const fd_graph *g, int64_t t);
 /* "w (initializer)", "x (graph input)", "y from conv1 (Conv)". */
 void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, size_t size);
 
+/* The condition of scope OP / OP_EXT that event ev checked (its type,
+ * params, inputs, optional, outputs, where), asked again of its entry with a
+ * facts record: c from the event and the graph (the op id its type matched),
+ * *kind the condition. false for any other event (trace_report.c). */
+bool explain_op_condition(const fd_match_result *r, const fd_event *ev, fd_cond_check *c, fd_cond_facts *f,
+                          fd_cond_kind *kind);
+
 /* condition_text.c */
 /* "op2 Relu", or for a type list the type the unit matched ("op2 Sigmoid"),
  * else the list ("op2 [Relu, Sigmoid, Tanh]"). */
 void op_label(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, char *buf, size_t size);
-/* The op id the event's unit was matched as (its type alternative). */
-int event_op_id(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op);
-void describe_type_list(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
 /* A SOURCE event of an input_sources entry (the conditions' facts). */
 void describe_input_source(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
 void describe_fixed(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
 void describe_operand(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
-void describe_output(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
-void describe_where(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
-void describe_optional(const fd_match_result *r, const fd_event *ev, const fd_rule_pattern *pat, fd_event_text *o);
 /* "; absent: op1 BatchNorm, op2 Mul" for a fusion's absent optional ops, or "". */
 void absent_ops_text(const fd_match_result *r, const fd_fusion *f, char *buf, size_t size);
 

@@ -14,6 +14,7 @@
 #include "explain/explain_internal.h"
 #include "base/units.h"
 #include "base/text.h"
+#include "base/strbuf.h"
 
 /* A field of an event's words: a long one keeps its head and tail. Most
  * are words with no conversion ("op type differs") or one name ("%s"):
@@ -209,37 +210,83 @@ static void describe_rule(const fd_match_result *r, const fd_event *ev, fd_event
 	}
 }
 
-static void describe_param(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
+/* ---- an op's own conditions, worded by their entries ------------------------- */
+
+/* The check of each condition of an op's own map (scopes OP and OP_EXT) by
+ * the event it is checked in. */
+#define OP_EVENT_OP(id, event, fn)         case EV_##event: *kind = COND_##id; check = fn##_check; break;
+#define OP_EVENT_OP_EXT(id, event, fn)     OP_EVENT_OP(id, event, fn)
+#define OP_EVENT_INPUT(id, event, fn)
+#define OP_EVENT_CONSTRAINT(id, event, fn)
+#define OP_EVENT(id, scope, key, event, reason, fn) OP_EVENT_##scope(id, event, fn)
+
+bool explain_op_condition(const fd_match_result *r, const fd_event *ev, fd_cond_check *c, fd_cond_facts *f,
+                          fd_cond_kind *kind)
 {
+	fd_reason (*check)(fd_cond_check *, fd_cond_facts *) = NULL;
+	switch ((fd_event_kind)ev->kind) {
+	FD_CONDITIONS(OP_EVENT)
+	default:
+		return false;
+	}
+	const fd_rule *rule = ev->rule >= 0 && ev->rule < r->rules->n_rules ? &r->rules->rules[ev->rule] : NULL;
+	const fd_rule_pattern *pat = rule ? event_pattern(rule, ev->branch) : NULL;
+	const fd_rule_op *op = pat && ev->op >= 0 && ev->op < pat->n_ops ? &pat->ops[ev->op] : NULL;
+	if (!op || ev->graph < 0 || ev->graph >= r->ctx->n_graphs || ev->unit < 0 ||
+	    ev->unit >= r->ctx->graphs[ev->graph].n_units)
+		return false;
 	const fd_graph_index *ix = &r->ctx->graphs[ev->graph];
-	const fd_graph *g = ix->g;
-	const fd_rule_param *p = &op->params[ev->sub];
-	const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
-	const fd_node *n = &g->nodes[c ? c->last : ev->unit];
-	fd_pval v;
-	param_unit_value(g, n, c, ix->canon.pool, event_op_id(r, ev, op), p->name, &v);
+	*c = (fd_cond_check){ .ctx = r->ctx, .graph = ev->graph, .g = ix->g, .ix = ix, .rule = rule, .op = op,
+	                      .op_index = ev->op, .op_id = op->op, .source_index = -1, .constraint_index = -1,
+	                      .unit = ev->unit, .tensor = FD_NONE, .slot = -1, .bound = -1, .sub = ev->sub, .ev = ev };
+	if (op->n_types > 1 && *kind != COND_TYPE) {   /* read as the type it matched */
+		cond_type_check(c, NULL);
+		c->sub = ev->sub;
+	}
+	check(c, f);
+	return true;
+}
+#undef OP_EVENT
+#undef OP_EVENT_OP
+#undef OP_EVENT_OP_EXT
+#undef OP_EVENT_INPUT
+#undef OP_EVENT_CONSTRAINT
+
+/* An event of an op's own condition: the words of its facts; the chain
+ * link the type check read through and the op an optional one would have
+ * read are the search's, said here. */
+static void describe_op_condition(const fd_match_result *r, describe_cache *dc, const fd_event *ev,
+                                  const fd_rule_op *op, fd_event_text *o)
+{
+	fd_cond_check c;
+	fd_cond_facts f;
+	fd_cond_kind kind;
+	if (!explain_op_condition(r, ev, &c, &f, &kind))
+		return;
+	const fd_graph *g = c.g;
 	size_t len = strlen(o->check);
-	put_parts(o->check + len, sizeof o->check - len, 2, " param ", p->name);
-	explain_yval(p->value, o->expected, sizeof o->expected);
-	o->where = yval_pos(p->value);
-	char val[112];
-	explain_pval(&v, val, sizeof val);
-	if (v.kind == PV_NO_SUCH) {
-		o->actual[0] = '\0';
-		put(o->reason, sizeof o->reason, "node has no such param");
-		return;
-	}
-	if (v.kind == PV_ABSENT) {
-		o->actual[0] = '\0';
-		put(o->reason, sizeof o->reason, "node has no value for it");
-		return;
-	}
-	if (v.source == PVS_DEFAULT || v.source == PVS_DERIVED || v.source == PVS_INPUT || v.source == PVS_COMPOSITE)
-		put_parts(o->actual, sizeof o->actual, 4, val, " (", param_source_name(v.source), ")");
+	if (kind == COND_PARAMS)
+		put_parts(o->check + len, sizeof o->check - len, 2, " param ",
+		          ev->sub >= 0 && ev->sub < op->n_params ? op->params[ev->sub].name : "?");
 	else
-		put(o->actual, sizeof o->actual, "%s", val);
-	if (ev->status == ST_FAIL)
-		put(o->reason, sizeof o->reason, v.kind == PV_UNKNOWN ? "value not known here" : "value differs");
+		put_parts(o->check + len, sizeof o->check - len, 2, " ", cond_def(kind)->key);
+	memcpy(o->expected, f.expected, sizeof o->expected);
+	memcpy(o->actual, f.actual, sizeof o->actual);
+	memcpy(o->reason, f.reason_text, sizeof o->reason);
+	o->where = yval_pos(f.decided);
+	char lab[160];
+	if (kind == COND_TYPE && ev->other >= 0) {
+		cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
+		size_t at = strlen(o->reason);
+		if (op->n_types == 1)
+			put_parts(o->reason, sizeof o->reason, 4, "reads ", tensor_name(g, ev->a), " of ", lab);
+		else if (at + 1 < sizeof o->reason)
+			buf_printf(o->reason, sizeof o->reason, at, "; reads %s of %s", tensor_name(g, ev->a), lab);
+	} else if (kind == COND_OPTIONAL_OP) {
+		cached_unit_label(dc, r, ev->graph, ev->unit, lab, sizeof lab);
+		put(o->expected, sizeof o->expected, "%s reading %s, or none", f.expected, lab);
+		o->subject[0] = '\0';
+	}
 }
 
 static void describe_source(const fd_match_result *r, describe_cache *dc, const fd_event *ev,
@@ -559,7 +606,7 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 		cached_unit_label(dc, r, ev->graph, ev->unit, o->subject, sizeof o->subject);
 	if (op)
 		check_label(dc, r, ev, op, o);
-	char lab[160], num[24];
+	char num[24];
 	switch ((fd_event_kind)ev->kind) {
 	case EV_RULE:
 		describe_rule(r, ev, o);
@@ -581,35 +628,6 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 		if (pat)
 			o->where = yval_pos(pat->where);
 		break;
-	case EV_TYPE: {
-		if (op->n_types > 1) {
-			describe_type_list(r, ev, op, o);
-			break;
-		}
-		const fd_op_def *d = optable_get(op->op);
-		const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
-		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " type");
-		if (d && strcmp(d->name, op->type))
-			put_parts(o->expected, sizeof o->expected, 4, op->type, " (", d->name, ")");
-		else
-			put(o->expected, sizeof o->expected, "%s", op->type);
-		if (c) {
-			put(o->actual, sizeof o->actual, "%s (composite %s)", explain_composite_name(c->kind),
-			    canon_recogniser_name((fd_recogniser)c->recogniser));
-		} else {
-			put_parts(o->actual, sizeof o->actual, 3, g->nodes[ev->unit].op_type,
-			          g->nodes[ev->unit].domain && *g->nodes[ev->unit].domain ? " domain " : "",
-			          g->nodes[ev->unit].domain ? g->nodes[ev->unit].domain : "");
-		}
-		if (ev->other >= 0) {
-			cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
-			put_parts(o->reason, sizeof o->reason, 4, "reads ", tensor_name(g, ev->a), " of ", lab);
-		}
-		if (ev->status == ST_FAIL && !o->reason[0])
-			put(o->reason, sizeof o->reason, "op type differs");
-		o->where = yval_pos(op->type_where ? op->type_where : op->where);
-		break;
-	}
 	case EV_ORDER:
 		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " input order");
 		if (ev->reason == REASON_NM14_POSITION)
@@ -621,14 +639,8 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 	case EV_OPERAND:
 		describe_operand(r, ev, op, o);
 		break;
-	case EV_OUTPUT:
-		describe_output(r, ev, op, o);
-		break;
-	case EV_WHERE:
-		describe_where(r, ev, op, o);
-		break;
-	case EV_OPTIONAL:
-		describe_optional(r, ev, pat, o);
+	case EV_TYPE: case EV_PARAM: case EV_ARITY: case EV_OPTIONAL: case EV_OUTPUT: case EV_WHERE:
+		describe_op_condition(r, dc, ev, op, o);
 		break;
 	case EV_SEARCH_CAP:
 		put(o->check, sizeof o->check, "search");
@@ -637,22 +649,6 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 		put(o->reason, sizeof o->reason, "the matcher tries at most %lld complete matches from one anchor; later "
 		    "candidates were not tried", (long long)ev->a);
 		o->where = yval_pos(pat ? pat->where : rule->root);
-		break;
-	case EV_ARITY:
-		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " inputs");
-		if (op->min_inputs >= 0 && op->max_inputs >= 0)
-			put(o->expected, sizeof o->expected, "%d..%d", op->min_inputs, op->max_inputs);
-		else if (op->min_inputs >= 0)
-			put(o->expected, sizeof o->expected, ">= %d", op->min_inputs);
-		else
-			put(o->expected, sizeof o->expected, "<= %d", op->max_inputs);
-		put(o->actual, sizeof o->actual, "%lld", (long long)ev->a);
-		if (ev->status == ST_FAIL)
-			put(o->reason, sizeof o->reason, "input count outside the range");
-		o->where = yval_pos(op->inputs_where ? op->inputs_where : op->where);
-		break;
-	case EV_PARAM:
-		describe_param(r, ev, op, o);
 		break;
 	case EV_SOURCE:
 		describe_source(r, dc, ev, pat, o);

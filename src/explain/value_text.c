@@ -9,14 +9,11 @@
 #include "explain/explain.h"
 #include "explain/explain_internal.h"
 #include "base/text.h"
-
-static const char *const composite_names[] = { "", "Swish", "Gelu", "LayerNorm", "BiasAdd" };
-static_assert(sizeof composite_names / sizeof *composite_names == COMPOSITE_BIASADD + 1,
-              "one name per fd_composite");
+#include "match/cond_text.h"
 
 const char *explain_composite_name(int kind)
 {
-	return kind >= 0 && kind <= COMPOSITE_BIASADD ? composite_names[kind] : "?";
+	return cond_composite_name(kind);
 }
 
 char *explain_unit_label_full(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size,
@@ -62,79 +59,14 @@ char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char
 	return explain_unit_label_full(ctx, graph, u, buf, size, &full);
 }
 
-/* Floats print as %.9g, with ".0" when that looks like an integer. */
-static size_t append_float(char *buf, size_t size, size_t at, double f)
-{
-	char tmp[64];
-	snprintf(tmp, sizeof tmp, "%.9g", f);
-	if (!strpbrk(tmp, ".eEn"))
-		strcat(tmp, ".0");
-	return buf_printf(buf, size, at, "%s", tmp);
-}
-
 char *explain_pval(const fd_pval *v, char *buf, size_t size)
 {
-	size_t at = 0;
-	if (!size)
-		return buf;
-	buf[0] = '\0';
-	switch (v->kind) {
-	/* text_put_at: buf_printf of each piece without a format (a trace
-	 * prints a value per param check) */
-	case PV_ABSENT: text_put_at(buf, size, 0, "absent"); break;
-	case PV_NO_SUCH: text_put_at(buf, size, 0, "no such param"); break;
-	case PV_UNKNOWN: text_put_at(buf, size, 0, "unknown"); break;
-	case PV_INT: text_put_int_at(buf, size, 0, (long long)v->i); break;
-	case PV_BOOL: text_put_at(buf, size, 0, v->i ? "true" : "false"); break;
-	case PV_FLOAT: append_float(buf, size, 0, v->f); break;
-	case PV_STRING: buf_printf(buf, size, 0, "\"%s\"", v->s); break;
-	case PV_INTS:
-	case PV_FLOATS:
-		at = text_put_at(buf, size, at, "[");
-		for (int64_t k = 0; k < v->n; k++) {
-			if (k)
-				at = text_put_at(buf, size, at, ", ");
-			if (k >= 16) {
-				at = text_put_at(buf, size, at, "…");
-				break;
-			}
-			if (v->kind == PV_INTS)
-				at = text_put_int_at(buf, size, at, (long long)pval_ints(v)[k]);
-			else
-				at = append_float(buf, size, at, pval_floats(v)[k]);
-		}
-		text_put_at(buf, size, at, "]");
-		break;
-	}
-	return buf;
-}
-
-static size_t yval_append(const fd_yval *v, char *buf, size_t size, size_t at)
-{
-	if (!v || v->kind == YV_NULL)
-		return text_put_at(buf, size, at, "null");
-	if (v->kind == YV_SCALAR && v->quoted)
-		return buf_printf(buf, size, at, "\"%s\"", v->text ? v->text : "");
-	if (v->kind == YV_SCALAR)
-		return text_put_at(buf, size, at, v->text ? v->text : "");
-	if (v->kind == YV_SEQ) {
-		at = text_put_at(buf, size, at, "[");
-		for (size_t k = 0; k < v->n; k++) {
-			if (k)
-				at = text_put_at(buf, size, at, ", ");
-			at = yval_append(v->items[k], buf, size, at);
-		}
-		return text_put_at(buf, size, at, "]");
-	}
-	return text_put_at(buf, size, at, "{…}");
+	return cond_pval_text(v, buf, size);
 }
 
 char *explain_yval(const fd_yval *v, char *buf, size_t size)
 {
-	if (size)
-		buf[0] = '\0';
-	yval_append(v, buf, size, 0);
-	return buf;
+	return cond_yval_text(v, buf, size);
 }
 
 char *explain_where(const fd_srcpos *p, char *buf, size_t size)

@@ -168,6 +168,12 @@ typedef struct fd_cond_check {
 	uint32_t passed;           /* ORDER: after a run's check, the checks the swapped order passes */
 	int32_t other;             /* SOURCE: the event's other after a run's check (the producer, or
 	                            * the tensor same_as names when that decided) */
+	int sub;                   /* the item of a condition of several (PARAMS: a param, WHERE: an
+	                            * expression): explaining, the event's; in a run, set by the check
+	                            * to the one that failed (their count when all hold); TYPE: the
+	                            * alternative matched, set by the check */
+	int64_t a, b;              /* in a run, what the check measured for its event (INPUTS: the
+	                            * inputs given; OUTPUTS: the consumers and a graph output or FD_NONE) */
 	struct match_run_state *run;
 	const struct fd_event *ev;
 } fd_cond_check;

@@ -16,27 +16,6 @@
 
 /* ---- units ---------------------------------------------------------------- */
 
-static int nonempty_inputs(const match_run_state *s, int32_t u)
-{
-	int n = 0;
-	for (int k = 0; k < unit_n_inputs(s, u); k++)
-		if (unit_input(s, u, k) != FD_NONE)
-			n++;
-	return n;
-}
-
-/* The matcher's own, inline: the op ids of every node were found once, in
- * the index (u is a unit of the graph, op a known id). */
-static inline bool unit_is(const fd_graph_index *ix, int32_t u, int op)
-{
-	int32_t c = u - ix->g->n_nodes;
-	if (c >= 0) {
-		const fd_op_def *d = optable_get(op);
-		return d && d->composite != COMPOSITE_NONE && d->composite == ix->canon.items[c].kind;
-	}
-	return (ix->node_ops[(size_t)u * (size_t)ix->ops_words + (size_t)op / 64] >> (op % 64)) & 1;
-}
-
 bool match_unit_is(const fd_graph_index *ix, int32_t u, int op)
 {
 	if (u < 0 || u >= ix->n_units || op < 0 || op >= ix->n_ops)
@@ -58,17 +37,6 @@ int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op)
 {
 	for (int k = 0; k < op->n_types; k++)
 		if (match_unit_is(ix, u, op->ops[k]))
-			return k;
-	return -1;
-}
-
-/* The type alternative unit u is for op (a runnable pattern's: known ids). */
-static inline int type_alt(const match_run_state *s, int32_t u, const fd_rule_op *op)
-{
-	if (op->n_types == 1)
-		return unit_is(s->ix, u, op->op) ? 0 : -1;
-	for (int k = 0; k < op->n_types; k++)
-		if (unit_is(s->ix, u, op->ops[k]))
 			return k;
 	return -1;
 }
@@ -306,46 +274,41 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	uint32_t passed = 0, ev;
 	s->units[i] = u;
 	s->swapped[i] = false;
-	int alt = type_alt(s, u, op);
-	bool ok = alt >= 0;
-	fd_reason type_why = ok ? REASON_NONE : op->n_types > 1 ? REASON_NM07_TYPE_LIST : REASON_NM01_TYPE;
-	ev = match_emit(s, EV_TYPE, ok ? ST_PASS : ST_FAIL, type_why, i, -1, u, i ? s->units[link] : FD_NONE, via, 0);
-	if (!ok) {
+	/* the op's own conditions, each decided by its entry (conditions.h): the
+	 * type, then the input count before the params (the order the trace has) */
+	fd_cond_check c = { .ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = s->r, .op = op,
+	                    .op_index = i, .unit = u, .run = s };
+	fd_reason why = cond_type_check(&c, NULL);
+	ev = match_emit(s, EV_TYPE, why ? ST_FAIL : ST_PASS, why, i, -1, u, i ? s->units[link] : FD_NONE, via, 0);
+	if (why) {
 		/* another type where an optional op could be is its absence, not a failure */
 		if (!op->optional)
-			match_fail(s, ev, type_why, i, passed);
+			match_fail(s, ev, why, i, passed);
 		return false;
 	}
-	s->type_alt[i] = (int8_t)alt;
-	int op_id = op->ops[alt];
+	s->type_alt[i] = (int8_t)c.sub;
+	int op_id = c.op_id;
 	passed++;
 	if (op->min_inputs >= 0 || op->max_inputs >= 0) {
-		int n = nonempty_inputs(s, u);
-		ok = (op->min_inputs < 0 || n >= op->min_inputs) && (op->max_inputs < 0 || n <= op->max_inputs);
-		ev = match_emit(s, EV_ARITY, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM02_ARITY,
-		                i, -1, u, FD_NONE, n, 0);
-		if (!ok) {
-			match_fail(s, ev, REASON_NM02_ARITY, i, passed);
+		why = cond_inputs_check(&c, NULL);
+		ev = match_emit(s, EV_ARITY, why ? ST_FAIL : ST_PASS, why, i, -1, u, FD_NONE, c.a, 0);
+		if (why) {
+			match_fail(s, ev, why, i, passed);
 			return false;
 		}
 		passed++;
 	}
-	const fd_composite_rec *c = unit_comp(s, u);
-	const fd_node *n = &s->g->nodes[c ? c->last : u];
-	for (int p = 0; p < op->n_params; p++) {
-		fd_pval v;
-		const fd_param_def *def = optable_param(op_id, op->params[p].name);
-		param_def_value(s->g, n, c, s->ix->canon.pool, op_id, def, op->params[p].name, &v);
-		ok = param_matches(op->params[p].value, def, &v);
-		ev = match_emit(s, EV_PARAM, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM03_PARAM,
-		                i, p, u, FD_NONE, 0, 0);
-		if (!ok) {
-			match_fail(s, ev, REASON_NM03_PARAM, i, passed);
+	if (op->n_params) {
+		why = cond_params_check(&c, NULL);
+		for (int p = 0; p < c.sub; p++, passed++)
+			match_emit(s, EV_PARAM, ST_PASS, REASON_NONE, i, p, u, FD_NONE, 0, 0);
+		if (why) {
+			ev = match_emit(s, EV_PARAM, ST_FAIL, why, i, c.sub, u, FD_NONE, 0, 0);
+			match_fail(s, ev, why, i, passed);
 			return false;
 		}
-		passed++;
 	}
-	if (op->has_op_conditions && !match_check_op_conditions(s, i, u, op_id, &passed))
+	if (op->has_op_conditions && !match_check_op_conditions(s, i, &c, &passed))
 		return false;
 	bool has_from = false;
 	for (int k = 0; k < op->n_sources; k++)
@@ -353,7 +316,7 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 			has_from = true;
 	const fd_op_def *def = optable_get(op_id);
 	bool binary = def && (def->commutative || op->has_either) && op->n_sources > 0 && unit_n_inputs(s, u) == 2
-	              && nonempty_inputs(s, u) == 2;
+	              && unit_nonempty_inputs(s, u) == 2;
 	bool can_swap = binary && cond_position_swaps(op, def->commutative);
 	size_t mark = s->binds.n;
 	for (int order = 0; order < (can_swap ? 2 : 1); order++) {
@@ -488,7 +451,7 @@ static void run_attempt(match_run_state *s, int32_t anchor, const alt *alts, int
 	uint32_t fire_ev = UINT32_MAX;
 	int8_t fired_branch = -1;
 	for (int a = 0; a < n_alts && !s->fired; a++) {
-		if (type_alt(s, anchor, &alts[a].pat->ops[0]) < 0)
+		if (unit_type_alt(s->ix, anchor, &alts[a].pat->ops[0]) < 0)
 			continue;
 		s->branch = alts[a].branch;
 		s->pat = alts[a].pat;

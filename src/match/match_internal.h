@@ -6,10 +6,13 @@
  *                       op-chain search, attempts, the result's lifetime
  *   match_subgraph.c    a complete op chain: cover, escape and count checks,
  *                       conflict, would-cycle, firing
- *   match_checks.c      an op's outputs and where conditions, the position:
- *                       fixed diagnosis (off the hot path)
+ *   match_checks.c      an op's outputs and where conditions (their checks are
+ *                       cond_outputs.c's, cond_where.c's), the position: fixed
+ *                       diagnosis (off the hot path)
  *   match_constraints.c the five constraint kinds, measured on the cover
- *   match_operand.c     operand and output conditions, and the dims they read
+ *   match_operand.c     operand conditions, and the dims they read
+ *   cond_*.c            a condition of the language each (conditions.h): the
+ *                       type, params, inputs, outputs, where checks of an op
  *   match_where.c       where expressions over a unit's params and shapes
  *   match_index.c       the per-model context (index, composites, unit nodes)
  *   param_value.c, canon.c, workspace.c   a node's param values, the
@@ -19,7 +22,9 @@
 #ifndef FD_MATCH_INTERNAL_H
 #define FD_MATCH_INTERNAL_H
 #include "match/match.h"
+#include "match/conditions.h"
 #include "base/vec.h"
+#include "rules/optable.h"
 
 #define MATCH_MAX_OPS FD_RULE_MAX_OPS   /* the schema refuses longer patterns */
 
@@ -167,6 +172,39 @@ static inline bool unit_produces(const match_run_state *s, int32_t u, int32_t t)
 	return s->g->tensors[t].producer == u;
 }
 
+/* Whether unit u is of op id op, inline: the op ids of every node were
+ * found once, in the index (u a unit of the graph, op a known id). */
+static inline bool unit_is(const fd_graph_index *ix, int32_t u, int op)
+{
+	int32_t c = u - ix->g->n_nodes;
+	if (c >= 0) {
+		const fd_op_def *d = optable_get(op);
+		return d && d->composite != COMPOSITE_NONE && d->composite == ix->canon.items[c].kind;
+	}
+	return (ix->node_ops[(size_t)u * (size_t)ix->ops_words + (size_t)op / 64] >> (op % 64)) & 1;
+}
+
+/* The type alternative of op unit u is (a runnable pattern's: known ids), or -1. */
+static inline int unit_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op)
+{
+	if (op->n_types == 1)
+		return unit_is(ix, u, op->op) ? 0 : -1;
+	for (int k = 0; k < op->n_types; k++)
+		if (unit_is(ix, u, op->ops[k]))
+			return k;
+	return -1;
+}
+
+/* The inputs a unit is given (its slots that hold a tensor). */
+static inline int unit_nonempty_inputs(const match_run_state *s, int32_t u)
+{
+	int n = 0;
+	for (int k = 0; k < unit_n_inputs(s, u); k++)
+		if (unit_input(s, u, k) != FD_NONE)
+			n++;
+	return n;
+}
+
 /* The op an op links to: the latest from_op before it, else the one
  * before; *explicit_link says it came from a from_op (match.c). */
 int match_link_of(const fd_rule_op *op, int i, bool *explicit_link);
@@ -182,15 +220,9 @@ static inline int match_present(const match_run_state *s, int j)
  * passing check counted in *passed; quiet: no events, no failure recorded,
  * names it binds left for the caller to take back. */
 bool match_check_source(match_run_state *s, int i, int32_t u, int k, bool swap, uint32_t *passed, bool quiet);
-/* match_checks.c: on a position: fixed op whose sources failed, whether they
- * would hold swapped (then FD-NM14 is recorded); op i's outputs and where
- * conditions on u, read as op id op_id (false: a failure was recorded). */
-bool match_check_op_conditions(match_run_state *s, int i, int32_t u, int op_id, uint32_t *passed);
-
-/* op's outputs conditions on unit u: REASON_NONE or FD-NM15; *consumers and
- * *graph_output (a graph-output tensor or FD_NONE) for the event. */
-fd_reason match_outputs(const match_run_state *s, const fd_rule_op *op, int32_t u, int64_t *consumers,
-                        int32_t *graph_output);
+/* match_checks.c: the outputs and where conditions of op i on c's unit,
+ * read as c's op id (false: a failure was recorded). */
+bool match_check_op_conditions(match_run_state *s, int i, fd_cond_check *c, uint32_t *passed);
 
 /* match_subgraph.c: fills s->cover for s->units[0..n); runs the subgraph
  * checks, constraints, conflict and cycle checks, and fires. Returns true

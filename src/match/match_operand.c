@@ -1,6 +1,5 @@
 /* match_operand.c — the dims conditions read (match.h: match_dim): the one
- * place that knows how a dim is stored; and an op's output conditions
- * (graph output, consumer count). */
+ * place that knows how a dim is stored. */
 #include <stdio.h>
 #include <string.h>
 #include "match/match_internal.h"
@@ -49,23 +48,4 @@ bool match_shape_static(const fd_shape *sh)
 		if (match_dim(sh, i).kind != DIMV_NUMBER)
 			return false;
 	return true;
-}
-
-fd_reason match_outputs(const match_run_state *s, const fd_rule_op *op, int32_t u, int64_t *consumers,
-                        int32_t *graph_output)
-{
-	*consumers = 0;
-	*graph_output = FD_NONE;
-	for (int k = 0; k < unit_n_outputs(s, u); k++) {
-		int32_t t = unit_output(s, u, k);
-		if (t < 0)
-			continue;
-		*consumers += s->g->tensors[t].n_consumers;
-		if (s->g->tensors[t].is_graph_output && *graph_output == FD_NONE)
-			*graph_output = t;
-	}
-	bool ok = (op->graph_output < 0 || (*graph_output != FD_NONE) == (op->graph_output == 1)) &&
-	          (op->min_consumers < 0 || *consumers >= op->min_consumers) &&
-	          (op->max_consumers < 0 || *consumers <= op->max_consumers);
-	return ok ? REASON_NONE : REASON_NM15_OUTPUT;
 }

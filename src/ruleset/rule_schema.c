@@ -96,6 +96,40 @@ static void parse_sources(fd_schema *s, fd_rule_op *op, const fd_yval *v, const 
 	}
 }
 
+/* The parse of each condition of an op's own map (scopes OP and OP_EXT),
+ * by kind; NULL for the other scopes. */
+#define OP_PARSE_OP(id, fn)         [COND_##id] = fn##_parse,
+#define OP_PARSE_OP_EXT(id, fn)     OP_PARSE_OP(id, fn)
+#define OP_PARSE_INPUT(id, fn)
+#define OP_PARSE_CONSTRAINT(id, fn)
+#define OP_PARSE(id, scope, key, event, reason, fn) OP_PARSE_##scope(id, fn)
+static bool (*const op_parse[COND_COUNT])(fd_schema *, fd_cond_site *, const fd_yval *, const char *) = {
+	FD_CONDITIONS(OP_PARSE)
+};
+#undef OP_PARSE
+#undef OP_PARSE_OP
+#undef OP_PARSE_OP_EXT
+#undef OP_PARSE_INPUT
+#undef OP_PARSE_CONSTRAINT
+
+void rule_schema_op_conditions(fd_schema *s, fd_cond_site *at, fd_cond_scope scope, const char *path)
+{
+	char p[256], section[96], keys[256];
+	for (int k = 0; k < COND_COUNT; k++) {
+		const fd_cond_def *d = cond_def((fd_cond_kind)k);
+		const fd_yval *f = d->scope == scope && op_parse[k] ? yval_get(at->map, d->key) : NULL;
+		if (!f)
+			continue;
+		snprintf(p, sizeof p, "%.200s.%s", path, d->key);
+		/* a map of named fields (inputs, outputs; not params, of any names):
+		 * the keys the format does not have */
+		snprintf(section, sizeof section, "match.ops.#.%s", d->key);
+		if (f->kind == YV_MAP && rule_field_keys(section, keys, sizeof keys)[0] && !rule_field_key(section, "*"))
+			rule_schema_unknown_keys(s, f, p, section);
+		op_parse[k](s, at, f, p);
+	}
+}
+
 static void parse_op(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
 {
 	char p[256];
@@ -107,43 +141,10 @@ static void parse_op(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char 
 	if (!schema_kind(s, v, YV_MAP, path))
 		return;
 	rule_schema_unknown_keys(s, v, path, "match.ops.#");
-	const fd_yval *type = yval_get(v, "type");
-	if (!type)
+	if (!yval_get(v, "type"))
 		ERR(s, v, "%s: an op needs a 'type'", path);
-	else
-		parse_op_type(s, op, type, path);
-	const fd_yval *params = yval_get(v, "params");
-	snprintf(p, sizeof p, "%.200s.params", path);
-	if (params && !yval_is_null(params) && schema_kind(s, params, YV_MAP, p) &&
-	    schema_count(s, params, p, FD_RULE_MAX_ITEMS, "params")) {
-		op->params = arena_array(&s->rs->arena, params->n ? params->n : 1, sizeof *op->params);
-		for (size_t i = 0; i < params->n; i++) {
-			const fd_yval *pv = params->items[i];
-			char b[128];
-			if (pv->kind == YV_MAP) {
-				ERR(s, pv, "%s.%s: expected a value or a list of values, got %s", p, params->keys[i]->text,
-				    schema_describe(pv, b, sizeof b));
-				continue;
-			}
-			op->params[op->n_params++] = (fd_rule_param){ params->keys[i]->text, pv };
-		}
-	}
-	const fd_yval *inputs = yval_get(v, "inputs");
-	snprintf(p, sizeof p, "%.200s.inputs", path);
-	if (inputs && schema_kind(s, inputs, YV_MAP, p)) {
-		rule_schema_unknown_keys(s, inputs, p, "match.ops.#.inputs");
-		op->inputs_where = inputs;
-		const fd_yval *mn = yval_get(inputs, "min_inputs"), *mx = yval_get(inputs, "max_inputs");
-		char q[320];
-		snprintf(q, sizeof q, "%.200s.min_inputs", p);
-		if (mn && !schema_small_int(s, mn, q, 0, &op->min_inputs))
-			op->min_inputs = -1;
-		snprintf(q, sizeof q, "%.200s.max_inputs", p);
-		if (mx && !schema_small_int(s, mx, q, 0, &op->max_inputs))
-			op->max_inputs = -1;
-		if (op->min_inputs >= 0 && op->max_inputs >= 0 && op->min_inputs > op->max_inputs)
-			ERR(s, mx, "%s: min_inputs %d > max_inputs %d", p, op->min_inputs, op->max_inputs);
-	}
+	fd_cond_site at = { .op = op, .index = index, .n_ops = n_ops, .map = v };
+	rule_schema_op_conditions(s, &at, SCOPE_OP, path);
 	const fd_yval *sources = yval_get(v, "input_sources");
 	if (sources) {
 		snprintf(p, sizeof p, "%.200s.input_sources", path);
@@ -155,7 +156,7 @@ static void parse_op(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char 
 		op->n_output_names = schema_strings(s, names, p, &op->output_names);
 		op->output_names_where = names;
 	}
-	parse_op_ext(s, op, v, path);
+	parse_op_ext(s, &at, path);
 }
 
 static void parse_pattern(fd_schema *s, fd_rule_pattern *pat, const fd_yval *ops, const char *path)

@@ -5,18 +5,23 @@
 #ifndef FD_RULE_SCHEMA_INTERNAL_H
 #define FD_RULE_SCHEMA_INTERNAL_H
 #include "rules/schema.h"
+#include "match/conditions.h"
 
 /* Warns about keys the section (a pattern of rule_format.h) does not have. */
 void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const char *path, const char *section);
 
-/* rule_schema_ext.c: the extensions of an op map (type lists, optional,
- * outputs, where) and of an inputK map (operand conditions). parse_op_ext
- * runs after the seed's fields of the op; parse_source_ext fills the
- * extension fields of is from src and returns false on an error. */
-void parse_op_type(fd_schema *s, fd_rule_op *op, const fd_yval *type, const char *path);
-void parse_op_ext(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char *path);
-/* The conditions written in an inputK map (from_op, source_type, same_as,
- * position, optional, rank … value): false on an error. */
+/* The conditions of one scope (OP, OP_EXT) of the op map at->map, each key
+ * present read by its entry's parse (match/conditions.h), in the list's
+ * order; path is the op's ("match.ops[0]"). */
+void rule_schema_op_conditions(fd_schema *s, fd_cond_site *at, fd_cond_scope scope, const char *path);
+
+/* rule_schema_ext.c: parse_op_ext reads the extensions of an op map
+ * (optional, outputs, where: their entries, then what the matcher derives
+ * from them) after the seed's fields of the op;
+ * parse_source_conditions the conditions written in an inputK map
+ * (from_op, source_type, same_as, position, optional, rank … value): false
+ * on an error. */
+void parse_op_ext(fd_schema *s, fd_cond_site *at, const char *path);
 bool parse_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source *is, const fd_yval *src, const char *path,
                              int index, int n_ops);
 

@@ -3,7 +3,8 @@
  * shapes, unknown values, float tolerance, the words of a failure); each new
  * reason code decided where tests/tools/make_lang_models.py's models say;
  * the 33rd alternative of a rule fires (there was a silent cap at 32); an
- * optional op absent in the fusion's units. Run from the repository root. */
+ * optional op absent in the fusion's units; the outputs field that decided
+ * named by the check (its what-if path, words and place). Run from the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -272,6 +273,57 @@ static void test_position_either(void **state)
 	run_close(&x);
 }
 
+/* A rule of one op of outputs conditions, on graph_out.onnx, in a file of its own. */
+static void run_outputs(run *x, const char *outputs, char *path, size_t size)
+{
+	snprintf(path, size, "/tmp/fd_test_outputs_XXXXXX.yaml");
+	int fd = mkstemps(path, 5);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "name: Tanh_Out\npriority: 1\nmatch:\n  ops:\n    - type: Add\n    - type: Tanh\n      outputs: %s\n"
+	        "rewrite:\n  target_op: T\n", outputs);
+	fclose(f);
+	run_open(x, "tests/data/lang/graph_out.onnx", path);
+}
+
+/* The outputs check says which of its fields decided: the what-if path of
+ * the failing event names it, and the words and the place agree; a field
+ * that holds is not named when another fails. */
+static void test_outputs_field(void **state)
+{
+	(void)state;
+	/* tanh1 (after add1) is a graph output with no consumer, tanh2 (after add2) one with a consumer */
+	static const struct { const char *outputs, *anchor, *field, *reason; } cases[] = {
+		{ "{graph_output: true, min_consumers: 3}", "add1", "min_consumers", "consumer count outside the range" },
+		{ "{graph_output: false, max_consumers: 9}", "add1", "graph_output", "the output is a graph output" },
+		{ "{min_consumers: 0, graph_output: false, max_consumers: 0}", "add2", "max_consumers",
+		  "consumer count outside the range" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		run x;
+		char path[64], got[160], want[96];
+		run_outputs(&x, cases[i].outputs, path, sizeof path);
+		const fd_attempt *a = attempt_of(&x, "Tanh_Out", cases[i].anchor);
+		assert_int_equal(a->reason, REASON_NM15_OUTPUT);
+		assert_true(explain_event_path(&x.r, a->decisive, got, sizeof got));
+		snprintf(want, sizeof want, "match.ops.1.outputs.%s", cases[i].field);
+		if (strcmp(got, want))
+			fprintf(stderr, "%s: path %s, want %s\n", cases[i].outputs, got, want);
+		assert_string_equal(got, want);
+		fd_event_text tx;
+		explain_event(&x.r, a->decisive, &tx);
+		assert_string_equal(tx.reason, cases[i].reason);
+		assert_string_equal(tx.check, "op1 Tanh outputs");
+		/* the place is the field's value: its column is past the key's */
+		const char *at = strstr(cases[i].outputs, cases[i].field);
+		assert_int_equal(tx.where.line, 7);
+		assert_int_equal(tx.where.col, (int)(strlen("      outputs: ") + (size_t)(at - cases[i].outputs) +
+		                                     strlen(cases[i].field) + 2) + 1);
+		run_close(&x);
+		unlink(path);
+	}
+}
+
 /* Conv+BN+Relu fuses with Mul and Add absent: their units are FD_NONE, the
  * stand-in of an absent op is the op it would have read. */
 static void test_optional_units(void **state)
@@ -367,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_codes),
 		cmocka_unit_test(test_position_either),
 		cmocka_unit_test(test_optional_units),
+		cmocka_unit_test(test_outputs_field),
 		cmocka_unit_test(test_many_alternatives),
 		cmocka_unit_test(test_quoted_shapes),
 	};

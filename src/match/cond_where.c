@@ -1,0 +1,88 @@
+/* cond_where.c — an op's where expressions (match.ops[i].where: one, or a
+ * list that must all hold): reading them, deciding each on the unit
+ * (match_where.c evaluates), and their words. */
+#include "match/conditions.h"
+#include <stdio.h>
+#include "base/text.h"
+#include "match/cond_text.h"
+#include "rules/rule_expr.h"
+
+bool cond_where_parse(fd_schema *s, fd_cond_site *at, const fd_yval *w, const char *p)
+{
+	fd_rule_op *op = at->op;
+	char b[128];
+	int before = s->errors;
+	if (yval_is_null(w))
+		return true;
+	const fd_yval *one = w;
+	size_t n = w->kind == YV_SEQ ? w->n : 1;
+	if (w->kind == YV_SEQ && !schema_count(s, w, p, FD_RULE_MAX_ITEMS, "expressions"))
+		return false;
+	if (w->kind == YV_SEQ && n == 0) {
+		ERR(s, w, "%s: the list of expressions is empty", p);
+		return false;
+	}
+	op->where_exprs = arena_array(&s->rs->arena, n, sizeof *op->where_exprs);
+	op->where_src = arena_array(&s->rs->arena, n, sizeof *op->where_src);
+	for (size_t i = 0; i < n; i++) {
+		const fd_yval *v = w->kind == YV_SEQ ? w->items[i] : one;
+		char q[300];
+		if (w->kind == YV_SEQ)
+			snprintf(q, sizeof q, "%.200s[%zu]", p, i);
+		else
+			snprintf(q, sizeof q, "%s", p);
+		if (v->kind != YV_SCALAR) {
+			ERR(s, v, "%s: expected an expression (a string), got %s", q, schema_describe(v, b, sizeof b));
+			continue;
+		}
+		size_t at_char = 0;
+		char err[200];
+		fd_expr *e = expr_parse(&s->rs->arena, v->text, &at_char, err, sizeof err);
+		if (!e) {
+			schema_say_at(s, yval_text_pos(v, at_char), "%s: %s", q, err);
+			continue;
+		}
+		op->where_exprs[op->n_where] = e;
+		op->where_src[op->n_where++] = v;
+	}
+	return s->errors == before;
+}
+
+/* Expression c->sub as written. */
+void cond_where_describe(const fd_cond_check *c, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (c->sub >= 0 && c->sub < c->op->n_where)
+		text_cut(buf, size, c->op->where_src[c->sub]->text);
+}
+
+/* In a run every expression in order, c->sub the first that does not hold
+ * (n_where when all do); explaining, expression c->sub (the event's), with
+ * the values it read. */
+fd_reason cond_where_check(fd_cond_check *c, fd_cond_facts *facts)
+{
+	const fd_rule_op *op = c->op;
+	int from = c->run ? 0 : c->sub, to = c->run ? op->n_where : c->sub + 1;
+	if (facts)
+		cond_facts_clear(facts);
+	for (int w = from < 0 ? 0 : from; w < to && w < op->n_where; w++) {
+		char text[256];
+		int v = match_where_eval(c->ctx, c->graph, c->unit, c->op_id, op->where_exprs[w], facts ? text : NULL,
+		                         facts ? sizeof text : 0);
+		if (facts) {
+			c->sub = w;
+			facts->reason = v == 1 ? REASON_NONE : REASON_NM16_WHERE;
+			facts->decided = op->where_src[w];
+			snprintf(facts->path, sizeof facts->path, "where");
+			cond_where_describe(c, facts->expected, sizeof facts->expected);
+			text_cut(facts->actual, sizeof facts->actual, v == 1 ? "true" : v < 0 ? "undecided" : "false");
+			text_cut(facts->reason_text, sizeof facts->reason_text, text);
+		}
+		if (v != 1) {
+			c->sub = w;
+			return REASON_NM16_WHERE;
+		}
+	}
+	c->sub = to;
+	return REASON_NONE;
+}
