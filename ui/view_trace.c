@@ -319,20 +319,9 @@ static void event_path(tui *t, const fd_event *e, char *buf, size_t size)
 	case EV_ESCAPE:
 		snprintf(buf, size, "match.subgraph.allow_intermediate_outputs");
 		break;
-	case EV_CONSTRAINT: {
-		if (e->sub < 0 || e->sub >= rule->n_constraints)
-			break;
-		const fd_constraint *c = &rule->constraints[e->sub];
-		static const char *const field[CONSTRAINT_KIND_COUNT] = {
-			[CONSTRAINT_DTYPE_MATCH] = "allowed_dtypes", [CONSTRAINT_WORKSPACE_SIZE] = "max_workspace",
-			[CONSTRAINT_CHANNEL_DIVISIBILITY] = "divisor",
-		};
-		const char *f = c->kind == CONSTRAINT_MEMORY_LIMIT ? (e->op == 0 ? "max_intermediate_size" : "max_output_size")
-		              : c->kind > 0 && c->kind < CONSTRAINT_KIND_COUNT ? field[c->kind] : NULL;
-		if (f && c->type)
-			snprintf(buf, size, "constraints.%s.%s", c->type, f);
+	case EV_CONSTRAINT:
+		explain_constraint_path(r, e, buf, size);
 		break;
-	}
 	case EV_RULE:
 		snprintf(buf, size, e->status == ST_FAIL ? "enabled" : "priority");
 		break;

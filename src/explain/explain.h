@@ -154,6 +154,11 @@ void explain_why(const fd_match_result *r, int32_t rule, int32_t graph, int32_t 
  * "optional"), so that an edit goes to what decided it; false for other
  * events (condition_text.c). */
 bool explain_condition_key(const fd_rule_op *op, const fd_event *ev, char *buf, size_t size);
+/* The what-if path of the rule value a CONSTRAINT event's check was decided
+ * by ("constraints.memory_limit.max_output_size", the type as written);
+ * false (buf "") when it names none: a shape_constraint, an unknown type,
+ * another event (constraint_path.c). */
+bool explain_constraint_path(const fd_match_result *r, const fd_event *ev, char *buf, size_t size);
 /* ---- rounds (rounds_report.c, why_rounds.c) -----------------------------------
  * A run of one round (one pass, no pass file) reads as the functions above
  * write it; the JSON keys gain "round" (fusions, rejections, attempts) and

@@ -8,7 +8,7 @@
  *                       conflict, would-cycle, firing
  *   match_checks.c      an op's outputs and where conditions, the position:
  *                       fixed diagnosis (off the hot path)
- *   match_constraints.c the five constraint kinds, measured on the cover
+ *   match_constraints.c the constraints on the cover, by their cond_*.c entries
  *   match_operand.c     operand and output conditions, and the dims they read
  *   match_where.c       where expressions over a unit's params and shapes
  *   match_index.c       the per-model context (index, composites, unit nodes)

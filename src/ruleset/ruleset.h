@@ -81,8 +81,6 @@ const char *ruleset_default_path(const char **origin);
 /* The names (rule_format.c). */
 const char *source_type_name(fd_source_type t);
 fd_source_type source_type_from_name(const char *s);  /* SRC_UNSET when unknown */
-const char *constraint_kind_name(fd_constraint_kind k);
-fd_constraint_kind constraint_kind_from_name(const char *s);
 
 
 #endif
