@@ -88,8 +88,9 @@ static void words(const fd_cond_check *c, fd_cond_facts *facts)
 
 fd_reason cond_channel_divisibility_check(fd_cond_check *c, fd_cond_facts *facts)
 {
-	fd_event ev = c->run ? measure(c) : *c->ev;
-	return cond_constraint_decided(c, &ev, facts, "divisor", words);
+	fd_event ran;
+	const fd_event *ev = c->run ? (ran = measure(c), &ran) : c->ev;
+	return cond_constraint_decided(c, ev, facts, "divisor", words);
 }
 
 /* "dim 1 divisible by 16" */

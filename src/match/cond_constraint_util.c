@@ -45,11 +45,22 @@ fd_reason cond_constraint_decided(const fd_cond_check *c, const fd_event *ev, fd
 	facts->reason = why;
 	facts->decided = at ? at : k->where;
 	facts->path[0] = facts->expected[0] = facts->actual[0] = facts->binding[0] = facts->reason_text[0] = '\0';
-	if (field && k->type)
-		text_cutf(facts->path, sizeof facts->path, "constraints.%s.%s", k->type, field);
-	fd_cond_check outcome = *c;   /* the words read the outcome as the event */
-	outcome.ev = ev;
-	words(&outcome, facts);
+	size_t nt = field && k->type ? strlen(k->type) : 0, nf = field ? strlen(field) : 0;
+	if (nt && sizeof "constraints." + nt + 1 + nf <= sizeof facts->path) {   /* a path cut would name another value */
+		char *p = facts->path;
+		memcpy(p, "constraints.", sizeof "constraints." - 1);
+		p += sizeof "constraints." - 1;
+		memcpy(p, k->type, nt);
+		p[nt] = '.';
+		memcpy(p + nt + 1, field, nf + 1);
+	}
+	if (c->ev == ev) {
+		words(c, facts);
+	} else {   /* the words read the outcome as the event */
+		fd_cond_check outcome = *c;
+		outcome.ev = ev;
+		words(&outcome, facts);
+	}
 	if (!facts->reason_text[0] && ev->status == ST_WARN)
 		text_cut(facts->reason_text, sizeof facts->reason_text, "cannot be measured here, passed undecided");
 	return why;
@@ -112,6 +123,18 @@ void cond_bytes_words(int64_t b, char *buf, size_t size)
 const char *cond_tensor_name(const fd_graph *g, int64_t t)
 {
 	return t >= 0 && t < g->n_tensors ? g->tensors[t].name : "-";
+}
+
+void cond_join(char *buf, size_t size, const char *a, const char *b, const char *c)
+{
+	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+	if (na + nb + nc >= size) {
+		text_cutf(buf, size, "%s%s%s", a, b, c);
+		return;
+	}
+	memcpy(buf, a, na);
+	memcpy(buf + na, b, nb);
+	memcpy(buf + na + nb, c, nc + 1);
 }
 
 void cond_parse_bytes(fd_schema *s, const fd_yval *v, const char *path, const char *key, int64_t *out)

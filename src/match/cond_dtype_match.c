@@ -119,13 +119,14 @@ static void words(const fd_cond_check *c, fd_cond_facts *facts)
 		text_cutf(facts->actual, sizeof facts->actual, "%s is %s", cond_tensor_name(c->g, ev->other),
 		          dtype_name((int32_t)ev->a));
 	else
-		text_cutf(facts->actual, sizeof facts->actual, "%s tensors checked", text_decimal(ev->a, num));
+		cond_join(facts->actual, sizeof facts->actual, text_decimal(ev->a, num), " tensors checked", "");
 }
 
 fd_reason cond_dtype_match_check(fd_cond_check *c, fd_cond_facts *facts)
 {
-	fd_event ev = c->run ? measure(c) : *c->ev;
-	return cond_constraint_decided(c, &ev, facts, "allowed_dtypes", words);
+	fd_event ran;
+	const fd_event *ev = c->run ? (ran = measure(c), &ran) : c->ev;
+	return cond_constraint_decided(c, ev, facts, "allowed_dtypes", words);
 }
 
 /* "one of [float32, float16]" */

@@ -118,8 +118,9 @@ static void words(const fd_cond_check *c, fd_cond_facts *facts)
 
 fd_reason cond_shape_constraint_check(fd_cond_check *c, fd_cond_facts *facts)
 {
-	fd_event ev = c->run ? measure(c) : *c->ev;
-	return cond_constraint_decided(c, &ev, facts, NULL, words);
+	fd_event ran;
+	const fd_event *ev = c->run ? (ran = measure(c), &ran) : c->ev;
+	return cond_constraint_decided(c, ev, facts, NULL, words);
 }
 
 void cond_shape_constraint_describe(const fd_cond_check *c, char *buf, size_t size)

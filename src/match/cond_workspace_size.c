@@ -100,8 +100,9 @@ static void words(const fd_cond_check *c, fd_cond_facts *facts)
 
 fd_reason cond_workspace_size_check(fd_cond_check *c, fd_cond_facts *facts)
 {
-	fd_event ev = c->run ? measure(c) : *c->ev;
-	return cond_constraint_decided(c, &ev, facts, "max_workspace", words);
+	fd_event ran;
+	const fd_event *ev = c->run ? (ran = measure(c), &ran) : c->ev;
+	return cond_constraint_decided(c, ev, facts, "max_workspace", words);
 }
 
 /* "<= 64.0 KiB (65536)" */
@@ -109,5 +110,5 @@ void cond_workspace_size_describe(const fd_cond_check *c, char *buf, size_t size
 {
 	char b[64];
 	cond_bytes_words(c->constraint->max_workspace, b, sizeof b);
-	text_cutf(buf, size, "<= %s", b);
+	cond_join(buf, size, "<= ", b, "");
 }

@@ -36,9 +36,9 @@ void cond_constraint_label(const fd_cond_check *c, char *buf, size_t size)
 	const fd_constraint *k = c->constraint;
 	const char *type = k->type ? k->type : "unknown";
 	if (k->kind == COND_MEMORY_LIMIT)
-		text_cutf(buf, size, "constraint %s %s", type, cond_memory_limit_field(c->ev));
+		cond_join(buf, size, "constraint memory_limit ", cond_memory_limit_field(c->ev), "");
 	else
-		text_cutf(buf, size, "constraint %s", type);
+		cond_join(buf, size, "constraint ", type, "");
 }
 
 bool match_constraint(match_run_state *s, int index, int n_ops, uint32_t passed)
