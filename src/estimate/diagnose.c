@@ -11,6 +11,7 @@
 #include "base/strmap.h"
 #include "estimate/diagnose.h"
 #include "explain/explain.h"
+#include "match/conditions.h"
 
 void diagnosis_init(fd_diagnosis *dg)
 {
@@ -46,10 +47,10 @@ static const char *bytes(char *buf, size_t size, int64_t b)
 	return estimate_format_bytes(b, buf, size);
 }
 
-static const fd_constraint *constraint_of(const fd_rule *r, fd_constraint_kind kind)
+static const fd_constraint *constraint_of(const fd_rule *r, fd_cond_kind kind)
 {
 	for (int k = 0; k < r->n_constraints; k++)
-		if (r->constraints[k].kind == kind)
+		if ((fd_cond_kind)r->constraints[k].kind == kind)
 			return &r->constraints[k];
 	return NULL;
 }
@@ -89,7 +90,7 @@ static void carried_dtypes(const fd_rounds *rd, int32_t ri, bool *seen, int32_t 
 static void check_dtype(fd_diagnosis *dg, const fd_diagnose_input *in, const fd_rounds *relaxed, int32_t ri)
 {
 	const fd_rule *rule = &in->rules->rules[ri];
-	const fd_constraint *c = constraint_of(rule, CONSTRAINT_DTYPE_MATCH);
+	const fd_constraint *c = constraint_of(rule, COND_DTYPE_MATCH);
 	const char *allowed = c ? dtype_list(&dg->arena, c) : NULL;
 	if (!in->rounds) {
 		if (c)
@@ -345,7 +346,7 @@ static void check_memory(fd_diagnosis *dg, const fd_diagnose_input *in, const me
 		const fd_constraint *c = &rule->constraints[k];
 		int64_t limits[3] = { c->max_intermediate_size, c->max_output_size,
 		                      c->spill_to_l2 ? -1 : c->max_workspace };
-		bool mem = c->kind == CONSTRAINT_MEMORY_LIMIT, ws = c->kind == CONSTRAINT_WORKSPACE_SIZE;
+		bool mem = c->kind == COND_MEMORY_LIMIT, ws = c->kind == COND_WORKSPACE_SIZE;
 		for (int field = 0; field < 3; field++) {
 			if (limits[field] < 0 || (field < 2 ? !mem : !ws))
 				continue;
@@ -362,7 +363,7 @@ static void check_memory(fd_diagnosis *dg, const fd_diagnose_input *in, const me
 			row->field = field_names[field];
 			row->limit = limits[field];
 		}
-		if (c->kind == CONSTRAINT_WORKSPACE_SIZE && c->spill_to_l2 && c->max_workspace >= 0) {
+		if (c->kind == COND_WORKSPACE_SIZE && c->spill_to_l2 && c->max_workspace >= 0) {
 			char lb[32];
 			add_row(dg, "memory", ri, DG_INFO, "max_workspace %s with spill_to_l2: a larger workspace spills to L2 "
 			        "(FD-WN03) instead of stopping the fusion", bytes(lb, sizeof lb, c->max_workspace));

@@ -49,20 +49,9 @@ bool explain_event_path(const fd_match_result *r, uint32_t idx, char *buf, size_
 	case EV_ESCAPE:
 		snprintf(buf, size, "match.subgraph.allow_intermediate_outputs");
 		break;
-	case EV_CONSTRAINT: {
-		if (e->sub < 0 || e->sub >= rule->n_constraints)
-			break;
-		const fd_constraint *k = &rule->constraints[e->sub];
-		static const char *const field[CONSTRAINT_KIND_COUNT] = {
-			[CONSTRAINT_DTYPE_MATCH] = "allowed_dtypes", [CONSTRAINT_WORKSPACE_SIZE] = "max_workspace",
-			[CONSTRAINT_CHANNEL_DIVISIBILITY] = "divisor",
-		};
-		const char *fd = k->kind == CONSTRAINT_MEMORY_LIMIT ? (e->op == 0 ? "max_intermediate_size" : "max_output_size")
-		               : k->kind > 0 && k->kind < CONSTRAINT_KIND_COUNT ? field[k->kind] : NULL;
-		if (fd && k->type)
-			snprintf(buf, size, "constraints.%s.%s", k->type, fd);
+	case EV_CONSTRAINT:
+		explain_constraint_path(r, e, buf, size);
 		break;
-	}
 	case EV_RULE:
 		snprintf(buf, size, e->status == ST_FAIL ? "enabled" : "priority");
 		break;

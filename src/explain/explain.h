@@ -164,6 +164,11 @@ bool explain_condition_key(const fd_match_result *r, const fd_rule_op *op, const
  * "constraints.memory_limit.max_output_size", "priority"; false (buf "")
  * when the event names no single value (event_path.c). */
 bool explain_event_path(const fd_match_result *r, uint32_t idx, char *buf, size_t size);
+/* The what-if path of the rule value a CONSTRAINT event's check was decided
+ * by ("constraints.memory_limit.max_output_size", the type as written);
+ * false (buf "") when it names none: a shape_constraint, an unknown type,
+ * another event (constraint_path.c). */
+bool explain_constraint_path(const fd_match_result *r, const fd_event *ev, char *buf, size_t size);
 /* ---- rounds (rounds_report.c, why_rounds.c) -----------------------------------
  * A run of one round (one pass, no pass file) reads as the functions above
  * write it; the JSON keys gain "round" (fusions, rejections, attempts) and

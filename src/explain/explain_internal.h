@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "explain/explain.h"
 #include "match/conditions.h"
+#include "match/cond_constraint.h"
 
 /* What the writers of a big run keep from one event to the next within a
  * piece (each piece its own: pieces are written on several threads): the
@@ -40,25 +41,11 @@ typedef struct describe_op {
 	char text[96];                 /* fd_event_text.check's size */
 } describe_op;
 
-/* An unbound memory_limit's words, by what they depend on: the tensor's
- * dtype and dims (equal formulas are one interned expression) and the
- * limit. Exports with a symbolic batch ask it for every rejected block. */
-#define DESCRIBE_SIZES 16
-#define DESCRIBE_SIZE_RANK 8
-typedef struct describe_size {
-	int32_t rank;                  /* -1: empty */
-	int32_t dtype;
-	int64_t limit;
-	fd_dim dims[DESCRIBE_SIZE_RANK];
-	char formula[160], tail[96];
-} describe_size;
-
 typedef struct describe_cache {
 	describe_label labels[DESCRIBE_LABELS];
 	describe_op ops[DESCRIBE_OPS];
 	describe_pos wheres[DESCRIBE_WHERES];
-	describe_size sizes[DESCRIBE_SIZES];
-	unsigned next_size;            /* the entry a new size replaces */
+	cond_size_cache sizes;         /* an unbound memory_limit's words (match/cond_constraint.h) */
 } describe_cache;
 
 void describe_cache_init(describe_cache *dc);
@@ -91,6 +78,11 @@ void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, s
  * *kind the condition. false for any other event (trace_report.c). */
 bool explain_op_condition(const fd_match_result *r, const fd_event *ev, fd_cond_check *c, fd_cond_facts *f,
                           fd_cond_kind *kind);
+/* constraint_path.c: the facts of CONSTRAINT event ev, its constraint's
+ * check asked with the recorded event (sizes: a writer's cache, or NULL)
+ * into c and facts; false when ev names no constraint of its rule. */
+bool constraint_facts(const fd_match_result *r, const fd_event *ev, cond_size_cache *sizes, fd_cond_check *c,
+                      fd_cond_facts *facts);
 
 /* condition_text.c */
 /* "op2 Relu", or for a type list the type the unit matched ("op2 Sigmoid"),

@@ -12,7 +12,6 @@
 #include "match/param_value.h"
 #include "explain/explain.h"
 #include "explain/explain_internal.h"
-#include "base/units.h"
 #include "base/text.h"
 #include "base/strbuf.h"
 
@@ -46,9 +45,7 @@ void describe_cache_init(describe_cache *dc)
 		dc->wheres[i].file = NULL;
 	for (size_t i = 0; i < DESCRIBE_OPS; i++)
 		dc->ops[i].op = NULL;
-	for (size_t i = 0; i < DESCRIBE_SIZES; i++)
-		dc->sizes[i].rank = -1;
-	dc->next_size = 0;
+	cond_size_cache_init(&dc->sizes);
 }
 
 const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
@@ -130,16 +127,6 @@ static const fd_rule_pattern *event_pattern(const fd_rule *r, int branch)
 const char *tensor_name(const fd_graph *g, int64_t t)
 {
 	return t >= 0 && t < g->n_tensors ? g->tensors[t].name : "-";
-}
-
-static void bytes_text(int64_t b, char *buf, size_t size)
-{
-	const char *unit;
-	double v = bytes_in_unit(b, 4, &unit);
-	if (v == (double)b)
-		put(buf, size, "%lld B", (long long)b);
-	else
-		put(buf, size, "%.1f %s (%lld)", v, unit, (long long)b);
 }
 
 /* "graph input", "constant", "activation from X (Conv)" */
@@ -324,199 +311,20 @@ static void describe_source(const fd_match_result *r, describe_cache *dc, const 
 	describe_input_source(r, ev, op, o);
 }
 
-/* "unknown: depends on batch, samples" from the unbound symbols of tensors ts. */
-static void unbound_reason(const fd_graph *g, const int64_t *ts, int n, const char *tail, fd_event_text *o)
-{
-	const char *names[8];
-	int k = 0;
-	for (int i = 0; i < n; i++) {
-		if (ts[i] < 0 || ts[i] >= g->n_tensors)
-			continue;
-		const char *got[8];
-		int m = tensor_unbound_symbols(&g->tensors[ts[i]], got, 8);
-		for (int j = 0; j < m && j < 8 && k < 8; j++) {
-			bool seen = false;
-			for (int q = 0; q < k; q++)
-				seen |= names[q] == got[j];
-			if (!seen)
-				names[k++] = got[j];
-		}
-	}
-	size_t at = text_append(o->reason, sizeof o->reason, 0, "unknown: depends on ", "");
-	for (int i = 0; i < k && at < sizeof o->reason; i++)
-		at = text_append(o->reason, sizeof o->reason, at, i ? ", " : "", names[i]);
-	if (!k && at < sizeof o->reason)
-		at = text_append(o->reason, sizeof o->reason, at, "dims nobody bound", "");
-	if (at < sizeof o->reason)
-		text_append(o->reason, sizeof o->reason, at, tail, "");
-}
-
-/* memory_limit on a size that is a formula: the formula, the tensor, and
- * the largest binding the limit allows when one symbol decides. */
-/* t's size as a formula and the tail saying the largest binding within
- * limit, into f and tail (as large as describe_size's). */
-static void size_words(const fd_tensor *t, int64_t limit, char *f, char *tail)
-{
-	char num[24];
-	strcpy(f, "size unknown");
-	strcpy(tail, " (bind with --dim or --input-shape)");
-	fd_sint b = t ? tensor_bytes_sym(t) : sint_unknown();
-	if (!b.e)
-		return;
-	dexpr_format_bytes(b.e, f, sizeof ((describe_size *)0)->formula);
-	const char *sym[1];
-	int64_t v;
-	if (dexpr_largest_within(b.e, limit, &v) && dexpr_symbols(b.e, true, sym, 1) == 1) {
-		size_t size = sizeof ((describe_size *)0)->tail;
-		size_t at = text_append(tail, size, 0, "; within the limit for ", sym[0]);
-		if (at < size)
-			text_append(tail, size, at, " <= ", text_decimal(v, num));
-	}
-}
-
-/* size_words through the cache (dc NULL, or a rank too large to keep: none). */
-static const describe_size *cached_size_words(describe_cache *dc, const fd_tensor *t, int64_t limit,
-                                              describe_size *own)
-{
-	bool keep = dc && t && t->shape.rank >= 0 && t->shape.rank <= DESCRIBE_SIZE_RANK;
-	if (keep)
-		for (size_t i = 0; i < DESCRIBE_SIZES; i++) {
-			const describe_size *z = &dc->sizes[i];
-			if (z->rank == t->shape.rank && z->dtype == t->dtype && z->limit == limit &&
-			    !memcmp(z->dims, t->shape.dims, (size_t)z->rank * sizeof *z->dims))
-				return z;
-		}
-	describe_size *z = keep ? &dc->sizes[dc->next_size++ % DESCRIBE_SIZES] : own;
-	size_words(t, limit, z->formula, z->tail);
-	if (keep) {
-		z->rank = t->shape.rank;
-		z->dtype = t->dtype;
-		z->limit = limit;
-		memcpy(z->dims, t->shape.dims, (size_t)z->rank * sizeof *z->dims);
-	}
-	return z;
-}
-
-static void unbound_memory(describe_cache *dc, const fd_graph *g, const fd_event *ev, fd_event_text *o)
-{
-	const fd_tensor *t = ev->other >= 0 ? &g->tensors[ev->other] : NULL;
-	describe_size own;
-	const describe_size *z = cached_size_words(dc, t, ev->b, &own);
-	put_parts(o->actual, sizeof o->actual, 3, z->formula, " ", t ? t->name : "");
-	int64_t t1 = ev->other;
-	unbound_reason(g, &t1, 1, z->tail, o);
-}
-
+/* The words of a constraint's check, from its facts (the check decided). */
 static void describe_constraint(const fd_match_result *r, describe_cache *dc, const fd_event *ev, fd_event_text *o)
 {
-	const fd_rule *rule = &r->rules->rules[ev->rule];
-	const fd_constraint *c = &rule->constraints[ev->sub];
-	const fd_graph *g = r->ctx->graphs[ev->graph].g;
-	char a[64], b[64], num[24];
-	put_parts(o->check, sizeof o->check, 2, "constraint ", c->type ? c->type : constraint_kind_name(c->kind));
-	o->where = yval_pos(c->where);
-	if (ev->reason == REASON_WN01_UNKNOWN_CONSTRAINT) {
-		put(o->reason, sizeof o->reason, "unknown constraint type, ignored");
+	fd_cond_check c;
+	fd_cond_facts facts;
+	if (!constraint_facts(r, ev, dc ? &dc->sizes : NULL, &c, &facts))
 		return;
-	}
-	switch (c->kind) {
-	case CONSTRAINT_DTYPE_MATCH: {
-		size_t at = text_append(o->expected, sizeof o->expected, 0, "one of [", "");
-		for (int i = 0; i < c->n_allowed_dtypes && at < sizeof o->expected; i++)
-			at = text_append(o->expected, sizeof o->expected, at, i ? ", " : "", dtype_name(c->allowed_dtypes[i]));
-		if (at < sizeof o->expected)
-			text_append(o->expected, sizeof o->expected, at, "]", "");
-		if (ev->other >= 0)
-			put(o->actual, sizeof o->actual, "%s is %s", tensor_name(g, ev->other), dtype_name((int32_t)ev->a));
-		else
-			put_parts(o->actual, sizeof o->actual, 2, text_decimal(ev->a, num), " tensors checked");
-		break;
-	}
-	case CONSTRAINT_SHAPE:
-		put(o->expected, sizeof o->expected, "elementwise inputs broadcast");
-		if (ev->reason == REASON_CF06_UNBOUND) {
-			char s1[64], s2[64];
-			shape_format(&g->tensors[ev->a].shape, s1, sizeof s1);
-			shape_format(&g->tensors[ev->b].shape, s2, sizeof s2);
-			put(o->actual, sizeof o->actual, "%s %s vs %s %s at %s", tensor_name(g, ev->a), s1,
-			    tensor_name(g, ev->b), s2, g->nodes[ev->unit].name);
-			int64_t both[2] = { ev->a, ev->b };
-			unbound_reason(g, both, 2, "", o);
-		} else if (ev->status == ST_FAIL) {
-			char s1[64], s2[64];
-			shape_format(&g->tensors[ev->a].shape, s1, sizeof s1);
-			shape_format(&g->tensors[ev->b].shape, s2, sizeof s2);
-			put(o->actual, sizeof o->actual, "%s %s vs %s %s at %s", tensor_name(g, ev->a), s1,
-			    tensor_name(g, ev->b), s2, g->nodes[ev->unit].name);
-		} else if (ev->status == ST_WARN) {
-			put(o->actual, sizeof o->actual, "shape unknown at %s", g->nodes[ev->unit].name);
-		} else {
-			put(o->actual, sizeof o->actual, "%lld input pairs broadcast", (long long)ev->a);
-		}
-		break;
-	case CONSTRAINT_MEMORY_LIMIT:
-		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check),
-		    ev->op == 0 ? " max_intermediate_size" : " max_output_size");
-		bytes_text(ev->b, b, sizeof b);
-		put(o->expected, sizeof o->expected, "<= %s", b);
-		if (ev->reason == REASON_CF06_UNBOUND)
-			unbound_memory(dc, g, ev, o);
-		else if (ev->a < 0)
-			put(o->actual, sizeof o->actual, "%s size unknown", tensor_name(g, ev->other));
-		else {
-			bytes_text(ev->a, a, sizeof a);
-			put(o->actual, sizeof o->actual, "%s%s%s", a, ev->other >= 0 ? " " : "",
-			    ev->other >= 0 ? tensor_name(g, ev->other) : "");
-		}
-		break;
-	case CONSTRAINT_WORKSPACE_SIZE:
-		bytes_text(ev->a, a, sizeof a);
-		if (ev->b >= 0) {
-			bytes_text(ev->b, b, sizeof b);
-			put(o->expected, sizeof o->expected, "<= %s", b);
-		}
-		put(o->actual, sizeof o->actual, "%s%s", a, ev->status == ST_WARN && ev->reason == REASON_WN02_UNDECIDED
-		    ? " (some unknown)" : "");
-		if (ev->reason == REASON_WN03_SPILL)
-			put(o->reason, sizeof o->reason, "over max_workspace, spills to L2 (spill_to_l2: true)");
-		if (ev->reason == REASON_CF06_UNBOUND) {
-			const fd_node *wn = &g->nodes[ev->unit];
-			int64_t ts[16];
-			int n = 0;
-			for (int q = 0; q < wn->n_inputs && n < 16; q++)
-				ts[n++] = wn->inputs[q];
-			for (int q = 0; q < wn->n_outputs && n < 16; q++)
-				ts[n++] = wn->outputs[q];
-			put(o->actual, sizeof o->actual, "%s workspace unknown", wn->name);
-			unbound_reason(g, ts, n, "", o);
-		}
-		break;
-	case CONSTRAINT_CHANNEL_DIVISIBILITY:
-		put(o->expected, sizeof o->expected, "dim %d divisible by %lld", c->channel_dim, (long long)ev->b);
-		if (ev->reason == REASON_CF06_UNBOUND) {
-			const fd_shape *sh = &g->tensors[ev->other].shape;
-			int d = c->channel_dim < 0 ? c->channel_dim + sh->rank : c->channel_dim;
-			char dt[96];
-			dim_format(d >= 0 && d < sh->rank ? sh->dims[d] : dim_unknown(), dt, sizeof dt);
-			put(o->actual, sizeof o->actual, "%s (%s)", dt, tensor_name(g, ev->other));
-			int64_t t1 = ev->other;
-			unbound_reason(g, &t1, 1, "", o);
-		} else if (ev->a < 0)
-			put(o->actual, sizeof o->actual, "%s dim unknown", tensor_name(g, ev->other));
-		else if (ev->other >= 0)
-			put(o->actual, sizeof o->actual, "%lld (%s)", (long long)ev->a, tensor_name(g, ev->other));
-		else
-			put(o->actual, sizeof o->actual, "%lld", (long long)ev->a);
-		break;
-	default:
-		break;
-	}
-	if (!o->reason[0]) {
-		if (ev->status == ST_WARN)
-			put(o->reason, sizeof o->reason, "cannot be measured here, passed undecided");
-		else if (ev->status == ST_FAIL)
-			put(o->reason, sizeof o->reason, "%s", reason_get(ev->reason)->summary);
-	}
+	cond_constraint_label(&c, o->check, sizeof o->check);
+	o->where = yval_pos(c.constraint->where);
+	text_cut(o->expected, sizeof o->expected, facts.expected);
+	text_cut(o->actual, sizeof o->actual, facts.actual);
+	text_cut(o->reason, sizeof o->reason, facts.reason_text);
+	if (!o->reason[0] && ev->status == ST_FAIL)
+		put(o->reason, sizeof o->reason, "%s", reason_get(ev->reason)->summary);
 }
 
 /* ---- checks another candidate made good ------------------------------------ */

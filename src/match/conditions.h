@@ -145,6 +145,7 @@ typedef struct fd_cond_facts {
 
 struct match_run_state;
 struct fd_event;
+struct cond_size_cache;
 
 /* A condition being checked: in a run (run set: the matcher's state) or to
  * explain an event (ev set: the recorded event, run NULL). */
@@ -176,6 +177,7 @@ typedef struct fd_cond_check {
 	                            * inputs given; OUTPUTS: the consumers and a graph output or FD_NONE) */
 	struct match_run_state *run;
 	const struct fd_event *ev;
+	struct cond_size_cache *sizes;  /* explaining: a writer's cache of a constraint's size words, or NULL */
 } fd_cond_check;
 
 #define FD_COND_DECLARE(id, scope, key, event, reason, fn) \

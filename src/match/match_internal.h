@@ -9,7 +9,7 @@
  *   match_checks.c      an op's outputs and where conditions (their checks are
  *                       cond_outputs.c's, cond_where.c's), the position: fixed
  *                       diagnosis (off the hot path)
- *   match_constraints.c the five constraint kinds, measured on the cover
+ *   match_constraints.c the constraints on the cover, by their cond_*.c entries
  *   match_operand.c     operand conditions, and the dims they read
  *   cond_*.c            a condition of the language each (conditions.h): the
  *                       type, params, inputs, outputs, where checks of an op

@@ -144,31 +144,14 @@ typedef struct fd_rewrite_input {
 	const fd_yval *where;
 } fd_rewrite_input;
 
-/* The constraint types: X(id, type name). CONSTRAINT_UNKNOWN (before the
- * list): a type the format does not know (check warns, the matcher passes
- * it with FD-WN01). */
-#define FD_CONSTRAINT_KINDS(X) \
-	X(DTYPE_MATCH,          "dtype_match") \
-	X(SHAPE,                "shape_constraint") \
-	X(MEMORY_LIMIT,         "memory_limit") \
-	X(WORKSPACE_SIZE,       "workspace_size") \
-	X(CHANNEL_DIVISIBILITY, "channel_divisibility")
-
-typedef enum fd_constraint_kind {
-	CONSTRAINT_UNKNOWN = 0,
-#define FD_CONSTRAINT_KIND_ENUM(id, name) CONSTRAINT_##id,
-	FD_CONSTRAINT_KINDS(FD_CONSTRAINT_KIND_ENUM)
-#undef FD_CONSTRAINT_KIND_ENUM
-	CONSTRAINT_KIND_COUNT
-} fd_constraint_kind;
-
 /* A list's names, ", "-joined, as one constant string:
- * FD_NAMES(FD_CONSTRAINT_KINDS) is "dtype_match, shape_constraint, …". */
+ * FD_NAMES(FD_SOURCE_TYPES) is "const_or_param, const, param, …". */
 #define FD_COMMA_NAME(id, name) ", " name
 #define FD_NAMES(list) (&(list(FD_COMMA_NAME))[2])
 
 typedef struct fd_constraint {
-	fd_constraint_kind kind;
+	int kind;                  /* its condition (match/conditions.h: fd_cond_kind of scope
+	                            * CONSTRAINT), COND_COUNT for a type the format does not know */
 	const char *type;          /* as written */
 	const char *description;
 	const fd_yval *where;

@@ -26,6 +26,11 @@
 #include <string.h>
 #include <strings.h>
 #include "base/nearest.h"
+#include "match/cond_constraint.h"
+/* the schema's ERR and WARN (rules/schema.h, through the conditions): the
+ * lint has its own (rule_check_internal.h) */
+#undef ERR
+#undef WARN
 #include "rules/optable.h"
 #include "ruleset/rule_check_internal.h"
 #include "ruleset/ruleset.h"
@@ -406,22 +411,22 @@ static int most_ops(const fd_rule *r)
 
 static void check_constraints(checker *c, const fd_rule *r)
 {
-	static const char *const known = FD_NAMES(FD_CONSTRAINT_KINDS);
+	static const char *const known = COND_CONSTRAINT_NAMES;
 	int n_ops = most_ops(r);
 	for (int i = 0; i < r->n_constraints; i++) {
 		const fd_constraint *k = &r->constraints[i];
 		const fd_yval *w = k->where;
 		switch (k->kind) {
-		case CONSTRAINT_UNKNOWN:
+		case COND_COUNT:
 			WARN(c, yval_get(w, "type"), "constraints[%d].type: unknown constraint type '%s' (known: %s)", i, k->type,
 			     known);
 			break;
-		case CONSTRAINT_DTYPE_MATCH:
+		case COND_DTYPE_MATCH:
 			if (k->n_allowed_dtypes == 0)
 				ERR(c, yval_get(w, "allowed_dtypes"), "constraints[%d].allowed_dtypes: empty list; the constraint can "
 				    "never pass", i);
 			break;
-		case CONSTRAINT_MEMORY_LIMIT:
+		case COND_MEMORY_LIMIT:
 			if (k->max_intermediate_size < 0 && k->max_output_size < 0)
 				WARN(c, w, "constraints[%d]: memory_limit sets neither max_intermediate_size nor max_output_size", i);
 			if (k->max_intermediate_size == 0 && n_ops >= 2)
@@ -431,7 +436,7 @@ static void check_constraints(checker *c, const fd_rule *r)
 				ERR(c, yval_get(w, "max_output_size"), "constraints[%d].max_output_size: 0 can never pass: every "
 				    "match has an output", i);
 			break;
-		case CONSTRAINT_CHANNEL_DIVISIBILITY: {
+		case COND_CHANNEL_DIVISIBILITY: {
 			/* the output rank, when a Conv fixes it and rank-keeping ops follow */
 			const fd_rule_pattern *pat = &r->match;
 			int rank = -1;

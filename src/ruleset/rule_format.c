@@ -1,7 +1,8 @@
 /* rule_format.c — the rule format's fields (rule_format.h) and the names of
- * its source types and constraint types (rules.h): the tables, and the
- * lookups over them. The order of the fields is the format's: it is the
- * order of the keys a message lists as known. */
+ * its source types (rules.h): the tables, and the lookups over them. The
+ * order of the fields is the format's: it is the order of the keys a
+ * message lists as known. (A constraint type's name is its condition's
+ * key, match/conditions.h.) */
 #include "ruleset/rule_format.h"
 #include <assert.h>
 #include <stdio.h>
@@ -90,35 +91,6 @@ static_assert(countof(type_words) == FT_COUNT, "words for every field type");
 const char *field_type_words(fd_field_type t)
 {
 	return t < FT_COUNT ? type_words[t] : "";
-}
-
-/* ---- names ----------------------------------------------------------------- */
-
-static const char *const constraint_kind_names[] = {
-	[CONSTRAINT_UNKNOWN] = "unknown",
-#define NAME(id, name) [CONSTRAINT_##id] = name,
-	FD_CONSTRAINT_KINDS(NAME)
-#undef NAME
-};
-static_assert(countof(constraint_kind_names) == CONSTRAINT_KIND_COUNT, "a name for every constraint type");
-
-/* The index of name s in names[1..n), else 0 (unset, unknown). */
-static int name_index(const char *const *names, int n, const char *s)
-{
-	for (int i = 1; s && i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return 0;
-}
-
-const char *constraint_kind_name(fd_constraint_kind k)
-{
-	return k >= 0 && k < CONSTRAINT_KIND_COUNT ? constraint_kind_names[k] : "unknown";
-}
-
-fd_constraint_kind constraint_kind_from_name(const char *s)
-{
-	return (fd_constraint_kind)name_index(constraint_kind_names, CONSTRAINT_KIND_COUNT, s);
 }
 
 /* ---- lookups ------------------------------------------------------------- */

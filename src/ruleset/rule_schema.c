@@ -22,6 +22,7 @@
 #include "ruleset/rule_format.h"
 #include "ruleset/ruleset.h"
 #include "ruleset/rule_schema_internal.h"
+#include "match/cond_constraint.h"
 #include "match/conditions.h"
 
 void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const char *path, const char *section)
@@ -349,11 +350,16 @@ static void parse_rewrite(fd_schema *s, fd_rule *r, const fd_yval *v)
 
 /* ---- constraints ------------------------------------------------------------ */
 
+/* The generic part (type, description, the keys no constraint has, the
+ * fields of another type), then the type's own fields by its entry of the
+ * condition list. An unknown type reads nothing more: the lint warns and
+ * the matcher passes it with FD-WN01. */
 static void parse_constraint(fd_schema *s, fd_constraint *c, const fd_yval *v, const char *path)
 {
 	char p[256];
 	memset(c, 0, sizeof *c);
 	c->where = v;
+	c->kind = COND_COUNT;
 	c->max_intermediate_size = c->max_output_size = c->max_workspace = -1;
 	c->channel_dim = 1;
 	const fd_yval *t = yval_get(v, "type");
@@ -364,13 +370,13 @@ static void parse_constraint(fd_schema *s, fd_constraint *c, const fd_yval *v, c
 	snprintf(p, sizeof p, "%.200s.type", path);
 	if (!schema_str(s, t, p, &c->type))
 		return;
-	c->kind = constraint_kind_from_name(c->type);
+	c->kind = cond_by_key(SCOPE_CONSTRAINT, c->type);
 	rule_schema_unknown_keys(s, v, path, "constraints.#");
-	for (size_t i = 0; i < v->n && c->kind != CONSTRAINT_UNKNOWN; i++) {
+	for (size_t i = 0; i < v->n && c->kind != COND_COUNT; i++) {
 		/* a field of another constraint type (the first of equal keys) */
 		const char *k = v->keys[i]->text ? v->keys[i]->text : "";
 		const fd_field *fd = rule_field_key("constraints.#", k);
-		if (fd && fd->kind != COND_COUNT && fd->kind != (int)cond_by_key(SCOPE_CONSTRAINT, c->type) && yval_key(v, k) == v->keys[i])
+		if (fd && fd->kind != COND_COUNT && fd->kind != c->kind && yval_key(v, k) == v->keys[i])
 			WARN(s, v->keys[i], "%s: '%s' has no meaning for a %s constraint", path, k, c->type);
 	}
 	const fd_yval *f;
@@ -378,55 +384,14 @@ static void parse_constraint(fd_schema *s, fd_constraint *c, const fd_yval *v, c
 		snprintf(p, sizeof p, "%.200s.description", path);
 		schema_str(s, f, p, &c->description);
 	}
-	if ((f = yval_get(v, "allowed_dtypes"))) {
-		snprintf(p, sizeof p, "%.200s.allowed_dtypes", path);
-		if (schema_kind(s, f, YV_SEQ, p)) {
-			c->allowed_dtypes = arena_array(&s->rs->arena, f->n ? f->n : 1, sizeof *c->allowed_dtypes);
-			for (size_t i = 0; i < f->n; i++) {
-				const char *name;
-				char q[320];
-				snprintf(q, sizeof q, "%.200s[%zu]", p, i);
-				if (!schema_str(s, f->items[i], q, &name))
-					continue;
-				int32_t dt = dtype_from_name(name);
-				if (dt < 0 || dt == DT_UNDEFINED)
-					ERR(s, f->items[i], "%s: unknown dtype '%s' (known: float32, float16, bfloat16, float64, int8, "
-					    "uint8, int16, int32, int64, bool, …)", q, name);
-				else
-					c->allowed_dtypes[c->n_allowed_dtypes++] = dt;
-			}
-		}
-	} else if (c->kind == CONSTRAINT_DTYPE_MATCH) {
-		ERR(s, v, "%s: dtype_match needs 'allowed_dtypes'", path);
-	}
-	static const struct { const char *key; size_t off; } sizes[] = {
-		{ "max_intermediate_size", offsetof(fd_constraint, max_intermediate_size) },
-		{ "max_output_size", offsetof(fd_constraint, max_output_size) },
-		{ "max_workspace", offsetof(fd_constraint, max_workspace) },
-	};
-	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
-		if ((f = yval_get(v, sizes[i].key))) {
-			snprintf(p, sizeof p, "%.200s.%s", path, sizes[i].key);
-			int64_t x;
-			if (schema_bytes(s, f, p, &x))
-				*(int64_t *)((char *)c + sizes[i].off) = x;
-		}
-	if (c->kind == CONSTRAINT_WORKSPACE_SIZE && !yval_get(v, "max_workspace"))
-		ERR(s, v, "%s: workspace_size needs 'max_workspace'", path);
-	if ((f = yval_get(v, "spill_to_l2"))) {
-		snprintf(p, sizeof p, "%.200s.spill_to_l2", path);
-		schema_bool(s, f, p, &c->spill_to_l2);
-	}
-	if ((f = yval_get(v, "channel_dim"))) {
-		snprintf(p, sizeof p, "%.200s.channel_dim", path);
-		if (!schema_small_int(s, f, p, 0, &c->channel_dim))
-			c->channel_dim = 1;
-	}
-	if ((f = yval_get(v, "divisor"))) {
-		snprintf(p, sizeof p, "%.200s.divisor", path);
-		schema_int(s, f, p, 1, &c->divisor);
-	} else if (c->kind == CONSTRAINT_CHANNEL_DIVISIBILITY) {
-		ERR(s, v, "%s: channel_divisibility needs 'divisor'", path);
+	fd_cond_site at = { .constraint = c, .map = v };
+	switch (c->kind) {
+#define PARSE_CONSTRAINT(id, scope, key, event, reason, fn) \
+	COND_IF_CONSTRAINT(scope, case COND_##id: fn##_parse(s, &at, v, path); break;)
+	FD_CONDITIONS(PARSE_CONSTRAINT)
+#undef PARSE_CONSTRAINT
+	default:
+		break;
 	}
 }
 

@@ -78,9 +78,4 @@ const char *ruleset_default_path(const char **origin);
 /* The message for "no rules given and none found". */
 #define RULESET_NONE_MESSAGE "no rules: give -r RULES, set GRAPH_AUTOFUSION_RULES_DIR, or install the shipped rules (make install)"
 
-/* The names (rule_format.c). */
-const char *constraint_kind_name(fd_constraint_kind k);
-fd_constraint_kind constraint_kind_from_name(const char *s);
-
-
 #endif

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "rules/optable.h"
+#include "match/conditions.h"
 #include "ruleset/ruleset.h"
 
 static char *format_first(const fd_diags *d, fd_severity sev, char *buf, size_t size)
@@ -86,7 +87,7 @@ static void test_cann_rules(void **state)
 	assert_int_equal(cas->n_chunk_size, 4);
 	assert_int_equal(cas->chunk_size[1], 512);
 	assert_int_equal(cas->n_constraints, 5);
-	assert_int_equal(cas->constraints[2].kind, CONSTRAINT_MEMORY_LIMIT);
+	assert_int_equal(cas->constraints[2].kind, COND_MEMORY_LIMIT);
 	assert_int_equal(cas->constraints[2].max_intermediate_size, 33554432);
 	assert_int_equal(cas->constraints[3].max_workspace, 67108864);
 	assert_true(cas->constraints[3].spill_to_l2);

@@ -1,0 +1,41 @@
+/* constraint_path.c — a CONSTRAINT event's facts: its constraint's check
+ * asked with the recorded event (match/cond_constraint.h), which the
+ * trace's words (trace_report.c) and the TUI's edit (explain_constraint_path:
+ * the what-if path of the value that decided) read instead of deciding
+ * again. */
+#include <string.h>
+#include "explain/explain.h"
+#include "explain/explain_internal.h"
+
+bool constraint_facts(const fd_match_result *r, const fd_event *ev, cond_size_cache *sizes, fd_cond_check *c,
+                      fd_cond_facts *facts)
+{
+	if (ev->kind != EV_CONSTRAINT || ev->rule < 0 || ev->rule >= r->rules->n_rules || ev->graph < 0 ||
+	    ev->graph >= r->ctx->n_graphs)
+		return false;
+	const fd_rule *rule = &r->rules->rules[ev->rule];
+	if (ev->sub < 0 || ev->sub >= rule->n_constraints)
+		return false;
+	const fd_graph_index *ix = &r->ctx->graphs[ev->graph];
+	*c = (fd_cond_check){
+		.ctx = r->ctx, .graph = ev->graph, .g = ix->g, .ix = ix, .rule = rule,
+		.constraint = &rule->constraints[ev->sub], .constraint_index = ev->sub, .ev = ev, .sizes = sizes,
+	};
+	cond_constraint_check(c, facts);
+	return true;
+}
+
+bool explain_constraint_path(const fd_match_result *r, const fd_event *ev, char *buf, size_t size)
+{
+	fd_cond_check c;
+	fd_cond_facts facts;
+	if (size)
+		buf[0] = '\0';
+	if (!constraint_facts(r, ev, NULL, &c, &facts) || !facts.path[0])
+		return false;
+	size_t n = strlen(facts.path);
+	if (n >= size)   /* a path cut would name another value */
+		return false;
+	memcpy(buf, facts.path, n + 1);
+	return true;
+}
