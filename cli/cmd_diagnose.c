@@ -34,7 +34,7 @@ static int finish(const cli_options *o, fd_diagnosis *dg, const fd_ruleset *rs, 
 		rc = report(o, dg, rs);
 	else
 		rc = EXIT_BAD_INPUT;
-	diagnosis_release(dg);
+	diagnose_release(dg);
 	return rc;
 }
 
@@ -49,7 +49,7 @@ int cmd_diagnose(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	fd_diagnosis dg;
-	diagnosis_init(&dg);
+	diagnose_init(&dg);
 	fd_diags d;
 	diags_init(&d);
 	fd_diagnose_input in = { .cache_dir = o.cache_dir, .now = (int64_t)time(NULL) };
@@ -78,7 +78,7 @@ int cmd_diagnose(int argc, char **argv)
 	fd_session s;
 	if (cli_open_session(&so, &s, true) < 0) {
 		diags_release(&d);
-		diagnosis_release(&dg);
+		diagnose_release(&dg);
 		return EXIT_BAD_INPUT;
 	}
 	in.rules = session_rules(&s);

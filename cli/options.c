@@ -278,7 +278,7 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_NEAR: o->near_misses = true; break;
 	case OPT_NOCANON: o->no_canonicalize = true; break;
 	case OPT_INITS:
-		if (!(o->initializers = init_policy_from_name(v)))
+		if (!(o->initializers = ruleset_init_policy_from_name(v)))
 			return cli_usage_error(usage, "--initializers wants onnx or constant, not '%s'", v);
 		break;
 	case OPT_CONSTANTS: o->constants = true; break;

@@ -16,7 +16,7 @@ void tui_compare_open(tui *t, const char *path)
 	fd_diags d;
 	diags_init(&d);
 	size_t size;
-	char *text = file_read_all(path, &size, &d);
+	char *text = input_file_read_all(path, &size, &d);
 	size_t k = 0;
 	while (text && k < size && strchr(" \t\r\n", text[k]))
 		k++;

@@ -187,7 +187,7 @@ int file_replace(const char *path, const void *data, size_t size, fd_diags *d)
 		size_t old_size = 0;
 		fd_diags rd;
 		diags_init(&rd);
-		char *old = file_read_all(target, &old_size, &rd);
+		char *old = input_file_read_all(target, &old_size, &rd);
 		diags_release(&rd);
 		rc = rewrite_in_place(path, fd, data, size, old, old_size, d);
 		if (close(fd) < 0 && rc == 0) {
@@ -284,10 +284,3 @@ int file_backup_once(const char *of, const char *backup, const void *data, size_
 	return rc;
 }
 
-int atomic_write_once(const char *path, const void *data, size_t size, int mode, fd_diags *d)
-{
-	struct stat st;
-	if (lstat(path, &st) == 0)
-		return 0;
-	return atomic_write(path, data, size, mode, d);
-}

@@ -19,13 +19,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/diag.h"
-#include "base/input_file.h"   /* file_read_all, for the files read before a rewrite */
+#include "base/input_file.h"   /* input_file_read_all, for the files read before a rewrite */
 
 /* mode < 0: keep FILE's mode when it exists, else 0644 (less the umask). */
 int atomic_write(const char *path, const void *data, size_t size, int mode, fd_diags *d);
 /* Creates path with data only when it does not exist yet; 0 when written or
  * already there. */
-int atomic_write_once(const char *path, const void *data, size_t size, int mode, fd_diags *d);
 /* See above. */
 int file_replace(const char *path, const void *data, size_t size, fd_diags *d);
 int file_write_output(const char *path, const void *data, size_t size, fd_diags *d);

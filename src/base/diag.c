@@ -79,7 +79,7 @@ void diag_warning(fd_diags *d, fd_srcpos pos, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *severity_name(fd_severity sev)
+static const char *severity_name(fd_severity sev)
 {
 	static const char *const names[] = { "error", "warning", "note" };
 	return names[sev];

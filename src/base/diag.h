@@ -36,7 +36,6 @@ void diag_error(fd_diags *d, fd_srcpos pos, const char *fmt, ...) __attribute__(
 void diag_warning(fd_diags *d, fd_srcpos pos, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "file:line:col: error: message" (parts without a value are left out). Returns buf. */
 char *diag_format(const fd_diag *diag, char *buf, size_t size);
-const char *severity_name(fd_severity sev);
 fd_srcpos srcpos_file(const char *file); /* a position naming only a file */
 
 #endif

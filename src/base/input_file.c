@@ -142,7 +142,7 @@ char *input_read(const char *path, const fd_input_limit *lim, size_t *size, fd_d
 	return buf;
 }
 
-char *file_read_all(const char *path, size_t *size, fd_diags *d)
+char *input_file_read_all(const char *path, size_t *size, fd_diags *d)
 {
 	return input_read(path, &INPUT_LIMIT_DEFAULT, size, d);
 }

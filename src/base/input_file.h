@@ -26,7 +26,7 @@ extern const fd_input_limit INPUT_LIMIT_COMPARE;    /* 2 GiB: an optimized model
 extern const fd_input_limit INPUT_LIMIT_RULES;      /* 64 MiB, as the rule loader's */
 extern const fd_input_limit INPUT_LIMIT_PASSES;     /* 16 MiB: a pass order file */
 extern const fd_input_limit INPUT_LIMIT_RECOVERY;   /* 64 MiB: a recovery file */
-extern const fd_input_limit INPUT_LIMIT_DEFAULT;    /* file_read_all's: 2 GiB */
+extern const fd_input_limit INPUT_LIMIT_DEFAULT;    /* input_file_read_all's: 2 GiB */
 
 /* Opens path for reading: a regular file within lim, else -1 and one line
  * in d. On success *fd is open (blocking) and *size is its size now. */
@@ -36,7 +36,7 @@ int input_open(const char *path, const fd_input_limit *lim, int *fd, int64_t *si
  * grows past lim while it is read is refused too. */
 char *input_read(const char *path, const fd_input_limit *lim, size_t *size, fd_diags *d);
 /* input_read under INPUT_LIMIT_DEFAULT. */
-char *file_read_all(const char *path, size_t *size, fd_diags *d);
+char *input_file_read_all(const char *path, size_t *size, fd_diags *d);
 
 /* The whole file, mapped read-only when it maps (large inputs are far cheaper
  * mapped than read into fresh pages), else read. Release with

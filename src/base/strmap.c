@@ -18,7 +18,7 @@ struct strmap_slot {
  * was a fifth of loading such a model): each word xor-ed in, multiplied and
  * folded so that its high bytes reach the low bits the tables index by;
  * the tail and the length in the last word, then a final mix. */
-uint64_t strmap_hash(const char *s, size_t len)
+static uint64_t strmap_hash(const char *s, size_t len)
 {
 	const uint64_t k = 0x9e3779b97f4a7c15ull;
 	uint64_t h = 1469598103934665603ull ^ len, w;
@@ -108,7 +108,7 @@ void strmap_reserve(strmap *m, size_t n)
 		rehash(m, cap);
 }
 
-int32_t strmap_getn(const strmap *m, const char *key, size_t len)
+static int32_t strmap_getn(const strmap *m, const char *key, size_t len)
 {
 	if (!m->cap)
 		return -1;

@@ -17,12 +17,10 @@ typedef struct strmap {
 void    strmap_init(strmap *m);
 void    strmap_release(strmap *m);
 int32_t strmap_get(const strmap *m, const char *key);          /* -1 when absent */
-int32_t strmap_getn(const strmap *m, const char *key, size_t len);
 /* Inserts key → value unless present; returns the value now stored. */
 int32_t strmap_put(strmap *m, const char *key, int32_t value);
 void    strmap_set(strmap *m, const char *key, int32_t value);  /* insert or overwrite */
 void    strmap_reserve(strmap *m, size_t n);   /* room for n keys without growing */
-uint64_t strmap_hash(const char *s, size_t len);
 
 typedef struct strpool {
 	fd_arena *arena;

@@ -3,6 +3,7 @@
 #include "base/text.h"
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 #include "base/arena.h"
 
@@ -246,4 +247,33 @@ void text_html_escape(strbuf *b, const char *s)
 		}
 	}
 	sb_release(&e);
+}
+
+void text_join(char *buf, size_t size, int n, ...)
+{
+	const char *p[TEXT_JOIN_MAX];
+	size_t len[TEXT_JOIN_MAX], total = 0;
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n && i < TEXT_JOIN_MAX; i++) {
+		p[i] = va_arg(ap, const char *);
+		if (!p[i])
+			p[i] = "(null)";
+		len[i] = strlen(p[i]);
+		total += len[i];
+	}
+	va_end(ap);
+	char *to = buf, *full = NULL;
+	if (total >= size)
+		to = full = xmalloc(total + 1);   /* joined whole, then cut as text_cutf cuts */
+	size_t at = 0;
+	for (int i = 0; i < n && i < TEXT_JOIN_MAX; i++) {
+		memcpy(to + at, p[i], len[i]);
+		at += len[i];
+	}
+	to[at] = '\0';
+	if (full) {
+		text_cut(buf, size, full);
+		free(full);
+	}
 }

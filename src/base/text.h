@@ -55,6 +55,10 @@ size_t text_utf8_seq(const unsigned char *s, size_t n);
 char *text_cut(char *dst, size_t size, const char *src);
 /* Formats into dst, cut as text_cut when the result is longer; returns dst. */
 char *text_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* text_cutf(dst, size, "%s%s…", …) of n texts (at most TEXT_JOIN_MAX)
+ * joined without a format: the common fields of a big trace. */
+#define TEXT_JOIN_MAX 12
+void text_join(char *dst, size_t size, int n, ...);
 char *text_vcutf(char *dst, size_t size, const char *fmt, va_list ap);
 /* After n bytes were wanted at dst (size bytes, NUL included) by an
  * appending snprintf: when they did not fit, the text ends in "…" (on a
@@ -90,9 +94,7 @@ char *txt_cutf(char *dst, size_t size, const char *fmt, ...) __attribute__((form
 int  txt_fprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int  txt_vfprintf(FILE *f, const char *fmt, va_list ap);
 void txt_sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void txt_sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 /* fputs of foreign text, escaped. */
-void txt_fputs(const char *s, FILE *f);
 
 /* DOT escString (tooltips, plain labels): text_escape, then a backslash
  * doubled so that it starts no escape (\N, \l). Quotes are the DOT

@@ -524,7 +524,7 @@ static void format_sb(strbuf *b, bool escape, const char *fmt, va_list ap)
 
 /* ---- the printers ----------------------------------------------------------------- */
 
-void txt_sb_vprintf(strbuf *b, const char *fmt, va_list ap)
+static void txt_sb_vprintf(strbuf *b, const char *fmt, va_list ap)
 {
 	format_sb(b, true, fmt, ap);
 }
@@ -556,16 +556,6 @@ int txt_fprintf(FILE *f, const char *fmt, ...)
 	return n;
 }
 
-void txt_fputs(const char *s, FILE *f)
-{
-	char buf[512];
-	out o = { .s = buf, .cap = sizeof buf, .kind = OUT_FILE, .f = f };
-	if (s)
-		out_escaped(&o, s, strlen(s));
-	if (o.n)
-		fwrite_unlocked(buf, 1, o.n, f);
-}
-
 /* Formats into dst (size bytes); what does not fit is formatted whole and
  * cut as text_cut cuts. */
 static char *cut_format(char *dst, size_t size, bool escape, const char *fmt, va_list ap)
@@ -585,8 +575,18 @@ static char *cut_format(char *dst, size_t size, bool escape, const char *fmt, va
 	return dst;
 }
 
+/* Most texts of a trace are words with no conversion ("op type differs")
+ * or one name ("%s"): those are cut as they are, without formatting
+ * (text_cut is what the formatter does to a text of that length). */
 char *text_vcutf(char *dst, size_t size, const char *fmt, va_list ap)
 {
+	const char *pct = strchr(fmt, '%');
+	if (!pct)
+		return text_cut(dst, size, fmt);
+	if (pct == fmt && fmt[1] == 's' && !fmt[2]) {
+		const char *s = va_arg(ap, const char *);
+		return text_cut(dst, size, s ? s : "(null)");
+	}
 	return cut_format(dst, size, false, fmt, ap);
 }
 
@@ -594,7 +594,7 @@ char *text_cutf(char *dst, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	cut_format(dst, size, false, fmt, ap);
+	text_vcutf(dst, size, fmt, ap);
 	va_end(ap);
 	return dst;
 }

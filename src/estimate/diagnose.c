@@ -13,13 +13,13 @@
 #include "explain/explain.h"
 #include "match/conditions.h"
 
-void diagnosis_init(fd_diagnosis *dg)
+void diagnose_init(fd_diagnosis *dg)
 {
 	memset(dg, 0, sizeof *dg);
 	arena_init(&dg->arena);
 }
 
-void diagnosis_release(fd_diagnosis *dg)
+void diagnose_release(fd_diagnosis *dg)
 {
 	vec_release(&dg->rows);
 	arena_release(&dg->arena);

@@ -77,8 +77,8 @@ typedef struct fd_diagnose_input {
 	int64_t now;                       /* seconds since the epoch (the cache's ages) */
 } fd_diagnose_input;
 
-void diagnosis_init(fd_diagnosis *dg);
-void diagnosis_release(fd_diagnosis *dg);
+void diagnose_init(fd_diagnosis *dg);
+void diagnose_release(fd_diagnosis *dg);
 /* Every check, in the order above (per rule in load order). -1 + d when the
  * cache path exists but is not a directory (the row says so too). */
 int  diagnose_run(fd_diagnosis *dg, const fd_diagnose_input *in, fd_diags *d);

@@ -200,7 +200,7 @@ static int64_t bytes_or_zero(const fd_graph *g, int32_t t, int32_t *n_unknown)
 }
 
 /* The size of t: a number, its formula, or unknown. */
-fd_sint est_cached_size(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t)
+static fd_sint est_cached_size(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t)
 {
 	if (t < 0)
 		return sint_num(0);

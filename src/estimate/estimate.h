@@ -206,7 +206,6 @@ char *estimate_format_speedup(double speedup, char *buf, size_t size);
  * "input_constant_bytes", "outputs_bytes", "intermediate_bytes_removed",
  * "workspace_bytes", "kernel_peak_bytes", "chunk_ratio", "speedup_estimate",
  * "advice"}. */
-void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t fusion);
 /* The graph-level object: {"peak_before_bytes", "peak_after_bytes",
  * "peak_tensors": [{"name", "bytes"}…] (after), "peak_tensors_before",
  * "weight_bytes", "unknown_tensors", "peak_warn_bytes", "hardware",

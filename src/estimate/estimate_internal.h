@@ -20,7 +20,6 @@ typedef struct est_cache {
 
 /* The size of tensor t of graph gi: a number, its formula, or unknown (c
  * may be NULL: then from the tensor itself). */
-fd_sint est_cached_size(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t);
 /* Its bytes as a number, 0 (and one more *n_unknown) when not one. */
 int64_t est_cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t, int32_t *n_unknown);
 int64_t est_add_sat(int64_t a, int64_t b);   /* saturates at INT64_MAX */

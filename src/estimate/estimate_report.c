@@ -129,7 +129,7 @@ static void json_formula(outbuf *o, const char *key, fd_sint s, bool *first)
 	*first = false;
 }
 
-void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t i)
+static void estimate_write_fusion_json(FILE *f, const fd_estimate *e, size_t i)
 {
 	const fd_fusion_est *fe = &e->fusions[i];
 	outbuf o;

@@ -21,14 +21,9 @@ static const fd_hwprofile profiles[] = {
 	  .flops_int8 = 4e12, .flops_other = 0.5e12 },
 };
 
-int hwprofile_count(void)
+static int hwprofile_count(void)
 {
 	return (int)(sizeof profiles / sizeof *profiles);
-}
-
-const fd_hwprofile *hwprofile_at(int i)
-{
-	return i >= 0 && i < hwprofile_count() ? &profiles[i] : NULL;
 }
 
 const fd_hwprofile *hwprofile_find(const char *name)

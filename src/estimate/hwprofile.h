@@ -20,8 +20,6 @@ typedef struct fd_hwprofile {
 
 #define HWPROFILE_DEFAULT "ascend910-class"
 
-int hwprofile_count(void);
-const fd_hwprofile *hwprofile_at(int i);
 /* By name; NULL when unknown. hwprofile_default() never returns NULL. */
 const fd_hwprofile *hwprofile_find(const char *name);
 const fd_hwprofile *hwprofile_default(void);

@@ -16,7 +16,7 @@ static const char *const kind_names[] = {
 #undef NAME
 };
 
-const char *compare_kind_name(fd_cmp_kind k)
+static const char *compare_kind_name(fd_cmp_kind k)
 {
 	return k < CMP_KIND_COUNT ? kind_names[k] : "?";
 }

@@ -65,7 +65,6 @@ typedef struct fd_comparison {
 	size_t n_pass_differences;
 } fd_comparison;
 
-const char *compare_kind_name(fd_cmp_kind k);
 void compare_init(fd_comparison *c);
 void compare_release(fd_comparison *c);
 /* Against the compiler's optimized model opt (loaded; with the same graphs'

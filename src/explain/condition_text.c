@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/text.h"
 #include "ruleset/ruleset.h"
 #include "base/strbuf.h"
 #include "explain/explain_internal.h"
@@ -23,7 +24,7 @@ static const fd_graph_index *index_of(const fd_match_result *r, const fd_event *
 	return &r->ctx->graphs[ev->graph];
 }
 
-void op_label(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, char *buf, size_t size)
+void explain_op_label(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, char *buf, size_t size)
 {
 	int alt = 0;
 	if (op->n_types > 1 && ev->unit >= 0) {   /* which of the list: the type check's answer */
@@ -34,10 +35,10 @@ void op_label(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op
 		alt = c.sub;
 	}
 	if (alt >= 0) {
-		put(buf, size, "op%d %s", ev->op, op->types[alt]);
+		text_cutf(buf, size, "op%d %s", ev->op, op->types[alt]);
 		return;
 	}
-	put(buf, size, "op%d", ev->op);   /* none of the list: the expected value lists them */
+	text_cutf(buf, size, "op%d", ev->op);   /* none of the list: the expected value lists them */
 }
 
 /* The op id the event's unit was matched as (its type alternative). */
@@ -61,30 +62,30 @@ static fd_cond_check input_check(const fd_match_result *r, const fd_event *ev, c
 	};
 }
 
-void describe_input_source(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
+void explain_describe_input_source(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
 {
 	fd_cond_check c = input_check(r, ev, op);
 	fd_cond_facts f;
 	cond_source_check(&c, &f);
 	size_t len = strlen(o->check);
-	put(o->check + len, sizeof o->check - len, " input%d", c.input->input);
+	text_cutf(o->check + len, sizeof o->check - len, " input%d", c.input->input);
 	memcpy(o->expected, f.expected, sizeof o->expected);
 	memcpy(o->actual, f.actual, sizeof o->actual);
 	if (f.reason_text[0])
-		put(o->reason, sizeof o->reason, "%s", f.reason_text);
+		text_cutf(o->reason, sizeof o->reason, "%s", f.reason_text);
 	o->where = yval_pos(f.decided);
 }
 
-void describe_fixed(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
+void explain_describe_fixed(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
 {
 	fd_cond_check c = { .ctx = r->ctx, .graph = ev->graph, .g = index_of(r, ev)->g, .ix = index_of(r, ev),
 	                    .rule = &r->rules->rules[ev->rule], .op = op, .op_index = ev->op, .unit = ev->unit, .ev = ev };
 	fd_cond_facts f;
 	cond_position_check(&c, &f);
-	put(o->expected, sizeof o->expected, "%s", f.expected);
-	put(o->actual, sizeof o->actual, "%s", f.actual);
+	text_cutf(o->expected, sizeof o->expected, "%s", f.expected);
+	text_cutf(o->actual, sizeof o->actual, "%s", f.actual);
 	if (f.reason_text[0])
-		put(o->reason, sizeof o->reason, "%s", f.reason_text);
+		text_cutf(o->reason, sizeof o->reason, "%s", f.reason_text);
 	o->where = yval_pos(f.decided);
 }
 
@@ -97,23 +98,23 @@ static fd_reason operand_facts(const fd_match_result *r, const fd_event *ev, con
 	return cond_operand_check(&c, f);
 }
 
-void describe_operand(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
+void explain_describe_operand(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
 {
 	const fd_input_source *src = &op->sources[ev->sub];
 	fd_cond_facts f;
 	operand_facts(r, ev, op, &f);
 	size_t len = strlen(o->check);
-	put(o->check + len, sizeof o->check - len, " input%d operand", src->input);
+	text_cutf(o->check + len, sizeof o->check - len, " input%d operand", src->input);
 	memcpy(o->expected, f.expected, sizeof o->expected);
 	memcpy(o->actual, f.actual, sizeof o->actual);
 	if (ev->status == ST_FAIL)
-		put(o->reason, sizeof o->reason, "%s", f.reason_text);
+		text_cutf(o->reason, sizeof o->reason, "%s", f.reason_text);
 	o->where = yval_pos(f.decided);
 }
 
 /* ---- fusions ------------------------------------------------------------------------- */
 
-void absent_ops_text(const fd_match_result *r, const fd_fusion *f, char *buf, size_t size)
+void explain_absent_ops_text(const fd_match_result *r, const fd_fusion *f, char *buf, size_t size)
 {
 	const fd_rule *rule = &r->rules->rules[f->rule];
 	const fd_rule_pattern *pat = f->branch >= 0 && f->branch < rule->n_branches ? &rule->branches[f->branch] : &rule->match;
@@ -124,7 +125,7 @@ void absent_ops_text(const fd_match_result *r, const fd_fusion *f, char *buf, si
 			at = buf_printf(buf, size, at, "%sop%d %s", at ? ", " : "; absent: ", i, pat->ops[i].type);
 }
 
-bool explain_condition_key(const fd_match_result *r, const fd_rule_op *op, const fd_event *ev, char *buf, size_t size)
+bool explain_input_key(const fd_match_result *r, const fd_rule_op *op, const fd_event *ev, char *buf, size_t size)
 {
 	const fd_input_source *src = ev->sub >= 0 && ev->sub < op->n_sources ? &op->sources[ev->sub] : NULL;
 	buf[0] = '\0';
@@ -134,7 +135,7 @@ bool explain_condition_key(const fd_match_result *r, const fd_rule_op *op, const
 			return false;
 		fd_cond_facts f;
 		operand_facts(r, ev, op, &f);
-		put(buf, size, "%s", f.path);
+		text_cutf(buf, size, "%s", f.path);
 		return true;
 	}
 	case EV_SOURCE: {
@@ -143,7 +144,7 @@ bool explain_condition_key(const fd_match_result *r, const fd_rule_op *op, const
 		fd_cond_check c = input_check(r, ev, op);
 		fd_cond_facts f;
 		cond_source_check(&c, &f);
-		put(buf, size, "%s", f.path);
+		text_cutf(buf, size, "%s", f.path);
 		return true;
 	}
 	case EV_ORDER: {
@@ -153,7 +154,7 @@ bool explain_condition_key(const fd_match_result *r, const fd_rule_op *op, const
 		                    .rule = &r->rules->rules[ev->rule], .op = op, .op_index = ev->op, .unit = ev->unit, .ev = ev };
 		fd_cond_facts f;
 		cond_position_check(&c, &f);
-		put(buf, size, "%s", f.path);
+		text_cutf(buf, size, "%s", f.path);
 		return f.path[0] != '\0';
 	}
 	default:

@@ -36,7 +36,7 @@ bool explain_event_path(const fd_match_result *r, uint32_t idx, char *buf, size_
 	switch (e->kind) {
 	case EV_SOURCE: case EV_OPERAND: case EV_ORDER: {
 		char key[96];
-		if (op && e->sub >= -1 && explain_condition_key(r, op, e, key, sizeof key))
+		if (op && e->sub >= -1 && explain_input_key(r, op, e, key, sizeof key))
 			snprintf(buf, size, "%s.%s", pat, key);
 		break;
 	}

@@ -30,15 +30,12 @@
 void explain_match_json(FILE *f, const fd_match_result *r);
 /* The same keys without the enclosing braces (no trailing comma or newline),
  * so a caller can add its own ("memory", "trace") around them. */
-void explain_match_json_fields(FILE *f, const fd_match_result *r);
 /* Its objects, which the rounds report also writes: a rule's (without the
  * closing brace, so a caller may add keys), a fusion's and a rejection's
  * (keys: more "key": value, pairs put after "rule"; nodes writes the
  * "nodes" list, NULL: the member names). */
 typedef void (*explain_nodes_json_fn)(FILE *f, const void *arg, const fd_match_result *r, size_t fusion);
 void explain_rule_json(FILE *f, const fd_rule *rule, const fd_rule_stats *st);
-void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char *keys, explain_nodes_json_fn nodes,
-                         const void *arg);
 /* Every fusion of r as those objects, the same way (nodes and arg as above). */
 void explain_fusions_json(FILE *f, const fd_match_result *r, const char *keys, explain_nodes_json_fn nodes,
                           const void *arg, bool *first);
@@ -88,7 +85,6 @@ void explain_trace_text(FILE *f, const fd_match_result *r);
 /* One attempt's events, indented, as in the text trace. */
 void explain_attempt_text(FILE *f, const fd_match_result *r, uint32_t attempt);
 /* The whole trace as JSON: {"attempts": [...]} with each attempt's events. */
-void explain_trace_json(FILE *f, const fd_match_result *r);
 /* Its lists' items, for the rounds report: the canonical-form events; the
  * attempts with their events, each with "round" when round > 0 (", "
  * before every item but the very first: *first). */
@@ -96,7 +92,6 @@ void explain_trace_json_composites(FILE *f, const fd_match_result *r);
 void explain_trace_json_attempts(FILE *f, const fd_match_result *r, int32_t round, bool *first);
 /* CANN fusion_result.json shape: {"session_and_graph_id": "0_0",
  * "graph_fusion": {RULE: {"match_times": "N", "effect_times": "M"}}, "ub_fusion": {}} */
-void explain_fusion_result_json(FILE *f, const fd_match_result *r);
 
 /* ---- why (why.c) ------------------------------------------------------------ */
 /* The attempts of one rule, ranked: fired first, then by depth (score), then
@@ -157,7 +152,7 @@ void explain_why_in_round(const fd_match_result *r, int32_t round, int32_t rule,
 /* The key of op's map an input's event checked ("input_sources.input1.shape",
  * "input_sources.input0.position"), so that an edit goes to what decided it;
  * false for other events (condition_text.c). */
-bool explain_condition_key(const fd_match_result *r, const fd_rule_op *op, const fd_event *ev, char *buf, size_t size);
+bool explain_input_key(const fd_match_result *r, const fd_rule_op *op, const fd_event *ev, char *buf, size_t size);
 /* The what-if path of the rule value event idx checked, so that an edit
  * goes to what decided it: "match.ops.2.outputs.max_consumers" (the field
  * that failed, the check says), "match.branches.1.ops.0.type",
@@ -216,11 +211,9 @@ char *explain_unit_label(const fd_match_ctx *ctx, int32_t graph, int32_t u, char
 char *explain_unit_label_full(const fd_match_ctx *ctx, int32_t graph, int32_t u, char *buf, size_t size,
                               size_t *full);
 /* The op a composite stands for (fd_composite): "Swish", "Gelu", "LayerNorm", "BiasAdd". */
-const char *explain_composite_name(int kind);
 /* A node's param value and a value the rule writes: "0.0", "[3, 3]",
  * "\"none\"", "absent". Return buf. */
 char *explain_pval(const fd_pval *v, char *buf, size_t size);
-char *explain_yval(const fd_yval *v, char *buf, size_t size);
 /* "rules/x.yaml:14:9", or "" when the place is not known. Returns buf. */
 char *explain_where(const fd_srcpos *p, char *buf, size_t size);
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "explain/explain.h"
 #include "match/conditions.h"
+#include "match/cond_text.h"
 #include "match/cond_constraint.h"
 
 /* What the writers of a big run keep from one event to the next within a
@@ -48,29 +49,21 @@ typedef struct describe_cache {
 	cond_size_cache sizes;         /* an unbound memory_limit's words (match/cond_constraint.h) */
 } describe_cache;
 
-void describe_cache_init(describe_cache *dc);
+void explain_cache_init(describe_cache *dc);
 /* explain_unit_label through the cache (dc NULL: none). */
-const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
+const char *explain_cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
                               size_t size);
 /* The words of event idx, already decoded (ev); next: NULL, or the cursor
  * it was read with (a failed type check looks ahead from it). The one place
  * an event is worded: explain_event and every writer come here. */
-void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace_iter *next, uint32_t idx,
+void explain_describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace_iter *next, uint32_t idx,
                     const fd_event *ev, fd_event_text *o);
 /* explain_event through the cache. */
 void explain_event_cached(const fd_match_result *r, describe_cache *dc, uint32_t idx, fd_event_text *o);
 /* explain_why_line through the cache (why.c). */
-char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size);
+char *explain_why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size);
 
-void put(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* put(buf, size, "%s%s...", ...) of n (at most PUT_PARTS_MAX) texts,
- * joined without a format: the common fields of a big trace. */
-#define PUT_PARTS_MAX 12
-void put_parts(char *buf, size_t size, int n, ...);
 
-const char *tensor_name(const fd_graph *g, int64_t t);
-/* "w (initializer)", "x (graph input)", "y from conv1 (Conv)". */
-void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, size_t size);
 
 /* The condition of scope OP / OP_EXT that event ev checked (its type,
  * params, inputs, optional, outputs, where), asked again of its entry with a
@@ -87,12 +80,12 @@ bool constraint_facts(const fd_match_result *r, const fd_event *ev, cond_size_ca
 /* condition_text.c */
 /* "op2 Relu", or for a type list the type the unit matched ("op2 Sigmoid"),
  * else the list ("op2 [Relu, Sigmoid, Tanh]"). */
-void op_label(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, char *buf, size_t size);
+void explain_op_label(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, char *buf, size_t size);
 /* A SOURCE event of an input_sources entry (the conditions' facts). */
-void describe_input_source(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
-void describe_fixed(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
-void describe_operand(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
+void explain_describe_input_source(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
+void explain_describe_fixed(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
+void explain_describe_operand(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
 /* "; absent: op1 BatchNorm, op2 Mul" for a fusion's absent optional ops, or "". */
-void absent_ops_text(const fd_match_result *r, const fd_fusion *f, char *buf, size_t size);
+void explain_absent_ops_text(const fd_match_result *r, const fd_fusion *f, char *buf, size_t size);
 
 #endif

@@ -14,6 +14,8 @@
 #include "explain/explain_internal.h"
 #include "base/text.h"
 
+static void explain_match_json_fields(FILE *f, const fd_match_result *r);
+
 static void names_json(outbuf *o, const fd_graph *g, const int32_t *ids, int32_t n, bool tensors)
 {
 	ob_char(o, '[');
@@ -54,7 +56,7 @@ void explain_rule_json(FILE *f, const fd_rule *rule, const fd_rule_stats *st)
 	        (long long)st->match_times, (long long)st->effect_times);
 }
 
-void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char *keys, explain_nodes_json_fn nodes,
+static void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char *keys, explain_nodes_json_fn nodes,
                          const void *arg)
 {
 	const fd_fusion *fu = &r->fusions[i];
@@ -123,7 +125,7 @@ static void rejection_json(outbuf *o, describe_cache *dc, const fd_match_result 
 	ob_lit(o, "\", \"code\": \"");
 	ob_lit(o, reason_code((fd_reason)a->reason));
 	ob_lit(o, "\", \"reason\": ");
-	why_line_cached(r, dc, attempt, line, sizeof line);
+	explain_why_line_cached(r, dc, attempt, line, sizeof line);
 	ob_json(o, strncmp(line, "why: ", 5) ? line : line + 5);
 	ob_char(o, '}');
 }
@@ -177,7 +179,7 @@ static void rejections_piece(void *arg, size_t piece, FILE *f)
 	size_t end = (piece + 1) * REJECTION_PIECE < t->n_attempts ? (piece + 1) * REJECTION_PIECE : t->n_attempts;
 	outbuf o;
 	describe_cache dc;
-	describe_cache_init(&dc);
+	explain_cache_init(&dc);
 	ob_init(&o, f);
 	for (size_t i = piece * REJECTION_PIECE; i < end; i++) {
 		if (t->attempts[i].rung == RUNG_FIRED)
@@ -199,7 +201,7 @@ void explain_rejections_json(FILE *f, const fd_match_result *r, const char *keys
 		*first = false;
 }
 
-void explain_match_json_fields(FILE *f, const fd_match_result *r)
+static void explain_match_json_fields(FILE *f, const fd_match_result *r)
 {
 	const fd_ruleset *rs = r->rules;
 	fputs("  \"model\": ", f);

@@ -1,6 +1,7 @@
 /* trace_report.c — reading a recording: each event in words (explain_event,
- * describe_event for the writers of trace_write.c), with what a writer's
+ * explain_describe_event for the writers of trace_write.c), with what a writer's
  * piece keeps between events (describe_cache). */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,29 +16,7 @@
 #include "base/text.h"
 #include "base/strbuf.h"
 
-/* A field of an event's words: a long one keeps its head and tail. Most
- * are words with no conversion ("op type differs") or one name ("%s"):
- * those are cut as they are, without formatting (text_cut is what
- * text_vcutf does to a text of that length). */
-void put(char *buf, size_t size, const char *fmt, ...)
-{
-	const char *pct = strchr(fmt, '%');
-	if (!pct) {
-		text_cut(buf, size, fmt);
-		return;
-	}
-	va_list ap;
-	va_start(ap, fmt);
-	if (pct == fmt && fmt[1] == 's' && !fmt[2]) {
-		const char *s = va_arg(ap, const char *);
-		text_cut(buf, size, s ? s : "(null)");
-	} else {
-		text_vcutf(buf, size, fmt, ap);
-	}
-	va_end(ap);
-}
-
-void describe_cache_init(describe_cache *dc)
+void explain_cache_init(describe_cache *dc)
 {
 	for (size_t i = 0; i < DESCRIBE_LABELS; i++)
 		dc->labels[i].unit = -2;
@@ -48,7 +27,7 @@ void describe_cache_init(describe_cache *dc)
 	cond_size_cache_init(&dc->sizes);
 }
 
-const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
+const char *explain_cached_unit_label(describe_cache *dc, const fd_match_result *r, int32_t graph, int32_t u, char *buf,
                               size_t size)
 {
 	if (!dc)
@@ -69,18 +48,18 @@ const char *cached_unit_label(describe_cache *dc, const fd_match_result *r, int3
 _Static_assert(sizeof ((describe_op *)0)->text == sizeof ((fd_event_text *)0)->check,
                "an op's label is cut as the check it is copied into");
 
-/* op_label into o->check, through the cache for an op of one type (its
+/* explain_op_label into o->check, through the cache for an op of one type (its
  * label is the same at every event). */
 static void check_label(describe_cache *dc, const fd_match_result *r, const fd_event *ev, const fd_rule_op *op,
                         fd_event_text *o)
 {
 	if (!dc || op->n_types != 1) {
-		op_label(r, ev, op, o->check, sizeof o->check);
+		explain_op_label(r, ev, op, o->check, sizeof o->check);
 		return;
 	}
 	describe_op *c = &dc->ops[((uintptr_t)op >> 4 ^ (uint32_t)ev->op) % DESCRIBE_OPS];
 	if (c->op != op || c->index != ev->op) {
-		op_label(r, ev, op, c->text, sizeof c->text);
+		explain_op_label(r, ev, op, c->text, sizeof c->text);
 		c->len = strlen(c->text);
 		c->op = op;
 		c->index = ev->op;
@@ -88,34 +67,6 @@ static void check_label(describe_cache *dc, const fd_match_result *r, const fd_e
 	memcpy(o->check, c->text, c->len + 1);
 }
 
-void put_parts(char *buf, size_t size, int n, ...)
-{
-	const char *p[PUT_PARTS_MAX];
-	size_t len[PUT_PARTS_MAX], total = 0;
-	va_list ap;
-	va_start(ap, n);
-	for (int i = 0; i < n && i < PUT_PARTS_MAX; i++) {
-		p[i] = va_arg(ap, const char *);
-		if (!p[i])
-			p[i] = "(null)";
-		len[i] = strlen(p[i]);
-		total += len[i];
-	}
-	va_end(ap);
-	char *to = buf, *full = NULL;
-	if (total >= size)
-		to = full = xmalloc(total + 1);   /* joined whole, then cut as text_cutf cuts */
-	size_t at = 0;
-	for (int i = 0; i < n && i < PUT_PARTS_MAX; i++) {
-		memcpy(to + at, p[i], len[i]);
-		at += len[i];
-	}
-	to[at] = '\0';
-	if (full) {
-		text_cut(buf, size, full);
-		free(full);
-	}
-}
 
 static const fd_rule_pattern *event_pattern(const fd_rule *r, int branch)
 {
@@ -124,46 +75,19 @@ static const fd_rule_pattern *event_pattern(const fd_rule *r, int branch)
 	return &r->match;
 }
 
-const char *tensor_name(const fd_graph *g, int64_t t)
-{
-	return t >= 0 && t < g->n_tensors ? g->tensors[t].name : "-";
-}
 
-/* "graph input", "constant", "activation from X (Conv)" */
-void tensor_origin(const fd_match_result *r, int32_t gi, int64_t t, char *buf, size_t size)
-{
-	const fd_graph_index *ix = &r->ctx->graphs[gi];
-	const fd_graph *g = ix->g;
-	if (t < 0 || t >= g->n_tensors) {
-		put(buf, size, "no such input");
-		return;
-	}
-	const fd_tensor *x = &g->tensors[t];
-	uint8_t f = ix->tflags[t];
-	if (x->kind == TENSOR_INITIALIZER)
-		put(buf, size, "%s (%s)", x->name, tensor_initializer_words(r->ctx->model, x));
-	else if (x->kind == TENSOR_CONSTANT)
-		put(buf, size, "%s (Constant)", x->name);
-	else if (f & TF_INPUT)
-		put(buf, size, "%s (graph input)", x->name);
-	else if (x->producer >= 0)
-		put(buf, size, "%s from %s (%s%s)", x->name, g->nodes[x->producer].name,
-		    g->nodes[x->producer].op_type, (f & TF_CONST) ? ", constant-foldable" : "");
-	else
-		put(buf, size, "%s (%s)", x->name, (f & TF_CONST) ? "outer constant" : "outer scope");
-}
 
 static void describe_rule(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
 {
 	const fd_rule *rule = &r->rules->rules[ev->rule];
-	put(o->check, sizeof o->check, "rule");
-	put(o->subject, sizeof o->subject, "%s", rule->name);
+	text_cutf(o->check, sizeof o->check, "rule");
+	text_cutf(o->subject, sizeof o->subject, "%s", rule->name);
 	o->where = yval_pos(rule->root);
 	switch (ev->reason) {
 	case REASON_NR01_DISABLED:
-		put(o->expected, sizeof o->expected, "enabled");
-		put(o->actual, sizeof o->actual, "disabled");
-		put(o->reason, sizeof o->reason, "rule disabled (GRAPH_AUTOFUSION_ENABLE / GRAPH_AUTOFUSION_RULES / edit)");
+		text_cutf(o->expected, sizeof o->expected, "enabled");
+		text_cutf(o->actual, sizeof o->actual, "disabled");
+		text_cutf(o->reason, sizeof o->reason, "rule disabled (GRAPH_AUTOFUSION_ENABLE / GRAPH_AUTOFUSION_RULES / edit)");
 		break;
 	case REASON_NR02_SCOPE: {
 		size_t at = 0;
@@ -172,26 +96,26 @@ static void describe_rule(const fd_match_result *r, const fd_event *ev, fd_event
 			at += (size_t)snprintf(o->actual + at, sizeof o->actual - at, "%s%s", i ? ", " : "[", rule->scope[i]);
 		if (at < sizeof o->actual)
 			snprintf(o->actual + at, sizeof o->actual - at, "]");
-		put(o->expected, sizeof o->expected, "scope contains %s", r->target);
-		put(o->reason, sizeof o->reason, "target %s is not in the rule's scope", r->target);
+		text_cutf(o->expected, sizeof o->expected, "scope contains %s", r->target);
+		text_cutf(o->reason, sizeof o->reason, "target %s is not in the rule's scope", r->target);
 		const fd_yval *sc = yval_get(rule->root, "scope");
 		if (sc)
 			o->where = yval_pos(sc);
 		break;
 	}
 	case REASON_NR03_NO_PATTERN:
-		put(o->expected, sizeof o->expected, "a pattern of known op types");
-		put(o->actual, sizeof o->actual, "%s", rule->match.n_ops || rule->n_branches ? "an unknown op type" : "no ops");
-		put(o->reason, sizeof o->reason, "the pattern cannot run (see `fusiondbg check`)");
+		text_cutf(o->expected, sizeof o->expected, "a pattern of known op types");
+		text_cutf(o->actual, sizeof o->actual, "%s", rule->match.n_ops || rule->n_branches ? "an unknown op type" : "no ops");
+		text_cutf(o->reason, sizeof o->reason, "the pattern cannot run (see `fusiondbg check`)");
 		for (int i = 0; i < rule->match.n_ops; i++)
 			if (rule->match.ops[i].op < 0) {
-				put(o->actual, sizeof o->actual, "op%d type %s unknown", i, rule->match.ops[i].type);
+				text_cutf(o->actual, sizeof o->actual, "op%d type %s unknown", i, rule->match.ops[i].type);
 				o->where = yval_pos(rule->match.ops[i].type_where);
 				break;
 			}
 		break;
 	default:
-		put(o->reason, sizeof o->reason, "priority %lld", (long long)ev->a);
+		text_cutf(o->reason, sizeof o->reason, "priority %lld", (long long)ev->a);
 		o->where = yval_pos(rule->priority_where ? rule->priority_where : rule->root);
 		break;
 	}
@@ -253,25 +177,25 @@ static void describe_op_condition(const fd_match_result *r, describe_cache *dc, 
 	const fd_graph *g = c.g;
 	size_t len = strlen(o->check);
 	if (kind == COND_PARAMS)
-		put_parts(o->check + len, sizeof o->check - len, 2, " param ",
+		text_join(o->check + len, sizeof o->check - len, 2, " param ",
 		          ev->sub >= 0 && ev->sub < op->n_params ? op->params[ev->sub].name : "?");
 	else
-		put_parts(o->check + len, sizeof o->check - len, 2, " ", cond_def(kind)->key);
+		text_join(o->check + len, sizeof o->check - len, 2, " ", cond_def(kind)->key);
 	memcpy(o->expected, f.expected, sizeof o->expected);
 	memcpy(o->actual, f.actual, sizeof o->actual);
 	memcpy(o->reason, f.reason_text, sizeof o->reason);
 	o->where = yval_pos(f.decided);
 	char lab[160];
 	if (kind == COND_TYPE && ev->other >= 0) {
-		cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
+		explain_cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
 		size_t at = strlen(o->reason);
 		if (op->n_types == 1)
-			put_parts(o->reason, sizeof o->reason, 4, "reads ", tensor_name(g, ev->a), " of ", lab);
+			text_join(o->reason, sizeof o->reason, 4, "reads ", cond_tensor_name(g, ev->a), " of ", lab);
 		else if (at + 1 < sizeof o->reason)
-			buf_printf(o->reason, sizeof o->reason, at, "; reads %s of %s", tensor_name(g, ev->a), lab);
+			buf_printf(o->reason, sizeof o->reason, at, "; reads %s of %s", cond_tensor_name(g, ev->a), lab);
 	} else if (kind == COND_OPTIONAL_OP) {
-		cached_unit_label(dc, r, ev->graph, ev->unit, lab, sizeof lab);
-		put(o->expected, sizeof o->expected, "%s reading %s, or none", f.expected, lab);
+		explain_cached_unit_label(dc, r, ev->graph, ev->unit, lab, sizeof lab);
+		text_cutf(o->expected, sizeof o->expected, "%s reading %s, or none", f.expected, lab);
 		o->subject[0] = '\0';
 	}
 }
@@ -284,31 +208,31 @@ static void describe_source(const fd_match_result *r, describe_cache *dc, const 
 	char lab[160];
 	size_t len = strlen(o->check);
 	if (ev->sub == -2) {
-		put(o->check + len, sizeof o->check - len, " candidates");
-		cached_unit_label(dc, r, ev->graph, ev->unit, lab, sizeof lab);
-		put(o->expected, sizeof o->expected, "a node reading op%lld's output", (long long)ev->a);
-		put(o->actual, sizeof o->actual, "none");
-		put(o->reason, sizeof o->reason, "nothing reads the output of %s", lab);
+		text_cutf(o->check + len, sizeof o->check - len, " candidates");
+		explain_cached_unit_label(dc, r, ev->graph, ev->unit, lab, sizeof lab);
+		text_cutf(o->expected, sizeof o->expected, "a node reading op%lld's output", (long long)ev->a);
+		text_cutf(o->actual, sizeof o->actual, "none");
+		text_cutf(o->reason, sizeof o->reason, "nothing reads the output of %s", lab);
 		o->where = yval_pos(op->where);
 		return;
 	}
 	if (ev->sub == -1 || ev->sub <= -3) {
 		int link = ev->sub == -1 ? ev->op - 1 : -3 - ev->sub;
-		put(o->check + len, sizeof o->check - len, " reads op%d", link);
-		cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
-		put_parts(o->expected, sizeof o->expected, 2, "an output of ", lab);
+		text_cutf(o->check + len, sizeof o->check - len, " reads op%d", link);
+		explain_cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
+		text_join(o->expected, sizeof o->expected, 2, "an output of ", lab);
 		if (ev->b >= 0)
-			put(o->actual, sizeof o->actual, "input%lld %s", (long long)ev->b, tensor_name(g, ev->a));
+			text_cutf(o->actual, sizeof o->actual, "input%lld %s", (long long)ev->b, cond_tensor_name(g, ev->a));
 		else
-			put(o->actual, sizeof o->actual, "none of its inputs");
+			text_cutf(o->actual, sizeof o->actual, "none of its inputs");
 		if (ev->status == ST_FAIL)
-			put(o->reason, sizeof o->reason, "not chained to op%d", link);
+			text_cutf(o->reason, sizeof o->reason, "not chained to op%d", link);
 		else if (link != ev->op - 1)
-			put(o->reason, sizeof o->reason, "the ops between are absent (optional)");
+			text_cutf(o->reason, sizeof o->reason, "the ops between are absent (optional)");
 		o->where = yval_pos(op->where);
 		return;
 	}
-	describe_input_source(r, ev, op, o);
+	explain_describe_input_source(r, ev, op, o);
 }
 
 /* The words of a constraint's check, from its facts (the check decided). */
@@ -324,7 +248,7 @@ static void describe_constraint(const fd_match_result *r, describe_cache *dc, co
 	text_cut(o->actual, sizeof o->actual, facts.actual);
 	text_cut(o->reason, sizeof o->reason, facts.reason_text);
 	if (!o->reason[0] && ev->status == ST_FAIL)
-		put(o->reason, sizeof o->reason, "%s", reason_get(ev->reason)->summary);
+		text_cutf(o->reason, sizeof o->reason, "%s", reason_get(ev->reason)->summary);
 }
 
 /* ---- checks another candidate made good ------------------------------------ */
@@ -389,16 +313,16 @@ static void say_superseded(const fd_match_result *r, describe_cache *dc, const f
 {
 	fd_event x = trace_event(&r->trace, by);
 	char lab[160];
-	cached_unit_label(dc, r, x.graph, x.unit, lab, sizeof lab);
+	explain_cached_unit_label(dc, r, x.graph, x.unit, lab, sizeof lab);
 	if (match_composite(r->ctx, x.graph, x.unit) && !match_composite(r->ctx, ev->graph, ev->unit))
-		put(o->reason, sizeof o->reason, "direct form absent, canonical form matched: %s", lab);
+		text_cutf(o->reason, sizeof o->reason, "direct form absent, canonical form matched: %s", lab);
 	else
-		put(o->reason, sizeof o->reason, "not this candidate: %s matched", lab);
+		text_cutf(o->reason, sizeof o->reason, "not this candidate: %s matched", lab);
 	o->status = ST_INFO;
 	o->superseded = true;
 }
 
-void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace_iter *next, uint32_t idx,
+void explain_describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace_iter *next, uint32_t idx,
                     const fd_event *ev, fd_event_text *o)
 {
 	/* every field starts empty (not the whole struct zeroed: 800 bytes an event) */
@@ -407,11 +331,22 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 	o->superseded = false;
 	o->status = ev->status;
 	const fd_graph *g = r->ctx->graphs[ev->graph].g;
-	const fd_rule *rule = ev->rule >= 0 ? &r->rules->rules[ev->rule] : NULL;
-	const fd_rule_pattern *pat = rule ? event_pattern(rule, ev->branch) : NULL;
-	const fd_rule_op *op = pat && ev->op >= 0 && ev->op < pat->n_ops ? &pat->ops[ev->op] : NULL;
+	/* every event but a canonical form's is of a rule; an op's events name
+	 * a position of the pattern they were checked in (match.c, trace.h) */
+	const fd_rule *rule = NULL;
+	const fd_rule_pattern *pat = NULL;
+	const fd_rule_op *op = NULL;
+	if (ev->kind != EV_COMPOSITE) {
+		assert(ev->rule >= 0 && ev->rule < r->rules->n_rules);
+		rule = &r->rules->rules[ev->rule];
+		pat = event_pattern(rule, ev->branch);
+	}
+	if (ev->op >= 0 && ev->kind != EV_CONSTRAINT) {   /* a constraint's op says which of its limits */
+		assert(pat && ev->op < pat->n_ops);
+		op = &pat->ops[ev->op];
+	}
 	if (ev->unit >= 0)
-		cached_unit_label(dc, r, ev->graph, ev->unit, o->subject, sizeof o->subject);
+		explain_cached_unit_label(dc, r, ev->graph, ev->unit, o->subject, sizeof o->subject);
 	if (op)
 		check_label(dc, r, ev, op, o);
 	char num[24];
@@ -421,75 +356,77 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 		break;
 	case EV_COMPOSITE: {
 		const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
-		put(o->check, sizeof o->check, "canonical form %s", canon_recogniser_name((fd_recogniser)ev->a));
-		put(o->reason, sizeof o->reason, "%d nodes recognised as one", c ? c->n_members : 0);
+		text_cutf(o->check, sizeof o->check, "canonical form %s", canon_recogniser_name((fd_recogniser)ev->a));
+		text_cutf(o->reason, sizeof o->reason, "%d nodes recognised as one", c ? c->n_members : 0);
 		break;
 	}
 	case EV_ANCHOR:
-		put(o->check, sizeof o->check, "anchor");
+		text_cutf(o->check, sizeof o->check, "anchor");
 		break;
 	case EV_BRANCH:
 		if (ev->branch >= 0)
-			put_parts(o->check, sizeof o->check, 2, "branch ", text_decimal(ev->branch, num));
+			text_join(o->check, sizeof o->check, 2, "branch ", text_decimal(ev->branch, num));
 		else
-			put(o->check, sizeof o->check, "match.ops");
-		if (pat)
-			o->where = yval_pos(pat->where);
+			text_cutf(o->check, sizeof o->check, "match.ops");
+		o->where = yval_pos(pat->where);
 		break;
 	case EV_ORDER:
-		put(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " input order");
+		assert(op);
+		text_cutf(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " input order");
 		if (ev->reason == REASON_NM14_POSITION)
-			describe_fixed(r, ev, op, o);
+			explain_describe_fixed(r, ev, op, o);
 		else
-			put(o->reason, sizeof o->reason, op->has_either ? "position: either: inputs tried swapped"
+			text_cutf(o->reason, sizeof o->reason, op->has_either ? "position: either: inputs tried swapped"
 			                                                : "commutative: inputs tried swapped");
 		break;
 	case EV_OPERAND:
-		describe_operand(r, ev, op, o);
+		assert(op);
+		explain_describe_operand(r, ev, op, o);
 		break;
 	case EV_TYPE: case EV_PARAM: case EV_ARITY: case EV_OPTIONAL: case EV_OUTPUT: case EV_WHERE:
+		assert(op);
 		describe_op_condition(r, dc, ev, op, o);
 		break;
 	case EV_SEARCH_CAP:
-		put(o->check, sizeof o->check, "search");
-		put(o->expected, sizeof o->expected, "every complete match tried");
-		put(o->actual, sizeof o->actual, "stopped after %lld", (long long)ev->a);
-		put(o->reason, sizeof o->reason, "the matcher tries at most %lld complete matches from one anchor; later "
+		text_cutf(o->check, sizeof o->check, "search");
+		text_cutf(o->expected, sizeof o->expected, "every complete match tried");
+		text_cutf(o->actual, sizeof o->actual, "stopped after %lld", (long long)ev->a);
+		text_cutf(o->reason, sizeof o->reason, "the matcher tries at most %lld complete matches from one anchor; later "
 		    "candidates were not tried", (long long)ev->a);
-		o->where = yval_pos(pat ? pat->where : rule->root);
+		o->where = yval_pos(pat->where);
 		break;
 	case EV_SOURCE:
 		describe_source(r, dc, ev, pat, o);
 		break;
 	case EV_ESCAPE:
-		put(o->check, sizeof o->check, "subgraph intermediates");
-		put(o->expected, sizeof o->expected, "used only inside the match");
+		text_cutf(o->check, sizeof o->check, "subgraph intermediates");
+		text_cutf(o->expected, sizeof o->expected, "used only inside the match");
 		if (ev->status == ST_FAIL) {
 			if (ev->other >= 0)
-				put(o->actual, sizeof o->actual, "%s also read by %s (%s)", tensor_name(g, ev->a),
+				text_cutf(o->actual, sizeof o->actual, "%s also read by %s (%s)", cond_tensor_name(g, ev->a),
 				    g->nodes[ev->other].name, g->nodes[ev->other].op_type);
 			else
-				put(o->actual, sizeof o->actual, "%s is a graph output", tensor_name(g, ev->a));
-			put(o->reason, sizeof o->reason, "intermediate escapes (allow_intermediate_outputs: false)");
+				text_cutf(o->actual, sizeof o->actual, "%s is a graph output", cond_tensor_name(g, ev->a));
+			text_cutf(o->reason, sizeof o->reason, "intermediate escapes (allow_intermediate_outputs: false)");
 		} else {
-			put(o->actual, sizeof o->actual, "none escapes");
+			text_cutf(o->actual, sizeof o->actual, "none escapes");
 		}
 		o->where = yval_pos(rule->subgraph_where ? rule->subgraph_where : pat->where);
 		break;
 	case EV_INPUTS:
-		put(o->check, sizeof o->check, "subgraph input_count_range");
-		put(o->expected, sizeof o->expected, "[%d, %d]", rule->input_count_min, rule->input_count_max);
-		put(o->actual, sizeof o->actual, "%lld external inputs", (long long)ev->a);
+		text_cutf(o->check, sizeof o->check, "subgraph input_count_range");
+		text_cutf(o->expected, sizeof o->expected, "[%d, %d]", rule->input_count_min, rule->input_count_max);
+		text_cutf(o->actual, sizeof o->actual, "%lld external inputs", (long long)ev->a);
 		if (ev->status == ST_FAIL)
-			put(o->reason, sizeof o->reason, "external (non-constant) input count outside the range");
+			text_cutf(o->reason, sizeof o->reason, "external (non-constant) input count outside the range");
 		o->where = yval_pos(rule->subgraph_where);
 		break;
 	case EV_OUTPUTS:
-		put(o->check, sizeof o->check, "subgraph output_count");
-		put_parts(o->expected, sizeof o->expected, 1, text_decimal(ev->b, num));
-		put_parts(o->actual, sizeof o->actual, 1, text_decimal(ev->a, num));
+		text_cutf(o->check, sizeof o->check, "subgraph output_count");
+		text_join(o->expected, sizeof o->expected, 1, text_decimal(ev->b, num));
+		text_join(o->actual, sizeof o->actual, 1, text_decimal(ev->a, num));
 		if (ev->status == ST_FAIL)
-			put(o->reason, sizeof o->reason, "output count differs");
+			text_cutf(o->reason, sizeof o->reason, "output count differs");
 		o->where = yval_pos(rule->subgraph_where);
 		break;
 	case EV_CONSTRAINT:
@@ -497,33 +434,33 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 		break;
 	case EV_CONFLICT: {
 		const fd_rule *w = &r->rules->rules[ev->a];
-		put(o->check, sizeof o->check, "conflict");
-		put(o->expected, sizeof o->expected, "nodes unclaimed");
-		put(o->actual, sizeof o->actual, "%s claimed by %s (priority %lld)", g->nodes[ev->unit].name,
+		text_cutf(o->check, sizeof o->check, "conflict");
+		text_cutf(o->expected, sizeof o->expected, "nodes unclaimed");
+		text_cutf(o->actual, sizeof o->actual, "%s claimed by %s (priority %lld)", g->nodes[ev->unit].name,
 		    w->name, (long long)w->priority);
-		put(o->reason, sizeof o->reason, "lost %s to %s, which fired first", g->nodes[ev->unit].name, w->name);
+		text_cutf(o->reason, sizeof o->reason, "lost %s to %s, which fired first", g->nodes[ev->unit].name, w->name);
 		o->where = yval_pos(rule->priority_where ? rule->priority_where : rule->root);
 		break;
 	}
 	case EV_CYCLE: {
-		put(o->check, sizeof o->check, "cycle");
-		put(o->expected, sizeof o->expected, "no path out of the match and back");
+		text_cutf(o->check, sizeof o->check, "cycle");
+		text_cutf(o->expected, sizeof o->expected, "no path out of the match and back");
 		size_t at = 0;
 		for (int64_t k = 0; k < ev->b && at < sizeof o->actual; k++)
 			at += (size_t)snprintf(o->actual + at, sizeof o->actual - at, "%s%s", k ? " -> " : "",
 			                       g->nodes[r->trace.paths[ev->a + k]].name);
-		put(o->reason, sizeof o->reason, "fusing would create a cycle");
+		text_cutf(o->reason, sizeof o->reason, "fusing would create a cycle");
 		o->where = yval_pos(pat->where);
 		break;
 	}
 	case EV_FIRE:
 	case EV_REWRITE: {
 		const fd_fusion *f = &r->fusions[ev->a];
-		put(o->check, sizeof o->check, ev->kind == EV_FIRE ? "fire" : "rewrite");
+		text_cutf(o->check, sizeof o->check, ev->kind == EV_FIRE ? "fire" : "rewrite");
 		if (ev->kind == EV_FIRE) {
-			put(o->reason, sizeof o->reason, "fused %d nodes", f->n_nodes);   /* short: never cut */
+			text_cutf(o->reason, sizeof o->reason, "fused %d nodes", f->n_nodes);   /* short: never cut */
 			size_t at = strlen(o->reason);
-			absent_ops_text(r, f, o->reason + at, sizeof o->reason - at);
+			explain_absent_ops_text(r, f, o->reason + at, sizeof o->reason - at);
 		} else {
 			size_t at = text_append(o->reason, sizeof o->reason, 0, rule->target_op ? rule->target_op : "?",
 			                        rule->kernel_name ? " kernel " : "");
@@ -542,7 +479,7 @@ void describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace
 	if (ev->status == ST_FAIL && !o->reason[0]) {
 		const fd_reason_def *d = reason_get(ev->reason);
 		if (d)
-			put(o->reason, sizeof o->reason, "%s", d->summary);
+			text_cutf(o->reason, sizeof o->reason, "%s", d->summary);
 	}
 	uint32_t by = superseded_by(r, next, idx, ev);
 	if (by != UINT32_MAX)
@@ -559,7 +496,7 @@ void explain_event_cached(const fd_match_result *r, describe_cache *dc, uint32_t
 	}
 	trace_iter_init(&it, &r->trace, idx);
 	trace_iter_next(&it, &ev);
-	describe_event(r, dc, &it, idx, &ev, o);
+	explain_describe_event(r, dc, &it, idx, &ev, o);
 }
 
 void explain_event(const fd_match_result *r, uint32_t idx, fd_event_text *o)

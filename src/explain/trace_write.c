@@ -21,7 +21,7 @@
 static void writer_begin(outbuf *o, describe_cache *dc, FILE *f, fd_trace_iter *it, const fd_trace *t, size_t from)
 {
 	ob_init(o, f);
-	describe_cache_init(dc);
+	explain_cache_init(dc);
 	if (it)
 		trace_iter_init(it, t, from);
 }
@@ -69,7 +69,7 @@ static void write_event_line(outbuf *o, describe_cache *dc, const fd_trace_iter 
                              uint32_t idx, const fd_event *ev, const char *indent)
 {
 	fd_event_text t;
-	describe_event(r, dc, next, idx, ev, &t);
+	explain_describe_event(r, dc, next, idx, ev, &t);
 	const char *status = ev_status_name((fd_ev_status)t.status);
 	size_t n = strlen(status);
 	ob_lit(o, indent);
@@ -107,9 +107,9 @@ static const char *graph_label(const fd_match_result *r, int32_t gi, char *buf, 
 {
 	const fd_graph *g = r->ctx->graphs[gi].g;
 	if (gi == 0)
-		put(buf, size, "main");
+		text_cutf(buf, size, "main");
 	else
-		put(buf, size, "%s (body %s of %s)", g->name ? g->name : "?", g->owner_attr ? g->owner_attr : "?",
+		text_cutf(buf, size, "%s (body %s of %s)", g->name ? g->name : "?", g->owner_attr ? g->owner_attr : "?",
 		    g->owner_node >= 0 ? r->ctx->graphs[g->parent].g->nodes[g->owner_node].name : "?");
 	return buf;
 }
@@ -129,7 +129,7 @@ static void write_attempt(outbuf *o, describe_cache *dc, const fd_match_result *
 	ob_text(o, rule->name ? rule->name : "(null)");
 	if (a->anchor >= 0) {
 		ob_lit(o, " @ ");
-		ob_text(o, cached_unit_label(dc, r, a->graph, a->anchor, lab, sizeof lab));
+		ob_text(o, explain_cached_unit_label(dc, r, a->graph, a->anchor, lab, sizeof lab));
 		ob_lit(o, " [graph ");
 		ob_text(o, graph_label(r, a->graph, gl, sizeof gl));
 		ob_char(o, ']');
@@ -222,7 +222,7 @@ static void write_events(outbuf *o, describe_cache *dc, const fd_match_result *r
 			const fd_rule *rule = &r->rules->rules[ev->rule];
 			fd_event_text d;
 			char where[256];
-			describe_event(r, dc, &it, e, ev, &d);
+			explain_describe_event(r, dc, &it, e, ev, &d);
 			explain_where(&d.where, where, sizeof where);
 			const fd_rule_stats *st = &r->stats[ev->rule];
 			ob_printf(o, "rule %s priority %lld (%s): attempts %lld, match_times %lld, effect_times %lld\n",
@@ -286,7 +286,7 @@ static void json_event(outbuf *o, describe_cache *dc, const fd_trace_iter *next,
 {
 	fd_event_text t;
 	char where[256];
-	describe_event(r, dc, next, idx, ev, &t);
+	explain_describe_event(r, dc, next, idx, ev, &t);
 	explain_where(&t.where, where, sizeof where);
 	ob_lit(o, "{\"index\": ");
 	ob_int(o, idx);
@@ -351,7 +351,7 @@ static void trace_json_piece(void *arg, size_t i, FILE *f)
 		else
 			ob_lit(&o, "null");
 		ob_lit(&o, ", \"unit\": ");
-		ob_json(&o, a->anchor >= 0 ? cached_unit_label(&dc, r, a->graph, a->anchor, lab, sizeof lab) : "");
+		ob_json(&o, a->anchor >= 0 ? explain_cached_unit_label(&dc, r, a->graph, a->anchor, lab, sizeof lab) : "");
 		ob_lit(&o, ", \"graph\": ");
 		ob_int(&o, a->graph);
 		ob_lit(&o, ", \"branch\": ");
@@ -385,25 +385,3 @@ void explain_trace_json_attempts(FILE *f, const fd_match_result *r, int32_t roun
 	pieces_release(&tp);
 }
 
-void explain_trace_json(FILE *f, const fd_match_result *r)
-{
-	bool first = true;
-	fputs("{\"composites\": [", f);
-	explain_trace_json_composites(f, r);
-	fputs("], \"attempts\": [", f);
-	explain_trace_json_attempts(f, r, 0, &first);
-	fputs("]}\n", f);
-}
-
-void explain_fusion_result_json(FILE *f, const fd_match_result *r)
-{
-	fputs("{\"session_and_graph_id\": \"0_0\", \"graph_fusion\": {", f);
-	for (int32_t i = 0; i < r->n_rules; i++) {
-		int32_t ri = r->order[i];
-		fputs(i ? ", " : "", f);
-		json_write_string(f, r->rules->rules[ri].name);
-		fprintf(f, ": {\"match_times\": \"%lld\", \"effect_times\": \"%lld\"}",
-		        (long long)r->stats[ri].match_times, (long long)r->stats[ri].effect_times);
-	}
-	fputs("}, \"ub_fusion\": {}}\n", f);
-}

@@ -11,7 +11,7 @@
 #include "base/text.h"
 #include "match/cond_text.h"
 
-const char *explain_composite_name(int kind)
+static const char *explain_composite_name(int kind)
 {
 	return cond_composite_name(kind);
 }
@@ -64,17 +64,12 @@ char *explain_pval(const fd_pval *v, char *buf, size_t size)
 	return cond_pval_text(v, buf, size);
 }
 
-char *explain_yval(const fd_yval *v, char *buf, size_t size)
-{
-	return cond_yval_text(v, buf, size);
-}
-
 char *explain_where(const fd_srcpos *p, char *buf, size_t size)
 {
 	char line[24], col[24];
 	if (!p->file || !p->line)
 		buf[0] = '\0';
 	else   /* "%s:%d:%d", joined */
-		put_parts(buf, size, 5, p->file, ":", text_decimal(p->line, line), ":", text_decimal(p->col, col));
+		text_join(buf, size, 5, p->file, ":", text_decimal(p->line, line), ":", text_decimal(p->col, col));
 	return buf;
 }

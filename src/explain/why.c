@@ -150,7 +150,7 @@ static char *attempt_line(const fd_match_result *r, describe_cache *dc, uint32_t
 		memset(&t, 0, sizeof t);
 	explain_where(&t.where, where, sizeof where);
 	if (a->anchor >= 0)
-		cached_unit_label(dc, r, a->graph, a->anchor, lab, sizeof lab);
+		explain_cached_unit_label(dc, r, a->graph, a->anchor, lab, sizeof lab);
 	char in_round[32];
 	in_round_text(round, in_round);   /* after what the rule is on, before the answer's ": " */
 	if (a->rung == RUNG_FIRED) {
@@ -159,38 +159,38 @@ static char *attempt_line(const fd_match_result *r, describe_cache *dc, uint32_t
 		         f->n_nodes, rule->target_op ? rule->target_op : "?");
 		return buf;
 	}
-	/* joined (put_parts: text_cutf's bytes without a format; a JSON match
+	/* joined (text_join: text_cutf's bytes without a format; a JSON match
 	 * writes one line per rejection) */
 	char detail[600];
 	if (t.expected[0] && t.actual[0])
-		put_parts(detail, sizeof detail, 5, t.check, ": expected ", t.expected, ", actual ", t.actual);
+		text_join(detail, sizeof detail, 5, t.check, ": expected ", t.expected, ", actual ", t.actual);
 	else if (t.expected[0])
-		put_parts(detail, sizeof detail, 5, t.check, ": expected ", t.expected, ", ", t.reason);
+		text_join(detail, sizeof detail, 5, t.check, ": expected ", t.expected, ", ", t.reason);
 	else
-		put_parts(detail, sizeof detail, 3, t.check, ": ", t.actual[0] ? t.actual : t.reason);
+		text_join(detail, sizeof detail, 3, t.check, ": ", t.actual[0] ? t.actual : t.reason);
 	if (a->reason == REASON_CF06_UNBOUND && t.expected[0] && t.actual[0] && t.reason[0]) {
 		char d2[sizeof detail];   /* the verdict: unknown, and on which symbols */
-		put_parts(d2, sizeof d2, 3, detail, " — ", t.reason);
+		text_join(d2, sizeof d2, 3, detail, " — ", t.reason);
 		memcpy(detail, d2, sizeof detail);
 	}
 	const char *code = reason_code((fd_reason)a->reason), *at = where[0] ? " at " : "";
 	if (a->anchor < 0)
-		put_parts(buf, size, 11, "why: ", rule->name, " did not run", in_round, ": ", detail, " [", code, "]", at,
+		text_join(buf, size, 11, "why: ", rule->name, " did not run", in_round, ": ", detail, " [", code, "]", at,
 		          where);
 	else
-		put_parts(buf, size, 12, "why: ", rule->name, " did not fire on ", lab, in_round, ": ", detail, " [", code,
+		text_join(buf, size, 12, "why: ", rule->name, " did not fire on ", lab, in_round, ": ", detail, " [", code,
 		          "]", at, where);
 	return buf;
 }
 
-char *why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size)
+char *explain_why_line_cached(const fd_match_result *r, describe_cache *dc, uint32_t ai, char *buf, size_t size)
 {
 	return attempt_line(r, dc, ai, 0, buf, size);
 }
 
 char *explain_why_line(const fd_match_result *r, uint32_t ai, char *buf, size_t size)
 {
-	return why_line_cached(r, NULL, ai, buf, size);
+	return explain_why_line_cached(r, NULL, ai, buf, size);
 }
 
 /* ---- why not here? --------------------------------------------------------- */

@@ -60,15 +60,11 @@ const fd_dexpr *dim_table_intern(fd_dimtab *t, const dpoly *p);
 const datom *dim_table_floor_atom(fd_dimtab *t, const fd_dexpr *num, int64_t den);
 
 /* dim_poly.c */
-void poly_zero(dpoly *p);
-void poly_const(dpoly *p, int64_t num, int64_t den);
 void poly_expr(dpoly *p, const fd_dexpr *e);
 void poly_of_sint(dpoly *p, fd_sint s);  /* a number or an expression */
 void poly_atom(dpoly *p, const datom *a);
-void poly_normalize(dpoly *p);                 /* sort, merge, drop zeros */
 void poly_add(dpoly *out, const dpoly *a, const dpoly *b, int sign);
 void poly_mul(dpoly *out, const dpoly *a, const dpoly *b);
-void poly_scale(dpoly *p, int64_t num, int64_t den);
 void poly_floordiv(fd_dimtab *t, dpoly *out, const dpoly *a, int64_t q);
 void poly_div_exact(dpoly *out, const dpoly *a, const dpoly *b);
 /* p as a symbolic integer (a number when p is constant). */

@@ -45,13 +45,13 @@ static bool ratio(__int128 num, __int128 den, int64_t *n, int64_t *d)
 	return true;
 }
 
-void poly_zero(dpoly *p)
+static void poly_zero(dpoly *p)
 {
 	p->n = 0;
 	p->bad = false;
 }
 
-void poly_const(dpoly *p, int64_t num, int64_t den)
+static void poly_const(dpoly *p, int64_t num, int64_t den)
 {
 	poly_zero(p);
 	if (num == 0)
@@ -89,7 +89,7 @@ static int cmp_term(const void *x, const void *y)
 	return dim_term_cmp_monomial(x, y);
 }
 
-void poly_normalize(dpoly *p)
+static void poly_normalize(dpoly *p)
 {
 	if (p->bad)
 		return;
@@ -170,7 +170,7 @@ void poly_mul(dpoly *out, const dpoly *a, const dpoly *b)
 	*out = r;
 }
 
-void poly_scale(dpoly *p, int64_t num, int64_t den)
+static void poly_scale(dpoly *p, int64_t num, int64_t den)
 {
 	dpoly k;
 	poly_const(&k, num, den);

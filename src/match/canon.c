@@ -13,6 +13,8 @@
 #include "base/vec.h"
 #include "match/match.h"
 
+static fd_composite canon_recogniser_composite(fd_recogniser r);
+
 /* A tensor the graph does not compute: a constant or a graph input (a
  * LayerNorm's scale, an epsilon fed from outside). Values are read from
  * constants only (TF_CONST). */
@@ -550,7 +552,7 @@ const char *canon_recogniser_name(fd_recogniser r)
 	return r < RECOG_COUNT ? recogniser_names[r] : "?";
 }
 
-fd_composite canon_recogniser_composite(fd_recogniser r)
+static fd_composite canon_recogniser_composite(fd_recogniser r)
 {
 	return r < RECOG_COUNT ? recogniser_kinds[r] : COMPOSITE_NONE;
 }

@@ -73,6 +73,5 @@ typedef struct fd_canon {
  * Finds every composite of g. Returns 0; never fails on odd graphs. */
 int canon_find(const fd_graph *g, const uint8_t *tconst, fd_arena *a, fd_canon *out);
 const char *canon_recogniser_name(fd_recogniser r);   /* "silu", "gelu_erf", … */
-fd_composite canon_recogniser_composite(fd_recogniser r);
 
 #endif

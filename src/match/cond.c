@@ -1,12 +1,13 @@
 /* cond.c — the condition list as data (conditions.h): each entry's scope,
- * key, event and reason, and the lookup by key. */
+ * key, event, reason and functions, and the lookup by key. Every reader of
+ * a condition reaches its functions through this table. */
 #include <assert.h>
 #include <string.h>
 #include "match/conditions.h"
 
 static const fd_cond_def defs[] = {
 #define FD_COND_DEF(id, scope, key, event, reason, fn) \
-	{ COND_##id, SCOPE_##scope, key, EV_##event, REASON_##reason },
+	{ COND_##id, SCOPE_##scope, key, EV_##event, REASON_##reason, fn##_parse, fn##_check, fn##_describe },
 	FD_CONDITIONS(FD_COND_DEF)
 #undef FD_COND_DEF
 };

@@ -99,9 +99,6 @@ int cond_channel_dim(const fd_constraint *k, const fd_shape *sh);
 void cond_unbound_words(const fd_graph *g, const int64_t *ts, int n, const char *tail, char *reason, size_t size);
 /* "512 B", "2.0 MiB (2097152)". */
 void cond_bytes_words(int64_t b, char *buf, size_t size);
-/* a, b and c joined into buf, cut as text_cutf("%s%s%s") cuts (joined
- * without a format when it fits: the common fields of a big export). */
-void cond_join(char *buf, size_t size, const char *a, const char *b, const char *c);
 
 /* Reads key of the constraint's map v (path the constraint's) as a byte
  * count into *out, when written. */

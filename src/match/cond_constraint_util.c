@@ -121,18 +121,6 @@ void cond_bytes_words(int64_t b, char *buf, size_t size)
 		text_cutf(buf, size, "%.1f %s (%lld)", v, unit, (long long)b);
 }
 
-void cond_join(char *buf, size_t size, const char *a, const char *b, const char *c)
-{
-	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
-	if (na + nb + nc >= size) {
-		text_cutf(buf, size, "%s%s%s", a, b, c);
-		return;
-	}
-	memcpy(buf, a, na);
-	memcpy(buf + na, b, nb);
-	memcpy(buf + na + nb, c, nc + 1);
-}
-
 void cond_parse_bytes(fd_schema *s, const fd_yval *v, const char *path, const char *key, int64_t *out)
 {
 	const fd_yval *f = yval_get(v, key);

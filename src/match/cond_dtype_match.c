@@ -119,7 +119,7 @@ static void words(const fd_cond_check *c, fd_cond_facts *facts)
 		text_cutf(facts->actual, sizeof facts->actual, "%s is %s", cond_tensor_name(c->g, ev->other),
 		          dtype_name((int32_t)ev->a));
 	else
-		cond_join(facts->actual, sizeof facts->actual, text_decimal(ev->a, num), " tensors checked", "");
+		text_join(facts->actual, sizeof facts->actual, 3, text_decimal(ev->a, num), " tensors checked", "");
 }
 
 fd_reason cond_dtype_match_check(fd_cond_check *c, fd_cond_facts *facts)

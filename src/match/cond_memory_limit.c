@@ -178,7 +178,7 @@ static void unbound_words(const fd_cond_check *c, fd_cond_facts *facts)
 	const fd_tensor *t = ev->other >= 0 ? &c->g->tensors[ev->other] : NULL;
 	cond_size_words own;
 	const cond_size_words *z = cached_size_words(c->sizes, t, ev->b, &own);
-	cond_join(facts->actual, sizeof facts->actual, z->formula, " ", t ? t->name : "");
+	text_join(facts->actual, sizeof facts->actual, 3, z->formula, " ", t ? t->name : "");
 	int64_t t1 = ev->other;
 	cond_unbound_words(c->g, &t1, 1, z->tail, facts->reason_text, sizeof facts->reason_text);
 }
@@ -194,7 +194,7 @@ static void words(const fd_cond_check *c, fd_cond_facts *facts)
 	} else {
 		char a[64];
 		cond_bytes_words(ev->a, a, sizeof a);
-		cond_join(facts->actual, sizeof facts->actual, a, ev->other >= 0 ? " " : "",
+		text_join(facts->actual, sizeof facts->actual, 3, a, ev->other >= 0 ? " " : "",
 		          ev->other >= 0 ? cond_tensor_name(c->g, ev->other) : "");
 	}
 }
@@ -213,7 +213,7 @@ void cond_memory_limit_describe(const fd_cond_check *c, char *buf, size_t size)
 	int q = c->ev ? c->ev->op : k->max_intermediate_size >= 0 ? 0 : 1;
 	char b[64];
 	cond_bytes_words(limit_of(k, q), b, sizeof b);
-	cond_join(buf, size, "<= ", b, "");
+	text_join(buf, size, 3, "<= ", b, "");
 }
 
 const char *cond_memory_limit_field(const fd_event *ev)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "base/text.h"
+#include "match/cond_text.h"
 #include "match/conditions.h"
 #include "match/match_internal.h"
 
@@ -88,29 +89,6 @@ void cond_optional_input_describe(const fd_cond_check *c, char *buf, size_t size
 	snprintf(buf, size, "when present");
 }
 
-/* "w (initializer)", "x (graph input)", "y from conv1 (Conv)". */
-void cond_tensor_origin(const fd_match_ctx *ctx, int32_t gi, int64_t t, char *buf, size_t size)
-{
-	const fd_graph_index *ix = &ctx->graphs[gi];
-	const fd_graph *g = ix->g;
-	if (t < 0 || t >= g->n_tensors) {
-		text_cut(buf, size, "no such input");
-		return;
-	}
-	const fd_tensor *x = &g->tensors[t];
-	uint8_t f = ix->tflags[t];
-	if (x->kind == TENSOR_INITIALIZER)
-		text_cutf(buf, size, "%s (%s)", x->name, tensor_initializer_words(ctx->model, x));
-	else if (x->kind == TENSOR_CONSTANT)
-		text_cutf(buf, size, "%s (Constant)", x->name);
-	else if (f & TF_INPUT)
-		text_cutf(buf, size, "%s (graph input)", x->name);
-	else if (x->producer >= 0)
-		text_cutf(buf, size, "%s from %s (%s%s)", x->name, g->nodes[x->producer].name, g->nodes[x->producer].op_type,
-		          (f & TF_CONST) ? ", constant-foldable" : "");
-	else
-		text_cutf(buf, size, "%s (%s)", x->name, (f & TF_CONST) ? "outer constant" : "outer scope");
-}
 
 /* The SOURCE event in words: the conditions written, where the tensor comes
  * from, and for a failure what decided. */

@@ -18,6 +18,8 @@ char *cond_pval_text(const fd_pval *v, char *buf, size_t size);
 const char *cond_composite_name(int kind);
 /* An op's type list as written: "[Relu, Sigmoid]". Returns buf. */
 char *cond_types_text(const fd_rule_op *op, char *buf, size_t size);
+/* "w (initializer)", "x (graph input)", "y from conv1 (Conv)". */
+void cond_tensor_origin(const fd_match_ctx *ctx, int32_t gi, int64_t t, char *buf, size_t size);
 /* Tensor t's name, "-" when there is none. */
 const char *cond_tensor_name(const fd_graph *g, int64_t t);
 /* Every field of a facts record empty: the condition holds, nothing decided. */

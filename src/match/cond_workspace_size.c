@@ -110,5 +110,5 @@ void cond_workspace_size_describe(const fd_cond_check *c, char *buf, size_t size
 {
 	char b[64];
 	cond_bytes_words(c->constraint->max_workspace, b, sizeof b);
-	cond_join(buf, size, "<= ", b, "");
+	text_join(buf, size, 3, "<= ", b, "");
 }

@@ -102,15 +102,8 @@ typedef enum fd_cond_kind {
 	X(CHANNEL_DIVISIBILITY, CONSTRAINT, "channel_dim",             INT) \
 	X(CHANNEL_DIVISIBILITY, CONSTRAINT, "divisor",                 POSINT)
 
-/* One entry, as data. */
-typedef struct fd_cond_def {
-	fd_cond_kind kind;
-	fd_cond_scope scope;
-	const char *key;
-	fd_event_kind event;
-	fd_reason reason;
-} fd_cond_def;
 
+typedef struct fd_cond_def fd_cond_def;
 const fd_cond_def *cond_def(fd_cond_kind k);                      /* NULL out of range */
 /* The condition of scope written under key ("rank" of an input), or
  * COND_COUNT; a constraint by its type name. */
@@ -180,6 +173,18 @@ typedef struct fd_cond_check {
 	struct cond_size_cache *sizes;  /* explaining: a writer's cache of a constraint's size words, or NULL */
 } fd_cond_check;
 
+/* One entry, as data: what the list says of it, and its functions. */
+struct fd_cond_def {
+	fd_cond_kind kind;
+	fd_cond_scope scope;
+	const char *key;
+	fd_event_kind event;
+	fd_reason reason;
+	bool (*parse)(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path);
+	fd_reason (*check)(fd_cond_check *c, fd_cond_facts *facts);
+	void (*describe)(const fd_cond_check *c, char *buf, size_t size);
+};
+
 #define FD_COND_DECLARE(id, scope, key, event, reason, fn) \
 	bool fn##_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path); \
 	fd_reason fn##_check(fd_cond_check *c, fd_cond_facts *facts); \
@@ -196,7 +201,6 @@ fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *facts);
 fd_reason cond_source_check(fd_cond_check *c, fd_cond_facts *facts);
 /* Whether op's binary inputs are tried in both orders (position). */
 bool cond_position_swaps(const fd_rule_op *op, bool commutative);
-/* "w (initializer)", "x (graph input)", "y from conv1 (Conv)". */
-void cond_tensor_origin(const fd_match_ctx *ctx, int32_t gi, int64_t t, char *buf, size_t size);
+
 
 #endif

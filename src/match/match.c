@@ -14,9 +14,11 @@
 #include "match/param_value.h"
 #include "base/arena.h"
 
+static int match_link_of(const fd_rule_op *op, int i, bool *explicit_link);
+
 /* ---- units ---------------------------------------------------------------- */
 
-bool match_unit_is(const fd_graph_index *ix, int32_t u, int op)
+static bool match_unit_is(const fd_graph_index *ix, int32_t u, int op)
 {
 	if (u < 0 || u >= ix->n_units || op < 0 || op >= ix->n_ops)
 		return false;
@@ -45,7 +47,7 @@ int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op)
 
 static bool search(match_run_state *s, int i);
 
-int match_link_of(const fd_rule_op *op, int i, bool *explicit_link)
+static int match_link_of(const fd_rule_op *op, int i, bool *explicit_link)
 {
 	int j = -1;
 	for (int k = 0; k < op->n_sources; k++)

@@ -164,7 +164,6 @@ static inline const int32_t *fusion_ids(const fd_match_result *r, uint32_t off) 
 
 /* Is unit u of the indexed graph an instance of op id (type, domain, spatial
  * rank, or a composite of the op's kind)? */
-bool match_unit_is(const fd_graph_index *ix, int32_t u, int op);
 /* The alternative of op's type list that unit u is (index into op->types),
  * or -1: the first that fits. */
 int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op);

@@ -21,14 +21,8 @@ static fd_reason check_unknown(fd_cond_check *c, fd_cond_facts *facts)
 
 fd_reason cond_constraint_check(fd_cond_check *c, fd_cond_facts *facts)
 {
-	switch (c->constraint->kind) {
-#define CHECK_CONSTRAINT(id, scope, key, event, reason, fn) \
-	COND_IF_CONSTRAINT(scope, case COND_##id: return fn##_check(c, facts);)
-	FD_CONDITIONS(CHECK_CONSTRAINT)
-#undef CHECK_CONSTRAINT
-	default:
-		return check_unknown(c, facts);
-	}
+	const fd_cond_def *d = cond_def((fd_cond_kind)c->constraint->kind);
+	return d && d->scope == SCOPE_CONSTRAINT ? d->check(c, facts) : check_unknown(c, facts);
 }
 
 void cond_constraint_label(const fd_cond_check *c, char *buf, size_t size)
@@ -36,9 +30,9 @@ void cond_constraint_label(const fd_cond_check *c, char *buf, size_t size)
 	const fd_constraint *k = c->constraint;
 	const char *type = k->type ? k->type : "unknown";
 	if (k->kind == COND_MEMORY_LIMIT)
-		cond_join(buf, size, "constraint memory_limit ", cond_memory_limit_field(c->ev), "");
+		text_join(buf, size, 3, "constraint memory_limit ", cond_memory_limit_field(c->ev), "");
 	else
-		cond_join(buf, size, "constraint ", type, "");
+		text_join(buf, size, 3, "constraint ", type, "");
 }
 
 bool match_constraint(match_run_state *s, int index, int n_ops, uint32_t passed)

@@ -207,7 +207,6 @@ static inline int unit_nonempty_inputs(const match_run_state *s, int32_t u)
 
 /* The op an op links to: the latest from_op before it, else the one
  * before; *explicit_link says it came from a from_op (match.c). */
-int match_link_of(const fd_rule_op *op, int i, bool *explicit_link);
 /* Position j, or the position an absent optional op j stands for: the op
  * it would have read, transitively (match.c). -1 when none. */
 int match_present_slow(const match_run_state *s, int j);

@@ -26,7 +26,7 @@ static const struct elem {
 	[DT_BFLOAT16] = { 2, F_INT32, false },
 };
 
-double onnx_half_to_double(uint16_t h)
+static double onnx_half_to_double(uint16_t h)
 {
 	int sign = h >> 15, exp = (h >> 10) & 0x1f, frac = h & 0x3ff;
 	double v;
@@ -39,7 +39,7 @@ double onnx_half_to_double(uint16_t h)
 	return sign ? -v : v;
 }
 
-double onnx_bfloat16_to_double(uint16_t b)
+static double onnx_bfloat16_to_double(uint16_t b)
 {
 	uint32_t bits = (uint32_t)b << 16;
 	float f;

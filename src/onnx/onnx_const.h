@@ -25,7 +25,5 @@ typedef struct onnx_tensor_src {
  * complex, 8- and 4-bit floats/ints) or the data is missing or short. */
 fd_const *onnx_const_decode(fd_arena *a, int32_t dtype, int64_t count, const onnx_tensor_src *src);
 
-double onnx_half_to_double(uint16_t h);
-double onnx_bfloat16_to_double(uint16_t b);
 
 #endif

@@ -225,7 +225,7 @@ static fd_expr *parse_string(parser *ps)
 }
 
 /* inputK / outputK: the tensor (i or o) and K, else 0. */
-static int tensor_name(const char *s, int64_t *k)
+static int cond_tensor_name(const char *s, int64_t *k)
 {
 	const char *digits = !strncmp(s, "input", 5) ? s + 5 : !strncmp(s, "output", 6) ? s + 6 : NULL;
 	if (!digits || !*digits || strlen(digits) > 5)
@@ -304,7 +304,7 @@ static fd_expr *parse_primary(parser *ps)
 		} else {
 			e = node(ps, EX_NAME, at);
 			e->s = name;
-			e->tensor = tensor_name(name, &e->i);
+			e->tensor = cond_tensor_name(name, &e->i);
 		}
 		finish(ps, e);
 		return e;

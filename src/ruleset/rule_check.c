@@ -37,7 +37,7 @@
 #include "base/arena.h"
 
 /* A finding at a place (a warning is an error under strict). */
-void check_say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
+void rule_check_say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
 {
 	if (sev == DIAG_WARNING && c->opt && c->opt->strict)
 		sev = DIAG_ERROR;
@@ -49,14 +49,14 @@ void check_say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, .
 	va_end(ap);
 }
 
-void check_say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+void rule_check_say(checker *c, fd_severity sev, const fd_yval *at, const char *fmt, ...)
 {
 	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	check_say_at(c, sev, yval_pos(at), "%s", msg);
+	rule_check_say_at(c, sev, yval_pos(at), "%s", msg);
 }
 
 /* How many inputs an op can take at most; -1 unbounded or unknown. Only what
@@ -81,7 +81,7 @@ static const struct arity {
 	{ "Shape", 1 }, { "Constant", 0 }, { "ConstantOfShape", 1 },
 };
 
-int op_arity(int id)
+int rule_check_op_arity(int id)
 {
 	const fd_op_def *op = optable_get(id);
 	if (!op)
@@ -123,7 +123,7 @@ static void suggest_op(const char *typed, fd_nearest *nn)
 }
 
 /* "groups, kernel_size, strides" */
-const char *param_list(const fd_op_def *op, char *buf, size_t size)
+const char *rule_check_param_list(const fd_op_def *op, char *buf, size_t size)
 {
 	size_t len = 0;
 	buf[0] = '\0';
@@ -145,7 +145,7 @@ static const fd_op_def *op_with_param(int id, const char *name, const fd_param_d
 
 /* The key of value in the op's map `section` (params, input_sources): a
  * finding about a param or a source points at its name. Else the value. */
-const fd_yval *key_of(const fd_rule_op *op, const char *section, const fd_yval *value)
+static const fd_yval *rule_check_key_of(const fd_rule_op *op, const char *section, const fd_yval *value)
 {
 	const fd_yval *map = yval_get(op->where, section);
 	for (size_t i = 0; map && map->kind == YV_MAP && i < map->n; i++)
@@ -221,14 +221,14 @@ const char *rule_check_unknown_param(int op_id, const char *name, const char *pa
 		         hint);
 	else
 		snprintf(buf, size, "%s.params: %s has no param '%s' (%sits params: %s%s)", path, def->name, name, near,
-		         param_list(def, list, sizeof list), hint);
+		         rule_check_param_list(def, list, sizeof list), hint);
 	return buf;
 }
 
 static void check_param(checker *c, const fd_rule_op *op, int id, const fd_rule_param *p, const char *path)
 {
 	const fd_op_def *def = optable_get(id);
-	const fd_yval *key = key_of(op, "params", p->value);
+	const fd_yval *key = rule_check_key_of(op, "params", p->value);
 	const fd_param_def *pd = optable_param(id, p->name);
 	char msg[1024];
 	if (!pd) {
@@ -322,7 +322,7 @@ static void check_op_param(checker *c, const fd_rule_op *op, const fd_rule_param
 	for (int t = 1; t < op->n_types; t++)
 		if (!!optable_param(op->ops[0], p->name) != !!optable_param(op->ops[t], p->name)) {
 			int has = optable_param(op->ops[0], p->name) ? 0 : t, lacks = has ? 0 : t;
-			ERR(c, key_of(op, "params", p->value), "%s.params: '%s' is a param of %s but not of %s; with a list of "
+			ERR(c, rule_check_key_of(op, "params", p->value), "%s.params: '%s' is a param of %s but not of %s; with a list of "
 			    "types a param must be one every listed type has (put the others in a branch)", path, p->name,
 			    optable_get(op->ops[has])->name, optable_get(op->ops[lacks])->name);
 			return;
@@ -343,8 +343,8 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 	if (known)
 		for (int p = 0; p < op->n_params; p++)
 			check_op_param(c, op, &op->params[p], path);
-	int arity = known ? ops_arity(op) : -1;
-	op_types_text(op, name, sizeof name);
+	int arity = known ? rule_check_ops_arity(op) : -1;
+	rule_check_op_types_text(op, name, sizeof name);
 	if (op->inputs_where && arity >= 0) {
 		const fd_yval *mn = yval_get(op->inputs_where, "min_inputs"), *mx = yval_get(op->inputs_where, "max_inputs");
 		if (op->min_inputs > arity)
@@ -357,7 +357,7 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 
 	for (int s = 0; s < op->n_sources; s++) {
 		const fd_input_source *src = &op->sources[s];
-		const fd_yval *key = key_of(op, "input_sources", src->where);
+		const fd_yval *key = rule_check_key_of(op, "input_sources", src->where);
 		if (op->max_inputs >= 0 && src->input >= op->max_inputs)
 			ERR(c, key, "%s.input_sources: input%d is beyond max_inputs %d (inputs are numbered from 0)", path,
 			    src->input, op->max_inputs);
@@ -366,7 +366,7 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 			    name, arity, arity == 1 ? "" : "s");
 	}
 	if (known)
-		check_op_ext(c, pat, i, path);
+		rule_check_op_ext(c, pat, i, path);
 }
 
 /* output_names: each name once per rule. */
@@ -467,7 +467,7 @@ static void check_constraints(checker *c, const fd_rule *r)
 		bool bounded = true;
 		for (int j = 0; j < r->match.n_ops && bounded; j++) {
 			const fd_rule_op *op = &r->match.ops[j];
-			int a = op->max_inputs >= 0 ? op->max_inputs : op_arity(op->op);
+			int a = op->max_inputs >= 0 ? op->max_inputs : rule_check_op_arity(op->op);
 			if (a < 0)
 				bounded = false;
 			total += a;
@@ -507,7 +507,7 @@ static void check_rule(checker *c, const fd_rule *r)
 			check_op(c, &r->branches[b], i, p);
 	}
 	check_output_names(c, r);
-	check_dimvars(c, r);
+	rule_check_dimvars(c, r);
 	check_constraints(c, r);
 	check_rewrite(c, r);
 }
@@ -542,5 +542,5 @@ void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *
 	checker c = { rs, opt, d };
 	for (int i = 0; i < rs->n_rules; i++)
 		check_rule(&c, &rs->rules[i]);
-	check_across(&c);
+	rule_check_across(&c);
 }

@@ -288,7 +288,7 @@ static void priority_group(checker *c, const int *m, size_t n, const char *key)
 	scope_groups(c, m, n, priority_warning);
 }
 
-void check_across(checker *c)
+void rule_check_across(checker *c)
 {
 	const fd_ruleset *rs = c->rs;
 	/* duplicate names: the first definition of each */

@@ -14,11 +14,11 @@
 #include "ruleset/rule_check_internal.h"
 #include "rules/rule_expr.h"
 
-int ops_arity(const fd_rule_op *op)
+int rule_check_ops_arity(const fd_rule_op *op)
 {
 	int most = -1;
 	for (int t = 0; t < op->n_types; t++) {
-		int a = op_arity(op->ops[t]);
+		int a = rule_check_op_arity(op->ops[t]);
 		if (a < 0)
 			return -1;
 		if (a > most)
@@ -27,7 +27,7 @@ int ops_arity(const fd_rule_op *op)
 	return most;
 }
 
-const char *op_types_text(const fd_rule_op *op, char *buf, size_t size)
+const char *rule_check_op_types_text(const fd_rule_op *op, char *buf, size_t size)
 {
 	if (op->n_types <= 1) {
 		const fd_op_def *d = optable_get(op->op);
@@ -59,7 +59,7 @@ static void where_error(where_ctx *w, const fd_expr *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	check_say_at(w->c, DIAG_ERROR, yval_text_pos(w->src, (size_t)e->at), "%s: %s", w->path, msg);
+	rule_check_say_at(w->c, DIAG_ERROR, yval_text_pos(w->src, (size_t)e->at), "%s: %s", w->path, msg);
 }
 
 static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
@@ -71,10 +71,10 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 			            "value(%s) or consumers(%s)", e->s, e->s, e->s, e->s, e->s, e->s, e->s);
 			return;
 		}
-		int arity = ops_arity(op);
+		int arity = rule_check_ops_arity(op);
 		char name[128];
 		if (e->tensor == 'i' && arity >= 0 && e->i >= arity)
-			where_error(w, e, "%s: %s takes %d input%s (input0%s%.0d)", e->s, op_types_text(op, name, sizeof name),
+			where_error(w, e, "%s: %s takes %d input%s (input0%s%.0d)", e->s, rule_check_op_types_text(op, name, sizeof name),
 			            arity, arity == 1 ? "" : "s", arity > 1 ? "..input" : "", arity > 1 ? arity - 1 : 0);
 		return;
 	}
@@ -88,7 +88,7 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 		const fd_param_def *pd = optable_param(op->ops[t], e->s);
 		if (pd) {
 			if (w->c->opt && w->c->opt->verbose)
-				check_say_at(w->c, DIAG_NOTE, yval_text_pos(w->src, (size_t)e->at), "%s: '%s' is %s's param %s (%s%s%s)",
+				rule_check_say_at(w->c, DIAG_NOTE, yval_text_pos(w->src, (size_t)e->at), "%s: '%s' is %s's param %s (%s%s%s)",
 				       w->path, e->s, optable_get(op->ops[t])->name, pd->name,
 				       pd->attr ? "attribute " : pd->input >= 0 ? "a constant input" : "derived",
 				       pd->attr ? pd->attr : "", pd->default_value ? ", else its default" : "");
@@ -104,7 +104,7 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 			            "members, input0, …, output0, …)", e->s, d->name);
 		else
 			where_error(w, e, "unknown name '%s': %s has no param '%s' (its params: %s; also rank, op_type, domain, members, input0, …)", e->s,
-			            d->name, e->s, param_list(d, list, sizeof list));
+			            d->name, e->s, rule_check_param_list(d, list, sizeof list));
 		return;
 	}
 }
@@ -161,15 +161,15 @@ static void check_same_as(checker *c, const fd_rule_pattern *pat, int i, const f
 		ERR(c, at, "%s.input_sources.input%d.same_as.op: op %d is optional; same_as must name an op that is always "
 		    "present", path, src->input, j);
 	else {
-		int arity = ops_arity(&pat->ops[j]);
+		int arity = rule_check_ops_arity(&pat->ops[j]);
 		char name[128];
 		if (arity >= 0 && src->same_input >= arity)
 			ERR(c, yval_get(sa, "input"), "%s.input_sources.input%d.same_as.input: %s (op %d) takes %d input%s", path,
-			    src->input, op_types_text(&pat->ops[j], name, sizeof name), j, arity, arity == 1 ? "" : "s");
+			    src->input, rule_check_op_types_text(&pat->ops[j], name, sizeof name), j, arity, arity == 1 ? "" : "s");
 	}
 }
 
-void check_op_ext(checker *c, const fd_rule_pattern *pat, int i, const char *path)
+void rule_check_op_ext(checker *c, const fd_rule_pattern *pat, int i, const char *path)
 {
 	const fd_rule_op *op = &pat->ops[i];
 	char name[128];
@@ -196,11 +196,11 @@ void check_op_ext(checker *c, const fd_rule_pattern *pat, int i, const char *pat
 		if (src->fixed && !any_commutative(op))
 			WARN(c, yval_get(src->where, "position"), "%s.input_sources.input%d.position: fixed has no effect: %s is "
 			     "not commutative (its inputs are never tried swapped)", path, src->input,
-			     op_types_text(op, name, sizeof name));
+			     rule_check_op_types_text(op, name, sizeof name));
 		if (src->either && any_commutative(op))
 			WARN(c, yval_get(src->where, "position"), "%s.input_sources.input%d.position: either has no effect: %s is "
 			     "commutative (its inputs are tried in both orders anyway)", path, src->input,
-			     op_types_text(op, name, sizeof name));
+			     rule_check_op_types_text(op, name, sizeof name));
 		if (src->n_values && src->source_type == SRC_ACTIVATION)
 			ERR(c, yval_get(src->where, "value"), "%s.input_sources.input%d.value: can never hold: source_type "
 			    "activation is not a constant", path, src->input);
@@ -243,7 +243,7 @@ static void count_pattern(const fd_rule *r, const fd_rule_pattern *pat, name_use
 		}
 }
 
-void check_dimvars(checker *c, const fd_rule *r)
+void rule_check_dimvars(checker *c, const fd_rule *r)
 {
 	if (!r->n_dimvars)
 		return;

@@ -88,7 +88,7 @@ static const char *const type_words[] = {
 };
 static_assert(countof(type_words) == FT_COUNT, "words for every field type");
 
-const char *field_type_words(fd_field_type t)
+const char *rule_field_type_words(fd_field_type t)
 {
 	return t < FT_COUNT ? type_words[t] : "";
 }

@@ -71,6 +71,6 @@ const char *rule_field_keys(const char *section, char *buf, size_t size);
  * (base/nearest.h: nearest_list); "" when none is near. Returns buf. */
 char *rule_field_nearest(const char *path, char *buf, size_t size);
 /* The words for a type: "integer >= 0". */
-const char *field_type_words(fd_field_type t);
+const char *rule_field_type_words(fd_field_type t);
 
 #endif

@@ -86,7 +86,7 @@ static void parse_sources(fd_schema *s, fd_rule_op *op, const fd_yval *v, const 
 		is->same_op = is->same_input = -1;
 		is->is_static = -1;
 		is->tolerance = 1e-5;
-		bool ok = parse_source_conditions(s, op, is, src, p, index, n_ops);
+		bool ok = rule_schema_source_conditions(s, op, is, src, p, index, n_ops);
 		for (int j = 0; j < op->n_sources; j++)
 			if (op->sources[j].input == k) {
 				ERR(s, key, "%s: input%d is given twice (as %s)", path, k, key->text);
@@ -97,28 +97,13 @@ static void parse_sources(fd_schema *s, fd_rule_op *op, const fd_yval *v, const 
 	}
 }
 
-/* The parse of each condition of an op's own map (scopes OP and OP_EXT),
- * by kind; NULL for the other scopes. */
-#define OP_PARSE_OP(id, fn)         [COND_##id] = fn##_parse,
-#define OP_PARSE_OP_EXT(id, fn)     OP_PARSE_OP(id, fn)
-#define OP_PARSE_INPUT(id, fn)
-#define OP_PARSE_CONSTRAINT(id, fn)
-#define OP_PARSE(id, scope, key, event, reason, fn) OP_PARSE_##scope(id, fn)
-static bool (*const op_parse[COND_COUNT])(fd_schema *, fd_cond_site *, const fd_yval *, const char *) = {
-	FD_CONDITIONS(OP_PARSE)
-};
-#undef OP_PARSE
-#undef OP_PARSE_OP
-#undef OP_PARSE_OP_EXT
-#undef OP_PARSE_INPUT
-#undef OP_PARSE_CONSTRAINT
 
 void rule_schema_op_conditions(fd_schema *s, fd_cond_site *at, fd_cond_scope scope, const char *path)
 {
 	char p[256], section[96], keys[256];
 	for (int k = 0; k < COND_COUNT; k++) {
 		const fd_cond_def *d = cond_def((fd_cond_kind)k);
-		const fd_yval *f = d->scope == scope && op_parse[k] ? yval_get(at->map, d->key) : NULL;
+		const fd_yval *f = d->scope == scope ? yval_get(at->map, d->key) : NULL;
 		if (!f)
 			continue;
 		snprintf(p, sizeof p, "%.200s.%s", path, d->key);
@@ -127,7 +112,7 @@ void rule_schema_op_conditions(fd_schema *s, fd_cond_site *at, fd_cond_scope sco
 		snprintf(section, sizeof section, "match.ops.#.%s", d->key);
 		if (f->kind == YV_MAP && rule_field_keys(section, keys, sizeof keys)[0] && !rule_field_key(section, "*"))
 			rule_schema_unknown_keys(s, f, p, section);
-		op_parse[k](s, at, f, p);
+		d->parse(s, at, f, p);
 	}
 }
 
@@ -157,7 +142,7 @@ static void parse_op(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char 
 		op->n_output_names = schema_strings(s, names, p, &op->output_names);
 		op->output_names_where = names;
 	}
-	parse_op_ext(s, &at, path);
+	rule_schema_op_ext(s, &at, path);
 }
 
 static void parse_pattern(fd_schema *s, fd_rule_pattern *pat, const fd_yval *ops, const char *path)
@@ -385,14 +370,9 @@ static void parse_constraint(fd_schema *s, fd_constraint *c, const fd_yval *v, c
 		schema_str(s, f, p, &c->description);
 	}
 	fd_cond_site at = { .constraint = c, .map = v };
-	switch (c->kind) {
-#define PARSE_CONSTRAINT(id, scope, key, event, reason, fn) \
-	COND_IF_CONSTRAINT(scope, case COND_##id: fn##_parse(s, &at, v, path); break;)
-	FD_CONDITIONS(PARSE_CONSTRAINT)
-#undef PARSE_CONSTRAINT
-	default:
-		break;
-	}
+	const fd_cond_def *d = cond_def((fd_cond_kind)c->kind);
+	if (d && d->scope == SCOPE_CONSTRAINT)
+		d->parse(s, &at, v, path);
 }
 
 static void parse_constraints(fd_schema *s, fd_rule *r, const fd_yval *v)

@@ -17,7 +17,7 @@
 
 /* ---- the op's extensions ------------------------------------------------------ */
 
-void parse_op_ext(fd_schema *s, fd_cond_site *at, const char *path)
+void rule_schema_op_ext(fd_schema *s, fd_cond_site *at, const char *path)
 {
 	fd_rule_op *op = at->op;
 	rule_schema_op_conditions(s, at, SCOPE_OP_EXT, path);
@@ -33,36 +33,23 @@ void parse_op_ext(fd_schema *s, fd_cond_site *at, const char *path)
 
 /* Each condition of an input written in the inputK map src, by its entry
  * of the list (match/conditions.h), in the list's order. */
-bool parse_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source *is, const fd_yval *src, const char *path,
+bool rule_schema_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source *is, const fd_yval *src, const char *path,
                              int index, int n_ops)
 {
-	static const struct { const char *key; bool (*parse)(fd_schema *, fd_cond_site *, const fd_yval *, const char *); }
-	entries[] = {
-#define INPUT_ENTRY(id, scope, key, event, reason, fn) IF_INPUT_##scope(key, fn##_parse)
-#define IF_INPUT_INPUT(key, parse) { key, parse },
-#define IF_INPUT_OP(key, parse)
-#define IF_INPUT_OP_EXT(key, parse)
-#define IF_INPUT_CONSTRAINT(key, parse)
-		FD_CONDITIONS(INPUT_ENTRY)
-#undef INPUT_ENTRY
-#undef IF_INPUT_INPUT
-#undef IF_INPUT_OP
-#undef IF_INPUT_OP_EXT
-#undef IF_INPUT_CONSTRAINT
-	};
 	fd_cond_site at = { .op = op, .index = index, .n_ops = n_ops, .input = is, .map = src };
 	bool ok = true;
-	for (size_t e = 0; e < sizeof entries / sizeof *entries; e++) {
-		const fd_yval *v = yval_get(src, entries[e].key);
+	for (int k = 0; k < COND_COUNT; k++) {
+		const fd_cond_def *d = cond_def((fd_cond_kind)k);
+		const fd_yval *v = d->scope == SCOPE_INPUT ? yval_get(src, d->key) : NULL;
 		if (!v)
 			continue;
 		char q[320];
-		snprintf(q, sizeof q, "%.200s.%s", path, entries[e].key);
-		ok &= entries[e].parse(s, &at, v, q);
+		snprintf(q, sizeof q, "%.200s.%s", path, d->key);
+		ok &= d->parse(s, &at, v, q);
 		/* a map's own keys (same_as: {op, input}) are the format's */
 		if (v->kind == YV_MAP) {
 			char section[96];
-			snprintf(section, sizeof section, "match.ops.#.input_sources.*.%s", entries[e].key);
+			snprintf(section, sizeof section, "match.ops.#.input_sources.*.%s", d->key);
 			rule_schema_unknown_keys(s, v, q, section);
 		}
 	}

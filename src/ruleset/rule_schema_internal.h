@@ -15,14 +15,14 @@ void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const char *path
  * order; path is the op's ("match.ops[0]"). */
 void rule_schema_op_conditions(fd_schema *s, fd_cond_site *at, fd_cond_scope scope, const char *path);
 
-/* rule_schema_ext.c: parse_op_ext reads the extensions of an op map
+/* rule_schema_ext.c: rule_schema_op_ext reads the extensions of an op map
  * (optional, outputs, where: their entries, then what the matcher derives
  * from them) after the seed's fields of the op;
- * parse_source_conditions the conditions written in an inputK map
+ * rule_schema_source_conditions the conditions written in an inputK map
  * (from_op, source_type, same_as, position, optional, rank … value): false
  * on an error. */
-void parse_op_ext(fd_schema *s, fd_cond_site *at, const char *path);
-bool parse_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source *is, const fd_yval *src, const char *path,
+void rule_schema_op_ext(fd_schema *s, fd_cond_site *at, const char *path);
+bool rule_schema_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source *is, const fd_yval *src, const char *path,
                              int index, int n_ops);
 
 #endif

@@ -55,8 +55,7 @@ int32_t ruleset_fused_type_rule(const fd_ruleset *rs, int id);
  * key `ruleset`), and read it into rs (-1 on an error, reported in d). */
 bool ruleset_settings_doc(const fd_ydoc *doc);
 int  ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d);
-const char *init_policy_name(fd_init_policy p);          /* "onnx", "constant", "unset" */
-fd_init_policy init_policy_from_name(const char *name);  /* INIT_POLICY_UNSET when neither */
+fd_init_policy ruleset_init_policy_from_name(const char *name);  /* INIT_POLICY_UNSET when neither */
 /* The environment, as CANN graph-autofusion has it: GRAPH_AUTOFUSION_ENABLE=0 (or false /
  * off / no) disables every rule; GRAPH_AUTOFUSION_RULES="A,B" enables only the
  * named rules. Callers choose when to apply it (after loading, before --set).

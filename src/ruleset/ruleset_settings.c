@@ -14,12 +14,12 @@
 
 static const char *const policy_names[] = { [INIT_POLICY_ONNX] = "onnx", [INIT_POLICY_CONSTANT] = "constant" };
 
-const char *init_policy_name(fd_init_policy p)
+static const char *ruleset_init_policy_name(fd_init_policy p)
 {
 	return p == INIT_POLICY_ONNX || p == INIT_POLICY_CONSTANT ? policy_names[p] : "unset";
 }
 
-fd_init_policy init_policy_from_name(const char *name)
+fd_init_policy ruleset_init_policy_from_name(const char *name)
 {
 	for (int p = INIT_POLICY_ONNX; p <= INIT_POLICY_CONSTANT; p++)
 		if (name && !strcmp(name, policy_names[p]))
@@ -51,7 +51,7 @@ static void say(fd_diags *d, fd_severity sev, const fd_yval *at, const char *fmt
 static int read_initializers(fd_ruleset *rs, const fd_yval *v, fd_diags *d)
 {
 	const char *name = NULL;
-	fd_init_policy p = v && v->kind == YV_SCALAR && yval_str(v, &name) ? init_policy_from_name(name) : INIT_POLICY_UNSET;
+	fd_init_policy p = v && v->kind == YV_SCALAR && yval_str(v, &name) ? ruleset_init_policy_from_name(name) : INIT_POLICY_UNSET;
 	if (p == INIT_POLICY_UNSET) {
 		if (name)
 			say(d, DIAG_ERROR, v, "ruleset.initializers: expected onnx or constant, got '%s'", name);
@@ -63,7 +63,7 @@ static int read_initializers(fd_ruleset *rs, const fd_yval *v, fd_diags *d)
 		/* rule sets of two toolchains loaded together: the first holds */
 		fd_srcpos was = yval_pos(rs->initializers_where);
 		say(d, DIAG_WARNING, v, "ruleset.initializers: %s here, but %s at %s:%d:%d, which holds "
-		    "(--initializers decides)", name, init_policy_name(rs->initializers),
+		    "(--initializers decides)", name, ruleset_init_policy_name(rs->initializers),
 		    was.file ? was.file : "?", was.line, was.col);
 		return 0;
 	}

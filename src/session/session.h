@@ -259,7 +259,6 @@ int  session_diff(const fd_session *s, fd_session_diff *out);
 const fd_match_result *session_change_result(const fd_session *s, const fd_fusion_change *c, bool after);
 /* The change's fusion as "RULE [node node …]" (original nodes), as the
  * diff's text writes it. */
-void session_change_words(FILE *f, const fd_session *s, const fd_fusion_change *c, bool after);
 void session_diff_release(fd_session_diff *df);
 void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df);
 /* {"gained": [...], "lost": [...], "changed": [...], "rules": [...],
@@ -375,7 +374,6 @@ static inline const fd_estimate *session_baseline_estimate(const fd_session *s)
 int  session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d);
 static inline const fd_binding_diff *session_binding_diff(const fd_session *s) { return s->bdiff; }
 /* The binding of symbol name (false when unbound). */
-bool session_binding(const fd_session *s, const char *name, int64_t *value);
 
 /* For tests: make the next n file writes of session_save / recovery fail
  * with errno err (ENOSPC for "disk full"); n = 0 turns it off. */

@@ -50,7 +50,7 @@ const char *session_path_type(const fd_session *s, int32_t rule, const char *pat
 		snprintf(msg, sizeof msg, "'%.200s' is not a field a what-if can change%s (see fusiondbg(1), WHAT-IF)", path,
 		         near);
 	} else
-		res = field_type_words(f->type);
+		res = rule_field_type_words(f->type);
 	free(norm);
 	if (why)
 		*why = res ? NULL : msg;

@@ -102,7 +102,7 @@ static void compare(fd_session *s, const snapshot *old, const snapshot *now, con
 	}
 }
 
-bool session_binding(const fd_session *s, const char *name, int64_t *value)
+static bool session_binding(const fd_session *s, const char *name, int64_t *value)
 {
 	int32_t i = dimtab_find_symbol(s->model.dimtab, name);
 	return i >= 0 && dimtab_symbol_bound(s->model.dimtab, i, value);

@@ -298,7 +298,7 @@ static const fd_rule *change_nodes(const fd_session *s, const fd_fusion_change *
 	return &r->rules->rules[r->fusions[f].rule];
 }
 
-void session_change_words(FILE *f, const fd_session *s, const fd_fusion_change *c, bool after)
+static void session_change_words(FILE *f, const fd_session *s, const fd_fusion_change *c, bool after)
 {
 	fd_id_vec nodes = { 0 };
 	const fd_rule *rule = change_nodes(s, c, after, &nodes);

@@ -11,7 +11,7 @@
 
 /* ---- slots ------------------------------------------------------------------ */
 
-struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *path, bool create)
+static struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *path, bool create)
 {
 	for (size_t i = 0; i < s->n_slots; i++)
 		if (s->slots[i].rule == rule && !strcmp(s->slots[i].path, path))

@@ -30,7 +30,6 @@ int session_first_run_start(fd_session *s, fd_diags *d);
 
 /* A value as YAML text that parses back to the same value: plain scalars as
  * written, quoted ones double-quoted, collections in flow style. */
-void session_yval_canon(strbuf *b, const fd_yval *v);
 char *session_yval_canon_dup(const fd_yval *v);          /* heap; NULL for v == NULL */
 bool session_scalar_plain_safe(const char *s);           /* writable unquoted after "key: " */
 bool session_plain_is_typed(const char *text);           /* unquoted, it reads as a number, bool or null */
@@ -67,7 +66,6 @@ int session_ypath_unshare(fd_arena *a, fd_yval *root, const char *path, ypath_re
 /* Whether two values read the same: scalars by text and typedness, lists in
  * order, maps as sets of pairs. When they differ and where is given, the
  * path (below prefix) of the first difference goes there. */
-bool session_yval_same(const fd_yval *a, const fd_yval *b);
 bool session_yval_differ_at(const fd_yval *a, const fd_yval *b, const char *prefix, strbuf *where);
 /* Puts v at ref (replaces, or adds key ref->key to the map; new arrays in
  * a); returns what was there. */
@@ -128,7 +126,6 @@ int session_rederive_file(fd_session *s, int k, const char *old_path, fd_diags *
 
 /* session_edit.c: the slot of (rule, path), created when create is true
  * (disk = current text); whether its value differs from disk. */
-struct fd_session_slot *session_slot(fd_session *s, int32_t rule, const char *path, bool create);
 bool session_slot_dirty(const fd_session *s, const struct fd_session_slot *sl);
 /* The slot of (rule, path) after an edit applied there, created when new
  * with before (the text before the edit, NULL: absent) as its disk text. */

@@ -67,7 +67,7 @@ bool session_plain_is_typed(const char *text)
 	return yval_int(&p, &i) || yval_float(&p, &f) || yval_bool(&p, &b) || yval_is_null(&p);
 }
 
-void session_yval_canon(strbuf *b, const fd_yval *v)
+static void session_yval_canon(strbuf *b, const fd_yval *v)
 {
 	if (!v || v->kind == YV_NULL) {
 		sb_puts(b, "null");
@@ -348,15 +348,6 @@ static bool differ(const fd_yval *a, const fd_yval *b, strbuf *path, strbuf *whe
 	if (differs && where && !where->n)
 		sb_puts(where, path->n ? path->s : "the document");
 	return differs;
-}
-
-bool session_yval_same(const fd_yval *a, const fd_yval *b)
-{
-	strbuf path = { 0 };
-	sb_add(&path, "", 0);
-	bool d = differ(a, b, &path, NULL);
-	sb_release(&path);
-	return !d;
 }
 
 bool session_yval_differ_at(const fd_yval *a, const fd_yval *b, const char *prefix, strbuf *where)

@@ -72,9 +72,7 @@ bool    shape_is_known(const fd_shape *s);         /* rank and every dim a numbe
 /* Product of dims[from, to); -1 when a dim is unknown or it overflows. */
 int64_t shape_dims_product(const fd_dim *dims, int32_t from, int32_t to);
 /* A fresh symbol ("unk__N"): what a dim no rule can express becomes. */
-fd_dim  sh_fresh(const shape_ctx *c);
 /* One broadcast dim from two (numpy rules; symbols equal by expression). */
-fd_dim  sh_bcast_dim(fd_dim a, fd_dim b);
 /* Numpy broadcast of n shapes into out (SHAPE_MAX_RANK dims); false when a
  * rank is unknown. A clash of two known dims gives an unknown dim. */
 bool    sh_broadcast(const fd_shape *const *s, int n, int32_t *rank, fd_dim *out);
@@ -102,7 +100,6 @@ bool sh_in_nums(const shape_ctx *c, int i, double *out, int64_t max, int64_t *co
 
 const fd_attr  *sh_attr(const shape_ctx *c, const char *name);
 int64_t         sh_attr_int(const shape_ctx *c, const char *name, int64_t def);
-double          sh_attr_float(const shape_ctx *c, const char *name, double def);
 const char     *sh_attr_str(const shape_ctx *c, const char *name, const char *def);
 const int64_t  *sh_attr_ints(const shape_ctx *c, const char *name, int64_t *count);
 const double   *sh_attr_floats(const shape_ctx *c, const char *name, int64_t *count);

@@ -40,7 +40,7 @@ bool shape_axis_norm(int64_t axis, int32_t rank, int32_t *out)
 	return true;
 }
 
-fd_dim sh_fresh(const shape_ctx *c)
+static fd_dim sh_fresh(const shape_ctx *c)
 {
 	return dimtab_fresh(c->m->dimtab);
 }
@@ -50,7 +50,7 @@ fd_dim sh_fresh(const shape_ctx *c)
  * valid model; two different expressions broadcast to something no rule
  * says (unknown, so a fresh symbol); two different numbers above 1 do not
  * broadcast at all (invalid: unknown, no symbol). */
-fd_dim sh_bcast_dim(fd_dim a, fd_dim b)
+static fd_dim sh_bcast_dim(fd_dim a, fd_dim b)
 {
 	if (dim_equal(a, b))
 		return a;
@@ -204,12 +204,6 @@ int64_t sh_attr_int(const shape_ctx *c, const char *name, int64_t def)
 {
 	const fd_attr *a = sh_attr(c, name);
 	return a && a->type == ATTR_INT ? a->u.i : def;
-}
-
-double sh_attr_float(const shape_ctx *c, const char *name, double def)
-{
-	const fd_attr *a = sh_attr(c, name);
-	return a && a->type == ATTR_FLOAT ? a->u.f : def;
 }
 
 const char *sh_attr_str(const shape_ctx *c, const char *name, const char *def)

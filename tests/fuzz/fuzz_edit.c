@@ -424,7 +424,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t after_size = 0;
 	fd_diags rd;
 	diags_init(&rd);
-	char *after = file_read_all(path, &after_size, &rd);
+	char *after = input_file_read_all(path, &after_size, &rd);
 	if (!after)
 		fail("the saved file cannot be read", NULL);
 	if (getenv("FUZZ_EDIT_VERBOSE"))

@@ -13,7 +13,7 @@ static char *slurp(const char *path, size_t *size)
 	fd_diags d;
 	diags_init(&d);
 	size_t n = 0;
-	char *t = file_read_all(path, size ? size : &n, &d);
+	char *t = input_file_read_all(path, size ? size : &n, &d);
 	diags_release(&d);
 	return t;
 }

@@ -5,7 +5,7 @@
  * second, after other units took its slot; an event described through the
  * cache is explain_event's; a why line through one cache kept over every
  * attempt is explain_why_line's; the fields joined without a format
- * (put_parts, text_decimal) are the formatted ones, cut alike. Run from the
+ * (text_join, text_decimal) are the formatted ones, cut alike. Run from the
  * repository root. */
 #include <limits.h>
 #include <setjmp.h>
@@ -46,7 +46,7 @@ static void check_labels(run *x, describe_cache *dc, int32_t gi, int32_t u)
 	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
 		char want[1024], got[1024];
 		explain_unit_label(x->r.ctx, gi, u, want, sizes[s]);
-		const char *p = cached_unit_label(dc, &x->r, gi, u, got, sizes[s]);
+		const char *p = explain_cached_unit_label(dc, &x->r, gi, u, got, sizes[s]);
 		assert_ptr_equal(p, got);
 		assert_string_equal(got, want);
 	}
@@ -59,7 +59,7 @@ static void each_model(void (*check)(run *x, describe_cache *dc, const char *pat
 		run x;
 		run_model(&x, models[k]);
 		describe_cache dc;
-		describe_cache_init(&dc);
+		explain_cache_init(&dc);
 		check(&x, &dc, models[k]);
 		run_release(&x);
 	}
@@ -110,7 +110,7 @@ static void events_and_why_lines_of(run *x, describe_cache *dc, const char *path
 	for (uint32_t a = 0; a < x->r.trace.n_attempts; a++) {
 		char want[1024], got[1024];
 		explain_why_line(&x->r, a, want, sizeof want);
-		why_line_cached(&x->r, dc, a, got, sizeof got);
+		explain_why_line_cached(&x->r, dc, a, got, sizeof got);
 		assert_string_equal(got, want);
 	}
 	if (!strcmp(path, "samples/conv_add_silu.onnx"))
@@ -133,10 +133,10 @@ static void test_put_parts(void **state)
 	for (size_t size = 1; size <= 48; size++) {
 		char want[64], got[64];
 		text_cutf(want, size, "%s%s%s%s", names[0], names[1], names[2], names[3]);
-		put_parts(got, size, 4, names[0], names[1], names[2], names[3]);
+		text_join(got, size, 4, names[0], names[1], names[2], names[3]);
 		assert_string_equal(got, want);
 		text_cutf(want, size, "%s%s%s", names[4], names[5], names[1]);
-		put_parts(got, size, 3, names[4], NULL, names[1]);   /* NULL prints as printf's "(null)" */
+		text_join(got, size, 3, names[4], NULL, names[1]);   /* NULL prints as printf's "(null)" */
 		assert_string_equal(got, want);
 	}
 	const long long nums[] = { 0, 7, -7, 1234567890123LL, LLONG_MIN, LLONG_MAX };
