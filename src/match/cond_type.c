@@ -117,7 +117,7 @@ fd_reason cond_type_check(fd_cond_check *c, fd_cond_facts *facts)
 	int alt = c->run ? unit_type_alt(c->ix, c->unit, op) : match_type_alt(c->ix, c->unit, op);
 	c->sub = alt;
 	c->op_id = alt >= 0 ? op->ops[alt] : op->op;
-	fd_reason why = alt >= 0 ? REASON_NONE : op->n_types > 1 ? REASON_NM07_TYPE_LIST : REASON_NM01_TYPE;
+	fd_reason why = cond_type_verdict(op, alt);
 	if (!facts)
 		return why;
 	cond_facts_clear(facts);

@@ -278,9 +278,13 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	s->swapped[i] = false;
 	/* the op's own conditions, each decided by its entry (conditions.h): the
 	 * type, then the input count before the params (the order the trace has) */
-	fd_cond_check c = { .ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = s->r, .op = op,
-	                    .op_index = i, .unit = u, .run = s };
-	fd_reason why = cond_type_check(&c, NULL);
+	fd_cond_check *cc = &s->op_checks[i];
+	cc->op = op;
+	cc->unit = u;
+	int alt = unit_type_alt(s->ix, u, op);   /* cond_type_check, inline: every candidate asks it */
+	cc->sub = alt;
+	cc->op_id = alt >= 0 ? op->ops[alt] : op->op;
+	fd_reason why = cond_type_verdict(op, alt);
 	ev = match_emit(s, EV_TYPE, why ? ST_FAIL : ST_PASS, why, i, -1, u, i ? s->units[link] : FD_NONE, via, 0);
 	if (why) {
 		/* another type where an optional op could be is its absence, not a failure */
@@ -288,12 +292,12 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 			match_fail(s, ev, why, i, passed);
 		return false;
 	}
-	s->type_alt[i] = (int8_t)c.sub;
-	int op_id = c.op_id;
+	s->type_alt[i] = (int8_t)cc->sub;
+	int op_id = cc->op_id;
 	passed++;
 	if (op->min_inputs >= 0 || op->max_inputs >= 0) {
-		why = cond_inputs_check(&c, NULL);
-		ev = match_emit(s, EV_ARITY, why ? ST_FAIL : ST_PASS, why, i, -1, u, FD_NONE, c.a, 0);
+		why = cond_inputs_check(cc, NULL);
+		ev = match_emit(s, EV_ARITY, why ? ST_FAIL : ST_PASS, why, i, -1, u, FD_NONE, cc->a, 0);
 		if (why) {
 			match_fail(s, ev, why, i, passed);
 			return false;
@@ -301,16 +305,16 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 		passed++;
 	}
 	if (op->n_params) {
-		why = cond_params_check(&c, NULL);
-		for (int p = 0; p < c.sub; p++, passed++)
+		why = cond_params_check(cc, NULL);
+		for (int p = 0; p < cc->sub; p++, passed++)
 			match_emit(s, EV_PARAM, ST_PASS, REASON_NONE, i, p, u, FD_NONE, 0, 0);
 		if (why) {
-			ev = match_emit(s, EV_PARAM, ST_FAIL, why, i, c.sub, u, FD_NONE, 0, 0);
+			ev = match_emit(s, EV_PARAM, ST_FAIL, why, i, cc->sub, u, FD_NONE, 0, 0);
 			match_fail(s, ev, why, i, passed);
 			return false;
 		}
 	}
-	if (op->has_op_conditions && !match_check_op_conditions(s, i, &c, &passed))
+	if (op->has_op_conditions && !match_check_op_conditions(s, i, cc, &passed))
 		return false;
 	bool has_from = false;
 	for (int k = 0; k < op->n_sources; k++)
@@ -560,6 +564,14 @@ static void merge_anchors(match_run_state *s, const alt *alts, int n_alts, i32_v
 	}
 }
 
+/* The check records of a rule on a graph (match_run_state.checks). */
+static void checks_for(match_run_state *s)
+{
+	for (int i = 0; i < MATCH_MAX_OPS; i++)
+		s->op_checks[i] = (fd_cond_check){ .ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = s->r,
+		                                 .op_index = i, .tensor = FD_NONE, .run = s };
+}
+
 static void scratch_for(match_run_state *s, const fd_graph *g)
 {
 	if ((size_t)g->n_nodes > s->scratch_nodes) {
@@ -704,6 +716,7 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 			s.ix = &ctx->graphs[gi];
 			s.g = s.ix->g;
 			scratch_for(&s, s.g);
+			checks_for(&s);
 			const int32_t *list;
 			size_t n_list;
 			if (n_alts == 1 && alts.items[0].pat->ops[0].n_types == 1) {

@@ -74,6 +74,9 @@ typedef struct match_run_state {
 	int8_t type_alt[MATCH_MAX_OPS];     /* the type alternative each unit matched */
 	bool swapped[MATCH_MAX_OPS];        /* matched in the swapped input order */
 	binding_vec binds;                  /* shape names bound on the current path, a stack */
+	/* each position's check record (conditions.h): what holds for the whole
+	 * rule and graph filled once (checks_for, match.c), the unit per candidate */
+	fd_cond_check op_checks[MATCH_MAX_OPS];
 	int complete_count;
 	bool capped;            /* the search stopped at max_complete (FD-WN04 said so) */
 	int n_absent;           /* optional ops absent on the current path */
@@ -193,6 +196,14 @@ static inline int unit_type_alt(const fd_graph_index *ix, int32_t u, const fd_ru
 		if (unit_is(ix, u, op->ops[k]))
 			return k;
 	return -1;
+}
+
+/* The type check's verdict on the alternative a unit is (unit_type_alt):
+ * cond_type_check decides through it, and the search, for every candidate,
+ * inline. */
+static inline fd_reason cond_type_verdict(const fd_rule_op *op, int alt)
+{
+	return alt >= 0 ? REASON_NONE : op->n_types > 1 ? REASON_NM07_TYPE_LIST : REASON_NM01_TYPE;
 }
 
 /* The inputs a unit is given (its slots that hold a tensor). */
