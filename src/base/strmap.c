@@ -271,6 +271,25 @@ void strpool_ids(strpool *p, char *const *s, size_t n, int32_t *ids)
 	}
 }
 
+void strpool_view_ids(strpool *p, const fd_strview *v, size_t n, int32_t *ids)
+{
+	enum { AHEAD = 16 };
+	size_t len[AHEAD];
+	uint32_t h[AHEAD];
+	for (size_t at = 0; at < n; at += AHEAD) {
+		size_t m = n - at < AHEAD ? n - at : AHEAD;
+		if ((p->n + m) * 4 > p->slot_cap * 3)
+			pool_rehash(p, cap_for(p->slot_cap ? p->slot_cap : 256, p->n + m));
+		for (size_t i = 0; i < m; i++) {
+			len[i] = strnlen(v[at + i].s, v[at + i].n);
+			h[i] = (uint32_t)strmap_hash(v[at + i].s, len[i]);
+			__builtin_prefetch(&p->slots[h[i] & (p->slot_cap - 1)]);
+		}
+		for (size_t i = 0; i < m; i++)
+			ids[at + i] = intern_hashed(p, v[at + i].s, len[i], h[i]);
+	}
+}
+
 /* A string with a NUL byte is what C sees of it: the part before. */
 int32_t strpool_id(strpool *p, const char *s, size_t len)
 {

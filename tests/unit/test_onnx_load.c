@@ -138,6 +138,215 @@ static void assert_same_model(const fd_model *a, const fd_model *b)
 	}
 }
 
+/* ---- the in-place decoder against protobuf-c's unpack ------------------- */
+
+static void assert_same_const(const fd_const *a, const fd_const *b)
+{
+	assert_int_equal(a != NULL, b != NULL);
+	if (!a)
+		return;
+	assert_int_equal(a->dtype, b->dtype);
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->i64 != NULL, b->i64 != NULL);
+	assert_int_equal(a->f64 != NULL, b->f64 != NULL);
+	size_t n = (size_t)a->count;
+	if (a->i64)
+		assert_memory_equal(a->i64, b->i64, n * sizeof *a->i64);
+	if (a->f64 && n)   /* bit for bit: NaNs too */
+		assert_memory_equal(a->f64, b->f64, n * sizeof *a->f64);
+}
+
+static void assert_same_shape(const fd_shape *a, const fd_shape *b)
+{
+	assert_int_equal(a->rank, b->rank);
+	for (int32_t k = 0; k < a->rank; k++) {
+		assert_true(a->dims[k].value == b->dims[k].value);
+		assert_int_equal(a->dims[k].expr != NULL, b->dims[k].expr != NULL);
+	}
+}
+
+static void assert_same_attr_tensor(const fd_attr_tensor *a, const fd_attr_tensor *b)
+{
+	assert_int_equal(a->dtype, b->dtype);
+	assert_same_shape(&a->shape, &b->shape);
+	assert_same_const(a->value, b->value);
+}
+
+static void assert_same_attr(const fd_attr *a, const fd_attr *b)
+{
+	assert_string_equal(a->name, b->name);
+	assert_int_equal(a->type, b->type);
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->ref_attr_name != NULL, b->ref_attr_name != NULL);
+	if (a->ref_attr_name)
+		assert_string_equal(a->ref_attr_name, b->ref_attr_name);
+	size_t n = (size_t)a->count;
+	switch (a->type) {
+	case ATTR_FLOAT: assert_memory_equal(&a->u.f, &b->u.f, sizeof a->u.f); break;
+	case ATTR_INT: assert_int_equal(a->u.i, b->u.i); break;
+	case ATTR_STRING: assert_string_equal(a->u.s, b->u.s); break;
+	case ATTR_TENSOR:
+	case ATTR_SPARSE_TENSOR: assert_same_attr_tensor(a->u.t, b->u.t); break;
+	case ATTR_GRAPH: assert_int_equal(a->u.g, b->u.g); break;
+	case ATTR_FLOATS:
+		if (n)
+			assert_memory_equal(a->u.floats, b->u.floats, n * sizeof *a->u.floats);
+		break;
+	case ATTR_INTS:
+		if (n)
+			assert_memory_equal(a->u.ints, b->u.ints, n * sizeof *a->u.ints);
+		break;
+	case ATTR_STRINGS:
+		for (size_t i = 0; i < n; i++)
+			assert_string_equal(a->u.strings[i], b->u.strings[i]);
+		break;
+	case ATTR_TENSORS:
+	case ATTR_SPARSE_TENSORS:
+		for (size_t i = 0; i < n; i++)
+			assert_same_attr_tensor(a->u.tensors[i], b->u.tensors[i]);
+		break;
+	case ATTR_GRAPHS:
+		if (n)
+			assert_memory_equal(a->u.graphs, b->u.graphs, n * sizeof *a->u.graphs);
+		break;
+	default:
+		break;
+	}
+}
+
+/* assert_same_model, and every attribute, value, dim and flag besides. */
+static void assert_same_model_deep(const fd_model *a, const fd_model *b)
+{
+	assert_same_model(a, b);
+	assert_int_equal(a->ir_version, b->ir_version);
+	assert_string_equal(a->producer_name, b->producer_name);
+	assert_int_equal(a->n_opsets, b->n_opsets);
+	for (int32_t gi = 0; gi < a->n_graphs; gi++) {
+		const fd_graph *ga = &a->graphs[gi], *gb = &b->graphs[gi];
+		assert_string_equal(ga->name, gb->name);
+		assert_int_equal(ga->n_inputs, gb->n_inputs);
+		assert_int_equal(ga->n_outputs, gb->n_outputs);
+		assert_int_equal(ga->n_initializers, gb->n_initializers);
+		for (int32_t i = 0; i < ga->n_nodes; i++) {
+			const fd_node *x = &ga->nodes[i], *y = &gb->nodes[i];
+			assert_int_equal(x->name_synthesized, y->name_synthesized);
+			assert_int_equal(x->n_subgraphs, y->n_subgraphs);
+			for (int32_t k = 0; k < x->n_attrs; k++)
+				assert_same_attr(&x->attrs[k], &y->attrs[k]);
+		}
+		for (int32_t t = 0; t < ga->n_tensors; t++) {
+			const fd_tensor *x = &ga->tensors[t], *y = &gb->tensors[t];
+			assert_same_shape(&x->shape, &y->shape);
+			assert_same_const(x->value, y->value);
+			assert_int_equal(x->shape_declared, y->shape_declared);
+			assert_int_equal(x->external_data, y->external_data);
+			assert_int_equal(x->listed_input, y->listed_input);
+			assert_int_equal(x->overridable, y->overridable);
+			assert_int_equal(x->outer, y->outer);
+			assert_int_equal(x->n_consumers, y->n_consumers);
+		}
+	}
+}
+
+/* One load of the bytes with the in-place decoder, one with protobuf-c's
+ * unpack: the same verdict, the same messages, the same model. Returns
+ * whether it loaded. */
+static bool assert_same_load(const char *name, const uint8_t *bytes, size_t size, bool infer)
+{
+	fd_model m[2];
+	fd_diags d[2];
+	int rc[2];
+	fd_load_options o = { .no_shape_inference = !infer };
+	for (int k = 0; k < 2; k++) {
+		diags_init(&d[k]);
+		onnx_test_wire_decoder(k == 0);
+		rc[k] = onnx_load_model_buffer(&m[k], name, bytes, size, &o, &d[k]);
+	}
+	onnx_test_wire_decoder(true);
+	if (rc[0] != rc[1] || d[0].n != d[1].n)
+		print_message("%s: decoder %d (%zu messages), protobuf-c %d (%zu messages)\n", name, rc[0], d[0].n,
+		              rc[1], d[1].n);
+	assert_int_equal(rc[0], rc[1]);
+	assert_int_equal(d[0].n, d[1].n);
+	for (size_t i = 0; i < d[0].n; i++) {
+		char x[1024], y[1024];
+		assert_string_equal(diag_format(&d[0].items[i], x, sizeof x), diag_format(&d[1].items[i], y, sizeof y));
+	}
+	if (rc[0] == 0) {
+		assert_same_model_deep(&m[0], &m[1]);
+		model_release(&m[0]);
+		model_release(&m[1]);
+	}
+	diags_release(&d[0]);
+	diags_release(&d[1]);
+	return rc[0] == 0;
+}
+
+static uint8_t *read_all(const char *path, size_t *size);
+
+/* Every file of dir (ending in suffix, or every file when NULL) through
+ * assert_same_load; returns how many were compared. */
+static int same_loads_in(const char *dir, const char *suffix, int *loaded)
+{
+	DIR *dp = opendir(dir);
+	if (!dp)
+		return 0;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(dp));) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.' || (suffix && (len < strlen(suffix) || strcmp(e->d_name + len - strlen(suffix), suffix))))
+			continue;
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		size_t size;
+		uint8_t *buf = read_all(path, &size);
+		*loaded += assert_same_load(path, buf, size, true);
+		assert_same_load(path, buf, size, false);
+		free(buf);
+		n++;
+	}
+	closedir(dp);
+	return n;
+}
+
+/* The decoder reads what protobuf-c reads: every shared model, sample, test
+ * model and fuzz input, whole, cut short and with bits flipped. */
+static void test_decoder_matches_protobuf_c(void **state)
+{
+	(void)state;
+	int loaded = 0, n = 0;
+	n += same_loads_in(models_dir(), ".onnx", &loaded);
+	n += same_loads_in("samples", ".onnx", &loaded);
+	n += same_loads_in("tests/data/bad_onnx", NULL, &loaded);
+	static const char *const data_dirs[] = { "tests/data/torch", "tests/data/qdq", "tests/data/shapes",
+	                                         "tests/data/hostile", "tests/data/compare", "tests/data/match",
+	                                         "tests/data/bad_input" };
+	for (size_t k = 0; k < sizeof data_dirs / sizeof *data_dirs; k++)
+		n += same_loads_in(data_dirs[k], ".onnx", &loaded);
+	int fuzz = same_loads_in("tests/fuzz/corpus/fuzz_onnx", NULL, &loaded);
+	assert_true(fuzz >= 100);
+	n += fuzz;
+	print_message("decoder vs protobuf-c: %d files, %d loaded\n", n, loaded);
+	/* cut and flipped: where the two could part on malformed bytes */
+	char path[512];
+	NEED_MODEL(model_path(path, sizeof path, "tiny_gpt2_ort_fused.onnx"));
+	size_t size;
+	uint8_t *orig = read_all(path, &size);
+	uint64_t seed = 0x2545f4914f6cdd1dull;
+	for (int round = 0; round < 300; round++) {
+		uint8_t *buf = malloc(size);
+		memcpy(buf, orig, size);
+		size_t len = round < 60 ? size * (size_t)(round + 1) / 61 : size;
+		for (int f = 0; round >= 60 && f < 1 + round % 6; f++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			buf[(seed >> 33) % size] ^= (uint8_t)(1u << ((seed >> 20) & 7));
+		}
+		assert_same_load("mutated.onnx", buf, len, round % 2);
+		free(buf);
+	}
+	free(orig);
+}
+
 /* Every shared model loaded with its initializers and nodes unpacked on two
  * threads (the stream big models take, forced on these small ones) is the
  * model the one-thread load makes. */
@@ -730,6 +939,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shared_models),
 		cmocka_unit_test_setup_teardown(test_shared_models_streamed, save_threads, restore_threads),
+		cmocka_unit_test(test_decoder_matches_protobuf_c),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_mutations),
