@@ -229,6 +229,10 @@ static const struct typed {
 	{ T_DOUBLE, WT_FIXED64, 8 }, { T_UINT64, WT_VARINT, 8 },
 };
 enum { N_TYPED = sizeof typed / sizeof *typed };
+/* A small tensor's varint run is checked whole up to this length (more than
+ * FD_CONST_MAX ten-byte varints), beyond it by its last byte, as a weight's:
+ * onnx_holes.c keeps this much of a big field's head in the mapping. */
+#define SMALL_RUN ((size_t)FD_CONST_MAX * 10)
 
 static int typed_index(uint32_t num)
 {
@@ -318,7 +322,7 @@ int onnx_decode_tensor(pb_arena *a, const uint8_t *p, size_t len, onnx_tensor_ms
 			int k = typed_index(f.num);
 			if (k < 0)
 				continue;
-			if (typed[k].wt == WT_VARINT && elems(&f, WT_VARINT, true) < 0)
+			if (typed[k].wt == WT_VARINT && elems(&f, WT_VARINT, f.len <= SMALL_RUN) < 0)
 				return -1;
 			fill_elems(&f, typed[k].wt, typed[k].width, arr[k], &have[k], count);
 		}

@@ -23,6 +23,7 @@
 #include "shape/shape.h"
 #include "base/arena.h"
 #include "base/input_file.h"
+#include "onnx/onnx_holes.h"
 
 enum { GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INITIALIZER = 5, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12,
        GRAPH_VALUE_INFO = 13, GRAPH_SPARSE_INITIALIZER = 15, MODEL_GRAPH = 7 };
@@ -564,6 +565,8 @@ int onnx_load_model(fd_model *m, const char *path, const fd_load_options *opt, f
 	fd_input_bytes in;
 	if (input_map(path, &INPUT_LIMIT_MODEL, &in, d) < 0)
 		return -1;
+	if (in.mapped)   /* the weights' pages out of the mapping before anything reads it */
+		onnx_holes_punch(path, in.bytes, in.size);
 	int rc = onnx_load_model_buffer(m, path, in.bytes, in.size, opt, d);
 	input_bytes_release(&in);
 	return rc;
