@@ -1,11 +1,11 @@
 /* onnx_load.c — ONNX ModelProto → fd_model: reading the file, the model
  * header, graphs and their order, outer-scope captures, symbolic dims.
  *
- * protobuf-c (code generated from onnx.proto) does the decoding, but not of
- * the whole file at once: after a wire check (onnx_wire.c) the main graph's
- * nodes, initializers and value infos are unpacked one message at a time into
- * a scratch arena that is reset between them, so a million-node model never
- * exists twice in memory. Bodies of If / Loop / Scan arrive unpacked inside
+ * Not the whole file at once: after a wire check (onnx_wire.c) the main
+ * graph's nodes and initializers are decoded in place one message at a time
+ * (onnx_decode.c, views into the file; protobuf-c for what it leaves) and its
+ * value infos unpacked by protobuf-c, into a scratch arena reset between
+ * them, so a million-node model never exists twice in memory. Bodies of If / Loop / Scan arrive unpacked inside
  * their owner's NodeProto and are converted right after it.
  *
  * Graphs: [0] is the main graph; a GRAPH / GRAPHS attribute reserves the next

@@ -1,7 +1,7 @@
-/* onnx_stream.c — the main graph's initializers and nodes checked and
- * unpacked on two threads.
+/* onnx_stream.c — the main graph's initializers and nodes decoded on two
+ * threads.
  *
- * Checking and unpacking (protobuf-c) is more than half of loading a big
+ * Decoding (onnx_decode.c, protobuf-c for what it leaves) is a large part of loading a big
  * model and needs nothing from the IR being built, so a decoder thread runs
  * ahead: it walks the given field ranges one after the other (the graph's
  * initializers, then its nodes) in batches of at most BATCH messages and
