@@ -155,7 +155,10 @@ int input_map(const char *path, const fd_input_limit *lim, fd_input_bytes *out, 
 	if (input_open(path, lim, &fd, &size, d) < 0)
 		return -1;
 	if (size > 0) {
-		void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		/* not populated: a model's weights are never read, so their pages
+		 * must not be made resident (the reader populates what it reads:
+		 * input_bytes_prefetch) */
+		void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (map != MAP_FAILED) {
 			close(fd);
 			*out = (fd_input_bytes){ map, (size_t)size, true };

@@ -108,7 +108,7 @@ void strmap_reserve(strmap *m, size_t n)
 		rehash(m, cap);
 }
 
-static int32_t strmap_getn(const strmap *m, const char *key, size_t len)
+int32_t strmap_getn(const strmap *m, const char *key, size_t len)
 {
 	if (!m->cap)
 		return -1;
@@ -268,6 +268,25 @@ void strpool_ids(strpool *p, char *const *s, size_t n, int32_t *ids)
 		}
 		for (size_t i = 0; i < m; i++)
 			ids[at + i] = intern_hashed(p, s[at + i], len[i], h[i]);
+	}
+}
+
+void strpool_view_ids(strpool *p, const fd_strview *v, size_t n, int32_t *ids)
+{
+	enum { AHEAD = 16 };
+	size_t len[AHEAD];
+	uint32_t h[AHEAD];
+	for (size_t at = 0; at < n; at += AHEAD) {
+		size_t m = n - at < AHEAD ? n - at : AHEAD;
+		if ((p->n + m) * 4 > p->slot_cap * 3)
+			pool_rehash(p, cap_for(p->slot_cap ? p->slot_cap : 256, p->n + m));
+		for (size_t i = 0; i < m; i++) {
+			len[i] = strnlen(v[at + i].s, v[at + i].n);
+			h[i] = (uint32_t)strmap_hash(v[at + i].s, len[i]);
+			__builtin_prefetch(&p->slots[h[i] & (p->slot_cap - 1)]);
+		}
+		for (size_t i = 0; i < m; i++)
+			ids[at + i] = intern_hashed(p, v[at + i].s, len[i], h[i]);
 	}
 }
 

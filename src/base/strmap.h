@@ -17,6 +17,7 @@ typedef struct strmap {
 void    strmap_init(strmap *m);
 void    strmap_release(strmap *m);
 int32_t strmap_get(const strmap *m, const char *key);          /* -1 when absent */
+int32_t strmap_getn(const strmap *m, const char *key, size_t len);
 /* Inserts key → value unless present; returns the value now stored. */
 int32_t strmap_put(strmap *m, const char *key, int32_t value);
 void    strmap_set(strmap *m, const char *key, int32_t value);  /* insert or overwrite */
@@ -43,6 +44,14 @@ void        strpool_reserve(strpool *p, size_t n);
  * their slots fetched first: a big pool misses the cache on every lookup,
  * and the misses of a node's few names then overlap. */
 void        strpool_ids(strpool *p, char *const *s, size_t n, int32_t *ids);
+/* A string that need not end in a NUL (a name read in place from a file);
+ * a NUL inside ends it, as for the rest of the pool. */
+typedef struct fd_strview {
+	const char *s;
+	size_t n;
+} fd_strview;
+/* strpool_ids of n views. */
+void        strpool_view_ids(strpool *p, const fd_strview *v, size_t n, int32_t *ids);
 static inline const char *strpool_str(const strpool *p, int32_t id) { return p->strings[id]; }
 
 #endif

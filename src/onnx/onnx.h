@@ -38,6 +38,10 @@ int  onnx_infer_shapes(fd_model *m, fd_diags *d);
  * (onnx_stream.c), so that small real models take that path too; 0 restores
  * the default. */
 void onnx_test_stream_min(size_t n);
+/* Test hook: false has protobuf-c unpack every node and initializer instead
+ * of the in-place decoder (onnx_decode.c), so that the two loads can be
+ * compared field by field; true restores the decoder. */
+void onnx_test_wire_decoder(bool on);
 /* Same from memory (fuzzers, tests); name is used in messages. */
 int  onnx_load_model_buffer(fd_model *m, const char *name, const void *data, size_t size,
                             const fd_load_options *opt, fd_diags *d);

@@ -26,7 +26,24 @@ static const struct elem {
 	[DT_BFLOAT16] = { 2, F_INT32, false },
 };
 
-static double onnx_half_to_double(uint16_t h)
+int64_t onnx_dims_count(const int64_t *dims, size_t n)
+{
+	int64_t c = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (dims[i] < 0 || (dims[i] && c > INT64_MAX / dims[i]))
+			return -1;
+		c *= dims[i];
+	}
+	return c;
+}
+
+bool onnx_tensor_small(const int64_t *dims, size_t n, bool external)
+{
+	int64_t count = onnx_dims_count(dims, n);
+	return !external && count >= 0 && count <= FD_CONST_MAX;
+}
+
+double onnx_half_to_double(uint16_t h)
 {
 	int sign = h >> 15, exp = (h >> 10) & 0x1f, frac = h & 0x3ff;
 	double v;
@@ -39,7 +56,7 @@ static double onnx_half_to_double(uint16_t h)
 	return sign ? -v : v;
 }
 
-static double onnx_bfloat16_to_double(uint16_t b)
+double onnx_bfloat16_to_double(uint16_t b)
 {
 	uint32_t bits = (uint32_t)b << 16;
 	float f;

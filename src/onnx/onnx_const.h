@@ -25,5 +25,14 @@ typedef struct onnx_tensor_src {
  * complex, 8- and 4-bit floats/ints) or the data is missing or short. */
 fd_const *onnx_const_decode(fd_arena *a, int32_t dtype, int64_t count, const onnx_tensor_src *src);
 
+/* The element count of literal dims (-1 on a negative dim or an overflow),
+ * and whether a tensor of them is small enough for its values to be read:
+ * a constant shape inference or the rules may look at, inline, of at most
+ * FD_CONST_MAX elements. A bigger one is a weight, whose bytes stay unread. */
+int64_t onnx_dims_count(const int64_t *dims, size_t n);
+bool onnx_tensor_small(const int64_t *dims, size_t n, bool external);
+
+double onnx_half_to_double(uint16_t h);
+double onnx_bfloat16_to_double(uint16_t b);
 
 #endif

@@ -1,11 +1,11 @@
 /* onnx_load.c — ONNX ModelProto → fd_model: reading the file, the model
  * header, graphs and their order, outer-scope captures, symbolic dims.
  *
- * protobuf-c (code generated from onnx.proto) does the decoding, but not of
- * the whole file at once: after a wire check (onnx_wire.c) the main graph's
- * nodes, initializers and value infos are unpacked one message at a time into
- * a scratch arena that is reset between them, so a million-node model never
- * exists twice in memory. Bodies of If / Loop / Scan arrive unpacked inside
+ * Not the whole file at once: after a wire check (onnx_wire.c) the main
+ * graph's nodes and initializers are decoded in place one message at a time
+ * (onnx_decode.c, views into the file; protobuf-c for what it leaves) and its
+ * value infos unpacked by protobuf-c, into a scratch arena reset between
+ * them, so a million-node model never exists twice in memory. Bodies of If / Loop / Scan arrive unpacked inside
  * their owner's NodeProto and are converted right after it.
  *
  * Graphs: [0] is the main graph; a GRAPH / GRAPHS attribute reserves the next
@@ -23,44 +23,76 @@
 #include "shape/shape.h"
 #include "base/arena.h"
 #include "base/input_file.h"
+#include "onnx/onnx_holes.h"
 
 enum { GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INITIALIZER = 5, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12,
        GRAPH_VALUE_INFO = 13, GRAPH_SPARSE_INITIALIZER = 15, MODEL_GRAPH = 7 };
 
 /* ---- the messages of one repeated GraphProto field ------------------------ */
 
+static const void *node_msg(pb_arena *a, const uint8_t *p, size_t len, size_t base, int depth, wire_error *err)
+{
+	return onnx_msg_node(a, p, len, base, depth, err);
+}
+
+static const void *tensor_msg(pb_arena *a, const uint8_t *p, size_t len, size_t base, int depth, wire_error *err)
+{
+	return onnx_msg_tensor(a, p, len, base, depth, err);
+}
+
+/* The views (onnx_msg.h) the messages of a field are converted as: NULL
+ * for the fields read as protobuf-c's messages. */
+static msg_decoder decoder_of(unsigned field)
+{
+	return field == GRAPH_NODE ? node_msg : field == GRAPH_INITIALIZER ? tensor_msg : NULL;
+}
+
 typedef struct msg_iter {
 	loader *L;
 	graph_src src;            /* a copy: bodies reserved meanwhile move L->build */
 	const ProtobufCFieldDescriptor *field;
+	msg_decoder decode;       /* nodes and initializers: views */
 	size_t at;                /* wire offset, or index into the unpacked array */
 	bool failed;
-	msg_stream *stream;       /* main graph's initializers and nodes, unpacked on another thread */
+	msg_stream *stream;       /* main graph's initializers and nodes, decoded on another thread */
+	pb_arena views;           /* an unpacked graph's: the view of its current message */
 } msg_iter;
 
 static msg_iter msg_begin(loader *L, int32_t gi, unsigned field)
 {
-	msg_iter it = { L, L->build.items[gi].src, NULL, 0, false, NULL };
+	msg_iter it = { L, L->build.items[gi].src, NULL, decoder_of(field), 0, false, NULL, { 0 } };
 	it.field = protobuf_c_message_descriptor_get_field(&onnx__graph_proto__descriptor, field);
+	onnx_pb_arena_init(&it.views);
 	if (it.src.wire)
 		it.at = it.src.span[field].first;
-	if (!gi && (field == GRAPH_INITIALIZER || field == GRAPH_NODE))
+	if (!gi && it.decode)
 		it.stream = L->stream;
 	return it;
 }
 
-/* The next message, or NULL at the end (it->failed when it did not unpack).
- * A wire message lives until the next call. */
+static void msg_end(msg_iter *it)
+{
+	onnx_pb_arena_release(&it->views);
+}
+
+/* The next message, or NULL at the end (it->failed when it did not decode).
+ * A wire message, and a view, lives until the next call. */
 static const void *msg_next(msg_iter *it)
 {
 	const graph_src *s = &it->src;
 	if (s->proto) {
 		size_t n = *(const size_t *)((const char *)s->proto + it->field->quantifier_offset);
 		void *const *v = *(void *const *const *)((const char *)s->proto + it->field->offset);
-		while (it->at < n)
-			if (v[it->at++])
-				return v[it->at - 1];
-		return NULL;
+		while (it->at < n && !v[it->at])
+			it->at++;
+		if (it->at == n)
+			return NULL;
+		const void *p = v[it->at++];
+		if (!it->decode)
+			return p;
+		onnx_pb_arena_reset(&it->views);
+		return it->field->id == GRAPH_NODE ? (const void *)onnx_msg_from_node(&it->views, p)
+		                                   : (const void *)onnx_msg_from_tensor(&it->views, p);
 	}
 	wire_error bad;
 	const void *msg = NULL;
@@ -73,8 +105,9 @@ static const void *msg_next(msg_iter *it)
 			return NULL;
 		/* the first check left the main graph's initializers and nodes to be checked here */
 		onnx_pb_arena_reset(&it->L->scratch);
-		msg = onnx_wire_unpack(it->field->descriptor, &it->L->scratch.allocator, data, len,
-		                  (size_t)(data - it->L->file), 2, &bad);
+		size_t base = (size_t)(data - it->L->file);
+		msg = it->decode ? it->decode(&it->L->scratch, data, len, base, 2, &bad)
+		                 : onnx_wire_unpack(it->field->descriptor, &it->L->scratch.allocator, data, len, base, 2, &bad);
 		it->failed = !msg;
 	}
 	if (it->failed && bad.why)
@@ -101,34 +134,38 @@ static size_t msg_count(loader *L, int32_t gi, unsigned field)
 static int read_initializers(loader *L, int32_t gi)
 {
 	msg_iter it = msg_begin(L, gi, GRAPH_INITIALIZER);
-	for (const Onnx__TensorProto *p; (p = msg_next(&it));) {
-		if (!p->name || !p->name[0])
+	int rc = 0;
+	for (const onnx_tensor_msg *p; !rc && (p = msg_next(&it));) {
+		if (onnx_str_empty(p->name))
 			continue;
 		int32_t t = onnx_loader_tensor_add(L, gi, p->name, TENSOR_INITIALIZER);
 		if (t < 0) {
-			diag_error(L->d, L->pos, "initializer '%s' is listed twice", p->name);
-			return -1;
+			diag_error(L->d, L->pos, "initializer '%s' is listed twice", onnx_loader_internv(L, p->name));
+			rc = -1;
+			break;
 		}
 		fd_tensor x = *loader_tensor(L, gi, t);
 		bool external = false;
 		if (onnx_tensor_read(L, p, &x.dtype, &x.shape, &x.value, &external)) {
 			diag_error(L->d, L->pos, "initializer '%s' has a negative dimension (%lld at axis %zu)",
 			           x.name, (long long)L->bad_dim, L->bad_axis);
-			return -1;
+			rc = -1;
+			break;
 		}
 		x.shape_declared = true;
 		x.external_data = external;
 		*loader_tensor(L, gi, t) = x;
 		L->build.items[gi].n_initializers++;
 	}
-	if (it.failed)
+	msg_end(&it);
+	if (rc || it.failed)
 		return -1;
 	it = msg_begin(L, gi, GRAPH_SPARSE_INITIALIZER);
 	for (const Onnx__SparseTensorProto *p; (p = msg_next(&it));) {
 		if (!p->values || !p->values->name || !p->values->name[0] ||
-		    onnx_loader_tensor_find(L, gi, p->values->name) >= 0)
+		    onnx_loader_tensor_find(L, gi, onnx_strv(p->values->name)) >= 0)
 			continue;
-		int32_t t = onnx_loader_tensor_add(L, gi, p->values->name, TENSOR_INITIALIZER);
+		int32_t t = onnx_loader_tensor_add(L, gi, onnx_strv(p->values->name), TENSOR_INITIALIZER);
 		fd_tensor *x = loader_tensor(L, gi, t);
 		x->dtype = p->values->has_data_type ? p->values->data_type : DT_UNDEFINED;
 		x->shape.rank = (int32_t)p->n_dims;
@@ -156,7 +193,7 @@ static int read_inputs(loader *L, int32_t gi)
 	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
 		if (!vi->name || !vi->name[0])
 			continue;
-		int32_t have = onnx_loader_tensor_find(L, gi, vi->name);
+		int32_t have = onnx_loader_tensor_find(L, gi, onnx_strv(vi->name));
 		if (have >= 0 && loader_tensor(L, gi, have)->kind == TENSOR_GRAPH_INPUT) {
 			/* not SSA: which declaration would the graph read? */
 			diag_error(L->d, L->pos, "graph input '%s' is listed twice", vi->name);
@@ -169,7 +206,7 @@ static int read_inputs(loader *L, int32_t gi)
 			loader_tensor(L, gi, have)->listed_input = true;
 			continue;
 		}
-		int32_t t = onnx_loader_tensor_add(L, gi, vi->name, TENSOR_GRAPH_INPUT);
+		int32_t t = onnx_loader_tensor_add(L, gi, onnx_strv(vi->name), TENSOR_GRAPH_INPUT);
 		vec_push(&L->build.items[gi].inputs, t);
 		if (onnx_apply_type(L, gi, t, vi))
 			return -1;
@@ -199,13 +236,14 @@ static int read_nodes(loader *L, int32_t gi)
 	msg_iter it = msg_begin(L, gi, GRAPH_NODE);
 	int32_t i = 0;
 	int rc = 0;
-	for (const Onnx__NodeProto *p; !rc && (p = msg_next(&it)) && i < (int32_t)n; i++) {
+	for (const onnx_node_msg *p; !rc && (p = msg_next(&it)) && i < (int32_t)n; i++) {
 		rc = onnx_node_convert(L, gi, i, p);
 		/* bodies now, while their protobuf (inside this node's) is alive */
 		const fd_node *nd = &nodes[i];
 		for (int32_t b = 0; !rc && b < nd->n_subgraphs; b++)
 			rc = convert_graph(L, nd->subgraphs[b]);
 	}
+	msg_end(&it);
 	if (rc)
 		return -1;
 	L->graphs.items[gi].n_nodes = i;
@@ -222,7 +260,7 @@ static int read_outputs(loader *L, int32_t gi)
 	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
 		if (!vi->name || !vi->name[0])
 			continue;
-		int32_t t = onnx_loader_tensor_get(L, gi, vi->name);
+		int32_t t = onnx_loader_tensor_get(L, gi, onnx_strv(vi->name));
 		vec_push(&L->build.items[gi].outputs, t);
 		if (onnx_apply_type(L, gi, t, vi))
 			return -1;
@@ -231,7 +269,7 @@ static int read_outputs(loader *L, int32_t gi)
 		return -1;
 	it = msg_begin(L, gi, GRAPH_VALUE_INFO);
 	for (const Onnx__ValueInfoProto *vi; (vi = msg_next(&it));) {
-		int32_t t = vi->name && vi->name[0] ? onnx_loader_tensor_find(L, gi, vi->name) : FD_NONE;
+		int32_t t = vi->name && vi->name[0] ? onnx_loader_tensor_find(L, gi, onnx_strv(vi->name)) : FD_NONE;
 		if (t >= 0 && onnx_apply_type(L, gi, t, vi))
 			return -1;
 	}
@@ -255,10 +293,8 @@ static int convert_graph(loader *L, int32_t gi)
 		stream_range r[2];
 		for (int k = 0; k < 2; k++) {
 			unsigned field = k ? GRAPH_NODE : GRAPH_INITIALIZER;
-			const ProtobufCFieldDescriptor *f =
-				protobuf_c_message_descriptor_get_field(&onnx__graph_proto__descriptor, field);
 			r[k] = (stream_range){ s->wire + s->span[field].first, s->span[field].end - s->span[field].first,
-			                       field, f->descriptor };
+			                       field, decoder_of(field) };
 		}
 		L->stream = onnx_stream_start(r, 2, L->file);
 	}
@@ -277,13 +313,13 @@ static int32_t resolve_outer(loader *L, int32_t gi, const char *name)
 	int32_t p = L->graphs.items[gi].parent;
 	if (p < 0)
 		return FD_NONE;
-	int32_t t = onnx_loader_tensor_find(L, p, name);
+	int32_t t = onnx_loader_tensor_find(L, p, onnx_strv(name));
 	if (t >= 0)
 		return t;
 	int32_t up = resolve_outer(L, p, name);
 	if (up < 0)
 		return FD_NONE;
-	t = onnx_loader_tensor_add(L, p, name, TENSOR_OUTER_SCOPE);
+	t = onnx_loader_tensor_add(L, p, onnx_strv(name), TENSOR_OUTER_SCOPE);
 	loader_tensor(L, p, t)->outer = up;
 	return t;
 }
@@ -529,6 +565,8 @@ int onnx_load_model(fd_model *m, const char *path, const fd_load_options *opt, f
 	fd_input_bytes in;
 	if (input_map(path, &INPUT_LIMIT_MODEL, &in, d) < 0)
 		return -1;
+	if (in.mapped)   /* the weights' pages out of the mapping before anything reads it */
+		onnx_holes_punch(path, in.bytes, in.size);
 	int rc = onnx_load_model_buffer(m, path, in.bytes, in.size, opt, d);
 	input_bytes_release(&in);
 	return rc;

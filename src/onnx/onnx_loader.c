@@ -11,11 +11,16 @@ const char *onnx_loader_intern(loader *L, const char *s)
 	return strpool_intern(&L->m->names, S(s));
 }
 
-int32_t onnx_loader_tensor_find(loader *L, int32_t gi, const char *name)
+const char *onnx_loader_internv(loader *L, onnx_str s)
+{
+	return strpool_internn(&L->m->names, s.s, s.n);
+}
+
+int32_t onnx_loader_tensor_find(loader *L, int32_t gi, onnx_str name)
 {
 	if (gi)
-		return strmap_get(&L->graphs.items[gi].tensor_by_name, name);
-	int32_t id = strpool_find(&L->m->names, name, strlen(name));
+		return strmap_getn(&L->graphs.items[gi].tensor_by_name, name.s, strnlen(name.s, name.n));
+	int32_t id = strpool_find(&L->m->names, name.s, name.n);
 	return id >= 0 && (size_t)id < L->main_tensor.n ? L->main_tensor.items[id] : FD_NONE;
 }
 
@@ -45,16 +50,16 @@ static int32_t *main_slot(loader *L, int32_t id)
 	return &L->main_tensor.items[id];
 }
 
-int32_t onnx_loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind)
+int32_t onnx_loader_tensor_add(loader *L, int32_t gi, onnx_str name, fd_tensor_kind kind)
 {
 	if (!gi) {
-		int32_t id = strpool_id(&L->m->names, name, strlen(name));
+		int32_t id = strpool_id(&L->m->names, name.s, name.n);
 		int32_t *slot = main_slot(L, id);
 		return *slot >= 0 ? FD_NONE : (*slot = tensor_new(L, 0, strpool_str(&L->m->names, id), kind));
 	}
 	if (onnx_loader_tensor_find(L, gi, name) >= 0)
 		return FD_NONE;
-	int32_t t = tensor_new(L, gi, onnx_loader_intern(L, name), kind);
+	int32_t t = tensor_new(L, gi, onnx_loader_internv(L, name), kind);
 	strmap_put(&L->graphs.items[gi].tensor_by_name, loader_tensor(L, gi, t)->name, t);
 	return t;
 }
@@ -68,40 +73,25 @@ static int32_t main_tensor_get(loader *L, int32_t id)
 	return *slot;
 }
 
-int32_t onnx_loader_tensor_get(loader *L, int32_t gi, const char *name)
+int32_t onnx_loader_tensor_get(loader *L, int32_t gi, onnx_str name)
 {
 	if (gi) {
 		int32_t t = onnx_loader_tensor_find(L, gi, name);
 		return t >= 0 ? t : onnx_loader_tensor_add(L, gi, name, TENSOR_ACTIVATION);
 	}
-	return main_tensor_get(L, strpool_id(&L->m->names, name, strlen(name)));
+	return main_tensor_get(L, strpool_id(&L->m->names, name.s, name.n));
 }
 
-static void tensors_get(loader *L, int32_t gi, char **names, size_t n, int32_t *ids)
+void onnx_loader_node_tensors(loader *L, int32_t gi, const onnx_str *names, size_t n, int32_t *ids)
 {
 	if (gi) {
 		for (size_t i = 0; i < n; i++)
-			ids[i] = names[i][0] ? onnx_loader_tensor_get(L, gi, names[i]) : FD_NONE;
+			ids[i] = onnx_str_empty(names[i]) ? FD_NONE : onnx_loader_tensor_get(L, gi, names[i]);
 		return;
 	}
-	strpool_ids(&L->m->names, names, n, ids);   /* the main graph's: all names at once */
+	strpool_view_ids(&L->m->names, names, n, ids);   /* the main graph's: all names at once */
 	for (size_t i = 0; i < n; i++)
-		ids[i] = names[i][0] ? main_tensor_get(L, ids[i]) : FD_NONE;
-}
-
-void onnx_loader_node_tensors(loader *L, int32_t gi, char **in, size_t n_in, char **out, size_t n_out, int32_t *ids)
-{
-	char *both[16];
-	if (n_in + n_out > sizeof both / sizeof *both) {
-		tensors_get(L, gi, in, n_in, ids);
-		tensors_get(L, gi, out, n_out, ids + n_in);
-		return;
-	}
-	for (size_t i = 0; i < n_in; i++)
-		both[i] = in[i];
-	for (size_t i = 0; i < n_out; i++)
-		both[n_in + i] = out[i];
-	tensors_get(L, gi, both, n_in + n_out, ids);
+		ids[i] = onnx_str_empty(names[i]) ? FD_NONE : main_tensor_get(L, ids[i]);
 }
 
 int32_t onnx_loader_body(loader *L, int32_t parent, int32_t node, const char *attr, const Onnx__GraphProto *proto)

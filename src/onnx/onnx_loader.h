@@ -2,6 +2,8 @@
  * files share; private to the loader, whose files are, lowest first:
  *   onnx_wire.c    wire-format checks and scanning, protobuf-c's scratch arena
  *   onnx_const.c   tensor values → fd_const (no protobuf type)
+ *   onnx_decode.c  NodeProto and TensorProto read in place as views (onnx_msg.h)
+ *   onnx_msg.c     the same views of protobuf-c's messages; which of the two
  *   onnx_loader.c  the state: interned names, tensors by name, body graphs
  *   onnx_stream.c  the main graph's initializers and nodes unpacked on a second thread
  *   onnx_node.c    one NodeProto (attributes, tensors, declared types)
@@ -14,17 +16,29 @@
  * arena. */
 #ifndef FD_ONNX_LOADER_H
 #define FD_ONNX_LOADER_H
+#include <string.h>
 #include "onnx.pb-c.h"
 #include "ir/graph.h"
 #include "onnx/onnx_wire.h"
 #include "base/vec.h"
 #include "onnx/onnx.h"
+#include "onnx/onnx_msg.h"
 
 typedef struct msg_stream msg_stream;
 
 #define MAX_GRAPH_DEPTH 64      /* nested If / Loop / Scan bodies */
 
 #define S(x) ((x) ? (x) : "")
+
+static inline onnx_str onnx_strv(const char *s)   /* a C string as a view */
+{
+	return (onnx_str){ S(s), s ? strlen(s) : 0 };
+}
+
+static inline bool onnx_str_empty(onnx_str s)
+{
+	return !s.n || !s.s[0];
+}
 
 /* Where a graph's messages come from: an unpacked GraphProto (a body, which
  * arrives inside its owner's NodeProto), or the wire bytes of the main graph,
@@ -63,16 +77,16 @@ typedef struct loader {
 
 /* onnx_loader.c */
 const char *onnx_loader_intern(loader *L, const char *s);
+const char *onnx_loader_internv(loader *L, onnx_str s);
 /* Names to tensors. The main graph's index is an array by string id, so a
  * name costs one hash probe (the interning); bodies use their strmap. */
-int32_t onnx_loader_tensor_find(loader *L, int32_t gi, const char *name);
+int32_t onnx_loader_tensor_find(loader *L, int32_t gi, onnx_str name);
 /* A new tensor, or FD_NONE when the graph has one of that name already. */
-int32_t onnx_loader_tensor_add(loader *L, int32_t gi, const char *name, fd_tensor_kind kind);
+int32_t onnx_loader_tensor_add(loader *L, int32_t gi, onnx_str name, fd_tensor_kind kind);
 /* The tensor named name, created as an activation when new. */
-int32_t onnx_loader_tensor_get(loader *L, int32_t gi, const char *name);
-/* A node's tensors: ids[i] the one named in[i], ids[n_in + i] out[i]
- * (FD_NONE for ""). */
-void onnx_loader_node_tensors(loader *L, int32_t gi, char **in, size_t n_in, char **out, size_t n_out, int32_t *ids);
+int32_t onnx_loader_tensor_get(loader *L, int32_t gi, onnx_str name);
+/* A node's tensors: ids[i] the one named names[i] (FD_NONE for ""). */
+void onnx_loader_node_tensors(loader *L, int32_t gi, const onnx_str *names, size_t n, int32_t *ids);
 static inline fd_tensor *loader_tensor(loader *L, int32_t gi, int32_t t)
 {
 	return &L->build.items[gi].tensors.items[t];
@@ -92,11 +106,14 @@ int32_t onnx_loader_body(loader *L, int32_t parent, int32_t node, const char *at
  * lives until the next call. */
 #define STREAM_MIN_NODES 4096
 #define STREAM_RANGES 4
+/* onnx_msg_node or onnx_msg_tensor, as the stream calls them */
+typedef const void *(*msg_decoder)(pb_arena *a, const uint8_t *p, size_t len, size_t base, int depth,
+                                   wire_error *err);
 typedef struct stream_range {
 	const uint8_t *wire;                       /* the graph's bytes from the range's first entry */
 	size_t len;
 	unsigned field;                            /* the GraphProto field number */
-	const ProtobufCMessageDescriptor *desc;    /* its message type */
+	msg_decoder decode;                        /* its messages' */
 } stream_range;
 msg_stream *onnx_stream_start(const stream_range *ranges, int n, const uint8_t *file);
 const void *onnx_stream_next(msg_stream *s, bool *failed, wire_error *bad);
@@ -107,12 +124,12 @@ void onnx_stream_stop(msg_stream *s);     /* NULL is fine */
 int onnx_loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos);
 
 /* onnx_node.c */
-int onnx_tensor_read(loader *L, const Onnx__TensorProto *p, int32_t *dtype, fd_shape *shape,
+int onnx_tensor_read(loader *L, const onnx_tensor_msg *p, int32_t *dtype, fd_shape *shape,
                      fd_const **value, bool *external);
 int onnx_apply_type(loader *L, int32_t gi, int32_t t, const Onnx__ValueInfoProto *vi);
 /* Converts node i of graph gi; its bodies get graph indices (n->subgraphs)
  * for the caller to convert while p is alive. */
-int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p);
+int onnx_node_convert(loader *L, int32_t gi, int32_t i, const onnx_node_msg *p);
 /* "<op_type>_<index>" names for the nodes that had none, unique in the graph. */
 void onnx_name_nodes(loader *L, int32_t gi);
 

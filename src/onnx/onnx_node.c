@@ -25,42 +25,21 @@ static int read_dims(loader *L, const int64_t *dims, size_t n, fd_shape *shape)
 	return 0;
 }
 
-/* Element count of literal dims, -1 on overflow. */
-static int64_t dims_count(const int64_t *dims, size_t n)
-{
-	int64_t c = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (dims[i] < 0 || (dims[i] && c > INT64_MAX / dims[i]))
-			return -1;
-		c *= dims[i];
-	}
-	return c;
-}
-
-int onnx_tensor_read(loader *L, const Onnx__TensorProto *p, int32_t *dtype, fd_shape *shape,
+int onnx_tensor_read(loader *L, const onnx_tensor_msg *p, int32_t *dtype, fd_shape *shape,
                      fd_const **value, bool *external)
 {
 	*dtype = p->has_data_type ? p->data_type : DT_UNDEFINED;
 	*value = NULL;
-	*external = p->has_data_location && p->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+	*external = p->external;
 	if (read_dims(L, p->dims, p->n_dims, shape))
 		return -1;
-	int64_t count = dims_count(p->dims, p->n_dims);
-	if (*external || count < 0 || count > FD_CONST_MAX)
-		return 0; /* weights: only dtype and shape are kept */
-	onnx_tensor_src src = {
-		.raw = p->raw_data.data, .raw_len = p->raw_data.len, .has_raw = p->has_raw_data,
-		.f32 = p->float_data, .n_f32 = p->n_float_data,
-		.i32 = p->int32_data, .n_i32 = p->n_int32_data,
-		.i64 = p->int64_data, .n_i64 = p->n_int64_data,
-		.f64 = p->double_data, .n_f64 = p->n_double_data,
-		.u64 = p->uint64_data, .n_u64 = p->n_uint64_data,
-	};
-	*value = onnx_const_decode(&L->m->arena, *dtype, count, &src);
+	if (!onnx_tensor_small(p->dims, p->n_dims, p->external))
+		return 0; /* weights: only dtype and shape are kept, their bytes never read */
+	*value = onnx_const_decode(&L->m->arena, *dtype, onnx_dims_count(p->dims, p->n_dims), &p->values);
 	return 0;
 }
 
-static fd_attr_tensor *attr_tensor(loader *L, const Onnx__TensorProto *p)
+static fd_attr_tensor *attr_tensor(loader *L, const onnx_tensor_msg *p)
 {
 	fd_attr_tensor *t = arena_alloc(&L->m->arena, sizeof *t);
 	bool external;
@@ -121,7 +100,7 @@ int onnx_apply_type(loader *L, int32_t gi, int32_t t, const Onnx__ValueInfoProto
 	return 0;
 }
 
-static fd_attr_type attr_kind(const Onnx__AttributeProto *p)
+static fd_attr_type attr_kind(const onnx_attr_msg *p)
 {
 	if (p->has_type && p->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__UNDEFINED)
 		return (fd_attr_type)p->type;
@@ -136,17 +115,13 @@ static fd_attr_type attr_kind(const Onnx__AttributeProto *p)
 	if (p->t) return ATTR_TENSOR;
 	if (p->g) return ATTR_GRAPH;
 	if (p->sparse_tensor) return ATTR_SPARSE_TENSOR;
-	if (p->tp) return ATTR_TYPE_PROTO;
+	if (p->has_tp) return ATTR_TYPE_PROTO;
 	if (p->has_f) return ATTR_FLOAT;
 	if (p->has_i) return ATTR_INT;
 	if (p->has_s) return ATTR_STRING;
 	return ATTR_UNDEFINED;
 }
 
-static const char *bytes_string(loader *L, ProtobufCBinaryData b)
-{
-	return b.data ? strpool_internn(&L->m->names, (const char *)b.data, b.len) : onnx_loader_intern(L, "");
-}
 
 /* The node's name for messages, before unnamed nodes get theirs. */
 static const char *display_name(const fd_node *n, int32_t i, char *buf, size_t size)
@@ -158,12 +133,12 @@ static const char *display_name(const fd_node *n, int32_t i, char *buf, size_t s
 }
 
 static int attr_convert(loader *L, int32_t gi, int32_t ni, const fd_node *n, fd_attr *a,
-                        const Onnx__AttributeProto *p, int32_t *subs, int32_t *n_subs)
+                        const onnx_attr_msg *p, int32_t *subs, int32_t *n_subs)
 {
 	fd_arena *ar = &L->m->arena;
 	char nb[300];
-	a->name = onnx_loader_intern(L, p->name);
-	a->ref_attr_name = p->ref_attr_name && p->ref_attr_name[0] ? onnx_loader_intern(L, p->ref_attr_name) : NULL;
+	a->name = onnx_loader_internv(L, p->name);
+	a->ref_attr_name = onnx_str_empty(p->ref_attr_name) ? NULL : onnx_loader_internv(L, p->ref_attr_name);
 	a->type = attr_kind(p);
 	a->count = 1;
 	if ((a->type == ATTR_GRAPH || a->type == ATTR_GRAPHS) &&
@@ -176,7 +151,7 @@ static int attr_convert(loader *L, int32_t gi, int32_t ni, const fd_node *n, fd_
 	switch (a->type) {
 	case ATTR_FLOAT: a->u.f = p->f; break;
 	case ATTR_INT: a->u.i = p->i; break;
-	case ATTR_STRING: a->u.s = bytes_string(L, p->s); break;
+	case ATTR_STRING: a->u.s = onnx_loader_internv(L, p->s); break;
 	/* a declared tensor or graph that is absent reads as an empty one, so
 	 * u.t and u.g are always valid */
 	case ATTR_TENSOR:
@@ -202,7 +177,7 @@ static int attr_convert(loader *L, int32_t gi, int32_t ni, const fd_node *n, fd_
 		a->count = (int64_t)p->n_strings;
 		a->u.strings = arena_array(ar, p->n_strings + 1, sizeof(char *));
 		for (size_t i = 0; i < p->n_strings; i++)
-			a->u.strings[i] = bytes_string(L, p->strings[i]);
+			a->u.strings[i] = onnx_loader_internv(L, p->strings[i]);
 		break;
 	case ATTR_TENSORS:
 	case ATTR_SPARSE_TENSORS: {
@@ -210,7 +185,7 @@ static int attr_convert(loader *L, int32_t gi, int32_t ni, const fd_node *n, fd_
 		a->count = (int64_t)k;
 		a->u.tensors = arena_array(ar, k + 1, sizeof(fd_attr_tensor *));
 		for (size_t i = 0; i < k && ok; i++) {
-			a->u.tensors[i] = a->type == ATTR_TENSORS ? attr_tensor(L, p->tensors[i])
+			a->u.tensors[i] = a->type == ATTR_TENSORS ? attr_tensor(L, &p->tensors[i])
 			                                          : attr_sparse(L, p->sparse_tensors[i]);
 			ok = a->u.tensors[i] != NULL;
 		}
@@ -283,20 +258,26 @@ static void constant_output(loader *L, int32_t gi, const fd_node *n)
 	x->value = c;
 }
 
-int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p)
+static bool str_is(onnx_str s, const char *word)
+{
+	size_t n = strlen(word);
+	return strnlen(s.s, s.n) == n && !memcmp(s.s, word, n);
+}
+
+int onnx_node_convert(loader *L, int32_t gi, int32_t i, const onnx_node_msg *p)
 {
 	fd_node *n = &L->graphs.items[gi].nodes[i];
-	n->op_type = onnx_loader_intern(L, p->op_type);
-	n->domain = onnx_loader_intern(L, p->domain && strcmp(p->domain, "ai.onnx") ? p->domain : "");
-	if (p->name && p->name[0])
-		n->name = arena_strdup(&L->m->arena, p->name); /* unique: no interning */
+	n->op_type = onnx_loader_internv(L, p->op_type);
+	n->domain = str_is(p->domain, "ai.onnx") ? onnx_loader_intern(L, "") : onnx_loader_internv(L, p->domain);
+	if (!onnx_str_empty(p->name))   /* unique: no interning */
+		n->name = arena_strndup(&L->m->arena, p->name.s, strnlen(p->name.s, p->name.n));
 	n->topo = FD_NONE;
 	n->n_inputs = (int32_t)p->n_input;
 	n->n_outputs = (int32_t)p->n_output;
 	/* one allocation: the outputs follow the inputs */
 	n->inputs = arena_array(&L->m->arena, p->n_input + p->n_output + 1, sizeof *n->inputs);
 	n->outputs = n->inputs + p->n_input;
-	onnx_loader_node_tensors(L, gi, p->input, p->n_input, p->output, p->n_output, n->inputs);
+	onnx_loader_node_tensors(L, gi, p->input, p->n_input + p->n_output, n->inputs);
 	for (int32_t s = 0; s < n->n_outputs; s++) {
 		fd_tensor *x = n->outputs[s] >= 0 ? loader_tensor(L, gi, n->outputs[s]) : NULL;
 		if (x && x->producer < 0) { /* graph_link reports a second producer */
@@ -305,18 +286,16 @@ int onnx_node_convert(loader *L, int32_t gi, int32_t i, const Onnx__NodeProto *p
 		}
 	}
 	size_t n_subs = 0;
-	for (size_t a = 0; a < p->n_attribute; a++)
-		if (p->attribute[a])
-			n_subs += 1 + p->attribute[a]->n_graphs; /* an upper bound */
+	for (size_t a = 0; a < p->n_attribute; a++) {
+		fd_attr_type kind = attr_kind(&p->attribute[a]);
+		n_subs += kind == ATTR_GRAPH ? 1 : kind == ATTR_GRAPHS ? p->attribute[a].n_graphs : 0;
+	}
 	int32_t *subs = n_subs ? arena_array(&L->m->arena, n_subs, sizeof *subs) : NULL;
 	fd_attr *attrs = p->n_attribute ? arena_array(&L->m->arena, p->n_attribute, sizeof *attrs) : NULL;
 	int32_t k = 0, ns = 0;
-	for (size_t a = 0; a < p->n_attribute; a++) {
-		if (!p->attribute[a])
-			continue;
-		if (attr_convert(L, gi, i, n, &attrs[k++], p->attribute[a], subs, &ns))
+	for (size_t a = 0; a < p->n_attribute; a++)
+		if (attr_convert(L, gi, i, n, &attrs[k++], &p->attribute[a], subs, &ns))
 			return -1;
-	}
 	n->attrs = attrs;
 	n->n_attrs = k;
 	n->subgraphs = subs;

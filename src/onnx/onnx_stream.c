@@ -1,13 +1,13 @@
-/* onnx_stream.c — the main graph's initializers and nodes checked and
- * unpacked on two threads.
+/* onnx_stream.c — the main graph's initializers and nodes decoded on two
+ * threads.
  *
- * Checking and unpacking (protobuf-c) is more than half of loading a big
+ * Decoding (onnx_decode.c, protobuf-c for what it leaves) is a large part of loading a big
  * model and needs nothing from the IR being built, so a decoder thread runs
  * ahead: it walks the given field ranges one after the other (the graph's
  * initializers, then its nodes) in batches of at most BATCH messages and
  * BATCH_BYTES of wire (each batch has its own protobuf-c arena; a batch
- * holds one range's messages), checks and unpacks (onnx_wire_unpack) each
- * message, and hands full batches over through a ring of RING. The loading
+ * holds one range's messages), decodes each message (onnx_msg_node,
+ * onnx_msg_tensor: in place, or checked and unpacked by protobuf-c), and hands full batches over through a ring of RING. The loading
  * thread converts the batches in order, so the model built is identical;
  * when the batch it needs is still being unpacked, it claims the next free
  * one and unpacks that itself instead of waiting, so neither core idles
@@ -95,8 +95,7 @@ static void fill(msg_stream *s, msg_batch *b)
 	size_t n = b->n;
 	for (b->n = 0; b->n < n; b->n++) {
 		const uint8_t *data = b->wire[b->n];
-		const void *p = onnx_wire_unpack(b->range->desc, &b->arena.allocator, data, b->len[b->n],
-		                            (size_t)(data - s->file), 2, &b->bad);
+		const void *p = b->range->decode(&b->arena, data, b->len[b->n], (size_t)(data - s->file), 2, &b->bad);
 		if (!p) {
 			b->failed = b->range_end = true;
 			break;

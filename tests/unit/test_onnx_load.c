@@ -17,12 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include "ir/graph.h"
 #include "ir/model_info.h"
 #include "ir/onnx_ops.h"
 
 #include "test_models.h"
 #include "onnx/onnx.h"
+#include "onnx/onnx_holes.h"
 
 #define BAD "tests/data/bad_onnx/"
 
@@ -136,6 +138,444 @@ static void assert_same_model(const fd_model *a, const fd_model *b)
 			assert_int_equal(x->value != NULL, y->value != NULL);
 		}
 	}
+}
+
+/* ---- the in-place decoder against protobuf-c's unpack ------------------- */
+
+static void assert_same_const(const fd_const *a, const fd_const *b)
+{
+	assert_int_equal(a != NULL, b != NULL);
+	if (!a)
+		return;
+	assert_int_equal(a->dtype, b->dtype);
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->i64 != NULL, b->i64 != NULL);
+	assert_int_equal(a->f64 != NULL, b->f64 != NULL);
+	size_t n = (size_t)a->count;
+	if (a->i64)
+		assert_memory_equal(a->i64, b->i64, n * sizeof *a->i64);
+	if (a->f64 && n)   /* bit for bit: NaNs too */
+		assert_memory_equal(a->f64, b->f64, n * sizeof *a->f64);
+}
+
+static void assert_same_shape(const fd_shape *a, const fd_shape *b)
+{
+	assert_int_equal(a->rank, b->rank);
+	for (int32_t k = 0; k < a->rank; k++) {
+		assert_true(a->dims[k].value == b->dims[k].value);
+		assert_int_equal(a->dims[k].expr != NULL, b->dims[k].expr != NULL);
+	}
+}
+
+static void assert_same_attr_tensor(const fd_attr_tensor *a, const fd_attr_tensor *b)
+{
+	assert_int_equal(a->dtype, b->dtype);
+	assert_same_shape(&a->shape, &b->shape);
+	assert_same_const(a->value, b->value);
+}
+
+static void assert_same_attr(const fd_attr *a, const fd_attr *b)
+{
+	assert_string_equal(a->name, b->name);
+	assert_int_equal(a->type, b->type);
+	assert_int_equal(a->count, b->count);
+	assert_int_equal(a->ref_attr_name != NULL, b->ref_attr_name != NULL);
+	if (a->ref_attr_name)
+		assert_string_equal(a->ref_attr_name, b->ref_attr_name);
+	size_t n = (size_t)a->count;
+	switch (a->type) {
+	case ATTR_FLOAT: assert_memory_equal(&a->u.f, &b->u.f, sizeof a->u.f); break;
+	case ATTR_INT: assert_int_equal(a->u.i, b->u.i); break;
+	case ATTR_STRING: assert_string_equal(a->u.s, b->u.s); break;
+	case ATTR_TENSOR:
+	case ATTR_SPARSE_TENSOR: assert_same_attr_tensor(a->u.t, b->u.t); break;
+	case ATTR_GRAPH: assert_int_equal(a->u.g, b->u.g); break;
+	case ATTR_FLOATS:
+		if (n)
+			assert_memory_equal(a->u.floats, b->u.floats, n * sizeof *a->u.floats);
+		break;
+	case ATTR_INTS:
+		if (n)
+			assert_memory_equal(a->u.ints, b->u.ints, n * sizeof *a->u.ints);
+		break;
+	case ATTR_STRINGS:
+		for (size_t i = 0; i < n; i++)
+			assert_string_equal(a->u.strings[i], b->u.strings[i]);
+		break;
+	case ATTR_TENSORS:
+	case ATTR_SPARSE_TENSORS:
+		for (size_t i = 0; i < n; i++)
+			assert_same_attr_tensor(a->u.tensors[i], b->u.tensors[i]);
+		break;
+	case ATTR_GRAPHS:
+		if (n)
+			assert_memory_equal(a->u.graphs, b->u.graphs, n * sizeof *a->u.graphs);
+		break;
+	default:
+		break;
+	}
+}
+
+/* assert_same_model, and every attribute, value, dim and flag besides. */
+static void assert_same_model_deep(const fd_model *a, const fd_model *b)
+{
+	assert_same_model(a, b);
+	assert_int_equal(a->ir_version, b->ir_version);
+	assert_string_equal(a->producer_name, b->producer_name);
+	assert_int_equal(a->n_opsets, b->n_opsets);
+	for (int32_t gi = 0; gi < a->n_graphs; gi++) {
+		const fd_graph *ga = &a->graphs[gi], *gb = &b->graphs[gi];
+		assert_string_equal(ga->name, gb->name);
+		assert_int_equal(ga->n_inputs, gb->n_inputs);
+		assert_int_equal(ga->n_outputs, gb->n_outputs);
+		assert_int_equal(ga->n_initializers, gb->n_initializers);
+		for (int32_t i = 0; i < ga->n_nodes; i++) {
+			const fd_node *x = &ga->nodes[i], *y = &gb->nodes[i];
+			assert_int_equal(x->name_synthesized, y->name_synthesized);
+			assert_int_equal(x->n_subgraphs, y->n_subgraphs);
+			for (int32_t k = 0; k < x->n_attrs; k++)
+				assert_same_attr(&x->attrs[k], &y->attrs[k]);
+		}
+		for (int32_t t = 0; t < ga->n_tensors; t++) {
+			const fd_tensor *x = &ga->tensors[t], *y = &gb->tensors[t];
+			assert_same_shape(&x->shape, &y->shape);
+			assert_same_const(x->value, y->value);
+			assert_int_equal(x->shape_declared, y->shape_declared);
+			assert_int_equal(x->external_data, y->external_data);
+			assert_int_equal(x->listed_input, y->listed_input);
+			assert_int_equal(x->overridable, y->overridable);
+			assert_int_equal(x->outer, y->outer);
+			assert_int_equal(x->n_consumers, y->n_consumers);
+		}
+	}
+}
+
+/* One load of the bytes with the in-place decoder, one with protobuf-c's
+ * unpack: the same verdict, the same messages, the same model. Returns
+ * whether it loaded. */
+static bool assert_same_load(const char *name, const uint8_t *bytes, size_t size, bool infer)
+{
+	fd_model m[2];
+	fd_diags d[2];
+	int rc[2];
+	fd_load_options o = { .no_shape_inference = !infer };
+	for (int k = 0; k < 2; k++) {
+		diags_init(&d[k]);
+		onnx_test_wire_decoder(k == 0);
+		rc[k] = onnx_load_model_buffer(&m[k], name, bytes, size, &o, &d[k]);
+	}
+	onnx_test_wire_decoder(true);
+	if (rc[0] != rc[1] || d[0].n != d[1].n)
+		print_message("%s: decoder %d (%zu messages), protobuf-c %d (%zu messages)\n", name, rc[0], d[0].n,
+		              rc[1], d[1].n);
+	assert_int_equal(rc[0], rc[1]);
+	assert_int_equal(d[0].n, d[1].n);
+	for (size_t i = 0; i < d[0].n; i++) {
+		char x[1024], y[1024];
+		assert_string_equal(diag_format(&d[0].items[i], x, sizeof x), diag_format(&d[1].items[i], y, sizeof y));
+	}
+	if (rc[0] == 0) {
+		assert_same_model_deep(&m[0], &m[1]);
+		model_release(&m[0]);
+		model_release(&m[1]);
+	}
+	diags_release(&d[0]);
+	diags_release(&d[1]);
+	return rc[0] == 0;
+}
+
+static uint8_t *read_all(const char *path, size_t *size);
+
+/* Every file of dir (ending in suffix, or every file when NULL) through
+ * assert_same_load; returns how many were compared. */
+static int same_loads_in(const char *dir, const char *suffix, int *loaded)
+{
+	DIR *dp = opendir(dir);
+	if (!dp)
+		return 0;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(dp));) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.' || (suffix && (len < strlen(suffix) || strcmp(e->d_name + len - strlen(suffix), suffix))))
+			continue;
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		size_t size;
+		uint8_t *buf = read_all(path, &size);
+		*loaded += assert_same_load(path, buf, size, true);
+		assert_same_load(path, buf, size, false);
+		free(buf);
+		n++;
+	}
+	closedir(dp);
+	return n;
+}
+
+/* The decoder reads what protobuf-c reads: every shared model, sample, test
+ * model and fuzz input, whole, cut short and with bits flipped. */
+static void test_decoder_matches_protobuf_c(void **state)
+{
+	(void)state;
+	int loaded = 0, n = 0;
+	n += same_loads_in(models_dir(), ".onnx", &loaded);
+	n += same_loads_in("samples", ".onnx", &loaded);
+	n += same_loads_in("tests/data/bad_onnx", NULL, &loaded);
+	static const char *const data_dirs[] = { "tests/data/torch", "tests/data/qdq", "tests/data/shapes",
+	                                         "tests/data/hostile", "tests/data/compare", "tests/data/match",
+	                                         "tests/data/bad_input" };
+	for (size_t k = 0; k < sizeof data_dirs / sizeof *data_dirs; k++)
+		n += same_loads_in(data_dirs[k], ".onnx", &loaded);
+	int fuzz = same_loads_in("tests/fuzz/corpus/fuzz_onnx", NULL, &loaded);
+	assert_true(fuzz >= 100);
+	n += fuzz;
+	print_message("decoder vs protobuf-c: %d files, %d loaded\n", n, loaded);
+	/* cut and flipped: where the two could part on malformed bytes */
+	char path[512];
+	NEED_MODEL(model_path(path, sizeof path, "tiny_gpt2_ort_fused.onnx"));
+	size_t size;
+	uint8_t *orig = read_all(path, &size);
+	uint64_t seed = 0x2545f4914f6cdd1dull;
+	for (int round = 0; round < 300; round++) {
+		uint8_t *buf = malloc(size);
+		memcpy(buf, orig, size);
+		size_t len = round < 60 ? size * (size_t)(round + 1) / 61 : size;
+		for (int f = 0; round >= 60 && f < 1 + round % 6; f++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			buf[(seed >> 33) % size] ^= (uint8_t)(1u << ((seed >> 20) & 7));
+		}
+		assert_same_load("mutated.onnx", buf, len, round % 2);
+		free(buf);
+	}
+	free(orig);
+}
+
+/* ---- weights stay where they are ------------------------------------------ */
+
+/* A protobuf writer just big enough for the model below. */
+typedef struct pbuf {
+	uint8_t *p;
+	size_t n, cap;
+} pbuf;
+
+static void pb_put(pbuf *b, const void *data, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2;
+		b->p = realloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->n, data, n);
+	b->n += n;
+}
+
+static void pb_varint(pbuf *b, uint64_t v)
+{
+	uint8_t c[10];
+	size_t n = 0;
+	do {
+		c[n++] = (uint8_t)(v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+		v >>= 7;
+	} while (v);
+	pb_put(b, c, n);
+}
+
+static void pb_field(pbuf *b, unsigned num, const void *data, size_t n)   /* length-delimited */
+{
+	pb_varint(b, (uint64_t)num << 3 | 2);
+	pb_varint(b, n);
+	pb_put(b, data, n);
+}
+
+static void pb_str(pbuf *b, unsigned num, const char *s)
+{
+	pb_field(b, num, s, strlen(s));
+}
+
+static void pb_int(pbuf *b, unsigned num, uint64_t v)
+{
+	pb_varint(b, (uint64_t)num << 3);
+	pb_varint(b, v);
+}
+
+static void pb_msg(pbuf *b, unsigned num, pbuf *m)
+{
+	pb_field(b, num, m->p, m->n);
+	free(m->p);
+	*m = (pbuf){ 0 };
+}
+
+#define WEIGHT_BYTES ((size_t)4 << 20)
+
+/* A TensorProto of 4 MB of zeros in value field `field` (9 raw_data FLOAT,
+ * 4 float_data, 7 int64_data: one byte a zero varint). */
+static void weight(pbuf *t, const char *name, unsigned field)
+{
+	uint8_t *zeros = calloc(1, WEIGHT_BYTES);
+	pb_int(t, 1, field == 7 ? WEIGHT_BYTES : WEIGHT_BYTES / 4);
+	pb_int(t, 2, field == 7 ? 7 : 1);
+	pb_str(t, 8, name);
+	pb_field(t, field, zeros, WEIGHT_BYTES);
+	free(zeros);
+}
+
+/* Add(Add(a, b), Add(c, k)) of three initializers and a Constant, each a
+ * 4 MB weight in a different field; the model's bytes. */
+static uint8_t *weights_model(size_t *size)
+{
+	pbuf m = { 0 }, g = { 0 }, x = { 0 }, y = { 0 };
+	pb_int(&m, 1, 8);
+	pb_msg(&m, 8, (pb_int(&x, 2, 17), &x));
+	static const char *const names[] = { "a", "b", "c" };
+	static const unsigned fields[] = { 9, 4, 7 };
+	for (int i = 0; i < 3; i++) {
+		weight(&x, names[i], fields[i]);
+		pb_msg(&g, 5, &x);
+	}
+	/* Constant k: its value attribute a 4 MB raw tensor */
+	weight(&y, "", 9);
+	pb_str(&x, 1, "value");
+	pb_int(&x, 20, 4);
+	pb_msg(&x, 5, &y);
+	pb_msg(&y, 5, &x);
+	pb_str(&y, 2, "k");
+	pb_str(&y, 4, "Constant");
+	pb_msg(&g, 1, &y);
+	static const char *const adds[][3] = { { "a", "b", "ab" }, { "c", "c", "cc" }, { "ab", "cc", "out" } };
+	for (int i = 0; i < 3; i++) {
+		pb_str(&y, 1, adds[i][0]);
+		pb_str(&y, 1, adds[i][1]);
+		pb_str(&y, 2, adds[i][2]);
+		pb_str(&y, 4, "Add");
+		pb_msg(&g, 1, &y);
+	}
+	pb_str(&x, 1, "out");
+	pb_msg(&g, 12, &x);
+	pb_str(&g, 2, "weights");
+	pb_msg(&m, 7, &g);
+	*size = m.n;
+	return m.p;
+}
+
+/* The pages lying wholly inside the model's runs of zeros (the weights),
+ * less each run's last page (a packed varint run's last byte is read). */
+typedef struct page_span {
+	size_t from, to;   /* page indices */
+} page_span;
+
+static int zero_runs(const uint8_t *p, size_t size, size_t page, page_span *out, int max)
+{
+	int n = 0;
+	for (size_t i = 0; i < size && n < max;) {
+		if (p[i]) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < size && !p[j])
+			j++;
+		size_t a = (i + page - 1) / page, b = (j - 1) / page;
+		if (b > a + 1)
+			out[n++] = (page_span){ a, b - 1 };
+		i = j;
+	}
+	return n;
+}
+
+/* Pages of the spans mincore sees mapped in. */
+static size_t resident(const uint8_t *map, size_t page, const page_span *s, int n)
+{
+	size_t count = 0;
+	for (int k = 0; k < n; k++) {
+		size_t len = (s[k].to - s[k].from) * page;
+		unsigned char *vec = malloc(len / page + 1);
+		assert_int_equal(mincore((void *)(map + s[k].from * page), len, vec), 0);
+		for (size_t i = 0; i < len / page; i++)
+			count += vec[i] & 1;
+		free(vec);
+	}
+	return count;
+}
+
+/* Loads map, checks the model, returns how many weight pages it touched:
+ * they were dropped (MADV_DONTNEED: zeros again, not resident) first. */
+static size_t weight_pages_touched(uint8_t *map, size_t size, const page_span *s, int n, size_t page)
+{
+	for (int k = 0; k < n; k++)
+		assert_int_equal(madvise(map + s[k].from * page, (s[k].to - s[k].from) * page, MADV_DONTNEED), 0);
+	assert_int_equal(resident(map, page, s, n), 0);
+	fd_model m;
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(onnx_load_model_buffer(&m, "weights.onnx", map, size, NULL, &d), 0);
+	const fd_graph *g = &m.graphs[0];
+	assert_int_equal(g->n_nodes, 4);
+	assert_int_equal(g->n_initializers, 3);
+	int32_t c = graph_find_tensor(g, "c");
+	assert_int_equal(g->tensors[c].dtype, DT_INT64);
+	assert_int_equal(g->tensors[c].shape.dims[0].value, (int64_t)WEIGHT_BYTES);
+	assert_null(g->tensors[c].value);
+	model_release(&m);
+	diags_release(&d);
+	return resident(map, page, s, n);
+}
+
+/* No page of a weight is read: initializers in raw_data, float_data and
+ * int64_data and a Constant's tensor, 16 MB in all, loaded on one thread and
+ * streamed on two; protobuf-c's unpack, which copies them, touches them
+ * all (so the check can see a read). */
+static void test_weights_untouched(void **state)
+{
+	(void)state;
+	size_t size, page = (size_t)sysconf(_SC_PAGESIZE);
+	uint8_t *bytes = weights_model(&size);
+	uint8_t *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(map != MAP_FAILED);
+	memcpy(map, bytes, size);
+	page_span s[8];
+	int n = zero_runs(map, size, page, s, 8);
+	assert_int_equal(n, 4);
+	size_t pages = 0;
+	for (int k = 0; k < n; k++)
+		pages += s[k].to - s[k].from;
+	assert_true(pages * page > 15 * WEIGHT_BYTES / 4);
+	assert_int_equal(weight_pages_touched(map, size, s, n, page), 0);
+	setenv("FUSIONDBG_THREADS", "2", 1);
+	onnx_test_stream_min(1);
+	assert_int_equal(weight_pages_touched(map, size, s, n, page), 0);
+	onnx_test_wire_decoder(false);
+	size_t copied = weight_pages_touched(map, size, s, n, page);
+	onnx_test_wire_decoder(true);
+	print_message("weight pages: 0 of %zu read by the decoder, %zu by protobuf-c's unpack\n", pages, copied);
+	assert_true(copied >= pages / 2);
+	munmap(map, size);
+
+	/* from a file: onnx_holes_punch leaves the weights' interiors out of the
+	 * mapping (zero pages no one has touched), and the load is the same */
+	char path[] = "/tmp/fd_weights_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, bytes, size), (ssize_t)size);
+	const uint8_t *fmap = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(fmap != MAP_FAILED);
+	close(fd);
+	assert_true(onnx_holes_punch(path, fmap, size) >= 3 * WEIGHT_BYTES);
+	unlink(path);
+	page_span fs[8];
+	int fn = zero_runs(bytes, size, page, fs, 8);
+	/* what is left of the weights in the mapping is their heads (64 KB each),
+	 * resident in the page cache as the file was just written */
+	size_t in_holes = resident(fmap, page, fs, fn);
+	print_message("after onnx_holes_punch: %zu weight pages left mapped\n", in_holes);
+	assert_true(in_holes <= (size_t)fn * (64 << 10) / page);
+	fd_model m;
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(onnx_load_model_buffer(&m, "weights.onnx", fmap, size, NULL, &d), 0);
+	model_release(&m);
+	diags_release(&d);
+	assert_true(resident(fmap, page, fs, fn) == in_holes);   /* the load touched no hole */
+	assert_true(assert_same_load("weights.onnx", fmap, size, true));
+	munmap((void *)fmap, size);
+	free(bytes);
 }
 
 /* Every shared model loaded with its initializers and nodes unpacked on two
@@ -730,6 +1170,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shared_models),
 		cmocka_unit_test_setup_teardown(test_shared_models_streamed, save_threads, restore_threads),
+		cmocka_unit_test(test_decoder_matches_protobuf_c),
+		cmocka_unit_test_setup_teardown(test_weights_untouched, save_threads, restore_threads),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_mutations),

@@ -1,0 +1,149 @@
+/* onnx_holes.c — the big tensors' bytes of a mapped model taken out of the
+ * mapping before anything reads it, so that they never become resident.
+ *
+ * Loading never reads a weight's values (onnx_decode.c), but a mapping does
+ * not map single pages: a fault on a tensor's header maps the whole page
+ * cache folio around it (up to 2 MB on this kernel, whatever madvise says),
+ * and a 346 MB export with a header every few MB ends up all resident. So
+ * the file's structure is read first through pread (which maps nothing):
+ * the model, its graph, the graph's initializers and nodes, their
+ * attributes' tensors; each length-delimited value field of a TensorProto of
+ * HOLE_MIN bytes and more (raw_data, the typed data fields) keeps its first
+ * HEAD bytes (all a small constant's values can be: FD_CONST_MAX elements of
+ * at most ten bytes) and its last page (the decoder checks a packed varint
+ * run's last byte), and the pages between are replaced by an anonymous
+ * mapping of zeros, which no one reads. Anything that does not frame stops
+ * the walk there: the loader reads and reports it as before. */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "onnx/onnx_holes.h"
+
+#define HOLE_MIN ((size_t)1 << 20)
+#define HEAD ((size_t)64 << 10)
+#define TAIL ((size_t)4 << 10)
+#define WINDOW ((size_t)64 << 10)
+#define MAX_DEPTH 6
+
+enum kind { K_MODEL, K_GRAPH, K_NODE, K_ATTR, K_TENSOR, K_OTHER };
+
+typedef struct walker {
+	int fd;
+	size_t size;
+	uint8_t win[WINDOW];
+	size_t win_off, win_len;
+	uint8_t *base;      /* the mapping */
+	size_t page;
+	size_t removed;     /* bytes taken out */
+} walker;
+
+/* The bytes from off on, at least min(16, size - off) of them in the window. */
+static const uint8_t *at(walker *w, size_t off, size_t *avail)
+{
+	if (off < w->win_off || off + 16 > w->win_off + w->win_len) {
+		ssize_t n = pread(w->fd, w->win, WINDOW, (off_t)off);
+		if (n <= 0)
+			return NULL;
+		w->win_off = off;
+		w->win_len = (size_t)n;
+	}
+	*avail = w->win_off + w->win_len - off;
+	return w->win + (off - w->win_off);
+}
+
+static bool varint(walker *w, size_t *off, size_t end, uint64_t *v)
+{
+	size_t avail;
+	const uint8_t *p = at(w, *off, &avail);
+	if (!p)
+		return false;
+	uint64_t x = 0;
+	for (size_t i = 0; i < 10 && i < avail && *off + i < end; i++) {
+		x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (!(p[i] & 0x80)) {
+			*off += i + 1;
+			*v = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The kind of message field num of a kind holds, K_OTHER for the rest. */
+static enum kind sub_kind(enum kind k, uint64_t num)
+{
+	switch (k) {
+	case K_MODEL: return num == 7 ? K_GRAPH : K_OTHER;
+	case K_GRAPH: return num == 5 ? K_TENSOR : num == 1 ? K_NODE : K_OTHER;
+	case K_NODE: return num == 5 ? K_ATTR : K_OTHER;
+	case K_ATTR: return num == 5 || num == 10 ? K_TENSOR : K_OTHER;
+	default: return K_OTHER;
+	}
+}
+
+/* TensorProto's value fields: float, int32, string, int64, raw, double, uint64 data */
+static bool bulk_field(uint64_t num)
+{
+	return (num >= 4 && num <= 7) || (num >= 9 && num <= 11);
+}
+
+static void punch(walker *w, size_t from, size_t to)
+{
+	size_t a = (from + w->page - 1) / w->page * w->page, b = to / w->page * w->page;
+	if (b <= a || b - a < 2 * w->page)
+		return;
+	if (mmap(w->base + a, b - a, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+		w->removed += b - a;
+}
+
+static void walk(walker *w, enum kind k, size_t off, size_t end, int depth)
+{
+	while (off < end) {
+		uint64_t key, n;
+		if (!varint(w, &off, end, &key))
+			return;
+		switch (key & 7) {
+		case 0:
+			if (!varint(w, &off, end, &n))
+				return;
+			continue;
+		case 1: off += 8; continue;
+		case 5: off += 4; continue;
+		case 2: break;
+		default: return;
+		}
+		if (!varint(w, &off, end, &n) || n > end - off)
+			return;
+		if (n >= HOLE_MIN) {
+			enum kind sub = sub_kind(k, key >> 3);
+			if (k == K_TENSOR && bulk_field(key >> 3))
+				punch(w, off + HEAD, off + n - TAIL);
+			else if (sub != K_OTHER && depth < MAX_DEPTH)
+				walk(w, sub, off, off + n, depth + 1);
+		}
+		off += n;
+	}
+}
+
+size_t onnx_holes_punch(const char *path, const uint8_t *map, size_t size)
+{
+	if (size < 2 * HOLE_MIN)
+		return 0;
+	walker *w = malloc(sizeof *w);
+	if (!w)
+		return 0;
+	w->fd = open(path, O_RDONLY | O_CLOEXEC);
+	w->size = size;
+	w->win_off = w->win_len = 0;
+	w->base = (uint8_t *)map;
+	w->page = (size_t)sysconf(_SC_PAGESIZE);
+	w->removed = 0;
+	if (w->fd >= 0) {
+		walk(w, K_MODEL, 0, size, 0);
+		close(w->fd);
+	}
+	size_t removed = w->removed;
+	free(w);
+	return removed;
+}
