@@ -8,7 +8,7 @@
  *                     the nodes no rule fused, that the op table can name
  *                     and does not mark as not fusible
  *                     (optable_not_fusible), that compute more than
- *                     constants; from each, in topological order, a piece
+ *                     constants and shape arithmetic; from each, in topological order, a piece
  *                     grows over every consumer of a tensor it makes (so
  *                     that no intermediate leaves it) up to max_ops nodes,
  *                     cut back to the longest prefix whose only outputs
@@ -32,6 +32,7 @@
  *                     and the rules that came nearest on the first instance
  *                     (explain.h's why-not across rounds);
  *   suggest_report.c  text and JSON.
+ * Ranked by the bytes, a formula as its value with every unbound symbol 1.
  * Bounds: each node starts at most one piece and a piece looks at most
  * max_ops nodes' consumers, so the search is linear in the graph; only the
  * top patterns are verified (one run of one rule each).

@@ -64,7 +64,8 @@ void suggest_write_json(FILE *f, const fd_suggest *sg, const fd_model *m, const 
 		const fd_suggest_pattern *p = &sg->patterns[k];
 		char bytes[160];
 		int64_t v;
-		txt_fprintf(f, "%s\n    {\"rank\": %d, \"title\": ", k ? "," : "", k + 1);
+		fputs(k ? ",\n" : "\n", f);
+		txt_fprintf(f, "    {\"rank\": %d, \"title\": ", k + 1);
 		json_write_string(f, p->title);
 		fputs(", \"op_types\": [", f);
 		for (int j = 0; j < p->n_ops; j++) {
@@ -108,6 +109,7 @@ void suggest_write_json(FILE *f, const fd_suggest *sg, const fd_model *m, const 
 		json_write_string(f, p->rule_yaml);
 		fputc('}', f);
 	}
-	txt_fprintf(f, "%s],\n  \"search_ms\": %.1f, \"verify_ms\": %.1f, \"search_bytes\": %zu\n}\n", sg->n ? "\n  " : "",
-	            sg->search_ms, sg->verify_ms, sg->peak_search_bytes);
+	fputs(sg->n ? "\n  ]" : "]", f);
+	txt_fprintf(f, ",\n  \"search_ms\": %.1f, \"verify_ms\": %.1f, \"search_bytes\": %zu\n}\n", sg->search_ms,
+	            sg->verify_ms, sg->peak_search_bytes);
 }

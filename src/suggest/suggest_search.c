@@ -32,9 +32,12 @@ bool sg_node_eligible(const fd_match_ctx *ctx, int32_t gi, int32_t i)
 		return false;
 	if (sg_node_op(g, n) < 0)
 		return false;   /* a rule cannot name it */
-	bool computes = false;   /* an output that is not constant-foldable */
+	/* an output that is not constant-foldable, nor shape arithmetic whose
+	 * values inference knows (Shape -> Gather -> Concat of symbolic dims) */
+	bool computes = false;
 	for (int k = 0; k < n->n_outputs; k++)
-		if (n->outputs[k] >= 0 && !(ctx->graphs[gi].tflags[n->outputs[k]] & TF_CONST))
+		if (n->outputs[k] >= 0 && !(ctx->graphs[gi].tflags[n->outputs[k]] & TF_CONST) &&
+		    !g->tensors[n->outputs[k]].value)
 			computes = true;
 	return computes;
 }

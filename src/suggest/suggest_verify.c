@@ -184,11 +184,22 @@ static int cmp_group(const void *pa, const void *pb)
 	return strcmp(a->key, b->key);
 }
 
+/* The order of the ranking: a formula as at 1 for every unbound symbol
+ * (per sample: batch 1, sequence 1), an unknown size by its known part. */
+static int64_t rank_bytes(const fd_suggest_pattern *p)
+{
+	int64_t v;
+	if (p->bytes_f.e && dexpr_value_with(p->bytes_f.e, 1, &v))
+		return v;
+	return sint_value(p->bytes_f, &v) ? v : p->bytes;
+}
+
 static int cmp_pattern(const void *pa, const void *pb)
 {
 	const fd_suggest_pattern *a = pa, *b = pb;
-	if (a->bytes != b->bytes)
-		return a->bytes < b->bytes ? 1 : -1;
+	int64_t ra = rank_bytes(a), rb = rank_bytes(b);
+	if (ra != rb)
+		return ra < rb ? 1 : -1;
 	if (a->n_instances != b->n_instances)
 		return a->n_instances < b->n_instances ? 1 : -1;
 	return strcmp(a->key, b->key);
