@@ -55,6 +55,7 @@ typedef struct cli_options {
 	bool tensors;                       /* info --tensors */
 	const char *sweep;                  /* mem --sweep NAME=V,V,... */
 	const char *memory_chart;           /* export --memory-chart FILE.svg|png */
+	int top, max_ops, write;            /* suggest: --top N, --max-ops K, --write N (0 unset) */
 } cli_options;
 
 /* Bits naming the options a command accepts: one bit of a cli_optbits each
@@ -94,6 +95,9 @@ typedef uint64_t cli_optbits;
 #define OPT_TENSORS        OPT_BIT(30)
 #define OPT_SWEEP          OPT_BIT(31)
 #define OPT_MEMCHART       OPT_BIT(32)
+#define OPT_TOP            OPT_BIT(33)
+#define OPT_MAXOPS         OPT_BIT(34)
+#define OPT_WRITE          OPT_BIT(35)
 #define OPT_MODEL_COMMON (OPT_DIM | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON | OPT_INITS)
 #define OPT_ROUNDS       (OPT_MAXROUNDS | OPT_PASSES)   /* every command that runs the rules */
 
@@ -176,5 +180,6 @@ int cmd_apply(int argc, char **argv);
 int cmd_diagnose(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_infer(int argc, char **argv);
+int cmd_suggest(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const struct command {
 	{ "infer",  cmd_infer,  "write the model with every inferred shape in value_info (symbols as dim_param)" },
 	{ "export", cmd_export, "draw the graph: DOT / PNG / SVG, every fusion an annotated cluster" },
 	{ "compare", cmd_compare, "a compiler's optimized graph or fusion_result.json against the prediction" },
+	{ "suggest", cmd_suggest, "the fusions the model is missing, ranked by bytes saved, and the rule for each" },
 	{ "diagnose", cmd_diagnose, "CANN's fusion_diagnose: dtypes, memory limits against real sizes, kernel cache" },
 };
 

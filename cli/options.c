@@ -57,6 +57,9 @@ static const struct option_def {
 	{ "tensors", 0, OPT_TENSORS, NULL, "list every tensor: graph, shape, dtype, bytes, producer" },
 	{ "sweep", 0, OPT_SWEEP, "NAME=V,V,...", "run once per value of the symbol NAME: peak, memory rejections, "
 	                                          "where each rule stops firing" },
+	{ "top", 0, OPT_TOP, "N", "suggest: list the N patterns that save the most (default 10)" },
+	{ "max-ops", 0, OPT_MAXOPS, "K", "suggest: at most K nodes in a pattern (2 to 16, default 6)" },
+	{ "write", 0, OPT_WRITE, "N", "suggest: write the rule of pattern N (1 is the first) to -o FILE" },
 	{ "memory-chart", 0, OPT_MEMCHART, "FILE", "also draw the memory timeline (live bytes per step, before and "
 	                                           "after fusion) to FILE.svg or FILE.png" },
 };
@@ -232,6 +235,16 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		return parse_count(v, d, 1000000, usage, &o->depth);
 	case OPT_LIMIT:
 		return parse_count(v, d, 100000000, usage, &o->limit);
+	case OPT_TOP:
+		return parse_count(v, d, 100000, usage, &o->top);
+	case OPT_MAXOPS:
+		if (parse_count(v, d, 16, usage, &o->max_ops) < 0 || o->max_ops < 2)
+			return cli_usage_error(usage, "--max-ops wants a number from 2 to 16, not '%s'", v);
+		return 0;
+	case OPT_WRITE:
+		if (parse_count(v, d, 100000, usage, &o->write) < 0 || o->write < 1)
+			return cli_usage_error(usage, "--write wants a pattern number (1 is the first), not '%s'", v);
+		return 0;
 	case OPT_FORMAT: {
 		static const char *const names[] = { "text", "json", "dot", "svg", "png" };
 		bool picture = (allowed & OPT_DOTSDIR) != 0;   /* export's: the picture formats */

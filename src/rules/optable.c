@@ -453,3 +453,31 @@ int optable_ids_for_onnx_type(const char *op_type, int *ids, int max)
 			}
 	return n;
 }
+
+/* ---- ops no fusion may cross -------------------------------------------------
+ * { node op_type, why } — control flow owns bodies a kernel cannot inline;
+ * the others make metadata a compiler folds, or outputs whose size only the
+ * data decides. `suggest` cuts its chains at them (fusiondbg(1), SUGGEST). */
+static const struct not_fusible {
+	const char *op_type, *why;
+} not_fusible[] = {
+	{ "If", "control flow" },
+	{ "Loop", "control flow" },
+	{ "Scan", "control flow" },
+	{ "SequenceMap", "control flow" },
+	{ "Constant", "a constant" },
+	{ "Shape", "shape metadata" },
+	{ "Size", "shape metadata" },
+	{ "NonZero", "data-dependent output shape" },
+	{ "NonMaxSuppression", "data-dependent output shape" },
+	{ "Unique", "data-dependent output shape" },
+	{ "Compress", "data-dependent output shape" },
+};
+
+const char *optable_not_fusible(const char *op_type)
+{
+	for (int i = 0; op_type && i < countof(not_fusible); i++)
+		if (!strcmp(op_type, not_fusible[i].op_type))
+			return not_fusible[i].why;
+	return NULL;
+}

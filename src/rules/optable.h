@@ -64,5 +64,8 @@ bool optable_node_matches(int id, const fd_graph *g, const fd_node *n);
 const fd_param_def *optable_param(int id, const char *param);
 /* Op ids whose onnx_types include op_type (for the anchor index); returns count. */
 int  optable_ids_for_onnx_type(const char *op_type, int *ids, int max);
+/* Why no fusion may take a node of this op_type ("control flow", …), or
+ * NULL when one may: the op table's mark for what a kernel cannot inline. */
+const char *optable_not_fusible(const char *op_type);
 
 #endif

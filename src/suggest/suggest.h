@@ -1,0 +1,120 @@
+/* suggest.h — the fusions a model is missing: chains of unfused nodes
+ * grouped by pattern across the model, ranked by the intermediate bytes a
+ * fusion of every instance would keep off memory, each with the rule that
+ * makes it (fusiondbg(1), SUGGEST).
+ *
+ * How (each step its own file):
+ *   suggest_search.c  after the rules (every round, the final fusions):
+ *                     the nodes no rule fused, that the op table can name
+ *                     and does not mark as not fusible
+ *                     (optable_not_fusible), that compute more than
+ *                     constants and shape arithmetic; from each, in topological order, a piece
+ *                     grows over every consumer of a tensor it makes (so
+ *                     that no intermediate leaves it) up to max_ops nodes,
+ *                     cut back to the longest prefix whose only outputs
+ *                     are the last node's; pieces of two or more nodes are
+ *                     grouped by a key: op types and domains, the dataflow
+ *                     (which op feeds which input), the kind of every other
+ *                     input, and the string and boolean params;
+ *   suggest_rule.c    a pattern's rule as YAML text: ops in order with
+ *                     input_sources as the instances show them, source
+ *                     types, dtypes, shapes and params that hold for every
+ *                     instance, those that vary in a comment, the last op's
+ *                     consumer counts, a priority below every rule that
+ *                     competes for its op types, in a pass after every
+ *                     pass of the set;
+ *   suggest_verify.c  the instances are where that rule fires: it is run
+ *                     alone over the graph as the rules leave it (every
+ *                     fusion one node), its firings become the instances,
+ *                     the rule is made again from them, until the two agree
+ *                     (at most SUGGEST_ROUNDS times); then the bytes and
+ *                     the roofline speed-up (estimate.h) of those fusions,
+ *                     and the rules that came nearest on the first instance
+ *                     (explain.h's why-not across rounds);
+ *   suggest_report.c  text and JSON.
+ * Ranked by the bytes, a formula as its value with every unbound symbol 1.
+ * Bounds: each node starts at most one piece and a piece looks at most
+ * max_ops nodes' consumers, so the search is linear in the graph; only the
+ * top patterns are verified (one run of one rule each).
+ *
+ * Ownership: an fd_suggest owns everything in it (its arena); it refers to
+ * the model, rules and rounds it was made from by index only, and names
+ * nodes by their original ids in the graph. */
+#ifndef FD_SUGGEST_H
+#define FD_SUGGEST_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "base/arena.h"
+#include "base/diag.h"
+#include "estimate/estimate.h"
+#include "rounds/rounds.h"
+
+#define SUGGEST_MAX_OPS_DEFAULT 6
+#define SUGGEST_MAX_OPS_LIMIT 16
+#define SUGGEST_TOP_DEFAULT 10
+#define SUGGEST_ROUNDS 4        /* rule made again from its firings at most this often */
+#define SUGGEST_NEAR 3          /* nearest rules kept per pattern */
+
+typedef struct fd_suggest_options {
+	int max_ops;                /* nodes in a pattern, 2..SUGGEST_MAX_OPS_LIMIT; 0: default */
+	int top;                    /* patterns verified and kept; 0: default */
+	const char *target;         /* the scope the rules are written for (NULL: ai_core) */
+	fd_estimate_options est;
+} fd_suggest_options;
+
+/* One instance: the nodes at the pattern's positions (original ids of its graph). */
+typedef struct fd_suggest_instance {
+	int32_t graph;
+	int32_t *nodes;             /* n_ops of them, by position */
+} fd_suggest_instance;
+
+typedef struct fd_suggest_near {
+	int32_t rule;
+	int32_t round;              /* the round that answers (1-based) */
+	const char *line;           /* the why-not line */
+} fd_suggest_near;
+
+typedef struct fd_suggest_pattern {
+	const char *key;            /* the grouping key */
+	const char *title;          /* "Conv -> Relu" */
+	int32_t n_ops;
+	const char **op_types;      /* the first instance's node op types */
+	int32_t n_found;            /* pieces the search grouped under the key */
+	int32_t n_instances;
+	fd_suggest_instance *instances;   /* where the rule fires, topological order */
+	fd_sint bytes_f;            /* Σ intermediates removed: number, formula, or unknown */
+	int64_t bytes;              /* its part that is a number (sort key) */
+	double speedup;             /* Σ unfused time / Σ fused time; 0 when unknown */
+	const char *rule_name, *target_op;
+	const char *rule_yaml;      /* the rule, a document of its own */
+	const char *free_params;    /* "op0 Conv: kernel_size, pads; …", "" when none */
+	bool verified;              /* the rule's firings are the instances it was made from */
+	int32_t n_near;
+	fd_suggest_near near[SUGGEST_NEAR];
+} fd_suggest_pattern;
+
+typedef struct fd_suggest {
+	fd_arena arena;
+	int32_t max_ops;
+	int64_t n_eligible;         /* nodes a fusion could take */
+	int64_t n_pieces;           /* chains found (two nodes or more) */
+	int32_t n_keys;             /* patterns found before verification */
+	int32_t n;                  /* patterns kept, ranked */
+	fd_suggest_pattern *patterns;
+	double search_ms, verify_ms;
+	size_t peak_search_bytes;   /* the search's own arrays */
+} fd_suggest;
+
+void suggest_init(fd_suggest *sg);
+void suggest_release(fd_suggest *sg);
+/* The patterns of rd's model after the rules of rs (rd: a finished run,
+ * rounds_make_all is called on it). -1 + d when the graph as the rules
+ * leave it cannot be built. */
+int suggest_run(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_suggest_options *opt, fd_diags *d);
+
+/* ---- words (suggest_report.c) ---- */
+void suggest_write_text(FILE *f, const fd_suggest *sg, const fd_model *m, const fd_ruleset *rs);
+void suggest_write_json(FILE *f, const fd_suggest *sg, const fd_model *m, const fd_ruleset *rs);
+
+#endif

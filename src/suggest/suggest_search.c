@@ -1,0 +1,281 @@
+/* suggest_search.c — the unfused chains of a graph and their grouping by
+ * pattern (suggest.h says the rules). Every node starts at most one piece;
+ * a piece takes the consumers of a tensor it makes only all together, so
+ * that the tensor stays inside, and stops at max_ops nodes: the work is
+ * linear in the graph, the memory a few ints per node. */
+#include <stdlib.h>
+#include <string.h>
+#include "base/strbuf.h"
+#include "match/param_value.h"
+#include "rounds/fuse.h"
+#include "rules/optable.h"
+#include "suggest/suggest_internal.h"
+
+int sg_node_op(const fd_graph *g, const fd_node *n)
+{
+	int ids[16];
+	int k = optable_ids_for_onnx_type(n->op_type, ids, 16);
+	for (int i = 0; i < k; i++)
+		if (!strcmp(optable_get(ids[i])->name, n->op_type) && optable_node_matches(ids[i], g, n))
+			return ids[i];
+	for (int i = 0; i < k; i++)
+		if (optable_node_matches(ids[i], g, n))
+			return ids[i];
+	return -1;
+}
+
+bool sg_node_eligible(const fd_match_ctx *ctx, int32_t gi, int32_t i)
+{
+	const fd_graph *g = &ctx->model->graphs[gi];
+	const fd_node *n = &g->nodes[i];
+	if (!strcmp(n->domain, FD_FUSED_DOMAIN) || n->n_subgraphs > 0 || optable_not_fusible(n->op_type))
+		return false;
+	if (sg_node_op(g, n) < 0)
+		return false;   /* a rule cannot name it */
+	/* an output that is not constant-foldable, nor shape arithmetic whose
+	 * values inference knows (Shape -> Gather -> Concat of symbolic dims) */
+	bool computes = false;
+	for (int k = 0; k < n->n_outputs; k++)
+		if (n->outputs[k] >= 0 && !(ctx->graphs[gi].tflags[n->outputs[k]] & TF_CONST) &&
+		    !g->tensors[n->outputs[k]].value)
+			computes = true;
+	return computes;
+}
+
+/* The kind of a tensor outside the piece, one letter for the key. */
+static char source_kind(const fd_graph_index *ix, int32_t t)
+{
+	if (t < 0)
+		return '-';
+	uint8_t f = ix->tflags[t];
+	return f & TF_CONST ? 'c' : f & TF_INPUT ? 'p' : f & TF_OUTER ? 'o' : 'a';
+}
+
+typedef struct search {
+	const fd_match_ctx *ctx;
+	const fd_graph *g;
+	int32_t gi;
+	int max_ops;
+	bool *eligible;
+	int32_t *taken;           /* piece index + 1, 0 free */
+	int32_t *pos;             /* position + 1 in the piece being grown, 0 none */
+} search;
+
+static int cmp_topo_g(const fd_graph *g, int32_t a, int32_t b)
+{
+	return (g->nodes[a].topo > g->nodes[b].topo) - (g->nodes[a].topo < g->nodes[b].topo);
+}
+
+static void sort_topo(const fd_graph *g, int32_t *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && cmp_topo_g(g, v[j - 1], v[j]) > 0; j--) {
+			int32_t t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+/* Adds every consumer of t when all may join and fit; true when it did. */
+static bool take_consumers(search *s, sg_piece *p, int32_t t)
+{
+	const fd_tensor *x = &s->g->tensors[t];
+	if (x->is_graph_output || x->n_consumers == 0)
+		return false;
+	int32_t add[SUGGEST_MAX_OPS_LIMIT];
+	int na = 0;
+	for (int q = 0; q < x->n_consumers; q++) {
+		int32_t c = x->consumers[q];
+		if (s->pos[c])
+			continue;
+		bool dup = false;
+		for (int k = 0; k < na; k++)
+			dup |= add[k] == c;
+		if (dup)
+			continue;
+		if (!s->eligible[c] || s->taken[c] || p->n + na + 1 > s->max_ops)
+			return false;
+		add[na++] = c;
+	}
+	for (int k = 0; k < na; k++) {
+		p->nodes[p->n++] = add[k];
+		s->pos[add[k]] = p->n;
+	}
+	return na > 0;
+}
+
+/* Do the first m nodes make a piece a rule can match: each after the first
+ * reads one before it, and only the last has outputs that leave? */
+static bool prefix_valid(const search *s, const sg_piece *p, int m)
+{
+	for (int i = 0; i < m; i++) {
+		const fd_node *n = &s->g->nodes[p->nodes[i]];
+		if (i > 0) {
+			bool reads = false;
+			for (int k = 0; k < n->n_inputs && !reads; k++) {
+				int32_t t = n->inputs[k];
+				int32_t pr = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
+				reads = pr >= 0 && s->pos[pr] && s->pos[pr] <= i;
+			}
+			if (!reads)
+				return false;
+		}
+		if (i == m - 1)
+			break;
+		for (int k = 0; k < n->n_outputs; k++) {
+			int32_t t = n->outputs[k];
+			if (t < 0)
+				continue;
+			const fd_tensor *x = &s->g->tensors[t];
+			if (x->is_graph_output)
+				return false;
+			for (int q = 0; q < x->n_consumers; q++) {
+				int32_t c = x->consumers[q];
+				if (!s->pos[c] || s->pos[c] > m)
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* Grows a piece from seed; returns its size (0 when under two nodes). */
+static int grow(search *s, int32_t seed, sg_piece *p)
+{
+	p->graph = s->gi;
+	p->n = 1;
+	p->nodes[0] = seed;
+	s->pos[seed] = 1;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int i = 0; i < p->n; i++) {
+			const fd_node *n = &s->g->nodes[p->nodes[i]];
+			for (int k = 0; k < n->n_outputs; k++)
+				if (n->outputs[k] >= 0 && take_consumers(s, p, n->outputs[k]))
+					changed = true;
+		}
+	}
+	sort_topo(s->g, p->nodes, p->n);
+	for (int i = 0; i < p->n; i++)
+		s->pos[p->nodes[i]] = i + 1;
+	int m = p->n;
+	while (m >= 2 && !prefix_valid(s, p, m))
+		m--;
+	for (int i = 0; i < p->n; i++)
+		s->pos[p->nodes[i]] = 0;
+	p->n = m >= 2 ? m : 0;
+	return p->n;
+}
+
+/* The key: per position the op type and domain, the inputs (fK: from
+ * position K, else the kind of source), and the params a kernel is chosen
+ * by (strings and booleans: modes, layouts, transposes). */
+static void piece_key(const search *s, const sg_piece *p, strbuf *b)
+{
+	sb_clear(b);
+	const fd_graph_index *ix = &s->ctx->graphs[s->gi];
+	for (int i = 0; i < p->n; i++) {
+		const fd_node *n = &s->g->nodes[p->nodes[i]];
+		sb_printf(b, "%s%s@%s(", i ? "|" : "", n->op_type, n->domain);
+		for (int k = 0; k < n->n_inputs; k++) {
+			int32_t t = n->inputs[k];
+			int32_t pr = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
+			int j = -1;
+			for (int q = 0; q < i && pr >= 0; q++)
+				if (p->nodes[q] == pr)
+					j = q;
+			if (j >= 0)
+				sb_printf(b, "%sf%d", k ? "," : "", j);
+			else
+				sb_printf(b, "%s%c", k ? "," : "", source_kind(ix, t));
+		}
+		sb_puts(b, ")");
+		int op = sg_node_op(s->g, n);
+		const fd_op_def *d = optable_get(op);
+		for (int q = 0; d && q < d->n_params; q++) {
+			const fd_param_def *def = &d->params[q];
+			if (def->type != PT_STRING && def->type != PT_BOOL)
+				continue;
+			if (def->derived == DERIVED_FORM)
+				continue;
+			fd_pval v;
+			param_def_value(s->g, n, NULL, NULL, op, def, def->name, &v);
+			if (v.kind == PV_STRING)
+				sb_printf(b, " %s=%s", def->name, v.s);
+			else if (v.kind == PV_BOOL || v.kind == PV_INT)
+				sb_printf(b, " %s=%lld", def->name, (long long)(v.i != 0));
+		}
+	}
+}
+
+/* Known bytes of the tensors the piece keeps inside. */
+static int64_t piece_bytes(const fd_graph *g, const sg_piece *p)
+{
+	int64_t sum = 0;
+	for (int i = 0; i + 1 < p->n; i++) {
+		const fd_node *n = &g->nodes[p->nodes[i]];
+		for (int k = 0; k < n->n_outputs; k++) {
+			int64_t b;
+			if (n->outputs[k] >= 0 && g->tensors[n->outputs[k]].n_consumers > 0 &&
+			    tensor_bytes(&g->tensors[n->outputs[k]], &b))
+				sum += b;
+		}
+	}
+	return sum;
+}
+
+void sg_search(const fd_match_ctx *ctx, int max_ops, fd_arena *a, sg_found *out)
+{
+	memset(out, 0, sizeof *out);
+	strmap keys;
+	strmap_init(&keys);
+	strbuf key = { 0 };
+	for (int32_t gi = 0; gi < ctx->model->n_graphs; gi++) {
+		const fd_graph *g = &ctx->model->graphs[gi];
+		search s = { ctx, g, gi, max_ops, xcalloc((size_t)g->n_nodes + 1, sizeof(bool)),
+		             xcalloc((size_t)g->n_nodes + 1, sizeof(int32_t)), xcalloc((size_t)g->n_nodes + 1, sizeof(int32_t)) };
+		size_t bytes = (size_t)g->n_nodes * (sizeof(bool) + 2 * sizeof(int32_t));
+		if (bytes > out->bytes)
+			out->bytes = bytes;
+		for (int32_t i = 0; i < g->n_nodes; i++)
+			if ((s.eligible[i] = sg_node_eligible(ctx, gi, i)))
+				out->n_eligible++;
+		for (int32_t t = 0; t < g->n_nodes; t++) {
+			int32_t seed = g->topo_order[t];
+			if (!s.eligible[seed] || s.taken[seed])
+				continue;
+			sg_piece p;
+			if (!grow(&s, seed, &p))
+				continue;
+			vec_push(&out->pieces, p);
+			int32_t pi = (int32_t)out->pieces.n - 1;
+			for (int k = 0; k < p.n; k++)
+				s.taken[p.nodes[k]] = pi + 1;
+			piece_key(&s, &p, &key);
+			int32_t gk = strmap_get(&keys, sb_str(&key));
+			if (gk < 0) {
+				sg_group grp = { arena_strdup(a, sb_str(&key)), { 0 }, 0 };
+				vec_push(&out->groups, grp);
+				gk = (int32_t)out->groups.n - 1;
+				strmap_put(&keys, out->groups.items[gk].key, gk);
+			}
+			vec_push(&out->groups.items[gk].pieces, pi);
+			out->groups.items[gk].bytes_hint += piece_bytes(g, &p);
+		}
+		free(s.eligible);
+		free(s.taken);
+		free(s.pos);
+	}
+	size_t sz = out->pieces.cap * sizeof(sg_piece) + out->groups.cap * sizeof(sg_group);
+	out->bytes += sz;
+	sb_release(&key);
+	strmap_release(&keys);
+}
+
+void sg_found_release(sg_found *f)
+{
+	for (size_t i = 0; i < f->groups.n; i++)
+		vec_release(&f->groups.items[i].pieces);
+	vec_release(&f->groups);
+	vec_release(&f->pieces);
+}

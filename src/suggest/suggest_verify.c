@@ -1,0 +1,363 @@
+/* suggest_verify.c — suggest_run: the graph as the rules leave it, the
+ * search over it, and for the top patterns the rule made, run, and made
+ * again from where it fired until the two agree; then the bytes, the
+ * speed-up and the nearest rules (suggest.h says why it is done so: the
+ * instances of a pattern are where its rule fires). */
+#include <stdlib.h>
+#include <string.h>
+#include "base/clock.h"
+#include "base/strbuf.h"
+#include "explain/explain.h"
+#include "ruleset/ruleset.h"
+#include "suggest/suggest_internal.h"
+
+void suggest_init(fd_suggest *sg)
+{
+	memset(sg, 0, sizeof *sg);
+	arena_init(&sg->arena);
+}
+
+void suggest_release(fd_suggest *sg)
+{
+	arena_release(&sg->arena);
+	memset(sg, 0, sizeof *sg);
+}
+
+/* A rule set of the one document text (the rule is checked as a file would be). */
+static int load_text(fd_ruleset *rs, const char *name, const char *text, fd_diags *d)
+{
+	ruleset_init(rs);
+	fd_yfile *f = xmalloc(sizeof *f);
+	if (yfile_load_buffer(f, name, text, strlen(text), d) < 0) {
+		free(f);
+		return -1;
+	}
+	rs->files = xmalloc(sizeof *rs->files);
+	rs->files[rs->n_files++] = f;
+	if (f->n_docs < 1)
+		return -1;
+	rs->rules = xcalloc(1, sizeof *rs->rules);
+	if (rule_from_yaml(rs, &rs->rules[0], &f->docs[0], d) < 0)
+		return -1;
+	rs->n_rules = 1;
+	ruleset_resolve_types(rs);
+	return 0;
+}
+
+typedef struct verify_state {
+	const fd_match_ctx *ctx;     /* the fused model's */
+	const fd_ruleset *rs;
+	const fd_suggest_options *opt;
+	fd_suggest *sg;
+	strmap names;
+} verify_state;
+
+static int cmp_piece(const void *pa, const void *pb)
+{
+	const sg_piece *a = pa, *b = pb;
+	if (a->graph != b->graph)
+		return (a->graph > b->graph) - (a->graph < b->graph);
+	for (int i = 0; i < a->n && i < b->n; i++)
+		if (a->nodes[i] != b->nodes[i])
+			return (a->nodes[i] > b->nodes[i]) - (a->nodes[i] < b->nodes[i]);
+	return (a->n > b->n) - (a->n < b->n);
+}
+
+static bool same_sets(const sg_piece *a, int32_t na, const sg_piece *b, int32_t nb)
+{
+	if (na != nb)
+		return false;
+	for (int32_t i = 0; i < na; i++)
+		if (cmp_piece(&a[i], &b[i]))
+			return false;
+	return true;
+}
+
+/* The instances where the one rule of rs1 fired, by position; sorted. */
+static int32_t firings(const fd_match_result *res, int32_t n_ops, sg_piece **out)
+{
+	sg_piece *v = xcalloc(res->n_fusions + 1, sizeof *v);
+	int32_t n = 0;
+	for (size_t f = 0; f < res->n_fusions; f++) {
+		const fd_fusion *fu = &res->fusions[f];
+		sg_piece p = { fu->graph, n_ops, { 0 } };
+		bool ok = fu->n_ops == n_ops;
+		for (int i = 0; ok && i < n_ops; i++) {
+			int32_t u = match_fusion_unit(res, fu, i);
+			ok = unit_is_node(&res->ctx->model->graphs[fu->graph], u);
+			p.nodes[i] = ok ? u : 0;
+		}
+		if (ok)
+			v[n++] = p;
+	}
+	qsort(v, (size_t)n, sizeof *v, cmp_piece);
+	*out = v;
+	return n;
+}
+
+/* Makes the rule of a group and runs it until its firings are what it was
+ * made from; fills pat. false when it fires nowhere. */
+static bool verify_group(verify_state *vs, const sg_found *found, const sg_group *grp, fd_suggest_pattern *pat)
+{
+	int32_t n_inst = (int32_t)grp->pieces.n;
+	sg_piece *inst = xcalloc((size_t)n_inst + 1, sizeof *inst);
+	for (int32_t i = 0; i < n_inst; i++)
+		inst[i] = found->pieces.items[grp->pieces.items[i]];
+	qsort(inst, (size_t)n_inst, sizeof *inst, cmp_piece);
+	const fd_graph *g = &vs->ctx->model->graphs[inst[0].graph];
+	sg_rule_names(g, &inst[0], vs->rs, &vs->names, &vs->sg->arena, &pat->rule_name, &pat->target_op);
+	pat->key = grp->key;
+	pat->n_ops = inst[0].n;
+	pat->n_found = n_inst;
+	fd_match_options mopt = { .target = vs->opt->target, .no_events = true };
+	fd_match_result res;
+	match_result_init(&res);
+	bool fired = false;
+	fd_ruleset one;              /* the rule the last run ran: res refers to it */
+	ruleset_init(&one);
+	for (int round = 0; round <= SUGGEST_ROUNDS; round++) {
+		sg_rule_in in = { vs->ctx, vs->rs, vs->opt->target, pat->rule_name, pat->target_op, pat->n_ops,
+		                  n_inst, inst, (int32_t)grp->pieces.n };
+		pat->rule_yaml = sg_rule_yaml(&in, &vs->sg->arena, &pat->free_params);
+		ruleset_release(&one);
+		fd_diags d1;
+		diags_init(&d1);
+		int rc = load_text(&one, pat->rule_name, pat->rule_yaml, &d1);
+		diags_release(&d1);
+		if (rc < 0)
+			break;
+		match_run(vs->ctx, &one, &mopt, &res);
+		sg_piece *got;
+		int32_t n_got = firings(&res, pat->n_ops, &got);
+		fired = n_got > 0;
+		bool same = same_sets(inst, n_inst, got, n_got);
+		free(inst);
+		inst = got;
+		n_inst = n_got;
+		/* the last round only runs the rule made from the round before's
+		 * firings: those are then the instances, verified or not */
+		if (same || !fired) {
+			pat->verified = same && fired;
+			break;
+		}
+	}
+	if (fired && n_inst > 0) {
+		pat->n_instances = n_inst;
+		pat->instances = arena_array(&vs->sg->arena, (size_t)n_inst, sizeof *pat->instances);
+		for (int32_t i = 0; i < n_inst; i++) {
+			pat->instances[i].graph = inst[i].graph;
+			pat->instances[i].nodes = arena_array(&vs->sg->arena, (size_t)pat->n_ops, sizeof(int32_t));
+			memcpy(pat->instances[i].nodes, inst[i].nodes, (size_t)pat->n_ops * sizeof(int32_t));
+		}
+		fd_estimate e;
+		estimate_init(&e);
+		estimate_compute(&e, &res, &vs->opt->est);
+		fd_sint sum = sint_num(0);
+		double tu = 0, tf = 0;
+		bool times = true;
+		for (size_t f = 0; f < e.n_fusions; f++) {
+			sum = sint_add(sum, e.fusions[f].removed_f);
+			pat->bytes += e.fusions[f].intermediate_bytes_removed;
+			tu += e.fusions[f].time_unfused_s;
+			tf += e.fusions[f].time_fused_s;
+			times &= e.fusions[f].speedup > 0;
+		}
+		pat->bytes_f = sum;
+		pat->speedup = times && tf > 0 ? tu / tf : 0;
+		estimate_release(&e);
+	}
+	match_result_release(&res);
+	ruleset_release(&one);
+	free(inst);
+	return fired && n_inst > 0;
+}
+
+static const sg_found *SORT_FOUND;
+static int cmp_group(const void *pa, const void *pb)
+{
+	const sg_group *a = &SORT_FOUND->groups.items[*(const int32_t *)pa];
+	const sg_group *b = &SORT_FOUND->groups.items[*(const int32_t *)pb];
+	if (a->bytes_hint != b->bytes_hint)
+		return a->bytes_hint < b->bytes_hint ? 1 : -1;
+	if (a->pieces.n != b->pieces.n)
+		return a->pieces.n < b->pieces.n ? 1 : -1;
+	return strcmp(a->key, b->key);
+}
+
+/* The order of the ranking: a formula as at 1 for every unbound symbol
+ * (per sample: batch 1, sequence 1), an unknown size by its known part. */
+static int64_t rank_bytes(const fd_suggest_pattern *p)
+{
+	int64_t v;
+	if (p->bytes_f.e && dexpr_value_with(p->bytes_f.e, 1, &v))
+		return v;
+	return sint_value(p->bytes_f, &v) ? v : p->bytes;
+}
+
+static int cmp_pattern(const void *pa, const void *pb)
+{
+	const fd_suggest_pattern *a = pa, *b = pb;
+	int64_t ra = rank_bytes(a), rb = rank_bytes(b);
+	if (ra != rb)
+		return ra < rb ? 1 : -1;
+	if (a->n_instances != b->n_instances)
+		return a->n_instances < b->n_instances ? 1 : -1;
+	return strcmp(a->key, b->key);
+}
+
+/* Two patterns whose rules fire on the very same nodes are one. */
+static bool same_instances(const fd_suggest_pattern *a, const fd_suggest_pattern *b)
+{
+	if (a->n_ops != b->n_ops || a->n_instances != b->n_instances)
+		return false;
+	for (int32_t i = 0; i < a->n_instances; i++)
+		if (a->instances[i].graph != b->instances[i].graph ||
+		    memcmp(a->instances[i].nodes, b->instances[i].nodes, (size_t)a->n_ops * sizeof(int32_t)))
+			return false;
+	return true;
+}
+
+/* The rules that came nearest on the first instance's nodes (original
+ * ids), deepest first: the why-not across rounds of each rule. */
+static void nearest_rules(fd_suggest *sg, const fd_rounds *rd, const fd_ruleset *rs, fd_suggest_pattern *pat)
+{
+	uint32_t best_score[SUGGEST_NEAR] = { 0 };
+	const fd_suggest_instance *in = &pat->instances[0];
+	fd_rounds_why *w = xmalloc(sizeof *w);
+	for (int32_t r = 0; r < rs->n_rules; r++) {
+		bool seen = false;
+		for (int i = 0; i < pat->n_ops && !seen; i++)
+			seen = rounds_rule_sees(rs, r, pat->op_types[i]);
+		if (!seen)
+			continue;
+		uint32_t score = 0;
+		bool have = false;
+		fd_suggest_near cand = { r, 0, NULL };
+		for (int i = 0; i < pat->n_ops; i++) {
+			explain_rounds_why(rd, r, in->graph, in->nodes[i], w);
+			if (w->fired || w->why.kind != WHY_ATTEMPT || w->round < 1)
+				continue;
+			const fd_round *rr = rounds_get(rd, w->round);
+			uint32_t sc = w->why.attempt < rr->result->trace.n_attempts
+			                  ? rr->result->trace.attempts[w->why.attempt].score + 1 : 1;
+			if (!have || sc > score) {
+				have = true;
+				score = sc;
+				cand.round = w->round;
+				cand.line = arena_strdup(&sg->arena, w->line);
+			}
+		}
+		if (!have)
+			continue;
+		int at = pat->n_near;
+		while (at > 0 && best_score[at - 1] < score)
+			at--;
+		if (at >= SUGGEST_NEAR)
+			continue;
+		int last = pat->n_near < SUGGEST_NEAR ? pat->n_near : SUGGEST_NEAR - 1;
+		for (int k = last; k > at; k--) {
+			pat->near[k] = pat->near[k - 1];
+			best_score[k] = best_score[k - 1];
+		}
+		pat->near[at] = cand;
+		best_score[at] = score;
+		if (pat->n_near < SUGGEST_NEAR)
+			pat->n_near++;
+	}
+	free(w);
+}
+
+static void describe(fd_suggest *sg, const fd_model *m, fd_suggest_pattern *pat)
+{
+	const fd_graph *g = &m->graphs[pat->instances[0].graph];
+	pat->op_types = arena_array(&sg->arena, (size_t)pat->n_ops, sizeof *pat->op_types);
+	strbuf t = { 0 };
+	for (int i = 0; i < pat->n_ops; i++) {
+		pat->op_types[i] = g->nodes[pat->instances[0].nodes[i]].op_type;
+		sb_printf(&t, "%s%s", i ? " -> " : "", pat->op_types[i]);
+	}
+	pat->title = arena_strdup(&sg->arena, sb_str(&t));
+	sb_release(&t);
+}
+
+int suggest_run(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_suggest_options *opt, fd_diags *d)
+{
+	fd_suggest_options o = *opt;
+	if (o.max_ops <= 0)
+		o.max_ops = SUGGEST_MAX_OPS_DEFAULT;
+	if (o.max_ops > SUGGEST_MAX_OPS_LIMIT)
+		o.max_ops = SUGGEST_MAX_OPS_LIMIT;
+	if (o.top <= 0)
+		o.top = SUGGEST_TOP_DEFAULT;
+	sg->max_ops = o.max_ops;
+	double t0 = clock_ms();
+	const fd_model *m = rd->items[0]->model;
+	rounds_make_all(rd, d);
+	fd_rewrite rw;
+	rewrite_init(&rw);
+	rounds_final_rewrite(rd, &rw);
+	fd_model fm;
+	fd_rewrite_map map;
+	if (rewrite_build_model(m, &rw, &fm, &map, d) < 0) {
+		rewrite_release(&rw);
+		return -1;
+	}
+	fd_match_ctx fctx;
+	if (match_ctx_init(&fctx, &fm, rd->items[0]->ctx->canonicalize, d) < 0) {
+		model_release(&fm);
+		rewrite_release(&rw);
+		return -1;
+	}
+	sg_found found;
+	sg_search(&fctx, o.max_ops, &sg->arena, &found);
+	sg->n_eligible = found.n_eligible;
+	sg->n_pieces = (int64_t)found.pieces.n;
+	sg->n_keys = (int32_t)found.groups.n;
+	sg->peak_search_bytes = found.bytes;
+	double t1 = clock_ms();
+	sg->search_ms = t1 - t0;
+
+	int32_t *order = xcalloc(found.groups.n + 1, sizeof *order);
+	for (size_t i = 0; i < found.groups.n; i++)
+		order[i] = (int32_t)i;
+	SORT_FOUND = &found;
+	qsort(order, found.groups.n, sizeof *order, cmp_group);
+	/* verify more than are kept: two keys may turn out one rule */
+	size_t n_try = found.groups.n < (size_t)o.top * 2 ? found.groups.n : (size_t)o.top * 2;
+	fd_suggest_pattern *pats = arena_array(&sg->arena, n_try + 1, sizeof *pats);
+	verify_state vs = { &fctx, rs, &o, sg, { 0 } };
+	strmap_init(&vs.names);
+	int32_t n = 0;
+	for (size_t i = 0; i < n_try; i++) {
+		fd_suggest_pattern p = { 0 };
+		if (!verify_group(&vs, &found, &found.groups.items[order[i]], &p))
+			continue;
+		bool dup = false;
+		for (int32_t k = 0; k < n && !dup; k++)
+			dup = same_instances(&pats[k], &p);
+		if (!dup)
+			pats[n++] = p;
+	}
+	strmap_release(&vs.names);
+	qsort(pats, (size_t)n, sizeof *pats, cmp_pattern);
+	if (n > o.top)
+		n = o.top;
+	/* back to the model's own node ids */
+	for (int32_t k = 0; k < n; k++)
+		for (int32_t i = 0; i < pats[k].n_instances; i++)
+			for (int j = 0; j < pats[k].n_ops; j++)
+				pats[k].instances[i].nodes[j] = map.from[pats[k].instances[i].graph][pats[k].instances[i].nodes[j]];
+	for (int32_t k = 0; k < n; k++) {
+		describe(sg, m, &pats[k]);
+		nearest_rules(sg, rd, rs, &pats[k]);
+	}
+	sg->patterns = pats;
+	sg->n = n;
+	sg->verify_ms = clock_ms() - t1;
+	free(order);
+	sg_found_release(&found);
+	match_ctx_release(&fctx);
+	model_release(&fm);
+	rewrite_release(&rw);
+	return 0;
+}
