@@ -10,50 +10,50 @@
 #include "suggest/suggest.h"
 
 /* A piece the search found: n nodes of one graph, topological order. */
-typedef struct sg_piece {
+typedef struct suggest_piece {
 	int32_t graph, n;
 	int32_t nodes[SUGGEST_MAX_OPS_LIMIT];
-} sg_piece;
+} suggest_piece;
 
 /* The pieces grouped by key, each group's pieces in finding order. */
-typedef struct sg_group {
+typedef struct suggest_group {
 	const char *key;
-	VEC(int32_t) pieces;         /* indices into sg_found.pieces */
+	VEC(int32_t) pieces;         /* indices into suggest_found.pieces */
 	int64_t bytes_hint;          /* Σ known intermediate bytes: the order verification goes in */
-} sg_group;
+} suggest_group;
 
-typedef struct sg_found {
-	VEC(sg_piece) pieces;
-	VEC(sg_group) groups;
+typedef struct suggest_found {
+	VEC(suggest_piece) pieces;
+	VEC(suggest_group) groups;
 	int64_t n_eligible;
 	size_t bytes;                /* the search's own arrays, at their largest */
-} sg_found;
+} suggest_found;
 
 /* The op table entry a rule names node n by (its own name when the table
  * has one, else the first entry that matches it), or -1. */
-int  sg_node_op(const fd_graph *g, const fd_node *n);
+int  suggest_node_op(const fd_graph *g, const fd_node *n);
 /* Can a fusion take node i of graph gi of ctx's model? */
-bool sg_node_eligible(const fd_match_ctx *ctx, int32_t gi, int32_t i);
+bool suggest_node_eligible(const fd_match_ctx *ctx, int32_t gi, int32_t i);
 /* The search (suggest_search.c); keys live in a. */
-void sg_search(const fd_match_ctx *ctx, int max_ops, fd_arena *a, sg_found *out);
-void sg_found_release(sg_found *f);
+void suggest_search(const fd_match_ctx *ctx, int max_ops, fd_arena *a, suggest_found *out);
+void suggest_found_release(suggest_found *f);
 
 /* What a rule is made from (suggest_rule.c). */
-typedef struct sg_rule_in {
+typedef struct suggest_rule_in {
 	const fd_match_ctx *ctx;     /* the fused model's */
 	const fd_ruleset *rs;        /* the rules it joins */
 	const char *target;
 	const char *name, *target_op;
 	int32_t n_ops;
 	int32_t n_inst;
-	const sg_piece *inst;        /* nodes by position */
+	const suggest_piece *inst;        /* nodes by position */
 	int32_t n_found;             /* for the comment: how the search grouped them */
-} sg_rule_in;
+} suggest_rule_in;
 /* The YAML document; *free_params: the params that vary ("" none). Both in a. */
-const char *sg_rule_yaml(const sg_rule_in *in, fd_arena *a, const char **free_params);
+const char *suggest_rule_yaml(const suggest_rule_in *in, fd_arena *a, const char **free_params);
 /* A rule name and target op from the op types, unique in rs and among
  * taken (a strmap of names already given). */
-void sg_rule_names(const fd_graph *g, const sg_piece *p, const fd_ruleset *rs, strmap *taken, fd_arena *a,
+void suggest_rule_names(const fd_graph *g, const suggest_piece *p, const fd_ruleset *rs, strmap *taken, fd_arena *a,
                    const char **name, const char **target_op);
 
 #endif

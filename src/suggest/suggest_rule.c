@@ -95,9 +95,9 @@ typedef struct slot_view {
 	int32_t tensor;
 } slot_view;
 
-static slot_view view_slot(const sg_rule_in *in, int32_t inst, int pos, int k)
+static slot_view view_slot(const suggest_rule_in *in, int32_t inst, int pos, int k)
 {
-	const sg_piece *p = &in->inst[inst];
+	const suggest_piece *p = &in->inst[inst];
 	const fd_graph *g = &in->ctx->model->graphs[p->graph];
 	const fd_node *n = &g->nodes[p->nodes[pos]];
 	slot_view v = { -2, '-', FD_NONE };
@@ -124,7 +124,7 @@ static bool same_view(slot_view a, slot_view b)
 
 /* For a commutative two-input op: does this instance read its inputs the
  * other way round from the first instance (the matcher tries both)? */
-static bool swapped(const sg_rule_in *in, int32_t inst, int pos, const fd_op_def *d)
+static bool swapped(const suggest_rule_in *in, int32_t inst, int pos, const fd_op_def *d)
 {
 	if (!d || !d->commutative || inst == 0)
 		return false;
@@ -139,7 +139,7 @@ static const char *source_name(char kind)
 }
 
 /* A shape every instance's tensor has, all of its dims numbers: "[1, 64, 1, 1]". */
-static bool common_shape(const sg_rule_in *in, const slot_view *views, strbuf *b, int32_t *rank)
+static bool common_shape(const suggest_rule_in *in, const slot_view *views, strbuf *b, int32_t *rank)
 {
 	*rank = -2;
 	bool same = true;
@@ -173,7 +173,7 @@ static bool common_shape(const sg_rule_in *in, const slot_view *views, strbuf *b
 	return true;
 }
 
-static void write_input(const sg_rule_in *in, int pos, int k, const fd_op_def *d, strbuf *y, strbuf *tmp)
+static void write_input(const suggest_rule_in *in, int pos, int k, const fd_op_def *d, strbuf *y, strbuf *tmp)
 {
 	slot_view *views = xcalloc((size_t)in->n_inst, sizeof *views);
 	bool same = true;
@@ -214,7 +214,7 @@ static void write_input(const sg_rule_in *in, int pos, int k, const fd_op_def *d
 }
 
 /* params: the same in every instance as conditions; the others named in free. */
-static void write_params(const sg_rule_in *in, int pos, int op, strbuf *y, strbuf *free_list)
+static void write_params(const suggest_rule_in *in, int pos, int op, strbuf *y, strbuf *free_list)
 {
 	const fd_op_def *d = optable_get(op);
 	strbuf first = { 0 }, other = { 0 }, lines = { 0 };
@@ -264,7 +264,7 @@ static bool fused_lookalike(const fd_ruleset *rs, const fd_op_def *d)
 
 /* The priority: below the lowest rule that competes for the op types
  * (and unlike any rule's), in the pass after the set's last. */
-static void placement(const sg_rule_in *in, int64_t *prio, int64_t *pass, strbuf *why)
+static void placement(const suggest_rule_in *in, int64_t *prio, int64_t *pass, strbuf *why)
 {
 	const fd_graph *g = &in->ctx->model->graphs[in->inst[0].graph];
 	int64_t low = INT64_MAX;
@@ -298,7 +298,7 @@ static void placement(const sg_rule_in *in, int64_t *prio, int64_t *pass, strbuf
 	(*pass)++;
 }
 
-const char *sg_rule_yaml(const sg_rule_in *in, fd_arena *a, const char **free_params)
+const char *suggest_rule_yaml(const suggest_rule_in *in, fd_arena *a, const char **free_params)
 {
 	strbuf y = { 0 }, tmp = { 0 }, frees = { 0 }, comp = { 0 }, one = { 0 };
 	const fd_model *m = in->ctx->model;
@@ -332,7 +332,7 @@ const char *sg_rule_yaml(const sg_rule_in *in, fd_arena *a, const char **free_pa
 	sb_puts(&y, " as one kernel (suggested).\"\nmatch:\n  ops:\n");
 	for (int i = 0; i < in->n_ops; i++) {
 		const fd_node *n = &g->nodes[in->inst[0].nodes[i]];
-		int op = sg_node_op(g, n);
+		int op = suggest_node_op(g, n);
 		const fd_op_def *d = optable_get(op);
 		sb_printf(&y, "    - type: \"%s\"\n", d->name);
 		int nwhere = 0;
@@ -403,14 +403,14 @@ const char *sg_rule_yaml(const sg_rule_in *in, fd_arena *a, const char **free_pa
 	return out;
 }
 
-void sg_rule_names(const fd_graph *g, const sg_piece *p, const fd_ruleset *rs, strmap *taken, fd_arena *a,
+void suggest_rule_names(const fd_graph *g, const suggest_piece *p, const fd_ruleset *rs, strmap *taken, fd_arena *a,
                    const char **name, const char **target_op)
 {
 	strbuf n = { 0 }, t = { 0 };
 	sb_puts(&n, "Suggested");
 	sb_puts(&t, "Fused");
 	for (int i = 0; i < p->n; i++) {
-		const char *ty = optable_get(sg_node_op(g, &g->nodes[p->nodes[i]]))->name;
+		const char *ty = optable_get(suggest_node_op(g, &g->nodes[p->nodes[i]]))->name;
 		sb_printf(&n, "_%s", ty);
 		sb_puts(&t, ty);
 	}

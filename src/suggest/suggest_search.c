@@ -11,7 +11,7 @@
 #include "rules/optable.h"
 #include "suggest/suggest_internal.h"
 
-int sg_node_op(const fd_graph *g, const fd_node *n)
+int suggest_node_op(const fd_graph *g, const fd_node *n)
 {
 	int ids[16];
 	int k = optable_ids_for_onnx_type(n->op_type, ids, 16);
@@ -24,13 +24,13 @@ int sg_node_op(const fd_graph *g, const fd_node *n)
 	return -1;
 }
 
-bool sg_node_eligible(const fd_match_ctx *ctx, int32_t gi, int32_t i)
+bool suggest_node_eligible(const fd_match_ctx *ctx, int32_t gi, int32_t i)
 {
 	const fd_graph *g = &ctx->model->graphs[gi];
 	const fd_node *n = &g->nodes[i];
 	if (!strcmp(n->domain, FD_FUSED_DOMAIN) || n->n_subgraphs > 0 || optable_not_fusible(n->op_type))
 		return false;
-	if (sg_node_op(g, n) < 0)
+	if (suggest_node_op(g, n) < 0)
 		return false;   /* a rule cannot name it */
 	/* an output that is not constant-foldable, nor shape arithmetic whose
 	 * values inference knows (Shape -> Gather -> Concat of symbolic dims) */
@@ -77,7 +77,7 @@ static void sort_topo(const fd_graph *g, int32_t *v, int n)
 }
 
 /* Adds every consumer of t when all may join and fit; true when it did. */
-static bool take_consumers(search *s, sg_piece *p, int32_t t)
+static bool take_consumers(search *s, suggest_piece *p, int32_t t)
 {
 	const fd_tensor *x = &s->g->tensors[t];
 	if (x->is_graph_output || x->n_consumers == 0)
@@ -106,7 +106,7 @@ static bool take_consumers(search *s, sg_piece *p, int32_t t)
 
 /* Do the first m nodes make a piece a rule can match: each after the first
  * reads one before it, and only the last has outputs that leave? */
-static bool prefix_valid(const search *s, const sg_piece *p, int m)
+static bool prefix_valid(const search *s, const suggest_piece *p, int m)
 {
 	for (int i = 0; i < m; i++) {
 		const fd_node *n = &s->g->nodes[p->nodes[i]];
@@ -140,7 +140,7 @@ static bool prefix_valid(const search *s, const sg_piece *p, int m)
 }
 
 /* Grows a piece from seed; returns its size (0 when under two nodes). */
-static int grow(search *s, int32_t seed, sg_piece *p)
+static int grow(search *s, int32_t seed, suggest_piece *p)
 {
 	p->graph = s->gi;
 	p->n = 1;
@@ -170,7 +170,7 @@ static int grow(search *s, int32_t seed, sg_piece *p)
 /* The key: per position the op type and domain, the inputs (fK: from
  * position K, else the kind of source), and the params a kernel is chosen
  * by (strings and booleans: modes, layouts, transposes). */
-static void piece_key(const search *s, const sg_piece *p, strbuf *b)
+static void piece_key(const search *s, const suggest_piece *p, strbuf *b)
 {
 	sb_clear(b);
 	const fd_graph_index *ix = &s->ctx->graphs[s->gi];
@@ -190,7 +190,7 @@ static void piece_key(const search *s, const sg_piece *p, strbuf *b)
 				sb_printf(b, "%s%c", k ? "," : "", source_kind(ix, t));
 		}
 		sb_puts(b, ")");
-		int op = sg_node_op(s->g, n);
+		int op = suggest_node_op(s->g, n);
 		const fd_op_def *d = optable_get(op);
 		for (int q = 0; d && q < d->n_params; q++) {
 			const fd_param_def *def = &d->params[q];
@@ -209,7 +209,7 @@ static void piece_key(const search *s, const sg_piece *p, strbuf *b)
 }
 
 /* Known bytes of the tensors the piece keeps inside. */
-static int64_t piece_bytes(const fd_graph *g, const sg_piece *p)
+static int64_t piece_bytes(const fd_graph *g, const suggest_piece *p)
 {
 	int64_t sum = 0;
 	for (int i = 0; i + 1 < p->n; i++) {
@@ -224,7 +224,7 @@ static int64_t piece_bytes(const fd_graph *g, const sg_piece *p)
 	return sum;
 }
 
-void sg_search(const fd_match_ctx *ctx, int max_ops, fd_arena *a, sg_found *out)
+void suggest_search(const fd_match_ctx *ctx, int max_ops, fd_arena *a, suggest_found *out)
 {
 	memset(out, 0, sizeof *out);
 	strmap keys;
@@ -238,13 +238,13 @@ void sg_search(const fd_match_ctx *ctx, int max_ops, fd_arena *a, sg_found *out)
 		if (bytes > out->bytes)
 			out->bytes = bytes;
 		for (int32_t i = 0; i < g->n_nodes; i++)
-			if ((s.eligible[i] = sg_node_eligible(ctx, gi, i)))
+			if ((s.eligible[i] = suggest_node_eligible(ctx, gi, i)))
 				out->n_eligible++;
 		for (int32_t t = 0; t < g->n_nodes; t++) {
 			int32_t seed = g->topo_order[t];
 			if (!s.eligible[seed] || s.taken[seed])
 				continue;
-			sg_piece p;
+			suggest_piece p;
 			if (!grow(&s, seed, &p))
 				continue;
 			vec_push(&out->pieces, p);
@@ -254,7 +254,7 @@ void sg_search(const fd_match_ctx *ctx, int max_ops, fd_arena *a, sg_found *out)
 			piece_key(&s, &p, &key);
 			int32_t gk = strmap_get(&keys, sb_str(&key));
 			if (gk < 0) {
-				sg_group grp = { arena_strdup(a, sb_str(&key)), { 0 }, 0 };
+				suggest_group grp = { arena_strdup(a, sb_str(&key)), { 0 }, 0 };
 				vec_push(&out->groups, grp);
 				gk = (int32_t)out->groups.n - 1;
 				strmap_put(&keys, out->groups.items[gk].key, gk);
@@ -266,13 +266,13 @@ void sg_search(const fd_match_ctx *ctx, int max_ops, fd_arena *a, sg_found *out)
 		free(s.taken);
 		free(s.pos);
 	}
-	size_t sz = out->pieces.cap * sizeof(sg_piece) + out->groups.cap * sizeof(sg_group);
+	size_t sz = out->pieces.cap * sizeof(suggest_piece) + out->groups.cap * sizeof(suggest_group);
 	out->bytes += sz;
 	sb_release(&key);
 	strmap_release(&keys);
 }
 
-void sg_found_release(sg_found *f)
+void suggest_found_release(suggest_found *f)
 {
 	for (size_t i = 0; i < f->groups.n; i++)
 		vec_release(&f->groups.items[i].pieces);

@@ -54,7 +54,7 @@ typedef struct verify_state {
 
 static int cmp_piece(const void *pa, const void *pb)
 {
-	const sg_piece *a = pa, *b = pb;
+	const suggest_piece *a = pa, *b = pb;
 	if (a->graph != b->graph)
 		return (a->graph > b->graph) - (a->graph < b->graph);
 	for (int i = 0; i < a->n && i < b->n; i++)
@@ -63,7 +63,7 @@ static int cmp_piece(const void *pa, const void *pb)
 	return (a->n > b->n) - (a->n < b->n);
 }
 
-static bool same_sets(const sg_piece *a, int32_t na, const sg_piece *b, int32_t nb)
+static bool same_sets(const suggest_piece *a, int32_t na, const suggest_piece *b, int32_t nb)
 {
 	if (na != nb)
 		return false;
@@ -74,13 +74,13 @@ static bool same_sets(const sg_piece *a, int32_t na, const sg_piece *b, int32_t 
 }
 
 /* The instances where the one rule of rs1 fired, by position; sorted. */
-static int32_t firings(const fd_match_result *res, int32_t n_ops, sg_piece **out)
+static int32_t firings(const fd_match_result *res, int32_t n_ops, suggest_piece **out)
 {
-	sg_piece *v = xcalloc(res->n_fusions + 1, sizeof *v);
+	suggest_piece *v = xcalloc(res->n_fusions + 1, sizeof *v);
 	int32_t n = 0;
 	for (size_t f = 0; f < res->n_fusions; f++) {
 		const fd_fusion *fu = &res->fusions[f];
-		sg_piece p = { fu->graph, n_ops, { 0 } };
+		suggest_piece p = { fu->graph, n_ops, { 0 } };
 		bool ok = fu->n_ops == n_ops;
 		for (int i = 0; ok && i < n_ops; i++) {
 			int32_t u = match_fusion_unit(res, fu, i);
@@ -97,15 +97,15 @@ static int32_t firings(const fd_match_result *res, int32_t n_ops, sg_piece **out
 
 /* Makes the rule of a group and runs it until its firings are what it was
  * made from; fills pat. false when it fires nowhere. */
-static bool verify_group(verify_state *vs, const sg_found *found, const sg_group *grp, fd_suggest_pattern *pat)
+static bool verify_group(verify_state *vs, const suggest_found *found, const suggest_group *grp, fd_suggest_pattern *pat)
 {
 	int32_t n_inst = (int32_t)grp->pieces.n;
-	sg_piece *inst = xcalloc((size_t)n_inst + 1, sizeof *inst);
+	suggest_piece *inst = xcalloc((size_t)n_inst + 1, sizeof *inst);
 	for (int32_t i = 0; i < n_inst; i++)
 		inst[i] = found->pieces.items[grp->pieces.items[i]];
 	qsort(inst, (size_t)n_inst, sizeof *inst, cmp_piece);
 	const fd_graph *g = &vs->ctx->model->graphs[inst[0].graph];
-	sg_rule_names(g, &inst[0], vs->rs, &vs->names, &vs->sg->arena, &pat->rule_name, &pat->target_op);
+	suggest_rule_names(g, &inst[0], vs->rs, &vs->names, &vs->sg->arena, &pat->rule_name, &pat->target_op);
 	pat->key = grp->key;
 	pat->n_ops = inst[0].n;
 	pat->n_found = n_inst;
@@ -116,9 +116,9 @@ static bool verify_group(verify_state *vs, const sg_found *found, const sg_group
 	fd_ruleset one;              /* the rule the last run ran: res refers to it */
 	ruleset_init(&one);
 	for (int round = 0; round <= SUGGEST_ROUNDS; round++) {
-		sg_rule_in in = { vs->ctx, vs->rs, vs->opt->target, pat->rule_name, pat->target_op, pat->n_ops,
+		suggest_rule_in in = { vs->ctx, vs->rs, vs->opt->target, pat->rule_name, pat->target_op, pat->n_ops,
 		                  n_inst, inst, (int32_t)grp->pieces.n };
-		pat->rule_yaml = sg_rule_yaml(&in, &vs->sg->arena, &pat->free_params);
+		pat->rule_yaml = suggest_rule_yaml(&in, &vs->sg->arena, &pat->free_params);
 		ruleset_release(&one);
 		fd_diags d1;
 		diags_init(&d1);
@@ -127,7 +127,7 @@ static bool verify_group(verify_state *vs, const sg_found *found, const sg_group
 		if (rc < 0)
 			break;
 		match_run(vs->ctx, &one, &mopt, &res);
-		sg_piece *got;
+		suggest_piece *got;
 		int32_t n_got = firings(&res, pat->n_ops, &got);
 		fired = n_got > 0;
 		bool same = same_sets(inst, n_inst, got, n_got);
@@ -172,11 +172,11 @@ static bool verify_group(verify_state *vs, const sg_found *found, const sg_group
 	return fired && n_inst > 0;
 }
 
-static const sg_found *SORT_FOUND;
+static const suggest_found *SORT_FOUND;
 static int cmp_group(const void *pa, const void *pb)
 {
-	const sg_group *a = &SORT_FOUND->groups.items[*(const int32_t *)pa];
-	const sg_group *b = &SORT_FOUND->groups.items[*(const int32_t *)pb];
+	const suggest_group *a = &SORT_FOUND->groups.items[*(const int32_t *)pa];
+	const suggest_group *b = &SORT_FOUND->groups.items[*(const int32_t *)pb];
 	if (a->bytes_hint != b->bytes_hint)
 		return a->bytes_hint < b->bytes_hint ? 1 : -1;
 	if (a->pieces.n != b->pieces.n)
@@ -308,8 +308,8 @@ int suggest_run(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_su
 		rewrite_release(&rw);
 		return -1;
 	}
-	sg_found found;
-	sg_search(&fctx, o.max_ops, &sg->arena, &found);
+	suggest_found found;
+	suggest_search(&fctx, o.max_ops, &sg->arena, &found);
 	sg->n_eligible = found.n_eligible;
 	sg->n_pieces = (int64_t)found.pieces.n;
 	sg->n_keys = (int32_t)found.groups.n;
@@ -355,7 +355,7 @@ int suggest_run(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_su
 	sg->n = n;
 	sg->verify_ms = clock_ms() - t1;
 	free(order);
-	sg_found_release(&found);
+	suggest_found_release(&found);
 	match_ctx_release(&fctx);
 	model_release(&fm);
 	rewrite_release(&rw);
