@@ -82,16 +82,3 @@ void sb_release(strbuf *b)
 	b->n = b->cap = 0;
 }
 
-size_t buf_printf(char *buf, size_t size, size_t at, const char *fmt, ...)
-{
-	if (at >= size)
-		return at;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf + at, size - at, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return at;
-	text_mark_cut(buf, size, at + (size_t)n);   /* a cut shows: "…" */
-	return at + (size_t)n < size ? at + (size_t)n : size;
-}

@@ -20,9 +20,4 @@ void sb_clear(strbuf *b);        /* empty again, keeps the buffer */
 char *sb_take(strbuf *b);        /* the text, now the caller's; b is emptied */
 void sb_release(strbuf *b);
 
-/* A bounded buffer instead: appends at offset at of buf (size bytes), never
- * past its end (text that does not fit ends in "…", text_mark_cut), and
- * returns the offset after what it wrote (at most size). */
-size_t buf_printf(char *buf, size_t size, size_t at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
 #endif

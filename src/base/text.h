@@ -69,6 +69,10 @@ char *text_mark_cut(char *dst, size_t size, size_t n);
  * whole length, so a join of names goes on as with snprintf and ends with
  * text_mark_cut. */
 size_t text_append(char *dst, size_t size, size_t at, const char *a, const char *b);
+/* Formats at offset at of dst (size bytes) as much as fits, never past its
+ * end (text that does not fit ends in "…", text_mark_cut), and returns the
+ * offset after what it wrote (at most size): a list built piece by piece. */
+size_t text_appendf(char *dst, size_t size, size_t at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The decimal digits of m written backwards into d (24 bytes, NUL-terminated
  * at d[23]); returns the first. The one digit loop of every formatter here. */
 char *text_digits(unsigned long long m, char d[24]);
@@ -80,7 +84,7 @@ static inline const char *text_decimal(long long v, char d[24])
 		*--s = '-';
 	return s;
 }
-/* buf_printf(dst, size, at, "%s", s) (strbuf.h) without the format: s
+/* text_appendf(dst, size, at, "%s", s) (strbuf.h) without the format: s
  * from at, a cut marked "…"; returns the end, at most size. */
 size_t text_put_at(char *dst, size_t size, size_t at, const char *s);
 /* The same of a decimal number. */

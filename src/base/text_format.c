@@ -1,6 +1,6 @@
 /* text_format.c — the printf family of text.h: txt_* (every %s argument
  * escaped with text_escape) and the cutting formatters (text_cutf,
- * text_vcutf, txt_cutf).
+ * text_vcutf, txt_cutf) and the appending one (text_appendf).
  *
  * The writers of a big run print millions of names, so the common
  * conversions are done here without the C library's printf: %s (with
@@ -597,6 +597,21 @@ char *text_cutf(char *dst, size_t size, const char *fmt, ...)
 	text_vcutf(dst, size, fmt, ap);
 	va_end(ap);
 	return dst;
+}
+
+size_t text_appendf(char *dst, size_t size, size_t at, const char *fmt, ...)
+{
+	if (at >= size)
+		return at;
+	va_list ap;
+	va_start(ap, fmt);
+	out o = { .s = dst + at, .cap = size - at - 1, .kind = OUT_FIXED };
+	format(&o, false, fmt, ap);
+	va_end(ap);
+	dst[at + o.n] = '\0';
+	size_t n = o.n + o.lost;
+	text_mark_cut(dst, size, at + n);   /* a cut shows: "…" */
+	return at + n < size ? at + n : size;
 }
 
 char *txt_cutf(char *dst, size_t size, const char *fmt, ...)

@@ -122,7 +122,7 @@ void explain_absent_ops_text(const fd_match_result *r, const fd_fusion *f, char 
 	buf[0] = '\0';
 	for (int i = 0; i < f->n_ops && i < pat->n_ops; i++)
 		if (match_fusion_unit(r, f, i) == FD_NONE)
-			at = buf_printf(buf, size, at, "%sop%d %s", at ? ", " : "; absent: ", i, pat->ops[i].type);
+			at = text_appendf(buf, size, at, "%sop%d %s", at ? ", " : "; absent: ", i, pat->ops[i].type);
 }
 
 bool explain_input_key(const fd_match_result *r, const fd_rule_op *op, const fd_event *ev, char *buf, size_t size)

@@ -192,7 +192,7 @@ static void describe_op_condition(const fd_match_result *r, describe_cache *dc, 
 		if (op->n_types == 1)
 			text_join(o->reason, sizeof o->reason, 4, "reads ", cond_tensor_name(g, ev->a), " of ", lab);
 		else if (at + 1 < sizeof o->reason)
-			buf_printf(o->reason, sizeof o->reason, at, "; reads %s of %s", cond_tensor_name(g, ev->a), lab);
+			text_appendf(o->reason, sizeof o->reason, at, "; reads %s of %s", cond_tensor_name(g, ev->a), lab);
 	} else if (kind == COND_OPTIONAL_OP) {
 		explain_cached_unit_label(dc, r, ev->graph, ev->unit, lab, sizeof lab);
 		text_cutf(o->expected, sizeof o->expected, "%s reading %s, or none", f.expected, lab);

@@ -42,7 +42,7 @@ static void note(const fd_cond_check *c, operand_words *w, fd_reason r, const ch
                  const char *expected)
 {
 	fd_cond_facts *f = w->f;
-	w->at = buf_printf(f->expected, sizeof f->expected, w->at, "%s%s", w->at ? ", " : "", expected);
+	w->at = text_appendf(f->expected, sizeof f->expected, w->at, "%s%s", w->at ? ", " : "", expected);
 	w->shows |= shows;
 	if (w->decided || (f->path[0] && !r))
 		return;
@@ -67,9 +67,9 @@ bool cond_rank_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const cha
 
 void cond_rank_describe(const fd_cond_check *c, char *buf, size_t size)
 {
-	size_t at = buf_printf(buf, size, 0, "rank ");
+	size_t at = text_appendf(buf, size, 0, "rank ");
 	for (int k = 0; k < c->input->n_ranks; k++)
-		at = buf_printf(buf, size, at, "%s%d", k ? " | " : "", c->input->ranks[k]);
+		at = text_appendf(buf, size, at, "%s%d", k ? " | " : "", c->input->ranks[k]);
 }
 
 static fd_reason rank_check(fd_cond_check *c, operand_words *w)
@@ -279,29 +279,29 @@ static int64_t first_bound(const match_run_state *s, const fd_input_source *src)
 static void pattern_text(const fd_rule *rule, const fd_shape_pattern *sp, char *buf, size_t size, size_t *at)
 {
 	if (sp->scalar) {
-		*at = buf_printf(buf, size, *at, "scalar");
+		*at = text_appendf(buf, size, *at, "scalar");
 		return;
 	}
-	*at = buf_printf(buf, size, *at, "[");
+	*at = text_appendf(buf, size, *at, "[");
 	for (int k = 0; k < sp->n_dims; k++) {
 		const fd_sdim *d = &sp->dims[k];
 		const char *sep = k ? ", " : "";
 		switch (d->kind) {
-		case SDIM_EXACT: *at = buf_printf(buf, size, *at, "%s%lld", sep, (long long)d->value); break;
-		case SDIM_ANY: *at = buf_printf(buf, size, *at, "%s_", sep); break;
-		case SDIM_REST: *at = buf_printf(buf, size, *at, "%s...", sep); break;
-		case SDIM_VAR: *at = buf_printf(buf, size, *at, "%s%s", sep, d->var < rule->n_dimvars ? rule->dimvars[d->var] : "?"); break;
+		case SDIM_EXACT: *at = text_appendf(buf, size, *at, "%s%lld", sep, (long long)d->value); break;
+		case SDIM_ANY: *at = text_appendf(buf, size, *at, "%s_", sep); break;
+		case SDIM_REST: *at = text_appendf(buf, size, *at, "%s...", sep); break;
+		case SDIM_VAR: *at = text_appendf(buf, size, *at, "%s%s", sep, d->var < rule->n_dimvars ? rule->dimvars[d->var] : "?"); break;
 		}
 	}
-	*at = buf_printf(buf, size, *at, "]");
+	*at = text_appendf(buf, size, *at, "]");
 }
 
 void cond_shape_describe(const fd_cond_check *c, char *buf, size_t size)
 {
-	size_t at = buf_printf(buf, size, 0, "shape ");
+	size_t at = text_appendf(buf, size, 0, "shape ");
 	for (int p = 0; p < c->input->n_shapes; p++) {
 		if (p)
-			at = buf_printf(buf, size, at, " | ");
+			at = text_appendf(buf, size, at, " | ");
 		pattern_text(c->rule, &c->input->shapes[p], buf, size, &at);
 	}
 }
@@ -345,7 +345,7 @@ static fd_reason shape_check(fd_cond_check *c, operand_words *w)
 		cond_shape_describe(c, e, size);
 		binding_text(c, w->f->binding, sizeof w->f->binding);
 		if (w->f->binding[0])
-			buf_printf(e, size, strlen(e), " with %s", w->f->binding);
+			text_appendf(e, size, strlen(e), " with %s", w->f->binding);
 		note(c, w, r, "shape", SHOW_SHAPE, e);
 	}
 	return r;
@@ -453,9 +453,9 @@ bool cond_dtype_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const ch
 
 void cond_dtype_describe(const fd_cond_check *c, char *buf, size_t size)
 {
-	size_t at = buf_printf(buf, size, 0, "dtype ");
+	size_t at = text_appendf(buf, size, 0, "dtype ");
 	for (int k = 0; k < c->input->n_dtypes; k++)
-		at = buf_printf(buf, size, at, "%s%s", k ? " | " : "", dtype_name(c->input->dtypes[k]));
+		at = text_appendf(buf, size, at, "%s%s", k ? " | " : "", dtype_name(c->input->dtypes[k]));
 }
 
 static fd_reason dtype_check(fd_cond_check *c, operand_words *w)
@@ -507,10 +507,10 @@ bool cond_value_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const ch
 void cond_value_describe(const fd_cond_check *c, char *buf, size_t size)
 {
 	const fd_input_source *src = c->input;
-	size_t at = buf_printf(buf, size, 0, "value ");
+	size_t at = text_appendf(buf, size, 0, "value ");
 	for (int k = 0; k < src->n_values && k < 8; k++)
-		at = buf_printf(buf, size, at, "%s%.9g", k ? ", " : "", src->values[k]);
-	buf_printf(buf, size, at, " (±%g)", src->tolerance);
+		at = text_appendf(buf, size, at, "%s%.9g", k ? ", " : "", src->values[k]);
+	text_appendf(buf, size, at, " (±%g)", src->tolerance);
 }
 
 static bool value_equal(double have, double want, double rtol)
@@ -556,30 +556,30 @@ static void actual_text(const fd_cond_check *c, unsigned shows, char *buf, size_
 {
 	const fd_tensor *x = &c->g->tensors[c->tensor];
 	char sh[96];
-	size_t at = buf_printf(buf, size, 0, "%s", x->name);
+	size_t at = text_appendf(buf, size, 0, "%s", x->name);
 	if (shows & SHOW_SHAPE) {
 		if (x->shape.rank < 0)
-			at = buf_printf(buf, size, at, " shape unknown");
+			at = text_appendf(buf, size, at, " shape unknown");
 		else
-			at = buf_printf(buf, size, at, " rank %d [%s]%s", x->shape.rank, shape_format(&x->shape, sh, sizeof sh),
+			at = text_appendf(buf, size, at, " rank %d [%s]%s", x->shape.rank, shape_format(&x->shape, sh, sizeof sh),
 			    shows & SHOW_STATIC ? (match_shape_static(&x->shape) ? " static" : " dynamic") : "");
 	}
 	if (shows & SHOW_DTYPE)
-		at = buf_printf(buf, size, at, " %s", dtype_name(x->dtype));
+		at = text_appendf(buf, size, at, " %s", dtype_name(x->dtype));
 	if (shows & SHOW_VALUE) {
 		const fd_const *v = x->value;
 		if (!v || (!v->i64 && !v->f64)) {
-			at = buf_printf(buf, size, at, " value not known");
+			at = text_appendf(buf, size, at, " value not known");
 		} else {
-			at = buf_printf(buf, size, at, " value ");
+			at = text_appendf(buf, size, at, " value ");
 			for (int64_t k = 0; k < v->count && k < 8; k++)
-				at = buf_printf(buf, size, at, "%s%.9g", k ? ", " : "", v->f64 ? v->f64[k] : (double)v->i64[k]);
+				at = text_appendf(buf, size, at, "%s%.9g", k ? ", " : "", v->f64 ? v->f64[k] : (double)v->i64[k]);
 			if (v->count > 8)
-				at = buf_printf(buf, size, at, ", … (%lld values)", (long long)v->count);
+				at = text_appendf(buf, size, at, ", … (%lld values)", (long long)v->count);
 		}
 	}
 	if (c->slot != c->input->input && c->slot >= 0 && c->slot < 2)
-		buf_printf(buf, size, strlen(buf), " (slot %d, inputs swapped)", c->slot);
+		text_appendf(buf, size, strlen(buf), " (slot %d, inputs swapped)", c->slot);
 }
 
 typedef fd_reason (*operand_check)(fd_cond_check *, operand_words *);

@@ -47,17 +47,17 @@ void cond_outputs_describe(const fd_cond_check *c, char *buf, size_t size)
 	size_t at = 0;
 	buf[0] = '\0';
 	if (op->graph_output >= 0)
-		at = buf_printf(buf, size, at, "%s", op->graph_output ? "a graph output" : "not a graph output");
+		at = text_appendf(buf, size, at, "%s", op->graph_output ? "a graph output" : "not a graph output");
 	if (op->min_consumers >= 0 || op->max_consumers >= 0) {
-		at = buf_printf(buf, size, at, "%sconsumers ", at ? ", " : "");
+		at = text_appendf(buf, size, at, "%sconsumers ", at ? ", " : "");
 		if (op->min_consumers == op->max_consumers)
-			buf_printf(buf, size, at, "%d", op->min_consumers);
+			text_appendf(buf, size, at, "%d", op->min_consumers);
 		else if (op->max_consumers < 0)
-			buf_printf(buf, size, at, ">= %d", op->min_consumers);
+			text_appendf(buf, size, at, ">= %d", op->min_consumers);
 		else if (op->min_consumers < 0)
-			buf_printf(buf, size, at, "<= %d", op->max_consumers);
+			text_appendf(buf, size, at, "<= %d", op->max_consumers);
 		else
-			buf_printf(buf, size, at, "%d..%d", op->min_consumers, op->max_consumers);
+			text_appendf(buf, size, at, "%d..%d", op->min_consumers, op->max_consumers);
 	}
 }
 

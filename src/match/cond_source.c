@@ -102,18 +102,18 @@ static void source_words(const fd_cond_check *c, fd_reason why, fd_cond_facts *f
 	size_t at = 0;
 	if (src->from_op >= 0) {
 		cond_from_op_describe(c, part, sizeof part);
-		at = buf_printf(f->expected, sizeof f->expected, at, "%s", part);
+		at = text_appendf(f->expected, sizeof f->expected, at, "%s", part);
 	}
 	if (src->source_type != SRC_UNSET) {
 		cond_source_type_describe(c, part, sizeof part);
-		at = buf_printf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
+		at = text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
 	}
 	if (src->same_op >= 0) {
 		cond_same_as_describe(c, part, sizeof part);
-		at = buf_printf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
+		at = text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
 	}
 	if (src->optional)
-		at = buf_printf(f->expected, sizeof f->expected, at, "%s", at ? ", when present" : "any, when present");
+		at = text_appendf(f->expected, sizeof f->expected, at, "%s", at ? ", when present" : "any, when present");
 	char origin[160];
 	if (ev->a < 0 && ext) {
 		text_cut(f->actual, sizeof f->actual, "absent");

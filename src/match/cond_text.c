@@ -23,7 +23,7 @@ static size_t append_float(char *buf, size_t size, size_t at, double f)
 	snprintf(tmp, sizeof tmp, "%.9g", f);
 	if (!strpbrk(tmp, ".eEn"))
 		strcat(tmp, ".0");
-	return buf_printf(buf, size, at, "%s", tmp);
+	return text_appendf(buf, size, at, "%s", tmp);
 }
 
 char *cond_pval_text(const fd_pval *v, char *buf, size_t size)
@@ -33,7 +33,7 @@ char *cond_pval_text(const fd_pval *v, char *buf, size_t size)
 		return buf;
 	buf[0] = '\0';
 	switch (v->kind) {
-	/* text_put_at: buf_printf of each piece without a format (a trace
+	/* text_put_at: text_appendf of each piece without a format (a trace
 	 * prints a value per param check) */
 	case PV_ABSENT: text_put_at(buf, size, 0, "absent"); break;
 	case PV_NO_SUCH: text_put_at(buf, size, 0, "no such param"); break;
@@ -41,7 +41,7 @@ char *cond_pval_text(const fd_pval *v, char *buf, size_t size)
 	case PV_INT: text_put_int_at(buf, size, 0, (long long)v->i); break;
 	case PV_BOOL: text_put_at(buf, size, 0, v->i ? "true" : "false"); break;
 	case PV_FLOAT: append_float(buf, size, 0, v->f); break;
-	case PV_STRING: buf_printf(buf, size, 0, "\"%s\"", v->s); break;
+	case PV_STRING: text_appendf(buf, size, 0, "\"%s\"", v->s); break;
 	case PV_INTS:
 	case PV_FLOATS:
 		at = text_put_at(buf, size, at, "[");
@@ -68,7 +68,7 @@ static size_t yval_append(const fd_yval *v, char *buf, size_t size, size_t at)
 	if (!v || v->kind == YV_NULL)
 		return text_put_at(buf, size, at, "null");
 	if (v->kind == YV_SCALAR && v->quoted)
-		return buf_printf(buf, size, at, "\"%s\"", v->text ? v->text : "");
+		return text_appendf(buf, size, at, "\"%s\"", v->text ? v->text : "");
 	if (v->kind == YV_SCALAR)
 		return text_put_at(buf, size, at, v->text ? v->text : "");
 	if (v->kind == YV_SEQ) {
@@ -95,10 +95,10 @@ char *cond_types_text(const fd_rule_op *op, char *buf, size_t size)
 {
 	size_t at = 0;
 	buf[0] = '\0';
-	at = buf_printf(buf, size, at, "[");
+	at = text_appendf(buf, size, at, "[");
 	for (int t = 0; t < op->n_types; t++)
-		at = buf_printf(buf, size, at, "%s%s", t ? ", " : "", op->types[t]);
-	buf_printf(buf, size, at, "]");
+		at = text_appendf(buf, size, at, "%s%s", t ? ", " : "", op->types[t]);
+	text_appendf(buf, size, at, "]");
 	return buf;
 }
 

@@ -128,9 +128,9 @@ fd_reason cond_type_check(fd_cond_check *c, fd_cond_facts *facts)
 	const fd_yval *w = op->type_where;
 	if (op->n_types > 1) {
 		if (alt >= 0)
-			buf_printf(facts->reason_text, sizeof facts->reason_text, 0, "type[%d] %s", alt, op->types[alt]);
+			text_appendf(facts->reason_text, sizeof facts->reason_text, 0, "type[%d] %s", alt, op->types[alt]);
 		else
-			buf_printf(facts->reason_text, sizeof facts->reason_text, 0, "none of the listed types");
+			text_appendf(facts->reason_text, sizeof facts->reason_text, 0, "none of the listed types");
 		facts->decided = alt >= 0 && w && w->kind == YV_SEQ && (size_t)alt < w->n ? w->items[alt] : w;
 	} else {
 		if (why)

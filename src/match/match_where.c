@@ -15,6 +15,7 @@
 #include <string.h>
 #include "base/strbuf.h"
 #include "ir/dtype.h"
+#include "base/text.h"
 #include "match/match_internal.h"
 #include "match/param_value.h"
 #include "rules/optable.h"
@@ -546,24 +547,24 @@ static xval eval(env *v, const fd_expr *e)
 static size_t value_text(env *v, xval x, char *buf, size_t size, size_t at)
 {
 	switch (x.kind) {
-	case XV_NULL: return buf_printf(buf, size, at, "null");
-	case XV_UNKNOWN: return buf_printf(buf, size, at, "unknown (%s)", x.s);
-	case XV_ERROR: return buf_printf(buf, size, at, "error (%s)", x.s);
-	case XV_BOOL: return buf_printf(buf, size, at, "%s", x.i ? "true" : "false");
-	case XV_INT: return buf_printf(buf, size, at, "%lld", (long long)x.i);
-	case XV_FLOAT: return buf_printf(buf, size, at, "%.9g", x.f);
-	case XV_STR: return buf_printf(buf, size, at, "'%s'", x.s);
-	case XV_TENSOR: return buf_printf(buf, size, at, "%s", v->ix->g->tensors[x.i].name);
+	case XV_NULL: return text_appendf(buf, size, at, "null");
+	case XV_UNKNOWN: return text_appendf(buf, size, at, "unknown (%s)", x.s);
+	case XV_ERROR: return text_appendf(buf, size, at, "error (%s)", x.s);
+	case XV_BOOL: return text_appendf(buf, size, at, "%s", x.i ? "true" : "false");
+	case XV_INT: return text_appendf(buf, size, at, "%lld", (long long)x.i);
+	case XV_FLOAT: return text_appendf(buf, size, at, "%.9g", x.f);
+	case XV_STR: return text_appendf(buf, size, at, "'%s'", x.s);
+	case XV_TENSOR: return text_appendf(buf, size, at, "%s", v->ix->g->tensors[x.i].name);
 	case XV_LIST:
-		at = buf_printf(buf, size, at, "[");
+		at = text_appendf(buf, size, at, "[");
 		for (int32_t k = 0; k < x.n; k++) {
 			if (k == 16) {
-				at = buf_printf(buf, size, at, ", …");
+				at = text_appendf(buf, size, at, ", …");
 				break;
 			}
-			at = value_text(v, *item(v, x, k), buf, size, k ? buf_printf(buf, size, at, ", ") : at);
+			at = value_text(v, *item(v, x, k), buf, size, k ? text_appendf(buf, size, at, ", ") : at);
 		}
-		return buf_printf(buf, size, at, "]");
+		return text_appendf(buf, size, at, "]");
 	}
 	return at;
 }
@@ -586,7 +587,7 @@ static size_t part_text(env *v, const fd_expr *e, char *buf, size_t size, size_t
 	const char *t = expr_text(e, &len);
 	size_t mark = v->pool.n;
 	xval x = eval(v, e);
-	at = buf_printf(buf, size, at, "%s%.*s is ", (*parts)++ ? "; " : "", len, t);
+	at = text_appendf(buf, size, at, "%s%.*s is ", (*parts)++ ? "; " : "", len, t);
 	at = value_text(v, x, buf, size, at);
 	v->pool.n = mark;
 	return at;
@@ -645,23 +646,23 @@ int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, con
 		if (res == 1) {
 			at = describe_parts(&v, e, text, size, 0, &parts, 0);
 			if (!parts)
-				buf_printf(text, size, 0, "true");
+				text_appendf(text, size, 0, "true");
 		} else if (x.kind != XV_BOOL && !undecided(x)) {
-			at = buf_printf(text, size, 0, "not true or false: ");
+			at = text_appendf(text, size, 0, "not true or false: ");
 			value_text(&v, x, text, size, at);
 		} else {
 			const fd_expr *part = failing_part(&v, e);
 			int len;
 			const char *t = expr_text(part, &len);
 			if (part != e)
-				at = buf_printf(text, size, at, "%.*s is %s: ", len, t, res < 0 ? "undecided" : "false");
+				at = text_appendf(text, size, at, "%.*s is %s: ", len, t, res < 0 ? "undecided" : "false");
 			size_t mark = v.pool.n;
 			xval px = eval(&v, part);
 			v.pool.n = mark;
 			if (undecided(px))
-				at = buf_printf(text, size, at, "%s (%s)", px.kind == XV_ERROR ? "error" : "unknown", px.s);
+				at = text_appendf(text, size, at, "%s (%s)", px.kind == XV_ERROR ? "error" : "unknown", px.s);
 			else if (describe_parts(&v, part, text, size, at, &parts, 0), !parts)
-				buf_printf(text, size, at, "false");
+				text_appendf(text, size, at, "false");
 		}
 	}
 	vec_release(&v.pool);

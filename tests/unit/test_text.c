@@ -109,7 +109,7 @@ static void test_cut(void **state)
 	assert_string_equal(text_cut(tiny, 4, "abc"), "abc");
 }
 
-/* text_put_at and text_put_int_at write what buf_printf writes, in every
+/* text_put_at and text_put_int_at write what text_appendf writes, in every
  * room: a fit, a cut on a character, no room at all. */
 static void test_put_at(void **state)
 {
@@ -123,7 +123,7 @@ static void test_put_at(void **state)
 				memset(want, 'x', sizeof want);
 				memset(got, 'x', sizeof got);
 				want[sizeof want - 1] = got[sizeof got - 1] = '\0';
-				size_t a = buf_printf(want, size, at, "%s", pieces[k]);
+				size_t a = text_appendf(want, size, at, "%s", pieces[k]);
 				size_t b = text_put_at(got, size, at, pieces[k]);
 				assert_int_equal(b, a);
 				assert_memory_equal(got, want, size);
@@ -132,7 +132,7 @@ static void test_put_at(void **state)
 					text_cut(got, size, pieces[k]);
 					assert_string_equal(got, want);
 				}
-				a = buf_printf(want, size, at, "%lld", nums[k]);
+				a = text_appendf(want, size, at, "%lld", nums[k]);
 				b = text_put_int_at(got, size, at, nums[k]);
 				assert_int_equal(b, a);
 				assert_memory_equal(got, want, size);
