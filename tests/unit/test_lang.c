@@ -140,7 +140,7 @@ static int eval(run *x, const char *node, const char *type, const char *text, ch
 	char err[200];
 	fd_expr *e = expr_parse(&a, text, &at, err, sizeof err);
 	assert_non_null(e);
-	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), e, words, size);
+	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), e, words, size, NULL);
 	arena_release(&a);
 	return r;
 }
@@ -206,7 +206,7 @@ static void test_eval(void **state)
 	assert_non_null(e);
 	const fd_graph_index *ix = &x.ctx.graphs[0];
 	assert_true(ix->canon.n > 0);
-	assert_int_equal(match_where_eval(&x.ctx, 0, ix->g->n_nodes, optable_lookup("LayerNorm"), e, w, sizeof w), 1);
+	assert_int_equal(match_where_eval(&x.ctx, 0, ix->g->n_nodes, optable_lookup("LayerNorm"), e, w, sizeof w, NULL), 1);
 	arena_release(&a);
 	run_close(&x);
 }
