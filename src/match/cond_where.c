@@ -45,7 +45,7 @@ bool cond_where_parse(fd_schema *s, fd_cond_site *at, const fd_yval *w, const ch
 			continue;
 		}
 		if (match_where_constant_fault(e, &at_char, err, sizeof err)) {
-			schema_say_at(s, yval_text_pos(v, at_char), "%s: %s, whatever the node", q, err);
+			schema_say_at(s, yval_text_pos(v, at_char), "%s: %s (a constant part: the same on every node)", q, err);
 			continue;
 		}
 		op->where_exprs[op->n_where] = e;
