@@ -3,14 +3,20 @@
 #ifndef FD_VEC_H
 #define FD_VEC_H
 #include <stddef.h>
+#include <stdint.h>
 #include "base/arena.h"
 
 #define VEC(T) struct { T *items; size_t n, cap; }
 
+/* Doubling stops where the byte count would wrap: a want that large is out
+ * of memory (fd_oom), never a capacity that wrapped to 0 or to less. */
 #define vec_grow(v, want) do { \
-	if ((want) > (v)->cap) { \
-		size_t cap_ = (v)->cap ? (v)->cap * 2 : 8; \
-		while (cap_ < (want)) cap_ *= 2; \
+	size_t want_ = (want); \
+	if (want_ > (v)->cap) { \
+		size_t max_ = SIZE_MAX / 2 / sizeof *(v)->items; \
+		size_t cap_ = (v)->cap ? (v)->cap : 8; \
+		if (want_ > max_) fd_oom(SIZE_MAX); \
+		while (cap_ < want_) cap_ *= 2; \
 		(v)->items = xrealloc((v)->items, cap_ * sizeof *(v)->items); \
 		(v)->cap = cap_; \
 	} \

@@ -184,7 +184,8 @@ static void describe_op_condition(const fd_match_result *r, describe_cache *dc, 
 	memcpy(o->expected, f.expected, sizeof o->expected);
 	memcpy(o->actual, f.actual, sizeof o->actual);
 	memcpy(o->reason, f.reason_text, sizeof o->reason);
-	o->where = yval_pos(f.decided);
+	o->where = kind == COND_WHERE && f.decided_at >= 0 ? yval_text_pos(f.decided, (size_t)f.decided_at)
+	                                                  : yval_pos(f.decided);
 	char lab[160];
 	if (kind == COND_TYPE && ev->other >= 0) {
 		explain_cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);

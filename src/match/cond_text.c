@@ -135,5 +135,6 @@ void cond_facts_clear(fd_cond_facts *f)
 {
 	f->reason = REASON_NONE;
 	f->decided = NULL;
+	f->decided_at = -1;
 	f->path[0] = f->expected[0] = f->actual[0] = f->binding[0] = f->reason_text[0] = '\0';
 }

@@ -1,6 +1,8 @@
 /* cond_where.c — an op's where expressions (match.ops[i].where: one, or a
- * list that must all hold): reading them, deciding each on the unit
- * (match_where.c evaluates), and their words. */
+ * list that must all hold): reading them (an error at the character where
+ * the text does not parse, or where its constant part can never be
+ * computed), deciding each on the unit (match_where.c evaluates: false or
+ * undecided is FD-NM16, cannot be evaluated FD-NM18), and their words. */
 #include "match/conditions.h"
 #include <stdio.h>
 #include "base/text.h"
@@ -42,6 +44,10 @@ bool cond_where_parse(fd_schema *s, fd_cond_site *at, const fd_yval *w, const ch
 			schema_say_at(s, yval_text_pos(v, at_char), "%s: %s", q, err);
 			continue;
 		}
+		if (match_where_constant_fault(e, &at_char, err, sizeof err)) {
+			schema_say_at(s, yval_text_pos(v, at_char), "%s: %s (a constant part: the same on every node)", q, err);
+			continue;
+		}
 		op->where_exprs[op->n_where] = e;
 		op->where_src[op->n_where++] = v;
 	}
@@ -67,20 +73,24 @@ fd_reason cond_where_check(fd_cond_check *c, fd_cond_facts *facts)
 		cond_facts_clear(facts);
 	for (int w = from < 0 ? 0 : from; w < to && w < op->n_where; w++) {
 		char text[256];
+		int32_t fault_at = -1;
 		int v = match_where_eval(c->ctx, c->graph, c->unit, c->op_id, op->where_exprs[w], facts ? text : NULL,
-		                         facts ? sizeof text : 0);
+		                         facts ? sizeof text : 0, &fault_at);
+		fd_reason r = v == 1 ? REASON_NONE : v == -2 ? REASON_NM18_WHERE_EVAL : REASON_NM16_WHERE;
 		if (facts) {
 			c->sub = w;
-			facts->reason = v == 1 ? REASON_NONE : REASON_NM16_WHERE;
+			facts->reason = r;
 			facts->decided = op->where_src[w];
+			facts->decided_at = fault_at;
 			snprintf(facts->path, sizeof facts->path, "where");
 			cond_where_describe(c, facts->expected, sizeof facts->expected);
-			text_cut(facts->actual, sizeof facts->actual, v == 1 ? "true" : v < 0 ? "undecided" : "false");
+			text_cut(facts->actual, sizeof facts->actual,
+			         v == 1 ? "true" : v == -2 ? "not evaluated" : v < 0 ? "undecided" : "false");
 			text_cut(facts->reason_text, sizeof facts->reason_text, text);
 		}
-		if (v != 1) {
+		if (r) {
 			c->sub = w;
-			return REASON_NM16_WHERE;
+			return r;
 		}
 	}
 	c->sub = to;

@@ -128,6 +128,8 @@ typedef struct fd_cond_site {
 typedef struct fd_cond_facts {
 	fd_reason reason;          /* REASON_NONE: it holds */
 	const fd_yval *decided;    /* the value that decided, or the place it belongs (file:line:col) */
+	int32_t decided_at;        /* a byte of decided's text that decided (where: the part that could not
+	                            * be evaluated), -1 the value itself */
 	char path[96];             /* that value's what-if path below the op ("input_sources.input1.rank")
 	                            * or the rule ("constraints.memory_limit.max_output_size"); "" none */
 	char expected[128];        /* the condition as written, in words */

@@ -206,12 +206,22 @@ static inline bool match_bound_unpack(int64_t b, int32_t *tensor, int *var, int 
 }
 
 /* A where expression on unit u of graph gi, read as op id op (its matched
- * type): 1 true, 0 false, -1 undecided (a value not known here). text, when
- * not NULL, gets the values it read, or, when it is not true, the part that
- * is not and its values ("perm[-2:] is [1, 3]; [rank - 1, rank - 2] is [3, 2]"). */
+ * type): 1 true, 0 false, -1 undecided (a value not known here), -2 it
+ * cannot be evaluated (an overflow, a division by zero, lists past the
+ * budget; *fault_at, when not NULL, the byte of the part that faulted, -1
+ * when none did).
+ * text, when not NULL, gets the values it read, or, when it is not true,
+ * the part that is not and its values ("perm[-2:] is [1, 3]; [rank - 1,
+ * rank - 2] is [3, 2]"), or the fault ("cannot be evaluated at character 5:
+ * x / 0 divides by zero"). */
 struct fd_expr;
 int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, const struct fd_expr *e, char *text,
-                     size_t size);
+                     size_t size, int32_t *fault_at);
+/* Whether e faults on every unit: its constant part overflows, divides by
+ * zero or builds past the budget. Then *at is that part's byte and text
+ * says what it would compute ("9223372036854775807 + 1 overflows the 64-bit
+ * integers"). */
+bool match_where_constant_fault(const struct fd_expr *e, size_t *at, char *text, size_t size);
 
 /* Workspace a node needs beyond its inputs and outputs (workspace.c): Conv
  * im2col = C_in/groups · kh · kw · H_out · W_out · N · dtype bytes (CANN's

@@ -7,9 +7,18 @@
  * "unknown", and so is what is computed from it, except that false && x
  * and true || x are decided. Floats compare with the params' relative
  * tolerance. The matcher asks for the truth only; the trace's readers ask
- * for the words as well (the values read, or the part that is not true). */
+ * for the words as well (the values read, or the part that is not true).
+ *
+ * Arithmetic is exact or a fault: an integer result beyond int64, a float
+ * one beyond double's range, a division by zero, or lists past the
+ * expression's budget (FD_EXPR_MAX_ITEMS items built in one evaluation,
+ * counted before anything is allocated) end the evaluation there, at that
+ * part's characters; the expression is then neither true nor false (-2),
+ * never a wrapped value. Without a unit (match_where_constant_fault) every
+ * name is unknown, so what faults is the constant part of the text. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,24 +30,29 @@
 #include "rules/optable.h"
 #include "rules/rule_expr.h"
 
-typedef enum { XV_NULL, XV_UNKNOWN, XV_ERROR, XV_BOOL, XV_INT, XV_FLOAT, XV_STR, XV_LIST, XV_TENSOR } xv_kind;
+typedef enum { XV_NULL, XV_UNKNOWN, XV_ERROR, XV_FAULT, XV_BOOL, XV_INT, XV_FLOAT, XV_STR, XV_LIST, XV_TENSOR } xv_kind;
 
 typedef struct xval {
 	xv_kind kind;
 	int32_t n;          /* XV_LIST: items at pool[off] */
 	int64_t i;          /* XV_BOOL, XV_INT, XV_TENSOR (the tensor), XV_LIST (off) */
 	double f;
-	const char *s;      /* XV_STR; XV_UNKNOWN / XV_ERROR: why */
+	const char *s;      /* XV_STR; XV_UNKNOWN / XV_ERROR / XV_FAULT: why */
 } xval;
 
 typedef struct env {
-	const fd_graph_index *ix;
+	const fd_graph_index *ix;     /* NULL: no unit, every name unknown */
 	int32_t u;
 	int op;
 	const fd_node *node;          /* the node params are read on (a composite's last member) */
 	const fd_composite_rec *comp;
 	VEC(xval) pool;
+	int64_t built;                /* list items made so far (the budget counts them) */
+	const fd_expr *at;            /* the part being evaluated, for a fault's place */
 	char why[160];                /* the reason of an unknown / error value */
+	bool failed;                  /* a fault ended the evaluation: */
+	const fd_expr *fault_part;    /*   the part that could not be computed */
+	char fault_why[200];          /*   "9223372036854775807 + 1 overflows the 64-bit integers" */
 } env;
 
 static xval mk(xv_kind k) { return (xval){ .kind = k }; }
@@ -72,9 +86,58 @@ static xval error(env *v, const char *fmt, ...)
 	return x;
 }
 
-/* A list of n items, to be filled at item(v, l, k). */
+/* The evaluation cannot go on: the first fault is the one told (the part
+ * being evaluated, what it would have computed). */
+static xval fault(env *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static xval fault(env *v, const char *fmt, ...)
+{
+	if (!v->failed) {
+		v->failed = true;
+		v->fault_part = v->at;
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(v->fault_why, sizeof v->fault_why, fmt, ap);
+		va_end(ap);
+	}
+	return (xval){ .kind = XV_FAULT, .s = v->fault_why };
+}
+
+/* The part being evaluated as written, cut to fit a message. */
+static const char *part_words(env *v, char *buf, size_t size)
+{
+	int len;
+	const char *t = v->at ? expr_text(v->at, &len) : "";
+	if (!v->at)
+		len = 0;
+	if ((size_t)len >= size)
+		snprintf(buf, size, "%.*s…", (int)size - 5, t);
+	else
+		snprintf(buf, size, "%.*s", len, t);
+	return buf;
+}
+
+static xval overflow(env *v, const char *range)
+{
+	char t[80];
+	return fault(v, "%s overflows %s", part_words(v, t, sizeof t), range);
+}
+
+static xval by_zero(env *v)
+{
+	char t[80];
+	return fault(v, "%s divides by zero", part_words(v, t, sizeof t));
+}
+
+/* A list of n items, to be filled at item(v, l, k); a fault (not a list)
+ * when the expression's lists would hold more than FD_EXPR_MAX_ITEMS. */
 static xval mk_list(env *v, int64_t n)
 {
+	if (n < 0 || n > FD_EXPR_MAX_ITEMS - v->built) {
+		char t[80];
+		return fault(v, "%s would build more than %d list items in one evaluation (the budget)",
+		             part_words(v, t, sizeof t), FD_EXPR_MAX_ITEMS);
+	}
+	v->built += n;
 	xval l = { .kind = XV_LIST, .n = (int32_t)n, .i = (int64_t)v->pool.n };
 	vec_grow(&v->pool, v->pool.n + (size_t)n + 1);
 	for (int64_t k = 0; k < n; k++)
@@ -89,14 +152,22 @@ static xval *item(env *v, xval l, int64_t k)
 
 static bool is_num(xval x) { return x.kind == XV_INT || x.kind == XV_FLOAT; }
 static double num(xval x) { return x.kind == XV_INT ? (double)x.i : x.f; }
-static bool undecided(xval x) { return x.kind == XV_UNKNOWN || x.kind == XV_ERROR; }
+static bool undecided(xval x) { return x.kind == XV_UNKNOWN || x.kind == XV_ERROR || x.kind == XV_FAULT; }
+
+/* A float result: beyond double's range from finite operands is a fault. */
+static xval mk_float(env *v, double f, double x, double y)
+{
+	if (!isfinite(f) && isfinite(x) && isfinite(y) && !isnan(f))
+		return overflow(v, "the floating-point numbers");
+	return (xval){ .kind = XV_FLOAT, .f = f };
+}
 
 /* ---- values of the unit ------------------------------------------------------------ */
 
 static xval from_ints(env *v, const int64_t *p, int64_t n)
 {
 	xval l = mk_list(v, n);
-	for (int64_t k = 0; k < n; k++)
+	for (int64_t k = 0; l.kind == XV_LIST && k < n; k++)
 		*item(v, l, k) = mk_int(p[k]);
 	return l;
 }
@@ -104,7 +175,7 @@ static xval from_ints(env *v, const int64_t *p, int64_t n)
 static xval from_floats(env *v, const double *p, int64_t n)
 {
 	xval l = mk_list(v, n);
-	for (int64_t k = 0; k < n; k++)
+	for (int64_t k = 0; l.kind == XV_LIST && k < n; k++)
 		*item(v, l, k) = (xval){ .kind = XV_FLOAT, .f = p[k] };
 	return l;
 }
@@ -139,8 +210,8 @@ static xval raw_attr(env *v, const char *name)
 	case ATTR_INTS: return from_ints(v, a->u.ints, a->u.ints ? a->count : 0);
 	case ATTR_FLOATS: return from_floats(v, a->u.floats, a->u.floats ? a->count : 0);
 	case ATTR_STRINGS: {
-		xval l = mk_list(v, a->count);
-		for (int64_t k = 0; k < a->count; k++)
+		xval l = mk_list(v, a->u.strings ? a->count : 0);
+		for (int64_t k = 0; l.kind == XV_LIST && k < a->count; k++)
 			*item(v, l, k) = (xval){ .kind = XV_STR, .s = a->u.strings[k] ? a->u.strings[k] : "" };
 		return l;
 	}
@@ -171,7 +242,7 @@ static xval tensor_fn(env *v, int f, xval t, xval arg)
 		if (sh->rank < 0)
 			return unknown(v, "the shape of %s is not known", t.s);
 		xval l = mk_list(v, sh->rank);
-		for (int k = 0; k < sh->rank; k++) {
+		for (int k = 0; l.kind == XV_LIST && k < sh->rank; k++) {
 			fd_dimv dv = match_dim(sh, k);
 			if (dv.kind != DIMV_NUMBER)
 				return unknown(v, "dim %d of %s is %s", k, t.s, match_dim_text(dv, d, sizeof d));
@@ -278,6 +349,8 @@ static xval compare(env *v, fd_expr_op op, xval a, xval b)
 	}
 }
 
+#define INT_RANGE "the 64-bit integers"
+
 static xval arith(env *v, fd_expr_op op, xval a, xval b)
 {
 	if (undecided(a))
@@ -286,6 +359,8 @@ static xval arith(env *v, fd_expr_op op, xval a, xval b)
 		return b;
 	if (op == XO_ADD && a.kind == XV_LIST && b.kind == XV_LIST) {
 		xval l = mk_list(v, (int64_t)a.n + b.n);
+		if (l.kind != XV_LIST)
+			return l;
 		for (int32_t k = 0; k < a.n; k++)
 			*item(v, l, k) = *item(v, a, k);
 		for (int32_t k = 0; k < b.n; k++)
@@ -295,17 +370,22 @@ static xval arith(env *v, fd_expr_op op, xval a, xval b)
 	if (!is_num(a) || !is_num(b))
 		return error(v, "'%s' wants numbers", expr_op_text(op));
 	if (a.kind == XV_INT && b.kind == XV_INT) {
+		int64_t r;
 		switch (op) {
-		case XO_ADD: return mk_int(a.i + b.i);
-		case XO_SUB: return mk_int(a.i - b.i);
-		case XO_MUL: return mk_int(a.i * b.i);
+		case XO_ADD: return __builtin_add_overflow(a.i, b.i, &r) ? overflow(v, INT_RANGE) : mk_int(r);
+		case XO_SUB: return __builtin_sub_overflow(a.i, b.i, &r) ? overflow(v, INT_RANGE) : mk_int(r);
+		case XO_MUL: return __builtin_mul_overflow(a.i, b.i, &r) ? overflow(v, INT_RANGE) : mk_int(r);
 		case XO_MOD:
 			if (!b.i)
-				return error(v, "%% by zero");
-			return mk_int(((a.i % b.i) + b.i) % b.i);
+				return by_zero(v);
+			/* the sign of the divisor, as Python's; INT64_MIN % -1 is 0 (C traps) */
+			r = b.i == -1 ? 0 : a.i % b.i;
+			return mk_int(r && (r < 0) != (b.i < 0) ? r + b.i : r);
 		case XO_DIV:
 			if (!b.i)
-				return error(v, "division by zero");
+				return by_zero(v);
+			if (b.i == -1)
+				return a.i == INT64_MIN ? overflow(v, INT_RANGE) : mk_int(-a.i);
 			if (a.i % b.i == 0)
 				return mk_int(a.i / b.i);
 			break;
@@ -314,11 +394,11 @@ static xval arith(env *v, fd_expr_op op, xval a, xval b)
 	}
 	double x = num(a), y = num(b);
 	switch (op) {
-	case XO_ADD: return (xval){ .kind = XV_FLOAT, .f = x + y };
-	case XO_SUB: return (xval){ .kind = XV_FLOAT, .f = x - y };
-	case XO_MUL: return (xval){ .kind = XV_FLOAT, .f = x * y };
-	case XO_DIV: return y == 0 ? error(v, "division by zero") : (xval){ .kind = XV_FLOAT, .f = x / y };
-	case XO_MOD: return y == 0 ? error(v, "%% by zero") : (xval){ .kind = XV_FLOAT, .f = fmod(x, y) };
+	case XO_ADD: return mk_float(v, x + y, x, y);
+	case XO_SUB: return mk_float(v, x - y, x, y);
+	case XO_MUL: return mk_float(v, x * y, x, y);
+	case XO_DIV: return y == 0 ? by_zero(v) : mk_float(v, x / y, x, y);
+	case XO_MOD: return y == 0 ? by_zero(v) : mk_float(v, fmod(x, y), x, y);
 	default: return error(v, "bad operator");
 	}
 }
@@ -358,7 +438,7 @@ static xval slice_of(env *v, xval l, const xval *lo, const xval *hi)
 	}
 	int64_t n = b[1] > b[0] ? b[1] - b[0] : 0;
 	xval out = mk_list(v, n);
-	for (int64_t k = 0; k < n; k++)
+	for (int64_t k = 0; out.kind == XV_LIST && k < n; k++)
 		*item(v, out, k) = *item(v, l, b[0] + k);
 	return out;
 }
@@ -386,16 +466,18 @@ static xval call(env *v, const fd_expr *e, const xval *a)
 		if (a[0].kind != XV_INT || (e->n > 1 && a[1].kind != XV_INT))
 			return error(v, "range() wants integers");
 		int64_t lo = e->n > 1 ? a[0].i : 0, hi = e->n > 1 ? a[1].i : a[0].i;
-		if (hi - lo > 1 << 20)
-			return error(v, "range() of more than %d values", 1 << 20);
-		xval l = mk_list(v, hi > lo ? hi - lo : 0);
-		for (int64_t k = lo; k < hi; k++)
-			*item(v, l, k - lo) = mk_int(k);
+		/* the count in unsigned arithmetic: hi - lo may not fit an int64 */
+		uint64_t count = hi > lo ? (uint64_t)hi - (uint64_t)lo : 0;
+		xval l = mk_list(v, count > (uint64_t)FD_EXPR_MAX_ITEMS ? -1 : (int64_t)count);
+		for (int64_t k = 0; l.kind == XV_LIST && k < l.n; k++)
+			*item(v, l, k) = mk_int(lo + k);
 		return l;
 	}
 	case XF_ABS:
 		if (!is_num(a[0]))
 			return error(v, "abs() wants a number");
+		if (a[0].kind == XV_INT && a[0].i == INT64_MIN)
+			return overflow(v, INT_RANGE);
 		return a[0].kind == XV_INT ? mk_int(a[0].i < 0 ? -a[0].i : a[0].i) : (xval){ .kind = XV_FLOAT, .f = fabs(a[0].f) };
 	case XF_MIN:
 	case XF_MAX: {
@@ -416,6 +498,8 @@ static xval call(env *v, const fd_expr *e, const xval *a)
 		if (a[0].kind != XV_LIST)
 			return error(v, "sorted() wants a list");
 		xval l = mk_list(v, a[0].n);
+		if (l.kind != XV_LIST)
+			return l;
 		for (int32_t k = 0; k < a[0].n; k++) {
 			if (!is_num(*item(v, a[0], k)))
 				return error(v, "sorted() wants a list of numbers");
@@ -427,7 +511,7 @@ static xval call(env *v, const fd_expr *e, const xval *a)
 	case XF_ATTR:
 		if (a[0].kind != XV_STR)
 			return error(v, "attr() wants the attribute's name as a string");
-		return raw_attr(v, a[0].s);
+		return v->ix ? raw_attr(v, a[0].s) : unknown(v, "no node");
 	default:
 		if (a[0].kind != XV_TENSOR && a[0].kind != XV_NULL)
 			return error(v, "%s() wants a tensor: input0, input1, …, output0, …", e->s);
@@ -442,9 +526,11 @@ static xval eval_binary(env *v, const fd_expr *e)
 	xval a = eval(v, e->args[0]);
 	if (e->op == XO_AND || e->op == XO_OR) {
 		bool is_and = e->op == XO_AND;
-		if (a.kind == XV_BOOL && a.i == !is_and)
-			return a;   /* false && x, true || x */
+		if ((a.kind == XV_BOOL && a.i == !is_and) || a.kind == XV_FAULT)
+			return a;   /* false && x, true || x; a fault ends the evaluation */
 		xval b = eval(v, e->args[1]);
+		if (b.kind == XV_FAULT)
+			return b;
 		if (b.kind == XV_BOOL && b.i == !is_and)
 			return b;
 		if (undecided(a))
@@ -461,7 +547,21 @@ static xval eval_binary(env *v, const fd_expr *e)
 	return arith(v, e->op, a, b);
 }
 
+static xval eval_part(env *v, const fd_expr *e);
+
+/* e's value, e the part a fault in it is told at (until an inner part is). */
 static xval eval(env *v, const fd_expr *e)
+{
+	if (v->failed)
+		return (xval){ .kind = XV_FAULT, .s = v->fault_why };
+	const fd_expr *outer = v->at;
+	v->at = e;
+	xval x = eval_part(v, e);
+	v->at = outer;
+	return x;
+}
+
+static xval eval_part(env *v, const fd_expr *e)
 {
 	switch (e->kind) {
 	case EX_INT: return mk_int(e->i);
@@ -470,13 +570,15 @@ static xval eval(env *v, const fd_expr *e)
 	case EX_BOOL: return mk_bool(e->i != 0);
 	case EX_NULL: return mk(XV_NULL);
 	case EX_NAME:
+		if (!v->ix)
+			return unknown(v, "%s is the unit's", e->s);
 		if (e->tensor)
 			return tensor_ref(v, e);
 		if (!strcmp(e->s, "members")) {
 			/* the op types of a decomposed form's nodes, in order; a node's own type */
 			int32_t n = v->comp ? v->comp->n_members : 1;
 			xval l = mk_list(v, n);
-			for (int32_t k = 0; k < n; k++) {
+			for (int32_t k = 0; l.kind == XV_LIST && k < n; k++) {
 				const fd_node *m = v->comp ? &v->ix->g->nodes[v->ix->canon.pool[v->comp->members + k]] : v->node;
 				*item(v, l, k) = (xval){ .kind = XV_STR, .s = m->op_type ? m->op_type : "" };
 			}
@@ -497,7 +599,7 @@ static xval eval(env *v, const fd_expr *e)
 		return param(v, e->s);
 	case EX_LIST: {
 		xval l = mk_list(v, e->n);
-		for (int k = 0; k < e->n; k++) {
+		for (int k = 0; l.kind == XV_LIST && k < e->n; k++) {
 			xval x = eval(v, e->args[k]);
 			*item(v, l, k) = x;
 		}
@@ -526,6 +628,8 @@ static xval eval(env *v, const fd_expr *e)
 			return x;
 		if (!is_num(x))
 			return error(v, "'-' wants a number");
+		if (x.kind == XV_INT && x.i == INT64_MIN)
+			return overflow(v, INT_RANGE);
 		return x.kind == XV_INT ? mk_int(-x.i) : (xval){ .kind = XV_FLOAT, .f = -x.f };
 	}
 	case EX_NOT: {
@@ -550,6 +654,7 @@ static size_t value_text(env *v, xval x, char *buf, size_t size, size_t at)
 	case XV_NULL: return text_appendf(buf, size, at, "null");
 	case XV_UNKNOWN: return text_appendf(buf, size, at, "unknown (%s)", x.s);
 	case XV_ERROR: return text_appendf(buf, size, at, "error (%s)", x.s);
+	case XV_FAULT: return text_appendf(buf, size, at, "not computed (%s)", x.s);
 	case XV_BOOL: return text_appendf(buf, size, at, "%s", x.i ? "true" : "false");
 	case XV_INT: return text_appendf(buf, size, at, "%lld", (long long)x.i);
 	case XV_FLOAT: return text_appendf(buf, size, at, "%.9g", x.f);
@@ -580,13 +685,23 @@ static bool is_literal(const fd_expr *e)
 	return e->kind <= EX_NULL;
 }
 
+/* e evaluated again for the words, a budget of its own; what it made is
+ * dropped after (mark). */
+static xval eval_again(env *v, const fd_expr *e, size_t *mark)
+{
+	*mark = v->pool.n;
+	v->built = 0;
+	v->failed = false;
+	return eval(v, e);
+}
+
 /* "text is value" for one part, "; "-separated from the parts before. */
 static size_t part_text(env *v, const fd_expr *e, char *buf, size_t size, size_t at, int *parts)
 {
 	int len;
 	const char *t = expr_text(e, &len);
-	size_t mark = v->pool.n;
-	xval x = eval(v, e);
+	size_t mark;
+	xval x = eval_again(v, e, &mark);
 	at = text_appendf(buf, size, at, "%s%.*s is ", (*parts)++ ? "; " : "", len, t);
 	at = value_text(v, x, buf, size, at);
 	v->pool.n = mark;
@@ -619,8 +734,8 @@ static size_t describe_parts(env *v, const fd_expr *e, char *buf, size_t size, s
 static const fd_expr *failing_part(env *v, const fd_expr *e)
 {
 	while (e->kind == EX_BINARY && e->op == XO_AND) {
-		size_t mark = v->pool.n;
-		xval a = eval(v, e->args[0]);
+		size_t mark;
+		xval a = eval_again(v, e->args[0], &mark);
 		v->pool.n = mark;
 		if (!(a.kind == XV_BOOL && a.i))
 			e = e->args[0];
@@ -630,20 +745,31 @@ static const fd_expr *failing_part(env *v, const fd_expr *e)
 	return e;
 }
 
+/* "cannot be evaluated at character 5: x / 0 divides by zero". */
+static void fault_text(const env *v, char *text, size_t size)
+{
+	text_appendf(text, size, 0, "cannot be evaluated at character %d: %s", v->fault_part ? v->fault_part->at + 1 : 1,
+	           v->fault_why);
+}
+
 int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, const fd_expr *e, char *text,
-                     size_t size)
+                     size_t size, int32_t *fault_at)
 {
 	const fd_graph_index *ix = &ctx->graphs[gi];
 	env v = { .ix = ix, .u = u, .op = op };
 	v.comp = match_composite(ctx, gi, u);
 	v.node = &ix->g->nodes[v.comp ? v.comp->last : u];
 	xval x = eval(&v, e);
-	int res = x.kind == XV_BOOL ? (int)x.i : undecided(x) ? -1 : 0;
+	int res = v.failed ? -2 : x.kind == XV_BOOL ? (int)x.i : undecided(x) ? -1 : 0;
+	if (fault_at)
+		*fault_at = v.failed && v.fault_part ? v.fault_part->at : -1;
 	if (text && size) {
 		text[0] = '\0';
 		size_t at = 0;
 		int parts = 0;
-		if (res == 1) {
+		if (res == -2) {
+			fault_text(&v, text, size);
+		} else if (res == 1) {
 			at = describe_parts(&v, e, text, size, 0, &parts, 0);
 			if (!parts)
 				text_appendf(text, size, 0, "true");
@@ -656,8 +782,8 @@ int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, con
 			const char *t = expr_text(part, &len);
 			if (part != e)
 				at = text_appendf(text, size, at, "%.*s is %s: ", len, t, res < 0 ? "undecided" : "false");
-			size_t mark = v.pool.n;
-			xval px = eval(&v, part);
+			size_t mark;
+			xval px = eval_again(&v, part, &mark);
 			v.pool.n = mark;
 			if (undecided(px))
 				at = text_appendf(text, size, at, "%s (%s)", px.kind == XV_ERROR ? "error" : "unknown", px.s);
@@ -667,4 +793,16 @@ int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, con
 	}
 	vec_release(&v.pool);
 	return res;
+}
+
+bool match_where_constant_fault(const fd_expr *e, size_t *at, char *text, size_t size)
+{
+	env v = { 0 };
+	eval(&v, e);
+	if (v.failed) {
+		*at = v.fault_part ? (size_t)v.fault_part->at : 0;
+		text_appendf(text, size, 0, "%s", v.fault_why);
+	}
+	vec_release(&v.pool);
+	return v.failed;
 }

@@ -14,6 +14,8 @@
  * Strings take ' or "; numbers are C's (1, -2, 0.5, 1e-5). */
 #include "rules/rule_expr.h"
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +187,7 @@ static fd_expr *parse_number(parser *ps)
 	const char *s = ps->text + at;
 	char *end;
 	fd_expr *e;
+	errno = 0;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		e = node(ps, EX_INT, at);
 		e->i = strtoll(s, &end, 16);
@@ -200,6 +203,13 @@ static fd_expr *parse_number(parser *ps)
 	}
 	if (end == s || is_name_char(*end) || *end == '.') {
 		fail(ps, at, "malformed number");
+		return NULL;
+	}
+	/* strtoll clamps and strtod gives inf: never a value the text does not say */
+	if (errno == ERANGE && (e->kind == EX_INT || isinf(e->f))) {
+		fail(ps, at, "%.*s is out of range (%s)", (int)(end - s) > 40 ? 40 : (int)(end - s), s,
+		     e->kind == EX_INT ? "integers are 64-bit: -9223372036854775807 - 1 .. 9223372036854775807"
+		                       : "beyond the floating-point numbers");
 		return NULL;
 	}
 	ps->p = (size_t)(end - ps->text);
@@ -255,6 +265,9 @@ static fd_expr *parse_primary(parser *ps)
 			fail(ps, ps->p, "expected ')' to close the '(' at offset %zu", at);
 			return NULL;
 		}
+		/* its characters are the parentheses' too: (a - 1) / b is all of it */
+		e->at = (int32_t)at;
+		finish(ps, e);
 		return e;
 	}
 	if (eat(ps, "[")) {
@@ -316,10 +329,24 @@ static fd_expr *parse_primary(parser *ps)
 	return NULL;
 }
 
+static bool deeper(parser *ps);
+static fd_expr *parse_postfix_items(parser *ps);
+
+/* Each index or slice nests the tree one deeper. */
 static fd_expr *parse_postfix(parser *ps)
+{
+	int depth = ps->depth;
+	fd_expr *e = parse_postfix_items(ps);
+	ps->depth = depth;
+	return e;
+}
+
+static fd_expr *parse_postfix_items(parser *ps)
 {
 	fd_expr *e = parse_primary(ps);
 	while (e && eat(ps, "[")) {
+		if (!deeper(ps))
+			return NULL;
 		size_t open = ps->p - 1;
 		fd_expr *lo = NULL, *hi = NULL;
 		skip_blanks(ps);
@@ -397,19 +424,25 @@ static fd_expr *parse_unary(parser *ps)
 	return e;
 }
 
-/* A left-associative chain: next (op next)*, the ops those of toks. */
+/* A left-associative chain: next (op next)*, the ops those of toks. Each
+ * operand after the first nests the tree one deeper. */
 static fd_expr *parse_chain(parser *ps, fd_expr *(*next)(parser *), const char *const *toks, const fd_expr_op *ops)
 {
+	int depth = ps->depth;
 	fd_expr *l = next(ps);
 	for (;;) {
 		int k = 0;
-		while (toks[k] && !eat(ps, toks[k]))
+		while (l && toks[k] && !eat(ps, toks[k]))
 			k++;
-		if (!l || !toks[k])
-			return l;
+		if (!l || !toks[k] || !deeper(ps)) {
+			ps->depth = depth;
+			return ps->failed ? NULL : l;
+		}
 		fd_expr *r = next(ps);
-		if (!r)
+		if (!r) {
+			ps->depth = depth;
 			return NULL;
+		}
 		l = binary(ps, ops[k], l, r);
 	}
 }

@@ -59,8 +59,17 @@ struct fd_expr {
 
 /* Parses text. On an error returns NULL, *err_at the byte offset where it
  * is and err the message ("expected ')'"). Trees nest at most
- * FD_EXPR_MAX_DEPTH deep (an error beyond). */
+ * FD_EXPR_MAX_DEPTH deep (an error beyond), each operand of a chain
+ * (a + b + c) a level: evaluating never recurses deeper than that. An
+ * integer literal beyond int64, or a number beyond double's range, is an
+ * error at its first character (INT64_MIN is written -9223372036854775807 - 1,
+ * as in C). */
 #define FD_EXPR_MAX_DEPTH 64
+/* The list items one evaluation of an expression may build, all its lists
+ * together (range(), shape(), slices, +, literals…): past it the
+ * evaluation ends with a fault, before allocating. 65536 items are about
+ * 2.5 MB; a shape, a perm or a constant (FD_CONST_MAX values) is far below. */
+#define FD_EXPR_MAX_ITEMS 65536
 fd_expr *expr_parse(fd_arena *a, const char *text, size_t *err_at, char *err, size_t errsize);
 
 /* The text of e as written. */

@@ -37,6 +37,7 @@ cases() {
 		echo "lang_$m|-|tests/data/lang/$m.onnx -r tests/data/lang/$m.yaml"
 	done
 	echo "lang_many_alternatives|-|samples/conv_bn_relu.onnx -r tests/data/lang/many_alternatives.yaml"
+	echo "lang_where_eval|-|tests/data/lang/transpose_matmul.onnx -r tests/data/lang/where_eval.yaml"
 	# rounds (samples/rounds): two and three rounds, ordered passes, a set that never settles
 	echo "rounds_two|-|samples/rounds_conv_bn_relu.onnx -r samples/rounds/two_rounds.yaml"
 	echo "rounds_three|-|samples/rounds_residual.onnx -r samples/rounds/three_rounds.yaml"

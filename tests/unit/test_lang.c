@@ -4,7 +4,10 @@
  * reason code decided where tests/tools/make_lang_models.py's models say;
  * the 33rd alternative of a rule fires (there was a silent cap at 32); an
  * optional op absent in the fusion's units; the outputs field that decided
- * named by the check (its what-if path, words and place). Run from the repository root. */
+ * named by the check (its what-if path, words and place); arithmetic exact
+ * or a fault (FD-NM18 at the part's character), the lists' budget, constant
+ * faults and literals out of range found as the rule is read; vec_grow
+ * never wraps. Run from the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +21,7 @@
 #include "onnx/onnx.h"
 #include "rules/rule_expr.h"
 #include "ruleset/ruleset.h"
+#include "base/vec.h"
 
 typedef struct run {
 	fd_model m;
@@ -140,7 +144,7 @@ static int eval(run *x, const char *node, const char *type, const char *text, ch
 	char err[200];
 	fd_expr *e = expr_parse(&a, text, &at, err, sizeof err);
 	assert_non_null(e);
-	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), e, words, size);
+	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), e, words, size, NULL);
 	arena_release(&a);
 	return r;
 }
@@ -206,9 +210,193 @@ static void test_eval(void **state)
 	assert_non_null(e);
 	const fd_graph_index *ix = &x.ctx.graphs[0];
 	assert_true(ix->canon.n > 0);
-	assert_int_equal(match_where_eval(&x.ctx, 0, ix->g->n_nodes, optable_lookup("LayerNorm"), e, w, sizeof w), 1);
+	assert_int_equal(match_where_eval(&x.ctx, 0, ix->g->n_nodes, optable_lookup("LayerNorm"), e, w, sizeof w, NULL), 1);
 	arena_release(&a);
 	run_close(&x);
+}
+
+/* ---- arithmetic exact or a fault, lists bounded -------------------------------------- */
+
+/* text on node t4 of transpose_matmul (perm [0, 1, 3, 2], rank 4) cannot be
+ * evaluated, told in those words and at byte at. */
+static void faults(run *x, const char *text, const char *words, int32_t at)
+{
+	fd_arena a;
+	arena_init(&a);
+	size_t err_at;
+	char err[200], w[256];
+	fd_expr *e = expr_parse(&a, text, &err_at, err, sizeof err);
+	assert_non_null(e);
+	int32_t got_at = -7;
+	int r = match_where_eval(&x->ctx, 0, node_id(x, "t4"), optable_lookup("Transpose"), e, w, sizeof w, &got_at);
+	if (r != -2 || strcmp(w, words) || got_at != at)
+		fprintf(stderr, "%s: %d, at %d: %s\n", text, r, got_at, w);
+	assert_int_equal(r, -2);
+	assert_string_equal(w, words);
+	assert_int_equal(got_at, at);
+	/* the condition is not true: the check says FD-NM18 */
+	arena_release(&a);
+}
+
+/* text's constant part faults when the rule is read: at byte at, in words. */
+static void constant_fault(const char *text, size_t at, const char *words)
+{
+	fd_arena a;
+	arena_init(&a);
+	size_t err_at = 999, got = 999;
+	char err[200], w[200];
+	fd_expr *e = expr_parse(&a, text, &err_at, err, sizeof err);
+	assert_non_null(e);
+	bool f = match_where_constant_fault(e, &got, w, sizeof w);
+	if (!f || got != at || strcmp(w, words))
+		fprintf(stderr, "%s: %s at %zu: %s\n", text, f ? "faults" : "no fault", got, f ? w : "");
+	assert_true(f);
+	assert_int_equal(got, at);
+	assert_string_equal(w, words);
+	arena_release(&a);
+}
+
+static void test_exact_arithmetic(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/transpose_matmul.onnx", "tests/data/lang/transpose_matmul.yaml");
+	char w[256];
+	/* INT64_MIN % -1 is 0 (C traps on it); the sign of a remainder is the divisor's */
+	assert_int_equal(eval(&x, "t4", "Transpose", "(-9223372036854775807 - 1) % -1 == 0", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4", "Transpose", "(rank - 4 - 9223372036854775807 - 1) % -1 == 0 && "
+	                      "-7 % 3 == 2 && 7 % -3 == -2 && 9223372036854775807 / -1 == -9223372036854775807", w, sizeof w), 1);
+	/* SIGFPE before: INT64_MIN / -1 */
+	faults(&x, "(rank - 4 - 9223372036854775807 - 1) / -1 > 0",
+	       "cannot be evaluated at character 1: (rank - 4 - 9223372036854775807 - 1) / -1 overflows the 64-bit integers", 0);
+	/* wrapped before: 9223372036854775807 + 1 < 0 held */
+	faults(&x, "9223372036854775807 + rank < 0",
+	       "cannot be evaluated at character 1: 9223372036854775807 + rank overflows the 64-bit integers", 0);
+	faults(&x, "rank == 4 && perm[-1] * 9223372036854775807 > 0",
+	       "cannot be evaluated at character 14: perm[-1] * 9223372036854775807 overflows the 64-bit integers", 13);
+	faults(&x, "rank - 6 - 9223372036854775807 < 0",
+	       "cannot be evaluated at character 1: rank - 6 - 9223372036854775807 overflows the 64-bit integers", 0);
+	faults(&x, "-(rank - 4 - 9223372036854775807 - 1) > 0",
+	       "cannot be evaluated at character 1: -(rank - 4 - 9223372036854775807 - 1) overflows the 64-bit integers", 0);
+	faults(&x, "abs(rank - 4 - 9223372036854775807 - 1) > 0",
+	       "cannot be evaluated at character 1: abs(rank - 4 - 9223372036854775807 - 1) overflows the 64-bit integers", 0);
+	faults(&x, "rank * 1e308 > 0", "cannot be evaluated at character 1: rank * 1e308 overflows the floating-point numbers", 0);
+	faults(&x, "perm[0] / 0 == 1", "cannot be evaluated at character 1: perm[0] / 0 divides by zero", 0);
+	faults(&x, "rank % perm[0] == 1", "cannot be evaluated at character 1: rank % perm[0] divides by zero", 0);
+	/* a fault ends the evaluation: true || does not hide one that came first */
+	faults(&x, "perm[0] / 0 == 1 || true", "cannot be evaluated at character 1: perm[0] / 0 divides by zero", 0);
+	assert_int_equal(eval(&x, "t4", "Transpose", "rank == 3 && perm[0] / 0 == 1", w, sizeof w), 0);
+	/* range() and lists: one budget for all the lists of an evaluation */
+	assert_int_equal(eval(&x, "t4", "Transpose", "len(range(rank * 16384)) == 65536", w, sizeof w), 1);
+	faults(&x, "len(range(rank * 16384) + range(rank)) > 0",
+	       "cannot be evaluated at character 27: range(rank) would build more than 65536 list items in one evaluation "
+	       "(the budget)", 26);
+	/* SIGSEGV before (the count wrapped); a loop for ever in vec_grow before */
+	faults(&x, "len(range(rank - 4 - 9223372036854775807 - 1, 9223372036854775807)) > 0",
+	       "cannot be evaluated at character 5: range(rank - 4 - 9223372036854775807 - 1, 9223372036854775807) would "
+	       "build more than 65536 list items in one evaluation (the budget)", 4);
+	faults(&x, "len(range(rank - 4 - 9223372036854775807 - 1, 1)) > 0",
+	       "cannot be evaluated at character 5: range(rank - 4 - 9223372036854775807 - 1, 1) would build more than "
+	       "65536 list items in one evaluation (the budget)", 4);
+	/* 1 GB and 1.5 s per node before */
+	faults(&x, "len(range(rank * 262144) + range(1048576) + range(1048576) + range(1048576) + range(1048576) + "
+	       "range(1048576) + range(1048576)) > 0",
+	       "cannot be evaluated at character 5: range(rank * 262144) would build more than 65536 list items in one "
+	       "evaluation (the budget)", 4);
+	/* the words of a fault become the where condition's facts, FD-NM18 */
+	run_close(&x);
+	/* constant parts fault as the rule is read */
+	constant_fault("(-9223372036854775807 - 1) / -1 > 0", 0,
+	               "(-9223372036854775807 - 1) / -1 overflows the 64-bit integers");
+	constant_fault("9223372036854775807 + 1 < 0", 0, "9223372036854775807 + 1 overflows the 64-bit integers");
+	constant_fault("rank > 0 && len(range(-9223372036854775807 - 1, 9223372036854775807)) > 0", 16,
+	               "range(-9223372036854775807 - 1, 9223372036854775807) would build more than 65536 list items in one "
+	               "evaluation (the budget)");
+	constant_fault("len(range(1048576) + range(1048576) + range(1048576) + range(1048576) + range(1048576) + "
+	               "range(1048576) + range(1048576)) > 0", 4,
+	               "range(1048576) would build more than 65536 list items in one evaluation (the budget)");
+	constant_fault("perm[0] == 1 % 0", 11, "1 % 0 divides by zero");
+	fd_arena a;
+	arena_init(&a);
+	size_t at;
+	char err[200];
+	fd_expr *e = expr_parse(&a, "perm[0] / rank == 9223372036854775807 - 1", &at, err, sizeof err);
+	assert_false(match_where_constant_fault(e, &at, err, sizeof err));
+	arena_release(&a);
+	/* a literal beyond int64 was clamped: 99999999999999999999 == 9223372036854775807 held */
+	parse_error("99999999999999999999 == 9223372036854775807", 0,
+	            "99999999999999999999 is out of range (integers are 64-bit: -9223372036854775807 - 1 .. 9223372036854775807)");
+	parse_error("rank > -9223372036854775808", 8, "9223372036854775808 is out of range");
+	parse_error("0x1ffffffffffffffff > 0", 0, "0x1ffffffffffffffff is out of range");
+	parse_error("alpha < 1e999", 8, "1e999 is out of range (beyond the floating-point numbers)");
+	/* a chain of operators nests: evaluating it never recurses deeper than the limit */
+	char chain[400] = "1";
+	for (int i = 0; i < 70; i++)
+		strcat(chain, "+1");
+	parse_error(chain, 128, "nested more than 64 deep");
+	char subs[400] = "perm";
+	for (int i = 0; i < 70; i++)
+		strcat(subs, "[0]");
+	parse_error(subs, 194, "nested more than 64 deep");
+}
+
+/* FD-NM18 in a run: the event's words and its place, the character of the
+ * part that could not be evaluated. */
+static void test_eval_fault_event(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/fd_test_nm18_XXXXXX.yaml";
+	int fd = mkstemps(path, 5);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "name: Overflow\npriority: 1\nmatch:\n  ops:\n    - type: Transpose\n"
+	        "      where: \"rank == 4 && perm[-1] * 9223372036854775807 > 0\"\n"
+	        "    - type: MatMul\n      input_sources:\n        input0: {from_op: 0}\nrewrite:\n  target_op: T\n");
+	fclose(f);
+	run x;
+	run_open(&x, "tests/data/lang/transpose_matmul.onnx", path);
+	const fd_attempt *a = attempt_of(&x, "Overflow", "t4");
+	assert_int_equal(a->reason, REASON_NM18_WHERE_EVAL);
+	fd_event_text tx;
+	explain_event(&x.r, a->decisive, &tx);
+	assert_string_equal(tx.reason, "cannot be evaluated at character 14: perm[-1] * 9223372036854775807 overflows the "
+	                    "64-bit integers");
+	assert_string_equal(tx.actual, "not evaluated");
+	assert_int_equal(tx.where.line, 6);
+	assert_int_equal(tx.where.col, (int)strlen("      where: \"rank == 4 && ") + 1);
+	/* t2's perm is [1, 0]: 0 * 9223372036854775807 is exact, the where is false (FD-NM16) */
+	assert_int_equal(attempt_of(&x, "Overflow", "t2")->reason, REASON_NM16_WHERE);
+	run_close(&x);
+	unlink(path);
+}
+
+/* A capacity that would wrap is out of memory, never a loop or a wrap. */
+static jmp_buf oom_jump;
+static size_t oom_wanted;
+static void oom_here(size_t wanted)
+{
+	oom_wanted = wanted;
+	longjmp(oom_jump, 1);
+}
+
+static void test_vec_grow_wrap(void **state)
+{
+	(void)state;
+	void (*saved)(size_t) = fd_oom;
+	VEC(int64_t) v = { 0 };
+	vec_push(&v, 1);
+	fd_oom = oom_here;
+	if (!setjmp(oom_jump)) {
+		vec_grow(&v, SIZE_MAX / 4);
+		fd_oom = saved;
+		fail_msg("vec_grow(SIZE_MAX / 4 items of 8 bytes) returned");
+	}
+	fd_oom = saved;
+	assert_int_equal(oom_wanted, SIZE_MAX);
+	assert_int_equal(v.cap, 8);
+	vec_grow(&v, 100);
+	assert_int_equal(v.cap, 128);
+	vec_release(&v);
 }
 
 /* ---- each code where the models say ----------------------------------------------------- */
@@ -416,6 +604,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_eval),
+		cmocka_unit_test(test_exact_arithmetic),
+		cmocka_unit_test(test_eval_fault_event),
+		cmocka_unit_test(test_vec_grow_wrap),
 		cmocka_unit_test(test_codes),
 		cmocka_unit_test(test_position_either),
 		cmocka_unit_test(test_optional_units),
