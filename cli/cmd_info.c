@@ -25,7 +25,7 @@ static const char *domain_name(const char *d)
 static const char *human_size(int64_t bytes, char *buf, size_t size)
 {
 	const char *unit;
-	double v = bytes_in_unit(bytes, 3, &unit);
+	double v = units_scale_bytes(bytes, 3, &unit);
 	snprintf(buf, size, v != (double)bytes ? "%.1f %s" : "%.0f %s", v, unit);
 	return buf;
 }

@@ -171,7 +171,7 @@ static void draw_footer(tui *t, int y, int x, int w, int h)
 		snprintf(oc, sizeof oc, "  attempt %u: %s", ai, outcome(&r->trace.attempts[ai], buf, sizeof buf));
 	bool code = e->reason && !tx.superseded;
 	snprintf(buf, sizeof buf, " event #%u  %s %s%s%s%s", ev,
-	         event_kind_name((fd_event_kind)e->kind), ev_status_name((fd_ev_status)tx.status),
+	         trace_event_kind_name((fd_event_kind)e->kind), trace_status_name((fd_ev_status)tx.status),
 	         code ? " " : "", code ? reason_code((fd_reason)e->reason) : "", oc);
 	int role = tx.status == ST_FAIL ? ROLE_FAIL : tx.status == ST_WARN ? ROLE_WARN
 	         : e->kind == EV_FIRE ? ROLE_FIRED : ROLE_HEADER;

@@ -1,7 +1,7 @@
 /* units.c — see units.h. */
 #include "base/units.h"
 
-double bytes_in_unit(int64_t bytes, int max_unit, const char **unit)
+double units_scale_bytes(int64_t bytes, int max_unit, const char **unit)
 {
 	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	double v = (double)bytes;

@@ -6,6 +6,6 @@
 
 /* bytes scaled down by 1024 while that leaves >= 1 and a unit is left, up to
  * max_unit (0 B, 1 KiB, 2 MiB, 3 GiB, 4 TiB, 5 PiB, 6 EiB); *unit names it. */
-double bytes_in_unit(int64_t bytes, int max_unit, const char **unit);
+double units_scale_bytes(int64_t bytes, int max_unit, const char **unit);
 
 #endif

@@ -32,7 +32,7 @@ char *estimate_format_bytes(int64_t bytes, char *buf, size_t size)
 		return buf;
 	}
 	const char *unit;
-	double v = bytes_in_unit(bytes, 6, &unit);
+	double v = units_scale_bytes(bytes, 6, &unit);
 	if (v < 10 && fabs(v - round(v)) >= 0.05)
 		snprintf(buf, size, "%.1f %s", v, unit);
 	else

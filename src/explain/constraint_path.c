@@ -7,7 +7,7 @@
 #include "explain/explain.h"
 #include "explain/explain_internal.h"
 
-bool constraint_facts(const fd_match_result *r, const fd_event *ev, cond_size_cache *sizes, fd_cond_check *c,
+bool explain_constraint_facts(const fd_match_result *r, const fd_event *ev, cond_size_cache *sizes, fd_cond_check *c,
                       fd_cond_facts *facts)
 {
 	if (ev->kind != EV_CONSTRAINT || ev->rule < 0 || ev->rule >= r->rules->n_rules || ev->graph < 0 ||
@@ -31,7 +31,7 @@ bool explain_constraint_path(const fd_match_result *r, const fd_event *ev, char 
 	fd_cond_facts facts;
 	if (size)
 		buf[0] = '\0';
-	if (!constraint_facts(r, ev, NULL, &c, &facts) || !facts.path[0])
+	if (!explain_constraint_facts(r, ev, NULL, &c, &facts) || !facts.path[0])
 		return false;
 	size_t n = strlen(facts.path);
 	if (n >= size)   /* a path cut would name another value */

@@ -74,7 +74,7 @@ bool explain_op_condition(const fd_match_result *r, const fd_event *ev, fd_cond_
 /* constraint_path.c: the facts of CONSTRAINT event ev, its constraint's
  * check asked with the recorded event (sizes: a writer's cache, or NULL)
  * into c and facts; false when ev names no constraint of its rule. */
-bool constraint_facts(const fd_match_result *r, const fd_event *ev, cond_size_cache *sizes, fd_cond_check *c,
+bool explain_constraint_facts(const fd_match_result *r, const fd_event *ev, cond_size_cache *sizes, fd_cond_check *c,
                       fd_cond_facts *facts);
 
 /* condition_text.c */

@@ -241,7 +241,7 @@ static void describe_constraint(const fd_match_result *r, describe_cache *dc, co
 {
 	fd_cond_check c;
 	fd_cond_facts facts;
-	if (!constraint_facts(r, ev, dc ? &dc->sizes : NULL, &c, &facts))
+	if (!explain_constraint_facts(r, ev, dc ? &dc->sizes : NULL, &c, &facts))
 		return;
 	cond_constraint_label(&c, o->check, sizeof o->check);
 	o->where = yval_pos(c.constraint->where);

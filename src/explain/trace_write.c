@@ -70,7 +70,7 @@ static void write_event_line(outbuf *o, describe_cache *dc, const fd_trace_iter 
 {
 	fd_event_text t;
 	explain_describe_event(r, dc, next, idx, ev, &t);
-	const char *status = ev_status_name((fd_ev_status)t.status);
+	const char *status = trace_status_name((fd_ev_status)t.status);
 	size_t n = strlen(status);
 	ob_lit(o, indent);
 	ob_char(o, '#');
@@ -291,9 +291,9 @@ static void json_event(outbuf *o, describe_cache *dc, const fd_trace_iter *next,
 	ob_lit(o, "{\"index\": ");
 	ob_int(o, idx);
 	ob_lit(o, ", \"kind\": \"");
-	ob_lit(o, event_kind_name((fd_event_kind)ev->kind));
+	ob_lit(o, trace_event_kind_name((fd_event_kind)ev->kind));
 	ob_lit(o, "\", \"status\": \"");
-	ob_lit(o, t.status == ST_FAIL ? "fail" : ev_status_name((fd_ev_status)t.status));
+	ob_lit(o, t.status == ST_FAIL ? "fail" : trace_status_name((fd_ev_status)t.status));
 	ob_lit(o, "\", \"check\": ");
 	ob_json(o, t.check);
 	ob_lit(o, ", \"subject\": ");

@@ -572,8 +572,8 @@ static void coef_bytes(double v, char *buf, size_t size)
 		return;
 	}
 	const char *unit;
-	double x = bytes_in_unit((int64_t)v, 6, &unit);
-	x *= v / (double)(int64_t)v;   /* the fraction bytes_in_unit never saw */
+	double x = units_scale_bytes((int64_t)v, 6, &unit);
+	x *= v / (double)(int64_t)v;   /* the fraction units_scale_bytes never saw */
 	snprintf(buf, size, x < 100 && fabs(x - round(x)) >= 0.05 ? "%.1f %s" : "%.0f %s", x, unit);
 }
 

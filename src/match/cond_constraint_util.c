@@ -114,7 +114,7 @@ void cond_unbound_words(const fd_graph *g, const int64_t *ts, int n, const char 
 void cond_bytes_words(int64_t b, char *buf, size_t size)
 {
 	const char *unit;
-	double v = bytes_in_unit(b, 4, &unit);
+	double v = units_scale_bytes(b, 4, &unit);
 	if (v == (double)b)
 		text_cutf(buf, size, "%lld B", (long long)b);
 	else

@@ -24,12 +24,12 @@ static const char *const status_names[] = {
 };
 static_assert(sizeof status_names / sizeof *status_names == ST_COUNT, "one name per status");
 
-const char *event_kind_name(fd_event_kind k)
+const char *trace_event_kind_name(fd_event_kind k)
 {
 	return k < EV_KIND_COUNT ? kind_names[k] : "?";
 }
 
-const char *ev_status_name(fd_ev_status s)
+const char *trace_status_name(fd_ev_status s)
 {
 	return s < ST_COUNT ? status_names[s] : "?";
 }

@@ -231,7 +231,7 @@ bool trace_riter_prev(fd_trace_riter *it, fd_event *out);
 /* The previous event whose kind is in kinds, its index it->i. */
 bool trace_riter_prev_of(fd_trace_riter *it, uint32_t kinds, fd_event *out);
 
-const char *event_kind_name(fd_event_kind k);
-const char *ev_status_name(fd_ev_status s);
+const char *trace_event_kind_name(fd_event_kind k);
+const char *trace_status_name(fd_ev_status s);
 
 #endif

@@ -57,7 +57,7 @@ static void check_events(const fd_match_result *r, seen *sn)
 		const fd_constraint *k = &r->rules->rules[ev.rule].constraints[ev.sub];
 		fd_cond_check c;
 		fd_cond_facts facts;
-		assert_true(constraint_facts(r, &ev, NULL, &c, &facts));
+		assert_true(explain_constraint_facts(r, &ev, NULL, &c, &facts));
 		fd_event_text text;
 		explain_event(r, i, &text);
 		assert_string_equal(text.expected, facts.expected);
