@@ -2,6 +2,8 @@
  * key, event, reason and functions, and the lookup by key. Every reader of
  * a condition reaches its functions through this table. */
 #include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "match/conditions.h"
 
@@ -11,11 +13,47 @@ static const fd_cond_def defs[] = {
 	FD_CONDITIONS(FD_COND_DEF)
 #undef FD_COND_DEF
 };
+
+/* The lints, by kind (FD_CONDITION_LINTS). */
+static void (*const lints[COND_COUNT])(const fd_cond_lint *) = {
+#define FD_COND_LINT(id, fn) [COND_##id] = fn##_lint,
+	FD_CONDITION_LINTS(FD_COND_LINT)
+#undef FD_COND_LINT
+};
 static_assert(sizeof defs / sizeof *defs == COND_COUNT, "an entry for every condition");
 
 const fd_cond_def *cond_def(fd_cond_kind k)
 {
 	return (unsigned)k < COND_COUNT ? &defs[k] : NULL;
+}
+
+void (*cond_lint_of(fd_cond_kind k))(const fd_cond_lint *)
+{
+	return (unsigned)k < COND_COUNT ? lints[k] : NULL;
+}
+
+void cond_lint_say_at(const fd_cond_lint *l, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
+{
+	if (sev == DIAG_NOTE && !l->verbose)
+		return;
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	l->say(l->ctx, sev, pos, msg);
+}
+
+void cond_lint_say(const fd_cond_lint *l, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+{
+	if (sev == DIAG_NOTE && !l->verbose)
+		return;
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	l->say(l->ctx, sev, yval_pos(at), msg);
 }
 
 fd_cond_kind cond_by_key(fd_cond_scope scope, const char *key)

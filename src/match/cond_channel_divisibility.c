@@ -4,9 +4,11 @@
  * decides for every binding (16 × C is divisible by 16), else ends the
  * attempt "unknown: depends on …"; a dim nothing knows passes undecided.
  * Its parse, check and words. */
+#include <string.h>
 #include "base/text.h"
 #include "match/cond_constraint.h"
 #include "match/match_internal.h"
+#include "rules/optable.h"
 
 bool cond_channel_divisibility_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
@@ -98,4 +100,30 @@ void cond_channel_divisibility_describe(const fd_cond_check *c, char *buf, size_
 {
 	const fd_constraint *k = c->constraint;
 	text_cutf(buf, size, "dim %d divisible by %lld", k->channel_dim, (long long)k->divisor);
+}
+
+/* ---- lint ------------------------------------------------------------------------ */
+
+/* channel_dim beyond the output's rank, when a Conv fixes the rank and the
+ * ops after it keep it. */
+void cond_channel_divisibility_lint(const fd_cond_lint *l)
+{
+	const fd_constraint *k = l->constraint;
+	const fd_rule_pattern *pat = &l->rule->match;
+	int rank = -1;
+	for (int j = pat->n_ops - 1; j >= 0; j--) {
+		const fd_op_def *def = optable_get(pat->ops[j].op);
+		if (!def)
+			break;
+		if (!strncmp(def->name, "Conv", 4) && def->spatial_rank > 0) {
+			rank = def->spatial_rank + 2;
+			break;
+		}
+		if (!optable_keeps_rank(pat->ops[j].op))
+			break;
+	}
+	const fd_yval *at = yval_get(k->where, "channel_dim");
+	if (rank > 0 && k->channel_dim >= rank)
+		cond_lint_say(l, DIAG_ERROR, at ? at : k->where, "%s.channel_dim: %d can never pass: the match's output has "
+		              "rank %d (dims 0..%d)", l->path, k->channel_dim, rank, rank - 1);
 }

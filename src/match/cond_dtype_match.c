@@ -139,3 +139,13 @@ void cond_dtype_match_describe(const fd_cond_check *c, char *buf, size_t size)
 	if (at < size)
 		text_append(buf, size, at, "]", "");
 }
+
+/* ---- lint ------------------------------------------------------------------------ */
+
+void cond_dtype_match_lint(const fd_cond_lint *l)
+{
+	const fd_constraint *k = l->constraint;
+	if (k->n_allowed_dtypes == 0)
+		cond_lint_say(l, DIAG_ERROR, yval_get(k->where, "allowed_dtypes"), "%s.allowed_dtypes: empty list; the "
+		              "constraint can never pass", l->path);
+}

@@ -63,3 +63,23 @@ fd_reason cond_inputs_check(fd_cond_check *c, fd_cond_facts *facts)
 		text_cut(facts->reason_text, sizeof facts->reason_text, "input count outside the range");
 	return why;
 }
+
+/* ---- lint ------------------------------------------------------------------------ */
+
+/* min_inputs the op's types can never give, max_inputs above what they take. */
+void cond_inputs_lint(const fd_cond_lint *l)
+{
+	const fd_rule_op *op = &l->pat->ops[l->op_index];
+	int arity = cond_op_max_inputs(op);
+	if (!op->inputs_where || arity < 0)
+		return;
+	char name[128];
+	cond_op_types_name(op, name, sizeof name);
+	const fd_yval *mn = yval_get(op->inputs_where, "min_inputs"), *mx = yval_get(op->inputs_where, "max_inputs");
+	if (op->min_inputs > arity)
+		cond_lint_say(l, DIAG_ERROR, mn, "%s.inputs.min_inputs: %s takes at most %d input%s, so min_inputs %d can never "
+		              "be met", l->path, name, arity, arity == 1 ? "" : "s", op->min_inputs);
+	else if (op->max_inputs > arity)
+		cond_lint_say(l, DIAG_WARNING, mx, "%s.inputs.max_inputs: %s takes at most %d input%s (max_inputs %d)", l->path,
+		              name, arity, arity == 1 ? "" : "s", op->max_inputs);
+}

@@ -482,7 +482,8 @@ static fd_reason dtype_check(fd_cond_check *c, operand_words *w)
 
 /* ---- value --------------------------------------------------------------------------- */
 
-/* value, and tolerance beside it (relative; 1e-5 when not given). */
+/* value, and tolerance beside it (relative; 1e-5 when not given; path is
+ * value's, the tolerance's is beside it). */
 bool cond_value_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
 	fd_input_source *is = at->input;
@@ -500,6 +501,13 @@ bool cond_value_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const ch
 			continue;
 		}
 		is->n_values++;
+	}
+	const fd_yval *t = yval_get(at->map, "tolerance");
+	if (t && (!yval_float(t, &is->tolerance) || is->tolerance < 0)) {
+		char tp[320];
+		snprintf(tp, sizeof tp, "%.*s.tolerance", (int)(strrchr(path, '.') - path), path);
+		ERR(s, t, "%s: expected a number >= 0 (relative), got %s", tp, schema_describe(t, b, sizeof b));
+		ok = false;
 	}
 	return ok;
 }
@@ -622,4 +630,65 @@ fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *f)
 	if (!c->ev)
 		c->bound = -1;
 	return run(c, f, checks, sizeof checks / sizeof *checks);
+}
+
+/* ---- lint ------------------------------------------------------------------------ */
+
+/* A value on an activation can never hold. */
+void cond_value_lint(const fd_cond_lint *l)
+{
+	const fd_input_source *src = l->input;
+	if (src->n_values && src->source_type == SRC_ACTIVATION)
+		cond_lint_say(l, DIAG_ERROR, yval_get(src->where, "value"), "%s.input_sources.input%d.value: can never hold: "
+		              "source_type activation is not a constant", l->path, src->input);
+}
+
+/* A name's uses in the rule: over the operands, the most times one of an
+ * operand's shapes names it ([[C], [1, C]] is one use; [N, N] two). */
+static void count_uses(const fd_rule *r, const fd_rule_pattern *pat, int *count, const fd_yval **first)
+{
+	int here[r->n_dimvars], in_this[r->n_dimvars];
+	for (int i = 0; i < pat->n_ops; i++)
+		for (int s = 0; s < pat->ops[i].n_sources; s++) {
+			const fd_input_source *src = &pat->ops[i].sources[s];
+			memset(here, 0, sizeof here);
+			for (int p = 0; p < src->n_shapes; p++) {
+				const fd_shape_pattern *sp = &src->shapes[p];
+				memset(in_this, 0, sizeof in_this);
+				for (int k = 0; k < sp->n_dims; k++) {
+					int v = sp->dims[k].var;
+					if (sp->dims[k].kind != SDIM_VAR || v < 0 || v >= r->n_dimvars)
+						continue;
+					if (!first[v])
+						first[v] = sp->where && sp->where->kind == YV_SEQ && (size_t)k < sp->where->n
+						               ? sp->where->items[k] : sp->where;
+					if (++in_this[v] > here[v])
+						here[v] = in_this[v];
+				}
+			}
+			for (int v = 0; v < r->n_dimvars; v++)
+				count[v] += here[v];
+		}
+}
+
+/* A shape name used once in the whole rule constrains nothing. Asked once
+ * for the rule (l->input NULL). */
+void cond_shape_lint(const fd_cond_lint *l)
+{
+	const fd_rule *r = l->rule;
+	if (l->input || !r->n_dimvars)
+		return;
+	int count[r->n_dimvars];
+	const fd_yval *first[r->n_dimvars];
+	memset(count, 0, sizeof count);
+	memset(first, 0, sizeof first);
+	if (r->match.n_ops)
+		count_uses(r, &r->match, count, first);
+	for (int b = 0; b < r->n_branches; b++)
+		count_uses(r, &r->branches[b], count, first);
+	for (int v = 0; v < r->n_dimvars; v++)
+		if (count[v] == 1 && first[v])
+			cond_lint_say(l, DIAG_WARNING, first[v], "shape name '%s' is used only here, so it constrains nothing "
+			              "(write _ for any dim, or use %s again where a dim must be the same)", r->dimvars[v],
+			              r->dimvars[v]);
 }

@@ -9,7 +9,13 @@
 
 bool cond_optional_op_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *p)
 {
-	return schema_bool(s, v, p, &at->op->optional);
+	if (!schema_bool(s, v, p, &at->op->optional))
+		return false;
+	if (at->op->optional && at->index == 0) {
+		ERR(s, v, "%s: op 0 is the anchor and cannot be optional", p);
+		return false;
+	}
+	return true;
 }
 
 /* What may be there: "BatchNormalization", "[Relu, Sigmoid]". */
@@ -37,4 +43,18 @@ fd_reason cond_optional_op_check(fd_cond_check *c, fd_cond_facts *facts)
 	text_cutf(facts->reason_text, sizeof facts->reason_text, "no candidate fits; the match goes on without op%d",
 	          c->op_index);
 	return REASON_NONE;
+}
+
+/* ---- lint ------------------------------------------------------------------------ */
+
+/* Every op after op 0 optional: the rule fuses op 0 alone. Said at the last op. */
+void cond_optional_op_lint(const fd_cond_lint *l)
+{
+	const fd_rule_pattern *pat = l->pat;
+	bool all_optional = pat->n_ops > 1;
+	for (int k = 1; k < pat->n_ops; k++)
+		all_optional &= pat->ops[k].optional;
+	if (l->op_index == pat->n_ops - 1 && all_optional)
+		cond_lint_say(l, DIAG_WARNING, yval_get(pat->ops[l->op_index].where, "optional"), "%s.optional: every op after "
+		              "op 0 is optional, so the rule fuses op 0 alone where none of them is there", l->path);
 }

@@ -11,6 +11,7 @@
 #include "match/conditions.h"
 #include "match/match_internal.h"
 #include "rules/optable.h"
+#include "match/cond_text.h"
 
 bool cond_position_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
@@ -84,4 +85,30 @@ fd_reason cond_position_check(fd_cond_check *c, fd_cond_facts *f)
 			snprintf(f->path, sizeof f->path, "input_sources.input%d.position", fixed->input);
 	}
 	return r;
+}
+
+/* ---- lint ------------------------------------------------------------------------ */
+
+static bool any_commutative(const fd_rule_op *op)
+{
+	for (int t = 0; t < op->n_types; t++)
+		if (optable_get(op->ops[t])->commutative)
+			return true;
+	return false;
+}
+
+/* fixed on an op never swapped, either on one always tried both ways. */
+void cond_position_lint(const fd_cond_lint *l)
+{
+	const fd_input_source *src = l->input;
+	const fd_rule_op *op = &l->pat->ops[l->op_index];
+	char name[128];
+	if (src->fixed && !any_commutative(op))
+		cond_lint_say(l, DIAG_WARNING, yval_get(src->where, "position"), "%s.input_sources.input%d.position: fixed has "
+		              "no effect: %s is not commutative (its inputs are never tried swapped)", l->path, src->input,
+		              cond_op_types_name(op, name, sizeof name));
+	if (src->either && any_commutative(op))
+		cond_lint_say(l, DIAG_WARNING, yval_get(src->where, "position"), "%s.input_sources.input%d.position: either has "
+		              "no effect: %s is commutative (its inputs are tried in both orders anyway)", l->path, src->input,
+		              cond_op_types_name(op, name, sizeof name));
 }

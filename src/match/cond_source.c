@@ -223,3 +223,38 @@ fd_reason cond_from_op_check(fd_cond_check *c, fd_cond_facts *f) { return cond_s
 fd_reason cond_source_type_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
 fd_reason cond_same_as_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
 fd_reason cond_optional_input_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
+
+/* ---- lint ------------------------------------------------------------------------ */
+
+/* same_as names an earlier op that is always there, and an input it has. */
+void cond_same_as_lint(const fd_cond_lint *l)
+{
+	const fd_input_source *src = l->input;
+	if (src->same_op < 0)
+		return;
+	const fd_rule_pattern *pat = l->pat;
+	int i = l->op_index, j = src->same_op;
+	const char *path = l->path;
+	const fd_yval *sa = yval_get(src->where, "same_as");
+	const fd_yval *at = yval_get(sa, "op");
+	if (j >= pat->n_ops)
+		cond_lint_say(l, DIAG_ERROR, at, "%s.input_sources.input%d.same_as.op: %d is out of range (the pattern has ops "
+		              "0..%d)", path, src->input, j, pat->n_ops - 1);
+	else if (j == i)
+		cond_lint_say(l, DIAG_ERROR, at, "%s.input_sources.input%d.same_as.op: %d is this op; same_as names another "
+		              "op's input", path, src->input, j);
+	else if (j > i)
+		cond_lint_say(l, DIAG_ERROR, at, "%s.input_sources.input%d.same_as.op: %d does not come before op %d (same_as "
+		              "must name an earlier op)", path, src->input, j, i);
+	else if (pat->ops[j].optional)
+		cond_lint_say(l, DIAG_ERROR, at, "%s.input_sources.input%d.same_as.op: op %d is optional; same_as must name an "
+		              "op that is always present", path, src->input, j);
+	else {
+		int arity = cond_op_max_inputs(&pat->ops[j]);
+		char name[128];
+		if (arity >= 0 && src->same_input >= arity)
+			cond_lint_say(l, DIAG_ERROR, yval_get(sa, "input"), "%s.input_sources.input%d.same_as.input: %s (op %d) "
+			              "takes %d input%s", path, src->input, cond_op_types_name(&pat->ops[j], name, sizeof name), j,
+			              arity, arity == 1 ? "" : "s");
+	}
+}

@@ -138,3 +138,31 @@ void cond_facts_clear(fd_cond_facts *f)
 	f->decided_at = -1;
 	f->path[0] = f->expected[0] = f->actual[0] = f->binding[0] = f->reason_text[0] = '\0';
 }
+
+int cond_op_max_inputs(const fd_rule_op *op)
+{
+	int most = -1;
+	for (int t = 0; t < op->n_types; t++) {
+		int a = optable_max_inputs(op->ops[t]);
+		if (a < 0)
+			return -1;
+		if (a > most)
+			most = a;
+	}
+	return most;
+}
+
+const char *cond_op_types_name(const fd_rule_op *op, char *buf, size_t size)
+{
+	if (op->n_types <= 1) {
+		const fd_op_def *d = optable_get(op->op);
+		snprintf(buf, size, "%s", d ? d->name : op->type ? op->type : "?");
+		return buf;
+	}
+	size_t at = (size_t)snprintf(buf, size, "[");
+	for (int t = 0; t < op->n_types && at < size; t++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%s", t ? ", " : "", op->types[t]);
+	if (at < size)
+		snprintf(buf + at, size - at, "]");
+	return buf;
+}

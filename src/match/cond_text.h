@@ -25,4 +25,10 @@ const char *cond_tensor_name(const fd_graph *g, int64_t t);
 /* Every field of a facts record empty: the condition holds, nothing decided. */
 void cond_facts_clear(fd_cond_facts *f);
 
+/* The most inputs any of op's types takes (optable_max_inputs), -1 when one
+ * is unbounded or unknown. */
+int cond_op_max_inputs(const fd_rule_op *op);
+/* The op's canonical type ("Conv2d"), or its list ("[Relu, Tanh]"). Returns buf. */
+const char *cond_op_types_name(const fd_rule_op *op, char *buf, size_t size);
+
 #endif

@@ -3,11 +3,14 @@
  * the text does not parse, or where its constant part can never be
  * computed), deciding each on the unit (match_where.c evaluates: false or
  * undecided is FD-NM16, cannot be evaluated FD-NM18), and their words. */
+#include <string.h>
 #include "match/conditions.h"
 #include <stdio.h>
 #include "base/text.h"
 #include "match/cond_text.h"
 #include "rules/rule_expr.h"
+#include <stdarg.h>
+#include "rules/optable.h"
 
 bool cond_where_parse(fd_schema *s, fd_cond_site *at, const fd_yval *w, const char *p)
 {
@@ -95,4 +98,110 @@ fd_reason cond_where_check(fd_cond_check *c, fd_cond_facts *facts)
 	}
 	c->sub = to;
 	return REASON_NONE;
+}
+
+/* ---- lint ---------------------------------------------------------------------- */
+
+typedef struct where_ctx {
+	const fd_cond_lint *l;
+	const fd_rule_op *op;
+	const fd_yval *src;    /* the expression's scalar */
+	const char *path;
+} where_ctx;
+
+static void where_error(where_ctx *w, const fd_expr *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void where_error(where_ctx *w, const fd_expr *e, const char *fmt, ...)
+{
+	char msg[900];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	cond_lint_say_at(w->l, DIAG_ERROR, yval_text_pos(w->src, (size_t)e->at), "%s: %s", w->path, msg);
+}
+
+static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
+{
+	const fd_rule_op *op = w->op;
+	if (e->tensor) {
+		if (!tensor_wanted) {
+			where_error(w, e, "'%s' is a tensor, not a value: write rank(%s), shape(%s), dim(%s, i), dtype(%s), "
+			            "value(%s) or consumers(%s)", e->s, e->s, e->s, e->s, e->s, e->s, e->s);
+			return;
+		}
+		int arity = cond_op_max_inputs(op);
+		char name[128];
+		if (e->tensor == 'i' && arity >= 0 && e->i >= arity)
+			where_error(w, e, "%s: %s takes %d input%s (input0%s%.0d)", e->s, cond_op_types_name(op, name, sizeof name),
+			            arity, arity == 1 ? "" : "s", arity > 1 ? "..input" : "", arity > 1 ? arity - 1 : 0);
+		return;
+	}
+	if (tensor_wanted) {
+		where_error(w, e, "'%s' is not a tensor: the function wants input0, input1, …, output0, …", e->s);
+		return;
+	}
+	if (!strcmp(e->s, "rank") || !strcmp(e->s, "op_type") || !strcmp(e->s, "domain") || !strcmp(e->s, "members"))
+		return;
+	for (int t = 0; t < op->n_types; t++) {
+		const fd_param_def *pd = optable_param(op->ops[t], e->s);
+		if (pd) {
+			cond_lint_say_at(w->l, DIAG_NOTE, yval_text_pos(w->src, (size_t)e->at), "%s: '%s' is %s's param %s (%s%s%s)",
+				       w->path, e->s, optable_get(op->ops[t])->name, pd->name,
+				       pd->attr ? "attribute " : pd->input >= 0 ? "a constant input" : "derived",
+				       pd->attr ? pd->attr : "", pd->default_value ? ", else its default" : "");
+			continue;
+		}
+		const fd_op_def *d = optable_get(op->ops[t]);
+		char list[512];
+		if (op->n_types > 1 && optable_param(op->ops[t ? 0 : 1], e->s))
+			where_error(w, e, "'%s' is a param of %s but not of %s; with a list of types a name must be a param of "
+			            "every listed type", e->s, optable_get(op->ops[t ? 0 : 1])->name, d->name);
+		else if (d->n_params == 0)
+			where_error(w, e, "unknown name '%s': %s has no params (names are the op's params, rank, op_type, domain, "
+			            "members, input0, …, output0, …)", e->s, d->name);
+		else
+			where_error(w, e, "unknown name '%s': %s has no param '%s' (its params: %s; also rank, op_type, domain, members, input0, …)", e->s,
+			            d->name, e->s, optable_param_list(d, list, sizeof list));
+		return;
+	}
+}
+
+static void check_expr(where_ctx *w, const fd_expr *e, bool tensor_wanted, int depth)
+{
+	if (!e || depth > FD_EXPR_MAX_DEPTH)
+		return;
+	if (e->kind == EX_NAME) {
+		check_name(w, e, tensor_wanted);
+		return;
+	}
+	if (tensor_wanted) {
+		int len;
+		const char *t = expr_text(e, &len);
+		where_error(w, e, "'%.*s' is not a tensor: the function wants input0, input1, …, output0, …", len, t);
+		return;
+	}
+	bool tensor_first = false;
+	if (e->kind == EX_CALL) {
+		const fd_expr_func_def *f = expr_func(expr_func_lookup(e->s));
+		tensor_first = f && f->tensor_arg;
+	}
+	for (int k = 0; k < e->n; k++)
+		check_expr(w, e->args[k], tensor_first && k == 0, depth + 1);
+}
+
+/* Names a where expression reads: the op's params (of every listed type),
+ * tensors where a function wants one, inputs the op has. */
+void cond_where_lint(const fd_cond_lint *l)
+{
+	const fd_rule_op *op = &l->pat->ops[l->op_index];
+	for (int w = 0; w < op->n_where; w++) {
+		char p[200];
+		const fd_yval *wv = yval_get(op->where, "where");
+		if (wv && wv->kind == YV_SEQ)
+			snprintf(p, sizeof p, "%s.where[%d]", l->path, w);
+		else
+			snprintf(p, sizeof p, "%s.where", l->path);
+		where_ctx ctx = { l, op, op->where_src[w], p };
+		check_expr(&ctx, op->where_exprs[w], false, 0);
+	}
 }

@@ -175,6 +175,51 @@ typedef struct fd_cond_check {
 	struct cond_size_cache *sizes;  /* explaining: a writer's cache of a constraint's size words, or NULL */
 } fd_cond_check;
 
+/* ---- lint ---------------------------------------------------------------------- */
+
+/* A condition's findings of `check` (ruleset/rule_check.c) that need more
+ * than its value: the rest of the rule, the op table. The lint gives the
+ * site and a reporter (which makes a warning an error under --strict). The
+ * conditions that have such findings are FD_CONDITION_LINTS; the findings
+ * that need the whole rule set (unknown op types and params, fused op types
+ * of other rules, rules against rules) are the lint's own. */
+typedef struct fd_cond_lint {
+	const fd_rule *rule;
+	const fd_rule_pattern *pat;    /* the pattern op_index is in (not for a constraint) */
+	int op_index;
+	const char *path;              /* the op's: "match.ops[1]"; a constraint's: "constraints[0]" */
+	const fd_input_source *input;  /* INPUT scope */
+	const fd_constraint *constraint;
+	bool verbose;                  /* notes too */
+	void *ctx;
+	void (*say)(void *ctx, fd_severity sev, fd_srcpos pos, const char *msg);
+} fd_cond_lint;
+
+void cond_lint_say(const fd_cond_lint *l, fd_severity sev, const fd_yval *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void cond_lint_say_at(const fd_cond_lint *l, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The conditions with findings of their own in `check`: X(id, function prefix),
+ * each with PREFIX_lint(const fd_cond_lint *). */
+#define FD_CONDITION_LINTS(X) \
+	X(INPUTS,               cond_inputs)   \
+	X(SAME_AS,              cond_same_as)  \
+	X(POSITION,             cond_position) \
+	X(SHAPE,                cond_shape)    \
+	X(VALUE,                cond_value)    \
+	X(OPTIONAL_OP,          cond_optional_op) \
+	X(WHERE,                cond_where)    \
+	X(DTYPE_MATCH,          cond_dtype_match) \
+	X(MEMORY_LIMIT,         cond_memory_limit) \
+	X(CHANNEL_DIVISIBILITY, cond_channel_divisibility)
+
+#define FD_COND_DECLARE_LINT(id, fn) void fn##_lint(const fd_cond_lint *l);
+FD_CONDITION_LINTS(FD_COND_DECLARE_LINT)
+#undef FD_COND_DECLARE_LINT
+/* Condition k's lint, or NULL when it has no findings of its own. */
+void (*cond_lint_of(fd_cond_kind k))(const fd_cond_lint *l);
+
 /* One entry, as data: what the list says of it, and its functions. */
 struct fd_cond_def {
 	fd_cond_kind kind;

@@ -19,6 +19,7 @@
  * re-implementations of standard ops such as LayerNormalization and Gelu);
  * "com.microsoft" rows are onnxruntime's contrib ops; "" means ai.onnx
  * (a node domain of "ai.onnx" is accepted as the same). */
+#include <stdio.h>
 #include "rules/optable.h"
 #include <string.h>
 #include <strings.h>
@@ -480,4 +481,69 @@ const char *optable_not_fusible(const char *op_type)
 		if (!strcmp(op_type, not_fusible[i].op_type))
 			return not_fusible[i].why;
 	return NULL;
+}
+
+/* ---- what the lint asks of an op ------------------------------------------------ */
+
+/* How many inputs an op can take at most; -1 unbounded or unknown. Only what
+ * the lint needs to bound input indices and external-input counts. */
+static const struct arity {
+	const char *op;
+	int max_inputs;
+} arities[] = {
+	{ "Conv2d", 3 }, { "Conv", 3 }, { "Conv1d", 3 }, { "Conv3d", 3 }, { "ConvTranspose", 3 },
+	{ "FusedConv", 4 }, { "MaxPool", 1 }, { "AvgPool", 1 }, { "GlobalAveragePool", 1 },
+	{ "GlobalMaxPool", 1 }, { "Pooling", 1 }, { "BatchNorm", 5 }, { "InstanceNorm", 3 },
+	{ "LayerNorm", 3 }, { "SkipLayerNorm", 5 }, { "LRN", 1 },
+	{ "Relu", 1 }, { "Relu6", 1 }, { "LeakyRelu", 1 }, { "PRelu", 2 }, { "Elu", 1 }, { "Sigmoid", 1 },
+	{ "HardSigmoid", 1 }, { "HardSwish", 1 }, { "Tanh", 1 }, { "Softplus", 1 }, { "Swish", 1 },
+	{ "Gelu", 2 }, { "FastGelu", 2 }, { "BiasGelu", 2 }, { "Clip", 3 }, { "Softmax", 1 }, { "LogSoftmax", 1 },
+	{ "Add", 2 }, { "Mul", 2 }, { "Sub", 2 }, { "Div", 2 }, { "Pow", 2 }, { "BiasAdd", 2 }, { "Where", 3 },
+	{ "Equal", 2 }, { "Erf", 1 }, { "Sqrt", 1 }, { "Exp", 1 }, { "Log", 1 }, { "Neg", 1 }, { "Abs", 1 },
+	{ "Reciprocal", 1 }, { "MatMul", 2 }, { "Gemm", 3 }, { "FusedMatMul", 2 },
+	{ "ReduceMean", 2 }, { "ReduceSum", 2 }, { "ReduceMax", 2 }, { "Reshape", 2 }, { "Transpose", 1 },
+	{ "Flatten", 1 }, { "Squeeze", 2 }, { "Unsqueeze", 2 }, { "Split", 2 }, { "Slice", 5 }, { "Gather", 2 },
+	{ "Expand", 2 }, { "Pad", 4 }, { "Resize", 4 }, { "Cast", 1 }, { "Identity", 1 }, { "Dropout", 3 },
+	{ "Shape", 1 }, { "Constant", 0 }, { "ConstantOfShape", 1 },
+};
+
+int optable_max_inputs(int id)
+{
+	const fd_op_def *op = optable_get(id);
+	if (!op)
+		return -1;
+	for (size_t i = 0; i < sizeof arities / sizeof *arities; i++)
+		if (!strcmp(arities[i].op, op->name))
+			return arities[i].max_inputs;
+	return -1;
+}
+
+/* Ops whose output has the rank of their (first) input: a Conv's rank carries
+ * through them to the match's output. */
+bool optable_keeps_rank(int id)
+{
+	const fd_op_def *op = optable_get(id);
+	if (!op)
+		return false;
+	const char *name = op->name;
+	static const char *const names[] = {
+		"BatchNorm", "InstanceNorm", "LayerNorm", "Relu", "Relu6", "LeakyRelu", "PRelu", "Elu", "Sigmoid",
+		"HardSigmoid", "HardSwish", "Tanh", "Softplus", "Swish", "Gelu", "Clip", "Softmax", "Add", "Mul",
+		"Sub", "Div", "BiasAdd", "Dropout", "Identity", "Cast", "MaxPool", "AvgPool", "GlobalAveragePool",
+		"Max", "Min", "Sum", "Pow", "Sqrt", "Erf", "Exp", "Neg", "Abs", "Reciprocal", NULL
+	};
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* "groups, kernel_size, strides" */
+const char *optable_param_list(const fd_op_def *op, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int p = 0; p < op->n_params && len < size - 40; p++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", p ? ", " : "", op->params[p].name);
+	return buf;
 }

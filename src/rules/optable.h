@@ -68,4 +68,13 @@ int  optable_ids_for_onnx_type(const char *op_type, int *ids, int max);
  * NULL when one may: the op table's mark for what a kernel cannot inline. */
 const char *optable_not_fusible(const char *op_type);
 
+/* How many inputs an op can take at most; -1 unbounded or unknown (what the
+ * lint needs to bound input indices and external-input counts). */
+int optable_max_inputs(int id);
+/* Whether an op's output has the rank of its (first) input: a Conv's rank
+ * carries through it to the match's output. */
+bool optable_keeps_rank(int id);
+/* The op's params, ", "-joined: "groups, kernel_size, strides". Returns buf. */
+const char *optable_param_list(const fd_op_def *op, char *buf, size_t size);
+
 #endif

@@ -27,10 +27,6 @@
 #include <strings.h>
 #include "base/nearest.h"
 #include "match/cond_constraint.h"
-/* the schema's ERR and WARN (rules/schema.h, through the conditions): the
- * lint has its own (rule_check_internal.h) */
-#undef ERR
-#undef WARN
 #include "rules/optable.h"
 #include "ruleset/rule_check_internal.h"
 #include "ruleset/ruleset.h"
@@ -59,55 +55,6 @@ void rule_check_say(checker *c, fd_severity sev, const fd_yval *at, const char *
 	rule_check_say_at(c, sev, yval_pos(at), "%s", msg);
 }
 
-/* How many inputs an op can take at most; -1 unbounded or unknown. Only what
- * the lint needs to bound input indices and external-input counts. */
-static const struct arity {
-	const char *op;
-	int max_inputs;
-} arities[] = {
-	{ "Conv2d", 3 }, { "Conv", 3 }, { "Conv1d", 3 }, { "Conv3d", 3 }, { "ConvTranspose", 3 },
-	{ "FusedConv", 4 }, { "MaxPool", 1 }, { "AvgPool", 1 }, { "GlobalAveragePool", 1 },
-	{ "GlobalMaxPool", 1 }, { "Pooling", 1 }, { "BatchNorm", 5 }, { "InstanceNorm", 3 },
-	{ "LayerNorm", 3 }, { "SkipLayerNorm", 5 }, { "LRN", 1 },
-	{ "Relu", 1 }, { "Relu6", 1 }, { "LeakyRelu", 1 }, { "PRelu", 2 }, { "Elu", 1 }, { "Sigmoid", 1 },
-	{ "HardSigmoid", 1 }, { "HardSwish", 1 }, { "Tanh", 1 }, { "Softplus", 1 }, { "Swish", 1 },
-	{ "Gelu", 2 }, { "FastGelu", 2 }, { "BiasGelu", 2 }, { "Clip", 3 }, { "Softmax", 1 }, { "LogSoftmax", 1 },
-	{ "Add", 2 }, { "Mul", 2 }, { "Sub", 2 }, { "Div", 2 }, { "Pow", 2 }, { "BiasAdd", 2 }, { "Where", 3 },
-	{ "Equal", 2 }, { "Erf", 1 }, { "Sqrt", 1 }, { "Exp", 1 }, { "Log", 1 }, { "Neg", 1 }, { "Abs", 1 },
-	{ "Reciprocal", 1 }, { "MatMul", 2 }, { "Gemm", 3 }, { "FusedMatMul", 2 },
-	{ "ReduceMean", 2 }, { "ReduceSum", 2 }, { "ReduceMax", 2 }, { "Reshape", 2 }, { "Transpose", 1 },
-	{ "Flatten", 1 }, { "Squeeze", 2 }, { "Unsqueeze", 2 }, { "Split", 2 }, { "Slice", 5 }, { "Gather", 2 },
-	{ "Expand", 2 }, { "Pad", 4 }, { "Resize", 4 }, { "Cast", 1 }, { "Identity", 1 }, { "Dropout", 3 },
-	{ "Shape", 1 }, { "Constant", 0 }, { "ConstantOfShape", 1 },
-};
-
-int rule_check_op_arity(int id)
-{
-	const fd_op_def *op = optable_get(id);
-	if (!op)
-		return -1;
-	for (size_t i = 0; i < sizeof arities / sizeof *arities; i++)
-		if (!strcmp(arities[i].op, op->name))
-			return arities[i].max_inputs;
-	return -1;
-}
-
-/* Ops whose output has the rank of their (first) input: a Conv's rank carries
- * through them to the match's output. */
-static bool keeps_rank(const char *name)
-{
-	static const char *const names[] = {
-		"BatchNorm", "InstanceNorm", "LayerNorm", "Relu", "Relu6", "LeakyRelu", "PRelu", "Elu", "Sigmoid",
-		"HardSigmoid", "HardSwish", "Tanh", "Softplus", "Swish", "Gelu", "Clip", "Softmax", "Add", "Mul",
-		"Sub", "Div", "BiasAdd", "Dropout", "Identity", "Cast", "MaxPool", "AvgPool", "GlobalAveragePool",
-		"Max", "Min", "Sum", "Pow", "Sqrt", "Erf", "Exp", "Neg", "Abs", "Reciprocal", NULL
-	};
-	for (int i = 0; names[i]; i++)
-		if (!strcmp(names[i], name))
-			return true;
-	return false;
-}
-
 /* ---- spelling suggestions --------------------------------------------------------- */
 
 /* The op names and aliases nearest to typed (base/nearest.h). */
@@ -122,15 +69,6 @@ static void suggest_op(const char *typed, fd_nearest *nn)
 	}
 }
 
-/* "groups, kernel_size, strides" */
-const char *rule_check_param_list(const fd_op_def *op, char *buf, size_t size)
-{
-	size_t len = 0;
-	buf[0] = '\0';
-	for (int p = 0; p < op->n_params && len < size - 40; p++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", p ? ", " : "", op->params[p].name);
-	return buf;
-}
 
 /* The first op (other than id) that has a param of this name, for the hint. */
 static const fd_op_def *op_with_param(int id, const char *name, const fd_param_def **def)
@@ -221,7 +159,7 @@ const char *rule_check_unknown_param(int op_id, const char *name, const char *pa
 		         hint);
 	else
 		snprintf(buf, size, "%s.params: %s has no param '%s' (%sits params: %s%s)", path, def->name, name, near,
-		         rule_check_param_list(def, list, sizeof list), hint);
+		         optable_param_list(def, list, sizeof list), hint);
 	return buf;
 }
 
@@ -330,7 +268,7 @@ static void check_op_param(checker *c, const fd_rule_op *op, const fd_rule_param
 	check_param(c, op, op->op, p, path);
 }
 
-static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *pattern_path)
+static void check_op(checker *c, const fd_rule *r, const fd_rule_pattern *pat, int i, const char *pattern_path)
 {
 	const fd_rule_op *op = &pat->ops[i];
 	char path[128], name[128];
@@ -343,16 +281,11 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 	if (known)
 		for (int p = 0; p < op->n_params; p++)
 			check_op_param(c, op, &op->params[p], path);
-	int arity = known ? rule_check_ops_arity(op) : -1;
-	rule_check_op_types_text(op, name, sizeof name);
-	if (op->inputs_where && arity >= 0) {
-		const fd_yval *mn = yval_get(op->inputs_where, "min_inputs"), *mx = yval_get(op->inputs_where, "max_inputs");
-		if (op->min_inputs > arity)
-			ERR(c, mn, "%s.inputs.min_inputs: %s takes at most %d input%s, so min_inputs %d can never be met",
-			    path, name, arity, arity == 1 ? "" : "s", op->min_inputs);
-		else if (op->max_inputs > arity)
-			WARN(c, mx, "%s.inputs.max_inputs: %s takes at most %d input%s (max_inputs %d)", path, name,
-			     arity, arity == 1 ? "" : "s", op->max_inputs);
+	int arity = known ? cond_op_max_inputs(op) : -1;
+	cond_op_types_name(op, name, sizeof name);
+	if (known) {
+		fd_cond_lint site = { .rule = r, .pat = pat, .op_index = i, .path = path };
+		rule_check_conditions(c, SCOPE_OP, &site);
 	}
 
 	for (int s = 0; s < op->n_sources; s++) {
@@ -366,7 +299,7 @@ static void check_op(checker *c, const fd_rule_pattern *pat, int i, const char *
 			    name, arity, arity == 1 ? "" : "s");
 	}
 	if (known)
-		rule_check_op_ext(c, pat, i, path);
+		rule_check_op_ext(c, r, pat, i, path);
 }
 
 /* output_names: each name once per rule. */
@@ -412,54 +345,17 @@ static int most_ops(const fd_rule *r)
 static void check_constraints(checker *c, const fd_rule *r)
 {
 	static const char *const known = COND_CONSTRAINT_NAMES;
-	int n_ops = most_ops(r);
 	for (int i = 0; i < r->n_constraints; i++) {
 		const fd_constraint *k = &r->constraints[i];
-		const fd_yval *w = k->where;
-		switch (k->kind) {
-		case COND_COUNT:
-			WARN(c, yval_get(w, "type"), "constraints[%d].type: unknown constraint type '%s' (known: %s)", i, k->type,
-			     known);
-			break;
-		case COND_DTYPE_MATCH:
-			if (k->n_allowed_dtypes == 0)
-				ERR(c, yval_get(w, "allowed_dtypes"), "constraints[%d].allowed_dtypes: empty list; the constraint can "
-				    "never pass", i);
-			break;
-		case COND_MEMORY_LIMIT:
-			if (k->max_intermediate_size < 0 && k->max_output_size < 0)
-				WARN(c, w, "constraints[%d]: memory_limit sets neither max_intermediate_size nor max_output_size", i);
-			if (k->max_intermediate_size == 0 && n_ops >= 2)
-				ERR(c, yval_get(w, "max_intermediate_size"), "constraints[%d].max_intermediate_size: 0 can never "
-				    "pass: a match of %d ops has intermediate tensors", i, n_ops);
-			if (k->max_output_size == 0)
-				ERR(c, yval_get(w, "max_output_size"), "constraints[%d].max_output_size: 0 can never pass: every "
-				    "match has an output", i);
-			break;
-		case COND_CHANNEL_DIVISIBILITY: {
-			/* the output rank, when a Conv fixes it and rank-keeping ops follow */
-			const fd_rule_pattern *pat = &r->match;
-			int rank = -1;
-			for (int j = pat->n_ops - 1; j >= 0; j--) {
-				const fd_op_def *def = optable_get(pat->ops[j].op);
-				if (!def)
-					break;
-				if (!strncmp(def->name, "Conv", 4) && def->spatial_rank > 0) {
-					rank = def->spatial_rank + 2;
-					break;
-				}
-				if (!keeps_rank(def->name))
-					break;
-			}
-			if (rank > 0 && k->channel_dim >= rank)
-				ERR(c, yval_get(w, "channel_dim") ? yval_get(w, "channel_dim") : w,
-				    "constraints[%d].channel_dim: %d can never pass: the match's output has rank %d (dims 0..%d)", i,
-				    k->channel_dim, rank, rank - 1);
-			break;
+		if (k->kind == COND_COUNT) {
+			WARN(c, yval_get(k->where, "type"), "constraints[%d].type: unknown constraint type '%s' (known: %s)", i,
+			     k->type, known);
+			continue;
 		}
-		default:
-			break;
-		}
+		char path[48];
+		snprintf(path, sizeof path, "constraints[%d]", i);
+		fd_cond_lint site = { .rule = r, .op_index = -1, .path = path, .constraint = k };
+		rule_check_condition(c, (fd_cond_kind)k->kind, &site);
 	}
 	/* input_count_range above what the chain can read from outside */
 	if (r->input_count_min > 0 && r->match.n_ops) {
@@ -467,7 +363,7 @@ static void check_constraints(checker *c, const fd_rule *r)
 		bool bounded = true;
 		for (int j = 0; j < r->match.n_ops && bounded; j++) {
 			const fd_rule_op *op = &r->match.ops[j];
-			int a = op->max_inputs >= 0 ? op->max_inputs : rule_check_op_arity(op->op);
+			int a = op->max_inputs >= 0 ? op->max_inputs : optable_max_inputs(op->op);
 			if (a < 0)
 				bounded = false;
 			total += a;
@@ -499,12 +395,12 @@ static void check_rule(checker *c, const fd_rule *r)
 	if (scope && scope->kind == YV_SEQ && scope->n == 0)
 		WARN(c, scope, "scope: empty list; the rule runs on no target");
 	for (int i = 0; i < r->match.n_ops; i++)
-		check_op(c, &r->match, i, "match.ops");
+		check_op(c, r, &r->match, i, "match.ops");
 	for (int b = 0; b < r->n_branches; b++) {
 		char p[48];
 		snprintf(p, sizeof p, "match.branches[%d].ops", b);
 		for (int i = 0; i < r->branches[b].n_ops; i++)
-			check_op(c, &r->branches[b], i, p);
+			check_op(c, r, &r->branches[b], i, p);
 	}
 	check_output_names(c, r);
 	rule_check_dimvars(c, r);

@@ -71,10 +71,14 @@ static char *pattern_key(const fd_rule *r)
 			return NULL;
 		}
 		sb_printf(&k, "%d,%d,%d;", op->op, op->min_inputs, op->max_inputs);
-		/* the seed's keys and the extensions' (a type list, optional, outputs, where) */
-		static const char *const keys[] = { "type", "params", "input_sources", "optional", "outputs", "where" };
-		for (size_t q = op->n_types > 1 ? 0 : 1; q < sizeof keys / sizeof *keys; q++)
-			key_yval(&k, yval_get(op->where, keys[q]));
+		/* every condition of the op's map (a type list, params, optional,
+		 * outputs, where, …; a single type is op's id above), and its inputs */
+		for (int c = 0; c < COND_COUNT; c++) {
+			const fd_cond_def *d = cond_def((fd_cond_kind)c);
+			if ((d->scope == SCOPE_OP || d->scope == SCOPE_OP_EXT) && (c != COND_TYPE || op->n_types > 1))
+				key_yval(&k, yval_get(op->where, d->key));
+		}
+		key_yval(&k, yval_get(op->where, "input_sources"));
 		sb_puts(&k, "|");
 	}
 	return sb_take(&k);

@@ -6,6 +6,7 @@
 #define FD_RULE_CHECK_INTERNAL_H
 #include <stddef.h>
 #include "rules/optable.h"
+#include "match/cond_text.h"
 #include "ruleset/ruleset.h"
 
 typedef struct checker {
@@ -20,6 +21,9 @@ void rule_check_say(checker *c, fd_severity sev, const fd_yval *at, const char *
 	__attribute__((format(printf, 4, 5)));
 void rule_check_say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* the lint's own, in place of the schema's (rules/schema.h, through the conditions) */
+#undef ERR
+#undef WARN
 #define ERR(c, at, ...) rule_check_say(c, DIAG_ERROR, at, __VA_ARGS__)
 #define WARN(c, at, ...) rule_check_say(c, DIAG_WARNING, at, __VA_ARGS__)
 #define NOTE(c, at, ...) do { if ((c)->opt && (c)->opt->verbose) rule_check_say(c, DIAG_NOTE, at, __VA_ARGS__); } while (0)
@@ -28,20 +32,12 @@ void rule_check_say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *f
  * anchor: in groups (rule_check_across.c). */
 void rule_check_across(checker *c);
 
-/* How many inputs op id takes at most; -1 unbounded or unknown. */
-int rule_check_op_arity(int id);
-/* The same over an op's type list (the most of them; -1 when one is unbounded). */
-int rule_check_ops_arity(const fd_rule_op *op);
-/* "Conv2d", or "[Relu, Sigmoid, Tanh]" for a list. Returns buf. */
-const char *rule_check_op_types_text(const fd_rule_op *op, char *buf, size_t size);
-/* "groups, kernel_size, strides" */
-const char *rule_check_param_list(const fd_op_def *op, char *buf, size_t size);
-/* The key of value in the op's map `section` (params, input_sources), else the value. */
-
-/* rule_check_ext.c: the extensions of op i of pat (its types are known):
- * where names, same_as, position, optional ops, shape names. */
-void rule_check_op_ext(checker *c, const fd_rule_pattern *pat, int i, const char *path);
-/* Shape names used once in the whole rule (they constrain nothing). */
+/* rule_check_ext.c: the conditions' own findings (their entries' lints):
+ * of one scope at a site; of op i of pat's extensions and inputs (its types
+ * are known); of the rule as a whole (shape names used once). */
+void rule_check_condition(checker *c, fd_cond_kind kind, fd_cond_lint *site);
+void rule_check_conditions(checker *c, fd_cond_scope scope, fd_cond_lint *site);
+void rule_check_op_ext(checker *c, const fd_rule *r, const fd_rule_pattern *pat, int i, const char *path);
 void rule_check_dimvars(checker *c, const fd_rule *r);
 
 #endif

@@ -163,8 +163,6 @@ static void parse_pattern(fd_schema *s, fd_rule_pattern *pat, const fd_yval *ops
 		snprintf(p, sizeof p, "%.200s[%zu]", path, i);
 		parse_op(s, &pat->ops[i], ops->items[i], p, (int)i, (int)ops->n);
 	}
-	if (pat->ops[0].optional)
-		ERR(s, yval_get(ops->items[0], "optional"), "%s[0].optional: op 0 is the anchor and cannot be optional", path);
 }
 
 static void parse_subgraph(fd_schema *s, fd_rule *r, const fd_yval *v)

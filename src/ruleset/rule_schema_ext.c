@@ -53,17 +53,26 @@ bool rule_schema_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source
 			rule_schema_unknown_keys(s, v, q, section);
 		}
 	}
-	const fd_yval *f = yval_get(src, "tolerance");
-	char q[320];
-	snprintf(q, sizeof q, "%.200s.tolerance", path);
-	if (f) {
-		char b[128];
-		if (!yval_float(f, &is->tolerance) || is->tolerance < 0) {
-			ERR(s, f, "%s: expected a number >= 0 (relative), got %s", q, schema_describe(f, b, sizeof b));
-			ok = false;
-		} else if (!yval_get(src, "value")) {
-			WARN(s, f, "%s: has no meaning without 'value'", q);
-		}
+	/* a field beside an entry's key (value's tolerance) without the key */
+	static const struct { int kind; const char *path; } beside[] = {
+#define BESIDE_INPUT(id, scope, path, type) IF_BESIDE_##scope(id, path)
+#define IF_BESIDE_INPUT(id, path) { COND_##id, path },
+#define IF_BESIDE_OP(id, path)
+#define IF_BESIDE_OP_EXT(id, path)
+#define IF_BESIDE_CONSTRAINT(id, path)
+		FD_CONDITION_FIELDS(BESIDE_INPUT)
+#undef BESIDE_INPUT
+#undef IF_BESIDE_INPUT
+#undef IF_BESIDE_OP
+#undef IF_BESIDE_OP_EXT
+#undef IF_BESIDE_CONSTRAINT
+	};
+	for (size_t k = 0; k < sizeof beside / sizeof *beside; k++) {
+		const char *key = cond_def((fd_cond_kind)beside[k].kind)->key;
+		const fd_yval *f = strchr(beside[k].path, '.') || !strcmp(beside[k].path, key) ? NULL
+		                 : yval_get(src, beside[k].path);
+		if (f && !yval_get(src, key))
+			WARN(s, f, "%.200s.%s: has no meaning without '%s'", path, beside[k].path, key);
 	}
 	is->has_operand = is->n_ranks || is->n_shapes || is->is_static >= 0 || is->n_dtypes || is->n_values;
 	is->has_source = is->from_op >= 0 || is->source_type != SRC_UNSET || is->same_op >= 0;
