@@ -67,9 +67,13 @@ struct fd_expr {
 #define FD_EXPR_MAX_DEPTH 64
 /* The list items one evaluation of an expression may build, all its lists
  * together (range(), shape(), slices, +, literals…): past it the
- * evaluation ends with a fault, before allocating. 65536 items are about
- * 2.5 MB; a shape, a perm or a constant (FD_CONST_MAX values) is far below. */
-#define FD_EXPR_MAX_ITEMS 65536
+ * evaluation ends with a fault, before allocating. An expression is
+ * evaluated on every candidate node, so this bounds what a rule can cost
+ * per node: 8192 items, about 320 KB, twice the largest constant a rule
+ * reads (FD_CONST_MAX values); a shape or a perm is far below. (At 65536
+ * the fuzzer's slow-input limit caught an expression of 89 bytes building
+ * 48,576 items on every node: 1.9 s on two small models under ASan.) */
+#define FD_EXPR_MAX_ITEMS 8192
 fd_expr *expr_parse(fd_arena *a, const char *text, size_t *err_at, char *err, size_t errsize);
 
 /* The text of e as written. */

@@ -42,9 +42,9 @@ for cmd in verify check; do
 	refused $cmd add_max "6:15: error: match.ops[0].where: 9223372036854775807 + 1 overflows the 64-bit integers (a constant part: the same on every node)"
 	refused $cmd literal "6:15: error: match.ops[0].where: 99999999999999999999 is out of range (integers are 64-bit: -9223372036854775807 - 1 .. 9223372036854775807)"
 	refused $cmd zero "6:38: error: match.ops[0].where: 1 % 0 divides by zero (a constant part: the same on every node)"
-	refused $cmd range_all "6:19: error: match.ops[0].where: range(-9223372036854775807 - 1, 9223372036854775807) would build more than 65536 list items in one evaluation (the budget) (a constant part: the same on every node)"
-	refused $cmd range_min "6:19: error: match.ops[0].where: range(-9223372036854775807 - 1, 1) would build more than 65536 list items in one evaluation (the budget) (a constant part: the same on every node)"
-	refused $cmd range_sum "6:19: error: match.ops[0].where: range(1048576) would build more than 65536 list items in one evaluation (the budget) (a constant part: the same on every node)"
+	refused $cmd range_all "6:19: error: match.ops[0].where: range(-9223372036854775807 - 1, 9223372036854775807) would build more than 8192 list items in one evaluation (the budget) (a constant part: the same on every node)"
+	refused $cmd range_min "6:19: error: match.ops[0].where: range(-9223372036854775807 - 1, 1) would build more than 8192 list items in one evaluation (the budget) (a constant part: the same on every node)"
+	refused $cmd range_sum "6:19: error: match.ops[0].where: range(1048576) would build more than 8192 list items in one evaluation (the budget) (a constant part: the same on every node)"
 done
 # match refuses the rule file the same way (no crash: SIGFPE and SIGSEGV before)
 "$FUSIONDBG" match $M -r "$tmp/mod_min.yaml" >"$tmp/out" 2>&1; rc=$?
@@ -62,7 +62,7 @@ grep -qF "W FD-NM18 x2: W did not fire on t4 (Transpose): op0 Transpose where: e
 grep -qF "cannot be evaluated at character 14: perm[-1] * 9223372036854775807 overflows the 64-bit integers ($tmp/node_mul.yaml:6:28)" "$tmp/out" ||
 	bad "why node_mul: $(cat "$tmp/out")"
 "$FUSIONDBG" why $M -r "$tmp/node_range.yaml" --rule W --node t4 >"$tmp/out" 2>&1
-grep -qF "[FD-NM18] — cannot be evaluated at character 5: range(rank - 4 - 9223372036854775807 - 1, rank) would build more than 65536 list items in one evaluation (the budget) ($tmp/node_range.yaml:6:19)" "$tmp/out" ||
+grep -qF "[FD-NM18] — cannot be evaluated at character 5: range(rank - 4 - 9223372036854775807 - 1, rank) would build more than 8192 list items in one evaluation (the budget) ($tmp/node_range.yaml:6:19)" "$tmp/out" ||
 	bad "why node_range: $(cat "$tmp/out")"
 "$FUSIONDBG" why $M -r "$tmp/node_div.yaml" --rule W --node t4 >"$tmp/out" 2>&1
 grep -qF "cannot be evaluated at character 1: perm[0] / (rank - 4) divides by zero ($tmp/node_div.yaml:6:15)" "$tmp/out" ||

@@ -54,6 +54,8 @@ def main():
             bad.append(f"{obj}: folder src/{folder} has no module prefixes in {__file__}")
             continue
         for n in names:
+            if n.startswith("__"):   # the compiler's and the sanitizers' (__odr_asan.*)
+                continue
             if n in NAMED_AS_GIT or n.startswith("fd_") or any(n.startswith(p + "_") for p in prefixes):
                 continue
             bad.append(f"src/{folder}/{obj[:-2]}.c: {n} (src/{folder} takes {', '.join(p + '_' for p in prefixes)})")

@@ -287,21 +287,21 @@ static void test_exact_arithmetic(void **state)
 	faults(&x, "perm[0] / 0 == 1 || true", "cannot be evaluated at character 1: perm[0] / 0 divides by zero", 0);
 	assert_int_equal(eval(&x, "t4", "Transpose", "rank == 3 && perm[0] / 0 == 1", w, sizeof w), 0);
 	/* range() and lists: one budget for all the lists of an evaluation */
-	assert_int_equal(eval(&x, "t4", "Transpose", "len(range(rank * 16384)) == 65536", w, sizeof w), 1);
-	faults(&x, "len(range(rank * 16384) + range(rank)) > 0",
-	       "cannot be evaluated at character 27: range(rank) would build more than 65536 list items in one evaluation "
-	       "(the budget)", 26);
+	assert_int_equal(eval(&x, "t4", "Transpose", "len(range(rank * 2048)) == 8192", w, sizeof w), 1);
+	faults(&x, "len(range(rank * 2048) + range(rank)) > 0",
+	       "cannot be evaluated at character 26: range(rank) would build more than 8192 list items in one evaluation "
+	       "(the budget)", 25);
 	/* SIGSEGV before (the count wrapped); a loop for ever in vec_grow before */
 	faults(&x, "len(range(rank - 4 - 9223372036854775807 - 1, 9223372036854775807)) > 0",
 	       "cannot be evaluated at character 5: range(rank - 4 - 9223372036854775807 - 1, 9223372036854775807) would "
-	       "build more than 65536 list items in one evaluation (the budget)", 4);
+	       "build more than 8192 list items in one evaluation (the budget)", 4);
 	faults(&x, "len(range(rank - 4 - 9223372036854775807 - 1, 1)) > 0",
 	       "cannot be evaluated at character 5: range(rank - 4 - 9223372036854775807 - 1, 1) would build more than "
-	       "65536 list items in one evaluation (the budget)", 4);
+	       "8192 list items in one evaluation (the budget)", 4);
 	/* 1 GB and 1.5 s per node before */
 	faults(&x, "len(range(rank * 262144) + range(1048576) + range(1048576) + range(1048576) + range(1048576) + "
 	       "range(1048576) + range(1048576)) > 0",
-	       "cannot be evaluated at character 5: range(rank * 262144) would build more than 65536 list items in one "
+	       "cannot be evaluated at character 5: range(rank * 262144) would build more than 8192 list items in one "
 	       "evaluation (the budget)", 4);
 	/* the words of a fault become the where condition's facts, FD-NM18 */
 	run_close(&x);
@@ -310,11 +310,11 @@ static void test_exact_arithmetic(void **state)
 	               "(-9223372036854775807 - 1) / -1 overflows the 64-bit integers");
 	constant_fault("9223372036854775807 + 1 < 0", 0, "9223372036854775807 + 1 overflows the 64-bit integers");
 	constant_fault("rank > 0 && len(range(-9223372036854775807 - 1, 9223372036854775807)) > 0", 16,
-	               "range(-9223372036854775807 - 1, 9223372036854775807) would build more than 65536 list items in one "
+	               "range(-9223372036854775807 - 1, 9223372036854775807) would build more than 8192 list items in one "
 	               "evaluation (the budget)");
 	constant_fault("len(range(1048576) + range(1048576) + range(1048576) + range(1048576) + range(1048576) + "
 	               "range(1048576) + range(1048576)) > 0", 4,
-	               "range(1048576) would build more than 65536 list items in one evaluation (the budget)");
+	               "range(1048576) would build more than 8192 list items in one evaluation (the budget)");
 	constant_fault("perm[0] == 1 % 0", 11, "1 % 0 divides by zero");
 	fd_arena a;
 	arena_init(&a);
