@@ -79,7 +79,8 @@ unsigned tui_bind_dim(tui *t, const char *name);
 /* suggest_write.c: rules made by suggest, added to the session as a new
  * rule file (a what-if: undo removes it, save writes the file). The
  * pattern's rule; the rule of the chain marked in the graph (mark-chain:
- * start, end, then clear), or why-not on the node when none is marked;
+ * start, end, then clear), or why-not on the node when none is marked
+ * (the graph's why-not and write-rule both come here);
  * the mark a graph row shows ("chain start", "chain end", NULL). */
 unsigned tui_write_pattern_rule(tui *t, const fd_suggest_pattern *p);
 unsigned tui_write_chain_rule(tui *t, int32_t graph, int32_t node);

@@ -190,12 +190,11 @@ static unsigned action(tui *t, enum tui_action a)
 	case ACT_ENTER:
 		tui_set_detail_node(t, g, n);
 		return tui_show_view(t, VIEW_DETAIL);
-	case ACT_WHY_NOT:
-		return tui_why_not_node(t, g, n);
-	case ACT_MARK_CHAIN:
-		return tui_mark_chain(t, g, n);
+	case ACT_WHY_NOT:   /* with a chain marked, the same key writes its rule */
 	case ACT_WRITE_RULE:
 		return tui_write_chain_rule(t, g, n);
+	case ACT_MARK_CHAIN:
+		return tui_mark_chain(t, g, n);
 	case ACT_BREAKPOINT: {
 		vs_breakpoint bp = { .kind = BP_NODE, .graph = g, .node = n };
 		return tui_toggle_breakpoint(t, &bp);

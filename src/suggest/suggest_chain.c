@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/clock.h"
+#include "rounds/fuse.h"
 #include "suggest/suggest_internal.h"
 
 static int chain_error(fd_diags *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -95,6 +96,9 @@ static int chain_piece(const suggest_fused *fz, int32_t graph, int32_t first, in
 			if (p->n == SUGGEST_MAX_OPS_LIMIT)
 				rc = chain_error(d, "the chain from '%s' is longer than a pattern can be (%d nodes)", g->nodes[a].name,
 				                 SUGGEST_MAX_OPS_LIMIT);
+			else if (!strcmp(g->nodes[i].domain, FD_FUSED_DOMAIN))
+				rc = chain_error(d, "'%s' on the path is a fusion the rules made (%s): a chain cannot take it",
+				                 g->nodes[i].name, g->nodes[i].op_type);
 			else if (!suggest_node_eligible(&fz->ctx, graph, i))
 				rc = chain_error(d, "'%s' (%s) cannot join a fusion: the op table cannot name it, marks it not fusible, "
 				                 "or it only computes constants", g->nodes[i].name, g->nodes[i].op_type);
