@@ -56,6 +56,8 @@
 	_(EDIT,             "edit",             SEC_EDIT, "edit",  "Edit a value of the rule: RULE.PATH=VALUE, validated (re-runs)") \
 	_(UNDO,             "undo",             SEC_EDIT, "undo",  "Undo the last edit") \
 	_(REDO,             "redo",             SEC_EDIT, "redo",  "Redo the edit undone last") \
+	_(WRITE_RULE,       "write-rule",       SEC_EDIT, "write rule",  "Add the rule of the suggested pattern under the cursor, or of the chain marked in the graph (there why-not does it too), as a new rule file: a what-if") \
+	_(MARK_CHAIN,       "mark-chain",       SEC_EDIT, "mark",  "Mark the node as a chain's start, then its end (again: clear), for write-rule") \
 	_(SAVE,             "save",             SEC_EDIT, "save",  "Write the edits back to the rule files (atomic, keeps FILE.orig)") \
 	_(EXPORT,           "export",           SEC_EDIT, "export",  "Export the graph before or after fusion to DOT, PNG or SVG") \
 	_(BIND_DIM,         "bind-dim",         SEC_EDIT, "bind dim",  "Bind a symbolic dim (NAME=V, NAME= unbinds) and re-run: a what-if on the shapes") \

@@ -355,6 +355,9 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_WHY_NOT:
 		tui_message(t, ROLE_WARN, "why-not works on a node (graph view), a rule (rules view) or an event");
 		return RES_REDRAW;
+	case ACT_WRITE_RULE: case ACT_MARK_CHAIN:
+		tui_message(t, ROLE_WARN, "rules are written from the suggest view (a pattern) or the graph (a marked chain)");
+		return RES_REDRAW;
 	case ACT_PRIORITY_UP: case ACT_PRIORITY_DOWN: case ACT_TOGGLE_ENABLED:
 		return rule_edit(t, a);
 	case ACT_EDIT: return tui_edit_value(t, tui_rule_under_cursor(t), NULL);

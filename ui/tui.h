@@ -15,6 +15,8 @@
  *   detail         its subject (set by a view's select) and its rows
  *                  (detail.c, rebuilt by the loop on RES_DETAIL)
  *   compare        the compiler's result and the comparison (compare.c)
+ *   suggest        the suggested patterns and the chain marked in the
+ *                  graph (suggest_write.c)
  * The rest of the tui:
  *   bps            breakpoints (toggled by the views, listed by one)
  *   focus, stack   navigation (tui.c, handlers.c); main_view: layout.c
@@ -41,6 +43,7 @@
 #include "roles.h"
 #include "explain/compare.h"
 #include "session/session.h"
+#include "suggest/suggest.h"
 #include "view_state.h"
 #include "views.h"
 
@@ -122,6 +125,18 @@ typedef struct compare_view {
 	char error[512];
 } compare_view;
 
+/* The suggest view's: the patterns after the last run (suggest.h), made
+ * when the view is first drawn after it (error: why there are none), and
+ * the chain marked in the graph view for write-rule (suggest_write.c):
+ * graph -1 none, last -1 only its start. */
+typedef struct suggest_view {
+	fd_suggest sg;
+	bool valid;
+	unsigned built_gen;
+	char error[512];
+	struct { int32_t graph, first, last; } mark;
+} suggest_view;
+
 typedef struct display display;     /* display.h: curses */
 
 /* One view's state, in one place: what the framework keeps for every view,
@@ -170,6 +185,7 @@ static inline graph_view *tui_graph(const tui *t) { return t->views[VIEW_GRAPH].
 static inline trace_view *tui_trace(const tui *t) { return t->views[VIEW_TRACE].data; }
 static inline detail_view *tui_detail(const tui *t) { return t->views[VIEW_DETAIL].data; }
 static inline compare_view *tui_compare(const tui *t) { return t->views[VIEW_COMPARE].data; }
+static inline suggest_view *tui_suggest(const tui *t) { return t->views[VIEW_SUGGEST].data; }
 
 /* tui.c: the round the trace view steps, its result (round 1's is
  * session_result), and how many rounds the run took. */

@@ -76,6 +76,17 @@ unsigned tui_edit_value(tui *t, int32_t rule, const char *path);
  * (the memory view shows it whole). */
 unsigned tui_bind_dim(tui *t, const char *name);
 
+/* suggest_write.c: rules made by suggest, added to the session as a new
+ * rule file (a what-if: undo removes it, save writes the file). The
+ * pattern's rule; the rule of the chain marked in the graph (mark-chain:
+ * start, end, then clear), or why-not on the node when none is marked
+ * (the graph's why-not and write-rule both come here);
+ * the mark a graph row shows ("chain start", "chain end", NULL). */
+unsigned tui_write_pattern_rule(tui *t, const fd_suggest_pattern *p);
+unsigned tui_write_chain_rule(tui *t, int32_t graph, int32_t node);
+unsigned tui_mark_chain(tui *t, int32_t graph, int32_t node);
+const char *tui_chain_mark(const tui *t, int32_t graph, int32_t node);
+
 /* whynot.c: the why-not menu for a node, then the landing in the trace. */
 unsigned tui_why_not_node(tui *t, int32_t graph, int32_t node);
 

@@ -160,8 +160,11 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	if (k.shape > 1)
 		display_text_mid(t->disp, y, x, k.shape - 1, cur ? ROLE_CURSOR : ROLE_DIM, 0, c.shape);
 	x += k.shape;
+	const char *mark = f < 0 ? tui_chain_mark(t, g, n) : NULL;   /* a chain for write-rule */
 	if (f >= 0)
 		display_text(t->disp, y, x, end - x, cur ? ROLE_CURSOR : rrole, 0, c.tag);
+	else if (mark)
+		display_text(t->disp, y, x, end - x, cur ? ROLE_CURSOR : ROLE_HEADER, 0, mark);
 }
 
 static int content_width(tui *t)
@@ -187,8 +190,11 @@ static unsigned action(tui *t, enum tui_action a)
 	case ACT_ENTER:
 		tui_set_detail_node(t, g, n);
 		return tui_show_view(t, VIEW_DETAIL);
-	case ACT_WHY_NOT:
-		return tui_why_not_node(t, g, n);
+	case ACT_WHY_NOT:   /* with a chain marked, the same key writes its rule */
+	case ACT_WRITE_RULE:
+		return tui_write_chain_rule(t, g, n);
+	case ACT_MARK_CHAIN:
+		return tui_mark_chain(t, g, n);
 	case ACT_BREAKPOINT: {
 		vs_breakpoint bp = { .kind = BP_NODE, .graph = g, .node = n };
 		return tui_toggle_breakpoint(t, &bp);

@@ -19,6 +19,7 @@
 	_(X, BREAKS, breaks, "breakpoints", "breakpoints",             0, "Show the breakpoints") \
 	_(X, COMPARE, compare, "compare",   "compare with the compiler", 0, "Show where the compiler (--with) differs") \
 	_(X, MEMORY, memory, "memory",      "memory timeline",         1, "Show the memory timeline (live bytes per step)") \
+	_(X, SUGGEST, suggest, "suggest",   "suggested fusions",       0, "Show the fusions the rules leave out, ranked") \
 	_(X, HELP,   help,   "help",        "help",                    0, "Show this help")
 
 #define VIEW_ENUM(X, id, ops, name, title, tab, help) VIEW_##id,

@@ -162,6 +162,7 @@ void session_close(fd_session *s)
 	match_result_release(&s->current);
 	if (s->ctx.model)
 		match_ctx_release(&s->ctx);
+	session_added_release(s);
 	ruleset_release(&s->rules);
 	for (size_t i = 0; i < s->n_retired; i++) {
 		yfile_release(s->retired[i]);
@@ -192,6 +193,8 @@ void session_test_fail_writes(int n, int err)
 
 const fd_ydoc *session_rule_doc(const fd_session *s, int32_t rule, int *file_index)
 {
+	if (rule < 0 || rule >= s->rules.n_rules)
+		return NULL;
 	const fd_rule *r = &s->rules.rules[rule];
 	/* the same file given twice is loaded twice: the pointer tells them apart */
 	for (int pass = 0; pass < 2; pass++)

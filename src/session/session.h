@@ -93,6 +93,8 @@ typedef struct fd_edit {
 	const char *old_text;          /* the value before, as YAML text; NULL when absent */
 	const char *new_text;          /* the value after, as YAML text; NULL when the edit removed
 	                                * the key (an "unset" line of a recovery file) */
+	int32_t added;                 /* 1 + the rule file this edit adds (session_add_rule_file;
+	                                * path "file", new_text the file's path); 0: a value */
 } fd_edit;
 
 /* What the rules as loaded (baseline) and the current rules do differently. */
@@ -154,6 +156,7 @@ typedef struct fd_binding_diff {
 struct fd_session_slot;
 struct fd_session_file;
 struct fd_session_first_run;
+struct fd_session_added;
 
 typedef struct fd_session {
 	fd_session_options opt;
@@ -191,6 +194,8 @@ typedef struct fd_session {
 	int n_binds, cap_binds;
 	fd_binding_diff *bdiff;         /* the last session_rebind's, NULL before one */
 	struct fd_session_first_run *first_run;   /* opt.background: the thread, until waited for */
+	struct fd_session_added *added;  /* rule files added as what-ifs (session_add.c), in edit order */
+	size_t n_added;
 } fd_session;
 
 /* Loads the model (with --dim), the rules (then the environment unless
@@ -326,6 +331,24 @@ int  session_apply_recovery(fd_session *s, const fd_recovery *rec, fd_diags *d);
 void session_recovery_release(fd_recovery *rec);
 /* read + apply. */
 int  session_load_recovery(fd_session *s, const char *path, fd_diags *d);
+
+/* Adding a rule file (session_add.c): a what-if like any edit. text is
+ * the file's YAML, read as a rule file named path would be; its rules join
+ * the set after every rule loaded (the diff counts them as rules that were
+ * not there: disabled as loaded), and the rules re-run unless
+ * opt.defer_run. Undo takes them out, redo puts them back. Refused (-1 + d,
+ * nothing changes) when path exists on disk or is a file of the session,
+ * when the text has an error, or a rule's name is taken. Save writes the
+ * file as a new one, created only when nothing is at path (never over a
+ * file: a file that appeared since is not touched and the rules stay
+ * unsaved); later edits of its values save as any. Save never removes a
+ * file: undoing an add that was saved takes its rules out of this session
+ * only. session_new_rule_path: where an added rule file named NAME.yaml
+ * goes: beside the rule set, in the first rules directory (the directory
+ * of the first rule file when the first path is a file; the default rules
+ * directory when none was named). */
+int  session_add_rule_file(fd_session *s, const char *path, const char *text, fd_diags *d);
+char *session_new_rule_path(const fd_session *s, const char *name, char *buf, size_t size);
 
 /* Getters. */
 static inline const fd_model *session_model(const fd_session *s) { return &s->model; }

@@ -229,7 +229,8 @@ static void rule_effects(const fd_rounds *rd, int32_t rule, int64_t *effect)
 {
 	*effect = 0;
 	for (int32_t k = 0; k < rd->n; k++)
-		*effect += rd->items[k]->result->stats ? rd->items[k]->result->stats[rule].effect_times : 0;
+		if (rd->items[k]->result->stats && rule < rd->items[k]->result->n_rules)
+			*effect += rd->items[k]->result->stats[rule].effect_times;
 }
 
 int session_diff(const fd_session *s, fd_session_diff *df)
@@ -250,7 +251,8 @@ int session_diff(const fd_session *s, fd_session_diff *df)
 	for (int32_t i = 0; i < s->rules.n_rules; i++) {
 		const fd_rule *r = &s->rules.rules[i];
 		fd_rule_change c = { i, s->prio0[i], r->priority, s->enabled0[i], r->enabled,
-		                     A->stats ? A->stats[i].effect_times : 0, B->stats ? B->stats[i].effect_times : 0 };
+		                     A->stats && i < A->n_rules ? A->stats[i].effect_times : 0,
+		                     B->stats && i < B->n_rules ? B->stats[i].effect_times : 0 };
 		if (rounds) {
 			rule_effects(ra, i, &c.effect_before);
 			rule_effects(rb, i, &c.effect_after);

@@ -45,6 +45,8 @@ static bool same_text(const char *a, const char *b)
 
 bool session_slot_dirty(const fd_session *s, const struct fd_session_slot *sl)
 {
+	if (sl->rule >= s->rules.n_rules)
+		return false;   /* a rule of an added file that undo took out */
 	char *cur = session_current_text(s, sl->rule, sl->path);
 	bool dirty = !same_text(cur, sl->disk);
 	free(cur);
@@ -56,7 +58,7 @@ size_t session_unsaved(const fd_session *s)
 	size_t n = 0;
 	for (size_t i = 0; i < s->n_slots; i++)
 		n += session_slot_dirty(s, &s->slots[i]);
-	return n;
+	return n + session_added_unsaved(s);
 }
 
 /* ---- edits ------------------------------------------------------------------ */
@@ -65,6 +67,7 @@ void session_record_edit(fd_session *s, int32_t rule, const char *path, const ch
 {
 	/* a new edit drops the redo tail */
 	s->n_edits = s->n_applied;
+	session_added_drop_tail(s);
 	if (s->n_edits == s->cap_edits) {
 		s->cap_edits = s->cap_edits ? 2 * s->cap_edits : 16;
 		s->edits = xrealloc(s->edits, s->cap_edits * sizeof *s->edits);
@@ -74,6 +77,7 @@ void session_record_edit(fd_session *s, int32_t rule, const char *path, const ch
 	e->path = arena_strdup(&s->arena, path);
 	e->old_text = old_text ? arena_strdup(&s->arena, old_text) : NULL;
 	e->new_text = new_text ? arena_strdup(&s->arena, new_text) : NULL;
+	e->added = 0;
 	s->n_applied = s->n_edits;
 }
 
@@ -207,6 +211,10 @@ int session_undo(fd_session *s, fd_diags *d)
 		return -1;
 	fd_edit *e = &s->edits[s->n_applied - 1];
 	s->n_applied--;   /* before applying: the enabled rule must not see this edit */
+	if (e->added) {
+		session_added_undo(s, e);
+		return maybe_run(s);
+	}
 	if (session_apply_value(s, e->rule, e->path, e->old_text, false, d) < 0) {
 		s->n_applied++;
 		return -1;
@@ -220,6 +228,10 @@ int session_redo(fd_session *s, fd_diags *d)
 		return -1;
 	fd_edit *e = &s->edits[s->n_applied];
 	s->n_applied++;
+	if (e->added) {
+		session_added_redo(s, e);
+		return maybe_run(s);
+	}
 	if (session_apply_value(s, e->rule, e->path, e->new_text, !strcmp(e->path, "enabled"), d) < 0) {
 		s->n_applied--;
 		return -1;

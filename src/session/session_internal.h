@@ -1,6 +1,8 @@
 /* session_internal.h — what the session's files share. Who owns what, from
  * the top down (each file calls only those below it):
  *   session_save.c   write-back to the YAML files, the recovery file
+ *   session_add.c    a rule file added as a what-if: in and out of the set
+ *                    by undo / redo, written by save as a new file
  *   session_bind.c   the dims what-if: a binding changed, the model loaded
  *                    again, what changed against the run before
  *   session_diff.c   the rules as loaded against the current ones
@@ -132,5 +134,30 @@ bool session_slot_dirty(const fd_session *s, const struct fd_session_slot *sl);
 void session_slot_before(fd_session *s, int32_t rule, const char *path, const char *before);
 /* Records an edit already applied (undo / redo see it); texts copied. */
 void session_record_edit(fd_session *s, int32_t rule, const char *path, const char *old_text, const char *new_text);
+
+/* session_add.c: one rule file added as a what-if. While in the set its
+ * file is rs->files' (and freed with them); while undone, it is here. */
+struct fd_session_added {
+	char *path;
+	fd_yfile *file;
+	int32_t first_rule, n_rules;   /* where its rules sit in the set */
+	fd_rule *rules;                /* their copies while undone (parts in the set's arena) */
+	bool in_set;
+	bool written;                  /* save created the file */
+};
+/* Undo / redo of an add edit; no run. */
+void session_added_undo(fd_session *s, const fd_edit *e);
+void session_added_redo(fd_session *s, const fd_edit *e);
+/* A new edit drops the redo tail: the adds in it go, and the slots of
+ * rules past the set's end (they named rules of those files). */
+void session_added_drop_tail(fd_session *s);
+/* Added files in the set, not yet written (what save would write). */
+size_t session_added_unsaved(const fd_session *s);
+/* Is file k of the set an added file not yet written (nothing on disk)? */
+bool session_file_pending(const fd_session *s, int k);
+/* Save: each added file not yet written, created new; the report counts
+ * each as a file written (or refused) and one value. */
+void session_save_added(fd_session *s, fd_save_report *rep, fd_diags *d);
+void session_added_release(fd_session *s);
 
 #endif

@@ -317,10 +317,15 @@ int session_write_recovery(const fd_session *s, const char *path, fd_diags *d)
 	sb_puts(&b, "# fusiondbg recovery 2: unsaved what-if edits; the next session on these files offers them back\n");
 	sb_printf(&b, "session %ld\n", (long)getpid());
 	put_file_line(&b, "model", s->model.path);
+	/* an added rule file not saved yet is not on disk: nothing to offer back */
 	for (int k = 0; k < s->rules.n_files; k++)
-		put_file_line(&b, "rules", s->rules.files[k]->path);
+		if (!session_file_pending(s, k))
+			put_file_line(&b, "rules", s->rules.files[k]->path);
 	for (size_t i = 0; i < s->n_slots; i++) {
 		const struct fd_session_slot *sl = &s->slots[i];
+		int fk = -1;
+		if (!session_rule_doc(s, sl->rule, &fk) || session_file_pending(s, fk))
+			continue;
 		char *cur = session_current_text(s, sl->rule, sl->path);
 		bool dirty = !(cur == sl->disk || (cur && sl->disk && !strcmp(cur, sl->disk)));
 		if (dirty) {

@@ -634,6 +634,7 @@ int session_save_report(fd_session *s, fd_save_report *rep, fd_diags *d)
 {
 	fd_doing("saving the edited rules");
 	memset(rep, 0, sizeof *rep);
+	session_save_added(s, rep, d);   /* first: edits of their values then save as any file's */
 	for (int k = 0; k < s->rules.n_files; k++)
 		save_file(s, k, rep, d);
 	if (rep->values_saved)

@@ -31,6 +31,7 @@
  *                     the roofline speed-up (estimate.h) of those fusions,
  *                     and the rules that came nearest on the first instance
  *                     (explain.h's why-not across rounds);
+ *   suggest_chain.c   the same for one chain named by its ends;
  *   suggest_report.c  text and JSON.
  * Ranked by the bytes, a formula as its value with every unbound symbol 1.
  * Bounds: each node starts at most one piece and a piece looks at most
@@ -112,6 +113,16 @@ void suggest_release(fd_suggest *sg);
  * rounds_make_all is called on it). -1 + d when the graph as the rules
  * leave it cannot be built. */
 int suggest_run(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_suggest_options *opt, fd_diags *d);
+
+/* The pattern of one chain (suggest_chain.c): every node of graph on a
+ * dataflow path between original nodes first and last (either order),
+ * and the rule made from that chain alone, run once: sg holds one pattern
+ * whose instances are where that rule fires (verified: on the chain only).
+ * -1 + d naming the node when the chain is not one a rule can fuse (a node
+ * fused already or not fusible, no path, an inner tensor read outside,
+ * more than SUGGEST_MAX_OPS_LIMIT nodes). */
+int suggest_chain(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_suggest_options *opt, int32_t graph,
+                  int32_t first, int32_t last, fd_diags *d);
 
 /* ---- words (suggest_report.c) ---- */
 void suggest_write_text(FILE *f, const fd_suggest *sg, const fd_model *m, const fd_ruleset *rs);

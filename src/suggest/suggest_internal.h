@@ -6,6 +6,7 @@
 #ifndef FD_SUGGEST_INTERNAL_H
 #define FD_SUGGEST_INTERNAL_H
 #include "base/vec.h"
+#include "ir/rewrite.h"
 #include "match/match.h"
 #include "suggest/suggest.h"
 
@@ -55,5 +56,37 @@ const char *suggest_rule_yaml(const suggest_rule_in *in, fd_arena *a, const char
  * taken (a strmap of names already given). */
 void suggest_rule_names(const fd_graph *g, const suggest_piece *p, const fd_ruleset *rs, strmap *taken, fd_arena *a,
                    const char **name, const char **target_op);
+
+/* The graph as the rules of rd leave it (every final fusion one node) and
+ * its match context (suggest_verify.c); -1 + d when it cannot be built. */
+typedef struct suggest_fused {
+	fd_rewrite rw;
+	fd_model fm;
+	fd_rewrite_map map;          /* fm's nodes to rd's model's and back */
+	fd_match_ctx ctx;
+} suggest_fused;
+int  suggest_fused_open(suggest_fused *fz, fd_rounds *rd, fd_diags *d);
+void suggest_fused_close(suggest_fused *fz);
+/* Defaults and limits put in. */
+void suggest_options_settle(fd_suggest_options *o);
+
+/* What making and verifying a pattern's rule needs (suggest_verify.c). */
+typedef struct suggest_verify {
+	const fd_match_ctx *ctx;     /* the fused model's */
+	const fd_ruleset *rs;
+	const fd_suggest_options *opt;
+	fd_suggest *sg;
+	strmap names;                /* rule names given so far */
+} suggest_verify;
+/* The rule made from the n pieces (fused model ids) and run; its firings
+ * become the instances and the rule is made again from them, at most
+ * `rounds` times, until the two agree (verified). Fills pat; false when the
+ * rule fires nowhere. */
+bool suggest_verify_pieces(suggest_verify *vs, const char *key, const suggest_piece *pieces, int32_t n,
+                           int rounds, fd_suggest_pattern *pat);
+/* The patterns kept: node ids mapped back to rd's model, titles, nearest
+ * rules; sg takes them. */
+void suggest_finish(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const suggest_fused *fz,
+                    fd_suggest_pattern *pats, int32_t n);
 
 #endif

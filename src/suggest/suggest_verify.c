@@ -44,13 +44,6 @@ static int load_text(fd_ruleset *rs, const char *name, const char *text, fd_diag
 	return 0;
 }
 
-typedef struct verify_state {
-	const fd_match_ctx *ctx;     /* the fused model's */
-	const fd_ruleset *rs;
-	const fd_suggest_options *opt;
-	fd_suggest *sg;
-	strmap names;
-} verify_state;
 
 static int cmp_piece(const void *pa, const void *pb)
 {
@@ -95,18 +88,16 @@ static int32_t firings(const fd_match_result *res, int32_t n_ops, suggest_piece 
 	return n;
 }
 
-/* Makes the rule of a group and runs it until its firings are what it was
- * made from; fills pat. false when it fires nowhere. */
-static bool verify_group(verify_state *vs, const suggest_found *found, const suggest_group *grp, fd_suggest_pattern *pat)
+bool suggest_verify_pieces(suggest_verify *vs, const char *key, const suggest_piece *pieces, int32_t n,
+                           int rounds, fd_suggest_pattern *pat)
 {
-	int32_t n_inst = (int32_t)grp->pieces.n;
+	int32_t n_inst = n;
 	suggest_piece *inst = xcalloc((size_t)n_inst + 1, sizeof *inst);
-	for (int32_t i = 0; i < n_inst; i++)
-		inst[i] = found->pieces.items[grp->pieces.items[i]];
+	memcpy(inst, pieces, (size_t)n * sizeof *inst);
 	qsort(inst, (size_t)n_inst, sizeof *inst, cmp_piece);
 	const fd_graph *g = &vs->ctx->model->graphs[inst[0].graph];
 	suggest_rule_names(g, &inst[0], vs->rs, &vs->names, &vs->sg->arena, &pat->rule_name, &pat->target_op);
-	pat->key = grp->key;
+	pat->key = key;
 	pat->n_ops = inst[0].n;
 	pat->n_found = n_inst;
 	fd_match_options mopt = { .target = vs->opt->target, .no_events = true };
@@ -115,9 +106,9 @@ static bool verify_group(verify_state *vs, const suggest_found *found, const sug
 	bool fired = false;
 	fd_ruleset one;              /* the rule the last run ran: res refers to it */
 	ruleset_init(&one);
-	for (int round = 0; round <= SUGGEST_ROUNDS; round++) {
+	for (int round = 0; round <= rounds; round++) {
 		suggest_rule_in in = { vs->ctx, vs->rs, vs->opt->target, pat->rule_name, pat->target_op, pat->n_ops,
-		                  n_inst, inst, (int32_t)grp->pieces.n };
+		                  n_inst, inst, n };
 		pat->rule_yaml = suggest_rule_yaml(&in, &vs->sg->arena, &pat->free_params);
 		ruleset_release(&one);
 		fd_diags d1;
@@ -136,10 +127,9 @@ static bool verify_group(verify_state *vs, const suggest_found *found, const sug
 		n_inst = n_got;
 		/* the last round only runs the rule made from the round before's
 		 * firings: those are then the instances, verified or not */
-		if (same || !fired) {
-			pat->verified = same && fired;
+		pat->verified = same && fired;
+		if (same || !fired)
 			break;
-		}
 	}
 	if (fired && n_inst > 0) {
 		pat->n_instances = n_inst;
@@ -280,36 +270,70 @@ static void describe(fd_suggest *sg, const fd_model *m, fd_suggest_pattern *pat)
 	sb_release(&t);
 }
 
+int suggest_fused_open(suggest_fused *fz, fd_rounds *rd, fd_diags *d)
+{
+	memset(fz, 0, sizeof *fz);
+	const fd_model *m = rd->items[0]->model;
+	rounds_make_all(rd, d);
+	rewrite_init(&fz->rw);
+	rounds_final_rewrite(rd, &fz->rw);
+	if (rewrite_build_model(m, &fz->rw, &fz->fm, &fz->map, d) < 0) {
+		rewrite_release(&fz->rw);
+		return -1;
+	}
+	if (match_ctx_init(&fz->ctx, &fz->fm, rd->items[0]->ctx->canonicalize, d) < 0) {
+		model_release(&fz->fm);
+		rewrite_release(&fz->rw);
+		return -1;
+	}
+	return 0;
+}
+
+void suggest_fused_close(suggest_fused *fz)
+{
+	match_ctx_release(&fz->ctx);
+	model_release(&fz->fm);
+	rewrite_release(&fz->rw);
+}
+
+void suggest_options_settle(fd_suggest_options *o)
+{
+	if (o->max_ops <= 0)
+		o->max_ops = SUGGEST_MAX_OPS_DEFAULT;
+	if (o->max_ops > SUGGEST_MAX_OPS_LIMIT)
+		o->max_ops = SUGGEST_MAX_OPS_LIMIT;
+	if (o->top <= 0)
+		o->top = SUGGEST_TOP_DEFAULT;
+}
+
+void suggest_finish(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const suggest_fused *fz,
+                    fd_suggest_pattern *pats, int32_t n)
+{
+	const fd_model *m = rd->items[0]->model;
+	/* back to the model's own node ids */
+	for (int32_t k = 0; k < n; k++)
+		for (int32_t i = 0; i < pats[k].n_instances; i++)
+			for (int j = 0; j < pats[k].n_ops; j++)
+				pats[k].instances[i].nodes[j] = fz->map.from[pats[k].instances[i].graph][pats[k].instances[i].nodes[j]];
+	for (int32_t k = 0; k < n; k++) {
+		describe(sg, m, &pats[k]);
+		nearest_rules(sg, rd, rs, &pats[k]);
+	}
+	sg->patterns = pats;
+	sg->n = n;
+}
+
 int suggest_run(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_suggest_options *opt, fd_diags *d)
 {
 	fd_suggest_options o = *opt;
-	if (o.max_ops <= 0)
-		o.max_ops = SUGGEST_MAX_OPS_DEFAULT;
-	if (o.max_ops > SUGGEST_MAX_OPS_LIMIT)
-		o.max_ops = SUGGEST_MAX_OPS_LIMIT;
-	if (o.top <= 0)
-		o.top = SUGGEST_TOP_DEFAULT;
+	suggest_options_settle(&o);
 	sg->max_ops = o.max_ops;
 	double t0 = clock_ms();
-	const fd_model *m = rd->items[0]->model;
-	rounds_make_all(rd, d);
-	fd_rewrite rw;
-	rewrite_init(&rw);
-	rounds_final_rewrite(rd, &rw);
-	fd_model fm;
-	fd_rewrite_map map;
-	if (rewrite_build_model(m, &rw, &fm, &map, d) < 0) {
-		rewrite_release(&rw);
+	suggest_fused fz;
+	if (suggest_fused_open(&fz, rd, d) < 0)
 		return -1;
-	}
-	fd_match_ctx fctx;
-	if (match_ctx_init(&fctx, &fm, rd->items[0]->ctx->canonicalize, d) < 0) {
-		model_release(&fm);
-		rewrite_release(&rw);
-		return -1;
-	}
 	suggest_found found;
-	suggest_search(&fctx, o.max_ops, &sg->arena, &found);
+	suggest_search(&fz.ctx, o.max_ops, &sg->arena, &found);
 	sg->n_eligible = found.n_eligible;
 	sg->n_pieces = (int64_t)found.pieces.n;
 	sg->n_keys = (int32_t)found.groups.n;
@@ -325,12 +349,16 @@ int suggest_run(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_su
 	/* verify more than are kept: two keys may turn out one rule */
 	size_t n_try = found.groups.n < (size_t)o.top * 2 ? found.groups.n : (size_t)o.top * 2;
 	fd_suggest_pattern *pats = arena_array(&sg->arena, n_try + 1, sizeof *pats);
-	verify_state vs = { &fctx, rs, &o, sg, { 0 } };
+	suggest_verify vs = { &fz.ctx, rs, &o, sg, { 0 } };
 	strmap_init(&vs.names);
 	int32_t n = 0;
+	suggest_piece *pieces = xcalloc(found.pieces.n + 1, sizeof *pieces);
 	for (size_t i = 0; i < n_try; i++) {
+		const suggest_group *grp = &found.groups.items[order[i]];
+		for (size_t k = 0; k < grp->pieces.n; k++)
+			pieces[k] = found.pieces.items[grp->pieces.items[k]];
 		fd_suggest_pattern p = { 0 };
-		if (!verify_group(&vs, &found, &found.groups.items[order[i]], &p))
+		if (!suggest_verify_pieces(&vs, grp->key, pieces, (int32_t)grp->pieces.n, SUGGEST_ROUNDS, &p))
 			continue;
 		bool dup = false;
 		for (int32_t k = 0; k < n && !dup; k++)
@@ -338,26 +366,15 @@ int suggest_run(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_su
 		if (!dup)
 			pats[n++] = p;
 	}
+	free(pieces);
 	strmap_release(&vs.names);
 	qsort(pats, (size_t)n, sizeof *pats, cmp_pattern);
 	if (n > o.top)
 		n = o.top;
-	/* back to the model's own node ids */
-	for (int32_t k = 0; k < n; k++)
-		for (int32_t i = 0; i < pats[k].n_instances; i++)
-			for (int j = 0; j < pats[k].n_ops; j++)
-				pats[k].instances[i].nodes[j] = map.from[pats[k].instances[i].graph][pats[k].instances[i].nodes[j]];
-	for (int32_t k = 0; k < n; k++) {
-		describe(sg, m, &pats[k]);
-		nearest_rules(sg, rd, rs, &pats[k]);
-	}
-	sg->patterns = pats;
-	sg->n = n;
+	suggest_finish(sg, rd, rs, &fz, pats, n);
 	sg->verify_ms = clock_ms() - t1;
 	free(order);
 	suggest_found_release(&found);
-	match_ctx_release(&fctx);
-	model_release(&fm);
-	rewrite_release(&rw);
+	suggest_fused_close(&fz);
 	return 0;
 }

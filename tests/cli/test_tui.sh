@@ -7,6 +7,7 @@
 #   # setup: CMD        shell run before, in the test's directory
 #   # check: CMD        shell run after; must succeed (may use $FUSIONDBG, $EXPECTED)
 #   # exit: N           expected exit status (default 0)
+#   # models: yes       it opens a shared model ($MODELS): skipped when there are none
 # NAME.2.script, when present, runs next in the same directory (reload,
 # restore). Each test runs in a fresh directory holding copies of rules/
 # (as rules) and samples/rules (as srules), with its own XDG config and state.
@@ -19,6 +20,8 @@ set -u
 ROOT=$(pwd)
 FUSIONDBG=$(cd "$(dirname "$FUSIONDBG")" && pwd)/$(basename "$FUSIONDBG")
 export ROOT FUSIONDBG SAMPLES=$ROOT/samples EXPECTED=$ROOT/tests/tui/expected
+MODELS=$(cd "$MODELS" 2>/dev/null && pwd || echo "$MODELS")
+export MODELS
 fail=0
 tmpdirs=()
 trap 'rm -rf "${tmpdirs[@]}"' EXIT
@@ -85,6 +88,9 @@ n=0
 for script in "$ROOT"/tests/tui/*.script; do
 	case $script in *.2.script) continue ;; esac
 	name=$(basename "$script" .script)
+	if [ "$(header "$script" models)" = yes ] && ! have_models; then
+		echo "skip tui/$name: no models in $MODELS (FUSIONDBG_MODELS)"; continue
+	fi
 	dir=$(fresh_dir)
 	ok=0
 	run_script "$script" "$dir" || ok=1
