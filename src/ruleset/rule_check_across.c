@@ -72,7 +72,7 @@ static char *pattern_key(const fd_rule *r)
 		}
 		sb_printf(&k, "%d,%d,%d;", op->op, op->min_inputs, op->max_inputs);
 		/* the seed's keys and the extensions' (a type list, optional, outputs, where) */
-		static const char *const keys[] = { "type", "params", "input_sources", "optional", "outputs", "where" };
+		static const char *const keys[] = { "type", "params", "input_sources", "optional", "outputs", "where", "feeds" };
 		for (size_t q = op->n_types > 1 ? 0 : 1; q < sizeof keys / sizeof *keys; q++)
 			key_yval(&k, yval_get(op->where, keys[q]));
 		sb_puts(&k, "|");
