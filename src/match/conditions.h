@@ -55,6 +55,7 @@ typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAI
 	X(OPTIONAL_OP,    OP_EXT,     "optional",         OPTIONAL,   IN01_ABSENT,         cond_optional_op)   \
 	X(OUTPUTS,        OP_EXT,     "outputs",          OUTPUT,     NM15_OUTPUT,         cond_outputs)       \
 	X(WHERE,          OP_EXT,     "where",            WHERE,      NM16_WHERE,          cond_where)         \
+	X(FEEDS,          OP_EXT,     "feeds",            FEEDS,      NM04_SOURCE,         cond_feeds)         \
 	X(DTYPE_MATCH,    CONSTRAINT, "dtype_match",      CONSTRAINT, CF01_DTYPE,          cond_dtype_match)   \
 	X(SHAPE_CONSTRAINT, CONSTRAINT, "shape_constraint", CONSTRAINT, CF02_SHAPE,        cond_shape_constraint) \
 	X(MEMORY_LIMIT,   CONSTRAINT, "memory_limit",     CONSTRAINT, CF03_MEMORY,         cond_memory_limit)  \
@@ -94,6 +95,8 @@ typedef enum fd_cond_kind {
 	X(OUTPUTS,              OP_EXT,     "outputs.min_consumers",   UINT) \
 	X(OUTPUTS,              OP_EXT,     "outputs.max_consumers",   UINT) \
 	X(WHERE,                OP_EXT,     "where",                   EXPR) \
+	X(FEEDS,                OP_EXT,     "feeds.op",                UINT) \
+	X(FEEDS,                OP_EXT,     "feeds.input",             UINT) \
 	X(DTYPE_MATCH,          CONSTRAINT, "allowed_dtypes",          LIST) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_intermediate_size",   BYTES) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_output_size",         BYTES) \

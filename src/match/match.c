@@ -50,6 +50,10 @@ static bool search(match_run_state *s, int i);
 static int match_link_of(const fd_rule_op *op, int i, bool *explicit_link)
 {
 	int j = -1;
+	if (op->feeds_op >= 0 && op->feeds_op < i) {   /* a producer: found from op feeds_op's input */
+		*explicit_link = true;
+		return op->feeds_op;
+	}
 	for (int k = 0; k < op->n_sources; k++)
 		if (op->sources[k].from_op >= 0 && op->sources[k].from_op < i && op->sources[k].from_op > j)
 			j = op->sources[k].from_op;
@@ -127,6 +131,15 @@ static void gather(match_run_state *s, int i, int link)
 	i32_vec *cand = &s->cand[i];
 	int32_t lu = s->units[link];
 	cand->n = 0;
+	if (op->feeds_op >= 0) {   /* the one producer of the input it feeds (link is op feeds_op) */
+		int slot = op->feeds_input;
+		if (s->swapped[op->feeds_op] && slot < 2)
+			slot ^= 1;
+		int32_t t = s->units[op->feeds_op] == lu ? unit_input(s, lu, slot) : FD_NONE;
+		if (t != FD_NONE && s->g->tensors[t].producer >= 0 && !assigned_overlap(s, i, s->g->tensors[t].producer, lu))
+			vec_push(cand, s->g->tensors[t].producer);
+		return;
+	}
 	for (int k = 0; k < unit_n_outputs(s, lu); k++) {
 		int32_t t = unit_output(s, lu, k);
 		if (t < 0)
@@ -316,7 +329,7 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	}
 	if (op->has_op_conditions && !match_check_op_conditions(s, i, cc, &passed))
 		return false;
-	bool has_from = false;
+	bool has_from = op->feeds_op >= 0;   /* a producer is linked by its feeds, not read as a chain */
 	for (int k = 0; k < op->n_sources; k++)
 		if (op->sources[k].from_op >= 0)
 			has_from = true;
@@ -358,6 +371,19 @@ __attribute__((noinline)) static bool skip_optional(match_run_state *s, int i, i
 	return fired;
 }
 
+/* No node produces the input op i feeds (an initializer, a graph input):
+ * its feeds condition fails on the op it would feed. */
+__attribute__((noinline)) static uint32_t feeds_none(match_run_state *s, int i, int link)
+{
+	const fd_rule_op *op = &s->pat->ops[i];
+	int32_t lu = s->units[link];
+	int slot = op->feeds_input;
+	if (s->swapped[op->feeds_op] && slot < 2)
+		slot ^= 1;
+	int32_t t = s->units[op->feeds_op] == lu ? unit_input(s, lu, slot) : FD_NONE;
+	return match_emit(s, EV_FEEDS, ST_FAIL, REASON_NM04_SOURCE, i, -1, lu, lu, t, 0);
+}
+
 static bool search(match_run_state *s, int i)
 {
 	const fd_rule_pattern *p = s->pat;
@@ -376,8 +402,8 @@ static bool search(match_run_state *s, int i)
 	if (cand->n == 0) {
 		if (op->optional)
 			return skip_optional(s, i, link);
-		uint32_t ev = match_emit(s, EV_SOURCE, ST_FAIL, REASON_NM04_SOURCE, i, -2, s->units[link],
-		                         FD_NONE, link, 0);
+		uint32_t ev = op->feeds_op >= 0 ? feeds_none(s, i, link)
+		            : match_emit(s, EV_SOURCE, ST_FAIL, REASON_NM04_SOURCE, i, -2, s->units[link], FD_NONE, link, 0);
 		match_fail(s, ev, REASON_NM04_SOURCE, i, 0);
 		return false;
 	}

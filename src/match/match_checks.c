@@ -1,6 +1,6 @@
 /* match_checks.c — the checks of one pattern op on one candidate unit that
  * only rules of the language beyond the seed ask for, off the search's hot
- * path (match.c calls them when an op has them): its outputs conditions and
+ * path (match.c calls them when an op has them): the input it feeds, its outputs conditions and
  * where expressions after its params (their entries decide, here are their
  * events). */
 #include "match/match_internal.h"
@@ -11,6 +11,15 @@ bool match_check_op_conditions(match_run_state *s, int i, fd_cond_check *c, uint
 {
 	const fd_rule_op *op = &s->pat->ops[i];
 	int32_t u = c->unit;
+	if (op->feeds_op >= 0) {
+		fd_reason r = cond_feeds_check(c, NULL);
+		uint32_t ev = match_emit(s, EV_FEEDS, r ? ST_FAIL : ST_PASS, r, i, -1, u, c->other, c->a, c->b);
+		if (r) {
+			match_fail(s, ev, r, i, *passed);
+			return false;
+		}
+		++*passed;
+	}
 	if (op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0) {
 		fd_reason r = cond_outputs_check(c, NULL);
 		uint32_t ev = match_emit(s, EV_OUTPUT, r ? ST_FAIL : ST_PASS, r, i, -1, u, FD_NONE, c->a, c->b);

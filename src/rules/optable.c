@@ -356,6 +356,9 @@ static const fd_op_def ops[] = {
 	{ "Shape", { 0 }, { "Shape" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(shape_params) },
 	{ "Constant", { "Const" }, { "Constant", "Const" }, NULL, -1, false, COMPOSITE_NONE, NOPARAMS },
 	{ "ConstantOfShape", { "Fill" }, { "ConstantOfShape", "Fill" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(constant_of_shape_params) },
+	/* the quantizers' pair: a QDQ group is DQ -> op -> Q */
+	{ "QuantizeLinear", { 0 }, { "QuantizeLinear" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(axis1_params) },
+	{ "DequantizeLinear", { 0 }, { "DequantizeLinear" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(axis1_params) },
 };
 
 int optable_count(void)

@@ -113,6 +113,10 @@ typedef struct fd_rule_op {
 	int graph_output;         /* outputs.graph_output: -1 unset, 0 must not be one, 1 must */
 	int min_consumers, max_consumers;    /* outputs: -1 when not given */
 	const fd_yval *outputs_where;
+	/* feeds: {op, input}: the op is the producer of input feeds_input of
+	 * earlier op feeds_op (-1 unset), found from that input, not a consumer */
+	int feeds_op, feeds_input;
+	const fd_yval *feeds_where;
 	int n_where;              /* where: expressions over params and shapes, all must hold */
 	struct fd_expr **where_exprs;
 	const fd_yval **where_src;

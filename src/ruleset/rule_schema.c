@@ -123,6 +123,7 @@ static void parse_op(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char 
 	op->op = -1;
 	op->min_inputs = op->max_inputs = -1;
 	op->graph_output = op->min_consumers = op->max_consumers = -1;
+	op->feeds_op = op->feeds_input = -1;
 	op->where = v;
 	if (!schema_kind(s, v, YV_MAP, path))
 		return;

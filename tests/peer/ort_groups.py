@@ -40,6 +40,7 @@ If/Loop/Scan bodies are compared recursively.
 import argparse
 import hashlib
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 
@@ -49,6 +50,13 @@ from onnx import numpy_helper
 NONDETERMINISTIC = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
                     "Multinomial", "Bernoulli"}
 GRAPH_ATTR = (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
+# ConstantFolding skips DequantizeLinear while the QDQ transformers are on:
+# a weight's DQ stays for QLinearConv and its kin to consume.
+KEPT_CONST_OPS = {"DequantizeLinear"}
+# EnsureUniqueDQForNodeUnit gives each further consumer of a DQ a copy named
+# "<dq>/duplicated" (or ".../duplicated_token_N"), its output likewise.
+DUPLICATE = re.compile(r"^(.*)/duplicated(_token_\d+)?$")
+QDQ_OPS = {"DequantizeLinear", "QuantizeLinear"}
 
 
 def node_names(graph):
@@ -144,6 +152,8 @@ def constant_nodes(O, P):
                 changed = True
                 continue
             shape_op = n.op_type in ("Shape", "Size")
+            if n.op_type in KEPT_CONST_OPS:
+                continue
             if shape_op or all(not x or x in const_t for x in n.input):
                 res.add(i)
                 const_t.update(outs)
@@ -186,7 +196,20 @@ def transformers(unit_ops, region_ops):
             t.append("FuseReluClip")
         if "Mul" in mains and r.get("Div"):
             t.append("DivMulFusion")
+    if r.get("DequantizeLinear") or r.get("QuantizeLinear"):
+        t = qdq_transformers(mains, r, t)
     return t or ["other:" + "+".join(sorted(mains))]
+
+
+def qdq_transformers(mains, r, t):
+    """The transformers of a unit whose original nodes include Q or DQ: the
+    rewrite rules that fold a Relu or Clip into the Q after it, or the QDQ
+    selector/action transformer (a QLinear kernel, or a data-movement op
+    whose Q/DQ pair it dropped), with what fused it afterwards."""
+    if mains == {"QuantizeLinear"}:
+        return [name for op, name in (("Clip", "ClipQuantFusion"), ("Relu", "ReluQuantFusion")) if r.get(op)]
+    later = [x for x in t if x != "GatherSliceToSplitFusion" or r.get("Slice") or r.get("Gather")]
+    return ["QDQSelectorActionTransformer"] + later
 
 
 def elimination(O, oi, dtypes):
@@ -222,6 +245,28 @@ def dtype_map(model):
                     visit(a.g)
     visit(model.graph)
     return res
+
+
+def undo_duplicates(O, P):
+    """The copies EnsureUniqueDQForNodeUnit made of a DQ read by several
+    nodes are that DQ again: their names and output names mapped back to
+    the original's, so that a copy is no new tensor gluing units together."""
+    rename = {}
+    for pn in P.nodes:
+        m = DUPLICATE.match(pn.name) if pn.op_type == "DequantizeLinear" else None
+        oi = O.by_name.get(m.group(1)) if m else None
+        if oi is None or O.nodes[oi].op_type != "DequantizeLinear":
+            continue
+        pn.name = m.group(1)
+        for k, o in enumerate(pn.output):
+            mo = DUPLICATE.match(o)
+            if mo and mo.group(1) in O.producer and o not in O.producer:
+                rename[o] = mo.group(1)
+                pn.output[k] = mo.group(1)
+    for pn in P.nodes:
+        for k, x in enumerate(pn.input):
+            pn.input[k] = rename.get(x, x)
+    P.reindex()
 
 
 def identify(O, P, renames):
@@ -317,7 +362,31 @@ def common_subexpressions(O, P, ident, const_nodes, pure_t):
     return cse, gone, counterpart
 
 
+def share_dequantize(O, regions):
+    """A DQ read by several fused nodes is in each of their walks; onnxruntime
+    kept the original for its first consumer (the lowest node index: output
+    edges are ordered by it) and fused a copy into each other one, so the
+    original node is a member of the first consumer's group only."""
+    holders = defaultdict(list)
+    for r, region in enumerate(regions):
+        for oi in region:
+            if O.nodes[oi].op_type == "DequantizeLinear":
+                holders[oi].append(r)
+    for oi, rs in holders.items():
+        if len(rs) < 2:
+            continue
+        outs = {o for o in O.nodes[oi].output if o}
+
+        def first_reader(r):
+            return min((c for c in regions[r] if any(x in outs for x in O.nodes[c].input)), default=len(O.nodes))
+        keep = min(rs, key=first_reader)
+        for r in rs:
+            if r != keep:
+                regions[r].discard(oi)
+
+
 def analyse(O, P, ctx, groups, removed, path=""):
+    undo_duplicates(O, P)
     ident, o_tensors = identify(O, P, ctx["renames"])
     p_live = P.live()
     const_nodes, const_t, pure_t = constant_nodes(O, P)
@@ -340,7 +409,7 @@ def analyse(O, P, ctx, groups, removed, path=""):
     for i in range(len(P.nodes)):
         units[find(i)].append(i)
 
-    claimed, side = {}, {}
+    claimed, side, walked = {}, {}, []
     stop_always = set(O.real_inputs) | O.outer_live | const_t | cse_t
     for members in sorted(units.values(), key=min):
         produced = {o for i in members for o in P.nodes[i].output if o}
@@ -357,13 +426,17 @@ def analyse(O, P, ctx, groups, removed, path=""):
                 continue
             region.add(oi)
             stack.extend(x for x in O.nodes[oi].input if x and x not in stop)
+        walked.append((members, region))
+    share_dequantize(O, [region for _, region in walked])
+    for members, region in walked:
         anchor = next((i for i in members if P.nodes[i].op_type != "Reshape"), members[0])
         pn = P.nodes[anchor]
         keeps_transpose = any(P.nodes[i].op_type in ("Gemm", "FusedGemm", "FusedMatMul") for i in members)
+        kept = {ident[i] for i in members if i in ident}   # a member that is an original node, as itself
         core, extras = [], []
         for oi in sorted(region):
             k = elimination(O, oi, ctx["dtypes"])
-            if k == "transpose_optimizer" and keeps_transpose:
+            if k == "transpose_optimizer" and (keeps_transpose or oi in kept):
                 k = None
             (extras if k and len(region) > 1 else core).append((oi, k))
         core = [oi for oi, _ in core]

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# test_qdq.sh — the feeds condition and rules/onnxruntime's QDQ rules: on a
+# uint8 QDQ model each quantized Conv is one QLinearConv of DQ(X), DQ(W),
+# DQ(B), Conv and Q (its DQs found as producers of the Conv's inputs); on the
+# int8-activation model `why` names the Q's int8 zero point; feeds naming a
+# later op is a verify error at file:line:col; the trace words a feeds event.
+set -u
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+m=tests/data/qdq/qdq_resnet18_blocks_u8.onnx
+"$FUSIONDBG" match "$m" -r rules/onnxruntime --format json >"$tmp/m.json" || { echo "FAIL: match"; fail=1; }
+n=$("$PYTHON" -c '
+import json, sys
+f = [x for x in json.load(open(sys.argv[1]))["fusions"] if x["rule"] == "ORT_QDQ_QLinearConv"]
+print(len(f), sorted({len(x["nodes"]) for x in f}))' "$tmp/m.json")
+[ "$n" = "6 [4, 5]" ] || { echo "FAIL: QLinearConv fusions: $n (want 6 of 4 or 5 nodes)"; fail=1; }
+grep -qF '"nodes": ["w1_DequantizeLinear", "w2_DequantizeLinear", "x_DequantizeLinear", "conv_1", "relu_2_QuantizeLinear"]' "$tmp/m.json" \
+	|| { echo "FAIL: conv_1's DQs and Q are not its fusion"; fail=1; }
+out=$("$FUSIONDBG" why tests/data/qdq/qdq_resnet18_blocks_s8.onnx -r rules/onnxruntime --rule ORT_QDQ_QLinearConv --node conv_1)
+case $out in *"did not fire on conv_1"*"int8 [FD-NM11]"*) ;; *) echo "FAIL: why s8 conv_1: $out"; fail=1;; esac
+case $out in *"op1 DequantizeLinear feeds @ x_DequantizeLinear"*"the producer of op0's input0"*) ;;
+	*) echo "FAIL: the trace lacks the feeds event"; fail=1;; esac
+sed 's/feeds: {op: 0, input: 1}/feeds: {op: 2, input: 1}/' rules/onnxruntime/qdq_conv.yaml >"$tmp/bad.yaml"
+err=$("$FUSIONDBG" verify "$tmp/bad.yaml" 2>&1) && { echo "FAIL: verify accepted feeds of a later op"; fail=1; }
+case $err in *"bad.yaml:38:19: error: match.ops[2].feeds.op: 2 is not an earlier op"*) ;;
+	*) echo "FAIL: verify: $err"; fail=1;; esac
+finish $fail
