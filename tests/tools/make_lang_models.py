@@ -16,6 +16,8 @@ misses a compiler refuses:
                         sqrt(2) and by 1.5; a double Relu; a rank-2 bias
   fan_out.onnx          a Conv read by 17 Relus
   position_either.onnx  ReduceMean -> Sub with the mean second (as written) and first (swapped)
+  siblings.onnx         x -> Sigmoid, x -> Tanh, Mul(s, t) (ops linked by what they read, not
+                        by the op before them); Mul(Sigmoid(x), Tanh(y)) beside it
 """
 import os
 import sys
@@ -177,6 +179,20 @@ def position_either():
 	g.save("position_either.onnx")
 
 
+def siblings():
+	g = G("siblings")
+	x = g.input("x", [1, 8])
+	h = g.node("Relu", "relu", [x])
+	s1 = g.node("Sigmoid", "sig1", [h])
+	t1 = g.node("Tanh", "tanh1", [h])
+	g.output(g.node("Mul", "mul1", [s1, t1], "y1"))
+	y = g.input("y", [1, 8])
+	s2 = g.node("Sigmoid", "sig2", [h])
+	t2 = g.node("Tanh", "tanh2", [y])
+	g.output(g.node("Mul", "mul2", [s2, t2], "y2"))
+	g.save("siblings.onnx")
+
+
 os.makedirs(OUT, exist_ok=True)
 conv_fold()
 transpose_matmul()
@@ -185,3 +201,4 @@ graph_out()
 operands()
 fan_out()
 position_either()
+siblings()
