@@ -133,27 +133,45 @@ static void push_readers(match_run_state *s, i32_vec *cand, int32_t t, unsigned 
 				vec_push(cand, s->ix->tcomp[c]);
 }
 
-/* Op i's link outside the chain: without a from_op, the input_sources
- * entry whose same_as names an earlier op, else one whose source_type is
- * param when every entry that names a source names one outside the match
- * (a graph input, a constant). -1: the op reads op i-1 (or its from_op). */
+/* Entry k says where its input comes from, outside the chain: a same_as
+ * naming an earlier op, or a graph input or constant. */
+static bool names_outside(const fd_input_source *src, int i)
+{
+	return (src->same_op >= 0 && src->same_op < i) || src->source_type == SRC_PARAM || src->source_type == SRC_CONST
+	       || src->source_type == SRC_CONST_OR_PARAM;
+}
+
+/* Op i's link outside the chain: without a from_op, the entry of input 0
+ * when it has a same_as (or else a source_type param): the op is looked for
+ * among the readers of that tensor (of the graph inputs). -1: it reads op
+ * i-1 (or its from_op), as the chain goes. */
 static int outside_link(const fd_rule_op *op, int i)
 {
-	int param = -1;
-	for (int k = 0; k < op->n_sources; k++)
+	int k0 = -1;
+	for (int k = 0; k < op->n_sources; k++) {
 		if (op->sources[k].from_op >= 0)
 			return -1;
-	for (int k = 0; k < op->n_sources; k++)
-		if (op->sources[k].same_op >= 0 && op->sources[k].same_op < i)
-			return k;
-	for (int k = 0; k < op->n_sources; k++) {
-		fd_source_type st = op->sources[k].source_type;
-		if (st == SRC_ACTIVATION || st == SRC_ANY)
-			return -1;
-		if (st == SRC_PARAM && param < 0)
-			param = k;
+		if (op->sources[k].input == 0)
+			k0 = k;
 	}
-	return param;
+	if (k0 < 0)
+		return -1;
+	const fd_input_source *src = &op->sources[k0];
+	return (src->same_op >= 0 && src->same_op < i) || src->source_type == SRC_PARAM ? k0 : -1;
+}
+
+/* Unit u, found through its outside link, need not read op i-1 when the
+ * entries say where each of its inputs comes from. */
+static bool inputs_all_placed(const match_run_state *s, const fd_rule_op *op, int i, int32_t u)
+{
+	for (int q = 0; q < unit_n_inputs(s, u); q++) {
+		bool placed = unit_input(s, u, q) == FD_NONE;
+		for (int k = 0; k < op->n_sources && !placed; k++)
+			placed = op->sources[k].input == q && names_outside(&op->sources[k], i);
+		if (!placed)
+			return false;
+	}
+	return true;
 }
 
 static void gather_finish(match_run_state *s, int i, int32_t lu);
@@ -379,7 +397,8 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	}
 	if (op->has_op_conditions && !match_check_op_conditions(s, i, cc, &passed))
 		return false;
-	bool has_from = outside_link(op, i) >= 0;   /* its same_as or param entry links it */
+	/* linked by where its inputs come from: no chain link to check */
+	bool has_from = i > 0 && outside_link(op, i) >= 0 && inputs_all_placed(s, op, i, u);
 	for (int k = 0; k < op->n_sources; k++)
 		if (op->sources[k].from_op >= 0)
 			has_from = true;

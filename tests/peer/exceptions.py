@@ -80,10 +80,10 @@ EXCEPTIONS = [
                   "inference knows the Div's output; after a Reshape to a shape computed from Shape (ONNX "
                   "inference below opset 13 does not follow it) it knows none, so the attention's q / sqrt(d) "
                   "stays a Div. fusiondbg infers the shape, and the rule states conditions on the tensors, so "
-                  "ORT_MatMulScaleFusion folds it (the probe shows the same on a three-node model).",
-        "fusiondbg": {"rule": "ORT_MatMulScaleFusion", "pattern": "Div+MatMul"},
+                  "ORT_MatMulScaleFusion_A folds it (the probe shows the same on a three-node model).",
+        "fusiondbg": {"rule": "ORT_MatMulScaleFusion_A", "pattern": "Div+MatMul"},
         "counts": {"tiny_distilbert_sst2": 2, "probe_mm_scale_unknown_shape": 1},
-        "why_fusiondbg": {"rule": "ORT_MatMulScaleFusion", "node": "@Div", "expect": ["fires on {node} (Div)"]},
+        "why_fusiondbg": {"rule": "ORT_MatMulScaleFusion_A", "node": "@Div", "expect": ["fires on {node} (Div)"]},
     },
     # ---- a rewrite a chain of ops cannot state ---------------------------------------
     {
