@@ -3,6 +3,7 @@
  * the text does not parse, or where its constant part can never be
  * computed), deciding each on the unit (match_where.c evaluates: false or
  * undecided is FD-NM16, cannot be evaluated FD-NM18), and their words. */
+#include <string.h>
 #include "match/conditions.h"
 #include <stdio.h>
 #include "base/text.h"
@@ -84,8 +85,13 @@ fd_reason cond_where_check(fd_cond_check *c, fd_cond_facts *facts)
 			facts->decided_at = fault_at;
 			snprintf(facts->path, sizeof facts->path, "where");
 			cond_where_describe(c, facts->expected, sizeof facts->expected);
-			text_cut(facts->actual, sizeof facts->actual,
-			         v == 1 ? "true" : v == -2 ? "not evaluated" : v < 0 ? "undecided" : "false");
+			const char *src = op->where_src[w]->text;
+			/* an expression reading shapes says whose decided: ONNX's inference */
+			bool onnx = c->ctx && c->ctx->model && c->ctx->model->shapes_onnx && src
+			            && (strstr(src, "rank") || strstr(src, "shape(") || strstr(src, "dim("));
+			text_cutf(facts->actual, sizeof facts->actual, "%s%s",
+			          v == 1 ? "true" : v == -2 ? "not evaluated" : v < 0 ? "undecided" : "false",
+			          onnx ? " (shapes: onnx)" : "");
 			text_cut(facts->reason_text, sizeof facts->reason_text, text);
 		}
 		if (r) {
