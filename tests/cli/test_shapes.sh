@@ -17,7 +17,8 @@
 #  5. --shapes onnx and the rule set's shapes: onnx: a Reshape to a shape
 #     computed through a Div has no dims the rules can compare, one through
 #     Gather and Concat keeps its numbers; the trace says which shapes
-#     decided; the command line wins; bad values are errors.
+#     decided; the command line wins; bad values are errors; an Expand to
+#     a shape of unknown values keeps the dims above 1.
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0
@@ -207,6 +208,10 @@ printf 'ruleset:\n  shapes: partial\n' >"$tmp/set5/ruleset.yaml"
 "$FUSIONDBG" check "$tmp/set5" >"$tmp/o5" 2>&1; rc=$?
 [ "$rc" = 1 ] && grep -q "ruleset.yaml:2:11: error: ruleset.shapes: expected full or onnx, got 'partial'" "$tmp/o5" \
 	|| bad "ruleset shapes: partial: exit $rc, $(cat "$tmp/o5")"
+
+# Expand to a shape whose values are not known keeps the dims above 1 (ViT's class token)
+"$FUSIONDBG" info tests/data/torch/torch_vit_opset17.onnx --tensors 2>&1 | grep "/Expand_output_0 " | grep -q "x32 " \
+	|| bad "Expand of the class token lost its last dim"
 
 echo "test_shapes: done"
 finish $fail
