@@ -30,6 +30,7 @@ static const struct option_def {
 	                                         "on overridable, not constants) or constant (every initializer a weight)" },
 	{ "shapes", 0, OPT_SHAPES, "MODE", "the shapes the rules see: full (default; values followed through the "
 	                                   "shape arithmetic) or onnx (what ONNX's own inference derives)" },
+	{ "differences", 0, OPT_DIFFERENCES, NULL, "compare: only the rows that differ (the same ones are counted)" },
 	{ "set", 0, OPT_SET, "RULE.PATH=VALUE", "what-if edit of a rule, without touching its file, repeatable" },
 	{ "diff", 0, OPT_DIFF, NULL, "after --set: fusions gained, lost and changed, peak before -> after" },
 	{ "output", 'o', OPT_OUTPUT, "FILE", "the file to write" },
@@ -300,6 +301,7 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		if (!(o->shapes = ruleset_shapes_from_name(v)))
 			return cli_usage_error(usage, "--shapes wants full or onnx, not '%s'", v);
 		break;
+	case OPT_DIFFERENCES: o->differences = true; break;
 	case OPT_CONSTANTS: o->constants = true; break;
 	case OPT_FUSIONDOTS: o->fusion_dots = true; break;
 	}
