@@ -39,6 +39,8 @@ typedef struct cli_options {
 	bool format_given;
 	bool strict, verbose, trace, diff, after, near_misses, no_canonicalize;
 	int initializers;                   /* --initializers onnx|constant: fd_init_policy, 0 unset */
+	int shapes;                         /* --shapes full|onnx: fd_shapes_mode, 0 unset */
+	bool differences;                   /* compare --differences */
 	bool constants, fusion_dots;        /* export: --constants, --fusion-dots */
 	int max_nodes;                      /* export: --max-nodes N */
 	const char *dots_dir;               /* export: --dots-dir DIR */
@@ -98,11 +100,13 @@ typedef uint64_t cli_optbits;
 #define OPT_TOP            OPT_BIT(33)
 #define OPT_MAXOPS         OPT_BIT(34)
 #define OPT_WRITE          OPT_BIT(35)
-#define OPT_MODEL_COMMON (OPT_DIM | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON | OPT_INITS)
+#define OPT_SHAPES         OPT_BIT(36)
+#define OPT_DIFFERENCES    OPT_BIT(37)
+#define OPT_MODEL_COMMON (OPT_DIM | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON | OPT_INITS | OPT_SHAPES)
 #define OPT_ROUNDS       (OPT_MAXROUNDS | OPT_PASSES)   /* every command that runs the rules */
 
 /* The tails of the model commands' usage lines. */
-#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--input-shape SPEC] [--no-canonicalize] [--initializers onnx|constant]"
+#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--input-shape SPEC] [--no-canonicalize] [--initializers onnx|constant] [--shapes full|onnx]"
 #define CLI_USAGE_WHATIF " [--set RULE.PATH=VALUE]... [--diff]"
 #define CLI_USAGE_ROUNDS " [--max-rounds N] [--passes FILE]"
 

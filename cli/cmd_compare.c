@@ -15,9 +15,9 @@
 #include "session/session.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg compare MODEL -r RULES --with OPTIMIZED.onnx|fusion_result.json [--format text|json]"
+	.usage = "fusiondbg compare MODEL -r RULES --with OPTIMIZED.onnx|fusion_result.json [--differences] [--format text|json]"
 	         CLI_USAGE_MODEL CLI_USAGE_ROUNDS CLI_USAGE_WHATIF,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_WITH | OPT_FORMAT | OPT_SET | OPT_DIFF | OPT_ROUNDS,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_WITH | OPT_FORMAT | OPT_SET | OPT_DIFF | OPT_ROUNDS | OPT_DIFFERENCES,
 	.needs = "compare needs one MODEL and --with FILE",
 	.events = true,
 };
@@ -52,6 +52,7 @@ static int run(const cli_options *o, fd_session *s)
 	rounds_make_all(&s->current_rounds, &d);
 	fd_comparison c;
 	compare_init(&c);
+	c.differences_only = o->differences;
 	int rc = 0;
 	fd_model opt;
 	fd_jdoc doc;

@@ -28,6 +28,9 @@ static const struct option_def {
 	{ "no-canonicalize", 0, OPT_NOCANON, NULL, "match op types literally: no decomposed forms (Swish, Gelu, LayerNorm)" },
 	{ "initializers", 0, OPT_INITS, "POLICY", "initializers also listed as graph inputs: onnx (default; from IR 4 "
 	                                         "on overridable, not constants) or constant (every initializer a weight)" },
+	{ "shapes", 0, OPT_SHAPES, "MODE", "the shapes the rules see: full (default; values followed through the "
+	                                   "shape arithmetic) or onnx (what ONNX's own inference derives)" },
+	{ "differences", 0, OPT_DIFFERENCES, NULL, "compare: only the rows that differ (the same ones are counted)" },
 	{ "set", 0, OPT_SET, "RULE.PATH=VALUE", "what-if edit of a rule, without touching its file, repeatable" },
 	{ "diff", 0, OPT_DIFF, NULL, "after --set: fusions gained, lost and changed, peak before -> after" },
 	{ "output", 'o', OPT_OUTPUT, "FILE", "the file to write" },
@@ -294,6 +297,11 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		if (!(o->initializers = ruleset_init_policy_from_name(v)))
 			return cli_usage_error(usage, "--initializers wants onnx or constant, not '%s'", v);
 		break;
+	case OPT_SHAPES:
+		if (!(o->shapes = ruleset_shapes_from_name(v)))
+			return cli_usage_error(usage, "--shapes wants full or onnx, not '%s'", v);
+		break;
+	case OPT_DIFFERENCES: o->differences = true; break;
 	case OPT_CONSTANTS: o->constants = true; break;
 	case OPT_FUSIONDOTS: o->fusion_dots = true; break;
 	}
@@ -372,7 +380,8 @@ int cli_load_model(const cli_options *o, fd_model *m)
 	diags_init(&d);
 	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims, .input_shapes = o->input_shapes,
 	                       .n_input_shapes = o->n_input_shapes,
-	                       .initializers_constant = o->initializers == INIT_POLICY_CONSTANT };
+	                       .initializers_constant = o->initializers == INIT_POLICY_CONSTANT,
+	                       .shapes_onnx = o->shapes == SHAPES_ONNX };
 	int rc = onnx_load_model(m, o->model, &lo, &d);
 	cli_print_diags(&d);
 	diags_release(&d);

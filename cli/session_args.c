@@ -23,6 +23,7 @@ static int open_session(const cli_options *o, fd_session *s, bool events, bool n
 		.target = o->target,
 		.no_canonicalize = o->no_canonicalize,
 		.initializers = (fd_init_policy)o->initializers,
+		.shapes = (fd_shapes_mode)o->shapes,
 		.no_events = !events,
 		.no_estimates = no_estimates,
 		.defer_run = true,

@@ -402,7 +402,7 @@ void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 		fputc('\n', f);
 	static const fd_cmp_kind order[] = { CMP_COMPILER_ONLY, CMP_PREDICTED_ONLY, CMP_DIFFERENT, CMP_SAME };
 	for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
-		if (!c->counts[order[o]])
+		if (!c->counts[order[o]] || (c->differences_only && order[o] == CMP_SAME))
 			continue;
 		txt_fprintf(f, "\n%s (%zu)\n", headings[order[o]], c->counts[order[o]]);
 		for (size_t k = 0; k < c->rows.n; k++) {
@@ -465,10 +465,13 @@ void compare_write_json(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 		if (c->compiled.gone[k])
 			fprintf(f, "%s\"%s\": %lld", n++ ? ", " : "", compiled_gone_name(k), (long long)c->compiled.gone[k]);
 	fputs("},\n  \"rows\": [", f);
-	for (size_t k = 0; k < c->rows.n; k++) {
+	for (size_t k = 0, shown = 0; k < c->rows.n; k++) {
 		const fd_cmp_row *r = &c->rows.items[k];
 		const fd_graph *g = &m->graphs[r->graph];
-		fprintf(f, "%s\n    {\"kind\": \"%s\", \"graph\": %d, \"node\": ", k ? "," : "", kind_names[r->kind], (int)r->graph);
+		if (c->differences_only && r->kind == CMP_SAME)
+			continue;
+		fprintf(f, "%s\n    {\"kind\": \"%s\", \"graph\": %d, \"node\": ", shown++ ? "," : "", kind_names[r->kind],
+		        (int)r->graph);
 		json_write_string(f, g->nodes[r->node].name);
 		fputs(", \"compiler\": ", f);
 		if (r->group >= 0) {

@@ -63,6 +63,7 @@ typedef struct fd_comparison {
 	size_t counts[CMP_KIND_COUNT];
 	VEC(fd_cmp_pass) passes;
 	size_t n_pass_differences;
+	bool differences_only;     /* --differences: the writers leave the same rows out */
 } fd_comparison;
 
 void compare_init(fd_comparison *c);

@@ -240,7 +240,8 @@ static void original_names_json(FILE *f, const void *arg, const fd_match_result 
 		fputs(k ? ", " : "", f);
 		json_write_string(f, g->nodes[r->pool[fu->nodes + k]].name);
 	}
-	fputc(']', f);
+	/* final: no later round fused its node again (a group of the compiled graph) */
+	fprintf(f, "], \"final\": %s", rounds_fusion_is_final(a->rd, a->number, fusion) ? "true" : "false");
 	vec_release(&all);
 	vec_release(&one);
 }

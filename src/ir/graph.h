@@ -38,6 +38,7 @@ typedef struct fd_const {
 	int64_t *i64;          /* integer dtypes (each element a number), else NULL */
 	double *f64;           /* floating dtypes, else NULL */
 	fd_sint *sym;          /* integer values with a symbolic or unknown element, else NULL */
+	bool propagated;       /* shapes onnx: known by data propagation (from a dynamic Shape), not folded */
 } fd_const;
 
 typedef enum fd_tensor_kind {
@@ -177,6 +178,10 @@ typedef struct fd_model {
 	 * initializer as a weight, as toolchains that freeze the graph do
 	 * (`--initializers constant`, fusiondbg(1)). */
 	bool initializers_constant;
+	/* Shapes as ONNX's own inference derives them (`--shapes onnx`): values
+	 * computed from a dynamic Shape pass only through the ops ONNX
+	 * propagates data through; set before shape inference. */
+	bool shapes_onnx;
 } fd_model;
 
 /* Frees everything the model owns (its arena, names and name indexes). */

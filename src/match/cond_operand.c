@@ -572,6 +572,9 @@ static void actual_text(const fd_cond_check *c, unsigned shows, char *buf, size_
 			at = text_appendf(buf, size, at, " rank %d [%s]%s", x->shape.rank, shape_format(&x->shape, sh, sizeof sh),
 			    shows & SHOW_STATIC ? (match_shape_static(&x->shape) ? " static" : " dynamic") : "");
 	}
+	/* which shapes decided: ONNX's inference, not fusiondbg's own */
+	if ((shows & (SHOW_SHAPE | SHOW_STATIC)) && c->ctx && c->ctx->model && c->ctx->model->shapes_onnx)
+		at = text_appendf(buf, size, at, " (shapes: onnx)");
 	if (shows & SHOW_DTYPE)
 		at = text_appendf(buf, size, at, " %s", dtype_name(x->dtype));
 	if (shows & SHOW_VALUE) {

@@ -87,8 +87,13 @@ fd_reason cond_where_check(fd_cond_check *c, fd_cond_facts *facts)
 			facts->decided_at = fault_at;
 			snprintf(facts->path, sizeof facts->path, "where");
 			cond_where_describe(c, facts->expected, sizeof facts->expected);
-			text_cut(facts->actual, sizeof facts->actual,
-			         v == 1 ? "true" : v == -2 ? "not evaluated" : v < 0 ? "undecided" : "false");
+			const char *src = op->where_src[w]->text;
+			/* an expression reading shapes says whose decided: ONNX's inference */
+			bool onnx = c->ctx && c->ctx->model && c->ctx->model->shapes_onnx && src
+			            && (strstr(src, "rank") || strstr(src, "shape(") || strstr(src, "dim("));
+			text_cutf(facts->actual, sizeof facts->actual, "%s%s",
+			          v == 1 ? "true" : v == -2 ? "not evaluated" : v < 0 ? "undecided" : "false",
+			          onnx ? " (shapes: onnx)" : "");
 			text_cut(facts->reason_text, sizeof facts->reason_text, text);
 		}
 		if (r) {

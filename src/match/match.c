@@ -124,6 +124,62 @@ static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t
 	return false;
 }
 
+/* The units reading tensor t: its consumers, and the composites of the
+ * wanted kinds that read it. */
+static void push_readers(match_run_state *s, i32_vec *cand, int32_t t, unsigned want)
+{
+	const fd_tensor *x = &s->g->tensors[t];
+	for (int c = 0; c < x->n_consumers; c++)
+		vec_push(cand, x->consumers[c]);
+	if (want)
+		for (int32_t c = s->ix->tcomp_off[t]; c < s->ix->tcomp_off[t + 1]; c++)
+			if (s->ix->tcomp[c] >= 0 && (want >> unit_comp(s, s->ix->tcomp[c])->kind & 1))
+				vec_push(cand, s->ix->tcomp[c]);
+}
+
+/* Entry k says where its input comes from, outside the chain: a same_as
+ * naming an earlier op, or a graph input or constant. */
+static bool names_outside(const fd_input_source *src, int i)
+{
+	return (src->same_op >= 0 && src->same_op < i) || src->source_type == SRC_PARAM || src->source_type == SRC_CONST
+	       || src->source_type == SRC_CONST_OR_PARAM;
+}
+
+/* Op i's link outside the chain: without a from_op, the entry of input 0
+ * when it has a same_as (or else a source_type param): the op is looked for
+ * among the readers of that tensor (of the graph inputs). -1: it reads op
+ * i-1 (or its from_op), as the chain goes. */
+static int outside_link(const fd_rule_op *op, int i)
+{
+	int k0 = -1;
+	for (int k = 0; k < op->n_sources; k++) {
+		if (op->sources[k].from_op >= 0)
+			return -1;
+		if (op->sources[k].input == 0)
+			k0 = k;
+	}
+	if (k0 < 0)
+		return -1;
+	const fd_input_source *src = &op->sources[k0];
+	return (src->same_op >= 0 && src->same_op < i) || src->source_type == SRC_PARAM ? k0 : -1;
+}
+
+/* Unit u, found through its outside link, need not read op i-1 when the
+ * entries say where each of its inputs comes from. */
+static bool inputs_all_placed(const match_run_state *s, const fd_rule_op *op, int i, int32_t u)
+{
+	for (int q = 0; q < unit_n_inputs(s, u); q++) {
+		bool placed = unit_input(s, u, q) == FD_NONE;
+		for (int k = 0; k < op->n_sources && !placed; k++)
+			placed = op->sources[k].input == q && names_outside(&op->sources[k], i);
+		if (!placed)
+			return false;
+	}
+	return true;
+}
+
+static void gather_finish(match_run_state *s, int i, int32_t lu);
+
 static void gather(match_run_state *s, int i, int link)
 {
 	const fd_rule_op *op = &s->pat->ops[i];
@@ -142,19 +198,41 @@ static void gather(match_run_state *s, int i, int link)
 	}
 	for (int k = 0; k < unit_n_outputs(s, lu); k++) {
 		int32_t t = unit_output(s, lu, k);
-		if (t < 0)
-			continue;
-		const fd_tensor *x = &s->g->tensors[t];
-		for (int c = 0; c < x->n_consumers; c++)
-			vec_push(cand, x->consumers[c]);
-		if (want)
-			for (int32_t c = s->ix->tcomp_off[t]; c < s->ix->tcomp_off[t + 1]; c++)
-				if (s->ix->tcomp[c] >= 0 && (want >> unit_comp(s, s->ix->tcomp[c])->kind & 1))
-					vec_push(cand, s->ix->tcomp[c]);
+		if (t >= 0)
+			push_readers(s, cand, t, want);
 	}
 	if ((want >> COMPOSITE_BIASADD & 1) && unit_is_node(s->g, lu))
 		for (int32_t c = s->ix->hosted_off[lu]; c < s->ix->hosted_off[lu + 1]; c++)
 			vec_push(cand, s->ix->hosted[c]);
+	gather_finish(s, i, lu);
+}
+
+/* Op i linked by entry k (outside_link): the readers of the tensor its
+ * same_as names, or of every graph input for a param. */
+__attribute__((noinline)) static void gather_outside(match_run_state *s, int i, int k, int link)
+{
+	const fd_rule_op *op = &s->pat->ops[i];
+	const fd_input_source *src = &op->sources[k];
+	i32_vec *cand = &s->cand[i];
+	cand->n = 0;
+	if (src->same_op >= 0) {
+		int j = src->same_op, slot = src->same_input;
+		if (s->swapped[j] && slot < 2)
+			slot ^= 1;   /* op j's input k as op j was matched */
+		int32_t t = s->units[j] != FD_NONE ? unit_input(s, s->units[j], slot) : FD_NONE;
+		if (t >= 0)
+			push_readers(s, cand, t, op->composite_mask);
+	} else {
+		for (int32_t t = 0; t < s->g->n_tensors; t++)
+			if (s->ix->tflags[t] & TF_INPUT)
+				push_readers(s, cand, t, op->composite_mask);
+	}
+	gather_finish(s, i, s->units[link]);
+}
+
+static void gather_finish(match_run_state *s, int i, int32_t lu)
+{
+	i32_vec *cand = &s->cand[i];
 	sort_units(cand->items, cand->n, s->ix->unit_topo);
 	size_t w = 0;
 	for (size_t k = 0; k < cand->n; k++) {
@@ -298,7 +376,10 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	cc->sub = alt;
 	cc->op_id = alt >= 0 ? op->ops[alt] : op->op;
 	fd_reason why = cond_type_verdict(op, alt);
-	ev = match_emit(s, EV_TYPE, why ? ST_FAIL : ST_PASS, why, i, -1, u, i ? s->units[link] : FD_NONE, via, 0);
+	int32_t from = i ? s->units[link] : FD_NONE;   /* the unit it reads via */
+	if (i && outside_link(op, i) >= 0)
+		from = via >= 0 ? s->g->tensors[via].producer : FD_NONE;
+	ev = match_emit(s, EV_TYPE, why ? ST_FAIL : ST_PASS, why, i, -1, u, from, via, 0);
 	if (why) {
 		/* another type where an optional op could be is its absence, not a failure */
 		if (!op->optional)
@@ -329,7 +410,9 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	}
 	if (op->has_op_conditions && !match_check_op_conditions(s, i, cc, &passed))
 		return false;
-	bool has_from = op->feeds_op >= 0;   /* a producer is linked by its feeds, not read as a chain */
+	/* a producer is linked by its feeds, an op placed by where its inputs
+	 * come from by them: no chain link to check */
+	bool has_from = op->feeds_op >= 0 || (i > 0 && outside_link(op, i) >= 0 && inputs_all_placed(s, op, i, u));
 	for (int k = 0; k < op->n_sources; k++)
 		if (op->sources[k].from_op >= 0)
 			has_from = true;
@@ -397,7 +480,11 @@ static bool search(match_run_state *s, int i)
 	const fd_rule_op *op = &p->ops[i];
 	bool explicit_link;
 	int link = match_present(s, match_link_of(op, i, &explicit_link));
-	gather(s, i, link);
+	int outside = outside_link(op, i);
+	if (outside >= 0)
+		gather_outside(s, i, outside, link);
+	else
+		gather(s, i, link);
 	i32_vec *cand = &s->cand[i];
 	if (cand->n == 0) {
 		if (op->optional)
@@ -411,7 +498,9 @@ static bool search(match_run_state *s, int i)
 		int32_t u = cand->items[k];
 		/* the tensor through which u reads op `link` */
 		int32_t via = FD_NONE;
-		for (int q = 0; q < unit_n_inputs(s, u) && via == FD_NONE; q++)
+		if (outside >= 0)
+			via = unit_input(s, u, op->sources[outside].input);   /* what links it, as written */
+		for (int q = 0; q < unit_n_inputs(s, u) && via == FD_NONE && outside < 0; q++)
 			if (unit_produces(s, s->units[link], unit_input(s, u, q)))
 				via = unit_input(s, u, q);
 		if (try_op(s, i, u, link, via))

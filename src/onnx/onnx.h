@@ -25,6 +25,7 @@ typedef struct fd_load_options {
 	bool dims_win;
 	bool no_shape_inference;
 	bool initializers_constant;  /* every initializer a weight (model_set_initializer_policy) */
+	bool shapes_onnx;            /* shapes as ONNX's own inference derives them (fd_model.shapes_onnx) */
 } fd_load_options;
 
 /* Loads path into m (m need not be initialised). On failure returns -1,

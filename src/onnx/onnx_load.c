@@ -546,6 +546,7 @@ int onnx_load_model_buffer(fd_model *m, const char *name, const void *data, size
 	onnx_pb_arena_release(&L.scratch);
 	if (rc)
 		goto fail;
+	m->shapes_onnx = opt && opt->shapes_onnx;
 	if (!(opt && opt->no_shape_inference) && onnx_infer_shapes(m, d) < 0)
 		goto fail;
 	return 0;

@@ -218,6 +218,9 @@ typedef struct fd_rule {
  * ONNX (overridable from IR 4 on), constant treats every initializer as a
  * weight. */
 typedef enum fd_init_policy { INIT_POLICY_UNSET, INIT_POLICY_ONNX, INIT_POLICY_CONSTANT } fd_init_policy;
+/* Whose shapes the rules see: fusiondbg's own inference (values through
+ * the shape arithmetic), or ONNX's (--shapes onnx). */
+typedef enum fd_shapes_mode { SHAPES_UNSET, SHAPES_FULL, SHAPES_ONNX } fd_shapes_mode;
 
 typedef struct fd_ruleset {
 	fd_arena arena;            /* the typed rules */
@@ -238,6 +241,8 @@ typedef struct fd_ruleset {
 	const char **fused_types;
 	fd_init_policy initializers;        /* the settings document's, or UNSET */
 	const fd_yval *initializers_where;  /* where it is written */
+	fd_shapes_mode shapes;              /* the settings document's, or UNSET */
+	const fd_yval *shapes_where;
 } fd_ruleset;
 
 #endif

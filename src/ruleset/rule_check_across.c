@@ -1,6 +1,7 @@
 /* rule_check_across.c — `check`'s findings across rules: duplicate names,
  * rules of one pattern ("rules shadowed" by a pattern another rule has),
- * and equal priorities on a shared anchor node type. Rules that share a
+ * and equal priorities on a shared anchor node type in one pass (anchors
+ * of different spatial ranks never meet). Rules that share a
  * pattern, or a priority and an anchor type, are found by sorting keys, and
  * each group is one finding naming its first members and how many more:
  * ten thousand files of one pattern make one warning, in time n log n and
@@ -265,10 +266,57 @@ static void priority_warning(checker *c, const int *m, size_t n)
 	sb_release(&names);
 }
 
+/* The spatial rank the rule's anchor has on node type `type`: that rank
+ * (Conv2d: 2), or -1 when it takes any (Conv) or several (Conv1d, Conv2d). */
+static int anchor_rank(const fd_rule *r, const char *type)
+{
+	int *ids, rank = -3;
+	int na = anchors(r, &ids);
+	for (int a = 0; a < na; a++) {
+		const fd_op_def *def = optable_get(ids[a]);
+		for (int t = 0; def && t < 6 && def->onnx_types[t]; t++)
+			if (!strcmp(def->onnx_types[t], type))
+				rank = rank == -3 || rank == def->spatial_rank ? def->spatial_rank : -1;
+	}
+	free(ids);
+	return rank < 0 ? -1 : rank;   /* several ranks: it meets every one of them */
+}
+
+static void priority_members(checker *c, const int *m, size_t n);
+
+/* A priority, pass and node type shared: the rules whose anchors can be one
+ * node — a rank-free anchor (Conv) with every rank, Conv1d and Conv2d never. */
 static void priority_group(checker *c, const int *m, size_t n, const char *key)
 {
+	const char *type = strrchr(key, '|') + 1;
+	int *rank = xmalloc(n * sizeof *rank), *sub = xmalloc(n * sizeof *sub);
+	bool fixed = false;
+	for (size_t i = 0; i < n; i++) {
+		rank[i] = anchor_rank(&c->rs->rules[m[i]], type);
+		fixed = fixed || rank[i] >= 0;
+	}
+	if (!fixed)
+		priority_members(c, m, n);
+	for (size_t i = 0; i < n && fixed; i++) {
+		bool first = rank[i] >= 0;
+		for (size_t j = 0; j < i && first; j++)
+			first = rank[j] != rank[i];
+		if (!first)
+			continue;
+		size_t k = 0;
+		for (size_t j = 0; j < n; j++)
+			if (rank[j] < 0 || rank[j] == rank[i])
+				sub[k++] = m[j];
+		if (k >= 2)
+			priority_members(c, sub, k);
+	}
+	free(rank);
+	free(sub);
+}
+
+static void priority_members(checker *c, const int *m, size_t n)
+{
 	const fd_ruleset *rs = c->rs;
-	(void)key;
 	strbuf id = { 0 };
 	for (size_t i = 0; i < n; i++)
 		sb_printf(&id, "%d,", m[i]);
@@ -339,7 +387,9 @@ void rule_check_across(checker *c)
 				if (n == cap)
 					items = xrealloc(items, (cap *= 2) * sizeof *items);
 				strbuf k = { 0 };
-				sb_printf(&k, "%020lld|%s", (long long)rs->rules[i].priority, def->onnx_types[t]);
+				/* rules of different passes never compete: the pass is part of the key */
+				sb_printf(&k, "%020lld|%020lld|%s", (long long)rs->rules[i].priority, (long long)rs->rules[i].pass,
+				          def->onnx_types[t]);
 				items[n++] = (keyed){ sb_take(&k), i };
 			}
 		}

@@ -56,6 +56,7 @@ int32_t ruleset_fused_type_rule(const fd_ruleset *rs, int id);
 bool ruleset_settings_doc(const fd_ydoc *doc);
 int  ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d);
 fd_init_policy ruleset_init_policy_from_name(const char *name);  /* INIT_POLICY_UNSET when neither */
+fd_shapes_mode ruleset_shapes_from_name(const char *name);        /* SHAPES_UNSET when neither full nor onnx */
 /* The environment, as CANN graph-autofusion has it: GRAPH_AUTOFUSION_ENABLE=0 (or false /
  * off / no) disables every rule; GRAPH_AUTOFUSION_RULES="A,B" enables only the
  * named rules. Callers choose when to apply it (after loading, before --set).

@@ -4,6 +4,7 @@
  *
  *   ruleset:
  *     initializers: constant      # or onnx, the default
+ *     shapes: onnx                # or full, the default
  *
  * A setting holds for the whole set, whichever file it is written in; a
  * second document that sets it differently is a warning naming both places,
@@ -72,6 +73,34 @@ static int read_initializers(fd_ruleset *rs, const fd_yval *v, fd_diags *d)
 	return 0;
 }
 
+fd_shapes_mode ruleset_shapes_from_name(const char *name)
+{
+	return !name ? SHAPES_UNSET : !strcmp(name, "full") ? SHAPES_FULL : !strcmp(name, "onnx") ? SHAPES_ONNX
+	                                                                                         : SHAPES_UNSET;
+}
+
+static int read_shapes(fd_ruleset *rs, const fd_yval *v, fd_diags *d)
+{
+	const char *name = NULL;
+	fd_shapes_mode m = v && v->kind == YV_SCALAR && yval_str(v, &name) ? ruleset_shapes_from_name(name) : SHAPES_UNSET;
+	if (m == SHAPES_UNSET) {
+		if (name)
+			say(d, DIAG_ERROR, v, "ruleset.shapes: expected full or onnx, got '%s'", name);
+		else
+			say(d, DIAG_ERROR, v, "ruleset.shapes: expected full or onnx, got %s", not_scalar(v));
+		return -1;
+	}
+	if (rs->shapes != SHAPES_UNSET && rs->shapes != m) {
+		fd_srcpos was = yval_pos(rs->shapes_where);
+		say(d, DIAG_WARNING, v, "ruleset.shapes: %s here, but %s at %s:%d:%d, which holds (--shapes decides)", name,
+		    rs->shapes == SHAPES_ONNX ? "onnx" : "full", was.file ? was.file : "?", was.line, was.col);
+		return 0;
+	}
+	rs->shapes = m;
+	rs->shapes_where = v;
+	return 0;
+}
+
 int ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d)
 {
 	const fd_yval *root = doc->root;
@@ -93,8 +122,11 @@ int ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d)
 		if (!strcmp(key, "initializers")) {
 			if (read_initializers(rs, set->items[i], d) < 0)
 				rc = -1;
+		} else if (!strcmp(key, "shapes")) {
+			if (read_shapes(rs, set->items[i], d) < 0)
+				rc = -1;
 		} else {
-			say(d, DIAG_WARNING, set->keys[i], "unknown key '%s' in ruleset (known: initializers)", key);
+			say(d, DIAG_WARNING, set->keys[i], "unknown key '%s' in ruleset (known: initializers, shapes)", key);
 		}
 	}
 	return rc;

@@ -59,6 +59,25 @@ void session_ensure_baseline(fd_session *s)
 	s->has_baseline = true;
 }
 
+/* The model read again for the shapes the rule set asks for; its warnings
+ * were said by the first read. */
+static int session_reload_shapes(fd_session *s, const fd_load_options *load, bool onnx, fd_diags *d)
+{
+	fd_load_options again = *load;
+	again.shapes_onnx = onnx;
+	fd_diags quiet;
+	diags_init(&quiet);
+	model_release(&s->model);
+	int rc = onnx_load_model(&s->model, s->opt.model_path, &again, &quiet);
+	for (size_t i = 0; rc < 0 && i < quiet.n; i++)
+		if (quiet.items[i].severity == DIAG_ERROR)
+			diag_add(d, DIAG_ERROR, quiet.items[i].pos, "%s", quiet.items[i].message);
+	diags_release(&quiet);
+	if (rc < 0)
+		s->open = false;   /* the model is released */
+	return rc;
+}
+
 int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 {
 	memset(s, 0, sizeof *s);
@@ -84,6 +103,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	}
 	/* behind the first screen, shapes are the first run's first job */
 	fd_load_options load = opt->load;
+	load.shapes_onnx = opt->shapes == SHAPES_ONNX;
 	s->shapes_pending = opt->background && !load.no_shape_inference;
 	load.no_shape_inference = load.no_shape_inference || opt->background;
 	if (onnx_load_model(&s->model, opt->model_path, &load, d) < 0) {
@@ -94,6 +114,16 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	s->open = true;
 	if (ruleset_load_paths(&s->rules, opt->rule_paths, opt->n_rule_paths, !opt->no_env, d) < 0) {
 		session_close(s);
+		return -1;
+	}
+	/* shapes: the command line, else the rule set's setting, else full; the
+	 * model is read again when the rule set asks for others */
+	bool onnx = (opt->shapes != SHAPES_UNSET ? opt->shapes : s->rules.shapes) == SHAPES_ONNX;
+	if (onnx != s->model.shapes_onnx && s->shapes_pending)
+		s->model.shapes_onnx = onnx;
+	else if (onnx != s->model.shapes_onnx && session_reload_shapes(s, &load, onnx, d) < 0) {
+		ruleset_release(&s->rules);
+		arena_release(&s->arena);
 		return -1;
 	}
 	ruleset_lint_loaded(&s->rules, d);

@@ -74,6 +74,7 @@ typedef struct fd_session_options {
 	const char *target;            /* NULL: ai_core */
 	bool no_canonicalize;
 	fd_init_policy initializers;   /* --initializers; UNSET: the rule set's setting, else onnx */
+	fd_shapes_mode shapes;         /* --shapes; UNSET: the rule set's setting, else full */
 	bool no_env;                   /* do not apply GRAPH_AUTOFUSION_ENABLE / _RULES */
 	bool no_events;                /* record attempts only (faster; `why` and the stepper need events) */
 	bool defer_run;                /* session_set / undo / redo do not re-run; call session_run */

@@ -206,6 +206,7 @@ static void infer_node(infer_state *st, fd_graph *g, const fd_node *n)
 	c.opset = op->domain[0] ? st->opset_ms : st->opset_onnx;
 	c.arg = op->arg;
 	op->fn(&c);
+	shape_onnx_mode_settle(&c);
 }
 
 static void infer_graph(infer_state *st, int32_t gi)
@@ -254,6 +255,7 @@ int shape_infer(fd_model *m, fd_diags *d)
 	for (int32_t gi = 0; gi < m->n_graphs; gi++)
 		if (!st.done[gi])
 			infer_graph(&st, gi);
+	shape_onnx_mode_finish(m);
 	free(st.done);
 	free(st.input_symbol);
 	shape_dims_cache_release(&st.dims);

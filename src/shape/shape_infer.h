@@ -8,6 +8,7 @@
  *                  its outputs (sh_set*, sh_same)
  *   shape_elementwise.c, shape_nn.c, shape_tensor.c, shape_gen.c,
  *   shape_misc.c, shape_contrib.c, shape_control.c   the op families
+ *   shape_onnx_mode.c  the values ONNX's own inference keeps (--shapes onnx)
  *   shape_infer.c  the driver: the merged table, graphs in order, bodies
  *
  * An op family is a table of {domain, op_type, fn, arg} rows; the driver
@@ -51,6 +52,12 @@ typedef struct shape_op {
 	shape_fn fn;
 	int arg;
 } shape_op;
+
+/* After a node's fn, under --shapes onnx: drops the values ONNX's own
+ * inference would not know (shape_onnx_mode.c). */
+void shape_onnx_mode_settle(shape_ctx *c);
+/* After every graph: fresh dims unknown (shape_onnx_mode.c). */
+void shape_onnx_mode_finish(fd_model *m);
 
 /* The family tables, each ended by a row whose op_type is NULL. */
 extern const shape_op shape_ops_elementwise[];

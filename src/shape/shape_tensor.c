@@ -557,6 +557,13 @@ static void infer_expand(shape_ctx *c)
 		r = x && x->shape.rank >= 0 && len >= 0 ? (int32_t)(len > x->shape.rank ? len : x->shape.rank) : -1;
 		for (int32_t i = 0; i < r && i < SHAPE_MAX_RANK; i++)
 			dims[i] = dim_unknown();
+		/* the shape's values unknown, its length known: a dim of x above 1
+		 * is the output's still (ONNX: [1, 1, 768] expanded is [?, ?, 768]) */
+		for (int32_t i = 0; x && r > 0 && r <= SHAPE_MAX_RANK && i < x->shape.rank; i++) {
+			fd_dim d = x->shape.dims[i];
+			if (d.value > 1 && !d.expr)
+				dims[r - x->shape.rank + i] = d;
+		}
 		sh_set(c, 0, dt, r <= SHAPE_MAX_RANK ? r : -1, dims);
 		return;
 	}

@@ -133,6 +133,16 @@ out=$("$FUSIONDBG" compare "$m" $R --with "$opt" --set ConvBN_Relu_Fusion.enable
 [ "$rc" = 1 ] || bad "round 2 off: exit $rc, want 1"
 grep -q "only the compiler: relu1; only fusiondbg: -" <<<"$out" || bad "round 2 off: the different row: $out"
 grep -q "why: ConvBN_Relu_Fusion did not run" <<<"$out" || bad "round 2 off: why names the disabled rule: $out"
+# --differences: the same rows counted, not listed (text and JSON)
+# shellcheck disable=SC2086
+out=$("$FUSIONDBG" compare "$m" $R --with "$opt" --set ConvBN_Relu_Fusion.enabled=false --differences); rc=$?
+[ "$rc" = 1 ] && grep -q "only the compiler: relu1" <<<"$out" || bad "--differences: exit $rc, the different row: $out"
+grep -q "^same (" <<<"$out" && bad "--differences lists the same rows: $out"
+grep -q "same 2, compiler only 0, fusiondbg only 0, different 1" <<<"$out" || bad "--differences: the counts: $(head -2 <<<"$out")"
+# shellcheck disable=SC2086
+"$FUSIONDBG" compare "$m" $R --with "$opt" --set ConvBN_Relu_Fusion.enabled=false --differences --format json \
+	| "$PYTHON" -c 'import json,sys; d=json.load(sys.stdin); assert d["counts"]["same"] == 2 and [r["kind"] for r in d["rows"]] == ["different"], d["rows"]' \
+	|| bad "--differences: JSON rows"
 "$FUSIONDBG" compare "$m" -r samples/rounds/two_rounds.yaml --with "$opt" --format json \
 	--set Conv_BN_Fusion.enabled=false --set Conv_Relu_Fusion.enabled=false --set ConvBN_Relu_Fusion.enabled=false >"$tmp/off.json"
 "$PYTHON" - "$tmp/off.json" <<'EOF' || bad "every rule off: compiler only, with why"

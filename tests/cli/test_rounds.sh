@@ -29,7 +29,7 @@ R2=samples/rounds/two_rounds.yaml
 out=$("$FUSIONDBG" match samples/conv_bn_relu.onnx -r rules -r samples/rules --trace)
 grep -qi "round" <<<"$out" && bad "a rule set without round-dependent rules shows rounds: $(grep -i round <<<"$out" | head -2)"
 "$FUSIONDBG" match samples/conv_bn_relu.onnx -r rules --format json >"$tmp/one.json"
-"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rounds"]; assert r["count"] == 1 and r["settled"] and all(f["round"] == 1 and f["members"] == f["nodes"] for f in d["fusions"]), r' "$tmp/one.json" \
+"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["rounds"]; assert r["count"] == 1 and r["settled"] and all(f["round"] == 1 and f["members"] == f["nodes"] and f["final"] for f in d["fusions"]), r' "$tmp/one.json" \
 	|| bad "one round: JSON rounds"
 
 # 2. two rounds in JSON
@@ -40,7 +40,10 @@ d = json.load(open(sys.argv[1]))
 assert d["rounds"]["count"] == 2 and d["rounds"]["settled"] and d["rounds"]["keep_firing"] == [], d["rounds"]
 f = [x for x in d["fusions"] if x["round"] == 2]
 assert len(f) == 1 and f[0]["rule"] == "ConvBN_Relu_Fusion" and f[0]["nodes"] == ["conv1", "bn1", "relu1"] \
-    and f[0]["members"] == ["fused_conv1", "relu1"], f
+    and f[0]["members"] == ["fused_conv1", "relu1"] and f[0]["final"], f
+# the round-1 Conv+BN that round 2 fused again is not final; the others are
+r1 = {tuple(x["nodes"]): x["final"] for x in d["fusions"] if x["round"] == 1}
+assert r1 == {("conv1", "bn1"): False, ("conv2", "bn2"): True, ("conv3", "relu3"): True}, r1
 rules = {r["name"]: r for r in d["rules"]}
 assert rules["ConvBN_Relu_Fusion"]["fired_in_rounds"] == [2] and rules["Conv_BN_Fusion"]["fired_in_rounds"] == [1]
 assert rules["ConvBN_Relu_Fusion"]["effect_times"] == 1 and rules["Conv_BN_Fusion"]["effect_times"] == 2

@@ -81,6 +81,11 @@ run 1 check --strict $B/unknown_key.yaml
 run 1 check $B/duplicate_name/                         # across files
 run 1 check $B/empty.yaml
 run 1 check $B/divisor_zero.yaml
+# equal priorities in different passes, or on Conv1d and Conv2d, never compete
+run 0 check --strict tests/data/rules_no_compete/ && expect out "tests/data/rules_no_compete/: 4 rules in 4 files, 0 errors, 0 warnings"
+cp tests/data/rules_no_compete/*.yaml "$tmp/" && sed 's/Conv1d/Conv/' tests/data/rules_no_compete/conv1d_relu.yaml >"$tmp/conv1d_relu.yaml"
+run 1 check --strict "$tmp/" && grep -q "error: rules shadowed by priority: 'conv2d_relu' and 'conv1d_relu'" "$tmp/err" \
+	|| { echo "FAIL: Conv of any rank against Conv2d not told"; sed 's/^/    /' "$tmp/err"; fail=1; }
 
 # --- --verbose notes say what each type resolved to
 run 0 check --verbose rules/conv_bn_relu_fusion.yaml

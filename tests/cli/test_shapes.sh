@@ -13,7 +13,12 @@
 #     a one-line error with exit 2 (unknown input, rank, syntax, a symbol
 #     bound twice);
 #  4. unknown is not zero: where sizes cannot be known, mem, its JSON and
-#     the picture say unknown (null), never 0 B, ×1.00 or a red peak edge.
+#     the picture say unknown (null), never 0 B, ×1.00 or a red peak edge;
+#  5. --shapes onnx and the rule set's shapes: onnx: a Reshape to a shape
+#     computed through a Div has no dims the rules can compare, one through
+#     Gather and Concat keeps its numbers; the trace says which shapes
+#     decided; the command line wins; bad values are errors; an Expand to
+#     a shape of unknown values keeps the dims above 1.
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0
@@ -183,5 +188,30 @@ sys.exit(1 if bad else 0) if not bad else (print("FAIL unknown json:", bad), sys
 grep -qF "speed-up n/a (est.) · removes unknown" "$tmp/u.dot" || bad "cluster label of unknown sizes"
 grep -q 'penwidth=3' "$tmp/u.dot" && bad "red peak edges for a peak nobody knows"
 grep -qF "no peak marked: it is not known" "$tmp/u.dot" || bad "legend does not say the peak is not known"
+# 5. --shapes onnx
+M5=tests/data/lang/shapes_onnx.onnx R5=tests/data/lang/same_dims_add.yaml
+out=$("$FUSIONDBG" match $M5 -r $R5 2>&1)
+grep -q "add1 -> SameDimsAdd" <<<"$out" && grep -q "add2 -> SameDimsAdd" <<<"$out" || bad "full shapes: both Adds fuse: $out"
+out=$("$FUSIONDBG" match $M5 -r $R5 --shapes onnx 2>&1)
+grep -q "add1 -> SameDimsAdd" <<<"$out" || bad "--shapes onnx: the Gather/Concat reshape keeps [?, 2, 3]: $out"
+grep -q "add2 -> SameDimsAdd" <<<"$out" && bad "--shapes onnx: the Div reshape still has dims"
+grep -qF "actual reshape2_out rank 3 [?x?x?] (shapes: onnx)" <<<"$out" || bad "--shapes onnx: the trace does not say so: $out"
+mkdir -p "$tmp/set5" && cp $R5 "$tmp/set5/" && printf 'ruleset:\n  shapes: onnx\n' >"$tmp/set5/ruleset.yaml"
+out=$("$FUSIONDBG" match $M5 -r "$tmp/set5" 2>&1)
+grep -q "add2 -> SameDimsAdd" <<<"$out" && bad "the rule set's shapes: onnx not applied"
+grep -q "add1 -> SameDimsAdd" <<<"$out" || bad "the rule set's shapes: onnx: $out"
+out=$("$FUSIONDBG" match $M5 -r "$tmp/set5" --shapes full 2>&1)
+grep -q "add2 -> SameDimsAdd" <<<"$out" || bad "--shapes full does not win over the rule set: $out"
+"$FUSIONDBG" match $M5 -r $R5 --shapes bogus >"$tmp/o5" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q "shapes wants full or onnx, not 'bogus'" "$tmp/o5" || bad "--shapes bogus: exit $rc, $(cat "$tmp/o5")"
+printf 'ruleset:\n  shapes: partial\n' >"$tmp/set5/ruleset.yaml"
+"$FUSIONDBG" check "$tmp/set5" >"$tmp/o5" 2>&1; rc=$?
+[ "$rc" = 1 ] && grep -q "ruleset.yaml:2:11: error: ruleset.shapes: expected full or onnx, got 'partial'" "$tmp/o5" \
+	|| bad "ruleset shapes: partial: exit $rc, $(cat "$tmp/o5")"
+
+# Expand to a shape whose values are not known keeps the dims above 1 (ViT's class token)
+"$FUSIONDBG" info tests/data/torch/torch_vit_opset17.onnx --tensors 2>&1 | grep "/Expand_output_0 " | grep -q "x32 " \
+	|| bad "Expand of the class token lost its last dim"
+
 echo "test_shapes: done"
 finish $fail

@@ -45,23 +45,6 @@ EXCEPTIONS = [
     },
     # ---- onnxruntime knows fewer shapes than fusiondbg ----------------------------
     {
-        "models": ["tiny_distilbert_sst2", "transformer_dyn_seq"],
-        "reason": "SkipLayerNormFusion wants the Add's operands of rank 3 with equal dims as onnxruntime's own "
-                  "shape inference knows them. It has none after the attention's Reshape to a shape computed "
-                  "from Shape (and, in the BERT-layer sample, after position embeddings sliced to a Shape "
-                  "value), so it stops at LayerNormFusion; fusiondbg's shape inference carries [batch, "
-                  "sequence, hidden] through the residual Adds, so the condition holds and "
-                  "ORT_SkipLayerNormFusion takes the Add in a later round (with the batch and sequence dims "
-                  "fixed onnxruntime makes them too). A rule states conditions on the tensors, not on what one "
-                  "compiler's inference happens to know of them.",
-        "ort": {"kind": "LayerNormFusion"},
-        "fusiondbg": {"rule": "ORT_SkipLayerNormFusion"},
-        "counts": {"tiny_distilbert_sst2": 4, "transformer_dyn_seq": 2},
-        "pairing": "superset",
-        "why_fusiondbg": {"rule": "ORT_SkipLayerNormFusion", "node": "@Sub",
-                          "expect": ["fires on", "by ORT_LayerNormFusion in round"]},
-    },
-    {
         "models": ["tiny_distilbert_sst2"],
         "reason": "BiasGeluFusion wants both Add operands' shapes known to onnxruntime. Its shape inference has "
                   "none for the FFN's MatMul output (the input comes through the attention's Reshape to a "
@@ -80,10 +63,10 @@ EXCEPTIONS = [
                   "inference knows the Div's output; after a Reshape to a shape computed from Shape (ONNX "
                   "inference below opset 13 does not follow it) it knows none, so the attention's q / sqrt(d) "
                   "stays a Div. fusiondbg infers the shape, and the rule states conditions on the tensors, so "
-                  "ORT_MatMulScaleFusion folds it (the probe shows the same on a three-node model).",
-        "fusiondbg": {"rule": "ORT_MatMulScaleFusion", "pattern": "Div+MatMul"},
+                  "ORT_MatMulScaleFusion_A folds it (the probe shows the same on a three-node model).",
+        "fusiondbg": {"rule": "ORT_MatMulScaleFusion_A", "pattern": "Div+MatMul"},
         "counts": {"tiny_distilbert_sst2": 2, "probe_mm_scale_unknown_shape": 1},
-        "why_fusiondbg": {"rule": "ORT_MatMulScaleFusion", "node": "@Div", "expect": ["fires on {node} (Div)"]},
+        "why_fusiondbg": {"rule": "ORT_MatMulScaleFusion_A", "node": "@Div", "expect": ["fires on {node} (Div)"]},
     },
     # ---- a rewrite a chain of ops cannot state ---------------------------------------
     {

@@ -16,6 +16,11 @@ misses a compiler refuses:
                         sqrt(2) and by 1.5; a double Relu; a rank-2 bias
   fan_out.onnx          a Conv read by 17 Relus
   position_either.onnx  ReduceMean -> Sub with the mean second (as written) and first (swapped)
+  shapes_onnx.onnx      Reshapes to shapes computed from Shape(x) of [b, 6]: through Gather and
+                        Concat ([b, 2, 3]), and through a Div ([b, 3, 2]); each Add reads one
+                        and a graph input of its shape
+  siblings.onnx         x -> Sigmoid, x -> Tanh, Mul(s, t) (ops linked by what they read, not
+                        by the op before them); Mul(Sigmoid(x), Tanh(y)) beside it
 """
 import os
 import sys
@@ -177,6 +182,37 @@ def position_either():
 	g.save("position_either.onnx")
 
 
+def siblings():
+	g = G("siblings")
+	x = g.input("x", [1, 8])
+	h = g.node("Relu", "relu", [x])
+	s1 = g.node("Sigmoid", "sig1", [h])
+	t1 = g.node("Tanh", "tanh1", [h])
+	g.output(g.node("Mul", "mul1", [s1, t1], "y1"))
+	y = g.input("y", [1, 8])
+	s2 = g.node("Sigmoid", "sig2", [h])
+	t2 = g.node("Tanh", "tanh2", [y])
+	g.output(g.node("Mul", "mul2", [s2, t2], "y2"))
+	g.save("siblings.onnx")
+
+
+def shapes_onnx():
+	g = G("shapes_onnx")
+	x = g.input("x", ["b", 6])
+	s = g.node("Shape", "shape", [x])
+	b = g.node("Unsqueeze", "unsq_b", [g.node("Gather", "gather_b", [s, g.const("i0", 0, dtype=np.int64)], axis=0),
+	                                    g.const("ax", [0], dtype=np.int64)])
+	six = g.node("Gather", "gather_6", [s, g.const("i1", 1, dtype=np.int64)], axis=0)
+	t1 = g.node("Concat", "cat1", [b, g.const("c23", [2, 3], dtype=np.int64)], axis=0)
+	r1 = g.node("Reshape", "reshape1", [x, t1])
+	half = g.node("Unsqueeze", "unsq_h", [g.node("Div", "div", [six, g.const("two", 2, dtype=np.int64)]), "ax"])
+	t2 = g.node("Concat", "cat2", [b, half, g.const("c2", [2], dtype=np.int64)], axis=0)
+	r2 = g.node("Reshape", "reshape2", [x, t2])
+	g.output(g.node("Add", "add1", [r1, g.input("y1", ["b", 2, 3])], "z1"))
+	g.output(g.node("Add", "add2", [r2, g.input("y2", ["b", 3, 2])], "z2"))
+	g.save("shapes_onnx.onnx", opset=14)
+
+
 os.makedirs(OUT, exist_ok=True)
 conv_fold()
 transpose_matmul()
@@ -185,3 +221,5 @@ graph_out()
 operands()
 fan_out()
 position_either()
+siblings()
+shapes_onnx()

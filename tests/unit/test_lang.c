@@ -7,7 +7,8 @@
  * named by the check (its what-if path, words and place); arithmetic exact
  * or a fault (FD-NM18 at the part's character), the lists' budget, constant
  * faults and literals out of range found as the rule is read; vec_grow
- * never wraps. Run from the repository root. */
+ * never wraps; an op linked by same_as or a graph input found where it
+ * reads. Run from the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -461,6 +462,37 @@ static void test_position_either(void **state)
 	run_close(&x);
 }
 
+/* An op linked by what it reads: the Tanh found among the readers of the
+ * tensor its same_as names (not the Sigmoid's consumers), a Tanh of another
+ * tensor refused by same_as; an op whose source is a graph input found
+ * among the graph inputs' readers. */
+static void test_linked_by_input(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/siblings.onnx", "tests/data/lang/linked_by_input.yaml");
+	assert_int_equal(attempt_of(&x, "SigTanh_Same_Input", "sig1")->reason, REASON_OK_FIRED);
+	assert_int_equal(x.r.n_fusions, 1);
+	assert_int_equal(match_fusion_unit(&x.r, &x.r.fusions[0], 1), node_id(&x, "tanh1"));
+	assert_int_equal(match_fusion_unit(&x.r, &x.r.fusions[0], 2), node_id(&x, "mul1"));
+	assert_int_not_equal(attempt_of(&x, "SigTanh_Same_Input", "sig2")->reason, REASON_OK_FIRED);
+	run_close(&x);
+	char path[] = "/tmp/fd_test_param_link_XXXXXX.yaml";
+	int fd = mkstemps(path, 5);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "name: Sig_Tanh_Input\npriority: 1\nmatch:\n  ops:\n    - type: Sigmoid\n    - type: Tanh\n"
+	        "      input_sources:\n        input0: {source_type: param}\n    - type: Mul\n      input_sources:\n"
+	        "        input0: {from_op: 0}\n        input1: {from_op: 1}\nrewrite:\n  target_op: T\n");
+	fclose(f);
+	run_open(&x, "tests/data/lang/siblings.onnx", path);
+	assert_int_equal(attempt_of(&x, "Sig_Tanh_Input", "sig2")->reason, REASON_OK_FIRED);
+	assert_int_equal(match_fusion_unit(&x.r, &x.r.fusions[0], 1), node_id(&x, "tanh2"));
+	assert_int_not_equal(attempt_of(&x, "Sig_Tanh_Input", "sig1")->reason, REASON_OK_FIRED);
+	run_close(&x);
+	unlink(path);
+}
+
 /* A rule of one op of outputs conditions, on graph_out.onnx, in a file of its own. */
 static void run_outputs(run *x, const char *outputs, char *path, size_t size)
 {
@@ -609,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_vec_grow_wrap),
 		cmocka_unit_test(test_codes),
 		cmocka_unit_test(test_position_either),
+		cmocka_unit_test(test_linked_by_input),
 		cmocka_unit_test(test_optional_units),
 		cmocka_unit_test(test_outputs_field),
 		cmocka_unit_test(test_many_alternatives),
