@@ -45,7 +45,7 @@ int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op)
 
 /* ---- the op-chain search --------------------------------------------------- */
 
-static bool search(match_run_state *s, int i);
+static inline bool search(match_run_state *s, int i);
 
 static int match_link_of(const fd_rule_op *op, int i, bool *explicit_link)
 {
@@ -411,10 +411,8 @@ __attribute__((noinline)) static bool skip_optional(match_run_state *s, int i, i
 static bool search_from(match_run_state *s, int i);
 
 /* Position i on: through the memo once it is on (match_memo.c). */
-static bool search(match_run_state *s, int i)
+__attribute__((noinline)) static bool search_memo(match_run_state *s, int i)
 {
-	if (!s->memo.on || i == 0 || i == s->pat->n_ops)
-		return search_from(s, i);
 	uint64_t key;
 	if (match_memo_failed(s, i, &key)) {
 		take_step(s, i);   /* the subtree failed from this very state: one step */
@@ -426,6 +424,13 @@ static bool search(match_run_state *s, int i)
 	if (!s->exhausted && s->complete_count == completes)
 		match_memo_put(s, i, key);
 	return false;
+}
+
+static inline __attribute__((always_inline)) bool search(match_run_state *s, int i)
+{
+	if (__builtin_expect(s->memo.on, 0) && i > 0 && i < s->pat->n_ops)
+		return search_memo(s, i);
+	return search_from(s, i);
 }
 
 static bool search_from(match_run_state *s, int i)

@@ -68,8 +68,8 @@ typedef struct match_memo_entry {
 typedef struct match_memo {
 	bool on;                         /* this attempt took enough steps to keep states */
 	const fd_rule_pattern *pat;      /* what refs describes */
-	uint64_t refs[MATCH_MAX_OPS];    /* per position i: the positions before i that ops i.. link or from_op to */
-	uint64_t same[MATCH_MAX_OPS];    /* per position i: the positions before i that ops i.. name in same_as */
+	uint64_t *refs;                  /* [MATCH_MAX_OPS] per position i: the positions before i that ops i.. */
+	uint64_t *same;                  /* link or from_op to; and that they name in same_as */
 	bool nodes_only;                 /* no op is a composite type: a unit is one node */
 	uint32_t gen;                    /* slots of another generation are empty */
 	match_memo_slot *slots;

@@ -54,6 +54,10 @@ void match_memo_start(match_run_state *s)
 {
 	match_memo *m = &s->memo;
 	m->on = true;
+	if (!m->refs) {
+		m->refs = xcalloc(MATCH_MAX_OPS, sizeof *m->refs);
+		m->same = xcalloc(MATCH_MAX_OPS, sizeof *m->same);
+	}
 	if (m->pat != s->pat)
 		memo_describe(m, s->pat);
 	m->gen++;
@@ -68,6 +72,8 @@ void match_memo_start(match_run_state *s)
 void match_memo_release(match_memo *m)
 {
 	free(m->slots);
+	free(m->refs);
+	free(m->same);
 	vec_release(&m->entries);
 	vec_release(&m->words);
 	vec_release(&m->key);
