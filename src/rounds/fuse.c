@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/strmap.h"
 #include "rounds/fuse.h"
 
 typedef struct builder {
@@ -14,6 +15,8 @@ typedef struct builder {
 	int32_t round;
 	const fd_rule *rule;       /* of the node being built */
 	VEC(fd_attr) attrs;        /* the node's attributes, being built */
+	strmap names;              /* their names → index: a nested fused node has as many as
+	                            * the rounds before it made, so no scan per attribute */
 } builder;
 
 /* ---- attributes ---------------------------------------------------------------- */
@@ -33,13 +36,24 @@ static bool is_reserved(const char *name)
  * one stays; the warning names the rule's line when there is one). */
 static void add_attr(builder *b, const fd_attr *a, const fd_yval *where)
 {
-	for (size_t k = 0; k < b->attrs.n; k++)
-		if (!strcmp(b->attrs.items[k].name, a->name)) {
-			diag_warning(b->d, yval_pos(where ? where : b->rule->root),
-			             "%s: the fused node has two attributes named %s; the first is kept", b->rule->name, a->name);
-			return;
-		}
+	if (strmap_put(&b->names, a->name, (int32_t)b->attrs.n) != (int32_t)b->attrs.n) {
+		diag_warning(b->d, yval_pos(where ? where : b->rule->root),
+		             "%s: the fused node has two attributes named %s; the first is kept", b->rule->name, a->name);
+		return;
+	}
 	vec_push(&b->attrs, *a);
+}
+
+/* "PREFIX.NAME" in the arena, by copies: a member's name is as long as
+ * the rounds that nested it. */
+static const char *dotted(fd_arena *a, const char *prefix, const char *name)
+{
+	size_t np = strlen(prefix), nn = strlen(name);
+	char *s = arena_alloc(a, np + 1 + nn + 1);
+	memcpy(s, prefix, np);
+	s[np] = '.';
+	memcpy(s + np + 1, name, nn + 1);
+	return s;
 }
 
 static bool is_int(const fd_yval *v, int64_t *x)
@@ -122,7 +136,7 @@ static void yaml_attrs(builder *b, const char *name, const fd_yval *v, const fd_
 		for (size_t k = 0; k < v->n; k++) {
 			if (v->kind == YV_MAP && (!v->keys[k]->text || !*v->keys[k]->text))
 				continue;   /* no attribute without a name */
-			const char *sub = v->kind == YV_MAP ? arena_printf(a, "%s.%s", name, v->keys[k]->text)
+			const char *sub = v->kind == YV_MAP ? dotted(a, name, v->keys[k]->text)
 			                                    : arena_printf(a, "%s.%zu", name, k);
 			yaml_attrs(b, sub, v->items[k], v->kind == YV_MAP ? v->keys[k] : v->items[k], depth + 1);
 		}
@@ -193,7 +207,7 @@ static void member_attrs(builder *b, const fd_graph *g, const int32_t *members, 
 				continue;
 			}
 			fd_attr at = *src;
-			at.name = arena_printf(&b->rw->arena, "%s.%s", prefix, src->name);
+			at.name = dotted(&b->rw->arena, prefix, src->name);
 			add_attr(b, &at, NULL);
 		}
 		if (own_done || strcmp(nd->op_type, target))
@@ -356,6 +370,10 @@ static void fused_node(builder *b, size_t fi)
 	for (int32_t j = 0; j < fu->n_outputs; j++)
 		fn->outputs[j] = g->tensors[outs[j]].name;
 	b->attrs.n = 0;
+	if (b->names.n) {
+		strmap_release(&b->names);
+		strmap_init(&b->names);
+	}
 	rewrite_attrs(b);
 	member_attrs(b, g, fn->members, fn->n_members, fn->op_type);
 	own_attrs(b, g, fn->members, fn->n_members);
@@ -366,6 +384,7 @@ static void fused_node(builder *b, size_t fi)
 void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_diags *d)
 {
 	builder b = { .r = r, .m = r->ctx->model, .rw = rw, .d = d, .round = round };
+	strmap_init(&b.names);
 	/* a fusion's place: its last member in file order */
 	int32_t *last = xcalloc(r->n_fusions + 1, sizeof *last);
 	for (size_t f = 0; f < r->n_fusions; f++) {
@@ -382,5 +401,6 @@ void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_di
 				fused_node(&b, (size_t)f);
 		}
 	vec_release(&b.attrs);
+	strmap_release(&b.names);
 	free(last);
 }
