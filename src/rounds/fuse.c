@@ -13,6 +13,7 @@ typedef struct builder {
 	fd_rewrite *rw;
 	fd_diags *d;
 	int32_t round;
+	fd_fuse_names *names_made;  /* members' dotted names, shared across rounds, or NULL */
 	const fd_rule *rule;       /* of the node being built */
 	VEC(fd_attr) attrs;        /* the node's attributes, being built */
 	strmap names;              /* their names → index: a nested fused node has as many as
@@ -191,12 +192,33 @@ static bool writable(fd_attr_type t)
 
 /* Every member's attributes under its prefix; the first member of type
  * target_op's unprefixed too. */
+/* Whether member nd's names under prefix need no check for repeats: a
+ * fused node's names are unique (this file made them), prefixes without a
+ * dot cannot make one member's name another's, and no rewrite attribute (the
+ * first n_rewrite) is under the prefix. A nested node has as many names as
+ * the rounds before it made: not even hashed then. */
+static bool unique_under(const builder *b, const fd_node *nd, const char *prefix, size_t n_rewrite,
+                         bool dotted_prefixes)
+{
+	if (dotted_prefixes || strcmp(nd->domain, FD_FUSED_DOMAIN))
+		return false;
+	size_t np = strlen(prefix);
+	for (size_t k = 0; k < n_rewrite; k++)
+		if (!strncmp(b->attrs.items[k].name, prefix, np) && b->attrs.items[k].name[np] == '.')
+			return false;
+	return true;
+}
+
 static void member_attrs(builder *b, const fd_graph *g, const int32_t *members, int32_t n, const char *target)
 {
-	bool own_done = false;
+	bool own_done = false, dotted_prefixes = false;
+	size_t n_rewrite = b->attrs.n;
+	for (int32_t j = 0; j < n; j++)
+		dotted_prefixes = dotted_prefixes || strchr(g->nodes[members[j]].op_type, '.');
 	for (int32_t j = 0; j < n; j++) {
 		const fd_node *nd = &g->nodes[members[j]];
 		const char *prefix = member_prefix(b, g, members, n, j);
+		bool unique = unique_under(b, nd, prefix, n_rewrite, dotted_prefixes);
 		for (int32_t k = 0; k < nd->n_attrs; k++) {
 			const fd_attr *src = &nd->attrs[k];
 			if (src->type == ATTR_GRAPH || src->type == ATTR_GRAPHS)
@@ -207,8 +229,12 @@ static void member_attrs(builder *b, const fd_graph *g, const int32_t *members, 
 				continue;
 			}
 			fd_attr at = *src;
-			at.name = dotted(&b->rw->arena, prefix, src->name);
-			add_attr(b, &at, NULL);
+			at.name = b->names_made ? fuse_names_dotted(b->names_made, prefix, src->name)
+			                        : dotted(&b->rw->arena, prefix, src->name);
+			if (unique)
+				vec_push(&b->attrs, at);
+			else
+				add_attr(b, &at, NULL);
 		}
 		if (own_done || strcmp(nd->op_type, target))
 			continue;
@@ -381,9 +407,9 @@ static void fused_node(builder *b, size_t fi)
 	fn->attrs = arena_memdup(a, b->attrs.items, b->attrs.n * sizeof *fn->attrs);
 }
 
-void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_diags *d)
+void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_fuse_names *names, fd_diags *d)
 {
-	builder b = { .r = r, .m = r->ctx->model, .rw = rw, .d = d, .round = round };
+	builder b = { .r = r, .m = r->ctx->model, .rw = rw, .d = d, .round = round, .names_made = names };
 	strmap_init(&b.names);
 	/* a fusion's place: its last member in file order */
 	int32_t *last = xcalloc(r->n_fusions + 1, sizeof *last);

@@ -44,10 +44,23 @@
 
 #define FD_FUSED_DOMAIN "fusiondbg.fused"
 
+/* The dotted names of nested members' attributes, shared across rounds
+ * (fuse_names.c): a round adds the prefixes it makes, it does not copy the
+ * names the rounds before it made. The names live as long as it does. */
+typedef struct fd_fuse_names fd_fuse_names;
+fd_fuse_names *fuse_names_new(void);
+void fuse_names_free(fd_fuse_names *n);
+/* "PREFIX.NAME", sharing NAME's bytes when NAME is the latest name of one
+ * of n's chunks with room before it. */
+const char *fuse_names_dotted(fd_fuse_names *n, const char *prefix, const char *name);
+/* The bytes n's names take (their room included). */
+size_t fuse_names_bytes(const fd_fuse_names *n);
+
 /* Adds r's fused nodes to rw, graph by graph, in the file order of each
  * fusion's last member, each with .fusion its fusion index; round is what
- * "fusion_round" says. Warnings (ports left empty, reserved or repeated
+ * "fusion_round" says. Members' attribute names are made in names (NULL:
+ * copied into rw). Warnings (ports left empty, reserved or repeated
  * attribute names) go to d. */
-void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_diags *d);
+void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_fuse_names *names, fd_diags *d);
 
 #endif
