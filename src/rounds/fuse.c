@@ -184,6 +184,7 @@ static const char *member_prefix(builder *b, const fd_graph *g, const int32_t *m
 	return p;
 }
 
+
 static bool writable(fd_attr_type t)
 {
 	return t == ATTR_FLOAT || t == ATTR_INT || t == ATTR_STRING || t == ATTR_FLOATS || t == ATTR_INTS ||
@@ -226,6 +227,13 @@ static void member_attrs(builder *b, const fd_graph *g, const int32_t *members, 
 			if (!writable(src->type)) {
 				diag_warning(b->d, yval_pos(b->rule->root), "%s: attribute %s of member %s (%s) is not a plain "
 				             "value; the fused node leaves it out", b->rule->name, src->name, nd->name, nd->op_type);
+				continue;
+			}
+			if (fuse_names_dots(b->names_made, src->name) >= FUSE_MAX_NESTING) {   /* fuse.h */
+				if (!b->names_made || fuse_names_first_deep(b->names_made))
+					diag_warning(b->d, yval_pos(b->rule->root), "%s: attribute %s of member %s (%s) is nested %d "
+					             "fusions deep already; the fused node leaves it out (and every one like it)",
+					             b->rule->name, src->name, nd->name, nd->op_type, FUSE_MAX_NESTING);
 				continue;
 			}
 			fd_attr at = *src;

@@ -20,6 +20,7 @@
 typedef struct chunk {
 	const char *head;    /* its leftmost name, the key; NULL: free; TOMB: a name that grew */
 	char *base;          /* its first byte: the room is [base, head) */
+	int32_t dots;        /* in head: how deep it nests */
 } chunk;
 
 #define TOMB ((const char *)1)
@@ -28,6 +29,7 @@ struct fd_fuse_names {
 	fd_arena arena;
 	chunk *slots;
 	size_t cap, used;    /* used: slots not free (tombstones too) */
+	bool warned_deep;
 };
 
 fd_fuse_names *fuse_names_new(void)
@@ -49,6 +51,13 @@ void fuse_names_free(fd_fuse_names *n)
 size_t fuse_names_bytes(const fd_fuse_names *n)
 {
 	return n ? n->arena.used : 0;
+}
+
+bool fuse_names_first_deep(fd_fuse_names *n)
+{
+	bool first = !n->warned_deep;
+	n->warned_deep = true;
+	return first;
 }
 
 static size_t hash_of(const fd_fuse_names *n, const char *head)
@@ -89,10 +98,18 @@ static void insert(fd_fuse_names *n, chunk c)
 		free(was);
 	}
 	size_t at = hash_of(n, c.head);
-	while (n->slots[at].head)
+	while (n->slots[at].head && n->slots[at].head != TOMB)   /* a new head: the first dead slot will do */
 		at = (at + 1) & (n->cap - 1);
+	n->used += !n->slots[at].head;
 	n->slots[at] = c;
-	n->used++;
+}
+
+static int32_t count_dots(const char *s)
+{
+	int32_t k = 0;
+	for (; (s = strchr(s, '.')) != NULL; s++)
+		k++;
+	return k;
 }
 
 const char *fuse_names_dotted(fd_fuse_names *n, const char *prefix, const char *name)
@@ -103,7 +120,7 @@ const char *fuse_names_dotted(fd_fuse_names *n, const char *prefix, const char *
 		char *s = (char *)name - q;   /* the room in front of it, unused */
 		memcpy(s, prefix, np);
 		s[np] = '.';
-		chunk grown = { s, c->base };
+		chunk grown = { s, c->base, c->dots + 1 };
 		c->head = TOMB;   /* name keeps its bytes; it cannot grow again */
 		insert(n, grown);
 		return s;
@@ -115,6 +132,12 @@ const char *fuse_names_dotted(fd_fuse_names *n, const char *prefix, const char *
 	s[np] = '.';
 	memcpy(s + q, name, nn + 1);
 	if (room)
-		insert(n, (chunk){ s, base });
+		insert(n, (chunk){ s, base, count_dots(s) });
 	return s;
+}
+
+int32_t fuse_names_dots(const fd_fuse_names *n, const char *name)
+{
+	const chunk *c = n ? find(n, name) : NULL;
+	return c ? c->dots : count_dots(name);
 }

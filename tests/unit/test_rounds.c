@@ -216,11 +216,11 @@ static void test_never_settles(void **state)
 }
 
 /* 400 rounds of a set that never settles: each round's fused node nests the
- * one before, so it carries about 4 attributes a round, named with a prefix
- * a round. The names are not copied each round: a nested member's name is
- * the longer name's tail, its very bytes (fuse_names.c), and all the names
- * of all the rounds take a few MB, where copies would take
- * sum(k * 4k * 5 bytes) ~ 850 MB. */
+ * one before, so it carries 4 attributes a round, named with a prefix a
+ * round, up to FUSE_MAX_NESTING rounds deep (then a node's size stops
+ * growing, and one warning says so). The names are not copied each round: a
+ * nested member's name is the longer name's tail, its very bytes
+ * (fuse_names.c). */
 static void test_never_settles_shares_names(void **state)
 {
 	(void)state;
@@ -245,7 +245,8 @@ static void test_never_settles_shares_names(void **state)
 		const fd_fused_node *fn = &last->made.nodes.items[k];
 		assert_int_equal(fn->n_members, 1);
 		const fd_node *member = &last->model->graphs[fn->graph].nodes[fn->members[0]];
-		assert_true(fn->n_attrs > 4 * 390);   /* 4 a round: fused_nodes, fused_op_types, fusion_rule, fusion_round */
+		/* 4 a round (fused_nodes, fused_op_types, fusion_rule, fusion_round), FUSE_MAX_NESTING rounds deep */
+		assert_true(fn->n_attrs >= 4 * FUSE_MAX_NESTING && fn->n_attrs <= 4 * (FUSE_MAX_NESTING + 1));
 		char prefix[64];
 		snprintf(prefix, sizeof prefix, "%s.", member->op_type);
 		for (char *c = prefix; *c; c++)
@@ -264,9 +265,13 @@ static void test_never_settles_shares_names(void **state)
 				}
 		}
 	}
-	assert_true(dotted > 2 * 4 * 390);
+	assert_true(dotted > 2 * 4 * (FUSE_MAX_NESTING - 2));
 	assert_true(shared * 10 >= dotted * 9);   /* a name is copied only when the room before it is spent */
 	assert_true(fuse_names_bytes(w.rd.names) < 16u << 20);
+	size_t deep = 0;
+	for (size_t k = 0; k < d.n; k++)
+		deep += strstr(d.items[k].message, "fusions deep already") != NULL;
+	assert_int_equal(deep, 1);
 	diags_release(&d);
 	close_world(&w);
 }
