@@ -323,6 +323,24 @@ static void say_superseded(const fd_match_result *r, describe_cache *dc, const f
 	o->superseded = true;
 }
 
+/* FD-NM19: the attempt ran out of search steps (match.h: a the steps it
+ * tried, b the steps one attempt may take; fewer when the run's shared
+ * steps were spent), stopping at op `op`. */
+static void describe_budget(const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
+{
+	text_cutf(o->check, sizeof o->check, "search");
+	text_cutf(o->expected, sizeof o->expected, "a verdict within the search budget");
+	text_cutf(o->actual, sizeof o->actual, "search budget exhausted: the attempt tried %lld steps", (long long)ev->a);
+	if (ev->a < ev->b)
+		text_cutf(o->reason, sizeof o->reason, "the run's shared steps were spent by earlier attempts, and an attempt "
+		    "then has only its own; stopped at op%d %s, the candidates after it were not tried", (int)ev->op,
+		    op && op->type ? op->type : "?");
+	else
+		text_cutf(o->reason, sizeof o->reason, "an attempt may try %lld candidates and optional ops left out; "
+		    "stopped at op%d %s, the candidates after it were not tried", (long long)ev->b, (int)ev->op,
+		    op && op->type ? op->type : "?");
+}
+
 void explain_describe_event(const fd_match_result *r, describe_cache *dc, const fd_trace_iter *next, uint32_t idx,
                     const fd_event *ev, fd_event_text *o)
 {
@@ -389,6 +407,11 @@ void explain_describe_event(const fd_match_result *r, describe_cache *dc, const 
 		describe_op_condition(r, dc, ev, op, o);
 		break;
 	case EV_SEARCH_CAP:
+		if (ev->reason == REASON_NM19_SEARCH_BUDGET) {
+			describe_budget(ev, op, o);
+			o->where = yval_pos(pat->where);
+			break;
+		}
 		text_cutf(o->check, sizeof o->check, "search");
 		text_cutf(o->expected, sizeof o->expected, "every complete match tried");
 		text_cutf(o->actual, sizeof o->actual, "stopped after %lld", (long long)ev->a);

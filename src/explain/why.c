@@ -168,8 +168,10 @@ static char *attempt_line(const fd_match_result *r, describe_cache *dc, uint32_t
 		text_join(detail, sizeof detail, 5, t.check, ": expected ", t.expected, ", ", t.reason);
 	else
 		text_join(detail, sizeof detail, 3, t.check, ": ", t.actual[0] ? t.actual : t.reason);
-	if (a->reason == REASON_CF06_UNBOUND && t.expected[0] && t.actual[0] && t.reason[0]) {
-		char d2[sizeof detail];   /* the verdict: unknown, and on which symbols */
+	/* the verdict: unknown, and on which symbols; out of steps, and where it stopped */
+	if ((a->reason == REASON_CF06_UNBOUND || a->reason == REASON_NM19_SEARCH_BUDGET) && t.expected[0] && t.actual[0]
+	    && t.reason[0]) {
+		char d2[sizeof detail];
 		text_join(d2, sizeof d2, 3, detail, " — ", t.reason);
 		memcpy(detail, d2, sizeof detail);
 	}

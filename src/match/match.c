@@ -45,7 +45,7 @@ int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op)
 
 /* ---- the op-chain search --------------------------------------------------- */
 
-static bool search(match_run_state *s, int i);
+static inline bool search(match_run_state *s, int i);
 
 static int match_link_of(const fd_rule_op *op, int i, bool *explicit_link)
 {
@@ -361,10 +361,58 @@ __attribute__((noinline)) static void diagnose_fixed(match_run_state *s, int i, 
 	match_fail(s, ev, REASON_NM14_POSITION, i, passed + c.passed);
 }
 
+/* ---- the search budget (match.h) ------------------------------------------ */
+
+enum { MEMO_AFTER = 64 };   /* steps of an alternative before its states are kept */
+
+uint64_t match_steps_per_attempt(void)
+{
+	const char *env = getenv("FUSIONDBG_SEARCH_STEPS");
+	if (!env || !*env)
+		return MATCH_STEPS_ATTEMPT;
+	uint64_t n = 0;
+	for (const char *p = env; *p; p++) {
+		if (*p < '0' || *p > '9' || n > INT32_MAX)
+			return MATCH_STEPS_ATTEMPT;   /* not a number from 1 to 2^31 - 1: the default */
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	return n >= 1 && n <= INT32_MAX ? n : MATCH_STEPS_ATTEMPT;
+}
+
+/* The attempt has no step left: it ends here, at position i, with FD-NM19
+ * whatever failed deeper before (the search did not finish, so no failure
+ * it saw is the answer). */
+__attribute__((noinline)) static void out_of_steps(match_run_state *s, int i)
+{
+	s->exhausted = true;
+	uint32_t ev = match_emit(s, EV_SEARCH_CAP, ST_FAIL, REASON_NM19_SEARCH_BUDGET, i, -1, FD_NONE, FD_NONE,
+	                         (int64_t)s->steps, (int64_t)s->steps_attempt);
+	uint32_t ops = s->best.decisive != UINT32_MAX ? s->best.ops_matched : 0;
+	s->best = (match_best){ .score = (uint32_t)RUNG_NO_MATCH << 24 | ops << 16 | 0xffff, .decisive = ev,
+	                        .rung = RUNG_NO_MATCH, .reason = REASON_NM19_SEARCH_BUDGET,
+	                        .ops_matched = (uint8_t)ops, .branch = s->branch };
+}
+
+/* One step of the attempt's budget, for a candidate at position i or an
+ * optional op i left out; false when none is left. */
+static inline bool take_step(match_run_state *s, int i)
+{
+	if (s->steps < s->step_limit) {
+		if (++s->steps == s->memo_at)
+			match_memo_start(s);
+		return true;
+	}
+	if (!s->exhausted)
+		out_of_steps(s, i);
+	return false;
+}
+
 static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 {
 	const fd_rule_op *op = &s->pat->ops[i];
 	uint32_t passed = 0, ev;
+	if (!take_step(s, i))
+		return false;
 	s->units[i] = u;
 	s->swapped[i] = false;
 	/* the op's own conditions, each decided by its entry (conditions.h): the
@@ -445,6 +493,8 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 /* Optional op i is absent: the chain goes on from the op it would have read. */
 __attribute__((noinline)) static bool skip_optional(match_run_state *s, int i, int link)
 {
+	if (!take_step(s, i))
+		return false;
 	match_emit(s, EV_OPTIONAL, ST_INFO, REASON_IN01_ABSENT, i, -1, s->units[link], FD_NONE, 0, 0);
 	s->units[i] = FD_NONE;
 	s->swapped[i] = false;
@@ -467,7 +517,32 @@ __attribute__((noinline)) static uint32_t feeds_none(match_run_state *s, int i, 
 	return match_emit(s, EV_FEEDS, ST_FAIL, REASON_NM04_SOURCE, i, -1, lu, lu, t, 0);
 }
 
-static bool search(match_run_state *s, int i)
+static bool search_from(match_run_state *s, int i);
+
+/* Position i on: through the memo once it is on (match_memo.c). */
+__attribute__((noinline)) static bool search_memo(match_run_state *s, int i)
+{
+	uint64_t key;
+	if (match_memo_failed(s, i, &key)) {
+		take_step(s, i);   /* the subtree failed from this very state: one step */
+		return false;
+	}
+	int completes = s->complete_count;
+	if (search_from(s, i))
+		return true;
+	if (!s->exhausted && s->complete_count == completes)
+		match_memo_put(s, i, key);
+	return false;
+}
+
+static inline __attribute__((always_inline)) bool search(match_run_state *s, int i)
+{
+	if (__builtin_expect(s->memo.on, 0) && i > 0 && i < s->pat->n_ops)
+		return search_memo(s, i);
+	return search_from(s, i);
+}
+
+static bool search_from(match_run_state *s, int i)
 {
 	const fd_rule_pattern *p = s->pat;
 	int max = s->opt->max_complete > 0 ? s->opt->max_complete : 16;
@@ -505,6 +580,8 @@ static bool search(match_run_state *s, int i)
 				via = unit_input(s, u, q);
 		if (try_op(s, i, u, link, via))
 			return true;
+		if (s->exhausted)
+			return false;
 		if (s->complete_count >= max) {
 			if (!s->capped && (k + 1 < cand->n || op->optional)) {
 				s->capped = true;
@@ -564,16 +641,22 @@ static void run_attempt(match_run_state *s, int32_t anchor, const alt *alts, int
 	s->anchor = anchor;
 	s->best = (match_best){ .score = 0, .decisive = UINT32_MAX, .rung = RUNG_NO_MATCH,
 	                        .reason = REASON_NM01_TYPE, .branch = -1 };
-	s->matched_once = s->fired = s->capped = false;
+	s->matched_once = s->fired = s->capped = s->exhausted = false;
 	s->n_absent = 0;
+	/* its own share, and of the run's shared steps what one attempt may take */
+	uint64_t extra = s->steps_attempt - s->steps_own;
+	s->steps = 0;
+	s->step_limit = s->steps_own + (extra < s->step_pool ? extra : s->step_pool);
 	s->branch = -1;
 	match_emit(s, EV_ANCHOR, ST_INFO, REASON_NONE, -1, -1, anchor, FD_NONE, 0, 0);
 	int32_t fusion = -1;
 	uint32_t fire_ev = UINT32_MAX;
 	int8_t fired_branch = -1;
-	for (int a = 0; a < n_alts && !s->fired; a++) {
+	for (int a = 0; a < n_alts && !s->fired && !s->exhausted; a++) {
 		if (unit_type_alt(s->ix, anchor, &alts[a].pat->ops[0]) < 0)
 			continue;
+		s->memo.on = false;
+		s->memo_at = s->steps + MEMO_AFTER;
 		s->branch = alts[a].branch;
 		s->pat = alts[a].pat;
 		s->complete_count = 0;
@@ -586,6 +669,7 @@ static void run_attempt(match_run_state *s, int32_t anchor, const alt *alts, int
 			fired_branch = s->branch;
 		}
 	}
+	s->step_pool -= s->steps > s->steps_own ? s->steps - s->steps_own : 0;
 	fd_attempt at = {
 		.rule = s->rule, .graph = s->gi, .anchor = anchor,
 		.branch = s->fired ? fired_branch : s->best.branch,
@@ -792,6 +876,9 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	s.sink = opt->no_events ? trace_sink(&r->trace) : trace_async_sink(&r->trace);
 	s.rule = -1;
 	s.branch = -1;
+	s.steps_attempt = match_steps_per_attempt();
+	s.steps_own = s.steps_attempt < MATCH_STEPS_OWN ? s.steps_attempt : MATCH_STEPS_OWN;
+	s.step_pool = 16 * s.steps_attempt;
 
 	/* canonical forms found, once, before any rule */
 	for (int32_t gi = 0; gi < ctx->n_graphs; gi++) {
@@ -857,6 +944,7 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	for (int i = 0; i < MATCH_MAX_OPS; i++)
 		vec_release(&s.cand[i]);
 	vec_release(&s.queue);
+	match_memo_release(&s.memo);
 	vec_release(&s.cover.nodes);
 	vec_release(&s.cover.inputs);
 	vec_release(&s.cover.outputs);

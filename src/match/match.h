@@ -32,6 +32,8 @@
  *  - a complete pattern that fails a later check does not stop the search:
  *    the next complete pattern from the same anchor is tried (at most
  *    opt->max_complete), the deepest failure is what the attempt reports;
+ *  - the search is bounded (the search budget, below): an attempt out of
+ *    steps ends with FD-NM19, whatever it found before;
  *  - match_times counts attempts whose op chain matched (past type, arity,
  *    params, sources); effect_times counts fusions. */
 #ifndef FD_MATCH_H
@@ -98,6 +100,21 @@ int32_t match_unit_nodes(const fd_match_ctx *ctx, int32_t graph, int32_t u, cons
 /* The node that names a unit: the node itself, or the composite's last member. */
 int32_t match_unit_node(const fd_match_ctx *ctx, int32_t graph, int32_t u);
 /* A unit's label in words is explain_unit_label (explain/explain.h). */
+
+/* The search budget. A step is a candidate tried at a pattern position, or
+ * an optional op left out. Each attempt may take MATCH_STEPS_OWN steps of
+ * its own, and beyond them, up to MATCH_STEPS_ATTEMPT in all, steps of the
+ * run's shared MATCH_STEPS_POOL: a run takes at most attempts x OWN + POOL
+ * steps. An attempt out of steps ends there with FD-NM19. The memo
+ * (match_memo.c) makes the search of a pattern that revisits states
+ * polynomial; the budget bounds the rest. FUSIONDBG_SEARCH_STEPS (a number
+ * from 1 to 2^31 - 1) sets the steps of one attempt; the pool is 16 times
+ * that, the own share at most 1024. */
+#define MATCH_STEPS_ATTEMPT 65536
+#define MATCH_STEPS_OWN     1024
+#define MATCH_STEPS_POOL    (16 * (uint64_t)MATCH_STEPS_ATTEMPT)
+/* The steps one attempt may take (FUSIONDBG_SEARCH_STEPS or MATCH_STEPS_ATTEMPT). */
+uint64_t match_steps_per_attempt(void);
 
 typedef struct fd_match_options {
 	const char *target;       /* NULL: "ai_core" */

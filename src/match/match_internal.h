@@ -14,6 +14,8 @@
  *   cond_*.c            a condition of the language each (conditions.h): the
  *                       type, params, inputs, outputs, where checks of an op
  *   match_where.c       where expressions over a unit's params and shapes
+ *   match_memo.c        the search's memo: states from which the rest of the
+ *                       pattern failed, so that reaching one again costs a step
  *   match_index.c       the per-model context (index, composites, unit nodes)
  *   param_value.c, canon.c, workspace.c   a node's param values, the
  *                       composites found in a graph, a node's workspace
@@ -53,6 +55,30 @@ typedef struct match_cover {
 	int32_t max_topo, min_topo;
 } match_cover;
 
+/* The memo of one attempt's search (match_memo.c): the states (a position
+ * and what the ops from it on can read of the ops before it) from which the
+ * rest of the pattern failed without completing. */
+typedef struct match_memo_slot {
+	uint32_t gen, entry;
+} match_memo_slot;
+typedef struct match_memo_entry {
+	uint64_t hash;
+	uint32_t off, len;   /* its key's words in match_memo.words */
+} match_memo_entry;
+typedef struct match_memo {
+	bool on;                         /* this attempt took enough steps to keep states */
+	const fd_rule_pattern *pat;      /* what refs describes */
+	uint64_t *refs;                  /* [MATCH_MAX_OPS] per position i: the positions before i that ops i.. */
+	uint64_t *same;                  /* link or from_op to; and that they name in same_as */
+	bool nodes_only;                 /* no op is a composite type: a unit is one node */
+	uint32_t gen;                    /* slots of another generation are empty */
+	match_memo_slot *slots;
+	size_t n_slots;
+	VEC(match_memo_entry) entries;
+	i32_vec words;
+	i32_vec key;                     /* scratch: the key being made */
+} match_memo;
+
 typedef struct match_run_state {
 	const fd_match_ctx *ctx;
 	const fd_ruleset *rs;
@@ -84,6 +110,13 @@ typedef struct match_run_state {
 	bool fired;
 	match_best best;
 	uint32_t checks;        /* passing checks on the current path, in the current op */
+	/* the search budget (match.h): steps of this attempt, its limit, the
+	 * run's shared steps left */
+	uint64_t steps, step_limit, step_pool;
+	uint64_t memo_at;       /* the step at which the current alternative's memo starts */
+	uint64_t steps_own, steps_attempt;   /* each attempt's share, and the most one may take */
+	bool exhausted;         /* the attempt ran out of steps (FD-NM19 said so) */
+	match_memo memo;
 
 	/* scratch, sized per graph: stamps avoid clearing between attempts */
 	uint32_t *node_stamp, *tensor_stamp, *visit;
@@ -233,6 +266,17 @@ bool match_check_source(match_run_state *s, int i, int32_t u, int k, bool swap, 
 /* match_checks.c: the outputs and where conditions of op i on c's unit,
  * read as c's op id (false: a failure was recorded). */
 bool match_check_op_conditions(match_run_state *s, int i, fd_cond_check *c, uint32_t *passed);
+
+/* match_memo.c: whether the state before position i (1 <= i < n_ops) is one
+ * the rest of the pattern failed from; *hash gets its hash for
+ * match_memo_put. Off (false) until match_memo_start. */
+bool match_memo_failed(match_run_state *s, int i, uint64_t *hash);
+/* Keeps the state before position i (as it is again: the search restored
+ * it) as one the rest failed from. */
+void match_memo_put(match_run_state *s, int i, uint64_t hash);
+/* Turns the memo on for the rest of the current alternative's search. */
+void match_memo_start(match_run_state *s);
+void match_memo_release(match_memo *m);
 
 /* match_subgraph.c: fills s->cover for s->units[0..n); runs the subgraph
  * checks, constraints, conflict and cycle checks, and fires. Returns true

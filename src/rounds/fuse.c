@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/strmap.h"
 #include "rounds/fuse.h"
 
 typedef struct builder {
@@ -12,8 +13,11 @@ typedef struct builder {
 	fd_rewrite *rw;
 	fd_diags *d;
 	int32_t round;
+	fd_fuse_names *names_made;  /* members' dotted names, shared across rounds, or NULL */
 	const fd_rule *rule;       /* of the node being built */
 	VEC(fd_attr) attrs;        /* the node's attributes, being built */
+	strmap names;              /* their names → index: a nested fused node has as many as
+	                            * the rounds before it made, so no scan per attribute */
 } builder;
 
 /* ---- attributes ---------------------------------------------------------------- */
@@ -33,13 +37,24 @@ static bool is_reserved(const char *name)
  * one stays; the warning names the rule's line when there is one). */
 static void add_attr(builder *b, const fd_attr *a, const fd_yval *where)
 {
-	for (size_t k = 0; k < b->attrs.n; k++)
-		if (!strcmp(b->attrs.items[k].name, a->name)) {
-			diag_warning(b->d, yval_pos(where ? where : b->rule->root),
-			             "%s: the fused node has two attributes named %s; the first is kept", b->rule->name, a->name);
-			return;
-		}
+	if (strmap_put(&b->names, a->name, (int32_t)b->attrs.n) != (int32_t)b->attrs.n) {
+		diag_warning(b->d, yval_pos(where ? where : b->rule->root),
+		             "%s: the fused node has two attributes named %s; the first is kept", b->rule->name, a->name);
+		return;
+	}
 	vec_push(&b->attrs, *a);
+}
+
+/* "PREFIX.NAME" in the arena, by copies: a member's name is as long as
+ * the rounds that nested it. */
+static const char *dotted(fd_arena *a, const char *prefix, const char *name)
+{
+	size_t np = strlen(prefix), nn = strlen(name);
+	char *s = arena_alloc(a, np + 1 + nn + 1);
+	memcpy(s, prefix, np);
+	s[np] = '.';
+	memcpy(s + np + 1, name, nn + 1);
+	return s;
 }
 
 static bool is_int(const fd_yval *v, int64_t *x)
@@ -122,7 +137,7 @@ static void yaml_attrs(builder *b, const char *name, const fd_yval *v, const fd_
 		for (size_t k = 0; k < v->n; k++) {
 			if (v->kind == YV_MAP && (!v->keys[k]->text || !*v->keys[k]->text))
 				continue;   /* no attribute without a name */
-			const char *sub = v->kind == YV_MAP ? arena_printf(a, "%s.%s", name, v->keys[k]->text)
+			const char *sub = v->kind == YV_MAP ? dotted(a, name, v->keys[k]->text)
 			                                    : arena_printf(a, "%s.%zu", name, k);
 			yaml_attrs(b, sub, v->items[k], v->kind == YV_MAP ? v->keys[k] : v->items[k], depth + 1);
 		}
@@ -169,6 +184,7 @@ static const char *member_prefix(builder *b, const fd_graph *g, const int32_t *m
 	return p;
 }
 
+
 static bool writable(fd_attr_type t)
 {
 	return t == ATTR_FLOAT || t == ATTR_INT || t == ATTR_STRING || t == ATTR_FLOATS || t == ATTR_INTS ||
@@ -177,12 +193,33 @@ static bool writable(fd_attr_type t)
 
 /* Every member's attributes under its prefix; the first member of type
  * target_op's unprefixed too. */
+/* Whether member nd's names under prefix need no check for repeats: a
+ * fused node's names are unique (this file made them), prefixes without a
+ * dot cannot make one member's name another's, and no rewrite attribute (the
+ * first n_rewrite) is under the prefix. A nested node has as many names as
+ * the rounds before it made: not even hashed then. */
+static bool unique_under(const builder *b, const fd_node *nd, const char *prefix, size_t n_rewrite,
+                         bool dotted_prefixes)
+{
+	if (dotted_prefixes || strcmp(nd->domain, FD_FUSED_DOMAIN))
+		return false;
+	size_t np = strlen(prefix);
+	for (size_t k = 0; k < n_rewrite; k++)
+		if (!strncmp(b->attrs.items[k].name, prefix, np) && b->attrs.items[k].name[np] == '.')
+			return false;
+	return true;
+}
+
 static void member_attrs(builder *b, const fd_graph *g, const int32_t *members, int32_t n, const char *target)
 {
-	bool own_done = false;
+	bool own_done = false, dotted_prefixes = false;
+	size_t n_rewrite = b->attrs.n;
+	for (int32_t j = 0; j < n; j++)
+		dotted_prefixes = dotted_prefixes || strchr(g->nodes[members[j]].op_type, '.');
 	for (int32_t j = 0; j < n; j++) {
 		const fd_node *nd = &g->nodes[members[j]];
 		const char *prefix = member_prefix(b, g, members, n, j);
+		bool unique = unique_under(b, nd, prefix, n_rewrite, dotted_prefixes);
 		for (int32_t k = 0; k < nd->n_attrs; k++) {
 			const fd_attr *src = &nd->attrs[k];
 			if (src->type == ATTR_GRAPH || src->type == ATTR_GRAPHS)
@@ -192,9 +229,20 @@ static void member_attrs(builder *b, const fd_graph *g, const int32_t *members, 
 				             "value; the fused node leaves it out", b->rule->name, src->name, nd->name, nd->op_type);
 				continue;
 			}
+			if (fuse_names_dots(b->names_made, src->name) >= FUSE_MAX_NESTING) {   /* fuse.h */
+				if (!b->names_made || fuse_names_first_deep(b->names_made))
+					diag_warning(b->d, yval_pos(b->rule->root), "%s: attribute %s of member %s (%s) is nested %d "
+					             "fusions deep already; the fused node leaves it out (and every one like it)",
+					             b->rule->name, src->name, nd->name, nd->op_type, FUSE_MAX_NESTING);
+				continue;
+			}
 			fd_attr at = *src;
-			at.name = arena_printf(&b->rw->arena, "%s.%s", prefix, src->name);
-			add_attr(b, &at, NULL);
+			at.name = b->names_made ? fuse_names_dotted(b->names_made, prefix, src->name)
+			                        : dotted(&b->rw->arena, prefix, src->name);
+			if (unique)
+				vec_push(&b->attrs, at);
+			else
+				add_attr(b, &at, NULL);
 		}
 		if (own_done || strcmp(nd->op_type, target))
 			continue;
@@ -356,6 +404,10 @@ static void fused_node(builder *b, size_t fi)
 	for (int32_t j = 0; j < fu->n_outputs; j++)
 		fn->outputs[j] = g->tensors[outs[j]].name;
 	b->attrs.n = 0;
+	if (b->names.n) {
+		strmap_release(&b->names);
+		strmap_init(&b->names);
+	}
 	rewrite_attrs(b);
 	member_attrs(b, g, fn->members, fn->n_members, fn->op_type);
 	own_attrs(b, g, fn->members, fn->n_members);
@@ -363,9 +415,10 @@ static void fused_node(builder *b, size_t fi)
 	fn->attrs = arena_memdup(a, b->attrs.items, b->attrs.n * sizeof *fn->attrs);
 }
 
-void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_diags *d)
+void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_fuse_names *names, fd_diags *d)
 {
-	builder b = { .r = r, .m = r->ctx->model, .rw = rw, .d = d, .round = round };
+	builder b = { .r = r, .m = r->ctx->model, .rw = rw, .d = d, .round = round, .names_made = names };
+	strmap_init(&b.names);
 	/* a fusion's place: its last member in file order */
 	int32_t *last = xcalloc(r->n_fusions + 1, sizeof *last);
 	for (size_t f = 0; f < r->n_fusions; f++) {
@@ -382,5 +435,6 @@ void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_di
 				fused_node(&b, (size_t)f);
 		}
 	vec_release(&b.attrs);
+	strmap_release(&b.names);
 	free(last);
 }

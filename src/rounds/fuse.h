@@ -33,6 +33,10 @@
  *             "fused_nodes" (STRINGS, the member nodes in topological
  *             order), "fused_op_types" (STRINGS, their op types),
  *             "fusion_rule" (STRING) and "fusion_round" (INT).
+ *   Fusions nest at most FUSE_MAX_NESTING deep in the attributes: a
+ *   member's attribute whose name has that many prefixes already is left
+ *   out (warned once a run of rounds), so a rule set that never settles
+ *   makes nodes of a bounded size, not one that grows with every round.
  *   Graph-valued member attributes (bodies) are not copied: in the next
  *   round the fused node owns the bodies; tensor-valued ones (a Constant's
  *   value) are left out with a warning. */
@@ -43,11 +47,30 @@
 #include "match/match.h"
 
 #define FD_FUSED_DOMAIN "fusiondbg.fused"
+#define FUSE_MAX_NESTING 64   /* prefixes an attribute name of a fused node may have */
+
+/* The dotted names of nested members' attributes, shared across rounds
+ * (fuse_names.c): a round adds the prefixes it makes, it does not copy the
+ * names the rounds before it made. The names live as long as it does. */
+typedef struct fd_fuse_names fd_fuse_names;
+fd_fuse_names *fuse_names_new(void);
+void fuse_names_free(fd_fuse_names *n);
+/* "PREFIX.NAME", sharing NAME's bytes when NAME is the latest name of one
+ * of n's chunks with room before it. */
+const char *fuse_names_dotted(fd_fuse_names *n, const char *prefix, const char *name);
+/* The bytes n's names take (their room included). */
+size_t fuse_names_bytes(const fd_fuse_names *n);
+/* The dots in name: how deep it nests; from n when n made it (no scan of a
+ * name as long as the rounds that made it), else counted. n may be NULL. */
+int32_t fuse_names_dots(const fd_fuse_names *n, const char *name);
+/* True the first time it is asked in n's life: warn once about what nests too deep. */
+bool fuse_names_first_deep(fd_fuse_names *n);
 
 /* Adds r's fused nodes to rw, graph by graph, in the file order of each
  * fusion's last member, each with .fusion its fusion index; round is what
- * "fusion_round" says. Warnings (ports left empty, reserved or repeated
+ * "fusion_round" says. Members' attribute names are made in names (NULL:
+ * copied into rw). Warnings (ports left empty, reserved or repeated
  * attribute names) go to d. */
-void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_diags *d);
+void fuse_rewrite(const fd_match_result *r, int32_t round, fd_rewrite *rw, fd_fuse_names *names, fd_diags *d);
 
 #endif

@@ -38,6 +38,7 @@ static void rounds_clear(fd_rounds *rd)
 	free(rd->rule_pass);
 	vec_release(&rd->keep_firing);
 	arena_release(&rd->arena);
+	fuse_names_free(rd->names);   /* after the rounds: their fused nodes' names are here */
 	rounds_init(rd);
 }
 
@@ -65,11 +66,13 @@ static fd_round *new_round(fd_rounds *rd, int32_t pass, int32_t step)
 /* The round's fusions as fused nodes, and fusion → fused node: made when
  * the next round needs its graph, or for the composed rewrite, not by
  * every run (a what-if re-run of one round makes none). */
-static void make_fused(fd_round *r, fd_diags *d)
+static void make_fused(fd_rounds *rd, fd_round *r, fd_diags *d)
 {
 	if (r->made_of)
 		return;
-	fuse_rewrite(r->result, r->number, &r->made, d);
+	if (!rd->names)
+		rd->names = fuse_names_new();
+	fuse_rewrite(r->result, r->number, &r->made, rd->names, d);
 	r->made_of = xmalloc((r->result->n_fusions + 1) * sizeof *r->made_of);
 	for (size_t k = 0; k < r->made.nodes.n; k++)
 		r->made_of[r->made.nodes.items[k].fusion] = (int32_t)k;
@@ -106,7 +109,7 @@ static int build_next(fd_rounds *rd, fd_round *r, fd_round *next, bool canonical
 	match_result_init(&next->own_result);
 	next->result = &next->own_result;
 	r->built = true;
-	make_fused(r, d);
+	make_fused(rd, r, d);
 	if (r->made.nodes.n == 0) {
 		next->model = r->model;
 		next->ctx = r->ctx;
@@ -235,5 +238,5 @@ int rounds_run(fd_rounds *rd, const fd_match_ctx *ctx, const fd_ruleset *rs, con
 void rounds_make_all(fd_rounds *rd, fd_diags *d)
 {
 	for (int32_t i = 0; i < rd->n; i++)
-		make_fused(rd->items[i], d);
+		make_fused(rd, rd->items[i], d);
 }

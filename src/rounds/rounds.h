@@ -101,6 +101,7 @@ typedef struct fd_rounds {
 	                                * (the graph after it is the graph before it): that round's
 	                                * number; 0 when it ran out of rounds */
 	fd_arena arena;
+	struct fd_fuse_names *names;   /* the fused nodes' nested attribute names (fuse.h) */
 } fd_rounds;
 
 void rounds_init(fd_rounds *rd);

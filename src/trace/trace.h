@@ -77,7 +77,8 @@ enum { EVF_UNIT = 1, EVF_OTHER = 2, EVF_A = 4, EVF_B = 8, EVF_SUB = 16 };
 	X(OUTPUT,     "output",     EVF_UNIT | EVF_A | EVF_B)      /* unit, a its consumers, b a graph-output tensor or -1 */ \
 	X(WHERE,      "where",      EVF_UNIT | EVF_SUB)            /* unit, sub the expression index (its value recomputed) */ \
 	X(OPTIONAL,   "optional",   EVF_UNIT)                      /* op absent: unit the op it would have read */ \
-	X(SEARCH_CAP, "search cap", EVF_A)                         /* a the complete matches tried (opt->max_complete) */ \
+	X(SEARCH_CAP, "search cap", EVF_A | EVF_B)                 /* FD-WN04: a the complete matches tried (opt->max_complete); \
+	                             * FD-NM19: a the steps tried, b the steps one attempt may take (match.h) */ \
 	X(FEEDS,      "feeds",      EVF_UNIT | EVF_OTHER | EVF_A | EVF_B) \
 	                            /* unit the candidate, other the unit of the op it feeds, a that op's input tensor \
 	                             * (-1: absent), b the candidate's output count reaching it (0: it does not produce it) */

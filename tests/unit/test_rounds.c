@@ -215,6 +215,67 @@ static void test_never_settles(void **state)
 	close_world(&w);
 }
 
+/* 400 rounds of a set that never settles: each round's fused node nests the
+ * one before, so it carries 4 attributes a round, named with a prefix a
+ * round, up to FUSE_MAX_NESTING rounds deep (then a node's size stops
+ * growing, and one warning says so). The names are not copied each round: a
+ * nested member's name is the longer name's tail, its very bytes
+ * (fuse_names.c). */
+static void test_never_settles_shares_names(void **state)
+{
+	(void)state;
+	world w;
+	fd_diags d;
+	diags_init(&d);
+	fd_load_options lo = { 0 };
+	assert_int_equal(onnx_load_model(&w.m, "samples/rounds_conv_bn_relu.onnx", &lo, &d), 0);
+	ruleset_init(&w.rs);
+	assert_int_equal(ruleset_load(&w.rs, "samples/rounds/never_settles.yaml", &d), 0);
+	assert_int_equal(match_ctx_init_types(&w.ctx, &w.m, true, w.rs.fused_types, w.rs.n_fused_types, &d), 0);
+	match_result_init(&w.first);
+	rounds_init(&w.rd);
+	fd_match_options mo = { .no_events = true };
+	fd_rounds_options ro = { .max_rounds = 400 };
+	assert_int_equal(rounds_run(&w.rd, &w.ctx, &w.rs, &mo, &ro, &w.first, &d), 0);
+	assert_int_equal(w.rd.n, 400);
+	rounds_make_all(&w.rd, &d);
+	const fd_round *last = w.rd.items[w.rd.n - 1];
+	size_t dotted = 0, shared = 0;
+	for (size_t k = 0; k < last->made.nodes.n; k++) {
+		const fd_fused_node *fn = &last->made.nodes.items[k];
+		assert_int_equal(fn->n_members, 1);
+		const fd_node *member = &last->model->graphs[fn->graph].nodes[fn->members[0]];
+		/* 4 a round (fused_nodes, fused_op_types, fusion_rule, fusion_round), FUSE_MAX_NESTING rounds deep */
+		assert_true(fn->n_attrs >= 4 * FUSE_MAX_NESTING && fn->n_attrs <= 4 * (FUSE_MAX_NESTING + 1));
+		char prefix[64];
+		snprintf(prefix, sizeof prefix, "%s.", member->op_type);
+		for (char *c = prefix; *c; c++)
+			*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		size_t np = strlen(prefix);
+		for (int32_t a = 0; a < fn->n_attrs; a++) {
+			const char *name = fn->attrs[a].name;
+			if (strncmp(name, prefix, np) || !strchr(name + np, '.'))
+				continue;   /* not a nested member's name */
+			dotted++;
+			for (int32_t b = 0; b < member->n_attrs; b++)
+				if (member->attrs[b].name == name + np) {
+					assert_string_equal(member->attrs[b].name, name + np);
+					shared++;
+					break;
+				}
+		}
+	}
+	assert_true(dotted > 2 * 4 * (FUSE_MAX_NESTING - 2));
+	assert_true(shared * 10 >= dotted * 9);   /* a name is copied only when the room before it is spent */
+	assert_true(fuse_names_bytes(w.rd.names) < 16u << 20);
+	size_t deep = 0;
+	for (size_t k = 0; k < d.n; k++)
+		deep += strstr(d.items[k].message, "fusions deep already") != NULL;
+	assert_int_equal(deep, 1);
+	diags_release(&d);
+	close_world(&w);
+}
+
 /* The final result of the rounds outlives them: its claims are freed by
  * what it records, not through round 1's context (gone by then). */
 static void test_final_outlives_rounds(void **state)
@@ -327,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_fused_types),
 		cmocka_unit_test(test_two_rounds),
 		cmocka_unit_test(test_never_settles),
+		cmocka_unit_test(test_never_settles_shares_names),
 		cmocka_unit_test(test_final_outlives_rounds),
 		cmocka_unit_test(test_json_read),
 		cmocka_unit_test(test_dir_stats),
