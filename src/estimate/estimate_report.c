@@ -294,9 +294,10 @@ static void liveness_text(FILE *f, const fd_model *m, const fd_graph *g, const c
 	txt_fprintf(f, " (%d tensors live)\n", lv->n_live_at_peak);
 	for (int32_t i = 0; i < lv->n_peak_tensors; i++) {
 		const fd_tensor *t = &g->tensors[lv->peak_tensors[i].tensor];
-		char sh[96];
-		txt_fprintf(f, "    %-10s %-24s %s\n", estimate_format_size(lv->peak_tensors[i].size, b, sizeof b),
-		        shape_format(&t->shape, sh, sizeof sh), t->name);
+		char sh[256];
+		estimate_format_size(lv->peak_tensors[i].size, b, sizeof b);
+		shape_format(&t->shape, sh, sizeof sh);
+		txt_fprintf(f, "    %-*s %-*s %s\n", text_pad(b, 10), b, text_pad(sh, 24), sh, t->name);
 	}
 }
 

@@ -60,8 +60,24 @@ static inline bool dim_equal(fd_dim a, fd_dim b)
 {
 	return a.expr || b.expr ? a.expr == b.expr : a.value >= 0 && a.value == b.value;
 }
-/* "64", "batch", "2*L+1", "?" (nothing known). Returns buf. */
+/* ---- as the user reads them (dim_display.c) ---------------------------------- */
+/* "64" (a number, or an expression whose symbols are all bound), "batch",
+ * "2*L+1" (the formula in what is still unbound, long symbol names as their
+ * aliases), "?" (nothing known). Returns buf. */
 char *dim_format(fd_dim d, char *buf, size_t size);
+/* e at the bindings: its number, or its formula in the unbound symbols
+ * with aliases for the long names. Returns buf. */
+char *dexpr_display(const fd_dexpr *e, char *buf, size_t size);
+/* Symbol i's short alias ("d0") when its name is long or spelled with an
+ * operator's character ('/', '.', ':'); false when it reads as itself. */
+bool dimtab_symbol_alias(const fd_dimtab *t, int32_t i, char *buf, size_t size);
+/* in with every aliased symbol name replaced by its alias; returns the
+ * length written (cut to size). */
+size_t dim_alias_text(const fd_dimtab *t, const char *in, char *buf, size_t size);
+/* Text in ASCII only (the locale is not UTF-8, or NO_COLOR): the front end
+ * says so once; shapes then separate dims with "x" instead of "×". */
+void dim_display_set_ascii(bool ascii);
+bool dim_display_ascii(void);
 
 /* ---- expressions ------------------------------------------------------------ */
 const char *dexpr_text(const fd_dexpr *e);          /* canonical, compact: "2*L+1" */

@@ -587,8 +587,11 @@ char *dexpr_format_bytes(const fd_dexpr *e, char *buf, size_t size)
 		char cb[32];
 		coef_bytes(fabs(c), cb, sizeof cb);
 		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? (c < 0 ? " - " : " + ") : (c < 0 ? "-" : ""), cb);
-		for (int k = 0; k < t->nf && at + 1 < size; k++)
-			at += (size_t)snprintf(buf + at, size - at, " \xc3\x97 %s", t->f[k]->text);   /* × */
+		for (int k = 0; k < t->nf && at + 1 < size; k++) {
+			char name[256];
+			dim_alias_text(e->tab, t->f[k]->text, name, sizeof name);
+			at += (size_t)snprintf(buf + at, size - at, dim_display_ascii() ? " x %s" : " \xc3\x97 %s", name);   /* × */
+		}
 	}
 	return buf;
 }
