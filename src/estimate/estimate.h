@@ -126,6 +126,8 @@ typedef struct fd_liveness {
 	int64_t peak_bytes;          /* -1 when the peak is not a number (peak_f) */
 	fd_sint peak_f;              /* the number, the formula, or unknown */
 	int64_t peak_at_least;       /* peak unknown through sizes nobody knows: the bytes of the known ones, else 0 */
+	fd_sint peak_lower;          /* the same as a number or a formula (the known sizes live at the peak's
+	                              * step: a lower bound, true for every binding); unknown when none */
 	bool peak_depends;           /* formulas, but no step is the peak for every value */
 	int32_t n_peak_max;          /* peak_depends: the peak is max(peak_max[0..n-1]); 0 when more would be needed */
 	fd_sint peak_max[ESTIMATE_PEAK_MAX];

@@ -90,6 +90,7 @@ static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, 
 		}
 	}
 	out->peak_bytes = best > 0 ? best : 0;
+	out->peak_lower = sint_unknown();
 	list_peak_tensors(g, ls, ls->bytes, NULL, out);
 	int32_t n = out->n_live_at_peak;
 	out->peak_f = sint_num(out->peak_bytes);
@@ -98,6 +99,7 @@ static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, 
 		if (raw[ls->order[i]] < 0) {
 			out->peak_f = sint_unknown();
 			out->peak_at_least = out->peak_bytes;
+			out->peak_lower = sint_num(out->peak_bytes);
 			out->peak_bytes = -1;
 			break;
 		}
@@ -179,6 +181,19 @@ static bool pair_ge(int64_t a1, int64_t b1, int64_t a2, int64_t b2)
 	return b1 >= b2 && (a1 - a2) + (b1 - b2) >= 0;
 }
 
+/* The formula pass decides the lower bound the numbers pass guessed (it
+ * counted every formula as nothing): with a tensor of unknown size live at
+ * the peak, the known sizes live at that step, which no binding makes
+ * larger than the peak; none otherwise. */
+static void set_lower(fd_liveness *out, bool unknown, fd_sint known)
+{
+	out->peak_at_least = 0;
+	out->peak_lower = unknown && sint_defined(known) ? known : sint_unknown();
+	int64_t v;
+	if (unknown && !known.e && sint_value(known, &v))
+		out->peak_at_least = v;
+}
+
 /* liveness_formula when every size is a number or a multiple of one
  * monomial: the same answer in integer arithmetic; false when it cannot
  * decide alone (sums overflow, or no step is the peak for every value). */
@@ -225,7 +240,9 @@ static bool liveness_one_monomial(const fd_graph *g, live_scratch *ls, int32_t n
 		bool unknown = list_peak_tensors(g, ls, ka, size, out);
 		fd_sint unit_s = { 0, unit };
 		out->peak_depends = false;
-		out->peak_f = unknown ? sint_unknown() : sint_add(sint_num(ba), sint_mul(sint_num(bb), unit_s));
+		fd_sint known = sint_add(sint_num(ba), sint_mul(sint_num(bb), unit_s));
+		out->peak_f = unknown ? sint_unknown() : known;
+		set_lower(out, unknown, known);
 		int64_t v;
 		out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
 	}
@@ -269,6 +286,7 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 	bool unknown = list_peak_tensors(g, ls, pv, size, out);
 	out->peak_depends = depends && !unknown;
 	out->peak_f = depends || unknown ? sint_unknown() : lives[best];
+	set_lower(out, unknown && !depends, lives[best]);
 	int64_t v;
 	out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
 	free(delta);

@@ -53,10 +53,14 @@ char *estimate_format_size(fd_sint s, char *buf, size_t size)
 
 char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, size_t size)
 {
-	if (!lv->peak_depends && lv->peak_at_least > 0) {   /* a lower bound says more than "unknown" */
-		char b[32];
-		snprintf(buf, size, "\xe2\x89\xa5 %s", estimate_format_bytes(lv->peak_at_least, b, sizeof b));
-		return buf;
+	if (!lv->peak_depends && !sint_defined(lv->peak_f) && sint_defined(lv->peak_lower)) {
+		/* a lower bound says more than "unknown"; "≥" labels it as one */
+		char b[480];
+		estimate_format_size(lv->peak_lower, b, sizeof b);
+		if (strcmp(b, "unknown") && strcmp(b, "0 B")) {
+			snprintf(buf, size, "\xe2\x89\xa5 %s", b);
+			return buf;
+		}
 	}
 	if (!lv->peak_depends)
 		return estimate_format_size(lv->peak_f, buf, size);
@@ -81,8 +85,11 @@ char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, 
 		return buf;
 	}
 	size_t at = (size_t)snprintf(buf, size, "unknown (depends on ");
-	for (int i = 0; i < n && i < 8 && at < size; i++)
-		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "", names[i]);
+	for (int i = 0; i < n && i < 8 && at < size; i++) {
+		char alias[16];
+		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "",
+		                       dimtab_display_name(m->dimtab, names[i], alias, sizeof alias));
+	}
 	if (at < size)
 		snprintf(buf + at, size - at, ")");
 	return buf;

@@ -71,6 +71,11 @@ char *dexpr_display(const fd_dexpr *e, char *buf, size_t size);
 /* Symbol i's short alias ("d0") when its name is long or spelled with an
  * operator's character ('/', '.', ':'); false when it reads as itself. */
 bool dimtab_symbol_alias(const fd_dimtab *t, int32_t i, char *buf, size_t size);
+/* name as the shapes show it: its alias (written in buf) or itself. */
+const char *dimtab_display_name(const fd_dimtab *t, const char *name, char *buf, size_t size);
+/* The symbol named name, or whose alias is name (what --dim d0=1 binds);
+ * -1 when none. */
+int32_t dimtab_find_name_or_alias(const fd_dimtab *t, const char *name);
 /* in with every aliased symbol name replaced by its alias; returns the
  * length written (cut to size). */
 size_t dim_alias_text(const fd_dimtab *t, const char *in, char *buf, size_t size);

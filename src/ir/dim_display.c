@@ -109,3 +109,20 @@ char *dim_format(fd_dim d, char *buf, size_t size)
 		snprintf(buf, size, "?");
 	return buf;
 }
+
+int32_t dimtab_find_name_or_alias(const fd_dimtab *t, const char *name)
+{
+	int32_t i = dimtab_find_symbol(t, name);
+	char alias[16];
+	for (int32_t k = 0; i < 0 && name && k < dimtab_n_symbols(t); k++)
+		if (dimtab_symbol_alias(t, k, alias, sizeof alias) && !strcmp(alias, name))
+			i = k;
+	return i;
+}
+
+const char *dimtab_display_name(const fd_dimtab *t, const char *name, char *buf, size_t size)
+{
+	if (t && dimtab_symbol_alias(t, dimtab_find_symbol(t, name), buf, size))
+		return buf;
+	return name;
+}

@@ -370,12 +370,15 @@ static bool covers(const dterm *n, const dterm *m)
 	return true;
 }
 
-/* d with one negative term's floor(q) replaced by q, which is at least it:
- * the result is at most d. False when no term has one (or it overflows). */
-static bool relax_floor(dpoly *d)
+/* d with one floor of a term of the sign asked replaced by a bound that
+ * makes the result at most d: in a negative term floor(P/q) by P/q (at
+ * least it), in a positive one by (P - (q-1))/q (at most it: P has integer
+ * coefficients, so P mod q <= q-1). False when no term has one (or it
+ * overflows). */
+static bool relax_floor_sign(dpoly *d, bool negative)
 {
 	for (int i = 0; i < d->n; i++) {
-		if (d->t[i].num >= 0)
+		if ((d->t[i].num < 0) != negative)
 			continue;
 		for (int k = 0; k < d->t[i].nf; k++) {
 			const datom *f = d->t[i].f[k];
@@ -388,6 +391,12 @@ static bool relax_floor(dpoly *d)
 			memmove(&rest.t[0].f[k], &rest.t[0].f[k + 1], (size_t)(rest.t[0].nf - k - 1) * sizeof rest.t[0].f[0]);
 			rest.t[0].nf--;
 			poly_expr(&q, f->num);
+			if (!negative) {
+				dpoly low, c;
+				poly_const(&c, f->den - 1, 1);
+				poly_add(&low, &q, &c, -1);
+				q = low;
+			}
 			poly_scale(&q, 1, f->den);
 			poly_mul(&prod, &rest, &q);
 			d->t[i] = d->t[d->n - 1];
@@ -444,10 +453,17 @@ bool sint_ge_always(fd_sint a, fd_sint b)
 	poly_add(&d, &pa, &pb, -1);
 	if (poly_nonneg(&d))
 		return true;
-	/* floor(q) <= q: a subtracted floor made larger keeps a proof valid */
-	for (int pass = 0; pass < 8 && relax_floor(&d); pass++)
+	/* floor(q) <= q: a subtracted floor made larger keeps a proof valid;
+	 * then floor(P/q) >= (P-q+1)/q: an added floor made smaller too */
+	for (int pass = 0; pass < 8 && relax_floor_sign(&d, true); pass++)
 		if (poly_nonneg(&d))
 			return true;
+	for (int pass = 0; pass < 8 && relax_floor_sign(&d, false); pass++) {
+		for (int more = 0; more < 8 && relax_floor_sign(&d, true); more++)
+			continue;
+		if (poly_nonneg(&d))
+			return true;
+	}
 	return false;
 }
 

@@ -270,11 +270,12 @@ int onnx_loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_sr
 		const char *name = opt->dims[k].name;
 		if (!name || opt->dims[k].value < 0)
 			continue;
-		if (dimtab_find_symbol(m->dimtab, name) < 0) {
+		int32_t at = dimtab_find_name_or_alias(m->dimtab, name);   /* an alias (d0) binds its symbol */
+		if (at < 0) {
 			diag_warning(d, pos, "--dim %s: the model has no symbolic dim of that name", name);
 			continue;
 		}
-		dimtab_bind(m->dimtab, name, opt->dims[k].value);
+		dimtab_bind(m->dimtab, dimtab_symbol_name(m->dimtab, at), opt->dims[k].value);
 	}
 	if (opt && opt->n_input_shapes && apply_input_shapes(m, opt, d, pos) < 0)
 		return -1;
