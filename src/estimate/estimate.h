@@ -65,7 +65,7 @@
 
 #define ESTIMATE_PEAK_WARN_DEFAULT ((int64_t)512 << 20)
 #define ESTIMATE_PEAK_TENSORS 10
-#define ESTIMATE_PEAK_MAX 4   /* formulas a peak that depends on the values is the max of, at most */
+#define ESTIMATE_PEAK_MAX 8   /* formulas a peak that depends on the values is the max of, at most */
 
 typedef struct fd_estimate_options {
 	int64_t peak_warn;           /* bytes; <= 0: ESTIMATE_PEAK_WARN_DEFAULT */
@@ -131,6 +131,7 @@ typedef struct fd_liveness {
 	bool peak_depends;           /* formulas, but no step is the peak for every value */
 	int32_t n_peak_max;          /* peak_depends: the peak is max(peak_max[0..n-1]); 0 when more would be needed */
 	fd_sint peak_max[ESTIMATE_PEAK_MAX];
+	bool peak_max_lower;         /* sizes nobody knows are live too: that max is a lower bound */
 	int32_t peak_step;           /* topo index of the node at the peak, -1 for an empty graph */
 	int32_t n_peak_tensors;      /* ≤ ESTIMATE_PEAK_TENSORS, bytes desc then name */
 	fd_peak_tensor peak_tensors[ESTIMATE_PEAK_TENSORS];

@@ -262,6 +262,15 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 		return;
 	fd_sint *delta = xcalloc((size_t)n_steps + 1, sizeof *delta), *lives = xmalloc((size_t)n_steps * sizeof *lives);
 	int64_t *pv = xmalloc((size_t)g->n_tensors * sizeof *pv);
+	/* a size in a fresh symbol is one no binding gives: unknown, left out of
+	 * the formulas (they are then lower bounds) */
+	fd_sint *known = xmalloc(((size_t)g->n_tensors + 1) * sizeof *known);
+	bool partial = false;
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		known[t] = size[t].e && dexpr_has_fresh(size[t].e) ? sint_unknown() : size[t];
+		partial |= ls->start[t] >= 0 && !sint_defined(known[t]);
+	}
+	size = known;
 	for (int32_t t = 0; t < g->n_tensors; t++) {
 		pv[t] = probe(size[t]);
 		if (ls->start[t] < 0 || !sint_defined(size[t]))
@@ -282,8 +291,11 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 		depends = !sint_ge_always(lives[best], lives[k]);
 	if (depends && sint_defined(lives[best]))
 		peak_candidates(lives, n_steps, best, out);
+	out->peak_max_lower = partial && out->n_peak_max > 1;
 	out->peak_step = best;
 	bool unknown = list_peak_tensors(g, ls, pv, size, out);
+	/* a size nobody knows live at any step: the formula is only a lower bound */
+	unknown |= partial;
 	out->peak_depends = depends && !unknown;
 	out->peak_f = depends || unknown ? sint_unknown() : lives[best];
 	set_lower(out, unknown && !depends, lives[best]);
@@ -292,6 +304,7 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 	free(delta);
 	free(lives);
 	free(pv);
+	free(known);
 }
 
 /* Live intervals with each node at step_of[node]; skip marks tensors never

@@ -65,7 +65,7 @@ char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, 
 	if (!lv->peak_depends)
 		return estimate_format_size(lv->peak_f, buf, size);
 	if (lv->n_peak_max > 1) {   /* the max of a few formulas is exact; never cut: too long, it is not shown */
-		size_t at = (size_t)snprintf(buf, size, "max(");
+		size_t at = (size_t)snprintf(buf, size, "%smax(", lv->peak_max_lower ? "\xe2\x89\xa5 " : "");   /* ≥ */
 		bool cut = false;
 		for (int32_t i = 0; i < lv->n_peak_max && !cut; i++) {
 			char b[512];
