@@ -118,10 +118,11 @@ static char *shape_join(const fd_shape *s, bool aliases, const char *sep, const 
 	for (int32_t i = 0; i < s->rank && at + 1 < size; i++) {
 		const fd_dim *dm = &s->dims[i];
 		bool sym = dm->value < 0, prev_sym = i && s->dims[i - 1].value < 0;
+		const char *between = sym || prev_sym ? sep_sym : sep;
+		if (i && at + strlen(between) + 1 >= size)
+			break;   /* a separator is written whole or not at all (× is two bytes) */
 		if (i)
-			at += (size_t)snprintf(buf + at, size - at, "%s", sym || prev_sym ? sep_sym : sep);
-		if (at + 1 >= size)
-			break;
+			at += (size_t)snprintf(buf + at, size - at, "%s", between);
 		int w = dim_piece(dm, aliases, buf + at, size - at);
 		if (w < 0)
 			break;
