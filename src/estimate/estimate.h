@@ -133,6 +133,9 @@ typedef struct fd_liveness {
 	fd_sint peak_max[ESTIMATE_PEAK_MAX];
 	bool peak_max_lower;         /* sizes nobody knows are live too: that max is a lower bound */
 	int32_t peak_step;           /* topo index of the node at the peak, -1 for an empty graph */
+	int32_t peak_body;           /* the body (graph index) the node at the peak runs, whose own peak counts
+	                              * on top of the live tensors; -1 none */
+	fd_sint peak_body_size;      /* that body's peak */
 	int32_t n_peak_tensors;      /* ≤ ESTIMATE_PEAK_TENSORS, bytes desc then name */
 	fd_peak_tensor peak_tensors[ESTIMATE_PEAK_TENSORS];
 	int32_t n_live_at_peak;      /* all tensors live at the peak (the top ones above) */
@@ -199,6 +202,9 @@ const char *estimate_advice_text(fd_mem_advice a);  /* "enable tile_policy: chun
 char *estimate_format_bytes(int64_t bytes, char *buf, size_t size);
 /* A figure of an estimate: "784 KiB", "256 KiB × batch", "unknown". Returns buf. */
 char *estimate_format_size(fd_sint s, char *buf, size_t size);
+/* "else branch (sr != 16000)", "then branch (cond true)", "body": the
+ * body graph as its owner runs it. Returns buf. */
+char *estimate_body_words(const fd_model *m, int32_t body, char *buf, size_t size);
 /* A graph's peak: its size, or "unknown (depends on batch, seq)". Returns buf. */
 char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, size_t size);
 /* "est. ×2.1", or "est. n/a" when 0. Returns buf. */

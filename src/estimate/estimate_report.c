@@ -53,7 +53,7 @@ char *estimate_format_size(fd_sint s, char *buf, size_t size)
 
 char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, size_t size)
 {
-	if (!lv->peak_depends && !sint_defined(lv->peak_f) && sint_defined(lv->peak_lower)) {
+	if (lv->n_peak_max < 2 && !sint_defined(lv->peak_f) && sint_defined(lv->peak_lower)) {
 		/* a lower bound says more than "unknown"; "≥" labels it as one */
 		char b[480];
 		estimate_format_size(lv->peak_lower, b, sizeof b);
@@ -299,6 +299,12 @@ static void liveness_text(FILE *f, const fd_model *m, const fd_graph *g, const c
 		txt_fprintf(f, " %s %s", lv->peak_depends ? "largest for large values at" : "at",
 		        g->nodes[g->topo_order[lv->peak_step]].name);
 	txt_fprintf(f, " (%d tensors live)\n", lv->n_live_at_peak);
+	if (lv->peak_body >= 0) {   /* the node at the peak runs a body: its own peak counts on top */
+		char words[256];
+		txt_fprintf(f, "    + %s of %s: %s (its own peak)\n", estimate_body_words(m, lv->peak_body, words, sizeof words),
+		        g->topo_order ? g->nodes[g->topo_order[lv->peak_step]].name : "?",
+		        estimate_format_size(lv->peak_body_size, b, sizeof b));
+	}
 	for (int32_t i = 0; i < lv->n_peak_tensors; i++) {
 		const fd_tensor *t = &g->tensors[lv->peak_tensors[i].tensor];
 		char sh[256];
