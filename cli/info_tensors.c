@@ -114,7 +114,7 @@ static void json_tensor(void *arg, const fd_graph *g, const fd_tensor *t)
 		txt_fprintf(f, ", \"bytes\": %lld, \"bytes_formula\": null", (long long)v);
 	else if (b.e) {
 		fputs(", \"bytes\": null, \"bytes_formula\": ", f);
-		json_write_string(f, dexpr_format_bytes(b.e, buf, sizeof buf));
+		json_write_string(f, dexpr_format_bytes_as(b.e, false, buf, sizeof buf));
 	} else
 		fputs(", \"bytes\": null, \"bytes_formula\": null", f);
 	fputs(", \"producer\": ", f);

@@ -132,7 +132,7 @@ static void json_formula(outbuf *o, const char *key, fd_sint s, bool *first)
 	ob_lit(o, *first ? "\"" : ", \"");
 	ob_lit(o, key);
 	ob_lit(o, "\": ");
-	ob_json(o, dexpr_format_bytes(s.e, buf, sizeof buf));
+	ob_json(o, dexpr_format_bytes_as(s.e, false, buf, sizeof buf));
 	*first = false;
 }
 
@@ -196,7 +196,7 @@ static void tensors_json(FILE *f, const fd_graph *g, const fd_liveness *lv)
 			fprintf(f, ", \"bytes\": %" PRId64 "}", p->bytes);
 		else if (p->size.e && !dexpr_has_fresh(p->size.e)) {
 			fputs(", \"bytes\": null, \"formula\": ", f);
-			json_write_string(f, dexpr_format_bytes(p->size.e, buf, sizeof buf));
+			json_write_string(f, dexpr_format_bytes_as(p->size.e, false, buf, sizeof buf));
 			fputc('}', f);
 		} else
 			fputs(", \"bytes\": null}", f);
@@ -216,7 +216,7 @@ static void peak_json(FILE *f, const char *key, const fd_liveness *lv, const cha
 		fputs("null", f);
 	fprintf(f, ",\n%s\"%s_formula\": ", indent, key);
 	if (lv->peak_f.e && !dexpr_has_fresh(lv->peak_f.e))
-		json_write_string(f, dexpr_format_bytes(lv->peak_f.e, buf, sizeof buf));
+		json_write_string(f, dexpr_format_bytes_as(lv->peak_f.e, false, buf, sizeof buf));
 	else
 		fputs("null", f);
 	/* a peak that depends on the values: the formulas it is the max of */
@@ -229,7 +229,7 @@ static void peak_json(FILE *f, const char *key, const fd_liveness *lv, const cha
 		fputs(i ? ", " : "[", f);
 		fd_sint s = lv->peak_max[i];
 		if (s.e)
-			json_write_string(f, dexpr_format_bytes(s.e, buf, sizeof buf));
+			json_write_string(f, dexpr_format_bytes_as(s.e, false, buf, sizeof buf));
 		else
 			json_write_string(f, estimate_format_size(s, buf, sizeof buf));
 	}

@@ -107,6 +107,9 @@ bool dexpr_monotone(const fd_dexpr *e);
 /* e as a size in bytes, each term's coefficient in binary units:
  * "2.6 MiB × batch", "64 KiB × batch × seq + 12 KiB × batch". Returns buf. */
 char *dexpr_format_bytes(const fd_dexpr *e, char *buf, size_t size);
+/* The same for people (human: aliases, ASCII when asked) or for JSON
+ * (the symbols' own names, always "×"). */
+char *dexpr_format_bytes_as(const fd_dexpr *e, bool human, char *buf, size_t size);
 /* e's value with every unbound symbol set to v (a what-if on the
  * bindings, or the smallest case: 1); false when not a number. */
 bool dexpr_value_with(const fd_dexpr *e, int64_t v, int64_t *out);
