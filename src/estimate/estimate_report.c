@@ -219,6 +219,17 @@ static void peak_json(FILE *f, const char *key, const fd_liveness *lv, const cha
 		json_write_string(f, dexpr_format_bytes_as(lv->peak_f.e, false, buf, sizeof buf));
 	else
 		fputs("null", f);
+	/* sizes nobody knows: what the peak is at least (a number or formula;
+	 * with max_of below, that max) */
+	fprintf(f, ",\n%s\"%s_at_least\": ", indent, key);
+	if (lv->n_peak_max > 1 && lv->peak_max_lower)
+		json_write_string(f, "max_of");
+	else if (lv->n_peak_max < 2 && !sint_defined(lv->peak_f) && sint_defined(lv->peak_lower) &&
+	         (lv->peak_lower.e ? !dexpr_has_fresh(lv->peak_lower.e) : lv->peak_lower.n > 0))
+		json_write_string(f, lv->peak_lower.e ? dexpr_format_bytes_as(lv->peak_lower.e, false, buf, sizeof buf)
+		                                      : estimate_format_size(lv->peak_lower, buf, sizeof buf));
+	else
+		fputs("null", f);
 	/* a peak that depends on the values: the formulas it is the max of */
 	fprintf(f, ",\n%s\"%s_max_of\": ", indent, key);
 	if (lv->n_peak_max < 2) {
