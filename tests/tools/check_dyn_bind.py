@@ -39,10 +39,12 @@ VALUES, SCALARS = {}, {}
 args = sys.argv[4:]
 i = 0
 ALLOW_UNKNOWN = False   # --allow-unknown-peak: a peak "unknown" with symbols unbound is let through (counted)
+FULL_PEAK_ONLY = False  # --full-peak-only: the peak checked with every symbol bound only (shapes at every subset)
 UNKNOWN_PEAKS = []
 while i < len(args):
-    if args[i] == "--allow-unknown-peak":
-        ALLOW_UNKNOWN = True
+    if args[i] in ("--allow-unknown-peak", "--full-peak-only"):
+        ALLOW_UNKNOWN |= args[i] == "--allow-unknown-peak"
+        FULL_PEAK_ONLY |= args[i] == "--full-peak-only"
         i += 1
         continue
     if args[i] == "--value":
@@ -326,6 +328,8 @@ def main():
                         fail("info still shows bound %s in: %s" % (s, line.strip()))
             mem = json.loads(run("mem", "--format", "json", MODEL, *flags))["memory"]
             rest = [s for s in syms if s not in binding]
+            if FULL_PEAK_ONLY and rest:
+                continue
             samples = [dict(binding, **{s: VALUES[s] for s in rest}),
                        dict(binding, **{s: VALUES[s] + 7 for s in rest})] if rest else [binding]
             for full in samples:
