@@ -26,6 +26,8 @@ typedef struct cli_options {
 	int n_rules;
 	fd_dim_binding dims[CLI_MAX_LIST];  /* --dim NAME=V */
 	int n_dims;
+	fd_dim_binding values[CLI_MAX_LIST];  /* --value NAME=V */
+	int n_values;
 	const char *input_shapes[CLI_MAX_LIST];  /* --input-shape "x:1,3,224,224;mask:1,128" */
 	int n_input_shapes;
 	const char *sets[CLI_MAX_LIST];     /* --set RULE.PATH=VALUE */
@@ -102,11 +104,12 @@ typedef uint64_t cli_optbits;
 #define OPT_WRITE          OPT_BIT(35)
 #define OPT_SHAPES         OPT_BIT(36)
 #define OPT_DIFFERENCES    OPT_BIT(37)
-#define OPT_MODEL_COMMON (OPT_DIM | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON | OPT_INITS | OPT_SHAPES)
+#define OPT_VALUE          OPT_BIT(38)
+#define OPT_MODEL_COMMON (OPT_DIM | OPT_VALUE | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON | OPT_INITS | OPT_SHAPES)
 #define OPT_ROUNDS       (OPT_MAXROUNDS | OPT_PASSES)   /* every command that runs the rules */
 
 /* The tails of the model commands' usage lines. */
-#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--input-shape SPEC] [--no-canonicalize] [--initializers onnx|constant] [--shapes full|onnx]"
+#define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--value N=V] [--input-shape SPEC] [--no-canonicalize] [--initializers onnx|constant] [--shapes full|onnx]"
 #define CLI_USAGE_WHATIF " [--set RULE.PATH=VALUE]... [--diff]"
 #define CLI_USAGE_ROUNDS " [--max-rounds N] [--passes FILE]"
 

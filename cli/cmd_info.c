@@ -38,7 +38,7 @@ static void json_values(FILE *f, const char *key, const fd_value_info *v, int32_
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		json_write_string(f, v[i].name);
 		fprintf(f, ", \"dtype\": \"%s\", \"shape\": ", dtype_name(v[i].dtype));
-		json_write_string(f, shape_format(v[i].shape, shape, sizeof shape));
+		json_write_string(f, shape_format_json(v[i].shape, shape, sizeof shape));
 		fputc('}', f);
 	}
 	fprintf(f, "%s],\n", n ? "\n  " : "");
@@ -145,7 +145,7 @@ static void text_listed_initializers(FILE *f, const fd_model_info *in, int w)
 		txt_fprintf(f, "  … and %d more (--format json lists every one)\n", in->n_listed_initializers - n);
 }
 
-static void print_text(FILE *f, const char *path, const fd_model_info *in)
+static void print_text(FILE *f, const char *path, const fd_model_info *in, const fd_model *m)
 {
 	char size[32];
 	txt_fprintf(f, "%-16s %s (%s)\n", "model", path, human_size(in->file_size, size, sizeof size));
@@ -189,15 +189,29 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in)
 
 	if (in->n_symdims) {
 		txt_fprintf(f, "\nsymbolic dims\n");
+		int sw = w;
+		for (int32_t i = 0; i < in->n_symdims; i++) {
+			char alias[16];
+			if (dimtab_symbol_alias(m->dimtab, dimtab_find_symbol(m->dimtab, in->symdims[i].name), alias,
+			                        sizeof alias))
+				sw = (int)(strlen(alias) + 3 + strlen(in->symdims[i].name)) > sw
+				     ? (int)(strlen(alias) + 3 + strlen(in->symdims[i].name)) : sw;
+		}
 		for (int32_t i = 0; i < in->n_symdims; i++) {
 			const fd_symdim *s = &in->symdims[i];
+			char alias[16], name[300];
+			/* a long name reads as its alias in every shape: the legend */
+			if (dimtab_symbol_alias(m->dimtab, dimtab_find_symbol(m->dimtab, s->name), alias, sizeof alias))
+				snprintf(name, sizeof name, "%s = %s", alias, s->name);
+			else
+				snprintf(name, sizeof name, "%s", s->name);
 			if (s->bound)
-				txt_fprintf(f, "  %-*s  %lld (bound)\n", w, s->name, (long long)s->value);
+				txt_fprintf(f, "  %-*s  %lld (bound)\n", sw, name, (long long)s->value);
 			else if (s->used)
 				txt_fprintf(f, "  %-*s  unbound (sizes that depend on it are formulas; bind with --dim %s=N)\n",
-				        w, s->name, s->name);
+				        sw, name, s->name);
 			else
-				txt_fprintf(f, "  %-*s  unbound, no tensor depends on it\n", w, s->name);
+				txt_fprintf(f, "  %-*s  unbound, no tensor depends on it\n", sw, name);
 		}
 	}
 
@@ -233,7 +247,7 @@ int cmd_info(int argc, char **argv)
 	if (o.format == FORMAT_JSON)
 		print_json(stdout, o.model, &info);
 	else
-		print_text(stdout, o.model, &info);
+		print_text(stdout, o.model, &info, &m);
 	model_info_release(&info);
 	model_release(&m);
 	return fflush(stdout) ? EXIT_BAD_INPUT : EXIT_OK;

@@ -114,7 +114,7 @@ static void json_tensor(void *arg, const fd_graph *g, const fd_tensor *t)
 		txt_fprintf(f, ", \"bytes\": %lld, \"bytes_formula\": null", (long long)v);
 	else if (b.e) {
 		fputs(", \"bytes\": null, \"bytes_formula\": ", f);
-		json_write_string(f, dexpr_format_bytes(b.e, buf, sizeof buf));
+		json_write_string(f, dexpr_format_bytes_as(b.e, false, buf, sizeof buf));
 	} else
 		fputs(", \"bytes\": null, \"bytes_formula\": null", f);
 	fputs(", \"producer\": ", f);
@@ -158,7 +158,7 @@ static void text_tensor(void *arg, const fd_graph *g, const fd_tensor *t)
 		snprintf(who, sizeof who, "(%s)", tensor_kind_name((fd_tensor_kind)t->kind));
 	shape_format(&t->shape, shape, sizeof shape);
 	if (ts->measure) {
-		int n = (int)strlen(t->name), s = (int)strlen(shape), p = (int)strlen(who), l = (int)strlen(graph_label(g));
+		int n = (int)strlen(t->name), s = (int)text_columns(shape), p = (int)strlen(who), l = (int)strlen(graph_label(g));
 		ts->wn = n > ts->wn ? (n < 48 ? n : 48) : ts->wn;
 		ts->ws = s > ts->ws ? (s < 40 ? s : 40) : ts->ws;
 		ts->wp = p > ts->wp ? (p < 48 ? p : 48) : ts->wp;
@@ -166,7 +166,7 @@ static void text_tensor(void *arg, const fd_graph *g, const fd_tensor *t)
 		return;
 	}
 	txt_fprintf(ts->f, "%-*s  %-*s  %-9s  %-*s  %-*s  %s\n", ts->wg, graph_label(g), ts->wn, t->name,
-	        dtype_name(t->dtype), ts->ws, shape, ts->wp, who, size_text(t, size, sizeof size));
+	        dtype_name(t->dtype), text_pad(shape, ts->ws), shape, ts->wp, who, size_text(t, size, sizeof size));
 }
 
 static void print_text(FILE *f, const fd_model *m)

@@ -22,6 +22,8 @@ static const struct option_def {
 	{ "rules", 'r', OPT_RULES, "RULES", "rule file or directory, repeatable (default: GRAPH_AUTOFUSION_RULES_DIR, "
 	                                   "else the installed rules)" },
 	{ "dim", 0, OPT_DIM, "NAME=V", "bind the symbolic dimension NAME to V, repeatable" },
+	{ "value", 0, OPT_VALUE, "NAME=V", "the value of the scalar integer input NAME (an If's condition on it is then "
+	                                  "known), repeatable" },
 	{ "input-shape", 0, OPT_INPUTSHAPE, "SPEC", "input shapes as ATC takes them: \"x:1,3,224,224;mask:1,128\" "
 	                                             "(-1 leaves a dim unbound), repeatable" },
 	{ "target", 0, OPT_TARGET, "T", "the target a rule's scope must contain (default ai_core)" },
@@ -215,6 +217,16 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		o->dims[o->n_dims++] = (fd_dim_binding){ dim_name_copy(v, (size_t)(eq - v)), value };
 		break;
 	}
+	case OPT_VALUE: {
+		const char *eq = strchr(v, '=');
+		int64_t value;
+		if (!eq || eq == v || parse_int64(eq + 1, &value))
+			return cli_usage_error(usage, "--value wants NAME=VALUE with an integer VALUE, not '%s'", v);
+		if (o->n_values == CLI_MAX_LIST)
+			return cli_usage_error(usage, "too many %s options", "--value");
+		o->values[o->n_values++] = (fd_dim_binding){ dim_name_copy(v, (size_t)(eq - v)), value };
+		break;
+	}
 	case OPT_INPUTSHAPE:
 		if (o->n_input_shapes == CLI_MAX_LIST)
 			return cli_usage_error(usage, "too many %s options", "--input-shape");
@@ -378,7 +390,8 @@ int cli_load_model(const cli_options *o, fd_model *m)
 {
 	fd_diags d;
 	diags_init(&d);
-	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims, .input_shapes = o->input_shapes,
+	fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims, .values = o->values, .n_values = o->n_values,
+	                       .input_shapes = o->input_shapes,
 	                       .n_input_shapes = o->n_input_shapes,
 	                       .initializers_constant = o->initializers == INIT_POLICY_CONSTANT,
 	                       .shapes_onnx = o->shapes == SHAPES_ONNX };

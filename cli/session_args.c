@@ -16,7 +16,8 @@ static int open_session(const cli_options *o, fd_session *s, bool events, bool n
 	diags_init(&d);
 	fd_session_options so = {
 		.model_path = o->model,
-		.load = { .dims = o->dims, .n_dims = o->n_dims, .input_shapes = o->input_shapes,
+		.load = { .dims = o->dims, .n_dims = o->n_dims, .values = o->values, .n_values = o->n_values,
+		          .input_shapes = o->input_shapes,
 		          .n_input_shapes = o->n_input_shapes },
 		.rule_paths = o->rules,
 		.n_rule_paths = o->n_rules,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <wchar.h>
 #include "display.h"
+#include "ir/dim.h"
 
 static const glyphs glyphs_utf8 = { "✓", "✗", "!", "·", "→", "▶", "▌", "●", "█", "…", "×" };
 static const glyphs glyphs_ascii = { "+", "x", "!", ".", "->", ">", "|", "*", "#", "~", "x" };
@@ -41,6 +42,7 @@ int display_init(tui *t, bool scripted)
 	setlocale(LC_ALL, "");
 	const char *cs = nl_langinfo(CODESET);
 	d->g = cs && !strcmp(cs, "UTF-8") ? &glyphs_utf8 : &glyphs_ascii;
+	dim_display_set_ascii(d->g == &glyphs_ascii);   /* shapes in the same character set */
 	if (scripted) {
 		/* tig's way: no terminal at all, the screen lives in memory */
 		d->null_out = fopen("/dev/null", "w");

@@ -45,15 +45,27 @@ unsigned tui_bind_dim(tui *t, const char *name)
 	sb_puts(&label, "bind NAME=VALUE (NAME= unbinds;");
 	const char *first = name;
 	int listed = 0;
+	char first_alias[16];
 	for (int32_t i = 0; i < m->n_symdims; i++) {
 		if (!m->symdims[i].used)
 			continue;
-		if (!first && !m->symdims[i].bound)
-			first = m->symdims[i].name;
-		if (m->symdims[i].bound)
-			sb_printf(&label, " %s=%lld", m->symdims[i].name, (long long)m->symdims[i].value);
+		/* a long name is shown as its alias in the shapes: say which is which */
+		char alias[16], shown[300];
+		bool aliased = dimtab_symbol_alias(m->dimtab, dimtab_find_symbol(m->dimtab, m->symdims[i].name), alias,
+		                                   sizeof alias);
+		if (aliased)
+			snprintf(shown, sizeof shown, "%s (%s)", alias, m->symdims[i].name);
 		else
-			sb_printf(&label, " %s unbound", m->symdims[i].name);
+			snprintf(shown, sizeof shown, "%s", m->symdims[i].name);
+		if (!first && !m->symdims[i].bound) {
+			first = m->symdims[i].name;
+			if (aliased)
+				first = strcpy(first_alias, alias);
+		}
+		if (m->symdims[i].bound)
+			sb_printf(&label, " %s=%lld", shown, (long long)m->symdims[i].value);
+		else
+			sb_printf(&label, " %s unbound", shown);
 		listed++;
 	}
 	sb_puts(&label, "): ");
@@ -62,8 +74,9 @@ unsigned tui_bind_dim(tui *t, const char *name)
 		tui_message(t, ROLE_WARN, "no symbolic dims: every dim of this model is a number");
 		return RES_REDRAW;
 	}
-	sb_printf(&init, "%s=", first ? first : m->symdims[0].name);
-	char *text = prompt_text(t, sb_str(&label), sb_str(&init));
+	if (first)   /* a suggestion to take (Tab) or type over, never text typing appends to */
+		sb_printf(&init, "%s=", first);
+	char *text = prompt_suggest(t, sb_str(&label), sb_str(&init));
 	sb_release(&label);
 	sb_release(&init);
 	if (!text) {

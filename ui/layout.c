@@ -157,11 +157,12 @@ static void draw_title(tui *t)
 	for (int32_t i = 0; i < m->n_symdims && at + 1 < sizeof syms; i++) {
 		if (!m->symdims[i].used)
 			continue;
+		char alias[16];   /* as the shapes name it */
+		const char *name = dimtab_display_name(m->dimtab, m->symdims[i].name, alias, sizeof alias);
 		if (m->symdims[i].bound)
-			at += (size_t)snprintf(syms + at, sizeof syms - at, "  %s=%lld", m->symdims[i].name,
-			                       (long long)m->symdims[i].value);
+			at += (size_t)snprintf(syms + at, sizeof syms - at, "  %s=%lld", name, (long long)m->symdims[i].value);
 		else
-			at += (size_t)snprintf(syms + at, sizeof syms - at, "  %s unbound", m->symdims[i].name);
+			at += (size_t)snprintf(syms + at, sizeof syms - at, "  %s unbound", name);
 	}
 	size_t unsaved = session_unsaved(s);
 	char buf[1024], mod[96] = "";

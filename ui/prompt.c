@@ -24,7 +24,9 @@ static int next_key(tui *t)
 	}
 }
 
-char *prompt_text(tui *t, const char *label, const char *initial)
+/* The line editor; suggested: initial is a suggestion, shown selected,
+ * that the first key typed replaces (Tab, Right or End takes it). */
+static char *prompt_edit(tui *t, const char *label, const char *initial, bool suggested)
 {
 	strbuf b = { 0 };
 	sb_puts(&b, initial ? initial : "");
@@ -45,13 +47,24 @@ char *prompt_text(tui *t, const char *label, const char *initial)
 		size_t from = 0;
 		if (room > 0 && (int)pos > room)
 			from = pos - (size_t)room;
-		display_text(t->disp, y, x, room, ROLE_NORMAL, 0, b.s + from);
+		display_text(t->disp, y, x, room, suggested ? ROLE_CURSOR : ROLE_NORMAL, 0, b.s + from);
 		move(y, x + (int)(pos - from));
 		curs_set(1);
 		refresh();
 		int key = next_key(t);
 		curs_set(0);
 		full = false;
+		if (suggested) {   /* the suggestion taken, or replaced by what is typed */
+			suggested = false;
+			if (key == '\t' || key == KEY_RIGHT || key == KEY_END)
+				continue;
+			if ((key >= 0x20 && key < 0x100 && key != 0x7f) || key == KEY_BACKSPACE || key == KEY_DC) {
+				b.s[0] = 0;
+				b.n = pos = 0;
+				if (key == KEY_BACKSPACE || key == KEY_DC)
+					continue;
+			}
+		}
 		size_t len = b.n;
 		if (key == KEY_SCRIPT_END || key == 27 || key == 7 /* ^G */) {
 			sb_release(&b);
@@ -99,6 +112,16 @@ char *prompt_text(tui *t, const char *label, const char *initial)
 			b.s[pos++] = (char)key;
 		}
 	}
+}
+
+char *prompt_text(tui *t, const char *label, const char *initial)
+{
+	return prompt_edit(t, label, initial, false);
+}
+
+char *prompt_suggest(tui *t, const char *label, const char *suggestion)
+{
+	return prompt_edit(t, label, suggestion, suggestion && *suggestion);
 }
 
 char *prompt_line(tui *t, const char *label, const char *initial, char *buf, size_t size)

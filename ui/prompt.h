@@ -12,6 +12,9 @@ typedef struct tui tui;
  * beyond that is refused with a word on the line, never dropped silently. */
 #define PROMPT_MAX 65536
 char *prompt_text(tui *t, const char *label, const char *initial);
+/* The same starting from a suggestion shown selected: the first key typed
+ * replaces it, Tab (or Right, End) takes it to edit on. */
+char *prompt_suggest(tui *t, const char *label, const char *suggestion);
 /* The same into buf: a text that does not fit in size is refused (NULL, with
  * a message on the status line) rather than cut. */
 char *prompt_line(tui *t, const char *label, const char *initial, char *buf, size_t size);

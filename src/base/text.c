@@ -277,3 +277,11 @@ void text_join(char *buf, size_t size, int n, ...)
 		free(full);
 	}
 }
+
+size_t text_columns(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}

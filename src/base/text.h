@@ -50,6 +50,19 @@ bool text_hostile_code_point(uint32_t cp);
 /* Length of the valid UTF-8 sequence at s (n bytes left), 0 when invalid. */
 size_t text_utf8_seq(const unsigned char *s, size_t n);
 
+/* The columns s takes on a terminal: its code points (UTF-8 continuation
+ * bytes take none). */
+size_t text_columns(const char *s);
+/* The printf field width ("%-*s") that pads s to width columns: bytes
+ * beyond columns (a "×") widen the field by as much. */
+static inline int text_pad(const char *s, int width)
+{
+	size_t bytes = 0;
+	for (const char *p = s; *p; p++)
+		bytes++;
+	return width + (int)(bytes - text_columns(s));
+}
+
 /* Copies src into dst (size bytes, NUL included), as "head…tail" when it is
  * longer; returns dst. size must be at least 16. */
 char *text_cut(char *dst, size_t size, const char *src);

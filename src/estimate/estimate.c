@@ -497,6 +497,48 @@ static void cache_free(est_cache *c)
 	free(c);
 }
 
+/* An If output whose branches give different shapes has no size of its
+ * own: it is the larger of the two branch outputs (the one at least the
+ * other for every binding), when the cache knows both. Bodies come after
+ * their graphs, so this runs once every graph's sizes are in. */
+static void if_output_sizes(est_cache *c, const fd_model *m)
+{
+	for (int32_t gi = 0; gi < c->n_graphs; gi++) {
+		const fd_graph *g = &m->graphs[gi];
+		for (int32_t i = 0; i < g->n_nodes; i++) {
+			const fd_node *n = &g->nodes[i];
+			if (strcmp(n->op_type, "If") || n->n_subgraphs != 2)
+				continue;
+			int32_t b0 = n->subgraphs[0], b1 = n->subgraphs[1];
+			if (b0 <= gi || b1 <= gi || b0 >= c->n_graphs || b1 >= c->n_graphs)
+				continue;
+			for (int32_t k = 0; k < n->n_outputs; k++) {
+				int32_t t = n->outputs[k];
+				const fd_graph *g0 = &m->graphs[b0], *g1 = &m->graphs[b1];
+				if (t < 0 || c->tbytes[gi][t] >= 0 ||
+				    (c->tsize[gi] && sint_defined(c->tsize[gi][t]) &&
+				     !(c->tsize[gi][t].e && dexpr_has_fresh(c->tsize[gi][t].e))) ||
+				    k >= g0->n_outputs || k >= g1->n_outputs || g0->outputs[k] < 0 || g1->outputs[k] < 0)
+					continue;
+				fd_sint a = est_cached_size(c, b0, g0, g0->outputs[k]), b = est_cached_size(c, b1, g1, g1->outputs[k]);
+				fd_sint big = sint_ge_always(a, b) ? a : sint_ge_always(b, a) ? b : sint_unknown();
+				int64_t v;
+				if (!sint_defined(big))
+					continue;
+				if (!big.e && sint_value(big, &v)) {
+					c->tbytes[gi][t] = v;
+					if (c->tsize[gi])
+						c->tsize[gi][t] = big;
+					continue;
+				}
+				if (!c->tsize[gi])
+					c->tsize[gi] = sizes_of(g, c->tbytes[gi]);
+				c->tsize[gi][t] = big;
+			}
+		}
+	}
+}
+
 static est_cache *cache_get(fd_estimate *e, const fd_match_result *r)
 {
 	est_cache *c = e->cache;
@@ -533,6 +575,7 @@ static est_cache *cache_get(fd_estimate *e, const fd_match_result *r)
 		for (int32_t i = 0; i < g->n_nodes; i++)
 			c->ntime[gi][i] = node_time(g, &g->nodes[i], c->hw, c->tbytes[gi], &c->nflops[gi][i]);
 	}
+	if_output_sizes(c, r->ctx->model);
 	e->cache = c;
 	return c;
 }
@@ -577,7 +620,8 @@ int estimate_compute(fd_estimate *e, const fd_match_result *r, const fd_estimate
 		e->cap_graphs = e->n_graphs ? e->n_graphs : 1;
 		e->graphs = xmalloc((size_t)e->cap_graphs * sizeof *e->graphs);
 	}
-	for (int32_t gi = 0; gi < e->n_graphs; gi++)
+	/* bodies first: a node that runs one holds the body's peak (estimate_bodies.c) */
+	for (int32_t gi = e->n_graphs - 1; gi >= 0; gi--)
 		est_graph(e, c, r, gi, &e->graphs[gi]);
 	return 0;
 }

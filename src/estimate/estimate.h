@@ -65,7 +65,7 @@
 
 #define ESTIMATE_PEAK_WARN_DEFAULT ((int64_t)512 << 20)
 #define ESTIMATE_PEAK_TENSORS 10
-#define ESTIMATE_PEAK_MAX 4   /* formulas a peak that depends on the values is the max of, at most */
+#define ESTIMATE_PEAK_MAX 8   /* formulas a peak that depends on the values is the max of, at most */
 
 typedef struct fd_estimate_options {
 	int64_t peak_warn;           /* bytes; <= 0: ESTIMATE_PEAK_WARN_DEFAULT */
@@ -126,10 +126,16 @@ typedef struct fd_liveness {
 	int64_t peak_bytes;          /* -1 when the peak is not a number (peak_f) */
 	fd_sint peak_f;              /* the number, the formula, or unknown */
 	int64_t peak_at_least;       /* peak unknown through sizes nobody knows: the bytes of the known ones, else 0 */
+	fd_sint peak_lower;          /* the same as a number or a formula (the known sizes live at the peak's
+	                              * step: a lower bound, true for every binding); unknown when none */
 	bool peak_depends;           /* formulas, but no step is the peak for every value */
 	int32_t n_peak_max;          /* peak_depends: the peak is max(peak_max[0..n-1]); 0 when more would be needed */
 	fd_sint peak_max[ESTIMATE_PEAK_MAX];
+	bool peak_max_lower;         /* sizes nobody knows are live too: that max is a lower bound */
 	int32_t peak_step;           /* topo index of the node at the peak, -1 for an empty graph */
+	int32_t peak_body;           /* the body (graph index) the node at the peak runs, whose own peak counts
+	                              * on top of the live tensors; -1 none */
+	fd_sint peak_body_size;      /* that body's peak */
 	int32_t n_peak_tensors;      /* ≤ ESTIMATE_PEAK_TENSORS, bytes desc then name */
 	fd_peak_tensor peak_tensors[ESTIMATE_PEAK_TENSORS];
 	int32_t n_live_at_peak;      /* all tensors live at the peak (the top ones above) */
@@ -196,6 +202,9 @@ const char *estimate_advice_text(fd_mem_advice a);  /* "enable tile_policy: chun
 char *estimate_format_bytes(int64_t bytes, char *buf, size_t size);
 /* A figure of an estimate: "784 KiB", "256 KiB × batch", "unknown". Returns buf. */
 char *estimate_format_size(fd_sint s, char *buf, size_t size);
+/* "else branch (sr != 16000)", "then branch (cond true)", "body": the
+ * body graph as its owner runs it. Returns buf. */
+char *estimate_body_words(const fd_model *m, int32_t body, char *buf, size_t size);
 /* A graph's peak: its size, or "unknown (depends on batch, seq)". Returns buf. */
 char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, size_t size);
 /* "est. ×2.1", or "est. n/a" when 0. Returns buf. */

@@ -24,6 +24,18 @@ typedef struct est_cache {
 int64_t est_cached_bytes(const est_cache *c, int32_t gi, const fd_graph *g, int32_t t, int32_t *n_unknown);
 int64_t est_add_sat(int64_t a, int64_t b);   /* saturates at INT64_MAX */
 
+/* estimate_bodies.c: per node of graph gi, what it holds on top of the
+ * graph's live tensors while it runs a body (If, Loop, Scan) on side 0
+ * (before the fusions) or 1 (after); false (x empty) when no node owns one. */
+typedef struct est_extra {
+	int64_t *bytes;            /* per node: the bytes, -1 when not a number */
+	fd_sint *size;             /* the same as a number, a formula or unknown */
+	fd_sint *peak;             /* the body's own peak, what the report names */
+	int32_t *body;             /* the body it runs (graph index), -1 none */
+} est_extra;
+bool est_body_extras(const fd_estimate *e, const est_cache *c, int32_t gi, int side, est_extra *x);
+void est_body_extras_release(est_extra *x);
+
 /* estimate_liveness.c: graph gi's liveness figures into ge. */
 void est_graph(fd_estimate *e, const est_cache *c, const fd_match_result *r, int32_t gi, fd_graph_est *ge);
 

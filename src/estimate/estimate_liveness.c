@@ -16,6 +16,7 @@ typedef struct live_scratch {
 	int64_t *delta;            /* per step + 1 */
 	int32_t *step_of;          /* per node */
 	int32_t *order;
+	const est_extra *x;        /* what nodes running bodies hold on top, or NULL */
 } live_scratch;
 
 static const fd_graph *sort_g;
@@ -69,6 +70,23 @@ static void live_deltas(const fd_graph *g, live_scratch *ls, int32_t n_steps)
 		ls->delta[ls->start[t]] += ls->bytes[t];
 		ls->delta[ls->end[t] + 1] -= ls->bytes[t];
 	}
+	for (int32_t n = 0; ls->x && n < g->n_nodes; n++)
+		if (ls->x->bytes[n] > 0) {
+			ls->delta[ls->step_of[n]] += ls->x->bytes[n];
+			ls->delta[ls->step_of[n] + 1] -= ls->x->bytes[n];
+		}
+}
+
+/* The body the node at step k runs, for the report (-1 none). */
+static void note_peak_body(const fd_graph *g, const live_scratch *ls, fd_liveness *out)
+{
+	out->peak_body = -1;
+	out->peak_body_size = sint_unknown();
+	for (int32_t n = 0; ls->x && n < g->n_nodes; n++)
+		if (ls->x->body[n] >= 0 && ls->step_of[n] == out->peak_step) {
+			out->peak_body = ls->x->body[n];
+			out->peak_body_size = ls->x->peak[n];
+		}
 }
 
 /* Peak over steps 0..n_steps-1 of the tensors with start >= 0 (raw: the
@@ -78,6 +96,7 @@ static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, 
 {
 	memset(out, 0, sizeof *out);
 	out->peak_step = -1;
+	out->peak_body = -1;
 	if (n_steps <= 0)
 		return;
 	live_deltas(g, ls, n_steps);
@@ -90,14 +109,21 @@ static void liveness_peak(const fd_graph *g, live_scratch *ls, int32_t n_steps, 
 		}
 	}
 	out->peak_bytes = best > 0 ? best : 0;
+	out->peak_lower = sint_unknown();
 	list_peak_tensors(g, ls, ls->bytes, NULL, out);
 	int32_t n = out->n_live_at_peak;
 	out->peak_f = sint_num(out->peak_bytes);
-	/* a tensor of unknown size live at the peak: the peak is not known */
-	for (int32_t i = 0; raw && i < n; i++)
-		if (raw[ls->order[i]] < 0) {
+	note_peak_body(g, ls, out);
+	/* a tensor of unknown size live at the peak (or a body's peak not a
+	 * number): the peak is not known */
+	bool body_unknown = false;
+	for (int32_t k = 0; ls->x && k < g->n_nodes; k++)
+		body_unknown |= ls->x->bytes[k] < 0 && ls->step_of[k] == out->peak_step;
+	for (int32_t i = 0; raw && i <= n; i++)
+		if (i == n ? body_unknown : raw[ls->order[i]] < 0) {
 			out->peak_f = sint_unknown();
 			out->peak_at_least = out->peak_bytes;
+			out->peak_lower = sint_num(out->peak_bytes);
 			out->peak_bytes = -1;
 			break;
 		}
@@ -179,6 +205,19 @@ static bool pair_ge(int64_t a1, int64_t b1, int64_t a2, int64_t b2)
 	return b1 >= b2 && (a1 - a2) + (b1 - b2) >= 0;
 }
 
+/* The formula pass decides the lower bound the numbers pass guessed (it
+ * counted every formula as nothing): with a tensor of unknown size live at
+ * the peak, the known sizes live at that step, which no binding makes
+ * larger than the peak; none otherwise. */
+static void set_lower(fd_liveness *out, bool unknown, fd_sint known)
+{
+	out->peak_at_least = 0;
+	out->peak_lower = unknown && sint_defined(known) ? known : sint_unknown();
+	int64_t v;
+	if (unknown && !known.e && sint_value(known, &v))
+		out->peak_at_least = v;
+}
+
 /* liveness_formula when every size is a number or a multiple of one
  * monomial: the same answer in integer arithmetic; false when it cannot
  * decide alone (sums overflow, or no step is the peak for every value). */
@@ -189,7 +228,7 @@ static bool liveness_one_monomial(const fd_graph *g, live_scratch *ls, int32_t n
 	int64_t *ka = xmalloc(nt * sizeof *ka), *kb = xmalloc(nt * sizeof *kb);
 	int64_t *da = xcalloc((size_t)n_steps + 1, sizeof *da), *db = xcalloc((size_t)n_steps + 1, sizeof *db);
 	const fd_dexpr *unit;
-	bool ok = one_monomial(g, ls, size, ka, kb, &unit);
+	bool ok = !ls->x && one_monomial(g, ls, size, ka, kb, &unit);   /* bodies: the general path */
 	int64_t pm = 0;
 	ok = ok && dexpr_value_with(unit, 64, &pm);
 	for (int32_t t = 0; ok && t < g->n_tensors; t++) {
@@ -225,7 +264,9 @@ static bool liveness_one_monomial(const fd_graph *g, live_scratch *ls, int32_t n
 		bool unknown = list_peak_tensors(g, ls, ka, size, out);
 		fd_sint unit_s = { 0, unit };
 		out->peak_depends = false;
-		out->peak_f = unknown ? sint_unknown() : sint_add(sint_num(ba), sint_mul(sint_num(bb), unit_s));
+		fd_sint known = sint_add(sint_num(ba), sint_mul(sint_num(bb), unit_s));
+		out->peak_f = unknown ? sint_unknown() : known;
+		set_lower(out, unknown, known);
 		int64_t v;
 		out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
 	}
@@ -245,12 +286,30 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 		return;
 	fd_sint *delta = xcalloc((size_t)n_steps + 1, sizeof *delta), *lives = xmalloc((size_t)n_steps * sizeof *lives);
 	int64_t *pv = xmalloc((size_t)g->n_tensors * sizeof *pv);
+	/* a size in a fresh symbol is one no binding gives: unknown, left out of
+	 * the formulas (they are then lower bounds) */
+	fd_sint *known = xmalloc(((size_t)g->n_tensors + 1) * sizeof *known);
+	bool partial = false;
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		known[t] = size[t].e && dexpr_has_fresh(size[t].e) ? sint_unknown() : size[t];
+		partial |= ls->start[t] >= 0 && !sint_defined(known[t]);
+	}
+	size = known;
 	for (int32_t t = 0; t < g->n_tensors; t++) {
 		pv[t] = probe(size[t]);
 		if (ls->start[t] < 0 || !sint_defined(size[t]))
 			continue;
 		delta[ls->start[t]] = sint_add(delta[ls->start[t]], size[t]);
 		delta[ls->end[t] + 1] = sint_sub(delta[ls->end[t] + 1], size[t]);
+	}
+	for (int32_t n = 0; ls->x && n < g->n_nodes; n++) {
+		int32_t k = ls->step_of[n];
+		if (!sint_defined(ls->x->size[n])) {
+			partial = true;   /* a body whose peak is not known */
+			continue;
+		}
+		delta[k] = sint_add(delta[k], ls->x->size[n]);
+		delta[k + 1] = sint_sub(delta[k + 1], ls->x->size[n]);
 	}
 	fd_sint live = sint_num(0);
 	int32_t best = 0;
@@ -265,15 +324,21 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 		depends = !sint_ge_always(lives[best], lives[k]);
 	if (depends && sint_defined(lives[best]))
 		peak_candidates(lives, n_steps, best, out);
+	out->peak_max_lower = (partial || !sint_defined(lives[best])) && out->n_peak_max > 1;
 	out->peak_step = best;
+	note_peak_body(g, ls, out);
 	bool unknown = list_peak_tensors(g, ls, pv, size, out);
-	out->peak_depends = depends && !unknown;
+	/* a size nobody knows live at any step: the formula is only a lower bound */
+	unknown |= partial;
+	out->peak_depends = depends;
 	out->peak_f = depends || unknown ? sint_unknown() : lives[best];
+	set_lower(out, unknown, lives[best]);   /* any step's known part is at most the peak */
 	int64_t v;
 	out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
 	free(delta);
 	free(lives);
 	free(pv);
+	free(known);
 }
 
 /* Live intervals with each node at step_of[node]; skip marks tensors never
@@ -315,9 +380,13 @@ typedef void (*side_fn)(void *arg, int side, const fd_graph *g, live_scratch *ls
 /* The intervals of graph gi before and after the fusions of r, each side
  * handed to fn; ge gets the weights and the activation counts. The scratch
  * buffer (*scratch, *scratch_size) is reused and grown as needed. */
-static void graph_sides(void **scratch, size_t *scratch_size, const est_cache *c, const fd_match_result *r,
-                        int32_t gi, fd_graph_est *ge, side_fn fn, void *arg)
+static void graph_sides(const fd_estimate *e, void **scratch, size_t *scratch_size, const est_cache *c,
+                        const fd_match_result *r, int32_t gi, fd_graph_est *ge, side_fn fn, void *arg)
 {
+	est_extra x[2];
+	bool has_x = est_body_extras(e, c, gi, 0, &x[0]);
+	if (has_x)
+		est_body_extras(e, c, gi, 1, &x[1]);
 	const fd_graph_index *gx = &r->ctx->graphs[gi];
 	const fd_graph *g = gx->g;
 	memset(ge, 0, sizeof *ge);
@@ -364,6 +433,7 @@ static void graph_sides(void **scratch, size_t *scratch_size, const est_cache *c
 	const int64_t *raw = c ? c->tbytes[gi] : NULL;
 	const fd_sint *sizes = c ? c->tsize[gi] : NULL;
 	intervals(g, gx->tflags, &ls, NULL, g->n_nodes);
+	ls.x = has_x ? &x[0] : NULL;
 	fn(arg, 0, g, &ls, g->n_nodes, raw, sizes);
 	/* after: a fusion runs at its last member's step */
 	const int32_t *claim = r->claim ? r->claim[gi] : NULL;
@@ -390,7 +460,12 @@ static void graph_sides(void **scratch, size_t *scratch_size, const est_cache *c
 				ls.step_of[i] = fstep[claim[i]];
 	}
 	intervals(g, gx->tflags, &ls, skip, g->n_nodes);
+	ls.x = has_x ? &x[1] : NULL;
 	fn(arg, 1, g, &ls, g->n_nodes, raw, sizes);
+	if (has_x) {
+		est_body_extras_release(&x[0]);
+		est_body_extras_release(&x[1]);
+	}
 }
 
 static void peak_side(void *arg, int side, const fd_graph *g, live_scratch *ls, int32_t n_steps,
@@ -405,7 +480,7 @@ static void peak_side(void *arg, int side, const fd_graph *g, live_scratch *ls, 
 
 void est_graph(fd_estimate *e, const est_cache *c, const fd_match_result *r, int32_t gi, fd_graph_est *ge)
 {
-	graph_sides(&e->scratch, &e->scratch_size, c, r, gi, ge, peak_side, ge);
+	graph_sides(e, &e->scratch, &e->scratch_size, c, r, gi, ge, peak_side, ge);
 }
 
 /* ---- the timeline ------------------------------------------------------------- */
@@ -442,6 +517,8 @@ static void timeline_side(void *arg, int side, const fd_graph *g, live_scratch *
 		for (int32_t x = 0; raw && x < g->n_tensors; x++)
 			if (ls->start[x] >= 0 && raw[x] < 0)
 				t->n_unknown++;
+		for (int32_t n = 0; ls->x && n < g->n_nodes; n++)
+			t->n_unknown += ls->x->bytes[n] < 0;
 		int64_t live = 0;
 		for (int32_t k = 0; k < n_steps; k++) {
 			live += ls->delta[k];
@@ -459,6 +536,14 @@ static void timeline_side(void *arg, int side, const fd_graph *g, live_scratch *
 		}
 		delta[ls->start[x]] = sint_add(delta[ls->start[x]], sizes[x]);
 		delta[ls->end[x] + 1] = sint_sub(delta[ls->end[x] + 1], sizes[x]);
+	}
+	for (int32_t n = 0; ls->x && n < g->n_nodes; n++) {
+		if (!sint_defined(ls->x->size[n])) {
+			t->n_unknown++;
+			continue;
+		}
+		delta[ls->step_of[n]] = sint_add(delta[ls->step_of[n]], ls->x->size[n]);
+		delta[ls->step_of[n] + 1] = sint_sub(delta[ls->step_of[n] + 1], ls->x->size[n]);
 	}
 	/* the live bytes of every step as a formula; the first that is one
 	 * names the unit (its monomial) all the others must be multiples of */
@@ -497,7 +582,7 @@ int estimate_timeline(const fd_estimate *e, int32_t gi, fd_timeline *t)
 	void *scratch = NULL;
 	size_t scratch_size = 0;
 	fd_graph_est ge;
-	graph_sides(&scratch, &scratch_size, e->cache, e->r, gi, &ge, timeline_side, &st);
+	graph_sides(e, &scratch, &scratch_size, e->cache, e->r, gi, &ge, timeline_side, &st);
 	free(scratch);
 	if (!t->known && t->unknowable) {
 		snprintf(t->why, sizeof t->why, "some sizes cannot be known (dims that no binding reaches)");

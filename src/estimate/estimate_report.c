@@ -53,15 +53,19 @@ char *estimate_format_size(fd_sint s, char *buf, size_t size)
 
 char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, size_t size)
 {
-	if (!lv->peak_depends && lv->peak_at_least > 0) {   /* a lower bound says more than "unknown" */
-		char b[32];
-		snprintf(buf, size, "\xe2\x89\xa5 %s", estimate_format_bytes(lv->peak_at_least, b, sizeof b));
-		return buf;
+	if (lv->n_peak_max < 2 && !sint_defined(lv->peak_f) && sint_defined(lv->peak_lower)) {
+		/* a lower bound says more than "unknown"; "≥" labels it as one */
+		char b[480];
+		estimate_format_size(lv->peak_lower, b, sizeof b);
+		if (strcmp(b, "unknown") && strcmp(b, "0 B")) {
+			snprintf(buf, size, "\xe2\x89\xa5 %s", b);
+			return buf;
+		}
 	}
 	if (!lv->peak_depends)
 		return estimate_format_size(lv->peak_f, buf, size);
 	if (lv->n_peak_max > 1) {   /* the max of a few formulas is exact; never cut: too long, it is not shown */
-		size_t at = (size_t)snprintf(buf, size, "max(");
+		size_t at = (size_t)snprintf(buf, size, "%smax(", lv->peak_max_lower ? "\xe2\x89\xa5 " : "");   /* ≥ */
 		bool cut = false;
 		for (int32_t i = 0; i < lv->n_peak_max && !cut; i++) {
 			char b[512];
@@ -81,8 +85,11 @@ char *estimate_format_peak(const fd_model *m, const fd_liveness *lv, char *buf, 
 		return buf;
 	}
 	size_t at = (size_t)snprintf(buf, size, "unknown (depends on ");
-	for (int i = 0; i < n && i < 8 && at < size; i++)
-		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "", names[i]);
+	for (int i = 0; i < n && i < 8 && at < size; i++) {
+		char alias[16];
+		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "",
+		                       dimtab_display_name(m->dimtab, names[i], alias, sizeof alias));
+	}
 	if (at < size)
 		snprintf(buf + at, size - at, ")");
 	return buf;
@@ -125,7 +132,7 @@ static void json_formula(outbuf *o, const char *key, fd_sint s, bool *first)
 	ob_lit(o, *first ? "\"" : ", \"");
 	ob_lit(o, key);
 	ob_lit(o, "\": ");
-	ob_json(o, dexpr_format_bytes(s.e, buf, sizeof buf));
+	ob_json(o, dexpr_format_bytes_as(s.e, false, buf, sizeof buf));
 	*first = false;
 }
 
@@ -189,7 +196,7 @@ static void tensors_json(FILE *f, const fd_graph *g, const fd_liveness *lv)
 			fprintf(f, ", \"bytes\": %" PRId64 "}", p->bytes);
 		else if (p->size.e && !dexpr_has_fresh(p->size.e)) {
 			fputs(", \"bytes\": null, \"formula\": ", f);
-			json_write_string(f, dexpr_format_bytes(p->size.e, buf, sizeof buf));
+			json_write_string(f, dexpr_format_bytes_as(p->size.e, false, buf, sizeof buf));
 			fputc('}', f);
 		} else
 			fputs(", \"bytes\": null}", f);
@@ -209,7 +216,18 @@ static void peak_json(FILE *f, const char *key, const fd_liveness *lv, const cha
 		fputs("null", f);
 	fprintf(f, ",\n%s\"%s_formula\": ", indent, key);
 	if (lv->peak_f.e && !dexpr_has_fresh(lv->peak_f.e))
-		json_write_string(f, dexpr_format_bytes(lv->peak_f.e, buf, sizeof buf));
+		json_write_string(f, dexpr_format_bytes_as(lv->peak_f.e, false, buf, sizeof buf));
+	else
+		fputs("null", f);
+	/* sizes nobody knows: what the peak is at least (a number or formula;
+	 * with max_of below, that max) */
+	fprintf(f, ",\n%s\"%s_at_least\": ", indent, key);
+	if (lv->n_peak_max > 1 && lv->peak_max_lower)
+		json_write_string(f, "max_of");
+	else if (lv->n_peak_max < 2 && !sint_defined(lv->peak_f) && sint_defined(lv->peak_lower) &&
+	         (lv->peak_lower.e ? !dexpr_has_fresh(lv->peak_lower.e) : lv->peak_lower.n > 0))
+		json_write_string(f, lv->peak_lower.e ? dexpr_format_bytes_as(lv->peak_lower.e, false, buf, sizeof buf)
+		                                      : estimate_format_size(lv->peak_lower, buf, sizeof buf));
 	else
 		fputs("null", f);
 	/* a peak that depends on the values: the formulas it is the max of */
@@ -222,7 +240,7 @@ static void peak_json(FILE *f, const char *key, const fd_liveness *lv, const cha
 		fputs(i ? ", " : "[", f);
 		fd_sint s = lv->peak_max[i];
 		if (s.e)
-			json_write_string(f, dexpr_format_bytes(s.e, buf, sizeof buf));
+			json_write_string(f, dexpr_format_bytes_as(s.e, false, buf, sizeof buf));
 		else
 			json_write_string(f, estimate_format_size(s, buf, sizeof buf));
 	}
@@ -292,11 +310,18 @@ static void liveness_text(FILE *f, const fd_model *m, const fd_graph *g, const c
 		txt_fprintf(f, " %s %s", lv->peak_depends ? "largest for large values at" : "at",
 		        g->nodes[g->topo_order[lv->peak_step]].name);
 	txt_fprintf(f, " (%d tensors live)\n", lv->n_live_at_peak);
+	if (lv->peak_body >= 0) {   /* the node at the peak runs a body: its own peak counts on top */
+		char words[256];
+		txt_fprintf(f, "    + %s of %s: %s (its own peak)\n", estimate_body_words(m, lv->peak_body, words, sizeof words),
+		        g->topo_order ? g->nodes[g->topo_order[lv->peak_step]].name : "?",
+		        estimate_format_size(lv->peak_body_size, b, sizeof b));
+	}
 	for (int32_t i = 0; i < lv->n_peak_tensors; i++) {
 		const fd_tensor *t = &g->tensors[lv->peak_tensors[i].tensor];
-		char sh[96];
-		txt_fprintf(f, "    %-10s %-24s %s\n", estimate_format_size(lv->peak_tensors[i].size, b, sizeof b),
-		        shape_format(&t->shape, sh, sizeof sh), t->name);
+		char sh[256];
+		estimate_format_size(lv->peak_tensors[i].size, b, sizeof b);
+		shape_format(&t->shape, sh, sizeof sh);
+		txt_fprintf(f, "    %-*s %-*s %s\n", text_pad(b, 10), b, text_pad(sh, 24), sh, t->name);
 	}
 }
 

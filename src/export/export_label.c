@@ -27,6 +27,56 @@ static void put_html(strbuf *s, const char *text)
 	text_html_escape(s, text);
 }
 
+/* Text for a legend cell, broken into left-aligned lines of about width
+ * columns where a long formula has room to break (after ", " and before
+ * " + " / " - "), so that a peak formula never makes the picture wider
+ * than its graph. */
+#define LEGEND_WRAP 64
+static void put_html_wrapped(strbuf *s, const char *text, size_t width)
+{
+	size_t n = strlen(text), line = 0, from = 0;
+	char piece[1024];
+	for (size_t i = 0; i <= n; i++) {
+		bool after_comma = i >= 2 && text[i - 2] == ',' && text[i - 1] == ' ';
+		bool before_op = i + 2 < n && text[i] == ' ' && (text[i + 1] == '+' || text[i + 1] == '-') && text[i + 2] == ' ';
+		if (i < n && !after_comma && !before_op)
+			continue;
+		size_t len = i - from;   /* the piece up to this break */
+		if (line && line + len > width) {
+			sb_puts(s, "<BR ALIGN=\"LEFT\"/>&nbsp;&nbsp;");
+			line = 2;
+		}
+		while (len) {
+			size_t k = len < sizeof piece - 1 ? len : sizeof piece - 1;
+			memcpy(piece, text + from, k);
+			piece[k] = '\0';
+			put_html(s, piece);
+			from += k;
+			len -= k;
+			line += text_columns(piece);
+		}
+	}
+}
+
+/* "d0 = p2o.DynamicDimension.0, d1 = …": the aliases the shapes use. */
+static void put_alias_legend(strbuf *h, const fd_model *m)
+{
+	bool any = false;
+	for (int32_t i = 0; i < m->n_symdims; i++) {
+		char alias[16];
+		if (!m->symdims[i].used ||
+		    !dimtab_symbol_alias(m->dimtab, dimtab_find_symbol(m->dimtab, m->symdims[i].name), alias, sizeof alias))
+			continue;
+		sb_puts(h, any ? "<BR ALIGN=\"LEFT\"/>" : "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">");
+		put_html(h, alias);
+		sb_puts(h, " = ");
+		put_html(h, m->symdims[i].name);
+		any = true;
+	}
+	if (any)
+		sb_puts(h, "<BR ALIGN=\"LEFT\"/></TD></TR>");
+}
+
 /* A part of a node id: names may hold anything, an id must not end a DOT
  * string early (a trailing backslash, a quote) nor carry a control byte into
  * the SVG's <title>; those bytes (and '%' itself) are written %XX. */
@@ -366,16 +416,17 @@ void export_legend_label(export_builder *b, strbuf *h)
 	}
 	const fd_graph_est *ge = &b->est->graphs[0];
 	const fd_liveness *shown = b->after ? &ge->after : &ge->before;
-	char pb[256], pa[256];
-	sb_puts(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">peak ");
-	put_html(h, estimate_format_peak(b->m, &ge->before, pb, sizeof pb));
-	sb_puts(h, " → ");
-	put_html(h, estimate_format_peak(b->m, &ge->after, pa, sizeof pa));
+	char pb[1024], pa[1024], both[2100];
+	sb_puts(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">");
+	snprintf(both, sizeof both, "peak %s → %s", estimate_format_peak(b->m, &ge->before, pb, sizeof pb),
+	         estimate_format_peak(b->m, &ge->after, pa, sizeof pa));
+	put_html_wrapped(h, both, LEGEND_WRAP);
 	if (sint_defined(shown->peak_f))
 		sb_printf(h, " (est.); <FONT COLOR=\"%s\">red</FONT>: tensors at the %s peak</TD></TR>", EXPORT_PEAK_COLOR,
 		          b->after ? "after-fusion" : "before-fusion");
 	else
 		sb_puts(h, " (est.); no peak marked: it is not known</TD></TR>");
+	put_alias_legend(h, b->m);
 	if (b->near)
 		sb_puts(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">dashed node: near miss "
 		        "(✗ reason code; hover for why)</TD></TR>");

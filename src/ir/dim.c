@@ -174,14 +174,3 @@ fd_dim dim_product(const fd_dim *dims, int32_t from, int32_t to)
 		r = dim_mul(r, dims[i]);
 	return r;
 }
-
-char *dim_format(fd_dim d, char *buf, size_t size)
-{
-	if (d.expr)
-		snprintf(buf, size, "%s", dexpr_text(d.expr));
-	else if (d.value >= 0)
-		snprintf(buf, size, "%lld", (long long)d.value);
-	else
-		snprintf(buf, size, "?");
-	return buf;
-}

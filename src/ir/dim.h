@@ -60,8 +60,29 @@ static inline bool dim_equal(fd_dim a, fd_dim b)
 {
 	return a.expr || b.expr ? a.expr == b.expr : a.value >= 0 && a.value == b.value;
 }
-/* "64", "batch", "2*L+1", "?" (nothing known). Returns buf. */
+/* ---- as the user reads them (dim_display.c) ---------------------------------- */
+/* "64" (a number, or an expression whose symbols are all bound), "batch",
+ * "2*L+1" (the formula in what is still unbound, long symbol names as their
+ * aliases), "?" (nothing known). Returns buf. */
 char *dim_format(fd_dim d, char *buf, size_t size);
+/* e at the bindings: its number, or its formula in the unbound symbols
+ * with aliases for the long names. Returns buf. */
+char *dexpr_display(const fd_dexpr *e, char *buf, size_t size);
+/* Symbol i's short alias ("d0") when its name is long or spelled with an
+ * operator's character ('/', '.', ':'); false when it reads as itself. */
+bool dimtab_symbol_alias(const fd_dimtab *t, int32_t i, char *buf, size_t size);
+/* name as the shapes show it: its alias (written in buf) or itself. */
+const char *dimtab_display_name(const fd_dimtab *t, const char *name, char *buf, size_t size);
+/* The symbol named name, or whose alias is name (what --dim d0=1 binds);
+ * -1 when none. */
+int32_t dimtab_find_name_or_alias(const fd_dimtab *t, const char *name);
+/* in with every aliased symbol name replaced by its alias; returns the
+ * length written (cut to size). */
+size_t dim_alias_text(const fd_dimtab *t, const char *in, char *buf, size_t size);
+/* Text in ASCII only (the locale is not UTF-8, or NO_COLOR): the front end
+ * says so once; shapes then separate dims with "x" instead of "×". */
+void dim_display_set_ascii(bool ascii);
+bool dim_display_ascii(void);
 
 /* ---- expressions ------------------------------------------------------------ */
 const char *dexpr_text(const fd_dexpr *e);          /* canonical, compact: "2*L+1" */
@@ -86,6 +107,9 @@ bool dexpr_monotone(const fd_dexpr *e);
 /* e as a size in bytes, each term's coefficient in binary units:
  * "2.6 MiB × batch", "64 KiB × batch × seq + 12 KiB × batch". Returns buf. */
 char *dexpr_format_bytes(const fd_dexpr *e, char *buf, size_t size);
+/* The same for people (human: aliases, ASCII when asked) or for JSON
+ * (the symbols' own names, always "×"). */
+char *dexpr_format_bytes_as(const fd_dexpr *e, bool human, char *buf, size_t size);
 /* e's value with every unbound symbol set to v (a what-if on the
  * bindings, or the smallest case: 1); false when not a number. */
 bool dexpr_value_with(const fd_dexpr *e, int64_t v, int64_t *out);

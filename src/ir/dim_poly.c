@@ -370,12 +370,15 @@ static bool covers(const dterm *n, const dterm *m)
 	return true;
 }
 
-/* d with one negative term's floor(q) replaced by q, which is at least it:
- * the result is at most d. False when no term has one (or it overflows). */
-static bool relax_floor(dpoly *d)
+/* d with one floor of a term of the sign asked replaced by a bound that
+ * makes the result at most d: in a negative term floor(P/q) by P/q (at
+ * least it), in a positive one by (P - (q-1))/q (at most it: P has integer
+ * coefficients, so P mod q <= q-1). False when no term has one (or it
+ * overflows). */
+static bool relax_floor_sign(dpoly *d, bool negative)
 {
 	for (int i = 0; i < d->n; i++) {
-		if (d->t[i].num >= 0)
+		if ((d->t[i].num < 0) != negative)
 			continue;
 		for (int k = 0; k < d->t[i].nf; k++) {
 			const datom *f = d->t[i].f[k];
@@ -388,6 +391,12 @@ static bool relax_floor(dpoly *d)
 			memmove(&rest.t[0].f[k], &rest.t[0].f[k + 1], (size_t)(rest.t[0].nf - k - 1) * sizeof rest.t[0].f[0]);
 			rest.t[0].nf--;
 			poly_expr(&q, f->num);
+			if (!negative) {
+				dpoly low, c;
+				poly_const(&c, f->den - 1, 1);
+				poly_add(&low, &q, &c, -1);
+				q = low;
+			}
 			poly_scale(&q, 1, f->den);
 			poly_mul(&prod, &rest, &q);
 			d->t[i] = d->t[d->n - 1];
@@ -431,6 +440,104 @@ static bool poly_nonneg(const dpoly *d)
 	return true;
 }
 
+/* The unbound symbols of e (inside floors too) into *one: false when
+ * there are two or more, a fresh symbol, or a bound atom left in. */
+static bool one_symbol_in(const fd_dexpr *e, const datom **one, int depth)
+{
+	for (int i = 0; i < e->n_terms; i++)
+		for (int k = 0; k < e->terms[i].nf; k++) {
+			const datom *a = e->terms[i].f[k];
+			if (a->kind == ATOM_FRESH || depth > 8)
+				return false;
+			if (a->kind == ATOM_FLOOR) {
+				if (!one_symbol_in(a->num, one, depth + 1))
+					return false;
+				continue;
+			}
+			if (a->known || (*one && *one != a))
+				return false;
+			*one = a;
+		}
+	return true;
+}
+
+/* d with one occurrence of symbol a taken out of every term; false when a
+ * term lacks it. */
+static bool divide_out(dpoly *d, const datom *a)
+{
+	for (int i = 0; i < d->n; i++) {
+		bool has = false;
+		for (int k = 0; k < d->t[i].nf && !has; k++)
+			has = d->t[i].f[k] == a;
+		if (!has)
+			return false;
+	}
+	for (int i = 0; i < d->n; i++)
+		for (int k = 0; k < d->t[i].nf; k++)
+			if (d->t[i].f[k] == a) {
+				memmove(&d->t[i].f[k], &d->t[i].f[k + 1], (size_t)(d->t[i].nf - k - 1) * sizeof d->t[i].f[0]);
+				d->t[i].nf--;
+				break;
+			}
+	return true;
+}
+
+/* d >= 0 for every value >= 1 of its symbols when, a common product of
+ * symbols (>= 1) taken out, what is left depends on one symbol s: below it
+ * by a polynomial L(s) (floors bounded as relax_floor_sign does) that is
+ * positive beyond Cauchy's bound on its roots, and exact at every s up to
+ * that bound. False when not of that kind or the bound is past 4096. */
+static bool one_symbol_nonneg(fd_dimtab *t, const dpoly *d0)
+{
+	dpoly d = *d0;
+	if (d.bad || d.n == 0)
+		return !d.bad;
+	for (bool more = true; more;) {
+		more = false;
+		for (int k = 0; k < d.t[0].nf && !more; k++)
+			if (d.t[0].f[k]->kind == ATOM_SYM && !d.t[0].f[k]->known)
+				more = divide_out(&d, d.t[0].f[k]);
+	}
+	poly_normalize(&d);
+	fd_sint q = poly_result(t, &d);
+	if (!q.e)
+		return sint_defined(q) && q.n >= 0;
+	const datom *sym = NULL;
+	if (!one_symbol_in(q.e, &sym, 0) || !sym)
+		return false;
+	dpoly l = d;
+	for (int pass = 0; pass < 32 && (relax_floor_sign(&l, true) || relax_floor_sign(&l, false)); pass++)
+		continue;
+	int64_t den = den_lcm(&l);
+	if (l.bad || !den)
+		return false;
+	__int128 c[DTERM_MAXF + 1] = { 0 };
+	int deg = 0;
+	for (int i = 0; i < l.n; i++) {
+		for (int k = 0; k < l.t[i].nf; k++)
+			if (l.t[i].f[k] != sym)
+				return false;   /* a floor left, or another atom */
+		c[l.t[i].nf] += (__int128)l.t[i].num * (den / l.t[i].den);
+		if (l.t[i].nf > deg && c[l.t[i].nf])
+			deg = l.t[i].nf;
+	}
+	if (c[deg] < 0 || (deg == 0 && c[0] < 0))
+		return false;
+	double bound = 1;
+	for (int k = 0; k < deg; k++) {
+		double r = (double)(c[k] < 0 ? -c[k] : c[k]) / (double)c[deg];
+		bound = r + 1 > bound ? r + 1 : bound;
+	}
+	if (bound > 4096)
+		return false;
+	for (int64_t v = 1; v <= (int64_t)bound; v++) {
+		int64_t x;
+		if (!dexpr_value_with(q.e, v, &x) || x < 0)
+			return false;
+	}
+	return true;
+}
+
 bool sint_ge_always(fd_sint a, fd_sint b)
 {
 	if (!sint_defined(a) || !sint_defined(b))
@@ -444,11 +551,23 @@ bool sint_ge_always(fd_sint a, fd_sint b)
 	poly_add(&d, &pa, &pb, -1);
 	if (poly_nonneg(&d))
 		return true;
-	/* floor(q) <= q: a subtracted floor made larger keeps a proof valid */
-	for (int pass = 0; pass < 8 && relax_floor(&d); pass++)
+	/* floor(q) <= q: a subtracted floor made larger keeps a proof valid;
+	 * then floor(P/q) >= (P-q+1)/q: an added floor made smaller too */
+	for (int pass = 0; pass < 8 && relax_floor_sign(&d, true); pass++)
 		if (poly_nonneg(&d))
 			return true;
-	return false;
+	dpoly exact = d;
+	for (int pass = 0; pass < 8 && relax_floor_sign(&d, false); pass++) {
+		for (int more = 0; more < 8 && relax_floor_sign(&d, true); more++)
+			continue;
+		if (poly_nonneg(&d))
+			return true;
+	}
+	/* small values checked one by one, past them a bound */
+	poly_of_sint(&exact, a);
+	poly_of_sint(&pb, b);
+	poly_add(&d, &exact, &pb, -1);
+	return one_symbol_nonneg(a.e ? a.e->tab : b.e->tab, &d);
 }
 
 bool sint_ratio(fd_sint a, fd_sint b, double *r)

@@ -579,6 +579,11 @@ static void coef_bytes(double v, char *buf, size_t size)
 
 char *dexpr_format_bytes(const fd_dexpr *e, char *buf, size_t size)
 {
+	return dexpr_format_bytes_as(e, true, buf, size);
+}
+
+char *dexpr_format_bytes_as(const fd_dexpr *e, bool human, char *buf, size_t size)
+{
 	size_t at = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < e->n_terms && at + 1 < size; i++) {
@@ -587,8 +592,14 @@ char *dexpr_format_bytes(const fd_dexpr *e, char *buf, size_t size)
 		char cb[32];
 		coef_bytes(fabs(c), cb, sizeof cb);
 		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? (c < 0 ? " - " : " + ") : (c < 0 ? "-" : ""), cb);
-		for (int k = 0; k < t->nf && at + 1 < size; k++)
-			at += (size_t)snprintf(buf + at, size - at, " \xc3\x97 %s", t->f[k]->text);   /* × */
+		for (int k = 0; k < t->nf && at + 1 < size; k++) {
+			char name[256];
+			if (human)
+				dim_alias_text(e->tab, t->f[k]->text, name, sizeof name);
+			else
+				snprintf(name, sizeof name, "%s", t->f[k]->text);
+			at += (size_t)snprintf(buf + at, size - at, human && dim_display_ascii() ? " x %s" : " \xc3\x97 %s", name);   /* × */
+		}
 	}
 	return buf;
 }

@@ -222,8 +222,14 @@ bool tensor_bytes(const fd_tensor *t, int64_t *bytes);
  * unbound symbols; dexpr_format_bytes says it in words); unknown when the
  * dtype has no size, the rank is unknown or a dim is nothing at all. */
 fd_sint tensor_bytes_sym(const fd_tensor *t);
-/* "1x64x56x56", "batchx128", "2x(2*L+1)", "?" for unknown rank. Returns buf. */
+/* As the user reads it: "1×64×56×56", "batch×128", "2×(2*L+1)" (ASCII:
+ * "1x64x56x56", "batch x 128"); bound dims as numbers, the rest as formulas
+ * in what is unbound, long symbols as aliases (dim_display.c); "?" for
+ * unknown rank, "scalar" for rank 0. Returns buf. */
 char *shape_format(const fd_shape *s, char *buf, size_t size);
+/* For JSON: "1x64x56x56", "batchx128", bound dims as numbers, the other
+ * symbols by their own names. */
+char *shape_format_json(const fd_shape *s, char *buf, size_t size);
 
 /* The model's symbols (model_dims.c): every symbolic dim's value taken
  * again from its expression at the bindings; which symbols some tensor's

@@ -81,14 +81,29 @@ fd_sint tensor_bytes_sym(const fd_tensor *t)
 	return bits % 8 == 0 ? sint_mul(n, sint_num(bits / 8)) : sint_div_exact(sint_mul(n, sint_num(bits)), sint_num(8));
 }
 
-/* "1x64x56x56". A symbolic dim prints as its expression ("batchx128",
- * "2x(2*L+1)") even when it is bound, so the text says where the number
- * comes from; an unknown dim is "?", an unknown rank is "?", and rank 0 is
- * "scalar". */
-char *shape_format(const fd_shape *s, char *buf, size_t size)
+/* One dim's text, set in parentheses when it is an expression of more
+ * than one token, so that the separators stay readable. */
+static int dim_piece(const fd_dim *dm, bool aliases, char *buf, size_t size)
+{
+	char t[512];
+	if (dm->value >= 0)
+		return snprintf(buf, size, "%lld", (long long)dm->value);
+	if (!dm->expr)
+		return snprintf(buf, size, "?");
+	if (aliases) {
+		dexpr_display(dm->expr, t, sizeof t);
+	} else {
+		fd_sint p = sint_partial((fd_sint){ 0, dm->expr });
+		snprintf(t, sizeof t, "%s", dexpr_text(p.e ? p.e : dm->expr));
+	}
+	return snprintf(buf, size, strpbrk(t, "+-*/^(") ? "(%s)" : "%s", t);
+}
+
+/* The dims of s joined by sep (sep_sym beside a symbolic dim). */
+static char *shape_join(const fd_shape *s, bool aliases, const char *sep, const char *sep_sym, char *buf,
+                        size_t size)
 {
 	size_t at = 0;
-
 	if (size == 0)
 		return buf;
 	buf[0] = '\0';
@@ -100,24 +115,36 @@ char *shape_format(const fd_shape *s, char *buf, size_t size)
 		snprintf(buf, size, "scalar");
 		return buf;
 	}
-	for (int32_t i = 0; i < s->rank && at < size; i++) {
+	for (int32_t i = 0; i < s->rank && at + 1 < size; i++) {
 		const fd_dim *dm = &s->dims[i];
-		const char *sep = i ? "x" : "";
-		int w;
-		if (dm->expr) {
-			const char *e = dexpr_text(dm->expr);
-			bool compound = strpbrk(e, "+-*/^(") != NULL;
-			w = snprintf(buf + at, size - at, compound ? "%s(%s)" : "%s%s", sep, e);
-		}
-		else if (dm->value >= 0)
-			w = snprintf(buf + at, size - at, "%s%lld", sep, (long long)dm->value);
-		else
-			w = snprintf(buf + at, size - at, "%s?", sep);
+		bool sym = dm->value < 0, prev_sym = i && s->dims[i - 1].value < 0;
+		const char *between = sym || prev_sym ? sep_sym : sep;
+		if (i && at + strlen(between) + 1 >= size)
+			break;   /* a separator is written whole or not at all (× is two bytes) */
+		if (i)
+			at += (size_t)snprintf(buf + at, size - at, "%s", between);
+		int w = dim_piece(dm, aliases, buf + at, size - at);
 		if (w < 0)
 			break;
 		at += (size_t)w;
 	}
 	return buf;
+}
+
+/* "1×64×56×56", "batch×128", "2×(2*L+1)": bound dims as their numbers, the
+ * rest as formulas in what is unbound (aliases for long names); "x" in
+ * ASCII, set off by spaces beside a symbol so names never run together
+ * ("batch x seq x 64"). "?" for an unknown dim or rank, "scalar" for rank 0. */
+char *shape_format(const fd_shape *s, char *buf, size_t size)
+{
+	if (dim_display_ascii())
+		return shape_join(s, true, "x", " x ", buf, size);
+	return shape_join(s, true, "\xc3\x97", "\xc3\x97", buf, size);   /* × */
+}
+
+char *shape_format_json(const fd_shape *s, char *buf, size_t size)
+{
+	return shape_join(s, false, "x", "x", buf, size);
 }
 
 /* Known as onnx counts it: the rank, and every dim a number or an

@@ -23,6 +23,10 @@ typedef struct fd_load_options {
 	/* a symbol --dim names (value < 0: unbound) is left as --dim says even
 	 * where an --input-shape would bind it (a what-if on the bindings) */
 	bool dims_win;
+	/* --value NAME=V: the value of a scalar integer graph input (an If's
+	 * condition then folds, as sr == 16000 does); name and value as --dim's */
+	const fd_dim_binding *values;
+	int n_values;
 	bool no_shape_inference;
 	bool initializers_constant;  /* every initializer a weight (model_set_initializer_policy) */
 	bool shapes_onnx;            /* shapes as ONNX's own inference derives them (fd_model.shapes_onnx) */

@@ -261,6 +261,38 @@ static int apply_input_shapes(fd_model *m, const fd_load_options *opt, fd_diags 
 	return rc ? -1 : 0;
 }
 
+/* ---- --value ---------------------------------------------------------------------------- */
+
+/* The value of a scalar (or one-element) integer input of the main graph:
+ * a constant to inference, so a condition on it folds. */
+static int apply_value(fd_model *m, fd_diags *d, fd_srcpos pos, const char *name, int64_t value)
+{
+	fd_graph *g = &m->graphs[0];
+	for (int32_t i = 0; i < g->n_inputs; i++) {
+		fd_tensor *t = &g->tensors[g->inputs[i]];
+		if (strcmp(t->name, name))
+			continue;
+		int64_t n = 1;
+		for (int32_t k = 0; k < t->shape.rank; k++)
+			n = t->shape.dims[k].value == 1 ? n : -1;
+		if (!dtype_is_integer(t->dtype) || t->shape.rank < 0 || n != 1) {
+			diag_error(d, pos, "--value %s: the input is %s %s, not a scalar integer", name, dtype_name(t->dtype),
+			           t->shape.rank < 0 ? "of unknown rank" : "with more than one element");
+			return -1;
+		}
+		fd_const *c = arena_alloc(&m->arena, sizeof *c);
+		memset(c, 0, sizeof *c);
+		c->dtype = t->dtype;
+		c->count = 1;
+		c->i64 = arena_alloc(&m->arena, sizeof *c->i64);
+		c->i64[0] = value;
+		t->value = c;
+		return 0;
+	}
+	diag_error(d, pos, "--value %s: the main graph has no input of that name", name);
+	return -1;
+}
+
 /* ---- the whole step ------------------------------------------------------------------- */
 
 int onnx_loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_srcpos pos)
@@ -270,14 +302,18 @@ int onnx_loader_bind(fd_model *m, const fd_load_options *opt, fd_diags *d, fd_sr
 		const char *name = opt->dims[k].name;
 		if (!name || opt->dims[k].value < 0)
 			continue;
-		if (dimtab_find_symbol(m->dimtab, name) < 0) {
+		int32_t at = dimtab_find_name_or_alias(m->dimtab, name);   /* an alias (d0) binds its symbol */
+		if (at < 0) {
 			diag_warning(d, pos, "--dim %s: the model has no symbolic dim of that name", name);
 			continue;
 		}
-		dimtab_bind(m->dimtab, name, opt->dims[k].value);
+		dimtab_bind(m->dimtab, dimtab_symbol_name(m->dimtab, at), opt->dims[k].value);
 	}
 	if (opt && opt->n_input_shapes && apply_input_shapes(m, opt, d, pos) < 0)
 		return -1;
+	for (int k = 0; m->n_graphs > 0 && opt && k < opt->n_values; k++)
+		if (opt->values[k].name && apply_value(m, d, pos, opt->values[k].name, opt->values[k].value) < 0)
+			return -1;
 	int32_t n = dimtab_n_symbols(m->dimtab);
 	m->n_symdims = n;
 	m->symdims = n ? arena_array(&m->arena, (size_t)n, sizeof *m->symdims) : NULL;

@@ -135,7 +135,10 @@ static void set_binding(fd_session *s, const char *name, int64_t value)
 
 int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 {
-	if (!name || dimtab_find_symbol(s->model.dimtab, name) < 0) {
+	int32_t sym = name ? dimtab_find_name_or_alias(s->model.dimtab, name) : -1;
+	if (sym >= 0)
+		name = dimtab_symbol_name(s->model.dimtab, sym);   /* an alias (d0) binds its symbol */
+	if (sym < 0) {
 		char list[256] = "";
 		size_t at = 0;
 		for (int32_t i = 0; i < s->model.n_symdims && at < sizeof list; i++)

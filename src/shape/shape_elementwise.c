@@ -4,6 +4,7 @@
  * integers, comparisons, Where, Cast, Identity, Neg, Floor, …).
  * */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "shape/shape_infer.h"
 
@@ -280,6 +281,37 @@ static void infer_unary(shape_ctx *c)
 		fold_elementwise(c, op, x->shape.rank, x->shape.dims);
 }
 
+/* A dim no broadcast can make (9 against 10) where the bindings chose a
+ * symbol's value: the model cannot run with them, an error naming the node,
+ * the two shapes and the dims. Numbers the model itself gives that clash
+ * are left to the unknown result, as a model that contradicts itself. */
+static void report_binding_clash(shape_ctx *c, const fd_shape *const *s, int n, int32_t r, const fd_dim *dims)
+{
+	for (int32_t k = 0; k < r; k++) {
+		if (!dim_is_invalid(dims[k]))
+			continue;
+		for (int i = 0; i < n; i++)
+			for (int j = i + 1; j < n; j++) {
+				int32_t ki = k - (r - s[i]->rank), kj = k - (r - s[j]->rank);
+				if (ki < 0 || kj < 0)
+					continue;
+				fd_dim a = s[i]->dims[ki], b = s[j]->dims[kj];
+				if (a.value <= 1 || b.value <= 1 || a.value == b.value || (!a.expr && !b.expr))
+					continue;
+				char sa[256], sb[256], ea[256], eb[256];
+				shape_format(s[i], sa, sizeof sa);
+				shape_format(s[j], sb, sizeof sb);
+				snprintf(ea, sizeof ea, "%s", a.expr ? dexpr_text(a.expr) : "a constant");
+				snprintf(eb, sizeof eb, "%s", b.expr ? dexpr_text(b.expr) : "a constant");
+				diag_error(c->d, srcpos_file(c->m->path),
+				           "node %s (%s): the bindings make a broadcast of %s against %s, which cannot run: "
+				           "dim %d is %lld (%s) against %lld (%s)",
+				           c->n->name, c->n->op_type, sa, sb, k, (long long)a.value, ea, (long long)b.value, eb);
+				return;
+			}
+	}
+}
+
 /* Binary and variadic ops: Add … Xor, Sum/Mean/Max/Min, Where, PRelu. */
 static void infer_broadcast(shape_ctx *c)
 {
@@ -308,6 +340,7 @@ static void infer_broadcast(shape_ctx *c)
 		sh_set(c, 0, dt, -1, NULL);
 		return;
 	}
+	report_binding_clash(c, s, n, r, dims);
 	sh_set(c, 0, dt, r, dims);
 	if (op != F_NONE && n == c->n->n_inputs)
 		fold_elementwise(c, op, r, dims);

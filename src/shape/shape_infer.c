@@ -252,6 +252,7 @@ int shape_infer(fd_model *m, fd_diags *d)
 	}
 	st.opset_onnx = opset_of(m, "");
 	st.opset_ms = opset_of(m, "com.microsoft");
+	size_t errors = d ? d->errors : 0;
 	for (int32_t gi = 0; gi < m->n_graphs; gi++)
 		if (!st.done[gi])
 			infer_graph(&st, gi);
@@ -259,5 +260,5 @@ int shape_infer(fd_model *m, fd_diags *d)
 	free(st.done);
 	free(st.input_symbol);
 	shape_dims_cache_release(&st.dims);
-	return 0;
+	return d && d->errors > errors ? -1 : 0;   /* bindings the model cannot run with */
 }

@@ -139,7 +139,7 @@ has "$tmp/trace_c" "actual b (initializer, also a graph input (a weight: initial
 # ---- info: every declared input ---------------------------------------------
 "$FUSIONDBG" info "$S" >"$tmp/info" || bad "info $S exited $?"
 has "$tmp/info" "inputs           8 declared: 1 to feed, 7 initializers listed as inputs (overridable defaults, not constants)" \
-	"initializers listed as inputs (overridable defaults, not constants)" "  add2_b     float32   1x16x1x1"
+	"initializers listed as inputs (overridable defaults, not constants)" "  add2_b     float32   1×16×1×1"
 "$FUSIONDBG" info "$S" --initializers constant >"$tmp/info_c" || bad "info --initializers constant exited $?"
 has "$tmp/info_c" "7 initializers listed as inputs (held constant: --initializers constant)"
 "$FUSIONDBG" info "$tmp/ir3.onnx" >"$tmp/info3" || bad "info ir3 exited $?"
@@ -193,7 +193,7 @@ U=$MODELS/ultraface_version-RFB-320.onnx
 if [ -e "$U" ]; then
 	"$FUSIONDBG" info "$U" >"$tmp/info_u" || bad "info ultraface exited $?"
 	has "$tmp/info_u" "inputs           245 declared: 1 to feed, 244 initializers listed as inputs (overridable defaults, not constants)" \
-		"  base_net.0.0.weight               float32   16x3x3x3" "  … and 236 more (--format json lists every one)"
+		"  base_net.0.0.weight               float32   16×3×3×3" "  … and 236 more (--format json lists every one)"
 	cat >"$tmp/conv_bn.yaml" <<'EOF'
 name: "Conv_BN_Const"
 priority: 10

@@ -97,7 +97,7 @@ grep -qF "standard output: " "$tmp/words.txt" || bad "infer -o -: no summary on 
 
 # 2. info --tensors
 "$FUSIONDBG" info --tensors samples/audio_frontend.onnx >"$tmp/t.txt" || bad "info --tensors"
-for want in "batchx65x(floor(samples/32)+1)" "260 B × batch × floor(samples/32) + 260 B × batch" \
+for want in "batch×65×(floor(samples/32)+1)" "260 B × batch × floor(samples/32) + 260 B × batch" \
 	"/stft_real/Conv (Conv)" "unbound symbols (sizes above are formulas in them; bind with --dim NAME=V): batch samples"; do
 	grep -qF -- "$want" "$tmp/t.txt" || bad "info --tensors: '$want' not in the output"
 done

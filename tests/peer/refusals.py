@@ -55,7 +55,7 @@ REFUSALS = [
     ("ln_axis_m2", "ORT_LayerNormFusion", "addb", ["param axis: expected -1, actual -2", "FD-NM03"]),
     ("ln_no_affine", "ORT_LayerNormFusion", "div", ["param elementwise_affine", "FD-NM03"]),
     ("simplified_ln_axis_m2", "ORT_SimplifiedLayerNormFusion", "pow", ["op1 ReduceMean where", "FD-NM16"]),
-    ("skip_ln_onnx_ln_2d", "ORT_SkipLayerNormFusion", "skip", ["actual x rank 2 [8x16]", "FD-NM09"]),
+    ("skip_ln_onnx_ln_2d", "ORT_SkipLayerNormFusion", "skip", ["actual x rank 2 [8×16]", "FD-NM09"]),
     # the level-1 rewrite rules
     ("div_mul_two", "ORT_DivMulFusion", "div", ["expected value 1", "actual k value 2", "FD-NM17"]),
     ("not_where_two_consumers", "ORT_NotWhereFusion", "not", ["nc is a graph output", "FD-NM05"]),

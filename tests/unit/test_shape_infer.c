@@ -225,7 +225,11 @@ static void test_symbolic(void **state)
 	char buf[64];
 	(void)state;
 	SHAPE(m, "mm", "batchxseqx6");
-	assert_string_equal(shape_format(&tensor(m, "mm")->shape, buf, sizeof buf), "batchxseqx6");
+	assert_string_equal(shape_format(&tensor(m, "mm")->shape, buf, sizeof buf), "batch×seq×6");
+	dim_display_set_ascii(true);   /* LANG=C: "x", spaced beside a symbol so names never run together */
+	assert_string_equal(shape_format(&tensor(m, "mm")->shape, buf, sizeof buf), "batch x seq x 6");
+	assert_string_equal(shape_format_json(&tensor(m, "mm")->shape, buf, sizeof buf), "batchxseqx6");
+	dim_display_set_ascii(false);
 	SHAPE(m, "y", "6*batch*seq");    /* ReduceProd of the Shape, as Reshape's target */
 	model_release(m);
 
@@ -281,9 +285,9 @@ static void test_control_symbolic(void **state)
 	SHAPE(m, "scan_s", "Bx8");
 	SHAPE(m, "scan_y", "TxBx8");
 	SHAPE(m, "scan_relu", "TxBx8");
-	const char *want[][3] = { { "scan_body", "m_t", "Bx8" }, { "body", "scan_out", "Nx8" },
-		                  { "then", "r_then", "batchx6xlength" },
-		                  { "else", "r_else", "batchx6x(floor((length+1)/2)-1)" } };
+	const char *want[][3] = { { "scan_body", "m_t", "B×8" }, { "body", "scan_out", "N×8" },
+		                  { "then", "r_then", "batch×6×length" },
+		                  { "else", "r_else", "batch×6×(floor((length+1)/2)-1)" } };
 	for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
 		bool found = false;
 		for (int32_t gi = 1; gi < m->n_graphs; gi++) {
@@ -341,7 +345,7 @@ static void test_declared(void **state)
 	SHAPE(m, "s", "1x3x4");
 	SHAPE(m, "y", "1x3x4");
 	assert_int_equal(n_warnings, 1);
-	assert_non_null(strstr(last_warning, "inferred shape 1x3x4 for r, declared 1x3x5"));
+	assert_non_null(strstr(last_warning, "inferred shape 1×3×4 for r, declared 1×3×5"));
 	model_release(m);
 }
 
@@ -407,17 +411,31 @@ static void test_bytes_and_format(void **state)
 	t.shape = (fd_shape){ 4, d4 };
 	assert_false(tensor_bytes(&t, &n));
 
-	assert_string_equal(shape_format(&(fd_shape){ 4, d4 }, buf, sizeof buf), "1x64x56x56");
-	assert_string_equal(shape_format(&(fd_shape){ 2, sym }, buf, sizeof buf), "batchx128");
+	assert_string_equal(shape_format(&(fd_shape){ 4, d4 }, buf, sizeof buf), "1×64×56×56");
+	assert_string_equal(shape_format(&(fd_shape){ 2, sym }, buf, sizeof buf), "batch×128");
 	sym[0] = dim_add(dim_mul(sym[0], dim_of(2)), dim_of(1));
-	assert_string_equal(shape_format(&(fd_shape){ 2, sym }, buf, sizeof buf), "(2*batch+1)x128");
+	assert_string_equal(shape_format(&(fd_shape){ 2, sym }, buf, sizeof buf), "(2*batch+1)×128");
+	/* bound: the number; partly bound: the formula in what is left; a long
+	 * exporter name as its alias, which --dim takes too */
+	fd_dim w = dimtab_symbol(tab, "p2o.DynamicDimension.1"), hh = dimtab_symbol(tab, "p2o.DynamicDimension.2");
+	fd_dim sq[3] = { dim_mul(sym[0], dim_floordiv(dim_add(w, dim_of(3)), 8)), w, hh };
+	assert_string_equal(shape_format(&(fd_shape){ 3, sq }, buf, sizeof buf),
+	                    "(2*batch*floor((d0+3)/8)+floor((d0+3)/8))×d0×d1");
+	assert_int_equal(dimtab_find_name_or_alias(tab, "d1"), dimtab_find_symbol(tab, "p2o.DynamicDimension.2"));
+	assert_true(dimtab_bind(tab, "p2o.DynamicDimension.1", 320));
+	assert_true(dimtab_bind(tab, "batch", 2));
+	for (int k = 0; k < 3; k++)
+		sq[k] = dim_of_sint(sint_of_dim(sq[k]));
+	assert_string_equal(shape_format(&(fd_shape){ 3, sq }, buf, sizeof buf), "200×320×d1");
+	assert_string_equal(shape_format_json(&(fd_shape){ 3, sq }, buf, sizeof buf), "200x320xp2o.DynamicDimension.2");
 	dimtab_release(tab);
 	strpool_release(&names);
 	arena_release(&ar);
-	assert_string_equal(shape_format(&(fd_shape){ 2, unk }, buf, sizeof buf), "?x4");
+	assert_string_equal(shape_format(&(fd_shape){ 2, unk }, buf, sizeof buf), "?×4");
 	assert_string_equal(shape_format(&(fd_shape){ -1, NULL }, buf, sizeof buf), "?");
 	assert_string_equal(shape_format(&(fd_shape){ 0, NULL }, buf, sizeof buf), "scalar");
-	assert_string_equal(shape_format(&(fd_shape){ 4, d4 }, buf, 6), "1x64x");
+	assert_string_equal(shape_format(&(fd_shape){ 4, d4 }, buf, 6), "1×64");   /* never half a × */
+	assert_string_equal(shape_format(&(fd_shape){ 4, d4 }, buf, 5), "1×6");
 }
 
 /* On the shared models ours must know at least what onnx 1.12's
