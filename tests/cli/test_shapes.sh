@@ -195,7 +195,7 @@ grep -q "add1 -> SameDimsAdd" <<<"$out" && grep -q "add2 -> SameDimsAdd" <<<"$ou
 out=$("$FUSIONDBG" match $M5 -r $R5 --shapes onnx 2>&1)
 grep -q "add1 -> SameDimsAdd" <<<"$out" || bad "--shapes onnx: the Gather/Concat reshape keeps [?, 2, 3]: $out"
 grep -q "add2 -> SameDimsAdd" <<<"$out" && bad "--shapes onnx: the Div reshape still has dims"
-grep -qF "actual reshape2_out rank 3 [?x?x?] (shapes: onnx)" <<<"$out" || bad "--shapes onnx: the trace does not say so: $out"
+grep -qF "actual reshape2_out rank 3 [?×?×?] (shapes: onnx)" <<<"$out" || bad "--shapes onnx: the trace does not say so: $out"
 mkdir -p "$tmp/set5" && cp $R5 "$tmp/set5/" && printf 'ruleset:\n  shapes: onnx\n' >"$tmp/set5/ruleset.yaml"
 out=$("$FUSIONDBG" match $M5 -r "$tmp/set5" 2>&1)
 grep -q "add2 -> SameDimsAdd" <<<"$out" && bad "the rule set's shapes: onnx not applied"
@@ -210,7 +210,7 @@ printf 'ruleset:\n  shapes: partial\n' >"$tmp/set5/ruleset.yaml"
 	|| bad "ruleset shapes: partial: exit $rc, $(cat "$tmp/o5")"
 
 # Expand to a shape whose values are not known keeps the dims above 1 (ViT's class token)
-"$FUSIONDBG" info tests/data/torch/torch_vit_opset17.onnx --tensors 2>&1 | grep "/Expand_output_0 " | grep -q "x32 " \
+"$FUSIONDBG" info tests/data/torch/torch_vit_opset17.onnx --tensors 2>&1 | grep "/Expand_output_0 " | grep -q "×32 " \
 	|| bad "Expand of the class token lost its last dim"
 
 echo "test_shapes: done"
