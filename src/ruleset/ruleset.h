@@ -32,6 +32,17 @@ void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *
 /* The per-rule part of the lint for one rule (not the findings across
  * rules): what a what-if edit must pass, with check's own messages. */
 void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_options *opt, fd_diags *d);
+/* The rules whose schema failed, as far as the schema made them (their parts
+ * live in the ruleset's arena and files): check lints them too, so that a
+ * file is fixed in one round. ruleset_check_rejected resolves their op types
+ * against the loaded set and lints each (ruleset_check_rule). */
+typedef struct fd_rejected_rules {
+	int n;
+	fd_rule *rules;
+} fd_rejected_rules;
+int  ruleset_load_keeping_rejected(fd_ruleset *rs, const char *path, fd_rejected_rules *rej, fd_diags *d);
+void ruleset_check_rejected(const fd_ruleset *rs, fd_rejected_rules *rej, const fd_check_options *opt, fd_diags *d);
+void ruleset_rejected_release(fd_rejected_rules *rej);
 /* check's message for a param the op (optable id) does not have, at the
  * op's path ("match.ops[2]"); NULL when it has it. */
 const char *rule_check_unknown_param(int op_id, const char *name, const char *path, char *buf, size_t size);
