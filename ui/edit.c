@@ -108,6 +108,29 @@ static unsigned edit_cancelled(tui *t)
 	return RES_REDRAW;
 }
 
+/* text as [RULE.]PATH=VALUE with a PATH the rule can set: cuts text at the
+ * '=' and points *path and *value into it. A value that merely holds a '='
+ * (a where expression) has no settable path before it and stays whole. */
+static bool split_path_value(tui *t, int32_t rule, const char *name, char *text, const char **path,
+                             const char **value)
+{
+	char *eq = strchr(text, '=');
+	if (!eq || eq == text)
+		return false;
+	*eq = 0;
+	const char *p = text, *why;
+	size_t nl = strlen(name);
+	if (!strncmp(p, name, nl) && p[nl] == '.')
+		p += nl + 1;
+	if (!session_path_type(&t->s, rule, p, &why)) {
+		*eq = '=';
+		return false;
+	}
+	*path = p;
+	*value = eq + 1;
+	return true;
+}
+
 unsigned tui_edit_value(tui *t, int32_t rule, const char *path)
 {
 	const fd_ruleset *rs = session_rules(&t->s);
@@ -129,6 +152,10 @@ unsigned tui_edit_value(tui *t, int32_t rule, const char *path)
 		text = prompt_text(t, sb_str(&label), cur ? cur : "");
 		free(cur);
 		value = text;
+		/* PATH=VALUE (or RULE.PATH=VALUE) is taken here as everywhere else */
+		const char *typed_path = NULL;
+		if (text && split_path_value(t, rule, name, text, &typed_path, &value))
+			path = typed_path;
 	} else {
 		char *cur = session_get_text(&t->s, rule, "priority");
 		strbuf init = { 0 };

@@ -147,7 +147,7 @@ struct tui {
 	vs_breakpoints bps;
 	unsigned run_gen;           /* counts the re-runs (tui_refresh): views rebuild what they derived */
 	/* messages */
-	char msg[512];
+	char msg[1024];
 	int msg_role;
 	char recovery[4096];
 	keymap km;

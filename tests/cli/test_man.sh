@@ -17,7 +17,7 @@ for page in man/fusiondbg.1 man/fusiondbg-rules.5; do
 		[ -z "$w" ] || bad "mandoc -T lint $page: $w"
 	fi
 done
-text=$(groff -man -Tutf8 man/fusiondbg.1 2>/dev/null | col -b | tr -s ' \n' ' ')
+text=$(groff -man -Tutf8 -rLL=2000n -rHY=0 man/fusiondbg.1 2>/dev/null | col -b | tr -s ' \n' ' ')
 for want in '(\\, \n, \t, \r, \xNN)' 'override as \uNNNN:' '(\u escapes;' 'as the text \xNN)'; do
 	grep -qF -- "$want" <<<"$text" || bad "fusiondbg(1) does not render '$want'"
 done
