@@ -160,7 +160,11 @@ void export_build(export_builder *b);
 int64_t export_count_cut_edges(export_builder *b);
 /* Lays out (not for DOT) and writes root to path atomically. A PNG longer
  * than max_side px on a side (0: no limit) is refused, path untouched. */
-int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, fd_diags *d);
+int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, const char *part_hint,
+                  fd_diags *d);
+/* What a refusal suggests for drawing less, from what o already gives
+ * ("draw a part with --around NODE --depth K or --rule NAME" when neither). */
+const char *export_part_hint(const fd_export_options *o, char *buf, size_t size);
 /* The process's one graphviz context (export_render.c says why one). */
 GVC_t *export_gvc(void);
 

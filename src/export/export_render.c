@@ -51,7 +51,8 @@ static int write_dot(Agraph_t *g, const char *path, fd_diags *d)
 	return rc;
 }
 
-int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, fd_diags *d)
+int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, const char *part_hint,
+                  fd_diags *d)
 {
 	if (format == EXPORT_DOT)
 		return write_dot(root, path, d);
@@ -72,8 +73,8 @@ int export_render(Agraph_t *root, fd_export_format format, const char *path, int
 		double w = (urx - llx) * 96 / 72, h = (ury - lly) * 96 / 72;
 		if (max_side && (w > max_side || h > max_side)) {
 			diag_error(d, srcpos_file(path), "the picture would be %.0fx%.0f px, too %s to read as a PNG "
-			           "(limit %d px a side); draw a part with --around NODE --depth K or --rule NAME, "
-			           "write .svg (a viewer zooms it), or raise --max-side", w, h, h >= w ? "tall" : "wide", max_side);
+			           "(limit %d px a side); %s, write .svg (a viewer zooms it), or raise --max-side", w, h,
+			           h >= w ? "tall" : "wide", max_side, part_hint ? part_hint : "draw a part");
 			gvFreeLayout(gvc, root);
 			return -1;
 		}
