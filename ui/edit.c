@@ -22,8 +22,15 @@ unsigned tui_after_edit(tui *t, int rc, fd_diags *d, const char *what)
 	char ms[48] = "";
 	if (!t->in.scripted)   /* scripted screens must not depend on timing */
 		snprintf(ms, sizeof ms, " in %.1f ms", t->s.last_run_ms);
-	tui_message(t, ROLE_EDITED, "%s; re-ran%s: %zu fusions (as loaded %zu), %zu unsaved; D shows the diff",
-	            what, ms, r->n_fusions, b->n_fusions, session_unsaved(&t->s));
+	const fd_rounds *rd = session_rounds(&t->s), *rb = session_baseline_rounds(&t->s);
+	if (rd->n > 1 || rb->n > 1)   /* every round's, as the title counts them */
+		tui_message(t, ROLE_EDITED, "%s; re-ran%s: %zu fusion%s in %d round%s (as loaded %zu in %d), %zu unsaved; "
+		            "D shows the diff", what, ms, rounds_n_fusions(rd), rounds_n_fusions(rd) == 1 ? "" : "s",
+		            (int)rd->n, rd->n == 1 ? "" : "s",
+		            rounds_n_fusions(rb), (int)rb->n, session_unsaved(&t->s));
+	else
+		tui_message(t, ROLE_EDITED, "%s; re-ran%s: %zu fusions (as loaded %zu), %zu unsaved; D shows the diff",
+		            what, ms, r->n_fusions, b->n_fusions, session_unsaved(&t->s));
 	return RES_RERUN | RES_REDRAW;
 }
 
@@ -92,7 +99,7 @@ unsigned tui_bind_dim(tui *t, const char *name)
 		const fd_binding_diff *bd = session_binding_diff(&t->s);
 		char sum[128];
 		binding_summary(bd, sum, sizeof sum);
-		size_t nf = session_result(&t->s)->n_fusions;
+		size_t nf = rounds_n_fusions(session_rounds(&t->s));   /* every round's, as the title */
 		tui_message(t, ROLE_EDITED, "%s; re-ran: %zu fusion%s, %s; peak after fusion %s %s %s; M shows the memory",
 		            bd->what, nf, nf == 1 ? "" : "s", sum, bd->peak_old[1], t->disp->g->arrow, bd->peak_new[1]);
 		res = RES_RERUN | RES_REDRAW;

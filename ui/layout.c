@@ -111,7 +111,9 @@ static void draw_view(tui *t, enum tui_view v)
 	if (off > 0)
 		snprintf(right + strlen(right), sizeof right - strlen(right), "%scol %d", n ? "  " : "", off + 1);
 	char title[160];
-	if (tui_n_rounds(t) > 1)   /* the round the trace steps, in every view */
+	if (tui_n_rounds(t) > 1 && v == VIEW_RULES)   /* its counts add up every round */
+		snprintf(title, sizeof title, "%s, all %d rounds", view_title(v), (int)tui_n_rounds(t));
+	else if (tui_n_rounds(t) > 1)   /* the round the trace steps, in every other view */
 		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)tui_trace(t)->round, (int)tui_n_rounds(t));
 	draw_box(t, p, t->focus == v, tui_n_rounds(t) > 1 ? title : view_title(v), right);
 	/* scrolled right: rows are drawn off wider and seen through the pane (display_clip) */

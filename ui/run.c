@@ -173,6 +173,10 @@ static void first_message(tui *t, const fd_diags *d, size_t load_warnings, const
 		            d->n > 1 ? "; more errors in that file" : "");
 	else if (load_warnings)
 		tui_message(t, ROLE_WARN, "%s%s", first_warning, load_warnings > 1 ? " (and more warnings)" : "");
+	else if (tui_n_rounds(t) > 1)   /* every round's, as the title counts them, and round 1's */
+		tui_message(t, ROLE_NORMAL, "%zu fusions in %d rounds (round 1: %zu) by %d rules.  ? help  Tab views  "
+		            "Enter open  w why-not  q quit", rounds_n_fusions(session_rounds(&t->s)), (int)tui_n_rounds(t),
+		            session_result(&t->s)->n_fusions, (int)session_rules(&t->s)->n_rules);
 	else
 		tui_message(t, ROLE_NORMAL, "%zu fusions by %d rules.  ? help  Tab views  Enter open  w why-not  q quit",
 		            session_result(&t->s)->n_fusions, (int)session_rules(&t->s)->n_rules);
