@@ -3,7 +3,8 @@
 # node is not "1 nodes recognised as one"; a disabled or never-run rule
 # counts no attempt (its not-run record still says why); a passing Softmax
 # axis -1 against an export's 3 says the axis was normalised; a PNG refused
-# as too tall does not suggest the --rule it was given. (The TUI's save
+# as too tall does not suggest the --rule it was given; when no rule fires,
+# match names the nearest misses (the TUI's first screen: tests/tui/nofire.script). (The TUI's save
 # message, naming FILE.orig and what it holds: tests/tui/tour.script.)
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -28,6 +29,18 @@ want="pass op1 Softmax param axis @ softmax (Softmax): expected 3, actual -1 —
 grep -qF "$want" <<<"$out" || bad "axis 3 against -1: $(grep 'param axis' <<<"$out")"
 out=$("$FUSIONDBG" match samples/attention.onnx -r rules --trace 2>/dev/null)
 grep 'param axis @ softmax ' <<<"$out" | grep -q "normalised" && bad "an axis written as the model has it says normalised"
+
+# no rule fires: match says so and lists the nearest misses, deepest first,
+# one per rule and reason; a run where a rule fires has no such section
+out=$("$FUSIONDBG" match samples/param_mismatch.onnx -r rules 2>/dev/null)
+want="no rule fired; the nearest misses (the attempts that got furthest):
+  Conv_BN_Relu_Fusion did not fire on conv2 (Conv): op1 BatchNorm param epsilon: expected 1e-5, actual 0.00100000005 [FD-NM03] at rules/conv_bn_relu_fusion.yaml:26:18
+  Conv_BN_Relu_Fusion did not fire on gconv1 (Conv): op1 BatchNorm type: expected BatchNorm, actual Add [FD-NM01] at rules/conv_bn_relu_fusion.yaml:24:13
+  Conv_Add_SiLU_Fusion did not fire on conv2 (Conv): op1 Add type: expected Add, actual BatchNormalization [FD-NM01] at rules/conv_add_silu_fusion.yaml:31:13"
+[ "$(tail -4 <<<"$out")" = "$want" ] || { bad "match with nothing fired:"; diff <(echo "$want") <(tail -4 <<<"$out"); }
+"$FUSIONDBG" match samples/conv_add_silu.onnx -r rules 2>/dev/null | grep -q "no rule fired" && bad "nearest misses where rules fired"
+out=$("$FUSIONDBG" match samples/conv_bn_relu.onnx -r samples/rules/matmul_bias_gelu.yaml 2>/dev/null)
+grep -q "^no rule fired, and no rule found an anchor in this model" <<<"$out" || bad "no anchor at all: $out"
 
 R50="$MODELS/light_resnet50.onnx"
 if have_models; then
