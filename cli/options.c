@@ -52,6 +52,8 @@ static const struct option_def {
 	{ "peak-warn", 0, OPT_PEAKWARN, "BYTES", "warn about fusions whose kernel peak is over BYTES (default 512MiB)" },
 	{ "max-rounds", 0, OPT_MAXROUNDS, "N", "rounds a pass may take before it counts as not settled (default 10)" },
 	{ "passes", 0, OPT_PASSES, "FILE", "run the rules in the passes this file lists, one pass a line" },
+	{ "fusion-switch", 0, OPT_FUSIONSWITCH, "FILE", "turn rules on or off as CANN's fusion switch file says "
+	                                               "(ATC's --fusion_switch_file JSON; ALL is the default)" },
 	{ "with", 0, OPT_WITH, "FILE", "the compiler's result: its optimized .onnx or a fusion_result.json" },
 	{ "cache-dir", 0, OPT_CACHEDIR, "DIR", "the JIT kernel cache to check (default ~/.cann/kernel_cache)" },
 	{ "tensors", 0, OPT_TENSORS, NULL, "list every tensor: graph, shape, dtype, bytes, producer" },
@@ -281,6 +283,7 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		break;
 	}
 	case OPT_PASSES: o->passes = v; break;
+	case OPT_FUSIONSWITCH: o->fusion_switch = v; break;
 	case OPT_WITH: o->with = v; break;
 	case OPT_CACHEDIR: o->cache_dir = v; break;
 	case OPT_STRICT: o->strict = true; break;

@@ -371,6 +371,7 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_REDO: return undo_redo(t, true);
 	case ACT_SAVE: return save(t);
 	case ACT_EXPORT: return tui_export(t);
+	case ACT_WRITE_SWITCH: return tui_write_switch(t, NULL);
 	case ACT_BIND_DIM: return tui_bind_dim(t, NULL);
 	case ACT_SAVE_DISPLAY: {
 		char path[1024], cmd[1100];

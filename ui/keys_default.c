@@ -85,6 +85,7 @@ const char keys_default_text[] =
 	"bind generic <C-r>      redo\n"
 	"bind generic s          save\n"
 	"bind generic E          export\n"
+	"bind generic W          write-switch\n"
 	"bind generic @          bind-dim\n"
 	"\n"
 	"# breakpoints view: b or Del removes the one under the cursor, a adds one by name\n"

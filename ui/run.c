@@ -288,6 +288,7 @@ static int run(tui *t, const tui_options *o)
 	so.initializers = (fd_init_policy)o->initializers;
 	so.rounds.max_rounds = o->max_rounds;
 	so.rounds.pass_file = o->passes;
+	so.fusion_switch = o->fusion_switch;
 	so.background = true;   /* the model and the rules on screen while the rules run */
 	bool held = first_run_hold(t);
 	if (session_open(&t->s, &so, &d) < 0) {

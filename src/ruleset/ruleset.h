@@ -74,6 +74,20 @@ fd_init_policy ruleset_init_policy_from_name(const char *name);  /* INIT_POLICY_
  * loaded rule has (d may be NULL). */
 void ruleset_apply_env(fd_ruleset *rs);
 void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
+/* CANN's fusion switch file (ATC's --fusion_switch_file, ruleset_switch.c):
+ * {"Switch": {"GraphFusion": {"PassName": "on"|"off", …, "ALL": "on"},
+ * "UBFusion": {…}}}. A rule named in either section is turned on or off;
+ * the others take ALL (GraphFusion's, else UBFusion's) when it is given and
+ * keep their state otherwise. A name no loaded rule has is a warning with
+ * did-you-mean (the compiler's own passes are named there too); a value
+ * other than "on"/"off", bad JSON or no Switch object: -1 with an error
+ * naming file:line:col, and no rule changes. A rule turned off is noted in
+ * env_off, as the environment's are. Apply it after the environment. */
+int  ruleset_apply_switch_file(fd_ruleset *rs, const char *path, fd_diags *d);
+/* The rule set's enabled states as such a file: every rule in GraphFusion,
+ * "on" or "off", no ALL (the compiler's own passes keep their default).
+ * Heap text, its length in *len; NULL when out of memory. */
+char *ruleset_switch_json(const fd_ruleset *rs, size_t *len);
 /* The rules a command names: every path in order, or, when n is 0,
  * ruleset_default_path() (the error RULESET_NONE_MESSAGE when that is NULL
  * too); then, with env and when all of them loaded, the environment. Every
