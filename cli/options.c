@@ -48,7 +48,8 @@ static const struct option_def {
 	{ "dots-dir", 0, OPT_DOTSDIR, "DIR", "with --fusion-dots: the directory every DOT stays in (default: the current "
 	                                     "one; a rule's dot_graph_path may not leave it)" },
 	{ "max-nodes", 0, OPT_MAXNODES, "N", "PNG/SVG layout limit in nodes (0: none)" },
-	{ "max-side", 0, OPT_MAXSIDE, "PX", "a PNG longer than PX on a side is refused (default 10000; 0: none)" },
+	{ "max-side", 0, OPT_MAXSIDE, "PX", "a PNG taller than PX is cut into pages NAME-1.png, NAME-2.png, ..., a wider "
+	                                    "one refused (default 10000; 0: no pages, refused)" },
 	{ "peak-warn", 0, OPT_PEAKWARN, "BYTES", "warn about fusions whose kernel peak is over BYTES (default 512MiB)" },
 	{ "max-rounds", 0, OPT_MAXROUNDS, "N", "rounds a pass may take before it counts as not settled (default 10)" },
 	{ "passes", 0, OPT_PASSES, "FILE", "run the rules in the passes this file lists, one pass a line" },

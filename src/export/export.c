@@ -93,7 +93,11 @@ int export_draw_and_write(const fd_match_result *r, const fd_export_options *o, 
 	export_build(&b);
 	int side = o->max_side_px ? o->max_side_px : EXPORT_PNG_MAX_SIDE;
 	char hint[160];
-	int rc = export_render(b.root, format, path, side > 0 ? side : 0, export_part_hint(o, hint, sizeof hint), d);
+	fd_export_files own = { 0 };   /* pages go where the caller wants them listed, else nowhere */
+	fd_export_files *pages = o->no_pages ? NULL : o->pages ? o->pages : &own;
+	int rc = export_render(b.root, format, path, side > 0 ? side : 0, export_part_hint(o, hint, sizeof hint), pages,
+	                       d);
+	export_files_release(&own);
 	export_builder_release(&b);
 	export_capture_end(&cap);
 	return rc;

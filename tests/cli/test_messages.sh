@@ -44,12 +44,12 @@ grep -q "^no rule fired, and no rule found an anchor in this model" <<<"$out" ||
 
 R50="$MODELS/light_resnet50.onnx"
 if have_models; then
-	"$FUSIONDBG" export "$R50" -r rules --rule Conv_BN_Relu_Fusion --near-misses -o "$tmp/r.png" 2>"$tmp/err"
+	"$FUSIONDBG" export "$R50" -r rules --rule Conv_BN_Relu_Fusion --near-misses --max-side 0 -o "$tmp/r.png" 2>"$tmp/err"
 	grep -q "too tall to read as a PNG" "$tmp/err" || bad "no refusal: $(cat "$tmp/err")"
 	grep -q -- "--rule NAME" "$tmp/err" && bad "the refusal suggests the --rule it was given: $(cat "$tmp/err")"
 	grep -q -- "draw less with a smaller --depth (now 2) or --around NODE --depth K" "$tmp/err" ||
 		bad "the refusal with --rule: $(cat "$tmp/err")"
-	"$FUSIONDBG" export "$R50" -r rules --around n14 --depth 40 -o "$tmp/a.png" 2>"$tmp/err"
+	"$FUSIONDBG" export "$R50" -r rules --around n14 --depth 40 --max-side 0 -o "$tmp/a.png" 2>"$tmp/err"
 	grep -q -- "too tall to read as a PNG (limit 10000 px a side); draw less with a smaller --depth (now 40), write" "$tmp/err" ||
 		bad "the refusal with --around: $(cat "$tmp/err")"
 fi
