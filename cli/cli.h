@@ -54,6 +54,7 @@ typedef struct cli_options {
 	int64_t peak_warn;                  /* --peak-warn BYTES, -1 default */
 	int max_rounds;                     /* --max-rounds N, 0 default (rounds/rounds.h) */
 	const char *passes;                 /* --passes FILE */
+	const char *fusion_switch;          /* --fusion-switch FILE (CANN's fusion_switch.cfg) */
 	const char *with;                   /* compare: --with OPTIMIZED.onnx | fusion_result.json */
 	const char *cache_dir;              /* diagnose: --cache-dir DIR */
 	bool tensors;                       /* info --tensors */
@@ -105,13 +106,15 @@ typedef uint64_t cli_optbits;
 #define OPT_SHAPES         OPT_BIT(36)
 #define OPT_DIFFERENCES    OPT_BIT(37)
 #define OPT_VALUE          OPT_BIT(38)
+#define OPT_FUSIONSWITCH   OPT_BIT(39)
 #define OPT_MODEL_COMMON (OPT_DIM | OPT_VALUE | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON | OPT_INITS | OPT_SHAPES)
-#define OPT_ROUNDS       (OPT_MAXROUNDS | OPT_PASSES)   /* every command that runs the rules */
+/* every command that runs the rules: rounds and which rules are on */
+#define OPT_ROUNDS       (OPT_MAXROUNDS | OPT_PASSES | OPT_FUSIONSWITCH)
 
 /* The tails of the model commands' usage lines. */
 #define CLI_USAGE_MODEL " [--target T] [--dim N=V] [--value N=V] [--input-shape SPEC] [--no-canonicalize] [--initializers onnx|constant] [--shapes full|onnx]"
 #define CLI_USAGE_WHATIF " [--set RULE.PATH=VALUE]... [--diff]"
-#define CLI_USAGE_ROUNDS " [--max-rounds N] [--passes FILE]"
+#define CLI_USAGE_ROUNDS " [--max-rounds N] [--passes FILE] [--fusion-switch FILE]"
 
 /* Parses argv (after the command word). Prints a usage error and returns -1
  * on an unknown or disallowed option. */

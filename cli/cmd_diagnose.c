@@ -60,6 +60,8 @@ int cmd_diagnose(int argc, char **argv)
 		for (int i = 0; i < o.n_rules && i < CLI_MAX_LIST; i++)
 			paths[i + 1] = o.rules[i];
 		int rc = ruleset_load_paths(&rs, paths, o.n_rules + 1, true, &d);
+		if (rc == 0 && o.fusion_switch && ruleset_apply_switch_file(&rs, o.fusion_switch, &d) < 0)
+			rc = -1;
 		in.rules = &rs;
 		if (rc == 0 && diagnose_run(&dg, &in, &d) < 0)
 			rc = -1;

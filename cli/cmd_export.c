@@ -69,7 +69,12 @@ int cmd_export(int argc, char **argv)
 	eo.depth = o.depth;
 	eo.rule = o.rule;
 	eo.max_layout_nodes = o.max_nodes_given ? (o.max_nodes ? o.max_nodes : -1) : 0;
-	eo.max_side_px = o.max_side_given ? (o.max_side ? o.max_side : -1) : 0;
+	/* --max-side N: pages of at most N px; --max-side 0: no pages, a PNG
+	 * too tall for the default side is refused (for scripts that want one file) */
+	eo.max_side_px = o.max_side_given ? o.max_side : 0;
+	eo.no_pages = o.max_side_given && !o.max_side;
+	fd_export_files pages = { 0 };
+	eo.pages = &pages;
 
 	/* the what-if session runs the rules (with --set edits) and the estimates;
 	 * the trace's events are kept only when near misses need their words */
@@ -87,8 +92,13 @@ int cmd_export(int argc, char **argv)
 	FILE *words = to_stdout ? stderr : stdout;
 	if (o.output && export_graph(r, &eo, o.output, &d) < 0)
 		rc = EXIT_BAD_INPUT;
+	else if (o.output && pages.n)
+		for (size_t i = 0; i < pages.n; i++)
+			txt_fprintf(words, "wrote %s (page %zu of %zu: %s is taller than --max-side)\n", pages.paths[i], i + 1,
+			            pages.n, o.output);
 	else if (o.output)
 		txt_fprintf(words, "wrote %s\n", to_stdout ? "standard output" : o.output);
+	export_files_release(&pages);
 	if (rc == EXIT_OK && o.memory_chart) {
 		if (export_memory_chart(session_final_estimate(&ss), 0, o.memory_chart, &d) < 0)
 			rc = EXIT_BAD_INPUT;

@@ -5,9 +5,11 @@
  * --set / --diff and the JSON "memory" keys come from the session and the
  * estimates. */
 #include <stdio.h>
+#include <string.h>
 #include "cli.h"
 #include "base/json.h"
 #include "match/match.h"
+#include "rounds/rounds.h"
 #include "ruleset/ruleset.h"
 #include "session/session.h"
 #include "explain/explain.h"
@@ -21,6 +23,27 @@ static const cli_command_spec spec = {
 	.events = true,
 	.estimates_json = true,
 };
+
+/* No rule fired anywhere: say so, and where the rules came closest. */
+static void print_nearest_misses(const fd_session *s)
+{
+	if (rounds_n_fusions(session_rounds(s)))
+		return;
+	const fd_match_result *r = session_result(s);
+	uint32_t idx[3];
+	size_t n = explain_nearest_misses(r, idx, 3);
+	if (!n) {
+		txt_fprintf(stdout, "\nno rule fired, and no rule found an anchor in this model; "
+		            "`fusiondbg why MODEL -r RULES --rule NAME` says what is nearest to one\n");
+		return;
+	}
+	txt_fprintf(stdout, "\nno rule fired; the nearest misses (the attempts that got furthest):\n");
+	for (size_t i = 0; i < n; i++) {
+		char line[2048];
+		const char *l = explain_why_line(r, idx[i], line, sizeof line);
+		txt_fprintf(stdout, "  %s\n", !strncmp(l, "why: ", 5) ? l + 5 : l);
+	}
+}
 
 /* the session has loaded model and rules, applied --set and run once */
 static int run(const cli_options *o, fd_session *s)
@@ -45,6 +68,7 @@ static int run(const cli_options *o, fd_session *s)
 		if (from)
 			txt_fprintf(stdout, "rules from %s (%s: no -r given)\n", from, origin);
 		explain_rounds_text(stdout, session_rounds(s));
+		print_nearest_misses(s);
 		if (o->trace) {
 			fputc('\n', stdout);
 			explain_rounds_trace_text(stdout, session_rounds(s));

@@ -50,12 +50,16 @@ static int run(int argc, char **argv, bool lint)
 	fd_diags d;
 	ruleset_init(&rs);
 	diags_init(&d);
+	/* check lints what the schema rejected too: every finding in one round */
+	fd_rejected_rules rejected = { 0 };
 	for (int i = 0; i < o.n_positional; i++)
-		ruleset_load(&rs, o.positional[i], &d);
+		ruleset_load_keeping_rejected(&rs, o.positional[i], lint ? &rejected : NULL, &d);
 	if (lint) {
 		fd_check_options co = { .strict = o.strict, .verbose = o.verbose };
 		ruleset_check(&rs, &co, &d);
+		ruleset_check_rejected(&rs, &rejected, &co, &d);
 	}
+	ruleset_rejected_release(&rejected);
 	if (o.strict)   /* the loader's warnings (unknown keys, …) count too */
 		promote_warnings(&d);
 	cli_print_diags(&d);

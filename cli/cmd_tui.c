@@ -31,7 +31,7 @@ int cmd_tui(int argc, char **argv)
 	tui_options to = {
 		.model = o.model, .rules = o.rules, .n_rules = o.n_rules, .dims = o.dims, .n_dims = o.n_dims,
 		.target = o.target, .no_canonicalize = o.no_canonicalize, .initializers = o.initializers,
-		.max_rounds = o.max_rounds, .passes = o.passes, .compare_with = o.with,
+		.max_rounds = o.max_rounds, .passes = o.passes, .compare_with = o.with, .fusion_switch = o.fusion_switch,
 	};
 	return tui_run(&to);
 }

@@ -53,10 +53,13 @@ static const struct option_def {
 	{ "dots-dir", 0, OPT_DOTSDIR, "DIR", "with --fusion-dots: the directory every DOT stays in (default: the current "
 	                                     "one; a rule's dot_graph_path may not leave it)" },
 	{ "max-nodes", 0, OPT_MAXNODES, "N", "PNG/SVG layout limit in nodes (0: none)" },
-	{ "max-side", 0, OPT_MAXSIDE, "PX", "a PNG longer than PX on a side is refused (default 10000; 0: none)" },
+	{ "max-side", 0, OPT_MAXSIDE, "PX", "a PNG taller than PX is cut into pages NAME-1.png, NAME-2.png, ..., a wider "
+	                                    "one refused (default 10000; 0: no pages, refused)" },
 	{ "peak-warn", 0, OPT_PEAKWARN, "BYTES", "warn about fusions whose kernel peak is over BYTES (default 512MiB)" },
 	{ "max-rounds", 0, OPT_MAXROUNDS, "N", "rounds a pass may take before it counts as not settled (default 10)" },
 	{ "passes", 0, OPT_PASSES, "FILE", "run the rules in the passes this file lists, one pass a line" },
+	{ "fusion-switch", 0, OPT_FUSIONSWITCH, "FILE", "turn rules on or off as CANN's fusion switch file says "
+	                                               "(ATC's --fusion_switch_file JSON; ALL is the default)" },
 	{ "with", 0, OPT_WITH, "FILE", "the compiler's result: its optimized .onnx or a fusion_result.json" },
 	{ "cache-dir", 0, OPT_CACHEDIR, "DIR", "the JIT kernel cache to check (default ~/.cann/kernel_cache)" },
 	{ "tensors", 0, OPT_TENSORS, NULL, "list every tensor: graph, shape, dtype, bytes, producer" },
@@ -296,6 +299,7 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		break;
 	}
 	case OPT_PASSES: o->passes = v; break;
+	case OPT_FUSIONSWITCH: o->fusion_switch = v; break;
 	case OPT_WITH: o->with = v; break;
 	case OPT_CACHEDIR: o->cache_dir = v; break;
 	case OPT_STRICT: o->strict = true; break;

@@ -30,6 +30,7 @@ static int open_session(const cli_options *o, fd_session *s, bool events, bool n
 		.defer_run = true,
 		.est = { .peak_warn = o->peak_warn > 0 ? o->peak_warn : 0 },
 		.rounds = { .max_rounds = o->max_rounds, .pass_file = o->passes },
+		.fusion_switch = o->fusion_switch,
 	};
 	if (session_open(s, &so, &d) < 0) {
 		cli_print_diags(&d);

@@ -60,6 +60,7 @@
 	_(MARK_CHAIN,       "mark-chain",       SEC_EDIT, "mark",  "Mark the node as a chain's start, then its end (again: clear), for write-rule") \
 	_(SAVE,             "save",             SEC_EDIT, "save",  "Write the edits back to the rule files (atomic, keeps FILE.orig)") \
 	_(EXPORT,           "export",           SEC_EDIT, "export",  "Export the graph before or after fusion to DOT, PNG or SVG") \
+	_(WRITE_SWITCH,     "write-switch",     SEC_EDIT, "switch file",  "Write the rules' on/off as CANN's fusion switch file (ATC's --fusion_switch_file; scripts: :write-switch FILE)") \
 	_(BIND_DIM,         "bind-dim",         SEC_EDIT, "bind dim",  "Bind a symbolic dim (NAME=V, NAME= unbinds) and re-run: a what-if on the shapes") \
 	_(SAVE_DISPLAY,     "save-display",     SEC_TEST, "save screen",  "Write the screen as text to a file (scripts: :save-display FILE)")
 

@@ -295,9 +295,12 @@ static void build_rule(tui *t)
 		add(t, ROLE_WARN, tui_detail(t)->rule, NULL, "%s %d:%d %s", t->disp->g->warn, lint.items[i].pos.line, lint.items[i].pos.col,
 		    lint.items[i].message);
 	diags_release(&lint);
+	char all[32] = "";
+	if (tui_n_rounds(t) > 1)   /* the figures add up every round: say so */
+		snprintf(all, sizeof all, "all %d rounds: ", (int)tui_n_rounds(t));
 	add(t, st->effect_times ? ROLE_FIRED : ROLE_NORMAL, tui_detail(t)->rule, NULL,
-	    "attempts %lld  match_times %lld  effect_times %lld", (long long)st->attempts, (long long)st->match_times,
-	    (long long)st->effect_times);
+	    "%sattempts %lld  match_times %lld  effect_times %lld", all, (long long)st->attempts,
+	    (long long)st->match_times, (long long)st->effect_times);
 	char rungs[256] = "";
 	for (int k = 0; k < RUNG_COUNT; k++)
 		if (st->by_rung[k]) {

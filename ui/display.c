@@ -318,3 +318,98 @@ int display_save(const char *path)
 	}
 	return fclose(f) == 0 ? 0 : -1;
 }
+
+/* ---- names in rows too wide --------------------------------------------------- */
+
+/* The byte offset in s (len bytes) after the first w columns. */
+static size_t bytes_for_width(const char *s, size_t len, int w)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	const char *p = s;
+	size_t left = len;
+	int used = 0;
+	wchar_t wc;
+	for (;;) {
+		const char *before = p;
+		size_t left_before = left;
+		if (!next_char(&p, &left, &st, &wc))
+			break;
+		int cw = wcwidth(wc);
+		cw = cw > 0 ? cw : (cw < 0 ? 1 : 0);
+		if (used + cw > w) {
+			p = before;
+			left = left_before;
+			break;
+		}
+		used += cw;
+	}
+	return (size_t)(p - s);
+}
+
+char *display_cut_middle(const display *d, const char *name, int w, char *out, size_t size)
+{
+	int nw = display_width(name), ew = display_width(d->g->ellipsis);
+	size_t len = strlen(name);
+	if (nw <= w || w <= ew + 1) {
+		snprintf(out, size, "%s", name);
+		return out;
+	}
+	/* the tail a little longer, as display_text_mid has it */
+	int head = (w - ew) * 2 / 5, tail = w - ew - head;
+	size_t hb = bytes_for_width(name, len, head), skip = bytes_for_width(name, len, nw - tail);
+	while (skip < len && ((unsigned char)name[skip] & 0xc0) == 0x80)
+		skip++;
+	snprintf(out, size, "%.*s%s%s", (int)hb, name, d->g->ellipsis, name + skip);
+	return out;
+}
+
+char *display_fit_names(const display *d, const char *s, int w, bool (*is_name)(void *ctx, const char *word),
+                        void *ctx, char *out, size_t size)
+{
+	/* only the names is_name knows (a node's or a tensor's) are cut, each
+	 * to no less than KEEP: rule names and field paths stay as they are */
+	enum { KEEP = 16 };
+	snprintf(out, size, "%s", s ? s : "");
+	for (int round = 0; round < 16; round++) {
+		int over = display_width(out) - w;
+		if (over <= 0)
+			break;
+		/* the widest name among the words (runs without spaces, without the
+		 * punctuation around them: "(conv1," is conv1) */
+		size_t best = 0, best_len = 0;
+		int best_w = KEEP;
+		for (size_t i = 0; out[i];) {
+			while (out[i] == ' ')
+				i++;
+			size_t j = i;
+			while (out[j] && out[j] != ' ')
+				j++;
+			size_t a = i, b = j;
+			while (a < b && strchr("([{'\"", out[a]))
+				a++;
+			while (b > a && strchr(")]}',:;\".", out[b - 1]))
+				b--;
+			char word[1024];
+			snprintf(word, sizeof word, "%.*s", (int)(b - a), out + a);
+			int tw = display_width(word);
+			if (b > a && tw > best_w && is_name && is_name(ctx, word)) {
+				best = a;
+				best_len = b - a;
+				best_w = tw;
+			}
+			i = j;
+		}
+		if (!best_len)
+			break;
+		int nw = best_w - over > KEEP ? best_w - over : KEEP;
+		char word[1024], short_word[1024], whole[2048];
+		snprintf(word, sizeof word, "%.*s", (int)best_len, out + best);
+		display_cut_middle(d, word, nw, short_word, sizeof short_word);
+		snprintf(whole, sizeof whole, "%.*s%s%s", (int)best, out, short_word, out + best + best_len);
+		if (!strcmp(whole, out))
+			break;
+		snprintf(out, size, "%s", whole);
+	}
+	return out;
+}

@@ -63,6 +63,14 @@ void display_unclip(display *d);
 void display_box(const display *d, int y, int x, int h, int w, int role);
 /* Screen columns a UTF-8 string takes. */
 int  display_width(const char *s);
+/* name cut head…tail to w columns (the tail a little longer: it tells
+ * siblings apart), as the graph view cuts it; into out. */
+char *display_cut_middle(const display *d, const char *name, int w, char *out, size_t size);
+/* s with the words is_name takes for names (a node's, a tensor's) cut
+ * head…tail, the widest first and none below 16 columns, until s fits w
+ * columns; into out. */
+char *display_fit_names(const display *d, const char *s, int w, bool (*is_name)(void *ctx, const char *word),
+                        void *ctx, char *out, size_t size);
 int  display_save(const char *path);     /* save-display */
 
 /* ---- layout.c ------------------------------------------------------------- */

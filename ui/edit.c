@@ -22,8 +22,15 @@ unsigned tui_after_edit(tui *t, int rc, fd_diags *d, const char *what)
 	char ms[48] = "";
 	if (!t->in.scripted)   /* scripted screens must not depend on timing */
 		snprintf(ms, sizeof ms, " in %.1f ms", t->s.last_run_ms);
-	tui_message(t, ROLE_EDITED, "%s; re-ran%s: %zu fusions (as loaded %zu), %zu unsaved; D shows the diff",
-	            what, ms, r->n_fusions, b->n_fusions, session_unsaved(&t->s));
+	const fd_rounds *rd = session_rounds(&t->s), *rb = session_baseline_rounds(&t->s);
+	if (rd->n > 1 || rb->n > 1)   /* every round's, as the title counts them */
+		tui_message(t, ROLE_EDITED, "%s; re-ran%s: %zu fusion%s in %d round%s (as loaded %zu in %d), %zu unsaved; "
+		            "D shows the diff", what, ms, rounds_n_fusions(rd), rounds_n_fusions(rd) == 1 ? "" : "s",
+		            (int)rd->n, rd->n == 1 ? "" : "s",
+		            rounds_n_fusions(rb), (int)rb->n, session_unsaved(&t->s));
+	else
+		tui_message(t, ROLE_EDITED, "%s; re-ran%s: %zu fusions (as loaded %zu), %zu unsaved; D shows the diff",
+		            what, ms, r->n_fusions, b->n_fusions, session_unsaved(&t->s));
 	return RES_RERUN | RES_REDRAW;
 }
 
@@ -105,7 +112,7 @@ unsigned tui_bind_dim(tui *t, const char *name)
 		const fd_binding_diff *bd = session_binding_diff(&t->s);
 		char sum[128];
 		binding_summary(bd, sum, sizeof sum);
-		size_t nf = session_result(&t->s)->n_fusions;
+		size_t nf = rounds_n_fusions(session_rounds(&t->s));   /* every round's, as the title */
 		tui_message(t, ROLE_EDITED, "%s; re-ran: %zu fusion%s, %s; peak after fusion %s %s %s; M shows the memory",
 		            bd->what, nf, nf == 1 ? "" : "s", sum, bd->peak_old[1], t->disp->g->arrow, bd->peak_new[1]);
 		res = RES_RERUN | RES_REDRAW;
@@ -119,6 +126,29 @@ static unsigned edit_cancelled(tui *t)
 {
 	tui_message(t, ROLE_NORMAL, "edit cancelled");
 	return RES_REDRAW;
+}
+
+/* text as [RULE.]PATH=VALUE with a PATH the rule can set: cuts text at the
+ * '=' and points *path and *value into it. A value that merely holds a '='
+ * (a where expression) has no settable path before it and stays whole. */
+static bool split_path_value(tui *t, int32_t rule, const char *name, char *text, const char **path,
+                             const char **value)
+{
+	char *eq = strchr(text, '=');
+	if (!eq || eq == text)
+		return false;
+	*eq = 0;
+	const char *p = text, *why;
+	size_t nl = strlen(name);
+	if (!strncmp(p, name, nl) && p[nl] == '.')
+		p += nl + 1;
+	if (!session_path_type(&t->s, rule, p, &why)) {
+		*eq = '=';
+		return false;
+	}
+	*path = p;
+	*value = eq + 1;
+	return true;
 }
 
 unsigned tui_edit_value(tui *t, int32_t rule, const char *path)
@@ -142,6 +172,10 @@ unsigned tui_edit_value(tui *t, int32_t rule, const char *path)
 		text = prompt_text(t, sb_str(&label), cur ? cur : "");
 		free(cur);
 		value = text;
+		/* PATH=VALUE (or RULE.PATH=VALUE) is taken here as everywhere else */
+		const char *typed_path = NULL;
+		if (text && split_path_value(t, rule, name, text, &typed_path, &value))
+			path = typed_path;
 	} else {
 		char *cur = session_get_text(&t->s, rule, "priority");
 		strbuf init = { 0 };

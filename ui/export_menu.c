@@ -130,10 +130,17 @@ unsigned tui_export(tui *t)
 	fd_diags d;
 	diags_init(&d);
 	char line[1024];
+	fd_export_files pages = { 0 };   /* a PNG too tall comes out as pages */
+	o.pages = &pages;
 	if (export_graph(r, &o, path, &d) < 0)
 		tui_message(t, ROLE_ERROR, "export failed: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
+	else if (pages.n)
+		tui_message(t, ROLE_FIRED, "exported %s (%s, %s) as %zu pages, %s to %s: it is taller than %d px",
+		            path, export_format_name(o.format), what, pages.n, pages.paths[0], pages.paths[pages.n - 1],
+		            EXPORT_PNG_MAX_SIDE);
 	else
 		tui_message(t, ROLE_FIRED, "exported %s (%s, %s)", path, export_format_name(o.format), what);
+	export_files_release(&pages);
 	diags_release(&d);
 	return RES_REDRAW;
 }

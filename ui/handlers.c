@@ -149,14 +149,23 @@ static void save_message(tui *t, const fd_save_report *rep, const fd_diags *d)
 	if (rep->files_written) {
 		sb_puts(&b, "saved ");
 		int shown = 0;
+		const char *one = "?";
 		for (size_t i = 0; i < d->n; i++)
 			if (d->items[i].severity == DIAG_NOTE && !strncmp(d->items[i].message, "written (", 9)) {
 				const char *f = d->items[i].pos.file ? d->items[i].pos.file : "?";
 				const char *slash = strrchr(f, '/');
-				sb_printf(&b, "%s%s", shown++ ? ", " : "", slash ? slash + 1 : f);
+				one = slash ? slash + 1 : f;
+				sb_printf(&b, "%s%s", shown++ ? ", " : "", one);
 			}
-		sb_printf(&b, " (%zu value%s%s)", rep->values_saved, rep->values_saved == 1 ? "" : "s",
-		          rep->values_refused ? "" : "; the original kept once as FILE.orig");
+		/* FILE.orig is written by the first save only: it holds the file as
+		 * loaded, whatever later saves change */
+		sb_printf(&b, " (%zu value%s", rep->values_saved, rep->values_saved == 1 ? "" : "s");
+		if (!rep->values_refused && shown == 1)
+			sb_printf(&b, "; %s.orig keeps the file as it was before the first save)", one);
+		else if (!rep->values_refused)
+			sb_puts(&b, "; each FILE.orig keeps its file as it was before the first save)");
+		else
+			sb_puts(&b, ")");
 	}
 	if (rep->values_refused && first_error) {
 		const char *f = first_error->pos.file, *slash = f ? strrchr(f, '/') : NULL;
@@ -365,6 +374,7 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_REDO: return undo_redo(t, true);
 	case ACT_SAVE: return save(t);
 	case ACT_EXPORT: return tui_export(t);
+	case ACT_WRITE_SWITCH: return tui_write_switch(t, NULL);
 	case ACT_BIND_DIM: return tui_bind_dim(t, NULL);
 	case ACT_SAVE_DISPLAY: {
 		char path[1024], cmd[1100];

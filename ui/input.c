@@ -3,6 +3,7 @@
  * script has one item per line: keys in the keys-file syntax (jj<Enter>,
  * 250<Enter>), or ":command" — ":save-display FILE", ":resize LINES COLS",
  * ":fail-writes N" (the session's next N file writes fail with ENOSPC),
+ * ":write-switch FILE" (the rules' on/off as a fusion switch file),
  * ":click Y X", ":wheel-up Y X", ":wheel-down Y X" (the mouse), or any
  * action name (":undo"); ":hold-run" as the first line holds the first run
  * until ":release-run" (first_run.c). # starts a comment line. The script's end
@@ -14,6 +15,7 @@
 #include <string.h>
 #include "base/arena.h"
 #include "display.h"
+#include "loop.h"
 #include "signals.h"
 
 static void push(tui_input *in, int key, size_t *cap)
@@ -145,6 +147,10 @@ bool input_command(tui *t, const char *cmd)
 			p++;
 		if (display_save(*p ? p : "fusiondbg.screen") < 0)
 			tui_message(t, ROLE_ERROR, "save-display: %s: %s", p, strerror(errno));
+		return true;
+	}
+	if (!strncmp(cmd, "write-switch ", 13)) {   /* the W key's, with the file named */
+		tui_write_switch(t, cmd + 13);
 		return true;
 	}
 	if (!strncmp(cmd, "shell ", 6)) {

@@ -87,6 +87,7 @@ const char keys_default_text[] =
 	"bind generic <C-r>      redo\n"
 	"bind generic s          save\n"
 	"bind generic E          export\n"
+	"bind generic W          write-switch\n"
 	"bind generic @          bind-dim\n"
 	"\n"
 	"# suggest: w adds the rule of the pattern under the cursor; in the graph, m\n"

@@ -111,7 +111,9 @@ static void draw_view(tui *t, enum tui_view v)
 	if (off > 0)
 		snprintf(right + strlen(right), sizeof right - strlen(right), "%scol %d", n ? "  " : "", off + 1);
 	char title[160];
-	if (tui_n_rounds(t) > 1)   /* the round the trace steps, in every view */
+	if (tui_n_rounds(t) > 1 && v == VIEW_RULES)   /* its counts add up every round */
+		snprintf(title, sizeof title, "%s, all %d rounds", view_title(v), (int)tui_n_rounds(t));
+	else if (tui_n_rounds(t) > 1)   /* the round the trace steps, in every other view */
 		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)tui_trace(t)->round, (int)tui_n_rounds(t));
 	draw_box(t, p, t->focus == v, tui_n_rounds(t) > 1 ? title : view_title(v), right);
 	/* scrolled right: rows are drawn off wider and seen through the pane (display_clip) */
@@ -191,12 +193,72 @@ static void draw_title(tui *t)
 	display_text(t->disp, 0, 0, t->cols, ROLE_TITLE, 0, buf);
 }
 
+/* The width of s's first n bytes. */
+static int width_of(const char *s, size_t n)
+{
+	char buf[sizeof ((tui *)0)->msg];
+	snprintf(buf, sizeof buf, "%.*s", (int)n, s);
+	return display_width(buf);
+}
+
+/* The message, wrapped at spaces into lines of at most w columns (a word
+ * longer than a line is cut between characters): the bytes each line starts
+ * at and holds. Returns the lines, at most max. */
+static int wrap_message(const char *msg, int w, int max, size_t *start, size_t *len)
+{
+	size_t at = 0, total = strlen(msg);
+	int n = 0;
+	while (at < total && n < max) {
+		size_t end = at, fit = 0;
+		while (end < total) {
+			size_t next = end + 1;
+			while (next < total && msg[next] != ' ')
+				next++;
+			if (width_of(msg + at, next - at) > w)
+				break;
+			fit = next - at;
+			end = next;
+		}
+		if (!fit) {   /* one word wider than the line: as many characters as fit */
+			size_t k = 1;
+			while (at + k < total && width_of(msg + at, k + 1) <= w)
+				k++;
+			while (at + k < total && ((unsigned char)msg[at + k] & 0xc0) == 0x80)
+				k--;
+			fit = k ? k : 1;
+		}
+		if (n == max - 1 && at + fit < total)
+			fit = total - at;   /* the last line takes the rest (display_text cuts it) */
+		start[n] = at;
+		len[n++] = fit;
+		at += fit;
+		while (at < total && msg[at] == ' ')
+			at++;
+	}
+	return n;
+}
+
 static void draw_status(tui *t)
 {
 	int y = t->lines - 1;
 	display_fill(t->disp, y, 0, t->cols, ROLE_STATUS, 0);
 	if (t->msg[0]) {
-		display_text(t->disp, y, 0, t->cols, t->msg_role, 0, t->msg);
+		/* a message wider than the screen is wrapped upwards over the panes'
+		 * last lines, never cut: an error says all it has to say */
+		enum { MAX_LINES = 4 };
+		size_t start[MAX_LINES], len[MAX_LINES];
+		int max = t->lines / 3 < MAX_LINES ? t->lines / 3 : MAX_LINES;
+		int n = display_width(t->msg) <= t->cols ? 0 : wrap_message(t->msg, t->cols, max > 1 ? max : 1, start, len);
+		if (n <= 1) {
+			display_text(t->disp, y, 0, t->cols, t->msg_role, 0, t->msg);
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			char line[sizeof t->msg];
+			snprintf(line, sizeof line, "%.*s", (int)len[i], t->msg + start[i]);
+			display_fill(t->disp, y - n + 1 + i, 0, t->cols, ROLE_STATUS, 0);
+			display_text(t->disp, y - n + 1 + i, 0, t->cols, t->msg_role, 0, line);
+		}
 		return;
 	}
 	const view_ops *ops = t->views[t->focus].ops;

@@ -34,6 +34,9 @@ void tui_compare_release(tui *t);
 /* export_menu.c: E — what to draw (before / after fusion, around the node
  * under the cursor, its fusion, its rule's fusions), the file, the picture. */
 unsigned tui_export(tui *t);
+/* The rules' on/off to path as CANN's fusion switch file; NULL or "": ask
+ * for the file (write_switch.c). */
+unsigned tui_write_switch(tui *t, const char *path);
 
 /* detail.c: the detail's rows from its subject and the session (RES_DETAIL). */
 void tui_detail_build(tui *t);

@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include "base/clock.h"
 #include "base/strbuf.h"
+#include "explain/explain.h"
+#include "rounds/rounds.h"
 #include "first_run.h"
 #include "loop.h"
 #include "signals.h"
@@ -163,8 +165,41 @@ static void rules_label(tui *t, const tui_options *o)
 	snprintf(t->rules_label, sizeof t->rules_label, "%s (%zu)", paths, n);
 }
 
+/* No rule fired anywhere: the first screen points at the nearest misses
+ * (the trace beside the rules at the deciding check of the first) and the
+ * status line names all three. False when a rule fired, or
+ * when no rule reached an anchor at all. */
+static bool point_at_nearest_misses(tui *t)
+{
+	if (rounds_n_fusions(session_rounds(&t->s)))
+		return false;
+	const fd_match_result *r = session_result(&t->s);
+	uint32_t idx[3];
+	size_t n = explain_nearest_misses(r, idx, 3);
+	if (!n) {
+		tui_message(t, ROLE_WARN, "no rule fired, and none found an anchor in this model: w on a rule says "
+		            "which nodes come nearest");
+		return true;
+	}
+	strbuf b = { 0 };
+	sb_printf(&b, "no rule fired. Nearest misses:");
+	for (size_t i = 0; i < n; i++) {
+		const fd_attempt *a = &r->trace.attempts[idx[i]];
+		char node[160];
+		explain_unit_label(r->ctx, a->graph, a->anchor, node, sizeof node);
+		sb_printf(&b, "%s %s at %s (%s)", i ? "," : "", session_rules(&t->s)->rules[a->rule].name, node,
+		          reason_code((fd_reason)a->reason));
+	}
+	sb_puts(&b, ". The trace is at the first; w on a rule says why.");
+	tui_message(t, ROLE_WARN, "%s", sb_str(&b));
+	sb_release(&b);
+	vs_list_goto(&t->views[VIEW_TRACE].list, vs_attempt_focus(&r->trace, idx[0]));
+	return true;
+}
+
 /* The first line of the status bar: a bad keys file, else the model's
- * first warning, else a greeting. d: what loading the keymap said. */
+ * first warning, else, when nothing fired, the nearest misses, else a
+ * greeting. d: what loading the keymap said. */
 static void first_message(tui *t, const fd_diags *d, size_t load_warnings, const char *first_warning)
 {
 	char line[512];
@@ -173,6 +208,12 @@ static void first_message(tui *t, const fd_diags *d, size_t load_warnings, const
 		            d->n > 1 ? "; more errors in that file" : "");
 	else if (load_warnings)
 		tui_message(t, ROLE_WARN, "%s%s", first_warning, load_warnings > 1 ? " (and more warnings)" : "");
+	else if (point_at_nearest_misses(t))
+		return;
+	else if (tui_n_rounds(t) > 1)   /* every round's, as the title counts them, and round 1's */
+		tui_message(t, ROLE_NORMAL, "%zu fusions in %d rounds (round 1: %zu) by %d rules.  ? help  Tab views  "
+		            "Enter open  w why-not  q quit", rounds_n_fusions(session_rounds(&t->s)), (int)tui_n_rounds(t),
+		            session_result(&t->s)->n_fusions, (int)session_rules(&t->s)->n_rules);
 	else
 		tui_message(t, ROLE_NORMAL, "%zu fusions by %d rules.  ? help  Tab views  Enter open  w why-not  q quit",
 		            session_result(&t->s)->n_fusions, (int)session_rules(&t->s)->n_rules);
@@ -247,6 +288,7 @@ static int run(tui *t, const tui_options *o)
 	so.initializers = (fd_init_policy)o->initializers;
 	so.rounds.max_rounds = o->max_rounds;
 	so.rounds.pass_file = o->passes;
+	so.fusion_switch = o->fusion_switch;
 	so.background = true;   /* the model and the rules on screen while the rules run */
 	bool held = first_run_hold(t);
 	if (session_open(&t->s, &so, &d) < 0) {

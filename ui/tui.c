@@ -27,6 +27,24 @@ void tui_message(tui *t, int role, const char *fmt, ...)
 	t->msg_role = role;
 }
 
+/* A node's or a tensor's name in the session's model. */
+static bool model_name(void *ctx, const char *word)
+{
+	const fd_model *m = ctx;
+	int32_t g, n;
+	if (model_find_node(m, word, &g, &n))
+		return true;
+	for (int32_t k = 0; k < m->n_graphs; k++)
+		if (graph_find_tensor(&m->graphs[k], word) >= 0)
+			return true;
+	return false;
+}
+
+char *tui_fit_names(tui *t, const char *s, int w, char *out, size_t size)
+{
+	return display_fit_names(t->disp, s, w, model_name, (void *)session_model(&t->s), out, size);
+}
+
 unsigned tui_toggle_breakpoint(tui *t, const vs_breakpoint *bp)
 {
 	const fd_match_result *r = session_result(&t->s);

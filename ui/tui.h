@@ -162,7 +162,7 @@ struct tui {
 	vs_breakpoints bps;
 	unsigned run_gen;           /* counts the re-runs (tui_refresh): views rebuild what they derived */
 	/* messages */
-	char msg[512];
+	char msg[1024];
 	int msg_role;
 	char recovery[4096];
 	keymap km;
@@ -191,6 +191,9 @@ static inline suggest_view *tui_suggest(const tui *t) { return t->views[VIEW_SUG
  * session_result), and how many rounds the run took. */
 const fd_match_result *tui_result(const tui *t);
 int32_t tui_n_rounds(const tui *t);
+/* s with the model's node and tensor names in it cut head…tail until it
+ * fits w columns (display_fit_names), for every row that can cut a name. */
+char *tui_fit_names(tui *t, const char *s, int w, char *out, size_t size);
 /* An original node for a node of the stepped round (the first it stands for). */
 int32_t tui_original_node(const tui *t, int32_t graph, int32_t node);
 /* A rule's counts summed over the rounds. */

@@ -18,6 +18,7 @@ typedef struct tui_options {
 	int initializers;          /* --initializers: fd_init_policy, 0 unset */
 	int max_rounds;                  /* --max-rounds; 0: the default */
 	const char *passes;              /* --passes FILE, or NULL */
+	const char *fusion_switch;       /* --fusion-switch FILE (CANN's switch file), or NULL */
 	const char *compare_with;        /* --with: the compiler's result for the compare view, or NULL */
 } tui_options;
 

@@ -33,8 +33,10 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
 	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
 	int nx = display_text(t->disp, y, x + 1, w - 1, cur ? ROLE_CURSOR : ROLE_BREAK, 0, t->disp->g->breakpoint);
+	char fit[1024];   /* a long node name keeps its head and its tail */
 	display_text(t->disp, y, nx + 1, x + w - nx - 1, cur ? ROLE_CURSOR : ROLE_NORMAL, 0,
-	             vs_bp_describe(&t->bps.items[row], session_result(&t->s), buf, sizeof buf));
+	             tui_fit_names(t, vs_bp_describe(&t->bps.items[row], session_result(&t->s), buf, sizeof buf),
+	                           x + w - nx - 1, fit, sizeof fit));
 }
 
 /* a: a breakpoint by name (rule NAME, node NAME, reason CODE), did you mean on a slip */

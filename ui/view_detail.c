@@ -24,7 +24,9 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	if (cur)
 		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
 	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
-	display_text(t->disp, y, x + 1, w - 1, cur ? ROLE_CURSOR : d->role, 0, d->text);
+	char fit[1024];   /* a long name keeps its head and its tail */
+	display_text(t->disp, y, x + 1, w - 1, cur ? ROLE_CURSOR : d->role, 0,
+	             tui_fit_names(t, d->text, w - 1, fit, sizeof fit));
 }
 
 static unsigned action(tui *t, enum tui_action a)

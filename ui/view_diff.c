@@ -192,7 +192,8 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	char buf[1024];
 	int role;
 	text_of(t, row, buf, sizeof buf, &role);
-	display_list_row(t->disp, y, x, w, cursor && t->focus == VIEW_DIFF, role, buf);
+	char fit[1024];   /* a long node name keeps its head and its tail */
+	display_list_row(t->disp, y, x, w, cursor && t->focus == VIEW_DIFF, role, tui_fit_names(t, buf, w - 1, fit, sizeof fit));
 }
 
 static unsigned action(tui *t, enum tui_action a)

@@ -31,14 +31,20 @@ static const char *outcome(const fd_attempt *a, char *buf, size_t size)
 	return buf;
 }
 
-/* The row's words: lead (marks, kind) and body. */
-static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, size_t bsize, int *role)
+/* The row's words: lead (marks, kind) and body; name (may be NULL): the
+ * node name the body shows, the part of its subject before " (". */
+static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, size_t bsize, int *role, char *name,
+                      size_t nsize)
 {
 	const fd_match_result *r = res(t);
 	fd_event ev = trace_event(&r->trace, row);
 	const fd_event *e = &ev;
 	fd_event_text tx;
 	explain_event(r, (uint32_t)row, &tx);
+	if (name) {
+		const char *paren = strstr(tx.subject, " (");
+		snprintf(name, nsize, "%.*s", paren ? (int)(paren - tx.subject) : (int)strlen(tx.subject), tx.subject);
+	}
 	const char *rule = e->rule >= 0 ? r->rules->rules[e->rule].name : "";
 	*role = ROLE_NORMAL;
 	char oc[64];
@@ -98,7 +104,7 @@ static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
 	tui *t = ctx;
 	char lead[32], body[768];
 	int role;
-	row_parts(t, row, lead, sizeof lead, body, sizeof body, &role);
+	row_parts(t, row, lead, sizeof lead, body, sizeof body, &role, NULL, 0);
 	snprintf(buf, size, "#%zu %s %s", row, lead, body);
 	return buf;
 }
@@ -109,12 +115,47 @@ static char *row_label(tui *t, size_t row, char *buf, size_t size)
 	return buf;
 }
 
+/* A row too wide for w columns: the node name it shows cut head…tail (as
+ * the graph view cuts it) so that the row fits, keeping at least a few
+ * columns of it: exporters' names share their heads, the tail tells them
+ * apart (…/features.3.1/attn/Softmax). */
+static void fit_name(tui *t, char *body, size_t bsize, const char *name, int w)
+{
+	enum { KEEP = 16 };
+	int over = display_width(body) - w, nw = display_width(name), times = 0;
+	size_t nl = strlen(name);
+	for (const char *p = nl ? strstr(body, name) : NULL; p; p = strstr(p + nl, name))
+		times++;   /* a canonical form names its node twice: "X (BiasAdd: … of X)" */
+	if (over <= 0 || !times || nw <= KEEP)
+		return;
+	int share = (over + times - 1) / times, want = nw - share > KEEP ? nw - share : KEEP;
+	/* and never past the right edge: its tail is what must show */
+	char before[768];
+	snprintf(before, sizeof before, "%.*s", (int)(strstr(body, name) - body), body);
+	int room = w - display_width(before);
+	if (room < want && room >= 8)
+		want = room;
+	char cut[512], out[768];
+	display_cut_middle(t->disp, name, want, cut, sizeof cut);
+	size_t o = 0;
+	for (const char *p = body; *p && o + 1 < sizeof out;) {
+		if (!strncmp(p, name, nl)) {
+			o += (size_t)snprintf(out + o, sizeof out - o, "%s", cut);
+			p += nl;
+		} else {
+			out[o++] = *p++;
+		}
+	}
+	out[o < sizeof out ? o : sizeof out - 1] = 0;
+	snprintf(body, bsize, "%s", out);
+}
+
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
 	const fd_match_result *r = res(t);
-	char lead[32], body[768], num[32];
+	char lead[32], body[768], num[32], name[512];
 	int role;
-	row_parts(t, row, lead, sizeof lead, body, sizeof body, &role);
+	row_parts(t, row, lead, sizeof lead, body, sizeof body, &role, name, sizeof name);
 	int end = x + w;
 	attr_t cur = 0;
 	if (cursor) {
@@ -133,6 +174,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	snprintf(num, sizeof num, "%7s ", id);
 	x = display_text(t->disp, y, x, end - x, base, cur, num);
 	x = display_text(t->disp, y, x, end - x, cursor ? ROLE_CURSOR : role, cur, lead);
+	fit_name(t, body, sizeof body, name, end - x - 1);
 	display_text(t->disp, y, x + 1, end - x - 1, cursor ? ROLE_CURSOR : (role == ROLE_PASS || role == ROLE_INFO)
 	             ? ROLE_NORMAL : role, cur, body);
 }
@@ -146,7 +188,8 @@ static int footer_lines(tui *t, int pane_h)
 static void field(tui *t, int y, int x, int w, const char *label, int role, const char *value)
 {
 	int vx = display_text(t->disp, y, x, w, ROLE_DIM, 0, label);
-	display_text(t->disp, y, vx, x + w - vx, role, 0, value);
+	char fit[1024];
+	display_text(t->disp, y, vx, x + w - vx, role, 0, tui_fit_names(t, value, x + w - vx, fit, sizeof fit));
 }
 
 static void draw_footer(tui *t, int y, int x, int w, int h)

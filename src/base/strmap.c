@@ -18,6 +18,29 @@ struct strmap_slot {
  * was a fifth of loading such a model): each word xor-ed in, multiplied and
  * folded so that its high bytes reach the low bits the tables index by;
  * the tail and the length in the last word, then a final mix. */
+/* The r < 8 bytes at s as a little-endian word, zero above them: what
+ * memcpy into a zeroed word makes, without a call for a variable length
+ * (two overlapping loads; the bytes they share are the same). */
+static inline uint64_t tail_word(const char *s, size_t r)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const unsigned char *u = (const unsigned char *)s;
+	if (r >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + r - 4, 4);
+		return a | (uint64_t)b << (8 * (r - 4));
+	}
+	if (r == 0)
+		return 0;
+	return u[0] | (uint64_t)u[r / 2] << (8 * (r / 2)) | (uint64_t)u[r - 1] << (8 * (r - 1));
+#else
+	uint64_t w = 0;
+	memcpy(&w, s, r);
+	return w;
+#endif
+}
+
 static uint64_t strmap_hash(const char *s, size_t len)
 {
 	const uint64_t k = 0x9e3779b97f4a7c15ull;
@@ -28,8 +51,7 @@ static uint64_t strmap_hash(const char *s, size_t len)
 		h = (h ^ w) * k;
 		h ^= h >> 32;
 	}
-	w = 0;
-	memcpy(&w, s + i, len - i);
+	w = tail_word(s + i, len - i);
 	h = (h ^ w) * k;
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
@@ -214,7 +236,17 @@ static bool pool_key_equals(const char *key, const char *s, size_t len)
 		if (a != b)
 			return false;
 	}
+	/* the tail and key's NUL after it: key owns the word at i (it is at
+	 * least i + 1 bytes and rounded up to 8), s only its len - i bytes */
+	uint64_t kw, mask = ~(uint64_t)0 >> (8 * (7 - (len - i)));
+	memcpy(&kw, key + i, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (kw & mask) == tail_word(s + i, len - i);
+#else
+	(void)kw;
+	(void)mask;
 	return key_equals(key + i, s + i, len - i);
+#endif
 }
 
 /* The slot holding s, or the empty slot where it would go. */

@@ -113,6 +113,10 @@ char *explain_why_line(const fd_match_result *r, uint32_t attempt, char *buf, si
 uint32_t *explain_misses(const fd_match_result *r, int32_t rule, size_t *n);
 /* The first of those, in one pass over the attempts; UINT32_MAX when none. */
 uint32_t explain_closest_miss(const fd_match_result *r, int32_t rule);
+/* When nothing fired (nearest_misses.c): the attempts on an anchor that got
+ * furthest (score), deepest first, one per rule and reason code, at most
+ * max into idx; the count. */
+size_t explain_nearest_misses(const fd_match_result *r, uint32_t *idx, size_t max);
 /* A rule that had no anchor (candidates.c): the nodes nearest to being one,
  * a line each (no newline) — "16 Conv nodes have 1 spatial dim (Conv1d); op0
  * asks Conv2d", nodes in another domain, types differing only in case or

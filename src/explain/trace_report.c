@@ -376,7 +376,11 @@ void explain_describe_event(const fd_match_result *r, describe_cache *dc, const 
 	case EV_COMPOSITE: {
 		const fd_composite_rec *c = match_composite(r->ctx, ev->graph, ev->unit);
 		text_cutf(o->check, sizeof o->check, "canonical form %s", canon_recogniser_name((fd_recogniser)ev->a));
-		text_cutf(o->reason, sizeof o->reason, "%d nodes recognised as one", c ? c->n_members : 0);
+		int n = c ? c->n_members : 0;
+		if (n == 1)   /* one node taken as another op (a Conv with bias as Conv + BiasAdd) */
+			text_cutf(o->reason, sizeof o->reason, "1 node read as its canonical form");
+		else
+			text_cutf(o->reason, sizeof o->reason, "%d nodes recognised as one", n);
 		break;
 	}
 	case EV_ANCHOR:

@@ -3,6 +3,7 @@
  * write). How the work is split over src/export/: export_internal.h.
  * Estimates (speed-up, memory, the peak tensors) come from estimate.h,
  * never computed here. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -69,6 +70,18 @@ const fd_estimate *export_estimate_for(const fd_match_result *r, const fd_export
 	return own;
 }
 
+const char *export_part_hint(const fd_export_options *o, char *buf, size_t size)
+{
+	/* suggest only what was not given already */
+	if (o->around)
+		snprintf(buf, size, "draw less with a smaller --depth (now %d)", o->depth);
+	else if (o->rule)
+		snprintf(buf, size, "draw less with a smaller --depth (now %d) or --around NODE --depth K", o->depth);
+	else
+		snprintf(buf, size, "draw a part with --around NODE --depth K or --rule NAME");
+	return buf;
+}
+
 int export_draw_and_write(const fd_match_result *r, const fd_export_options *o, const fd_estimate *est,
                           const fd_export_selection *sel, fd_export_format format, const char *path,
                           fd_diags *d)
@@ -79,7 +92,12 @@ int export_draw_and_write(const fd_match_result *r, const fd_export_options *o, 
 	export_builder_init(&b, r, o, est, sel);
 	export_build(&b);
 	int side = o->max_side_px ? o->max_side_px : EXPORT_PNG_MAX_SIDE;
-	int rc = export_render(b.root, format, path, side > 0 ? side : 0, d);
+	char hint[160];
+	fd_export_files own = { 0 };   /* pages go where the caller wants them listed, else nowhere */
+	fd_export_files *pages = o->no_pages ? NULL : o->pages ? o->pages : &own;
+	int rc = export_render(b.root, format, path, side > 0 ? side : 0, export_part_hint(o, hint, sizeof hint), pages,
+	                       d);
+	export_files_release(&own);
 	export_builder_release(&b);
 	export_capture_end(&cap);
 	return rc;
@@ -106,10 +124,11 @@ int export_graph(const fd_match_result *r, const fd_export_options *o, const cha
 	int64_t objects = layout_nodes(r, o, &sel);
 	int limit = o->max_layout_nodes ? o->max_layout_nodes : EXPORT_MAX_LAYOUT_NODES;
 	if (o->format != EXPORT_DOT && limit > 0 && objects > limit) {
+		char hint[160];
 		diag_error(d, srcpos_file(r->ctx->model->path),
 		           "%lld nodes to draw is more than %s layout handles in reasonable time "
-		           "(limit %d); draw a part with --around NODE --depth K or --rule NAME, "
-		           "or write .dot", (long long)objects, export_format_name(o->format), limit);
+		           "(limit %d); %s, or write .dot", (long long)objects, export_format_name(o->format), limit,
+		           export_part_hint(o, hint, sizeof hint));
 		export_selection_release(&sel);
 		return -1;
 	}

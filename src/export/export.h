@@ -42,13 +42,22 @@ typedef enum fd_export_format {
  * holds anyway (densenet's 668 already reach the 32767 px bitmap limit).
  * DOT output has no layout step and is written at any size. */
 #define EXPORT_MAX_LAYOUT_NODES 1000
-/* A PNG longer than this on a side (at 96 dpi) is refused: it cannot be read
- * at a size where its labels are legible (the whole light_resnet50 comes out
- * 837x11540 px, a 369-node detector 1957x16944). Past it a picture of a part
- * (--around, --rule) or SVG, which a viewer zooms, is what a reviewer reads. */
+/* A PNG longer than this on a side (at 96 dpi) cannot be read at a size
+ * where its labels are legible (the whole light_resnet50 comes out 837x11540
+ * px, a 369-node detector 1957x16944): a tall one is cut into pages of at
+ * most this (export_pages.c), a wide one refused, as is a tall one when
+ * no_pages asks so. A picture of a part (--around, --rule) or SVG, which a
+ * viewer zooms, is what else a reviewer reads. */
 #define EXPORT_PNG_MAX_SIDE 10000
 
 struct fd_estimate;
+
+/* Paths written (for the caller to print). */
+typedef struct fd_export_files {
+	char **paths;
+	size_t n, cap;
+} fd_export_files;
+void export_files_release(fd_export_files *f);
 
 typedef struct fd_export_options {
 	fd_export_format format;   /* export_format_from_path() picks it from -o */
@@ -63,6 +72,8 @@ typedef struct fd_export_options {
 	                            * hops), or -1 (export_options_init) */
 	int max_layout_nodes;      /* 0: EXPORT_MAX_LAYOUT_NODES; < 0: no limit */
 	int max_side_px;           /* PNG: 0: EXPORT_PNG_MAX_SIDE; < 0: no limit */
+	bool no_pages;             /* a PNG taller than max_side is refused, not cut into pages */
+	fd_export_files *pages;    /* a PNG cut into pages: each page's path is appended (may be NULL) */
 	const char *dots_dir;      /* export_fusion_dots: the directory every DOT stays in; NULL: "." */
 	/* Estimates of the same run (estimate.h), or NULL: export_graph then runs
 	 * the estimate itself. Speed-up, memory removed and the peak tensors come
@@ -91,12 +102,6 @@ int export_graph(const fd_match_result *r, const fd_export_options *o, const cha
  * which to bind), or on a write or Graphviz error. */
 int export_memory_chart(const struct fd_estimate *e, int32_t graph, const char *path, fd_diags *d);
 
-/* Paths written (for the caller to print). */
-typedef struct fd_export_files {
-	char **paths;
-	size_t n, cap;
-} fd_export_files;
-void export_files_release(fd_export_files *f);
 
 /* output.gen_dot_graph: for every rule with gen_dot_graph: true
  * (and, when o->rule is set, only that rule), one DOT per fusion of it,

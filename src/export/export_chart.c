@@ -277,7 +277,7 @@ int export_memory_chart(const fd_estimate *e, int32_t graph, const char *path, f
 	legend(&c, m, g, e);
 	int rc = -1;
 	if (format == EXPORT_DOT) {
-		rc = export_render(c.g, format, path, 0, d);
+		rc = export_render(c.g, format, path, 0, NULL, NULL, d);
 	} else {
 		GVC_t *gvc = export_gvc();
 		char *data = NULL;

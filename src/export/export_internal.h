@@ -160,7 +160,29 @@ void export_build(export_builder *b);
 int64_t export_count_cut_edges(export_builder *b);
 /* Lays out (not for DOT) and writes root to path atomically. A PNG longer
  * than max_side px on a side (0: no limit) is refused, path untouched. */
-int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, fd_diags *d);
+int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, const char *part_hint,
+                  fd_export_files *pages, fd_diags *d);
+/* The PNG pages (export_pages.c): laid, root laid out and taller than
+ * max_side, dot its text before the layout; path-1.png, path-2.png, … each
+ * at most max_side px a side, cut between ranks, cut edges ending in stubs
+ * naming the page they continue on; every page's path appended to written
+ * (may be NULL). -1 + d, nothing written, when no cut makes pages that fit. */
+int export_render_pages(GVC_t *gvc, Agraph_t *laid, const char *dot, const char *path, int max_side,
+                        fd_export_files *written, fd_diags *d);
+/* Its two steps: which page (0-based) each node of laid goes on, the
+ * pages spanning at most room_pt points of ranks each, into page_of (by DOT
+ * id; the ids are laid's), and the page count; then page k of n, the DOT
+ * text with the other pages' nodes out and a stub for every edge to them
+ * ("page-stub:in:J:ID" labelled "from page J", "page-stub:out:J:ID"
+ * "continues on page J"), titled "TITLE: page K of N"; not laid out. */
+struct strmap;
+int export_plan_pages(Agraph_t *laid, double room_pt, struct strmap *page_of);
+Agraph_t *export_page_graph(const char *dot, const struct strmap *page_of, int k, int n, const char *title);
+/* "x.png", page k (0-based) → "x-(k+1).png". */
+void export_page_path(const char *path, int k, char *buf, size_t size);
+/* What a refusal suggests for drawing less, from what o already gives
+ * ("draw a part with --around NODE --depth K or --rule NAME" when neither). */
+const char *export_part_hint(const fd_export_options *o, char *buf, size_t size);
 /* The process's one graphviz context (export_render.c says why one). */
 GVC_t *export_gvc(void);
 

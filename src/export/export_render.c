@@ -32,35 +32,51 @@ GVC_t *export_gvc(void)
 	return shared_gvc;
 }
 
-/* cgraph writes DOT to a FILE*: into memory, then one atomic write. */
-static int write_dot(Agraph_t *g, const char *path, fd_diags *d)
+/* g as DOT text (heap, *len bytes); NULL + d when cgraph cannot write it. */
+static char *dot_text(Agraph_t *g, const char *path, size_t *len, fd_diags *d)
 {
 	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	*len = 0;
+	FILE *f = open_memstream(&text, len);
 	if (!f) {
 		diag_error(d, srcpos_file(path), "cannot write: out of memory");
-		return -1;
+		return NULL;
 	}
 	bool ok = agwrite(g, f) == 0 && fputc('\n', f) != EOF;
 	ok = fclose(f) == 0 && ok;
-	int rc = ok ? file_write_output(path, text, len, d) : -1;
-	if (!ok)
+	if (!ok) {
 		diag_error(d, srcpos_file(path), "cannot write: graphviz could not write the DOT text");
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* cgraph writes DOT to a FILE*: into memory, then one atomic write. */
+static int write_dot(Agraph_t *g, const char *path, fd_diags *d)
+{
+	size_t len;
+	char *text = dot_text(g, path, &len, d);
+	int rc = text ? file_write_output(path, text, len, d) : -1;
 	free(text);
 	return rc;
 }
 
-int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, fd_diags *d)
+int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, const char *part_hint,
+                  fd_export_files *pages, fd_diags *d)
 {
 	if (format == EXPORT_DOT)
 		return write_dot(root, path, d);
 	GVC_t *gvc = export_gvc();
 	int rc = -1;
 	size_t errors0 = d->errors;
+	/* the graph as built, for the pages a picture too tall is cut into */
+	size_t dot_len = 0;
+	char *dot = format == EXPORT_PNG && pages && max_side ? dot_text(root, path, &dot_len, d) : NULL;
 	if (gvLayout(gvc, root, "dot") != 0 || d->errors > errors0) {
 		if (d->errors == errors0)
 			diag_error(d, srcpos_file(path), "graphviz could not lay the graph out");
+		free(dot);
 		return -1;
 	}
 	/* a PNG too long to read is refused (export.h: EXPORT_PNG_MAX_SIDE); past
@@ -70,10 +86,17 @@ int export_render(Agraph_t *root, fd_export_format format, const char *path, int
 	if (format == EXPORT_PNG && bb && (sscanf(bb, "%lf,%lf,%lf,%lf", &llx, &lly, &urx, &ury) == 4 ||
 	                                   sscanf(bb, "%lf %lf %lf %lf", &llx, &lly, &urx, &ury) == 4)) {
 		double w = (urx - llx) * 96 / 72, h = (ury - lly) * 96 / 72;
+		if (dot && h > max_side && w <= max_side) {   /* tall, not wide: pages cut between ranks */
+			rc = export_render_pages(gvc, root, dot, path, max_side, pages, d);
+			free(dot);
+			gvFreeLayout(gvc, root);
+			return rc;
+		}
 		if (max_side && (w > max_side || h > max_side)) {
 			diag_error(d, srcpos_file(path), "the picture would be %.0fx%.0f px, too %s to read as a PNG "
-			           "(limit %d px a side); draw a part with --around NODE --depth K or --rule NAME, "
-			           "write .svg (a viewer zooms it), or raise --max-side", w, h, h >= w ? "tall" : "wide", max_side);
+			           "(limit %d px a side); %s, write .svg (a viewer zooms it), or raise --max-side", w, h,
+			           h >= w ? "tall" : "wide", max_side, part_hint ? part_hint : "draw a part");
+			free(dot);
 			gvFreeLayout(gvc, root);
 			return -1;
 		}
@@ -81,6 +104,7 @@ int export_render(Agraph_t *root, fd_export_format format, const char *path, int
 			diag_warning(d, srcpos_file(path), "the picture would be %.0fx%.0f px, more than a PNG holds "
 			             "(32767 a side), so it is scaled down; .svg keeps it sharp", w, h);
 	}
+	free(dot);
 	char *data = NULL;
 	unsigned int len = 0;
 	if (gvRenderData(gvc, root, export_format_name(format), &data, &len) != 0 || !data) {

@@ -403,6 +403,7 @@ int graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d)
 				indeg[x->consumers[c]]++;
 	}
 	int32_t done = 0, cursor = 0;
+	bool in_file_order = true;
 	while (done < n) {
 		int32_t next;
 		if (heap.n) {
@@ -415,6 +416,7 @@ int graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d)
 			next = cursor++;
 		}
 		indeg[next] = -1; /* emitted */
+		in_file_order &= next == done;
 		order[done] = next;
 		g->nodes[next].topo = done++;
 		const fd_node *nd = &g->nodes[next];
@@ -440,7 +442,11 @@ int graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d)
 		return -1;
 	}
 	g->topo_order = order;
-	/* consumers in topological order: replay the nodes in that order */
+	free(indeg);
+	/* consumers in topological order: replay the nodes in that order, unless
+	 * that is the file's order (most exports), in which graph_link filled them */
+	if (in_file_order)
+		return 0;
 	for (int32_t t = 0; t < g->n_tensors; t++)
 		g->tensors[t].n_consumers = 0;
 	int32_t *tstamp = xmalloc(((size_t)g->n_tensors + 1) * sizeof *tstamp);
@@ -449,7 +455,6 @@ int graph_topo_sort(fd_model *m, fd_graph *g, fd_diags *d)
 	for (int32_t k = 0; k < n; k++)
 		add_uses(m, g, order[k], tstamp);
 	free(tstamp);
-	free(indeg);
 	return 0;
 }
 

@@ -59,9 +59,16 @@ static void say(const fd_cond_check *c, const fd_rule_param *p, const fd_pval *v
 		text_cutf(facts->actual, sizeof facts->actual, "%s (%s)", val, param_source_name(v->source));
 	else
 		text_cut(facts->actual, sizeof facts->actual, val);
+	int64_t written;
 	if (!ok)
 		text_cut(facts->reason_text, sizeof facts->reason_text,
 		         v->kind == PV_UNKNOWN ? "value not known here" : "value differs");
+	else if (v->kind == PV_INT && v->axis_rank > 0 && p->value->kind == YV_SCALAR && yval_int(p->value, &written) &&
+	         written != v->i)   /* a pass that reads like a mismatch: say why the two are one axis */
+		text_cutf(facts->reason_text, sizeof facts->reason_text,
+		          "the same axis once normalised: %lld counts from the end, axis %lld of the rank-%d input",
+		          (long long)(written < 0 ? written : v->i), (long long)(written < 0 ? v->i : written),
+		          (int)v->axis_rank);
 }
 
 /* In a run every param in order, c->sub the first that fails (n_params when

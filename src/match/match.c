@@ -701,7 +701,6 @@ static void rule_not_run(match_run_state *s, fd_reason why, uint32_t first)
 		.decisive = ev, .fusion = -1, .score = 0,
 	};
 	s->sink.attempt(s->sink.ctx, &at);
-	s->res->stats[s->rule].attempts++;
 	s->res->stats[s->rule].by_rung[RUNG_NOT_RUN]++;
 }
 

@@ -205,7 +205,12 @@ static int check_small(const ProtobufCMessageDescriptor *desc, const uint8_t *p,
 	field f = { 0 };
 	int rc;
 	while ((rc = next(&at, end, &f)) > 0) {
-		const ProtobufCFieldDescriptor *d = protobuf_c_message_descriptor_get_field(desc, f.num);
+		/* two fields each: a scan, not protobuf-c's search (a weight's
+		 * external_data is three entries of two fields) */
+		const ProtobufCFieldDescriptor *d = NULL;
+		for (unsigned i = 0; i < desc->n_fields && !d; i++)
+			if (desc->fields[i].id == f.num)
+				d = &desc->fields[i];
 		if (!d)
 			continue;
 		int want = d->type == PROTOBUF_C_TYPE_STRING ? WT_LEN : d->type == PROTOBUF_C_TYPE_INT64 ? WT_VARINT : -1;

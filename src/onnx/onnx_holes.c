@@ -52,7 +52,7 @@ static const uint8_t *at(walker *w, size_t off, size_t *avail)
 	return w->win + (off - w->win_off);
 }
 
-static bool varint(walker *w, size_t *off, size_t end, uint64_t *v)
+static bool varint_slow(walker *w, size_t *off, size_t end, uint64_t *v)
 {
 	size_t avail;
 	const uint8_t *p = at(w, *off, &avail);
@@ -68,6 +68,27 @@ static bool varint(walker *w, size_t *off, size_t end, uint64_t *v)
 		}
 	}
 	return false;
+}
+
+/* A graph's fields are a few hundred thousand keys and lengths of one or two
+ * bytes, read where the window has them: that case inline. */
+static inline __attribute__((always_inline)) bool varint(walker *w, size_t *off, size_t end, uint64_t *v)
+{
+	size_t o = *off - w->win_off;
+	if (*off >= w->win_off && o + 16 <= w->win_len && end - *off >= 2) {
+		const uint8_t *p = w->win + o;
+		if (!(p[0] & 0x80)) {
+			*v = p[0];
+			*off += 1;
+			return true;
+		}
+		if (!(p[1] & 0x80)) {
+			*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			*off += 2;
+			return true;
+		}
+	}
+	return varint_slow(w, off, end, v);
 }
 
 /* The kind of message field num of a kind holds, K_OTHER for the rest. */

@@ -4,7 +4,7 @@
 #include "base/arena.h"
 #include "onnx/onnx_wire.h"
 
-static int read_varint(const uint8_t *p, size_t len, size_t *at, uint64_t *v)
+static int read_varint_long(const uint8_t *p, size_t len, size_t *at, uint64_t *v)
 {
 	uint64_t x = 0;
 	for (int shift = 0; shift < 64; shift += 7) {
@@ -20,8 +20,27 @@ static int read_varint(const uint8_t *p, size_t len, size_t *at, uint64_t *v)
 	return -1;
 }
 
+/* A key is one byte, a message's length one or two: those cases inline. */
+static inline __attribute__((always_inline)) int read_varint(const uint8_t *p, size_t len, size_t *at, uint64_t *v)
+{
+	if (*at < len && len - *at >= 2) {
+		const uint8_t *q = p + *at;
+		if (!(q[0] & 0x80)) {
+			*v = q[0];
+			*at += 1;
+			return 0;
+		}
+		if (!(q[1] & 0x80)) {
+			*v = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+			*at += 2;
+			return 0;
+		}
+	}
+	return read_varint_long(p, len, at, v);
+}
+
 /* Skips one field's value after its key; -1 when the data ends early. */
-static int skip_value(const uint8_t *p, size_t len, size_t *at, uint64_t key, uint64_t *vlen)
+static inline __attribute__((always_inline)) int skip_value(const uint8_t *p, size_t len, size_t *at, uint64_t key, uint64_t *vlen)
 {
 	uint64_t v;
 	*vlen = 0;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/nearest.h"
 #include "ir/dtype.h"
 #include "rules/optable.h"
 #include "ruleset/rule_format.h"
@@ -24,6 +25,23 @@
 #include "ruleset/rule_schema_internal.h"
 #include "match/cond_constraint.h"
 #include "match/conditions.h"
+
+/* ", did you mean 'constraints'?" for a key near one of known (a ", "
+ * separated list, as rule_field_keys writes it); "" when none is. */
+static const char *key_hint(const char *typed, const char *known, char *buf, size_t size)
+{
+	char names[512];
+	snprintf(names, sizeof names, "%s", known);
+	fd_nearest nn;
+	nearest_init(&nn, typed);
+	for (char *save = NULL, *k = strtok_r(names, ", ", &save); k; k = strtok_r(NULL, ", ", &save))
+		nearest_add(&nn, k);
+	char list[256];
+	if (!nearest_list(&nn, list, sizeof list)[0])
+		return "";
+	snprintf(buf, size, ", did you mean %s?", list);
+	return buf;
+}
 
 void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const char *path, const char *section)
 {
@@ -33,8 +51,9 @@ void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const char *path
 		const char *k = map->keys[i]->text ? map->keys[i]->text : "";
 		if (rule_field_key(section, k))
 			continue;
-		char list[512];
-		WARN(s, map->keys[i], "unknown key '%s' in %s (known: %s)", k, path, rule_field_keys(section, list, sizeof list));
+		char list[512], hint[300];
+		rule_field_keys(section, list, sizeof list);
+		WARN(s, map->keys[i], "unknown key '%s' in %s%s (known: %s)", k, path, key_hint(k, list, hint, sizeof hint), list);
 	}
 }
 

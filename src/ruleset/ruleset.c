@@ -47,7 +47,7 @@ int32_t ruleset_find(const fd_ruleset *rs, const char *name)
 	return -1;
 }
 
-static int load_file(fd_ruleset *rs, const char *path, fd_diags *d)
+static int load_file(fd_ruleset *rs, const char *path, fd_rejected_rules *rej, fd_diags *d)
 {
 	fd_yfile *f = xmalloc(sizeof *f);
 	if (yfile_load(f, path, d) < 0) {
@@ -75,9 +75,13 @@ static int load_file(fd_ruleset *rs, const char *path, fd_diags *d)
 				rc = -1;
 			continue;
 		}
-		if (rule_from_yaml(rs, &rs->rules[rs->n_rules], &f->docs[i], d) < 0)
+		if (rule_from_yaml(rs, &rs->rules[rs->n_rules], &f->docs[i], d) < 0) {
 			rc = -1;
-		else
+			if (rej) {   /* what its schema made of it, for the lint (its parts live in rs) */
+				rej->rules = xrealloc(rej->rules, (size_t)(rej->n + 1) * sizeof *rej->rules);
+				rej->rules[rej->n++] = rs->rules[rs->n_rules];
+			}
+		} else
 			rs->n_rules++;
 	}
 	return rc;
@@ -96,7 +100,7 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int load_dir(fd_ruleset *rs, const char *path, fd_diags *d)
+static int load_dir(fd_ruleset *rs, const char *path, fd_rejected_rules *rej, fd_diags *d)
 {
 	DIR *dir = opendir(path);
 	if (!dir) {
@@ -135,7 +139,7 @@ static int load_dir(fd_ruleset *rs, const char *path, fd_diags *d)
 			free(full);
 			continue;
 		}
-		if (load_file(rs, full, d) < 0)
+		if (load_file(rs, full, rej, d) < 0)
 			rc = -1;
 		free(full);
 	}
@@ -146,6 +150,11 @@ static int load_dir(fd_ruleset *rs, const char *path, fd_diags *d)
 }
 
 int ruleset_load(fd_ruleset *rs, const char *path, fd_diags *d)
+{
+	return ruleset_load_keeping_rejected(rs, path, NULL, d);
+}
+
+int ruleset_load_keeping_rejected(fd_ruleset *rs, const char *path, fd_rejected_rules *rej, fd_diags *d)
 {
 	struct stat st;
 	if (!path || !*path) {
@@ -160,14 +169,14 @@ int ruleset_load(fd_ruleset *rs, const char *path, fd_diags *d)
 	}
 	int rc;
 	if (S_ISDIR(st.st_mode)) {
-		rc = load_dir(rs, path, d);
+		rc = load_dir(rs, path, rej, d);
 	} else if (!S_ISREG(st.st_mode)) {
 		/* a FIFO nobody writes would block the open */
 		diag_error(d, srcpos_file(path), "cannot read: not a regular file (FIFO, socket or device)");
 		rs->n_unparsed++;
 		return -1;
 	} else {
-		rc = load_file(rs, path, d);
+		rc = load_file(rs, path, rej, d);
 	}
 	ruleset_resolve_types(rs);
 	return rc;
@@ -218,6 +227,22 @@ void ruleset_resolve_types(fd_ruleset *rs)
 		for (int b = 0; b < rs->rules[i].n_branches; b++)
 			resolve_pattern(rs, &rs->rules[i].branches[b]);
 	}
+}
+
+void ruleset_check_rejected(const fd_ruleset *rs, fd_rejected_rules *rej, const fd_check_options *opt, fd_diags *d)
+{
+	for (int i = 0; i < rej->n; i++) {
+		resolve_pattern(rs, &rej->rules[i].match);
+		for (int b = 0; b < rej->rules[i].n_branches; b++)
+			resolve_pattern(rs, &rej->rules[i].branches[b]);
+		ruleset_check_rule(rs, &rej->rules[i], opt, d);
+	}
+}
+
+void ruleset_rejected_release(fd_rejected_rules *rej)
+{
+	free(rej->rules);
+	*rej = (fd_rejected_rules){ 0 };
 }
 
 int32_t ruleset_fused_type_rule(const fd_ruleset *rs, int id)

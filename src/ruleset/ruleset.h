@@ -32,6 +32,17 @@ void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *
 /* The per-rule part of the lint for one rule (not the findings across
  * rules): what a what-if edit must pass, with check's own messages. */
 void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_options *opt, fd_diags *d);
+/* The rules whose schema failed, as far as the schema made them (their parts
+ * live in the ruleset's arena and files): check lints them too, so that a
+ * file is fixed in one round. ruleset_check_rejected resolves their op types
+ * against the loaded set and lints each (ruleset_check_rule). */
+typedef struct fd_rejected_rules {
+	int n;
+	fd_rule *rules;
+} fd_rejected_rules;
+int  ruleset_load_keeping_rejected(fd_ruleset *rs, const char *path, fd_rejected_rules *rej, fd_diags *d);
+void ruleset_check_rejected(const fd_ruleset *rs, fd_rejected_rules *rej, const fd_check_options *opt, fd_diags *d);
+void ruleset_rejected_release(fd_rejected_rules *rej);
 /* check's message for a param the op (optable id) does not have, at the
  * op's path ("match.ops[2]"); NULL when it has it. */
 const char *rule_check_unknown_param(int op_id, const char *name, const char *path, char *buf, size_t size);
@@ -64,6 +75,20 @@ fd_shapes_mode ruleset_shapes_from_name(const char *name);        /* SHAPES_UNSE
  * loaded rule has (d may be NULL). */
 void ruleset_apply_env(fd_ruleset *rs);
 void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
+/* CANN's fusion switch file (ATC's --fusion_switch_file, ruleset_switch.c):
+ * {"Switch": {"GraphFusion": {"PassName": "on"|"off", …, "ALL": "on"},
+ * "UBFusion": {…}}}. A rule named in either section is turned on or off;
+ * the others take ALL (GraphFusion's, else UBFusion's) when it is given and
+ * keep their state otherwise. A name no loaded rule has is a warning with
+ * did-you-mean (the compiler's own passes are named there too); a value
+ * other than "on"/"off", bad JSON or no Switch object: -1 with an error
+ * naming file:line:col, and no rule changes. A rule turned off is noted in
+ * env_off, as the environment's are. Apply it after the environment. */
+int  ruleset_apply_switch_file(fd_ruleset *rs, const char *path, fd_diags *d);
+/* The rule set's enabled states as such a file: every rule in GraphFusion,
+ * "on" or "off", no ALL (the compiler's own passes keep their default).
+ * Heap text, its length in *len; NULL when out of memory. */
+char *ruleset_switch_json(const fd_ruleset *rs, size_t *len);
 /* The rules a command names: every path in order, or, when n is 0,
  * ruleset_default_path() (the error RULESET_NONE_MESSAGE when that is NULL
  * too); then, with env and when all of them loaded, the environment. Every

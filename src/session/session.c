@@ -112,7 +112,8 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 		return -1;
 	}
 	s->open = true;
-	if (ruleset_load_paths(&s->rules, opt->rule_paths, opt->n_rule_paths, !opt->no_env, d) < 0) {
+	if (ruleset_load_paths(&s->rules, opt->rule_paths, opt->n_rule_paths, !opt->no_env, d) < 0 ||
+	    (opt->fusion_switch && ruleset_apply_switch_file(&s->rules, opt->fusion_switch, d) < 0)) {
 		session_close(s);
 		return -1;
 	}

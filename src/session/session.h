@@ -76,6 +76,7 @@ typedef struct fd_session_options {
 	fd_init_policy initializers;   /* --initializers; UNSET: the rule set's setting, else onnx */
 	fd_shapes_mode shapes;         /* --shapes; UNSET: the rule set's setting, else full */
 	bool no_env;                   /* do not apply GRAPH_AUTOFUSION_ENABLE / _RULES */
+	const char *fusion_switch;     /* CANN's fusion switch file, applied after the environment, or NULL */
 	bool no_events;                /* record attempts only (faster; `why` and the stepper need events) */
 	bool defer_run;                /* session_set / undo / redo do not re-run; call session_run */
 	bool no_estimates;             /* runs make no memory estimates (a command that prints none):

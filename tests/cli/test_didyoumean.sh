@@ -2,7 +2,9 @@
 # test_didyoumean.sh — a misspelt name gets the nearest names in its error
 # (src/base/nearest.c): commands, options, --rule, --node, --around, --set
 # rule names, paths, constraint types, params and op types, the rule lint's
-# op types and params, and GRAPH_AUTOFUSION_RULES. Each message is checked
+# op types and params, unknown keys, and GRAPH_AUTOFUSION_RULES; a node
+# name too far for did-you-mean gets the closest names; check lints a rule
+# its schema rejected. Each message is checked
 # whole; the exit status is 2 (bad usage) or 1 (a lint error).
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -40,6 +42,11 @@ expect 2 "fusiondbg: samples/conv_add_silu.onnx: no node named 'conv' (did you m
 	why $M -r rules --rule Conv_Add_SiLU_Fusion --node conv
 expect 2 "samples/conv_add_silu.onnx: error: no node named 'cnv1' (--around) (did you mean 'conv1'?)" -- \
 	export $M -r rules -o "$tmp/x.dot" --around cnv1
+# a name typed from memory is too far for did-you-mean: the names holding most of it
+expect 2 "tests/data/torch/torch_swin_t_opset17.onnx: error: no node named '/features.1/attn/Softmax' (--around) (the closest names: '/features/features.1/features.1.0/attn/Softmax', '/features/features.1/features.1.1/attn/Softmax' or '/features/features.3/features.3.1/attn/Softmax')" -- \
+	export tests/data/torch/torch_swin_t_opset17.onnx -r rules -o "$tmp/x.dot" --around /features.1/attn/Softmax
+expect 2 "fusiondbg: tests/data/torch/torch_transformer_encoder_prenorm_opset17.onnx: no node named '/0/norm1/ReduceMean' (the closest names: '/encoder/layers.0/norm1/LayerNormalization', '/encoder/layers.0/norm2/LayerNormalization' or '/encoder/layers.1/norm1/LayerNormalization')" -- \
+	why tests/data/torch/torch_transformer_encoder_prenorm_opset17.onnx -r rules --rule Conv_Add_SiLU_Fusion --node /0/norm1/ReduceMean
 expect 2 "error: no rule named 'Conv_Add_SiLU' is loaded (did you mean 'Conv_Add_SiLU_Fusion'?)" -- \
 	export $M -r rules -o "$tmp/x.dot" --rule Conv_Add_SiLU
 S="fusiondbg: --set Conv_Add_SiLU_Fusion"
@@ -77,4 +84,28 @@ YAML
 want="$tmp/typo.yaml:7:9: error: match.ops[0].params: Conv2d has no param 'grops' (did you mean 'groups'? its params: groups, kernel_size, strides, dilations, pads, auto_pad, activation_type)
 $tmp/typo.yaml:8:13: error: match.ops[1].type: unknown op type 'Sigmiod' (did you mean 'Sigmoid'?)"
 if [ "$(cat "$tmp/err")" != "$want" ]; then echo "FAIL check typo.yaml:"; diff <(echo "$want") "$tmp/err"; fail=1; else echo "ok   check: did you mean 'groups', 'Sigmoid'"; fi
+
+# check shows every finding in one round: a rule its schema rejects (priority
+# is not a number) is linted all the same, and an unknown key gets its
+# did-you-mean
+cat >"$tmp/both.yaml" <<'YAML'
+name: Conv_Sigmoid_Both
+priority: high
+match:
+  ops:
+    - type: Conv2d
+    - type: Sigmiod
+rewrite:
+  target_op: ConvSigmoid
+constraint:
+  - type: memory_limit
+    max_intermediate_size: 64KiB
+YAML
+"$FUSIONDBG" check "$tmp/both.yaml" >"$tmp/out" 2>"$tmp/err"; rc=$?
+want="$tmp/both.yaml:9:1: warning: unknown key 'constraint' in the rule, did you mean 'constraints'? (known: version, name, priority, enabled, scope, description, match, rewrite, constraints, output, pass)
+$tmp/both.yaml:2:11: error: priority: expected an integer, got string 'high'
+$tmp/both.yaml:6:13: error: match.ops[1].type: unknown op type 'Sigmiod' (did you mean 'Sigmoid'?)"
+if [ "$rc" != 1 ] || [ "$(cat "$tmp/err")" != "$want" ] || [ "$(cat "$tmp/out")" != "$tmp/both.yaml: 0 rules in 1 file, 2 errors, 1 warning" ]; then
+	echo "FAIL check both.yaml: exit $rc"; diff <(echo "$want") "$tmp/err"; cat "$tmp/out"; fail=1
+else echo "ok   check: schema error, lint finding and did-you-mean key in one round"; fi
 exit $fail

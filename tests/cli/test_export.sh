@@ -111,17 +111,33 @@ for ext in png svg; do
 done
 R50="$MODELS/light_resnet50.onnx"
 if have_models; then
-	# the whole ResNet-50 as a PNG is 827x11529 px, too tall to read: refused with what to do instead,
-	# the old file untouched; as SVG, or past --max-side 0, it is written
+	# the whole ResNet-50 as a PNG is 827x11529 px, too tall to read: cut into pages r50-1.png,
+	# r50-2.png of at most 10000 px (3000 with --max-side 3000), r50.png itself untouched; with
+	# --max-side 0 refused with what to do instead; as SVG, or with a side it fits, one file
 	echo old >"$OUT/r50.png"
-	expect_exit 2 "whole r50 PNG too tall" export "$R50" -r rules -o "$OUT/r50.png"
+	expect_exit 0 "whole r50 PNG in pages" export "$R50" -r rules -o "$OUT/r50.png"
+	[ "$(grep -c "^wrote $OUT/r50-[12].png (page [12] of 2: $OUT/r50.png is taller than --max-side)$" "$OUT/stdout")" = 2 ] ||
+		bad "the pages: $(cat "$OUT/stdout")"
+	for k in 1 2; do
+		$CHECK png "$OUT/r50-$k.png" || bad "r50-$k.png is not a valid png"
+		"$PYTHON" -c 'import struct, sys; w, h = struct.unpack(">II", open(sys.argv[1], "rb").read(24)[16:24]); sys.exit(not (w <= int(sys.argv[2]) and h <= int(sys.argv[2])))' \
+			"$OUT/r50-$k.png" 10000 || bad "r50-$k.png is over 10000 px a side"
+	done
+	[ "$(cat "$OUT/r50.png")" = old ] || bad "the pages changed the one file"
+	expect_exit 0 "r50 in pages of 3000" export "$R50" -r rules -o "$OUT/small.png" --max-side 3000
+	[ "$(grep -c '^wrote .*/small-[0-9].png (page [0-9] of 5:' "$OUT/stdout")" = 5 ] || bad "pages of 3000: $(cat "$OUT/stdout")"
+	for k in 1 2 3 4 5; do
+		"$PYTHON" -c 'import struct, sys; w, h = struct.unpack(">II", open(sys.argv[1], "rb").read(24)[16:24]); sys.exit(not (w <= int(sys.argv[2]) and h <= int(sys.argv[2])))' \
+			"$OUT/small-$k.png" 3000 || bad "small-$k.png is over 3000 px a side"
+	done
+	expect_exit 2 "--max-side 0 keeps the refusal" export "$R50" -r rules -o "$OUT/r50.png" --max-side 0
 	grep -q "too tall to read as a PNG (limit 10000 px a side); draw a part with --around NODE --depth K or --rule NAME" \
 		"$OUT/stderr" || bad "the too-tall message: $(cat "$OUT/stderr")"
 	[ "$(cat "$OUT/r50.png")" = old ] || bad "a refused PNG changed the old file"
 	"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50.svg" >/dev/null 2>"$OUT/log" || bad "r50.svg: $(cat "$OUT/log")"
 	$CHECK svg "$OUT/r50.svg" || bad "r50.svg is not a valid svg"
-	expect_exit 0 "--max-side 0 lifts the PNG limit" export "$R50" -r rules -o "$OUT/r50.png" --max-side 0
-	$CHECK png "$OUT/r50.png" || bad "r50.png (--max-side 0) is not a valid png"
+	expect_exit 0 "a side the picture fits: one file" export "$R50" -r rules -o "$OUT/r50.png" --max-side 20000
+	$CHECK png "$OUT/r50.png" || bad "r50.png (--max-side 20000) is not a valid png"
 	for ext in png svg; do
 		"$FUSIONDBG" export "$R50" -r rules -o "$OUT/r50_around.$ext" --around n14 --depth 2 >/dev/null 2>&1 &&
 			$CHECK $ext "$OUT/r50_around.$ext" || bad "r50 --around $ext"
@@ -235,7 +251,7 @@ if have_models; then
 	ls "$OUT"/*.tmp.* >/dev/null 2>&1 && bad "temp files left behind: $(ls "$OUT"/*.tmp.*)"
 
 	# Graphviz's own messages come back as one-line fusiondbg warnings, nothing raw
-	expect_exit 0 "densenet PNG (scaled)" export "$DN" -r rules -o "$OUT/dn.png" --max-side 0
+	expect_exit 0 "densenet PNG (scaled)" export "$DN" -r rules -o "$OUT/dn.png" --max-side 100000
 	$CHECK png "$OUT/dn.png" || bad "densenet PNG"
 	grep -q "scaled down" "$OUT/stderr" || bad "no warning that the densenet PNG is scaled down"
 	grep -v "^$OUT/dn.png: warning: " "$OUT/stderr" | grep -q . && bad "raw Graphviz output: $(cat "$OUT/stderr")"

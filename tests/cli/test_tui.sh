@@ -57,6 +57,8 @@ compare_screens() {   # compare_screens NAME DIR
 		sed -i "s|$ROOT|\$ROOT|g" "$s"   # the checkout's (a path a recovery prompt shows)
 		# the recovery file's name hashes absolute paths, which differ per checkout
 		sed -i -E 's/recovery-[0-9a-f]{16}/recovery-XXXXXXXXXXXXXXXX/g' "$s"
+		# and the copy of a stale one the process id that kept it
+		sed -i -E 's/(recovery-X{16})-[0-9]+\.txt\.old/\1-PID.txt.old/g' "$s"
 		local e="$EXPECTED/$(basename "$s")"
 		if [ "${UPDATE:-}" = 1 ]; then
 			cp "$s" "$e"
