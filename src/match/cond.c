@@ -32,28 +32,29 @@ void (*cond_lint_of(fd_cond_kind k))(const fd_cond_lint *)
 	return (unsigned)k < COND_COUNT ? lints[k] : NULL;
 }
 
-void cond_lint_say_at(const fd_cond_lint *l, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
+static void lint_say_v(const fd_cond_lint *l, fd_severity sev, fd_srcpos pos, const char *fmt, va_list ap)
 {
 	if (sev == DIAG_NOTE && !l->verbose)
 		return;
 	char msg[2048];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	l->say(l->ctx, sev, pos, msg);
+}
+
+void cond_lint_say_at(const fd_cond_lint *l, fd_severity sev, fd_srcpos pos, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	lint_say_v(l, sev, pos, fmt, ap);
 	va_end(ap);
-	l->say(l->ctx, sev, pos, msg);
 }
 
 void cond_lint_say(const fd_cond_lint *l, fd_severity sev, const fd_yval *at, const char *fmt, ...)
 {
-	if (sev == DIAG_NOTE && !l->verbose)
-		return;
-	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	lint_say_v(l, sev, yval_pos(at), fmt, ap);
 	va_end(ap);
-	l->say(l->ctx, sev, yval_pos(at), msg);
 }
 
 fd_cond_kind cond_by_key(fd_cond_scope scope, const char *key)

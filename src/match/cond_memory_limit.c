@@ -223,22 +223,12 @@ const char *cond_memory_limit_field(const fd_event *ev)
 
 /* ---- lint ------------------------------------------------------------------------ */
 
-/* The ops of the rule's longest pattern (match.ops or a branch). */
-static int most_ops(const fd_rule *r)
-{
-	int n = r->match.n_ops;
-	for (int b = 0; b < r->n_branches; b++)
-		if (r->branches[b].n_ops > n)
-			n = r->branches[b].n_ops;
-	return n;
-}
-
 /* A limit that sets nothing, or one that no match can keep. */
 void cond_memory_limit_lint(const fd_cond_lint *l)
 {
 	const fd_constraint *k = l->constraint;
 	const fd_yval *w = k->where;
-	int n_ops = most_ops(l->rule);
+	int n_ops = rules_most_ops(l->rule);
 	if (k->max_intermediate_size < 0 && k->max_output_size < 0)
 		cond_lint_say(l, DIAG_WARNING, w, "%s: memory_limit sets neither max_intermediate_size nor max_output_size",
 		              l->path);

@@ -213,6 +213,16 @@ typedef struct fd_rule {
 	bool debug_symbols, gen_dot_graph;
 } fd_rule;
 
+/* The ops of the rule's longest pattern (match.ops or a branch). */
+static inline int rules_most_ops(const fd_rule *r)
+{
+	int n = r->match.n_ops;
+	for (int b = 0; b < r->n_branches; b++)
+		if (r->branches[b].n_ops > n)
+			n = r->branches[b].n_ops;
+	return n;
+}
+
 /* How initializers that are also graph inputs are read (the rule set's
  * `ruleset: {initializers: …}` setting, or `--initializers`): onnx follows
  * ONNX (overridable from IR 4 on), constant treats every initializer as a

@@ -332,16 +332,6 @@ next:;
 	}
 }
 
-/* The ops of the rule's longest pattern (match.ops or a branch). */
-static int most_ops(const fd_rule *r)
-{
-	int n = r->match.n_ops;
-	for (int b = 0; b < r->n_branches; b++)
-		if (r->branches[b].n_ops > n)
-			n = r->branches[b].n_ops;
-	return n;
-}
-
 static void check_constraints(checker *c, const fd_rule *r)
 {
 	static const char *const known = COND_CONSTRAINT_NAMES;
@@ -378,7 +368,7 @@ static void check_constraints(checker *c, const fd_rule *r)
 
 static void check_rewrite(checker *c, const fd_rule *r)
 {
-	int n_ops = most_ops(r);
+	int n_ops = rules_most_ops(r);
 	for (int i = 0; i < r->n_rewrite_inputs; i++) {
 		const fd_rewrite_input *ri = &r->rewrite_inputs[i];
 		if (ri->from_op >= n_ops)
