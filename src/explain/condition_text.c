@@ -76,7 +76,7 @@ void explain_describe_input_source(const fd_match_result *r, const fd_event *ev,
 	o->where = yval_pos(f.decided);
 }
 
-void explain_describe_fixed(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
+void explain_describe_order(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
 {
 	fd_cond_check c = { .ctx = r->ctx, .graph = ev->graph, .g = index_of(r, ev)->g, .ix = index_of(r, ev),
 	                    .rule = &r->rules->rules[ev->rule], .op = op, .op_index = ev->op, .unit = ev->unit, .ev = ev };
@@ -86,7 +86,8 @@ void explain_describe_fixed(const fd_match_result *r, const fd_event *ev, const 
 	text_cutf(o->actual, sizeof o->actual, "%s", f.actual);
 	if (f.reason_text[0])
 		text_cutf(o->reason, sizeof o->reason, "%s", f.reason_text);
-	o->where = yval_pos(f.decided);
+	if (f.decided)
+		o->where = yval_pos(f.decided);
 }
 
 /* ---- operand conditions ---------------------------------------------------------------- */

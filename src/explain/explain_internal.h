@@ -83,7 +83,8 @@ bool explain_constraint_facts(const fd_match_result *r, const fd_event *ev, cond
 void explain_op_label(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, char *buf, size_t size);
 /* A SOURCE event of an input_sources entry (the conditions' facts). */
 void explain_describe_input_source(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
-void explain_describe_fixed(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
+/* An ORDER event: the swap tried, or position: fixed refusing it (cond_position.c). */
+void explain_describe_order(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
 void explain_describe_operand(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o);
 /* "; absent: op1 BatchNorm, op2 Mul" for a fusion's absent optional ops, or "". */
 void explain_absent_ops_text(const fd_match_result *r, const fd_fusion *f, char *buf, size_t size);

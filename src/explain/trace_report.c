@@ -396,11 +396,7 @@ void explain_describe_event(const fd_match_result *r, describe_cache *dc, const 
 	case EV_ORDER:
 		assert(op);
 		text_cutf(o->check + strlen(o->check), sizeof o->check - strlen(o->check), " input order");
-		if (ev->reason == REASON_NM14_POSITION)
-			explain_describe_fixed(r, ev, op, o);
-		else
-			text_cutf(o->reason, sizeof o->reason, op->has_either ? "position: either: inputs tried swapped"
-			                                                : "commutative: inputs tried swapped");
+		explain_describe_order(r, ev, op, o);
 		break;
 	case EV_OPERAND:
 		assert(op);

@@ -5,7 +5,8 @@
  * that is not commutative (LayerNorm's Sub(mean, x) against Sub(x, mean)).
  * The matcher asks cond_position_swaps which orders to try; when a fixed
  * op's sources fail as written but would hold swapped, that is the reason
- * (FD-NM14), deeper than the failure seen. */
+ * (FD-NM14), deeper than the failure seen. An ORDER event's words (the
+ * swap tried, or NM14) come from cond_position_check too. */
 #include <string.h>
 #include "base/text.h"
 #include "match/conditions.h"
@@ -73,6 +74,11 @@ fd_reason cond_position_check(fd_cond_check *c, fd_cond_facts *f)
 	if (f) {
 		memset(f, 0, sizeof *f);
 		f->reason = r;
+		if (r == REASON_NONE) {   /* the other order tried: what allowed it */
+			text_cut(f->reason_text, sizeof f->reason_text, op->has_either ? "position: either: inputs tried swapped"
+			                                                                : "commutative: inputs tried swapped");
+			return r;
+		}
 		cond_position_describe(c, f->expected, sizeof f->expected);
 		text_cut(f->actual, sizeof f->actual, "they fit only swapped");
 		if (fixed)
