@@ -43,31 +43,6 @@ EXCEPTIONS = [
                   "fusions fusiondbg makes.",
         "ort_error": "Could not find an implementation for Conv(11) node with name 'conv1'",
     },
-    # ---- onnxruntime knows fewer shapes than fusiondbg ----------------------------
-    {
-        "models": ["tiny_distilbert_sst2"],
-        "reason": "BiasGeluFusion wants both Add operands' shapes known to onnxruntime. Its shape inference has "
-                  "none for the FFN's MatMul output (the input comes through the attention's Reshape to a "
-                  "computed shape), so it makes the Gelu alone; fusiondbg knows [batch, sequence, 4] and "
-                  "[4], so ORT_BiasGeluFusion takes the bias Add with the Gelu ORT_GeluFusion made.",
-        "ort": {"kind": "GeluFusion"},
-        "fusiondbg": {"rule": "ORT_BiasGeluFusion"},
-        "counts": {"tiny_distilbert_sst2": 2},
-        "pairing": "superset",
-        "why_fusiondbg": {"rule": "ORT_BiasGeluFusion", "node": "@Erf",
-                          "expect": ["fires on", "by ORT_GeluFusion in round"]},
-    },
-    {
-        "models": ["tiny_distilbert_sst2", "probe_mm_scale_unknown_shape"],
-        "reason": "MatMulScaleFusion folds a scalar Div into a MatMul only where onnxruntime's own shape "
-                  "inference knows the Div's output; after a Reshape to a shape computed from Shape (ONNX "
-                  "inference below opset 13 does not follow it) it knows none, so the attention's q / sqrt(d) "
-                  "stays a Div. fusiondbg infers the shape, and the rule states conditions on the tensors, so "
-                  "ORT_MatMulScaleFusion_A folds it (the probe shows the same on a three-node model).",
-        "fusiondbg": {"rule": "ORT_MatMulScaleFusion_A", "pattern": "Div+MatMul"},
-        "counts": {"tiny_distilbert_sst2": 2, "probe_mm_scale_unknown_shape": 1},
-        "why_fusiondbg": {"rule": "ORT_MatMulScaleFusion_A", "node": "@Div", "expect": ["fires on {node} (Div)"]},
-    },
     # ---- a rewrite a chain of ops cannot state ---------------------------------------
     {
         "models": ["xfeat_256x256"],
