@@ -34,7 +34,10 @@ node). So:
  4. Dropout, Identity, no-op Cast and Transposes the TransposeOptimizer
     cancelled, met on that walk, are eliminations, not fusion members. What
     is left is a fusion when it is more than one node, or one node whose op
-    type or domain changed.
+    type or domain changed; not when it is one node kept as itself with the
+    Transposes (and Unsqueezes) the TransposeOptimizer moved across it, nor
+    one node replaced by its ONNX function body (HardSwish without a kernel
+    becomes HardSigmoid and Mul: "function_inlining" in "removed").
 If/Loop/Scan bodies are compared recursively.
 """
 import argparse
@@ -57,6 +60,8 @@ KEPT_CONST_OPS = {"DequantizeLinear"}
 # "<dq>/duplicated" (or ".../duplicated_token_N"), its output likewise.
 DUPLICATE = re.compile(r"^(.*)/duplicated(_token_\d+)?$")
 QDQ_OPS = {"DequantizeLinear", "QuantizeLinear"}
+# What the TransposeOptimizer inserts when it moves a Transpose across a node.
+LAYOUT_OPS = {"Transpose", "Unsqueeze"}
 
 
 def node_names(graph):
@@ -210,6 +215,30 @@ def qdq_transformers(mains, r, t):
         return [name for op, name in (("Clip", "ClipQuantFusion"), ("Relu", "ReluQuantFusion")) if r.get(op)]
     later = [x for x in t if x != "GatherSliceToSplitFusion" or r.get("Slice") or r.get("Gather")]
     return ["QDQSelectorActionTransformer"] + later
+
+
+def moved_layout(P, members, ident, oi):
+    """The unit is original node oi itself (same name and op) and the
+    Transposes, and the Unsqueezes that broadcast them, that the
+    TransposeOptimizer pushed across it: a moved Transpose, not a fusion."""
+    return (oi in {ident.get(i) for i in members}
+            and all(i in ident or P.nodes[i].op_type in LAYOUT_OPS for i in members))
+
+
+def inlined(n, unit_nodes, opset):
+    """The unit is node n's ONNX function body, which onnxruntime expands
+    when it has no kernel for the op (HardSwish -> HardSigmoid, Mul): the
+    opposite of a fusion."""
+    if n.domain not in ("", "ai.onnx"):
+        return False
+    try:
+        schema = onnx.defs.get_schema(n.op_type, opset)
+    except onnx.defs.SchemaError:
+        return False
+    if not schema.has_function:
+        return False
+    body = sorted(b.op_type for b in schema.function_body.node if b.op_type != "Constant")
+    return body == sorted(u.op_type for u in unit_nodes if u.domain in ("", "ai.onnx"))
 
 
 def elimination(O, oi, dtypes):
@@ -441,6 +470,11 @@ def analyse(O, P, ctx, groups, removed, path=""):
             (extras if k and len(region) > 1 else core).append((oi, k))
         core = [oi for oi, _ in core]
         fused = len(core) > 1 or (len(core) == 1 and (opkey(O.nodes[core[0]]) != opkey(pn) or len(members) > 1))
+        if fused and len(core) == 1 and moved_layout(P, members, ident, core[0]):
+            fused = False   # the node itself, a Transpose moved across it: nothing fused
+        if fused and len(core) == 1 and inlined(O.nodes[core[0]], [P.nodes[i] for i in members], ctx["opset"]):
+            side[core[0]] = "function_inlining"
+            continue
         for oi, k in extras:
             side[oi] = k
         for oi in core:
@@ -510,6 +544,7 @@ def renames_from(mo, mb):
 def groups_for(orig_path, opt_path, basic_path=None):
     mo, mp = onnx.load(orig_path, load_external_data=False), onnx.load(opt_path, load_external_data=False)
     ctx = {"ir_o": mo.ir_version, "ir_p": mp.ir_version, "dtypes": dtype_map(mo),
+           "opset": next((o.version for o in mo.opset_import if o.domain in ("", "ai.onnx")), 1),
            "renames": renames_from(mo, onnx.load(basic_path, load_external_data=False)) if basic_path else {}}
     groups, removed = [], []
     analyse(Graph(mo.graph, mo.ir_version), Graph(mp.graph, mp.ir_version), ctx, groups, removed)
