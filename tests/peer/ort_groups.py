@@ -12,7 +12,7 @@ node's name and op type, "replaced" (the original node names), "kind" (the
 onnxruntime transformers that made it) and, in a subgraph, "graph"
 ("node/attribute" path); "removed" lists the nodes that vanished without
 being fused (constant folding, common subexpressions, Dropout, Identity,
-no-op Cast, cancelled Transposes).
+no-op Cast, no-op arithmetic, cancelled Transposes, inlined functions).
 
 How. onnxruntime keeps the anchor's name (or derives one from it:
 "fc1/MatMulAddFusion") and the names of the tensors at a fusion's boundary
@@ -23,7 +23,8 @@ node). So:
  2. Original nodes are first explained away when they only compute
     constants (initializers that are not overridable, Constant and
     ConstantOfShape, Shape of a tensor whose shape is known, anything whose
-    inputs are all such; onnxruntime folds them), or are a common
+    inputs are all such; onnxruntime folds them, but not what reads a tensor
+    its optimized graph still computes), or are a common
     subexpression (same op, attributes and inputs as a surviving node).
  3. Optimized nodes linked by tensors the original graph does not have
     (Reshape -> Gemm -> Reshape of MatMulAddFusion) form one unit. From the
@@ -31,7 +32,8 @@ node). So:
     and stops at tensors still alive in the optimized graph, at constants,
     at common subexpressions and at the unit's inputs: the nodes met are
     what the unit replaced.
- 4. Dropout, Identity, no-op Cast and Transposes the TransposeOptimizer
+ 4. Dropout, Identity, no-op Cast, Add/Sub of 0 and Mul/Div by 1 (not
+    making a graph output) and Transposes the TransposeOptimizer
     cancelled, met on that walk, are eliminations, not fusion members. What
     is left is a fusion when it is more than one node, or one node whose op
     type or domain changed; not when it is one node kept as itself with the
@@ -105,6 +107,7 @@ class Graph:
     def __init__(self, graph, ir_version, outer_live=frozenset(), outer_const=frozenset()):
         self.nodes = list(graph.node)
         self.inputs = [i.name for i in graph.input]
+        self.outputs = {o.name for o in graph.output}
         self.init = {t.name: t for t in graph.initializer}
         # From IR 4 on an initializer also listed as an input may be overridden
         # by the caller: onnxruntime never folds it (Graph::CanOverrideInitializer).
@@ -165,7 +168,29 @@ def constant_nodes(O, P):
                 if not shape_op and all(not x or x in pure_t for x in n.input):
                     pure_t.update(outs)
                 changed = True
+    # A node reading what onnxruntime computes at run time (a tensor a node
+    # of the optimized graph makes: a Shape it could not fold) was not
+    # folded either, nor what reads it: a fusion took it, or it survives.
+    unfolded, changed = set(), True
+    while changed:
+        changed = False
+        for i in sorted(res - unfolded):
+            n = O.nodes[i]
+            if n.op_type in ("Shape", "Size") or any(o in P.init for o in n.output if o):
+                continue
+            if any(x and ((x in P.producer and x not in P.init) or x in unfolded_t(O, unfolded)) for x in n.input):
+                unfolded.add(i)
+                changed = True
+    res -= unfolded
+    for i in unfolded:
+        for o in O.nodes[i].output:
+            const_t.discard(o)
+            pure_t.discard(o)
     return res, const_t, pure_t
+
+
+def unfolded_t(O, nodes):
+    return {o for i in nodes for o in O.nodes[i].output if o}
 
 
 def transformers(unit_ops, region_ops):
@@ -252,7 +277,31 @@ def elimination(O, oi, dtypes):
         to = next((a.i for a in n.attribute if a.name == "to"), None)
         if to is not None and dtypes.get(n.input[0]) == to:
             return "cast_elimination"
+    if n.op_type in NOOP_BY and len(n.input) == 2 and not any(o in O.outputs for o in n.output):
+        identity, slots = NOOP_BY[n.op_type]
+        for k in slots:
+            v = single_constant(O, n.input[k])
+            if v is not None and v == identity:
+                return "noop_elimination"
     return None
+
+
+# Binary ops that are the identity with a one-element constant operand
+# (onnxruntime's NoopElimination, which keeps a node making a graph
+# output): the value, and the slots it may be in.
+NOOP_BY = {"Add": (0, (0, 1)), "Sub": (0, (1,)), "Mul": (1, (0, 1)), "Div": (1, (1,))}
+
+
+def single_constant(O, t):
+    """The value of a one-element initializer or Constant, else None."""
+    tensor = O.init.get(t) if t in O.const_init else None
+    oi = O.producer.get(t)
+    if tensor is None and oi is not None and O.nodes[oi].op_type == "Constant":
+        tensor = next((a.t for a in O.nodes[oi].attribute if a.name == "value"), None)
+    if tensor is None:
+        return None
+    arr = numpy_helper.to_array(tensor)
+    return arr.reshape(-1)[0].item() if arr.size == 1 else None
 
 
 def dtype_map(model):
