@@ -2,7 +2,7 @@
  * unit: names are the op's params (through the op table, as `params` reads
  * them: attribute, constant input, derived, default), `rank` is the rank of
  * input0, inputK / outputK are tensors for rank(), shape(), dim(), dtype(),
- * value() and consumers(). Values: null, int, float, bool, string, list;
+ * value(), consumers() and producer(). Values: null, int, float, bool, string, list;
  * a value this run cannot know (a non-constant input, a symbolic dim) is
  * "unknown", and so is what is computed from it, except that false && x
  * and true || x are decided. Floats compare with the params' relative
@@ -270,12 +270,15 @@ static xval tensor_fn(env *v, int f, xval t, xval arg)
 		const fd_const *c = x->value;
 		if (!c || (!c->i64 && !c->f64))
 			return unknown(v, "%s is not a known constant", t.s);
-		if (c->count == 1 && sh->rank <= 0)
+		if (c->count == 1)   /* one element, of any rank: a number */
 			return c->i64 ? mk_int(c->i64[0]) : (xval){ .kind = XV_FLOAT, .f = c->f64[0] };
 		return c->i64 ? from_ints(v, c->i64, c->count) : from_floats(v, c->f64, c->count);
 	}
 	case XF_CONSUMERS:
 		return mk_int(x->n_consumers);
+	case XF_PRODUCER:   /* an edge from a node, as onnxruntime's graph has it */
+		return x->producer != FD_NONE ? (xval){ .kind = XV_STR, .s = v->ix->g->nodes[x->producer].op_type }
+		                              : mk(XV_NULL);
 	}
 	return error(v, "not a tensor function");
 }

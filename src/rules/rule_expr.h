@@ -100,7 +100,8 @@ const char *expr_op_text(fd_expr_op op);
 	X(DIM,       "dim",       2, 2, true,  "dim(t, i): dim i of a tensor (negative from the end)") \
 	X(DTYPE,     "dtype",     1, 1, true,  "the element type: 'float32', 'float16', …") \
 	X(VALUE,     "value",     1, 1, true,  "a small constant's values (a number for one element)") \
-	X(CONSUMERS, "consumers", 1, 1, true,  "how many inputs of other nodes read a tensor")
+	X(CONSUMERS, "consumers", 1, 1, true,  "how many inputs of other nodes read a tensor") \
+	X(PRODUCER,  "producer",  1, 1, true,  "the op type of the node making a tensor; null for a graph input, initializer or outer value")
 
 typedef enum fd_expr_func {
 #define FD_EXPR_FUNC_ENUM(id, name, lo, hi, tensor, doc) XF_##id,

@@ -307,7 +307,17 @@ probe("mm_scale_unknown_shape", "MatMul(Div(Reshape(a, Shape(a)), 4), b) at opse
       [node("Shape", ["a"], "s", "shp"), node("Reshape", ["a", "s"], "ar", "rs"), node("Div", ["ar", "sc"], "as", "scale"),
        node("MatMul", ["as", "bb"], "y", "mm")], [vi("a", ["b", 2, 4, 16]), vi("bb", [1, 2, 16, 8])], [y()],
       [init("sc", 4.0)], opset=11)
-probe("mm_scale_one", "Mul(MatMul(a, b), 1): removed, nothing to fold",
+probe("mm_scale_one_inner", "Relu(Mul(MatMul(a, b), 1[1])): NoopElimination removes the Mul, nothing to fold",
+      [node("MatMul", ["a", "bb"], "m", "mm"), node("Mul", ["m", "sc"], "ms", "scale"), node("Relu", ["ms"], "y", "relu")],
+      [XA, vi("bb", [2, 16, 8])], [y()], [init("sc", [1.0])])
+probe("mm_scale_one_before", "MatMul(Div(a, 1), b), a a graph input: NoopElimination keeps the Div (no node makes a), "
+      "MatMulScaleFusion folds it",
+      [node("Div", ["a", "sc"], "as", "scale"), node("MatMul", ["as", "bb"], "y", "mm")],
+      [XA, vi("bb", [2, 16, 8])], [y()], [init("sc", 1.0)])
+probe("mm_scale_one_before_inner", "MatMul(Div(Relu(a), 1), b): NoopElimination removes the Div",
+      [node("Relu", ["a"], "ar", "relu"), node("Div", ["ar", "sc"], "as", "scale"), node("MatMul", ["as", "bb"], "y", "mm")],
+      [XA, vi("bb", [2, 16, 8])], [y()], [init("sc", 1.0)])
+probe("mm_scale_one", "Mul(MatMul(a, b), 1), a graph output: NoopElimination keeps it, MatMulScaleFusion folds it",
       [node("MatMul", ["a", "bb"], "m", "mm"), node("Mul", ["m", "sc"], "y", "scale")],
       [XA, vi("bb", [2, 16, 8])], [y()], [init("sc", 1.0)])
 n, i = layer_norm("sx", "y")

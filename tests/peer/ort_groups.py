@@ -32,8 +32,8 @@ node). So:
     and stops at tensors still alive in the optimized graph, at constants,
     at common subexpressions and at the unit's inputs: the nodes met are
     what the unit replaced.
- 4. Dropout, Identity, no-op Cast, Add/Sub of 0 and Mul/Div by 1 (not
-    making a graph output) and Transposes the TransposeOptimizer
+ 4. Dropout, Identity, no-op Cast, Add/Sub of 0 and Mul/Div by 1 (of a node's
+    output, not making a graph output) and Transposes the TransposeOptimizer
     cancelled, met on that walk, are eliminations, not fusion members. What
     is left is a fusion when it is more than one node, or one node whose op
     type or domain changed; not when it is one node kept as itself with the
@@ -281,14 +281,15 @@ def elimination(O, oi, dtypes):
         identity, slots = NOOP_BY[n.op_type]
         for k in slots:
             v = single_constant(O, n.input[k])
-            if v is not None and v == identity:
+            if v is not None and v == identity and n.input[1 - k] in O.producer:
                 return "noop_elimination"
     return None
 
 
 # Binary ops that are the identity with a one-element constant operand
-# (onnxruntime's NoopElimination, which keeps a node making a graph
-# output): the value, and the slots it may be in.
+# (onnxruntime's NoopElimination, which keeps a node making a graph output
+# or whose other operand no node makes: graph_utils::CanRemoveNode): the
+# value, and the slots it may be in.
 NOOP_BY = {"Add": (0, (0, 1)), "Sub": (0, (1,)), "Mul": (1, (0, 1)), "Div": (1, (1,))}
 
 

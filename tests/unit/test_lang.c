@@ -171,6 +171,10 @@ static void test_eval(void **state)
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "shape(input1) == [2, 3, 4, 6] && dim(input0, -1) == 4", w, sizeof w), 1);
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "dtype(input1) in ['float32', 'float16']", w, sizeof w), 1);
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "len(shape(output0)) == rank && consumers(input0) == 1", w, sizeof w), 1);
+	/* the producer's op type; a graph input and an initializer have none */
+	assert_int_equal(eval(&x, "t4_mm", "MatMul", "producer(input0) == 'Transpose' && producer(input1) == null", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4", "Transpose", "producer(input0) != null", w, sizeof w), 0);
+	assert_string_equal(w, "producer(input0) is null");
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "7 / 2 == 3.5 && 6 / 2 == 3 && -7 % 3 == 2 && max([1, 9, 4]) == 9", w,
 	                      sizeof w), 1);
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "sorted([3, 1, 2]) == [1, 2, 3] && [1] + [2] == [1, 2]", w, sizeof w), 1);
