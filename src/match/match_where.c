@@ -455,6 +455,8 @@ static int cmp_items(const void *pa, const void *pb)
 static xval call(env *v, const fd_expr *e, const xval *a)
 {
 	int f = expr_func_lookup(e->s);
+	if (f == XF_KNOWN)   /* not known this run: false; an error stays one */
+		return a[0].kind == XV_UNKNOWN ? mk_bool(false) : undecided(a[0]) ? a[0] : mk_bool(true);
 	for (int k = 0; k < e->n; k++)
 		if (undecided(a[k]))
 			return a[k];

@@ -95,6 +95,7 @@ const char *expr_op_text(fd_expr_op op);
 	X(MAX,       "max",       1, 2, false, "the larger of two numbers, or the greatest item of a list") \
 	X(SORTED,    "sorted",    1, 1, false, "a list in ascending order") \
 	X(ATTR,      "attr",      1, 1, false, "the node's ONNX attribute of that name, null when absent") \
+	X(KNOWN,     "known",     1, 1, false, "true when a value is known this run (a shape onnxruntime's inference derives), else false") \
 	X(RANK,      "rank",      1, 1, true,  "the rank of a tensor") \
 	X(SHAPE,     "shape",     1, 1, true,  "the dims of a tensor") \
 	X(DIM,       "dim",       2, 2, true,  "dim(t, i): dim i of a tensor (negative from the end)") \

@@ -266,7 +266,7 @@ def inlined(n, unit_nodes, opset):
     return body == sorted(u.op_type for u in unit_nodes if u.domain in ("", "ai.onnx"))
 
 
-def elimination(O, oi, dtypes):
+def elimination(O, oi, dtypes, P=None):
     """What removed a node that is not a fusion member, or None."""
     n = O.nodes[oi]
     if n.op_type in ("Dropout", "Identity"):
@@ -277,7 +277,8 @@ def elimination(O, oi, dtypes):
         to = next((a.i for a in n.attribute if a.name == "to"), None)
         if to is not None and dtypes.get(n.input[0]) == to:
             return "cast_elimination"
-    if n.op_type in NOOP_BY and len(n.input) == 2 and not any(o in O.outputs for o in n.output):
+    kept = P is not None and any(o in P.producer for o in n.output if o)   # a fused node makes its output
+    if n.op_type in NOOP_BY and len(n.input) == 2 and not kept and not any(o in O.outputs for o in n.output):
         identity, slots = NOOP_BY[n.op_type]
         for k in slots:
             v = single_constant(O, n.input[k])
@@ -514,7 +515,7 @@ def analyse(O, P, ctx, groups, removed, path=""):
         kept = {ident[i] for i in members if i in ident}   # a member that is an original node, as itself
         core, extras = [], []
         for oi in sorted(region):
-            k = elimination(O, oi, ctx["dtypes"])
+            k = elimination(O, oi, ctx["dtypes"], P)
             if k == "transpose_optimizer" and (keeps_transpose or oi in kept):
                 k = None
             (extras if k and len(region) > 1 else core).append((oi, k))
@@ -543,7 +544,7 @@ def analyse(O, P, ctx, groups, removed, path=""):
     for oi, n in enumerate(O.nodes):
         if oi in claimed or not gone(oi):
             continue
-        kind = side.get(oi) or elimination(O, oi, ctx["dtypes"])
+        kind = side.get(oi) or elimination(O, oi, ctx["dtypes"], P)
         if kind in (None, "transpose_optimizer") and oi in cse:
             kind = "cse"
         elif kind is None and oi in const_nodes:

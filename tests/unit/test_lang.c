@@ -200,6 +200,10 @@ static void test_eval(void **state)
 	assert_int_equal(eval(&x, "mm1", "MatMul", "shape(input0)[1] == 8", w, sizeof w), -1);
 	assert_non_null(strstr(w, "dim 0 of input0 is batch"));
 	assert_int_equal(eval(&x, "mm1", "MatMul", "rank(input0) == 3 && dim(input0, 1) == 8", w, sizeof w), 1);
+	/* known(): what this run cannot know is false, not undecided */
+	assert_int_equal(eval(&x, "mm1", "MatMul", "!known(shape(input0)) && known(rank(input0))", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "mm1", "MatMul", "known(dim(input0, 1)) && known(dim(input0, 0))", w, sizeof w), 0);
+	assert_int_equal(eval(&x, "mm1", "MatMul", "known(dim(input0, 9))", w, sizeof w), -1);   /* an error stays one */
 	assert_int_equal(eval(&x, "div1", "Div", "value(input1) > 1.414 && value(input1) < 1.415", w, sizeof w), 1);
 	/* a node's members are its own type */
 	assert_int_equal(eval(&x, "div1", "Div", "members == ['Div'] && op_type == 'Div'", w, sizeof w), 1);
