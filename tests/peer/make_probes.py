@@ -356,6 +356,10 @@ probe("gemm_with_c_sum", "Sum(Gemm(x, W, b), z): the Gemm has a C (not folded)",
       [vi("x", [4, 8]), vi("z", [4, 3])], [y()], GW)
 probe("not_where", "Where(Not(c), x, z)", [node("Not", ["c"], "nc", "not"), node("Where", ["nc", "x", "z"], "y", "where")],
       [vi("c", [4, 8], T.BOOL)] + XZ, [y()], [])
+probe("not_where_noop_cast", "Where(Cast(Not(c), to bool), x, z): CastElimination removes the Cast first",
+      [node("Not", ["c"], "nc", "not"), node("Cast", ["nc"], "ncb", "cast", to=T.BOOL),
+       node("Where", ["ncb", "x", "z"], "y", "where")],
+      [vi("c", [4, 8], T.BOOL)] + XZ, [y()], [])
 probe("not_where_two_consumers", "Where(Not(c), x, z), Not(c) also a graph output",
       [node("Not", ["c"], "nc", "not"), node("Where", ["nc", "x", "z"], "y", "where")],
       [vi("c", [4, 8], T.BOOL)] + XZ, [y(), vi("nc", None, T.BOOL)], [])
