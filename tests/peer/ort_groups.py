@@ -36,8 +36,8 @@ node). So:
     output, not making a graph output) and Transposes the TransposeOptimizer
     cancelled, met on that walk, are eliminations, not fusion members. What
     is left is a fusion when it is more than one node, or one node whose op
-    type or domain changed; not when it is one node kept as itself with the
-    Transposes (and Unsqueezes) the TransposeOptimizer moved across it, nor
+    type or domain changed; not when it is nodes kept as themselves with the
+    Transposes (and Unsqueezes) the TransposeOptimizer moved across them, nor
     one node replaced by its ONNX function body (HardSwish without a kernel
     becomes HardSigmoid and Mul: "function_inlining" in "removed").
 If/Loop/Scan bodies are compared recursively.
@@ -242,11 +242,11 @@ def qdq_transformers(mains, r, t):
     return ["QDQSelectorActionTransformer"] + later
 
 
-def moved_layout(P, members, ident, oi):
-    """The unit is original node oi itself (same name and op) and the
-    Transposes, and the Unsqueezes that broadcast them, that the
-    TransposeOptimizer pushed across it: a moved Transpose, not a fusion."""
-    return (oi in {ident.get(i) for i in members}
+def moved_layout(P, members, ident, core):
+    """The unit is original nodes core themselves (same names and ops) and
+    the Transposes, and the Unsqueezes that broadcast them, that the
+    TransposeOptimizer pushed across them: moved Transposes, not a fusion."""
+    return (set(core) <= {ident.get(i) for i in members}
             and all(i in ident or P.nodes[i].op_type in LAYOUT_OPS for i in members))
 
 
@@ -521,8 +521,8 @@ def analyse(O, P, ctx, groups, removed, path=""):
             (extras if k and len(region) > 1 else core).append((oi, k))
         core = [oi for oi, _ in core]
         fused = len(core) > 1 or (len(core) == 1 and (opkey(O.nodes[core[0]]) != opkey(pn) or len(members) > 1))
-        if fused and len(core) == 1 and moved_layout(P, members, ident, core[0]):
-            fused = False   # the node itself, a Transpose moved across it: nothing fused
+        if fused and moved_layout(P, members, ident, core):
+            fused = False   # the nodes themselves, a Transpose moved across them: nothing fused
         if fused and len(core) == 1 and inlined(O.nodes[core[0]], [P.nodes[i] for i in members], ctx["opset"]):
             side[core[0]] = "function_inlining"
             continue
