@@ -102,7 +102,8 @@ const char *expr_op_text(fd_expr_op op);
 	X(DTYPE,     "dtype",     1, 1, true,  "the element type: 'float32', 'float16', …") \
 	X(VALUE,     "value",     1, 1, true,  "a small constant's values (a number for one element)") \
 	X(CONSUMERS, "consumers", 1, 1, true,  "how many inputs of other nodes read a tensor") \
-	X(PRODUCER,  "producer",  1, 1, true,  "the op type of the node making a tensor; null for a graph input, initializer or outer value")
+	X(PRODUCER,  "producer",  1, 1, true,  "the op type of the node making a tensor; null for a graph input, initializer or outer value") \
+	X(READERS,   "readers",   1, 1, true,  "the op types of the nodes reading a tensor, sorted, one per input read")
 
 typedef enum fd_expr_func {
 #define FD_EXPR_FUNC_ENUM(id, name, lo, hi, tensor, doc) XF_##id,

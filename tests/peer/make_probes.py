@@ -222,6 +222,14 @@ def layer_norm(x, out, axes=(-1,), eps_input=False, affine=True, square="Pow"):
 
 n, i = layer_norm("x", "y")
 probe("ln_last_axis", "decomposed LayerNorm over the last axis", n, [XL], [y()], i)
+n, i = layer_norm("xt", "ln")
+probe("ln_of_transpose", "Transpose(x, [0, 2, 3, 1]) -> decomposed LayerNorm -> MatMul: the TransposeOptimizer "
+      "moves the Transpose past ReduceMean and Sub, SimplifiedLayerNormFusion takes the tail",
+      [node("Transpose", ["x"], "xt", "tr", perm=[0, 2, 3, 1])] + n + [node("MatMul", ["ln", "wm"], "y", "mm")],
+      [vi("x", [1, 16, 2, 4])], [y()], i + [init("wm", np.ones((16, 8)) * 0.1)], opset=13)
+probe("ln_of_transpose_opset17", "the same at opset 17: LayerNormFusion runs at level 1, before the TransposeOptimizer",
+      [node("Transpose", ["x"], "xt", "tr", perm=[0, 2, 3, 1])] + n + [node("MatMul", ["ln", "wm"], "y", "mm")],
+      [vi("x", [1, 16, 2, 4])], [y()], i + [init("wm", np.ones((16, 8)) * 0.1)])
 n, i = layer_norm("x", "y", axes=(-2,))
 probe("ln_axis_m2", "decomposed LayerNorm over axis -2", n, [vi("x", [2, 16, 4])], [y()],
       i[:-2] + [init("gam", np.ones((16, 1))), init("bet", np.zeros((16, 1)))])

@@ -175,6 +175,10 @@ static void test_eval(void **state)
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "producer(input0) == 'Transpose' && producer(input1) == null", w, sizeof w), 1);
 	assert_int_equal(eval(&x, "t4", "Transpose", "producer(input0) != null", w, sizeof w), 0);
 	assert_string_equal(w, "producer(input0) is null");
+	/* the readers' op types; the model's opset of the node's domain */
+	assert_int_equal(eval(&x, "t4", "Transpose", "readers(output0) == ['MatMul'] && readers(input0) == ['Transpose']", w,
+	                      sizeof w), 1);
+	assert_int_equal(eval(&x, "t4", "Transpose", "opset == 13 && opset < 17", w, sizeof w), 1);
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "7 / 2 == 3.5 && 6 / 2 == 3 && -7 % 3 == 2 && max([1, 9, 4]) == 9", w,
 	                      sizeof w), 1);
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "sorted([3, 1, 2]) == [1, 2, 3] && [1] + [2] == [1, 2]", w, sizeof w), 1);
