@@ -131,7 +131,8 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 	if (e->tensor) {
 		if (!tensor_wanted) {
 			where_error(w, e, "'%s' is a tensor, not a value: write rank(%s), shape(%s), dim(%s, i), dtype(%s), "
-			            "value(%s), consumers(%s), readers(%s) or producer(%s)", e->s, e->s, e->s, e->s, e->s, e->s, e->s, e->s, e->s);
+			            "value(%s), consumers(%s), readers(%s) or producer(%s)",
+			            e->s, e->s, e->s, e->s, e->s, e->s, e->s, e->s, e->s);
 			return;
 		}
 		int arity = cond_op_max_inputs(op);

@@ -1,8 +1,9 @@
 /* match_where.c — a `where` expression (rules/rule_expr.h) evaluated on a
  * unit: names are the op's params (through the op table, as `params` reads
  * them: attribute, constant input, derived, default), `rank` is the rank of
- * input0, inputK / outputK are tensors for rank(), shape(), dim(), dtype(),
- * value(), consumers(), readers() and producer(). Values: null, int, float, bool, string, list;
+ * input0, `opset` the model's version of its domain, inputK / outputK are
+ * tensors for rank(), shape(), dim(), dtype(), value(), consumers(),
+ * readers() and producer(). Values: null, int, float, bool, string, list;
  * a value this run cannot know (a non-constant input, a symbolic dim) is
  * "unknown", and so is what is computed from it, except that false && x
  * and true || x are decided. Floats compare with the params' relative

@@ -47,10 +47,12 @@ static bool inputs_folded(const fd_graph *g, const fd_node *n)
 
 bool shape_onnx_mode_reads_folded_only(const shape_ctx *c, int i)
 {
-	if (!c->m->shapes_onnx || c->n->domain[0] || strcmp(c->n->op_type, "Reshape") || c->opset >= 14 || c->opset < 5)
+	/* Reshape-5 and -13 read the shape with getInputData: a constant only */
+	bool folded_only = !c->n->domain[0] && !strcmp(c->n->op_type, "Reshape") && c->opset >= 5 && c->opset < 14 && i == 1;
+	if (!c->m->shapes_onnx || !folded_only)
 		return false;
 	const fd_tensor *t = sh_in(c, i);
-	return i == 1 && !(t && t->value && !t->value->propagated);
+	return !(t && t->value && !t->value->propagated);
 }
 
 /* The ONNX ops whose inference gives a shape without knowing every input's:
