@@ -52,8 +52,8 @@ EXCEPTIONS = [
                   "Transpose back; onnxruntime's TransposeOptimizer pushes the first through the whole pattern "
                   "until it cancels the second, and what is left reduces over axis 1, which neither "
                   "LayerNormFusion nor SimplifiedLayerNormFusion takes. fusiondbg does not move Transposes: "
-                  "ORT_LayerNormFusion takes the pattern over the last axis (its where refuses a LayerNorm of a Transpose "
-                  "only when no Transpose reads the result).",
+                  "ORT_LayerNormFusion takes the pattern over the last axis (its where refuses a LayerNorm "
+                  "of a Transpose only when no Transpose reads the result).",
         "fusiondbg": {"rule": "ORT_LayerNormFusion"},
         "counts": {"torch_convnext_opset13": 4, "torch_convnext_opset14": 4},
         "why_fusiondbg": {"rule": "ORT_LayerNormFusion", "node": "@Sub", "expect": ["fires on {node} (Sub)"]},
