@@ -230,6 +230,9 @@ probe("ln_of_transpose", "Transpose(x, [0, 2, 3, 1]) -> decomposed LayerNorm -> 
 probe("ln_of_transpose_opset17", "the same at opset 17: LayerNormFusion runs at level 1, before the TransposeOptimizer",
       [node("Transpose", ["x"], "xt", "tr", perm=[0, 2, 3, 1])] + n + [node("MatMul", ["ln", "wm"], "y", "mm")],
       [vi("x", [1, 16, 2, 4])], [y()], i + [init("wm", np.ones((16, 8)) * 0.1)])
+probe("hardswish_inlined", "Conv -> HardSwish at opset 14: no CPU kernel, onnxruntime inlines its function body "
+      "(HardSigmoid, Mul), which is no fusion",
+      [conv(), node("HardSwish", ["c"], "y", "hswish")], [X], [y()], [W], opset=14)
 n, i = layer_norm("x", "y", axes=(-2,))
 probe("ln_axis_m2", "decomposed LayerNorm over axis -2", n, [vi("x", [2, 16, 4])], [y()],
       i[:-2] + [init("gam", np.ones((16, 1))), init("bet", np.zeros((16, 1)))])
