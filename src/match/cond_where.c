@@ -131,7 +131,8 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 	if (e->tensor) {
 		if (!tensor_wanted) {
 			where_error(w, e, "'%s' is a tensor, not a value: write rank(%s), shape(%s), dim(%s, i), dtype(%s), "
-			            "value(%s) or consumers(%s)", e->s, e->s, e->s, e->s, e->s, e->s, e->s);
+			            "value(%s), consumers(%s), readers(%s) or producer(%s)",
+			            e->s, e->s, e->s, e->s, e->s, e->s, e->s, e->s, e->s);
 			return;
 		}
 		int arity = cond_op_max_inputs(op);
@@ -145,7 +146,8 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 		where_error(w, e, "'%s' is not a tensor: the function wants input0, input1, …, output0, …", e->s);
 		return;
 	}
-	if (!strcmp(e->s, "rank") || !strcmp(e->s, "op_type") || !strcmp(e->s, "domain") || !strcmp(e->s, "members"))
+	if (!strcmp(e->s, "rank") || !strcmp(e->s, "op_type") || !strcmp(e->s, "domain") || !strcmp(e->s, "members") ||
+	    !strcmp(e->s, "opset"))
 		return;
 	for (int t = 0; t < op->n_types; t++) {
 		const fd_param_def *pd = optable_param(op->ops[t], e->s);

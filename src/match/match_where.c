@@ -1,8 +1,9 @@
 /* match_where.c — a `where` expression (rules/rule_expr.h) evaluated on a
  * unit: names are the op's params (through the op table, as `params` reads
  * them: attribute, constant input, derived, default), `rank` is the rank of
- * input0, inputK / outputK are tensors for rank(), shape(), dim(), dtype(),
- * value() and consumers(). Values: null, int, float, bool, string, list;
+ * input0, `opset` the model's version of its domain, inputK / outputK are
+ * tensors for rank(), shape(), dim(), dtype(), value(), consumers(),
+ * readers() and producer(). Values: null, int, float, bool, string, list;
  * a value this run cannot know (a non-constant input, a symbolic dim) is
  * "unknown", and so is what is computed from it, except that false && x
  * and true || x are decided. Floats compare with the params' relative
@@ -42,6 +43,7 @@ typedef struct xval {
 
 typedef struct env {
 	const fd_graph_index *ix;     /* NULL: no unit, every name unknown */
+	const fd_model *model;        /* its opsets */
 	int32_t u;
 	int op;
 	const fd_node *node;          /* the node params are read on (a composite's last member) */
@@ -270,12 +272,26 @@ static xval tensor_fn(env *v, int f, xval t, xval arg)
 		const fd_const *c = x->value;
 		if (!c || (!c->i64 && !c->f64))
 			return unknown(v, "%s is not a known constant", t.s);
-		if (c->count == 1 && sh->rank <= 0)
+		if (c->count == 1)   /* one element, of any rank: a number */
 			return c->i64 ? mk_int(c->i64[0]) : (xval){ .kind = XV_FLOAT, .f = c->f64[0] };
 		return c->i64 ? from_ints(v, c->i64, c->count) : from_floats(v, c->f64, c->count);
 	}
 	case XF_CONSUMERS:
 		return mk_int(x->n_consumers);
+	case XF_READERS: {
+		xval l = mk_list(v, x->n_consumers);
+		for (int32_t k = 0; l.kind == XV_LIST && k < x->n_consumers; k++) {
+			const char *op = v->ix->g->nodes[x->consumers[k]].op_type;
+			int32_t j = k;   /* insertion sort: a tensor has few readers */
+			for (; j > 0 && strcmp(item(v, l, j - 1)->s, op) > 0; j--)
+				*item(v, l, j) = *item(v, l, j - 1);
+			*item(v, l, j) = (xval){ .kind = XV_STR, .s = op };
+		}
+		return l;
+	}
+	case XF_PRODUCER:   /* an edge from a node, as onnxruntime's graph has it */
+		return x->producer != FD_NONE ? (xval){ .kind = XV_STR, .s = v->ix->g->nodes[x->producer].op_type }
+		                              : mk(XV_NULL);
 	}
 	return error(v, "not a tensor function");
 }
@@ -452,6 +468,8 @@ static int cmp_items(const void *pa, const void *pb)
 static xval call(env *v, const fd_expr *e, const xval *a)
 {
 	int f = expr_func_lookup(e->s);
+	if (f == XF_KNOWN)   /* not known this run: false; an error stays one */
+		return a[0].kind == XV_UNKNOWN ? mk_bool(false) : undecided(a[0]) ? a[0] : mk_bool(true);
 	for (int k = 0; k < e->n; k++)
 		if (undecided(a[k]))
 			return a[k];
@@ -561,6 +579,19 @@ static xval eval(env *v, const fd_expr *e)
 	return x;
 }
 
+/* The version of the node's domain the model imports (a decomposed form's:
+ * ONNX's). */
+static xval model_opset(env *v)
+{
+	const char *d = !v->comp && v->node->domain && strcmp(v->node->domain, "ai.onnx") ? v->node->domain : "";
+	for (int32_t k = 0; v->model && k < v->model->n_opsets; k++) {
+		const char *md = v->model->opsets[k].domain ? v->model->opsets[k].domain : "";
+		if (!strcmp(md, "ai.onnx") ? !d[0] : !strcmp(md, d))
+			return mk_int(v->model->opsets[k].version);
+	}
+	return unknown(v, "the model imports no opset of domain '%s'", d);
+}
+
 static xval eval_part(env *v, const fd_expr *e)
 {
 	switch (e->kind) {
@@ -591,6 +622,8 @@ static xval eval_part(env *v, const fd_expr *e)
 			const char *d = v->node->domain && strcmp(v->node->domain, "ai.onnx") ? v->node->domain : "";
 			return (xval){ .kind = XV_STR, .s = e->s[0] == 'o' ? (v->node->op_type ? v->node->op_type : "") : d };
 		}
+		if (!strcmp(e->s, "opset"))
+			return model_opset(v);
 		if (!strcmp(e->s, "rank")) {
 			int32_t t = match_unit_input(v->ix, v->u, 0);
 			return t < 0 ? mk(XV_NULL) : tensor_fn(v, XF_RANK, (xval){ .kind = XV_TENSOR, .i = t, .s = "input0" },
@@ -756,7 +789,7 @@ int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, con
                      size_t size, int32_t *fault_at)
 {
 	const fd_graph_index *ix = &ctx->graphs[gi];
-	env v = { .ix = ix, .u = u, .op = op };
+	env v = { .ix = ix, .model = ctx->model, .u = u, .op = op };
 	v.comp = match_composite(ctx, gi, u);
 	v.node = &ix->g->nodes[v.comp ? v.comp->last : u];
 	xval x = eval(&v, e);

@@ -95,12 +95,15 @@ const char *expr_op_text(fd_expr_op op);
 	X(MAX,       "max",       1, 2, false, "the larger of two numbers, or the greatest item of a list") \
 	X(SORTED,    "sorted",    1, 1, false, "a list in ascending order") \
 	X(ATTR,      "attr",      1, 1, false, "the node's ONNX attribute of that name, null when absent") \
+	X(KNOWN,     "known",     1, 1, false, "true when a value is known this run, else false") \
 	X(RANK,      "rank",      1, 1, true,  "the rank of a tensor") \
 	X(SHAPE,     "shape",     1, 1, true,  "the dims of a tensor") \
 	X(DIM,       "dim",       2, 2, true,  "dim(t, i): dim i of a tensor (negative from the end)") \
 	X(DTYPE,     "dtype",     1, 1, true,  "the element type: 'float32', 'float16', …") \
 	X(VALUE,     "value",     1, 1, true,  "a small constant's values (a number for one element)") \
-	X(CONSUMERS, "consumers", 1, 1, true,  "how many inputs of other nodes read a tensor")
+	X(CONSUMERS, "consumers", 1, 1, true,  "how many inputs of other nodes read a tensor") \
+	X(PRODUCER,  "producer",  1, 1, true,  "the op type of the node making a tensor, null for none") \
+	X(READERS,   "readers",   1, 1, true,  "the op types of the nodes reading a tensor, sorted, one per input read")
 
 typedef enum fd_expr_func {
 #define FD_EXPR_FUNC_ENUM(id, name, lo, hi, tensor, doc) XF_##id,

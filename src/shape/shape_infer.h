@@ -6,9 +6,10 @@
  *   shape_util.c   what an op fn uses: dims arithmetic, broadcasting, the
  *                  node's inputs and attributes (sh_in*, sh_attr*), writing
  *                  its outputs (sh_set*, sh_same)
+ *   shape_onnx_mode.c  the values and shapes ONNX's own inference keeps
+ *                  (--shapes onnx)
  *   shape_elementwise.c, shape_nn.c, shape_tensor.c, shape_gen.c,
  *   shape_misc.c, shape_contrib.c, shape_control.c   the op families
- *   shape_onnx_mode.c  the values ONNX's own inference keeps (--shapes onnx)
  *   shape_infer.c  the driver: the merged table, graphs in order, bodies
  *
  * An op family is a table of {domain, op_type, fn, arg} rows; the driver
@@ -56,6 +57,10 @@ typedef struct shape_op {
 /* After a node's fn, under --shapes onnx: drops the values ONNX's own
  * inference would not know (shape_onnx_mode.c). */
 void shape_onnx_mode_settle(shape_ctx *c);
+/* Under --shapes onnx: node c->n's inference, as ONNX's function of its
+ * version has it, reads input i only as a folded constant, and it is not
+ * one: the node's output shapes are unknown (shape_onnx_mode.c). */
+bool shape_onnx_mode_reads_folded_only(const shape_ctx *c, int i);
 /* After every graph: fresh dims unknown (shape_onnx_mode.c). */
 void shape_onnx_mode_finish(fd_model *m);
 

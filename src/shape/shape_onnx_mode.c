@@ -7,7 +7,11 @@
  * Unsqueeze, Identity, and Add, Sub, Mul from opset 14 on, and with numbers
  * only: a symbolic element (batch) is unknown there. Past any other op (a
  * Div, an opset-13 Mul) the value is gone, and so are the dims a Reshape or
- * an Expand would have read from it. */
+ * an Expand would have read from it. Older inference functions do not read
+ * a propagated value at all: Reshape before opset 14 infers its output only
+ * from a constant shape, and nothing, not even the rank, without one. And
+ * nearly every ONNX inference function needs the shapes of all its inputs:
+ * where one has none (not even a rank), its outputs get none either. */
 #include <string.h>
 #include "shape/shape_infer.h"
 
@@ -41,11 +45,67 @@ static bool inputs_folded(const fd_graph *g, const fd_node *n)
 	return true;
 }
 
-/* After node n's fn: its output values as ONNX's inference would have them. */
+bool shape_onnx_mode_reads_folded_only(const shape_ctx *c, int i)
+{
+	/* Reshape-5 and -13 read the shape with getInputData: a constant only */
+	bool folded_only = !c->n->domain[0] && !strcmp(c->n->op_type, "Reshape") && c->opset >= 5 && c->opset < 14 && i == 1;
+	if (!c->m->shapes_onnx || !folded_only)
+		return false;
+	const fd_tensor *t = sh_in(c, i);
+	return !(t && t->value && !t->value->propagated);
+}
+
+/* The ONNX ops whose inference gives a shape without knowing every input's:
+ * Shape and Size (a rank-1 or scalar output), the generators, Reshape from
+ * opset 14 (its target), and the ops with bodies (their outputs). */
+static bool infers_without_input_shapes(const char *op_type)
+{
+	static const char *const ops[] = { "Shape", "Size", "Constant", "ConstantOfShape", "Range", "Reshape",
+	                                   "If", "Loop", "Scan", "RandomNormal", "RandomUniform" };
+	for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+		if (!strcmp(op_type, ops[k]))
+			return true;
+	return false;
+}
+
+/* The ONNX ops whose inference reads input 0's shape only: the data a
+ * scatter writes into. */
+static bool needs_input0_shape_only(const char *op_type)
+{
+	return !strcmp(op_type, "ScatterND") || !strcmp(op_type, "ScatterElements") || !strcmp(op_type, "Scatter");
+}
+
+/* Node n has an input without a shape that ONNX's inference of it needs,
+ * which then gives nothing: its inferred output shapes are dropped. */
+static void drop_shapes_without_inputs(shape_ctx *c)
+{
+	const fd_node *n = c->n;
+	bool blind = false;
+	if (n->domain[0] || infers_without_input_shapes(n->op_type))
+		return;
+	int32_t needed = needs_input0_shape_only(n->op_type) ? 1 : n->n_inputs;
+	for (int32_t k = 0; k < needed && k < n->n_inputs && !blind; k++)
+		blind = n->inputs[k] != FD_NONE && c->g->tensors[n->inputs[k]].shape.rank < 0;
+	for (int32_t o = 0; blind && o < n->n_outputs; o++) {
+		if (n->outputs[o] == FD_NONE)
+			continue;
+		fd_tensor *t = &c->g->tensors[n->outputs[o]];
+		if (t->shape_declared || (t->value && !t->value->propagated))
+			continue;
+		t->shape.rank = -1;
+		t->shape.dims = NULL;
+	}
+}
+
+/* After node n's fn: its output shapes and values as ONNX's inference
+ * would have them. */
 void shape_onnx_mode_settle(shape_ctx *c)
 {
 	const fd_node *n = c->n;
-	if (!c->m->shapes_onnx || inputs_folded(c->g, n))
+	if (!c->m->shapes_onnx)
+		return;
+	drop_shapes_without_inputs(c);
+	if (inputs_folded(c->g, n))
 		return;
 	bool keep = !n->domain[0] && propagates(n->op_type, c->opset);
 	for (int32_t o = 0; o < n->n_outputs; o++) {

@@ -48,6 +48,10 @@ static void infer_reshape(shape_ctx *c)
 	bool allowzero = sh_attr_int(c, "allowzero", 0) != 0;
 	fd_dim dims[SHAPE_MAX_RANK];
 
+	if (shape_onnx_mode_reads_folded_only(c, 1)) {
+		sh_set(c, 0, dt, -1, NULL);
+		return;
+	}
 	if (!reshape_target(c, sh, &n)) {
 		/* the shape's length still gives the rank */
 		const fd_shape *s1 = sh_in_shape(c, 1);

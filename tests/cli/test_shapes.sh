@@ -18,7 +18,10 @@
 #     computed through a Div has no dims the rules can compare, one through
 #     Gather and Concat keeps its numbers; the trace says which shapes
 #     decided; the command line wins; bad values are errors; an Expand to
-#     a shape of unknown values keeps the dims above 1.
+#     a shape of unknown values keeps the dims above 1; ONNX's inference
+#     functions as the op's version has them: a Reshape below opset 14 to
+#     a computed shape has no shape at all (from 14 on its target's length
+#     gives the rank), and what reads a tensor without a shape has none.
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0
@@ -212,6 +215,26 @@ printf 'ruleset:\n  shapes: partial\n' >"$tmp/set5/ruleset.yaml"
 # Expand to a shape whose values are not known keeps the dims above 1 (ViT's class token)
 "$FUSIONDBG" info tests/data/torch/torch_vit_opset17.onnx --tensors 2>&1 | grep "/Expand_output_0 " | grep -q "×32 " \
 	|| bad "Expand of the class token lost its last dim"
+
+# --shapes onnx: a Reshape's inference by its version (ViT's patches: Conv -> Reshape to a computed shape -> Transpose)
+for v in 13 14; do
+	"$FUSIONDBG" info tests/data/torch/torch_vit_opset$v.onnx --tensors --shapes onnx --format json >"$tmp/v$v.json" || bad "info vit $v"
+done
+"$PYTHON" - "$tmp/v13.json" "$tmp/v14.json" <<'EOF' || fail=1
+import json, sys
+def shapes(p):
+    return {t["name"]: t["shape"] for t in json.load(open(p))["tensors"]}
+s13, s14 = shapes(sys.argv[1]), shapes(sys.argv[2])
+for name in ("/Reshape_output_0", "/Transpose_output_0", "/Concat_2_output_0"):
+    if s13[name] is not None:
+        sys.exit("FAIL: opset 13, --shapes onnx: %s has shape %s; ONNX's Reshape-13 infers none" % (name, s13[name]))
+if s14["/Reshape_output_0"] is None or len(s14["/Reshape_output_0"]) != 3:
+    sys.exit("FAIL: opset 14, --shapes onnx: /Reshape_output_0 is %s, not of rank 3" % s14["/Reshape_output_0"])
+if s13["/conv_proj/Conv_output_0"] is None:
+    sys.exit("FAIL: opset 13: the Conv before the Reshape lost its shape")
+EOF
+"$FUSIONDBG" info tests/data/torch/torch_vit_opset13.onnx --tensors 2>&1 | grep "^main   /Reshape_output_0 " | grep -q "batch×32×16 " \
+	|| bad "--shapes full: the opset-13 Reshape's dims are not known"
 
 echo "test_shapes: done"
 finish $fail

@@ -9,8 +9,9 @@ Each entry:
                    pattern (the members' op types, sorted, '+'-joined)
   counts           {model: how many groups it covers on each side given}
   pairing          "subset": each fusiondbg group is part of one onnxruntime
-                   group; "superset": each onnxruntime
-                   group is part of one fusiondbg group
+                   group; "superset": each onnxruntime group is part of one
+                   fusiondbg group (and only the fusiondbg groups holding
+                   one are covered)
   why_ort, why_fusiondbg       `fusiondbg why --rule R --node N` on each
                    covered group of that side must print every fragment of
                    expect ({node} is N); N "@Conv" is the group's Conv node
@@ -43,30 +44,43 @@ EXCEPTIONS = [
                   "fusions fusiondbg makes.",
         "ort_error": "Could not find an implementation for Conv(11) node with name 'conv1'",
     },
-    # ---- onnxruntime knows fewer shapes than fusiondbg ----------------------------
+    # ---- onnxruntime's TransposeOptimizer moved a Transpose into the pattern ---------
     {
-        "models": ["tiny_distilbert_sst2"],
-        "reason": "BiasGeluFusion wants both Add operands' shapes known to onnxruntime. Its shape inference has "
-                  "none for the FFN's MatMul output (the input comes through the attention's Reshape to a "
-                  "computed shape), so it makes the Gelu alone; fusiondbg knows [batch, sequence, 4] and "
-                  "[4], so ORT_BiasGeluFusion takes the bias Add with the Gelu ORT_GeluFusion made.",
-        "ort": {"kind": "GeluFusion"},
-        "fusiondbg": {"rule": "ORT_BiasGeluFusion"},
-        "counts": {"tiny_distilbert_sst2": 2},
-        "pairing": "superset",
-        "why_fusiondbg": {"rule": "ORT_BiasGeluFusion", "node": "@Erf",
-                          "expect": ["fires on", "by ORT_GeluFusion in round"]},
+        "models": ["torch_convnext_opset13", "torch_convnext_opset14"],
+        "reason": "The TransposeOptimizer cancels the Transposes around ConvNeXt's LayerNorm2d. Below opset 17 "
+                  "LayerNorm2d is Transpose(x, [0, 2, 3, 1]), a decomposed LayerNorm over the last axis, and "
+                  "Transpose back; onnxruntime's TransposeOptimizer pushes the first through the whole pattern "
+                  "until it cancels the second, and what is left reduces over axis 1, which neither "
+                  "LayerNormFusion nor SimplifiedLayerNormFusion takes. fusiondbg does not move Transposes: "
+                  "ORT_LayerNormFusion takes the pattern over the last axis (its where refuses a LayerNorm "
+                  "of a Transpose only when no Transpose reads the result).",
+        "fusiondbg": {"rule": "ORT_LayerNormFusion"},
+        "counts": {"torch_convnext_opset13": 4, "torch_convnext_opset14": 4},
+        "why_fusiondbg": {"rule": "ORT_LayerNormFusion", "node": "@Sub", "expect": ["fires on {node} (Sub)"]},
     },
     {
-        "models": ["tiny_distilbert_sst2", "probe_mm_scale_unknown_shape"],
-        "reason": "MatMulScaleFusion folds a scalar Div into a MatMul only where onnxruntime's own shape "
-                  "inference knows the Div's output; after a Reshape to a shape computed from Shape (ONNX "
-                  "inference below opset 13 does not follow it) it knows none, so the attention's q / sqrt(d) "
-                  "stays a Div. fusiondbg infers the shape, and the rule states conditions on the tensors, so "
-                  "ORT_MatMulScaleFusion_A folds it (the probe shows the same on a three-node model).",
-        "fusiondbg": {"rule": "ORT_MatMulScaleFusion_A", "pattern": "Div+MatMul"},
-        "counts": {"tiny_distilbert_sst2": 2, "probe_mm_scale_unknown_shape": 1},
-        "why_fusiondbg": {"rule": "ORT_MatMulScaleFusion_A", "node": "@Div", "expect": ["fires on {node} (Div)"]},
+        "models": ["torch_swin_t_opset13", "torch_swin_t_opset14", "torch_swin_t_opset17"],
+        "reason": "The TransposeOptimizer merges Swin's qkv Transpose into K's. The attention's "
+                  "Transpose(qkv, [2, 0, 3, 1, 4]) feeds the Gathers of q, k and v; onnxruntime's TransposeOptimizer "
+                  "pushes it past the Gather of k into K's Transpose(k, [0, 1, 3, 2]), which becomes [0, 2, 3, 1], "
+                  "a perm MatmulTransposeFusion refuses (the last axis leaves the last two). fusiondbg does not "
+                  "move Transposes: ORT_MatmulTransposeFusion folds the [0, 1, 3, 2] it sees.",
+        "fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "pattern": "MatMul+Transpose"},
+        "counts": {"torch_swin_t_opset13": 4, "torch_swin_t_opset14": 4, "torch_swin_t_opset17": 4},
+        "why_fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "node": "@Transpose", "expect": ["fires on {node} (Transpose)"]},
+    },
+    {
+        "models": ["torch_llama_opset14", "torch_llama_opset17"],
+        "reason": "The TransposeOptimizer merges the LLaMA block's K Transpose into K^T. K's Transpose(k, [0, 2, 1, 3]) "
+                  "feeds the rotary embedding; onnxruntime's TransposeOptimizer pushes it through the rotation's "
+                  "Slices, Neg, Concat, Muls and Add into Transpose(k, [0, 1, 3, 2]), which becomes [0, 2, 3, 1], "
+                  "a perm MatmulTransposeFusion refuses: the FusedMatMul has the 1/sqrt(d) Div only. fusiondbg "
+                  "does not move Transposes: ORT_MatmulTransposeFusion folds the [0, 1, 3, 2] it sees as well.",
+        "ort": {"kind": "MatMulTransposeOrScaleFusion", "pattern": "Div+MatMul"},
+        "fusiondbg": {"pattern": "Div+MatMul+Transpose"},
+        "counts": {"torch_llama_opset14": 2, "torch_llama_opset17": 2},
+        "pairing": "superset",
+        "why_fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "node": "@Transpose", "expect": ["fires on {node} (Transpose)"]},
     },
     # ---- a rewrite a chain of ops cannot state ---------------------------------------
     {

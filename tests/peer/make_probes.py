@@ -222,6 +222,17 @@ def layer_norm(x, out, axes=(-1,), eps_input=False, affine=True, square="Pow"):
 
 n, i = layer_norm("x", "y")
 probe("ln_last_axis", "decomposed LayerNorm over the last axis", n, [XL], [y()], i)
+n, i = layer_norm("xt", "ln")
+probe("ln_of_transpose", "Transpose(x, [0, 2, 3, 1]) -> decomposed LayerNorm -> MatMul: the TransposeOptimizer "
+      "moves the Transpose past ReduceMean and Sub, SimplifiedLayerNormFusion takes the tail",
+      [node("Transpose", ["x"], "xt", "tr", perm=[0, 2, 3, 1])] + n + [node("MatMul", ["ln", "wm"], "y", "mm")],
+      [vi("x", [1, 16, 2, 4])], [y()], i + [init("wm", np.ones((16, 8)) * 0.1)], opset=13)
+probe("ln_of_transpose_opset17", "the same at opset 17: LayerNormFusion runs at level 1, before the TransposeOptimizer",
+      [node("Transpose", ["x"], "xt", "tr", perm=[0, 2, 3, 1])] + n + [node("MatMul", ["ln", "wm"], "y", "mm")],
+      [vi("x", [1, 16, 2, 4])], [y()], i + [init("wm", np.ones((16, 8)) * 0.1)])
+probe("hardswish_inlined", "Conv -> HardSwish at opset 14: no CPU kernel, onnxruntime inlines its function body "
+      "(HardSigmoid, Mul), which is no fusion",
+      [conv(), node("HardSwish", ["c"], "y", "hswish")], [X], [y()], [W], opset=14)
 n, i = layer_norm("x", "y", axes=(-2,))
 probe("ln_axis_m2", "decomposed LayerNorm over axis -2", n, [vi("x", [2, 16, 4])], [y()],
       i[:-2] + [init("gam", np.ones((16, 1))), init("bet", np.zeros((16, 1)))])
@@ -307,7 +318,17 @@ probe("mm_scale_unknown_shape", "MatMul(Div(Reshape(a, Shape(a)), 4), b) at opse
       [node("Shape", ["a"], "s", "shp"), node("Reshape", ["a", "s"], "ar", "rs"), node("Div", ["ar", "sc"], "as", "scale"),
        node("MatMul", ["as", "bb"], "y", "mm")], [vi("a", ["b", 2, 4, 16]), vi("bb", [1, 2, 16, 8])], [y()],
       [init("sc", 4.0)], opset=11)
-probe("mm_scale_one", "Mul(MatMul(a, b), 1): removed, nothing to fold",
+probe("mm_scale_one_inner", "Relu(Mul(MatMul(a, b), 1[1])): NoopElimination removes the Mul, nothing to fold",
+      [node("MatMul", ["a", "bb"], "m", "mm"), node("Mul", ["m", "sc"], "ms", "scale"), node("Relu", ["ms"], "y", "relu")],
+      [XA, vi("bb", [2, 16, 8])], [y()], [init("sc", [1.0])])
+probe("mm_scale_one_before", "MatMul(Div(a, 1), b), a a graph input: NoopElimination keeps the Div (no node makes a), "
+      "MatMulScaleFusion folds it",
+      [node("Div", ["a", "sc"], "as", "scale"), node("MatMul", ["as", "bb"], "y", "mm")],
+      [XA, vi("bb", [2, 16, 8])], [y()], [init("sc", 1.0)])
+probe("mm_scale_one_before_inner", "MatMul(Div(Relu(a), 1), b): NoopElimination removes the Div",
+      [node("Relu", ["a"], "ar", "relu"), node("Div", ["ar", "sc"], "as", "scale"), node("MatMul", ["as", "bb"], "y", "mm")],
+      [XA, vi("bb", [2, 16, 8])], [y()], [init("sc", 1.0)])
+probe("mm_scale_one", "Mul(MatMul(a, b), 1), a graph output: NoopElimination keeps it, MatMulScaleFusion folds it",
       [node("MatMul", ["a", "bb"], "m", "mm"), node("Mul", ["m", "sc"], "y", "scale")],
       [XA, vi("bb", [2, 16, 8])], [y()], [init("sc", 1.0)])
 n, i = layer_norm("sx", "y")
@@ -345,6 +366,10 @@ probe("gemm_with_c_sum", "Sum(Gemm(x, W, b), z): the Gemm has a C (not folded)",
       [node("Gemm", ["x", "W", "b"], "g", "gemm"), node("Sum", ["g", "z"], "y", "sum")],
       [vi("x", [4, 8]), vi("z", [4, 3])], [y()], GW)
 probe("not_where", "Where(Not(c), x, z)", [node("Not", ["c"], "nc", "not"), node("Where", ["nc", "x", "z"], "y", "where")],
+      [vi("c", [4, 8], T.BOOL)] + XZ, [y()], [])
+probe("not_where_noop_cast", "Where(Cast(Not(c), to bool), x, z): CastElimination removes the Cast first",
+      [node("Not", ["c"], "nc", "not"), node("Cast", ["nc"], "ncb", "cast", to=T.BOOL),
+       node("Where", ["ncb", "x", "z"], "y", "where")],
       [vi("c", [4, 8], T.BOOL)] + XZ, [y()], [])
 probe("not_where_two_consumers", "Where(Not(c), x, z), Not(c) also a graph output",
       [node("Not", ["c"], "nc", "not"), node("Where", ["nc", "x", "z"], "y", "where")],

@@ -12,7 +12,7 @@ node's name and op type, "replaced" (the original node names), "kind" (the
 onnxruntime transformers that made it) and, in a subgraph, "graph"
 ("node/attribute" path); "removed" lists the nodes that vanished without
 being fused (constant folding, common subexpressions, Dropout, Identity,
-no-op Cast, cancelled Transposes).
+no-op Cast, no-op arithmetic, cancelled Transposes, inlined functions).
 
 How. onnxruntime keeps the anchor's name (or derives one from it:
 "fc1/MatMulAddFusion") and the names of the tensors at a fusion's boundary
@@ -23,7 +23,8 @@ node). So:
  2. Original nodes are first explained away when they only compute
     constants (initializers that are not overridable, Constant and
     ConstantOfShape, Shape of a tensor whose shape is known, anything whose
-    inputs are all such; onnxruntime folds them), or are a common
+    inputs are all such; onnxruntime folds them, but not what reads a tensor
+    its optimized graph still computes), or are a common
     subexpression (same op, attributes and inputs as a surviving node).
  3. Optimized nodes linked by tensors the original graph does not have
     (Reshape -> Gemm -> Reshape of MatMulAddFusion) form one unit. From the
@@ -31,10 +32,14 @@ node). So:
     and stops at tensors still alive in the optimized graph, at constants,
     at common subexpressions and at the unit's inputs: the nodes met are
     what the unit replaced.
- 4. Dropout, Identity, no-op Cast and Transposes the TransposeOptimizer
+ 4. Dropout, Identity, no-op Cast, Add/Sub of 0 and Mul/Div by 1 (of a node's
+    output, not making a graph output) and Transposes the TransposeOptimizer
     cancelled, met on that walk, are eliminations, not fusion members. What
     is left is a fusion when it is more than one node, or one node whose op
-    type or domain changed.
+    type or domain changed; not when it is nodes kept as themselves with the
+    Transposes (and Unsqueezes) the TransposeOptimizer moved across them, nor
+    one node replaced by its ONNX function body (HardSwish without a kernel
+    becomes HardSigmoid and Mul: "function_inlining" in "removed").
 If/Loop/Scan bodies are compared recursively.
 """
 import argparse
@@ -57,6 +62,8 @@ KEPT_CONST_OPS = {"DequantizeLinear"}
 # "<dq>/duplicated" (or ".../duplicated_token_N"), its output likewise.
 DUPLICATE = re.compile(r"^(.*)/duplicated(_token_\d+)?$")
 QDQ_OPS = {"DequantizeLinear", "QuantizeLinear"}
+# What the TransposeOptimizer inserts when it moves a Transpose across a node.
+LAYOUT_OPS = {"Transpose", "Unsqueeze"}
 
 
 def node_names(graph):
@@ -100,6 +107,7 @@ class Graph:
     def __init__(self, graph, ir_version, outer_live=frozenset(), outer_const=frozenset()):
         self.nodes = list(graph.node)
         self.inputs = [i.name for i in graph.input]
+        self.outputs = {o.name for o in graph.output}
         self.init = {t.name: t for t in graph.initializer}
         # From IR 4 on an initializer also listed as an input may be overridden
         # by the caller: onnxruntime never folds it (Graph::CanOverrideInitializer).
@@ -160,7 +168,29 @@ def constant_nodes(O, P):
                 if not shape_op and all(not x or x in pure_t for x in n.input):
                     pure_t.update(outs)
                 changed = True
+    # A node reading what onnxruntime computes at run time (a tensor a node
+    # of the optimized graph makes: a Shape it could not fold) was not
+    # folded either, nor what reads it: a fusion took it, or it survives.
+    unfolded, changed = set(), True
+    while changed:
+        changed = False
+        for i in sorted(res - unfolded):
+            n = O.nodes[i]
+            if n.op_type in ("Shape", "Size") or any(o in P.init for o in n.output if o):
+                continue
+            if any(x and ((x in P.producer and x not in P.init) or x in unfolded_t(O, unfolded)) for x in n.input):
+                unfolded.add(i)
+                changed = True
+    res -= unfolded
+    for i in unfolded:
+        for o in O.nodes[i].output:
+            const_t.discard(o)
+            pure_t.discard(o)
     return res, const_t, pure_t
+
+
+def unfolded_t(O, nodes):
+    return {o for i in nodes for o in O.nodes[i].output if o}
 
 
 def transformers(unit_ops, region_ops):
@@ -212,7 +242,31 @@ def qdq_transformers(mains, r, t):
     return ["QDQSelectorActionTransformer"] + later
 
 
-def elimination(O, oi, dtypes):
+def moved_layout(P, members, ident, core):
+    """The unit is original nodes core themselves (same names and ops) and
+    the Transposes, and the Unsqueezes that broadcast them, that the
+    TransposeOptimizer pushed across them: moved Transposes, not a fusion."""
+    return (set(core) <= {ident.get(i) for i in members}
+            and all(i in ident or P.nodes[i].op_type in LAYOUT_OPS for i in members))
+
+
+def inlined(n, unit_nodes, opset):
+    """The unit is node n's ONNX function body, which onnxruntime expands
+    when it has no kernel for the op (HardSwish -> HardSigmoid, Mul): the
+    opposite of a fusion."""
+    if n.domain not in ("", "ai.onnx"):
+        return False
+    try:
+        schema = onnx.defs.get_schema(n.op_type, opset)
+    except onnx.defs.SchemaError:
+        return False
+    if not schema.has_function:
+        return False
+    body = sorted(b.op_type for b in schema.function_body.node if b.op_type != "Constant")
+    return body == sorted(u.op_type for u in unit_nodes if u.domain in ("", "ai.onnx"))
+
+
+def elimination(O, oi, dtypes, P=None):
     """What removed a node that is not a fusion member, or None."""
     n = O.nodes[oi]
     if n.op_type in ("Dropout", "Identity"):
@@ -223,7 +277,33 @@ def elimination(O, oi, dtypes):
         to = next((a.i for a in n.attribute if a.name == "to"), None)
         if to is not None and dtypes.get(n.input[0]) == to:
             return "cast_elimination"
+    kept = P is not None and any(o in P.producer for o in n.output if o)   # a fused node makes its output
+    if n.op_type in NOOP_BY and len(n.input) == 2 and not kept and not any(o in O.outputs for o in n.output):
+        identity, slots = NOOP_BY[n.op_type]
+        for k in slots:
+            v = single_constant(O, n.input[k])
+            if v is not None and v == identity and n.input[1 - k] in O.producer:
+                return "noop_elimination"
     return None
+
+
+# Binary ops that are the identity with a one-element constant operand
+# (onnxruntime's NoopElimination, which keeps a node making a graph output
+# or whose other operand no node makes: graph_utils::CanRemoveNode): the
+# value, and the slots it may be in.
+NOOP_BY = {"Add": (0, (0, 1)), "Sub": (0, (1,)), "Mul": (1, (0, 1)), "Div": (1, (1,))}
+
+
+def single_constant(O, t):
+    """The value of a one-element initializer or Constant, else None."""
+    tensor = O.init.get(t) if t in O.const_init else None
+    oi = O.producer.get(t)
+    if tensor is None and oi is not None and O.nodes[oi].op_type == "Constant":
+        tensor = next((a.t for a in O.nodes[oi].attribute if a.name == "value"), None)
+    if tensor is None:
+        return None
+    arr = numpy_helper.to_array(tensor)
+    return arr.reshape(-1)[0].item() if arr.size == 1 else None
 
 
 def dtype_map(model):
@@ -435,12 +515,17 @@ def analyse(O, P, ctx, groups, removed, path=""):
         kept = {ident[i] for i in members if i in ident}   # a member that is an original node, as itself
         core, extras = [], []
         for oi in sorted(region):
-            k = elimination(O, oi, ctx["dtypes"])
+            k = elimination(O, oi, ctx["dtypes"], P)
             if k == "transpose_optimizer" and (keeps_transpose or oi in kept):
                 k = None
             (extras if k and len(region) > 1 else core).append((oi, k))
         core = [oi for oi, _ in core]
         fused = len(core) > 1 or (len(core) == 1 and (opkey(O.nodes[core[0]]) != opkey(pn) or len(members) > 1))
+        if fused and moved_layout(P, members, ident, core):
+            fused = False   # the nodes themselves, a Transpose moved across them: nothing fused
+        if fused and len(core) == 1 and inlined(O.nodes[core[0]], [P.nodes[i] for i in members], ctx["opset"]):
+            side[core[0]] = "function_inlining"
+            continue
         for oi, k in extras:
             side[oi] = k
         for oi in core:
@@ -459,7 +544,7 @@ def analyse(O, P, ctx, groups, removed, path=""):
     for oi, n in enumerate(O.nodes):
         if oi in claimed or not gone(oi):
             continue
-        kind = side.get(oi) or elimination(O, oi, ctx["dtypes"])
+        kind = side.get(oi) or elimination(O, oi, ctx["dtypes"], P)
         if kind in (None, "transpose_optimizer") and oi in cse:
             kind = "cse"
         elif kind is None and oi in const_nodes:
@@ -510,6 +595,7 @@ def renames_from(mo, mb):
 def groups_for(orig_path, opt_path, basic_path=None):
     mo, mp = onnx.load(orig_path, load_external_data=False), onnx.load(opt_path, load_external_data=False)
     ctx = {"ir_o": mo.ir_version, "ir_p": mp.ir_version, "dtypes": dtype_map(mo),
+           "opset": next((o.version for o in mo.opset_import if o.domain in ("", "ai.onnx")), 1),
            "renames": renames_from(mo, onnx.load(basic_path, load_external_data=False)) if basic_path else {}}
     groups, removed = [], []
     analyse(Graph(mo.graph, mo.ir_version), Graph(mp.graph, mp.ir_version), ctx, groups, removed)

@@ -45,6 +45,9 @@ REFUSALS = [
     ("mm_transpose_b_0231", "ORT_MatmulTransposeFusion", "tr", ["op0 Transpose where", "FD-NM16"]),
     ("mm_transpose_a_0213", "ORT_MatmulTransposeFusion", "tr", ["op0 Transpose where", "FD-NM16"]),
     ("mm_scale_tensor", "ORT_MatMulScaleFusion", "mm", ["expected shape scalar, actual sc rank 1 [8]", "FD-NM09"]),
+    ("mm_scale_one_inner", "ORT_MatMulScaleFusion", "mm", ["op1 Mul where: expected value(input1) != 1", "FD-NM16"]),
+    ("mm_scale_one_before_inner", "ORT_MatMulScaleFusion_A", "scale",
+     ["(value(input1) != 1 || producer(input0) == null), actual false", "FD-NM16"]),
     # the Gelu family, QuickGelu, the LayerNorms
     ("gelu_mul_rsqrt2", "ORT_GeluFusion", "g_half", ["where: expected 'Div' in members", "FD-NM16"]),
     ("fast_gelu_mul_cube", "ORT_FastGeluFusion", "f_mul", ["where: expected 'Pow' in members", "FD-NM16"]),

@@ -171,6 +171,14 @@ static void test_eval(void **state)
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "shape(input1) == [2, 3, 4, 6] && dim(input0, -1) == 4", w, sizeof w), 1);
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "dtype(input1) in ['float32', 'float16']", w, sizeof w), 1);
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "len(shape(output0)) == rank && consumers(input0) == 1", w, sizeof w), 1);
+	/* the producer's op type; a graph input and an initializer have none */
+	assert_int_equal(eval(&x, "t4_mm", "MatMul", "producer(input0) == 'Transpose' && producer(input1) == null", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4", "Transpose", "producer(input0) != null", w, sizeof w), 0);
+	assert_string_equal(w, "producer(input0) is null");
+	/* the readers' op types; the model's opset of the node's domain */
+	assert_int_equal(eval(&x, "t4", "Transpose", "readers(output0) == ['MatMul'] && readers(input0) == ['Transpose']", w,
+	                      sizeof w), 1);
+	assert_int_equal(eval(&x, "t4", "Transpose", "opset == 13 && opset < 17", w, sizeof w), 1);
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "7 / 2 == 3.5 && 6 / 2 == 3 && -7 % 3 == 2 && max([1, 9, 4]) == 9", w,
 	                      sizeof w), 1);
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "sorted([3, 1, 2]) == [1, 2, 3] && [1] + [2] == [1, 2]", w, sizeof w), 1);
@@ -196,6 +204,10 @@ static void test_eval(void **state)
 	assert_int_equal(eval(&x, "mm1", "MatMul", "shape(input0)[1] == 8", w, sizeof w), -1);
 	assert_non_null(strstr(w, "dim 0 of input0 is batch"));
 	assert_int_equal(eval(&x, "mm1", "MatMul", "rank(input0) == 3 && dim(input0, 1) == 8", w, sizeof w), 1);
+	/* known(): what this run cannot know is false, not undecided */
+	assert_int_equal(eval(&x, "mm1", "MatMul", "!known(shape(input0)) && known(rank(input0))", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "mm1", "MatMul", "known(dim(input0, 1)) && known(dim(input0, 0))", w, sizeof w), 0);
+	assert_int_equal(eval(&x, "mm1", "MatMul", "known(dim(input0, 9))", w, sizeof w), -1);   /* an error stays one */
 	assert_int_equal(eval(&x, "div1", "Div", "value(input1) > 1.414 && value(input1) < 1.415", w, sizeof w), 1);
 	/* a node's members are its own type */
 	assert_int_equal(eval(&x, "div1", "Div", "members == ['Div'] && op_type == 'Div'", w, sizeof w), 1);

@@ -229,7 +229,7 @@ static const struct bad_case {
 	{ "lang_where_args.yaml", false, "6:29: error: match.ops[0].where[1]: range() takes 1 or 2 arguments, got 0" },
 	{ "lang_where_input_range.yaml", false, "6:20: error: match.ops[0].where: input3: Relu takes 1 input (input0)" },
 	{ "lang_where_syntax.yaml", false, "6:24: error: match.ops[0].where: '=' is not a comparison; write '=='" },
-	{ "lang_where_tensor_value.yaml", false, "6:15: error: match.ops[0].where: 'input0' is a tensor, not a value: write rank(input0), shape(input0), dim(input0, i), dtype(input0), value(input0) or consumers(input0)" },
+	{ "lang_where_tensor_value.yaml", false, "6:15: error: match.ops[0].where: 'input0' is a tensor, not a value: write rank(input0), shape(input0), dim(input0, i), dtype(input0), value(input0), consumers(input0), readers(input0) or producer(input0)" },
 	{ "lang_where_unknown_func.yaml", false, "6:15: error: match.ops[0].where: unknown function 'lenn' (known: len, range, abs, min, max, sorted, attr, rank, shape, dim, dtype, value, consumers)" },
 	{ "lang_where_unknown_name.yaml", false, "6:15: error: match.ops[0].where: unknown name 'prem': Transpose has no param 'prem' (its params: perm; also rank, op_type, domain, members, input0, …)" },
 	{ "limit_branches.yaml", false, "5:5: error: match.branches: 128 branches; fusiondbg takes at most 127 (see fusiondbg-rules(5), LIMITS)" },
