@@ -177,6 +177,9 @@ int cli_load_rules(const cli_options *o, struct fd_ruleset *rs);
  * events (why, --trace). -1 on error, already printed. */
 struct fd_session;
 int cli_open_session(const cli_options *o, struct fd_session *s, bool events);
+/* --baseline FLOAT.onnx: a session on that model with o's rules, bindings
+ * and --set edits (mem, export). -1 on error, already printed. */
+int cli_open_baseline(const cli_options *o, struct fd_session *s);
 /* A session command (match, why, mem, apply): cli_parse_command, then
  * cli_open_session, then run, then session_close. Returns run's exit code,
  * or EXIT_BAD_INPUT when the start failed (already printed). */
