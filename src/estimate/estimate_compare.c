@@ -23,15 +23,6 @@ void estimate_compare_release(fd_mem_compare *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* Only constants come out of it: a weight, computed before the run. */
-static bool computes_constants(const fd_graph_index *ix, const fd_node *n)
-{
-	for (int32_t k = 0; k < n->n_outputs; k++)
-		if (n->outputs[k] != FD_NONE && !(ix->tflags[n->outputs[k]] & TF_CONST))
-			return false;
-	return true;
-}
-
 /* What lines a node up across the two models: its name; for a node the
  * model left unnamed (its name made up from its position), the name of its
  * first output, which a quantizer keeps. */
@@ -86,7 +77,7 @@ int estimate_compare(const fd_estimate *e, const fd_estimate *base, fd_mem_compa
 	int32_t prev = -1;
 	for (int32_t k = 0; c->steps && k < n; k++) {
 		int32_t node = bg->topo_order[k];
-		if (computes_constants(&base->r->ctx->graphs[0], &bg->nodes[node]))
+		if (match_node_is_constant(&base->r->ctx->graphs[0], node))
 			continue;   /* a weight's ConstantOfShape: no step of the computation */
 		fd_mem_step *s = &c->steps[c->n_steps++];
 		s->base_step = k;

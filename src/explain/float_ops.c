@@ -40,21 +40,12 @@ static bool qdq_fusion(const fd_match_result *r, int32_t f)
 	return false;
 }
 
-/* Only constants come out of it (a weight's ConstantOfShape): nothing runs. */
-static bool computes_constants(const fd_graph_index *ix, const fd_node *n)
-{
-	for (int32_t k = 0; k < n->n_outputs; k++)
-		if (n->outputs[k] != FD_NONE && !(ix->tflags[n->outputs[k]] & TF_CONST))
-			return false;
-	return true;
-}
-
 bool explain_left_in_float(const fd_match_result *r, int32_t graph, int32_t node)
 {
 	const fd_graph_index *ix = &r->ctx->graphs[graph];
 	const fd_graph *g = ix->g;
 	const fd_node *n = &g->nodes[node];
-	if (explain_is_qdq_node(n) || computes_constants(ix, n))
+	if (explain_is_qdq_node(n) || match_node_is_constant(ix, node))
 		return false;
 	int32_t f = r->claim && graph < r->n_claim ? r->claim[graph][node] : -1;
 	if (f >= 0 && qdq_fusion(r, f))
