@@ -12,6 +12,7 @@
 #include "base/text.h"
 #include "explain/explain.h"
 #include "ir/dtype.h"
+#include "rules/optable.h"
 
 static bool op_is(const fd_rule_op *op, const char *type)
 {
@@ -125,6 +126,19 @@ static void phrase(const fd_match_result *r, const fd_rule *rule, uint32_t decis
 	}
 }
 
+/* The rule has an op node could be (its type, in the op table). */
+static bool rule_has_op_for(const fd_rule *rule, const fd_graph *g, const fd_node *node)
+{
+	for (int b = -1; b < rule->n_branches; b++) {
+		const fd_rule_pattern *p = b < 0 ? &rule->match : &rule->branches[b];
+		for (int i = 0; i < p->n_ops; i++)
+			for (int k = 0; k < p->ops[i].n_types; k++)
+				if (p->ops[i].ops[k] >= 0 && optable_node_matches(p->ops[i].ops[k], g, node))
+					return true;
+	}
+	return false;
+}
+
 /* Better answer: anchored on the node, then further (score). */
 static bool better(const fd_rounds *rd, const fd_rounds_why *a, const fd_rounds_why *b, int32_t graph)
 {
@@ -149,12 +163,20 @@ bool explain_why_float(const fd_rounds *rd, const fd_match_result *final, int32_
 		          : "no DequantizeLinear feeds it and no QuantizeLinear reads it, or a Q/DQ fusion holds it");
 		return false;
 	}
+	const fd_graph *g = &final->ctx->model->graphs[graph];
 	fd_rounds_why best = { 0 }, w;
-	int32_t best_rule = -1;
+	int32_t best_rule = -1, has_op = -1;
+	char not_run[1024] = "";   /* a QDQ rule with an op for the node that did not run */
 	for (int32_t ri = 0; ri < rd->rules->n_rules; ri++) {
-		if (!explain_rule_is_qdq(&rd->rules->rules[ri]))
+		const fd_rule *rule = &rd->rules->rules[ri];
+		if (!explain_rule_is_qdq(rule))
 			continue;
+		bool for_node = rule_has_op_for(rule, g, n);
+		if (for_node && has_op < 0)
+			has_op = ri;
 		explain_rounds_why(rd, ri, graph, node, &w);
+		if (w.why.kind == WHY_NOT_RUN && for_node && !not_run[0])
+			text_cut(not_run, sizeof not_run, strncmp(w.line, "why: ", 5) ? w.line : w.line + 5);
 		if (!w.round || w.fired || w.why.kind != WHY_ATTEMPT || w.why.attempt == UINT32_MAX ||
 		    w.why.decisive == UINT32_MAX)
 			continue;
@@ -168,9 +190,14 @@ bool explain_why_float(const fd_rounds *rd, const fd_match_result *final, int32_
 	if (f >= 0)
 		text_cutf(in_fusion, sizeof in_fusion, "; %s fused it into %s instead", final->rules->rules[final->fusions[f].rule].name,
 		          final->rules->rules[final->fusions[f].rule].target_op ? final->rules->rules[final->fusions[f].rule].target_op : "?");
+	if (best_rule < 0 && not_run[0]) {
+		text_cutf(buf, size, "%s (%s) stayed float: %s%s", n->name, n->op_type, not_run, in_fusion);
+		return true;
+	}
 	if (best_rule < 0) {
 		text_cutf(buf, size, "%s (%s) stayed float: no rule with QuantizeLinear or DequantizeLinear ops tried it "
-		          "(none has a %s op)%s", n->name, n->op_type, n->op_type, in_fusion);
+		          "(%s %s op)%s", n->name, n->op_type, has_op >= 0 ? "one has a" : "none has a", n->op_type,
+		          in_fusion);
 		return true;
 	}
 	const fd_match_result *r = rd->items[best.round - 1]->result;

@@ -25,6 +25,10 @@ out=$("$FUSIONDBG" why $S/quant_zp_input.onnx -r $ORT --float \
 	--set 'ORT_QDQ_QLinearConv.match.ops.2.input_sources.input2.source_type=const_or_param'); rc=$?
 [ $rc -eq 0 ] && [ "$out" = "main graph: 0 ops left in float" ] || bad "after the edit: exit $rc: $out"
 
+# the rule that would have made it switched off: its not-run record answers
+out=$("$FUSIONDBG" why $S/quant_conv_softmax.onnx -r $ORT --float --node conv1 --set ORT_QDQ_QLinearConv.enabled=false)
+case $out in "conv1 (Conv) stayed float: ORT_QDQ_QLinearConv did not run"*"expected enabled, actual disabled [FD-NR01]"*) ;;
+	*) bad "disabled rule: $out";; esac
 # the same question of CANN's rules, one round: no round said
 out=$("$FUSIONDBG" why $S/quant_conv_softmax.onnx -r rules/cann_quant --float --node conv2)
 [ "$out" = "conv2 (Conv) stayed float: its output has no QuantizeLinear (the next op, softmax (Softmax), is not quantized) — Quant_Conv_Fusion (QuantConv2D) [FD-NM01] at rules/cann_quant/quant_conv_fusion.yaml:30:13" ] \
