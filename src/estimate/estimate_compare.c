@@ -4,7 +4,8 @@
  * ratio, and the after-fusion timelines step by step on the baseline's steps:
  * a quantizer keeps the names of the ops it wraps in QuantizeLinear /
  * DequantizeLinear (and their outputs' names), so baseline step k (node N)
- * lines up with this model's node N (an unnamed node: by its first output); the Q/DQ steps between two such nodes count at the next one (the
+ * lines up with this model's node N (an unnamed node: by its first
+ * output); the Q/DQ steps between two such nodes count at the next one (the
  * largest live bytes since the step before), so no peak falls between rows. */
 #include <math.h>
 #include <stdlib.h>
@@ -127,8 +128,9 @@ void estimate_write_compare_text(FILE *f, const fd_estimate *e, const fd_estimat
 	}
 	const fd_graph *bg = &bm->graphs[0];
 	(void)e;
-	txt_fprintf(f, "  after fusion, step by step: the baseline's %d computing steps, %d of them a node of the same name (or output) here "
-	            "(this model's live bytes: the largest since the row before)\n", (int)c->n_steps, (int)c->n_aligned);
+	txt_fprintf(f, "  after fusion, step by step: the baseline's %d computing steps, %d of them a node of the same "
+	            "name (or output) here (this model's live bytes: the largest since the row before)\n", (int)c->n_steps,
+	            (int)c->n_aligned);
 	txt_fprintf(f, "    %5s  %-32s %14s %14s %6s\n", "step", "node", "baseline", "this model", "ratio");
 	int32_t prev = -1;
 	for (int32_t k = 0; k < c->n_steps; k++) {

@@ -158,9 +158,20 @@ bool explain_why_float(const fd_rounds *rd, const fd_match_result *final, int32_
 {
 	const fd_node *n = &final->ctx->model->graphs[graph].nodes[node];
 	if (!explain_left_in_float(final, graph, node)) {
-		text_cutf(buf, size, "%s (%s) is not an op left in float: %s", n->name, n->op_type,
-		          explain_is_qdq_node(n) ? "it is a QuantizeLinear or DequantizeLinear"
-		          : "no DequantizeLinear feeds it and no QuantizeLinear reads it, or a Q/DQ fusion holds it");
+		int32_t f = final->claim[graph][node];
+		const fd_rule *by = f >= 0 ? &final->rules->rules[final->fusions[f].rule] : NULL;
+		if (explain_is_qdq_node(n))
+			text_cutf(buf, size, "%s (%s) is not an op left in float: it is a QuantizeLinear or DequantizeLinear",
+			          n->name, n->op_type);
+		else if (by && explain_rule_is_qdq(by))
+			text_cutf(buf, size, "%s (%s) is not an op left in float: %s made it %s", n->name, n->op_type, by->name,
+			          by->target_op ? by->target_op : "?");
+		else if (match_node_is_constant(&final->ctx->graphs[graph], node))
+			text_cutf(buf, size, "%s (%s) is not an op left in float: it computes only constants", n->name,
+			          n->op_type);
+		else
+			text_cutf(buf, size, "%s (%s) is not an op left in float: no DequantizeLinear feeds it and no "
+			          "QuantizeLinear reads it", n->name, n->op_type);
 		return false;
 	}
 	const fd_graph *g = &final->ctx->model->graphs[graph];
@@ -187,9 +198,11 @@ bool explain_why_float(const fd_rounds *rd, const fd_match_result *final, int32_
 	}
 	char in_fusion[256] = "";
 	int32_t f = final->claim[graph][node];
-	if (f >= 0)
-		text_cutf(in_fusion, sizeof in_fusion, "; %s fused it into %s instead", final->rules->rules[final->fusions[f].rule].name,
-		          final->rules->rules[final->fusions[f].rule].target_op ? final->rules->rules[final->fusions[f].rule].target_op : "?");
+	if (f >= 0) {
+		const fd_rule *other = &final->rules->rules[final->fusions[f].rule];
+		text_cutf(in_fusion, sizeof in_fusion, "; %s fused it into %s instead", other->name,
+		          other->target_op ? other->target_op : "?");
+	}
 	if (best_rule < 0 && not_run[0]) {
 		text_cutf(buf, size, "%s (%s) stayed float: %s%s", n->name, n->op_type, not_run, in_fusion);
 		return true;

@@ -44,6 +44,9 @@ out=$("$FUSIONDBG" why tests/data/qdq/qdq_resnet18_blocks_u8.onnx -r $ORT --floa
 out=$("$FUSIONDBG" why $S/quant_conv_softmax.onnx -r $ORT --float --node x_DequantizeLinear); rc=$?
 [ $rc -eq 0 ] && case $out in *"is not an op left in float: it is a QuantizeLinear or DequantizeLinear") true;; *) false;; esac \
 	|| bad "a DQ node: exit $rc: $out"
+out=$("$FUSIONDBG" why $S/quant_conv_softmax.onnx -r $ORT --float --node conv1); rc=$?
+[ $rc -eq 0 ] && [ "$out" = "conv1 (Conv) is not an op left in float: ORT_QDQ_QLinearConv made it QLinearConv" ] \
+	|| bad "a quantized op: exit $rc: $out"
 out=$("$FUSIONDBG" why samples/conv_add_silu.onnx -r rules --float); rc=$?
 [ $rc -eq 0 ] && case $out in *"is not a quantized model"*) true;; *) false;; esac || bad "float model: exit $rc: $out"
 # misuses
