@@ -61,6 +61,8 @@ typedef struct cli_options {
 	const char *sweep;                  /* mem --sweep NAME=V,V,... */
 	const char *memory_chart;           /* export --memory-chart FILE.svg|png */
 	int top, max_ops, write;            /* suggest: --top N, --max-ops K, --write N (0 unset) */
+	bool float_ops;                     /* why --float: the ops a quantized model left in float */
+	const char *baseline;               /* mem, export: --baseline FLOAT.onnx, the model before quantization */
 } cli_options;
 
 /* Bits naming the options a command accepts: one bit of a cli_optbits each
@@ -107,6 +109,8 @@ typedef uint64_t cli_optbits;
 #define OPT_DIFFERENCES    OPT_BIT(37)
 #define OPT_VALUE          OPT_BIT(38)
 #define OPT_FUSIONSWITCH   OPT_BIT(39)
+#define OPT_FLOAT          OPT_BIT(40)
+#define OPT_BASELINE       OPT_BIT(41)
 #define OPT_MODEL_COMMON (OPT_DIM | OPT_VALUE | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON | OPT_INITS | OPT_SHAPES)
 /* every command that runs the rules: rounds and which rules are on */
 #define OPT_ROUNDS       (OPT_MAXROUNDS | OPT_PASSES | OPT_FUSIONSWITCH)
@@ -173,6 +177,9 @@ int cli_load_rules(const cli_options *o, struct fd_ruleset *rs);
  * events (why, --trace). -1 on error, already printed. */
 struct fd_session;
 int cli_open_session(const cli_options *o, struct fd_session *s, bool events);
+/* --baseline FLOAT.onnx: a session on that model with o's rules, bindings
+ * and --set edits (mem, export). -1 on error, already printed. */
+int cli_open_baseline(const cli_options *o, struct fd_session *s);
 /* A session command (match, why, mem, apply): cli_parse_command, then
  * cli_open_session, then run, then session_close. Returns run's exit code,
  * or EXIT_BAD_INPUT when the start failed (already printed). */

@@ -2,7 +2,8 @@
  * [--memory-chart FILE.{svg,png,dot}]`: runs the rules and draws the graph
  * with every fusion as a labelled cluster, and / or the main graph's memory
  * timeline as a chart (export.h does the drawing; this file parses options
- * and prints).
+ * and prints); with --baseline FLOAT.onnx the chart sets this model's
+ * timeline beside the baseline's.
  * Exit 0; 2 on bad usage, unreadable input or a failed export. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +19,11 @@
 static const cli_command_spec spec = {
 	.usage = "fusiondbg export MODEL -r RULES -o FILE.{dot,png,svg}|- [--format dot|svg|png] [--after] "
 	         "[--around NODE --depth K] [--rule NAME] [--near-misses] [--constants] [--fusion-dots [--dots-dir DIR]] "
-	         "[--max-nodes N] [--max-side PX] [--memory-chart FILE.{svg,png,dot}] "
+	         "[--max-nodes N] [--max-side PX] [--memory-chart FILE.{svg,png,dot} [--baseline FLOAT.onnx]] "
 	         "[--set RULE.PATH=VALUE]..." CLI_USAGE_MODEL CLI_USAGE_ROUNDS " [--peak-warn BYTES]",
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_OUTPUT | OPT_AFTER | OPT_AROUND | OPT_DEPTH | OPT_RULE |
 	           OPT_NEAR | OPT_PEAKWARN | OPT_SET | OPT_CONSTANTS | OPT_FUSIONDOTS | OPT_MAXNODES | OPT_FORMAT |
-	           OPT_DOTSDIR | OPT_MAXSIDE | OPT_ROUNDS | OPT_MEMCHART,
+	           OPT_DOTSDIR | OPT_MAXSIDE | OPT_ROUNDS | OPT_MEMCHART | OPT_BASELINE,
 	.needs = "export needs one MODEL",
 };
 
@@ -42,6 +43,10 @@ int cmd_export(int argc, char **argv)
 			        o.memory_chart);
 			return EXIT_BAD_INPUT;
 		}
+	}
+	if (o.baseline && !o.memory_chart) {   /* the picture of the graph has no baseline: say so */
+		cli_usage_error(spec.usage, "--baseline compares memory timelines: give --memory-chart FILE too");
+		return EXIT_BAD_INPUT;
 	}
 	if (o.depth_given && !o.node && !o.rule) {   /* a whole picture has no depth: say so, do not ignore it */
 		cli_usage_error(spec.usage, "--depth %d draws K steps around something: give --around NODE or --rule NAME",
@@ -99,7 +104,19 @@ int cmd_export(int argc, char **argv)
 	else if (o.output)
 		txt_fprintf(words, "wrote %s\n", to_stdout ? "standard output" : o.output);
 	export_files_release(&pages);
-	if (rc == EXIT_OK && o.memory_chart) {
+	if (rc == EXIT_OK && o.memory_chart && o.baseline) {
+		fd_session base;
+		if (cli_open_baseline(&o, &base) < 0)
+			rc = EXIT_BAD_INPUT;
+		else {
+			if (export_memory_chart_compare(session_final_estimate(&ss), session_final_estimate(&base),
+			                                o.memory_chart, &d) < 0)
+				rc = EXIT_BAD_INPUT;
+			else
+				txt_fprintf(words, "wrote %s (memory timeline against %s)\n", o.memory_chart, o.baseline);
+			session_close(&base);
+		}
+	} else if (rc == EXIT_OK && o.memory_chart) {
 		if (export_memory_chart(session_final_estimate(&ss), 0, o.memory_chart, &d) < 0)
 			rc = EXIT_BAD_INPUT;
 		else

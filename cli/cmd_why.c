@@ -6,6 +6,9 @@
  * failure first (--limit N), or for a rule without an anchor the nodes
  * nearest to being one. Exit 0 when R fires
  * (on N), 1 when it does not, 2 on bad usage, unknown rule or node.
+ * --float (no --rule): in a quantized model, the ops left in float, each
+ * with the check that kept it from its integer kernel (explain_why_float);
+ * with --node, that op's; exit 1 when some op is left in float.
  * --set / --diff through the session. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +20,12 @@
 #include "base/text.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg why MODEL -r RULES --rule NAME [--node NODE | --limit N]" CLI_USAGE_MODEL
+	.usage = "fusiondbg why MODEL -r RULES (--rule NAME | --float) [--node NODE | --limit N]" CLI_USAGE_MODEL
 	         CLI_USAGE_WHATIF CLI_USAGE_ROUNDS,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_LIMIT | OPT_SET | OPT_DIFF | OPT_ROUNDS,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_RULE | OPT_NODE | OPT_LIMIT | OPT_SET | OPT_DIFF | OPT_ROUNDS |
+	           OPT_FLOAT,
 	.required = OPT_RULE,
-	.needs = "why needs one MODEL and --rule NAME",
+	.needs = "why needs one MODEL and --rule NAME (or --float)",
 	.events = true,
 };
 
@@ -166,9 +170,64 @@ static int why_rule_rounds(const fd_rounds *rd, int32_t ri, int limit)
 	return fired ? EXIT_OK : EXIT_FINDINGS;
 }
 
+/* --float: every op left in float in the quantized graphs, topological
+ * order, a line each; or --node's. */
+static int why_float(const cli_options *o, const fd_session *s)
+{
+	const fd_rounds *rd = session_rounds(s);
+	const fd_match_result *final = session_final_result(s);
+	const fd_model *m = final->ctx->model;
+	char line[2048];
+	if (o->node) {
+		int32_t g, node;
+		if (!model_find_node(m, o->node, &g, &node)) {
+			char hint[600];
+			txt_fprintf(stderr, "fusiondbg: %s: no node named '%s'%s\n", m->path, o->node,
+			            explain_node_hint(m, o->node, hint, sizeof hint));
+			return EXIT_BAD_INPUT;
+		}
+		bool stayed = explain_graph_quantized(&m->graphs[g]) && explain_why_float(rd, final, g, node, line, sizeof line);
+		if (!explain_graph_quantized(&m->graphs[g]))
+			txt_fprintf(stdout, "%s is in no quantized graph (no QuantizeLinear and DequantizeLinear there)\n", o->node);
+		else
+			txt_fprintf(stdout, "%s\n", line);
+		return stayed ? EXIT_FINDINGS : EXIT_OK;
+	}
+	int32_t total = 0, quantized = 0;
+	for (int32_t g = 0; g < m->n_graphs; g++) {
+		if (!explain_graph_quantized(&m->graphs[g]))
+			continue;
+		quantized++;
+		int32_t n_float = explain_float_ops(final, g, NULL);
+		if (g == 0 || n_float)
+			txt_fprintf(stdout, "%s%s: %d op%s left in float\n", total ? "\n" : "", g ? m->graphs[g].name : "main graph",
+			            (int)n_float, n_float == 1 ? "" : "s");
+		for (int32_t i = 0; i < m->graphs[g].n_nodes; i++) {
+			int32_t node = m->graphs[g].topo_order[i];
+			if (explain_left_in_float(final, g, node) && explain_why_float(rd, final, g, node, line, sizeof line))
+				txt_fprintf(stdout, "  %s\n", line);
+		}
+		total += n_float;
+	}
+	if (!quantized)
+		txt_fprintf(stdout, "%s is not a quantized model: no graph has QuantizeLinear and DequantizeLinear nodes\n",
+		            m->path);
+	return total ? EXIT_FINDINGS : EXIT_OK;
+}
+
 /* the session has loaded model and rules, applied --set and run once */
 static int run(const cli_options *o, fd_session *s)
 {
+	if (o->float_ops && o->rule) {
+		cli_usage_error(spec.usage, "--float answers from every rule with Q/DQ ops: give --rule NAME or --float, "
+		                "not both");
+		return EXIT_BAD_INPUT;
+	}
+	if (o->float_ops) {
+		int rc = why_float(o, s);
+		cli_print_diff_after(o, s);
+		return rc;
+	}
 	int32_t ri = ruleset_find(session_rules(s), o->rule);
 	if (ri < 0) {
 		char hint[600];

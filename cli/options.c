@@ -68,6 +68,10 @@ static const struct option_def {
 	{ "top", 0, OPT_TOP, "N", "suggest: list the N patterns that save the most (default 10)" },
 	{ "max-ops", 0, OPT_MAXOPS, "K", "suggest: at most K nodes in a pattern (2 to 16, default 6)" },
 	{ "write", 0, OPT_WRITE, "N", "suggest: write the rule of pattern N (1 is the first) to -o FILE" },
+	{ "float", 0, OPT_FLOAT, NULL, "why: in a quantized model, every op left in float (or --node's) and the check "
+	                              "that kept it from its integer kernel; needs no --rule" },
+	{ "baseline", 0, OPT_BASELINE, "FLOAT.onnx", "the model before quantization: its peak beside this one's, the "
+	                                            "ratio, the steps side by side (mem, and export's memory chart)" },
 	{ "memory-chart", 0, OPT_MEMCHART, "FILE", "also draw the memory timeline (live bytes per step, before and "
 	                                           "after fusion) to FILE.svg or FILE.png" },
 };
@@ -237,6 +241,8 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 		break;
 	case OPT_SWEEP: o->sweep = v; break;
 	case OPT_MEMCHART: o->memory_chart = v; break;
+	case OPT_FLOAT: o->float_ops = true; break;
+	case OPT_BASELINE: o->baseline = v; break;
 	case OPT_TENSORS: o->tensors = true; break;
 	case OPT_SET:
 		if (!strchr(v, '=') || o->n_sets == CLI_MAX_LIST)
@@ -370,7 +376,7 @@ int cli_parse_command(int argc, char **argv, const cli_command_spec *c, cli_opti
 {
 	if (cli_parse(argc, argv, c->allowed, c->usage, o) < 0)
 		return -1;
-	if (!o->model || o->n_positional != 1 || ((c->required & OPT_RULE) && !o->rule) ||
+	if (!o->model || o->n_positional != 1 || ((c->required & OPT_RULE) && !o->rule && !o->float_ops) ||
 	    ((c->required & OPT_OUTPUT) && !o->output))
 		return cli_usage_error(c->usage, "%s", c->needs);
 	return 0;

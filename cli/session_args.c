@@ -67,6 +67,13 @@ int cli_open_session(const cli_options *o, fd_session *s, bool events)
 	return open_session(o, s, events, false);
 }
 
+int cli_open_baseline(const cli_options *o, fd_session *s)
+{
+	cli_options b = *o;   /* the same rules, bindings and edits, the baseline's model */
+	b.model = o->baseline;
+	return open_session(&b, s, false, false);
+}
+
 void cli_print_session_diff(FILE *f, const cli_options *o, const fd_session *s)
 {
 	fd_session_diff df;

@@ -186,6 +186,35 @@ typedef struct fd_timeline {
 int  estimate_timeline(const fd_estimate *e, int32_t graph, fd_timeline *out);   /* -1: no such graph */
 void estimate_timeline_release(fd_timeline *t);
 
+/* A model's memory against a baseline's (estimate_compare.c): a quantized
+ * model (t[0]) beside the float model it was made from (t[1]), main graphs.
+ * steps: the baseline's after-fusion timeline, each step with the step of
+ * the node of the same name here (-1 none) and this model's live bytes
+ * after fusion, the largest since the row before (-1 when there is no such
+ * node). ratio: this model's peak / the baseline's, [0] before and [1]
+ * after the fusions. Not known (why) when a timeline is not numbers or the
+ * two scale by different symbols. */
+typedef struct fd_mem_step {
+	int32_t base_step;           /* the baseline's step (weights' nodes are left out) */
+	int32_t node;                /* the baseline's node at this step */
+	int32_t step;                /* the same-named node's step here, -1 none */
+	double base_live, live;      /* live bytes after fusion (or per unit); live -1: none */
+} fd_mem_step;
+typedef struct fd_mem_compare {
+	fd_timeline t[2];            /* [0] this model, [1] the baseline */
+	bool known;
+	char why[320];
+	double ratio[2];
+	int32_t n_steps, n_aligned;
+	fd_mem_step *steps;
+} fd_mem_compare;
+int  estimate_compare(const fd_estimate *e, const fd_estimate *base, fd_mem_compare *out);   /* -1: no main graph */
+void estimate_compare_release(fd_mem_compare *c);
+/* mem --baseline's section: both peaks, the ratios, the steps side by side. */
+void estimate_write_compare_text(FILE *f, const fd_estimate *e, const fd_estimate *base, const fd_mem_compare *c);
+/* The same as one JSON object ("baseline" in mem's JSON; keys: fusiondbg(1), mem). */
+void estimate_write_compare_json(FILE *f, const fd_estimate *base, const fd_mem_compare *c);
+
 void estimate_init(fd_estimate *e);
 void estimate_release(fd_estimate *e);
 /* Fills e from r (reusing e's arrays). opt may be NULL. Returns 0, -1 on OOM. */

@@ -12,7 +12,9 @@
  *   why_rounds.c    "why not here?" across rounds;
  *   candidates.c    for a rule with no anchor, the nodes nearest to being one;
  *   value_text.c    the words for a unit, a param value, a rule value, a place;
- *   names.c         "did you mean" for a rule, node or reason code a user gave.
+ *   names.c         "did you mean" for a rule, node or reason code a user gave;
+ *   float_ops.c     the ops a quantized model leaves in float;
+ *   why_float.c     why such an op stayed float, in one line.
  * Everything here reads a match result (and the context, model and rules it
  * refers to) and never changes it; writers write only to the FILE or buffer
  * they are given. */
@@ -227,5 +229,28 @@ char *explain_where(const fd_srcpos *p, char *buf, size_t size);
 char *explain_rule_hint(const fd_ruleset *rs, const char *typed, char *buf, size_t size);
 char *explain_node_hint(const fd_model *m, const char *typed, char *buf, size_t size);
 char *explain_reason_hint(const char *typed, char *buf, size_t size);   /* "FD-NM3" */
+
+/* ---- quantized models (float_ops.c, why_float.c) ------------------------------
+ * A graph is quantized when it has QuantizeLinear and DequantizeLinear nodes.
+ * An op is left in float there when it is no Q or DQ, computes more than
+ * constants, is in no fusion holding Q or DQ nodes (the integer kernel a QDQ
+ * rule makes), and reads a DequantizeLinear's output or writes what a
+ * QuantizeLinear reads. */
+bool explain_is_qdq_node(const fd_node *n);
+bool explain_graph_quantized(const fd_graph *g);
+bool explain_left_in_float(const fd_match_result *r, int32_t graph, int32_t node);
+/* Every node of graph into out (NULL: count only); the count (0 in a graph
+ * that is not quantized). r: the final fusions (claims of the original nodes). */
+int32_t explain_float_ops(const fd_match_result *r, int32_t graph, bool *out);
+/* A rule with a QuantizeLinear or DequantizeLinear op: one that makes an integer kernel. */
+bool explain_rule_is_qdq(const fd_rule *rule);
+/* "conv_12 (Conv) stayed float: its output has no QuantizeLinear (the next
+ * op, sm (Softmax), is not quantized) — ORT_QDQ_QLinearConv (QLinearConv)
+ * [FD-NM01] at rules/x.yaml:44:7": of the QDQ rules' attempts on the node
+ * over every round of rd, the one anchored on it that got furthest, its
+ * deciding check worded by the pattern op's role. final: rd's final fusions.
+ * False (buf says why) when the node is not left in float. */
+bool explain_why_float(const fd_rounds *rd, const fd_match_result *final, int32_t graph, int32_t node, char *buf,
+                       size_t size);
 
 #endif

@@ -101,6 +101,12 @@ int export_graph(const fd_match_result *r, const fd_export_options *o, const cha
  * the timeline has no numbers (symbols that do not scale alike: it says
  * which to bind), or on a write or Graphviz error. */
 int export_memory_chart(const struct fd_estimate *e, int32_t graph, const char *path, fd_diags *d);
+/* The same against a baseline (export --memory-chart --baseline FLOAT.onnx):
+ * both main graphs after fusion on the baseline's computing steps
+ * (estimate_compare), the baseline grey and e blue, both peaks marked, the
+ * ratio in the title. -1 + d when the two cannot be compared. */
+int export_memory_chart_compare(const struct fd_estimate *e, const struct fd_estimate *base, const char *path,
+                                fd_diags *d);
 
 
 /* output.gen_dot_graph: for every rule with gen_dot_graph: true

@@ -173,6 +173,8 @@ static void init_graphs(export_builder *b)
 		gs->mark_head = ARENA_ARRAY(b, gr->n_nodes, int32_t);
 		for (int32_t n = 0; n < gr->n_nodes; n++)
 			gs->mark_head[n] = -1;
+		gs->in_float = ARENA_ARRAY(b, gr->n_nodes, bool);
+		gs->n_float = explain_float_ops(b->r, g, gs->in_float);
 		/* a peak that is not known (it depends on values nobody bound, or on
 		 * sizes nobody knows) marks nothing: red edges would claim a peak */
 		if (g < est->n_graphs && sint_defined((b->after ? &est->graphs[g].after : &est->graphs[g].before)->peak_f)) {

@@ -2,6 +2,9 @@
  * live activation bytes at each step of the topological order, before
  * fusion (grey) and after (blue), each peak marked in red with its size and
  * node, the tensors that make the peaks listed under it, the bindings named.
+ * With a baseline (--baseline FLOAT.onnx, estimate_compare): both models
+ * after fusion on the baseline's steps, the baseline grey and this model
+ * blue, both peaks and their ratio.
  *
  * It is drawn with the Graphviz already in the build, as a graph whose
  * nodes are pinned to chart coordinates (pos, in points) and laid out with
@@ -12,6 +15,7 @@
  * reduced to CHART_POINTS points, each the largest of its steps, so peaks
  * survive. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <gvc.h>
 #include "base/atomic_file.h"
@@ -31,7 +35,11 @@ typedef struct chart {
 	int seq;
 	double ymax, step;
 	int32_t n_steps, n_points, per_point;
-	const fd_timeline *t;
+	const fd_timeline *t;        /* the unit the values are in */
+	const double *live[2];       /* the two series, n_steps each: [0] grey, [1] blue */
+	int32_t peak_step[2];
+	double peak[2];
+	const char *names[2];        /* the series in the legend */
 } chart;
 
 static Agnode_t *at(chart *c, double x, double y, const char *shape)
@@ -92,8 +100,8 @@ static double point_value(const chart *c, int side, int32_t i)
 {
 	double best = 0;
 	for (int32_t k = i * c->per_point; k < (i + 1) * c->per_point && k < c->n_steps; k++)
-		if (c->t->live[side][k] > best)
-			best = c->t->live[side][k];
+		if (c->live[side][k] > best)
+			best = c->live[side][k];
 	return best;
 }
 
@@ -141,7 +149,7 @@ static void scale(chart *c, double peak)
 		c->ymax += c->step;
 }
 
-static void axes(chart *c)
+static void axes(chart *c, const char *x_words)
 {
 	Agnode_t *o = at(c, CHART_X0, CHART_Y0, "point"), *xe = at(c, CHART_X0 + CHART_W, CHART_Y0, "point"),
 	         *ye = at(c, CHART_X0, CHART_Y0 + CHART_H, "point");
@@ -169,32 +177,67 @@ static void axes(chart *c)
 		/* under the middle of the step's span */
 		text(c, CHART_X0 + CHART_W * (step + 0.5) / (c->n_steps ? c->n_steps : 1), CHART_Y0 - 14, buf, "9");
 	}
-	text(c, CHART_X0 + CHART_W / 2, CHART_Y0 - 32, "step (topological order)", "10");
+	text(c, CHART_X0 + CHART_W / 2, CHART_Y0 - 32, x_words, "10");
+}
+
+/* The bindings that made the numbers: " · at batch=8", or "". */
+static void bindings(const fd_model *m, char *bind, size_t size)
+{
+	size_t at_ = 0;
+	bind[0] = '\0';
+	for (int32_t i = 0; i < m->n_symdims && at_ < size; i++)
+		if (m->symdims[i].bound && m->symdims[i].used)
+			at_ += (size_t)snprintf(bind + at_, size - at_, "%s%s=%lld", at_ ? ", " : " · at ",
+			                        m->symdims[i].name, (long long)m->symdims[i].value);
+}
+
+static const char *file_name(const char *path)
+{
+	return strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+}
+
+/* A line of each series' colour and its name; a baseline's names are
+ * longer, so its entries stand further apart, each name after its line. */
+static void legend_series(chart *c, bool compare)
+{
+	for (int side = 0; side < 2; side++) {
+		double y = CHART_Y0 + CHART_H + 28;
+		double x = CHART_X0 + 10 + side * (compare ? 330 : 170);
+		Agnode_t *a = at(c, x, y, "point"), *b = at(c, x + 30, y, "point");
+		export_set(a, "width", "0.01");
+		export_set(b, "width", "0.01");
+		line(c, a, b, side ? AFTER_COLOR : BEFORE_COLOR, "2.2");
+		text(c, compare ? x + 40 + 2.6 * (double)strlen(c->names[side]) : x + 80, y, c->names[side], "10");
+	}
 }
 
 static void legend(chart *c, const fd_model *m, const fd_graph *g, const fd_estimate *e)
 {
 	char title[1024], pb[256], pa[256], bind[256] = "";
-	size_t at_ = 0;
-	for (int32_t i = 0; i < m->n_symdims && at_ < sizeof bind; i++)
-		if (m->symdims[i].bound && m->symdims[i].used)
-			at_ += (size_t)snprintf(bind + at_, sizeof bind - at_, "%s%s=%lld", at_ ? ", " : " · at ",
-			                        m->symdims[i].name, (long long)m->symdims[i].value);
-	const char *base = strrchr(m->path, '/') ? strrchr(m->path, '/') + 1 : m->path;
+	bindings(m, bind, sizeof bind);
+	const char *base = file_name(m->path);
 	const fd_graph_est *ge = &e->graphs[c->t->graph];
 	snprintf(title, sizeof title, "memory timeline · %s · %s · peak %s → %s (est.)%s", base,
 	         c->t->graph ? g->name : "main graph", estimate_format_peak(m, &ge->before, pb, sizeof pb),
 	         estimate_format_peak(m, &ge->after, pa, sizeof pa), bind);
 	text(c, CHART_X0 + CHART_W / 2, CHART_Y0 + CHART_H + 50, title, "12");
-	for (int side = 0; side < 2; side++) {
-		double y = CHART_Y0 + CHART_H + 28;
-		double x = CHART_X0 + 10 + side * 170;
-		Agnode_t *a = at(c, x, y, "point"), *b = at(c, x + 30, y, "point");
-		export_set(a, "width", "0.01");
-		export_set(b, "width", "0.01");
-		line(c, a, b, side ? AFTER_COLOR : BEFORE_COLOR, "2.2");
-		text(c, x + 80, y, side ? "after fusion" : "before fusion", "10");
-	}
+	legend_series(c, false);
+}
+
+/* A side's peak marked at step k, with its words (in red). */
+static void peak_mark(chart *c, int side, int32_t k, const char *label)
+{
+	double x = (px(c, k / c->per_point) + px(c, k / c->per_point + 1)) / 2, y = py(c, c->peak[side]);
+	Agnode_t *n = at(c, x, y, "circle");
+	export_set(n, "width", "0.09");
+	export_set(n, "fixedsize", "true");
+	export_set(n, "style", "filled");
+	export_set(n, "fillcolor", EXPORT_PEAK_COLOR);
+	export_set(n, "color", EXPORT_PEAK_COLOR);
+	/* the grey side's words above its mark, the blue side's below: they never overlap */
+	Agnode_t *w = text(c, x < CHART_X0 + 130 ? x + 90 : x > CHART_X0 + CHART_W - 130 ? x - 90 : x,
+	                   y + (side ? -11 : 11), label, "9");
+	export_set(w, "fontcolor", EXPORT_PEAK_COLOR);
 }
 
 /* The peak of a side marked, with its size and node; the tensors that make
@@ -203,24 +246,14 @@ static void peaks(chart *c, const fd_graph *g, const fd_estimate *e)
 {
 	const fd_graph_est *ge = &e->graphs[c->t->graph];
 	for (int side = 0; side < 2; side++) {
-		int32_t k = c->t->peak_step[side];
+		int32_t k = c->peak_step[side];
 		if (k < 0)
 			continue;
 		char v[192], label[512];
-		value_text(c->t, c->t->peak[side], v, sizeof v);
+		value_text(c->t, c->peak[side], v, sizeof v);
 		const char *node = g->topo_order && k < g->n_nodes ? g->nodes[g->topo_order[k]].name : "?";
 		snprintf(label, sizeof label, "%s peak %s at %s", side ? "after:" : "before:", v, node);
-		double x = (px(c, k / c->per_point) + px(c, k / c->per_point + 1)) / 2, y = py(c, c->t->peak[side]);
-		Agnode_t *n = at(c, x, y, "circle");
-		export_set(n, "width", "0.09");
-		export_set(n, "fixedsize", "true");
-		export_set(n, "style", "filled");
-		export_set(n, "fillcolor", EXPORT_PEAK_COLOR);
-		export_set(n, "color", EXPORT_PEAK_COLOR);
-		/* before's words above its mark, after's below: they never overlap */
-		Agnode_t *w = text(c, x < CHART_X0 + 130 ? x + 90 : x > CHART_X0 + CHART_W - 130 ? x - 90 : x,
-		                   y + (side ? -11 : 11), label, "9");
-		export_set(w, "fontcolor", EXPORT_PEAK_COLOR);
+		peak_mark(c, side, k, label);
 		/* who makes it */
 		const fd_liveness *lv = side ? &ge->after : &ge->before;
 		sb_clear(&c->s);
@@ -235,6 +268,48 @@ static void peaks(chart *c, const fd_graph *g, const fd_estimate *e)
 		Agnode_t *l = text(c, CHART_X0 + CHART_W / 2, CHART_Y0 - 56 - 16 * side, sb_str(&c->s), "9");
 		export_set(l, "fontcolor", side ? AFTER_COLOR : "#555555");
 	}
+}
+
+/* A chart of n_steps steps whose larger series peaks at top: its graph. */
+static void chart_open(chart *c, int32_t n_steps, double top)
+{
+	c->g = export_gv_open("memory_timeline");
+	c->n_steps = n_steps;
+	c->per_point = n_steps > CHART_POINTS ? (n_steps + CHART_POINTS - 1) / CHART_POINTS : 1;
+	c->n_points = n_steps > 0 ? (n_steps + c->per_point - 1) / c->per_point : 0;
+	scale(c, top);
+	export_set(c->g, "splines", "line");
+	export_set(c->g, "outputorder", "edgesfirst");
+	export_set(c->g, "forcelabels", "true");
+	export_set(c->g, "pad", "0.3");
+	export_set(c->g, "bgcolor", "white");
+	agattr(c->g, AGNODE, "fontname", EXPORT_FONT);
+	agattr(c->g, AGNODE, "label", "");
+	agattr(c->g, AGEDGE, "dir", "none");
+}
+
+/* The chart to path as DOT, or laid out by "nop" as SVG or PNG; closes it. */
+static int chart_write(chart *c, fd_export_format format, const char *path, fd_diags *d)
+{
+	int rc = -1;
+	if (format == EXPORT_DOT) {
+		rc = export_render(c->g, format, path, 0, NULL, NULL, d);
+	} else {
+		GVC_t *gvc = export_gvc();
+		char *data = NULL;
+		unsigned int len = 0;
+		if (gvLayout(gvc, c->g, "nop") == 0 && gvRenderData(gvc, c->g, export_format_name(format), &data, &len) == 0 &&
+		    data)
+			rc = file_write_output(path, data, len, d);
+		else
+			diag_error(d, srcpos_file(path), "graphviz could not draw the memory chart");
+		if (data)
+			gvFreeRenderData(data);
+		gvFreeLayout(gvc, c->g);
+	}
+	sb_release(&c->s);
+	agclose(c->g);
+	return rc;
 }
 
 int export_memory_chart(const fd_estimate *e, int32_t graph, const char *path, fd_diags *d)
@@ -258,42 +333,97 @@ int export_memory_chart(const fd_estimate *e, int32_t graph, const char *path, f
 	const fd_graph *g = &m->graphs[graph];
 	export_capture cap;
 	export_capture_begin(&cap, d, path);
-	chart c = { .g = export_gv_open("memory_timeline"), .t = &t, .n_steps = t.n_steps };
-	c.per_point = t.n_steps > CHART_POINTS ? (t.n_steps + CHART_POINTS - 1) / CHART_POINTS : 1;
-	c.n_points = t.n_steps > 0 ? (t.n_steps + c.per_point - 1) / c.per_point : 0;
-	scale(&c, t.peak[0] > t.peak[1] ? t.peak[0] : t.peak[1]);
-	export_set(c.g, "splines", "line");
-	export_set(c.g, "outputorder", "edgesfirst");
-	export_set(c.g, "forcelabels", "true");
-	export_set(c.g, "pad", "0.3");
-	export_set(c.g, "bgcolor", "white");
-	agattr(c.g, AGNODE, "fontname", EXPORT_FONT);
-	agattr(c.g, AGNODE, "label", "");
-	agattr(c.g, AGEDGE, "dir", "none");
-	axes(&c);
+	chart c = { .t = &t, .live = { t.live[0], t.live[1] }, .peak_step = { t.peak_step[0], t.peak_step[1] },
+	            .peak = { t.peak[0], t.peak[1] }, .names = { "before fusion", "after fusion" } };
+	chart_open(&c, t.n_steps, t.peak[0] > t.peak[1] ? t.peak[0] : t.peak[1]);
+	axes(&c, "step (topological order)");
 	series(&c, 0);
 	series(&c, 1);
 	peaks(&c, g, e);
 	legend(&c, m, g, e);
-	int rc = -1;
-	if (format == EXPORT_DOT) {
-		rc = export_render(c.g, format, path, 0, NULL, NULL, d);
-	} else {
-		GVC_t *gvc = export_gvc();
-		char *data = NULL;
-		unsigned int len = 0;
-		if (gvLayout(gvc, c.g, "nop") == 0 && gvRenderData(gvc, c.g, export_format_name(format), &data, &len) == 0 &&
-		    data)
-			rc = file_write_output(path, data, len, d);
-		else
-			diag_error(d, srcpos_file(path), "graphviz could not draw the memory chart");
-		if (data)
-			gvFreeRenderData(data);
-		gvFreeLayout(gvc, c.g);
-	}
-	sb_release(&c.s);
-	agclose(c.g);
+	int rc = chart_write(&c, format, path, d);
 	export_capture_end(&cap);
 	estimate_timeline_release(&t);
+	return rc;
+}
+
+/* ---- against a baseline ---------------------------------------------------------- */
+
+/* The larger value of a series and its first step. */
+static int32_t series_peak(const double *v, int32_t n, double *peak)
+{
+	int32_t at_ = -1;
+	*peak = 0;
+	for (int32_t k = 0; k < n; k++)
+		if (at_ < 0 || v[k] > *peak) {
+			*peak = v[k];
+			at_ = k;
+		}
+	return at_;
+}
+
+int export_memory_chart_compare(const fd_estimate *e, const fd_estimate *base, const char *path, fd_diags *d)
+{
+	fd_export_format format;
+	if (export_format_from_path(path, &format) < 0) {
+		diag_error(d, srcpos_file(path), "the memory chart is .svg, .png or .dot");
+		return -1;
+	}
+	fd_mem_compare cmp;
+	if (estimate_compare(e, base, &cmp) < 0) {
+		diag_error(d, srcpos_file(path), "no main graph to compare");
+		return -1;
+	}
+	if (!cmp.known || cmp.n_steps == 0) {
+		diag_error(d, srcpos_file(path), "the two timelines cannot be compared: %s",
+		           cmp.known ? "the baseline computes nothing" : cmp.why);
+		estimate_compare_release(&cmp);
+		return -1;
+	}
+	const fd_model *m = e->r->ctx->model, *bm = base->r->ctx->model;
+	const fd_graph *bg = &bm->graphs[0];
+	/* the series on the baseline's computing steps; a row with no node here
+	 * holds the value before it (the op the quantizer removed ran in it) */
+	double *v = calloc((size_t)cmp.n_steps * 2 + 1, sizeof *v);
+	if (!v) {
+		estimate_compare_release(&cmp);
+		return -1;
+	}
+	double last = 0;
+	for (int32_t k = 0; k < cmp.n_steps; k++) {
+		v[k] = cmp.steps[k].base_live;
+		if (cmp.steps[k].live >= 0)
+			last = cmp.steps[k].live;
+		v[cmp.n_steps + k] = last;
+	}
+	char names[2][320], title[1200], bind[256], a[192], b[192], label[600];
+	snprintf(names[0], sizeof names[0], "%s (baseline), after fusion", file_name(bm->path));
+	snprintf(names[1], sizeof names[1], "%s, after fusion", file_name(m->path));
+	export_capture cap;
+	export_capture_begin(&cap, d, path);
+	chart c = { .t = &cmp.t[0], .live = { v, v + cmp.n_steps }, .names = { names[0], names[1] } };
+	for (int side = 0; side < 2; side++)
+		c.peak_step[side] = series_peak(c.live[side], cmp.n_steps, &c.peak[side]);
+	chart_open(&c, cmp.n_steps, c.peak[0] > c.peak[1] ? c.peak[0] : c.peak[1]);
+	axes(&c, "step (the baseline's computing steps; each model's live bytes after fusion)");
+	series(&c, 0);
+	series(&c, 1);
+	for (int side = 0; side < 2; side++) {
+		value_text(c.t, c.peak[side], a, sizeof a);
+		snprintf(label, sizeof label, "%s peak %s at %s", side ? "this model:" : "baseline:", a,
+		         bg->nodes[cmp.steps[c.peak_step[side]].node].name);
+		peak_mark(&c, side, c.peak_step[side], label);
+	}
+	bindings(m, bind, sizeof bind);
+	value_text(c.t, cmp.t[0].peak[1], a, sizeof a);
+	value_text(c.t, cmp.t[1].peak[1], b, sizeof b);
+	snprintf(title, sizeof title, "memory timeline · %s against %s · peak after fusion %s against %s, ratio %.2f "
+	         "(est.)%s", file_name(m->path), file_name(bm->path), a, b, cmp.ratio[1], bind);
+	text(&c, CHART_X0 + CHART_W / 2, CHART_Y0 + CHART_H + 50, title, "12");
+	legend_series(&c, true);
+	int rc = chart_write(&c, format, path, d);
+	export_capture_end(&cap);
+	free(v);
+	estimate_compare_release(&cmp);
 	return rc;
 }

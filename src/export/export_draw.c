@@ -94,6 +94,11 @@ static Agnode_t *make_op_node(export_builder *b, int32_t g, int32_t n, strbuf *s
 	sb_clear(s);
 	export_node_tooltip(b, s, g, n);
 	export_set(an, "tooltip", sb_str(s));
+	if (b->graph[g].in_float[n]) {   /* amber: the float op between a dequantize and a quantize */
+		export_set(an, "fillcolor", EXPORT_FLOAT_FILL);
+		export_set(an, "color", EXPORT_FLOAT_BORDER);
+		export_set(an, "penwidth", "2");
+	}
 	int32_t k = b->graph[g].mark_head[n];
 	if (k >= 0) {
 		const fd_attempt *at = &b->r->trace.attempts[b->marks.items[k].attempt];

@@ -39,6 +39,8 @@
 #include "export/export.h"
 
 #define EXPORT_PEAK_COLOR "#d62728"     /* red is kept for the memory peak */
+#define EXPORT_FLOAT_FILL "#fff1c1"     /* an op a quantized model left in float */
+#define EXPORT_FLOAT_BORDER "#b8860b"
 #define EXPORT_FONT "Helvetica,Arial,sans-serif"
 #define EXPORT_NAME_MAX_SHOWN 24        /* longer node names are elided in the middle */
 #define EXPORT_NEAR_MISS_MAX_PER_RULE 16  /* marks per rule; the legend counts the rest */
@@ -81,6 +83,8 @@ typedef struct export_graph_state {
 	Agnode_t **tobj;           /* [tensor] graph input / output node */
 	uint8_t *peak;             /* [tensor] 1: a tensor at the peak */
 	int32_t *mark_head;        /* [node] first export_near_mark, -1 */
+	bool *in_float;            /* [node] an op a quantized graph left in float (explain_float_ops) */
+	int32_t n_float;
 } export_graph_state;
 
 typedef struct export_fusion_state {

@@ -196,6 +196,8 @@ void export_node_label(export_builder *b, strbuf *s, int32_t g, int32_t n)
 		put_html_facts(s, t, extra - 1);
 		sb_puts(s, "</FONT>");
 	}
+	if (b->graph[g].in_float[n])
+		sb_printf(s, "<BR/><FONT POINT-SIZE=\"8\" COLOR=\"%s\">float (not quantized)</FONT>", EXPORT_FLOAT_BORDER);
 	for (int32_t k = b->graph[g].mark_head[n]; k >= 0; k = b->marks.items[k].next) {
 		const fd_attempt *at = &b->r->trace.attempts[b->marks.items[k].attempt];
 		sb_printf(s, "<BR/><FONT POINT-SIZE=\"8\" COLOR=\"%s\">✗ %s ",
@@ -427,6 +429,13 @@ void export_legend_label(export_builder *b, strbuf *h)
 	else
 		sb_puts(h, " (est.); no peak marked: it is not known</TD></TR>");
 	put_alias_legend(h, b->m);
+	int32_t n_float = 0;
+	for (int32_t g = 0; g < b->m->n_graphs; g++)
+		n_float += b->graph[g].n_float;
+	if (n_float)
+		sb_printf(h, "<TR><TD BGCOLOR=\"%s\"><FONT COLOR=\"%s\">■■</FONT></TD><TD COLSPAN=\"2\" ALIGN=\"LEFT\">"
+		          "%d op%s left in float between Q/DQ (why --float says why)</TD></TR>", EXPORT_FLOAT_FILL,
+		          EXPORT_FLOAT_BORDER, (int)n_float, n_float == 1 ? "" : "s");
 	if (b->near)
 		sb_puts(h, "<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\">dashed node: near miss "
 		        "(✗ reason code; hover for why)</TD></TR>");

@@ -14,19 +14,7 @@
 
 bool export_node_is_constant(const fd_match_result *r, int32_t g, int32_t n)
 {
-	const fd_graph_index *gi = &r->ctx->graphs[g];
-	const fd_node *node = &gi->g->nodes[n];
-	int outs = 0;
-	for (int32_t k = 0; k < node->n_outputs; k++) {
-		int32_t t = node->outputs[k];
-		if (t == FD_NONE)
-			continue;
-		if (!(gi->tflags[t] & TF_CONST))
-			return false;
-		outs++;
-	}
-	/* a node without outputs (or whose body does the work) is not "a constant" */
-	return outs > 0 && node->n_subgraphs == 0;
+	return match_node_is_constant(&r->ctx->graphs[g], n);
 }
 
 void export_selection_release(fd_export_selection *sel)

@@ -92,6 +92,11 @@ int  match_ctx_init_types(fd_match_ctx *ctx, const fd_model *m, bool canonicaliz
 bool match_ctx_has_types(const fd_match_ctx *ctx, const fd_ruleset *rs);
 void match_ctx_release(fd_match_ctx *ctx);
 
+/* Node n of the indexed graph computes only constants (every output
+ * TF_CONST, at least one, no body): a weight's ConstantOfShape, a folded
+ * Shape -> Gather; nothing of it runs with the model. */
+bool match_node_is_constant(const fd_graph_index *ix, int32_t n);
+
 /* Unit helpers. */
 static inline bool unit_is_node(const fd_graph *g, int32_t u) { return u >= 0 && u < g->n_nodes; }
 const fd_composite_rec *match_composite(const fd_match_ctx *ctx, int32_t graph, int32_t u); /* NULL for a node */

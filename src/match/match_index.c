@@ -351,3 +351,19 @@ int32_t match_fusion_unit(const fd_match_result *r, const fd_fusion *f, int op)
 {
 	return op >= 0 && op < f->n_ops ? r->pool[f->units + (uint32_t)op] : FD_NONE;
 }
+
+bool match_node_is_constant(const fd_graph_index *ix, int32_t n)
+{
+	const fd_node *node = &ix->g->nodes[n];
+	int outs = 0;
+	for (int32_t k = 0; k < node->n_outputs; k++) {
+		int32_t t = node->outputs[k];
+		if (t == FD_NONE)
+			continue;
+		if (!(ix->tflags[t] & TF_CONST))
+			return false;
+		outs++;
+	}
+	/* a node without outputs (or whose body does the work) is not "a constant" */
+	return outs > 0 && node->n_subgraphs == 0;
+}

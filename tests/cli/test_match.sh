@@ -44,6 +44,8 @@ cases() {
 	echo "rounds_two|-|samples/rounds_conv_bn_relu.onnx -r samples/rounds/two_rounds.yaml"
 	echo "rounds_three|-|samples/rounds_residual.onnx -r samples/rounds/three_rounds.yaml"
 	echo "rounds_passes|-|samples/rounds_residual.onnx -r samples/rounds/three_rounds.yaml --passes samples/rounds/ge_passes.txt"
+	# CANN's quantized patterns (rules/cann_quant) on a QDQ model (samples/quant/make_quant_samples.py)
+	echo "cann_quant|-|samples/quant/quant_conv_matmul.onnx -r rules/cann_quant"
 	echo "rounds_never_settles|-|samples/rounds_conv_bn_relu.onnx -r samples/rounds/never_settles.yaml --max-rounds 4"
 }
 
