@@ -24,6 +24,8 @@ DEB_FUZZ     := clang libclang-rt-14-dev
 DEB_VALGRIND := valgrind
 # node and npm may come from elsewhere (nodesource): a command on PATH is enough
 DEB_NODE     := nodejs npm
+# make bench exports a real ViT-B/16 (tests/bench/gen_vit.py) with these
+DEB_TORCH    := python3-torch python3-torchvision
 ORT_VERSION  := 1.30.0
 NODE_DIR     := $(BUILD)/node
 
@@ -84,6 +86,8 @@ $(BUILD)/.deps-valgrind: Makefile
 	$(call install-missing,$(DEB_VALGRIND),make check-valgrind and make bench (callgrind))
 $(BUILD)/.deps-node: Makefile
 	$(call install-missing,$(DEB_NODE),onnxruntime-node)
+$(BUILD)/.deps-torch: Makefile
+	$(call install-missing,$(DEB_TORCH),make bench (the real ViT-B/16 export))
 
 # onnxruntime-node, the real compiler the peers compare against (npm, without
 # its install scripts; 1.30 and later honour optimizedModelFilePath).
@@ -179,7 +183,7 @@ picture: $(PROGRAM)
 # ---- benchmark (never part of check; tests/bench/run, RESULTS.md) ----------
 BENCH_DIR := $(BUILD)/bench
 .PHONY: bench
-bench: $(PROGRAM) $(BENCH_DIR)/gen_model $(BENCH_DIR)/bench_stages $(ORT) | $(BUILD)/.deps-valgrind
+bench: $(PROGRAM) $(BENCH_DIR)/gen_model $(BENCH_DIR)/bench_stages $(ORT) | $(BUILD)/.deps-valgrind $(BUILD)/.deps-torch
 	$(Q)BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/bench/run
 
 $(BENCH_DIR)/gen_model: tests/bench/gen_model.c $(BUILD)/src/base/arena.o $(BUILD)/gen/onnx.pb-c.o
