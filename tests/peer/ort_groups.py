@@ -56,6 +56,9 @@ KEPT_CONST_OPS = {"DequantizeLinear"}
 # EnsureUniqueDQForNodeUnit gives each further consumer of a DQ a copy named
 # "<dq>/duplicated" (or ".../duplicated_token_N"), its output likewise.
 DUPLICATE = re.compile(r"^(.*)/duplicated(_token_\d+)?$")
+# QDQS8ToU8Transformer gives an int8 Q -> DQ pair it turns into uint8 a new
+# tensor between them, "qdq_s8_to_u8_quant" (or "..._token_N").
+S8_TO_U8 = re.compile(r"^qdq_s8_to_u8_quant(_token_\d+)?$")
 QDQ_OPS = {"DequantizeLinear", "QuantizeLinear"}
 
 
@@ -269,6 +272,37 @@ def undo_duplicates(O, P):
     P.reindex()
 
 
+def undo_s8_to_u8(O, P):
+    """The tensor QDQS8ToU8Transformer put between a Q and its DQ is the Q's
+    original output again, so that it glues no units together: found from
+    the node that produces it, the Q itself or the fused node named after
+    the op whose output the Q read, else from a DQ that reads it."""
+    rename = {}
+    for t, pi in P.producer.items():
+        if not S8_TO_U8.match(t) or t in O.producer:
+            continue
+        pn, orig = P.nodes[pi], None
+        oi = O.by_name.get(pn.name) if pn.name else None
+        if oi is not None and O.nodes[oi].op_type == "QuantizeLinear":
+            orig = O.nodes[oi].output[0]
+        elif oi is not None:
+            qs = [O.nodes[c] for o in O.nodes[oi].output if o for c in O.consumers.get(o, [])
+                  if O.nodes[c].op_type == "QuantizeLinear"]
+            orig = qs[0].output[0] if len(qs) == 1 else None
+        if orig is None:
+            dqs = [O.nodes[O.by_name[P.nodes[c].name]] for c in P.consumers.get(t, [])
+                   if P.nodes[c].op_type == "DequantizeLinear" and P.nodes[c].name in O.by_name]
+            orig = dqs[0].input[0] if dqs and dqs[0].op_type == "DequantizeLinear" else None
+        if orig is not None and orig not in P.producer:
+            rename[t] = orig
+    for pn in P.nodes:
+        for k, x in enumerate(pn.input):
+            pn.input[k] = rename.get(x, x)
+        for k, x in enumerate(pn.output):
+            pn.output[k] = rename.get(x, x)
+    P.reindex()
+
+
 def identify(O, P, renames):
     """Step 1: {optimized index: original index}; renamed tensors mapped back."""
     o_tensors = O.tensors() | O.outer_live
@@ -387,6 +421,7 @@ def share_dequantize(O, regions):
 
 def analyse(O, P, ctx, groups, removed, path=""):
     undo_duplicates(O, P)
+    undo_s8_to_u8(O, P)
     ident, o_tensors = identify(O, P, ctx["renames"])
     p_live = P.live()
     const_nodes, const_t, pure_t = constant_nodes(O, P)
