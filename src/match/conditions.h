@@ -52,6 +52,7 @@ typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAI
 	X(STATIC,         INPUT,      "static",           OPERAND,    NM10_STATIC,         cond_static)        \
 	X(DTYPE,          INPUT,      "dtype",            OPERAND,    NM11_DTYPE,          cond_dtype)         \
 	X(VALUE,          INPUT,      "value",            OPERAND,    NM17_VALUE,          cond_value)         \
+	X(QDQ_DTYPE,      INPUT,      "qdq_dtype",        OPERAND,    NM20_QDQ_DTYPE,      cond_qdq_dtype)     \
 	X(OPTIONAL_OP,    OP_EXT,     "optional",         OPTIONAL,   IN01_ABSENT,         cond_optional_op)   \
 	X(OUTPUTS,        OP_EXT,     "outputs",          OUTPUT,     NM15_OUTPUT,         cond_outputs)       \
 	X(WHERE,          OP_EXT,     "where",            WHERE,      NM16_WHERE,          cond_where)         \
@@ -90,6 +91,7 @@ typedef enum fd_cond_kind {
 	X(DTYPE,                INPUT,      "dtype",                   DTYPES) \
 	X(VALUE,                INPUT,      "value",                   NUMBERS) \
 	X(VALUE,                INPUT,      "tolerance",               NUMBER) \
+	X(QDQ_DTYPE,            INPUT,      "qdq_dtype",               DTYPES) \
 	X(OPTIONAL_OP,          OP_EXT,     "optional",                BOOL) \
 	X(OUTPUTS,              OP_EXT,     "outputs.graph_output",    BOOL) \
 	X(OUTPUTS,              OP_EXT,     "outputs.min_consumers",   UINT) \

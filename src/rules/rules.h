@@ -92,6 +92,8 @@ typedef struct fd_input_source {
 	int n_values;             /* value: a constant equal to these (one: every element) */
 	double *values;
 	double tolerance;         /* relative, for value */
+	int n_qdq_dtypes;         /* qdq_dtype: the quantized data runs as one of these on onnxruntime's CPU */
+	int32_t *qdq_dtypes;
 	bool has_operand;         /* any of rank .. value: an operand event is checked */
 	bool has_source;          /* from_op, source_type or same_as: a source event is checked */
 } fd_input_source;
