@@ -253,19 +253,26 @@ def dtype_map(model):
 def undo_duplicates(O, P):
     """The copies EnsureUniqueDQForNodeUnit made of a DQ read by several
     nodes are that DQ again: their names and output names mapped back to
-    the original's, so that a copy is no new tensor gluing units together."""
-    rename = {}
-    for pn in P.nodes:
+    the original's, so that a copy is no new tensor gluing units together.
+    When the original was fused and a copy is left for an unfused reader,
+    the copy is dropped: the one DQ of the original graph went into the
+    fusion, and the reader that kept a copy reads its output as before."""
+    rename, drop = {}, set()
+    p_names = {pn.name for pn in P.nodes}
+    for i, pn in enumerate(P.nodes):
         m = DUPLICATE.match(pn.name) if pn.op_type == "DequantizeLinear" else None
         oi = O.by_name.get(m.group(1)) if m else None
         if oi is None or O.nodes[oi].op_type != "DequantizeLinear":
             continue
+        if m.group(1) not in p_names:
+            drop.add(i)
         pn.name = m.group(1)
         for k, o in enumerate(pn.output):
             mo = DUPLICATE.match(o)
             if mo and mo.group(1) in O.producer and o not in O.producer:
                 rename[o] = mo.group(1)
                 pn.output[k] = mo.group(1)
+    P.nodes = [pn for i, pn in enumerate(P.nodes) if i not in drop]
     for pn in P.nodes:
         for k, x in enumerate(pn.input):
             pn.input[k] = rename.get(x, x)
