@@ -310,6 +310,17 @@ def undo_s8_to_u8(O, P):
     P.reindex()
 
 
+def dropped_qdq_target(O, pn):
+    """An unnamed node whose Q/DQ pair the QDQ drop action removed writes
+    its Q's output (MergeIntoTargetFixed): the original node of its type
+    that fed that Q, or None."""
+    if len(pn.output) != 1 or pn.output[0] not in O.producer:
+        return None
+    q = O.nodes[O.producer[pn.output[0]]]
+    oi = O.producer.get(q.input[0]) if q.op_type == "QuantizeLinear" and q.input else None
+    return oi if oi is not None and not O.nodes[oi].name else None
+
+
 def identify(O, P, renames):
     """Step 1: {optimized index: original index}; renamed tensors mapped back."""
     o_tensors = O.tensors() | O.outer_live
@@ -317,6 +328,8 @@ def identify(O, P, renames):
     ident = {}
     for pi, pn in enumerate(P.nodes):
         oi = O.by_name.get(pn.name) if pn.name else by_outputs.get(tuple(pn.output))
+        if not pn.name and (oi is None or opkey(O.nodes[oi]) != opkey(pn)):
+            oi = dropped_qdq_target(O, pn)
         if oi is not None and opkey(O.nodes[oi]) == opkey(pn):
             ident[pi] = oi
     p_tensors = P.tensors()
