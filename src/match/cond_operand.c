@@ -517,9 +517,9 @@ static fd_reason qdq_dtype_check(fd_cond_check *c, operand_words *w)
 		note(c, w, r, "qdq_dtype", SHOW_QDQ, e);
 		/* a failure says why the data runs as it does, naming the data a zero point belongs to */
 		if (r && w->f->reason == r)
-			text_cutf(w->f->reason_text, sizeof w->f->reason_text, "%s %s %s%s%s",
-			          data >= 0 ? c->g->tensors[data].name : "the data", "runs as", dtype_name(dt),
-			          why[0] ? ", " : "", why);
+			text_cutf(w->f->reason_text, sizeof w->f->reason_text, "%s runs as %s%s%s%s",
+			          data >= 0 ? c->g->tensors[data].name : "the data", dtype_name(dt),
+			          why[0] && dt == DT_INT8 ? ", QDQS8ToU8Transformer leaves it" : "", why[0] ? ": " : "", why);
 	}
 	return r;
 }

@@ -54,37 +54,37 @@ static bool converts(const fd_graph *g, int32_t q, int32_t d, char *why, size_t 
 	const fd_tensor *x = &g->tensors[d];
 	const char *qn = g->nodes[q].name;
 	if (x->is_graph_output) {
-		text_cutf(why, size, "stays int8: %s is a graph output", x->name);
+		text_cutf(why, size, "%s is a graph output", x->name);
 		return false;
 	}
 	if (x->n_consumers != 1) {
-		text_cutf(why, size, "stays int8: %s has %d readers, not one DequantizeLinear", qn, x->n_consumers);
+		text_cutf(why, size, "%s has %d readers, not one DequantizeLinear", qn, x->n_consumers);
 		return false;
 	}
 	int32_t dq = x->consumers[0];
 	if (!is_op(g, dq, "DequantizeLinear")) {
-		text_cutf(why, size, "stays int8: %s's reader %s is no DequantizeLinear", qn, g->nodes[dq].name);
+		text_cutf(why, size, "%s's reader %s is no DequantizeLinear", qn, g->nodes[dq].name);
 		return false;
 	}
 	const fd_node *dn = &g->nodes[dq];
 	const fd_tensor *o = dn->n_outputs > 0 && dn->outputs[0] >= 0 ? &g->tensors[dn->outputs[0]] : NULL;
 	int copies = !o ? 1 : o->n_consumers == 0 ? 1 : o->n_consumers + (o->is_graph_output ? 1 : 0);
 	if (copies != 1) {
-		text_cutf(why, size, "stays int8: %s's %s is read %d times, so %s writes for %d DequantizeLinears "
-		          "(EnsureUniqueDQForNodeUnit)", qn, dn->name, o->n_consumers + (o->is_graph_output ? 1 : 0), qn, copies);
+		text_cutf(why, size, "%s is read %d times, so %s feeds %d copies of it (EnsureUniqueDQForNodeUnit)", dn->name,
+		          o->n_consumers + (o->is_graph_output ? 1 : 0), qn, copies);
 		return false;
 	}
 	int64_t zq, zd;
 	if (!int8_scalar(g, &g->nodes[q], &zq) || !int8_scalar(g, dn, &zd)) {
-		text_cutf(why, size, "stays int8: a zero point of %s -> %s is no constant int8 scalar", qn, dn->name);
+		text_cutf(why, size, "a zero point of %s -> %s is no constant int8 scalar", qn, dn->name);
 		return false;
 	}
 	if (zq != zd) {
-		text_cutf(why, size, "stays int8: the zero points of %s (%lld) and %s (%lld) differ", qn, (long long)zq,
+		text_cutf(why, size, "the zero points of %s (%lld) and %s (%lld) differ", qn, (long long)zq,
 		          dn->name, (long long)zd);
 		return false;
 	}
-	text_cutf(why, size, "uint8: QDQS8ToU8Transformer turns %s -> %s into uint8", qn, dn->name);
+	text_cutf(why, size, "QDQS8ToU8Transformer turns %s -> %s into uint8", qn, dn->name);
 	return true;
 }
 
