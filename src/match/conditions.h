@@ -99,6 +99,7 @@ typedef enum fd_cond_kind {
 	X(WHERE,                OP_EXT,     "where",                   EXPR) \
 	X(FEEDS,                OP_EXT,     "feeds.op",                UINT) \
 	X(FEEDS,                OP_EXT,     "feeds.input",             UINT) \
+	X(FEEDS,                OP_EXT,     "feeds.first_reader",      BOOL) \
 	X(DTYPE_MATCH,          CONSTRAINT, "allowed_dtypes",          LIST) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_intermediate_size",   BYTES) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_output_size",         BYTES) \

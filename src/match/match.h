@@ -187,6 +187,10 @@ int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op);
 /* Unit u's input k / output k, for a node or a composite; FD_NONE when none. */
 int32_t match_unit_input(const fd_graph_index *ix, int32_t u, int k);
 int32_t match_unit_output(const fd_graph_index *ix, int32_t u, int k);
+/* Whether node n only computes constants (its outputs all TF_CONST: a Shape
+ * of a static tensor, what reads only constants): a compiler folds it away
+ * before it fuses. */
+bool match_node_folds(const fd_graph_index *ix, int32_t n);
 /* The unit of fusion f at pattern position op (FD_NONE: an absent optional op). */
 int32_t match_fusion_unit(const fd_match_result *r, const fd_fusion *f, int op);
 /* The same, an absent optional op standing for the op it would have read

@@ -337,6 +337,20 @@ int32_t match_unit_input(const fd_graph_index *ix, int32_t u, int k)
 	return k < ix->g->nodes[u].n_inputs ? ix->g->nodes[u].inputs[k] : FD_NONE;
 }
 
+bool match_node_folds(const fd_graph_index *ix, int32_t n)
+{
+	const fd_node *nd = &ix->g->nodes[n];
+	int outputs = 0;
+	for (int k = 0; k < nd->n_outputs; k++) {
+		if (nd->outputs[k] < 0)
+			continue;
+		if (!(ix->tflags[nd->outputs[k]] & TF_CONST))
+			return false;
+		outputs++;
+	}
+	return outputs > 0;
+}
+
 int32_t match_unit_output(const fd_graph_index *ix, int32_t u, int k)
 {
 	int32_t c = u - ix->g->n_nodes;

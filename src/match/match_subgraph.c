@@ -98,22 +98,6 @@ static int32_t outside_consumer(const match_run_state *s, int32_t t)
 	return FD_NONE;
 }
 
-/* Whether node y only computes constants (a Shape of a static tensor, what
- * reads only such): folded before fusion, it is no path back into a match. */
-static bool computes_constants(const match_run_state *s, int32_t y)
-{
-	const fd_node *nd = &s->g->nodes[y];
-	int outputs = 0;
-	for (int k = 0; k < nd->n_outputs; k++) {
-		if (nd->outputs[k] < 0)
-			continue;
-		if (!(s->ix->tflags[nd->outputs[k]] & TF_CONST))
-			return false;
-		outputs++;
-	}
-	return outputs > 0;
-}
-
 /* Queues the consumers of node v's outputs that are outside the match, not
  * yet visited and before its last member in topo order (later ones cannot
  * lead back), with v as their parent. Returns the first consumer that is a
@@ -133,7 +117,7 @@ static int32_t queue_consumers(match_run_state *s, int32_t v, bool members_count
 					return y;
 				continue;
 			}
-			if (s->visit[y] == s->stamp || g->nodes[y].topo >= s->cover.max_topo || computes_constants(s, y))
+			if (s->visit[y] == s->stamp || g->nodes[y].topo >= s->cover.max_topo || match_node_folds(s->ix, y))
 				continue;
 			s->visit[y] = s->stamp;
 			s->parent[y] = v;

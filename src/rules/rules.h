@@ -118,6 +118,7 @@ typedef struct fd_rule_op {
 	/* feeds: {op, input}: the op is the producer of input feeds_input of
 	 * earlier op feeds_op (-1 unset), found from that input, not a consumer */
 	int feeds_op, feeds_input;
+	bool feeds_first;         /* feeds.first_reader: only for op feeds_op when it reads the output first */
 	const fd_yval *feeds_where;
 	int n_where;              /* where: expressions over params and shapes, all must hold */
 	struct fd_expr **where_exprs;

@@ -26,6 +26,11 @@ case $w in *"did not fire on conv_4"*"maxpool_3_QuantizeLinear_Output) runs as i
 	*) echo "FAIL: why s8 conv_4 (its input's Q feeds two DQs): $w"; fail=1;; esac
 case $out in *"op1 DequantizeLinear feeds @ x_DequantizeLinear"*"the producer of op0's input0"*) ;;
 	*) echo "FAIL: the trace lacks the feeds event"; fail=1;; esac
+# a DQ two quantized ops read belongs to the first reader's group (feeds.first_reader)
+p=tests/data/qdq/qdq_pan_mobilenetv3_seg_u8.onnx
+w=$("$FUSIONDBG" why "$p" -r rules/onnxruntime --rule ORT_QDQ_QLinearConv --node Conv_585)
+case $w in *"fires on Conv_585"*"produces 1062_DequantizeLinear_Output, read first by GlobalAveragePool_569"*) ;;
+	*) echo "FAIL: why Conv_585 (its X DQ is GlobalAveragePool_569's): $w"; fail=1;; esac
 sed 's/feeds: {op: 0, input: 1}/feeds: {op: 2, input: 1}/' rules/onnxruntime/qdq_conv.yaml >"$tmp/bad.yaml"
 err=$("$FUSIONDBG" verify "$tmp/bad.yaml" 2>&1) && { echo "FAIL: verify accepted feeds of a later op"; fail=1; }
 case $err in *"bad.yaml:42:19: error: match.ops[2].feeds.op: 2 is not an earlier op"*) ;;

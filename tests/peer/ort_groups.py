@@ -412,6 +412,8 @@ def common_subexpressions(O, P, ident, const_nodes, pure_t):
             twin_folded = any(o in P.init for o in O.nodes[twin].output if o)
             if not evidence and m in const_nodes and (pure or twin_folded):
                 continue   # both may just have been folded
+            if not evidence and O.nodes[m].op_type in KEPT_CONST_OPS:
+                continue   # a gone weight DQ was fused, not merged: nothing reads its twin in its place
             cse[m] = twin
     return cse, gone, counterpart
 
