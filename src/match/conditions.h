@@ -45,6 +45,7 @@ typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAI
 	X(FROM_OP,        INPUT,      "from_op",          SOURCE,     NM04_SOURCE,         cond_from_op)       \
 	X(SOURCE_TYPE,    INPUT,      "source_type",      SOURCE,     NM04_SOURCE,         cond_source_type)   \
 	X(SAME_AS,        INPUT,      "same_as",          SOURCE,     NM12_SAME_AS,        cond_same_as)       \
+	X(SAME_VALUE_AS,  INPUT,      "same_value_as",    SOURCE,     NM21_SAME_VALUE,     cond_same_value_as) \
 	X(POSITION,       INPUT,      "position",         ORDER,      NM14_POSITION,       cond_position)      \
 	X(OPTIONAL_INPUT, INPUT,      "optional",         SOURCE,     NM13_OPTIONAL_INPUT, cond_optional_input) \
 	X(RANK,           INPUT,      "rank",             OPERAND,    NM08_RANK,           cond_rank)          \
@@ -83,6 +84,8 @@ typedef enum fd_cond_kind {
 	X(SAME_AS,              INPUT,      "same_as",                 SAMEAS) \
 	X(SAME_AS,              INPUT,      "same_as.op",              UINT) \
 	X(SAME_AS,              INPUT,      "same_as.input",           UINT) \
+	X(SAME_VALUE_AS,        INPUT,      "same_value_as.op",        UINT) \
+	X(SAME_VALUE_AS,        INPUT,      "same_value_as.input",     UINT) \
 	X(POSITION,             INPUT,      "position",                POSITION) \
 	X(OPTIONAL_INPUT,       INPUT,      "optional",                BOOL) \
 	X(RANK,                 INPUT,      "rank",                    INTS) \

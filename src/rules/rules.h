@@ -82,6 +82,7 @@ typedef struct fd_input_source {
 	bool fixed;               /* position: fixed, never tried in a commutative op's swapped order */
 	bool either;              /* position: either, tried in both orders though the op is not commutative */
 	int same_op, same_input;  /* same_as {op, input}: the very tensor op same_op reads there */
+	int value_op, value_input;   /* same_value_as {op, input}: a constant of the values op value_op reads there */
 	int n_ranks;              /* rank: one of ranks[] */
 	int *ranks;
 	int n_shapes;             /* shape: one of the patterns, the first that fits */

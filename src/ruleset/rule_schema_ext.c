@@ -77,11 +77,11 @@ bool rule_schema_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source
 	}
 	is->has_operand = is->n_ranks || is->n_shapes || is->is_static >= 0 || is->n_dtypes || is->n_values ||
 	                  is->n_qdq_dtypes;
-	is->has_source = is->from_op >= 0 || is->source_type != SRC_UNSET || is->same_op >= 0;
-	if (is->from_op < 0 && is->source_type == SRC_UNSET && is->same_op < 0 && !is->fixed && !is->either &&
+	is->has_source = is->from_op >= 0 || is->source_type != SRC_UNSET || is->same_op >= 0 || is->value_op >= 0;
+	if (!is->has_source && !is->fixed && !is->either &&
 	    !is->has_operand && ok) {
-		ERR(s, src, "%s: needs a condition (from_op, source_type, same_as, position, rank, shape, static, dtype, "
-		    "value or qdq_dtype)", path);
+		ERR(s, src, "%s: needs a condition (from_op, source_type, same_as, same_value_as, position, rank, "
+		    "shape, static, dtype, value or qdq_dtype)", path);
 		ok = false;
 	}
 	return ok;

@@ -60,6 +60,7 @@ DUPLICATE = re.compile(r"^(.*)/duplicated(_token_\d+)?$")
 # tensor between them, "qdq_s8_to_u8_quant" (or "..._token_N").
 S8_TO_U8 = re.compile(r"^qdq_s8_to_u8_quant(_token_\d+)?$")
 QDQ_OPS = {"DequantizeLinear", "QuantizeLinear"}
+INLINED_PREFIX = "_inlfunc_"
 
 
 def node_names(graph):
@@ -418,27 +419,34 @@ def common_subexpressions(O, P, ident, const_nodes, pure_t):
     return cse, gone, counterpart
 
 
-def share_dequantize(O, regions):
-    """A DQ read by several fused nodes is in each of their walks; onnxruntime
-    kept the original for its first consumer (the lowest node index: output
-    edges are ordered by it) and fused a copy into each other one, so the
-    original node is a member of the first consumer's group only."""
+def share_dequantize(O, regions, const_nodes):
+    """A DQ read by several nodes: EnsureUniqueDQForNodeUnit kept the
+    original for its first reader (the lowest node index: output edges are
+    ordered by it) and gave each other reader a copy, so the original node
+    is a member of the first reader's group only, and of none when that
+    reader was not fused. A reader that only computes constants (a Shape)
+    is folded away and counts as none."""
     holders = defaultdict(list)
     for r, region in enumerate(regions):
         for oi in region:
             if O.nodes[oi].op_type == "DequantizeLinear":
                 holders[oi].append(r)
     for oi, rs in holders.items():
-        if len(rs) < 2:
-            continue
         outs = {o for o in O.nodes[oi].output if o}
-
-        def first_reader(r):
-            return min((c for c in regions[r] if any(x in outs for x in O.nodes[c].input)), default=len(O.nodes))
-        keep = min(rs, key=first_reader)
+        readers = sorted({c for o in outs for c in O.consumers.get(o, []) if c not in const_nodes})
+        if len(readers) < 2:
+            continue
         for r in rs:
-            if r != keep:
+            if readers[0] not in regions[r]:
                 regions[r].discard(oi)
+
+
+def inlined(P, members, o_tensors):
+    """Whether a unit is an op onnxruntime has no kernel for, expanded into
+    its ONNX function body (HardSwish into HardSigmoid and Mul): the tensors
+    the expansion makes are named "_inlfunc_<op>_..."."""
+    return any(x.startswith(INLINED_PREFIX) for i in members for x in list(P.nodes[i].input) + list(P.nodes[i].output)
+               if x and x not in o_tensors)
 
 
 def analyse(O, P, ctx, groups, removed, path=""):
@@ -484,7 +492,7 @@ def analyse(O, P, ctx, groups, removed, path=""):
             region.add(oi)
             stack.extend(x for x in O.nodes[oi].input if x and x not in stop)
         walked.append((members, region))
-    share_dequantize(O, [region for _, region in walked])
+    share_dequantize(O, [region for _, region in walked], const_nodes)
     for members, region in walked:
         anchor = next((i for i in members if P.nodes[i].op_type != "Reshape"), members[0])
         pn = P.nodes[anchor]
@@ -498,6 +506,8 @@ def analyse(O, P, ctx, groups, removed, path=""):
             (extras if k and len(region) > 1 else core).append((oi, k))
         core = [oi for oi, _ in core]
         fused = len(core) > 1 or (len(core) == 1 and (opkey(O.nodes[core[0]]) != opkey(pn) or len(members) > 1))
+        if len(core) == 1 and inlined(P, members, o_tensors):
+            fused = False   # one op expanded into its function body: the opposite of a fusion
         for oi, k in extras:
             side[oi] = k
         for oi in core:
