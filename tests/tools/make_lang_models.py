@@ -24,7 +24,8 @@ misses a compiler refuses:
   qdq_pairs.onnx        int8 QuantizeLinear -> DequantizeLinear -> Relu pairs as an int8 QDQ
                         quantizer writes them: one onnxruntime turns into uint8 (q1), one
                         whose DQ two Relus read (q2), one whose zero points differ (q3);
-                        a uint8 pair (q4)
+                        a uint8 pair (q4); DQ -> Reshape -> Q with the Q's scale the DQ's
+                        (reshape_same) and another (reshape_other)
 """
 import os
 import sys
@@ -230,6 +231,13 @@ def qdq_pairs():
 		d = g.node("DequantizeLinear", name.replace("q", "dq"), [q, s, dqzp])
 		for k in range(readers):
 			g.output(g.node("Relu", "relu_%s%s" % (name, "ab"[k] if readers > 1 else ""), [d]))
+	# a Reshape between a DQ and a Q: of one scale (dropped), of two
+	shape = g.const("shape", [8, 1], dtype=np.int64)
+	for name, out_scale in (("same", s), ("other", g.const("s2", 0.1))):
+		q = g.node("QuantizeLinear", "q_" + name, [x, s, "zp_u8"])
+		d = g.node("DequantizeLinear", "dq_" + name, [q, s, "zp_u8"])
+		r = g.node("Reshape", "reshape_" + name, [d, shape])
+		g.output(g.node("QuantizeLinear", "q2_" + name, [r, out_scale, "zp_u8"]), TensorProto.UINT8)
 	g.save("qdq_pairs.onnx")
 
 

@@ -9,7 +9,7 @@
  * faults and literals out of range found as the rule is read; vec_grow
  * never wraps; an op linked by same_as or a graph input found where it
  * reads; qdq_dtype decided where onnxruntime converts an int8 pair, and
- * its words where it does not. Run from the repository root. */
+ * its words where it does not; same_value_as on a Q after a Reshape. Run from the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -576,6 +576,16 @@ static void test_qdq_dtype(void **state)
 		assert_true(explain_event_path(&x.r, a->decisive, path, sizeof path));
 		assert_non_null(strstr(path, ".qdq_dtype"));
 	}
+	/* same_value_as: the Q after a Reshape with the DQ's scale, and with another */
+	assert_int_equal(attempt_of(&x, "Reshape_Same_Quant", "reshape_same")->reason, REASON_OK_FIRED);
+	const fd_attempt *a = attempt_of(&x, "Reshape_Same_Quant", "reshape_other");
+	assert_int_equal(a->reason, REASON_NM21_SAME_VALUE);
+	fd_event_text tx;
+	explain_event(&x.r, a->decisive, &tx);
+	assert_non_null(strstr(tx.reason, "s2 = 0.100000001, but op1 reads s = 0.0500000007"));
+	char path[160];
+	assert_true(explain_event_path(&x.r, a->decisive, path, sizeof path));
+	assert_non_null(strstr(path, "input_sources.input1.same_value_as"));
 	run_close(&x);
 }
 
