@@ -294,8 +294,9 @@ def undo_s8_to_u8(O, P):
         if oi is not None and O.nodes[oi].op_type == "QuantizeLinear":
             orig = O.nodes[oi].output[0]
         elif oi is not None:
-            qs = [O.nodes[c] for o in O.nodes[oi].output if o for c in O.consumers.get(o, [])
-                  if O.nodes[c].op_type == "QuantizeLinear"]
+            k = list(pn.output).index(t)   # the Q that read the same output of the original node
+            outs = [O.nodes[oi].output[k]] if k < len(O.nodes[oi].output) else []
+            qs = [O.nodes[c] for o in outs if o for c in O.consumers.get(o, []) if O.nodes[c].op_type == "QuantizeLinear"]
             orig = qs[0].output[0] if len(qs) == 1 else None
         if orig is None:
             dqs = [O.nodes[O.by_name[P.nodes[c].name]] for c in P.consumers.get(t, [])
