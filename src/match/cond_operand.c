@@ -501,7 +501,7 @@ static fd_reason qdq_dtype_check(fd_cond_check *c, operand_words *w)
 		return REASON_NONE;
 	char why[256];
 	int32_t data;
-	int32_t dt = cond_qdq_dtype_of(c->g, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
+	int32_t dt = cond_qdq_dtype_of(c->ix, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
 	fd_reason r = REASON_NONE;
 	if (c->ev) {
 		r = recorded(c, REASON_NM20_QDQ_DTYPE);
@@ -636,7 +636,7 @@ static void actual_text(const fd_cond_check *c, unsigned shows, char *buf, size_
 	if (shows & SHOW_QDQ) {
 		char why[256];
 		int32_t data;
-		int32_t dt = cond_qdq_dtype_of(c->g, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
+		int32_t dt = cond_qdq_dtype_of(c->ix, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
 		if (data >= 0 && data != c->tensor)
 			at = text_appendf(buf, size, at, " (its data %s)", c->g->tensors[data].name);
 		at = text_appendf(buf, size, at, " runs as %s", dtype_name(dt));

@@ -11,6 +11,7 @@
 #include "base/text.h"
 #include "ir/dtype.h"
 #include "match/conditions.h"
+#include "match/match.h"
 
 bool cond_qdq_dtype_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
@@ -49,29 +50,48 @@ static bool int8_scalar(const fd_graph *g, const fd_node *n, int64_t *v)
  * (onnxruntime: the Q's only output edge goes to a DQ, after
  * EnsureUniqueDQForNodeUnit gave each further reader of that DQ a copy of
  * its own; both zero points constant int8 scalars of one value). */
-static bool converts(const fd_graph *g, int32_t q, int32_t d, char *why, size_t size)
+/* The readers of t that stay: a node that only computes constants (a Shape
+ * of a static tensor) is folded before the QDQ transformers run. */
+static int readers(const fd_graph_index *ix, const fd_tensor *x, int32_t *first)
 {
+	int n = 0;
+	*first = FD_NONE;
+	for (int k = 0; k < x->n_consumers; k++) {
+		if (match_node_folds(ix, x->consumers[k]))
+			continue;
+		if (!n++)
+			*first = x->consumers[k];
+	}
+	return n;
+}
+
+static bool converts(const fd_graph_index *ix, int32_t q, int32_t d, char *why, size_t size)
+{
+	const fd_graph *g = ix->g;
 	const fd_tensor *x = &g->tensors[d];
 	const char *qn = g->nodes[q].name;
 	if (x->is_graph_output) {
 		text_cutf(why, size, "%s is a graph output", x->name);
 		return false;
 	}
-	if (x->n_consumers != 1) {
-		text_cutf(why, size, "%s has %d readers, not one DequantizeLinear", qn, x->n_consumers);
+	int32_t dq;
+	int nq = readers(ix, x, &dq);
+	if (nq != 1) {
+		text_cutf(why, size, "%s has %d readers, not one DequantizeLinear", qn, nq);
 		return false;
 	}
-	int32_t dq = x->consumers[0];
 	if (!is_op(g, dq, "DequantizeLinear")) {
 		text_cutf(why, size, "%s's reader %s is no DequantizeLinear", qn, g->nodes[dq].name);
 		return false;
 	}
 	const fd_node *dn = &g->nodes[dq];
 	const fd_tensor *o = dn->n_outputs > 0 && dn->outputs[0] >= 0 ? &g->tensors[dn->outputs[0]] : NULL;
-	int copies = !o ? 1 : o->n_consumers == 0 ? 1 : o->n_consumers + (o->is_graph_output ? 1 : 0);
+	int32_t first;
+	int nd = o ? readers(ix, o, &first) : 0;
+	int copies = nd == 0 ? 1 : nd + (o->is_graph_output ? 1 : 0);
 	if (copies != 1) {
 		text_cutf(why, size, "%s is read %d times, so %s feeds %d copies of it (EnsureUniqueDQForNodeUnit)", dn->name,
-		          o->n_consumers + (o->is_graph_output ? 1 : 0), qn, copies);
+		          nd + (o->is_graph_output ? 1 : 0), qn, copies);
 		return false;
 	}
 	int64_t zq, zd;
@@ -88,9 +108,10 @@ static bool converts(const fd_graph *g, int32_t q, int32_t d, char *why, size_t 
 	return true;
 }
 
-int32_t cond_qdq_dtype_of(const fd_graph *g, int32_t node, int slot, int32_t t, int32_t *data, char *why,
+int32_t cond_qdq_dtype_of(const fd_graph_index *ix, int32_t node, int slot, int32_t t, int32_t *data, char *why,
                           size_t size)
 {
+	const fd_graph *g = ix->g;
 	int32_t d = t;
 	if (slot == 2 && is_op(g, node, "QuantizeLinear") && g->nodes[node].n_outputs > 0)
 		d = g->nodes[node].outputs[0];
@@ -105,5 +126,5 @@ int32_t cond_qdq_dtype_of(const fd_graph *g, int32_t node, int slot, int32_t t, 
 	const fd_tensor *x = &g->tensors[d];
 	if (x->dtype != DT_INT8 || !is_op(g, x->producer, "QuantizeLinear"))
 		return x->dtype;
-	return converts(g, x->producer, d, why, size) ? DT_UINT8 : DT_INT8;
+	return converts(ix, x->producer, d, why, size) ? DT_UINT8 : DT_INT8;
 }

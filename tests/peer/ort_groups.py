@@ -280,7 +280,40 @@ def undo_duplicates(O, P):
     P.reindex()
 
 
-def undo_s8_to_u8(O, P):
+def original_type(op_type):
+    """The op a fused QDQ node was: QLinearConv a Conv, QGemm a Gemm."""
+    for prefix in ("QLinear", "Q"):
+        if op_type.startswith(prefix) and op_type[len(prefix):][:1].isupper():
+            return op_type[len(prefix):]
+    return op_type
+
+
+def q_by_scale(O, P, t, q_scales):
+    """The original Q whose converted output t is, for unnamed nodes. The
+    zero point QDQS8ToU8 made with t was named just before it (token N-1);
+    every node reads a zero point right after its scale, so that scale is
+    the Q's (as the level-1 graph names it, q_scales); of the Qs with it,
+    the one after an op of the type t's producer was."""
+    m = S8_TO_U8.match(t)
+    token = m.group(1)
+    zp = "qdq_s8_to_u8_zp_conversion" + ("_token_%d" % (int(token[7:]) - 1) if token else "")
+    scales = {pn.input[k - 1] for pn in P.nodes for k, x in enumerate(pn.input) if x == zp and k > 0}
+    if len(scales) != 1:
+        return None
+    scale = scales.pop()
+    pi = P.producer.get(t)
+    made_by = original_type(P.nodes[pi].op_type) if pi is not None else None
+    hits = []
+    for qi, q in enumerate(O.nodes):
+        if q.op_type != "QuantizeLinear" or q_scales.get(O.names[qi]) != scale or q.output[0] in P.producer:
+            continue
+        src = O.producer.get(q.input[0])
+        if made_by is None or (src is not None and O.nodes[src].op_type == made_by):
+            hits.append(q.output[0])
+    return hits[0] if len(hits) == 1 else None
+
+
+def undo_s8_to_u8(O, P, q_scales):
     """The tensor QDQS8ToU8Transformer put between a Q and its DQ is the Q's
     original output again, so that it glues no units together: found from
     the node that produces it, the Q itself or the fused node named after
@@ -302,8 +335,38 @@ def undo_s8_to_u8(O, P):
             dqs = [O.nodes[O.by_name[P.nodes[c].name]] for c in P.consumers.get(t, [])
                    if P.nodes[c].op_type == "DequantizeLinear" and P.nodes[c].name in O.by_name]
             orig = dqs[0].input[0] if dqs and dqs[0].op_type == "DequantizeLinear" else None
+        if orig is None:
+            orig = q_by_scale(O, P, t, q_scales)
         if orig is not None and orig not in P.producer:
             rename[t] = orig
+    apply_renames(P, rename)
+    # a data-movement op whose Q and DQ the drop action removed writes t
+    # unnamed, reading its DQ's data: follow that data through the DQ, an op
+    # of its type and the Q after it (one link at a time, as reads resolve)
+    while True:
+        rename = {}
+        for t, pi in P.producer.items():
+            if S8_TO_U8.match(t) and t not in O.producer and P.nodes[pi].input:
+                orig = dropped_output(O, P.nodes[pi])
+                if orig is not None and orig not in P.producer:
+                    rename[t] = orig
+        if not rename:
+            break
+        apply_renames(P, rename)
+
+
+def dropped_output(O, pn):
+    """The output of the Q after the original op of pn's type that read,
+    through one DQ, the data pn reads; None unless exactly one."""
+    x = pn.input[0]
+    hits = [q.output[0] for d in O.consumers.get(x, []) if O.nodes[d].op_type == "DequantizeLinear"
+            for o in O.nodes[d].output for c in O.consumers.get(o, []) if O.nodes[c].op_type == pn.op_type
+            for oo in O.nodes[c].output for q in (O.nodes[k] for k in O.consumers.get(oo, []))
+            if q.op_type == "QuantizeLinear"]
+    return hits[0] if len(hits) == 1 else None
+
+
+def apply_renames(P, rename):
     for pn in P.nodes:
         for k, x in enumerate(pn.input):
             pn.input[k] = rename.get(x, x)
@@ -452,7 +515,7 @@ def inlined(P, members, o_tensors):
 
 def analyse(O, P, ctx, groups, removed, path=""):
     undo_duplicates(O, P)
-    undo_s8_to_u8(O, P)
+    undo_s8_to_u8(O, P, ctx["q_scales"])
     ident, o_tensors = identify(O, P, ctx["renames"])
     p_live = P.live()
     const_nodes, const_t, pure_t = constant_nodes(O, P)
@@ -575,10 +638,25 @@ def renames_from(mo, mb):
     return res
 
 
+def q_scales_of(mo, mb):
+    """{Q node name: its scale tensor} in the level-1 graph (which may have
+    given a Q another scale of equal value), else in the original."""
+    names = node_names(mo.graph)
+    res = {names[i]: n.input[1] for i, n in enumerate(mo.graph.node) if n.op_type == "QuantizeLinear" and len(n.input) > 1}
+    if mb is not None:
+        by_out = {n.output[0]: n for n in mb.graph.node if n.op_type == "QuantizeLinear" and n.output}
+        for i, n in enumerate(mo.graph.node):
+            b = by_out.get(n.output[0]) if n.op_type == "QuantizeLinear" else None
+            if b is not None and len(b.input) > 1:
+                res[names[i]] = b.input[1]
+    return res
+
+
 def groups_for(orig_path, opt_path, basic_path=None):
     mo, mp = onnx.load(orig_path, load_external_data=False), onnx.load(opt_path, load_external_data=False)
+    mb = onnx.load(basic_path, load_external_data=False) if basic_path else None
     ctx = {"ir_o": mo.ir_version, "ir_p": mp.ir_version, "dtypes": dtype_map(mo),
-           "renames": renames_from(mo, onnx.load(basic_path, load_external_data=False)) if basic_path else {}}
+           "renames": renames_from(mo, mb) if mb else {}, "q_scales": q_scales_of(mo, mb)}
     groups, removed = [], []
     analyse(Graph(mo.graph, mo.ir_version), Graph(mp.graph, mp.ir_version), ctx, groups, removed)
     return {"groups": groups, "removed": removed}
