@@ -99,6 +99,7 @@ typedef enum fd_cond_kind {
 	X(OUTPUTS,              OP_EXT,     "outputs.graph_output",    BOOL) \
 	X(OUTPUTS,              OP_EXT,     "outputs.min_consumers",   UINT) \
 	X(OUTPUTS,              OP_EXT,     "outputs.max_consumers",   UINT) \
+	X(OUTPUTS,              OP_EXT,     "outputs.not_read_by",     LIST) \
 	X(WHERE,                OP_EXT,     "where",                   EXPR) \
 	X(FEEDS,                OP_EXT,     "feeds.op",                UINT) \
 	X(FEEDS,                OP_EXT,     "feeds.input",             UINT) \

@@ -115,6 +115,8 @@ typedef struct fd_rule_op {
 	bool optional;            /* optional: true — the chain may skip it */
 	int graph_output;         /* outputs.graph_output: -1 unset, 0 must not be one, 1 must */
 	int min_consumers, max_consumers;    /* outputs: -1 when not given */
+	int n_not_read_by;                   /* outputs.not_read_by: no reader is of one of these op types */
+	const char **not_read_by;
 	const fd_yval *outputs_where;
 	/* feeds: {op, input}: the op is the producer of input feeds_input of
 	 * earlier op feeds_op (-1 unset), found from that input, not a consumer */

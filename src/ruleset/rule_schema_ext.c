@@ -22,6 +22,7 @@ void rule_schema_op_ext(fd_schema *s, fd_cond_site *at, const char *path)
 	fd_rule_op *op = at->op;
 	rule_schema_op_conditions(s, at, SCOPE_OP_EXT, path);
 	op->has_op_conditions = op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0 || op->n_where
+	                        || op->n_not_read_by
 	                        || op->feeds_op >= 0;
 	for (int k = 0; k < op->n_types; k++) {
 		const fd_op_def *def = optable_get(op->ops[k]);

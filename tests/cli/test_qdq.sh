@@ -31,6 +31,11 @@ p=tests/data/qdq/qdq_pan_mobilenetv3_seg_u8.onnx
 w=$("$FUSIONDBG" why "$p" -r rules/onnxruntime --rule ORT_QDQ_QLinearConv --node Conv_585)
 case $w in *"fires on Conv_585"*"produces 1062_DequantizeLinear_Output, read first by GlobalAveragePool_569"*) ;;
 	*) echo "FAIL: why Conv_585 (its X DQ is GlobalAveragePool_569's): $w"; fail=1;; esac
+# a MatMul whose output a Q reads is no MatMulIntegerToFloat, even when the QLinearMatMul fails (outputs.not_read_by)
+d=tests/data/qdq/qdq_tiny_distilbert_sst2_s8.onnx
+w=$("$FUSIONDBG" why "$d" -r rules/onnxruntime --rule ORT_QDQ_MatMulIntegerToFloat --node MatMul_47)
+case $w in *"did not fire on MatMul_47"*"read by 114_QuantizeLinear (QuantizeLinear) [FD-NM15]"*) ;;
+	*) echo "FAIL: why MatMul_47 MatMulIntegerToFloat: $w"; fail=1;; esac
 sed 's/feeds: {op: 0, input: 1}/feeds: {op: 2, input: 1}/' rules/onnxruntime/qdq_conv.yaml >"$tmp/bad.yaml"
 err=$("$FUSIONDBG" verify "$tmp/bad.yaml" 2>&1) && { echo "FAIL: verify accepted feeds of a later op"; fail=1; }
 case $err in *"bad.yaml:42:19: error: match.ops[2].feeds.op: 2 is not an earlier op"*) ;;

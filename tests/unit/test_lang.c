@@ -519,6 +519,8 @@ static void test_outputs_field(void **state)
 		{ "{graph_output: false, max_consumers: 9}", "add1", "graph_output", "the output is a graph output" },
 		{ "{min_consumers: 0, graph_output: false, max_consumers: 0}", "add2", "max_consumers",
 		  "consumer count outside the range" },
+		{ "{max_consumers: 1, not_read_by: [Sigmoid, Relu]}", "add2", "not_read_by",
+		  "the output is read by relu2 (Relu)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		run x;

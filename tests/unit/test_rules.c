@@ -208,7 +208,7 @@ static const struct bad_case {
 	{ "lang_input_k_huge.yaml", false, "7:9: error: match.ops[0].input_sources: input40000: K above 32767; fusiondbg takes at most 32767 (see fusiondbg-rules(5), LIMITS)" },
 	{ "lang_optional_anchor.yaml", false, "6:17: error: match.ops[0].optional: op 0 is the anchor and cannot be optional" },
 	{ "lang_optional_not_bool.yaml", false, "7:17: error: match.ops[1].optional: expected true or false, got string 'maybe'" },
-	{ "lang_outputs_empty.yaml", false, "7:16: error: match.ops[1].outputs: needs graph_output, min_consumers or max_consumers" },
+	{ "lang_outputs_empty.yaml", false, "7:16: error: match.ops[1].outputs: needs graph_output, min_consumers, max_consumers or not_read_by" },
 	{ "lang_outputs_range.yaml", false, "7:50: error: match.ops[1].outputs: min_consumers 3 > max_consumers 1" },
 	{ "lang_position_bad.yaml", false, "8:48: error: match.ops[1].input_sources.input1.position: expected fixed, either or any, got string 'first'" },
 	{ "lang_position_no_effect.yaml", false, "7:48: error: match.ops[0].input_sources.input1.position: fixed has no effect: Conv2d is not commutative (its inputs are never tried swapped)" },
