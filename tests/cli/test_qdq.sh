@@ -4,7 +4,9 @@
 # DQ(B), Conv and Q (its DQs found as producers of the Conv's inputs); on the
 # int8-activation model a Conv whose int8 pairs run as uint8 fires, and `why`
 # on one whose input's Q feeds two DQs says that it stays int8 (qdq_dtype); feeds naming a
-# later op is a verify error at file:line:col; the trace words a feeds event.
+# later op is a verify error at file:line:col; the trace words a feeds event;
+# a Shape of a group's DQ that feeds the group back is no cycle, in the
+# match and in the next round's graph.
 set -u
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -36,6 +38,12 @@ d=tests/data/qdq/qdq_tiny_distilbert_sst2_s8.onnx
 w=$("$FUSIONDBG" why "$d" -r rules/onnxruntime --rule ORT_QDQ_MatMulIntegerToFloat --node MatMul_47)
 case $w in *"did not fire on MatMul_47"*"read by 114_QuantizeLinear (QuantizeLinear) [FD-NM15]"*) ;;
 	*) echo "FAIL: why MatMul_47 MatMulIntegerToFloat: $w"; fail=1;; esac
+# a path out of a group and back through a Shape of its DQ's output only computes constants:
+# no cycle, and the next round's graph has none either (the fused node does not read that shape)
+out=$("$FUSIONDBG" match tests/data/lang/qdq_pairs.onnx -r tests/data/lang/qdq_shape_path.yaml 2>&1) \
+	|| { echo "FAIL: match with a Shape path: $out"; fail=1; }
+case $out in *"in 2 rounds"*"dq_shape, reshape_shape, q2_shape -> QuantizedReshape"*) ;;
+	*) echo "FAIL: the Shape-path group: $out"; fail=1;; esac
 sed 's/feeds: {op: 0, input: 1}/feeds: {op: 2, input: 1}/' rules/onnxruntime/qdq_conv.yaml >"$tmp/bad.yaml"
 err=$("$FUSIONDBG" verify "$tmp/bad.yaml" 2>&1) && { echo "FAIL: verify accepted feeds of a later op"; fail=1; }
 case $err in *"bad.yaml:44:19: error: match.ops[2].feeds.op: 2 is not an earlier op"*) ;;

@@ -25,7 +25,8 @@ misses a compiler refuses:
                         quantizer writes them: one onnxruntime turns into uint8 (q1), one
                         whose DQ two Relus read (q2), one whose zero points differ (q3);
                         a uint8 pair (q4); DQ -> Reshape -> Q with the Q's scale the DQ's
-                        (reshape_same) and another (reshape_other)
+                        (reshape_same) and another (reshape_other); a Reshape to a shape
+                        computed from Shape(its DQ's output) (reshape_shape)
 """
 import os
 import sys
@@ -238,6 +239,14 @@ def qdq_pairs():
 		d = g.node("DequantizeLinear", "dq_" + name, [q, s, "zp_u8"])
 		r = g.node("Reshape", "reshape_" + name, [d, shape])
 		g.output(g.node("QuantizeLinear", "q2_" + name, [r, out_scale, "zp_u8"]), TensorProto.UINT8)
+	# a Reshape whose shape is computed from Shape(its DQ's output): a path out of
+	# the quantized group and back that only computes constants
+	q = g.node("QuantizeLinear", "q_shape", [x, s, "zp_u8"])
+	d = g.node("DequantizeLinear", "dq_shape", [q, s, "zp_u8"])
+	n = g.node("Gather", "gather_n", [g.node("Shape", "shape_of", [d]), g.const("i1", [1], dtype=np.int64)], axis=0)
+	t = g.node("Concat", "cat_shape", [n, g.const("one", [1], dtype=np.int64)], axis=0)
+	r = g.node("Reshape", "reshape_shape", [d, t])
+	g.output(g.node("QuantizeLinear", "q2_shape", [r, s, "zp_u8"]), TensorProto.UINT8)
 	g.save("qdq_pairs.onnx")
 
 
