@@ -308,19 +308,18 @@ static int32_t unit_external_inputs(const builder *b, const fd_fusion *fu, int o
  * a member's output, and what reads only such): the compiler folds it
  * before it fuses, and the match allowed the fusion for that reason
  * (match_node_folds), so the fused node must not read it back. */
-static bool computed_from_fusion(const fd_graph *g, const uint8_t *tflags, const int32_t *claim, int32_t fi, int32_t t,
-                                 int depth)
+static bool computed_from_fusion(const fd_graph_index *ix, const int32_t *claim, int32_t fi, int32_t t, int depth)
 {
+	const fd_graph *g = ix->g;
 	int32_t p = g->tensors[t].producer;
-	if (p < 0 || depth > 64)
+	if (p < 0 || depth > 64 || !match_node_folds(ix, p))
 		return false;
 	for (int32_t s = 0; s < g->nodes[p].n_inputs; s++) {
 		int32_t x = g->nodes[p].inputs[s];
 		if (x < 0)
 			continue;
 		int32_t q = g->tensors[x].producer;
-		if ((q >= 0 && claim[q] == fi) ||
-		    ((tflags[x] & TF_CONST) && computed_from_fusion(g, tflags, claim, fi, x, depth + 1)))
+		if ((q >= 0 && claim[q] == fi) || computed_from_fusion(ix, claim, fi, x, depth + 1))
 			return true;
 	}
 	return false;
@@ -376,7 +375,7 @@ static void fused_inputs(builder *b, const fd_fusion *fu, fd_fused_node *fn)
 		if (!used[j] && n_in < cap) {
 			bool constant = (tflags[ext[j]] & TF_CONST) != 0;
 			folded[n_in] = constant && (rule->n_rewrite_inputs > 0 ||
-			                            computed_from_fusion(g, tflags, claim, fi, ext[j], 0));
+			                            computed_from_fusion(&b->r->ctx->graphs[fu->graph], claim, fi, ext[j], 0));
 			in[n_in++] = g->tensors[ext[j]].name;
 		}
 	fn->n_inputs = (int32_t)n_in;
