@@ -379,6 +379,13 @@ probe("qdq_s8_conv", "int8 DQ(x), DQ(W) -> Conv -> Q: the pairs turned uint8, a 
 probe("qdq_s8_conv_dq_read_twice", "int8 DQ(x) read by the Conv and a Relu: x stays int8, the Conv float",
       S8_CONV + [node("Relu", ["dq"], "r2", "relu")], [X], [y(), vi("r2", None)], S8)
 
+RQ = [node("Relu", ["x"], "r", "relu"), node("QuantizeLinear", ["r", "s", "zq"], "q", "q"),
+      node("DequantizeLinear", ["q", "s", "zq"], "y", "dq")]
+probe("qdq_relu_q_s8_min", "Relu -> Q of int8 zero point -128 (the type's minimum): the Relu goes",
+      RQ, [X], [y()], [init("s", 0.05), init("zq", -128, np.int8)])
+probe("qdq_relu_q_s8_zero", "Relu -> Q of int8 zero point 0: the Relu stays",
+      RQ, [X], [y()], [init("s", 0.05), init("zq", 0, np.int8)])
+
 # ---- nothing to fuse: eliminations only -------------------------------------------------
 probe("dropout_inner", "Relu -> Dropout -> Relu",
       [node("Relu", ["x"], "r", "relu"), node("Dropout", ["r"], "d", "drop"), node("Relu", ["d"], "y", "relu2")],
