@@ -46,11 +46,7 @@ static bool int8_scalar(const fd_graph *g, const fd_node *n, int64_t *v)
 	return true;
 }
 
-/* Whether QDQS8ToU8Transformer converts the pair q -> the reader of d
- * (onnxruntime: the Q's only output edge goes to a DQ, after
- * EnsureUniqueDQForNodeUnit gave each further reader of that DQ a copy of
- * its own; both zero points constant int8 scalars of one value). */
-/* The readers of t that stay: a node that only computes constants (a Shape
+/* The readers of x that stay: a node that only computes constants (a Shape
  * of a static tensor) is folded before the QDQ transformers run. */
 static int readers(const fd_graph_index *ix, const fd_tensor *x, int32_t *first)
 {
@@ -65,6 +61,10 @@ static int readers(const fd_graph_index *ix, const fd_tensor *x, int32_t *first)
 	return n;
 }
 
+/* Whether QDQS8ToU8Transformer converts the pair q -> the reader of d
+ * (onnxruntime: the Q's only output edge goes to a DQ, after
+ * EnsureUniqueDQForNodeUnit gave each further reader of that DQ a copy of
+ * its own; both zero points constant int8 scalars of one value). */
 static bool converts(const fd_graph_index *ix, int32_t q, int32_t d, char *why, size_t size)
 {
 	const fd_graph *g = ix->g;
