@@ -1,6 +1,6 @@
 /* cond_operand.c — the operand conditions of an input_sources entry: rank,
- * shape (patterns with names), static, dtype and value (with its
- * tolerance), checked together in one OPERAND event in list order, the
+ * shape (patterns with names), static, dtype, value (with its tolerance)
+ * and qdq_dtype (decided in cond_qdq_dtype.c), checked together in one OPERAND event in list order, the
  * first that fails deciding (conditions.h).
  *
  * Shape names unify over the whole attempt: the first use of C binds it to
@@ -15,13 +15,14 @@
 #include "base/text.h"
 #include "ir/dtype.h"
 #include "match/conditions.h"
+#include "match/cond_qdq_dtype.h"
 #include "match/match_internal.h"
 
 /* ---- the family: one event for every operand condition of an entry ------------ */
 
 /* What of the operand an event's actual shows (the facts' data): its shape,
  * whether its dims are static, its dtype, its value. */
-enum { SHOW_SHAPE = 1, SHOW_STATIC = 2, SHOW_DTYPE = 4, SHOW_VALUE = 8 };
+enum { SHOW_SHAPE = 1, SHOW_STATIC = 2, SHOW_DTYPE = 4, SHOW_VALUE = 8, SHOW_QDQ = 16 };
 
 typedef struct operand_words {
 	fd_cond_facts *f;
@@ -425,12 +426,17 @@ static bool parse_ints(fd_schema *s, const fd_yval *v, const char *path, int **o
 
 bool cond_dtype_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
-	fd_input_source *is = at->input;
+	return cond_dtype_list_parse(s, v, path, &at->input->dtypes, &at->input->n_dtypes);
+}
+
+bool cond_dtype_list_parse(fd_schema *s, const fd_yval *v, const char *path, int32_t **out, int *count)
+{
 	size_t n = items_of(s, v, path, "dtypes");
 	if (!n)
 		return false;
 	bool ok = true;
-	is->dtypes = arena_array(&s->rs->arena, n, sizeof *is->dtypes);
+	*out = arena_array(&s->rs->arena, n, sizeof **out);
+	*count = 0;
 	for (size_t i = 0; i < n; i++) {
 		char q[320];
 		const char *name;
@@ -446,7 +452,7 @@ bool cond_dtype_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const ch
 			ok = false;
 			continue;
 		}
-		is->dtypes[is->n_dtypes++] = dt;
+		(*out)[(*count)++] = dt;
 	}
 	return ok;
 }
@@ -476,6 +482,44 @@ static fd_reason dtype_check(fd_cond_check *c, operand_words *w)
 		char e[128];
 		cond_dtype_describe(c, e, sizeof e);
 		note(c, w, r, "dtype", SHOW_DTYPE, e);
+	}
+	return r;
+}
+
+/* ---- qdq_dtype ------------------------------------------------------------------------ */
+
+/* The node the operand is read by: the unit, when it is a node. */
+static int32_t operand_node(const fd_cond_check *c)
+{
+	return c->unit >= 0 && c->unit < c->g->n_nodes ? c->unit : FD_NONE;
+}
+
+static fd_reason qdq_dtype_check(fd_cond_check *c, operand_words *w)
+{
+	const fd_input_source *src = c->input;
+	if (!src->n_qdq_dtypes)
+		return REASON_NONE;
+	char why[256];
+	int32_t data;
+	int32_t dt = cond_qdq_dtype_of(c->ix, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
+	fd_reason r = REASON_NONE;
+	if (c->ev) {
+		r = recorded(c, REASON_NM20_QDQ_DTYPE);
+	} else {
+		bool ok = false;
+		for (int k = 0; k < src->n_qdq_dtypes && !ok; k++)
+			ok = dt == src->qdq_dtypes[k];
+		r = ok ? REASON_NONE : REASON_NM20_QDQ_DTYPE;
+	}
+	if (w) {
+		char e[128];
+		cond_qdq_dtype_describe(c, e, sizeof e);
+		note(c, w, r, "qdq_dtype", SHOW_QDQ, e);
+		/* a failure says why the data runs as it does, naming the data a zero point belongs to */
+		if (r && w->f->reason == r)
+			text_cutf(w->f->reason_text, sizeof w->f->reason_text, "%s runs as %s%s%s%s",
+			          data >= 0 ? c->g->tensors[data].name : "the data", dtype_name(dt),
+			          why[0] && dt == DT_INT8 ? ", QDQS8ToU8Transformer leaves it" : "", why[0] ? ": " : "", why);
 	}
 	return r;
 }
@@ -589,6 +633,14 @@ static void actual_text(const fd_cond_check *c, unsigned shows, char *buf, size_
 				at = text_appendf(buf, size, at, ", … (%lld values)", (long long)v->count);
 		}
 	}
+	if (shows & SHOW_QDQ) {
+		char why[256];
+		int32_t data;
+		int32_t dt = cond_qdq_dtype_of(c->ix, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
+		if (data >= 0 && data != c->tensor)
+			at = text_appendf(buf, size, at, " (its data %s)", c->g->tensors[data].name);
+		at = text_appendf(buf, size, at, " runs as %s", dtype_name(dt));
+	}
 	if (c->slot != c->input->input && c->slot >= 0 && c->slot < 2)
 		text_appendf(buf, size, strlen(buf), " (slot %d, inputs swapped)", c->slot);
 }
@@ -612,7 +664,7 @@ static fd_reason run(fd_cond_check *c, fd_cond_facts *f, const operand_check *ch
 	for (size_t k = 0; k < n; k++)
 		checks[k](c, &w);
 	actual_text(c, w.shows, f->actual, sizeof f->actual);
-	if (f->reason) {
+	if (f->reason && !f->reason_text[0]) {
 		const fd_reason_def *d = reason_get(f->reason);
 		snprintf(f->reason_text, sizeof f->reason_text, "%s", d ? d->summary : "operand condition failed");
 	}
@@ -625,11 +677,16 @@ fd_reason cond_shape_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f
 fd_reason cond_static_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ static_check }, 1); }
 fd_reason cond_dtype_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ dtype_check }, 1); }
 fd_reason cond_value_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ value_check }, 1); }
+fd_reason cond_qdq_dtype_check(fd_cond_check *c, fd_cond_facts *f)
+{
+	return run(c, f, &(operand_check){ qdq_dtype_check }, 1);
+}
 
 /* The OPERAND event: every operand condition of the entry, in list order. */
 fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *f)
 {
-	static const operand_check checks[] = { rank_check, shape_check, static_check, dtype_check, value_check };
+	static const operand_check checks[] = { rank_check, shape_check, static_check, dtype_check, value_check,
+	                                        qdq_dtype_check };
 	if (!c->ev)
 		c->bound = -1;
 	return run(c, f, checks, sizeof checks / sizeof *checks);

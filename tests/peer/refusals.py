@@ -8,6 +8,11 @@ fragments the first line of `why --rule RULE --node NODE` must hold.
 """
 
 REFUSALS = [
+    # QDQ: a Resize's pair dropped in mode nearest only; the Q's scale the DQ's; int8 as it runs
+    ("qdq_resize_linear", "ORT_QDQ_Drop", "resize", ["did not fire", "attr('mode')", "FD-NM16"]),
+    ("qdq_reshape_other_scale", "ORT_QDQ_Drop", "reshape", ["did not fire", "FD-NM21"]),
+    ("qdq_s8_conv_dq_read_twice", "ORT_QDQ_QLinearConv", "conv", ["did not fire", "runs as int8", "FD-NM20"]),
+    ("qdq_relu_q_s8_zero", "ORT_ReluQuantFusion", "relu", ["did not fire", "int8 value 0"]),
     # ConvActivationFusion: the activations its CPU kernel runs; Clip's min and max constant
     ("conv_act_Elu", "ORT_ConvActivationFusion", "conv", ["did not fire", "actual Elu", "FD-NM07"]),
     ("conv_act_Selu", "ORT_ConvActivationFusion", "conv", ["did not fire", "actual Selu", "FD-NM07"]),
