@@ -1,8 +1,12 @@
 /* cond_outputs.c — what becomes of an op's outputs (match.ops[i].outputs:
- * graph_output, min_consumers, max_consumers): reading them, deciding them
- * on the unit's outputs, and their words, naming the field that decided. */
+ * graph_output, min_consumers, max_consumers) and how many it declares
+ * (count): reading them, deciding them on the unit's outputs, and their
+ * words, naming the field that decided. count is a fact of the node, not of
+ * its readers: a BatchNormalization that declares its training outputs, a
+ * MaxPool that declares its indices, which compilers refuse to fold. */
 #include "match/conditions.h"
 #include <stdio.h>
+#include <string.h>
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "match/cond_text.h"
@@ -33,14 +37,20 @@ bool cond_outputs_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const 
 		if (!schema_small_int(s, f, q, 0, &op->max_consumers))
 			op->max_consumers = -1;
 	}
+	if ((f = yval_get(v, "count"))) {
+		snprintf(q, sizeof q, "%s.count", p);
+		if (!schema_small_int(s, f, q, 1, &op->output_count))
+			op->output_count = -1;
+	}
 	if (op->min_consumers >= 0 && op->max_consumers >= 0 && op->min_consumers > op->max_consumers)
-		ERR(s, f, "%s: min_consumers %d > max_consumers %d", p, op->min_consumers, op->max_consumers);
-	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0)
-		ERR(s, v, "%s: needs graph_output, min_consumers or max_consumers", p);
+		ERR(s, yval_get(v, "max_consumers"), "%s: min_consumers %d > max_consumers %d", p, op->min_consumers, op->max_consumers);
+	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0 && op->output_count < 0 &&
+	    s->errors == before)
+		ERR(s, v, "%s: needs graph_output, min_consumers, max_consumers or count", p);
 	return s->errors == before;
 }
 
-/* "a graph output, consumers 1..2", "consumers <= 1". */
+/* "a graph output, consumers 1..2", "consumers <= 1", "1 output declared". */
 void cond_outputs_describe(const fd_cond_check *c, char *buf, size_t size)
 {
 	const fd_rule_op *op = c->op;
@@ -51,14 +61,29 @@ void cond_outputs_describe(const fd_cond_check *c, char *buf, size_t size)
 	if (op->min_consumers >= 0 || op->max_consumers >= 0) {
 		at = text_appendf(buf, size, at, "%sconsumers ", at ? ", " : "");
 		if (op->min_consumers == op->max_consumers)
-			text_appendf(buf, size, at, "%d", op->min_consumers);
+			at = text_appendf(buf, size, at, "%d", op->min_consumers);
 		else if (op->max_consumers < 0)
-			text_appendf(buf, size, at, ">= %d", op->min_consumers);
+			at = text_appendf(buf, size, at, ">= %d", op->min_consumers);
 		else if (op->min_consumers < 0)
-			text_appendf(buf, size, at, "<= %d", op->max_consumers);
+			at = text_appendf(buf, size, at, "<= %d", op->max_consumers);
 		else
-			text_appendf(buf, size, at, "%d..%d", op->min_consumers, op->max_consumers);
+			at = text_appendf(buf, size, at, "%d..%d", op->min_consumers, op->max_consumers);
 	}
+	if (op->output_count >= 0)
+		text_appendf(buf, size, at, "%s%d output%s declared", at ? ", " : "", op->output_count,
+		             op->output_count == 1 ? "" : "s");
+}
+
+/* The outputs unit u declares with a name (an output written "" is not
+ * there); a decomposed form's unit has its one output. */
+static int declared_outputs(const fd_graph *g, int32_t u)
+{
+	if (u < 0 || u >= g->n_nodes)
+		return 1;
+	int n = 0;
+	for (int k = 0; k < g->nodes[u].n_outputs; k++)
+		n += g->nodes[u].outputs[k] != FD_NONE;
+	return n;
 }
 
 /* The consumers of the unit's outputs, and the first that is a graph output. */
@@ -81,7 +106,7 @@ static void measure(const match_run_state *s, int32_t u, int64_t *consumers, int
 fd_reason cond_outputs_check(fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_rule_op *op = c->op;
-	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0)
+	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0 && op->output_count < 0)
 		return REASON_NONE;
 	int64_t consumers;
 	int32_t gout;
@@ -100,27 +125,39 @@ fd_reason cond_outputs_check(fd_cond_check *c, fd_cond_facts *facts)
 		failed = "min_consumers";
 	else if (op->max_consumers >= 0 && consumers > op->max_consumers)
 		failed = "max_consumers";
-	fd_reason why = failed ? REASON_NM15_OUTPUT : REASON_NONE;
+	int declared = declared_outputs(c->g, c->unit);
+	if (!failed && op->output_count >= 0 && declared != op->output_count)
+		failed = "count";
+	fd_reason why = !failed ? REASON_NONE : failed[0] == 'c' ? REASON_NM20_OUTPUT_COUNT : REASON_NM15_OUTPUT;
 	if (!facts)
 		return why;
 	cond_facts_clear(facts);
 	facts->reason = why;
 	/* of outputs that hold, the first field written */
 	const char *field = failed ? failed : op->graph_output >= 0 ? "graph_output"
-	                  : op->min_consumers >= 0 ? "min_consumers" : "max_consumers";
+	                  : op->min_consumers >= 0 ? "min_consumers" : op->max_consumers >= 0 ? "max_consumers" : "count";
 	snprintf(facts->path, sizeof facts->path, "outputs.%s", field);
 	const fd_yval *k = failed ? yval_get(op->outputs_where, failed) : NULL;
 	facts->decided = k ? k : op->outputs_where;
 	cond_outputs_describe(c, facts->expected, sizeof facts->expected);
 	const char *s = consumers == 1 ? "" : "s";
-	if (gout != FD_NONE)
+	/* what the graph has, of what the rule asks */
+	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0)
+		facts->actual[0] = '\0';
+	else if (gout != FD_NONE)
 		text_cutf(facts->actual, sizeof facts->actual, "%s is a graph output, %lld consumer%s",
 		          cond_tensor_name(c->g, gout), (long long)consumers, s);
 	else
 		text_cutf(facts->actual, sizeof facts->actual, "not a graph output, %lld consumer%s", (long long)consumers, s);
+	if (op->output_count >= 0)
+		text_appendf(facts->actual, sizeof facts->actual, strlen(facts->actual), "%s%d output%s declared",
+		             facts->actual[0] ? ", " : "", declared, declared == 1 ? "" : "s");
 	if (failed == NULL)
 		return why;
-	if (op->graph_output >= 0 && failed[0] == 'g')
+	if (failed[0] == 'c')
+		text_cutf(facts->reason_text, sizeof facts->reason_text, "the node declares %d output%s, the rule says %d",
+		          declared, declared == 1 ? "" : "s", op->output_count);
+	else if (op->graph_output >= 0 && failed[0] == 'g')
 		text_cut(facts->reason_text, sizeof facts->reason_text,
 		         op->graph_output ? "the output is not a graph output" : "the output is a graph output");
 	else
