@@ -43,7 +43,8 @@ bool cond_outputs_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const 
 			op->output_count = -1;
 	}
 	if (op->min_consumers >= 0 && op->max_consumers >= 0 && op->min_consumers > op->max_consumers)
-		ERR(s, yval_get(v, "max_consumers"), "%s: min_consumers %d > max_consumers %d", p, op->min_consumers, op->max_consumers);
+		ERR(s, yval_get(v, "max_consumers"), "%s: min_consumers %d > max_consumers %d", p, op->min_consumers,
+		    op->max_consumers);
 	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0 && op->output_count < 0 &&
 	    s->errors == before)
 		ERR(s, v, "%s: needs graph_output, min_consumers, max_consumers or count", p);
