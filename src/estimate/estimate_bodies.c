@@ -4,7 +4,8 @@
  * own). An If runs the branch its condition picks when the condition is
  * known (a constant, or an input given with --value), else the larger
  * branch: the one at least the other for every binding (unknown when
- * neither is). Bodies are estimated before the graphs that own them
+ * neither is; then both branches' formulas, which the liveness takes as
+ * as many candidates at the If's step). Bodies are estimated before the graphs that own them
  * (estimate_compute), so their peaks are there to read. Also the words that
  * name a branch and its condition ("else branch (sr != 16000)"). */
 #include <stdio.h>
@@ -75,6 +76,52 @@ static int32_t run_body(const fd_estimate *e, const fd_graph *g, const fd_node *
 	return -1;
 }
 
+/* The formulas a body's peak is the max of: one when it is one, its
+ * peak_max when those are exact; added to *n (pruned of those another is
+ * always at least); false when there are none or too many. */
+static bool add_body_alts(const fd_estimate *e, int32_t b, int side, fd_sint *alts, int *n)
+{
+	if (b < 0 || b >= e->n_graphs)
+		return false;
+	const fd_liveness *lv = side ? &e->graphs[b].after : &e->graphs[b].before;
+	const fd_sint *f = sint_defined(lv->peak_f) ? &lv->peak_f : lv->peak_max;
+	int nf = sint_defined(lv->peak_f) ? 1 : lv->peak_max_lower ? 0 : lv->n_peak_max;
+	if (nf == 0)
+		return false;
+	for (int i = 0; i < nf; i++) {
+		bool covered = false;
+		for (int j = 0; j < *n && !covered; j++)
+			covered = sint_ge_always(alts[j], f[i]);
+		if (covered)
+			continue;
+		int m = 0;
+		for (int j = 0; j < *n; j++)
+			if (!sint_ge_always(f[i], alts[j]))
+				alts[m++] = alts[j];
+		if (m == ESTIMATE_PEAK_MAX)
+			return false;
+		alts[m++] = f[i];
+		*n = m;
+	}
+	return true;
+}
+
+/* Node n's body peak as a few formulas when it is not one: the body's own
+ * max, or for an If whose condition is not known both branches'. */
+static int body_alts(const fd_estimate *e, const fd_graph *g, const fd_node *n, int32_t body, int side,
+                     fd_sint *alts)
+{
+	int k = 0;
+	const fd_model *m = e->r->ctx->model;
+	if (!strcmp(n->op_type, "If") && if_condition(g, n) < 0) {
+		if (!add_body_alts(e, body_named(g, n, m, "then_branch"), side, alts, &k) ||
+		    !add_body_alts(e, body_named(g, n, m, "else_branch"), side, alts, &k))
+			return 0;
+		return k;
+	}
+	return add_body_alts(e, body, side, alts, &k) ? k : 0;
+}
+
 bool est_body_extras(const fd_estimate *e, const est_cache *c, int32_t gi, int side, est_extra *x)
 {
 	memset(x, 0, sizeof *x);
@@ -91,6 +138,9 @@ bool est_body_extras(const fd_estimate *e, const est_cache *c, int32_t gi, int s
 	x->size = xcalloc(nn, sizeof *x->size);
 	x->peak = xcalloc(nn, sizeof *x->peak);
 	x->body = xmalloc(nn * sizeof *x->body);
+	x->n_alt = xcalloc(nn, sizeof *x->n_alt);
+	x->alt = xcalloc(nn, sizeof *x->alt);
+	x->alt_peak = xcalloc(nn, sizeof *x->alt_peak);
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		const fd_node *n = &g->nodes[i];
 		x->body[i] = -1;
@@ -109,10 +159,25 @@ bool est_body_extras(const fd_estimate *e, const est_cache *c, int32_t gi, int s
 			fd_sint s = c && c->tsize[gi] ? c->tsize[gi][t] : tensor_bytes_sym(&g->tensors[t]);
 			outs = sint_add(outs, s);
 		}
-		fd_sint extra = sint_defined(outs) && sint_ge_always(peak, outs) ? sint_sub(peak, outs) : peak;
+		/* An If's outputs are its branch's, live at the branch's end, so its
+		 * peak holds them for every binding even where the formulas cannot
+		 * show it (a floor that reaches 0 only at sizes no model runs with) */
+		bool holds_outs = !strcmp(n->op_type, "If");
+		fd_sint extra = sint_defined(outs) && (holds_outs || sint_ge_always(peak, outs)) ? sint_sub(peak, outs) : peak;
 		x->size[i] = extra;
+		if (!sint_defined(peak) && sint_defined(outs)) {
+			int k = body_alts(e, g, n, x->body[i], side, x->alt_peak[i]);
+			for (int a = 0; a < k; a++)
+				x->alt[i][a] = holds_outs || sint_ge_always(x->alt_peak[i][a], outs) ? sint_sub(x->alt_peak[i][a], outs)
+				                                                                        : x->alt_peak[i][a];
+			x->n_alt[i] = (int8_t)(k > 1 ? k : 0);
+			if (k == 1) {   /* one after all (a branch always the larger) */
+				x->peak[i] = x->alt_peak[i][0];
+				x->size[i] = x->alt[i][0];
+			}
+		}
 		int64_t v;
-		x->bytes[i] = !extra.e && sint_value(extra, &v) ? v : -1;
+		x->bytes[i] = !x->size[i].e && sint_value(x->size[i], &v) ? v : -1;
 	}
 	return true;
 }
@@ -123,6 +188,9 @@ void est_body_extras_release(est_extra *x)
 	free(x->size);
 	free(x->peak);
 	free(x->body);
+	free(x->n_alt);
+	free(x->alt);
+	free(x->alt_peak);
 	memset(x, 0, sizeof *x);
 }
 

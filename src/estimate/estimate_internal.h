@@ -32,6 +32,12 @@ typedef struct est_extra {
 	fd_sint *size;             /* the same as a number, a formula or unknown */
 	fd_sint *peak;             /* the body's own peak, what the report names */
 	int32_t *body;             /* the body it runs (graph index), -1 none */
+	/* per node whose size is not one formula because the body's peak is a
+	 * max of a few (or either branch's may be): those, less the outputs
+	 * (alt) and as the body's peaks (alt_peak); n_alt 0 otherwise */
+	int8_t *n_alt;
+	fd_sint (*alt)[ESTIMATE_PEAK_MAX];
+	fd_sint (*alt_peak)[ESTIMATE_PEAK_MAX];
 } est_extra;
 bool est_body_extras(const fd_estimate *e, const est_cache *c, int32_t gi, int side, est_extra *x);
 void est_body_extras_release(est_extra *x);

@@ -302,39 +302,69 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 		delta[ls->start[t]] = sint_add(delta[ls->start[t]], size[t]);
 		delta[ls->end[t] + 1] = sint_sub(delta[ls->end[t] + 1], size[t]);
 	}
+	int32_t n_cand = n_steps;   /* candidates: a step each, more for a body peak of a few formulas */
 	for (int32_t n = 0; ls->x && n < g->n_nodes; n++) {
 		int32_t k = ls->step_of[n];
 		if (!sint_defined(ls->x->size[n])) {
-			partial = true;   /* a body whose peak is not known */
+			if (ls->x->n_alt[n] > 1)
+				n_cand += ls->x->n_alt[n] - 1;
+			else
+				partial = true;   /* a body whose peak is not known */
 			continue;
 		}
 		delta[k] = sint_add(delta[k], ls->x->size[n]);
 		delta[k + 1] = sint_sub(delta[k + 1], ls->x->size[n]);
 	}
 	fd_sint live = sint_num(0);
-	int32_t best = 0;
 	for (int32_t k = 0; k < n_steps; k++) {
 		live = sint_add(live, delta[k]);
 		lives[k] = live;
-		if (probe(live) > probe(lives[best]))
-			best = k;
 	}
-	bool depends = !sint_defined(lives[best]);
-	for (int32_t k = 0; k < n_steps && !depends; k++)
-		depends = !sint_ge_always(lives[best], lives[k]);
-	if (depends && sint_defined(lives[best]))
-		peak_candidates(lives, n_steps, best, out);
-	out->peak_max_lower = (partial || !sint_defined(lives[best])) && out->n_peak_max > 1;
-	out->peak_step = best;
+	/* the candidates: each step's live bytes, a step whose node runs a body
+	 * of a few peak formulas once with each (cand_step, cand_alt: which) */
+	fd_sint *cand = xmalloc((size_t)n_cand * sizeof *cand);
+	int32_t *cand_step = xmalloc((size_t)n_cand * sizeof *cand_step), *cand_alt = xmalloc((size_t)n_cand * sizeof *cand_alt);
+	int32_t *alt_node = xmalloc((size_t)n_steps * sizeof *alt_node);
+	for (int32_t k = 0; k < n_steps; k++)
+		alt_node[k] = -1;
+	for (int32_t n = 0; ls->x && n < g->n_nodes; n++)
+		if (!sint_defined(ls->x->size[n]) && ls->x->n_alt[n] > 1)
+			alt_node[ls->step_of[n]] = n;
+	int32_t m = 0;
+	for (int32_t k = 0; k < n_steps; k++) {
+		int32_t n = alt_node[k];
+		for (int a = 0; a < (n >= 0 ? ls->x->n_alt[n] : 1); a++, m++) {
+			cand[m] = n >= 0 ? sint_add(lives[k], ls->x->alt[n][a]) : lives[k];
+			cand_step[m] = k;
+			cand_alt[m] = n >= 0 ? a : -1;
+		}
+	}
+	int32_t best = 0;
+	for (int32_t k = 1; k < n_cand; k++)
+		if (probe(cand[k]) > probe(cand[best]))
+			best = k;
+	bool depends = !sint_defined(cand[best]);
+	for (int32_t k = 0; k < n_cand && !depends; k++)
+		depends = !sint_ge_always(cand[best], cand[k]);
+	if (depends && sint_defined(cand[best]))
+		peak_candidates(cand, n_cand, best, out);
+	out->peak_max_lower = (partial || !sint_defined(cand[best])) && out->n_peak_max > 1;
+	out->peak_step = cand_step[best];
 	note_peak_body(g, ls, out);
+	if (cand_alt[best] >= 0)   /* the body's peak formula that makes this candidate */
+		out->peak_body_size = ls->x->alt_peak[alt_node[cand_step[best]]][cand_alt[best]];
 	bool unknown = list_peak_tensors(g, ls, pv, size, out);
 	/* a size nobody knows live at any step: the formula is only a lower bound */
 	unknown |= partial;
 	out->peak_depends = depends;
-	out->peak_f = depends || unknown ? sint_unknown() : lives[best];
-	set_lower(out, unknown, lives[best]);   /* any step's known part is at most the peak */
+	out->peak_f = depends || unknown ? sint_unknown() : cand[best];
+	set_lower(out, unknown, cand[best]);   /* any step's known part is at most the peak */
 	int64_t v;
 	out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
+	free(cand);
+	free(cand_step);
+	free(cand_alt);
+	free(alt_node);
 	free(delta);
 	free(lives);
 	free(pv);

@@ -62,7 +62,7 @@ static void role_words(const fd_rule_op *op, bool q, char *buf, size_t size)
 static void need_words(const fd_input_source *src, fd_reason reason, const char *expected, char *buf, size_t size)
 {
 	size_t at = 0;
-	if (src && reason == REASON_NM04_SOURCE && src->source_type == SRC_CONST)
+	if (src && (reason == REASON_NM04_SOURCE || reason == REASON_NM13_OPTIONAL_INPUT) && src->source_type == SRC_CONST)
 		snprintf(buf, size, "a constant");
 	else if (src && reason == REASON_NM11_DTYPE && src->n_dtypes > 0) {
 		const char *first = dtype_name(src->dtypes[0]);
@@ -106,6 +106,20 @@ static void phrase(const fd_match_result *r, const fd_rule *rule, uint32_t decis
 	} else if (ev.kind == EV_FEEDS && dq && op->feeds_input >= 0) {
 		text_cutf(buf, size, "its input %d has no DequantizeLinear (%s%s)", op->feeds_input,
 		          t.subject[0] ? "it comes from " : "", t.subject[0] ? t.subject : t.reason);
+	} else if (ev.reason == REASON_NM20_QDQ_DTYPE && source_of(op, slot)) {
+		/* the data runs as another type: the check's reason says why */
+		const fd_input_source *src = source_of(op, slot);
+		char role[96], types[64];
+		size_t at = 0;
+		if (q || dq)
+			role_words(op, q, role, sizeof role);
+		else
+			snprintf(role, sizeof role, "its input %d", slot);
+		types[0] = 0;
+		for (int i = 0; i < src->n_qdq_dtypes && at < sizeof types; i++)
+			at += (size_t)snprintf(types + at, sizeof types - at, "%s%s", i ? " or " : "", dtype_name(src->qdq_dtypes[i]));
+		text_cutf(buf, size, "%s needs the data of %s to run as %s: %s", target, role, types,
+		          t.reason[0] ? t.reason : t.actual);
 	} else if ((q || dq) && slot >= 0 && slot <= 2 && tensor >= 0) {
 		static const char *const slot_names[] = { "input", "scale", "zero point" };
 		char role[96], need[160], actual[288];
@@ -114,7 +128,7 @@ static void phrase(const fd_match_result *r, const fd_rule *rule, uint32_t decis
 		const fd_tensor *x = &g->tensors[tensor];
 		if (ev.reason == REASON_NM11_DTYPE)
 			snprintf(actual, sizeof actual, "%s", dtype_name(x->dtype));
-		else if (ev.reason == REASON_NM04_SOURCE && x->kind == TENSOR_GRAPH_INPUT)
+		else if ((ev.reason == REASON_NM04_SOURCE || ev.reason == REASON_NM13_OPTIONAL_INPUT) && x->kind == TENSOR_GRAPH_INPUT)
 			snprintf(actual, sizeof actual, "a graph input");
 		else
 			snprintf(actual, sizeof actual, "%s", t.actual[0] ? t.actual : t.reason);

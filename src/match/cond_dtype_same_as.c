@@ -95,14 +95,14 @@ fd_reason cond_dtype_same_as_operand(fd_cond_check *c, cond_operand_words *w)
 	fd_reason r;
 	int32_t tied = FD_NONE;
 	if (c->ev) {
-		r = cond_operand_recorded(c, REASON_NM21_DTYPE_SAME_AS);
+		r = cond_operand_recorded(c, REASON_NM23_DTYPE_SAME_AS);
 		if (r && c->ev->b >= 0 && c->ev->b < c->g->n_tensors)
 			tied = (int32_t)c->ev->b;
 	} else {
 		tied = tied_tensor(c);
 		bool ok = tied != FD_NONE && c->g->tensors[tied].dtype != DT_UNDEFINED &&
 		          c->g->tensors[tied].dtype == c->g->tensors[c->tensor].dtype;
-		r = ok ? REASON_NONE : REASON_NM21_DTYPE_SAME_AS;
+		r = ok ? REASON_NONE : REASON_NM23_DTYPE_SAME_AS;
 		if (r)
 			c->bound = tied;   /* the event's b: the words name it */
 	}

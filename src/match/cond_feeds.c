@@ -30,18 +30,43 @@ bool cond_feeds_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const ch
 		    at->index - 1);
 		ok = false;
 	}
+	const fd_yval *first = yval_get(v, "first_reader");
+	bool b = false;
+	snprintf(q, sizeof q, "%.200s.first_reader", path);
+	if (first && !schema_bool(s, first, q, &b))
+		ok = false;
 	if (!ok)
 		return false;
+	at->op->feeds_first = b;
 	at->op->feeds_op = j;
 	at->op->feeds_input = k;
 	at->op->feeds_where = v;
 	return true;
 }
 
-/* "the producer of op0's input1". */
+/* "the producer of op0's input1", ", its first reader". */
 void cond_feeds_describe(const fd_cond_check *c, char *buf, size_t size)
 {
-	snprintf(buf, size, "the producer of op%d's input%d", c->op->feeds_op, c->op->feeds_input);
+	snprintf(buf, size, "the producer of op%d's input%d%s", c->op->feeds_op, c->op->feeds_input,
+	         c->op->feeds_first ? ", its first reader" : "");
+}
+
+/* With first_reader, the node that keeps a producer read by several: the
+ * first of t's readers in the model's order (onnxruntime's
+ * EnsureUniqueDQForNodeUnit keeps a DequantizeLinear for the reader of the
+ * lowest node index and gives each other one a copy), none when t is a
+ * graph output (then every reader gets a copy). A reader that only
+ * computes constants (a Shape) is folded away and keeps nothing. */
+static int32_t first_reader(const fd_graph_index *ix, int32_t t)
+{
+	const fd_tensor *x = &ix->g->tensors[t];
+	if (x->is_graph_output)
+		return FD_NONE;
+	int32_t first = FD_NONE;
+	for (int k = 0; k < x->n_consumers; k++)
+		if ((first == FD_NONE || x->consumers[k] < first) && !match_node_folds(ix, x->consumers[k]))
+			first = x->consumers[k];
+	return first;
 }
 
 /* c->other: the unit of op j; c->a: its input tensor (FD_NONE: absent);
@@ -71,7 +96,10 @@ fd_reason cond_feeds_check(fd_cond_check *c, fd_cond_facts *facts)
 	c->other = owner;
 	c->a = t;
 	c->b = produces;
-	fd_reason why = produces ? REASON_NONE : REASON_NM04_SOURCE;
+	/* a composite op j (a node fused in an earlier round) reads first as its members did */
+	int32_t keeper = produces && op->feeds_first ? first_reader(c->ix, t) : owner;
+	bool kept = keeper == owner || owner >= c->g->n_nodes;
+	fd_reason why = produces && kept ? REASON_NONE : REASON_NM04_SOURCE;
 	if (!facts)
 		return why;
 	cond_facts_clear(facts);
@@ -81,6 +109,13 @@ fd_reason cond_feeds_check(fd_cond_check *c, fd_cond_facts *facts)
 	cond_feeds_describe(c, facts->expected, sizeof facts->expected);
 	if (t == FD_NONE) {
 		text_cutf(facts->actual, sizeof facts->actual, "op%d has no input%d", op->feeds_op, op->feeds_input);
+	} else if (produces && !kept) {
+		snprintf(facts->path, sizeof facts->path, "feeds.first_reader");
+		if (keeper == FD_NONE)
+			text_cutf(facts->actual, sizeof facts->actual, "produces %s, a graph output", cond_tensor_name(c->g, t));
+		else
+			text_cutf(facts->actual, sizeof facts->actual, "produces %s, read first by %s", cond_tensor_name(c->g, t),
+			          c->g->nodes[keeper].name);
 	} else if (produces) {
 		text_cutf(facts->actual, sizeof facts->actual, "produces %s", cond_tensor_name(c->g, t));
 	} else {
@@ -91,7 +126,10 @@ fd_reason cond_feeds_check(fd_cond_check *c, fd_cond_facts *facts)
 		else
 			text_cutf(facts->actual, sizeof facts->actual, "%s is no node's output", cond_tensor_name(c->g, t));
 	}
-	if (why)
+	if (why && produces)
+		text_cutf(facts->reason_text, sizeof facts->reason_text, "op%d is not the first reader of this op's output, "
+		          "which stays with %s", op->feeds_op, keeper == FD_NONE ? "the graph output" : c->g->nodes[keeper].name);
+	else if (why)
 		text_cutf(facts->reason_text, sizeof facts->reason_text, "op%d's input%d is not this op's output",
 		          op->feeds_op, op->feeds_input);
 	return why;

@@ -1,7 +1,8 @@
 /* cond_operand.c — the operand conditions of an input_sources entry: rank,
- * shape (patterns with names), static, dtype and value (with its
- * tolerance), checked together in one OPERAND event in list order, the
- * first that fails deciding (conditions.h).
+ * shape (patterns with names), static, dtype (its list; a dtype tied by
+ * same_as is cond_dtype_same_as.c's), value (with its tolerance) and
+ * qdq_dtype (decided in cond_qdq_dtype.c), checked together in one OPERAND
+ * event in list order, the first that fails deciding (conditions.h).
  *
  * Shape names unify over the whole attempt: the first use of C binds it to
  * that dim (of that tensor), every later use must be the same dim — equal
@@ -17,6 +18,7 @@
 #include "ir/dtype.h"
 #include "match/cond_operand.h"
 #include "match/conditions.h"
+#include "match/cond_qdq_dtype.h"
 #include "match/match_internal.h"
 
 /* ---- the family: one event for every operand condition of an entry ------------ */
@@ -367,7 +369,7 @@ static fd_reason shape_check(fd_cond_check *c, cond_operand_words *w)
 		char e[128];
 		size_t size = sizeof e;
 		cond_shape_describe(c, e, size);
-		if (!(c->ev && c->ev->reason == REASON_NM21_DTYPE_SAME_AS))   /* then b is the tied tensor */
+		if (!(c->ev && c->ev->reason == REASON_NM23_DTYPE_SAME_AS))   /* then b is the tied tensor */
 			binding_text(c, w->f->binding, sizeof w->f->binding);
 		if (w->f->binding[0])
 			text_appendf(e, size, strlen(e), " with %s", w->f->binding);
@@ -450,14 +452,19 @@ static bool parse_ints(fd_schema *s, const fd_yval *v, const char *path, int **o
 
 bool cond_dtype_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
-	fd_input_source *is = at->input;
 	if (v->kind == YV_MAP)
 		return true;   /* {same_as: …}: its own entry's (cond_dtype_same_as.c) */
+	return cond_dtype_list_parse(s, v, path, &at->input->dtypes, &at->input->n_dtypes);
+}
+
+bool cond_dtype_list_parse(fd_schema *s, const fd_yval *v, const char *path, int32_t **out, int *count)
+{
 	size_t n = items_of(s, v, path, "dtypes");
 	if (!n)
 		return false;
 	bool ok = true;
-	is->dtypes = arena_array(&s->rs->arena, n, sizeof *is->dtypes);
+	*out = arena_array(&s->rs->arena, n, sizeof **out);
+	*count = 0;
 	for (size_t i = 0; i < n; i++) {
 		char q[320];
 		const char *name;
@@ -473,7 +480,7 @@ bool cond_dtype_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const ch
 			ok = false;
 			continue;
 		}
-		is->dtypes[is->n_dtypes++] = dt;
+		(*out)[(*count)++] = dt;
 	}
 	return ok;
 }
@@ -503,6 +510,44 @@ static fd_reason dtype_check(fd_cond_check *c, cond_operand_words *w)
 		char e[128];
 		cond_dtype_describe(c, e, sizeof e);
 		cond_operand_note(c, w, r, "dtype", SHOW_DTYPE, e);
+	}
+	return r;
+}
+
+/* ---- qdq_dtype ------------------------------------------------------------------------ */
+
+/* The node the operand is read by: the unit, when it is a node. */
+static int32_t operand_node(const fd_cond_check *c)
+{
+	return c->unit >= 0 && c->unit < c->g->n_nodes ? c->unit : FD_NONE;
+}
+
+static fd_reason qdq_dtype_check(fd_cond_check *c, cond_operand_words *w)
+{
+	const fd_input_source *src = c->input;
+	if (!src->n_qdq_dtypes)
+		return REASON_NONE;
+	char why[256];
+	int32_t data;
+	int32_t dt = cond_qdq_dtype_of(c->ix, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
+	fd_reason r = REASON_NONE;
+	if (c->ev) {
+		r = cond_operand_recorded(c, REASON_NM20_QDQ_DTYPE);
+	} else {
+		bool ok = false;
+		for (int k = 0; k < src->n_qdq_dtypes && !ok; k++)
+			ok = dt == src->qdq_dtypes[k];
+		r = ok ? REASON_NONE : REASON_NM20_QDQ_DTYPE;
+	}
+	if (w) {
+		char e[128];
+		cond_qdq_dtype_describe(c, e, sizeof e);
+		cond_operand_note(c, w, r, "qdq_dtype", SHOW_QDQ, e);
+		/* a failure says why the data runs as it does, naming the data a zero point belongs to */
+		if (r && w->f->reason == r)
+			text_cutf(w->f->reason_text, sizeof w->f->reason_text, "%s runs as %s%s%s%s",
+			          data >= 0 ? c->g->tensors[data].name : "the data", dtype_name(dt),
+			          why[0] && dt == DT_INT8 ? ", QDQS8ToU8Transformer leaves it" : "", why[0] ? ": " : "", why);
 	}
 	return r;
 }
@@ -616,6 +661,14 @@ static void actual_text(const fd_cond_check *c, unsigned shows, char *buf, size_
 				at = text_appendf(buf, size, at, ", … (%lld values)", (long long)v->count);
 		}
 	}
+	if (shows & SHOW_QDQ) {
+		char why[256];
+		int32_t data;
+		int32_t dt = cond_qdq_dtype_of(c->ix, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
+		if (data >= 0 && data != c->tensor)
+			at = text_appendf(buf, size, at, " (its data %s)", c->g->tensors[data].name);
+		at = text_appendf(buf, size, at, " runs as %s", dtype_name(dt));
+	}
 	if (c->slot != c->input->input && c->slot >= 0 && c->slot < 2)
 		text_appendf(buf, size, strlen(buf), " (slot %d, inputs swapped)", c->slot);
 }
@@ -639,7 +692,7 @@ static fd_reason run(fd_cond_check *c, fd_cond_facts *f, const operand_check *ch
 	for (size_t k = 0; k < n; k++)
 		checks[k](c, &w);
 	actual_text(c, w.shows, f->actual, sizeof f->actual);
-	if (f->reason) {
+	if (f->reason && !f->reason_text[0]) {
 		const fd_reason_def *d = reason_get(f->reason);
 		snprintf(f->reason_text, sizeof f->reason_text, "%s", d ? d->summary : "operand condition failed");
 	}
@@ -656,12 +709,16 @@ fd_reason cond_dtype_same_as_check(fd_cond_check *c, fd_cond_facts *f)
 	return run(c, f, &(operand_check){ cond_dtype_same_as_operand }, 1);
 }
 fd_reason cond_value_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ value_check }, 1); }
+fd_reason cond_qdq_dtype_check(fd_cond_check *c, fd_cond_facts *f)
+{
+	return run(c, f, &(operand_check){ qdq_dtype_check }, 1);
+}
 
 /* The OPERAND event: every operand condition of the entry, in list order. */
 fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *f)
 {
 	static const operand_check checks[] = { rank_check, shape_check, static_check, dtype_check,
-	                                        cond_dtype_same_as_operand, value_check };
+	                                        cond_dtype_same_as_operand, value_check, qdq_dtype_check };
 	if (!c->ev)
 		c->bound = -1;
 	return run(c, f, checks, sizeof checks / sizeof *checks);

@@ -9,8 +9,8 @@
 #include "match/conditions.h"
 
 /* What of the operand an event's actual shows: its shape, whether its dims
- * are static, its dtype, its value. */
-enum { SHOW_SHAPE = 1, SHOW_STATIC = 2, SHOW_DTYPE = 4, SHOW_VALUE = 8 };
+ * are static, its dtype, its value, the type its quantized data runs as. */
+enum { SHOW_SHAPE = 1, SHOW_STATIC = 2, SHOW_DTYPE = 4, SHOW_VALUE = 8, SHOW_QDQ = 16 };
 
 typedef struct cond_operand_words {
 	fd_cond_facts *f;

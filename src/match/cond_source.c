@@ -1,7 +1,7 @@
 /* cond_source.c — where an input_sources entry's tensor comes from: from_op
  * (an output of an earlier op of the match), source_type (constant, graph
  * input, activation …), same_as (the very tensor another op of the match
- * reads) and optional (the input may be absent; what is given holds when it
+ * reads), same_value_as (decided here, its file cond_same_value_as.c) and optional (the input may be absent; what is given holds when it
  * is present). They are checked together in one SOURCE event in list order,
  * the first that fails deciding (conditions.h); the operand conditions of
  * the entry follow in their own event (cond_operand.c). */
@@ -10,6 +10,7 @@
 #include "base/text.h"
 #include "match/cond_text.h"
 #include "match/conditions.h"
+#include "match/cond_same_value_as.h"
 #include "match/match_internal.h"
 
 /* ---- parse --------------------------------------------------------------------- */
@@ -97,7 +98,7 @@ static void source_words(const fd_cond_check *c, fd_reason why, fd_cond_facts *f
 	const fd_input_source *src = c->input;
 	const fd_event *ev = c->ev;
 	const fd_graph *g = c->g;
-	bool ext = src->optional || src->same_op >= 0;   /* the language beyond the seed's words */
+	bool ext = src->optional || src->same_op >= 0 || src->value_op >= 0;   /* the language beyond the seed's words */
 	char part[128];
 	size_t at = 0;
 	if (src->from_op >= 0) {
@@ -110,6 +111,10 @@ static void source_words(const fd_cond_check *c, fd_reason why, fd_cond_facts *f
 	}
 	if (src->same_op >= 0) {
 		cond_same_as_describe(c, part, sizeof part);
+		at = text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
+	}
+	if (src->value_op >= 0) {
+		cond_same_value_as_describe(c, part, sizeof part);
 		at = text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
 	}
 	if (src->optional)
@@ -126,7 +131,9 @@ static void source_words(const fd_cond_check *c, fd_reason why, fd_cond_facts *f
 		else
 			text_cut(f->actual, sizeof f->actual, origin);
 	}
-	const char *key = src->same_op >= 0 && src->from_op < 0 && src->source_type == SRC_UNSET ? "same_as"
+	const char *key = src->value_op >= 0 && src->same_op < 0 && src->from_op < 0 && src->source_type == SRC_UNSET
+	                ? "same_value_as"
+	                : src->same_op >= 0 && src->from_op < 0 && src->source_type == SRC_UNSET ? "same_as"
 	                : src->from_op >= 0 ? "from_op" : src->source_type != SRC_UNSET ? "source_type"
 	                : src->optional ? "optional" : "position";
 	f->decided = src->where;
@@ -139,6 +146,15 @@ static void source_words(const fd_cond_check *c, fd_reason why, fd_cond_facts *f
 			text_cutf(f->reason_text, sizeof f->reason_text,
 			          ev->other >= 0 ? "op%d reads %s there, another tensor" : "op%d has no such input", src->same_op,
 			          ev->other >= 0 && ev->other < g->n_tensors ? g->tensors[ev->other].name : "-");
+		} else if (why == REASON_NM21_SAME_VALUE) {
+			key = "same_value_as";
+			const fd_yval *k = yval_get(src->where, "same_value_as");
+			f->decided = k ? k : src->where;
+			char mine[96], theirs[96];
+			cond_values_text(g, ev->a >= 0 ? (int32_t)ev->a : FD_NONE, mine, sizeof mine);
+			cond_values_text(g, ev->other >= 0 && ev->other < g->n_tensors ? ev->other : FD_NONE, theirs, sizeof theirs);
+			text_cutf(f->reason_text, sizeof f->reason_text, ev->other >= 0 ? "%s, but op%d reads %s" : "%s; op%d is absent "
+			          "or has no such input", mine, src->value_op, theirs);
 		} else if (why == REASON_NM13_OPTIONAL_INPUT) {
 			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is present, and then must be as the rule says",
 			          src->input);
@@ -166,6 +182,24 @@ static bool source_type_ok(const fd_cond_check *c, int32_t t, fd_source_type st)
 	case SRC_ACTIVATION:     return !(f & TF_CONST);
 	default:                 return true;
 	}
+}
+
+/* The tensor op j reads at its input k, for same_value_as. Op j absent
+ * because it feeds an op whose input another match keeps (a DQ read by
+ * several nodes: each other reader fuses a copy with the same inputs), the
+ * input k of the node that produces that op's input. */
+static int32_t value_source(const match_run_state *s, int j, int k)
+{
+	const fd_rule_op *oj = &s->pat->ops[j];
+	if (s->units[j] != FD_NONE)
+		return unit_input(s, s->units[j], s->swapped[j] && k < 2 ? k ^ 1 : k);
+	int m = oj->feeds_op;
+	if (m < 0 || s->units[m] == FD_NONE)
+		return FD_NONE;
+	int slot = s->swapped[m] && oj->feeds_input < 2 ? oj->feeds_input ^ 1 : oj->feeds_input;
+	int32_t x = unit_input(s, s->units[m], slot);
+	int32_t p = x >= 0 ? s->g->tensors[x].producer : FD_NONE;
+	return p >= 0 && k < s->g->nodes[p].n_inputs ? s->g->nodes[p].inputs[k] : FD_NONE;
 }
 
 /* A run's verdict; *other gets the event's other (the producer, or the
@@ -197,6 +231,14 @@ static fd_reason decide(fd_cond_check *c, int32_t *other)
 			*other = want;
 		}
 	}
+	if (ok && src->value_op >= 0 && src->value_op < i) {
+		int32_t want = value_source(s, src->value_op, src->value_input);
+		ok = cond_same_values(c->g, t, want);
+		if (!ok) {
+			why = REASON_NM21_SAME_VALUE;
+			*other = want;
+		}
+	}
 	if (!ok && src->optional)
 		why = REASON_NM13_OPTIONAL_INPUT;
 	return ok ? REASON_NONE : why;
@@ -222,6 +264,7 @@ fd_reason cond_source_check(fd_cond_check *c, fd_cond_facts *f)
 fd_reason cond_from_op_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
 fd_reason cond_source_type_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
 fd_reason cond_same_as_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
+fd_reason cond_same_value_as_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
 fd_reason cond_optional_input_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
 
 /* ---- lint ------------------------------------------------------------------------ */

@@ -47,14 +47,16 @@ typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAI
 	X(FROM_OP,        INPUT,      "from_op",          SOURCE,     NM04_SOURCE,         cond_from_op)       \
 	X(SOURCE_TYPE,    INPUT,      "source_type",      SOURCE,     NM04_SOURCE,         cond_source_type)   \
 	X(SAME_AS,        INPUT,      "same_as",          SOURCE,     NM12_SAME_AS,        cond_same_as)       \
+	X(SAME_VALUE_AS,  INPUT,      "same_value_as",    SOURCE,     NM21_SAME_VALUE,     cond_same_value_as) \
 	X(POSITION,       INPUT,      "position",         ORDER,      NM14_POSITION,       cond_position)      \
 	X(OPTIONAL_INPUT, INPUT,      "optional",         SOURCE,     NM13_OPTIONAL_INPUT, cond_optional_input) \
 	X(RANK,           INPUT,      "rank",             OPERAND,    NM08_RANK,           cond_rank)          \
 	X(SHAPE,          INPUT,      "shape",            OPERAND,    NM09_SHAPE,          cond_shape)         \
 	X(STATIC,         INPUT,      "static",           OPERAND,    NM10_STATIC,         cond_static)        \
 	X(DTYPE,          INPUT,      "dtype",            OPERAND,    NM11_DTYPE,          cond_dtype)         \
-	X(DTYPE_SAME_AS,  INPUT,      "dtype",            OPERAND,    NM21_DTYPE_SAME_AS,  cond_dtype_same_as) \
+	X(DTYPE_SAME_AS,  INPUT,      "dtype",            OPERAND,    NM23_DTYPE_SAME_AS,  cond_dtype_same_as) \
 	X(VALUE,          INPUT,      "value",            OPERAND,    NM17_VALUE,          cond_value)         \
+	X(QDQ_DTYPE,      INPUT,      "qdq_dtype",        OPERAND,    NM20_QDQ_DTYPE,      cond_qdq_dtype)     \
 	X(OPTIONAL_OP,    OP_EXT,     "optional",         OPTIONAL,   IN01_ABSENT,         cond_optional_op)   \
 	X(OUTPUTS,        OP_EXT,     "outputs",          OUTPUT,     NM15_OUTPUT,         cond_outputs)       \
 	X(WHERE,          OP_EXT,     "where",            WHERE,      NM16_WHERE,          cond_where)         \
@@ -85,6 +87,8 @@ typedef enum fd_cond_kind {
 	X(SAME_AS,              INPUT,      "same_as",                 SAMEAS) \
 	X(SAME_AS,              INPUT,      "same_as.op",              UINT) \
 	X(SAME_AS,              INPUT,      "same_as.input",           UINT) \
+	X(SAME_VALUE_AS,        INPUT,      "same_value_as.op",        UINT) \
+	X(SAME_VALUE_AS,        INPUT,      "same_value_as.input",     UINT) \
 	X(POSITION,             INPUT,      "position",                POSITION) \
 	X(OPTIONAL_INPUT,       INPUT,      "optional",                BOOL) \
 	X(RANK,                 INPUT,      "rank",                    INTS) \
@@ -97,14 +101,17 @@ typedef enum fd_cond_kind {
 	X(DTYPE_SAME_AS,        INPUT,      "dtype.same_as.output",    UINT) \
 	X(VALUE,                INPUT,      "value",                   NUMBERS) \
 	X(VALUE,                INPUT,      "tolerance",               NUMBER) \
+	X(QDQ_DTYPE,            INPUT,      "qdq_dtype",               DTYPES) \
 	X(OPTIONAL_OP,          OP_EXT,     "optional",                BOOL) \
 	X(OUTPUTS,              OP_EXT,     "outputs.graph_output",    BOOL) \
 	X(OUTPUTS,              OP_EXT,     "outputs.min_consumers",   UINT) \
 	X(OUTPUTS,              OP_EXT,     "outputs.max_consumers",   UINT) \
 	X(OUTPUTS,              OP_EXT,     "outputs.count",           UINT) \
+	X(OUTPUTS,              OP_EXT,     "outputs.not_read_by",     LIST) \
 	X(WHERE,                OP_EXT,     "where",                   EXPR) \
 	X(FEEDS,                OP_EXT,     "feeds.op",                UINT) \
 	X(FEEDS,                OP_EXT,     "feeds.input",             UINT) \
+	X(FEEDS,                OP_EXT,     "feeds.first_reader",      BOOL) \
 	X(DTYPE_MATCH,          CONSTRAINT, "allowed_dtypes",          LIST) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_intermediate_size",   BYTES) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_output_size",         BYTES) \

@@ -57,6 +57,7 @@ enum {
 typedef struct fd_graph_index {
 	const fd_graph *g;
 	uint8_t *tflags;          /* per tensor */
+	uint8_t *node_folds;      /* per node: 1 when it folds away before fusion (match_node_folds) */
 	fd_canon canon;
 	int32_t n_units;          /* n_nodes + canon.n */
 	int32_t n_ops;            /* optable_count() */
@@ -192,6 +193,11 @@ int match_type_alt(const fd_graph_index *ix, int32_t u, const fd_rule_op *op);
 /* Unit u's input k / output k, for a node or a composite; FD_NONE when none. */
 int32_t match_unit_input(const fd_graph_index *ix, int32_t u, int k);
 int32_t match_unit_output(const fd_graph_index *ix, int32_t u, int k);
+/* Whether node n only computes constants that a compiler folds away before
+ * it fuses: a Shape of a static tensor, and what reads only stored
+ * constants and such (32 producers deep); never a QuantizeLinear or
+ * DequantizeLinear, which the QDQ fusions consume, nor what reads one. */
+bool match_node_folds(const fd_graph_index *ix, int32_t n);
 /* The unit of fusion f at pattern position op (FD_NONE: an absent optional op). */
 int32_t match_fusion_unit(const fd_match_result *r, const fd_fusion *f, int op);
 /* The same, an absent optional op standing for the op it would have read

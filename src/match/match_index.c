@@ -74,6 +74,26 @@ static void op_memo_release(op_memo *m)
  * Shape and Size of a tensor whose shape is static are constants too, as
  * compilers fold them (onnxruntime's ConstantFolding, onnxsim): the Pad
  * amounts and Reshape targets exporters compute from Shape. */
+/* Whether a node whose outputs are constants folds away before fusion (the
+ * nodes before it in topo order decided): a Shape or Size of a static
+ * tensor, or a node reading only stored constants and what folds. A
+ * QuantizeLinear or DequantizeLinear does not: the QDQ fusions consume
+ * them (onnxruntime's ConstantFolding keeps them), nor what reads one. */
+static bool node_folds(const fd_graph *g, const fd_graph_index *ix, const fd_node *n, bool constant, bool shape_of_static)
+{
+	if (!constant || !n->op_type || !strcmp(n->op_type, "QuantizeLinear") || !strcmp(n->op_type, "DequantizeLinear"))
+		return false;
+	if (shape_of_static)
+		return true;
+	for (int k = 0; k < n->n_inputs; k++) {
+		int32_t x = n->inputs[k];
+		int32_t p = x >= 0 ? g->tensors[x].producer : FD_NONE;
+		if (p >= 0 && !ix->node_folds[p])
+			return false;
+	}
+	return true;
+}
+
 static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 {
 	const fd_graph *g = ix->g;
@@ -108,12 +128,15 @@ static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 				all = false;
 		}
 		bool is_const = op && op->constant;
+		bool shape_of_static = false;
 		if (op && op->shape_only && n->n_inputs > 0 && n->inputs[0] != FD_NONE)
-			is_const = shape_is_static(ctx->model, &g->tensors[n->inputs[0]].shape);
+			is_const = shape_of_static = shape_is_static(ctx->model, &g->tensors[n->inputs[0]].shape);
 		if (is_const || (nonempty > 0 && all))
 			for (int o = 0; o < n->n_outputs; o++)
 				if (n->outputs[o] != FD_NONE)
 					ix->tflags[n->outputs[o]] |= TF_CONST;
+		ix->node_folds[g->topo_order[i]] = (uint8_t)node_folds(g, ix, n, is_const || (nonempty > 0 && all),
+		                                                        shape_of_static);
 	}
 }
 
@@ -265,6 +288,7 @@ int match_ctx_init_types(fd_match_ctx *ctx, const fd_model *m, bool canonicalize
 		const fd_graph *g = &m->graphs[gi];
 		ix->g = g;
 		ix->tflags = arena_alloc(&ctx->arena, g->n_tensors ? (size_t)g->n_tensors : 1);
+		ix->node_folds = arena_alloc(&ctx->arena, g->n_nodes ? (size_t)g->n_nodes : 1);
 		compute_tflags(ctx, ix, &memo);
 		if (canonicalize)
 			canon_find(g, ix->tflags, &ctx->arena, &ix->canon);
@@ -335,6 +359,11 @@ int32_t match_unit_input(const fd_graph_index *ix, int32_t u, int k)
 		return k < r->n_inputs ? ix->canon.pool[r->inputs + k] : FD_NONE;
 	}
 	return k < ix->g->nodes[u].n_inputs ? ix->g->nodes[u].inputs[k] : FD_NONE;
+}
+
+bool match_node_folds(const fd_graph_index *ix, int32_t n)
+{
+	return ix->node_folds[n] != 0;
 }
 
 int32_t match_unit_output(const fd_graph_index *ix, int32_t u, int k)

@@ -2,8 +2,9 @@
  * shared by the files of the matcher. Not for other modules: they read
  * match.h. Who owns what, from the top down (each file calls only those
  * below it):
- *   match.c             the run: rules in priority order, anchors, the
- *                       op-chain search, attempts, the result's lifetime
+ *   match_run.c         the run: rules in priority order and scope, anchors,
+ *                       attempts over a rule's alternatives, the result's lifetime
+ *   match.c             the op-chain search of one alternative, its budget
  *   match_subgraph.c    a complete op chain: cover, escape and count checks,
  *                       conflict, would-cycle, firing
  *   match_checks.c      an op's outputs and where conditions (their checks are
@@ -101,7 +102,7 @@ typedef struct match_run_state {
 	bool swapped[MATCH_MAX_OPS];        /* matched in the swapped input order */
 	binding_vec binds;                  /* shape names bound on the current path, a stack */
 	/* each position's check record (conditions.h): what holds for the whole
-	 * rule and graph filled once (checks_for, match.c), the unit per candidate */
+	 * rule and graph filled once (checks_for, match_run.c), the unit per candidate */
 	fd_cond_check op_checks[MATCH_MAX_OPS];
 	int complete_count;
 	bool capped;            /* the search stopped at max_complete (FD-WN04 said so) */
@@ -161,6 +162,13 @@ static inline void match_fail(match_run_state *s, uint32_t ev, fd_reason why, in
 	s->best.reason = (uint8_t)why;
 	s->best.ops_matched = (uint8_t)ops_matched;
 	s->best.branch = s->branch;
+}
+
+/* Units in topological order, ties (a node and the composites ending at it)
+ * by id: the order anchors are tried in and candidates are listed in. */
+static inline bool match_unit_before(const int32_t *topo, int32_t a, int32_t b)
+{
+	return topo[a] != topo[b] ? topo[a] < topo[b] : a < b;
 }
 
 /* Units of the current graph: a node, or a composite (unit_comp not NULL). */
@@ -249,8 +257,6 @@ static inline int unit_nonempty_inputs(const match_run_state *s, int32_t u)
 	return n;
 }
 
-/* The op an op links to: the latest from_op before it, else the one
- * before; *explicit_link says it came from a from_op (match.c). */
 /* Position j, or the position an absent optional op j stands for: the op
  * it would have read, transitively (match.c). -1 when none. */
 int match_present_slow(const match_run_state *s, int j);
@@ -259,6 +265,9 @@ static inline int match_present(const match_run_state *s, int j)
 	return j >= 0 && s->units[j] != FD_NONE ? j : match_present_slow(s, j);
 }
 
+/* match.c: the search of one alternative of the attempt (match_run.c
+ * sets s->pat, s->branch and the anchor); true when it fired. */
+bool match_search_pattern(match_run_state *s);
 /* match.c: input_sources entry k of op i on u under an input order, each
  * passing check counted in *passed; quiet: no events, no failure recorded,
  * names it binds left for the caller to take back. */

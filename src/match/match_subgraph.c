@@ -117,7 +117,7 @@ static int32_t queue_consumers(match_run_state *s, int32_t v, bool members_count
 					return y;
 				continue;
 			}
-			if (s->visit[y] == s->stamp || g->nodes[y].topo >= s->cover.max_topo)
+			if (s->visit[y] == s->stamp || g->nodes[y].topo >= s->cover.max_topo || match_node_folds(s->ix, y))
 				continue;
 			s->visit[y] = s->stamp;
 			s->parent[y] = v;

@@ -304,6 +304,27 @@ static int32_t unit_external_inputs(const builder *b, const fd_fusion *fu, int o
 	return n;
 }
 
+/* Whether constant t is computed from what the fusion fi makes (a Shape of
+ * a member's output, and what reads only such): the compiler folds it
+ * before it fuses, and the match allowed the fusion for that reason
+ * (match_node_folds), so the fused node must not read it back. */
+static bool computed_from_fusion(const fd_graph_index *ix, const int32_t *claim, int32_t fi, int32_t t, int depth)
+{
+	const fd_graph *g = ix->g;
+	int32_t p = g->tensors[t].producer;
+	if (p < 0 || depth > 64 || !match_node_folds(ix, p))
+		return false;
+	for (int32_t s = 0; s < g->nodes[p].n_inputs; s++) {
+		int32_t x = g->nodes[p].inputs[s];
+		if (x < 0)
+			continue;
+		int32_t q = g->tensors[x].producer;
+		if ((q >= 0 && claim[q] == fi) || computed_from_fusion(ix, claim, fi, x, depth + 1))
+			return true;
+	}
+	return false;
+}
+
 /* The declared ports, then every other external input. */
 static void fused_inputs(builder *b, const fd_fusion *fu, fd_fused_node *fn)
 {
@@ -344,12 +365,17 @@ static void fused_inputs(builder *b, const fd_fusion *fu, fd_fused_node *fn)
 			diag_warning(b->d, yval_pos(rule->root), "%s: fused node %s has no input at port %zu", rule->name,
 			             fn->name, k);
 	/* with declared ports, the other constants are folded into the node for
-	 * the next round (fuse.h); apply still writes them */
+	 * the next round (fuse.h), and so is, always, a constant computed from
+	 * the fusion's own outputs; apply still writes them */
 	bool *folded = arena_array(&b->rw->arena, cap, sizeof *folded);
 	const uint8_t *tflags = b->r->ctx->graphs[fu->graph].tflags;
+	const int32_t *claim = b->r->claim[fu->graph];
+	int32_t fi = (int32_t)(fu - b->r->fusions);
 	for (int32_t j = 0; j < fu->n_inputs; j++)
 		if (!used[j] && n_in < cap) {
-			folded[n_in] = rule->n_rewrite_inputs > 0 && (tflags[ext[j]] & TF_CONST);
+			bool constant = (tflags[ext[j]] & TF_CONST) != 0;
+			folded[n_in] = constant && (rule->n_rewrite_inputs > 0 ||
+			                            computed_from_fusion(&b->r->ctx->graphs[fu->graph], claim, fi, ext[j], 0));
 			in[n_in++] = g->tensors[ext[j]].name;
 		}
 	fn->n_inputs = (int32_t)n_in;

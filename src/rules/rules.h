@@ -83,6 +83,7 @@ typedef struct fd_input_source {
 	bool fixed;               /* position: fixed, never tried in a commutative op's swapped order */
 	bool either;              /* position: either, tried in both orders though the op is not commutative */
 	int same_op, same_input;  /* same_as {op, input}: the very tensor op same_op reads there */
+	int value_op, value_input;   /* same_value_as {op, input}: a constant of the values op value_op reads there */
 	int n_ranks;              /* rank: one of ranks[] */
 	int *ranks;
 	int n_shapes;             /* shape: one of the patterns, the first that fits */
@@ -98,6 +99,8 @@ typedef struct fd_input_source {
 	int n_values;             /* value: a constant equal to these (one: every element) */
 	double *values;
 	double tolerance;         /* relative, for value */
+	int n_qdq_dtypes;         /* qdq_dtype: the quantized data runs as one of these on onnxruntime's CPU */
+	int32_t *qdq_dtypes;
 	bool has_operand;         /* any of rank .. value: an operand event is checked */
 	bool has_source;          /* from_op, source_type or same_as: a source event is checked */
 } fd_input_source;
@@ -119,10 +122,13 @@ typedef struct fd_rule_op {
 	int graph_output;         /* outputs.graph_output: -1 unset, 0 must not be one, 1 must */
 	int min_consumers, max_consumers;    /* outputs: -1 when not given */
 	int output_count;         /* outputs.count: the outputs the node declares with a name; -1 unset */
+	int n_not_read_by;                   /* outputs.not_read_by: no reader is of one of these op types */
+	const char **not_read_by;
 	const fd_yval *outputs_where;
 	/* feeds: {op, input}: the op is the producer of input feeds_input of
 	 * earlier op feeds_op (-1 unset), found from that input, not a consumer */
 	int feeds_op, feeds_input;
+	bool feeds_first;         /* feeds.first_reader: only for op feeds_op when it reads the output first */
 	const fd_yval *feeds_where;
 	int n_where;              /* where: expressions over params and shapes, all must hold */
 	struct fd_expr **where_exprs;

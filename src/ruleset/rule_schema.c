@@ -104,6 +104,7 @@ static void parse_sources(fd_schema *s, fd_rule_op *op, const fd_yval *v, const 
 		is->where = src;
 		is->same_op = is->same_input = -1;
 		is->dtype_op = is->dtype_slot = -1;
+		is->value_op = is->value_input = -1;
 		is->is_static = -1;
 		is->tolerance = 1e-5;
 		bool ok = rule_schema_source_conditions(s, op, is, src, p, index, n_ops);

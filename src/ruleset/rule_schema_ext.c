@@ -21,8 +21,8 @@ void rule_schema_op_ext(fd_schema *s, fd_cond_site *at, const char *path)
 {
 	fd_rule_op *op = at->op;
 	rule_schema_op_conditions(s, at, SCOPE_OP_EXT, path);
-	op->has_op_conditions = op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0 ||
-	                        op->output_count >= 0 || op->n_where
+	op->has_op_conditions = op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0 || op->n_where
+	                        || op->n_not_read_by || op->output_count >= 0
 	                        || op->feeds_op >= 0;
 	for (int k = 0; k < op->n_types; k++) {
 		const fd_op_def *def = optable_get(op->ops[k]);
@@ -78,12 +78,12 @@ bool rule_schema_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source
 			WARN(s, f, "%.200s.%s: has no meaning without '%s'", path, beside[k].path, key);
 	}
 	is->has_operand = is->n_ranks || is->n_shapes || is->is_static >= 0 || is->n_dtypes || is->dtype_op >= 0 ||
-	                  is->n_values;
-	is->has_source = is->from_op >= 0 || is->source_type != SRC_UNSET || is->same_op >= 0;
-	if (is->from_op < 0 && is->source_type == SRC_UNSET && is->same_op < 0 && !is->fixed && !is->either &&
+	                  is->n_values || is->n_qdq_dtypes;
+	is->has_source = is->from_op >= 0 || is->source_type != SRC_UNSET || is->same_op >= 0 || is->value_op >= 0;
+	if (!is->has_source && !is->fixed && !is->either &&
 	    !is->has_operand && ok) {
-		ERR(s, src, "%s: needs a condition (from_op, source_type, same_as, position, rank, shape, static, dtype or "
-		    "value)", path);
+		ERR(s, src, "%s: needs a condition (from_op, source_type, same_as, same_value_as, position, rank, "
+		    "shape, static, dtype, value or qdq_dtype)", path);
 		ok = false;
 	}
 	return ok;

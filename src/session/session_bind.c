@@ -137,7 +137,9 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 {
 	int32_t sym = name ? dimtab_find_name_or_alias(s->model.dimtab, name) : -1;
 	if (sym >= 0)
-		name = dimtab_symbol_name(s->model.dimtab, sym);   /* an alias (d0) binds its symbol */
+		/* an alias (d0) binds its symbol; the session keeps the name, the model it
+		 * came from is released below */
+		name = arena_strdup(&s->arena, dimtab_symbol_name(s->model.dimtab, sym));
 	if (sym < 0) {
 		char list[256] = "";
 		size_t at = 0;

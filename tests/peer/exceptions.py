@@ -7,7 +7,8 @@ Each entry:
   ort, fusiondbg   which unmatched groups of each side it covers: any of
                    kind (onnxruntime's transformers), rule (fusiondbg's),
                    pattern (the members' op types, sorted, '+'-joined)
-  counts           {model: how many groups it covers on each side given}
+  counts           {model: how many groups it covers on each side given, or
+                   [onnxruntime, fusiondbg] when the two differ}
   pairing          "subset": each fusiondbg group is part of one onnxruntime
                    group; "superset": each onnxruntime group is part of one
                    fusiondbg group (and only the fusiondbg groups holding
@@ -90,5 +91,18 @@ EXCEPTIONS = [
                   "(fusiondbg-rules(5), Sibling patterns: not in the format).",
         "ort": {"kind": "GatherSliceToSplitFusion"},
         "counts": {"xfeat_256x256": 2},
+    },
+    {
+        "models": ["qdq_ultraface_u8"],
+        "reason": "GatherSliceToSplitFusion after the QDQ drop. The box decoding's two Slices read one "
+                  "DequantizeLinear and each feeds a QuantizeLinear; onnxruntime drops both Q/DQ pairs, as "
+                  "ORT_QDQ_Drop does, and then turns the two sibling Slices, which together cover the axis, "
+                  "into one Split: sibling consumers of one tensor, which a chain of ops does not state "
+                  "(fusiondbg-rules(5), Sibling patterns: not in the format).",
+        "ort": {"kind": "QDQSelectorActionTransformer+GatherSliceToSplitFusion"},
+        "fusiondbg": {"rule": "ORT_QDQ_Drop"},
+        "counts": {"qdq_ultraface_u8": [1, 2]},
+        "pairing": "subset",
+        "why_fusiondbg": {"rule": "ORT_QDQ_Drop", "node": "@Slice", "expect": ["fires on {node} (Slice)"]},
     },
 ]

@@ -399,6 +399,35 @@ probe("matmul_bn_w_graph_input", "MatMul(x, W a graph input) -> BatchNormalizati
       [node("MatMul", ["x", "W"], "m", "mm"), node("BatchNormalization", ["m", "s", "bb", "mu", "var"], "y", "bn")],
       [vi("x", [4, 8]), vi("W", [8, 3])], [y()], MBN)
 
+# ---- QDQ: what onnxruntime's QDQ selectors check -----------------------------------------
+QI = [init("s", 0.05), init("z", 128, np.uint8), init("s2", 0.1)]
+QD = [node("QuantizeLinear", ["x", "s", "z"], "q", "q"), node("DequantizeLinear", ["q", "s", "z"], "dq", "dq")]
+QO = [node("QuantizeLinear", ["r", "s", "z"], "qo", "qo"), node("DequantizeLinear", ["qo", "s", "z"], "y", "dqo")]
+probe("qdq_resize_nearest", "DQ -> Resize (nearest) -> Q: the pair dropped",
+      QD + [node("Resize", ["dq", "", "sc"], "r", "resize", mode="nearest")] + QO, [X], [y()],
+      QI + [init("sc", [1, 1, 2, 2])])
+probe("qdq_resize_linear", "DQ -> Resize (linear) -> Q: the pair kept",
+      QD + [node("Resize", ["dq", "", "sc"], "r", "resize", mode="linear")] + QO, [X], [y()],
+      QI + [init("sc", [1, 1, 2, 2])])
+probe("qdq_reshape_other_scale", "DQ -> Reshape -> Q of another scale: the pair kept",
+      QD + [node("Reshape", ["dq", "shp"], "r", "reshape"),
+            node("QuantizeLinear", ["r", "s2", "z"], "qo", "qo"), node("DequantizeLinear", ["qo", "s2", "z"], "y", "dqo")],
+      [X], [y()], QI + [init("shp", [1, 512], np.int64)])
+S8 = [init("s", 0.05), init("z8", 0, np.int8), init("Wq", np.ones((8, 8, 3, 3)), np.int8), init("ws", 0.01)]
+S8_CONV = [node("QuantizeLinear", ["x", "s", "z8"], "q", "q"), node("DequantizeLinear", ["q", "s", "z8"], "dq", "dq"),
+           node("DequantizeLinear", ["Wq", "ws"], "w", "dqw"), node("Conv", ["dq", "w"], "c", "conv", pads=[1, 1, 1, 1]),
+           node("QuantizeLinear", ["c", "s", "z8"], "qc", "qc"), node("DequantizeLinear", ["qc", "s", "z8"], "y", "dqc")]
+probe("qdq_s8_conv", "int8 DQ(x), DQ(W) -> Conv -> Q: the pairs turned uint8, a QLinearConv", S8_CONV, [X], [y()], S8)
+probe("qdq_s8_conv_dq_read_twice", "int8 DQ(x) read by the Conv and a Relu: x stays int8, the Conv float",
+      S8_CONV + [node("Relu", ["dq"], "r2", "relu")], [X], [y(), vi("r2", None)], S8)
+
+RQ = [node("Relu", ["x"], "r", "relu"), node("QuantizeLinear", ["r", "s", "zq"], "q", "q"),
+      node("DequantizeLinear", ["q", "s", "zq"], "y", "dq")]
+probe("qdq_relu_q_s8_min", "Relu -> Q of int8 zero point -128 (the type's minimum): the Relu goes",
+      RQ, [X], [y()], [init("s", 0.05), init("zq", -128, np.int8)])
+probe("qdq_relu_q_s8_zero", "Relu -> Q of int8 zero point 0: the Relu stays",
+      RQ, [X], [y()], [init("s", 0.05), init("zq", 0, np.int8)])
+
 # ---- nothing to fuse: eliminations only -------------------------------------------------
 probe("dropout_inner", "Relu -> Dropout -> Relu",
       [node("Relu", ["x"], "r", "relu"), node("Dropout", ["r"], "d", "drop"), node("Relu", ["d"], "y", "relu2")],

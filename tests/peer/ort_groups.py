@@ -61,9 +61,14 @@ KEPT_CONST_OPS = {"DequantizeLinear"}
 # EnsureUniqueDQForNodeUnit gives each further consumer of a DQ a copy named
 # "<dq>/duplicated" (or ".../duplicated_token_N"), its output likewise.
 DUPLICATE = re.compile(r"^(.*)/duplicated(_token_\d+)?$")
+# QDQS8ToU8Transformer gives an int8 Q -> DQ pair it turns into uint8 a new
+# tensor between them, "qdq_s8_to_u8_quant" (or "..._token_N").
+S8_TO_U8 = re.compile(r"^qdq_s8_to_u8_quant(_token_\d+)?$")
 QDQ_OPS = {"DequantizeLinear", "QuantizeLinear"}
 # What the TransposeOptimizer inserts when it moves a Transpose across a node.
 LAYOUT_OPS = {"Transpose", "Unsqueeze"}
+# The tensors onnxruntime's function inlining makes are named "_inlfunc_<op>_...".
+INLINED_PREFIX = "_inlfunc_"
 
 
 def node_names(graph):
@@ -330,23 +335,136 @@ def dtype_map(model):
 def undo_duplicates(O, P):
     """The copies EnsureUniqueDQForNodeUnit made of a DQ read by several
     nodes are that DQ again: their names and output names mapped back to
-    the original's, so that a copy is no new tensor gluing units together."""
-    rename = {}
-    for pn in P.nodes:
+    the original's, so that a copy is no new tensor gluing units together.
+    When the original was fused and a copy is left for an unfused reader,
+    the copy is dropped: the one DQ of the original graph went into the
+    fusion, and the reader that kept a copy reads its output as before."""
+    rename, drop = {}, set()
+    p_names = {pn.name for pn in P.nodes}
+    for i, pn in enumerate(P.nodes):
         m = DUPLICATE.match(pn.name) if pn.op_type == "DequantizeLinear" else None
         oi = O.by_name.get(m.group(1)) if m else None
         if oi is None or O.nodes[oi].op_type != "DequantizeLinear":
             continue
+        if m.group(1) not in p_names:
+            drop.add(i)
         pn.name = m.group(1)
         for k, o in enumerate(pn.output):
             mo = DUPLICATE.match(o)
             if mo and mo.group(1) in O.producer and o not in O.producer:
                 rename[o] = mo.group(1)
                 pn.output[k] = mo.group(1)
+    P.nodes = [pn for i, pn in enumerate(P.nodes) if i not in drop]
     for pn in P.nodes:
         for k, x in enumerate(pn.input):
             pn.input[k] = rename.get(x, x)
     P.reindex()
+
+
+def original_type(op_type):
+    """The op a fused QDQ node was: QLinearConv a Conv, QGemm a Gemm."""
+    for prefix in ("QLinear", "Q"):
+        if op_type.startswith(prefix) and op_type[len(prefix):][:1].isupper():
+            return op_type[len(prefix):]
+    return op_type
+
+
+def q_by_scale(O, P, t, q_scales):
+    """The original Q whose converted output t is, for unnamed nodes. The
+    zero point QDQS8ToU8 made with t was named just before it (token N-1);
+    every node reads a zero point right after its scale, so that scale is
+    the Q's (as the level-1 graph names it, q_scales); of the Qs with it,
+    the one after an op of the type t's producer was."""
+    m = S8_TO_U8.match(t)
+    token = m.group(1)
+    zp = "qdq_s8_to_u8_zp_conversion" + ("_token_%d" % (int(token[7:]) - 1) if token else "")
+    scales = {pn.input[k - 1] for pn in P.nodes for k, x in enumerate(pn.input) if x == zp and k > 0}
+    if len(scales) != 1:
+        return None
+    scale = scales.pop()
+    pi = P.producer.get(t)
+    made_by = original_type(P.nodes[pi].op_type) if pi is not None else None
+    hits = []
+    for qi, q in enumerate(O.nodes):
+        if q.op_type != "QuantizeLinear" or q_scales.get(O.names[qi]) != scale or q.output[0] in P.producer:
+            continue
+        src = O.producer.get(q.input[0])
+        if made_by is None or (src is not None and O.nodes[src].op_type == made_by):
+            hits.append(q.output[0])
+    return hits[0] if len(hits) == 1 else None
+
+
+def undo_s8_to_u8(O, P, q_scales):
+    """The tensor QDQS8ToU8Transformer put between a Q and its DQ is the Q's
+    original output again, so that it glues no units together: found from
+    the node that produces it, the Q itself or the fused node named after
+    the op whose output the Q read, else from a DQ that reads it."""
+    rename = {}
+    for t, pi in P.producer.items():
+        if not S8_TO_U8.match(t) or t in O.producer:
+            continue
+        pn, orig = P.nodes[pi], None
+        oi = O.by_name.get(pn.name) if pn.name else None
+        if oi is not None and O.nodes[oi].op_type == "QuantizeLinear":
+            orig = O.nodes[oi].output[0]
+        elif oi is not None:
+            k = list(pn.output).index(t)   # the Q that read the same output of the original node
+            outs = [O.nodes[oi].output[k]] if k < len(O.nodes[oi].output) else []
+            qs = [O.nodes[c] for o in outs if o for c in O.consumers.get(o, []) if O.nodes[c].op_type == "QuantizeLinear"]
+            orig = qs[0].output[0] if len(qs) == 1 else None
+        if orig is None:
+            dqs = [O.nodes[O.by_name[P.nodes[c].name]] for c in P.consumers.get(t, [])
+                   if P.nodes[c].op_type == "DequantizeLinear" and P.nodes[c].name in O.by_name]
+            orig = dqs[0].input[0] if dqs and dqs[0].op_type == "DequantizeLinear" else None
+        if orig is None:
+            orig = q_by_scale(O, P, t, q_scales)
+        if orig is not None and orig not in P.producer:
+            rename[t] = orig
+    apply_renames(P, rename)
+    # a data-movement op whose Q and DQ the drop action removed writes t
+    # unnamed, reading its DQ's data: follow that data through the DQ, an op
+    # of its type and the Q after it (one link at a time, as reads resolve)
+    while True:
+        rename = {}
+        for t, pi in P.producer.items():
+            if S8_TO_U8.match(t) and t not in O.producer and P.nodes[pi].input:
+                orig = dropped_output(O, P.nodes[pi])
+                if orig is not None and orig not in P.producer:
+                    rename[t] = orig
+        if not rename:
+            break
+        apply_renames(P, rename)
+
+
+def dropped_output(O, pn):
+    """The output of the Q after the original op of pn's type that read,
+    through one DQ, the data pn reads; None unless exactly one."""
+    x = pn.input[0]
+    hits = [q.output[0] for d in O.consumers.get(x, []) if O.nodes[d].op_type == "DequantizeLinear"
+            for o in O.nodes[d].output for c in O.consumers.get(o, []) if O.nodes[c].op_type == pn.op_type
+            for oo in O.nodes[c].output for q in (O.nodes[k] for k in O.consumers.get(oo, []))
+            if q.op_type == "QuantizeLinear"]
+    return hits[0] if len(hits) == 1 else None
+
+
+def apply_renames(P, rename):
+    for pn in P.nodes:
+        for k, x in enumerate(pn.input):
+            pn.input[k] = rename.get(x, x)
+        for k, x in enumerate(pn.output):
+            pn.output[k] = rename.get(x, x)
+    P.reindex()
+
+
+def dropped_qdq_target(O, pn):
+    """An unnamed node whose Q/DQ pair the QDQ drop action removed writes
+    its Q's output (MergeIntoTargetFixed): the original node of its type
+    that fed that Q, or None."""
+    if len(pn.output) != 1 or pn.output[0] not in O.producer:
+        return None
+    q = O.nodes[O.producer[pn.output[0]]]
+    oi = O.producer.get(q.input[0]) if q.op_type == "QuantizeLinear" and q.input else None
+    return oi if oi is not None and not O.nodes[oi].name else None
 
 
 def identify(O, P, renames):
@@ -356,6 +474,8 @@ def identify(O, P, renames):
     ident = {}
     for pi, pn in enumerate(P.nodes):
         oi = O.by_name.get(pn.name) if pn.name else by_outputs.get(tuple(pn.output))
+        if not pn.name and (oi is None or opkey(O.nodes[oi]) != opkey(pn)):
+            oi = dropped_qdq_target(O, pn)
         if oi is not None and opkey(O.nodes[oi]) == opkey(pn):
             ident[pi] = oi
     p_tensors = P.tensors()
@@ -438,35 +558,45 @@ def common_subexpressions(O, P, ident, const_nodes, pure_t):
             twin_folded = any(o in P.init for o in O.nodes[twin].output if o)
             if not evidence and m in const_nodes and (pure or twin_folded):
                 continue   # both may just have been folded
+            if not evidence and O.nodes[m].op_type in KEPT_CONST_OPS:
+                continue   # a gone weight DQ was fused, not merged: nothing reads its twin in its place
             cse[m] = twin
     return cse, gone, counterpart
 
 
-def share_dequantize(O, regions):
-    """A DQ read by several fused nodes is in each of their walks; onnxruntime
-    kept the original for its first consumer (the lowest node index: output
-    edges are ordered by it) and fused a copy into each other one, so the
-    original node is a member of the first consumer's group only."""
+def share_dequantize(O, regions, const_nodes):
+    """A DQ read by several nodes: EnsureUniqueDQForNodeUnit kept the
+    original for its first reader (the lowest node index: output edges are
+    ordered by it) and gave each other reader a copy, so the original node
+    is a member of the first reader's group only, and of none when that
+    reader was not fused. A reader that only computes constants (a Shape)
+    is folded away and counts as none."""
     holders = defaultdict(list)
     for r, region in enumerate(regions):
         for oi in region:
             if O.nodes[oi].op_type == "DequantizeLinear":
                 holders[oi].append(r)
     for oi, rs in holders.items():
-        if len(rs) < 2:
-            continue
         outs = {o for o in O.nodes[oi].output if o}
-
-        def first_reader(r):
-            return min((c for c in regions[r] if any(x in outs for x in O.nodes[c].input)), default=len(O.nodes))
-        keep = min(rs, key=first_reader)
+        readers = sorted({c for o in outs for c in O.consumers.get(o, []) if c not in const_nodes})
+        if len(readers) < 2:
+            continue
         for r in rs:
-            if r != keep:
+            if readers[0] not in regions[r]:
                 regions[r].discard(oi)
+
+
+def inlined_by_name(P, members, o_tensors):
+    """The same, told by the names of the tensors the expansion makes
+    (INLINED_PREFIX): a quantized op's unit also holds its Q/DQ nodes, so
+    its op types are not the function body's."""
+    return any(x.startswith(INLINED_PREFIX) for i in members for x in list(P.nodes[i].input) + list(P.nodes[i].output)
+               if x and x not in o_tensors)
 
 
 def analyse(O, P, ctx, groups, removed, path=""):
     undo_duplicates(O, P)
+    undo_s8_to_u8(O, P, ctx["q_scales"])
     ident, o_tensors = identify(O, P, ctx["renames"])
     p_live = P.live()
     const_nodes, const_t, pure_t = constant_nodes(O, P)
@@ -507,7 +637,7 @@ def analyse(O, P, ctx, groups, removed, path=""):
             region.add(oi)
             stack.extend(x for x in O.nodes[oi].input if x and x not in stop)
         walked.append((members, region))
-    share_dequantize(O, [region for _, region in walked])
+    share_dequantize(O, [region for _, region in walked], const_nodes)
     for members, region in walked:
         anchor = next((i for i in members if P.nodes[i].op_type != "Reshape"), members[0])
         pn = P.nodes[anchor]
@@ -523,7 +653,8 @@ def analyse(O, P, ctx, groups, removed, path=""):
         fused = len(core) > 1 or (len(core) == 1 and (opkey(O.nodes[core[0]]) != opkey(pn) or len(members) > 1))
         if fused and moved_layout(P, members, ident, core):
             fused = False   # the nodes themselves, a Transpose moved across them: nothing fused
-        if fused and len(core) == 1 and inlined(O.nodes[core[0]], [P.nodes[i] for i in members], ctx["opset"]):
+        if fused and len(core) == 1 and (inlined(O.nodes[core[0]], [P.nodes[i] for i in members], ctx["opset"])
+                                         or inlined_by_name(P, members, o_tensors)):
             side[core[0]] = "function_inlining"
             continue
         for oi, k in extras:
@@ -592,11 +723,26 @@ def renames_from(mo, mb):
     return res
 
 
+def q_scales_of(mo, mb):
+    """{Q node name: its scale tensor} in the level-1 graph (which may have
+    given a Q another scale of equal value), else in the original."""
+    names = node_names(mo.graph)
+    res = {names[i]: n.input[1] for i, n in enumerate(mo.graph.node) if n.op_type == "QuantizeLinear" and len(n.input) > 1}
+    if mb is not None:
+        by_out = {n.output[0]: n for n in mb.graph.node if n.op_type == "QuantizeLinear" and n.output}
+        for i, n in enumerate(mo.graph.node):
+            b = by_out.get(n.output[0]) if n.op_type == "QuantizeLinear" else None
+            if b is not None and len(b.input) > 1:
+                res[names[i]] = b.input[1]
+    return res
+
+
 def groups_for(orig_path, opt_path, basic_path=None):
     mo, mp = onnx.load(orig_path, load_external_data=False), onnx.load(opt_path, load_external_data=False)
+    mb = onnx.load(basic_path, load_external_data=False) if basic_path else None
     ctx = {"ir_o": mo.ir_version, "ir_p": mp.ir_version, "dtypes": dtype_map(mo),
            "opset": next((o.version for o in mo.opset_import if o.domain in ("", "ai.onnx")), 1),
-           "renames": renames_from(mo, onnx.load(basic_path, load_external_data=False)) if basic_path else {}}
+           "renames": renames_from(mo, mb) if mb else {}, "q_scales": q_scales_of(mo, mb)}
     groups, removed = [], []
     analyse(Graph(mo.graph, mo.ir_version), Graph(mp.graph, mp.ir_version), ctx, groups, removed)
     return {"groups": groups, "removed": removed}

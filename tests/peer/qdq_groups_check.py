@@ -7,7 +7,10 @@ On each QDQ model (tests/data/qdq): no DequantizeLinear is reported as
 constant-folded (onnxruntime's ConstantFolding skips it: the QLinear kernels
 consume the weight's DQ); no group has the fused type DequantizeLinear (a
 copy EnsureUniqueDQForNodeUnit made is the original DQ again, not a
-fusion); no original node is in two groups; every group of a QLinear kernel
+fusion); no original node is in two groups; no group holds a Q and the DQ
+that reads it (a fusion ends at a Q and the next starts at its DQ: on an
+int8 model the tensor QDQS8ToU8Transformer put between them is the Q's
+output again); every group of a QLinear kernel
 holds a DQ for each quantized input it reads (QLinearConv: X, W and B when
 the Conv has a bias, unless another group took a shared X's DQ); every group
 that holds a Q or DQ is named after a QDQ transformer, never "other:".
@@ -41,6 +44,10 @@ def problems(model, res):
     for grp in res["groups"]:
         members = set(grp["replaced"])
         types = [by_name[x].op_type for x in members]
+        glued = sorted(x for x in members if by_name[x].op_type == "DequantizeLinear"
+                       and producer.get(by_name[x].input[0]) in members)
+        if glued:
+            out.append("group %s holds both ends of the Q -> DQ pair of %s" % (grp["fused_node"], glued))
         if grp["op_type"] == "DequantizeLinear":
             out.append("group %s has the fused type DequantizeLinear" % grp["fused_node"])
         if ("DequantizeLinear" in types or "QuantizeLinear" in types) and \

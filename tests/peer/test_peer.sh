@@ -9,7 +9,9 @@
 # rules/onnxruntime`, except the differences tests/peer/exceptions.py lists
 # and explains, each confirmed by `fusiondbg why`; on each probe onnxruntime
 # refuses, `fusiondbg why` must name the condition it breaks
-# (tests/peer/refusals.py). Prints the per-model table
+# (tests/peer/refusals.py); on the QDQ models of tests/data/qdq the same,
+# and their table must equal tests/golden/peer/qdq_table.txt, so that no
+# group stops being identical unnoticed. Prints the per-model table
 # (onnxruntime groups / fusiondbg groups / identical / explained). The
 # optimized graphs are cached in $BUILD/peer, keyed by the model's bytes.
 set -u
@@ -28,4 +30,17 @@ models=(samples/*.onnx tests/data/torch/*.onnx "$probes"/*.onnx)
 have_models && models=("$MODELS"/*.onnx "${models[@]}")
 "$PYTHON" tests/peer/peer.py --fusiondbg "$FUSIONDBG" --node-modules "$NODE_DIR/node_modules" \
 	--cache "$BUILD/peer" --rules rules/onnxruntime "${models[@]}"
-finish $?
+rc=$?
+# the QDQ models (tests/peer/qdq_models.py): every difference explained, and
+# the table itself as tests/golden/peer/qdq_table.txt says (UPDATE=1 to accept)
+gold=tests/golden/peer/qdq_table.txt
+out=$("$PYTHON" tests/peer/peer.py --fusiondbg "$FUSIONDBG" --node-modules "$NODE_DIR/node_modules" \
+	--cache "$BUILD/peer" --rules rules/onnxruntime tests/data/qdq/*.onnx) || { echo "$out" | grep -v '^qdq_\|^model\|^total'; rc=1; }
+table=$(echo "$out" | grep '^qdq_\|^model\|^total')
+if [ "${UPDATE:-0}" = 1 ]; then
+	mkdir -p "$(dirname "$gold")" && echo "$table" >"$gold"
+elif ! diff -u "$gold" <(echo "$table"); then
+	echo "FAIL: the QDQ models' table differs from $gold (UPDATE=1 to accept)"; rc=1
+fi
+echo "$table" | tail -1
+finish $rc

@@ -21,6 +21,12 @@ misses a compiler refuses:
                         and a graph input of its shape
   siblings.onnx         x -> Sigmoid, x -> Tanh, Mul(s, t) (ops linked by what they read, not
                         by the op before them); Mul(Sigmoid(x), Tanh(y)) beside it
+  qdq_pairs.onnx        int8 QuantizeLinear -> DequantizeLinear -> Relu pairs as an int8 QDQ
+                        quantizer writes them: one onnxruntime turns into uint8 (q1), one
+                        whose DQ two Relus read (q2), one whose zero points differ (q3);
+                        a uint8 pair (q4); DQ -> Reshape -> Q with the Q's scale the DQ's
+                        (reshape_same) and another (reshape_other); a Reshape to a shape
+                        computed from Shape(its DQ's output) (reshape_shape)
   dtype_tied.onnx       a Cast to the type it reads (a no-op) and one to float16, each read by a
                         Mul of a constant of the Cast's output type
   conv_any_rank.onnx    Conv1d, Conv2d, Conv3d each + Add of a [1, C, 1...] constant, and a
@@ -262,6 +268,35 @@ def declared_outputs():
 		if len(outs) > 1:
 			g.output(outs[1], TensorProto.INT64)
 	g.save("declared_outputs.onnx", opset=15)
+def qdq_pairs():
+	g = G("qdq_pairs")
+	x = g.input("x", [1, 8])
+	s = g.const("s", 0.05)
+	zero = g.const("zp_s8", 0, dtype=np.int8)
+	cases = (("q1", zero, zero, 1), ("q2", zero, zero, 2),
+	         ("q3", zero, g.const("zp_s8_1", 1, dtype=np.int8), 1),
+	         ("q4", g.const("zp_u8", 128, dtype=np.uint8), "zp_u8", 1))
+	for name, qzp, dqzp, readers in cases:
+		q = g.node("QuantizeLinear", name, [x, s, qzp])
+		d = g.node("DequantizeLinear", name.replace("q", "dq"), [q, s, dqzp])
+		for k in range(readers):
+			g.output(g.node("Relu", "relu_%s%s" % (name, "ab"[k] if readers > 1 else ""), [d]))
+	# a Reshape between a DQ and a Q: of one scale (dropped), of two
+	shape = g.const("shape", [8, 1], dtype=np.int64)
+	for name, out_scale in (("same", s), ("other", g.const("s2", 0.1))):
+		q = g.node("QuantizeLinear", "q_" + name, [x, s, "zp_u8"])
+		d = g.node("DequantizeLinear", "dq_" + name, [q, s, "zp_u8"])
+		r = g.node("Reshape", "reshape_" + name, [d, shape])
+		g.output(g.node("QuantizeLinear", "q2_" + name, [r, out_scale, "zp_u8"]), TensorProto.UINT8)
+	# a Reshape whose shape is computed from Shape(its DQ's output): a path out of
+	# the quantized group and back that only computes constants
+	q = g.node("QuantizeLinear", "q_shape", [x, s, "zp_u8"])
+	d = g.node("DequantizeLinear", "dq_shape", [q, s, "zp_u8"])
+	n = g.node("Gather", "gather_n", [g.node("Shape", "shape_of", [d]), g.const("i1", [1], dtype=np.int64)], axis=0)
+	t = g.node("Concat", "cat_shape", [n, g.const("one", [1], dtype=np.int64)], axis=0)
+	r = g.node("Reshape", "reshape_shape", [d, t])
+	g.output(g.node("QuantizeLinear", "q2_shape", [r, s, "zp_u8"]), TensorProto.UINT8)
+	g.save("qdq_pairs.onnx")
 
 
 os.makedirs(OUT, exist_ok=True)
@@ -277,3 +312,4 @@ shapes_onnx()
 dtype_tied()
 conv_any_rank()
 declared_outputs()
+qdq_pairs()

@@ -8,9 +8,11 @@
  * or a fault (FD-NM18 at the part's character), the lists' budget, constant
  * faults and literals out of range found as the rule is read; vec_grow
  * never wraps; an op linked by same_as or a graph input found where it
- * reads; a dtype tied to another tensor, a dim repeated to any rank and
- * the outputs a node declares, each deciding with its words and what-if
- * path. Run from the repository root. */
+ * reads; qdq_dtype decided where onnxruntime converts an int8 pair, and
+ * its words where it does not; same_value_as on a Q after a Reshape; a
+ * dtype tied to another tensor, a dim repeated to any rank and the outputs
+ * a node declares, each deciding with its words and what-if path. Run from
+ * the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -532,6 +534,8 @@ static void test_outputs_field(void **state)
 		{ "{graph_output: false, max_consumers: 9}", "add1", "graph_output", "the output is a graph output" },
 		{ "{min_consumers: 0, graph_output: false, max_consumers: 0}", "add2", "max_consumers",
 		  "consumer count outside the range" },
+		{ "{max_consumers: 1, not_read_by: [Sigmoid, Relu]}", "add2", "not_read_by",
+		  "the output is read by relu2 (Relu)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		run x;
@@ -586,11 +590,11 @@ static void test_dtype_same_as(void **state)
 	run_open(&x, "tests/data/lang/dtype_tied.onnx", "tests/data/lang/dtype_tied.yaml");
 	assert_int_equal(attempt_of(&x, "Noop_Cast", "cast1")->reason, REASON_OK_FIRED);
 	const fd_attempt *a = attempt_of(&x, "Noop_Cast", "cast2");
-	assert_int_equal(a->reason, REASON_NM21_DTYPE_SAME_AS);
+	assert_int_equal(a->reason, REASON_NM23_DTYPE_SAME_AS);
 	expect_decided(&x, a, "match.ops.0.input_sources.input0.dtype.same_as", "dtype of op0's output0 (cast2_out float16)",
 	               "x2 float32", 12, 35);
 	a = attempt_of(&x, "Cast_Mul_Of_Input_Type", "cast2");
-	assert_int_equal(a->reason, REASON_NM21_DTYPE_SAME_AS);
+	assert_int_equal(a->reason, REASON_NM23_DTYPE_SAME_AS);
 	expect_decided(&x, a, "match.ops.1.input_sources.input1.dtype.same_as", "dtype of op0's input0 (x2 float32)",
 	               "s2 float16", 24, 55);
 	run_close(&x);
@@ -622,12 +626,53 @@ static void test_outputs_count(void **state)
 	assert_int_equal(attempt_of(&x, "Conv_BN_Inference", "bn1_conv")->reason, REASON_OK_FIRED);
 	assert_int_equal(attempt_of(&x, "Conv_BN_Inference", "bn3_conv")->reason, REASON_OK_FIRED);
 	const fd_attempt *a = attempt_of(&x, "Conv_BN_Inference", "bn2_conv");
-	assert_int_equal(a->reason, REASON_NM20_OUTPUT_COUNT);
+	assert_int_equal(a->reason, REASON_NM22_OUTPUT_COUNT);
 	expect_decided(&x, a, "match.ops.1.outputs.count", "1 output declared", "3 outputs declared", 12, 24);
 	assert_int_equal(attempt_of(&x, "Pad_MaxPool_No_Indices", "pool1_pad")->reason, REASON_OK_FIRED);
 	a = attempt_of(&x, "Pad_MaxPool_No_Indices", "pool2_pad");
-	assert_int_equal(a->reason, REASON_NM20_OUTPUT_COUNT);
+	assert_int_equal(a->reason, REASON_NM22_OUTPUT_COUNT);
 	expect_decided(&x, a, "match.ops.1.outputs.count", "1 output declared", "2 outputs declared", 23, 24);
+/* qdq_dtype: int8 data runs as uint8 where onnxruntime's QDQS8ToU8Transformer
+ * converts its Q -> DQ pair, asked of the data behind a DQ's output and of a
+ * Q's zero point alike; where it stays int8 the words say why; the what-if
+ * path names the key. */
+static void test_qdq_dtype(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/qdq_pairs.onnx", "tests/data/lang/qdq_pairs.yaml");
+	static const struct { const char *rule, *node, *words; } cases[] = {
+		{ "Relu_U8", "relu_q1", NULL },
+		{ "Relu_U8", "relu_q4", NULL },
+		{ "Relu_U8", "relu_q2a", "q2_out runs as int8, QDQS8ToU8Transformer leaves it: dq2 is read 2 times" },
+		{ "Relu_U8", "relu_q3", "the zero points of q3 (0) and dq3 (1) differ" },
+		{ "Q_U8", "q1", NULL },
+		{ "Q_U8", "q2", "dq2 is read 2 times, so q2 feeds 2 copies of it" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const fd_attempt *a = attempt_of(&x, cases[i].rule, cases[i].node);
+		assert_int_equal(a->reason, cases[i].words ? REASON_NM20_QDQ_DTYPE : REASON_OK_FIRED);
+		if (!cases[i].words)
+			continue;
+		fd_event_text tx;
+		explain_event(&x.r, a->decisive, &tx);
+		if (!strstr(tx.reason, cases[i].words))
+			fprintf(stderr, "%s: %s\n", cases[i].node, tx.reason);
+		assert_non_null(strstr(tx.reason, cases[i].words));
+		char path[160];
+		assert_true(explain_event_path(&x.r, a->decisive, path, sizeof path));
+		assert_non_null(strstr(path, ".qdq_dtype"));
+	}
+	/* same_value_as: the Q after a Reshape with the DQ's scale, and with another */
+	assert_int_equal(attempt_of(&x, "Reshape_Same_Quant", "reshape_same")->reason, REASON_OK_FIRED);
+	const fd_attempt *a = attempt_of(&x, "Reshape_Same_Quant", "reshape_other");
+	assert_int_equal(a->reason, REASON_NM21_SAME_VALUE);
+	fd_event_text tx;
+	explain_event(&x.r, a->decisive, &tx);
+	assert_non_null(strstr(tx.reason, "s2 = 0.100000001, but op1 reads s = 0.0500000007"));
+	char path[160];
+	assert_true(explain_event_path(&x.r, a->decisive, path, sizeof path));
+	assert_non_null(strstr(path, "input_sources.input1.same_value_as"));
 	run_close(&x);
 }
 
@@ -734,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_dtype_same_as),
 		cmocka_unit_test(test_shape_repeat),
 		cmocka_unit_test(test_outputs_count),
+		cmocka_unit_test(test_qdq_dtype),
 		cmocka_unit_test(test_many_alternatives),
 		cmocka_unit_test(test_quoted_shapes),
 	};
