@@ -632,6 +632,9 @@ static void test_outputs_count(void **state)
 	a = attempt_of(&x, "Pad_MaxPool_No_Indices", "pool2_pad");
 	assert_int_equal(a->reason, REASON_NM22_OUTPUT_COUNT);
 	expect_decided(&x, a, "match.ops.1.outputs.count", "1 output declared", "2 outputs declared", 23, 24);
+	run_close(&x);
+}
+
 /* qdq_dtype: int8 data runs as uint8 where onnxruntime's QDQS8ToU8Transformer
  * converts its Q -> DQ pair, asked of the data behind a DQ's output and of a
  * Q's zero point alike; where it stays int8 the words say why; the what-if
