@@ -13,6 +13,7 @@
 #include "rules/optable.h"
 #include "rules/rule_expr.h"
 #include "match/conditions.h"
+#include "ruleset/rule_format.h"
 #include "ruleset/rule_schema_internal.h"
 
 /* ---- the op's extensions ------------------------------------------------------ */
@@ -54,6 +55,16 @@ bool rule_schema_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source
 			char section[96];
 			snprintf(section, sizeof section, "match.ops.#.input_sources.*.%s", d->key);
 			rule_schema_unknown_keys(s, v, q, section);
+			/* and a map inside it the format knows (dtype: {same_as: {op, input}}) */
+			for (size_t i = 0; i < v->n; i++) {
+				const char *key = v->keys[i]->text;
+				char inner[160], ip[400];
+				snprintf(inner, sizeof inner, "%s.%s", section, key ? key : "");
+				if (!key || v->items[i]->kind != YV_MAP || !rule_field_key(inner, "op"))
+					continue;
+				snprintf(ip, sizeof ip, "%s.%s", q, key);
+				rule_schema_unknown_keys(s, v->items[i], ip, inner);
+			}
 		}
 	}
 	/* a field beside an entry's key (value's tolerance) without the key */

@@ -206,6 +206,7 @@ static const struct bad_case {
 	{ "lang_all_optional.yaml", false, "9:17: error: match.ops[2].optional: every op after op 0 is optional, so the rule fuses op 0 alone where none of them is there" },
 	{ "lang_dtype_same_as_incomplete.yaml", false, "8:35: error: match.ops[1].input_sources.input1.dtype.same_as: needs 'op' and one of 'input' or 'output' (the tensor op j reads at input k, or makes at output k: {op: j, input: k})" },
 	{ "lang_dtype_same_as_later.yaml", false, "8:40: error: match.ops[1].input_sources.input1.dtype.same_as.op: 2 does not come before op 1 (dtype same_as names this op or an earlier one)" },
+	{ "lang_dtype_same_as_typo.yaml", false, "8:43: error: unknown key 'outptu' in match.ops[1].input_sources.input1.dtype.same_as, did you mean 'output'? (known: op, input, output)" },
 	{ "lang_dtype_same_as_itself.yaml", false, "8:40: error: match.ops[1].input_sources.input1.dtype.same_as: names this very input; it always holds" },
 	{ "lang_dtype_unknown.yaml", false, "8:25: error: match.ops[1].input_sources.input1.dtype: unknown dtype 'float33' (known: float32, float16, bfloat16, float64, int8, uint8, int16, int32, int64, bool, …)" },
 	{ "lang_input_k_huge.yaml", false, "7:9: error: match.ops[0].input_sources: input40000: K above 32767; fusiondbg takes at most 32767 (see fusiondbg-rules(5), LIMITS)" },
