@@ -63,7 +63,8 @@ static int run(const cli_options *o, fd_session *s)
 		if (rc == 0)
 			rc = compare_record(&c, session_rounds(s), &doc, o->with, &d);
 	} else {
-		fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims };
+		/* onnxruntime writes some initializers of a model with If twice */
+		fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims, .identical_duplicates = true };
 		rc = onnx_load_model_buffer(&opt, o->with, text, size, &lo, &d);
 		have_opt = rc == 0;
 		if (rc == 0)

@@ -415,9 +415,36 @@ static int32_t find(int32_t *parent, int32_t a)
 	return a;
 }
 
+/* An Add or Sub of 0, a Mul or Div by 1 (Sub and Div with it at input 1):
+ * a constant of one element, of no higher rank than the other operand,
+ * which onnxruntime's NoopElimination removes. */
+static bool noop_arithmetic(const pair *p, const fd_node *n)
+{
+	const char *op = n->op_type;
+	bool add = !strcmp(op, "Add"), sub = !strcmp(op, "Sub"), mul = !strcmp(op, "Mul"), div = !strcmp(op, "Div");
+	if (!(add || sub || mul || div) || n->n_inputs != 2)
+		return false;
+	double identity = add || sub ? 0.0 : 1.0;
+	for (int s = sub || div ? 1 : 0; s < 2; s++) {
+		int32_t c = n->inputs[s], x = n->inputs[1 - s];
+		if (c < 0 || x < 0 || !(p->tflag[c] & T_CONST))
+			continue;
+		const fd_tensor *ct = &p->O->tensors[c];
+		const fd_const *v = ct->value;
+		if (!v || v->count != 1 || (!v->f64 && !v->i64))
+			continue;
+		int32_t rank = p->O->tensors[x].shape.rank;
+		if ((v->f64 ? v->f64[0] : (double)v->i64[0]) == identity && (rank < 0 || ct->shape.rank <= rank))
+			return true;
+	}
+	return false;
+}
+
 static fd_compiled_gone elimination(const pair *p, int32_t oi, bool keeps_transpose)
 {
 	const fd_node *n = &p->O->nodes[oi];
+	if (noop_arithmetic(p, n))
+		return GONE_NOOP;
 	if (!strcmp(n->op_type, "Dropout"))
 		return GONE_DROPOUT;
 	if (!strcmp(n->op_type, "Identity"))
@@ -580,7 +607,7 @@ static void gone_others(pair *p, const int32_t *claim)
 		if (claim[oi] != CLAIM_NONE || !gone(p, oi))
 			continue;
 		fd_compiled_gone e = elimination(p, oi, false);
-		if (e == GONE_DROPOUT || e == GONE_IDENTITY || e == GONE_CAST)
+		if (e == GONE_DROPOUT || e == GONE_IDENTITY || e == GONE_CAST || e == GONE_NOOP)
 			p->out->gone[e]++;
 		else if (p->cse[oi] >= 0)
 			p->out->gone[GONE_CSE]++;

@@ -22,8 +22,9 @@
  *     producers, stopping at tensors still in the optimized graph, at
  *     constants, at common subexpressions and at the unit's inputs: the
  *     nodes met are those the unit replaced;
- *  4. Dropout, Identity, a Cast to its own type and (unless the unit keeps
- *     one, as Gemm does) Transpose met on that walk were removed, not fused;
+ *  4. Dropout, Identity, a Cast to its own type, an Add or Sub of 0 and a
+ *     Mul or Div by 1 (one element: NoopElimination's), and (unless the unit
+ *     keeps one, as Gemm does) Transpose met on that walk were removed, not fused;
  *     what is left is a fusion when it is more than one node, or one node
  *     whose op type or domain changed.
  * Initializers count as constants even when also listed as graph inputs.
@@ -51,7 +52,8 @@ typedef struct fd_compiled_group {
 /* Why an original node is gone when no fused node replaced it. */
 #define FD_COMPILED_GONE(X) \
 	X(FOLDED, "constant folding") X(CSE, "common subexpression") X(DROPOUT, "dropout removed") \
-	X(IDENTITY, "identity removed") X(CAST, "no-op cast removed") X(TRANSPOSE, "transpose removed") \
+	X(IDENTITY, "identity removed") X(CAST, "no-op cast removed") X(NOOP, "no-op arithmetic removed") \
+	X(TRANSPOSE, "transpose removed") \
 	X(OTHER, "other")
 
 typedef enum fd_compiled_gone {

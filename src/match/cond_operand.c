@@ -1,7 +1,8 @@
 /* cond_operand.c — the operand conditions of an input_sources entry: rank,
- * shape (patterns with names), static, dtype, value (with its tolerance)
- * and qdq_dtype (decided in cond_qdq_dtype.c), checked together in one OPERAND event in list order, the
- * first that fails deciding (conditions.h).
+ * shape (patterns with names), static, dtype (its list; a dtype tied by
+ * same_as is cond_dtype_same_as.c's), value (with its tolerance) and
+ * qdq_dtype (decided in cond_qdq_dtype.c), checked together in one OPERAND
+ * event in list order, the first that fails deciding (conditions.h).
  *
  * Shape names unify over the whole attempt: the first use of C binds it to
  * that dim (of that tensor), every later use must be the same dim — equal
@@ -10,37 +11,28 @@
  * first name of the patterns bound before it (or by it), so its words can
  * say "with C = 64 (dim 0 of conv1.weight)". */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "ir/dtype.h"
+#include "match/cond_operand.h"
 #include "match/conditions.h"
 #include "match/cond_qdq_dtype.h"
 #include "match/match_internal.h"
 
 /* ---- the family: one event for every operand condition of an entry ------------ */
 
-/* What of the operand an event's actual shows (the facts' data): its shape,
- * whether its dims are static, its dtype, its value. */
-enum { SHOW_SHAPE = 1, SHOW_STATIC = 2, SHOW_DTYPE = 4, SHOW_VALUE = 8, SHOW_QDQ = 16 };
-
-typedef struct operand_words {
-	fd_cond_facts *f;
-	unsigned shows;
-	size_t at;                /* in f->expected */
-	bool decided;             /* a failing condition took decided and path */
-} operand_words;
-
 /* A condition's verdict when explaining: the event's. */
-static fd_reason recorded(const fd_cond_check *c, fd_reason own)
+fd_reason cond_operand_recorded(const fd_cond_check *c, fd_reason own)
 {
 	return c->ev->status == ST_FAIL && c->ev->reason == own ? own : REASON_NONE;
 }
 
 /* Adds a present condition's words: its expected part, what it shows of the
  * operand, and — the first present one, then the failing one — its key. */
-static void note(const fd_cond_check *c, operand_words *w, fd_reason r, const char *key, unsigned shows,
-                 const char *expected)
+void cond_operand_note(const fd_cond_check *c, cond_operand_words *w, fd_reason r, const char *key, unsigned shows,
+                       const char *expected)
 {
 	fd_cond_facts *f = w->f;
 	w->at = text_appendf(f->expected, sizeof f->expected, w->at, "%s%s", w->at ? ", " : "", expected);
@@ -73,14 +65,14 @@ void cond_rank_describe(const fd_cond_check *c, char *buf, size_t size)
 		at = text_appendf(buf, size, at, "%s%d", k ? " | " : "", c->input->ranks[k]);
 }
 
-static fd_reason rank_check(fd_cond_check *c, operand_words *w)
+static fd_reason rank_check(fd_cond_check *c, cond_operand_words *w)
 {
 	const fd_input_source *src = c->input;
 	if (!src->n_ranks)
 		return REASON_NONE;
 	fd_reason r = REASON_NONE;
 	if (c->ev) {
-		r = recorded(c, REASON_NM08_RANK);
+		r = cond_operand_recorded(c, REASON_NM08_RANK);
 	} else {
 		bool ok = false;
 		for (int k = 0; k < src->n_ranks && !ok; k++)
@@ -90,7 +82,7 @@ static fd_reason rank_check(fd_cond_check *c, operand_words *w)
 	if (w) {
 		char e[128];
 		cond_rank_describe(c, e, sizeof e);
-		note(c, w, r, "rank", SHOW_SHAPE, e);
+		cond_operand_note(c, w, r, "rank", SHOW_SHAPE, e);
 	}
 	return r;
 }
@@ -122,6 +114,24 @@ static bool is_name(const char *t)
 	return true;
 }
 
+/* "1...": an integer >= 0 written with "..." after it, into *x. */
+static bool repeated_literal(const fd_yval *d, int64_t *x)
+{
+	if (d->kind != YV_SCALAR)   /* quoted or not alike, as every dim */
+		return false;
+	size_t n = strlen(d->text);
+	if (n < 4 || strcmp(d->text + n - 3, "..."))
+		return false;
+	int64_t v = 0;
+	for (size_t k = 0; k + 3 < n; k++) {
+		if (d->text[k] < '0' || d->text[k] > '9' || v > (INT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (d->text[k] - '0');
+	}
+	*x = v;
+	return true;
+}
+
 /* One pattern: `scalar`, or a list of dims. */
 static bool parse_shape_pattern(fd_schema *s, fd_shape_pattern *sp, const fd_yval *v, const char *path)
 {
@@ -150,18 +160,26 @@ static bool parse_shape_pattern(fd_schema *s, fd_shape_pattern *sp, const fd_yva
 		} else if (d->kind == YV_SCALAR && !strcmp(d->text, "_")) {
 			*sd = (fd_sdim){ SDIM_ANY, -1, 0 };
 		} else if (d->kind == YV_SCALAR && !strcmp(d->text, "...")) {
-			if (rest) {
+			if (rest || (sp->n_dims && sp->dims[sp->n_dims - 1].kind == SDIM_REPEAT)) {
 				ERR(s, d, "%s[%zu]: '...' is written twice in one shape", path, i);
 				ok = false;
 				continue;
 			}
 			rest = true;
 			*sd = (fd_sdim){ SDIM_REST, -1, 0 };
+		} else if (repeated_literal(d, &x)) {
+			if (i + 1 != v->n || rest) {
+				ERR(s, d, "%s[%zu]: '%s' repeats its dim for every dim left, so it is the last dim of a shape "
+				    "without '...'", path, i, d->text);
+				ok = false;
+				continue;
+			}
+			*sd = (fd_sdim){ SDIM_REPEAT, -1, x };
 		} else if (d->kind == YV_SCALAR && is_name(d->text) && strcmp(d->text, "scalar")) {
 			*sd = (fd_sdim){ SDIM_VAR, dimvar(s, d->text), 0 };
 		} else {
-			ERR(s, d, "%s[%zu]: expected a dim (an integer >= 0, _ for any, ... for any number of dims, or a name "
-			    "such as C), got %s", path, i, schema_describe(d, b, sizeof b));
+			ERR(s, d, "%s[%zu]: expected a dim (an integer >= 0, _ for any, ... for any number of dims, 1... for "
+			    "every dim left 1, or a name such as C), got %s", path, i, schema_describe(d, b, sizeof b));
 			ok = false;
 			continue;
 		}
@@ -218,6 +236,7 @@ static bool dim_fits(match_run_state *s, const fd_sdim *p, int32_t t, int i)
 	case SDIM_REST:
 		return true;
 	case SDIM_EXACT:
+	case SDIM_REPEAT:
 		return d.kind == DIMV_NUMBER && d.value == p->value;
 	case SDIM_VAR: {
 		const dim_binding *b = bound(&s->binds, p->var);
@@ -249,11 +268,16 @@ static bool pattern_fits(match_run_state *s, const fd_shape_pattern *sp, int32_t
 	for (int k = 0; k < sp->n_dims; k++)
 		if (sp->dims[k].kind == SDIM_REST)
 			rest = k;
-	if (rest < 0 ? sh->rank != sp->n_dims : sh->rank < sp->n_dims - 1)
+	bool repeat = sp->n_dims && sp->dims[sp->n_dims - 1].kind == SDIM_REPEAT;
+	if (rest < 0 && !repeat ? sh->rank != sp->n_dims : sh->rank < sp->n_dims - 1)
 		return false;
+	/* the repeated dim is every dim from its place on */
+	for (int i = sp->n_dims - 1; repeat && i < sh->rank; i++)
+		if (!dim_fits(s, &sp->dims[sp->n_dims - 1], t, i))
+			return false;
 	size_t mark = s->binds.n;
 	for (int k = 0; k < sp->n_dims; k++) {
-		if (k == rest)
+		if (k == rest || (repeat && k == sp->n_dims - 1))
 			continue;
 		int i = rest >= 0 && k > rest ? sh->rank - (sp->n_dims - k) : k;
 		if (!dim_fits(s, &sp->dims[k], t, i)) {
@@ -291,6 +315,7 @@ static void pattern_text(const fd_rule *rule, const fd_shape_pattern *sp, char *
 		case SDIM_EXACT: *at = text_appendf(buf, size, *at, "%s%lld", sep, (long long)d->value); break;
 		case SDIM_ANY: *at = text_appendf(buf, size, *at, "%s_", sep); break;
 		case SDIM_REST: *at = text_appendf(buf, size, *at, "%s...", sep); break;
+		case SDIM_REPEAT: *at = text_appendf(buf, size, *at, "%s%lld...", sep, (long long)d->value); break;
 		case SDIM_VAR: *at = text_appendf(buf, size, *at, "%s%s", sep, d->var < rule->n_dimvars ? rule->dimvars[d->var] : "?"); break;
 		}
 	}
@@ -321,14 +346,14 @@ static void binding_text(const fd_cond_check *c, char *buf, size_t size)
 	         t >= 0 && t < c->g->n_tensors ? c->g->tensors[t].name : "-");
 }
 
-static fd_reason shape_check(fd_cond_check *c, operand_words *w)
+static fd_reason shape_check(fd_cond_check *c, cond_operand_words *w)
 {
 	const fd_input_source *src = c->input;
 	if (!src->n_shapes)
 		return REASON_NONE;
 	fd_reason r = REASON_NONE;
 	if (c->ev) {
-		r = recorded(c, REASON_NM09_SHAPE);
+		r = cond_operand_recorded(c, REASON_NM09_SHAPE);
 	} else {
 		match_run_state *s = c->run;
 		/* the event names a name's dim: bound before, else bound here */
@@ -344,10 +369,11 @@ static fd_reason shape_check(fd_cond_check *c, operand_words *w)
 		char e[128];
 		size_t size = sizeof e;
 		cond_shape_describe(c, e, size);
-		binding_text(c, w->f->binding, sizeof w->f->binding);
+		if (!(c->ev && c->ev->reason == REASON_NM23_DTYPE_SAME_AS))   /* then b is the tied tensor */
+			binding_text(c, w->f->binding, sizeof w->f->binding);
 		if (w->f->binding[0])
 			text_appendf(e, size, strlen(e), " with %s", w->f->binding);
-		note(c, w, r, "shape", SHOW_SHAPE, e);
+		cond_operand_note(c, w, r, "shape", SHOW_SHAPE, e);
 	}
 	return r;
 }
@@ -368,18 +394,18 @@ void cond_static_describe(const fd_cond_check *c, char *buf, size_t size)
 	snprintf(buf, size, "%s", c->input->is_static ? "static dims" : "a dynamic dim");
 }
 
-static fd_reason static_check(fd_cond_check *c, operand_words *w)
+static fd_reason static_check(fd_cond_check *c, cond_operand_words *w)
 {
 	const fd_input_source *src = c->input;
 	if (src->is_static < 0)
 		return REASON_NONE;
-	fd_reason r = c->ev ? recorded(c, REASON_NM10_STATIC)
+	fd_reason r = c->ev ? cond_operand_recorded(c, REASON_NM10_STATIC)
 	            : match_shape_static(&c->g->tensors[c->tensor].shape) != (src->is_static == 1) ? REASON_NM10_STATIC
 	                                                                                        : REASON_NONE;
 	if (w) {
 		char e[64];
 		cond_static_describe(c, e, sizeof e);
-		note(c, w, r, "static", SHOW_SHAPE | SHOW_STATIC, e);
+		cond_operand_note(c, w, r, "static", SHOW_SHAPE | SHOW_STATIC, e);
 	}
 	return r;
 }
@@ -426,6 +452,8 @@ static bool parse_ints(fd_schema *s, const fd_yval *v, const char *path, int **o
 
 bool cond_dtype_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
+	if (v->kind == YV_MAP)
+		return true;   /* {same_as: …}: its own entry's (cond_dtype_same_as.c) */
 	return cond_dtype_list_parse(s, v, path, &at->input->dtypes, &at->input->n_dtypes);
 }
 
@@ -464,14 +492,14 @@ void cond_dtype_describe(const fd_cond_check *c, char *buf, size_t size)
 		at = text_appendf(buf, size, at, "%s%s", k ? " | " : "", dtype_name(c->input->dtypes[k]));
 }
 
-static fd_reason dtype_check(fd_cond_check *c, operand_words *w)
+static fd_reason dtype_check(fd_cond_check *c, cond_operand_words *w)
 {
 	const fd_input_source *src = c->input;
 	if (!src->n_dtypes)
 		return REASON_NONE;
 	fd_reason r = REASON_NONE;
 	if (c->ev) {
-		r = recorded(c, REASON_NM11_DTYPE);
+		r = cond_operand_recorded(c, REASON_NM11_DTYPE);
 	} else {
 		bool ok = false;
 		for (int k = 0; k < src->n_dtypes && !ok; k++)
@@ -481,7 +509,7 @@ static fd_reason dtype_check(fd_cond_check *c, operand_words *w)
 	if (w) {
 		char e[128];
 		cond_dtype_describe(c, e, sizeof e);
-		note(c, w, r, "dtype", SHOW_DTYPE, e);
+		cond_operand_note(c, w, r, "dtype", SHOW_DTYPE, e);
 	}
 	return r;
 }
@@ -494,7 +522,7 @@ static int32_t operand_node(const fd_cond_check *c)
 	return c->unit >= 0 && c->unit < c->g->n_nodes ? c->unit : FD_NONE;
 }
 
-static fd_reason qdq_dtype_check(fd_cond_check *c, operand_words *w)
+static fd_reason qdq_dtype_check(fd_cond_check *c, cond_operand_words *w)
 {
 	const fd_input_source *src = c->input;
 	if (!src->n_qdq_dtypes)
@@ -504,7 +532,7 @@ static fd_reason qdq_dtype_check(fd_cond_check *c, operand_words *w)
 	int32_t dt = cond_qdq_dtype_of(c->ix, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
 	fd_reason r = REASON_NONE;
 	if (c->ev) {
-		r = recorded(c, REASON_NM20_QDQ_DTYPE);
+		r = cond_operand_recorded(c, REASON_NM20_QDQ_DTYPE);
 	} else {
 		bool ok = false;
 		for (int k = 0; k < src->n_qdq_dtypes && !ok; k++)
@@ -514,7 +542,7 @@ static fd_reason qdq_dtype_check(fd_cond_check *c, operand_words *w)
 	if (w) {
 		char e[128];
 		cond_qdq_dtype_describe(c, e, sizeof e);
-		note(c, w, r, "qdq_dtype", SHOW_QDQ, e);
+		cond_operand_note(c, w, r, "qdq_dtype", SHOW_QDQ, e);
 		/* a failure says why the data runs as it does, naming the data a zero point belongs to */
 		if (r && w->f->reason == r)
 			text_cutf(w->f->reason_text, sizeof w->f->reason_text, "%s runs as %s%s%s%s",
@@ -585,17 +613,17 @@ static bool values_fit(const fd_input_source *src, const fd_tensor *x)
 	return true;
 }
 
-static fd_reason value_check(fd_cond_check *c, operand_words *w)
+static fd_reason value_check(fd_cond_check *c, cond_operand_words *w)
 {
 	const fd_input_source *src = c->input;
 	if (!src->n_values)
 		return REASON_NONE;
-	fd_reason r = c->ev ? recorded(c, REASON_NM17_VALUE)
+	fd_reason r = c->ev ? cond_operand_recorded(c, REASON_NM17_VALUE)
 	            : values_fit(src, &c->g->tensors[c->tensor]) ? REASON_NONE : REASON_NM17_VALUE;
 	if (w) {
 		char e[128];
 		cond_value_describe(c, e, sizeof e);
-		note(c, w, r, "value", SHOW_VALUE, e);
+		cond_operand_note(c, w, r, "value", SHOW_VALUE, e);
 	}
 	return r;
 }
@@ -645,7 +673,7 @@ static void actual_text(const fd_cond_check *c, unsigned shows, char *buf, size_
 		text_appendf(buf, size, strlen(buf), " (slot %d, inputs swapped)", c->slot);
 }
 
-typedef fd_reason (*operand_check)(fd_cond_check *, operand_words *);
+typedef fd_reason (*operand_check)(fd_cond_check *, cond_operand_words *);
 
 /* Runs checks in order; with facts, every one of them in words, the actual
  * as they show it together. */
@@ -660,7 +688,7 @@ static fd_reason run(fd_cond_check *c, fd_cond_facts *f, const operand_check *ch
 		return REASON_NONE;
 	}
 	memset(f, 0, sizeof *f);
-	operand_words w = { .f = f };
+	cond_operand_words w = { .f = f };
 	for (size_t k = 0; k < n; k++)
 		checks[k](c, &w);
 	actual_text(c, w.shows, f->actual, sizeof f->actual);
@@ -676,6 +704,10 @@ fd_reason cond_rank_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f,
 fd_reason cond_shape_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ shape_check }, 1); }
 fd_reason cond_static_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ static_check }, 1); }
 fd_reason cond_dtype_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ dtype_check }, 1); }
+fd_reason cond_dtype_same_as_check(fd_cond_check *c, fd_cond_facts *f)
+{
+	return run(c, f, &(operand_check){ cond_dtype_same_as_operand }, 1);
+}
 fd_reason cond_value_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ value_check }, 1); }
 fd_reason cond_qdq_dtype_check(fd_cond_check *c, fd_cond_facts *f)
 {
@@ -685,8 +717,8 @@ fd_reason cond_qdq_dtype_check(fd_cond_check *c, fd_cond_facts *f)
 /* The OPERAND event: every operand condition of the entry, in list order. */
 fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *f)
 {
-	static const operand_check checks[] = { rank_check, shape_check, static_check, dtype_check, value_check,
-	                                        qdq_dtype_check };
+	static const operand_check checks[] = { rank_check, shape_check, static_check, dtype_check,
+	                                        cond_dtype_same_as_operand, value_check, qdq_dtype_check };
 	if (!c->ev)
 		c->bound = -1;
 	return run(c, f, checks, sizeof checks / sizeof *checks);

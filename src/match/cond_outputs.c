@@ -1,7 +1,10 @@
 /* cond_outputs.c — what becomes of an op's outputs (match.ops[i].outputs:
- * graph_output, min_consumers, max_consumers, not_read_by): reading them,
- * deciding them on the unit's outputs, and their words, naming the field
- * that decided. */
+ * graph_output, min_consumers, max_consumers, not_read_by) and how many it
+ * declares (count): reading them, deciding them on the unit's outputs, and
+ * their words, naming the field that decided. count is a fact of the node,
+ * not of its readers: a BatchNormalization that declares its training
+ * outputs, a MaxPool that declares its indices, which compilers refuse to
+ * fold. */
 #include "match/conditions.h"
 #include <stdio.h>
 #include <string.h>
@@ -36,8 +39,14 @@ bool cond_outputs_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const 
 		if (!schema_small_int(s, f, q, 0, &op->max_consumers))
 			op->max_consumers = -1;
 	}
+	if ((f = yval_get(v, "count"))) {
+		snprintf(q, sizeof q, "%s.count", p);
+		if (!schema_small_int(s, f, q, 1, &op->output_count))
+			op->output_count = -1;
+	}
 	if (op->min_consumers >= 0 && op->max_consumers >= 0 && op->min_consumers > op->max_consumers)
-		ERR(s, f, "%s: min_consumers %d > max_consumers %d", p, op->min_consumers, op->max_consumers);
+		ERR(s, yval_get(v, "max_consumers"), "%s: min_consumers %d > max_consumers %d", p, op->min_consumers,
+		    op->max_consumers);
 	if ((f = yval_get(v, "not_read_by"))) {
 		snprintf(q, sizeof q, "%s.not_read_by", p);
 		if (schema_kind(s, f, YV_SEQ, q) && schema_count(s, f, q, FD_RULE_MAX_ITEMS, "op types")) {
@@ -52,12 +61,14 @@ bool cond_outputs_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const 
 				ERR(s, f, "%s: the list is empty", q);
 		}
 	}
-	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0 && !op->n_not_read_by)
-		ERR(s, v, "%s: needs graph_output, min_consumers, max_consumers or not_read_by", p);
+	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0 && !op->n_not_read_by &&
+	    op->output_count < 0 && s->errors == before)
+		ERR(s, v, "%s: needs graph_output, min_consumers, max_consumers, not_read_by or count", p);
 	return s->errors == before;
 }
 
-/* "a graph output, consumers 1..2", "consumers <= 1", "read by no QuantizeLinear". */
+/* "a graph output, consumers 1..2", "consumers <= 1", "read by no QuantizeLinear",
+ * "1 output declared". */
 void cond_outputs_describe(const fd_cond_check *c, char *buf, size_t size)
 {
 	const fd_rule_op *op = c->op;
@@ -78,6 +89,21 @@ void cond_outputs_describe(const fd_cond_check *c, char *buf, size_t size)
 	}
 	for (int k = 0; k < op->n_not_read_by; k++)
 		at = text_appendf(buf, size, at, "%s%s", k ? " | " : at ? ", read by no " : "read by no ", op->not_read_by[k]);
+	if (op->output_count >= 0)
+		text_appendf(buf, size, at, "%s%d output%s declared", at ? ", " : "", op->output_count,
+		             op->output_count == 1 ? "" : "s");
+}
+
+/* The outputs unit u declares with a name (an output written "" is not
+ * there); a decomposed form's unit has its one output. */
+static int declared_outputs(const fd_graph *g, int32_t u)
+{
+	if (u < 0 || u >= g->n_nodes)
+		return 1;
+	int n = 0;
+	for (int k = 0; k < g->nodes[u].n_outputs; k++)
+		n += g->nodes[u].outputs[k] != FD_NONE;
+	return n;
 }
 
 /* The consumers of the unit's outputs, and the first that is a graph output. */
@@ -122,7 +148,8 @@ static int32_t banned_reader(const fd_cond_check *c)
 fd_reason cond_outputs_check(fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_rule_op *op = c->op;
-	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0 && !op->n_not_read_by)
+	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0 && !op->n_not_read_by &&
+	    op->output_count < 0)
 		return REASON_NONE;
 	int64_t consumers;
 	int32_t gout;
@@ -144,7 +171,10 @@ fd_reason cond_outputs_check(fd_cond_check *c, fd_cond_facts *facts)
 	int32_t banned = failed || !op->n_not_read_by ? FD_NONE : banned_reader(c);
 	if (banned != FD_NONE)
 		failed = "not_read_by";
-	fd_reason why = failed ? REASON_NM15_OUTPUT : REASON_NONE;
+	int declared = declared_outputs(c->g, c->unit);
+	if (!failed && op->output_count >= 0 && declared != op->output_count)
+		failed = "count";
+	fd_reason why = !failed ? REASON_NONE : failed[0] == 'c' ? REASON_NM22_OUTPUT_COUNT : REASON_NM15_OUTPUT;
 	if (!facts)
 		return why;
 	cond_facts_clear(facts);
@@ -152,23 +182,32 @@ fd_reason cond_outputs_check(fd_cond_check *c, fd_cond_facts *facts)
 	/* of outputs that hold, the first field written */
 	const char *field = failed ? failed : op->graph_output >= 0 ? "graph_output"
 	                  : op->min_consumers >= 0 ? "min_consumers" : op->max_consumers >= 0 ? "max_consumers"
-	                  : "not_read_by";
+	                  : op->n_not_read_by ? "not_read_by" : "count";
 	snprintf(facts->path, sizeof facts->path, "outputs.%s", field);
 	const fd_yval *k = failed ? yval_get(op->outputs_where, failed) : NULL;
 	facts->decided = k ? k : op->outputs_where;
 	cond_outputs_describe(c, facts->expected, sizeof facts->expected);
 	const char *s = consumers == 1 ? "" : "s";
-	if (gout != FD_NONE)
+	/* what the graph has, of what the rule asks */
+	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0 && !op->n_not_read_by)
+		facts->actual[0] = '\0';
+	else if (gout != FD_NONE)
 		text_cutf(facts->actual, sizeof facts->actual, "%s is a graph output, %lld consumer%s",
 		          cond_tensor_name(c->g, gout), (long long)consumers, s);
 	else
 		text_cutf(facts->actual, sizeof facts->actual, "not a graph output, %lld consumer%s", (long long)consumers, s);
+	if (op->output_count >= 0)
+		text_appendf(facts->actual, sizeof facts->actual, strlen(facts->actual), "%s%d output%s declared",
+		             facts->actual[0] ? ", " : "", declared, declared == 1 ? "" : "s");
 	if (banned != FD_NONE)
 		text_cutf(facts->actual, sizeof facts->actual, "read by %s (%s)", c->g->nodes[banned].name,
 		          c->g->nodes[banned].op_type);
 	if (failed == NULL)
 		return why;
-	if (banned != FD_NONE)
+	if (failed[0] == 'c')
+		text_cutf(facts->reason_text, sizeof facts->reason_text, "the node declares %d output%s, the rule says %d",
+		          declared, declared == 1 ? "" : "s", op->output_count);
+	else if (banned != FD_NONE)
 		text_cutf(facts->reason_text, sizeof facts->reason_text, "the output is read by %s (%s)",
 		          c->g->nodes[banned].name, c->g->nodes[banned].op_type);
 	else if (op->graph_output >= 0 && failed[0] == 'g')

@@ -37,7 +37,9 @@ typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAI
 
 /* X(id, scope, YAML key, event kind, reason code, function prefix). The
  * order is the format's: it is the order of keys a message lists as known
- * and of the conditions one event checks (the first that fails decides). */
+ * and of the conditions one event checks (the first that fails decides).
+ * Two entries may share a key when the value's form tells them apart
+ * (dtype: a list of dtypes, or {same_as: …}): each reads only its form. */
 #define FD_CONDITIONS(X) \
 	X(TYPE,           OP,         "type",             TYPE,       NM01_TYPE,           cond_type)          \
 	X(PARAMS,         OP,         "params",           PARAM,      NM03_PARAM,          cond_params)        \
@@ -52,6 +54,7 @@ typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAI
 	X(SHAPE,          INPUT,      "shape",            OPERAND,    NM09_SHAPE,          cond_shape)         \
 	X(STATIC,         INPUT,      "static",           OPERAND,    NM10_STATIC,         cond_static)        \
 	X(DTYPE,          INPUT,      "dtype",            OPERAND,    NM11_DTYPE,          cond_dtype)         \
+	X(DTYPE_SAME_AS,  INPUT,      "dtype",            OPERAND,    NM23_DTYPE_SAME_AS,  cond_dtype_same_as) \
 	X(VALUE,          INPUT,      "value",            OPERAND,    NM17_VALUE,          cond_value)         \
 	X(QDQ_DTYPE,      INPUT,      "qdq_dtype",        OPERAND,    NM20_QDQ_DTYPE,      cond_qdq_dtype)     \
 	X(OPTIONAL_OP,    OP_EXT,     "optional",         OPTIONAL,   IN01_ABSENT,         cond_optional_op)   \
@@ -92,6 +95,10 @@ typedef enum fd_cond_kind {
 	X(SHAPE,                INPUT,      "shape",                   SHAPE) \
 	X(STATIC,               INPUT,      "static",                  BOOL) \
 	X(DTYPE,                INPUT,      "dtype",                   DTYPES) \
+	X(DTYPE_SAME_AS,        INPUT,      "dtype.same_as",           SAMEAS) \
+	X(DTYPE_SAME_AS,        INPUT,      "dtype.same_as.op",        UINT) \
+	X(DTYPE_SAME_AS,        INPUT,      "dtype.same_as.input",     UINT) \
+	X(DTYPE_SAME_AS,        INPUT,      "dtype.same_as.output",    UINT) \
 	X(VALUE,                INPUT,      "value",                   NUMBERS) \
 	X(VALUE,                INPUT,      "tolerance",               NUMBER) \
 	X(QDQ_DTYPE,            INPUT,      "qdq_dtype",               DTYPES) \
@@ -99,6 +106,7 @@ typedef enum fd_cond_kind {
 	X(OUTPUTS,              OP_EXT,     "outputs.graph_output",    BOOL) \
 	X(OUTPUTS,              OP_EXT,     "outputs.min_consumers",   UINT) \
 	X(OUTPUTS,              OP_EXT,     "outputs.max_consumers",   UINT) \
+	X(OUTPUTS,              OP_EXT,     "outputs.count",           UINT) \
 	X(OUTPUTS,              OP_EXT,     "outputs.not_read_by",     LIST) \
 	X(WHERE,                OP_EXT,     "where",                   EXPR) \
 	X(FEEDS,                OP_EXT,     "feeds.op",                UINT) \
@@ -217,6 +225,7 @@ void cond_lint_say_at(const fd_cond_lint *l, fd_severity sev, fd_srcpos pos, con
 	X(SAME_AS,              cond_same_as)  \
 	X(POSITION,             cond_position) \
 	X(SHAPE,                cond_shape)    \
+	X(DTYPE_SAME_AS,        cond_dtype_same_as) \
 	X(VALUE,                cond_value)    \
 	X(OPTIONAL_OP,          cond_optional_op) \
 	X(WHERE,                cond_where)    \

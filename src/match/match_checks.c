@@ -20,7 +20,8 @@ bool match_check_op_conditions(match_run_state *s, int i, fd_cond_check *c, uint
 		}
 		++*passed;
 	}
-	if (op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0 || op->n_not_read_by) {
+	if (op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0 || op->output_count >= 0 ||
+	    op->n_not_read_by) {
 		fd_reason r = cond_outputs_check(c, NULL);
 		uint32_t ev = match_emit(s, EV_OUTPUT, r ? ST_FAIL : ST_PASS, r, i, -1, u, FD_NONE, c->a, c->b);
 		if (r) {

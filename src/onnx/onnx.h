@@ -30,6 +30,11 @@ typedef struct fd_load_options {
 	bool no_shape_inference;
 	bool initializers_constant;  /* every initializer a weight (model_set_initializer_policy) */
 	bool shapes_onnx;            /* shapes as ONNX's own inference derives them (fd_model.shapes_onnx) */
+	/* an initializer listed twice in one graph is read once, with a warning
+	 * naming it, when both copies are identical (a compiler's optimized graph:
+	 * onnxruntime writes some of a model with If twice); copies that differ
+	 * are refused, naming it. Without it any second listing is refused. */
+	bool identical_duplicates;
 } fd_load_options;
 
 /* Loads path into m (m need not be initialised). On failure returns -1,

@@ -131,6 +131,57 @@ static size_t msg_count(loader *L, int32_t gi, unsigned field)
 
 /* ---- graphs ---------------------------------------------------------------- */
 
+/* FNV-1a over bytes, continuing from h. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+	const uint8_t *b = data;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* A 64-bit fingerprint of an initializer as written: its type, dims and
+ * values in the field that holds them. Two copies with one fingerprint are
+ * taken as identical (a collision of different copies is 1 in 2^64). */
+static uint64_t initializer_print(const onnx_tensor_msg *p)
+{
+	const onnx_tensor_src *v = &p->values;
+	uint64_t h = 0xcbf29ce484222325ull;
+	h = fnv(h, &p->data_type, sizeof p->data_type);
+	h = fnv(h, &p->n_dims, sizeof p->n_dims);
+	h = fnv(h, p->dims, p->n_dims * sizeof *p->dims);
+	h = fnv(h, &p->external, sizeof p->external);
+	h = fnv(h, v->raw, v->has_raw ? v->raw_len : 0);
+	h = fnv(h, v->f32, v->n_f32 * sizeof *v->f32);
+	h = fnv(h, v->i32, v->n_i32 * sizeof *v->i32);
+	h = fnv(h, v->i64, v->n_i64 * sizeof *v->i64);
+	h = fnv(h, v->f64, v->n_f64 * sizeof *v->f64);
+	return fnv(h, v->u64, v->n_u64 * sizeof *v->u64);
+}
+
+/* A second listing of initializer p in graph gi: 1 when it is read once
+ * (identical copies, a warning), 0 when refused (an error naming it). */
+static int initializer_again(loader *L, int32_t gi, const onnx_tensor_msg *p, uint64_t print)
+{
+	const char *name = onnx_loader_internv(L, p->name);
+	int32_t first = onnx_loader_tensor_find(L, gi, p->name);
+	if (!L->identical_duplicates || first < 0 || loader_tensor(L, gi, first)->kind != TENSOR_INITIALIZER) {
+		diag_error(L->d, L->pos, "initializer '%s' is listed twice", name);
+		return 0;
+	}
+	for (size_t k = 0; k < L->prints.n; k++)
+		if (L->prints.items[k].graph == gi && L->prints.items[k].tensor == first) {
+			if (L->prints.items[k].print != print) {
+				diag_error(L->d, L->pos, "initializer '%s' is listed twice with different values", name);
+				return 0;
+			}
+			diag_warning(L->d, L->pos, "initializer '%s' is listed twice, both copies identical: read once", name);
+			return 1;
+		}
+	diag_error(L->d, L->pos, "initializer '%s' is listed twice", name);
+	return 0;
+}
+
 static int read_initializers(loader *L, int32_t gi)
 {
 	msg_iter it = msg_begin(L, gi, GRAPH_INITIALIZER);
@@ -138,12 +189,16 @@ static int read_initializers(loader *L, int32_t gi)
 	for (const onnx_tensor_msg *p; !rc && (p = msg_next(&it));) {
 		if (onnx_str_empty(p->name))
 			continue;
+		uint64_t print = L->identical_duplicates ? initializer_print(p) : 0;
 		int32_t t = onnx_loader_tensor_add(L, gi, p->name, TENSOR_INITIALIZER);
 		if (t < 0) {
-			diag_error(L->d, L->pos, "initializer '%s' is listed twice", onnx_loader_internv(L, p->name));
+			if (initializer_again(L, gi, p, print))
+				continue;
 			rc = -1;
 			break;
 		}
+		if (L->identical_duplicates)
+			vec_push(&L->prints, ((onnx_init_print){ gi, t, print }));
 		fd_tensor x = *loader_tensor(L, gi, t);
 		bool external = false;
 		if (onnx_tensor_read(L, p, &x.dtype, &x.shape, &x.value, &external)) {
@@ -378,6 +433,7 @@ static void finalize(loader *L)
 
 static void loader_release(loader *L)
 {
+	vec_release(&L->prints);
 	for (size_t i = 0; i < L->build.n; i++) {
 		vec_release(&L->build.items[i].tensors);
 		vec_release(&L->build.items[i].inputs);
@@ -539,7 +595,8 @@ int onnx_load_model_buffer(fd_model *m, const char *name, const void *data, size
 		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", werr.why, werr.at, size);
 		goto fail;
 	}
-	loader L = { .m = m, .d = d, .pos = pos, .file = bytes, .file_size = size };
+	loader L = { .m = m, .d = d, .pos = pos, .file = bytes, .file_size = size,
+	             .identical_duplicates = opt && opt->identical_duplicates };
 	onnx_pb_arena_init(&L.scratch);
 	int rc = convert_model(&L, bytes, size, opt);
 	loader_release(&L);

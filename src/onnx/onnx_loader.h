@@ -60,6 +60,12 @@ typedef struct graph_build {
 	int32_t n_declared_inputs;  /* the input list's entries, initializers included */
 } graph_build;
 
+/* An initializer's fingerprint as it was first listed (identical_duplicates). */
+typedef struct onnx_init_print {
+	int32_t graph, tensor;
+	uint64_t print;
+} onnx_init_print;
+
 typedef struct loader {
 	fd_model *m;
 	fd_diags *d;
@@ -73,6 +79,10 @@ typedef struct loader {
 	VEC(int32_t) main_tensor;  /* string id (model->names) → tensor of graph 0, or -1 */
 	int64_t bad_dim;          /* what onnx_tensor_read refused, for the message */
 	size_t bad_axis;
+	/* identical_duplicates (fd_load_options): each initializer's fingerprint,
+	 * so that a second listing can be told identical or not */
+	bool identical_duplicates;
+	VEC(onnx_init_print) prints;
 } loader;
 
 /* onnx_loader.c */

@@ -57,12 +57,13 @@ typedef enum fd_sdim_kind {
 	SDIM_ANY,                 /* _ : any one dim */
 	SDIM_REST,                /* ... : any number of dims (at most one per pattern) */
 	SDIM_VAR,                 /* C : a name, bound by its first use in the attempt */
+	SDIM_REPEAT,              /* 1... : the pattern's last, this number for every dim left (none or more) */
 } fd_sdim_kind;
 
 typedef struct fd_sdim {
 	fd_sdim_kind kind;
 	int var;                  /* SDIM_VAR: index in fd_rule.dimvars */
-	int64_t value;            /* SDIM_EXACT */
+	int64_t value;            /* SDIM_EXACT, SDIM_REPEAT */
 } fd_sdim;
 
 typedef struct fd_shape_pattern {
@@ -90,6 +91,11 @@ typedef struct fd_input_source {
 	int is_static;            /* static: -1 unset, 1 every dim a known number, 0 some dim not */
 	int n_dtypes;             /* dtype: one of dtypes[] (DT_*) */
 	int32_t *dtypes;
+	/* dtype: {same_as: {op, input | output}}: the dtype of the tensor op
+	 * dtype_op reads at input (or makes at output) dtype_slot; -1 unset */
+	int dtype_op, dtype_slot;
+	bool dtype_output;
+	const fd_yval *dtype_where;   /* the same_as map */
 	int n_values;             /* value: a constant equal to these (one: every element) */
 	double *values;
 	double tolerance;         /* relative, for value */
@@ -115,6 +121,7 @@ typedef struct fd_rule_op {
 	bool optional;            /* optional: true — the chain may skip it */
 	int graph_output;         /* outputs.graph_output: -1 unset, 0 must not be one, 1 must */
 	int min_consumers, max_consumers;    /* outputs: -1 when not given */
+	int output_count;         /* outputs.count: the outputs the node declares with a name; -1 unset */
 	int n_not_read_by;                   /* outputs.not_read_by: no reader is of one of these op types */
 	const char **not_read_by;
 	const fd_yval *outputs_where;

@@ -103,6 +103,7 @@ static void parse_sources(fd_schema *s, fd_rule_op *op, const fd_yval *v, const 
 		is->from_op = -1;
 		is->where = src;
 		is->same_op = is->same_input = -1;
+		is->dtype_op = is->dtype_slot = -1;
 		is->value_op = is->value_input = -1;
 		is->is_static = -1;
 		is->tolerance = 1e-5;
@@ -142,7 +143,7 @@ static void parse_op(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char 
 	memset(op, 0, sizeof *op);
 	op->op = -1;
 	op->min_inputs = op->max_inputs = -1;
-	op->graph_output = op->min_consumers = op->max_consumers = -1;
+	op->graph_output = op->min_consumers = op->max_consumers = op->output_count = -1;
 	op->feeds_op = op->feeds_input = -1;
 	op->where = v;
 	if (!schema_kind(s, v, YV_MAP, path))

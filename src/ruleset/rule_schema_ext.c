@@ -13,6 +13,7 @@
 #include "rules/optable.h"
 #include "rules/rule_expr.h"
 #include "match/conditions.h"
+#include "ruleset/rule_format.h"
 #include "ruleset/rule_schema_internal.h"
 
 /* ---- the op's extensions ------------------------------------------------------ */
@@ -22,7 +23,7 @@ void rule_schema_op_ext(fd_schema *s, fd_cond_site *at, const char *path)
 	fd_rule_op *op = at->op;
 	rule_schema_op_conditions(s, at, SCOPE_OP_EXT, path);
 	op->has_op_conditions = op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0 || op->n_where
-	                        || op->n_not_read_by
+	                        || op->n_not_read_by || op->output_count >= 0
 	                        || op->feeds_op >= 0;
 	for (int k = 0; k < op->n_types; k++) {
 		const fd_op_def *def = optable_get(op->ops[k]);
@@ -48,11 +49,22 @@ bool rule_schema_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source
 		char q[320];
 		snprintf(q, sizeof q, "%.200s.%s", path, d->key);
 		ok &= d->parse(s, &at, v, q);
-		/* a map's own keys (same_as: {op, input}) are the format's */
-		if (v->kind == YV_MAP) {
+		/* a map's own keys (same_as: {op, input}) are the format's; a key two
+		 * entries read (dtype) is checked once */
+		if (v->kind == YV_MAP && cond_by_key(SCOPE_INPUT, d->key) == (fd_cond_kind)k) {
 			char section[96];
 			snprintf(section, sizeof section, "match.ops.#.input_sources.*.%s", d->key);
 			rule_schema_unknown_keys(s, v, q, section);
+			/* and a map inside it the format knows (dtype: {same_as: {op, input}}) */
+			for (size_t i = 0; i < v->n; i++) {
+				const char *key = v->keys[i]->text;
+				char inner[160], ip[400];
+				snprintf(inner, sizeof inner, "%s.%s", section, key ? key : "");
+				if (!key || v->items[i]->kind != YV_MAP || !rule_field_key(inner, "op"))
+					continue;
+				snprintf(ip, sizeof ip, "%s.%s", q, key);
+				rule_schema_unknown_keys(s, v->items[i], ip, inner);
+			}
 		}
 	}
 	/* a field beside an entry's key (value's tolerance) without the key */
@@ -76,8 +88,8 @@ bool rule_schema_source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source
 		if (f && !yval_get(src, key))
 			WARN(s, f, "%.200s.%s: has no meaning without '%s'", path, beside[k].path, key);
 	}
-	is->has_operand = is->n_ranks || is->n_shapes || is->is_static >= 0 || is->n_dtypes || is->n_values ||
-	                  is->n_qdq_dtypes;
+	is->has_operand = is->n_ranks || is->n_shapes || is->is_static >= 0 || is->n_dtypes || is->dtype_op >= 0 ||
+	                  is->n_values || is->n_qdq_dtypes;
 	is->has_source = is->from_op >= 0 || is->source_type != SRC_UNSET || is->same_op >= 0 || is->value_op >= 0;
 	if (!is->has_source && !is->fixed && !is->either &&
 	    !is->has_operand && ok) {

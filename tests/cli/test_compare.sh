@@ -14,7 +14,9 @@
 #  3. --with fusion_result.json: per pass match_times / effect_times, the
 #     record's shapes (one object, an array, concatenated objects), and bad
 #     records named at their line and column;
-#  4. bad input: a missing file, a file that is neither ONNX nor JSON, no --with.
+#  4. bad input: a missing file, a file that is neither ONNX nor JSON, no --with;
+#  and on what onnxruntime writes: no-ops it removed are not fusions of their
+#  neighbours, an initializer listed twice is read when both copies are the same.
 set -u
 . "$(dirname "$0")/../lib.sh"
 export TZ=UTC LC_ALL=C.UTF-8
@@ -112,6 +114,26 @@ if have_models; then
 	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["removed"]; assert r.get("common subexpression", 0) >= 4 and r.get("dropout removed") == 1, r' "$tmp/inc.json" \
 		|| bad "light_inception_v1: CSE and dropout removal told apart from fusion"
 fi
+
+# no-ops onnxruntime removes between two nodes it keeps (tests/tools/make_compare_models.py):
+# Sub of 0, Dropout, a Cast to its own type, Identity are removed, not fused with a neighbour
+opt=$(optimized tests/data/compare/noops.onnx)
+out=$("$FUSIONDBG" compare tests/data/compare/noops.onnx -r rules/onnxruntime --with "$opt"); rc=$?
+[ "$rc" = 0 ] || bad "noops: exit $rc, want 0 (nothing fused): $out"
+grep -q "the compiler made 0 fused nodes" <<<"$out" || bad "noops: a removed no-op taken for a fusion: $out"
+grep -q "removed (not fusions): dropout removed 1, identity removed 1, no-op cast removed 1, no-op arithmetic removed 1" \
+	<<<"$out" || bad "noops: what was removed: $out"
+# an optimized graph that lists an initializer twice: read with a warning when the copies are identical,
+# refused naming it when they differ; the model itself is still refused (no compiler wrote it)
+D=tests/data/compare
+out=$("$FUSIONDBG" compare $D/dup_init.onnx -r rules/onnxruntime --with $D/dup_init_same.onnx 2>"$tmp/err"); rc=$?
+[ "$rc" = 0 ] && grep -q "dup_init_same.onnx: warning: initializer 'b' is listed twice, both copies identical: read once" \
+	"$tmp/err" || bad "identical duplicate initializer: exit $rc, $(cat "$tmp/err")"
+"$FUSIONDBG" compare $D/dup_init.onnx -r rules/onnxruntime --with $D/dup_init_diff.onnx >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "dup_init_diff.onnx: error: initializer 'b' is listed twice with different values" "$tmp/err" \
+	|| bad "differing duplicate initializer: exit $rc, $(cat "$tmp/err")"
+"$FUSIONDBG" match $D/dup_init_same.onnx -r rules/onnxruntime >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "error: initializer 'b' is listed twice$" "$tmp/err" || bad "a model listing an initializer twice: exit $rc, $(cat "$tmp/err")"
 
 # 2. planted differences on a two-round pipeline
 m=samples/rounds_conv_bn_relu.onnx

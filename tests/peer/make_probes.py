@@ -307,9 +307,26 @@ probe("pad_conv_value_one", "Pad(constant, value 1) -> Conv (not folded)",
 probe("conv1d_add", "Conv1d -> Add(c, b[8, 1])",
       [node("Conv", ["x", "W1"], "c", "conv"), node("Add", ["c", "b"], "y", "add")], [vi("x", [1, 8, 16])], [y()],
       [init("W1", np.ones((8, 8, 3)) * 0.01), init("b", np.full((8, 1), 0.5))])
-probe("conv1d_mul", "Conv1d -> Mul(c, s[8, 1]) (the weight's rank is 3: not folded)",
+probe("conv1d_mul", "Conv1d -> Mul(c, s[8, 1])",
       [node("Conv", ["x", "W1"], "c", "conv"), node("Mul", ["c", "s"], "y", "mul")], [vi("x", [1, 8, 16])], [y()],
       [init("W1", np.ones((8, 8, 3)) * 0.01), init("s", np.full((8, 1), 0.5))])
+# the constant's rank against the weight's: the per-channel dim is dim 0 at
+# the weight's rank less one, dim 1 at the weight's rank (ConvAddFusion, ConvMulFusion)
+for tag, shape, doc in (("1C1", (1, 8, 1), "the weight's rank less one with C at dim 1: not folded"),
+                        ("C111", (8, 1, 1, 1), "the weight's rank with C at dim 0: not folded")):
+    probe("conv2d_add_%s" % tag, "Conv2d -> Add(c, b%s) (%s)" % (list(shape), doc),
+          [conv(), node("Add", ["c", "b"], "y", "add")], [X], [y()], [W, init("b", np.full(shape, 0.5))])
+probe("conv2d_add_one_channel", "Conv2d of one output channel -> Add(c, b[1, 1, 1])",
+      [conv(w="W1c"), node("Add", ["c", "b"], "y", "add")], [X], [y()],
+      [init("W1c", np.ones((1, 8, 3, 3)) * 0.01), init("b", np.full((1, 1, 1), 0.5))])
+for op in ("Add", "Mul"):
+    probe("conv3d_%s" % op.lower(), "Conv3d -> %s(c, b[1, 8, 1, 1, 1])" % op,
+          [node("Conv", ["x", "W3"], "c", "conv"), node(op, ["c", "b"], "y", op.lower())], [vi("x", [1, 8, 4, 4, 4])],
+          [y()], [init("W3", np.ones((8, 8, 1, 1, 1)) * 0.01), init("b", np.full((1, 8, 1, 1, 1), 0.5))])
+probe("conv_bn_training_outputs", "Conv -> BatchNormalization with its running mean and var outputs (training_mode 1, "
+      "not folded)",
+      [conv(), node("BatchNormalization", ["c", "s", "bb", "mu", "var"], ["y", "rm", "rv"], "bn", training_mode=1)],
+      [X], [y(), vi("rm", [8]), vi("rv", [8])], [W] + BN, opset=15)
 probe("quick_gelu_alpha", "x * Sigmoid(1.702 * x)",
       [node("Mul", ["x", "al"], "ax", "amul"), node("Sigmoid", ["ax"], "s", "sig"), node("Mul", ["x", "s"], "y", "mul")],
       [XL], [y()], [init("al", 1.702)])

@@ -21,7 +21,12 @@ REFUSALS = [
     ("conv_relu_conv_out_graph_output", "ORT_ConvActivationFusion", "conv", ["c is a graph output", "FD-NM05"]),
     # ConvAddFusion / ConvMulFusion: the constant at input 1, of the channels' shape
     ("conv_add_pos0_C11", "ORT_ConvAddFusion", "conv", ["position: fixed", "FD-NM14"]),
-    ("conv_add_pos1_C", "ORT_ConvAddFusion", "conv", ["with C = 8 (dim 0 of W), actual b rank 1 [8]", "FD-NM09"]),
+    ("conv_add_pos1_C", "ORT_ConvAddFusion", "conv", ["with C = 8 (dim 0 of W)", "actual b rank 1 [8]", "FD-NM09"]),
+    # the constant's rank decides the channel axis: dim 0 at the weight's rank less one, dim 1 at its rank
+    ("conv2d_add_1C1", "ORT_ConvAddFusion", "conv", ["expected shape [C, 1, 1] | [1, C, 1, 1]",
+                                                      "actual b rank 3 [1×8×1]", "FD-NM09"]),
+    ("conv2d_add_C111", "ORT_ConvAddFusion", "conv", ["expected shape [C, 1, 1] | [1, C, 1, 1]",
+                                                       "actual b rank 4 [8×1×1×1]", "FD-NM09"]),
     ("conv_add_pos1_scalar", "ORT_ConvAddFusion", "conv", ["actual b rank 0", "FD-NM09"]),
     ("conv_add_b_graph_input_ir8", "ORT_ConvAddFusion", "conv", ["overridable (also a graph input)", "FD-NM04"]),
     ("conv_add_relu_residual", "ORT_ConvAddFusion", "conv", ["actual x (graph input)", "FD-NM04"]),
@@ -31,11 +36,14 @@ REFUSALS = [
     ("conv_bn_scale_graph_input", "ORT_ConvBNFusion", "conv", ["op1 BatchNorm input1", "FD-NM04"]),
     ("conv_bn_conv_out_graph_output", "ORT_ConvBNFusion", "conv", ["c is a graph output", "FD-NM05"]),
     ("conv_bn_two_consumers", "ORT_ConvBNFusion", "conv", ["c also read by relu", "FD-NM05"]),
+    ("conv_bn_training_outputs", "ORT_ConvBNFusion", "conv",
+     ["op1 BatchNorm outputs: expected 1 output declared, actual 3 outputs declared", "FD-NM22"]),
     # PadFusion: constant mode, spatial pads only
     ("pad_conv_reflect", "ORT_PadFusion", "pad", ["param mode", "FD-NM03"]),
     ("pad_conv_channel_pads", "ORT_PadFusion", "pad", ["op0 Pad where", "FD-NM16"]),
     ("pad_conv_value_one", "ORT_PadFusion", "pad", ["op0 Pad input2 operand: expected value 0", "FD-NM17"]),
-    ("pad_maxpool_indices", "ORT_PadFusion_MaxPool", "pad", ["op2 MaxPool where", "FD-NM16"]),
+    ("pad_maxpool_indices", "ORT_PadFusion_MaxPool", "pad",
+     ["op2 MaxPool outputs: expected 1 output declared, actual 2 outputs declared", "FD-NM22"]),
     # GemmActivationFusion, GemmSumFusion
     ("gemm_act_clip", "ORT_GemmActivationFusion", "gemm", ["actual Clip", "FD-NM07"]),
     ("gemm_relu_gemm_out_graph_output", "ORT_GemmActivationFusion", "gemm", ["g is a graph output", "FD-NM05"]),

@@ -27,6 +27,13 @@ misses a compiler refuses:
                         a uint8 pair (q4); DQ -> Reshape -> Q with the Q's scale the DQ's
                         (reshape_same) and another (reshape_other); a Reshape to a shape
                         computed from Shape(its DQ's output) (reshape_shape)
+  dtype_tied.onnx       a Cast to the type it reads (a no-op) and one to float16, each read by a
+                        Mul of a constant of the Cast's output type
+  conv_any_rank.onnx    Conv1d, Conv2d, Conv3d each + Add of a [1, C, 1...] constant, and a
+                        Conv2d + Add of [1, C, 2, 1] (not every other dim 1)
+  declared_outputs.onnx Conv + BatchNormalization with one output, with training outputs
+                        (opset 15, training_mode 1), with them written ""; MaxPool with and
+                        without its indices
 """
 import os
 import sys
@@ -219,6 +226,48 @@ def shapes_onnx():
 	g.save("shapes_onnx.onnx", opset=14)
 
 
+def dtype_tied():
+	g = G("dtype_tied")
+	F16 = TensorProto.FLOAT16
+	for k, (to, npt) in enumerate(((F32, np.float32), (F16, np.float16)), 1):
+		x = g.input("x%d" % k, [2, 4])
+		c = g.node("Cast", "cast%d" % k, [x], to=to)
+		g.output(g.node("Mul", "mul%d" % k, [c, g.const("s%d" % k, [0.5], [1], npt)], "y%d" % k), to)
+	g.save("dtype_tied.onnx")
+
+
+def conv_any_rank():
+	g = G("conv_any_rank")
+	cases = (("conv1", 1, [1, 4, 1]), ("conv2", 2, [1, 4, 1, 1]), ("conv3", 3, [1, 4, 1, 1, 1]),
+	         ("conv2_near", 2, [1, 4, 2, 1]))
+	for name, r, bshape in cases:
+		x = g.input(name + "_x", [1, 4] + [4] * r)
+		w = g.weight(name + "_w", [4, 4] + [1] * r)
+		c = g.node("Conv", name, [x, w], kernel_shape=[1] * r)
+		g.output(g.node("Add", name + "_add", [c, g.weight(name + "_b", bshape)], name + "_y"))
+	g.save("conv_any_rank.onnx")
+
+
+def declared_outputs():
+	g = G("declared_outputs")
+	for name, outs in (("bn1", ["bn1_y"]), ("bn2", ["bn2_y", "bn2_rm", "bn2_rv"]), ("bn3", ["bn3_y", "", ""])):
+		x = g.input(name + "_x", [1, 8, 4, 4])
+		c = conv(g, name + "_conv", x)
+		training = {"training_mode": 1} if outs[1:2] == [name + "_rm"] else {}
+		g.nodes.append(helper.make_node("BatchNormalization", [c] + [g.weight(name + s, [8]) for s in
+		                                ("_s", "_b", "_m", "_v")], outs, name=name, **training))
+		g.output(outs[0])
+		for o in outs[1:]:
+			if o:
+				g.output(o, shape=[8])
+	for name, outs in (("pool1", ["pool1_y"]), ("pool2", ["pool2_y", "pool2_i"])):
+		x = g.input(name + "_x", [1, 8, 4, 4])
+		p = g.node("Pad", name + "_pad", [x, g.const(name + "_pads", [0, 0, 1, 1, 0, 0, 1, 1], dtype=np.int64)])
+		g.nodes.append(helper.make_node("MaxPool", [p], outs, name=name, kernel_shape=[2, 2], pads=[0, 0, 0, 0]))
+		g.output(outs[0])
+		if len(outs) > 1:
+			g.output(outs[1], TensorProto.INT64)
+	g.save("declared_outputs.onnx", opset=15)
 def qdq_pairs():
 	g = G("qdq_pairs")
 	x = g.input("x", [1, 8])
@@ -260,4 +309,7 @@ fan_out()
 position_either()
 siblings()
 shapes_onnx()
+dtype_tied()
+conv_any_rank()
+declared_outputs()
 qdq_pairs()

@@ -9,7 +9,10 @@
  * faults and literals out of range found as the rule is read; vec_grow
  * never wraps; an op linked by same_as or a graph input found where it
  * reads; qdq_dtype decided where onnxruntime converts an int8 pair, and
- * its words where it does not; same_value_as on a Q after a Reshape. Run from the repository root. */
+ * its words where it does not; same_value_as on a Q after a Reshape; a
+ * dtype tied to another tensor, a dim repeated to any rank and the outputs
+ * a node declares, each deciding with its words and what-if path. Run from
+ * the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -559,6 +562,79 @@ static void test_outputs_field(void **state)
 	}
 }
 
+/* The decisive event's what-if path, words and place, of attempt a. */
+static void expect_decided(run *x, const fd_attempt *a, const char *path, const char *expected, const char *actual,
+                           int line, int col)
+{
+	char got[160];
+	assert_true(explain_event_path(&x->r, a->decisive, got, sizeof got));
+	assert_string_equal(got, path);
+	fd_event_text tx;
+	explain_event(&x->r, a->decisive, &tx);
+	if (!strstr(tx.expected, expected) || !strstr(tx.actual, actual))
+		fprintf(stderr, "expected '%s', actual '%s'\n", tx.expected, tx.actual);
+	assert_non_null(strstr(tx.expected, expected));
+	assert_non_null(strstr(tx.actual, actual));
+	assert_int_equal(tx.where.line, line);
+	assert_int_equal(tx.where.col, col);
+}
+
+/* dtype: {same_as: …}: a Cast to the type it reads is a no-op, one to
+ * float16 is not (op 0's own output); a Mul's constant of the Cast's input
+ * type (an earlier op's input) fits after the no-op Cast, not after the
+ * float16 one. The failing event names the tied tensor and its type. */
+static void test_dtype_same_as(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/dtype_tied.onnx", "tests/data/lang/dtype_tied.yaml");
+	assert_int_equal(attempt_of(&x, "Noop_Cast", "cast1")->reason, REASON_OK_FIRED);
+	const fd_attempt *a = attempt_of(&x, "Noop_Cast", "cast2");
+	assert_int_equal(a->reason, REASON_NM23_DTYPE_SAME_AS);
+	expect_decided(&x, a, "match.ops.0.input_sources.input0.dtype.same_as", "dtype of op0's output0 (cast2_out float16)",
+	               "x2 float32", 12, 35);
+	a = attempt_of(&x, "Cast_Mul_Of_Input_Type", "cast2");
+	assert_int_equal(a->reason, REASON_NM23_DTYPE_SAME_AS);
+	expect_decided(&x, a, "match.ops.1.input_sources.input1.dtype.same_as", "dtype of op0's input0 (x2 float32)",
+	               "s2 float16", 24, 55);
+	run_close(&x);
+}
+
+/* shape: [1, C, 1...]: one pattern for the per-channel constant of a
+ * Conv1d, Conv2d and Conv3d; [1, 4, 2, 1] has a dim after C that is not 1. */
+static void test_shape_repeat(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/conv_any_rank.onnx", "tests/data/lang/conv_any_rank.yaml");
+	assert_int_equal(attempt_of(&x, "Conv_Add_Channel", "conv1")->reason, REASON_OK_FIRED);
+	assert_int_equal(attempt_of(&x, "Conv_Add_Channel", "conv2")->reason, REASON_OK_FIRED);
+	assert_int_equal(attempt_of(&x, "Conv_Add_Channel", "conv3")->reason, REASON_OK_FIRED);
+	const fd_attempt *a = attempt_of(&x, "Conv_Add_Channel", "conv2_near");
+	assert_int_equal(a->reason, REASON_NM09_SHAPE);
+	expect_decided(&x, a, "match.ops.1.input_sources.input1.shape", "shape [1, C, 1...] with C = 4", "1×4×2×1", 13, 45);
+	run_close(&x);
+}
+
+/* outputs: {count: 1}: a BatchNormalization with its training outputs and a
+ * MaxPool with its indices declare more; outputs written "" are not there. */
+static void test_outputs_count(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/declared_outputs.onnx", "tests/data/lang/declared_outputs.yaml");
+	assert_int_equal(attempt_of(&x, "Conv_BN_Inference", "bn1_conv")->reason, REASON_OK_FIRED);
+	assert_int_equal(attempt_of(&x, "Conv_BN_Inference", "bn3_conv")->reason, REASON_OK_FIRED);
+	const fd_attempt *a = attempt_of(&x, "Conv_BN_Inference", "bn2_conv");
+	assert_int_equal(a->reason, REASON_NM22_OUTPUT_COUNT);
+	expect_decided(&x, a, "match.ops.1.outputs.count", "1 output declared", "3 outputs declared", 12, 24);
+	assert_int_equal(attempt_of(&x, "Pad_MaxPool_No_Indices", "pool1_pad")->reason, REASON_OK_FIRED);
+	a = attempt_of(&x, "Pad_MaxPool_No_Indices", "pool2_pad");
+	assert_int_equal(a->reason, REASON_NM22_OUTPUT_COUNT);
+	expect_decided(&x, a, "match.ops.1.outputs.count", "1 output declared", "2 outputs declared", 23, 24);
+	run_close(&x);
+}
+
 /* qdq_dtype: int8 data runs as uint8 where onnxruntime's QDQS8ToU8Transformer
  * converts its Q -> DQ pair, asked of the data behind a DQ's output and of a
  * Q's zero point alike; where it stays int8 the words say why; the what-if
@@ -703,6 +779,9 @@ int main(void)
 		cmocka_unit_test(test_linked_by_input),
 		cmocka_unit_test(test_optional_units),
 		cmocka_unit_test(test_outputs_field),
+		cmocka_unit_test(test_dtype_same_as),
+		cmocka_unit_test(test_shape_repeat),
+		cmocka_unit_test(test_outputs_count),
 		cmocka_unit_test(test_qdq_dtype),
 		cmocka_unit_test(test_many_alternatives),
 		cmocka_unit_test(test_quoted_shapes),

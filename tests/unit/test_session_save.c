@@ -10,7 +10,9 @@
  * it reads differently are written in a form both read alike; symbolic
  * links are written through, hard links, mode, owner and group kept, the
  * backup no more permissive than the file; one file changed on disk does
- * not stop another from being saved, and the report says which. */
+ * not stop another from being saved, and the report says which; the
+ * conditions' own paths below their keys (dtype.same_as.input, a shape
+ * with 1..., outputs.count) saved and read back. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -319,6 +321,67 @@ static void test_param_alias_edits_the_key(void **state)
 	free(text);
 }
 
+/* ---- the conditions' own paths -------------------------------------------------------- */
+
+/* A dtype tied by same_as, a shape with a repeated dim and an output count:
+ * each edited below its key and saved as written, the rest of the file as
+ * it was. */
+static void test_condition_paths_saved(void **state)
+{
+	const char *path = in_dir("conditions.yaml");
+	static const char text[] =
+		"name: \"T\"\n"
+		"priority: 10\n"
+		"match:\n"
+		"  ops:\n"
+		"    - type: \"Conv2d\"\n"
+		"      input_sources:\n"
+		"        input1: {shape: [C, _, _, _]}\n"
+		"    - type: \"Add\"\n"
+		"      outputs: {graph_output: false}\n"
+		"      input_sources:\n"
+		"        input1: {shape: [[C, 1, 1], [1, C, 1, 1]], dtype: {same_as: {op: 0, input: 1}}}\n"
+		"rewrite:\n"
+		"  target_op: \"X\"\n";
+	fd_session s;
+	open_one(&s, path, text);
+	static const char *const edits[] = {
+		"T.match.ops.1.input_sources.input1.dtype.same_as.input=0",
+		"T.match.ops.1.input_sources.input1.shape=[1, C, 1...]",
+		"T.match.ops.1.outputs.count=1",
+	};
+	for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+		char err[512];
+		int rc = set(&s, edits[k], err, sizeof err);
+		if (rc)
+			fprintf(stderr, "%s: %s\n", edits[k], err);
+		assert_int_equal(rc, 0);
+	}
+	fd_save_report rep;
+	fd_diags d;
+	assert_int_equal(save(&s, &rep, &d), 1);
+	diags_release(&d);
+	char *now = slurp(path, NULL);
+	if (!strstr(now, "dtype: {same_as: {op: 0, input: 0}}") || !strstr(now, "shape: [1, C, 1...]") ||
+	    !strstr(now, "outputs: {graph_output: false, count: 1}"))
+		fprintf(stderr, "%s", now);
+	assert_non_null(strstr(now, "dtype: {same_as: {op: 0, input: 0}}"));
+	assert_non_null(strstr(now, "shape: [1, C, 1...]"));
+	assert_non_null(strstr(now, "outputs: {graph_output: false, count: 1}"));
+	assert_non_null(strstr(now, "        input1: {shape: [C, _, _, _]}\n"));
+	session_close(&s);
+	/* what was saved reads back as the edits said */
+	open_one(&s, path, now);
+	free(now);
+	assert_int_equal(s.rules.n_rules, 1);
+	const fd_rule_op *add = &s.rules.rules[0].match.ops[1];
+	assert_int_equal(add->output_count, 1);
+	assert_int_equal(add->sources[0].dtype_op, 0);
+	assert_int_equal(add->sources[0].dtype_slot, 0);
+	assert_int_equal(add->sources[0].shapes[0].dims[2].kind, SDIM_REPEAT);
+	session_close(&s);
+}
+
 static void test_yaml11_safe(void **state)
 {
 	const char *path = in_dir("y11.yaml");
@@ -462,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_block_scalar_keeps_value),
 		cmocka_unit_test(test_crlf_lines),
 		cmocka_unit_test(test_param_alias_edits_the_key),
+		cmocka_unit_test(test_condition_paths_saved),
 		cmocka_unit_test(test_yaml11_safe),
 		cmocka_unit_test(test_identity_kept),
 		cmocka_unit_test(test_report_says_which),
