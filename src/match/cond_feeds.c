@@ -13,20 +13,12 @@
 bool cond_feeds_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
 	char q[320];
-	if (!schema_kind(s, v, YV_MAP, path))
-		return false;
-	const fd_yval *op = yval_get(v, "op"), *in = yval_get(v, "input");
-	if (!op || !in) {
-		ERR(s, v, "%s: needs 'op' and 'input' (the producer of op j's input k: {op: j, input: k})", path);
-		return false;
-	}
 	int j = -1, k = -1;
-	snprintf(q, sizeof q, "%.200s.op", path);
-	bool ok = schema_small_int(s, op, q, 0, &j);
-	snprintf(q, sizeof q, "%.200s.input", path);
-	ok = schema_small_int(s, in, q, 0, &k) && ok;
-	if (ok && j >= at->index) {
-		ERR(s, op, "%s.op: %d is not an earlier op (op%d feeds one of op0..op%d)", path, j, at->index,
+	if (!cond_op_input_parse(s, v, path, "the producer of op j's input k", &j, &k))
+		return false;
+	bool ok = true;
+	if (j >= at->index) {
+		ERR(s, yval_get(v, "op"), "%s.op: %d is not an earlier op (op%d feeds one of op0..op%d)", path, j, at->index,
 		    at->index - 1);
 		ok = false;
 	}

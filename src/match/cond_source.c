@@ -47,20 +47,26 @@ bool cond_source_type_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, co
 	return true;
 }
 
-bool cond_same_as_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+bool cond_op_input_parse(fd_schema *s, const fd_yval *v, const char *path, const char *what, int *j, int *k)
 {
 	char q[320];
 	if (!schema_kind(s, v, YV_MAP, path))
 		return false;
 	const fd_yval *op = yval_get(v, "op"), *in = yval_get(v, "input");
 	if (!op || !in) {
-		ERR(s, v, "%s: needs 'op' and 'input' (the tensor op j reads at input k: {op: j, input: k})", path);
+		ERR(s, v, "%s: needs 'op' and 'input' (%s: {op: j, input: k})", path, what);
 		return false;
 	}
 	snprintf(q, sizeof q, "%.200s.op", path);
-	bool ok = schema_small_int(s, op, q, 0, &at->input->same_op);
+	bool ok = schema_small_int(s, op, q, 0, j);
 	snprintf(q, sizeof q, "%.200s.input", path);
-	return schema_small_int(s, in, q, 0, &at->input->same_input) && ok;
+	return schema_small_int(s, in, q, 0, k) && ok;
+}
+
+bool cond_same_as_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
+{
+	return cond_op_input_parse(s, v, path, "the tensor op j reads at input k", &at->input->same_op,
+	                           &at->input->same_input);
 }
 
 bool cond_optional_input_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)

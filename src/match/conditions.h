@@ -193,6 +193,11 @@ typedef struct fd_cond_check {
 	struct cond_size_cache *sizes;  /* explaining: a writer's cache of a constraint's size words, or NULL */
 } fd_cond_check;
 
+/* A {op: j, input: k} map (same_as, same_value_as, feeds): both keys there,
+ * each a small non-negative integer, errors at their place; what says what
+ * the pair names ("the tensor op j reads at input k"). */
+bool cond_op_input_parse(fd_schema *s, const fd_yval *v, const char *path, const char *what, int *j, int *k);
+
 /* ---- lint ---------------------------------------------------------------------- */
 
 /* A condition's findings of `check` (ruleset/rule_check.c) that need more
