@@ -24,6 +24,7 @@ static const char *compare_kind_name(fd_cmp_kind k)
 void compare_init(fd_comparison *c)
 {
 	memset(c, 0, sizeof *c);
+	c->differences_shapes_onnx = -1;
 	arena_init(&c->arena);
 	compiled_init(&c->compiled);
 	rewrite_init(&c->final);
@@ -400,6 +401,10 @@ void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 		}
 	if (any)
 		fputc('\n', f);
+	if (c->differences_shapes_onnx >= 0)
+		txt_fprintf(f, "  with --shapes onnx (the shapes ONNX's own inference derives, which is what onnxruntime "
+		            "knows) %lld of these %zu differences remain: try it\n", (long long)c->differences_shapes_onnx,
+		            compare_differences(c));
 	static const fd_cmp_kind order[] = { CMP_COMPILER_ONLY, CMP_PREDICTED_ONLY, CMP_DIFFERENT, CMP_SAME };
 	for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
 		if (!c->counts[order[o]] || (c->differences_only && order[o] == CMP_SAME))
@@ -460,7 +465,10 @@ void compare_write_json(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 	fprintf(f, ",\n  \"kind\": \"optimized\",\n  \"differences\": %zu,\n  \"counts\": {", compare_differences(c));
 	for (int k = 0; k < CMP_KIND_COUNT; k++)
 		fprintf(f, "%s\"%s\": %zu", k ? ", " : "", kind_names[k], c->counts[k]);
-	fputs("},\n  \"removed\": {", f);
+	fputc('}', f);
+	if (c->differences_shapes_onnx >= 0)
+		fprintf(f, ",\n  \"differences_shapes_onnx\": %lld", (long long)c->differences_shapes_onnx);
+	fputs(",\n  \"removed\": {", f);
 	for (int k = 0, n = 0; k < GONE_COUNT; k++)
 		if (c->compiled.gone[k])
 			fprintf(f, "%s\"%s\": %lld", n++ ? ", " : "", compiled_gone_name(k), (long long)c->compiled.gone[k]);

@@ -64,6 +64,8 @@ typedef struct fd_comparison {
 	VEC(fd_cmp_pass) passes;
 	size_t n_pass_differences;
 	bool differences_only;     /* --differences: the writers leave the same rows out */
+	int64_t differences_shapes_onnx;   /* the differences left with --shapes onnx, when the caller
+	                                    * tried it and fewer remain; -1 otherwise */
 } fd_comparison;
 
 void compare_init(fd_comparison *c);

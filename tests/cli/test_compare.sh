@@ -251,6 +251,23 @@ printf '{"graph_fusion": {"Conv_BN_Fusion": {"match_times": 9223372036854775807}
 out=$("$FUSIONDBG" compare "$m" $R --with "$tmp/max.json")
 grep -Eq "Conv_BN_Fusion +9223372036854775807 / 0 +[0-9]+ / [0-9]+ +differs" <<<"$out" || bad "INT64_MAX: $out"
 
+# a torch export at opset 13 whose differences go with the shapes onnxruntime
+# knows: compare --shapes full says how many remain with --shapes onnx
+m13=tests/data/torch/torch_transformer_encoder_opset13.onnx
+opt13=$(optimized "$m13")
+if [ -n "$opt13" ]; then
+	out=$("$FUSIONDBG" compare "$m13" -r rules/onnxruntime --with "$opt13" --shapes full)
+	grep -qF "with --shapes onnx (the shapes ONNX's own inference derives, which is what onnxruntime knows) 0 of these 8 differences remain: try it" <<<"$out" \
+		|| bad "--shapes onnx suggestion: $out"
+	"$FUSIONDBG" compare "$m13" -r rules/onnxruntime --with "$opt13" --shapes full --format json >"$tmp/s13.json"
+	"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["differences"] == 8 and d["differences_shapes_onnx"] == 0))' \
+		"$tmp/s13.json" || bad "--shapes onnx suggestion in JSON: $(head -c 300 "$tmp/s13.json")"
+	out=$("$FUSIONDBG" compare "$m13" -r rules/onnxruntime --with "$opt13")
+	grep -q "with --shapes onnx" <<<"$out" && bad "a suggestion when the rule set's shapes are onnx already: $out"
+else
+	bad "onnxruntime refused $m13"
+fi
+
 # 4. bad input
 # shellcheck disable=SC2086
 "$FUSIONDBG" compare "$m" $R --with "$tmp/none.onnx" >/dev/null 2>"$tmp/err"; rc=$?
