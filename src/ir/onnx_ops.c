@@ -4,6 +4,7 @@
  * standard), ai.onnx.ml and ai.onnx.preview.training. Listed from python3-onnx
  * 1.12 (onnx.defs.get_all_schemas_with_history) plus the ops of opsets 18-21
  * and the removed experimental ones by hand. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ir/onnx_ops.h"
@@ -80,3 +81,32 @@ bool onnx_op_is_standard(const char *domain, const char *op_type)
 			return bsearch(op_type, domains[i].ops, domains[i].n, sizeof(char *), cmp_name) != NULL;
 	return false;
 }
+
+/* ---- versions ------------------------------------------------------------------ */
+
+typedef struct op_versions {
+	const char *name;
+	int versions[8];   /* ascending; 0 ends the list */
+} op_versions;
+
+static const op_versions versions[] = {
+#include "ir/onnx_op_versions.inc"
+};
+
+static int cmp_versions(const void *key, const void *elem)
+{
+	return strcmp(key, ((const op_versions *)elem)->name);
+}
+
+int onnx_op_since_version(const char *domain, const char *op_type, int opset)
+{
+	if (!op_type || (domain && domain[0] && strcmp(domain, "ai.onnx")) || opset < 1 || opset > ONNX_OP_VERSIONS_OPSET)
+		return -1;
+	const op_versions *v = bsearch(op_type, versions, sizeof versions / sizeof *versions, sizeof *versions,
+	                               cmp_versions);
+	int since = -1;
+	for (int k = 0; v && k < 8 && v->versions[k] && v->versions[k] <= opset; k++)
+		since = v->versions[k];
+	return since;
+}
+static_assert(ONNX_OP_VERSIONS_OPSET == ONNX_OP_VERSIONS_OPSET_MAX, "onnx_ops.h says the table's opset");

@@ -147,7 +147,7 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 		return;
 	}
 	if (!strcmp(e->s, "rank") || !strcmp(e->s, "op_type") || !strcmp(e->s, "domain") || !strcmp(e->s, "members") ||
-	    !strcmp(e->s, "opset"))
+	    !strcmp(e->s, "opset") || !strcmp(e->s, "since_version"))
 		return;
 	for (int t = 0; t < op->n_types; t++) {
 		const fd_param_def *pd = optable_param(op->ops[t], e->s);

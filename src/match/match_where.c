@@ -26,6 +26,7 @@
 #include "base/strbuf.h"
 #include "ir/dtype.h"
 #include "base/text.h"
+#include "ir/onnx_ops.h"
 #include "match/match_internal.h"
 #include "match/param_value.h"
 #include "rules/optable.h"
@@ -592,6 +593,26 @@ static xval model_opset(env *v)
 	return unknown(v, "the model imports no opset of domain '%s'", d);
 }
 
+/* The version of its op the node runs at the model's opset (ONNX's
+ * since_version: Conv 11 from opset 11 on); null for an op ONNX does not
+ * define and for a decomposed form, which is of no one op. */
+static xval node_since_version(env *v)
+{
+	if (v->comp)
+		return mk(XV_NULL);
+	const char *d = v->node->domain && strcmp(v->node->domain, "ai.onnx") ? v->node->domain : "";
+	if (d[0] || !onnx_op_is_standard("", v->node->op_type))
+		return mk(XV_NULL);
+	xval opset = model_opset(v);
+	if (opset.kind != XV_INT)
+		return opset;
+	int since = onnx_op_since_version("", v->node->op_type, (int)opset.i);
+	if (since < 0 && opset.i > ONNX_OP_VERSIONS_OPSET_MAX)
+		return unknown(v, "the versions of ONNX's ops are known up to opset %d, the model imports %lld",
+		               ONNX_OP_VERSIONS_OPSET_MAX, (long long)opset.i);
+	return since < 0 ? mk(XV_NULL) : mk_int(since);
+}
+
 static xval eval_part(env *v, const fd_expr *e)
 {
 	switch (e->kind) {
@@ -624,6 +645,8 @@ static xval eval_part(env *v, const fd_expr *e)
 		}
 		if (!strcmp(e->s, "opset"))
 			return model_opset(v);
+		if (!strcmp(e->s, "since_version"))
+			return node_since_version(v);
 		if (!strcmp(e->s, "rank")) {
 			int32_t t = match_unit_input(v->ix, v->u, 0);
 			return t < 0 ? mk(XV_NULL) : tensor_fn(v, XF_RANK, (xval){ .kind = XV_TENSOR, .i = t, .s = "input0" },

@@ -183,6 +183,10 @@ static void test_eval(void **state)
 	assert_int_equal(eval(&x, "t4", "Transpose", "readers(output0) == ['MatMul'] && readers(input0) == ['Transpose']", w,
 	                      sizeof w), 1);
 	assert_int_equal(eval(&x, "t4", "Transpose", "opset == 13 && opset < 17", w, sizeof w), 1);
+	/* the op's version at that opset: Transpose's are 1 and 13, MatMul's 1, 9 and 13 */
+	assert_int_equal(eval(&x, "t4", "Transpose", "since_version == 13", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "t4_mm", "MatMul", "since_version in [1, 9]", w, sizeof w), 0);
+	assert_string_equal(w, "since_version is 13");
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "7 / 2 == 3.5 && 6 / 2 == 3 && -7 % 3 == 2 && max([1, 9, 4]) == 9", w,
 	                      sizeof w), 1);
 	assert_int_equal(eval(&x, "t4_mm", "MatMul", "sorted([3, 1, 2]) == [1, 2, 3] && [1] + [2] == [1, 2]", w, sizeof w), 1);
