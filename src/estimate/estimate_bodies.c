@@ -88,21 +88,9 @@ static bool add_body_alts(const fd_estimate *e, int32_t b, int side, fd_sint *al
 	int nf = sint_defined(lv->peak_f) ? 1 : lv->peak_max_lower ? 0 : lv->n_peak_max;
 	if (nf == 0)
 		return false;
-	for (int i = 0; i < nf; i++) {
-		bool covered = false;
-		for (int j = 0; j < *n && !covered; j++)
-			covered = sint_ge_always(alts[j], f[i]);
-		if (covered)
-			continue;
-		int m = 0;
-		for (int j = 0; j < *n; j++)
-			if (!sint_ge_always(f[i], alts[j]))
-				alts[m++] = alts[j];
-		if (m == ESTIMATE_PEAK_MAX)
+	for (int i = 0; i < nf; i++)
+		if (!est_max_insert(alts, n, f[i], 0))
 			return false;
-		alts[m++] = f[i];
-		*n = m;
-	}
 	return true;
 }
 

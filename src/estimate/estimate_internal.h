@@ -40,6 +40,11 @@ typedef struct est_extra {
 	fd_sint (*alt_peak)[ESTIMATE_PEAK_MAX];
 } est_extra;
 bool est_body_extras(const fd_estimate *e, const est_cache *c, int32_t gi, int side, est_extra *x);
+/* estimate_liveness.c: adds f to the formulas c[0..*n) a peak is the max
+ * of: nothing when one of them is always at least f, else f in place of
+ * those it is always at least (the first keep stay); false when more than
+ * ESTIMATE_PEAK_MAX would be needed. */
+bool est_max_insert(fd_sint *c, int *n, fd_sint f, int keep);
 void est_body_extras_release(est_extra *x);
 
 /* estimate_liveness.c: graph gi's liveness figures into ge. */

@@ -142,29 +142,31 @@ static int64_t probe(fd_sint s)
 /* A peak no one step makes for every binding: the few step formulas it is
  * the max of (those no other is always at least), best first; none when
  * more than ESTIMATE_PEAK_MAX would be needed. */
+bool est_max_insert(fd_sint *c, int *n, fd_sint f, int keep)
+{
+	for (int i = 0; i < *n; i++)
+		if (sint_ge_always(c[i], f))
+			return true;   /* covered */
+	/* f replaces the candidates it is always at least */
+	int m = 0;
+	for (int i = 0; i < *n; i++)
+		if (i < keep || !sint_ge_always(f, c[i]))
+			c[m++] = c[i];
+	if (m == ESTIMATE_PEAK_MAX)
+		return false;
+	c[m++] = f;
+	*n = m;
+	return true;
+}
+
 static void peak_candidates(const fd_sint *lives, int32_t n_steps, int32_t best, fd_liveness *out)
 {
 	fd_sint c[ESTIMATE_PEAK_MAX];
 	int n = 0;
 	c[n++] = lives[best];
-	for (int32_t k = 0; k < n_steps; k++) {
-		if (!sint_defined(lives[k]))
+	for (int32_t k = 0; k < n_steps; k++)
+		if (!sint_defined(lives[k]) || !est_max_insert(c, &n, lives[k], 1))
 			return;
-		bool covered = false;
-		for (int i = 0; i < n && !covered; i++)
-			covered = sint_ge_always(c[i], lives[k]);
-		if (covered)
-			continue;
-		/* k replaces the candidates it is always at least */
-		int m = 0;
-		for (int i = 0; i < n; i++)
-			if (i == 0 || !sint_ge_always(lives[k], c[i]))
-				c[m++] = c[i];
-		if (m == ESTIMATE_PEAK_MAX)
-			return;
-		c[m++] = lives[k];
-		n = m;
-	}
 	out->n_peak_max = n;
 	memcpy(out->peak_max, c, (size_t)n * sizeof *c);
 }

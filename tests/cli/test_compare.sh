@@ -267,6 +267,14 @@ if [ -n "$opt13" ]; then
 else
 	bad "onnxruntime refused $m13"
 fi
+# the same on a shared model: DistilBERT's shape-built Reshapes
+if have_models; then
+	mdb="$MODELS/tiny_distilbert_sst2.onnx"
+	optdb=$(optimized "$mdb")
+	out=$("$FUSIONDBG" compare "$mdb" -r rules/onnxruntime --with "$optdb" --shapes full)
+	grep -qF "with --shapes onnx (the shapes ONNX's own inference derives, which is what onnxruntime knows) 0 of these 6 differences remain: try it" <<<"$out" \
+		|| bad "--shapes onnx suggestion on tiny_distilbert_sst2: $out"
+fi
 
 # 4. bad input
 # shellcheck disable=SC2086

@@ -487,12 +487,7 @@ def identify(O, P, renames):
                 if po and oo and po != oo and po not in o_tensors and oo not in p_tensors:
                     rename[po] = oo
     if rename:
-        for pn in P.nodes:
-            for k, x in enumerate(pn.input):
-                pn.input[k] = rename.get(x, x)
-            for k, x in enumerate(pn.output):
-                pn.output[k] = rename.get(x, x)
-        P.reindex()
+        apply_renames(P, rename)
     return ident, o_tensors
 
 
