@@ -126,15 +126,22 @@ bool est_body_extras(const fd_estimate *e, const est_cache *c, int32_t gi, int s
 	x->size = xcalloc(nn, sizeof *x->size);
 	x->peak = xcalloc(nn, sizeof *x->peak);
 	x->body = xmalloc(nn * sizeof *x->body);
+	size_t n_rows = 0;
+	for (int32_t i = 0; i < g->n_nodes; i++)
+		n_rows += g->nodes[i].n_subgraphs > 0;
 	x->n_alt = xcalloc(nn, sizeof *x->n_alt);
-	x->alt = xcalloc(nn, sizeof *x->alt);
-	x->alt_peak = xcalloc(nn, sizeof *x->alt_peak);
+	x->alt_row = xmalloc(nn * sizeof *x->alt_row);
+	x->alt = xcalloc(n_rows, sizeof *x->alt);
+	x->alt_peak = xcalloc(n_rows, sizeof *x->alt_peak);
+	int32_t row = 0;
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		const fd_node *n = &g->nodes[i];
 		x->body[i] = -1;
+		x->alt_row[i] = -1;
 		x->size[i] = x->peak[i] = sint_num(0);
 		if (!n->n_subgraphs)
 			continue;
+		int32_t r = x->alt_row[i] = row++;
 		fd_sint peak;
 		x->body[i] = run_body(e, g, n, side, &peak);
 		x->peak[i] = peak;
@@ -154,14 +161,14 @@ bool est_body_extras(const fd_estimate *e, const est_cache *c, int32_t gi, int s
 		fd_sint extra = sint_defined(outs) && (holds_outs || sint_ge_always(peak, outs)) ? sint_sub(peak, outs) : peak;
 		x->size[i] = extra;
 		if (!sint_defined(peak) && sint_defined(outs)) {
-			int k = body_alts(e, g, n, x->body[i], side, x->alt_peak[i]);
+			int k = body_alts(e, g, n, x->body[i], side, x->alt_peak[r]);
 			for (int a = 0; a < k; a++)
-				x->alt[i][a] = holds_outs || sint_ge_always(x->alt_peak[i][a], outs) ? sint_sub(x->alt_peak[i][a], outs)
-				                                                                        : x->alt_peak[i][a];
+				x->alt[r][a] = holds_outs || sint_ge_always(x->alt_peak[r][a], outs) ? sint_sub(x->alt_peak[r][a], outs)
+				                                                                        : x->alt_peak[r][a];
 			x->n_alt[i] = (int8_t)(k > 1 ? k : 0);
 			if (k == 1) {   /* one after all (a branch always the larger) */
-				x->peak[i] = x->alt_peak[i][0];
-				x->size[i] = x->alt[i][0];
+				x->peak[i] = x->alt_peak[r][0];
+				x->size[i] = x->alt[r][0];
 			}
 		}
 		int64_t v;
@@ -177,6 +184,7 @@ void est_body_extras_release(est_extra *x)
 	free(x->peak);
 	free(x->body);
 	free(x->n_alt);
+	free(x->alt_row);
 	free(x->alt);
 	free(x->alt_peak);
 	memset(x, 0, sizeof *x);

@@ -33,9 +33,11 @@ typedef struct est_extra {
 	fd_sint *peak;             /* the body's own peak, what the report names */
 	int32_t *body;             /* the body it runs (graph index), -1 none */
 	/* per node whose size is not one formula because the body's peak is a
-	 * max of a few (or either branch's may be): those, less the outputs
-	 * (alt) and as the body's peaks (alt_peak); n_alt 0 otherwise */
+	 * max of a few (or either branch's may be): n_alt of them, 0 otherwise;
+	 * they are row alt_row[node] of alt (less the outputs) and alt_peak (as
+	 * the body's peaks), rows only for the nodes that own a body */
 	int8_t *n_alt;
+	int32_t *alt_row;
 	fd_sint (*alt)[ESTIMATE_PEAK_MAX];
 	fd_sint (*alt_peak)[ESTIMATE_PEAK_MAX];
 } est_extra;

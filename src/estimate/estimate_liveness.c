@@ -279,6 +279,37 @@ static bool liveness_one_monomial(const fd_graph *g, live_scratch *ls, int32_t n
 	return ok;
 }
 
+/* A step whose node runs a body of a few peak formulas (est_extra's alt) is
+ * that many candidates for the peak: its live bytes with each. */
+typedef struct body_cands {
+	fd_sint *cand;
+	int32_t *step, *alt;   /* per candidate: its step, the formula (-1 none) */
+	int32_t *node;         /* per step: the node with formulas, -1 */
+} body_cands;
+
+static void expand_body_cands(const fd_graph *g, const live_scratch *ls, int32_t n_steps, int32_t n_cand,
+                              const fd_sint *lives, body_cands *bc)
+{
+	bc->cand = xmalloc((size_t)n_cand * sizeof *bc->cand);
+	bc->step = xmalloc((size_t)n_cand * sizeof *bc->step);
+	bc->alt = xmalloc((size_t)n_cand * sizeof *bc->alt);
+	bc->node = xmalloc((size_t)n_steps * sizeof *bc->node);
+	for (int32_t k = 0; k < n_steps; k++)
+		bc->node[k] = -1;
+	for (int32_t n = 0; n < g->n_nodes; n++)
+		if (!sint_defined(ls->x->size[n]) && ls->x->n_alt[n] > 1)
+			bc->node[ls->step_of[n]] = n;
+	int32_t m = 0;
+	for (int32_t k = 0; k < n_steps; k++) {
+		int32_t n = bc->node[k];
+		for (int a = 0; a < (n >= 0 ? ls->x->n_alt[n] : 1); a++, m++) {
+			bc->cand[m] = n >= 0 ? sint_add(lives[k], ls->x->alt[ls->x->alt_row[n]][a]) : lives[k];
+			bc->step[m] = k;
+			bc->alt[m] = n >= 0 ? a : -1;
+		}
+	}
+}
+
 static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_steps, const fd_sint *size,
                              fd_liveness *out)
 {
@@ -322,25 +353,12 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 		live = sint_add(live, delta[k]);
 		lives[k] = live;
 	}
-	/* the candidates: each step's live bytes, a step whose node runs a body
-	 * of a few peak formulas once with each (cand_step, cand_alt: which) */
-	fd_sint *cand = xmalloc((size_t)n_cand * sizeof *cand);
-	int32_t *cand_step = xmalloc((size_t)n_cand * sizeof *cand_step), *cand_alt = xmalloc((size_t)n_cand * sizeof *cand_alt);
-	int32_t *alt_node = xmalloc((size_t)n_steps * sizeof *alt_node);
-	for (int32_t k = 0; k < n_steps; k++)
-		alt_node[k] = -1;
-	for (int32_t n = 0; ls->x && n < g->n_nodes; n++)
-		if (!sint_defined(ls->x->size[n]) && ls->x->n_alt[n] > 1)
-			alt_node[ls->step_of[n]] = n;
-	int32_t m = 0;
-	for (int32_t k = 0; k < n_steps; k++) {
-		int32_t n = alt_node[k];
-		for (int a = 0; a < (n >= 0 ? ls->x->n_alt[n] : 1); a++, m++) {
-			cand[m] = n >= 0 ? sint_add(lives[k], ls->x->alt[n][a]) : lives[k];
-			cand_step[m] = k;
-			cand_alt[m] = n >= 0 ? a : -1;
-		}
-	}
+	/* the candidates: each step's live bytes; only when a node runs a body
+	 * of a few peak formulas, its step once with each (cand_step, cand_alt) */
+	body_cands bc = { lives, NULL, NULL, NULL };
+	if (n_cand > n_steps)
+		expand_body_cands(g, ls, n_steps, n_cand, lives, &bc);
+	const fd_sint *cand = bc.cand;
 	int32_t best = 0;
 	for (int32_t k = 1; k < n_cand; k++)
 		if (probe(cand[k]) > probe(cand[best]))
@@ -351,10 +369,10 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 	if (depends && sint_defined(cand[best]))
 		peak_candidates(cand, n_cand, best, out);
 	out->peak_max_lower = (partial || !sint_defined(cand[best])) && out->n_peak_max > 1;
-	out->peak_step = cand_step[best];
+	out->peak_step = bc.step ? bc.step[best] : best;
 	note_peak_body(g, ls, out);
-	if (cand_alt[best] >= 0)   /* the body's peak formula that makes this candidate */
-		out->peak_body_size = ls->x->alt_peak[alt_node[cand_step[best]]][cand_alt[best]];
+	if (bc.alt && bc.alt[best] >= 0)   /* the body's peak formula that makes this candidate */
+		out->peak_body_size = ls->x->alt_peak[ls->x->alt_row[bc.node[out->peak_step]]][bc.alt[best]];
 	bool unknown = list_peak_tensors(g, ls, pv, size, out);
 	/* a size nobody knows live at any step: the formula is only a lower bound */
 	unknown |= partial;
@@ -363,10 +381,11 @@ static void liveness_formula(const fd_graph *g, live_scratch *ls, int32_t n_step
 	set_lower(out, unknown, cand[best]);   /* any step's known part is at most the peak */
 	int64_t v;
 	out->peak_bytes = !out->peak_f.e && sint_value(out->peak_f, &v) ? v : -1;
-	free(cand);
-	free(cand_step);
-	free(cand_alt);
-	free(alt_node);
+	if (bc.cand != lives)
+		free(bc.cand);
+	free(bc.step);
+	free(bc.alt);
+	free(bc.node);
 	free(delta);
 	free(lives);
 	free(pv);
