@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test_shape_coverage.sh — on every sample, on Loop/Scan/If bodies over symbols
-# (tests/data/shapes/control_symbolic.onnx) and on every model in $MODELS, fusiondbg knows the
-# shape of at least as many intermediate tensors as onnx's own
+# (tests/data/shapes/control_symbolic.onnx), on the PyTorch exports of
+# tests/data/torch (an If per sample rate in torch_vad) and on every model in
+# $MODELS, fusiondbg knows the shape of at least as many intermediate
+# tensors as onnx's own
 # infer_shapes(model, data_prop=True) does (python3-onnx from apt), counted
 # the same way (tests/tools/shape_coverage.py says how): known (numbers or
 # names, invented ones included) and named (no invented unk__N / fresh
@@ -19,7 +21,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 printf '%-34s %6s  %-13s %-13s %5s  %s\n' model inter "ours kn/named" "onnx kn/named" "o.sym" verdict
-for model in samples/*.onnx tests/data/shapes/control_symbolic.onnx "$MODELS"/*.onnx; do
+for model in samples/*.onnx tests/data/shapes/control_symbolic.onnx tests/data/torch/*.onnx "$MODELS"/*.onnx; do
 	[ -e "$model" ] || continue
 	n=$((n + 1))
 	name=$(basename "$model")

@@ -319,6 +319,64 @@ def gru():
     return RNNClassifier(nn.GRU(16, 32, bidirectional=True, batch_first=True)), sequence(["x"], [(2, 5, 16)], 1)
 
 
+# ---- control flow: a voice-activity detector in silero's layout --------------
+
+class VadBranch(nn.Module):
+    """One sample rate's network as silero's VAD writes it: the audio context
+    of the last call prepended, a reflect-padded STFT as a strided Conv1d, the
+    magnitude of its real and imaginary halves, a Conv1d encoder, an LSTM over
+    time carrying its state, a 1x1 Conv1d and Sigmoid decoder."""
+
+    def __init__(self, n_fft, hop, context):
+        super().__init__()
+        self.hop, self.context, self.half = hop, context, n_fft // 2 + 1
+        self.stft = nn.Conv1d(1, 2 * self.half, n_fft, stride=hop, bias=False)
+        self.encoder = nn.Sequential(nn.Conv1d(self.half, 8, 3, padding=1), nn.ReLU(),
+                                     nn.Conv1d(8, 8, 3, stride=2, padding=1), nn.ReLU())
+        self.rnn = nn.LSTM(8, 8, batch_first=True)
+        self.decoder = nn.Sequential(nn.ReLU(), nn.Conv1d(8, 1, 1), nn.Sigmoid())
+
+    def forward(self, x, state, context):
+        x = torch.cat([context, x], dim=1)
+        new_context = x[:, -self.context:]
+        x = F.pad(x, (self.hop, self.hop), mode="reflect")
+        s = self.stft(x.unsqueeze(1))
+        re, im = s[:, :self.half], s[:, self.half:]
+        e = self.encoder(torch.sqrt(re * re + im * im))
+        y, (h, c) = self.rnn(e.transpose(1, 2), (state[0], state[1]))
+        p = self.decoder(y.transpose(1, 2)).squeeze(1).mean(dim=1, keepdim=True)
+        return p, torch.stack([h, c]), new_context
+
+
+class Vad(nn.Module):
+    """silero VAD's control flow: an If on the sample rate (16 kHz, 8 kHz, and
+    any other rate decimated to 8 kHz in a nested If), whose branches compute
+    different lengths from the same dynamic inputs."""
+
+    def __init__(self):
+        super().__init__()
+        self.at16k = VadBranch(32, 16, 16)
+        self.at8k = VadBranch(16, 8, 8)
+
+    def forward(self, x, sr, state, context):
+        if bool(sr == 16000):
+            p, st, ctx = self.at16k(x, state, context)
+        elif bool(sr == 8000):
+            p, st, ctx = self.at8k(x, state, context)
+        else:
+            p, st, ctx = self.at8k(x[:, ::2], state, context)
+        return p, st, ctx
+
+
+def vad():
+    spec = {"inputs": (torch.randn(1, 256), torch.tensor(16000), torch.zeros(2, 1, 1, 8), torch.zeros(1, 16)),
+            "names": ["input", "sr", "state", "context"],
+            "dynamic": {"input": {0: "batch", 1: "samples"}, "state": {1: "batch"},
+                        "context": {0: "batch", 1: "context"}},
+            "script": True}   # traced, the If would be folded to the example's branch
+    return Vad(), spec
+
+
 # ---- the list: (name, builder, opsets) ---------------------------------------
 
 MODELS = [
@@ -337,6 +395,7 @@ MODELS = [
     ("llama", llama, ALL_OPSETS),
     ("lstm", lstm, (13, 17)),
     ("gru", gru, (13, 17)),
+    ("vad", vad, (16,)),   # silero's opset
 ]
 
 
@@ -360,6 +419,8 @@ def export(name, build, opset):
     model, spec = build()
     randomize(model)
     model.eval()   # and autograd stays on: see the header
+    if spec.get("script"):
+        model = torch.jit.script(model)
     buf = io.BytesIO()
     torch.onnx.export(model, spec["inputs"], buf, opset_version=opset, input_names=spec["names"],
                       output_names=["output"], dynamic_axes=spec["dynamic"],
