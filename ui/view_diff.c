@@ -112,15 +112,14 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	const fd_session_diff *df = &dv->diff;
 	const fd_ruleset *rs = session_rules(&t->s);
 	const struct diff_row *d = &dv->rows.items[row];
-	char b1[32], b2[32], b3[32], nodes[256];
+	char b1[256], b2[256], b3[256], nodes[256];
 	*role = ROLE_NORMAL;
 	switch (d->kind) {
 	case DR_PEAK:
 		*role = ROLE_HEADER;
 		snprintf(buf, size, "peak memory (main graph): as loaded %s %s now %s   (no fusion: %s)",
-		         estimate_format_bytes(df->peak_before_bytes, b1, sizeof b1), t->disp->g->arrow,
-		         estimate_format_bytes(df->peak_after_bytes, b2, sizeof b2),
-		         estimate_format_bytes(df->peak_unfused_bytes, b3, sizeof b3));
+		         session_diff_peak_words(&t->s, 1, b1, sizeof b1), t->disp->g->arrow,
+		         session_diff_peak_words(&t->s, 2, b2, sizeof b2), session_diff_peak_words(&t->s, 0, b3, sizeof b3));
 		break;
 	case DR_COUNTS:
 		snprintf(buf, size, "fusions: %zu gained, %zu lost, %zu changed, %zu unchanged", df->n_gained, df->n_lost,

@@ -267,6 +267,10 @@ const fd_match_result *session_change_result(const fd_session *s, const fd_fusio
 /* The change's fusion as "RULE [node node …]" (original nodes), as the
  * diff's text writes it. */
 void session_diff_release(fd_session_diff *df);
+/* The main graph's peak in words, as `mem` gives it ("3.7 MiB",
+ * "80 KiB × batch", "unknown (…)"): with no fusion (which 0), with the
+ * rules as loaded (1), with the rules now (2). Returns buf. */
+char *session_diff_peak_words(const fd_session *s, int which, char *buf, size_t size);
 void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df);
 /* {"gained": [...], "lost": [...], "changed": [...], "rules": [...],
  *  "peak_before_bytes", "peak_after_bytes"} — each fusion as {"rule", "nodes"}. */

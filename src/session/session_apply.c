@@ -36,6 +36,31 @@ static const fd_field *edit_field(const char *path)
 	return f && f->edit ? f : NULL;
 }
 
+/* Whether text is a map ({count: 1}) whose every key names a
+ * field a what-if may set below path: how a map the document lacks is
+ * added (session_set turns outputs.count=1 into outputs={count: 1}). */
+static bool map_of_fields(const char *path, const char *text)
+{
+	fd_diags pd;
+	diags_init(&pd);
+	fd_yfile yf = { 0 };
+	bool ok = yfile_load_buffer(&yf, "value", text, strlen(text), &pd) == 0 && yf.n_docs == 1 && yf.docs[0].root &&
+	          yf.docs[0].root->kind == YV_MAP && yf.docs[0].root->n > 0;
+	for (size_t i = 0; ok && i < yf.docs[0].root->n; i++) {
+		const fd_yval *k = yf.docs[0].root->keys[i];
+		strbuf b = { 0 };
+		sb_puts(&b, path);
+		sb_add(&b, ".", 1);
+		sb_puts(&b, k && k->text ? k->text : "");
+		char *full = sb_take(&b);
+		ok = k && k->text && edit_field(full);
+		free(full);
+	}
+	yfile_release(&yf);
+	diags_release(&pd);
+	return ok;
+}
+
 /* Whether a param is one the op has is the lint's to say (check's message). */
 const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why)
 {
@@ -230,7 +255,11 @@ static int apply_at(fd_session *s, int32_t rule, const char *path, const char *l
                     bool enabled_edit, fd_diags *d)
 {
 	const char *why = NULL;
-	if (!session_path_type(s, rule, path, &why))
+	/* a whole map of fields: added by an edit of one of them, or (undo) removed */
+	char *cur = text || edit_field(path) ? NULL : session_current_text(s, rule, path);
+	bool new_map = !edit_field(path) && (text || cur) && map_of_fields(path, text ? text : cur);
+	free(cur);
+	if (!new_map && !session_path_type(s, rule, path, &why))
 		return refuse(d, label, why);
 	if (text && strchr(text, '\n'))
 		return refuse(d, label, "a value must be one line");
@@ -240,7 +269,7 @@ static int apply_at(fd_session *s, int32_t rule, const char *path, const char *l
 	ypath_ref ref;
 	if (session_ypath_resolve(doc->root, path, &ref) < 0) {
 		/* a param the op does not have: check's word, before "no params map" */
-		const fd_rule_op *op = edit_field(path)->type == FT_PARAM ? path_op(&s->rules.rules[rule], path) : NULL;
+		const fd_rule_op *op = !new_map && edit_field(path)->type == FT_PARAM ? path_op(&s->rules.rules[rule], path) : NULL;
 		char at[64], msg[1024];
 		int b = -1, i = -1;
 		if (sscanf(path, "match.branches.%d.ops.%d.", &b, &i) == 2)
@@ -255,7 +284,7 @@ static int apply_at(fd_session *s, int32_t rule, const char *path, const char *l
 		return refuse(d, label, "no such list item");
 	fd_yval *v = NULL;
 	if (text) {
-		fd_field_type type = edit_field(path)->type;
+		fd_field_type type = new_map ? FT_ANY : edit_field(path)->type;
 		if (!(v = parse_value(s, label, text, type, d)))
 			return -1;
 	}

@@ -312,9 +312,17 @@ static void session_change_words(FILE *f, const fd_session *s, const fd_fusion_c
 	vec_release(&nodes);
 }
 
+char *session_diff_peak_words(const fd_session *s, int which, char *buf, size_t size)
+{
+	const fd_estimate *e = which == 2 ? session_final_estimate(s) : session_baseline_final_estimate(s);
+	if (e->n_graphs < 1)
+		return estimate_format_bytes(0, buf, size);
+	return estimate_format_peak(&s->model, which == 0 ? &e->graphs[0].before : &e->graphs[0].after, buf, size);
+}
+
 void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df)
 {
-	char b1[32], b2[32];
+	char b1[256], b2[256];
 	txt_fprintf(f, "diff against the rules as loaded: %zu gained, %zu lost, %zu changed, %zu unchanged\n",
 	        df->n_gained, df->n_lost, df->n_changed, df->n_unchanged);
 	for (size_t i = 0; i < df->n_changes; i++) {
@@ -350,9 +358,8 @@ void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff
 			txt_fprintf(f, " fired %lld -> %lld", (long long)c->effect_before, (long long)c->effect_after);
 		fputc('\n', f);
 	}
-	txt_fprintf(f, "  peak memory (main graph): %s -> %s\n",
-	        estimate_format_bytes(df->peak_before_bytes, b1, sizeof b1),
-	        estimate_format_bytes(df->peak_after_bytes, b2, sizeof b2));
+	txt_fprintf(f, "  peak memory (main graph): %s -> %s\n", session_diff_peak_words(s, 1, b1, sizeof b1),
+	            session_diff_peak_words(s, 2, b2, sizeof b2));
 }
 
 static void json_s(FILE *f, const char *s)

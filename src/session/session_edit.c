@@ -86,6 +86,31 @@ static int maybe_run(fd_session *s)
 	return s->opt.defer_run ? 0 : session_run(s);
 }
 
+/* An edit of M.K where the document has no map M (outputs.count on an op
+ * without outputs:) becomes an edit of M: the map {K: value}, one new line
+ * when saved, removed whole on undo. Otherwise NULL. Heap. */
+static char *missing_map_value(const fd_yval *root, char **path, const char *value)
+{
+	ypath_ref ref;
+	char *dot = root ? strrchr(*path, '.') : NULL;
+	if (!dot || session_ypath_resolve((fd_yval *)root, *path, &ref) == 0)
+		return NULL;
+	*dot = '\0';
+	bool absent = session_ypath_resolve((fd_yval *)root, *path, &ref) == 0 && !ref.value &&
+	              ref.parent->kind == YV_MAP;
+	if (!absent) {
+		*dot = '.';
+		return NULL;
+	}
+	strbuf b = { 0 };
+	sb_add(&b, "{", 1);
+	sb_puts(&b, dot + 1);
+	sb_add(&b, ": ", 2);
+	sb_puts(&b, value);
+	sb_add(&b, "}", 1);
+	return sb_take(&b);
+}
+
 int session_set(fd_session *s, int32_t rule, const char *path, const char *value, fd_diags *d)
 {
 	if (!value) {
@@ -100,10 +125,14 @@ int session_set(fd_session *s, int32_t rule, const char *path, const char *value
 	char *canon = doc ? session_ypath_canonical(doc->root, path) : session_ypath_normalize(path);
 	char *norm = session_param_spelling(s, rule, canon);
 	free(canon);
+	char *map = session_path_type(s, rule, norm, NULL) ? missing_map_value(doc ? doc->root : NULL, &norm, value) : NULL;
+	if (map)
+		value = map;
 	char *old = session_current_text(s, rule, norm);
 	if (session_apply_value(s, rule, norm, value, !strcmp(norm, "enabled"), d) < 0) {
 		free(old);
 		free(norm);
+		free(map);
 		return -1;
 	}
 	session_slot_before(s, rule, norm, old);   /* a refused edit leaves no slot */
@@ -113,6 +142,7 @@ int session_set(fd_session *s, int32_t rule, const char *path, const char *value
 	free(now);
 	free(old);
 	free(norm);
+	free(map);
 	return maybe_run(s);
 }
 

@@ -133,6 +133,14 @@ expect "$tmp/outputs.txt" "  + Add_Tanh [add1 tanh1]  @ add1" "  - Add_Tanh [add
 lang transpose_matmul transpose_matmul where.txt \
 	'MatMul_Transpose_Fold.match.ops.0.where="perm[-2:] == [rank - 1, rank - 2] || perm == [0, 2, 1, 3]"'
 expect "$tmp/where.txt" "  + MatMul_Transpose_Fold [tattn tattn_mm]  @ tattn"
+# a key whose map the op lacks: the map is added with it (outputs: {count: 1})
+grep -v "outputs: {count: 1}" "$L/declared_outputs.yaml" >"$tmp/no_outputs.yaml"
+"$FUSIONDBG" match "$L/declared_outputs.onnx" -r "$tmp/no_outputs.yaml" --diff \
+	--set 'Conv_BN_Inference.match.ops.1.outputs.count=1' >"$tmp/newmap.txt" 2>&1
+expect "$tmp/newmap.txt" "0 gained, 1 lost" "  - Conv_BN_Inference [bn2_conv bn2]  @ bn2_conv"
+# a peak over unbound dims is its formula, not a number
+"$FUSIONDBG" match samples/symbolic_batch.onnx -r rules --diff --set 'Conv_BN_Relu_Fusion.priority=1' >"$tmp/sympeak.txt" 2>&1
+expect "$tmp/sympeak.txt" "peak memory (main graph): 768 KiB × batch -> 768 KiB × batch"
 langbad() {   # MODEL SPEC TEXT
 	"$FUSIONDBG" match "$L/$1.onnx" -r "$L/$1.yaml" --set "$2" >/dev/null 2>"$tmp/bad.txt"
 	local rc=$?

@@ -12,7 +12,9 @@
  * backup no more permissive than the file; one file changed on disk does
  * not stop another from being saved, and the report says which; the
  * conditions' own paths below their keys (dtype.same_as.input, a shape
- * with 1..., outputs.count) saved and read back. */
+ * with 1..., outputs.count) saved and read back; a key whose map the op
+ * lacks (outputs.count without outputs:) adds the map, one line, undone
+ * whole. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -382,6 +384,53 @@ static void test_condition_paths_saved(void **state)
 	session_close(&s);
 }
 
+static void test_missing_map_added(void **state)
+{
+	const char *path = in_dir("missing_map.yaml");
+	char *text = rule_text("T", "");
+	fd_session s;
+	open_one(&s, path, text);
+	char err[512];
+	fd_diags d;
+	diags_init(&d);
+	/* a key that is no field stays an error naming the whole path */
+	assert_int_not_equal(set(&s, "T.match.ops.1.outputs.cnt=1", err, sizeof err), 0);
+	assert_non_null(strstr(err, "outputs.cnt"));
+	/* a value the schema refuses leaves no map behind */
+	assert_int_not_equal(set(&s, "T.match.ops.1.outputs.count=0", err, sizeof err), 0);
+	assert_null(yval_get(s.rules.rules[0].match.ops[1].where, "outputs"));
+	/* added, then undone whole */
+	assert_int_equal(set(&s, "T.match.ops.1.outputs.count=1", err, sizeof err), 0);
+	assert_int_equal(s.rules.rules[0].match.ops[1].output_count, 1);
+	assert_int_equal(session_undo(&s, &d), 0);
+	assert_null(yval_get(s.rules.rules[0].match.ops[1].where, "outputs"));
+	assert_int_equal(session_redo(&s, &d), 0);
+	assert_int_equal(s.rules.rules[0].match.ops[1].output_count, 1);
+	fd_save_report rep;
+	assert_int_equal(save(&s, &rep, &d), 1);
+	diags_release(&d);
+	char *now = slurp(path, NULL);
+	char *want = rule_text("T", "");
+	/* the file as it was, with one line more under the Add */
+	char *at = strstr(want, "    - type: \"Add\"\n") + strlen("    - type: \"Add\"\n");
+	strbuf b = { 0 };
+	sb_add(&b, want, (size_t)(at - want));
+	sb_puts(&b, "      outputs: {count: 1}\n");
+	sb_puts(&b, at);
+	if (strcmp(now, b.s))
+		fprintf(stderr, "%s", now);
+	assert_string_equal(now, b.s);
+	session_close(&s);
+	/* and reads back */
+	open_one(&s, path, now);
+	assert_int_equal(s.rules.rules[0].match.ops[1].output_count, 1);
+	session_close(&s);
+	sb_release(&b);
+	free(want);
+	free(now);
+	free(text);
+}
+
 static void test_yaml11_safe(void **state)
 {
 	const char *path = in_dir("y11.yaml");
@@ -520,6 +569,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alias_detached_anchor_kept),
+		cmocka_unit_test(test_missing_map_added),
 		cmocka_unit_test(test_anchor_refused_others_saved),
 		cmocka_unit_test(test_merge_key_becomes_own),
 		cmocka_unit_test(test_block_scalar_keeps_value),
