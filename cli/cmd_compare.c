@@ -34,32 +34,6 @@ static bool looks_json(const char *text, size_t size)
 	return k < size && (text[k] == '{' || text[k] == '[');
 }
 
-/* Against onnxruntime's optimized graph opt, with shapes as ONNX's own
- * inference derives them (what onnxruntime knows): how many differences
- * remain; -1 when the session has those shapes already or cannot open. */
-static int64_t differences_with_onnx_shapes(const cli_options *o, const fd_session *s, const fd_model *opt)
-{
-	if (s->model.shapes_onnx)
-		return -1;
-	cli_options b = *o;
-	b.shapes = SHAPES_ONNX;
-	b.diff = false;
-	fd_session s2;
-	if (cli_open_session(&b, &s2, false) < 0)
-		return -1;
-	fd_diags d;
-	diags_init(&d);
-	rounds_make_all(&s2.current_rounds, &d);
-	diags_release(&d);
-	fd_comparison c;
-	compare_init(&c);
-	compare_optimized(&c, session_rounds(&s2), opt, o->with);
-	int64_t n = (int64_t)compare_differences(&c);
-	compare_release(&c);
-	session_close(&s2);
-	return n;
-}
-
 static int run(const cli_options *o, fd_session *s)
 {
 	if (!o->with) {
@@ -95,7 +69,7 @@ static int run(const cli_options *o, fd_session *s)
 		have_opt = rc == 0;
 		if (rc == 0) {
 			compare_optimized(&c, session_rounds(s), &opt, o->with);
-			int64_t left = compare_differences(&c) ? differences_with_onnx_shapes(o, s, &opt) : -1;
+			int64_t left = compare_differences(&c) ? session_differences_shapes_onnx(s, &opt, o->with) : -1;
 			if (left >= 0 && (size_t)left < compare_differences(&c))
 				c.differences_shapes_onnx = left;
 		}

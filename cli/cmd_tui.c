@@ -8,8 +8,7 @@
 #include "base/text.h"
 
 static const char usage[] =
-	"fusiondbg MODEL [-r RULES]... [--target T] [--dim N=V] [--no-canonicalize] [--initializers onnx|constant]"
-	CLI_USAGE_ROUNDS " [--with OPTIMIZED.onnx|fusion_result.json]";
+	"fusiondbg MODEL [-r RULES]..." CLI_USAGE_MODEL CLI_USAGE_ROUNDS " [--with OPTIMIZED.onnx|fusion_result.json]";
 
 int cmd_tui(int argc, char **argv)
 {
@@ -30,6 +29,8 @@ int cmd_tui(int argc, char **argv)
 	}
 	tui_options to = {
 		.model = o.model, .rules = o.rules, .n_rules = o.n_rules, .dims = o.dims, .n_dims = o.n_dims,
+		.values = o.values, .n_values = o.n_values, .input_shapes = o.input_shapes,
+		.n_input_shapes = o.n_input_shapes, .shapes = o.shapes,
 		.target = o.target, .no_canonicalize = o.no_canonicalize, .initializers = o.initializers,
 		.max_rounds = o.max_rounds, .passes = o.passes, .compare_with = o.with, .fusion_switch = o.fusion_switch,
 	};

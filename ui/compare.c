@@ -25,11 +25,15 @@ void tui_compare_open(tui *t, const char *path)
 	else if (k < size && (text[k] == '{' || text[k] == '['))
 		tui_compare(t)->source = jdoc_parse(&tui_compare(t)->doc, path, text, size, &d) == 0 ? 2 : 0;
 	else
-		tui_compare(t)->source = onnx_load_model_buffer(&tui_compare(t)->model, path, text, size, &(fd_load_options){ 0 }, &d) == 0
+		/* onnxruntime writes some initializers of a model with If twice: a warning, as compare says */
+		tui_compare(t)->source = onnx_load_model_buffer(&tui_compare(t)->model, path, text, size,
+		                                                &(fd_load_options){ .identical_duplicates = true }, &d) == 0
 		                ? 1 : 0;
 	free(text);
 	if (!tui_compare(t)->source && d.n)
 		diag_format(&d.items[0], tui_compare(t)->error, sizeof tui_compare(t)->error);
+	else if (d.n)
+		diag_format(&d.items[0], tui_compare(t)->warning, sizeof tui_compare(t)->warning);
 	diags_release(&d);
 	tui_compare_refresh(t);
 }
@@ -46,8 +50,15 @@ void tui_compare_refresh(tui *t)
 	rounds_make_all(&t->s.current_rounds, &d);
 	compare_init(&tui_compare(t)->result);
 	tui_compare(t)->valid = true;
-	if (tui_compare(t)->source == 1)
-		compare_optimized(&tui_compare(t)->result, session_rounds(&t->s), &tui_compare(t)->model, tui_compare(t)->with);
+	if (tui_compare(t)->source == 1) {
+		fd_comparison *c = &tui_compare(t)->result;
+		compare_optimized(c, session_rounds(&t->s), &tui_compare(t)->model, tui_compare(t)->with);
+		/* the header suggests --shapes onnx when it leaves fewer differences, as compare does */
+		int64_t left = compare_differences(c) ? session_differences_shapes_onnx(&t->s, &tui_compare(t)->model,
+		                                                                       tui_compare(t)->with) : -1;
+		if (left >= 0 && (size_t)left < compare_differences(c))
+			c->differences_shapes_onnx = left;
+	}
 	else if (compare_record(&tui_compare(t)->result, session_rounds(&t->s), &tui_compare(t)->doc, tui_compare(t)->with, &d) < 0) {
 		diag_format(&d.items[0], tui_compare(t)->error, sizeof tui_compare(t)->error);
 		compare_release(&tui_compare(t)->result);

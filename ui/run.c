@@ -281,6 +281,11 @@ static int run(tui *t, const tui_options *o)
 	so.model_path = o->model;
 	so.load.dims = o->dims;
 	so.load.n_dims = o->n_dims;
+	so.load.values = o->values;
+	so.load.n_values = o->n_values;
+	so.load.input_shapes = o->input_shapes;
+	so.load.n_input_shapes = o->n_input_shapes;
+	so.shapes = (fd_shapes_mode)o->shapes;
 	so.rule_paths = o->rules;
 	so.n_rule_paths = o->n_rules;
 	so.target = o->target;

@@ -123,6 +123,7 @@ typedef struct compare_view {
 	fd_comparison result;
 	bool valid;
 	char error[512];
+	char warning[512];      /* what reading the file warned of (an initializer listed twice), shown as a row */
 } compare_view;
 
 /* The suggest view's: the patterns after the last run (suggest.h), made

@@ -13,6 +13,11 @@ typedef struct tui_options {
 	int n_rules;                     /* 0: GRAPH_AUTOFUSION_RULES_DIR, else the installed rules */
 	const fd_dim_binding *dims;      /* --dim NAME=V */
 	int n_dims;
+	const fd_dim_binding *values;    /* --value NAME=V */
+	int n_values;
+	const char *const *input_shapes; /* --input-shape SPEC */
+	int n_input_shapes;
+	int shapes;                      /* --shapes: fd_shapes_mode, 0 unset */
 	const char *target;              /* --target; NULL: ai_core */
 	bool no_canonicalize;
 	int initializers;          /* --initializers: fd_init_policy, 0 unset */

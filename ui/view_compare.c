@@ -9,16 +9,34 @@
 #include <stdlib.h>
 #include "view.h"
 
+/* Row 0 says what is compared; then what reading the file warned of, and,
+ * when --shapes onnx would leave fewer differences, the suggestion (as
+ * compare says both). */
+static bool suggests_shapes(const compare_view *cv)
+{
+	return cv->valid && !cv->result.record && cv->result.differences_shapes_onnx >= 0;
+}
+
+static size_t head_rows(const tui *t)
+{
+	const compare_view *cv = tui_compare(t);
+	return 1 + (cv->valid && cv->warning[0]) + suggests_shapes(cv);
+}
+
 static size_t rows(tui *t)
 {
 	if (!tui_compare(t)->valid)
 		return 1;
-	return tui_compare(t)->result.record ? tui_compare(t)->result.passes.n + 1 : tui_compare(t)->result.rows.n + 1;
+	return (tui_compare(t)->result.record ? tui_compare(t)->result.passes.n : tui_compare(t)->result.rows.n) +
+	       head_rows(t);
 }
 
-/* Row 0 says what is compared; then the rows: differences, then the same. */
+/* Below the head rows: differences, then the same. */
 static size_t nth(const tui *t, size_t row)
 {
+	if (row < head_rows(t))
+		return SIZE_MAX;
+	row -= head_rows(t) - 1;
 	size_t k = 0;
 	for (int same = 0; same < 2; same++)
 		for (size_t i = 0; i < tui_compare(t)->result.rows.n; i++)
@@ -39,12 +57,22 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	const fd_comparison *c = &tui_compare(t)->result;
 	if (row == 0) {
 		*role = ROLE_HEADER;
-		if (c->record)
+		if (c->record) {
 			snprintf(buf, size, "%s: %zu passes, %zu differ", c->with, c->passes.n, c->n_pass_differences);
-		else
+		} else {
 			snprintf(buf, size, "%s: same %zu, compiler only %zu, fusiondbg only %zu, different %zu", c->with,
 			         c->counts[CMP_SAME], c->counts[CMP_COMPILER_ONLY], c->counts[CMP_PREDICTED_ONLY],
 			         c->counts[CMP_DIFFERENT]);
+		}
+		return buf;
+	}
+	if (row < head_rows(t)) {
+		*role = ROLE_WARN;
+		if (row == 1 && tui_compare(t)->warning[0])
+			snprintf(buf, size, "%s", tui_compare(t)->warning);
+		else
+			snprintf(buf, size, "try --shapes onnx: %lld of these %zu differences remain",
+			         (long long)c->differences_shapes_onnx, compare_differences(c));
 		return buf;
 	}
 	if (c->record) {
@@ -82,7 +110,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 static void select_row(tui *t)
 {
 	size_t row = t->views[VIEW_COMPARE].list.cursor;
-	if (!tui_compare(t)->valid || tui_compare(t)->result.record || row == 0)
+	if (!tui_compare(t)->valid || tui_compare(t)->result.record || row < head_rows(t))
 		return;
 	size_t i = nth(t, row);
 	if (i == SIZE_MAX)
@@ -98,7 +126,7 @@ static unsigned action(tui *t, enum tui_action a)
 	size_t row = t->views[VIEW_COMPARE].list.cursor;
 	if (a != ACT_ENTER)
 		return RES_UNHANDLED;
-	if (!tui_compare(t)->valid || tui_compare(t)->result.record || row == 0)
+	if (!tui_compare(t)->valid || tui_compare(t)->result.record || row < head_rows(t))
 		return RES_REDRAW;
 	size_t i = nth(t, row);
 	if (i == SIZE_MAX)

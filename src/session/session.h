@@ -271,6 +271,12 @@ void session_diff_release(fd_session_diff *df);
  * "80 KiB × batch", "unknown (…)"): with no fusion (which 0), with the
  * rules as loaded (1), with the rules now (2). Returns buf. */
 char *session_diff_peak_words(const fd_session *s, int which, char *buf, size_t size);
+/* session_compare.c: the differences from the compiler's optimized graph
+ * opt that remain when the session's model and rules, with its applied
+ * edits, run with shapes as ONNX's own inference derives them (`--shapes
+ * onnx`); -1 when the session has those shapes already or that run cannot
+ * be made the same (bindings changed, a rule file added). */
+int64_t session_differences_shapes_onnx(const fd_session *s, const fd_model *opt, const char *with);
 void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df);
 /* {"gained": [...], "lost": [...], "changed": [...], "rules": [...],
  *  "peak_before_bytes", "peak_after_bytes"} — each fusion as {"rule", "nodes"}. */

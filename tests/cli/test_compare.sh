@@ -264,6 +264,11 @@ if [ -n "$opt13" ]; then
 		"$tmp/s13.json" || bad "--shapes onnx suggestion in JSON: $(head -c 300 "$tmp/s13.json")"
 	out=$("$FUSIONDBG" compare "$m13" -r rules/onnxruntime --with "$opt13")
 	grep -q "with --shapes onnx" <<<"$out" && bad "a suggestion when the rule set's shapes are onnx already: $out"
+	# the copy the TUI's compare view is tested on (tests/tui/compareshapes.script) still says the same
+	kept=tests/data/compare/torch_transformer_encoder_opset13.ort.onnx
+	[ "$("$FUSIONDBG" compare "$m13" -r rules/onnxruntime --with "$opt13" --shapes full | sed 1d)" = \
+	  "$("$FUSIONDBG" compare "$m13" -r rules/onnxruntime --with "$kept" --shapes full | sed 1d)" ] ||
+		bad "$kept is no longer what onnxruntime writes (make it again: tests/data/compare/README)"
 else
 	bad "onnxruntime refused $m13"
 fi
