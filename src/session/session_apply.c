@@ -36,6 +36,21 @@ static const fd_field *edit_field(const char *path)
 	return f && f->edit ? f : NULL;
 }
 
+/* The field a what-if may set at path.KEY, or NULL. */
+static const fd_field *child_field(const char *path, const fd_yval *key)
+{
+	if (!key || !key->text)
+		return NULL;
+	strbuf b = { 0 };
+	sb_puts(&b, path);
+	sb_add(&b, ".", 1);
+	sb_puts(&b, key->text);
+	char *full = sb_take(&b);
+	const fd_field *f = edit_field(full);
+	free(full);
+	return f;
+}
+
 /* Whether text is a map ({count: 1}) whose every key names a
  * field a what-if may set below path: how a map the document lacks is
  * added (session_set turns outputs.count=1 into outputs={count: 1}). */
@@ -46,19 +61,23 @@ static bool map_of_fields(const char *path, const char *text)
 	fd_yfile yf = { 0 };
 	bool ok = yfile_load_buffer(&yf, "value", text, strlen(text), &pd) == 0 && yf.n_docs == 1 && yf.docs[0].root &&
 	          yf.docs[0].root->kind == YV_MAP && yf.docs[0].root->n > 0;
-	for (size_t i = 0; ok && i < yf.docs[0].root->n; i++) {
-		const fd_yval *k = yf.docs[0].root->keys[i];
-		strbuf b = { 0 };
-		sb_puts(&b, path);
-		sb_add(&b, ".", 1);
-		sb_puts(&b, k && k->text ? k->text : "");
-		char *full = sb_take(&b);
-		ok = k && k->text && edit_field(full);
-		free(full);
-	}
+	for (size_t i = 0; ok && i < yf.docs[0].root->n; i++)
+		ok = child_field(path, yf.docs[0].root->keys[i]) != NULL;
 	yfile_release(&yf);
 	diags_release(&pd);
 	return ok;
+}
+
+/* A string field of a map an edit adds takes its text as a string, as an
+ * edit of the field itself does: {compiler: 0x10} is "0x10", and is saved
+ * and read back so. */
+static void quote_string_fields(const char *path, fd_yval *map)
+{
+	for (size_t i = 0; i < map->n; i++) {
+		const fd_field *f = child_field(path, map->keys[i]);
+		if (f && f->type == FT_STR && map->items[i]->kind == YV_SCALAR)
+			map->items[i]->quoted = true;
+	}
 }
 
 /* Whether a param is one the op has is the lint's to say (check's message). */
@@ -287,6 +306,8 @@ static int apply_at(fd_session *s, int32_t rule, const char *path, const char *l
 		fd_field_type type = new_map ? FT_ANY : edit_field(path)->type;
 		if (!(v = parse_value(s, label, text, type, d)))
 			return -1;
+		if (new_map)
+			quote_string_fields(path, v);
 	}
 	if (text || ref.value)
 		session_ypath_unshare(&s->arena, doc->root, path, &ref);   /* resolved above: cannot fail */
