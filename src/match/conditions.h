@@ -61,6 +61,7 @@ typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAI
 	X(OUTPUTS,        OP_EXT,     "outputs",          OUTPUT,     NM15_OUTPUT,         cond_outputs)       \
 	X(WHERE,          OP_EXT,     "where",            WHERE,      NM16_WHERE,          cond_where)         \
 	X(FEEDS,          OP_EXT,     "feeds",            FEEDS,      NM04_SOURCE,         cond_feeds)         \
+	X(SIBLINGS,       OP_EXT,     "siblings",         SIBLINGS,   NM24_SIBLINGS,       cond_siblings)      \
 	X(DTYPE_MATCH,    CONSTRAINT, "dtype_match",      CONSTRAINT, CF01_DTYPE,          cond_dtype_match)   \
 	X(SHAPE_CONSTRAINT, CONSTRAINT, "shape_constraint", CONSTRAINT, CF02_SHAPE,        cond_shape_constraint) \
 	X(MEMORY_LIMIT,   CONSTRAINT, "memory_limit",     CONSTRAINT, CF03_MEMORY,         cond_memory_limit)  \
@@ -112,6 +113,10 @@ typedef enum fd_cond_kind {
 	X(FEEDS,                OP_EXT,     "feeds.op",                UINT) \
 	X(FEEDS,                OP_EXT,     "feeds.input",             UINT) \
 	X(FEEDS,                OP_EXT,     "feeds.first_reader",      BOOL) \
+	X(SIBLINGS,             OP_EXT,     "siblings.input",          UINT) \
+	X(SIBLINGS,             OP_EXT,     "siblings.min",            POSINT) \
+	X(SIBLINGS,             OP_EXT,     "siblings.max",            POSINT) \
+	X(SIBLINGS,             OP_EXT,     "siblings.cover",          STR) \
 	X(DTYPE_MATCH,          CONSTRAINT, "allowed_dtypes",          LIST) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_intermediate_size",   BYTES) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_output_size",         BYTES) \
@@ -234,6 +239,7 @@ void cond_lint_say_at(const fd_cond_lint *l, fd_severity sev, fd_srcpos pos, con
 	X(VALUE,                cond_value)    \
 	X(OPTIONAL_OP,          cond_optional_op) \
 	X(WHERE,                cond_where)    \
+	X(SIBLINGS,             cond_siblings) \
 	X(DTYPE_MATCH,          cond_dtype_match) \
 	X(MEMORY_LIMIT,         cond_memory_limit) \
 	X(CHANNEL_DIVISIBILITY, cond_channel_divisibility)
@@ -270,6 +276,8 @@ fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *facts);
 /* cond_source_check (an input's from_op, source_type, same_as, optional):
  * c->other is the event's other after a run's check. */
 fd_reason cond_source_check(fd_cond_check *c, fd_cond_facts *facts);
+/* cond_siblings_check in a run (c->run set) gathers the group of c's unit
+ * into the run's group (match_internal.h) when it holds. */
 /* Whether op's binary inputs are tried in both orders (position). */
 bool cond_position_swaps(const fd_rule_op *op, bool commutative);
 

@@ -125,6 +125,7 @@ typedef struct match_run_state {
 	uint32_t stamp;
 	size_t scratch_nodes, scratch_tensors;
 	i32_vec cand[MATCH_MAX_OPS];
+	i32_vec group;          /* the last op's siblings, in the group's order, when it is a group that holds */
 	i32_vec queue;
 	match_cover cover;
 } match_run_state;

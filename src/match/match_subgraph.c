@@ -18,6 +18,49 @@ static bool is_member(const match_run_state *s, int32_t node)
 	return node >= 0 && s->node_stamp[node] == s->stamp;
 }
 
+/* A group's outputs are its members', in the group's order (a Split's):
+ * each member's first output and those of its others that leave. */
+static void group_outputs(match_run_state *s)
+{
+	match_cover *c = &s->cover;
+	c->outputs.n = 0;
+	size_t w = 0;
+	for (size_t i = 0; i < c->intermediates.n; i++) {   /* a member's output is no intermediate */
+		int32_t p = s->g->tensors[c->intermediates.items[i]].producer;
+		bool member = false;
+		for (size_t q = 0; q < s->group.n && !member; q++)
+			member = s->group.items[q] == p;
+		if (!member)
+			c->intermediates.items[w++] = c->intermediates.items[i];
+	}
+	c->intermediates.n = w;
+	w = 0;
+	for (size_t i = 0; i < c->escapes.n; i++) {
+		int32_t p = s->g->tensors[c->escapes.items[i]].producer;
+		bool member = false;
+		for (size_t q = 0; q < s->group.n && !member; q++)
+			member = s->group.items[q] == p;
+		if (!member)
+			c->escapes.items[w++] = c->escapes.items[i];
+	}
+	c->escapes.n = w;
+	for (size_t q = 0; q < s->group.n; q++) {
+		const fd_node *nd = &s->g->nodes[s->group.items[q]];
+		for (int k = 0; k < nd->n_outputs; k++) {
+			int32_t t = nd->outputs[k];
+			if (t < 0)
+				continue;
+			const fd_tensor *x = &s->g->tensors[t];
+			bool outside = x->is_graph_output;
+			for (int r = 0; r < x->n_consumers && !outside; r++)
+				if (!is_member(s, x->consumers[r]))
+					outside = true;
+			if (k == 0 || outside)
+				vec_push(&c->outputs, t);
+		}
+	}
+}
+
 /* Fills s->cover for units[0..n). */
 static void cover_build(match_run_state *s, int n)
 {
@@ -36,6 +79,12 @@ static void cover_build(match_run_state *s, int n)
 				vec_push(&c->nodes, mem[k]);
 			}
 	}
+	bool group = s->pat->ops[n - 1].siblings;   /* the last op is a group: every member is in */
+	for (size_t q = 0; group && q < s->group.n; q++)
+		if (s->node_stamp[s->group.items[q]] != s->stamp) {
+			s->node_stamp[s->group.items[q]] = s->stamp;
+			vec_push(&c->nodes, s->group.items[q]);
+		}
 	G = g;
 	qsort(c->nodes.items, c->nodes.n, sizeof *c->nodes.items, cmp_node_topo);
 	c->min_topo = g->nodes[c->nodes.items[0]].topo;
@@ -83,6 +132,8 @@ static void cover_build(match_run_state *s, int n)
 			}
 		}
 	}
+	if (group)
+		group_outputs(s);
 	if (s->r->allow_intermediate_outputs == 1)
 		for (size_t i = 0; i < c->escapes.n; i++)
 			vec_push(&c->outputs, c->escapes.items[i]);
