@@ -133,6 +133,11 @@ expect "$tmp/outputs.txt" "  + Add_Tanh [add1 tanh1]  @ add1" "  - Add_Tanh [add
 lang transpose_matmul transpose_matmul where.txt \
 	'MatMul_Transpose_Fold.match.ops.0.where="perm[-2:] == [rank - 1, rank - 2] || perm == [0, 2, 1, 3]"'
 expect "$tmp/where.txt" "  + MatMul_Transpose_Fold [tattn tattn_mm]  @ tattn"
+lang slice_groups slice_groups siblings_min.txt 'Slices_To_Split.match.ops.0.siblings.min=1'
+expect "$tmp/siblings_min.txt" "1 gained, 0 lost, 0 changed, 1 unchanged" "  + Slices_To_Split [single_a]  @ single_a"
+lang slice_groups slice_groups siblings_cover.txt 'Slices_To_Split.match.ops.0.siblings.cover=none'
+expect "$tmp/siblings_cover.txt" "3 gained, 0 lost" "  + Slices_To_Split [gap_a gap_b]  @ gap_a" \
+	"  + Slices_To_Split [overlap_a overlap_b]  @ overlap_a" "  + Slices_To_Split [step_a step_b]  @ step_a"
 langbad() {   # MODEL SPEC TEXT
 	"$FUSIONDBG" match "$L/$1.onnx" -r "$L/$1.yaml" --set "$2" >/dev/null 2>"$tmp/bad.txt"
 	local rc=$?
@@ -148,6 +153,8 @@ langbad conv_fold 'Conv_Fold_Act.match.ops.2.input_sources.input1.position=first
 langbad conv_fold 'Conv_Fold_Act.match.ops.0.optional=true' "op 0 is the anchor and cannot be optional"
 langbad quickgelu 'QuickGelu.match.ops.1.input_sources.input1.same_as={op: 0}' "needs 'op' and 'input'"
 langbad quickgelu 'QuickGelu.match.ops.1.input_sources.input1.same_as={op: 0, input: 1}' "Sigmoid (op 0) takes 1 input"
+langbad slice_groups 'Slices_To_Split.match.ops.0.siblings.max=300' "siblings.max: 300 is beyond the members a group may have (256)"
+langbad slice_groups 'Slices_To_Split.match.ops.0.siblings.cover=rows' "siblings.cover: expected axis or none, got 'rows'"
 [ "$lang_before" = "$(cat $L/*.yaml | md5sum)" ] || { echo "FAIL: --set changed a rule file in $L"; fail=1; }
 
 after=$(cat rules/*.yaml samples/rules/*.yaml | md5sum)
