@@ -226,6 +226,7 @@ static const struct bad_case {
 	{ "lang_shape_mixed.yaml", false, "8:25: error: match.ops[1].input_sources.input1.shape: mixes dims and shapes; write one shape [C, 1, 1] or a list of shapes [[C, 1, 1], [1, C, 1, 1]]" },
 	{ "lang_shape_name_once.yaml", false, "8:47: error: shape name 'C' is used only here, so it constrains nothing (write _ for any dim, or use C again where a dim must be the same)" },
 	{ "lang_siblings_cover.yaml", false, "6:33: error: match.ops[0].siblings.cover: expected axis or none, got 'axes'" },
+	{ "lang_siblings_cover_type.yaml", false, "6:25: error: match.ops[0].siblings.cover: axis reads the slices of Slice and Gather; a Relu member never covers" },
 	{ "lang_siblings_max.yaml", false, "6:31: error: match.ops[0].siblings.max: 300 is beyond the members a group may have (256)" },
 	{ "lang_siblings_not_last.yaml", false, "6:17: error: match.ops[0].siblings: only the pattern's last op may be a group (this is op 0 of 2)" },
 	{ "lang_siblings_range.yaml", false, "6:23: error: match.ops[0].siblings: min 5 > max 3" },
