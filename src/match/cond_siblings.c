@@ -18,23 +18,6 @@
 #include "match/match_internal.h"
 #include "match/param_value.h"
 
-/* What decided the group, an event's sub. */
-enum sib_what {
-	SIB_HOLDS,
-	SIB_NO_INPUT,     /* the candidate reads nothing at input k */
-	SIB_READERS,      /* the tensor has more readers than a group is looked for among */
-	SIB_MAX,          /* more members than max */
-	SIB_MEMBER,       /* a member fails the op's own conditions (b: its reason) */
-	SIB_MIN,          /* fewer members than min */
-	SIB_NOT_SLICE,    /* cover: a member is no Slice or Gather, or its values are not constant scalars */
-	SIB_STEP,         /* cover: a Slice's step is not 1 */
-	SIB_AXIS,         /* cover: members slice different axes, or one beyond the rank */
-	SIB_DIM,          /* cover: the axis's size is not known */
-	SIB_EMPTY,        /* cover: a member's slice is empty or out of range */
-	SIB_OVERLAP,      /* cover: an index sliced twice (b: the index) */
-	SIB_GAP,          /* cover: an index no member slices (b: the index) */
-};
-
 /* ---- the schema ----------------------------------------------------------------- */
 
 bool cond_siblings_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
@@ -86,10 +69,6 @@ bool cond_siblings_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const
 			ok = false;
 		}
 	}
-	if (at->index != at->n_ops - 1) {
-		ERR(s, v, "%s: only the pattern's last op may be a group (this is op %d of %d)", path, at->index, at->n_ops);
-		ok = false;
-	}
 	if (yval_get(at->map, "optional")) {
 		ERR(s, v, "%s: a group cannot be optional", path);
 		ok = false;
@@ -107,6 +86,60 @@ bool cond_siblings_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const
 	op->siblings_cover = cover;
 	op->siblings_where = v;
 	return true;
+}
+
+/* The op an op reads through in the chain: its feeds, its latest from_op,
+ * or the op before it. */
+static int link_of(const fd_rule_op *op, int j)
+{
+	if (op->feeds_op >= 0 && op->feeds_op < j)
+		return op->feeds_op;
+	int l = -1;
+	for (int k = 0; k < op->n_sources; k++)
+		if (op->sources[k].from_op >= 0 && op->sources[k].from_op < j && op->sources[k].from_op > l)
+			l = op->sources[k].from_op;
+	return l >= 0 ? l : j - 1;
+}
+
+void cond_siblings_pattern(fd_schema *s, fd_rule_pattern *pat, const char *path)
+{
+	pat->grouped = false;
+	pat->group = -1;
+	pat->n_each = 0;
+	for (int i = 0; i < pat->n_ops; i++) {
+		if (!pat->ops[i].siblings)
+			continue;
+		if (pat->grouped) {
+			ERR(s, pat->ops[i].siblings_where, "%s[%d].siblings: a pattern has one group; op %d is one already", path,
+			    i, pat->group);
+			continue;
+		}
+		pat->grouped = true;
+		pat->group = i;
+	}
+	if (!pat->grouped)
+		return;
+	int g = pat->group;
+	for (int j = g + 1; j < pat->n_ops; j++) {
+		fd_rule_op *op = &pat->ops[j];
+		if (op->feeds_op >= 0) {   /* a producer: of the tensor every member reads, one for the group */
+			if (op->feeds_op == g && op->feeds_input != pat->ops[g].siblings_input)
+				ERR(s, op->feeds_where, "%s[%d].feeds: the group's producer is that of the tensor its members read "
+				    "(input%d), not of input%d", path, j, pat->ops[g].siblings_input, op->feeds_input);
+			else if (pat->ops[op->feeds_op].each_member)
+				ERR(s, op->feeds_where, "%s[%d].feeds: op %d is each member's own; its producer is not one op", path,
+				    j, op->feeds_op);
+			continue;
+		}
+		int l = link_of(op, j);
+		if (l != g && !(l >= 0 && pat->ops[l].each_member))
+			continue;
+		if (op->optional)
+			ERR(s, yval_get(op->where, "optional"), "%s[%d].optional: each member of the group has its own op %d, "
+			    "which cannot be optional", path, j, j);
+		op->each_member = true;
+		pat->n_each++;
+	}
 }
 
 /* "every reader of input0's tensor of type [Slice, Gather], 2 to 256, covering one axis". */
@@ -148,15 +181,16 @@ static void gather_members(const fd_cond_check *c, sib_group *gr, int k)
 	}
 }
 
-/* The op's own conditions on member m, quietly (no event, names it binds
- * taken back): the first that fails, or REASON_NONE. */
-static fd_reason member_fails(const fd_cond_check *c, int32_t m)
+fd_reason cond_siblings_unit_fails(match_run_state *s, int i, int32_t u)
 {
-	match_run_state *s = c->run;
-	const fd_rule_op *op = c->op;
-	fd_cond_check mc = *c;
-	mc.unit = m;
-	int alt = match_type_alt(c->ix, m, op);
+	const fd_rule_op *op = &s->pat->ops[i];
+	int alt = match_type_alt(s->ix, u, op);
+	if (alt < 0)
+		return cond_type_verdict(op, alt);
+	fd_cond_check mc = s->op_checks[i];
+	mc.op = op;
+	mc.op_index = i;
+	mc.unit = u;
 	mc.sub = alt;
 	mc.op_id = op->ops[alt];
 	fd_reason r = cond_inputs_check(&mc, NULL);
@@ -170,7 +204,7 @@ static fd_reason member_fails(const fd_cond_check *c, int32_t m)
 	size_t mark = s->binds.n;
 	for (int k = 0; k < op->n_sources && !r; k++) {
 		const fd_input_source *src = &op->sources[k];
-		int32_t t = unit_input(s, m, src->input);
+		int32_t t = unit_input(s, u, src->input);
 		if (t == FD_NONE && src->optional)
 			continue;
 		fd_cond_check ic = mc;
@@ -373,7 +407,7 @@ static void judge(const fd_cond_check *c, sib_group *gr)
 	}
 	if (c->run) {
 		for (int q = 0; q < gr->n; q++) {
-			fd_reason r = gr->members[q] == c->unit ? REASON_NONE : member_fails(c, gr->members[q]);
+			fd_reason r = gr->members[q] == c->unit ? REASON_NONE : cond_siblings_unit_fails(c->run, c->op_index, gr->members[q]);
 			if (r) {
 				gr->what = SIB_MEMBER;
 				gr->who = gr->members[q];
@@ -381,10 +415,11 @@ static void judge(const fd_cond_check *c, sib_group *gr)
 				return;
 			}
 		}
-	} else if (c->ev->sub == SIB_MEMBER) {
-		gr->what = SIB_MEMBER;
+	} else if (c->ev->sub == SIB_MEMBER || c->ev->sub == SIB_FOLLOWER) {
+		gr->what = c->ev->sub;
 		gr->who = (int32_t)c->ev->other;
 		gr->detail = c->ev->b;
+		gr->other_axis = (int)c->ev->a;   /* a follower: its op */
 		return;
 	}
 	if (gr->n < op->siblings_min) {
@@ -436,6 +471,13 @@ static void say(const fd_cond_check *c, const sib_group *gr, fd_cond_facts *f)
 		const fd_reason_def *d = reason_get((fd_reason)gr->detail);
 		text_cutf(f->reason_text, sizeof f->reason_text, "member %s fails the op's own conditions (%s: %s)", who,
 		          d ? d->code : "?", d ? d->summary : "?");
+		break;
+	}
+	case SIB_FOLLOWER: {
+		const fd_reason_def *d = reason_get((fd_reason)gr->detail);
+		int j = gr->other_axis;
+		text_cutf(f->reason_text, sizeof f->reason_text, "member %s has no op%d of its own that meets op%d's "
+		          "conditions (%s: %s)", who, j, j, d ? d->code : "?", d ? d->summary : "?");
 		break;
 	}
 	case SIB_MIN:

@@ -145,6 +145,11 @@ typedef struct fd_cond_site {
 	const fd_yval *map;
 } fd_cond_site;
 
+/* After a pattern's ops are read: its group op (siblings, one at most) and
+ * the ops each member has its own of (each_member: after the group op,
+ * reading it or such an op), with errors at their place. */
+void cond_siblings_pattern(fd_schema *s, fd_rule_pattern *pat, const char *path);
+
 /* ---- check and facts ----------------------------------------------------------- */
 
 /* What decided a check, for the words and the TUI's edit (explain/). */
@@ -276,8 +281,6 @@ fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *facts);
 /* cond_source_check (an input's from_op, source_type, same_as, optional):
  * c->other is the event's other after a run's check. */
 fd_reason cond_source_check(fd_cond_check *c, fd_cond_facts *facts);
-/* cond_siblings_check in a run (c->run set) gathers the group of c's unit
- * into the run's group (match_internal.h) when it holds. */
 /* Whether op's binary inputs are tried in both orders (position). */
 bool cond_position_swaps(const fd_rule_op *op, bool commutative);
 

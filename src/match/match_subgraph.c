@@ -18,34 +18,37 @@ static bool is_member(const match_run_state *s, int32_t node)
 	return node >= 0 && s->node_stamp[node] == s->stamp;
 }
 
-/* A group's outputs are its members', in the group's order (a Split's):
- * each member's first output and those of its others that leave. */
+/* Whether node p ends a member's chain: the member, or its last own op. */
+static bool ends_member(const match_run_state *s, int32_t p)
+{
+	size_t per = 1 + (size_t)s->pat->n_each;
+	for (size_t q = per - 1; q < s->group_units.n; q += per)
+		if (s->group_units.items[q] == p)
+			return true;
+	return false;
+}
+
+/* Keeps the tensors of v that no member's chain ends with. */
+static void drop_ends(const match_run_state *s, i32_vec *v)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < v->n; i++)
+		if (!ends_member(s, s->g->tensors[v->items[i]].producer))
+			v->items[w++] = v->items[i];
+	v->n = w;
+}
+
+/* A group's outputs are its members' chains' ends', in the group's order (a
+ * Split's): each end's first output and those of its others that leave. */
 static void group_outputs(match_run_state *s)
 {
 	match_cover *c = &s->cover;
+	size_t per = 1 + (size_t)s->pat->n_each;
 	c->outputs.n = 0;
-	size_t w = 0;
-	for (size_t i = 0; i < c->intermediates.n; i++) {   /* a member's output is no intermediate */
-		int32_t p = s->g->tensors[c->intermediates.items[i]].producer;
-		bool member = false;
-		for (size_t q = 0; q < s->group.n && !member; q++)
-			member = s->group.items[q] == p;
-		if (!member)
-			c->intermediates.items[w++] = c->intermediates.items[i];
-	}
-	c->intermediates.n = w;
-	w = 0;
-	for (size_t i = 0; i < c->escapes.n; i++) {
-		int32_t p = s->g->tensors[c->escapes.items[i]].producer;
-		bool member = false;
-		for (size_t q = 0; q < s->group.n && !member; q++)
-			member = s->group.items[q] == p;
-		if (!member)
-			c->escapes.items[w++] = c->escapes.items[i];
-	}
-	c->escapes.n = w;
-	for (size_t q = 0; q < s->group.n; q++) {
-		const fd_node *nd = &s->g->nodes[s->group.items[q]];
+	drop_ends(s, &c->intermediates);
+	drop_ends(s, &c->escapes);
+	for (size_t q = per - 1; q < s->group_units.n; q += per) {
+		const fd_node *nd = &s->g->nodes[s->group_units.items[q]];
 		for (int k = 0; k < nd->n_outputs; k++) {
 			int32_t t = nd->outputs[k];
 			if (t < 0)
@@ -79,11 +82,11 @@ static void cover_build(match_run_state *s, int n)
 				vec_push(&c->nodes, mem[k]);
 			}
 	}
-	bool group = s->pat->ops[n - 1].siblings;   /* the last op is a group: every member is in */
-	for (size_t q = 0; group && q < s->group.n; q++)
-		if (s->node_stamp[s->group.items[q]] != s->stamp) {
-			s->node_stamp[s->group.items[q]] = s->stamp;
-			vec_push(&c->nodes, s->group.items[q]);
+	bool group = s->pat->grouped;   /* every member is in, with its own ops */
+	for (size_t q = 0; group && q < s->group_units.n; q++)
+		if (s->node_stamp[s->group_units.items[q]] != s->stamp) {
+			s->node_stamp[s->group_units.items[q]] = s->stamp;
+			vec_push(&c->nodes, s->group_units.items[q]);
 		}
 	G = g;
 	qsort(c->nodes.items, c->nodes.n, sizeof *c->nodes.items, cmp_node_topo);
@@ -284,6 +287,8 @@ bool match_complete(match_run_state *s, int n)
 	match_cover *c = &s->cover;
 	uint32_t passed = 0, ev;
 	s->matched_once = true;
+	if (s->pat->grouped && !match_group_complete(s, n, passed))
+		return false;
 	cover_build(s, n);
 
 	if (r->allow_intermediate_outputs != 1) {

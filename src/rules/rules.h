@@ -138,8 +138,9 @@ typedef struct fd_rule_op {
 	const fd_yval *feeds_where;
 	/* siblings: the op is a group, every reader of the tensor it reads at
 	 * siblings_input that is of one of its types (fusiondbg-rules(5),
-	 * Sibling groups); the schema allows it on a pattern's last op only */
+	 * Sibling groups); one op of a pattern at most */
 	bool siblings;
+	bool each_member;         /* after the group op and reading it (or such an op): every member has its own */
 	int siblings_input, siblings_min, siblings_max;
 	bool siblings_cover;      /* cover: axis — the members' slices cover the axis exactly */
 	const fd_yval *siblings_where;
@@ -166,6 +167,9 @@ typedef struct fd_rule_pattern {
 	int n_ops;
 	fd_rule_op *ops;
 	const fd_yval *where;
+	bool grouped;             /* an op is a group of siblings: ops[group] */
+	int group;
+	int n_each;               /* the ops each member has its own of (each_member) */
 } fd_rule_pattern;
 
 typedef struct fd_rewrite_input {

@@ -83,20 +83,4 @@ EXCEPTIONS = [
         "pairing": "superset",
         "why_fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "node": "@Transpose", "expect": ["fires on {node} (Transpose)"]},
     },
-    # ---- a group the QDQ drop leaves apart ----------------------------------------------
-    {
-        "models": ["qdq_ultraface_u8"],
-        "reason": "GatherSliceToSplitFusion after the QDQ drop. The box decoding's two Slices read one "
-                  "DequantizeLinear and each feeds a QuantizeLinear; onnxruntime gives each Slice a copy of "
-                  "the DQ (EnsureUniqueDQForNodeUnit), drops both Q/DQ pairs and then turns the two Slices, "
-                  "which now both read the quantized tensor and cover the axis, into one Split. ORT_QDQ_Drop "
-                  "gives the DQ to its first reader only (feeds.first_reader), so after the drop one Slice "
-                  "reads the quantized tensor and the other the DQ's output inside the first group: no "
-                  "siblings of one tensor for ORT_GatherSliceToSplitFusion in the next round.",
-        "ort": {"kind": "QDQSelectorActionTransformer+GatherSliceToSplitFusion"},
-        "fusiondbg": {"rule": "ORT_QDQ_Drop"},
-        "counts": {"qdq_ultraface_u8": [1, 2]},
-        "pairing": "subset",
-        "why_fusiondbg": {"rule": "ORT_QDQ_Drop", "node": "@Slice", "expect": ["fires on {node} (Slice)"]},
-    },
 ]
