@@ -35,6 +35,9 @@ misses a compiler refuses:
                         (size 8): three covering it (one a Gather, one ending past the end),
                         two with a gap, two that overlap, one of step 2, one whose second
                         Slice is a graph output, a single Slice
+  qdq_slice_groups.onnx DQ -> two Slices covering axis 1, each -> Q: with the DQ's scale (one
+                        group, the Qs each member's own), and with another scale on the
+                        second Q
   declared_outputs.onnx Conv + BatchNormalization with one output, with training outputs
                         (opset 15, training_mode 1), with them written ""; MaxPool with and
                         without its indices
@@ -336,6 +339,22 @@ def slice_groups():
 	g.save("slice_groups.onnx")
 
 
+def qdq_slice_groups():
+	g = G("qdq_slice_groups")
+	x = g.input("x", [1, 8, 4])
+	s, s2 = g.const("s", 0.05), g.const("s2", 0.1)
+	zp = g.const("zp", 128, dtype=np.uint8)
+	i64 = lambda name, v: g.const(name, [v], dtype=np.int64)
+	axis = i64("axis1", 1)
+	for key, scales in (("same", (s, s)), ("other", (s, s2))):
+		d = g.node("DequantizeLinear", key + "_dq", [g.node("QuantizeLinear", key + "_q", [x, s, zp]), s, zp])
+		for k, (start, end) in enumerate(((0, 4), (4, 8))):
+			name = "%s_%s" % (key, "ab"[k])
+			y = g.node("Slice", name, [d, i64(name + "_s", start), i64(name + "_e", end), axis])
+			g.output(g.node("QuantizeLinear", name + "_q", [y, scales[k], zp]), TensorProto.UINT8)
+	g.save("qdq_slice_groups.onnx")
+
+
 os.makedirs(OUT, exist_ok=True)
 conv_fold()
 transpose_matmul()
@@ -351,3 +370,4 @@ conv_any_rank()
 declared_outputs()
 qdq_pairs()
 slice_groups()
+qdq_slice_groups()

@@ -12,7 +12,8 @@
  * its words where it does not; same_value_as on a Q after a Reshape; a
  * dtype tied to another tensor, a dim repeated to any rank and the outputs
  * a node declares, each deciding with its words and what-if path; a group
- * of sibling Slices fused whole, and refused for each way its cover fails. Run from
+ * of sibling Slices fused whole, and refused for each way its cover fails;
+ * a group whose members each have their own Q. Run from
  * the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -687,6 +688,34 @@ static void test_siblings(void **state)
 	run_close(&x);
 }
 
+/* A group's own ops: two Slices of one DQ, each with its own Q, are one
+ * fusion with the DQ, its outputs the Qs' in slice order; a second Q of
+ * another scale refuses the group, naming the member and the op. */
+static void test_siblings_own_ops(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/qdq_slice_groups.onnx", "tests/data/lang/qdq_slice_groups.yaml");
+	assert_int_equal(attempt_of(&x, "QDQ_Slices_To_Split", "same_a")->reason, REASON_OK_FIRED);
+	int32_t fi = x.r.claim[0][node_id(&x, "same_a")];
+	assert_true(fi >= 0);
+	static const char *const members[] = { "same_dq", "same_b", "same_a_q", "same_b_q" };
+	for (size_t k = 0; k < sizeof members / sizeof *members; k++)
+		assert_int_equal(x.r.claim[0][node_id(&x, members[k])], fi);
+	const fd_fusion *f = &x.r.fusions[fi];
+	assert_int_equal(f->n_nodes, 5);
+	assert_int_equal(f->n_outputs, 2);
+	assert_int_equal(x.m.graphs[0].tensors[fusion_ids(&x.r, f->outputs)[0]].producer, node_id(&x, "same_a_q"));
+	assert_int_equal(x.m.graphs[0].tensors[fusion_ids(&x.r, f->outputs)[1]].producer, node_id(&x, "same_b_q"));
+	const fd_attempt *a = attempt_of(&x, "QDQ_Slices_To_Split", "other_a");
+	assert_int_equal(a->reason, REASON_NM24_SIBLINGS);
+	assert_int_equal(x.r.claim[0][node_id(&x, "other_b_q")], -1);
+	fd_event_text tx;
+	explain_event(&x.r, a->decisive, &tx);
+	assert_non_null(strstr(tx.reason, "member other_b has no op2 of its own that meets op2's conditions (FD-NM21"));
+	run_close(&x);
+}
+
 /* qdq_dtype: int8 data runs as uint8 where onnxruntime's QDQS8ToU8Transformer
  * converts its Q -> DQ pair, asked of the data behind a DQ's output and of a
  * Q's zero point alike; where it stays int8 the words say why; the what-if
@@ -836,6 +865,7 @@ int main(void)
 		cmocka_unit_test(test_outputs_count),
 		cmocka_unit_test(test_qdq_dtype),
 		cmocka_unit_test(test_siblings),
+		cmocka_unit_test(test_siblings_own_ops),
 		cmocka_unit_test(test_many_alternatives),
 		cmocka_unit_test(test_quoted_shapes),
 	};
