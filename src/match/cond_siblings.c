@@ -5,10 +5,13 @@
  * input_sources, outputs, where), and the group the group's: between min
  * and max members and, with cover: axis, slices (Slice, Gather) that
  * together cover one axis of that tensor once, without a gap or an overlap,
- * step 1. Reading it, deciding it on the candidate (the first member or
- * any other: each finds the same group), its words and its lint. The search
- * asks it once the candidate's own conditions hold (match.c); the fusion is
- * every member, its outputs theirs in the group's order (match_subgraph.c). */
+ * step 1. Reading it (and, for the pattern, which ops after it each member
+ * has its own of), deciding it on the candidate (the first member or any
+ * other: each finds the same group), its words and its lint; an op's
+ * conditions on a unit, quietly, for the members and their own ops. The
+ * search asks it once the candidate's own conditions hold (match.c); each
+ * member's own ops are match_group.c's; the fusion is every member with
+ * them, its outputs theirs in the group's order (match_subgraph.c). */
 #include "match/conditions.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,8 @@
  *   match.c             the op-chain search of one alternative, its budget
  *   match_subgraph.c    a complete op chain: cover, escape and count checks,
  *                       conflict, would-cycle, firing
+ *   match_group.c       a complete chain with a group of siblings: each
+ *                       member's own ops after the group op
  *   match_checks.c      an op's outputs and where conditions (their checks are
  *                       cond_outputs.c's, cond_where.c's), the position: fixed
  *                       diagnosis (off the hot path)
