@@ -138,6 +138,8 @@ expect "$tmp/siblings_min.txt" "1 gained, 0 lost, 0 changed, 1 unchanged" "  + S
 lang slice_groups slice_groups siblings_cover.txt 'Slices_To_Split.match.ops.0.siblings.cover=none'
 expect "$tmp/siblings_cover.txt" "3 gained, 0 lost" "  + Slices_To_Split [gap_a gap_b]  @ gap_a" \
 	"  + Slices_To_Split [overlap_a overlap_b]  @ overlap_a" "  + Slices_To_Split [step_a step_b]  @ step_a"
+lang slice_groups slice_groups siblings_max.txt 'Slices_To_Split.match.ops.0.siblings.max=2'
+expect "$tmp/siblings_max.txt" "0 gained, 1 lost" "  - Slices_To_Split [cover_a cover_b cover_c]  @ cover_a"
 langbad() {   # MODEL SPEC TEXT
 	"$FUSIONDBG" match "$L/$1.onnx" -r "$L/$1.yaml" --set "$2" >/dev/null 2>"$tmp/bad.txt"
 	local rc=$?

@@ -38,6 +38,8 @@ misses a compiler refuses:
   qdq_slice_groups.onnx DQ -> two Slices covering axis 1, each -> Q: with the DQ's scale (one
                         group, the Qs each member's own), and with another scale on the
                         second Q
+  many_readers.onnx     one tensor read by 1025 Slices (past the readers a group is looked for
+                        among) and one read by 300 (more members than a group has)
   declared_outputs.onnx Conv + BatchNormalization with one output, with training outputs
                         (opset 15, training_mode 1), with them written ""; MaxPool with and
                         without its indices
@@ -355,6 +357,17 @@ def qdq_slice_groups():
 	g.save("qdq_slice_groups.onnx")
 
 
+def many_readers():
+	g = G("many_readers")
+	x = g.input("x", [1, 1100, 4])
+	ins = [g.const(n, [v], dtype=np.int64) for n, v in (("b", 0), ("e", 1), ("ax", 1))]
+	for key, n in (("wide", 1025), ("many", 300)):
+		r = g.node("Relu", key, [x])
+		for k in range(n):
+			g.output(g.node("Slice", "%s_%d" % (key, k), [r] + ins))
+	g.save("many_readers.onnx")
+
+
 os.makedirs(OUT, exist_ok=True)
 conv_fold()
 transpose_matmul()
@@ -371,3 +384,4 @@ declared_outputs()
 qdq_pairs()
 slice_groups()
 qdq_slice_groups()
+many_readers()

@@ -688,6 +688,30 @@ static void test_siblings(void **state)
 	run_close(&x);
 }
 
+/* The bounds of a group: a tensor of 1025 readers makes none, one of 300
+ * Slices more than 256 members; each attempt of each reader says so. */
+static void test_siblings_bounds(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/many_readers.onnx", "tests/data/lang/many_readers.yaml");
+	static const struct { const char *node, *words; } cases[] = {
+		{ "wide_0", "wide_out has 1025 readers, more than the 1024 a group is looked for among" },
+		{ "wide_1024", "wide_out has 1025 readers" },
+		{ "many_0", "more than 256 readers of many_out are of the op's types" },
+		{ "many_299", "more than 256 readers of many_out" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const fd_attempt *a = attempt_of(&x, "Slices_Group", cases[i].node);
+		assert_int_equal(a->reason, REASON_NM24_SIBLINGS);
+		fd_event_text tx;
+		explain_event(&x.r, a->decisive, &tx);
+		assert_non_null(strstr(tx.reason, cases[i].words));
+	}
+	assert_int_equal(x.r.n_fusions, 0);
+	run_close(&x);
+}
+
 /* A group's own ops: two Slices of one DQ, each with its own Q, are one
  * fusion with the DQ, its outputs the Qs' in slice order; a second Q of
  * another scale refuses the group, naming the member and the op. */
@@ -866,6 +890,7 @@ int main(void)
 		cmocka_unit_test(test_qdq_dtype),
 		cmocka_unit_test(test_siblings),
 		cmocka_unit_test(test_siblings_own_ops),
+		cmocka_unit_test(test_siblings_bounds),
 		cmocka_unit_test(test_many_alternatives),
 		cmocka_unit_test(test_quoted_shapes),
 	};
