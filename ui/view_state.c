@@ -272,6 +272,8 @@ bool vs_event_touches(const fd_match_result *r, uint32_t ev, int32_t graph, int3
 	case EV_ESCAPE: case EV_CONSTRAINT: case EV_FIRE: case EV_REWRITE: case EV_COMPOSITE:
 	case EV_OPERAND: case EV_OUTPUT: case EV_WHERE:
 		return explain_unit_covers(r->ctx, graph, e->unit, node);
+	case EV_SIBLINGS:   /* the candidate, and the member that decided */
+		return explain_unit_covers(r->ctx, graph, e->unit, node) || e->other == node;
 	case EV_CONFLICT: case EV_CYCLE:
 		return e->unit == node;
 	default:

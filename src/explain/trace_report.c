@@ -403,6 +403,7 @@ void explain_describe_event(const fd_match_result *r, describe_cache *dc, const 
 		explain_describe_operand(r, ev, op, o);
 		break;
 	case EV_TYPE: case EV_PARAM: case EV_ARITY: case EV_OPTIONAL: case EV_OUTPUT: case EV_WHERE: case EV_FEEDS:
+	case EV_SIBLINGS:
 		assert(op);
 		describe_op_condition(r, dc, ev, op, o);
 		break;

@@ -61,6 +61,17 @@ static int32_t first_reader(const fd_graph_index *ix, int32_t t)
 	return first;
 }
 
+/* Op j is a group of siblings (every reader of t at its input k of its
+ * types: cond_siblings.c) and the first reader is one of them: the
+ * producer is the group's, whichever member the attempt is from. The ops
+ * of a pattern are one array, so op j is c->op's neighbour. */
+static bool group_reads_first(const fd_cond_check *c, int32_t keeper, int32_t t)
+{
+	const fd_rule_op *group = c->op - c->op_index + c->op->feeds_op;
+	return keeper != FD_NONE && group->siblings && match_unit_input(c->ix, keeper, group->siblings_input) == t
+	       && match_type_alt(c->ix, keeper, group) >= 0;
+}
+
 /* c->other: the unit of op j; c->a: its input tensor (FD_NONE: absent);
  * c->b: 1 when the candidate produces it. Measured in a run, the event's
  * explaining. Op j's input is read in the rule's numbering: swapped when
@@ -90,7 +101,7 @@ fd_reason cond_feeds_check(fd_cond_check *c, fd_cond_facts *facts)
 	c->b = produces;
 	/* a composite op j (a node fused in an earlier round) reads first as its members did */
 	int32_t keeper = produces && op->feeds_first ? first_reader(c->ix, t) : owner;
-	bool kept = keeper == owner || owner >= c->g->n_nodes;
+	bool kept = keeper == owner || owner >= c->g->n_nodes || group_reads_first(c, keeper, t);
 	fd_reason why = produces && kept ? REASON_NONE : REASON_NM04_SOURCE;
 	if (!facts)
 		return why;

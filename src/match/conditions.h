@@ -61,6 +61,7 @@ typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAI
 	X(OUTPUTS,        OP_EXT,     "outputs",          OUTPUT,     NM15_OUTPUT,         cond_outputs)       \
 	X(WHERE,          OP_EXT,     "where",            WHERE,      NM16_WHERE,          cond_where)         \
 	X(FEEDS,          OP_EXT,     "feeds",            FEEDS,      NM04_SOURCE,         cond_feeds)         \
+	X(SIBLINGS,       OP_EXT,     "siblings",         SIBLINGS,   NM24_SIBLINGS,       cond_siblings)      \
 	X(DTYPE_MATCH,    CONSTRAINT, "dtype_match",      CONSTRAINT, CF01_DTYPE,          cond_dtype_match)   \
 	X(SHAPE_CONSTRAINT, CONSTRAINT, "shape_constraint", CONSTRAINT, CF02_SHAPE,        cond_shape_constraint) \
 	X(MEMORY_LIMIT,   CONSTRAINT, "memory_limit",     CONSTRAINT, CF03_MEMORY,         cond_memory_limit)  \
@@ -112,6 +113,10 @@ typedef enum fd_cond_kind {
 	X(FEEDS,                OP_EXT,     "feeds.op",                UINT) \
 	X(FEEDS,                OP_EXT,     "feeds.input",             UINT) \
 	X(FEEDS,                OP_EXT,     "feeds.first_reader",      BOOL) \
+	X(SIBLINGS,             OP_EXT,     "siblings.input",          UINT) \
+	X(SIBLINGS,             OP_EXT,     "siblings.min",            POSINT) \
+	X(SIBLINGS,             OP_EXT,     "siblings.max",            POSINT) \
+	X(SIBLINGS,             OP_EXT,     "siblings.cover",          STR) \
 	X(DTYPE_MATCH,          CONSTRAINT, "allowed_dtypes",          LIST) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_intermediate_size",   BYTES) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_output_size",         BYTES) \
@@ -139,6 +144,11 @@ typedef struct fd_cond_site {
 	fd_constraint *constraint;
 	const fd_yval *map;
 } fd_cond_site;
+
+/* After a pattern's ops are read: its group op (siblings, one at most) and
+ * the ops each member has its own of (each_member: after the group op,
+ * reading it or such an op), with errors at their place. */
+void cond_siblings_pattern(fd_schema *s, fd_rule_pattern *pat, const char *path);
 
 /* ---- check and facts ----------------------------------------------------------- */
 
@@ -234,6 +244,7 @@ void cond_lint_say_at(const fd_cond_lint *l, fd_severity sev, fd_srcpos pos, con
 	X(VALUE,                cond_value)    \
 	X(OPTIONAL_OP,          cond_optional_op) \
 	X(WHERE,                cond_where)    \
+	X(SIBLINGS,             cond_siblings) \
 	X(DTYPE_MATCH,          cond_dtype_match) \
 	X(MEMORY_LIMIT,         cond_memory_limit) \
 	X(CHANNEL_DIVISIBILITY, cond_channel_divisibility)

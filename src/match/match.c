@@ -351,6 +351,18 @@ __attribute__((noinline)) static void diagnose_fixed(match_run_state *s, int i, 
 	match_fail(s, ev, REASON_NM14_POSITION, i, passed + c.passed);
 }
 
+/* The group op i is (siblings), once u's own conditions hold: its event,
+ * and the group in s->group for the cover when it holds. */
+__attribute__((noinline)) static bool check_siblings(match_run_state *s, int i, int32_t u, uint32_t passed)
+{
+	fd_cond_check *cc = &s->op_checks[i];
+	fd_reason why = cond_siblings_check(cc, NULL);
+	uint32_t ev = match_emit(s, EV_SIBLINGS, why ? ST_FAIL : ST_PASS, why, i, cc->sub, u, cc->other, cc->a, cc->b);
+	if (why)
+		match_fail(s, ev, why, i, passed);
+	return !why;
+}
+
 /* ---- the search budget (match.h) ------------------------------------------ */
 
 enum { MEMO_AFTER = 64 };   /* steps of an alternative before its states are kept */
@@ -471,6 +483,8 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 				diagnose_fixed(s, i, u, passed);
 			continue;
 		}
+		if (op->siblings && !check_siblings(s, i, u, p2))
+			break;
 		/* the other order is tried only when this one's sources fail */
 		if (search(s, i + 1))
 			return true;

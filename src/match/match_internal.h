@@ -7,6 +7,8 @@
  *   match.c             the op-chain search of one alternative, its budget
  *   match_subgraph.c    a complete op chain: cover, escape and count checks,
  *                       conflict, would-cycle, firing
+ *   match_group.c       a complete chain with a group of siblings: each
+ *                       member's own ops after the group op
  *   match_checks.c      an op's outputs and where conditions (their checks are
  *                       cond_outputs.c's, cond_where.c's), the position: fixed
  *                       diagnosis (off the hot path)
@@ -125,6 +127,8 @@ typedef struct match_run_state {
 	uint32_t stamp;
 	size_t scratch_nodes, scratch_tensors;
 	i32_vec cand[MATCH_MAX_OPS];
+	i32_vec group;          /* the group op's siblings, in the group's order, when it holds */
+	i32_vec group_units;    /* per member: it, then its own ops after the group op (match_group.c) */
 	i32_vec queue;
 	match_cover cover;
 } match_run_state;
@@ -264,6 +268,34 @@ static inline int match_present(const match_run_state *s, int j)
 {
 	return j >= 0 && s->units[j] != FD_NONE ? j : match_present_slow(s, j);
 }
+
+/* What decided a group of siblings (cond_siblings.c), an event's sub. */
+enum match_sib_what {
+	SIB_HOLDS,
+	SIB_NO_INPUT,     /* the candidate reads nothing at input k */
+	SIB_READERS,      /* the tensor has more readers than a group is looked for among */
+	SIB_MAX,          /* more members than max */
+	SIB_MEMBER,       /* a member fails the op's own conditions (b: its reason) */
+	SIB_MIN,          /* fewer members than min */
+	SIB_NOT_SLICE,    /* cover: a member is no Slice or Gather, or its values are not constant scalars */
+	SIB_STEP,         /* cover: a Slice's step is not 1 */
+	SIB_AXIS,         /* cover: members slice different axes, or one beyond the rank */
+	SIB_DIM,          /* cover: the axis's size is not known */
+	SIB_EMPTY,        /* cover: a member's slice is empty or out of range */
+	SIB_OVERLAP,      /* cover: an index sliced twice (b: the index) */
+	SIB_GAP,          /* cover: an index no member slices (b: the index) */
+	SIB_FOLLOWER,     /* a member has no op of its own after the group op (a: the op, b: its reason) */
+};
+
+
+/* cond_siblings.c: the conditions of op i on unit u, quietly (no event,
+ * names bound taken back): the first that fails, or REASON_NONE. */
+fd_reason cond_siblings_unit_fails(match_run_state *s, int i, int32_t u);
+/* match_group.c: each member's own ops after the group op, matched for
+ * every member but the candidate; s->group_units, member by member (the
+ * member, then its own ops), for the cover. False: a member has none (its
+ * event emitted, the failure recorded). */
+bool match_group_complete(match_run_state *s, int n_ops, uint32_t passed);
 
 /* match.c: the search of one alternative of the attempt (match_run.c
  * sets s->pat, s->branch and the anchor); true when it fired. */

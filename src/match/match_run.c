@@ -348,6 +348,8 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	trace_fit(&r->trace);   /* the reserve was an estimate */
 	for (int i = 0; i < MATCH_MAX_OPS; i++)
 		vec_release(&s.cand[i]);
+	vec_release(&s.group);
+	vec_release(&s.group_units);
 	vec_release(&s.queue);
 	match_memo_release(&s.memo);
 	vec_release(&s.cover.nodes);

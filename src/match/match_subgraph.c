@@ -18,6 +18,52 @@ static bool is_member(const match_run_state *s, int32_t node)
 	return node >= 0 && s->node_stamp[node] == s->stamp;
 }
 
+/* Whether node p ends a member's chain: the member, or its last own op. */
+static bool ends_member(const match_run_state *s, int32_t p)
+{
+	size_t per = 1 + (size_t)s->pat->n_each;
+	for (size_t q = per - 1; q < s->group_units.n; q += per)
+		if (s->group_units.items[q] == p)
+			return true;
+	return false;
+}
+
+/* Keeps the tensors of v that no member's chain ends with. */
+static void drop_ends(const match_run_state *s, i32_vec *v)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < v->n; i++)
+		if (!ends_member(s, s->g->tensors[v->items[i]].producer))
+			v->items[w++] = v->items[i];
+	v->n = w;
+}
+
+/* A group's outputs are its members' chains' ends', in the group's order (a
+ * Split's): each end's first output and those of its others that leave. */
+static void group_outputs(match_run_state *s)
+{
+	match_cover *c = &s->cover;
+	size_t per = 1 + (size_t)s->pat->n_each;
+	c->outputs.n = 0;
+	drop_ends(s, &c->intermediates);
+	drop_ends(s, &c->escapes);
+	for (size_t q = per - 1; q < s->group_units.n; q += per) {
+		const fd_node *nd = &s->g->nodes[s->group_units.items[q]];
+		for (int k = 0; k < nd->n_outputs; k++) {
+			int32_t t = nd->outputs[k];
+			if (t < 0)
+				continue;
+			const fd_tensor *x = &s->g->tensors[t];
+			bool outside = x->is_graph_output;
+			for (int r = 0; r < x->n_consumers && !outside; r++)
+				if (!is_member(s, x->consumers[r]))
+					outside = true;
+			if (k == 0 || outside)
+				vec_push(&c->outputs, t);
+		}
+	}
+}
+
 /* Fills s->cover for units[0..n). */
 static void cover_build(match_run_state *s, int n)
 {
@@ -36,6 +82,12 @@ static void cover_build(match_run_state *s, int n)
 				vec_push(&c->nodes, mem[k]);
 			}
 	}
+	bool group = s->pat->grouped;   /* every member is in, with its own ops */
+	for (size_t q = 0; group && q < s->group_units.n; q++)
+		if (s->node_stamp[s->group_units.items[q]] != s->stamp) {
+			s->node_stamp[s->group_units.items[q]] = s->stamp;
+			vec_push(&c->nodes, s->group_units.items[q]);
+		}
 	G = g;
 	qsort(c->nodes.items, c->nodes.n, sizeof *c->nodes.items, cmp_node_topo);
 	c->min_topo = g->nodes[c->nodes.items[0]].topo;
@@ -83,6 +135,8 @@ static void cover_build(match_run_state *s, int n)
 			}
 		}
 	}
+	if (group)
+		group_outputs(s);
 	if (s->r->allow_intermediate_outputs == 1)
 		for (size_t i = 0; i < c->escapes.n; i++)
 			vec_push(&c->outputs, c->escapes.items[i]);
@@ -233,6 +287,8 @@ bool match_complete(match_run_state *s, int n)
 	match_cover *c = &s->cover;
 	uint32_t passed = 0, ev;
 	s->matched_once = true;
+	if (s->pat->grouped && !match_group_complete(s, n, passed))
+		return false;
 	cover_build(s, n);
 
 	if (r->allow_intermediate_outputs != 1) {

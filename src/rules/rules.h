@@ -50,6 +50,12 @@ typedef struct fd_rule_param {
 #define FD_RULE_MAX_OPS      64      /* ops in one pattern (match.ops, a branch) */
 #define FD_RULE_MAX_BRANCHES 127     /* match.branches (an event's branch is 8 bits) */
 #define FD_RULE_MAX_ITEMS    32767   /* params, input_sources, where, constraints, inputK (16 bits) */
+/* A group of siblings (match.ops[i].siblings): at most this many members,
+ * looked for among the readers of a tensor read at most this many times, so
+ * that judging a group from each of its members stays linear in the graph
+ * times a constant. */
+#define FD_RULE_MAX_SIBLINGS        256
+#define FD_RULE_MAX_SIBLING_READERS 1024
 
 /* One dim of a shape pattern (input_sources.inputK.shape). */
 typedef enum fd_sdim_kind {
@@ -130,6 +136,14 @@ typedef struct fd_rule_op {
 	int feeds_op, feeds_input;
 	bool feeds_first;         /* feeds.first_reader: only for op feeds_op when it reads the output first */
 	const fd_yval *feeds_where;
+	/* siblings: the op is a group, every reader of the tensor it reads at
+	 * siblings_input that is of one of its types (fusiondbg-rules(5),
+	 * Sibling groups); one op of a pattern at most */
+	bool siblings;
+	bool each_member;         /* after the group op and reading it (or such an op): every member has its own */
+	int siblings_input, siblings_min, siblings_max;
+	bool siblings_cover;      /* cover: axis — the members' slices cover the axis exactly */
+	const fd_yval *siblings_where;
 	int n_where;              /* where: expressions over params and shapes, all must hold */
 	struct fd_expr **where_exprs;
 	const fd_yval **where_src;
@@ -153,6 +167,9 @@ typedef struct fd_rule_pattern {
 	int n_ops;
 	fd_rule_op *ops;
 	const fd_yval *where;
+	bool grouped;             /* an op is a group of siblings: ops[group] */
+	int group;
+	int n_each;               /* the ops each member has its own of (each_member) */
 } fd_rule_pattern;
 
 typedef struct fd_rewrite_input {

@@ -185,6 +185,7 @@ static void parse_pattern(fd_schema *s, fd_rule_pattern *pat, const fd_yval *ops
 		snprintf(p, sizeof p, "%.200s[%zu]", path, i);
 		parse_op(s, &pat->ops[i], ops->items[i], p, (int)i, (int)ops->n);
 	}
+	cond_siblings_pattern(s, pat, path);
 }
 
 static void parse_subgraph(fd_schema *s, fd_rule *r, const fd_yval *v)

@@ -81,7 +81,10 @@ enum { EVF_UNIT = 1, EVF_OTHER = 2, EVF_A = 4, EVF_B = 8, EVF_SUB = 16 };
 	                             * FD-NM19: a the steps tried, b the steps one attempt may take (match.h) */ \
 	X(FEEDS,      "feeds",      EVF_UNIT | EVF_OTHER | EVF_A | EVF_B) \
 	                            /* unit the candidate, other the unit of the op it feeds, a that op's input tensor \
-	                             * (-1: absent), b the candidate's output count reaching it (0: it does not produce it) */
+	                             * (-1: absent), b the candidate's output count reaching it (0: it does not produce it) */ \
+	X(SIBLINGS,   "siblings",   EVF_UNIT | EVF_OTHER | EVF_A | EVF_B | EVF_SUB) \
+	                            /* unit the candidate, sub what decided (cond_siblings.c), other the member that \
+	                             * did (or -1), a the members, b the detail (a member's reason, an index) */
 
 typedef enum fd_event_kind {
 #define FD_EVENT_KIND_ENUM(id, name, uses) EV_##id,

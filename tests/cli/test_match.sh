@@ -33,7 +33,7 @@ cases() {
 	echo "target_other|-|samples/conv_bn_relu.onnx -r rules --target ai_vector"
 	echo "no_canonicalize_gelu|-|samples/gelu_erf.onnx -r rules -r samples/rules --no-canonicalize"
 	# the language beyond the seed: one model and rule file each (tests/tools/make_lang_models.py)
-	for m in conv_fold transpose_matmul quickgelu graph_out operands fan_out qdq_pairs dtype_tied conv_any_rank declared_outputs; do
+	for m in conv_fold transpose_matmul quickgelu graph_out operands fan_out qdq_pairs dtype_tied conv_any_rank declared_outputs slice_groups qdq_slice_groups; do
 		echo "lang_$m|-|tests/data/lang/$m.onnx -r tests/data/lang/$m.yaml"
 	done
 	echo "lang_many_alternatives|-|samples/conv_bn_relu.onnx -r tests/data/lang/many_alternatives.yaml"

@@ -141,6 +141,13 @@ expect "$tmp/newmap.txt" "0 gained, 1 lost" "  - Conv_BN_Inference [bn2_conv bn2
 # a peak over unbound dims is its formula, not a number
 "$FUSIONDBG" match samples/symbolic_batch.onnx -r rules --diff --set 'Conv_BN_Relu_Fusion.priority=1' >"$tmp/sympeak.txt" 2>&1
 expect "$tmp/sympeak.txt" "peak memory (main graph): 768 KiB × batch -> 768 KiB × batch"
+lang slice_groups slice_groups siblings_min.txt 'Slices_To_Split.match.ops.0.siblings.min=1'
+expect "$tmp/siblings_min.txt" "1 gained, 0 lost, 0 changed, 1 unchanged" "  + Slices_To_Split [single_a]  @ single_a"
+lang slice_groups slice_groups siblings_cover.txt 'Slices_To_Split.match.ops.0.siblings.cover=none'
+expect "$tmp/siblings_cover.txt" "3 gained, 0 lost" "  + Slices_To_Split [gap_a gap_b]  @ gap_a" \
+	"  + Slices_To_Split [overlap_a overlap_b]  @ overlap_a" "  + Slices_To_Split [step_a step_b]  @ step_a"
+lang slice_groups slice_groups siblings_max.txt 'Slices_To_Split.match.ops.0.siblings.max=2'
+expect "$tmp/siblings_max.txt" "0 gained, 1 lost" "  - Slices_To_Split [cover_a cover_b cover_c]  @ cover_a"
 langbad() {   # MODEL SPEC TEXT
 	"$FUSIONDBG" match "$L/$1.onnx" -r "$L/$1.yaml" --set "$2" >/dev/null 2>"$tmp/bad.txt"
 	local rc=$?
@@ -156,6 +163,8 @@ langbad conv_fold 'Conv_Fold_Act.match.ops.2.input_sources.input1.position=first
 langbad conv_fold 'Conv_Fold_Act.match.ops.0.optional=true' "op 0 is the anchor and cannot be optional"
 langbad quickgelu 'QuickGelu.match.ops.1.input_sources.input1.same_as={op: 0}' "needs 'op' and 'input'"
 langbad quickgelu 'QuickGelu.match.ops.1.input_sources.input1.same_as={op: 0, input: 1}' "Sigmoid (op 0) takes 1 input"
+langbad slice_groups 'Slices_To_Split.match.ops.0.siblings.max=300' "siblings.max: 300 is beyond the members a group may have (256)"
+langbad slice_groups 'Slices_To_Split.match.ops.0.siblings.cover=rows' "siblings.cover: expected axis or none, got 'rows'"
 [ "$lang_before" = "$(cat $L/*.yaml | md5sum)" ] || { echo "FAIL: --set changed a rule file in $L"; fail=1; }
 
 after=$(cat rules/*.yaml samples/rules/*.yaml | md5sum)

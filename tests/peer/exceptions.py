@@ -83,26 +83,4 @@ EXCEPTIONS = [
         "pairing": "superset",
         "why_fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "node": "@Transpose", "expect": ["fires on {node} (Transpose)"]},
     },
-    # ---- a rewrite a chain of ops cannot state ---------------------------------------
-    {
-        "models": ["xfeat_256x256"],
-        "reason": "GatherSliceToSplitFusion turns the 32 Slices that read one tensor and together cover an "
-                  "axis into one Split: sibling consumers of one tensor, which a chain of ops does not state "
-                  "(fusiondbg-rules(5), Sibling patterns: not in the format).",
-        "ort": {"kind": "GatherSliceToSplitFusion"},
-        "counts": {"xfeat_256x256": 2},
-    },
-    {
-        "models": ["qdq_ultraface_u8"],
-        "reason": "GatherSliceToSplitFusion after the QDQ drop. The box decoding's two Slices read one "
-                  "DequantizeLinear and each feeds a QuantizeLinear; onnxruntime drops both Q/DQ pairs, as "
-                  "ORT_QDQ_Drop does, and then turns the two sibling Slices, which together cover the axis, "
-                  "into one Split: sibling consumers of one tensor, which a chain of ops does not state "
-                  "(fusiondbg-rules(5), Sibling patterns: not in the format).",
-        "ort": {"kind": "QDQSelectorActionTransformer+GatherSliceToSplitFusion"},
-        "fusiondbg": {"rule": "ORT_QDQ_Drop"},
-        "counts": {"qdq_ultraface_u8": [1, 2]},
-        "pairing": "subset",
-        "why_fusiondbg": {"rule": "ORT_QDQ_Drop", "node": "@Slice", "expect": ["fires on {node} (Slice)"]},
-    },
 ]

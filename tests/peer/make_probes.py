@@ -428,6 +428,33 @@ probe("qdq_relu_q_s8_min", "Relu -> Q of int8 zero point -128 (the type's minimu
 probe("qdq_relu_q_s8_zero", "Relu -> Q of int8 zero point 0: the Relu stays",
       RQ, [X], [y()], [init("s", 0.05), init("zq", 0, np.int8)])
 
+# ---- GatherSliceToSplitFusion: the Slices and Gathers of one tensor covering an axis ------
+def slices(*ranges):
+    """Relu(x) read by a Slice of axis 1 per (start, end[, step]), or a Gather per index."""
+    nodes, inits, outs = [node("Relu", ["x"], "r", "relu")], [init("ax", [1], np.int64)], []
+    for k, rg in enumerate(ranges):
+        name, out = "s%d" % k, "y%d" % k
+        if isinstance(rg, int):
+            inits.append(init(name + "_i", rg, np.int64))
+            nodes.append(node("Gather", ["r", name + "_i"], out, name, axis=1))
+        else:
+            inits += [init(name + "_b", [rg[0]], np.int64), init(name + "_e", [rg[1]], np.int64)]
+            ins = ["r", name + "_b", name + "_e", "ax"]
+            if len(rg) > 2:
+                inits.append(init(name + "_st", [rg[2]], np.int64))
+                ins.append(name + "_st")
+            nodes.append(node("Slice", ins, out, name))
+        outs.append(vi(out, None))
+    return nodes, [X], outs, inits
+
+
+probe("split_slices_cover", "three Slices of one tensor covering axis 1", *slices((0, 2), (2, 5), (5, 8)))
+probe("split_slices_gather", "two Slices and a Gather covering axis 1", *slices((0, 3), 3, (4, 8)))
+probe("split_slices_gap", "two Slices leaving index 4 of axis 1", *slices((0, 4), (5, 8)))
+probe("split_slices_overlap", "two Slices both taking index 3 of axis 1", *slices((0, 4), (3, 8)))
+probe("split_slices_step2", "a Slice of step 2 and one of step 1", *slices((0, 8, 2), (1, 8)))
+probe("split_slice_single", "one Slice of the whole axis", *slices((0, 8)))
+
 # ---- nothing to fuse: eliminations only -------------------------------------------------
 probe("dropout_inner", "Relu -> Dropout -> Relu",
       [node("Relu", ["x"], "r", "relu"), node("Dropout", ["r"], "d", "drop"), node("Relu", ["d"], "y", "relu2")],

@@ -31,6 +31,15 @@ misses a compiler refuses:
                         Mul of a constant of the Cast's output type
   conv_any_rank.onnx    Conv1d, Conv2d, Conv3d each + Add of a [1, C, 1...] constant, and a
                         Conv2d + Add of [1, C, 2, 1] (not every other dim 1)
+  slice_groups.onnx     groups of Slices (and a Gather) reading one Relu's output along axis 1
+                        (size 8): three covering it (one a Gather, one ending past the end),
+                        two with a gap, two that overlap, one of step 2, one whose second
+                        Slice is a graph output, a single Slice
+  qdq_slice_groups.onnx DQ -> two Slices covering axis 1, each -> Q: with the DQ's scale (one
+                        group, the Qs each member's own), and with another scale on the
+                        second Q
+  many_readers.onnx     one tensor read by 1025 Slices (past the readers a group is looked for
+                        among) and one read by 300 (more members than a group has)
   declared_outputs.onnx Conv + BatchNormalization with one output, with training outputs
                         (opset 15, training_mode 1), with them written ""; MaxPool with and
                         without its indices
@@ -299,6 +308,66 @@ def qdq_pairs():
 	g.save("qdq_pairs.onnx")
 
 
+def slice_groups():
+	g = G("slice_groups")
+	x = g.input("x", [1, 8, 4])
+	i64 = lambda name, v: g.const(name, [v], dtype=np.int64)
+	one, axis = i64("one", 1), i64("axis1", 1)
+
+	def sl(name, src, start, end, step=None, out=None):
+		ins = [src, i64(name + "_s", start), i64(name + "_e", end), axis] + ([i64(name + "_st", step)] if step else [])
+		y = g.node("Slice", name, ins, out)
+		if not out:
+			g.output(g.node("Neg", name + "_neg", [y], name + "_y"))
+
+	groups = {
+		"cover": [(0, 2), "gather", (3, 2 ** 62)],
+		"gap": [(0, 3), (4, 8)],
+		"overlap": [(0, 5), (4, 8)],
+		"step": [(0, 4), (4, 8, 2)],
+		"out": [(0, 4), (4, 8, None, "out_y")],
+		"single": [(0, 8)],
+	}
+	for key, members in groups.items():
+		src = g.node("Relu", key, [x])
+		for k, m in enumerate(members):
+			name = "%s_%s" % (key, "abc"[k])
+			if m == "gather":
+				y = g.node("Gather", name, [src, g.const(name + "_i", 2, dtype=np.int64)], axis=1)
+				g.output(g.node("Neg", name + "_neg", [y], name + "_y"))
+			else:
+				sl(name, src, *m)
+	g.output("out_y")
+	g.save("slice_groups.onnx")
+
+
+def qdq_slice_groups():
+	g = G("qdq_slice_groups")
+	x = g.input("x", [1, 8, 4])
+	s, s2 = g.const("s", 0.05), g.const("s2", 0.1)
+	zp = g.const("zp", 128, dtype=np.uint8)
+	i64 = lambda name, v: g.const(name, [v], dtype=np.int64)
+	axis = i64("axis1", 1)
+	for key, scales in (("same", (s, s)), ("other", (s, s2))):
+		d = g.node("DequantizeLinear", key + "_dq", [g.node("QuantizeLinear", key + "_q", [x, s, zp]), s, zp])
+		for k, (start, end) in enumerate(((0, 4), (4, 8))):
+			name = "%s_%s" % (key, "ab"[k])
+			y = g.node("Slice", name, [d, i64(name + "_s", start), i64(name + "_e", end), axis])
+			g.output(g.node("QuantizeLinear", name + "_q", [y, scales[k], zp]), TensorProto.UINT8)
+	g.save("qdq_slice_groups.onnx")
+
+
+def many_readers():
+	g = G("many_readers")
+	x = g.input("x", [1, 1100, 4])
+	ins = [g.const(n, [v], dtype=np.int64) for n, v in (("b", 0), ("e", 1), ("ax", 1))]
+	for key, n in (("wide", 1025), ("many", 300)):
+		r = g.node("Relu", key, [x])
+		for k in range(n):
+			g.output(g.node("Slice", "%s_%d" % (key, k), [r] + ins))
+	g.save("many_readers.onnx")
+
+
 os.makedirs(OUT, exist_ok=True)
 conv_fold()
 transpose_matmul()
@@ -313,3 +382,6 @@ dtype_tied()
 conv_any_rank()
 declared_outputs()
 qdq_pairs()
+slice_groups()
+qdq_slice_groups()
+many_readers()

@@ -11,7 +11,9 @@
  * reads; qdq_dtype decided where onnxruntime converts an int8 pair, and
  * its words where it does not; same_value_as on a Q after a Reshape; a
  * dtype tied to another tensor, a dim repeated to any rank and the outputs
- * a node declares, each deciding with its words and what-if path. Run from
+ * a node declares, each deciding with its words and what-if path; a group
+ * of sibling Slices fused whole, and refused for each way its cover fails;
+ * a group whose members each have their own Q. Run from
  * the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -639,6 +641,105 @@ static void test_outputs_count(void **state)
 	run_close(&x);
 }
 
+/* siblings: three readers of one tensor that cover its axis 1 (a Gather
+ * among them, one Slice ending past the end) are one fusion, its outputs in
+ * the order of their slices; a gap, an overlap, a step of 2, a member that
+ * is a graph output and a lone Slice each refuse the group with FD-NM24,
+ * the words naming what decided and the what-if path its key. */
+static void test_siblings(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/slice_groups.onnx", "tests/data/lang/slice_groups.yaml");
+	assert_int_equal(attempt_of(&x, "Slices_To_Split", "cover_a")->reason, REASON_OK_FIRED);
+	int32_t fi = x.r.claim[0][node_id(&x, "cover_a")];
+	assert_true(fi >= 0);
+	assert_int_equal(x.r.claim[0][node_id(&x, "cover_b")], fi);
+	assert_int_equal(x.r.claim[0][node_id(&x, "cover_c")], fi);
+	const fd_fusion *f = &x.r.fusions[fi];
+	assert_int_equal(f->n_nodes, 3);
+	assert_int_equal(f->n_outputs, 3);
+	static const char *const outs[] = { "cover_a", "cover_b", "cover_c" };
+	for (int k = 0; k < 3; k++) {
+		int32_t t = fusion_ids(&x.r, f->outputs)[k];
+		assert_int_equal(x.m.graphs[0].tensors[t].producer, node_id(&x, outs[k]));
+	}
+	static const struct { const char *node, *path, *words; int col; } cases[] = {
+		{ "gap_a", "match.ops.0.siblings.cover", "no member slices index 3 of axis 1 (size 8): the next starts at gap_b", 33 },
+		{ "overlap_a", "match.ops.0.siblings.cover", "members overlap_b and overlap_a both slice index 4 of axis 1", 33 },
+		{ "step_a", "match.ops.0.siblings.cover", "member step_b slices with step 2, not 1", 33 },
+		{ "out_a", "match.ops.0.siblings", "member out_b fails the op's own conditions (FD-NM15", 17 },
+		{ "single_a", "match.ops.0.siblings.min", "1 reader of single_out is of the op's types, fewer than 2", 23 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const fd_attempt *a = attempt_of(&x, "Slices_To_Split", cases[i].node);
+		assert_int_equal(a->reason, REASON_NM24_SIBLINGS);
+		fd_event_text tx;
+		explain_event(&x.r, a->decisive, &tx);
+		if (!strstr(tx.reason, cases[i].words))
+			fprintf(stderr, "%s: %s\n", cases[i].node, tx.reason);
+		assert_non_null(strstr(tx.reason, cases[i].words));
+		char path[160];
+		assert_true(explain_event_path(&x.r, a->decisive, path, sizeof path));
+		assert_string_equal(path, cases[i].path);
+		assert_int_equal(tx.where.line, 12);
+		assert_int_equal(tx.where.col, cases[i].col);
+	}
+	run_close(&x);
+}
+
+/* The bounds of a group: a tensor of 1025 readers makes none, one of 300
+ * Slices more than 256 members; each attempt of each reader says so. */
+static void test_siblings_bounds(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/many_readers.onnx", "tests/data/lang/many_readers.yaml");
+	static const struct { const char *node, *words; } cases[] = {
+		{ "wide_0", "wide_out has 1025 readers, more than the 1024 a group is looked for among" },
+		{ "wide_1024", "wide_out has 1025 readers" },
+		{ "many_0", "more than 256 readers of many_out are of the op's types" },
+		{ "many_299", "more than 256 readers of many_out" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const fd_attempt *a = attempt_of(&x, "Slices_Group", cases[i].node);
+		assert_int_equal(a->reason, REASON_NM24_SIBLINGS);
+		fd_event_text tx;
+		explain_event(&x.r, a->decisive, &tx);
+		assert_non_null(strstr(tx.reason, cases[i].words));
+	}
+	assert_int_equal(x.r.n_fusions, 0);
+	run_close(&x);
+}
+
+/* A group's own ops: two Slices of one DQ, each with its own Q, are one
+ * fusion with the DQ, its outputs the Qs' in slice order; a second Q of
+ * another scale refuses the group, naming the member and the op. */
+static void test_siblings_own_ops(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/qdq_slice_groups.onnx", "tests/data/lang/qdq_slice_groups.yaml");
+	assert_int_equal(attempt_of(&x, "QDQ_Slices_To_Split", "same_a")->reason, REASON_OK_FIRED);
+	int32_t fi = x.r.claim[0][node_id(&x, "same_a")];
+	assert_true(fi >= 0);
+	static const char *const members[] = { "same_dq", "same_b", "same_a_q", "same_b_q" };
+	for (size_t k = 0; k < sizeof members / sizeof *members; k++)
+		assert_int_equal(x.r.claim[0][node_id(&x, members[k])], fi);
+	const fd_fusion *f = &x.r.fusions[fi];
+	assert_int_equal(f->n_nodes, 5);
+	assert_int_equal(f->n_outputs, 2);
+	assert_int_equal(x.m.graphs[0].tensors[fusion_ids(&x.r, f->outputs)[0]].producer, node_id(&x, "same_a_q"));
+	assert_int_equal(x.m.graphs[0].tensors[fusion_ids(&x.r, f->outputs)[1]].producer, node_id(&x, "same_b_q"));
+	const fd_attempt *a = attempt_of(&x, "QDQ_Slices_To_Split", "other_a");
+	assert_int_equal(a->reason, REASON_NM24_SIBLINGS);
+	assert_int_equal(x.r.claim[0][node_id(&x, "other_b_q")], -1);
+	fd_event_text tx;
+	explain_event(&x.r, a->decisive, &tx);
+	assert_non_null(strstr(tx.reason, "member other_b has no op2 of its own that meets op2's conditions (FD-NM21"));
+	run_close(&x);
+}
+
 /* qdq_dtype: int8 data runs as uint8 where onnxruntime's QDQS8ToU8Transformer
  * converts its Q -> DQ pair, asked of the data behind a DQ's output and of a
  * Q's zero point alike; where it stays int8 the words say why; the what-if
@@ -787,6 +888,9 @@ int main(void)
 		cmocka_unit_test(test_shape_repeat),
 		cmocka_unit_test(test_outputs_count),
 		cmocka_unit_test(test_qdq_dtype),
+		cmocka_unit_test(test_siblings),
+		cmocka_unit_test(test_siblings_own_ops),
+		cmocka_unit_test(test_siblings_bounds),
 		cmocka_unit_test(test_many_alternatives),
 		cmocka_unit_test(test_quoted_shapes),
 	};

@@ -12,9 +12,9 @@
  * backup no more permissive than the file; one file changed on disk does
  * not stop another from being saved, and the report says which; the
  * conditions' own paths below their keys (dtype.same_as.input, a shape
- * with 1..., outputs.count) saved and read back; a key whose map the op
- * lacks (outputs.count without outputs:) adds the map, one line, undone
- * whole. */
+ * with 1..., outputs.count, a sibling group's min and cover) saved and read
+ * back; a key whose map the op lacks (outputs.count without outputs:) adds
+ * the map, one line, undone whole. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -431,6 +431,49 @@ static void test_missing_map_added(void **state)
 	free(text);
 }
 
+/* A sibling group's fields: min edited in place, cover added to the map,
+ * read back as saved. */
+static void test_siblings_saved(void **state)
+{
+	const char *path = in_dir("siblings.yaml");
+	static const char text[] =
+		"name: \"T\"\n"
+		"priority: 10\n"
+		"match:\n"
+		"  ops:\n"
+		"    - type: [\"Slice\", \"Gather\"]\n"
+		"      siblings: {min: 2}\n"
+		"rewrite:\n"
+		"  target_op: \"Split\"\n";
+	fd_session s;
+	open_one(&s, path, text);
+	static const char *const edits[] = { "T.match.ops.0.siblings.min=3", "T.match.ops.0.siblings.cover=axis" };
+	for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+		char err[512];
+		int rc = set(&s, edits[k], err, sizeof err);
+		if (rc)
+			fprintf(stderr, "%s: %s\n", edits[k], err);
+		assert_int_equal(rc, 0);
+	}
+	fd_save_report rep;
+	fd_diags d;
+	assert_int_equal(save(&s, &rep, &d), 1);
+	diags_release(&d);
+	char *now = slurp(path, NULL);
+	if (!strstr(now, "siblings: {min: 3, cover: axis}"))
+		fprintf(stderr, "%s", now);
+	assert_non_null(strstr(now, "siblings: {min: 3, cover: axis}"));
+	session_close(&s);
+	open_one(&s, path, now);
+	free(now);
+	assert_int_equal(s.rules.n_rules, 1);
+	const fd_rule_op *op = &s.rules.rules[0].match.ops[0];
+	assert_true(op->siblings);
+	assert_int_equal(op->siblings_min, 3);
+	assert_true(op->siblings_cover);
+	session_close(&s);
+}
+
 static void test_yaml11_safe(void **state)
 {
 	const char *path = in_dir("y11.yaml");
@@ -576,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_crlf_lines),
 		cmocka_unit_test(test_param_alias_edits_the_key),
 		cmocka_unit_test(test_condition_paths_saved),
+		cmocka_unit_test(test_siblings_saved),
 		cmocka_unit_test(test_yaml11_safe),
 		cmocka_unit_test(test_identity_kept),
 		cmocka_unit_test(test_report_says_which),
