@@ -149,7 +149,7 @@ static int eval(run *x, const char *node, const char *type, const char *text, ch
 	char err[200];
 	fd_expr *e = expr_parse(&a, text, &at, err, sizeof err);
 	assert_non_null(e);
-	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), e, words, size, NULL);
+	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), NULL, e, words, size, NULL);
 	arena_release(&a);
 	return r;
 }
@@ -231,7 +231,7 @@ static void test_eval(void **state)
 	assert_non_null(e);
 	const fd_graph_index *ix = &x.ctx.graphs[0];
 	assert_true(ix->canon.n > 0);
-	assert_int_equal(match_where_eval(&x.ctx, 0, ix->g->n_nodes, optable_lookup("LayerNorm"), e, w, sizeof w, NULL), 1);
+	assert_int_equal(match_where_eval(&x.ctx, 0, ix->g->n_nodes, optable_lookup("LayerNorm"), NULL, e, w, sizeof w, NULL), 1);
 	arena_release(&a);
 	run_close(&x);
 }
@@ -249,7 +249,7 @@ static void faults(run *x, const char *text, const char *words, int32_t at)
 	fd_expr *e = expr_parse(&a, text, &err_at, err, sizeof err);
 	assert_non_null(e);
 	int32_t got_at = -7;
-	int r = match_where_eval(&x->ctx, 0, node_id(x, "t4"), optable_lookup("Transpose"), e, w, sizeof w, &got_at);
+	int r = match_where_eval(&x->ctx, 0, node_id(x, "t4"), optable_lookup("Transpose"), NULL, e, w, sizeof w, &got_at);
 	if (r != -2 || strcmp(w, words) || got_at != at)
 		fprintf(stderr, "%s: %d, at %d: %s\n", text, r, got_at, w);
 	assert_int_equal(r, -2);
