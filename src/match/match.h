@@ -234,8 +234,9 @@ static inline bool match_bound_unpack(int64_t b, int32_t *tensor, int *var, int 
 }
 
 /* A where expression on unit u of graph gi, read as op id op (its matched
- * type), the earlier ops of the match ops (NULL: none bound): 1 true, 0 false, -1 undecided (a value not known here), -2 it
- * cannot be evaluated (an overflow, a division by zero, lists past the
+ * type), with ops the earlier ops of the match (NULL: none bound, opJ.NAME
+ * undecided): 1 true, 0 false, -1 undecided (a value not known here), -2 it
+ * cannot be evaluated (an overflow, a NaN, a division by zero, lists past the
  * budget; *fault_at, when not NULL, the byte of the part that faulted, -1
  * when none did).
  * text, when not NULL, gets the values it read, or, when it is not true,

@@ -33,7 +33,7 @@ bool match_check_op_conditions(match_run_state *s, int i, fd_cond_check *c, uint
 	if (op->n_where) {
 		fd_reason r = cond_where_check(c, NULL);
 		int64_t off = 0, n = 0;
-		if (op->where_ops && i > 0 && c->sub + (r != REASON_NONE) > 0 && !s->opt->no_events) {
+		if (op->where_ops && i > 0 && !s->opt->no_events) {
 			/* the earlier ops' units and op ids, for the words of opJ.NAME */
 			int32_t path[2 * MATCH_MAX_OPS];
 			for (int j = 0; j < i; j++) {

@@ -4,7 +4,8 @@
  * input0, `opset` the model's version of its domain, inputK / outputK are
  * tensors for rank(), shape(), dim(), dtype(), value(), consumers(),
  * readers(), producer(), qmin() and qmax(); opJ.NAME is NAME read on the
- * unit earlier pattern op J matched (null when it is absent). Values: null, int, float, bool, string, list;
+ * unit earlier pattern op J matched (null when it is absent). Values:
+ * null, int, float, bool, string, list;
  * a value this run cannot know (a non-constant input, a symbolic dim) is
  * "unknown", and so is what is computed from it, except that false && x
  * and true || x are decided. Floats compare with the params' relative
@@ -12,7 +13,8 @@
  * for the words as well (the values read, or the part that is not true).
  *
  * Arithmetic is exact or a fault: an integer result beyond int64, a float
- * one beyond double's range (or float32()'s), a NaN computed or compared, a division by zero, or lists past the
+ * one beyond double's range (or float32()'s), a NaN computed or compared,
+ * a division by zero, or lists past the
  * expression's budget (FD_EXPR_MAX_ITEMS items built in one evaluation,
  * counted before anything is allocated) end the evaluation there, at that
  * part's characters; the expression is then neither true nor false (-2),
