@@ -150,6 +150,11 @@ bool explain_op_condition(const fd_match_result *r, const fd_event *ev, fd_cond_
 	*c = (fd_cond_check){ .ctx = r->ctx, .graph = ev->graph, .g = ix->g, .ix = ix, .rule = rule, .op = op,
 	                      .op_index = ev->op, .op_id = op->op, .source_index = -1, .constraint_index = -1,
 	                      .unit = ev->unit, .tensor = FD_NONE, .slot = -1, .bound = -1, .sub = ev->sub, .ev = ev };
+	if (ev->kind == EV_WHERE && op->where_ops && ev->b > 0 && ev->a >= 0 && (uint64_t)ev->a <= r->trace.n_paths &&
+	    (uint64_t)ev->b <= r->trace.n_paths - (uint64_t)ev->a) {
+		c->where_path = r->trace.paths + ev->a;   /* the earlier ops' units the event recorded */
+		c->n_where_path = (int32_t)ev->b;
+	}
 	if (op->n_types > 1 && *kind != COND_TYPE) {   /* read as the type it matched */
 		cond_type_check(c, NULL);
 		c->sub = ev->sub;

@@ -11,6 +11,26 @@
 #include "rules/rule_expr.h"
 #include <stdarg.h>
 #include "rules/optable.h"
+#include "match/match_internal.h"
+
+/* The first opJ.NAME of e that names op index or a later one (NULL when
+ * none does); *mask gets the earlier ops e reads. */
+static const fd_expr *later_op_ref(const fd_expr *e, int index, uint64_t *mask, int depth)
+{
+	if (!e || depth > FD_EXPR_MAX_DEPTH)
+		return NULL;
+	if (e->kind == EX_NAME && e->op_ref >= 0) {
+		if (e->op_ref >= index)
+			return e;
+		*mask |= 1ull << e->op_ref;
+	}
+	for (int k = 0; k < e->n; k++) {
+		const fd_expr *bad = later_op_ref(e->args[k], index, mask, depth + 1);
+		if (bad)
+			return bad;
+	}
+	return NULL;
+}
 
 bool cond_where_parse(fd_schema *s, fd_cond_site *at, const fd_yval *w, const char *p)
 {
@@ -51,6 +71,20 @@ bool cond_where_parse(fd_schema *s, fd_cond_site *at, const fd_yval *w, const ch
 			schema_say_at(s, yval_text_pos(v, at_char), "%s: %s (a constant part: the same on every node)", q, err);
 			continue;
 		}
+		uint64_t reads = 0;
+		const fd_expr *bad = later_op_ref(e, at->index, &reads, 0);
+		if (bad) {
+			int len;
+			const char *t = expr_text(bad, &len);
+			if (at->index == 0)
+				schema_say_at(s, yval_text_pos(v, (size_t)bad->at), "%s: %.*s: op0's where has no earlier op to read "
+				              "(an op reads the ops before it, matched by then)", q, len, t);
+			else
+				schema_say_at(s, yval_text_pos(v, (size_t)bad->at), "%s: %.*s: op%d is not an earlier op (op%d's where "
+				              "reads op0..op%d, matched by then)", q, len, t, bad->op_ref, at->index, at->index - 1);
+			continue;
+		}
+		op->where_ops |= reads;
 		op->where_exprs[op->n_where] = e;
 		op->where_src[op->n_where++] = v;
 	}
@@ -65,6 +99,34 @@ void cond_where_describe(const fd_cond_check *c, char *buf, size_t size)
 		text_cut(buf, size, c->op->where_src[c->sub]->text);
 }
 
+/* The ops before c's, for opJ.NAME: in a run the units bound on the
+ * search's path, explaining those the event recorded (none when it did not:
+ * the names are then undecided). NULL when no expression reads one. */
+static const fd_where_ops *earlier_ops(const fd_cond_check *c, fd_where_ops *ops, int32_t *units, int *ids)
+{
+	if (!c->op->where_ops)
+		return NULL;
+	int n = c->op_index < MATCH_MAX_OPS ? c->op_index : 0;
+	if (c->run) {
+		const match_run_state *s = c->run;
+		for (int j = 0; j < n; j++) {
+			const fd_rule_op *oj = &s->pat->ops[j];
+			int alt = s->type_alt[j];
+			units[j] = s->units[j];
+			ids[j] = alt >= 0 && alt < oj->n_types ? oj->ops[alt] : oj->op;
+		}
+	} else if (c->where_path && c->n_where_path == 2 * n) {
+		for (int j = 0; j < n; j++) {
+			units[j] = c->where_path[j];
+			ids[j] = c->where_path[n + j];
+		}
+	} else {
+		n = 0;
+	}
+	*ops = (fd_where_ops){ .units = units, .op_ids = ids, .n = n };
+	return ops;
+}
+
 /* In a run every expression in order, c->sub the first that does not hold
  * (n_where when all do); explaining, expression c->sub (the event's), with
  * the values it read. */
@@ -74,10 +136,14 @@ fd_reason cond_where_check(fd_cond_check *c, fd_cond_facts *facts)
 	int from = c->run ? 0 : c->sub, to = c->run ? op->n_where : c->sub + 1;
 	if (facts)
 		cond_facts_clear(facts);
+	int32_t units[MATCH_MAX_OPS];
+	int ids[MATCH_MAX_OPS];
+	fd_where_ops ops;
+	const fd_where_ops *earlier = earlier_ops(c, &ops, units, ids);
 	for (int w = from < 0 ? 0 : from; w < to && w < op->n_where; w++) {
 		char text[256];
 		int32_t fault_at = -1;
-		int v = match_where_eval(c->ctx, c->graph, c->unit, c->op_id, op->where_exprs[w], facts ? text : NULL,
+		int v = match_where_eval(c->ctx, c->graph, c->unit, c->op_id, earlier, op->where_exprs[w], facts ? text : NULL,
 		                         facts ? sizeof text : 0, &fault_at);
 		fd_reason r = v == 1 ? REASON_NONE : v == -2 ? REASON_NM18_WHERE_EVAL : REASON_NM16_WHERE;
 		if (facts) {
@@ -127,23 +193,30 @@ static void where_error(where_ctx *w, const fd_expr *e, const char *fmt, ...)
 
 static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 {
-	const fd_rule_op *op = w->op;
+	/* opJ.NAME: a name of op J, shown as written */
+	const fd_rule_pattern *pat = w->l->pat;
+	const fd_rule_op *op = e->op_ref >= 0 && pat && e->op_ref < pat->n_ops ? &pat->ops[e->op_ref] : w->op;
+	char nm[64];
+	if (e->op_ref >= 0)
+		snprintf(nm, sizeof nm, "op%d.%.40s", e->op_ref, e->s);
+	else
+		snprintf(nm, sizeof nm, "%.60s", e->s);
 	if (e->tensor) {
 		if (!tensor_wanted) {
 			where_error(w, e, "'%s' is a tensor, not a value: write rank(%s), shape(%s), dim(%s, i), dtype(%s), "
-			            "value(%s), consumers(%s), readers(%s) or producer(%s)",
-			            e->s, e->s, e->s, e->s, e->s, e->s, e->s, e->s, e->s);
+			            "value(%s), consumers(%s), readers(%s), producer(%s) or qmin(%s)",
+			            nm, nm, nm, nm, nm, nm, nm, nm, nm, nm);
 			return;
 		}
 		int arity = cond_op_max_inputs(op);
 		char name[128];
 		if (e->tensor == 'i' && arity >= 0 && e->i >= arity)
-			where_error(w, e, "%s: %s takes %d input%s (input0%s%.0d)", e->s, cond_op_types_name(op, name, sizeof name),
+			where_error(w, e, "%s: %s takes %d input%s (input0%s%.0d)", nm, cond_op_types_name(op, name, sizeof name),
 			            arity, arity == 1 ? "" : "s", arity > 1 ? "..input" : "", arity > 1 ? arity - 1 : 0);
 		return;
 	}
 	if (tensor_wanted) {
-		where_error(w, e, "'%s' is not a tensor: the function wants input0, input1, …, output0, …", e->s);
+		where_error(w, e, "'%s' is not a tensor: the function wants input0, input1, …, output0, …", nm);
 		return;
 	}
 	if (!strcmp(e->s, "rank") || !strcmp(e->s, "op_type") || !strcmp(e->s, "domain") || !strcmp(e->s, "members") ||
@@ -153,7 +226,7 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 		const fd_param_def *pd = optable_param(op->ops[t], e->s);
 		if (pd) {
 			cond_lint_say_at(w->l, DIAG_NOTE, yval_text_pos(w->src, (size_t)e->at), "%s: '%s' is %s's param %s (%s%s%s)",
-				       w->path, e->s, optable_get(op->ops[t])->name, pd->name,
+				       w->path, nm, optable_get(op->ops[t])->name, pd->name,
 				       pd->attr ? "attribute " : pd->input >= 0 ? "a constant input" : "derived",
 				       pd->attr ? pd->attr : "", pd->default_value ? ", else its default" : "");
 			continue;
@@ -162,12 +235,12 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 		char list[512];
 		if (op->n_types > 1 && optable_param(op->ops[t ? 0 : 1], e->s))
 			where_error(w, e, "'%s' is a param of %s but not of %s; with a list of types a name must be a param of "
-			            "every listed type", e->s, optable_get(op->ops[t ? 0 : 1])->name, d->name);
+			            "every listed type", nm, optable_get(op->ops[t ? 0 : 1])->name, d->name);
 		else if (d->n_params == 0)
 			where_error(w, e, "unknown name '%s': %s has no params (names are the op's params, rank, op_type, domain, "
-			            "members, input0, …, output0, …)", e->s, d->name);
+			            "members, input0, …, output0, …)", nm, d->name);
 		else
-			where_error(w, e, "unknown name '%s': %s has no param '%s' (its params: %s; also rank, op_type, domain, members, input0, …)", e->s,
+			where_error(w, e, "unknown name '%s': %s has no param '%s' (its params: %s; also rank, op_type, domain, members, input0, …)", nm,
 			            d->name, e->s, optable_param_list(d, list, sizeof list));
 		return;
 	}

@@ -201,6 +201,9 @@ typedef struct fd_cond_check {
 	struct match_run_state *run;
 	const struct fd_event *ev;
 	struct cond_size_cache *sizes;  /* explaining: a writer's cache of a constraint's size words, or NULL */
+	const int32_t *where_path;  /* explaining a WHERE event of an op reading earlier ops: the units of
+	                             * ops 0..op_index-1 then their op ids, as the event recorded them */
+	int32_t n_where_path;
 } fd_cond_check;
 
 /* A {op: j, input: k} map (same_as, same_value_as, feeds): both keys there,

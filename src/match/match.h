@@ -234,8 +234,9 @@ static inline bool match_bound_unpack(int64_t b, int32_t *tensor, int *var, int 
 }
 
 /* A where expression on unit u of graph gi, read as op id op (its matched
- * type): 1 true, 0 false, -1 undecided (a value not known here), -2 it
- * cannot be evaluated (an overflow, a division by zero, lists past the
+ * type), with ops the earlier ops of the match (NULL: none bound, opJ.NAME
+ * undecided): 1 true, 0 false, -1 undecided (a value not known here), -2 it
+ * cannot be evaluated (an overflow, a NaN, a division by zero, lists past the
  * budget; *fault_at, when not NULL, the byte of the part that faulted, -1
  * when none did).
  * text, when not NULL, gets the values it read, or, when it is not true,
@@ -243,8 +244,16 @@ static inline bool match_bound_unpack(int64_t b, int32_t *tensor, int *var, int 
  * rank - 2] is [3, 2]"), or the fault ("cannot be evaluated at character 5:
  * x / 0 divides by zero"). */
 struct fd_expr;
-int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, const struct fd_expr *e, char *text,
-                     size_t size, int32_t *fault_at);
+/* The ops of the pattern before the one a where is on, for its opJ.NAME
+ * names: unit J (FD_NONE: an optional op absent, its names null) and the
+ * op id it matched as; n of them. */
+typedef struct fd_where_ops {
+	const int32_t *units;
+	const int *op_ids;
+	int n;
+} fd_where_ops;
+int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, const fd_where_ops *ops,
+                     const struct fd_expr *e, char *text, size_t size, int32_t *fault_at);
 /* Whether e faults on every unit: its constant part overflows, divides by
  * zero or builds past the budget. Then *at is that part's byte and text
  * says what it would compute ("9223372036854775807 + 1 overflows the 64-bit

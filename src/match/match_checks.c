@@ -32,10 +32,23 @@ bool match_check_op_conditions(match_run_state *s, int i, fd_cond_check *c, uint
 	}
 	if (op->n_where) {
 		fd_reason r = cond_where_check(c, NULL);
+		int64_t off = 0, n = 0;
+		if (op->where_ops && i > 0 && !s->opt->no_events) {
+			/* the earlier ops' units and op ids, for the words of opJ.NAME */
+			int32_t path[2 * MATCH_MAX_OPS];
+			for (int j = 0; j < i; j++) {
+				const fd_rule_op *oj = &s->pat->ops[j];
+				int alt = s->type_alt[j];
+				path[j] = s->units[j];
+				path[i + j] = alt >= 0 && alt < oj->n_types ? oj->ops[alt] : oj->op;
+			}
+			n = 2 * i;
+			off = s->sink.path(s->sink.ctx, path, (uint32_t)n);
+		}
 		for (int w = 0; w < c->sub; w++, ++*passed)
-			match_emit(s, EV_WHERE, ST_PASS, REASON_NONE, i, w, u, FD_NONE, 0, 0);
+			match_emit(s, EV_WHERE, ST_PASS, REASON_NONE, i, w, u, FD_NONE, off, n);
 		if (r) {
-			uint32_t ev = match_emit(s, EV_WHERE, ST_FAIL, r, i, c->sub, u, FD_NONE, 0, 0);
+			uint32_t ev = match_emit(s, EV_WHERE, ST_FAIL, r, i, c->sub, u, FD_NONE, off, n);
 			match_fail(s, ev, r, i, *passed);
 			return false;
 		}

@@ -1,7 +1,8 @@
 /* match_memo.c — the search's memo. The rest of a pattern, from position i
  * on, reads of the ops before i only: the units its links and from_ops
- * resolve to, the units and input orders its same_as and feeds name, the shape names
- * bound so far, and which units are taken (a candidate must not overlap
+ * resolve to, the units its where reads (opJ.NAME), the units and input
+ * orders its same_as and feeds name, the shape names bound so far, and
+ * which units are taken (a candidate must not overlap
  * one). A state is those, with i and the optional ops absent so far (the
  * depth a failure counts); two paths that reach the same state fail the
  * same way, with the same depths, so the second costs one step instead of
@@ -38,6 +39,7 @@ static void memo_describe(match_memo *m, const fd_rule_pattern *p)
 			if (q >= 0 && q < i)
 				same |= 1ull << q;
 		}
+		refs |= op->where_ops;   /* the units its where reads (opJ.NAME) */
 		if (op->feeds_op >= 0 && op->feeds_op < i) {   /* its link, and the order it was matched in */
 			link = op->feeds_op;
 			same |= 1ull << op->feeds_op;

@@ -3,7 +3,9 @@
  * them: attribute, constant input, derived, default), `rank` is the rank of
  * input0, `opset` the model's version of its domain, inputK / outputK are
  * tensors for rank(), shape(), dim(), dtype(), value(), consumers(),
- * readers() and producer(). Values: null, int, float, bool, string, list;
+ * readers(), producer(), qmin() and qmax(); opJ.NAME is NAME read on the
+ * unit earlier pattern op J matched (null when it is absent). Values:
+ * null, int, float, bool, string, list;
  * a value this run cannot know (a non-constant input, a symbolic dim) is
  * "unknown", and so is what is computed from it, except that false && x
  * and true || x are decided. Floats compare with the params' relative
@@ -11,7 +13,8 @@
  * for the words as well (the values read, or the part that is not true).
  *
  * Arithmetic is exact or a fault: an integer result beyond int64, a float
- * one beyond double's range, a division by zero, or lists past the
+ * one beyond double's range (or float32()'s), a NaN computed or compared,
+ * a division by zero, or lists past the
  * expression's budget (FD_EXPR_MAX_ITEMS items built in one evaluation,
  * counted before anything is allocated) end the evaluation there, at that
  * part's characters; the expression is then neither true nor false (-2),
@@ -43,12 +46,17 @@ typedef struct xval {
 } xval;
 
 typedef struct env {
+	const fd_match_ctx *ctx;
+	int32_t gi;
 	const fd_graph_index *ix;     /* NULL: no unit, every name unknown */
 	const fd_model *model;        /* its opsets */
 	int32_t u;
 	int op;
 	const fd_node *node;          /* the node params are read on (a composite's last member) */
 	const fd_composite_rec *comp;
+	const fd_where_ops *ops;      /* the earlier ops of the match, for opJ.NAME (NULL: none) */
+	char ref_names[4][24];        /* "op0.input1", for the words of a tensor of another op */
+	int next_ref;
 	VEC(xval) pool;
 	int64_t built;                /* list items made so far (the budget counts them) */
 	const fd_expr *at;            /* the part being evaluated, for a fault's place */
@@ -157,10 +165,20 @@ static bool is_num(xval x) { return x.kind == XV_INT || x.kind == XV_FLOAT; }
 static double num(xval x) { return x.kind == XV_INT ? (double)x.i : x.f; }
 static bool undecided(xval x) { return x.kind == XV_UNKNOWN || x.kind == XV_ERROR || x.kind == XV_FAULT; }
 
-/* A float result: beyond double's range from finite operands is a fault. */
+static xval not_a_number(env *v)
+{
+	char t[80];
+	return fault(v, "%s is not a number (NaN)", part_words(v, t, sizeof t));
+}
+
+/* A float result: beyond double's range from finite operands is a fault,
+ * and so is a NaN (inf - inf, 0 * inf, or a NaN operand): no comparison
+ * with one would mean what the rule says. */
 static xval mk_float(env *v, double f, double x, double y)
 {
-	if (!isfinite(f) && isfinite(x) && isfinite(y) && !isnan(f))
+	if (isnan(f))
+		return not_a_number(v);
+	if (!isfinite(f) && isfinite(x) && isfinite(y))
 		return overflow(v, "the floating-point numbers");
 	return (xval){ .kind = XV_FLOAT, .f = f };
 }
@@ -290,6 +308,20 @@ static xval tensor_fn(env *v, int f, xval t, xval arg)
 		}
 		return l;
 	}
+	case XF_QMIN:
+	case XF_QMAX: {   /* the range a quantized value of the type holds */
+		static const struct { int dt; int64_t lo, hi; } ranges[] = {
+			{ DT_UINT8, 0, 255 }, { DT_INT8, -128, 127 }, { DT_UINT16, 0, 65535 }, { DT_INT16, -32768, 32767 },
+			{ DT_UINT4, 0, 15 }, { DT_INT4, -8, 7 }, { DT_INT32, INT32_MIN, INT32_MAX }, { DT_UINT32, 0, UINT32_MAX },
+		};
+		if (x->dtype == DT_UNDEFINED)
+			return unknown(v, "the dtype of %s is not known", t.s);
+		for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++)
+			if (ranges[k].dt == x->dtype)
+				return mk_int(f == XF_QMIN ? ranges[k].lo : ranges[k].hi);
+		return error(v, "%s() wants a tensor of an integer type: %s is %s", f == XF_QMIN ? "qmin" : "qmax", t.s,
+		             dtype_name(x->dtype));
+	}
 	case XF_PRODUCER:   /* an edge from a node, as onnxruntime's graph has it */
 		return x->producer != FD_NONE ? (xval){ .kind = XV_STR, .s = v->ix->g->nodes[x->producer].op_type }
 		                              : mk(XV_NULL);
@@ -345,12 +377,16 @@ static xval compare(env *v, fd_expr_op op, xval a, xval b)
 			found = values_equal(v, a, *item(v, b, k));
 		return mk_bool(found == (op == XO_IN));
 	}
+	if ((op == XO_EQ || op == XO_NE) && is_num(a) && is_num(b) && (isnan(num(a)) || isnan(num(b))))
+		return not_a_number(v);
 	if (op == XO_EQ || op == XO_NE)
 		return mk_bool(values_equal(v, a, b) == (op == XO_EQ));
 	double x, y;
 	if (is_num(a) && is_num(b)) {
 		x = num(a);
 		y = num(b);
+		if (isnan(x) || isnan(y))
+			return not_a_number(v);
 	} else if (a.kind == XV_STR && b.kind == XV_STR) {
 		x = strcmp(a.s, b.s);
 		y = 0;
@@ -527,6 +563,20 @@ static xval call(env *v, const fd_expr *e, const xval *a)
 		qsort(item(v, l, 0), (size_t)l.n, sizeof(xval), cmp_items);
 		return l;
 	}
+	case XF_FLOAT32: {
+		/* what a compiler computing in float gets: onnxruntime's ClipQuantFusion
+		 * compares float products (an exact double product rounded once is the
+		 * float product) */
+		if (!is_num(a[0]))
+			return error(v, "float32() wants a number");
+		double x = num(a[0]);
+		if (isnan(x))
+			return not_a_number(v);
+		float r = (float)x;
+		if (isinf(r) && !isinf(x))
+			return overflow(v, "the 32-bit floats");
+		return (xval){ .kind = XV_FLOAT, .f = (double)r };
+	}
 	case XF_ATTR:
 		if (a[0].kind != XV_STR)
 			return error(v, "attr() wants the attribute's name as a string");
@@ -613,6 +663,71 @@ static xval node_since_version(env *v)
 	return since < 0 ? mk(XV_NULL) : mk_int(since);
 }
 
+/* A name of the op: a tensor, members, op_type, domain, opset,
+ * since_version, rank, else a param. */
+static xval own_name(env *v, const fd_expr *e)
+{
+	if (e->tensor)
+		return tensor_ref(v, e);
+	if (!strcmp(e->s, "members")) {
+		/* the op types of a decomposed form's nodes, in order; a node's own type */
+		int32_t n = v->comp ? v->comp->n_members : 1;
+		xval l = mk_list(v, n);
+		for (int32_t k = 0; l.kind == XV_LIST && k < n; k++) {
+			const fd_node *m = v->comp ? &v->ix->g->nodes[v->ix->canon.pool[v->comp->members + k]] : v->node;
+			*item(v, l, k) = (xval){ .kind = XV_STR, .s = m->op_type ? m->op_type : "" };
+		}
+		return l;
+	}
+	if (!strcmp(e->s, "op_type") || !strcmp(e->s, "domain")) {
+		/* the node's own: a composite is its decomposed nodes, of no one type */
+		if (v->comp)
+			return mk(XV_NULL);
+		const char *d = v->node->domain && strcmp(v->node->domain, "ai.onnx") ? v->node->domain : "";
+		return (xval){ .kind = XV_STR, .s = e->s[0] == 'o' ? (v->node->op_type ? v->node->op_type : "") : d };
+	}
+	if (!strcmp(e->s, "opset"))
+		return model_opset(v);
+	if (!strcmp(e->s, "since_version"))
+		return node_since_version(v);
+	if (!strcmp(e->s, "rank")) {
+		int32_t t = match_unit_input(v->ix, v->u, 0);
+		return t < 0 ? mk(XV_NULL) : tensor_fn(v, XF_RANK, (xval){ .kind = XV_TENSOR, .i = t, .s = "input0" },
+		                                       mk(XV_NULL));
+	}
+	return param(v, e->s);
+}
+
+/* opJ.NAME: NAME read on the unit op J matched, as that op (its type
+ * alternative, node, decomposed form); null when op J is absent. */
+static xval other_op_name(env *v, const fd_expr *e)
+{
+	if (!v->ops || e->op_ref >= v->ops->n)
+		return error(v, "op%d is not matched before this op", e->op_ref);
+	int32_t u = v->ops->units[e->op_ref];
+	if (u == FD_NONE)
+		return mk(XV_NULL);
+	int32_t own_u = v->u;
+	int own_op = v->op;
+	const fd_node *own_node = v->node;
+	const fd_composite_rec *own_comp = v->comp;
+	v->u = u;
+	v->op = v->ops->op_ids[e->op_ref];
+	v->comp = match_composite(v->ctx, v->gi, u);
+	v->node = &v->ix->g->nodes[v->comp ? v->comp->last : u];
+	xval x = own_name(v, e);
+	if (x.kind == XV_TENSOR) {   /* its words say whose */
+		char *name = v->ref_names[v->next_ref++ % 4];
+		snprintf(name, sizeof v->ref_names[0], "op%d.%.16s", e->op_ref, e->s);
+		x.s = name;
+	}
+	v->u = own_u;
+	v->op = own_op;
+	v->node = own_node;
+	v->comp = own_comp;
+	return x;
+}
+
 static xval eval_part(env *v, const fd_expr *e)
 {
 	switch (e->kind) {
@@ -624,35 +739,9 @@ static xval eval_part(env *v, const fd_expr *e)
 	case EX_NAME:
 		if (!v->ix)
 			return unknown(v, "%s is the unit's", e->s);
-		if (e->tensor)
-			return tensor_ref(v, e);
-		if (!strcmp(e->s, "members")) {
-			/* the op types of a decomposed form's nodes, in order; a node's own type */
-			int32_t n = v->comp ? v->comp->n_members : 1;
-			xval l = mk_list(v, n);
-			for (int32_t k = 0; l.kind == XV_LIST && k < n; k++) {
-				const fd_node *m = v->comp ? &v->ix->g->nodes[v->ix->canon.pool[v->comp->members + k]] : v->node;
-				*item(v, l, k) = (xval){ .kind = XV_STR, .s = m->op_type ? m->op_type : "" };
-			}
-			return l;
-		}
-		if (!strcmp(e->s, "op_type") || !strcmp(e->s, "domain")) {
-			/* the node's own: a composite is its decomposed nodes, of no one type */
-			if (v->comp)
-				return mk(XV_NULL);
-			const char *d = v->node->domain && strcmp(v->node->domain, "ai.onnx") ? v->node->domain : "";
-			return (xval){ .kind = XV_STR, .s = e->s[0] == 'o' ? (v->node->op_type ? v->node->op_type : "") : d };
-		}
-		if (!strcmp(e->s, "opset"))
-			return model_opset(v);
-		if (!strcmp(e->s, "since_version"))
-			return node_since_version(v);
-		if (!strcmp(e->s, "rank")) {
-			int32_t t = match_unit_input(v->ix, v->u, 0);
-			return t < 0 ? mk(XV_NULL) : tensor_fn(v, XF_RANK, (xval){ .kind = XV_TENSOR, .i = t, .s = "input0" },
-			                                       mk(XV_NULL));
-		}
-		return param(v, e->s);
+		if (e->op_ref >= 0)
+			return other_op_name(v, e);
+		return own_name(v, e);
 	case EX_LIST: {
 		xval l = mk_list(v, e->n);
 		for (int k = 0; l.kind == XV_LIST && k < e->n; k++) {
@@ -808,11 +897,11 @@ static void fault_text(const env *v, char *text, size_t size)
 	           v->fault_why);
 }
 
-int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, const fd_expr *e, char *text,
-                     size_t size, int32_t *fault_at)
+int match_where_eval(const fd_match_ctx *ctx, int32_t gi, int32_t u, int op, const fd_where_ops *ops, const fd_expr *e,
+                     char *text, size_t size, int32_t *fault_at)
 {
 	const fd_graph_index *ix = &ctx->graphs[gi];
-	env v = { .ix = ix, .model = ctx->model, .u = u, .op = op };
+	env v = { .ctx = ctx, .gi = gi, .ix = ix, .model = ctx->model, .u = u, .op = op, .ops = ops };
 	v.comp = match_composite(ctx, gi, u);
 	v.node = &ix->g->nodes[v.comp ? v.comp->last : u];
 	xval x = eval(&v, e);

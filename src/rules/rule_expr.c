@@ -9,8 +9,8 @@
  *   product := unary (('*' | '/' | '%') unary)*
  *   unary   := '-' unary | postfix
  *   postfix := primary ('[' sum ']' | '[' sum? ':' sum? ']')*
- *   primary := number | string | true | false | null | name | name '(' args ')'
- *            | '[' (or (',' or)*)? ']' | '(' or ')'
+ *   primary := number | string | true | false | null | name | 'op' digits '.' name
+ *            | name '(' args ')' | '[' (or (',' or)*)? ']' | '(' or ')'
  * Strings take ' or "; numbers are C's (1, -2, 0.5, 1e-5). */
 #include "rules/rule_expr.h"
 #include <ctype.h>
@@ -46,6 +46,17 @@ int expr_func_lookup(const char *name)
 		if (!strcmp(funcs[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+void expr_func_names(char *buf, size_t size)
+{
+	size_t at = 0;
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < countof(funcs) && at < size; i++) {
+		int n = snprintf(buf + at, size - at, "%s%s", i ? ", " : "", funcs[i].name);
+		at += n > 0 ? (size_t)n : 0;
+	}
 }
 
 const fd_expr_func_def *expr_func(int f)
@@ -120,6 +131,7 @@ static fd_expr *node(parser *ps, fd_expr_kind kind, size_t at)
 	e->kind = kind;
 	e->text = ps->text;
 	e->at = (int32_t)at;
+	e->op_ref = -1;
 	return e;
 }
 
@@ -234,6 +246,17 @@ static fd_expr *parse_string(parser *ps)
 	return e;
 }
 
+/* opJ (J a pattern position, at most 5 digits): J, else -1. */
+static int op_prefix(const char *s)
+{
+	if (strncmp(s, "op", 2) || !s[2] || strlen(s + 2) > 5)
+		return -1;
+	for (const char *d = s + 2; *d; d++)
+		if (!isdigit((unsigned char)*d))
+			return -1;
+	return atoi(s + 2);
+}
+
 /* inputK / outputK: the tensor (i or o) and K, else 0. */
 static int cond_tensor_name(const char *s, int64_t *k)
 {
@@ -293,12 +316,32 @@ static fd_expr *parse_primary(parser *ps)
 		} else if (!strcmp(name, "in") || !strcmp(name, "not")) {
 			fail(ps, at, "expected a value, got '%s'", name);
 			return NULL;
+		} else if (op_prefix(name) >= 0 && ps->text[end] == '.') {
+			/* opJ.NAME: a name of another op of the pattern */
+			size_t inner = end + 1, stop = inner;
+			if (!is_name_start(ps->text[inner])) {
+				fail(ps, inner, "expected a name after '%s.' (a param, rank, input0, …, of op%d)", name, op_prefix(name));
+				return NULL;
+			}
+			while (is_name_char(ps->text[stop]))
+				stop++;
+			ps->p = stop;
+			e = node(ps, EX_NAME, at);
+			e->s = arena_strndup(ps->a, ps->text + inner, stop - inner);
+			e->op_ref = op_prefix(name);
+			e->tensor = cond_tensor_name(e->s, &e->i);
+			if (!strcmp(e->s, "true") || !strcmp(e->s, "false") || !strcmp(e->s, "null") || eat(ps, "(")) {
+				fail(ps, inner, "'%s.' takes a name of op%d (a param, rank, input0, …), not %s", name, e->op_ref,
+				     ps->text[ps->p - 1] == '(' ? "a function" : "a literal");
+				return NULL;
+			}
 		} else if (eat(ps, "(")) {
 			e = node(ps, EX_CALL, at);
 			e->s = name;
 			if (expr_func_lookup(name) < 0) {
-				fail(ps, at, "unknown function '%s' (known: len, range, abs, min, max, sorted, attr, rank, shape, "
-				     "dim, dtype, value, consumers)", name);
+				char known[400];
+				expr_func_names(known, sizeof known);
+				fail(ps, at, "unknown function '%s' (known: %s)", name, known);
 				return NULL;
 			}
 			e->args = parse_items(ps, ")", &e->n);

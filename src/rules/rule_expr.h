@@ -21,7 +21,7 @@
 
 typedef enum fd_expr_kind {
 	EX_INT, EX_FLOAT, EX_STR, EX_BOOL, EX_NULL,
-	EX_NAME,        /* a param of the op, `rank`, or a tensor: inputK / outputK */
+	EX_NAME,        /* a param of the op, `rank`, or a tensor: inputK / outputK; opJ.NAME: op J's */
 	EX_LIST,        /* [a, b, …] */
 	EX_CALL,        /* name(args…) */
 	EX_INDEX,       /* args[0][args[1]] (negative counts from the end) */
@@ -53,6 +53,7 @@ struct fd_expr {
 	double f;                  /* EX_FLOAT */
 	const char *s;             /* EX_STR (unquoted), EX_NAME, EX_CALL: the name */
 	int tensor;                /* EX_NAME: 0 a param or rank, 'i' inputK, 'o' outputK */
+	int op_ref;                /* EX_NAME: J of opJ.NAME (the name read on pattern op J), -1 the op's own */
 	int n;                     /* operands, items, arguments */
 	fd_expr **args;
 };
@@ -103,7 +104,10 @@ const char *expr_op_text(fd_expr_op op);
 	X(VALUE,     "value",     1, 1, true,  "a small constant's values (a number for one element)") \
 	X(CONSUMERS, "consumers", 1, 1, true,  "how many inputs of other nodes read a tensor") \
 	X(PRODUCER,  "producer",  1, 1, true,  "the op type of the node making a tensor, null for none") \
-	X(READERS,   "readers",   1, 1, true,  "the op types of the nodes reading a tensor, sorted, one per input read")
+	X(READERS,   "readers",   1, 1, true,  "the op types of the nodes reading a tensor, sorted, one per input read") \
+	X(QMIN,      "qmin",      1, 1, true,  "the least value of a tensor's integer type: uint8 0, int8 -128, …") \
+	X(QMAX,      "qmax",      1, 1, true,  "the greatest value of a tensor's integer type: uint8 255, int8 127, …") \
+	X(FLOAT32,   "float32",   1, 1, false, "a number rounded to the nearest 32-bit float, as C's (float) does")
 
 typedef enum fd_expr_func {
 #define FD_EXPR_FUNC_ENUM(id, name, lo, hi, tensor, doc) XF_##id,
@@ -121,6 +125,8 @@ typedef struct fd_expr_func_def {
 
 /* The function of that name, or -1. */
 int expr_func_lookup(const char *name);
+/* The names of every function, ", "-separated, into buf. */
+void expr_func_names(char *buf, size_t size);
 const fd_expr_func_def *expr_func(int f);
 
 #endif

@@ -147,6 +147,7 @@ typedef struct fd_rule_op {
 	int n_where;              /* where: expressions over params and shapes, all must hold */
 	struct fd_expr **where_exprs;
 	const fd_yval **where_src;
+	uint64_t where_ops;       /* bit j: a where expression reads earlier op j (opJ.NAME) */
 	bool has_fixed;           /* some input_sources entry has position: fixed */
 	bool has_either;          /* some input_sources entry has position: either */
 	/* derived, so the matcher tests one thing per op when a rule uses none */

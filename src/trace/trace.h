@@ -75,7 +75,9 @@ enum { EVF_UNIT = 1, EVF_OTHER = 2, EVF_A = 4, EVF_B = 8, EVF_SUB = 16 };
 	                            /* unit, other the input slot, a the tensor, b a dim bound earlier (match.h: \
 	                             * match_bound_*) or -1, sub the source index: its rank .. value conditions */ \
 	X(OUTPUT,     "output",     EVF_UNIT | EVF_A | EVF_B)      /* unit, a its consumers, b a graph-output tensor or -1 */ \
-	X(WHERE,      "where",      EVF_UNIT | EVF_SUB)            /* unit, sub the expression index (its value recomputed) */ \
+	X(WHERE,      "where",      EVF_UNIT | EVF_A | EVF_B | EVF_SUB) \
+	                            /* unit, sub the expression index (its value recomputed); an op whose where reads \
+	                             * earlier ops (opJ.NAME): a the offset in trace->paths of their units then op ids, b their count */ \
 	X(OPTIONAL,   "optional",   EVF_UNIT)                      /* op absent: unit the op it would have read */ \
 	X(SEARCH_CAP, "search cap", EVF_A | EVF_B)                 /* FD-WN04: a the complete matches tried (opt->max_complete); \
 	                             * FD-NM19: a the steps tried, b the steps one attempt may take (match.h) */ \

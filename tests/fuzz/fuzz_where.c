@@ -53,8 +53,13 @@ static void check_on_node(const fd_match_ctx *ctx, int32_t u, int op, const fd_e
 	char words[256];
 	memset(words, 'x', sizeof words);
 	int32_t at = -7;
-	int quiet = match_where_eval(ctx, 0, u, op, e, NULL, 0, NULL);
-	int told = match_where_eval(ctx, 0, u, op, e, words, sizeof words, &at);
+	/* op0 and op1 of opJ.NAME: the unit itself and the graph's first node,
+	 * op2 absent, past them none matched */
+	int32_t units[3] = { u, 0, FD_NONE };
+	int ids[3] = { op, optable_lookup(ctx->graphs[0].g->n_nodes ? ctx->graphs[0].g->nodes[0].op_type : ""), -1 };
+	fd_where_ops ops = { units, ids, 3 };
+	int quiet = match_where_eval(ctx, 0, u, op, &ops, e, NULL, 0, NULL);
+	int told = match_where_eval(ctx, 0, u, op, &ops, e, words, sizeof words, &at);
 	if (quiet != told || told < -2 || told > 1)
 		abort();
 	if (!memchr(words, '\0', sizeof words))

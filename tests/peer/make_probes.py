@@ -427,6 +427,29 @@ probe("qdq_relu_q_s8_min", "Relu -> Q of int8 zero point -128 (the type's minimu
       RQ, [X], [y()], [init("s", 0.05), init("zq", -128, np.int8)])
 probe("qdq_relu_q_s8_zero", "Relu -> Q of int8 zero point 0: the Relu stays",
       RQ, [X], [y()], [init("s", 0.05), init("zq", 0, np.int8)])
+# ClipQuantFusion: the Clip goes when the Q's range (scale * (qmin - zp), scale * (qmax - zp), in
+# float; its input made by a node (graph_utils::RemoveNode: one input edge, or a single input)
+CQ = [node("Sigmoid", ["x"], "sg", "sigmoid"), node("Clip", ["sg", "lo", "hi"], "r", "clip"),
+      node("QuantizeLinear", ["r", "s", "zq"], "q", "q"), node("DequantizeLinear", ["q", "s", "zq"], "y", "dq")]
+probe("qdq_clip_q_covers", "Clip(0, 6) -> Q uint8 of scale 6/255: the Q holds [0, 6], the Clip goes",
+      CQ, [X], [y()], [init("lo", 0.0), init("hi", 6.0), init("s", np.float32(6) / np.float32(255)),
+                       init("zq", 0, np.uint8)])
+probe("qdq_clip_q_narrower", "Clip(0, 6) -> Q uint8 of scale 0.032: the Q holds up to 8.16, the Clip stays",
+      CQ, [X], [y()], [init("lo", 0.0), init("hi", 6.0), init("s", 0.032), init("zq", 0, np.uint8)])
+probe("qdq_clip_q_float_product", "Clip(0, 4) -> Q uint8 of scale 4/255: 255 * scale is 4 in float, "
+      "4.0000002 in double: the Clip goes",
+      CQ, [X], [y()], [init("lo", 0.0), init("hi", 4.0), init("s", np.float32(4) / np.float32(255)),
+                       init("zq", 0, np.uint8)])
+probe("qdq_clip_q_min_above", "Clip(0.5, 6) -> Q uint8 of scale 6/255: the Clip cuts above the Q's 0 and stays",
+      CQ, [X], [y()], [init("lo", 0.5), init("hi", 6.0), init("s", np.float32(6) / np.float32(255)),
+                       init("zq", 0, np.uint8)])
+probe("qdq_clip_q_graph_input", "Clip(0, 6) of a graph input -> Q uint8 of scale 6/255: no input edge and "
+      "three inputs, RemoveNode cannot: the Clip stays",
+      CQ[1:], [vi("sg", [1, 8, 8, 8])], [y()], [init("lo", 0.0), init("hi", 6.0),
+                                               init("s", np.float32(6) / np.float32(255)), init("zq", 0, np.uint8)])
+probe("qdq_clip_q_s8", "Clip(0, 6) -> Q int8 of zero point -128, scale 6/255: the Clip goes",
+      CQ, [X], [y()], [init("lo", 0.0), init("hi", 6.0), init("s", np.float32(6) / np.float32(255)),
+                       init("zq", -128, np.int8)])
 
 # ---- GatherSliceToSplitFusion: the Slices and Gathers of one tensor covering an axis ------
 def slices(*ranges):

@@ -8,6 +8,12 @@ usage: qdq_models.py OUTDIR [MODELS_DIR]
     writes OUTDIR/qdq_NAME_MODE.onnx, deterministic; MODELS_DIR (default
     ../shared/models) holds the float models quantized beside the ones built
     here; a shared model that is missing is skipped.
+usage: qdq_models.py --each OUTDIR MODEL.onnx...
+    quantizes every MODEL in every mode into OUTDIR/qdq_NAME_MODE.onnx
+    (nothing left in float on purpose), each result kept in OUTDIR/cache by
+    the bytes of the model and of this script, so that a second run only
+    links; a model this quantizer cannot handle gets the line
+    "qdq_NAME_MODE: not quantized: WHY" on stdout, never a silent skip.
 
 What the quantizer does, and so what this writes:
   * the float model is first pre-processed as the quantizer's pre-processing
@@ -580,7 +586,62 @@ def write(model, path):
     print("%s %d nodes %d bytes" % (path, len(model.graph.node), os.path.getsize(path)))
 
 
+MODES = ("u8", "s8", "u8keep")
+
+
+def quantize_each(out, models):
+    """Every model in every mode, cached by content (quantize_each's doc is
+    the second usage above)."""
+    import hashlib
+    cache = os.path.join(out, "cache")
+    os.makedirs(cache, exist_ok=True)
+    for f in os.listdir(out):
+        if f.startswith("qdq_") and f.endswith(".onnx"):
+            os.unlink(os.path.join(out, f))
+    with open(os.path.abspath(__file__), "rb") as f:
+        me = f.read()
+    used = set()
+    for path in models:
+        name = os.path.basename(path)[:-len(".onnx")].split("_version")[0]   # as main() names them
+        with open(path, "rb") as f:
+            data = f.read()
+        for mode in MODES:
+            qname = "qdq_%s_%s" % (name, mode)
+            key = hashlib.sha1(me + b"\0" + mode.encode() + b"\0" + data).hexdigest()[:20]
+            used.add(key)
+            done, why = os.path.join(cache, key + ".onnx"), os.path.join(cache, key + ".why")
+            if not os.path.exists(done) and not os.path.exists(why):
+                model = onnx.load_from_string(data)
+                stage = "pre-processing (opset %d to 13 or more, onnx.version_converter)" % model.opset_import[0].version
+                try:
+                    p = prepare(model)
+                    stage = "quantizing"
+                    m = Quantizer(p, mode, ()).run()
+                    stage = "onnx.checker on the result"
+                    onnx.checker.check_model(m)
+                    onnx.save(m, done + ".tmp")
+                    os.replace(done + ".tmp", done)
+                except Exception as e:   # noqa: BLE001 — any failure is reported, with its words
+                    words = str(e).splitlines()[0][:100] if str(e) else ""
+                    others = sorted({o.domain for o in model.opset_import if o.domain not in ("", "ai.onnx")})
+                    with open(why + ".tmp", "w") as f:
+                        f.write("%s failed: %s: %s%s" % (stage, type(e).__name__, words,
+                                                         "; the model imports " + ", ".join(others) if others else ""))
+                    os.replace(why + ".tmp", why)
+            if os.path.exists(done):
+                os.link(done, os.path.join(out, qname + ".onnx"))
+            else:
+                with open(why) as f:
+                    print("%s: not quantized: %s" % (qname, f.read()))
+    for f in os.listdir(cache):   # results of another version of this script or of a model gone
+        if f.split(".")[0] not in used:
+            os.unlink(os.path.join(cache, f))
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--each":
+        quantize_each(sys.argv[2], sys.argv[3:])
+        return
     if len(sys.argv) < 2:
         sys.exit(__doc__.split("\n\n")[1])
     out = sys.argv[1]

@@ -12,12 +12,17 @@ REFUSALS = [
     ("qdq_resize_linear", "ORT_QDQ_Drop", "resize", ["did not fire", "attr('mode')", "FD-NM16"]),
     ("qdq_reshape_other_scale", "ORT_QDQ_Drop", "reshape", ["did not fire", "FD-NM21"]),
     ("qdq_s8_conv_dq_read_twice", "ORT_QDQ_QLinearConv", "conv", ["did not fire", "runs as int8", "FD-NM20"]),
-    ("qdq_relu_q_s8_zero", "ORT_ReluQuantFusion", "relu", ["did not fire", "int8 value 0"]),
+    ("qdq_relu_q_s8_zero", "ORT_ReluQuantFusion", "relu", ["did not fire", "value(input2) == qmin(input2)",
+                                                          "FD-NM16"]),
     # GatherSliceToSplitFusion: the members cover the axis once, step 1, two at least
     ("split_slices_gap", "ORT_GatherSliceToSplitFusion", "s0", ["did not fire", "siblings", "FD-NM24"]),
     ("split_slices_overlap", "ORT_GatherSliceToSplitFusion", "s0", ["did not fire", "siblings", "FD-NM24"]),
     ("split_slices_step2", "ORT_GatherSliceToSplitFusion", "s0", ["did not fire", "siblings", "FD-NM24"]),
     ("split_slice_single", "ORT_GatherSliceToSplitFusion", "s0", ["did not fire", "1 member", "FD-NM24"]),
+    # ClipQuantFusion: the Q's range inside the Clip's, in float
+    ("qdq_clip_q_narrower", "ORT_ClipQuantFusion", "clip", ["did not fire", "- op0.max", "FD-NM16"]),
+    ("qdq_clip_q_min_above", "ORT_ClipQuantFusion", "clip", ["did not fire", "float32(op0.min -", "FD-NM16"]),
+    ("qdq_clip_q_graph_input", "ORT_ClipQuantFusion", "clip", ["did not fire", "producer(input0) != null", "FD-NM16"]),
     # ConvActivationFusion: the activations its CPU kernel runs; Clip's min and max constant
     ("conv_act_Elu", "ORT_ConvActivationFusion", "conv", ["did not fire", "actual Elu", "FD-NM07"]),
     ("conv_act_Selu", "ORT_ConvActivationFusion", "conv", ["did not fire", "actual Selu", "FD-NM07"]),

@@ -11,7 +11,9 @@
 # refuses, `fusiondbg why` must name the condition it breaks
 # (tests/peer/refusals.py); on the QDQ models of tests/data/qdq the same,
 # and their table must equal tests/golden/peer/qdq_table.txt, so that no
-# group stops being identical unnoticed. Prints the per-model table
+# group stops being identical unnoticed; the shared models and three PyTorch
+# exports quantized by qdq_models.py --each likewise
+# (tests/golden/peer/qdq_shared_table.txt, qdq_torch_table.txt). Prints the per-model table
 # (onnxruntime groups / fusiondbg groups / identical / explained). The
 # optimized graphs are cached in $BUILD/peer, keyed by the model's bytes.
 set -u
@@ -43,4 +45,31 @@ elif ! diff -u "$gold" <(echo "$table"); then
 	echo "FAIL: the QDQ models' table differs from $gold (UPDATE=1 to accept)"; rc=1
 fi
 echo "$table" | tail -1
+# models quantized here (qdq_models.py --each: every model in modes u8, s8
+# and u8keep, kept in $BUILD/DIR by content): every difference explained,
+# the table as the golden says, with a line for each model the quantizer
+# cannot handle and why. quantized_table DIR GOLDEN MODEL...
+quantized_table() {
+	local dir=$BUILD/$1 gold=$2 refused out table
+	shift 2
+	refused=$("$PYTHON" tests/peer/qdq_models.py --each "$dir" "$@") \
+		|| { echo "FAIL: qdq_models.py --each $*"; rc=1; }
+	[ -n "$refused" ] && echo "$refused"
+	out=$("$PYTHON" tests/peer/peer.py --fusiondbg "$FUSIONDBG" --node-modules "$NODE_DIR/node_modules" \
+		--cache "$BUILD/peer" --rules rules/onnxruntime "$dir"/qdq_*.onnx) \
+		|| { echo "$out" | grep -v '^qdq_\|^model\|^total'; rc=1; }
+	echo "$out" | grep '^note:'
+	table=$(echo "$out" | grep '^qdq_\|^model\|^total'; [ -z "$refused" ] || echo "$refused")
+	if [ "${UPDATE:-0}" = 1 ]; then
+		echo "$table" >"$gold"
+	elif ! diff -u "$gold" <(echo "$table"); then
+		echo "FAIL: the table of $dir differs from $gold (UPDATE=1 to accept)"; rc=1
+	fi
+	echo "$table" | grep '^total'
+}
+# PyTorch exports of tests/data/torch, a CNN and a transformer of each kind
+quantized_table qdq-torch tests/golden/peer/qdq_torch_table.txt tests/data/torch/torch_resnet18_opset17.onnx \
+	tests/data/torch/torch_mobilenet_v3_small_opset17.onnx tests/data/torch/torch_vit_opset17.onnx
+# the shared models
+have_models && quantized_table qdq-shared tests/golden/peer/qdq_shared_table.txt "$MODELS"/*.onnx
 finish $rc

@@ -43,6 +43,12 @@ misses a compiler refuses:
   declared_outputs.onnx Conv + BatchNormalization with one output, with training outputs
                         (opset 15, training_mode 1), with them written ""; MaxPool with and
                         without its indices
+  clip_quant.onnx       Sigmoid -> Clip -> QuantizeLinear as a QDQ quantizer writes a ReLU6:
+                        the Q's range inside the Clip's (clip_cover, scale 6/255), wider
+                        (clip_narrow, 0.032: up to 8.16), equal in float only (clip_f32,
+                        Clip(0, 4), scale 4/255); hostile values: a NaN max (clip_nan), a
+                        scale whose range overflows float (clip_huge); Relu -> Q of int8
+                        zero point -128 (relu_min) and 0 (relu_zero)
 """
 import os
 import sys
@@ -366,6 +372,23 @@ def many_readers():
 		for k in range(n):
 			g.output(g.node("Slice", "%s_%d" % (key, k), [r] + ins))
 	g.save("many_readers.onnx")
+def clip_quant():
+	g = G("clip_quant")
+	x = g.input("x", [1, 8])
+	six = float(np.float32(6) / np.float32(255))
+	zp = g.const("zp_u8", 0, dtype=np.uint8)
+	cases = (("clip_cover", 0.0, 6.0, six), ("clip_narrow", 0.0, 6.0, 0.032),
+	         ("clip_f32", 0.0, 4.0, float(np.float32(4) / np.float32(255))),
+	         ("clip_nan", 0.0, float("nan"), six), ("clip_huge", 0.0, 6.0, 3e38))
+	for name, lo, hi, scale in cases:
+		sg = g.node("Sigmoid", "sig_" + name, [x])
+		c = g.node("Clip", name, [sg, g.const(name + "_lo", lo), g.const(name + "_hi", hi)])
+		g.output(g.node("QuantizeLinear", "q_" + name, [c, g.const("s_" + name, scale), zp]), TensorProto.UINT8)
+	for name, z in (("relu_min", -128), ("relu_zero", 0)):
+		r = g.node("Relu", name, [g.node("Sigmoid", "sig_" + name, [x])])
+		g.output(g.node("QuantizeLinear", "q_" + name, [r, g.const("s_" + name, 0.05), g.const("zp_" + name, z, dtype=np.int8)]),
+		         TensorProto.INT8)
+	g.save("clip_quant.onnx")
 
 
 os.makedirs(OUT, exist_ok=True)
@@ -385,3 +408,4 @@ qdq_pairs()
 slice_groups()
 qdq_slice_groups()
 many_readers()
+clip_quant()

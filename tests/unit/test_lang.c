@@ -13,7 +13,9 @@
  * dtype tied to another tensor, a dim repeated to any rank and the outputs
  * a node declares, each deciding with its words and what-if path; a group
  * of sibling Slices fused whole, and refused for each way its cover fails;
- * a group whose members each have their own Q. Run from
+ * a group whose members each have their own Q; opJ.NAME, qmin, qmax and
+ * float32 in onnxruntime's ClipQuantFusion, with NaN and values past
+ * float's range. Run from
  * the repository root. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -151,7 +153,7 @@ static int eval(run *x, const char *node, const char *type, const char *text, ch
 	char err[200];
 	fd_expr *e = expr_parse(&a, text, &at, err, sizeof err);
 	assert_non_null(e);
-	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), e, words, size, NULL);
+	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), NULL, e, words, size, NULL);
 	arena_release(&a);
 	return r;
 }
@@ -233,7 +235,7 @@ static void test_eval(void **state)
 	assert_non_null(e);
 	const fd_graph_index *ix = &x.ctx.graphs[0];
 	assert_true(ix->canon.n > 0);
-	assert_int_equal(match_where_eval(&x.ctx, 0, ix->g->n_nodes, optable_lookup("LayerNorm"), e, w, sizeof w, NULL), 1);
+	assert_int_equal(match_where_eval(&x.ctx, 0, ix->g->n_nodes, optable_lookup("LayerNorm"), NULL, e, w, sizeof w, NULL), 1);
 	arena_release(&a);
 	run_close(&x);
 }
@@ -251,7 +253,7 @@ static void faults(run *x, const char *text, const char *words, int32_t at)
 	fd_expr *e = expr_parse(&a, text, &err_at, err, sizeof err);
 	assert_non_null(e);
 	int32_t got_at = -7;
-	int r = match_where_eval(&x->ctx, 0, node_id(x, "t4"), optable_lookup("Transpose"), e, w, sizeof w, &got_at);
+	int r = match_where_eval(&x->ctx, 0, node_id(x, "t4"), optable_lookup("Transpose"), NULL, e, w, sizeof w, &got_at);
 	if (r != -2 || strcmp(w, words) || got_at != at)
 		fprintf(stderr, "%s: %d, at %d: %s\n", text, r, got_at, w);
 	assert_int_equal(r, -2);
@@ -784,6 +786,126 @@ static void test_qdq_dtype(void **state)
 	run_close(&x);
 }
 
+/* opJ.NAME, qmin(), qmax(), float32(): onnxruntime's ClipQuantFusion and
+ * ReluQuantFusion as rules/onnxruntime states them, on the Clips of
+ * tests/data/lang/clip_quant.onnx; the names of an earlier op read directly,
+ * absent, and not matched; NaN and values past float's range. */
+static int eval_ops(run *x, const char *node, const char *type, const fd_where_ops *ops, const char *text, char *words,
+                    size_t size)
+{
+	fd_arena a;
+	arena_init(&a);
+	size_t at;
+	char err[200];
+	fd_expr *e = expr_parse(&a, text, &at, err, sizeof err);
+	assert_non_null(e);
+	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), ops, e, words, size, NULL);
+	arena_release(&a);
+	return r;
+}
+
+static void test_other_ops(void **state)
+{
+	(void)state;
+	/* parsing: opJ.NAME is one name of op J; a function or a literal after the dot is not */
+	fd_arena a;
+	arena_init(&a);
+	size_t at;
+	char err[200];
+	fd_expr *e = expr_parse(&a, "op12.input2", &at, err, sizeof err);
+	assert_non_null(e);
+	assert_int_equal(e->kind, EX_NAME);
+	assert_int_equal(e->op_ref, 12);
+	assert_int_equal(e->tensor, 'i');
+	assert_int_equal(e->i, 2);
+	e = expr_parse(&a, "op0.min + 1", &at, err, sizeof err);
+	assert_int_equal(e->args[0]->op_ref, 0);
+	assert_string_equal(e->args[0]->s, "min");
+	int len;
+	expr_text(e->args[0], &len);
+	assert_int_equal(len, 7);
+	e = expr_parse(&a, "op == 1 && op1x == 1", &at, err, sizeof err);   /* names, not opJ. */
+	assert_non_null(e);
+	assert_int_equal(e->args[0]->args[0]->op_ref, -1);
+	assert_int_equal(e->args[1]->args[0]->op_ref, -1);
+	arena_release(&a);
+	parse_error("op0. == 1", 4, "expected a name after 'op0.'");
+	parse_error("op0.len(input0) == 1", 4, "not a function");
+	parse_error("op0.true", 4, "not a literal");
+	parse_error("qmin(input2, input1) == 0", 0, "qmin() takes 1 argument, got 2");
+
+	run x;
+	run_open(&x, "tests/data/lang/clip_quant.onnx", "rules/onnxruntime");
+	char w[256];
+	/* the Q holds [0, 6] (float(6/255) * 255 is 6 in float): the Clip goes */
+	assert_int_equal(attempt_of(&x, "ORT_ClipQuantFusion", "clip_cover")->reason, REASON_OK_FIRED);
+	/* 4/255 * 255 is 4 in float, 4.0000002 in double: onnxruntime's float decides, the Clip goes */
+	assert_int_equal(attempt_of(&x, "ORT_ClipQuantFusion", "clip_f32")->reason, REASON_OK_FIRED);
+	/* the Q holds up to 8.16: the Clip clamps more and stays, the words read op0's max */
+	const fd_attempt *at_narrow = attempt_of(&x, "ORT_ClipQuantFusion", "clip_narrow");
+	assert_int_equal(at_narrow->reason, REASON_NM16_WHERE);
+	fd_event_text tx;
+	explain_event(&x.r, at_narrow->decisive, &tx);
+	if (!strstr(tx.reason, "op0.max is 6; float32(float32(value(input1) * (qmax(input2) - value(input2))) - op0.max) is 2.16"))
+		fprintf(stderr, "clip_narrow: %s\n", tx.reason);
+	assert_non_null(strstr(tx.reason, "op0.max is 6; float32(float32(value(input1) * (qmax(input2) - value(input2))) - "
+	                                  "op0.max) is 2.16"));
+	char path[160];
+	assert_true(explain_event_path(&x.r, at_narrow->decisive, path, sizeof path));
+	assert_string_equal(path, "match.ops.1.where");
+	/* hostile values: a NaN max, a range past float's: FD-NM18 at the part, never a verdict */
+	const fd_attempt *at_nan = attempt_of(&x, "ORT_ClipQuantFusion", "clip_nan");
+	assert_int_equal(at_nan->reason, REASON_NM18_WHERE_EVAL);
+	explain_event(&x.r, at_nan->decisive, &tx);
+	assert_string_equal(tx.reason, "cannot be evaluated at character 55: float32(value(input1) * (qmax(input2) - "
+	                    "value(input2))) - op0.max is not a number (NaN)");
+	const fd_attempt *at_huge = attempt_of(&x, "ORT_ClipQuantFusion", "clip_huge");
+	assert_int_equal(at_huge->reason, REASON_NM18_WHERE_EVAL);
+	explain_event(&x.r, at_huge->decisive, &tx);
+	assert_string_equal(tx.reason, "cannot be evaluated at character 55: float32(value(input1) * (qmax(input2) - "
+	                    "value(input2))) overflows the 32-bit floats");
+	/* ReluQuantFusion: the zero point is its type's least value */
+	assert_int_equal(attempt_of(&x, "ORT_ReluQuantFusion", "relu_min")->reason, REASON_OK_FIRED);
+	const fd_attempt *at_zero = attempt_of(&x, "ORT_ReluQuantFusion", "relu_zero");
+	assert_int_equal(at_zero->reason, REASON_NM16_WHERE);
+	explain_event(&x.r, at_zero->decisive, &tx);
+	assert_non_null(strstr(tx.reason, "value(input2) is 0; qmin(input2) is -128"));
+
+	/* directly: op0 the Clip, as a run binds it; absent; past the ops bound */
+	int32_t units[2] = { node_id(&x, "clip_narrow"), FD_NONE };
+	int ids[2] = { optable_lookup("Clip"), optable_lookup("Relu") };
+	fd_where_ops ops = { units, ids, 2 };
+	assert_int_equal(eval_ops(&x, "q_clip_narrow", "QuantizeLinear", &ops, "op0.min == 0 && op0.max == 6 && op0.op_type == "
+	                          "'Clip' && value(op0.input2) == 6 && producer(op0.input0) == 'Sigmoid' && op0.rank == 2",
+	                          w, sizeof w), 1);
+	assert_int_equal(eval_ops(&x, "q_clip_narrow", "QuantizeLinear", &ops, "qmin(input2) == 0 && qmax(input2) == 255 && "
+	                          "qmin(op0.input1) == 0", w, sizeof w), -1);
+	assert_non_null(strstr(w, "qmin() wants a tensor of an integer type: op0.input1 is float32"));
+	assert_int_equal(eval_ops(&x, "q_relu_zero", "QuantizeLinear", &ops, "qmin(input2) == -128 && qmax(input2) == 127",
+	                          w, sizeof w), 1);
+	assert_int_equal(eval_ops(&x, "q_clip_narrow", "QuantizeLinear", &ops, "op1.min == null && op1.op_type == null", w,
+	                          sizeof w), 1);
+	assert_int_equal(eval_ops(&x, "q_clip_narrow", "QuantizeLinear", &ops, "op2.min == 0", w, sizeof w), -1);
+	assert_non_null(strstr(w, "op2 is not matched before this op"));
+	assert_int_equal(eval_ops(&x, "q_clip_narrow", "QuantizeLinear", NULL, "op0.min == 0", w, sizeof w), -1);
+	/* float32(): C's rounding; past float's range a fault */
+	assert_int_equal(eval(&x, "q_clip_narrow", "QuantizeLinear", "float32(0.1) == 0.10000000149011612 && "
+	                      "float32(16777217) == 16777216 && !(float32(0.1) < 0.10000000149011612)", w, sizeof w), 1);
+	assert_int_equal(eval(&x, "q_clip_narrow", "QuantizeLinear", "float32(value(input1) * 1e41) > 0", w, sizeof w), -2);
+	assert_string_equal(w, "cannot be evaluated at character 1: float32(value(input1) * 1e41) overflows the 32-bit floats");
+	assert_int_equal(eval(&x, "q_clip_narrow", "QuantizeLinear", "value(input1) * 1e308 * 1e308 > 0", w, sizeof w), -2);
+	assert_non_null(strstr(w, "overflows the floating-point numbers"));
+	/* NaN: computed from a constant, compared, rounded: each a fault */
+	units[0] = node_id(&x, "clip_nan");
+	assert_int_equal(eval_ops(&x, "q_clip_nan", "QuantizeLinear", &ops, "op0.max == op0.max", w, sizeof w), -2);
+	assert_string_equal(w, "cannot be evaluated at character 1: op0.max == op0.max is not a number (NaN)");
+	assert_int_equal(eval_ops(&x, "q_clip_nan", "QuantizeLinear", &ops, "op0.max - 1 < 0 || true", w, sizeof w), -2);
+	assert_int_equal(eval_ops(&x, "q_clip_nan", "QuantizeLinear", &ops, "float32(op0.max) > 0", w, sizeof w), -2);
+	assert_int_equal(eval_ops(&x, "q_clip_nan", "QuantizeLinear", &ops, "op0.min < 1 && !known(op0.max) == false", w,
+	                          sizeof w), 1);
+	run_close(&x);
+}
+
 /* Conv+BN+Relu fuses with Mul and Add absent: their units are FD_NONE, the
  * stand-in of an absent op is the op it would have read. */
 static void test_optional_units(void **state)
@@ -891,6 +1013,7 @@ int main(void)
 		cmocka_unit_test(test_siblings),
 		cmocka_unit_test(test_siblings_own_ops),
 		cmocka_unit_test(test_siblings_bounds),
+		cmocka_unit_test(test_other_ops),
 		cmocka_unit_test(test_many_alternatives),
 		cmocka_unit_test(test_quoted_shapes),
 	};
