@@ -3,7 +3,7 @@
  * them: attribute, constant input, derived, default), `rank` is the rank of
  * input0, `opset` the model's version of its domain, inputK / outputK are
  * tensors for rank(), shape(), dim(), dtype(), value(), consumers(),
- * readers(), producer(), qmin() and qmax(); opJ.NAME is NAME read on the
+ * readers(), producer(), outer(), qmin() and qmax(); opJ.NAME is NAME read on the
  * unit earlier pattern op J matched (null when it is absent). Values:
  * null, int, float, bool, string, list;
  * a value this run cannot know (a non-constant input, a symbolic dim) is
@@ -322,6 +322,8 @@ static xval tensor_fn(env *v, int f, xval t, xval arg)
 		return error(v, "%s() wants a tensor of an integer type: %s is %s", f == XF_QMIN ? "qmin" : "qmax", t.s,
 		             dtype_name(x->dtype));
 	}
+	case XF_OUTER:   /* an outer-scope value: no input, initializer or node of this graph */
+		return (xval){ .kind = XV_BOOL, .i = x->kind == TENSOR_OUTER_SCOPE };
 	case XF_PRODUCER:   /* an edge from a node, as onnxruntime's graph has it */
 		return x->producer != FD_NONE ? (xval){ .kind = XV_STR, .s = v->ix->g->nodes[x->producer].op_type }
 		                              : mk(XV_NULL);

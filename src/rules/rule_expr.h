@@ -105,6 +105,7 @@ const char *expr_op_text(fd_expr_op op);
 	X(CONSUMERS, "consumers", 1, 1, true,  "how many inputs of other nodes read a tensor") \
 	X(PRODUCER,  "producer",  1, 1, true,  "the op type of the node making a tensor, null for none") \
 	X(READERS,   "readers",   1, 1, true,  "the op types of the nodes reading a tensor, sorted, one per input read") \
+	X(OUTER,     "outer",     1, 1, true,  "true when a body reads the tensor from an enclosing graph") \
 	X(QMIN,      "qmin",      1, 1, true,  "the least value of a tensor's integer type: uint8 0, int8 -128, …") \
 	X(QMAX,      "qmax",      1, 1, true,  "the greatest value of a tensor's integer type: uint8 255, int8 127, …") \
 	X(FLOAT32,   "float32",   1, 1, false, "a number rounded to the nearest 32-bit float, as C's (float) does")

@@ -158,6 +158,34 @@ static int eval(run *x, const char *node, const char *type, const char *text, ch
 	return r;
 }
 
+/* outer(t): a body's value of the enclosing graph. In the VAD export's If
+ * branches the LSTM state's Gathers read the main graph's input `state`,
+ * the STFT's Slices the branch's own Conv. */
+static void test_eval_outer(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/torch/torch_vad_opset16.onnx", "rules/onnxruntime");
+	int32_t g = -1, gather = -1, slice = -1;
+	for (int32_t k = 1; k < x.m.n_graphs && g < 0; k++)
+		if ((gather = graph_find_node(&x.m.graphs[k], "/at16k/Gather_1")) >= 0)
+			g = k;
+	assert_true(g > 0);
+	slice = graph_find_node(&x.m.graphs[g], "/at16k/Slice_2");
+	assert_true(slice >= 0);
+	fd_arena a;
+	arena_init(&a);
+	size_t at;
+	char err[200], w[256];
+	fd_expr *e = expr_parse(&a, "outer(input0)", &at, err, sizeof err);
+	assert_non_null(e);
+	assert_int_equal(match_where_eval(&x.ctx, g, gather, optable_lookup("Gather"), NULL, e, w, sizeof w, NULL), 1);
+	assert_int_equal(match_where_eval(&x.ctx, g, slice, optable_lookup("Slice"), NULL, e, w, sizeof w, NULL), 0);
+	assert_string_equal(w, "outer(input0) is false");
+	arena_release(&a);
+	run_close(&x);
+}
+
 static void test_eval(void **state)
 {
 	(void)state;
@@ -998,6 +1026,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_eval),
+		cmocka_unit_test(test_eval_outer),
 		cmocka_unit_test(test_exact_arithmetic),
 		cmocka_unit_test(test_eval_fault_event),
 		cmocka_unit_test(test_vec_grow_wrap),

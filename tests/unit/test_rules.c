@@ -243,7 +243,7 @@ static const struct bad_case {
 	{ "lang_where_input_range.yaml", false, "6:20: error: match.ops[0].where: input3: Relu takes 1 input (input0)" },
 	{ "lang_where_syntax.yaml", false, "6:24: error: match.ops[0].where: '=' is not a comparison; write '=='" },
 	{ "lang_where_tensor_value.yaml", false, "6:15: error: match.ops[0].where: 'input0' is a tensor, not a value: write rank(input0), shape(input0), dim(input0, i), dtype(input0), value(input0), consumers(input0), readers(input0), producer(input0) or qmin(input0)" },
-	{ "lang_where_unknown_func.yaml", false, "6:15: error: match.ops[0].where: unknown function 'lenn' (known: len, range, abs, min, max, sorted, attr, known, rank, shape, dim, dtype, value, consumers, producer, readers, qmin, qmax, float32)" },
+	{ "lang_where_unknown_func.yaml", false, "6:15: error: match.ops[0].where: unknown function 'lenn' (known: len, range, abs, min, max, sorted, attr, known, rank, shape, dim, dtype, value, consumers, producer, readers, outer, qmin, qmax, float32)" },
 	{ "lang_where_later_op.yaml", false, "7:15: error: match.ops[1].where: op1.rank: op1 is not an earlier op (op1's where reads op0..op0, matched by then)" },
 	{ "lang_where_op0_ref.yaml", false, "6:15: error: match.ops[0].where: op0.min: op0's where has no earlier op to read (an op reads the ops before it, matched by then)" },
 	{ "lang_where_other_name.yaml", false, "7:15: error: match.ops[1].where: unknown name 'op0.alpha': Clip has no param 'alpha' (its params: min, max; also rank, op_type, domain, members, input0, …)" },
