@@ -88,6 +88,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	match_result_init(&s->current);
 	rounds_init(&s->baseline_rounds);
 	rounds_init(&s->current_rounds);
+	transpose_result_init(&s->tpose);
 	match_result_init(&s->baseline_final);
 	match_result_init(&s->current_final);
 	estimate_init(&s->baseline_final_est);
@@ -155,6 +156,8 @@ int session_open_run(fd_session *s, fd_diags *d)
 			return -1;
 		s->shapes_pending = false;
 	}
+	if (session_transpose(s, d) < 0)
+		return -1;
 	if (match_ctx_init_types(&s->ctx, &s->model, !s->opt.no_canonicalize, s->rules.fused_types,
 	                         s->rules.n_fused_types, d) < 0)
 		return -1;
@@ -212,6 +215,7 @@ void session_close(fd_session *s)
 		free(s->bdiff->changes);
 	arena_release(&s->arena);
 	model_release(&s->model);
+	session_transpose_release(s);
 	memset(s, 0, sizeof *s);
 }
 

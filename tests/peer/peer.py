@@ -88,8 +88,29 @@ def fusiondbg_fusions(binary, model, rules):
     p = subprocess.run([binary, "match", model, "-r", rules, "--format", "json"], capture_output=True, text=True)
     if p.returncode != 0 or p.stderr.strip():
         sys.exit("peer: fusiondbg match %s exited %d: %s" % (model, p.returncode, p.stderr.strip()))
-    fusions = [(f["rule"], frozenset(f["nodes"])) for f in json.loads(p.stdout)["fusions"]]
-    return [(r, n) for r, n in fusions if not any(n < m for _, m in fusions)]
+    run = json.loads(p.stdout)
+    absorbed = absorbed_by_transposes(run)
+    fusions = [(f["rule"], frozenset(f["nodes"])) for f in run["fusions"]]
+    final = [(r, n) for r, n in fusions if not any(n < m for _, m in fusions)]
+    return [(r, n | frozenset(x for m in n for x in absorbed.get(m, ()))) for r, n in final]
+
+
+def absorbed_by_transposes(run):
+    """{node: nodes its group takes in}: the DQ/Q pairs the transpose
+    optimizer removed once the Transpose between them cancelled
+    (TryRemoveEmptyDQQ), given to the group of the node that now reads what
+    they read, as onnxruntime's groups hold them (ort_groups.py walks back
+    through them); a pair absorbed by a node later removed goes on."""
+    events = run.get("transpose_optimizer", {}).get("events", [])
+    by = {e["node"]: e["absorbed_by"] for e in events if e["kind"] == "empty_qdq"}
+    res = defaultdict(set)
+    for node, to in by.items():
+        seen = set()
+        while to in by and to not in seen:
+            seen.add(to)
+            to = by[to]
+        res[to].add(node)
+    return res
 
 
 def op_types(model):
