@@ -154,7 +154,7 @@ static void changed_event(tp_apply *a, int32_t i)
 	const tp_change *ch = &a->s->change[i];
 	fd_arena *ar = &a->r->rewrite.arena;
 	const char *op = a->s->g->nodes[i].op_type;
-	if (ch->axis_set) {
+	if (ch->axis_set && (ch->axis != ch->old_axis || ch->old_axis_absent)) {
 		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
 		e->text = fmt(ar, "axis %lld%s -> %lld: a Transpose was pushed through it (%s)", (long long)ch->old_axis,
 		              ch->old_axis_absent ? " (default)" : "", (long long)ch->axis,
