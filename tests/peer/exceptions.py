@@ -105,4 +105,27 @@ EXCEPTIONS = [
         "pairing": "subset",
         "why_fusiondbg": {"rule": "ORT_QDQ_Drop", "node": "@Slice", "expect": ["fires on {node} (Slice)"]},
     },
+    {
+        "models": ["tpose_cancel_float"],
+        "reason": "GatherSliceToSplitFusion on the Slices the transpose optimizer left side by side. Once the "
+                  "Transposes cancel, each pair of Slices reads one tensor and together they cover an axis; "
+                  "onnxruntime turns them into a Split: sibling consumers of one tensor, which a chain of ops "
+                  "does not state (fusiondbg-rules(5), Sibling patterns: not in the format).",
+        "ort": {"kind": "GatherSliceToSplitFusion"},
+        "counts": {"tpose_cancel_float": 2},
+        "pending": "a sibling-pattern rule for GatherSliceToSplitFusion",
+    },
+    {
+        "models": ["tpose_cancel_qdq"],
+        "reason": "GatherSliceToSplitFusion after the QDQ drop, on the Slices the transpose optimizer left "
+                  "side by side: onnxruntime drops the Slices' Q/DQ pairs, as ORT_QDQ_Drop does, then makes "
+                  "each pair of sibling Slices one Split (fusiondbg-rules(5), Sibling patterns: not in the "
+                  "format).",
+        "ort": {"kind": "QDQSelectorActionTransformer+GatherSliceToSplitFusion"},
+        "fusiondbg": {"rule": "ORT_QDQ_Drop"},
+        "counts": {"tpose_cancel_qdq": [2, 4]},
+        "pairing": "subset",
+        "why_fusiondbg": {"rule": "ORT_QDQ_Drop", "node": "@Slice", "expect": ["fires on {node} (Slice)"]},
+        "pending": "a sibling-pattern rule for GatherSliceToSplitFusion",
+    },
 ]

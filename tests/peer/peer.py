@@ -92,7 +92,13 @@ def fusiondbg_fusions(binary, model, rules):
     absorbed = absorbed_by_transposes(run)
     fusions = [(f["rule"], frozenset(f["nodes"])) for f in run["fusions"]]
     final = [(r, n) for r, n in fusions if not any(n < m for _, m in fusions)]
-    return [(r, n | frozenset(x for m in n for x in absorbed.get(m, ()))) for r, n in final]
+    res = [(r, n | frozenset(x for m in n for x in absorbed.get(m, ()))) for r, n in final]
+    # a node no fusion holds still takes in the pair, as ort_groups.py walks
+    # back from it through the removed DQ and Q: a group of its own
+    held = {m for _, n in final for m in n}
+    res += [("transpose_optimizer", frozenset(nodes) | {node}) for node, nodes in sorted(absorbed.items())
+            if node not in held]
+    return res
 
 
 def absorbed_by_transposes(run):
