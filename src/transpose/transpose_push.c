@@ -427,6 +427,24 @@ static bool slice_axes(tp_state *s, const fd_node *n, const tp_perm *p, tp_chang
 	return true;
 }
 
+/* HandleReshape's first checks, which most Reshapes fail: the shape a
+ * constant of the Transpose's rank, every dim of the Transpose's known
+ * (FinalizeReshapeShape). One that passes them may be a Transpose in
+ * disguise, which fusiondbg does not model. */
+static bool reshape_declines(const tp_state *s, const fd_node *n, int32_t t)
+{
+	if (!is_op(n, "Reshape"))
+		return false;
+	const fd_shape *sh = &s->g->tensors[t].shape;
+	const fd_const *v = n->n_inputs > 1 ? int_constant(s, n->inputs[1]) : NULL;
+	if (sh->rank < 0 || !v || v->count == 0 || v->count != sh->rank)
+		return true;
+	for (int32_t k = 0; k < sh->rank; k++)
+		if (!dim_known(sh->dims[k]) || dim_is_symbolic(sh->dims[k]))
+			return true;
+	return false;
+}
+
 /* The carried input j of node i is consumed by a push whose output carries
  * out_perm (-1: the push ends, a cancellation). */
 static void take(tp_state *s, int32_t i, int32_t j, int32_t group)
@@ -505,6 +523,8 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 	case H_NODE1:
 		break;
 	default:
+		if (reshape_declines(s, n, t))
+			return false;
 		/* onnxruntime would push it here (its handler may still decline) */
 		fail(s, group, i, "onnxruntime would push it through this node, which fusiondbg does not model");
 		s->pushed_any[transpose_group(s, group)] = true;
