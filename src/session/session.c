@@ -142,6 +142,19 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	ruleset_resolve_types(&s->rules);
 	s->mopt.target = opt->target;
 	s->mopt.no_events = opt->no_events;
+	/* the transpose optimizer needs the shapes, and a first run behind the
+	 * screen must find the model it shows already rewritten */
+	if (s->rules.transposes == TRANSPOSES_ONNXRUNTIME) {
+		if (s->shapes_pending && onnx_infer_shapes(&s->model, d) < 0) {
+			session_close(s);
+			return -1;
+		}
+		s->shapes_pending = false;
+		if (session_transpose(s, d) < 0) {
+			session_close(s);
+			return -1;
+		}
+	}
 	if ((opt->background ? session_first_run_start(s, d) : session_open_run(s, d)) < 0) {
 		session_close(s);
 		return -1;
@@ -156,8 +169,6 @@ int session_open_run(fd_session *s, fd_diags *d)
 			return -1;
 		s->shapes_pending = false;
 	}
-	if (session_transpose(s, d) < 0)
-		return -1;
 	if (match_ctx_init_types(&s->ctx, &s->model, !s->opt.no_canonicalize, s->rules.fused_types,
 	                         s->rules.n_fused_types, d) < 0)
 		return -1;
