@@ -150,6 +150,9 @@ has "$tmp/err" "fusiondbg: --initializers wants onnx or constant, not 'weights'"
 
 # ---- the settings document: messages with their places ------------------------
 printf 'ruleset:\n  initializers: weights\n  spare: 1\nname: "x"\n' >"$tmp/s_bad.yaml"
+printf 'ruleset:\n  transpose_optimizer: tensorrt\n' >"$tmp/s_tpose.yaml"
+"$FUSIONDBG" verify "$tmp/s_tpose.yaml" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || bad "verify s_tpose should exit 1"
+has "$tmp/err" "$tmp/s_tpose.yaml:2:24: error: ruleset.transpose_optimizer: expected onnxruntime or none, got 'tensorrt'"
 printf 'ruleset: [constant]\n' >"$tmp/s_list.yaml"
 printf 'ruleset:\n  initializers: onnx\n' >"$tmp/s_onnx.yaml"
 "$FUSIONDBG" verify "$tmp/s_bad.yaml" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || bad "verify s_bad should exit 1"
