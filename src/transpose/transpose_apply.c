@@ -16,6 +16,8 @@ typedef struct tp_apply {
 	fd_transpose_result *r;
 	bool *removed;             /* per node */
 	int32_t *rename;           /* per tensor: the tensor its readers read instead, -1 */
+	int32_t *renamed_in;       /* per tensor: the first tensor renamed to it, -1 … */
+	int32_t *renamed_next;     /* … and the next one renamed to the same tensor */
 	bool *permuted;            /* per tensor: its shape is the carried permutation's inverse */
 } tp_apply;
 
@@ -177,25 +179,34 @@ static void changed_event(tp_apply *a, int32_t i)
 
 /* ---- TryRemoveEmptyDQQ ------------------------------------------------------------ */
 
-/* Nodes that read tensor t once the renames hold (each node once), and
- * whether t is a graph output. */
+static void set_rename(tp_apply *a, int32_t from, int32_t to)
+{
+	a->rename[from] = to;
+	a->renamed_next[from] = a->renamed_in[to];
+	a->renamed_in[to] = from;
+}
+
+/* Nodes that read tensor t once the renames hold (each node once, up to 2:
+ * all the callers ask is whether there is exactly one); *only is the last. */
+static int32_t readers_of(const tp_apply *a, int32_t t, int32_t *only, int32_t n, int depth)
+{
+	const fd_tensor *x = &a->s->g->tensors[t];
+	for (int32_t c = 0; c < x->n_consumers && n < 2; c++) {
+		int32_t i = x->consumers[c];
+		if (!a->removed[i] && i != *only) {
+			n++;
+			*only = i;
+		}
+	}
+	for (int32_t u = a->renamed_in[t]; u >= 0 && n < 2 && depth < 64; u = a->renamed_next[u])
+		n = readers_of(a, u, only, n, depth + 1);
+	return n;
+}
+
 static int32_t readers(const tp_apply *a, int32_t t, int32_t *only)
 {
-	const fd_graph *g = a->s->g;
-	int32_t n = 0, last = FD_NONE;
 	*only = FD_NONE;
-	for (int32_t i = 0; i < g->n_nodes; i++) {
-		if (a->removed[i])
-			continue;
-		const fd_node *nd = &g->nodes[i];
-		for (int32_t j = 0; j < nd->n_inputs; j++)
-			if (nd->inputs[j] >= 0 && resolve(a, nd->inputs[j]) == t && last != i) {
-				n++;
-				last = i;
-				*only = i;
-			}
-	}
-	return n;
+	return readers_of(a, t, only, 0, 0);
 }
 
 static bool same_values(const fd_graph *g, int32_t x, int32_t y)
@@ -264,7 +275,7 @@ static void remove_empty_pairs(tp_apply *a)
 		if (g->tensors[out].is_graph_output || readers(a, out, &consumer) != 1)
 			continue;   /* (parent -> DQ -> Q -> graph output): not modelled */
 		a->removed[di] = a->removed[qi] = true;
-		a->rename[out] = dq->inputs[0];
+		set_rename(a, out, dq->inputs[0]);
 		for (int side = 0; side < 2; side++) {
 			fd_tpose_event *e = add_event(a, TPOSE_EMPTY_QDQ, side ? qi : di, consumer);
 			e->text = fmt(&a->r->rewrite.arena, "removed by the transpose optimizer with %s: an empty "
@@ -361,11 +372,12 @@ static void not_modelled_events(tp_apply *a, int32_t i)
 int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 {
 	const fd_graph *g = s->g;
-	tp_apply a = { s, r, xcalloc((size_t)g->n_nodes + 1, sizeof *a.removed),
-	               xmalloc(((size_t)g->n_tensors + 1) * sizeof *a.rename),
-	               xcalloc((size_t)g->n_tensors + 1, sizeof *a.permuted) };
-	for (int32_t t = 0; t < g->n_tensors; t++)
-		a.rename[t] = -1;
+	size_t nt = (size_t)g->n_tensors + 1;
+	tp_apply a = { s, r, xcalloc((size_t)g->n_nodes + 1, sizeof *a.removed), xmalloc(nt * sizeof *a.rename),
+	               xmalloc(nt * sizeof *a.renamed_in), xmalloc(nt * sizeof *a.renamed_next),
+	               xcalloc(nt, sizeof *a.permuted) };
+	for (size_t t = 0; t < nt; t++)
+		a.rename[t] = a.renamed_in[t] = a.renamed_next[t] = -1;
 	int32_t *sources = xcalloc((size_t)g->n_nodes + 1, sizeof *sources);
 	int32_t *sinks = xcalloc((size_t)g->n_nodes + 1, sizeof *sinks);
 	for (int32_t i = 0; i < g->n_nodes; i++) {
@@ -373,7 +385,7 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 		if (!tp_group_ok(s, root))
 			continue;
 		a.removed[i] = true;
-		a.rename[g->nodes[i].outputs[0]] = g->nodes[i].inputs[0];
+		set_rename(&a, g->nodes[i].outputs[0], g->nodes[i].inputs[0]);
 		(s->role[i] == ROLE_SOURCE ? sources : sinks)[root]++;
 	}
 	for (int32_t t = 0; t < g->n_tensors; t++)
@@ -429,6 +441,8 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	free(sinks);
 	free(a.removed);
 	free(a.rename);
+	free(a.renamed_in);
+	free(a.renamed_next);
 	free(a.permuted);
 	return rc;
 }
