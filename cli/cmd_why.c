@@ -201,6 +201,8 @@ static int why_float(const cli_options *o, const fd_session *s)
 	char line[2048];
 	if (o->node) {
 		int32_t g, node;
+		if (!model_find_node(m, o->node, &g, &node) && why_transposed(&s->tpose, o->node, false))
+			return EXIT_FINDINGS;
 		if (!model_find_node(m, o->node, &g, &node)) {
 			char hint[600];
 			txt_fprintf(stderr, "fusiondbg: %s: no node named '%s'%s\n", m->path, o->node,
