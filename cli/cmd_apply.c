@@ -22,6 +22,14 @@ static const cli_command_spec spec = {
 
 static int run(const cli_options *o, fd_session *s)
 {
+	if (s->tpose.changed) {
+		/* the fusions name nodes of the graph after the transpose optimizer,
+		 * which the file does not hold */
+		txt_fprintf(stderr, "fusiondbg: %s: the rule set's transpose optimizer rewrote the model (%d Transposes "
+		            "cancelled, %d Q/DQ removed); apply cannot write fusions over that rewrite yet\n",
+		            s->opt.model_path, s->tpose.n_cancelled, s->tpose.n_qdq_removed);
+		return EXIT_BAD_INPUT;
+	}
 	fd_diags d;
 	diags_init(&d);
 	cli_print_diags(&s->run_diags);

@@ -71,6 +71,7 @@ static int run(const cli_options *o, fd_session *s)
 		print_nearest_misses(s);
 		if (o->trace) {
 			fputc('\n', stdout);
+			explain_transpose_text(stdout, &s->tpose);   /* before the rules: the graph they see */
 			explain_rounds_trace_text(stdout, session_rounds(s));
 		}
 		cli_print_diff_after(o, s);

@@ -12,6 +12,7 @@
  * --set / --diff through the session. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 #include "match/match.h"
 #include "ruleset/ruleset.h"
@@ -30,10 +31,29 @@ static const cli_command_spec spec = {
 };
 
 /* Over rounds (explain_rounds_why): the round that answers, and its attempt. */
-static int why_node(const fd_rounds *rd, int32_t ri, const char *node_name)
+/* What the rule set's transpose optimizer did to the node: a removed node's
+ * one line (then the rules never saw it), else a note for a changed one. */
+static bool why_transposed(const fd_transpose_result *tp, const char *node_name, bool present)
+{
+	const fd_tpose_event *e = NULL;
+	for (size_t k = 0; k < tp->events.n && !e; k++)
+		if (!strcmp(tp->events.items[k].node, node_name))
+			e = &tp->events.items[k];
+	if (!e)
+		return false;
+	if (!present)
+		txt_fprintf(stdout, "why: %s is not in the graph the rules see: %s\n", node_name, e->text);
+	else
+		txt_fprintf(stdout, "note: %s: %s\n", node_name, e->text);
+	return true;
+}
+
+static int why_node(const fd_rounds *rd, const fd_transpose_result *tp, int32_t ri, const char *node_name)
 {
 	const fd_match_result *r = rd->items[0]->result;
 	int32_t g, node;
+	if (!model_find_node(r->ctx->model, node_name, &g, &node) && why_transposed(tp, node_name, false))
+		return EXIT_FINDINGS;
 	if (!model_find_node(r->ctx->model, node_name, &g, &node)) {
 		char hint[600];
 		txt_fprintf(stderr, "fusiondbg: %s: no node named '%s'%s\n", r->ctx->model->path, node_name,
@@ -43,6 +63,7 @@ static int why_node(const fd_rounds *rd, int32_t ri, const char *node_name)
 	fd_rounds_why rw;
 	explain_rounds_why(rd, ri, g, node, &rw);
 	txt_fprintf(stdout, "%s\n", rw.line);
+	why_transposed(tp, node_name, true);
 	if (!rw.round)
 		return EXIT_FINDINGS;
 	r = rd->items[rw.round - 1]->result;
@@ -180,6 +201,8 @@ static int why_float(const cli_options *o, const fd_session *s)
 	char line[2048];
 	if (o->node) {
 		int32_t g, node;
+		if (!model_find_node(m, o->node, &g, &node) && why_transposed(&s->tpose, o->node, false))
+			return EXIT_FINDINGS;
 		if (!model_find_node(m, o->node, &g, &node)) {
 			char hint[600];
 			txt_fprintf(stderr, "fusiondbg: %s: no node named '%s'%s\n", m->path, o->node,
@@ -236,7 +259,7 @@ static int run(const cli_options *o, fd_session *s)
 		return EXIT_BAD_INPUT;
 	}
 	const fd_rounds *rd = session_rounds(s);
-	int rc = o->node ? why_node(rd, ri, o->node)
+	int rc = o->node ? why_node(rd, &s->tpose, ri, o->node)
 	       : rd->n > 1 ? why_rule_rounds(rd, ri, o->limit) : why_rule(session_result(s), ri, o->limit);
 	cli_print_diff_after(o, s);
 	return rc;

@@ -109,6 +109,8 @@ void cli_write_run_json(FILE *f, const cli_options *o, fd_session *s)
 {
 	estimate_attach_json(&s->current, session_estimate(s));
 	explain_rounds_json_fields(f, session_rounds(s));
+	if (s->rules.transposes == TRANSPOSES_ONNXRUNTIME)
+		explain_transpose_json_fields(f, &s->tpose);
 	fputs(",\n  \"memory\": ", f);
 	estimate_write_memory_json(f, session_final_estimate(s));   /* the graph after every round */
 	if (o->diff) {

@@ -14,7 +14,8 @@
  *   value_text.c    the words for a unit, a param value, a rule value, a place;
  *   names.c         "did you mean" for a rule, node or reason code a user gave;
  *   float_ops.c     the ops a quantized model leaves in float;
- *   why_float.c     why such an op stayed float, in one line.
+ *   why_float.c     why such an op stayed float, in one line;
+ *   transpose_report.c what the rule set's transpose optimizer did.
  * Everything here reads a match result (and the context, model and rules it
  * refers to) and never changes it; writers write only to the FILE or buffer
  * they are given. */
@@ -24,6 +25,7 @@
 #include "match/match.h"
 #include "match/param_value.h"
 #include "rounds/rounds.h"
+#include "transpose/transpose.h"
 
 /* ---- a run (match_report.c) ------------------------------------------------ */
 /* Match JSON (the keys of fusiondbg(1), OPTIONS --format: model, rules, fusions, rejections; the
@@ -252,5 +254,13 @@ bool explain_rule_is_qdq(const fd_rule *rule);
  * False (buf says why) when the node is not left in float. */
 bool explain_why_float(const fd_rounds *rd, const fd_match_result *final, int32_t graph, int32_t node, char *buf,
                        size_t size);
+
+/* ---- the transpose optimizer (transpose_report.c) --------------------------- */
+/* The JSON object "transpose_optimizer" (a key of the run's object, after a
+ * comma): counts and every event (kind, node, op_type, against | absorbed_by
+ * | at, through, text); one line per event in text (nothing when none). */
+void explain_transpose_json_fields(FILE *f, const fd_transpose_result *r);
+void explain_transpose_text(FILE *f, const fd_transpose_result *r);
+const char *explain_transpose_kind(fd_tpose_kind k);
 
 #endif

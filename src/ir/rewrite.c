@@ -12,6 +12,7 @@ void rewrite_init(fd_rewrite *rw)
 void rewrite_release(fd_rewrite *rw)
 {
 	vec_release(&rw->nodes);
+	vec_release(&rw->consts);
 	arena_release(&rw->arena);
 }
 

@@ -29,11 +29,25 @@ typedef struct fd_fused_node {
 	const char **outputs;      /* tensor names */
 	int32_t n_attrs;
 	fd_attr *attrs;            /* any kind fd_attr carries */
+	bool removed;              /* no node stands for the members: they leave the graph (the
+	                            * transpose optimizer's cancelled nodes); no other node may read
+	                            * what they made; name, type, ports and attributes unused */
 } fd_fused_node;
+
+/* A small integer constant a rewrite adds to a graph (the transpose
+ * optimizer's new Slice axes), 1-D, read by name like any tensor. */
+typedef struct fd_new_const {
+	int32_t graph;
+	const char *name;
+	int32_t dtype;             /* DT_INT64 or DT_INT32 */
+	int32_t count;
+	int64_t *values;
+} fd_new_const;
 
 typedef struct fd_rewrite {
 	fd_arena arena;            /* names, arrays and attribute values of the nodes */
 	VEC(fd_fused_node) nodes;
+	VEC(fd_new_const) consts;  /* initializers the rewritten graphs gain */
 } fd_rewrite;
 
 void rewrite_init(fd_rewrite *rw);
@@ -50,7 +64,8 @@ fd_fused_node *rewrite_add(fd_rewrite *rw, int32_t graph);
  * inputs but those folded into it. Producers,
  * consumers and the topological order are made again (graph_link,
  * graph_topo_sort), shapes are not inferred again: the boundary tensors keep
- * what the model knew of them.
+ * what the model knew of them. A removed fused node leaves no node; the
+ * new constants are initializers after the graph's tensors.
  *
  * The new model borrows from m and rw (names, shapes, attributes, constant
  * values, the nodes' attribute arrays): release it before them. It owns its

@@ -53,11 +53,19 @@ static int32_t tensor_of(const builder *b, int32_t gi, const char *name)
 	if (!name || !*name)
 		return FD_NONE;
 	int32_t t = graph_find_tensor(&b->m->graphs[gi], name);
-	return t >= 0 && b->tmap[gi][t] >= 0 ? b->tmap[gi][t] : -2;
+	if (t >= 0)
+		return b->tmap[gi][t] >= 0 ? b->tmap[gi][t] : -2;
+	const fd_graph *ng = &b->out->graphs[gi];
+	for (int32_t k = 0; k < ng->n_tensors; k++)   /* a new constant: the model lacks its name */
+		if (ng->tensors[k].name && !strcmp(ng->tensors[k].name, name))
+			return k;
+	return -2;
 }
 
 /* Tensors: every one but those made by a member and not output by its fused
  * node; renumbered, links cleared for graph_link. */
+static void new_const(builder *b, const fd_new_const *c, fd_tensor *x);
+
 static int build_tensors(builder *b, int32_t gi)
 {
 	const fd_graph *g = &b->m->graphs[gi];
@@ -74,12 +82,17 @@ static int build_tensors(builder *b, int32_t gi)
 			map[t] = 0;
 		}
 	}
-	int32_t n = 0;
+	int32_t n = 0, added = 0;
 	for (int32_t t = 0; t < g->n_tensors; t++)
 		if (map[t] == 0)
 			map[t] = n++;
-	ng->n_tensors = n;
-	ng->tensors = arena_array(&b->out->arena, (size_t)n + 1, sizeof *ng->tensors);
+	for (size_t k = 0; k < b->rw->consts.n; k++)
+		added += b->rw->consts.items[k].graph == gi;
+	ng->n_tensors = n + added;
+	ng->tensors = arena_array(&b->out->arena, (size_t)n + added + 1, sizeof *ng->tensors);
+	for (size_t k = 0; k < b->rw->consts.n; k++)
+		if (b->rw->consts.items[k].graph == gi)
+			new_const(b, &b->rw->consts.items[k], &ng->tensors[n++]);
 	for (int32_t t = 0; t < g->n_tensors; t++) {
 		if (map[t] < 0)
 			continue;
@@ -96,6 +109,26 @@ static int build_tensors(builder *b, int32_t gi)
 		}
 	}
 	return 0;
+}
+
+/* A rewrite's new constant as an initializer of the rewritten graph. */
+static void new_const(builder *b, const fd_new_const *c, fd_tensor *x)
+{
+	fd_arena *a = &b->out->arena;
+	memset(x, 0, sizeof *x);
+	x->name = strpool_intern(&b->out->names, c->name);
+	x->kind = TENSOR_INITIALIZER;
+	x->dtype = c->dtype;
+	x->producer = x->producer_port = FD_NONE;
+	x->outer = FD_NONE;
+	x->shape.rank = 1;
+	x->shape.dims = arena_array(a, 1, sizeof *x->shape.dims);
+	x->shape.dims[0] = dim_of(c->count);
+	x->value = arena_alloc(a, sizeof *x->value);
+	x->value->dtype = c->dtype;
+	x->value->count = c->count;
+	x->value->i64 = arena_array(a, (size_t)c->count + 1, sizeof *x->value->i64);
+	memcpy(x->value->i64, c->values, (size_t)c->count * sizeof *c->values);
 }
 
 static int32_t *remap_list(builder *b, int32_t gi, const int32_t *ids, int32_t n)
@@ -166,7 +199,7 @@ static int build_nodes(builder *b, int32_t gi)
 			last[claim[i]] = i;
 	int32_t n = 0;
 	for (int32_t i = 0; i < g->n_nodes; i++)
-		n += claim[i] < 0 || last[claim[i]] == i;
+		n += claim[i] < 0 || (last[claim[i]] == i && !b->rw->nodes.items[claim[i]].removed);
 	ng->n_nodes = n;
 	ng->nodes = arena_array(&b->out->arena, (size_t)n + 1, sizeof *ng->nodes);
 	int32_t *from = b->map->from[gi] = arena_array(&b->out->arena, (size_t)n + 1, sizeof *from);
@@ -174,7 +207,7 @@ static int build_nodes(builder *b, int32_t gi)
 	int32_t j = 0, rc = 0;
 	for (int32_t i = 0; i < g->n_nodes && rc == 0; i++) {
 		int32_t k = claim[i];
-		if (k >= 0 && last[k] != i)
+		if (k >= 0 && (last[k] != i || b->rw->nodes.items[k].removed))
 			continue;
 		fd_node *nd = &ng->nodes[j];
 		if (k < 0) {

@@ -262,6 +262,9 @@ typedef enum fd_init_policy { INIT_POLICY_UNSET, INIT_POLICY_ONNX, INIT_POLICY_C
 /* Whose shapes the rules see: fusiondbg's own inference (values through
  * the shape arithmetic), or ONNX's (--shapes onnx). */
 typedef enum fd_shapes_mode { SHAPES_UNSET, SHAPES_FULL, SHAPES_ONNX } fd_shapes_mode;
+/* Whether the rules see the graph after onnxruntime's transpose optimizer
+ * (`ruleset: {transpose_optimizer: onnxruntime}`, transpose/transpose.h). */
+typedef enum fd_transposes_mode { TRANSPOSES_UNSET, TRANSPOSES_NONE, TRANSPOSES_ONNXRUNTIME } fd_transposes_mode;
 
 typedef struct fd_ruleset {
 	fd_arena arena;            /* the typed rules */
@@ -284,6 +287,8 @@ typedef struct fd_ruleset {
 	const fd_yval *initializers_where;  /* where it is written */
 	fd_shapes_mode shapes;              /* the settings document's, or UNSET */
 	const fd_yval *shapes_where;
+	fd_transposes_mode transposes;      /* the settings document's transpose_optimizer, or UNSET */
+	const fd_yval *transposes_where;
 } fd_ruleset;
 
 #endif

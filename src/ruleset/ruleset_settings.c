@@ -5,6 +5,7 @@
  *   ruleset:
  *     initializers: constant      # or onnx, the default
  *     shapes: onnx                # or full, the default
+ *     transpose_optimizer: onnxruntime   # or none, the default
  *
  * A setting holds for the whole set, whichever file it is written in; a
  * second document that sets it differently is a warning naming both places,
@@ -101,6 +102,32 @@ static int read_shapes(fd_ruleset *rs, const fd_yval *v, fd_diags *d)
 	return 0;
 }
 
+static int read_transposes(fd_ruleset *rs, const fd_yval *v, fd_diags *d)
+{
+	const char *name = NULL;
+	fd_transposes_mode m = TRANSPOSES_UNSET;
+	if (v && v->kind == YV_SCALAR && yval_str(v, &name))
+		m = !strcmp(name, "onnxruntime") ? TRANSPOSES_ONNXRUNTIME : !strcmp(name, "none") ? TRANSPOSES_NONE
+		                                                                                  : TRANSPOSES_UNSET;
+	if (m == TRANSPOSES_UNSET) {
+		if (name)
+			say(d, DIAG_ERROR, v, "ruleset.transpose_optimizer: expected onnxruntime or none, got '%s'", name);
+		else
+			say(d, DIAG_ERROR, v, "ruleset.transpose_optimizer: expected onnxruntime or none, got %s", not_scalar(v));
+		return -1;
+	}
+	if (rs->transposes != TRANSPOSES_UNSET && rs->transposes != m) {
+		fd_srcpos was = yval_pos(rs->transposes_where);
+		say(d, DIAG_WARNING, v, "ruleset.transpose_optimizer: %s here, but %s at %s:%d:%d, which holds", name,
+		    rs->transposes == TRANSPOSES_ONNXRUNTIME ? "onnxruntime" : "none", was.file ? was.file : "?", was.line,
+		    was.col);
+		return 0;
+	}
+	rs->transposes = m;
+	rs->transposes_where = v;
+	return 0;
+}
+
 int ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d)
 {
 	const fd_yval *root = doc->root;
@@ -125,8 +152,12 @@ int ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d)
 		} else if (!strcmp(key, "shapes")) {
 			if (read_shapes(rs, set->items[i], d) < 0)
 				rc = -1;
+		} else if (!strcmp(key, "transpose_optimizer")) {
+			if (read_transposes(rs, set->items[i], d) < 0)
+				rc = -1;
 		} else {
-			say(d, DIAG_WARNING, set->keys[i], "unknown key '%s' in ruleset (known: initializers, shapes)", key);
+			say(d, DIAG_WARNING, set->keys[i], "unknown key '%s' in ruleset (known: initializers, shapes, "
+			    "transpose_optimizer)", key);
 		}
 	}
 	return rc;

@@ -88,6 +88,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	match_result_init(&s->current);
 	rounds_init(&s->baseline_rounds);
 	rounds_init(&s->current_rounds);
+	transpose_result_init(&s->tpose);
 	match_result_init(&s->baseline_final);
 	match_result_init(&s->current_final);
 	estimate_init(&s->baseline_final_est);
@@ -141,6 +142,19 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	ruleset_resolve_types(&s->rules);
 	s->mopt.target = opt->target;
 	s->mopt.no_events = opt->no_events;
+	/* the transpose optimizer needs the shapes, and a first run behind the
+	 * screen must find the model it shows already rewritten */
+	if (s->rules.transposes == TRANSPOSES_ONNXRUNTIME) {
+		if (s->shapes_pending && onnx_infer_shapes(&s->model, d) < 0) {
+			session_close(s);
+			return -1;
+		}
+		s->shapes_pending = false;
+		if (session_transpose(s, d) < 0) {
+			session_close(s);
+			return -1;
+		}
+	}
 	if ((opt->background ? session_first_run_start(s, d) : session_open_run(s, d)) < 0) {
 		session_close(s);
 		return -1;
@@ -212,6 +226,7 @@ void session_close(fd_session *s)
 		free(s->bdiff->changes);
 	arena_release(&s->arena);
 	model_release(&s->model);
+	session_transpose_release(s);
 	memset(s, 0, sizeof *s);
 }
 

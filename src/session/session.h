@@ -65,6 +65,7 @@
 #include "ruleset/ruleset.h"
 #include "onnx/onnx.h"
 #include "rounds/rounds.h"
+#include "transpose/transpose.h"
 
 typedef struct fd_session_options {
 	const char *model_path;
@@ -162,7 +163,10 @@ struct fd_session_added;
 
 typedef struct fd_session {
 	fd_session_options opt;
-	fd_model model;
+	fd_model model;                /* the graph the rules see: as read, or after the transpose optimizer */
+	fd_model loaded;               /* as read, when the transpose optimizer changed it (model borrows
+	                                * from it); else empty */
+	fd_transpose_result tpose;     /* the rule set's transpose optimizer: its events (session_transpose.c) */
 	fd_ruleset rules;
 	fd_match_ctx ctx;
 	fd_match_options mopt;

@@ -191,8 +191,14 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 	match_result_release(&s->current);
 	match_ctx_release(&s->ctx);
 	model_release(&s->model);
+	session_transpose_release(s);
 	model_move(&s->model, &nm);
 	s->opt.load = lo;
+	if (session_transpose(s, d) < 0) {
+		free(old.f);
+		free(att);
+		return -1;
+	}
 	match_result_init(&s->baseline);
 	match_result_init(&s->current);
 	estimate_init(&s->baseline_est);

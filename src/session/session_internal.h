@@ -26,6 +26,11 @@
 /* session.c: what session_open does after the rules are loaded — the match
  * context and the first run; -1 with d (s not closed). */
 int session_open_run(fd_session *s, fd_diags *d);
+/* The rule set's transpose optimizer over s->model, which becomes its
+ * rewrite when it changed anything (session_transpose.c); release after
+ * the model. */
+int session_transpose(fd_session *s, fd_diags *d);
+void session_transpose_release(fd_session *s);
 /* session_first_run.c: starts it on a thread (or runs it here when no
  * thread can be made); the wait frees what the thread used. */
 int session_first_run_start(fd_session *s, fd_diags *d);

@@ -150,12 +150,15 @@ has "$tmp/err" "fusiondbg: --initializers wants onnx or constant, not 'weights'"
 
 # ---- the settings document: messages with their places ------------------------
 printf 'ruleset:\n  initializers: weights\n  spare: 1\nname: "x"\n' >"$tmp/s_bad.yaml"
+printf 'ruleset:\n  transpose_optimizer: tensorrt\n' >"$tmp/s_tpose.yaml"
+"$FUSIONDBG" verify "$tmp/s_tpose.yaml" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || bad "verify s_tpose should exit 1"
+has "$tmp/err" "$tmp/s_tpose.yaml:2:24: error: ruleset.transpose_optimizer: expected onnxruntime or none, got 'tensorrt'"
 printf 'ruleset: [constant]\n' >"$tmp/s_list.yaml"
 printf 'ruleset:\n  initializers: onnx\n' >"$tmp/s_onnx.yaml"
 "$FUSIONDBG" verify "$tmp/s_bad.yaml" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || bad "verify s_bad should exit 1"
 has "$tmp/err" "$tmp/s_bad.yaml:4:1: error: 'name' in the ruleset document: the rule set's settings go in a document of their own, rules in theirs (separate them with ---)" \
 	"$tmp/s_bad.yaml:2:17: error: ruleset.initializers: expected onnx or constant, got 'weights'" \
-	"$tmp/s_bad.yaml:3:3: warning: unknown key 'spare' in ruleset (known: initializers, shapes)"
+	"$tmp/s_bad.yaml:3:3: warning: unknown key 'spare' in ruleset (known: initializers, shapes, transpose_optimizer)"
 "$FUSIONDBG" verify "$tmp/s_list.yaml" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || bad "verify s_list should exit 1"
 has "$tmp/err" "$tmp/s_list.yaml:1:10: error: ruleset: expected a map of settings (initializers: onnx | constant), got a list"
 "$FUSIONDBG" check --strict "$tmp/rs" >"$tmp/out" 2>"$tmp/err" || { bad "check --strict on a rule set with its settings exited $?"; cat "$tmp/err"; }

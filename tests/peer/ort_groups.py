@@ -484,7 +484,10 @@ def identify(O, P, renames):
         pn, on = P.nodes[pi], O.nodes[oi]
         if len(pn.output) == len(on.output):
             for po, oo in zip(pn.output, on.output):
-                if po and oo and po != oo and po not in o_tensors and oo not in p_tensors:
+                # a name the level-1 graph gave another node's output (a Q the
+                # TransposeOptimizer renamed, whose output a QDQ drop then
+                # moved to this node) keeps what the level-1 graph says
+                if po and oo and po != oo and po not in o_tensors and oo not in p_tensors and po not in rename:
                     rename[po] = oo
     if rename:
         apply_renames(P, rename)

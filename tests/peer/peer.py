@@ -88,8 +88,35 @@ def fusiondbg_fusions(binary, model, rules):
     p = subprocess.run([binary, "match", model, "-r", rules, "--format", "json"], capture_output=True, text=True)
     if p.returncode != 0 or p.stderr.strip():
         sys.exit("peer: fusiondbg match %s exited %d: %s" % (model, p.returncode, p.stderr.strip()))
-    fusions = [(f["rule"], frozenset(f["nodes"])) for f in json.loads(p.stdout)["fusions"]]
-    return [(r, n) for r, n in fusions if not any(n < m for _, m in fusions)]
+    run = json.loads(p.stdout)
+    absorbed = absorbed_by_transposes(run)
+    fusions = [(f["rule"], frozenset(f["nodes"])) for f in run["fusions"]]
+    final = [(r, n) for r, n in fusions if not any(n < m for _, m in fusions)]
+    res = [(r, n | frozenset(x for m in n for x in absorbed.get(m, ()))) for r, n in final]
+    # a node no fusion holds still takes in the pair, as ort_groups.py walks
+    # back from it through the removed DQ and Q: a group of its own
+    held = {m for _, n in final for m in n}
+    res += [("transpose_optimizer", frozenset(nodes) | {node}) for node, nodes in sorted(absorbed.items())
+            if node not in held]
+    return res
+
+
+def absorbed_by_transposes(run):
+    """{node: nodes its group takes in}: the DQ/Q pairs the transpose
+    optimizer removed once the Transpose between them cancelled
+    (TryRemoveEmptyDQQ), given to the group of the node that now reads what
+    they read, as onnxruntime's groups hold them (ort_groups.py walks back
+    through them); a pair absorbed by a node later removed goes on."""
+    events = run.get("transpose_optimizer", {}).get("events", [])
+    by = {e["node"]: e["absorbed_by"] for e in events if e["kind"] == "empty_qdq"}
+    res = defaultdict(set)
+    for node, to in by.items():
+        seen = set()
+        while to in by and to not in seen:
+            seen.add(to)
+            to = by[to]
+        res[to].add(node)
+    return res
 
 
 def op_types(model):

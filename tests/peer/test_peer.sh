@@ -2,7 +2,8 @@
 # test_peer.sh — rules/onnxruntime against onnxruntime itself (tests/peer/peer.py):
 # onnxruntime-node 1.30.0 (installed into $BUILD/node by `make check`)
 # optimizes every shared model, every sample, the PyTorch exports of
-# tests/data/torch (tests/peer/torch_exports.py) and every probe of
+# tests/data/torch (tests/peer/torch_exports.py), the transpose optimizer's
+# models (tests/tools/make_transpose_models.py) and every probe of
 # tests/peer/make_probes.py (one small model per condition a fusion
 # checks, met or broken) at level 'extended'; the
 # node sets of its fused nodes must equal those of `fusiondbg match -r
@@ -28,7 +29,7 @@ fi
 probes=$BUILD/peer-probes
 rm -rf "$probes"
 "$PYTHON" tests/peer/make_probes.py "$probes" >/dev/null || { echo "FAIL: make_probes.py"; exit 1; }
-models=(samples/*.onnx tests/data/torch/*.onnx "$probes"/*.onnx)
+models=(samples/*.onnx tests/data/torch/*.onnx tests/data/transpose/*.onnx "$probes"/*.onnx)
 have_models && models=("$MODELS"/*.onnx "${models[@]}")
 "$PYTHON" tests/peer/peer.py --fusiondbg "$FUSIONDBG" --node-modules "$NODE_DIR/node_modules" \
 	--cache "$BUILD/peer" --rules rules/onnxruntime "${models[@]}"

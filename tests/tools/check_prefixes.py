@@ -21,6 +21,7 @@ MODULES = {
     "match":    ["match", "cond", "canon", "param", "workspace"],
     "ruleset":  ["ruleset", "rule"],
     "rounds":   ["rounds", "fuse"],
+    "transpose": ["transpose"],
     "explain":  ["explain", "compare"],
     "estimate": ["estimate", "est", "hwprofile", "diagnose"],
     "suggest":  ["suggest"],

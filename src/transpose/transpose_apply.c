@@ -1,0 +1,448 @@
+/* transpose_apply.c — the push's outcome (transpose_push.c) as a rewritten
+ * model: the cancelled Transposes gone (their readers read what they read),
+ * the crossed nodes with their axes remapped and their tensors' shapes
+ * permuted, then the empty DequantizeLinear → QuantizeLinear pairs gone
+ * (TryRemoveEmptyDQQ); and the events that say so. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "transpose/transpose_internal.h"
+
+typedef VEC(int32_t) id_vec;
+
+typedef struct tp_apply {
+	tp_state *s;
+	fd_transpose_result *r;
+	bool *removed;             /* per node */
+	int32_t *rename;           /* per tensor: the tensor its readers read instead, -1 */
+	int32_t *renamed_in;       /* per tensor: the first tensor renamed to it, -1 … */
+	int32_t *renamed_next;     /* … and the next one renamed to the same tensor */
+	bool *permuted;            /* per tensor: its shape is the carried permutation's inverse */
+} tp_apply;
+
+static int32_t resolve(const tp_apply *a, int32_t t)
+{
+	for (int guard = 0; t >= 0 && a->rename[t] >= 0 && guard < 1 << 20; guard++)
+		t = a->rename[t];
+	return t;
+}
+
+static bool is_op(const fd_node *n, const char *op)
+{
+	return (!n->domain[0] || !strcmp(n->domain, "ai.onnx")) && !strcmp(n->op_type, op);
+}
+
+static const char *fmt(fd_arena *ar, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static const char *fmt(fd_arena *ar, const char *f, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, f);
+	vsnprintf(buf, sizeof buf, f, ap);
+	va_end(ap);
+	return arena_strdup(ar, buf);
+}
+
+static void perm_text(char *buf, size_t size, const tp_perm *p)
+{
+	size_t k = (size_t)snprintf(buf, size, "[");
+	for (int32_t i = 0; i < p->rank && k < size; i++)
+		k += (size_t)snprintf(buf + k, size - k, "%s%lld", i ? ", " : "", (long long)p->p[i]);
+	if (k < size)
+		snprintf(buf + k, size - k, "]");
+}
+
+static fd_tpose_event *add_event(tp_apply *a, fd_tpose_kind kind, int32_t node, int32_t other)
+{
+	const fd_graph *g = a->s->g;
+	fd_tpose_event e = { .kind = kind, .node = g->nodes[node].name, .op_type = g->nodes[node].op_type,
+	                     .other = other >= 0 ? g->nodes[other].name : NULL };
+	vec_push(&a->r->events, e);
+	return &a->r->events.items[a->r->events.n - 1];
+}
+
+/* ---- the cancelled Transposes ------------------------------------------------------ */
+
+/* The path from source i forward to the first cancellation its push met:
+ * the nodes crossed (out), the sink (returned). */
+static int32_t forward_path(tp_apply *a, int32_t i, id_vec *out)
+{
+	const fd_graph *g = a->s->g;
+	int32_t t = g->nodes[i].outputs[0];
+	for (int guard = 0; guard < g->n_nodes; guard++) {
+		const fd_tensor *x = &g->tensors[t];
+		int32_t next = FD_NONE;
+		for (int32_t c = 0; c < x->n_consumers && next < 0; c++)
+			if (a->s->role[x->consumers[c]] == ROLE_PUSHED || a->s->role[x->consumers[c]] == ROLE_SINK)
+				next = x->consumers[c];
+		if (next < 0)
+			return FD_NONE;
+		if (a->s->role[next] == ROLE_SINK)
+			return next;
+		vec_push(out, next);
+		t = g->nodes[next].outputs[0];
+	}
+	return FD_NONE;
+}
+
+/* The path from sink i back to the source whose push reached it. */
+static int32_t backward_path(tp_apply *a, int32_t i, id_vec *out)
+{
+	const fd_graph *g = a->s->g;
+	int32_t t = g->nodes[i].inputs[0];
+	id_vec rev = { 0 };
+	int32_t src = FD_NONE;
+	for (int guard = 0; t >= 0 && guard < g->n_nodes; guard++) {
+		int32_t p = a->s->pusher[t];
+		if (a->s->role[p] == ROLE_SOURCE) {
+			src = p;
+			break;
+		}
+		vec_push(&rev, p);
+		t = a->s->parent[t];
+	}
+	for (size_t k = rev.n; k-- > 0;)
+		vec_push(out, rev.items[k]);
+	vec_release(&rev);
+	return src;
+}
+
+static void cancelled_event(tp_apply *a, int32_t i, int32_t group_sources, int32_t group_sinks)
+{
+	tp_state *s = a->s;
+	const fd_graph *g = s->g;
+	id_vec path = { 0 };
+	bool source = s->role[i] == ROLE_SOURCE;
+	int32_t other = source ? forward_path(a, i, &path) : backward_path(a, i, &path);
+	fd_tpose_event *e = add_event(a, TPOSE_CANCELLED, i, other);
+	e->n_through = (int32_t)path.n;
+	e->through = arena_array(&a->r->rewrite.arena, path.n + 1, sizeof *e->through);
+	char via[600] = "";
+	size_t k = 0;
+	int32_t qdq = 0;
+	for (size_t j = 0; j < path.n; j++) {
+		const fd_node *n = &g->nodes[path.items[j]];
+		e->through[j] = n->name;
+		if (is_op(n, "QuantizeLinear") || is_op(n, "DequantizeLinear")) {
+			qdq++;
+			continue;
+		}
+		if (k < sizeof via - 1)
+			k += (size_t)snprintf(via + k, sizeof via - k, "%s%s", k ? ", " : "", n->name);
+	}
+	char perm[200];
+	perm_text(perm, sizeof perm, &s->perms.items[s->carry[g->nodes[i].inputs[0]] >= 0
+	                                               ? s->carry[g->nodes[i].inputs[0]] : s->carry[g->nodes[i].outputs[0]]]);
+	char qdqs[64] = "";
+	if (qdq)
+		snprintf(qdqs, sizeof qdqs, "%s%d QuantizeLinear/DequantizeLinear", k ? " and " : "", qdq);
+	char group[120] = "";
+	if (group_sources + group_sinks > 2)
+		snprintf(group, sizeof group, "; %d Transposes cancel together, %d pushed and %d met",
+		         group_sources + group_sinks, group_sources, group_sinks);
+	e->text = fmt(&a->r->rewrite.arena, "cancelled by the transpose optimizer against %s%s%s%s%s (perm %s, "
+	              "HandleTranspose)%s", other >= 0 ? g->nodes[other].name : "?",
+	              source ? ", pushed through " : ", which was pushed here through ", via, qdqs,
+	              k || qdq ? "" : "nothing", perm, group);
+	vec_release(&path);
+	a->r->n_cancelled++;
+}
+
+/* ---- the crossed nodes ----------------------------------------------------------- */
+
+static void changed_event(tp_apply *a, int32_t i)
+{
+	const tp_change *ch = &a->s->change[i];
+	fd_arena *ar = &a->r->rewrite.arena;
+	const char *op = a->s->g->nodes[i].op_type;
+	if (ch->axis_set && (ch->axis != ch->old_axis || ch->old_axis_absent)) {
+		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		e->text = fmt(ar, "axis %lld%s -> %lld: a Transpose was pushed through it (%s)", (long long)ch->old_axis,
+		              ch->old_axis_absent ? " (default)" : "", (long long)ch->axis,
+		              !strcmp(op, "Concat") ? "HandleConcat" : "HandleQuantizeDequantizeLinear");
+		a->r->n_changed++;
+	}
+	if (ch->n_axes > 0) {
+		char list[300];
+		size_t k = (size_t)snprintf(list, sizeof list, "[");
+		for (int32_t j = 0; j < ch->n_axes && k < sizeof list; j++)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%lld", j ? ", " : "", (long long)ch->axes[j]);
+		if (k < sizeof list)
+			snprintf(list + k, sizeof list - k, "]");
+		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		e->text = fmt(ar, "axes %s, a new constant %s: a Transpose was pushed through it (HandleSlice)", list,
+		              a->s->change[i].axes_name);
+		a->r->n_changed++;
+	}
+}
+
+/* ---- TryRemoveEmptyDQQ ------------------------------------------------------------ */
+
+static void set_rename(tp_apply *a, int32_t from, int32_t to)
+{
+	a->rename[from] = to;
+	a->renamed_next[from] = a->renamed_in[to];
+	a->renamed_in[to] = from;
+}
+
+/* Nodes that read tensor t once the renames hold (each node once, up to 2:
+ * all the callers ask is whether there is exactly one); *only is the last. */
+static int32_t readers_of(const tp_apply *a, int32_t t, int32_t *only, int32_t n, int depth)
+{
+	const fd_tensor *x = &a->s->g->tensors[t];
+	for (int32_t c = 0; c < x->n_consumers && n < 2; c++) {
+		int32_t i = x->consumers[c];
+		if (!a->removed[i] && i != *only) {
+			n++;
+			*only = i;
+		}
+	}
+	for (int32_t u = a->renamed_in[t]; u >= 0 && n < 2 && depth < 64; u = a->renamed_next[u])
+		n = readers_of(a, u, only, n, depth + 1);
+	return n;
+}
+
+static int32_t readers(const tp_apply *a, int32_t t, int32_t *only)
+{
+	*only = FD_NONE;
+	return readers_of(a, t, only, 0, 0);
+}
+
+static bool same_values(const fd_graph *g, int32_t x, int32_t y)
+{
+	if (x == y)
+		return true;
+	if (x < 0 || y < 0 || !tensor_is_constant(g, x) || !tensor_is_constant(g, y))
+		return false;
+	const fd_tensor *a = &g->tensors[x], *b = &g->tensors[y];
+	if (!a->value || !b->value || a->dtype != b->dtype || a->value->count != b->value->count)
+		return false;
+	size_t n = (size_t)a->value->count;
+	if (a->value->f64 && b->value->f64)
+		return !memcmp(a->value->f64, b->value->f64, n * sizeof *a->value->f64);
+	if (a->value->i64 && b->value->i64)
+		return !memcmp(a->value->i64, b->value->i64, n * sizeof *a->value->i64);
+	return false;
+}
+
+static bool all_zero(const fd_graph *g, int32_t x)
+{
+	if (x < 0 || !tensor_is_constant(g, x) || !g->tensors[x].value)
+		return false;
+	const fd_const *v = g->tensors[x].value;
+	for (int64_t k = 0; k < v->count; k++)
+		if ((v->i64 && v->i64[k] != 0) || (v->f64 && v->f64[k] != 0))
+			return false;
+	return v->i64 || v->f64;
+}
+
+/* CheckQDQNodePairMatch */
+static bool pair_matches(const fd_graph *g, const fd_node *dq, const fd_node *q)
+{
+	if (strcmp(dq->domain, q->domain) || dq->n_inputs < 2 || q->n_inputs < 2 || dq->inputs[0] < 0 ||
+	    q->n_outputs < 1 || q->outputs[0] < 0)
+		return false;
+	int32_t t1 = g->tensors[dq->inputs[0]].dtype, t2 = g->tensors[q->outputs[0]].dtype;
+	if (t1 == DT_UNDEFINED || t1 != t2 || !same_values(g, dq->inputs[1], q->inputs[1]))
+		return false;
+	int32_t zd = dq->n_inputs > 2 ? dq->inputs[2] : FD_NONE, zq = q->n_inputs > 2 ? q->inputs[2] : FD_NONE;
+	if (zd == zq)
+		return true;
+	if (zd >= 0 && zq >= 0)
+		return same_values(g, zd, zq);
+	return all_zero(g, zd >= 0 ? zd : zq);
+}
+
+static void remove_empty_pairs(tp_apply *a)
+{
+	const fd_graph *g = a->s->g;
+	for (int32_t k = 0; k < g->n_nodes; k++) {
+		int32_t qi = g->topo_order[k];
+		const fd_node *q = &g->nodes[qi];
+		if (a->removed[qi] || !is_op(q, "QuantizeLinear") || q->n_inputs < 1 || q->inputs[0] < 0)
+			continue;
+		int32_t in = resolve(a, q->inputs[0]);
+		int32_t di = g->tensors[in].producer;
+		if (di < 0 || a->removed[di] || !is_op(&g->nodes[di], "DequantizeLinear"))
+			continue;
+		const fd_node *dq = &g->nodes[di];
+		int32_t only, consumer;
+		if (g->tensors[in].is_graph_output || readers(a, in, &only) != 1 || only != qi ||
+		    !pair_matches(g, dq, q))
+			continue;
+		int32_t out = q->outputs[0];
+		if (g->tensors[out].is_graph_output || readers(a, out, &consumer) != 1)
+			continue;   /* (parent -> DQ -> Q -> graph output): not modelled */
+		a->removed[di] = a->removed[qi] = true;
+		set_rename(a, out, dq->inputs[0]);
+		for (int side = 0; side < 2; side++) {
+			fd_tpose_event *e = add_event(a, TPOSE_EMPTY_QDQ, side ? qi : di, consumer);
+			e->text = fmt(&a->r->rewrite.arena, "removed by the transpose optimizer with %s: an empty "
+			              "DequantizeLinear -> QuantizeLinear pair (TryRemoveEmptyDQQ); %s now reads %s",
+			              side ? dq->name : q->name, g->nodes[consumer].name, g->tensors[dq->inputs[0]].name);
+		}
+		a->r->n_qdq_removed += 2;
+	}
+}
+
+/* ---- the rewrite ------------------------------------------------------------------ */
+
+static fd_attr *changed_attrs(tp_apply *a, const fd_node *n, const tp_change *ch, int32_t *count)
+{
+	fd_arena *ar = &a->r->rewrite.arena;
+	*count = n->n_attrs + (ch->axis_set && !node_attr(n, "axis"));
+	fd_attr *at = arena_array(ar, (size_t)*count + 1, sizeof *at);
+	memcpy(at, n->attrs, (size_t)n->n_attrs * sizeof *at);
+	if (!ch->axis_set)
+		return at;
+	int32_t k = 0;
+	while (k < n->n_attrs && strcmp(at[k].name, "axis"))
+		k++;
+	at[k] = (fd_attr){ .name = "axis", .type = ATTR_INT, .count = 1, .u.i = ch->axis };
+	return at;
+}
+
+static void rewrite_node(tp_apply *a, int32_t i)
+{
+	const fd_graph *g = a->s->g;
+	const fd_node *n = &g->nodes[i];
+	fd_arena *ar = &a->r->rewrite.arena;
+	const tp_change *ch = &a->s->change[i];
+	bool reads_renamed = false;
+	for (int32_t j = 0; j < n->n_inputs; j++)
+		reads_renamed = reads_renamed || (n->inputs[j] >= 0 && resolve(a, n->inputs[j]) != n->inputs[j]);
+	bool slice_new = ch->n_axes > 0;
+	if (!reads_renamed && !ch->axis_set && !slice_new)
+		return;
+	fd_fused_node *f = rewrite_add(&a->r->rewrite, 0);
+	f->members = arena_array(ar, 1, sizeof *f->members);
+	f->members[0] = i;
+	f->n_members = 1;
+	f->name = n->name;
+	f->op_type = n->op_type;
+	f->domain = n->domain;
+	f->n_inputs = slice_new && n->n_inputs < 4 ? 4 : n->n_inputs;
+	f->inputs = arena_array(ar, (size_t)f->n_inputs + 1, sizeof *f->inputs);
+	for (int32_t j = 0; j < f->n_inputs; j++) {
+		int32_t t = j < n->n_inputs ? n->inputs[j] : FD_NONE;
+		f->inputs[j] = t >= 0 ? g->tensors[resolve(a, t)].name : "";
+	}
+	if (slice_new)
+		f->inputs[3] = ch->axes_name;
+	f->n_outputs = n->n_outputs;
+	f->outputs = arena_array(ar, (size_t)n->n_outputs + 1, sizeof *f->outputs);
+	for (int32_t j = 0; j < n->n_outputs; j++)
+		f->outputs[j] = n->outputs[j] >= 0 ? g->tensors[n->outputs[j]].name : "";
+	f->attrs = changed_attrs(a, n, ch, &f->n_attrs);
+}
+
+/* Shapes in the rewritten model: a carried tensor now holds the data before
+ * the Transpose, dims[k] = old dims[perm^-1[k]]. */
+static void permute_shapes(tp_apply *a)
+{
+	const fd_graph *g = a->s->g;
+	fd_graph *ng = &a->r->model.graphs[0];
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		if (!a->permuted[t] || g->tensors[t].shape.rank < 0)
+			continue;
+		const tp_perm *p = &a->s->perms.items[a->s->carry[t]];
+		int32_t nt = graph_find_tensor(ng, g->tensors[t].name);
+		if (nt < 0 || p->rank != g->tensors[t].shape.rank)
+			continue;
+		fd_dim *d = arena_array(&a->r->model.arena, (size_t)p->rank + 1, sizeof *d);
+		for (int32_t k = 0; k < p->rank; k++)
+			d[p->p[k]] = g->tensors[t].shape.dims[k];
+		ng->tensors[nt].shape.dims = d;
+	}
+}
+
+static void not_modelled_events(tp_apply *a, int32_t i)
+{
+	tp_state *s = a->s;
+	int32_t root = transpose_group(s, i);
+	if (!s->pushed_any[root] || !s->failed[root])
+		return;
+	fd_tpose_event *e = add_event(a, TPOSE_NOT_MODELLED, i, s->where[root]);
+	e->text = fmt(&a->r->rewrite.arena, "left as it is: onnxruntime's transpose optimizer pushes it on, and at %s %s",
+	              s->where[root] >= 0 ? s->g->nodes[s->where[root]].name : "?", s->why[root]);
+	a->r->n_not_modelled++;
+}
+
+int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
+{
+	const fd_graph *g = s->g;
+	size_t nt = (size_t)g->n_tensors + 1;
+	tp_apply a = { s, r, xcalloc((size_t)g->n_nodes + 1, sizeof *a.removed), xmalloc(nt * sizeof *a.rename),
+	               xmalloc(nt * sizeof *a.renamed_in), xmalloc(nt * sizeof *a.renamed_next),
+	               xcalloc(nt, sizeof *a.permuted) };
+	for (size_t t = 0; t < nt; t++)
+		a.rename[t] = a.renamed_in[t] = a.renamed_next[t] = -1;
+	int32_t *sources = xcalloc((size_t)g->n_nodes + 1, sizeof *sources);
+	int32_t *sinks = xcalloc((size_t)g->n_nodes + 1, sizeof *sinks);
+	for (int32_t i = 0; i < g->n_nodes; i++) {
+		int32_t root = s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK ? transpose_group(s, i) : -1;
+		if (!tp_group_ok(s, root))
+			continue;
+		a.removed[i] = true;
+		set_rename(&a, g->nodes[i].outputs[0], g->nodes[i].inputs[0]);
+		(s->role[i] == ROLE_SOURCE ? sources : sinks)[root]++;
+	}
+	for (int32_t t = 0; t < g->n_tensors; t++)
+		a.permuted[t] = s->carry[t] >= 0 && s->pusher[t] >= 0 && s->role[s->pusher[t]] == ROLE_PUSHED &&
+		                tp_group_ok(s, transpose_group(s, s->comp[t]));
+	int32_t n_consts = 0;
+	for (int32_t k = 0; k < g->n_nodes; k++) {
+		int32_t i = g->topo_order[k];
+		int32_t root = s->role[i] == ROLE_NONE ? -1 : transpose_group(s, s->role[i] == ROLE_PUSHED
+		                                                          ? s->comp[g->nodes[i].outputs[0]] : i);
+		if (s->role[i] == ROLE_PUSHED && !tp_group_ok(s, root))
+			memset(&s->change[i], 0, sizeof s->change[i]);
+		if (s->role[i] == ROLE_PUSHED && s->change[i].n_axes > 0) {
+			tp_change *ch = &s->change[i];
+			ch->axes_name = n_consts ? fmt(&r->rewrite.arena, "const_transpose_optimizer_token_%d", n_consts)
+			                         : "const_transpose_optimizer";
+			n_consts++;
+			fd_new_const c = { 0, ch->axes_name, ch->axes_dtype, ch->n_axes, ch->axes };
+			vec_push(&r->rewrite.consts, c);
+		}
+		if ((s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK) && tp_group_ok(s, root))
+			cancelled_event(&a, i, sources[root], sinks[root]);
+		else if (s->role[i] == ROLE_SOURCE)
+			not_modelled_events(&a, i);
+		else if (s->role[i] == ROLE_PUSHED)
+			changed_event(&a, i);
+	}
+	bool has_dq = false;
+	for (int32_t i = 0; i < g->n_nodes && !has_dq; i++)
+		has_dq = is_op(&g->nodes[i], "DequantizeLinear");
+	if (has_dq)
+		remove_empty_pairs(&a);
+	for (int32_t i = 0; i < g->n_nodes; i++) {
+		if (!a.removed[i]) {
+			rewrite_node(&a, i);
+			continue;
+		}
+		fd_fused_node *f = rewrite_add(&r->rewrite, 0);
+		f->members = arena_array(&r->rewrite.arena, 1, sizeof *f->members);
+		f->members[0] = i;
+		f->n_members = 1;
+		f->name = g->nodes[i].name;
+		f->removed = true;
+	}
+	int rc = 0;
+	if (r->rewrite.nodes.n > 0) {
+		rc = rewrite_build_model(s->m, &r->rewrite, &r->model, &r->map, d);
+		r->changed = rc == 0;
+		if (rc == 0)
+			permute_shapes(&a);
+	}
+	free(sources);
+	free(sinks);
+	free(a.removed);
+	free(a.rename);
+	free(a.renamed_in);
+	free(a.renamed_next);
+	free(a.permuted);
+	return rc;
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""make_transpose_models.py — writes the small models that
+tests/unit/test_transpose.c runs the transpose optimizer (src/transpose/)
+on and that tests/peer compares with onnxruntime, into tests/data/transpose/.
+
+  tpose_cancel_float   two Slices of x, each Transposed [0,1,3,2] and
+                       Unsqueezed, a Concat, two Slices of it, each Transposed
+                       [0,1,2,4,3]: every Transpose cancels (xfeat's pattern);
+  tpose_cancel_qdq     the same quantized as a QDQ quantizer writes it (uint8,
+                       one scale per tensor, equal values under other names):
+                       the DQ -> Transpose -> Q units go with their Transposes;
+  tpose_blocked        a Transpose, an Elu (no onnxruntime handler), its
+                       inverse: nothing moves;
+  tpose_not_modelled   a Transpose pushed through a Softmax to its inverse:
+                       onnxruntime's HandleSoftHardMax, which fusiondbg does
+                       not model, so the pass leaves it and says so.
+
+The expected outcome is written by hand in the C test, not taken from here.
+Usage: make_transpose_models.py [OUTDIR]   (default tests/data/transpose)
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as TP
+from onnx import helper as h
+from onnx import numpy_helper as nh
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(__file__), "..", "data", "transpose")
+
+
+def ints(name, vals):
+    return nh.from_array(np.array(vals, dtype=np.int64), name)
+
+
+def save(name, nodes, inputs, outputs, inits):
+    g = h.make_graph(nodes, name, inputs, outputs, initializer=list(inits))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)], producer_name="make_transpose_models.py")
+    m.ir_version = 7
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(OUT, name + ".onnx"))
+
+
+class Builder:
+    """Nodes of one graph; q() puts a QuantizeLinear -> DequantizeLinear pair
+    after a tensor when the model is quantized."""
+
+    def __init__(self, quantized):
+        self.nodes, self.inits, self.quantized = [], [], quantized
+
+    def const(self, name, vals):
+        self.inits.append(ints(name, vals))
+        return name
+
+    def op(self, op, name, inputs, **attrs):
+        self.nodes.append(h.make_node(op, inputs, [name + "_out"], name=name, **attrs))
+        return self.q(name + "_out")
+
+    def q(self, t):
+        if not self.quantized:
+            return t
+        s, z = t + "_scale", t + "_zp"
+        self.inits.append(nh.from_array(np.array(0.05, dtype=np.float32), s))
+        self.inits.append(nh.from_array(np.array(128, dtype=np.uint8), z))
+        self.nodes.append(h.make_node("QuantizeLinear", [t, s, z], [t + "_q"], name=t + "_Q"))
+        self.nodes.append(h.make_node("DequantizeLinear", [t + "_q", s, z], [t + "_dq"], name=t + "_DQ"))
+        return t + "_dq"
+
+
+def cancel(quantized):
+    b = Builder(quantized)
+    x = b.q("x")
+    ax3, ax2 = b.const("axes3", [3]), b.const("axes2", [2])
+    s0, s3, s6 = b.const("s0", [0]), b.const("s3", [3]), b.const("s6", [6])
+    s1, s2 = b.const("s1", [1]), b.const("s2", [2])
+    ups = []
+    for i, (lo, hi) in enumerate(((s0, s3), (s3, s6))):
+        sl = b.op("Slice", "Slice_%d" % i, [x, lo, hi, ax3])
+        tr = b.op("Transpose", "Transpose_%d" % i, [sl], perm=[0, 1, 3, 2])
+        ups.append(b.op("Unsqueeze", "Unsqueeze_%d" % i, [tr, ax2]))
+    cat = b.op("Concat", "Concat", ups, axis=2)
+    outs = []
+    for i, (lo, hi) in enumerate(((s0, s1), (s1, s2))):
+        sl = b.op("Slice", "Slice_%d" % (i + 2), [cat, lo, hi, ax2])
+        outs.append(b.op("Transpose", "Transpose_%d" % (i + 2), [sl], perm=[0, 1, 2, 4, 3]))
+    b.nodes.append(h.make_node("Add", outs, ["y"], name="Add"))
+    save("tpose_cancel_" + ("qdq" if quantized else "float"), b.nodes,
+         [h.make_tensor_value_info("x", TP.FLOAT, [1, 4, 8, 6])],
+         [h.make_tensor_value_info("y", TP.FLOAT, [1, 4, 1, 8, 3])], b.inits)
+
+
+def blocked():
+    nodes = [h.make_node("Transpose", ["x"], ["t"], name="Transpose_0", perm=[0, 2, 3, 1]),
+             h.make_node("Elu", ["t"], ["e"], name="Elu"),
+             h.make_node("Transpose", ["e"], ["u"], name="Transpose_1", perm=[0, 3, 1, 2]),
+             h.make_node("Relu", ["u"], ["y"], name="Relu")]
+    save("tpose_blocked", nodes, [h.make_tensor_value_info("x", TP.FLOAT, [1, 4, 8, 6])],
+         [h.make_tensor_value_info("y", TP.FLOAT, [1, 4, 8, 6])], [])
+
+
+def not_modelled():
+    nodes = [h.make_node("Transpose", ["x"], ["t"], name="Transpose_0", perm=[0, 2, 3, 1]),
+             h.make_node("Softmax", ["t"], ["e"], name="Softmax", axis=-1),
+             h.make_node("Transpose", ["e"], ["u"], name="Transpose_1", perm=[0, 3, 1, 2]),
+             h.make_node("Relu", ["u"], ["y"], name="Relu")]
+    save("tpose_not_modelled", nodes, [h.make_tensor_value_info("x", TP.FLOAT, [1, 4, 8, 6])],
+         [h.make_tensor_value_info("y", TP.FLOAT, [1, 4, 8, 6])], [])
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    cancel(False)
+    cancel(True)
+    blocked()
+    not_modelled()
+
+
+if __name__ == "__main__":
+    main()
