@@ -111,19 +111,6 @@ EXCEPTIONS = [
         "pending": "the level-1 transformer that removes the pair found and stated (issue 27)",
     },
     {
-        "models": ["qdq_xfeat_256x256_u8", "qdq_xfeat_256x256_s8", "qdq_xfeat_256x256_u8keep"],
-        "reason": "The level-1 TransposeOptimizer cancels xfeat's Transposes. xfeat's 64 Slice -> Unsqueeze -> "
-                  "Transpose chains and the Concats over them are quantized; onnxruntime's TransposeOptimizer "
-                  "(level 1, before any QDQ fusion) pushes the Transposes through the Q/DQ pairs and cancels "
-                  "them, so the QDQ groups it then makes are not those of the graph as written, which "
-                  "ORT_QDQ_Drop and ORT_QDQ_QLinearConcat fuse. fusiondbg does not move Transposes.",
-        "ort": {},
-        "fusiondbg": {},
-        "counts": {"qdq_xfeat_256x256_u8": [68, 194], "qdq_xfeat_256x256_s8": [65, 129],
-                   "qdq_xfeat_256x256_u8keep": [68, 194]},
-        "pending": "the TransposeOptimizer's effect on QDQ groups, another part of issue 27",
-    },
-    {
         "models": ["qdq_torch_vit_opset17_u8", "qdq_torch_vit_opset17_u8keep"],
         "reason": "Constant folding leaves the Conv the image DQ's only reader. ViT reads its image's shape with "
                   "three Shapes of the image's DequantizeLinear, ahead of the patch Conv; the shape is static, so "
@@ -149,28 +136,5 @@ EXCEPTIONS = [
         "counts": {"qdq_torch_vit_opset17_s8": 1},
         "why_ort": {"rule": "ORT_QDQ_QLinearConv", "node": "@Conv", "expect": ["runs as int8", "FD-NM20"]},
         "pending": "first_reader and qdq_dtype not counting readers constant folding removes (issue 27)",
-    },
-    {
-        "models": ["tpose_cancel_float"],
-        "reason": "GatherSliceToSplitFusion on the Slices the transpose optimizer left side by side. Once the "
-                  "Transposes cancel, each pair of Slices reads one tensor and together they cover an axis; "
-                  "onnxruntime turns them into a Split: sibling consumers of one tensor, which a chain of ops "
-                  "does not state (fusiondbg-rules(5), Sibling patterns: not in the format).",
-        "ort": {"kind": "GatherSliceToSplitFusion"},
-        "counts": {"tpose_cancel_float": 2},
-        "pending": "a sibling-pattern rule for GatherSliceToSplitFusion",
-    },
-    {
-        "models": ["tpose_cancel_qdq"],
-        "reason": "GatherSliceToSplitFusion after the QDQ drop, on the Slices the transpose optimizer left "
-                  "side by side: onnxruntime drops the Slices' Q/DQ pairs, as ORT_QDQ_Drop does, then makes "
-                  "each pair of sibling Slices one Split (fusiondbg-rules(5), Sibling patterns: not in the "
-                  "format).",
-        "ort": {"kind": "QDQSelectorActionTransformer+GatherSliceToSplitFusion"},
-        "fusiondbg": {"rule": "ORT_QDQ_Drop"},
-        "counts": {"tpose_cancel_qdq": [2, 4]},
-        "pairing": "subset",
-        "why_fusiondbg": {"rule": "ORT_QDQ_Drop", "node": "@Slice", "expect": ["fires on {node} (Slice)"]},
-        "pending": "a sibling-pattern rule for GatherSliceToSplitFusion",
     },
 ]
