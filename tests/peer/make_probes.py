@@ -450,6 +450,13 @@ probe("qdq_clip_q_graph_input", "Clip(0, 6) of a graph input -> Q uint8 of scale
 probe("qdq_clip_q_s8", "Clip(0, 6) -> Q int8 of zero point -128, scale 6/255: the Clip goes",
       CQ, [X], [y()], [init("lo", 0.0), init("hi", 6.0), init("s", np.float32(6) / np.float32(255)),
                        init("zq", -128, np.int8)])
+# QLinearWhere: an attention mask's Where of a DQ and a float scalar constant, which WhereDummyDq
+# gives a DQ of its own when the constant has rank 0 (dim_size 0), not one of shape [1]
+WQ = QD + [node("Where", ["c", "k", "dq"], "r", "where")] + QO
+probe("qdq_where_const", "Where(c, -inf, DQ(x)) -> Q: WhereDummyDq's DQ for the scalar, a QLinearWhere",
+      WQ, [vi("c", [1, 8, 8, 8], T.BOOL), X], [y()], QI + [init("k", -np.inf)])
+probe("qdq_where_const_1", "Where(c, -inf of shape [1], DQ(x)) -> Q: no dummy DQ, the Where stays float",
+      WQ, [vi("c", [1, 8, 8, 8], T.BOOL), X], [y()], QI + [init("k", [-np.inf])])
 
 # ---- GatherSliceToSplitFusion: the Slices and Gathers of one tensor covering an axis ------
 def slices(*ranges):
