@@ -89,28 +89,6 @@ EXCEPTIONS = [
     },
     # ---- the shared models quantized (test_peer.sh: qdq_models.py --each) ------------------
     {
-        "models": ["qdq_tiny_distilbert_sst2_u8", "qdq_tiny_distilbert_sst2_u8keep"],
-        "reason": "QLinearWhere. With the attention's Softmax quantized too, its mask's Where reads a "
-                  "DequantizeLinear and a float constant and feeds a QuantizeLinear; onnxruntime's WhereDummyDq "
-                  "gives the constant a DequantizeLinear of a dummy scale, and its QDQ selectors then make "
-                  "DQ -> Where -> Q one com.microsoft QLinearWhere (the optimized graph has Where_58 as "
-                  "QLinearWhere reading Where_58_dummy_xq). rules/onnxruntime has no rule for it yet.",
-        "ort": {"kind": "QDQSelectorActionTransformer", "pattern": "QuantizeLinear+Where"},
-        "counts": {"qdq_tiny_distilbert_sst2_u8": 2, "qdq_tiny_distilbert_sst2_u8keep": 2},
-        "pending": "an ORT_QDQ_Where rule after WhereDummyDq (issue 27, point 2)",
-    },
-    {
-        "models": ["qdq_tiny_distilbert_sst2_s8"],
-        "reason": "The int8 attention mask's Q/DQ pair removed at level 1. In the s8 model onnxruntime's "
-                  "level-1 graph already has the mask's Where read the Expand (its Cast to bool gone) and feed "
-                  "the Softmax directly, the QuantizeLinear -> DequantizeLinear after it removed; ort_groups "
-                  "names the changed Where by its op type (NotWhereFusion). Which level-1 transformer removes "
-                  "the pair, and so what a rule should say, is not established yet.",
-        "ort": {"pattern": "Where"},
-        "counts": {"qdq_tiny_distilbert_sst2_s8": 2},
-        "pending": "the level-1 transformer that removes the pair found and stated (issue 27)",
-    },
-    {
         "models": ["qdq_torch_vit_opset17_u8", "qdq_torch_vit_opset17_u8keep"],
         "reason": "Constant folding leaves the Conv the image DQ's only reader. ViT reads its image's shape with "
                   "three Shapes of the image's DequantizeLinear, ahead of the patch Conv; the shape is static, so "

@@ -457,6 +457,13 @@ probe("qdq_where_const", "Where(c, -inf, DQ(x)) -> Q: WhereDummyDq's DQ for the 
       WQ, [vi("c", [1, 8, 8, 8], T.BOOL), X], [y()], QI + [init("k", -np.inf)])
 probe("qdq_where_const_1", "Where(c, -inf of shape [1], DQ(x)) -> Q: no dummy DQ, the Where stays float",
       WQ, [vi("c", [1, 8, 8, 8], T.BOOL), X], [y()], QI + [init("k", [-np.inf])])
+S8W = [node("QuantizeLinear", ["x", "s", "z8"], "q", "q"), node("DequantizeLinear", ["q", "s", "z8"], "dq", "dq"),
+       node("Relu", ["dq"], "r2", "relu"), node("Where", ["c", "k", "dq"], "r", "where"),
+       node("QuantizeLinear", ["r", "s", "z8"], "qo", "qo"), node("DequantizeLinear", ["qo", "s", "z8"], "d", "dqo"),
+       node("Sigmoid", ["d"], "y", "sigmoid")]
+probe("qdq_where_const_s8_mixed", "int8 Where(c, -inf, DQ(x)) -> Q, x's DQ also read by a Relu: WhereDummyDq's DQ "
+      "is int8, x stays int8, the Q's pair turns uint8: the Where stays float beside its dummy DQ",
+      S8W, [vi("c", [1, 8, 8, 8], T.BOOL), X], [y(), vi("r2", None)], S8[:2] + [init("k", -np.inf)])
 
 # ---- GatherSliceToSplitFusion: the Slices and Gathers of one tensor covering an axis ------
 def slices(*ranges):

@@ -15,6 +15,8 @@ REFUSALS = [
     # QLinearWhere: WhereDummyDq gives a DQ only to a constant of rank 0
     ("qdq_where_const_1", "ORT_QDQ_QLinearWhere", "where", ["did not fire", "expected shape []", "actual k rank 1",
                                                             "FD-NM09"]),
+    # and one type in and out as each runs: the int8 mask's Q turned uint8, its DQ input int8
+    ("qdq_where_const_s8_mixed", "ORT_QDQ_QLinearWhere", "where", ["did not fire", "runs as uint8", "FD-NM20"]),
     ("qdq_relu_q_s8_zero", "ORT_ReluQuantFusion", "relu", ["did not fire", "value(input2) == qmin(input2)",
                                                           "FD-NM16"]),
     # GatherSliceToSplitFusion: the members cover the axis once, step 1, two at least
