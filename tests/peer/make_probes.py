@@ -457,6 +457,10 @@ probe("qdq_where_const", "Where(c, -inf, DQ(x)) -> Q: WhereDummyDq's DQ for the 
       WQ, [vi("c", [1, 8, 8, 8], T.BOOL), X], [y()], QI + [init("k", -np.inf)])
 probe("qdq_where_const_1", "Where(c, -inf of shape [1], DQ(x)) -> Q: no dummy DQ, the Where stays float",
       WQ, [vi("c", [1, 8, 8, 8], T.BOOL), X], [y()], QI + [init("k", [-np.inf])])
+probe("qdq_where_two_dq", "Where(c, DQ(x), DQ(x2)) -> Q: a QLinearWhere of both DQs",
+      QD + [node("QuantizeLinear", ["x2", "s", "z"], "q2", "q2"), node("DequantizeLinear", ["q2", "s", "z"], "dq2", "dq2"),
+            node("Where", ["c", "dq", "dq2"], "r", "where")] + QO,
+      [vi("c", [1, 8, 8, 8], T.BOOL), X, vi("x2", [1, 8, 8, 8])], [y()], QI)
 S8W = [node("QuantizeLinear", ["x", "s", "z8"], "q", "q"), node("DequantizeLinear", ["q", "s", "z8"], "dq", "dq"),
        node("Relu", ["dq"], "r2", "relu"), node("Where", ["c", "k", "dq"], "r", "where"),
        node("QuantizeLinear", ["r", "s", "z8"], "qo", "qo"), node("DequantizeLinear", ["qo", "s", "z8"], "d", "dqo"),
