@@ -89,52 +89,36 @@ EXCEPTIONS = [
     },
     # ---- the shared models quantized (test_peer.sh: qdq_models.py --each) ------------------
     {
-        "models": ["qdq_tiny_distilbert_sst2_u8", "qdq_tiny_distilbert_sst2_u8keep"],
-        "reason": "QLinearWhere. With the attention's Softmax quantized too, its mask's Where reads a "
-                  "DequantizeLinear and a float constant and feeds a QuantizeLinear; onnxruntime's WhereDummyDq "
-                  "gives the constant a DequantizeLinear of a dummy scale, and its QDQ selectors then make "
-                  "DQ -> Where -> Q one com.microsoft QLinearWhere (the optimized graph has Where_58 as "
-                  "QLinearWhere reading Where_58_dummy_xq). rules/onnxruntime has no rule for it yet.",
-        "ort": {"kind": "QDQSelectorActionTransformer", "pattern": "QuantizeLinear+Where"},
-        "counts": {"qdq_tiny_distilbert_sst2_u8": 2, "qdq_tiny_distilbert_sst2_u8keep": 2},
-        "pending": "an ORT_QDQ_Where rule after WhereDummyDq (issue 27, point 2)",
-    },
-    {
-        "models": ["qdq_tiny_distilbert_sst2_s8"],
-        "reason": "The int8 attention mask's Q/DQ pair removed at level 1. In the s8 model onnxruntime's "
-                  "level-1 graph already has the mask's Where read the Expand (its Cast to bool gone) and feed "
-                  "the Softmax directly, the QuantizeLinear -> DequantizeLinear after it removed; ort_groups "
-                  "names the changed Where by its op type (NotWhereFusion). Which level-1 transformer removes "
-                  "the pair, and so what a rule should say, is not established yet.",
-        "ort": {"pattern": "Where"},
-        "counts": {"qdq_tiny_distilbert_sst2_s8": 2},
-        "pending": "the level-1 transformer that removes the pair found and stated (issue 27)",
-    },
-    {
         "models": ["qdq_torch_vit_opset17_u8", "qdq_torch_vit_opset17_u8keep"],
-        "reason": "Constant folding leaves the Conv the image DQ's only reader. ViT reads its image's shape with "
-                  "three Shapes of the image's DequantizeLinear, ahead of the patch Conv; the shape is static, so "
-                  "onnxruntime's level-1 ConstantFolding removes them (its basic graph has none), and its "
-                  "QLinearConv takes the DQ. ORT_QDQ_QLinearConv's feeds.first_reader counts the Shapes as the "
-                  "first readers and fuses the Conv without that DQ.",
+        "reason": "ReshapeFusion leaves the Conv the image DQ's only reader. ViT reads its image's shape with "
+                  "three Shapes of the image's DequantizeLinear (Gathers of dims 0, 2 and 3, the patch grid's "
+                  "Reshape target [batch, 32, h/16 * w/16] as a Concat); the batch dim is symbolic, so no "
+                  "constant folding removes them: onnxruntime's level-1 ReshapeFusion does (its log: \"Fused "
+                  "reshape node: /Reshape_output_0\"; Fuse_Subgraph makes the Concat the initializer [0, 32, -1] "
+                  "and RemoveNodesWithOneOutputBottomUp drops the Shapes with their DQ copies), and its "
+                  "QLinearConv takes the DQ. fusiondbg models no ReshapeFusion, so ORT_QDQ_QLinearConv's "
+                  "feeds.first_reader counts the Shapes as the first readers and fuses the Conv without that DQ.",
         "ort": {"kind": "QDQSelectorActionTransformer",
                 "pattern": "Conv+DequantizeLinear+DequantizeLinear+DequantizeLinear+QuantizeLinear"},
         "fusiondbg": {"rule": "ORT_QDQ_QLinearConv"},
         "counts": {"qdq_torch_vit_opset17_u8": 1, "qdq_torch_vit_opset17_u8keep": 1},
         "pairing": "subset",
         "why_fusiondbg": {"rule": "ORT_QDQ_QLinearConv", "node": "@Conv", "expect": ["fires on {node} (Conv)"]},
-        "pending": "first_reader and qdq_dtype not counting readers constant folding removes (issue 27)",
+        "pending": "a model of level 1's ReshapeFusion (reshape_fusion.cc: Fuse_Subgraph) whose removed "
+                   "readers first_reader and qdq_dtype leave out (issue 27)",
     },
     {
         "models": ["qdq_torch_vit_opset17_s8"],
-        "reason": "Constant folding leaves the Conv the image DQ's only reader (int8). As in the u8 model the "
-                  "image's DequantizeLinear is read by three Shapes that onnxruntime's level-1 ConstantFolding "
-                  "removes; with the Conv its only reader QDQS8ToU8Transformer turns the int8 pair into uint8 and "
-                  "the QLinearConv forms. fusiondbg's qdq_dtype counts the Shapes: the pair is read four times, "
-                  "stays int8, and ORT_QDQ_QLinearConv refuses it (FD-NM20).",
+        "reason": "ReshapeFusion leaves the Conv the image DQ's only reader (int8). As in the u8 model the "
+                  "image's DequantizeLinear is read by three Shapes that onnxruntime's level-1 ReshapeFusion "
+                  "removes (the batch dim is symbolic: no constant folding); with the Conv its only reader "
+                  "QDQS8ToU8Transformer turns the int8 pair into uint8 and the QLinearConv forms. fusiondbg's "
+                  "qdq_dtype counts the Shapes: the pair is read four times, stays int8, and ORT_QDQ_QLinearConv "
+                  "refuses it (FD-NM20).",
         "ort": {"kind": "QDQSelectorActionTransformer"},
         "counts": {"qdq_torch_vit_opset17_s8": 1},
         "why_ort": {"rule": "ORT_QDQ_QLinearConv", "node": "@Conv", "expect": ["runs as int8", "FD-NM20"]},
-        "pending": "first_reader and qdq_dtype not counting readers constant folding removes (issue 27)",
+        "pending": "a model of level 1's ReshapeFusion (reshape_fusion.cc: Fuse_Subgraph) whose removed "
+                   "readers first_reader and qdq_dtype leave out (issue 27)",
     },
 ]

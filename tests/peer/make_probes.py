@@ -450,6 +450,24 @@ probe("qdq_clip_q_graph_input", "Clip(0, 6) of a graph input -> Q uint8 of scale
 probe("qdq_clip_q_s8", "Clip(0, 6) -> Q int8 of zero point -128, scale 6/255: the Clip goes",
       CQ, [X], [y()], [init("lo", 0.0), init("hi", 6.0), init("s", np.float32(6) / np.float32(255)),
                        init("zq", -128, np.int8)])
+# QLinearWhere: an attention mask's Where of a DQ and a float scalar constant, which WhereDummyDq
+# gives a DQ of its own when the constant has rank 0 (dim_size 0), not one of shape [1]
+WQ = QD + [node("Where", ["c", "k", "dq"], "r", "where")] + QO
+probe("qdq_where_const", "Where(c, -inf, DQ(x)) -> Q: WhereDummyDq's DQ for the scalar, a QLinearWhere",
+      WQ, [vi("c", [1, 8, 8, 8], T.BOOL), X], [y()], QI + [init("k", -np.inf)])
+probe("qdq_where_const_1", "Where(c, -inf of shape [1], DQ(x)) -> Q: no dummy DQ, the Where stays float",
+      WQ, [vi("c", [1, 8, 8, 8], T.BOOL), X], [y()], QI + [init("k", [-np.inf])])
+probe("qdq_where_two_dq", "Where(c, DQ(x), DQ(x2)) -> Q: a QLinearWhere of both DQs",
+      QD + [node("QuantizeLinear", ["x2", "s", "z"], "q2", "q2"), node("DequantizeLinear", ["q2", "s", "z"], "dq2", "dq2"),
+            node("Where", ["c", "dq", "dq2"], "r", "where")] + QO,
+      [vi("c", [1, 8, 8, 8], T.BOOL), X, vi("x2", [1, 8, 8, 8])], [y()], QI)
+S8W = [node("QuantizeLinear", ["x", "s", "z8"], "q", "q"), node("DequantizeLinear", ["q", "s", "z8"], "dq", "dq"),
+       node("Relu", ["dq"], "r2", "relu"), node("Where", ["c", "k", "dq"], "r", "where"),
+       node("QuantizeLinear", ["r", "s", "z8"], "qo", "qo"), node("DequantizeLinear", ["qo", "s", "z8"], "d", "dqo"),
+       node("Sigmoid", ["d"], "y", "sigmoid")]
+probe("qdq_where_const_s8_mixed", "int8 Where(c, -inf, DQ(x)) -> Q, x's DQ also read by a Relu: WhereDummyDq's DQ "
+      "is int8, x stays int8, the Q's pair turns uint8: the Where stays float beside its dummy DQ",
+      S8W, [vi("c", [1, 8, 8, 8], T.BOOL), X], [y(), vi("r2", None)], S8[:2] + [init("k", -np.inf)])
 
 # ---- GatherSliceToSplitFusion: the Slices and Gathers of one tensor covering an axis ------
 def slices(*ranges):

@@ -609,8 +609,14 @@ def analyse(O, P, ctx, groups, removed, path=""):
             parent[a] = parent[parent[a]]
             a = parent[a]
         return a
+    # A node onnxruntime added that reads only initializers replaced nothing:
+    # WhereDummyDq's DequantizeLinear of a dummy scale for a Where's float
+    # scalar (InsertDummyDQ), left in place when no QLinearWhere takes it;
+    # the Where it feeds stays itself.
+    made = {pi for pi, n in enumerate(P.nodes)
+            if pi not in ident and n.input and all(x in P.init for x in n.input if x)}
     for t, pi in P.producer.items():
-        if t not in o_tensors and t not in P.init:
+        if t not in o_tensors and t not in P.init and pi not in made:
             for ci in P.consumers.get(t, []):
                 parent[find(ci)] = find(pi)
     units = defaultdict(list)

@@ -12,6 +12,11 @@ REFUSALS = [
     ("qdq_resize_linear", "ORT_QDQ_Drop", "resize", ["did not fire", "attr('mode')", "FD-NM16"]),
     ("qdq_reshape_other_scale", "ORT_QDQ_Drop", "reshape", ["did not fire", "FD-NM21"]),
     ("qdq_s8_conv_dq_read_twice", "ORT_QDQ_QLinearConv", "conv", ["did not fire", "runs as int8", "FD-NM20"]),
+    # QLinearWhere: WhereDummyDq gives a DQ only to a constant of rank 0
+    ("qdq_where_const_1", "ORT_QDQ_QLinearWhere", "where", ["did not fire", "expected shape []", "actual k rank 1",
+                                                            "FD-NM09"]),
+    # and one type in and out as each runs: the int8 mask's Q turned uint8, its DQ input int8
+    ("qdq_where_const_s8_mixed", "ORT_QDQ_QLinearWhere", "where", ["did not fire", "runs as uint8", "FD-NM20"]),
     ("qdq_relu_q_s8_zero", "ORT_ReluQuantFusion", "relu", ["did not fire", "value(input2) == qmin(input2)",
                                                           "FD-NM16"]),
     # GatherSliceToSplitFusion: the members cover the axis once, step 1, two at least
