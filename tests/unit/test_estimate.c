@@ -36,6 +36,7 @@
 #include <cmocka.h>
 #include "estimate/estimate.h"
 #include "onnx/onnx.h"
+#include "ruleset/ruleset.h"
 
 #define T 65536
 

@@ -21,6 +21,7 @@
 #include "base/strbuf.h"
 #include "onnx/onnx.h"
 #include "rounds/fuse.h"
+#include "ruleset/ruleset.h"
 #include "rounds/rounds.h"
 #include "rules/optable.h"
 
