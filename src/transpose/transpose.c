@@ -45,8 +45,9 @@ int transpose_optimize(const fd_model *m, fd_transpose_result *r, fd_diags *d)
 	s.pusher = xmalloc(nt * sizeof *s.pusher);
 	s.n_push = xcalloc(nt, sizeof *s.n_push);
 	s.leading = xcalloc(nt, sizeof *s.leading);
+	s.const_user = xmalloc(nt * sizeof *s.const_user);
 	for (size_t t = 0; t < nt; t++)
-		s.carry[t] = s.comp[t] = s.parent[t] = s.pusher[t] = -1;
+		s.carry[t] = s.comp[t] = s.parent[t] = s.pusher[t] = s.const_user[t] = -1;
 	s.role = xcalloc(nn, sizeof *s.role);
 	s.change = xcalloc(nn, sizeof *s.change);
 	s.uf = xmalloc(nn * sizeof *s.uf);
@@ -66,6 +67,7 @@ int transpose_optimize(const fd_model *m, fd_transpose_result *r, fd_diags *d)
 	free(s.pusher);
 	free(s.n_push);
 	free(s.leading);
+	free(s.const_user);
 	free(s.role);
 	free(s.change);
 	free(s.uf);

@@ -13,8 +13,14 @@
  * Unsqueeze (HandleUnsqueeze: the permutation widened, UnsqueezePerm),
  * Concat when every input carries the same permutation (HandleConcat, the
  * axis remapped), Slice with constant or absent axes (HandleSlice, a new
- * axes constant), and a Transpose with the inverse permutation, where both
- * disappear (HandleTranspose, RemoveCancelingTransposeNodes). A group of
+ * axes constant), the reduce ops (HandleReduceOps: axes remapped, the
+ * permutation squeezed without keepdims), Gather of a scalar constant
+ * index (HandleGather, onnxruntime 1.30), the broadcasting ops when every
+ * other input carries the same permutation or is a constant edited in place
+ * (HandleSimpleNodeBroadcast: NormalizeInputRanks, TransposeInputs' Case
+ * 1), and a Transpose with the inverse permutation, where both
+ * disappear (HandleTranspose, RemoveCancelingTransposeNodes); a push whose
+ * permutation becomes the identity ends with no Transpose. A group of
  * Transposes joined by their pushes (a Concat joins its inputs') is changed
  * only when every push in it ends in such a cancellation; one that
  * onnxruntime would move elsewhere (merged into a Transpose that stays, left

@@ -141,10 +141,15 @@ static void cancelled_event(tp_apply *a, int32_t i, int32_t group_sources, int32
 	if (group_sources + group_sinks > 2)
 		snprintf(group, sizeof group, "; %d Transposes cancel together, %d pushed and %d met",
 		         group_sources + group_sinks, group_sources, group_sinks);
-	e->text = fmt(&a->r->rewrite.arena, "cancelled by the transpose optimizer against %s%s%s%s%s (perm %s, "
-	              "HandleTranspose)%s", other >= 0 ? g->nodes[other].name : "?",
-	              source ? ", pushed through " : ", which was pushed here through ", via, qdqs,
-	              k || qdq ? "" : "nothing", perm, group);
+	if (source && other < 0)   /* the push ended in an identity perm (transpose_push.c) */
+		e->text = fmt(&a->r->rewrite.arena, "removed by the transpose optimizer: pushed through %s%s, where "
+		              "what is left of perm %s is the identity, so no Transpose follows (TransposeOutputs)%s",
+		              via, qdqs, perm, group);
+	else
+		e->text = fmt(&a->r->rewrite.arena, "cancelled by the transpose optimizer against %s%s%s%s%s (perm %s, "
+		              "HandleTranspose)%s", other >= 0 ? g->nodes[other].name : "?",
+		              source ? ", pushed through " : ", which was pushed here through ", via, qdqs,
+		              k || qdq ? "" : "nothing", perm, group);
 	vec_release(&path);
 	a->r->n_cancelled++;
 }
@@ -156,11 +161,22 @@ static void changed_event(tp_apply *a, int32_t i)
 	const tp_change *ch = &a->s->change[i];
 	fd_arena *ar = &a->r->rewrite.arena;
 	const char *op = a->s->g->nodes[i].op_type;
+	const fd_node *n = &a->s->g->nodes[i];
+	for (int32_t k = 0; k < n->n_inputs; k++) {
+		int32_t t = n->inputs[k];
+		if (t < 0 || a->s->const_user[t] != i)
+			continue;
+		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		e->text = fmt(ar, "its constant %s unsqueezed and transposed in place to the other input's layout: "
+		              "a Transpose was pushed through it (HandleSimpleNodeBroadcast)", a->s->g->tensors[t].name);
+		a->r->n_changed++;
+	}
 	if (ch->axis_set && (ch->axis != ch->old_axis || ch->old_axis_absent)) {
 		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
 		e->text = fmt(ar, "axis %lld%s -> %lld: a Transpose was pushed through it (%s)", (long long)ch->old_axis,
 		              ch->old_axis_absent ? " (default)" : "", (long long)ch->axis,
-		              !strcmp(op, "Concat") ? "HandleConcat" : "HandleQuantizeDequantizeLinear");
+		              !strcmp(op, "Concat") ? "HandleConcat" : !strcmp(op, "Gather") ? "HandleGather"
+		              : "HandleQuantizeDequantizeLinear");
 		a->r->n_changed++;
 	}
 	if (ch->n_axes > 0) {
@@ -171,8 +187,12 @@ static void changed_event(tp_apply *a, int32_t i)
 		if (k < sizeof list)
 			snprintf(list + k, sizeof list - k, "]");
 		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
-		e->text = fmt(ar, "axes %s, a new constant %s: a Transpose was pushed through it (HandleSlice)", list,
-		              a->s->change[i].axes_name);
+		const char *handler = !strcmp(op, "Slice") ? "HandleSlice" : "HandleReduceOps";
+		if (ch->axes_as_attr)
+			e->text = fmt(ar, "axes %s: a Transpose was pushed through it (%s)", list, handler);
+		else
+			e->text = fmt(ar, "axes %s, a new constant %s: a Transpose was pushed through it (%s)", list,
+			              ch->axes_name, handler);
 		a->r->n_changed++;
 	}
 }
@@ -291,15 +311,24 @@ static void remove_empty_pairs(tp_apply *a)
 static fd_attr *changed_attrs(tp_apply *a, const fd_node *n, const tp_change *ch, int32_t *count)
 {
 	fd_arena *ar = &a->r->rewrite.arena;
-	*count = n->n_attrs + (ch->axis_set && !node_attr(n, "axis"));
+	bool axes_attr = ch->n_axes > 0 && ch->axes_as_attr;
+	*count = n->n_attrs + (ch->axis_set && !node_attr(n, "axis")) + (axes_attr && !node_attr(n, "axes"));
 	fd_attr *at = arena_array(ar, (size_t)*count + 1, sizeof *at);
 	memcpy(at, n->attrs, (size_t)n->n_attrs * sizeof *at);
-	if (!ch->axis_set)
-		return at;
-	int32_t k = 0;
-	while (k < n->n_attrs && strcmp(at[k].name, "axis"))
-		k++;
-	at[k] = (fd_attr){ .name = "axis", .type = ATTR_INT, .count = 1, .u.i = ch->axis };
+	int32_t end = n->n_attrs;
+	if (ch->axis_set) {
+		int32_t k = 0;
+		while (k < end && strcmp(at[k].name, "axis"))
+			k++;
+		end += k == end;
+		at[k] = (fd_attr){ .name = "axis", .type = ATTR_INT, .count = 1, .u.i = ch->axis };
+	}
+	if (axes_attr) {
+		int32_t k = 0;
+		while (k < end && strcmp(at[k].name, "axes"))
+			k++;
+		at[k] = (fd_attr){ .name = "axes", .type = ATTR_INTS, .count = ch->n_axes, .u.ints = ch->axes };
+	}
 	return at;
 }
 
@@ -312,8 +341,8 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	bool reads_renamed = false;
 	for (int32_t j = 0; j < n->n_inputs; j++)
 		reads_renamed = reads_renamed || (n->inputs[j] >= 0 && resolve(a, n->inputs[j]) != n->inputs[j]);
-	bool slice_new = ch->n_axes > 0;
-	if (!reads_renamed && !ch->axis_set && !slice_new)
+	bool axes_new = ch->n_axes > 0 && !ch->axes_as_attr;
+	if (!reads_renamed && !ch->axis_set && ch->n_axes == 0)
 		return;
 	fd_fused_node *f = rewrite_add(&a->r->rewrite, 0);
 	f->members = arena_array(ar, 1, sizeof *f->members);
@@ -322,19 +351,56 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	f->name = n->name;
 	f->op_type = n->op_type;
 	f->domain = n->domain;
-	f->n_inputs = slice_new && n->n_inputs < 4 ? 4 : n->n_inputs;
+	f->n_inputs = axes_new && n->n_inputs <= ch->axes_input ? ch->axes_input + 1 : n->n_inputs;
 	f->inputs = arena_array(ar, (size_t)f->n_inputs + 1, sizeof *f->inputs);
 	for (int32_t j = 0; j < f->n_inputs; j++) {
 		int32_t t = j < n->n_inputs ? n->inputs[j] : FD_NONE;
 		f->inputs[j] = t >= 0 ? g->tensors[resolve(a, t)].name : "";
 	}
-	if (slice_new)
-		f->inputs[3] = ch->axes_name;
+	if (axes_new)
+		f->inputs[ch->axes_input] = ch->axes_name;
 	f->n_outputs = n->n_outputs;
 	f->outputs = arena_array(ar, (size_t)n->n_outputs + 1, sizeof *f->outputs);
 	for (int32_t j = 0; j < n->n_outputs; j++)
 		f->outputs[j] = n->outputs[j] >= 0 ? g->tensors[n->outputs[j]].name : "";
 	f->attrs = changed_attrs(a, n, ch, &f->n_attrs);
+}
+
+/* A broadcast op's constant input edited in place (UnsqueezeInput,
+ * TransposeInputImpl Case 1): ones in front up to the perm's rank, then
+ * the perm's inverse, as the carried tensor it meets. Its values keep
+ * their order: at most one dim of it is not 1 (transpose_broadcast). */
+static void reshape_constants(tp_apply *a)
+{
+	tp_state *s = a->s;
+	const fd_graph *g = s->g;
+	fd_graph *ng = &a->r->model.graphs[0];
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		int32_t i = s->const_user[t];
+		if (i < 0 || s->role[i] != ROLE_PUSHED || g->nodes[i].n_outputs < 1 ||
+		    !tp_group_ok(s, transpose_group(s, s->comp[g->nodes[i].outputs[0]])))
+			continue;
+		int32_t from = FD_NONE;
+		for (int32_t k = 0; k < g->nodes[i].n_inputs && from < 0; k++) {
+			int32_t x = g->nodes[i].inputs[k];
+			if (x >= 0 && s->carry[x] >= 0)
+				from = x;
+		}
+		int32_t nt = graph_find_tensor(ng, g->tensors[t].name);
+		if (from < 0 || nt < 0)
+			continue;
+		const tp_perm *p = &s->perms.items[s->carry[from]];
+		const fd_shape *old = &g->tensors[t].shape;
+		fd_dim *unsq = arena_array(&a->r->model.arena, (size_t)p->rank + 1, sizeof *unsq);
+		fd_dim *d = arena_array(&a->r->model.arena, (size_t)p->rank + 1, sizeof *d);
+		int32_t lead = p->rank - old->rank;
+		for (int32_t k = 0; k < p->rank; k++)
+			unsq[k] = k < lead ? dim_of(1) : old->dims[k - lead];
+		for (int32_t k = 0; k < p->rank; k++)
+			d[p->p[k]] = unsq[k];
+		ng->tensors[nt].shape.rank = p->rank;
+		ng->tensors[nt].shape.dims = d;
+	}
 }
 
 /* Shapes in the rewritten model: a carried tensor now holds the data before
@@ -396,9 +462,13 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 		int32_t i = g->topo_order[k];
 		int32_t root = s->role[i] == ROLE_NONE ? -1 : transpose_group(s, s->role[i] == ROLE_PUSHED
 		                                                          ? s->comp[g->nodes[i].outputs[0]] : i);
-		if (s->role[i] == ROLE_PUSHED && !tp_group_ok(s, root))
+		if (s->role[i] == ROLE_PUSHED && !tp_group_ok(s, root)) {
 			memset(&s->change[i], 0, sizeof s->change[i]);
-		if (s->role[i] == ROLE_PUSHED && s->change[i].n_axes > 0) {
+			for (int32_t j = 0; j < g->nodes[i].n_inputs; j++)
+				if (g->nodes[i].inputs[j] >= 0 && s->const_user[g->nodes[i].inputs[j]] == i)
+					s->const_user[g->nodes[i].inputs[j]] = -1;
+		}
+		if (s->role[i] == ROLE_PUSHED && s->change[i].n_axes > 0 && !s->change[i].axes_as_attr) {
 			tp_change *ch = &s->change[i];
 			ch->axes_name = n_consts ? fmt(&r->rewrite.arena, "const_transpose_optimizer_token_%d", n_consts)
 			                         : "const_transpose_optimizer";
@@ -434,8 +504,10 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	if (r->rewrite.nodes.n > 0) {
 		rc = rewrite_build_model(s->m, &r->rewrite, &r->model, &r->map, d);
 		r->changed = rc == 0;
-		if (rc == 0)
+		if (rc == 0) {
 			permute_shapes(&a);
+			reshape_constants(&a);
+		}
 	}
 	free(sources);
 	free(sinks);

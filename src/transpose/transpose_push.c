@@ -10,7 +10,8 @@
 
 typedef enum handler_kind {
 	H_NONE, H_SIMPLE, H_NODE1, H_QDQ, H_UNSQUEEZE, H_CONCAT, H_SLICE, H_TRANSPOSE,
-	H_OTHER,      /* onnxruntime has a handler fusiondbg does not model (Add, Squeeze, …) */
+	H_BROADCAST, H_REDUCE, H_GATHER, /* transpose_handlers.c */
+	H_OTHER,      /* onnxruntime has a handler fusiondbg does not model (Squeeze, Split, …) */
 	H_OTHER_STOP, /* the same, and it does not transpose its outputs (Shape, Reshape) */
 } handler_kind;
 
@@ -22,8 +23,9 @@ typedef struct handler {
 	inputs_kind inputs;
 } handler;
 
-/* handler_map of onnx_transpose_optimization.cc, and OrtExtendedHandlers'
- * MaxPool (ort_transpose_optimization.cc). */
+/* handler_map of onnx_transpose_optimization.cc (with the Gather that
+ * onnxruntime 1.30 has: HandleGather, a scalar constant index), and
+ * OrtExtendedHandlers' MaxPool (ort_transpose_optimization.cc). */
 static const handler HANDLERS[] = {
 	{ "Cast", H_SIMPLE, IN_ALL }, { "Exp", H_SIMPLE, IN_ALL }, { "Gelu", H_SIMPLE, IN_ALL },
 	{ "Identity", H_SIMPLE, IN_ALL }, { "LeakyRelu", H_SIMPLE, IN_ALL }, { "Log", H_SIMPLE, IN_ALL },
@@ -39,26 +41,27 @@ static const handler HANDLERS[] = {
 	{ "Cosh", H_SIMPLE, IN_ALL }, { "Asin", H_SIMPLE, IN_ALL }, { "Acos", H_SIMPLE, IN_ALL },
 	{ "Atan", H_SIMPLE, IN_ALL }, { "Asinh", H_SIMPLE, IN_ALL }, { "Acosh", H_SIMPLE, IN_ALL },
 	{ "Atanh", H_SIMPLE, IN_ALL },
-	{ "Add", H_OTHER, IN_NON_SCALAR }, { "Max", H_OTHER, IN_NON_SCALAR }, { "Min", H_OTHER, IN_NON_SCALAR },
-	{ "Mul", H_OTHER, IN_NON_SCALAR }, { "Sub", H_OTHER, IN_NON_SCALAR }, { "Div", H_OTHER, IN_NON_SCALAR },
-	{ "And", H_OTHER, IN_NON_SCALAR }, { "Or", H_OTHER, IN_NON_SCALAR }, { "Xor", H_OTHER, IN_NON_SCALAR },
-	{ "Mod", H_OTHER, IN_NON_SCALAR }, { "PRelu", H_OTHER, IN_NON_SCALAR }, { "BitShift", H_OTHER, IN_NON_SCALAR },
-	{ "Equal", H_OTHER, IN_NON_SCALAR }, { "Greater", H_OTHER, IN_NON_SCALAR }, { "Less", H_OTHER, IN_NON_SCALAR },
-	{ "GreaterOrEqual", H_OTHER, IN_NON_SCALAR }, { "LessOrEqual", H_OTHER, IN_NON_SCALAR },
-	{ "Mean", H_OTHER, IN_NON_SCALAR }, { "Sum", H_OTHER, IN_NON_SCALAR }, { "Pow", H_OTHER, IN_NON_SCALAR },
-	{ "Where", H_OTHER, IN_NON_SCALAR },
+	{ "Add", H_BROADCAST, IN_NON_SCALAR }, { "Max", H_BROADCAST, IN_NON_SCALAR }, { "Min", H_BROADCAST, IN_NON_SCALAR },
+	{ "Mul", H_BROADCAST, IN_NON_SCALAR }, { "Sub", H_BROADCAST, IN_NON_SCALAR }, { "Div", H_BROADCAST, IN_NON_SCALAR },
+	{ "And", H_BROADCAST, IN_NON_SCALAR }, { "Or", H_BROADCAST, IN_NON_SCALAR }, { "Xor", H_BROADCAST, IN_NON_SCALAR },
+	{ "Mod", H_BROADCAST, IN_NON_SCALAR }, { "PRelu", H_BROADCAST, IN_NON_SCALAR }, { "BitShift", H_BROADCAST, IN_NON_SCALAR },
+	{ "Equal", H_BROADCAST, IN_NON_SCALAR }, { "Greater", H_BROADCAST, IN_NON_SCALAR }, { "Less", H_BROADCAST, IN_NON_SCALAR },
+	{ "GreaterOrEqual", H_BROADCAST, IN_NON_SCALAR }, { "LessOrEqual", H_BROADCAST, IN_NON_SCALAR },
+	{ "Mean", H_BROADCAST, IN_NON_SCALAR }, { "Sum", H_BROADCAST, IN_NON_SCALAR }, { "Pow", H_BROADCAST, IN_NON_SCALAR },
+	{ "Where", H_BROADCAST, IN_NON_SCALAR },
 	{ "Clip", H_NODE1, IN_FIRST }, { "CastLike", H_NODE1, IN_FIRST },
 	{ "Transpose", H_TRANSPOSE, IN_FIRST }, { "Concat", H_CONCAT, IN_ALL }, { "Split", H_OTHER, IN_FIRST },
 	{ "Shape", H_OTHER_STOP, IN_FIRST }, { "Pad", H_OTHER, IN_FIRST },
-	{ "ReduceLogSum", H_OTHER, IN_FIRST }, { "ReduceLogSumExp", H_OTHER, IN_FIRST },
-	{ "ReduceMax", H_OTHER, IN_FIRST }, { "ReduceMean", H_OTHER, IN_FIRST }, { "ReduceMin", H_OTHER, IN_FIRST },
-	{ "ReduceProd", H_OTHER, IN_FIRST }, { "ReduceSum", H_OTHER, IN_FIRST },
-	{ "ReduceSumSquare", H_OTHER, IN_FIRST }, { "ReduceL1", H_OTHER, IN_FIRST }, { "ReduceL2", H_OTHER, IN_FIRST },
+	{ "ReduceLogSum", H_REDUCE, IN_FIRST }, { "ReduceLogSumExp", H_REDUCE, IN_FIRST },
+	{ "ReduceMax", H_REDUCE, IN_FIRST }, { "ReduceMean", H_REDUCE, IN_FIRST }, { "ReduceMin", H_REDUCE, IN_FIRST },
+	{ "ReduceProd", H_REDUCE, IN_FIRST }, { "ReduceSum", H_REDUCE, IN_FIRST },
+	{ "ReduceSumSquare", H_REDUCE, IN_FIRST }, { "ReduceL1", H_REDUCE, IN_FIRST }, { "ReduceL2", H_REDUCE, IN_FIRST },
 	{ "ArgMin", H_OTHER, IN_FIRST }, { "ArgMax", H_OTHER, IN_FIRST }, { "Squeeze", H_OTHER, IN_FIRST },
 	{ "Unsqueeze", H_UNSQUEEZE, IN_FIRST }, { "Slice", H_SLICE, IN_FIRST }, { "Tile", H_OTHER, IN_FIRST },
 	{ "Softmax", H_OTHER, IN_FIRST }, { "Hardmax", H_OTHER, IN_FIRST }, { "LogSoftmax", H_OTHER, IN_FIRST },
 	{ "QuantizeLinear", H_QDQ, IN_FIRST }, { "DequantizeLinear", H_QDQ, IN_FIRST },
 	{ "Reshape", H_OTHER_STOP, IN_FIRST }, { "MaxPool", H_OTHER, IN_FIRST },
+	{ "Gather", H_GATHER, IN_FIRST },   /* HandleGather, onnxruntime 1.30 */
 };
 
 /* GetHandler: ONNX-domain ops by type; com.microsoft's Q/DQ and QLinear ops
@@ -92,9 +95,15 @@ static bool transposible(const tp_state *s, const fd_node *n, const handler *h, 
 	return t < 0 || s->g->tensors[t].shape.rank != 0;
 }
 
+bool transpose_transposible(const tp_state *s, const fd_node *n, int32_t j)
+{
+	const handler *h = handler_of(n);
+	return h && transposible(s, n, h, j);
+}
+
 /* ---- permutations (the helpers of onnx_transpose_optimization.cc) ---------- */
 
-static int32_t add_perm(tp_state *s, int32_t rank, const int64_t *p)
+int32_t transpose_add_perm(tp_state *s, int32_t rank, const int64_t *p)
 {
 	for (size_t k = 0; k < s->perms.n; k++)
 		if (s->perms.items[k].rank == rank && !memcmp(s->perms.items[k].p, p, (size_t)rank * sizeof *p))
@@ -134,7 +143,7 @@ static bool inverse_of(const tp_perm *p, const int64_t *q, int32_t rank)
 }
 
 /* NormalizeAndValidateAxes */
-static bool normalize_axes(int64_t *axes, int32_t n, int64_t rank)
+bool transpose_normalize_axes(int64_t *axes, int32_t n, int64_t rank)
 {
 	bool used[64] = { false };
 	if (rank > 64)
@@ -163,14 +172,14 @@ static int32_t unsqueeze_perm(tp_state *s, const tp_perm *p, const int64_t *axes
 			map[m++] = i;
 	for (int32_t i = 0; i < rank; i++)
 		out[i] = added[i] ? i : map[p->p[j++]];
-	return add_perm(s, rank, out);
+	return transpose_add_perm(s, rank, out);
 }
 
 /* ---- constants as onnxruntime reads them ------------------------------------- */
 
 /* GetConstant: an initializer that is not overridable, or a Constant's output
  * (onnxruntime makes those initializers), with its integer values. */
-static const fd_const *int_constant(const tp_state *s, int32_t t)
+const fd_const *transpose_int_constant(const tp_state *s, int32_t t)
 {
 	if (t < 0 || !tensor_is_constant(s->g, t))
 		return NULL;
@@ -191,7 +200,7 @@ static int64_t *read_axes(tp_state *s, const fd_node *n, int32_t input, int64_t 
 		*count = (int32_t)a->count;
 		return out;
 	}
-	const fd_const *v = input < n->n_inputs ? int_constant(s, n->inputs[input]) : NULL;
+	const fd_const *v = input < n->n_inputs ? transpose_int_constant(s, n->inputs[input]) : NULL;
 	if (!v || v->count > 64)
 		return NULL;
 	int64_t *out = arena_array(s->arena, (size_t)v->count + 1, sizeof *out);
@@ -251,8 +260,11 @@ static int value_cost(const tp_state *s, int32_t t, const tp_perm *p)
 	if (t < 0)
 		return 0;
 	const fd_tensor *x = &s->g->tensors[t];
+	/* IsConstant: an initializer, which a Constant's output is to onnxruntime */
+	if (tensor_is_constant(s->g, t))
+		return 0;
 	if (x->producer < 0)
-		return tensor_is_constant(s->g, t) ? 0 : value_rank(s, t);
+		return value_rank(s, t);
 	if (dq_of_constant(s, t))
 		return 0;
 	int32_t from = t;
@@ -416,7 +428,7 @@ static bool slice_axes(tp_state *s, const fd_node *n, const tp_perm *p, tp_chang
 		ch->axes_dtype = s->g->tensors[st].dtype == DT_INT32 ? DT_INT32 : DT_INT64;
 	} else {
 		axes = read_axes(s, n, 3, 0, &count);
-		if (!axes || !normalize_axes(axes, count, p->rank))
+		if (!axes || !transpose_normalize_axes(axes, count, p->rank))
 			return false;
 		for (int32_t i = 0; i < count; i++)
 			axes[i] = p->p[axes[i]];
@@ -424,6 +436,7 @@ static bool slice_axes(tp_state *s, const fd_node *n, const tp_perm *p, tp_chang
 	}
 	ch->n_axes = count;
 	ch->axes = axes;
+	ch->axes_input = 3;
 	return true;
 }
 
@@ -436,7 +449,7 @@ static bool reshape_declines(const tp_state *s, const fd_node *n, int32_t t)
 	if (!is_op(n, "Reshape"))
 		return false;
 	const fd_shape *sh = &s->g->tensors[t].shape;
-	const fd_const *v = n->n_inputs > 1 ? int_constant(s, n->inputs[1]) : NULL;
+	const fd_const *v = n->n_inputs > 1 ? transpose_int_constant(s, n->inputs[1]) : NULL;
 	if (sh->rank < 0 || !v || v->count == 0 || v->count != sh->rank)
 		return true;
 	for (int32_t k = 0; k < sh->rank; k++)
@@ -454,6 +467,17 @@ static void take(tp_state *s, int32_t i, int32_t j, int32_t group)
 	join(s, s->comp[t], group);
 }
 
+/* TransposeOutputs skips an identity perm (a reduce or Gather that drops
+ * the axes the perm moved): the push ends there, with no Transpose left. */
+static bool is_identity(const tp_perm *p)
+{
+	for (int32_t k = 0; k < p->rank; k++)
+		if (p->p[k] != k)
+			return false;
+	return true;
+}
+
+/* perm -1: the outputs carry nothing (their group and pusher still kept). */
 static void carry_out(tp_state *s, int32_t i, int32_t perm, int32_t group, int32_t from)
 {
 	const fd_node *n = &s->g->nodes[i];
@@ -465,7 +489,7 @@ static void carry_out(tp_state *s, int32_t i, int32_t perm, int32_t group, int32
 		s->comp[t] = group;
 		s->parent[t] = from;
 		s->pusher[t] = i;
-		if (s->g->tensors[t].is_graph_output)
+		if (perm >= 0 && s->g->tensors[t].is_graph_output)
 			fail(s, group, i, "its output is a graph output, which onnxruntime keeps by name");
 	}
 }
@@ -506,7 +530,7 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 	case H_UNSQUEEZE: {
 		int32_t count;
 		int64_t *axes = read_axes(s, n, 1, 13, &count);
-		if (!axes || !normalize_axes(axes, count, p->rank + count))
+		if (!axes || !transpose_normalize_axes(axes, count, p->rank + count))
 			return false;
 		out = unsqueeze_perm(s, p, axes, count);
 		break;
@@ -519,6 +543,22 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 		if (!slice_axes(s, n, p, &ch))
 			return false;
 		break;
+	case H_REDUCE:
+		if (!transpose_reduce(s, n, p, &ch, &out))
+			return false;
+		break;
+	case H_GATHER:
+		if (!transpose_gather(s, n, p, &ch, &out))
+			return false;
+		break;
+	case H_BROADCAST: {
+		const char *why;
+		if (!transpose_broadcast(s, i, t, &why))
+			return false;
+		if (why)
+			fail(s, group, i, why);
+		break;
+	}
 	case H_SIMPLE:
 	case H_NODE1:
 		break;
@@ -537,6 +577,8 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 		if (!transposible(s, n, h, k) || n->inputs[k] < 0)
 			continue;
 		int32_t x = n->inputs[k];
+		if (h->kind == H_BROADCAST && s->carry[x] < 0 && tensor_is_constant(s->g, x))
+			continue;   /* edited in place, or its failure said already */
 		if (s->carry[x] != s->carry[t]) {
 			fail(s, group, i, "another input does not carry the same Transpose; onnxruntime would "
 			     "transpose it");
@@ -548,7 +590,7 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 	s->pushed_any[group] = true;
 	s->role[i] = ROLE_PUSHED;
 	s->change[i] = ch;
-	carry_out(s, i, out, group, t);
+	carry_out(s, i, out >= 0 && !is_identity(&s->perms.items[out]) ? out : -1, group, t);
 	return true;
 }
 
@@ -575,7 +617,7 @@ void transpose_push(tp_state *s)
 		s->role[i] = ROLE_SOURCE;
 		s->uf[i] = i;
 		int32_t t = n->outputs[0];
-		s->carry[t] = add_perm(s, rank, q);
+		s->carry[t] = transpose_add_perm(s, rank, q);
 		s->comp[t] = i;
 		s->pusher[t] = i;
 		s->parent[t] = -1;

@@ -13,7 +13,18 @@ on and that tests/peer compares with onnxruntime, into tests/data/transpose/.
                        inverse: nothing moves;
   tpose_not_modelled   a Transpose pushed through a Softmax to its inverse:
                        onnxruntime's HandleSoftHardMax, which fusiondbg does
-                       not model, so the pass leaves it and says so.
+                       not model, so the pass leaves it and says so;
+  tpose_layernorm2d    ConvNeXt's LayerNorm2d as torch exports it below
+                       opset 17: Transpose [0,2,3,1], LayerNorm decomposed
+                       over the last axis (ReduceMean, Sub, Pow, Add, Sqrt,
+                       Div, Mul and Add of per-channel constants), Transpose
+                       back: both cancel (HandleReduceOps,
+                       HandleSimpleNodeBroadcast), the reductions go to axis
+                       1, the constants become 1xCx1x1;
+  tpose_gather         a Transpose [1,0,2,3] read by a Gather of a scalar
+                       index on axis 0 (HandleGather): the Gather reads axis
+                       1 of x and what is left of the perm is the identity,
+                       so the Transpose goes without a partner.
 
 The expected outcome is written by hand in the C test, not taken from here.
 Usage: make_transpose_models.py [OUTDIR]   (default tests/data/transpose)
@@ -109,12 +120,46 @@ def not_modelled():
          [h.make_tensor_value_info("y", TP.FLOAT, [1, 4, 8, 6])], [])
 
 
+def floats(name, vals):
+    return nh.from_array(np.array(vals, dtype=np.float32), name)
+
+
+def layernorm2d():
+    c = 4
+    nodes = [h.make_node("Transpose", ["x"], ["t"], name="Transpose_0", perm=[0, 2, 3, 1]),
+             h.make_node("ReduceMean", ["t"], ["mean"], name="ReduceMean", axes=[-1]),
+             h.make_node("Sub", ["t", "mean"], ["d"], name="Sub"),
+             h.make_node("Pow", ["d", "two"], ["sq"], name="Pow"),
+             h.make_node("ReduceMean", ["sq"], ["var"], name="ReduceMean_1", axes=[-1]),
+             h.make_node("Add", ["var", "eps"], ["ve"], name="Add"),
+             h.make_node("Sqrt", ["ve"], ["std"], name="Sqrt"),
+             h.make_node("Div", ["d", "std"], ["n"], name="Div"),
+             h.make_node("Mul", ["n", "gamma"], ["g"], name="Mul"),
+             h.make_node("Add", ["g", "beta"], ["b"], name="Add_1"),
+             h.make_node("Transpose", ["b"], ["u"], name="Transpose_1", perm=[0, 3, 1, 2]),
+             h.make_node("Relu", ["u"], ["y"], name="Relu")]
+    inits = [floats("two", 2.0), floats("eps", 1e-6), floats("gamma", np.linspace(0.5, 2.0, c)),
+             floats("beta", np.linspace(-1.0, 1.0, c))]
+    save("tpose_layernorm2d", nodes, [h.make_tensor_value_info("x", TP.FLOAT, [1, c, 6, 8])],
+         [h.make_tensor_value_info("y", TP.FLOAT, [1, c, 6, 8])], inits)
+
+
+def gather():
+    nodes = [h.make_node("Transpose", ["x"], ["t"], name="Transpose_0", perm=[1, 0, 2, 3]),
+             h.make_node("Gather", ["t", "index"], ["g"], name="Gather", axis=0),
+             h.make_node("Relu", ["g"], ["y"], name="Relu")]
+    save("tpose_gather", nodes, [h.make_tensor_value_info("x", TP.FLOAT, [2, 3, 4, 5])],
+         [h.make_tensor_value_info("y", TP.FLOAT, [2, 4, 5])], [nh.from_array(np.array(1, dtype=np.int64), "index")])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     cancel(False)
     cancel(True)
     blocked()
     not_modelled()
+    layernorm2d()
+    gather()
 
 
 if __name__ == "__main__":

@@ -162,6 +162,66 @@ static void test_not_modelled(void **state)
 	done(w);
 }
 
+static void int_attr_is(const fd_model *m, const char *name, const char *attr, int64_t want)
+{
+	const fd_attr *a = node_attr(node(m, name), attr);
+	assert_non_null(a);
+	if (a->type == ATTR_INTS) {
+		assert_int_equal(a->count, 1);
+		assert_int_equal(a->u.ints[0], want);
+	} else {
+		assert_int_equal(a->u.i, want);
+	}
+}
+
+/* LayerNorm2d below opset 17: both Transposes cancel through the reductions
+ * (HandleReduceOps: axes [-1] -> [1]) and the broadcast ops, whose
+ * per-channel constants become 1xCx1x1 (HandleSimpleNodeBroadcast) */
+static void test_layernorm2d(void **state)
+{
+	(void)state;
+	run *w = optimize(DATA "tpose_layernorm2d.onnx");
+	assert_true(w->r.changed);
+	assert_int_equal(w->r.n_cancelled, 2);
+	assert_int_equal(w->r.n_not_modelled, 0);
+	assert_int_equal(count_op(&w->r.model, "Transpose"), 0);
+	assert_string_equal(input_name(&w->r.model, "ReduceMean", 0), "x");
+	assert_string_equal(input_name(&w->r.model, "Sub", 0), "x");
+	assert_string_equal(input_name(&w->r.model, "Relu", 0), "b");
+	int_attr_is(&w->r.model, "ReduceMean", "axes", 1);
+	int_attr_is(&w->r.model, "ReduceMean_1", "axes", 1);
+	dims_are(&w->r.model, "gamma", (const int64_t[]){ 1, 4, 1, 1 }, 4);
+	dims_are(&w->r.model, "beta", (const int64_t[]){ 1, 4, 1, 1 }, 4);
+	dims_are(&w->r.model, "mean", (const int64_t[]){ 1, 1, 6, 8 }, 4);
+	dims_are(&w->r.model, "d", (const int64_t[]){ 1, 4, 6, 8 }, 4);
+	/* the scalars are not transposible inputs (NonScalarInputs) */
+	dims_are(&w->r.model, "eps", NULL, 0);
+	const fd_tpose_event *e = event(&w->r, "Mul", TPOSE_CHANGED);
+	assert_non_null(strstr(e->text, "gamma"));
+	e = event(&w->r, "Transpose_0", TPOSE_CANCELLED);
+	assert_string_equal(e->other, "Transpose_1");
+	assert_int_equal(e->n_through, 9);
+	done(w);
+}
+
+/* HandleGather of a scalar index: axis 0 -> perm[0] = 1, and the perm left
+ * once that axis is squeezed is the identity: the Transpose just goes */
+static void test_gather(void **state)
+{
+	(void)state;
+	run *w = optimize(DATA "tpose_gather.onnx");
+	assert_true(w->r.changed);
+	assert_int_equal(w->r.n_cancelled, 1);
+	assert_int_equal(count_op(&w->r.model, "Transpose"), 0);
+	assert_string_equal(input_name(&w->r.model, "Gather", 0), "x");
+	int_attr_is(&w->r.model, "Gather", "axis", 1);
+	dims_are(&w->r.model, "g", (const int64_t[]){ 2, 4, 5 }, 3);
+	const fd_tpose_event *e = event(&w->r, "Transpose_0", TPOSE_CANCELLED);
+	assert_null(e->other);
+	assert_non_null(strstr(e->text, "identity"));
+	done(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +229,8 @@ int main(void)
 		cmocka_unit_test(test_cancel_qdq),
 		cmocka_unit_test(test_blocked),
 		cmocka_unit_test(test_not_modelled),
+		cmocka_unit_test(test_layernorm2d),
+		cmocka_unit_test(test_gather),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
