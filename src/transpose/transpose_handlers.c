@@ -155,7 +155,7 @@ bool transpose_broadcast(tp_state *s, int32_t i, int32_t carried, const char **w
 		bool reshaped = x->shape.rank < p->rank, permuted = numel != 1;
 		if ((reshaped || permuted) && x->n_consumers != 1)
 			*why = "a constant another node reads too: onnxruntime would give that node a Squeeze or "
-			       "Transpose";
+			       "Transpose of it (constant folding makes them a copy), which fusiondbg does not add";
 		else if (non_unit > 1)
 			*why = "a constant with more than one dim other than 1: onnxruntime transposes its data";
 		else if (reshaped || permuted)

@@ -24,7 +24,12 @@ on and that tests/peer compares with onnxruntime, into tests/data/transpose/.
   tpose_gather         a Transpose [1,0,2,3] read by a Gather of a scalar
                        index on axis 0 (HandleGather): the Gather reads axis
                        1 of x and what is left of the perm is the identity,
-                       so the Transpose goes without a partner.
+                       so the Transpose goes without a partner;
+  tpose_shared_const   a Transpose pushed through a Mul of a constant that
+                       another Mul reads too, to its inverse: onnxruntime
+                       edits the constant in place and gives the other Mul a
+                       Squeeze and a Transpose of it, new nodes fusiondbg
+                       does not model, so the pass leaves it and says so.
 
 The expected outcome is written by hand in the C test, not taken from here.
 Usage: make_transpose_models.py [OUTDIR]   (default tests/data/transpose)
@@ -152,6 +157,18 @@ def gather():
          [h.make_tensor_value_info("y", TP.FLOAT, [2, 4, 5])], [nh.from_array(np.array(1, dtype=np.int64), "index")])
 
 
+def shared_const():
+    nodes = [h.make_node("Transpose", ["x"], ["t"], name="Transpose_0", perm=[0, 2, 3, 1]),
+             h.make_node("Mul", ["t", "w"], ["m"], name="Mul"),
+             h.make_node("Transpose", ["m"], ["u"], name="Transpose_1", perm=[0, 3, 1, 2]),
+             h.make_node("Relu", ["u"], ["y"], name="Relu"),
+             h.make_node("Mul", ["z", "w"], ["y2"], name="Mul_1")]
+    save("tpose_shared_const", nodes,
+         [h.make_tensor_value_info("x", TP.FLOAT, [1, 4, 6, 8]), h.make_tensor_value_info("z", TP.FLOAT, [1, 6, 8, 4])],
+         [h.make_tensor_value_info("y", TP.FLOAT, [1, 4, 6, 8]), h.make_tensor_value_info("y2", TP.FLOAT, [1, 6, 8, 4])],
+         [floats("w", np.linspace(0.5, 2.0, 4))])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     cancel(False)
@@ -160,6 +177,7 @@ def main():
     not_modelled()
     layernorm2d()
     gather()
+    shared_const()
 
 
 if __name__ == "__main__":

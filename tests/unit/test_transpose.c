@@ -222,6 +222,21 @@ static void test_gather(void **state)
 	done(w);
 }
 
+/* the Mul's constant has another reader: onnxruntime would give it a
+ * Squeeze and a Transpose (UnsqueezeInput, TransposeInputImpl Case 1),
+ * which fusiondbg does not add: left, said */
+static void test_shared_const(void **state)
+{
+	(void)state;
+	run *w = optimize(DATA "tpose_shared_const.onnx");
+	assert_false(w->r.changed);
+	assert_int_equal(w->r.n_not_modelled, 1);
+	const fd_tpose_event *e = event(&w->r, "Transpose_0", TPOSE_NOT_MODELLED);
+	assert_string_equal(e->other, "Mul");
+	assert_non_null(strstr(e->text, "another node reads"));
+	done(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_not_modelled),
 		cmocka_unit_test(test_layernorm2d),
 		cmocka_unit_test(test_gather),
+		cmocka_unit_test(test_shared_const),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
