@@ -29,7 +29,11 @@ on and that tests/peer compares with onnxruntime, into tests/data/transpose/.
                        another Mul reads too, to its inverse: onnxruntime
                        edits the constant in place and gives the other Mul a
                        Squeeze and a Transpose of it, new nodes fusiondbg
-                       does not model, so the pass leaves it and says so.
+                       does not model, so the pass leaves it and says so;
+  tpose_reduce_sum     a Transpose [0,2,3,1] read by a ReduceSum over the
+                       last axis without keepdims, its axes an input (opset
+                       13): the new axes constant is [1] and the perm left
+                       once that axis is gone is the identity.
 
 The expected outcome is written by hand in the C test, not taken from here.
 Usage: make_transpose_models.py [OUTDIR]   (default tests/data/transpose)
@@ -169,6 +173,14 @@ def shared_const():
          [floats("w", np.linspace(0.5, 2.0, 4))])
 
 
+def reduce_sum():
+    nodes = [h.make_node("Transpose", ["x"], ["t"], name="Transpose_0", perm=[0, 2, 3, 1]),
+             h.make_node("ReduceSum", ["t", "axes"], ["r"], name="ReduceSum", keepdims=0),
+             h.make_node("Relu", ["r"], ["y"], name="Relu")]
+    save("tpose_reduce_sum", nodes, [h.make_tensor_value_info("x", TP.FLOAT, [1, 4, 6, 8])],
+         [h.make_tensor_value_info("y", TP.FLOAT, [1, 6, 8])], [ints("axes", [-1])])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     cancel(False)
@@ -178,6 +190,7 @@ def main():
     layernorm2d()
     gather()
     shared_const()
+    reduce_sum()
 
 
 if __name__ == "__main__":

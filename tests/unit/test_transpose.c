@@ -237,6 +237,26 @@ static void test_shared_const(void **state)
 	done(w);
 }
 
+/* ReduceSum's axes an input (opset 13): [-1] becomes a new constant [1];
+ * without keepdims the perm left is the identity, so nothing follows */
+static void test_reduce_sum(void **state)
+{
+	(void)state;
+	run *w = optimize(DATA "tpose_reduce_sum.onnx");
+	assert_true(w->r.changed);
+	assert_int_equal(w->r.n_cancelled, 1);
+	assert_int_equal(count_op(&w->r.model, "Transpose"), 0);
+	assert_string_equal(input_name(&w->r.model, "ReduceSum", 0), "x");
+	assert_string_equal(input_name(&w->r.model, "ReduceSum", 1), "const_transpose_optimizer");
+	const fd_graph *g = &w->r.model.graphs[0];
+	const fd_tensor *axes = &g->tensors[graph_find_tensor(g, "const_transpose_optimizer")];
+	assert_int_equal(axes->value->count, 1);
+	assert_int_equal(axes->value->i64[0], 1);
+	dims_are(&w->r.model, "r", (const int64_t[]){ 1, 6, 8 }, 3);
+	assert_non_null(strstr(event(&w->r, "ReduceSum", TPOSE_CHANGED)->text, "HandleReduceOps"));
+	done(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_layernorm2d),
 		cmocka_unit_test(test_gather),
 		cmocka_unit_test(test_shared_const),
+		cmocka_unit_test(test_reduce_sum),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
