@@ -49,6 +49,8 @@ int transpose_optimize(const fd_model *m, fd_transpose_result *r, fd_diags *d)
 	for (size_t t = 0; t < nt; t++)
 		s.carry[t] = s.comp[t] = s.parent[t] = s.pusher[t] = s.const_user[t] = -1;
 	s.role = xcalloc(nn, sizeof *s.role);
+	s.stays = xcalloc(nt, sizeof *s.stays);
+	s.merged = xcalloc(nn, sizeof *s.merged);
 	s.change = xcalloc(nn, sizeof *s.change);
 	s.uf = xmalloc(nn * sizeof *s.uf);
 	for (size_t i = 0; i < nn; i++)
@@ -69,6 +71,8 @@ int transpose_optimize(const fd_model *m, fd_transpose_result *r, fd_diags *d)
 	free(s.leading);
 	free(s.const_user);
 	free(s.role);
+	free(s.stays);
+	free(s.merged);
 	free(s.change);
 	free(s.uf);
 	free(s.failed);

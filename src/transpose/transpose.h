@@ -20,12 +20,17 @@
  * (HandleSimpleNodeBroadcast: NormalizeInputRanks, TransposeInputs' Case
  * 1), and a Transpose with the inverse permutation, where both
  * disappear (HandleTranspose, RemoveCancelingTransposeNodes); a push whose
- * permutation becomes the identity ends with no Transpose. A group of
- * Transposes joined by their pushes (a Concat joins its inputs') is changed
- * only when every push in it ends in such a cancellation; one that
- * onnxruntime would move elsewhere (merged into a Transpose that stays, left
- * before an op it cannot cross after moving, a graph output) is left as it
- * is and reported as not modelled, naming the node. Then, as FixQDQNodeUnits
+ * permutation becomes the identity ends with no Transpose. In a model
+ * without DequantizeLinear (FixQDQNodeUnits then does nothing) a push may
+ * also end in a Transpose that stays: after the node it crossed when a
+ * reader does not take it over (TransposeOutputs: a new node, the crossed
+ * node making a new tensor), or merged into a Transpose it meets
+ * (HandleTransposeImpl Case 2, ComposePerm). A group of Transposes joined
+ * by their pushes (a Concat joins its inputs') is changed only when every
+ * push in it ends so; one that onnxruntime would take further (an op whose
+ * handler is not modelled, a new Transpose or Unsqueeze on another input, a
+ * merged Transpose pushed on, a Transpose left in a quantized model) is
+ * left as it is and reported as not modelled, naming the node. Then, as FixQDQNodeUnits
  * does when the graph has a DequantizeLinear, every DequantizeLinear →
  * QuantizeLinear pair with nothing between and equal type, scale and zero
  * point goes (TryRemoveEmptyDQQ): the QDQ node unit of a cancelled
@@ -51,6 +56,8 @@ typedef enum fd_tpose_kind {
 	TPOSE_CHANGED,      /* node: its axis or axes remapped; text says how */
 	TPOSE_NOT_MODELLED, /* node: a Transpose left as it is; other: where onnxruntime would stop or
 	                     * merge it */
+	TPOSE_MOVED,        /* node: a Transpose pushed on whose pushes end in Transposes that stay
+	                     * (after the node a push stops at, or merged into another Transpose) */
 } fd_tpose_kind;
 
 typedef struct fd_tpose_event {

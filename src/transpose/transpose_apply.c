@@ -19,6 +19,8 @@ typedef struct tp_apply {
 	int32_t *renamed_in;       /* per tensor: the first tensor renamed to it, -1 … */
 	int32_t *renamed_next;     /* … and the next one renamed to the same tensor */
 	bool *permuted;            /* per tensor: its shape is the carried permutation's inverse */
+	const char **moved_name;   /* per tensor with a new Transpose after its pusher: what the pusher
+	                            * makes now (the data before the Transpose) */
 } tp_apply;
 
 static int32_t resolve(const tp_apply *a, int32_t t)
@@ -26,6 +28,38 @@ static int32_t resolve(const tp_apply *a, int32_t t)
 	for (int guard = 0; t >= 0 && a->rename[t] >= 0 && guard < 1 << 20; guard++)
 		t = a->rename[t];
 	return t;
+}
+
+/* The group of a node with a role, -1 without one. */
+static int32_t node_group(const tp_state *s, int32_t i)
+{
+	if (s->role[i] == ROLE_NONE)
+		return -1;
+	return transpose_group((tp_state *)s, s->role[i] == ROLE_PUSHED ? s->comp[s->g->nodes[i].outputs[0]] : i);
+}
+
+/* A Transpose stays on carried tensor t (the group committed). */
+static bool stays(const tp_apply *a, int32_t t)
+{
+	return t >= 0 && a->s->stays[t] && tp_group_ok(a->s, transpose_group(a->s, a->s->comp[t]));
+}
+
+/* The name node c reads for its input x: what x was renamed to; where a
+ * Transpose stays on it, the data before that Transpose when c took the
+ * push over (or reads a removed Transpose's output that x fed). */
+static const char *name_for(const tp_apply *a, int32_t c, int32_t x, int depth)
+{
+	tp_state *s = a->s;
+	int32_t r = resolve(a, x);
+	bool took = s->role[c] != ROLE_NONE && s->role[c] != ROLE_SOURCE && tp_group_ok(s, node_group(s, c)) &&
+	            s->carry[x] >= 0;
+	if (stays(a, r) && (r != x || took) && depth < 64) {
+		int32_t p = s->pusher[r];
+		if (s->role[p] == ROLE_SOURCE)
+			return name_for(a, p, s->g->nodes[p].inputs[0], depth + 1);
+		return a->moved_name[r];
+	}
+	return s->g->tensors[r].name;
 }
 
 static bool is_op(const fd_node *n, const char *op)
@@ -152,6 +186,32 @@ static void cancelled_event(tp_apply *a, int32_t i, int32_t group_sources, int32
 		              k || qdq ? "" : "nothing", perm, group);
 	vec_release(&path);
 	a->r->n_cancelled++;
+}
+
+/* A Transpose of a group whose pushes end in Transposes that stay: the
+ * source (removed, or kept for readers that did not take it over) and a
+ * sink it merged into. */
+static void moved_event(tp_apply *a, int32_t i)
+{
+	tp_state *s = a->s;
+	const fd_graph *g = s->g;
+	fd_arena *ar = &a->r->rewrite.arena;
+	char perm[200];
+	if (s->merged[i]) {
+		char was[200];
+		perm_text(perm, sizeof perm, &s->perms.items[s->change[i].merged_perm]);
+		perm_text(was, sizeof was, &s->perms.items[s->carry[g->nodes[i].inputs[0]]]);
+		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		e->text = fmt(ar, "perm -> %s: the Transpose (perm %s) pushed here merged into it (HandleTranspose, "
+		              "ComposePerm)", perm, was);
+		a->r->n_changed++;
+		return;
+	}
+	perm_text(perm, sizeof perm, &s->perms.items[s->carry[g->nodes[i].outputs[0]]]);
+	fd_tpose_event *e = add_event(a, TPOSE_MOVED, i, FD_NONE);
+	e->text = fmt(ar, "%s by the transpose optimizer: pushed through its readers (perm %s); where a push "
+	              "stops a Transpose stays (TransposeOutputs) and one that meets another Transpose merges into it",
+	              a->removed[i] ? "moved" : "kept for the readers that did not take it over, and pushed", perm);
 }
 
 /* ---- the crossed nodes ----------------------------------------------------------- */
@@ -338,9 +398,14 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	const fd_node *n = &g->nodes[i];
 	fd_arena *ar = &a->r->rewrite.arena;
 	const tp_change *ch = &a->s->change[i];
-	bool reads_renamed = false;
+	bool merged = a->s->merged[i] && tp_group_ok(a->s, node_group(a->s, i));
+	bool reads_renamed = merged;
 	for (int32_t j = 0; j < n->n_inputs; j++)
-		reads_renamed = reads_renamed || (n->inputs[j] >= 0 && resolve(a, n->inputs[j]) != n->inputs[j]);
+		reads_renamed = reads_renamed || (n->inputs[j] >= 0 &&
+		                strcmp(name_for(a, i, n->inputs[j], 0), g->tensors[n->inputs[j]].name));
+	for (int32_t j = 0; j < n->n_outputs; j++)
+		reads_renamed = reads_renamed || (n->outputs[j] >= 0 && stays(a, n->outputs[j]) &&
+		                a->s->role[i] == ROLE_PUSHED);
 	bool axes_new = ch->n_axes > 0 && !ch->axes_as_attr;
 	if (!reads_renamed && !ch->axis_set && ch->n_axes == 0)
 		return;
@@ -355,15 +420,75 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	f->inputs = arena_array(ar, (size_t)f->n_inputs + 1, sizeof *f->inputs);
 	for (int32_t j = 0; j < f->n_inputs; j++) {
 		int32_t t = j < n->n_inputs ? n->inputs[j] : FD_NONE;
-		f->inputs[j] = t >= 0 ? g->tensors[resolve(a, t)].name : "";
+		f->inputs[j] = t >= 0 ? name_for(a, i, t, 0) : "";
 	}
 	if (axes_new)
 		f->inputs[ch->axes_input] = ch->axes_name;
 	f->n_outputs = n->n_outputs;
 	f->outputs = arena_array(ar, (size_t)n->n_outputs + 1, sizeof *f->outputs);
 	for (int32_t j = 0; j < n->n_outputs; j++)
-		f->outputs[j] = n->outputs[j] >= 0 ? g->tensors[n->outputs[j]].name : "";
+		f->outputs[j] = n->outputs[j] < 0 ? "" : a->s->role[i] == ROLE_PUSHED && stays(a, n->outputs[j])
+		                ? a->moved_name[n->outputs[j]] : g->tensors[n->outputs[j]].name;
 	f->attrs = changed_attrs(a, n, ch, &f->n_attrs);
+	if (merged) {   /* HandleTransposeImpl Case 2: the merged perm */
+		const tp_perm *p = &a->s->perms.items[ch->merged_perm];
+		for (int32_t k = 0; k < f->n_attrs; k++)
+			if (!strcmp(f->attrs[k].name, "perm"))
+				f->attrs[k] = (fd_attr){ .name = "perm", .type = ATTR_INTS, .count = p->rank, .u.ints = p->p };
+	}
+}
+
+/* TransposeOutputs' Transpose that stays after pushed node N on its output
+ * t: N now makes a new tensor (the data before the Transpose), the new
+ * Transpose makes t, so t's other readers and a graph output keep it. */
+static void add_moved_transposes(tp_apply *a)
+{
+	tp_state *s = a->s;
+	const fd_graph *g = s->g;
+	fd_arena *ar = &a->r->rewrite.arena;
+	int32_t made = 0;
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		if (!stays(a, t) || s->role[s->pusher[t]] != ROLE_PUSHED)
+			continue;
+		const tp_perm *p = &s->perms.items[s->carry[t]];
+		/* onnxruntime's MoveOutput names it after the node when it can */
+		const char *name = g->nodes[s->pusher[t]].name;
+		if (!name[0] || graph_find_tensor(g, name) >= 0)
+			name = fmt(ar, "%s_before_transpose", g->tensors[t].name);
+		for (int k = 1; graph_find_tensor(g, name) >= 0; k++)
+			name = fmt(ar, "%s_before_transpose_%d", g->tensors[t].name, k);
+		a->moved_name[t] = name;
+		fd_new_tensor nt = { 0, name, g->tensors[t].dtype, g->tensors[t].shape };
+		if (nt.shape.rank == p->rank) {
+			fd_dim *d = arena_array(ar, (size_t)p->rank + 1, sizeof *d);
+			for (int32_t k = 0; k < p->rank; k++)
+				d[p->p[k]] = g->tensors[t].shape.dims[k];
+			nt.shape.dims = d;
+		}
+		vec_push(&a->r->rewrite.tensors, nt);
+		fd_fused_node *f = rewrite_add(&a->r->rewrite, 0);
+		f->added = true;
+		const char *node = fmt(ar, "Transpose_moved_%d", made++);
+		while (graph_find_node(g, node) >= 0)
+			node = fmt(ar, "Transpose_moved_%d", made++);
+		f->name = node;
+		f->op_type = "Transpose";
+		f->domain = "";
+		f->n_inputs = f->n_outputs = 1;
+		f->inputs = arena_array(ar, 1, sizeof *f->inputs);
+		f->outputs = arena_array(ar, 1, sizeof *f->outputs);
+		f->inputs[0] = name;
+		f->outputs[0] = g->tensors[t].name;
+		f->n_attrs = 1;
+		f->attrs = arena_array(ar, 1, sizeof *f->attrs);
+		f->attrs[0] = (fd_attr){ .name = "perm", .type = ATTR_INTS, .count = p->rank, .u.ints = p->p };
+		char perm[200];
+		perm_text(perm, sizeof perm, p);
+		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, s->pusher[t], FD_NONE);
+		e->text = fmt(ar, "a Transpose (perm %s) stays after it, a new node %s: a push stopped at a reader of "
+		              "%s (TransposeOutputs)", perm, node, g->tensors[t].name);
+		a->r->n_changed++;
+	}
 }
 
 /* A broadcast op's constant input edited in place (UnsqueezeInput,
@@ -441,22 +566,31 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	size_t nt = (size_t)g->n_tensors + 1;
 	tp_apply a = { s, r, xcalloc((size_t)g->n_nodes + 1, sizeof *a.removed), xmalloc(nt * sizeof *a.rename),
 	               xmalloc(nt * sizeof *a.renamed_in), xmalloc(nt * sizeof *a.renamed_next),
-	               xcalloc(nt, sizeof *a.permuted) };
+	               xcalloc(nt, sizeof *a.permuted), NULL };
 	for (size_t t = 0; t < nt; t++)
 		a.rename[t] = a.renamed_in[t] = a.renamed_next[t] = -1;
 	int32_t *sources = xcalloc((size_t)g->n_nodes + 1, sizeof *sources);
 	int32_t *sinks = xcalloc((size_t)g->n_nodes + 1, sizeof *sinks);
+	int32_t *moves = xcalloc((size_t)g->n_nodes + 1, sizeof *moves);
+	a.moved_name = xcalloc(nt, sizeof *a.moved_name);
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		int32_t root = s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK ? transpose_group(s, i) : -1;
 		if (!tp_group_ok(s, root))
 			continue;
+		moves[root] += s->merged[i] || (s->role[i] == ROLE_SOURCE && s->stays[g->nodes[i].outputs[0]]);
+		if (s->merged[i] || (s->role[i] == ROLE_SOURCE && s->stays[g->nodes[i].outputs[0]]))
+			continue;   /* the Transpose stays */
 		a.removed[i] = true;
 		set_rename(&a, g->nodes[i].outputs[0], g->nodes[i].inputs[0]);
 		(s->role[i] == ROLE_SOURCE ? sources : sinks)[root]++;
 	}
-	for (int32_t t = 0; t < g->n_tensors; t++)
+	for (int32_t t = 0; t < g->n_tensors; t++) {
 		a.permuted[t] = s->carry[t] >= 0 && s->pusher[t] >= 0 && s->role[s->pusher[t]] == ROLE_PUSHED &&
-		                tp_group_ok(s, transpose_group(s, s->comp[t]));
+		                tp_group_ok(s, transpose_group(s, s->comp[t])) && !s->stays[t];
+		if (s->stays[t] && s->role[s->pusher[t]] == ROLE_PUSHED)
+			moves[transpose_group(s, s->comp[t])]++;
+	}
+	add_moved_transposes(&a);
 	int32_t n_consts = 0;
 	for (int32_t k = 0; k < g->n_nodes; k++) {
 		int32_t i = g->topo_order[k];
@@ -476,7 +610,10 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 			fd_new_const c = { 0, ch->axes_name, ch->axes_dtype, ch->n_axes, ch->axes };
 			vec_push(&r->rewrite.consts, c);
 		}
-		if ((s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK) && tp_group_ok(s, root))
+		if ((s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK) && tp_group_ok(s, root) &&
+		    (moves[root] > 0 && (s->role[i] == ROLE_SOURCE || s->merged[i])))
+			moved_event(&a, i);
+		else if ((s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK) && tp_group_ok(s, root))
 			cancelled_event(&a, i, sources[root], sinks[root]);
 		else if (s->role[i] == ROLE_SOURCE)
 			not_modelled_events(&a, i);
@@ -511,6 +648,8 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	}
 	free(sources);
 	free(sinks);
+	free(moves);
+	free(a.moved_name);
 	free(a.removed);
 	free(a.rename);
 	free(a.renamed_in);

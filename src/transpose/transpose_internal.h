@@ -23,6 +23,7 @@ typedef struct tp_change {
 	int32_t axes_input;
 	int32_t axes_dtype;
 	const char *axes_name;
+	int32_t merged_perm;       /* a sink Transpose that stays: its new perm (perms index) */
 } tp_change;
 
 typedef struct tp_state {
@@ -39,6 +40,11 @@ typedef struct tp_state {
 	bool *leading;             /* per tensor: onnxruntime's outputs_leading_to_transpose */
 	int32_t *const_user;       /* per tensor: a constant the push through this node unsqueezes and
 	                            * permutes in place (a broadcast op's other input), -1 */
+	bool materialize;          /* no DequantizeLinear (FixQDQNodeUnits does nothing): Transposes
+	                            * onnxruntime leaves where a push stops are modelled */
+	bool *stays;               /* per tensor: a carried tensor some reader did not take: a
+	                            * Transpose stays on it (the source kept, or a new one) */
+	bool *merged;              /* per node: a sink Transpose that stays with a merged perm */
 	uint8_t *role;             /* per node */
 	tp_change *change;         /* per node */
 	int32_t *uf;               /* per node: union-find over groups */

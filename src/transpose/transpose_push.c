@@ -458,6 +458,22 @@ static bool reshape_declines(const tp_state *s, const fd_node *n, int32_t t)
 	return false;
 }
 
+/* From opset 17 LayerNormFusion is a level-1 transformer ahead of the
+ * TransposeOptimizer: a ReduceMean whose mean a Sub takes from the same x
+ * may be the head of a LayerNorm it fuses first. */
+static bool layer_norm_first(const tp_state *s, const fd_node *n)
+{
+	if (s->opset < 17 || !is_op(n, "ReduceMean") || n->n_inputs < 1 || n->n_outputs < 1 || n->outputs[0] < 0)
+		return false;
+	const fd_tensor *mean = &s->g->tensors[n->outputs[0]];
+	for (int32_t c = 0; c < mean->n_consumers; c++) {
+		const fd_node *sub = &s->g->nodes[mean->consumers[c]];
+		if (is_op(sub, "Sub") && sub->n_inputs == 2 && sub->inputs[0] == n->inputs[0])
+			return true;
+	}
+	return false;
+}
+
 /* The carried input j of node i is consumed by a push whose output carries
  * out_perm (-1: the push ends, a cancellation). */
 static void take(tp_state *s, int32_t i, int32_t j, int32_t group)
@@ -489,7 +505,7 @@ static void carry_out(tp_state *s, int32_t i, int32_t perm, int32_t group, int32
 		s->comp[t] = group;
 		s->parent[t] = from;
 		s->pusher[t] = i;
-		if (perm >= 0 && s->g->tensors[t].is_graph_output)
+		if (perm >= 0 && s->g->tensors[t].is_graph_output && !s->materialize)
 			fail(s, group, i, "its output is a graph output, which onnxruntime keeps by name");
 	}
 }
@@ -504,6 +520,12 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 	int32_t group = transpose_group(s, s->comp[t]);
 	if (!transposible(s, n, h, j) || !cost_says_push(s, n, h, p))
 		return false;
+	if (s->pusher[t] >= 0 && s->merged[s->pusher[t]]) {
+		fail(s, group, i, "onnxruntime pushes the Transpose merged before it on, which fusiondbg does not model");
+		s->pushed_any[transpose_group(s, group)] = true;
+		take(s, i, j, group);
+		return true;
+	}
 	tp_change ch = { 0 };
 	int32_t out = s->carry[t];
 	switch (h->kind) {
@@ -517,7 +539,15 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 		s->role[i] = ROLE_SINK;
 		s->uf[i] = i;
 		join(s, i, group);
-		if (!inverse_of(p, q, rank))
+		if (!inverse_of(p, q, rank) && s->materialize) {
+			/* HandleTransposeImpl Case 2: this Transpose stays, perm ComposePerm(p, q) */
+			int64_t c[64];
+			for (int32_t k = 0; k < rank; k++)
+				c[k] = p->p[q[k]];
+			s->merged[i] = true;
+			s->change[i].merged_perm = transpose_add_perm(s, rank, c);
+			carry_out(s, i, s->change[i].merged_perm, group, t);
+		} else if (!inverse_of(p, q, rank))
 			fail(s, group, i, "the permutations do not cancel: onnxruntime merges them into this Transpose");
 		else if (n->n_outputs > 0 && n->outputs[0] >= 0 && s->g->tensors[n->outputs[0]].is_graph_output)
 			fail(s, group, i, "the cancelling Transpose makes a graph output");
@@ -544,6 +574,13 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 			return false;
 		break;
 	case H_REDUCE:
+		if (layer_norm_first(s, n)) {
+			fail(s, group, i, "from opset 17 onnxruntime's LayerNormFusion runs first, at level 1: where it "
+			     "fuses, this push meets a LayerNormalization, which fusiondbg does not model");
+			s->pushed_any[transpose_group(s, group)] = true;
+			take(s, i, j, group);
+			return true;
+		}
 		if (!transpose_reduce(s, n, p, &ch, &out))
 			return false;
 		break;
@@ -598,6 +635,9 @@ void transpose_push(tp_state *s)
 {
 	const fd_graph *g = s->g;
 	find_leading(s);
+	s->materialize = true;
+	for (int32_t i = 0; i < g->n_nodes; i++)
+		s->materialize = s->materialize && strcmp(g->nodes[i].op_type, "DequantizeLinear");
 	for (int32_t k = 0; k < g->n_nodes; k++) {
 		int32_t i = g->topo_order[k];
 		const fd_node *n = &g->nodes[i];
@@ -625,10 +665,12 @@ void transpose_push(tp_state *s)
 	/* a Transpose left on a tensor some of whose readers took it over, or
 	 * before a graph output: onnxruntime keeps one there */
 	for (int32_t t = 0; t < g->n_tensors; t++) {
-		if (s->carry[t] < 0 || s->n_push[t] == 0)
+		if (s->carry[t] < 0 || s->n_push[t] == 0 || s->merged[s->pusher[t]])
 			continue;
 		const fd_tensor *x = &g->tensors[t];
-		if (s->n_push[t] < x->n_consumers || x->is_graph_output) {
+		if ((s->n_push[t] < x->n_consumers || x->is_graph_output) && s->materialize) {
+			s->stays[t] = true;
+		} else if (s->n_push[t] < x->n_consumers || x->is_graph_output) {
 			int32_t at = FD_NONE;
 			for (int32_t c = 0; c < x->n_consumers && at < 0; c++)
 				if (s->role[x->consumers[c]] == ROLE_NONE)
@@ -640,10 +682,12 @@ void transpose_push(tp_state *s)
 	/* a push that ended before a node that did not take it over (not a
 	 * cancellation): the Transpose stays there, moved */
 	for (int32_t t = 0; t < g->n_tensors; t++) {
-		if (s->carry[t] < 0 || s->role[s->pusher[t]] == ROLE_SOURCE)
+		if (s->carry[t] < 0 || s->role[s->pusher[t]] == ROLE_SOURCE || s->merged[s->pusher[t]])
 			continue;
 		const fd_tensor *x = &g->tensors[t];
-		if (s->n_push[t] < x->n_consumers || x->n_consumers == 0) {
+		if ((s->n_push[t] < x->n_consumers || x->n_consumers == 0 || x->is_graph_output) && s->materialize) {
+			s->stays[t] = true;   /* TransposeOutputs' Transpose stays here */
+		} else if (s->n_push[t] < x->n_consumers || x->n_consumers == 0) {
 			int32_t at = FD_NONE;
 			for (int32_t c = 0; c < x->n_consumers && at < 0; c++)
 				if (s->role[x->consumers[c]] == ROLE_NONE)

@@ -47,24 +47,6 @@ EXCEPTIONS = [
     },
     # ---- onnxruntime's TransposeOptimizer moved a Transpose into the pattern ---------
     {
-        "models": ["torch_swin_t_opset13", "torch_swin_t_opset14", "torch_swin_t_opset17"],
-        "reason": "The TransposeOptimizer merges Swin's qkv Transpose into K's. The attention's "
-                  "Transpose(qkv, [2, 0, 3, 1, 4]) feeds the Gathers of q, k and v; onnxruntime 1.30's HandleGather "
-                  "pushes it past each Gather (axis 0 -> 2), leaving Transpose [0, 2, 1, 3] after the Gathers of q "
-                  "and v (before the Mul and the MatMul, whose cost checks stop it) and merging the one of k into "
-                  "K's Transpose(k, [0, 1, 3, 2]), which becomes [0, 2, 3, 1], a perm MatmulTransposeFusion "
-                  "refuses (the last axis leaves the last two). fusiondbg's transpose optimizer models the Gather "
-                  "push but commits a group only when every push ends in a cancellation, and its rewrite cannot "
-                  "add the Transposes onnxruntime leaves (match --trace: not modelled at Transpose_3, the "
-                  "permutations do not cancel), so it leaves the Transposes: ORT_MatmulTransposeFusion folds the "
-                  "[0, 1, 3, 2] it sees.",
-        "fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "pattern": "MatMul+Transpose"},
-        "counts": {"torch_swin_t_opset13": 4, "torch_swin_t_opset14": 4, "torch_swin_t_opset17": 4},
-        "pending": "the transpose optimizer's pushes that end without a cancellation: the Transposes "
-                   "onnxruntime moves and merges, added to the rewritten model",
-        "why_fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "node": "@Transpose", "expect": ["fires on {node} (Transpose)"]},
-    },
-    {
         "models": ["torch_llama_opset14", "torch_llama_opset17"],
         "reason": "The TransposeOptimizer merges the LLaMA block's K Transpose into K^T. K's Transpose(k, [0, 2, 1, 3]) "
                   "feeds the rotary embedding; onnxruntime's TransposeOptimizer pushes it through the rotation's "

@@ -33,7 +33,12 @@ on and that tests/peer compares with onnxruntime, into tests/data/transpose/.
   tpose_reduce_sum     a Transpose [0,2,3,1] read by a ReduceSum over the
                        last axis without keepdims, its axes an input (opset
                        13): the new axes constant is [1] and the perm left
-                       once that axis is gone is the identity.
+                       once that axis is gone is the identity;
+  tpose_moved          Swin's qkv pattern: a Transpose [1,2,0,3] read by two
+                       Gathers of scalar indices; the push through one ends
+                       in a Transpose [0,2,1], which takes the merged perm
+                       [1,2,0], the other stops before an Elu, where a
+                       Transpose [1,0,2] stays (TransposeOutputs).
 
 The expected outcome is written by hand in the C test, not taken from here.
 Usage: make_transpose_models.py [OUTDIR]   (default tests/data/transpose)
@@ -181,6 +186,18 @@ def reduce_sum():
          [h.make_tensor_value_info("y", TP.FLOAT, [1, 6, 8])], [ints("axes", [-1])])
 
 
+def moved():
+    nodes = [h.make_node("Transpose", ["x"], ["t"], name="Transpose_0", perm=[1, 2, 0, 3]),
+             h.make_node("Gather", ["t", "i0"], ["a"], name="Gather_a", axis=0),
+             h.make_node("Transpose", ["a"], ["at"], name="Transpose_1", perm=[0, 2, 1]),
+             h.make_node("Elu", ["at"], ["y"], name="Elu"),
+             h.make_node("Gather", ["t", "i1"], ["b"], name="Gather_b", axis=0),
+             h.make_node("Elu", ["b"], ["y2"], name="Elu_b")]
+    save("tpose_moved", nodes, [h.make_tensor_value_info("x", TP.FLOAT, [2, 3, 4, 5])],
+         [h.make_tensor_value_info("y", TP.FLOAT, [4, 5, 2]), h.make_tensor_value_info("y2", TP.FLOAT, [4, 2, 5])],
+         [nh.from_array(np.array(0, dtype=np.int64), "i0"), nh.from_array(np.array(1, dtype=np.int64), "i1")])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     cancel(False)
@@ -191,6 +208,7 @@ def main():
     gather()
     shared_const()
     reduce_sum()
+    moved()
 
 
 if __name__ == "__main__":

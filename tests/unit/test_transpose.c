@@ -257,6 +257,41 @@ static void test_reduce_sum(void **state)
 	done(w);
 }
 
+/* a push that does not cancel: the Transpose merges into the one it meets
+ * (HandleTransposeImpl Case 2) and stays after the Gather whose reader
+ * has no handler (TransposeOutputs), as in onnxruntime's level-1 graph */
+static void test_moved(void **state)
+{
+	(void)state;
+	run *w = optimize(DATA "tpose_moved.onnx");
+	assert_true(w->r.changed);
+	assert_int_equal(w->r.n_cancelled, 0);
+	assert_int_equal(w->r.n_not_modelled, 0);
+	assert_int_equal(graph_find_node(&w->r.model.graphs[0], "Transpose_0"), FD_NONE);
+	assert_string_equal(input_name(&w->r.model, "Gather_a", 0), "x");
+	assert_string_equal(input_name(&w->r.model, "Gather_b", 0), "x");
+	int_attr_is(&w->r.model, "Gather_b", "axis", 1);
+	/* merged: Transpose_1 reads Gather_a's output, perm [1, 2, 0] */
+	const fd_attr *perm = node_attr(node(&w->r.model, "Transpose_1"), "perm");
+	assert_int_equal(perm->count, 3);
+	assert_int_equal(perm->u.ints[0], 1);
+	assert_int_equal(perm->u.ints[1], 2);
+	assert_int_equal(perm->u.ints[2], 0);
+	dims_are(&w->r.model, "a", (const int64_t[]){ 2, 4, 5 }, 3);
+	/* moved: Gather_b makes a new tensor, a new Transpose [1, 0, 2] makes b */
+	assert_string_equal(input_name(&w->r.model, "Elu_b", 0), "b");
+	const fd_graph *g = &w->r.model.graphs[0];
+	const fd_node *tr = &g->nodes[g->tensors[graph_find_tensor(g, "b")].producer];
+	assert_string_equal(tr->op_type, "Transpose");
+	assert_string_equal(g->tensors[tr->inputs[0]].name, "Gather_b");
+	assert_int_equal(g->tensors[tr->inputs[0]].producer, graph_find_node(g, "Gather_b"));
+	dims_are(&w->r.model, "Gather_b", (const int64_t[]){ 2, 4, 5 }, 3);
+	dims_are(&w->r.model, "b", (const int64_t[]){ 4, 2, 5 }, 3);
+	const fd_tpose_event *e = event(&w->r, "Transpose_0", TPOSE_MOVED);
+	assert_non_null(strstr(e->text, "moved"));
+	done(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_gather),
 		cmocka_unit_test(test_shared_const),
 		cmocka_unit_test(test_reduce_sum),
+		cmocka_unit_test(test_moved),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
