@@ -46,8 +46,9 @@ int transpose_optimize(const fd_model *m, fd_transpose_result *r, fd_diags *d)
 	s.n_push = xcalloc(nt, sizeof *s.n_push);
 	s.leading = xcalloc(nt, sizeof *s.leading);
 	s.const_user = xmalloc(nt * sizeof *s.const_user);
+	s.in_transposed = xmalloc(nt * sizeof *s.in_transposed);
 	for (size_t t = 0; t < nt; t++)
-		s.carry[t] = s.comp[t] = s.parent[t] = s.pusher[t] = s.const_user[t] = -1;
+		s.carry[t] = s.comp[t] = s.parent[t] = s.pusher[t] = s.const_user[t] = s.in_transposed[t] = -1;
 	s.role = xcalloc(nn, sizeof *s.role);
 	s.stays = xcalloc(nt, sizeof *s.stays);
 	s.merged = xcalloc(nn, sizeof *s.merged);
@@ -70,6 +71,7 @@ int transpose_optimize(const fd_model *m, fd_transpose_result *r, fd_diags *d)
 	free(s.n_push);
 	free(s.leading);
 	free(s.const_user);
+	free(s.in_transposed);
 	free(s.role);
 	free(s.stays);
 	free(s.merged);

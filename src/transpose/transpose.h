@@ -25,11 +25,13 @@
  * also end in a Transpose that stays: after the node it crossed when a
  * reader does not take it over (TransposeOutputs: a new node, the crossed
  * node making a new tensor), or merged into a Transpose it meets
- * (HandleTransposeImpl Case 2, ComposePerm). A group of Transposes joined
+ * (HandleTransposeImpl Case 2, ComposePerm); a broadcast op's input that is
+ * not a constant gets a new Unsqueeze and Transpose, and a Shape a new
+ * Gather (HandleShape). A group of Transposes joined
  * by their pushes (a Concat joins its inputs') is changed only when every
  * push in it ends so; one that onnxruntime would take further (an op whose
- * handler is not modelled, a new Transpose or Unsqueeze on another input, a
- * merged Transpose pushed on, a Transpose left in a quantized model) is
+ * handler is not modelled, a shared constant, a merged Transpose pushed on,
+ * a Transpose left in a quantized model) is
  * left as it is and reported as not modelled, naming the node. Then, as FixQDQNodeUnits
  * does when the graph has a DequantizeLinear, every DequantizeLinear →
  * QuantizeLinear pair with nothing between and equal type, scale and zero

@@ -21,6 +21,9 @@ typedef struct tp_apply {
 	bool *permuted;            /* per tensor: its shape is the carried permutation's inverse */
 	const char **moved_name;   /* per tensor with a new Transpose after its pusher: what the pusher
 	                            * makes now (the data before the Transpose) */
+	const char ***new_in;      /* per node: its inputs' new names (a new Transpose's output), NULL */
+	const char **new_out;      /* per node: a Shape's new output (a new Gather reads it), NULL */
+	int32_t made;              /* new nodes and tensors so far (their names) */
 } tp_apply;
 
 static int32_t resolve(const tp_apply *a, int32_t t)
@@ -406,6 +409,7 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	for (int32_t j = 0; j < n->n_outputs; j++)
 		reads_renamed = reads_renamed || (n->outputs[j] >= 0 && stays(a, n->outputs[j]) &&
 		                a->s->role[i] == ROLE_PUSHED);
+	reads_renamed = reads_renamed || a->new_in[i] || a->new_out[i];
 	bool axes_new = ch->n_axes > 0 && !ch->axes_as_attr;
 	if (!reads_renamed && !ch->axis_set && ch->n_axes == 0)
 		return;
@@ -421,6 +425,8 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	for (int32_t j = 0; j < f->n_inputs; j++) {
 		int32_t t = j < n->n_inputs ? n->inputs[j] : FD_NONE;
 		f->inputs[j] = t >= 0 ? name_for(a, i, t, 0) : "";
+		if (a->new_in[i] && j < n->n_inputs && a->new_in[i][j])
+			f->inputs[j] = a->new_in[i][j];
 	}
 	if (axes_new)
 		f->inputs[ch->axes_input] = ch->axes_name;
@@ -430,11 +436,150 @@ static void rewrite_node(tp_apply *a, int32_t i)
 		f->outputs[j] = n->outputs[j] < 0 ? "" : a->s->role[i] == ROLE_PUSHED && stays(a, n->outputs[j])
 		                ? a->moved_name[n->outputs[j]] : g->tensors[n->outputs[j]].name;
 	f->attrs = changed_attrs(a, n, ch, &f->n_attrs);
+	if (a->new_out[i]) {   /* HandleShape: start and end cleared, the new output */
+		f->outputs[0] = a->new_out[i];
+		int32_t kept = 0;
+		for (int32_t k = 0; k < f->n_attrs; k++)
+			if (strcmp(f->attrs[k].name, "start") && strcmp(f->attrs[k].name, "end"))
+				f->attrs[kept++] = f->attrs[k];
+		if (a->s->opset >= 15)
+			f->n_attrs = kept;
+	}
 	if (merged) {   /* HandleTransposeImpl Case 2: the merged perm */
 		const tp_perm *p = &a->s->perms.items[ch->merged_perm];
 		for (int32_t k = 0; k < f->n_attrs; k++)
 			if (!strcmp(f->attrs[k].name, "perm"))
 				f->attrs[k] = (fd_attr){ .name = "perm", .type = ATTR_INTS, .count = p->rank, .u.ints = p->p };
+	}
+}
+
+/* A name neither the model nor an earlier new tensor has. */
+static const char *fresh(tp_apply *a, const char *base)
+{
+	const fd_graph *g = a->s->g;
+	const char *name = fmt(&a->r->rewrite.arena, "%s_token_%d", base, a->made++);
+	while (graph_find_tensor(g, name) >= 0 || graph_find_node(g, name) >= 0)
+		name = fmt(&a->r->rewrite.arena, "%s_token_%d", base, a->made++);
+	return name;
+}
+
+static fd_fused_node *new_node(tp_apply *a, const char *op, const char *in0, const char *in1, const char *out)
+{
+	fd_arena *ar = &a->r->rewrite.arena;
+	fd_fused_node *f = rewrite_add(&a->r->rewrite, 0);
+	f->added = true;
+	f->name = fresh(a, op);
+	f->op_type = op;
+	f->domain = "";
+	f->n_inputs = in1 ? 2 : 1;
+	f->n_outputs = 1;
+	f->inputs = arena_array(ar, 2, sizeof *f->inputs);
+	f->outputs = arena_array(ar, 1, sizeof *f->outputs);
+	f->inputs[0] = in0;
+	f->inputs[1] = in1;
+	f->outputs[0] = out;
+	return f;
+}
+
+static void node_ints(tp_apply *a, fd_fused_node *f, const char *name, const int64_t *v, int32_t n)
+{
+	fd_arena *ar = &a->r->rewrite.arena;
+	int64_t *copy = arena_array(ar, (size_t)n + 1, sizeof *copy);
+	memcpy(copy, v, (size_t)n * sizeof *v);
+	f->n_attrs = 1;
+	f->attrs = arena_array(ar, 1, sizeof *f->attrs);
+	f->attrs[0] = (fd_attr){ .name = name, .type = ATTR_INTS, .count = n, .u.ints = copy };
+}
+
+static const char *new_int_const(tp_apply *a, const int64_t *v, int32_t n)
+{
+	fd_arena *ar = &a->r->rewrite.arena;
+	int64_t *copy = arena_array(ar, (size_t)n + 1, sizeof *copy);
+	memcpy(copy, v, (size_t)n * sizeof *v);
+	fd_new_const c = { 0, fresh(a, "const_transpose_optimizer_input"), DT_INT64, n, copy };
+	vec_push(&a->r->rewrite.consts, c);
+	return c.name;
+}
+
+static const char *new_tensor(tp_apply *a, const char *base, int32_t dtype, int32_t rank, fd_dim *dims)
+{
+	fd_new_tensor t = { 0, fresh(a, base), dtype, { rank, dims } };
+	vec_push(&a->r->rewrite.tensors, t);
+	return t.name;
+}
+
+/* The new nodes of the broadcast ops' other inputs (UnsqueezeInput Case 3,
+ * TransposeInputImpl Case 4) and of the Shapes (HandleShape's Gather). */
+static void add_input_nodes(tp_apply *a)
+{
+	tp_state *s = a->s;
+	const fd_graph *g = s->g;
+	fd_arena *ar = &a->r->rewrite.arena;
+	for (int32_t k = 0; k < g->n_nodes; k++) {
+		int32_t i = g->topo_order[k];
+		const fd_node *n = &g->nodes[i];
+		const tp_change *ch = &s->change[i];
+		if (s->role[i] != ROLE_PUSHED || !tp_group_ok(s, node_group(s, i)))
+			continue;
+		if (ch->shape_set) {
+			const tp_perm *part = &s->perms.items[ch->shape_perm];
+			int32_t rank = s->perms.items[s->carry[n->inputs[0]]].rank;
+			fd_dim *d = arena_array(ar, 1, sizeof *d);
+			d[0] = dim_of(s->opset >= 15 ? rank : part->rank);
+			a->new_out[i] = new_tensor(a, n->name, DT_INT64, 1, d);
+			const char *idx = new_int_const(a, part->p, part->rank);
+			fd_fused_node *gather = new_node(a, "Gather", a->new_out[i], idx, g->tensors[n->outputs[0]].name);
+			gather->n_attrs = 1;
+			gather->attrs = arena_array(ar, 1, sizeof *gather->attrs);
+			gather->attrs[0] = (fd_attr){ .name = "axis", .type = ATTR_INT, .count = 1, .u.i = 0 };
+			fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
+			e->text = fmt(ar, "reads the data before the Transpose; a new %s gathers its dims in the Transpose's "
+			              "order (HandleShape)", gather->name);
+			a->r->n_changed++;
+		}
+		if (!ch->new_inputs)
+			continue;
+		int32_t carried = FD_NONE;
+		for (int32_t j = 0; j < n->n_inputs && carried < 0; j++)
+			if (n->inputs[j] >= 0 && s->carry[n->inputs[j]] >= 0)
+				carried = n->inputs[j];
+		const tp_perm *p = &s->perms.items[s->carry[carried]];
+		int64_t inv[64];
+		for (int32_t j = 0; j < p->rank; j++)
+			inv[p->p[j]] = j;
+		a->new_in[i] = arena_array(ar, (size_t)n->n_inputs + 1, sizeof **a->new_in);
+		for (int32_t j = 0; j < n->n_inputs && j < 32; j++) {
+			if (!(ch->new_inputs & (1u << j)))
+				continue;
+			const fd_tensor *x = &g->tensors[n->inputs[j]];
+			const char *cur = name_for(a, i, n->inputs[j], 0);
+			int32_t lead = p->rank - x->shape.rank;
+			fd_dim *unsq = arena_array(ar, (size_t)p->rank + 1, sizeof *unsq);
+			for (int32_t d = 0; d < p->rank; d++)
+				unsq[d] = d < lead ? dim_of(1) : x->shape.dims[d - lead];
+			if (lead > 0) {
+				int64_t axes[64];
+				for (int32_t d = 0; d < lead; d++)
+					axes[d] = d;
+				const char *u = new_tensor(a, "Unsqueeze_out", x->dtype, p->rank, unsq);
+				fd_fused_node *f = new_node(a, "Unsqueeze", cur, s->opset >= 13 ? new_int_const(a, axes, lead) : NULL, u);
+				if (s->opset < 13)
+					node_ints(a, f, "axes", axes, lead);
+				cur = u;
+			}
+			fd_dim *td = arena_array(ar, (size_t)p->rank + 1, sizeof *td);
+			for (int32_t d = 0; d < p->rank; d++)
+				td[d] = unsq[inv[d]];
+			const char *v = new_tensor(a, "Transpose_out", x->dtype, p->rank, td);
+			fd_fused_node *f = new_node(a, "Transpose", cur, NULL, v);
+			node_ints(a, f, "perm", inv, p->rank);
+			a->new_in[i][j] = v;
+			fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
+			e->text = fmt(ar, "input %s given %s%s (UnsqueezeInput, TransposeInputImpl): a Transpose was pushed "
+			              "through it (HandleSimpleNodeBroadcast)", x->name, lead > 0 ? "a new Unsqueeze and " : "",
+			              f->name);
+			a->r->n_changed++;
+		}
 	}
 }
 
@@ -566,13 +711,15 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	size_t nt = (size_t)g->n_tensors + 1;
 	tp_apply a = { s, r, xcalloc((size_t)g->n_nodes + 1, sizeof *a.removed), xmalloc(nt * sizeof *a.rename),
 	               xmalloc(nt * sizeof *a.renamed_in), xmalloc(nt * sizeof *a.renamed_next),
-	               xcalloc(nt, sizeof *a.permuted), NULL };
+	               xcalloc(nt, sizeof *a.permuted), NULL, NULL, NULL, 0 };
 	for (size_t t = 0; t < nt; t++)
 		a.rename[t] = a.renamed_in[t] = a.renamed_next[t] = -1;
 	int32_t *sources = xcalloc((size_t)g->n_nodes + 1, sizeof *sources);
 	int32_t *sinks = xcalloc((size_t)g->n_nodes + 1, sizeof *sinks);
 	int32_t *moves = xcalloc((size_t)g->n_nodes + 1, sizeof *moves);
 	a.moved_name = xcalloc(nt, sizeof *a.moved_name);
+	a.new_in = xcalloc((size_t)g->n_nodes + 1, sizeof *a.new_in);
+	a.new_out = xcalloc((size_t)g->n_nodes + 1, sizeof *a.new_out);
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		int32_t root = s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK ? transpose_group(s, i) : -1;
 		if (!tp_group_ok(s, root))
@@ -591,6 +738,7 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 			moves[transpose_group(s, s->comp[t])]++;
 	}
 	add_moved_transposes(&a);
+	add_input_nodes(&a);
 	int32_t n_consts = 0;
 	for (int32_t k = 0; k < g->n_nodes; k++) {
 		int32_t i = g->topo_order[k];
@@ -650,6 +798,8 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	free(sinks);
 	free(moves);
 	free(a.moved_name);
+	free(a.new_in);
+	free(a.new_out);
 	free(a.removed);
 	free(a.rename);
 	free(a.renamed_in);

@@ -120,7 +120,31 @@ bool transpose_gather(tp_state *s, const fd_node *n, const tp_perm *p, tp_change
  * TransposeInputImpl, Case 1): its shape is unsqueezed to the perm's rank
  * and permuted (tp_state.const_user). Anything else would get a new
  * Unsqueeze or Transpose: *why says so. */
-bool transpose_broadcast(tp_state *s, int32_t i, int32_t carried, const char **why)
+/* The other input x of a broadcast op gets a new Unsqueeze (UnsqueezeInput
+ * Case 3) when its rank is below the perm's, then a new Transpose
+ * (TransposeInputImpl Case 4); NULL when that is so, else what onnxruntime
+ * would do instead, which fusiondbg does not model. */
+static const char *new_input_nodes(tp_state *s, int32_t i, int32_t x, const tp_perm *p)
+{
+	const fd_tensor *t = &s->g->tensors[x];
+	const fd_node *prod = t->producer >= 0 ? &s->g->nodes[t->producer] : NULL;
+	if (!s->materialize)
+		return "another input does not carry the same Transpose; onnxruntime would transpose it";
+	if (prod && (is_op(prod, "Transpose") || is_op(prod, "Squeeze") || !strcmp(prod->op_type, "DequantizeLinear")))
+		return "another input comes from a Transpose or Squeeze, which onnxruntime composes with the new one";
+	if (t->shape.rank == p->rank) {
+		/* Case 3: a Transpose of x with the same perm already there is reused */
+		for (int32_t c = 0; c < t->n_consumers; c++)
+			if (is_op(&s->g->nodes[t->consumers[c]], "Transpose"))
+				return "another input already has a Transpose reader, which onnxruntime may reuse";
+		if (s->in_transposed[x] >= 0 && s->in_transposed[x] != i)
+			return "another input an earlier push transposed too, whose Transpose onnxruntime reuses";
+		s->in_transposed[x] = i;
+	}
+	return NULL;
+}
+
+bool transpose_broadcast(tp_state *s, int32_t i, int32_t carried, tp_change *ch, const char **why)
 {
 	const fd_node *n = &s->g->nodes[i];
 	const tp_perm *p = &s->perms.items[s->carry[carried]];
@@ -138,9 +162,15 @@ bool transpose_broadcast(tp_state *s, int32_t i, int32_t carried, const char **w
 		if (t < 0 || !transpose_transposible(s, n, k) || s->carry[t] == s->carry[carried])
 			continue;
 		const fd_tensor *x = &s->g->tensors[t];
-		if (s->carry[t] >= 0 || !tensor_is_constant(s->g, t)) {
-			*why = "another input does not carry the same Transpose; onnxruntime would transpose it";
+		if (s->carry[t] >= 0) {
+			*why = "another input carries another Transpose; onnxruntime would compose them";
 			break;
+		}
+		if (!tensor_is_constant(s->g, t)) {
+			if (k >= 32 || (*why = new_input_nodes(s, i, t, p)))
+				break;
+			ch->new_inputs |= 1u << k;
+			continue;
 		}
 		int non_unit = 0;
 		int64_t numel = 1;

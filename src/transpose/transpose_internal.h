@@ -24,6 +24,10 @@ typedef struct tp_change {
 	int32_t axes_dtype;
 	const char *axes_name;
 	int32_t merged_perm;       /* a sink Transpose that stays: its new perm (perms index) */
+	uint32_t new_inputs;       /* broadcast: inputs that get a new Unsqueeze (to the perm's rank)
+	                            * and Transpose (the perm's inverse), a bit each */
+	bool shape_set;            /* Shape: a Gather of shape_perm follows it (HandleShape) */
+	int32_t shape_perm;
 } tp_change;
 
 typedef struct tp_state {
@@ -45,6 +49,7 @@ typedef struct tp_state {
 	bool *stays;               /* per tensor: a carried tensor some reader did not take: a
 	                            * Transpose stays on it (the source kept, or a new one) */
 	bool *merged;              /* per node: a sink Transpose that stays with a merged perm */
+	int32_t *in_transposed;    /* per tensor: the node a new Transpose of it was made for, -1 */
 	uint8_t *role;             /* per node */
 	tp_change *change;         /* per node */
 	int32_t *uf;               /* per node: union-find over groups */
@@ -65,7 +70,7 @@ bool transpose_transposible(const tp_state *s, const fd_node *n, int32_t j);
 /* The handlers of transpose_handlers.c; false: onnxruntime's declines. */
 bool transpose_reduce(tp_state *s, const fd_node *n, const tp_perm *p, tp_change *ch, int32_t *out);
 bool transpose_gather(tp_state *s, const fd_node *n, const tp_perm *p, tp_change *ch, int32_t *out);
-bool transpose_broadcast(tp_state *s, int32_t i, int32_t carried, const char **why);
+bool transpose_broadcast(tp_state *s, int32_t i, int32_t carried, tp_change *ch, const char **why);
 /* The push itself: every node visited, roles, carries and changes set. */
 void transpose_push(tp_state *s);
 /* The outcome as r's rewritten model and events; -1 + d when it cannot be built. */

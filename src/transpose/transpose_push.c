@@ -12,7 +12,8 @@ typedef enum handler_kind {
 	H_NONE, H_SIMPLE, H_NODE1, H_QDQ, H_UNSQUEEZE, H_CONCAT, H_SLICE, H_TRANSPOSE,
 	H_BROADCAST, H_REDUCE, H_GATHER, /* transpose_handlers.c */
 	H_OTHER,      /* onnxruntime has a handler fusiondbg does not model (Squeeze, Split, …) */
-	H_OTHER_STOP, /* the same, and it does not transpose its outputs (Shape, Reshape) */
+	H_OTHER_STOP, /* the same, and it does not transpose its outputs (Reshape) */
+	H_SHAPE,      /* HandleShape: does not transpose its outputs */
 } handler_kind;
 
 typedef enum inputs_kind { IN_ALL, IN_FIRST, IN_NON_SCALAR } inputs_kind;
@@ -51,7 +52,7 @@ static const handler HANDLERS[] = {
 	{ "Where", H_BROADCAST, IN_NON_SCALAR },
 	{ "Clip", H_NODE1, IN_FIRST }, { "CastLike", H_NODE1, IN_FIRST },
 	{ "Transpose", H_TRANSPOSE, IN_FIRST }, { "Concat", H_CONCAT, IN_ALL }, { "Split", H_OTHER, IN_FIRST },
-	{ "Shape", H_OTHER_STOP, IN_FIRST }, { "Pad", H_OTHER, IN_FIRST },
+	{ "Shape", H_SHAPE, IN_FIRST }, { "Pad", H_OTHER, IN_FIRST },
 	{ "ReduceLogSum", H_REDUCE, IN_FIRST }, { "ReduceLogSumExp", H_REDUCE, IN_FIRST },
 	{ "ReduceMax", H_REDUCE, IN_FIRST }, { "ReduceMean", H_REDUCE, IN_FIRST }, { "ReduceMin", H_REDUCE, IN_FIRST },
 	{ "ReduceProd", H_REDUCE, IN_FIRST }, { "ReduceSum", H_REDUCE, IN_FIRST },
@@ -81,7 +82,7 @@ static const handler *handler_of(const fd_node *n)
 
 static bool transposes_outputs(const handler *h)
 {
-	return h->kind != H_TRANSPOSE && h->kind != H_OTHER_STOP;
+	return h->kind != H_TRANSPOSE && h->kind != H_OTHER_STOP && h->kind != H_SHAPE;
 }
 
 /* transposible_inputs_fn: AllInputs, FirstInput, NonScalarInputs. */
@@ -458,6 +459,28 @@ static bool reshape_declines(const tp_state *s, const fd_node *n, int32_t t)
 	return false;
 }
 
+/* HandleShape: Shape(Transpose(x, perm)) = Gather(Shape(x), perm), from
+ * opset 15 perm[start:end] with start and end cleared. */
+static void shape_gather(tp_state *s, const fd_node *n, const tp_perm *p, tp_change *ch)
+{
+	int64_t lo = 0, hi = p->rank;
+	if (s->opset >= 15) {
+		const fd_attr *a = node_attr(n, "start"), *b = node_attr(n, "end");
+		lo = a && a->type == ATTR_INT ? a->u.i : 0;
+		hi = b && b->type == ATTR_INT ? b->u.i : p->rank;
+		lo = lo < 0 ? lo + p->rank : lo;
+		hi = hi < 0 ? hi + p->rank : hi;
+		lo = lo < 0 ? 0 : lo > p->rank ? p->rank : lo;
+		hi = hi < 0 ? 0 : hi > p->rank ? p->rank : hi;
+	}
+	int64_t part[64];
+	int32_t m = 0;
+	for (int64_t k = lo; k < hi; k++)
+		part[m++] = p->p[k];
+	ch->shape_set = true;
+	ch->shape_perm = transpose_add_perm(s, m, part);
+}
+
 /* From opset 17 LayerNormFusion is a level-1 transformer ahead of the
  * TransposeOptimizer: a ReduceMean whose mean a Sub takes from the same x
  * may be the head of a LayerNorm it fuses first. */
@@ -590,16 +613,23 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 		break;
 	case H_BROADCAST: {
 		const char *why;
-		if (!transpose_broadcast(s, i, t, &why))
+		if (!transpose_broadcast(s, i, t, &ch, &why))
 			return false;
 		if (why)
 			fail(s, group, i, why);
 		break;
 	}
+	case H_SHAPE:
+		if (!s->materialize)
+			goto other;
+		shape_gather(s, n, p, &ch);
+		out = -1;
+		break;
 	case H_SIMPLE:
 	case H_NODE1:
 		break;
 	default:
+	other:
 		if (reshape_declines(s, n, t))
 			return false;
 		/* onnxruntime would push it here (its handler may still decline) */
@@ -614,8 +644,9 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 		if (!transposible(s, n, h, k) || n->inputs[k] < 0)
 			continue;
 		int32_t x = n->inputs[k];
-		if (h->kind == H_BROADCAST && s->carry[x] < 0 && tensor_is_constant(s->g, x))
-			continue;   /* edited in place, or its failure said already */
+		if (h->kind == H_BROADCAST && s->carry[x] < 0 &&
+		    (tensor_is_constant(s->g, x) || (k < 32 && (ch.new_inputs & (1u << k)))))
+			continue;   /* edited in place or given new nodes, or its failure said already */
 		if (s->carry[x] != s->carry[t]) {
 			fail(s, group, i, "another input does not carry the same Transpose; onnxruntime would "
 			     "transpose it");

@@ -45,26 +45,6 @@ EXCEPTIONS = [
                   "fusions fusiondbg makes.",
         "ort_error": "Could not find an implementation for Conv(11) node with name 'conv1'",
     },
-    # ---- onnxruntime's TransposeOptimizer moved a Transpose into the pattern ---------
-    {
-        "models": ["torch_llama_opset14", "torch_llama_opset17"],
-        "reason": "The TransposeOptimizer merges the LLaMA block's K Transpose into K^T. K's Transpose(k, [0, 2, 1, 3]) "
-                  "feeds the rotary embedding; onnxruntime's TransposeOptimizer pushes it through the rotation's "
-                  "Slices, Neg, Concat, Muls and Add into Transpose(k, [0, 1, 3, 2]), which becomes [0, 2, 3, 1], "
-                  "a perm MatmulTransposeFusion refuses: the FusedMatMul has the 1/sqrt(d) Div only. On the way "
-                  "HandleSimpleNodeBroadcast gives the computed cos and sin an Unsqueeze and a Transpose each "
-                  "(their level-1 graph has Transpose_token_* before the Muls) and HandleShape turns the Shape of "
-                  "the Transpose into a Gather of its input's Shape: new nodes, which fusiondbg's rewrite cannot "
-                  "add (match --trace: not modelled at the Mul, another input does not carry the same Transpose), "
-                  "so it leaves them: ORT_MatmulTransposeFusion folds the [0, 1, 3, 2] it sees as well.",
-        "ort": {"kind": "MatMulTransposeOrScaleFusion", "pattern": "Div+MatMul"},
-        "fusiondbg": {"pattern": "Div+MatMul+Transpose"},
-        "counts": {"torch_llama_opset14": 2, "torch_llama_opset17": 2},
-        "pending": "the transpose optimizer's new nodes: the Unsqueeze and Transpose of a computed broadcast "
-                   "input, HandleShape's Gather, and the merge into K^T",
-        "pairing": "superset",
-        "why_fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "node": "@Transpose", "expect": ["fires on {node} (Transpose)"]},
-    },
     # ---- the shared models quantized (test_peer.sh: qdq_models.py --each) ------------------
     {
         "models": ["qdq_tiny_distilbert_sst2_u8", "qdq_tiny_distilbert_sst2_u8keep"],

@@ -38,7 +38,12 @@ on and that tests/peer compares with onnxruntime, into tests/data/transpose/.
                        Gathers of scalar indices; the push through one ends
                        in a Transpose [0,2,1], which takes the merged perm
                        [1,2,0], the other stops before an Elu, where a
-                       Transpose [1,0,2] stays (TransposeOutputs).
+                       Transpose [1,0,2] stays (TransposeOutputs);
+  tpose_rotary         the LLaMA rotary pattern: a Transpose [0,2,1,3] read
+                       by a Shape (HandleShape: a new Gather of the dims) and
+                       by a Mul with a computed rank-2 tensor, which gets a
+                       new Unsqueeze and Transpose, then merged into a
+                       Transpose [0,1,3,2], which becomes [0,2,3,1].
 
 The expected outcome is written by hand in the C test, not taken from here.
 Usage: make_transpose_models.py [OUTDIR]   (default tests/data/transpose)
@@ -198,6 +203,18 @@ def moved():
          [nh.from_array(np.array(0, dtype=np.int64), "i0"), nh.from_array(np.array(1, dtype=np.int64), "i1")])
 
 
+def rotary():
+    nodes = [h.make_node("Transpose", ["x"], ["t"], name="Transpose_0", perm=[0, 2, 1, 3]),
+             h.make_node("Shape", ["t"], ["shape"], name="Shape"),
+             h.make_node("Cos", ["c_in"], ["c"], name="Cos"),
+             h.make_node("Mul", ["t", "c"], ["m"], name="Mul"),
+             h.make_node("Transpose", ["m"], ["mt"], name="Transpose_1", perm=[0, 1, 3, 2]),
+             h.make_node("Elu", ["mt"], ["y"], name="Elu")]
+    save("tpose_rotary", nodes, [h.make_tensor_value_info("x", TP.FLOAT, [1, 4, 3, 8]),
+                                 h.make_tensor_value_info("c_in", TP.FLOAT, [4, 8])],
+         [h.make_tensor_value_info("y", TP.FLOAT, [1, 3, 8, 4]), h.make_tensor_value_info("shape", TP.INT64, [4])], [])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     cancel(False)
@@ -209,6 +226,7 @@ def main():
     shared_const()
     reduce_sum()
     moved()
+    rotary()
 
 
 if __name__ == "__main__":

@@ -292,6 +292,49 @@ static void test_moved(void **state)
 	done(w);
 }
 
+static const fd_node *producer_of(const fd_model *m, const char *tensor)
+{
+	const fd_graph *g = &m->graphs[0];
+	int32_t t = graph_find_tensor(g, tensor);
+	assert_true(t >= 0 && g->tensors[t].producer >= 0);
+	return &g->nodes[g->tensors[t].producer];
+}
+
+/* LLaMA's rotary pattern: HandleShape gives the Shape a new Gather; the
+ * Mul's computed rank-2 input gets a new Unsqueeze and Transpose
+ * (NormalizeInputRanks, TransposeInputImpl Case 4); the push merges into
+ * Transpose_1, whose perm [0, 1, 3, 2] becomes [0, 2, 3, 1] */
+static void test_rotary(void **state)
+{
+	(void)state;
+	run *w = optimize(DATA "tpose_rotary.onnx");
+	assert_true(w->r.changed);
+	assert_int_equal(w->r.n_not_modelled, 0);
+	const fd_model *m = &w->r.model;
+	assert_int_equal(graph_find_node(&m->graphs[0], "Transpose_0"), FD_NONE);
+	assert_string_equal(input_name(m, "Shape", 0), "x");
+	const fd_node *gather = producer_of(m, "shape");
+	assert_string_equal(gather->op_type, "Gather");
+	assert_string_equal(m->graphs[0].tensors[gather->inputs[0]].name, m->graphs[0].tensors[node(m, "Shape")->outputs[0]].name);
+	const fd_tensor *idx = &m->graphs[0].tensors[gather->inputs[1]];
+	assert_int_equal(idx->value->count, 4);
+	assert_int_equal(idx->value->i64[1], 2);
+	assert_string_equal(input_name(m, "Mul", 0), "x");
+	const fd_node *tr = producer_of(m, input_name(m, "Mul", 1));
+	assert_string_equal(tr->op_type, "Transpose");
+	const fd_node *unsq = &m->graphs[0].nodes[m->graphs[0].tensors[tr->inputs[0]].producer];
+	assert_string_equal(unsq->op_type, "Unsqueeze");
+	assert_string_equal(m->graphs[0].tensors[unsq->inputs[0]].name, "c");
+	dims_are(m, input_name(m, "Mul", 1), (const int64_t[]){ 1, 4, 1, 8 }, 4);
+	const fd_attr *perm = node_attr(node(m, "Transpose_1"), "perm");
+	assert_int_equal(perm->u.ints[1], 2);
+	assert_int_equal(perm->u.ints[2], 3);
+	assert_int_equal(perm->u.ints[3], 1);
+	assert_string_equal(input_name(m, "Transpose_1", 0), "m");
+	dims_are(m, "m", (const int64_t[]){ 1, 4, 3, 8 }, 4);
+	done(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_shared_const),
 		cmocka_unit_test(test_reduce_sum),
 		cmocka_unit_test(test_moved),
+		cmocka_unit_test(test_rotary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
