@@ -1,30 +1,14 @@
 /* transpose_apply.c — the push's outcome (transpose_push.c) as a rewritten
  * model: the cancelled Transposes gone (their readers read what they read),
  * the crossed nodes with their axes remapped and their tensors' shapes
- * permuted, then the empty DequantizeLinear → QuantizeLinear pairs gone
- * (TryRemoveEmptyDQQ); and the events that say so. */
+ * permuted, the merged Transposes with their new perm, the new nodes
+ * (transpose_added.c), then the empty DequantizeLinear → QuantizeLinear
+ * pairs gone (TryRemoveEmptyDQQ); and the events that say so. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "transpose/transpose_internal.h"
-
-typedef VEC(int32_t) id_vec;
-
-typedef struct tp_apply {
-	tp_state *s;
-	fd_transpose_result *r;
-	bool *removed;             /* per node */
-	int32_t *rename;           /* per tensor: the tensor its readers read instead, -1 */
-	int32_t *renamed_in;       /* per tensor: the first tensor renamed to it, -1 … */
-	int32_t *renamed_next;     /* … and the next one renamed to the same tensor */
-	bool *permuted;            /* per tensor: its shape is the carried permutation's inverse */
-	const char **moved_name;   /* per tensor with a new Transpose after its pusher: what the pusher
-	                            * makes now (the data before the Transpose) */
-	const char ***new_in;      /* per node: its inputs' new names (a new Transpose's output), NULL */
-	const char **new_out;      /* per node: a Shape's new output (a new Gather reads it), NULL */
-	int32_t made;              /* new nodes and tensors so far (their names) */
-} tp_apply;
+#include "transpose/transpose_apply.h"
 
 static int32_t resolve(const tp_apply *a, int32_t t)
 {
@@ -33,16 +17,14 @@ static int32_t resolve(const tp_apply *a, int32_t t)
 	return t;
 }
 
-/* The group of a node with a role, -1 without one. */
-static int32_t node_group(const tp_state *s, int32_t i)
+int32_t transpose_node_group(const tp_state *s, int32_t i)
 {
 	if (s->role[i] == ROLE_NONE)
 		return -1;
 	return transpose_group((tp_state *)s, s->role[i] == ROLE_PUSHED ? s->comp[s->g->nodes[i].outputs[0]] : i);
 }
 
-/* A Transpose stays on carried tensor t (the group committed). */
-static bool stays(const tp_apply *a, int32_t t)
+bool transpose_stays(const tp_apply *a, int32_t t)
 {
 	return t >= 0 && a->s->stays[t] && tp_group_ok(a->s, transpose_group(a->s, a->s->comp[t]));
 }
@@ -50,16 +32,16 @@ static bool stays(const tp_apply *a, int32_t t)
 /* The name node c reads for its input x: what x was renamed to; where a
  * Transpose stays on it, the data before that Transpose when c took the
  * push over (or reads a removed Transpose's output that x fed). */
-static const char *name_for(const tp_apply *a, int32_t c, int32_t x, int depth)
+const char *transpose_name_for(const tp_apply *a, int32_t c, int32_t x, int depth)
 {
 	tp_state *s = a->s;
 	int32_t r = resolve(a, x);
-	bool took = s->role[c] != ROLE_NONE && s->role[c] != ROLE_SOURCE && tp_group_ok(s, node_group(s, c)) &&
-	            s->carry[x] >= 0;
-	if (stays(a, r) && (r != x || took) && depth < 64) {
+	bool took = s->role[c] != ROLE_NONE && s->role[c] != ROLE_SOURCE &&
+	            tp_group_ok(s, transpose_node_group(s, c)) && s->carry[x] >= 0;
+	if (transpose_stays(a, r) && (r != x || took) && depth < 64) {
 		int32_t p = s->pusher[r];
 		if (s->role[p] == ROLE_SOURCE)
-			return name_for(a, p, s->g->nodes[p].inputs[0], depth + 1);
+			return transpose_name_for(a, p, s->g->nodes[p].inputs[0], depth + 1);
 		return a->moved_name[r];
 	}
 	return s->g->tensors[r].name;
@@ -70,8 +52,7 @@ static bool is_op(const fd_node *n, const char *op)
 	return (!n->domain[0] || !strcmp(n->domain, "ai.onnx")) && !strcmp(n->op_type, op);
 }
 
-static const char *fmt(fd_arena *ar, const char *f, ...) __attribute__((format(printf, 2, 3)));
-static const char *fmt(fd_arena *ar, const char *f, ...)
+const char *transpose_fmt(fd_arena *ar, const char *f, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -81,7 +62,7 @@ static const char *fmt(fd_arena *ar, const char *f, ...)
 	return arena_strdup(ar, buf);
 }
 
-static void perm_text(char *buf, size_t size, const tp_perm *p)
+void transpose_perm_text(char *buf, size_t size, const tp_perm *p)
 {
 	size_t k = (size_t)snprintf(buf, size, "[");
 	for (int32_t i = 0; i < p->rank && k < size; i++)
@@ -90,7 +71,7 @@ static void perm_text(char *buf, size_t size, const tp_perm *p)
 		snprintf(buf + k, size - k, "]");
 }
 
-static fd_tpose_event *add_event(tp_apply *a, fd_tpose_kind kind, int32_t node, int32_t other)
+fd_tpose_event *transpose_add_event(tp_apply *a, fd_tpose_kind kind, int32_t node, int32_t other)
 {
 	const fd_graph *g = a->s->g;
 	fd_tpose_event e = { .kind = kind, .node = g->nodes[node].name, .op_type = g->nodes[node].op_type,
@@ -152,7 +133,7 @@ static void cancelled_event(tp_apply *a, int32_t i, int32_t group_sources, int32
 	id_vec path = { 0 };
 	bool source = s->role[i] == ROLE_SOURCE;
 	int32_t other = source ? forward_path(a, i, &path) : backward_path(a, i, &path);
-	fd_tpose_event *e = add_event(a, TPOSE_CANCELLED, i, other);
+	fd_tpose_event *e = transpose_add_event(a, TPOSE_CANCELLED, i, other);
 	e->n_through = (int32_t)path.n;
 	e->through = arena_array(&a->r->rewrite.arena, path.n + 1, sizeof *e->through);
 	char via[600] = "";
@@ -169,7 +150,7 @@ static void cancelled_event(tp_apply *a, int32_t i, int32_t group_sources, int32
 			k += (size_t)snprintf(via + k, sizeof via - k, "%s%s", k ? ", " : "", n->name);
 	}
 	char perm[200];
-	perm_text(perm, sizeof perm, &s->perms.items[s->carry[g->nodes[i].inputs[0]] >= 0
+	transpose_perm_text(perm, sizeof perm, &s->perms.items[s->carry[g->nodes[i].inputs[0]] >= 0
 	                                               ? s->carry[g->nodes[i].inputs[0]] : s->carry[g->nodes[i].outputs[0]]]);
 	char qdqs[64] = "";
 	if (qdq)
@@ -179,14 +160,14 @@ static void cancelled_event(tp_apply *a, int32_t i, int32_t group_sources, int32
 		snprintf(group, sizeof group, "; %d Transposes cancel together, %d pushed and %d met",
 		         group_sources + group_sinks, group_sources, group_sinks);
 	if (source && other < 0)   /* the push ended in an identity perm (transpose_push.c) */
-		e->text = fmt(&a->r->rewrite.arena, "removed by the transpose optimizer: pushed through %s%s, where "
-		              "what is left of perm %s is the identity, so no Transpose follows (TransposeOutputs)%s",
-		              via, qdqs, perm, group);
+		e->text = transpose_fmt(&a->r->rewrite.arena, "removed by the transpose optimizer: pushed through %s%s, where "
+		                        "what is left of perm %s is the identity, so no Transpose follows (TransposeOutputs)%s",
+		                        via, qdqs, perm, group);
 	else
-		e->text = fmt(&a->r->rewrite.arena, "cancelled by the transpose optimizer against %s%s%s%s%s (perm %s, "
-		              "HandleTranspose)%s", other >= 0 ? g->nodes[other].name : "?",
-		              source ? ", pushed through " : ", which was pushed here through ", via, qdqs,
-		              k || qdq ? "" : "nothing", perm, group);
+		e->text = transpose_fmt(&a->r->rewrite.arena, "cancelled by the transpose optimizer against %s%s%s%s%s (perm %s, "
+		                        "HandleTranspose)%s", other >= 0 ? g->nodes[other].name : "?",
+		                        source ? ", pushed through " : ", which was pushed here through ", via, qdqs,
+		                        k || qdq ? "" : "nothing", perm, group);
 	vec_release(&path);
 	a->r->n_cancelled++;
 }
@@ -202,19 +183,20 @@ static void moved_event(tp_apply *a, int32_t i)
 	char perm[200];
 	if (s->merged[i]) {
 		char was[200];
-		perm_text(perm, sizeof perm, &s->perms.items[s->change[i].merged_perm]);
-		perm_text(was, sizeof was, &s->perms.items[s->carry[g->nodes[i].inputs[0]]]);
-		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
-		e->text = fmt(ar, "perm -> %s: the Transpose (perm %s) pushed here merged into it (HandleTranspose, "
-		              "ComposePerm)", perm, was);
+		transpose_perm_text(perm, sizeof perm, &s->perms.items[s->change[i].merged_perm]);
+		transpose_perm_text(was, sizeof was, &s->perms.items[s->carry[g->nodes[i].inputs[0]]]);
+		fd_tpose_event *e = transpose_add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		e->text = transpose_fmt(ar, "perm -> %s: the Transpose (perm %s) pushed here merged into it (HandleTranspose, "
+		                        "ComposePerm)", perm, was);
 		a->r->n_changed++;
 		return;
 	}
-	perm_text(perm, sizeof perm, &s->perms.items[s->carry[g->nodes[i].outputs[0]]]);
-	fd_tpose_event *e = add_event(a, TPOSE_MOVED, i, FD_NONE);
-	e->text = fmt(ar, "%s by the transpose optimizer: pushed through its readers (perm %s); where a push "
-	              "stops a Transpose stays (TransposeOutputs) and one that meets another Transpose merges into it",
-	              a->removed[i] ? "moved" : "kept for the readers that did not take it over, and pushed", perm);
+	transpose_perm_text(perm, sizeof perm, &s->perms.items[s->carry[g->nodes[i].outputs[0]]]);
+	fd_tpose_event *e = transpose_add_event(a, TPOSE_MOVED, i, FD_NONE);
+	e->text = transpose_fmt(ar, "%s by the transpose optimizer: pushed through its readers (perm %s); where a "
+	                        "push stops a Transpose stays (TransposeOutputs) and one that meets another "
+	                        "Transpose merges into it",
+	                        a->removed[i] ? "moved" : "kept for the readers that did not take it over, and pushed", perm);
 }
 
 /* ---- the crossed nodes ----------------------------------------------------------- */
@@ -229,17 +211,17 @@ static void changed_event(tp_apply *a, int32_t i)
 		int32_t t = n->inputs[k];
 		if (t < 0 || a->s->const_user[t] != i)
 			continue;
-		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
-		e->text = fmt(ar, "its constant %s unsqueezed and transposed in place to the other input's layout: "
-		              "a Transpose was pushed through it (HandleSimpleNodeBroadcast)", a->s->g->tensors[t].name);
+		fd_tpose_event *e = transpose_add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		e->text = transpose_fmt(ar, "its constant %s unsqueezed and transposed in place to the other input's layout: "
+		                        "a Transpose was pushed through it (HandleSimpleNodeBroadcast)", a->s->g->tensors[t].name);
 		a->r->n_changed++;
 	}
 	if (ch->axis_set && (ch->axis != ch->old_axis || ch->old_axis_absent)) {
-		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
-		e->text = fmt(ar, "axis %lld%s -> %lld: a Transpose was pushed through it (%s)", (long long)ch->old_axis,
-		              ch->old_axis_absent ? " (default)" : "", (long long)ch->axis,
-		              !strcmp(op, "Concat") ? "HandleConcat" : !strcmp(op, "Gather") ? "HandleGather"
-		              : "HandleQuantizeDequantizeLinear");
+		fd_tpose_event *e = transpose_add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		e->text = transpose_fmt(ar, "axis %lld%s -> %lld: a Transpose was pushed through it (%s)", (long long)ch->old_axis,
+		                        ch->old_axis_absent ? " (default)" : "", (long long)ch->axis,
+		                        !strcmp(op, "Concat") ? "HandleConcat" : !strcmp(op, "Gather") ? "HandleGather"
+		                        : "HandleQuantizeDequantizeLinear");
 		a->r->n_changed++;
 	}
 	if (ch->n_axes > 0) {
@@ -249,13 +231,13 @@ static void changed_event(tp_apply *a, int32_t i)
 			k += (size_t)snprintf(list + k, sizeof list - k, "%s%lld", j ? ", " : "", (long long)ch->axes[j]);
 		if (k < sizeof list)
 			snprintf(list + k, sizeof list - k, "]");
-		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		fd_tpose_event *e = transpose_add_event(a, TPOSE_CHANGED, i, FD_NONE);
 		const char *handler = !strcmp(op, "Slice") ? "HandleSlice" : "HandleReduceOps";
 		if (ch->axes_as_attr)
-			e->text = fmt(ar, "axes %s: a Transpose was pushed through it (%s)", list, handler);
+			e->text = transpose_fmt(ar, "axes %s: a Transpose was pushed through it (%s)", list, handler);
 		else
-			e->text = fmt(ar, "axes %s, a new constant %s: a Transpose was pushed through it (%s)", list,
-			              ch->axes_name, handler);
+			e->text = transpose_fmt(ar, "axes %s, a new constant %s: a Transpose was pushed through it (%s)", list,
+			                        ch->axes_name, handler);
 		a->r->n_changed++;
 	}
 }
@@ -360,10 +342,10 @@ static void remove_empty_pairs(tp_apply *a)
 		a->removed[di] = a->removed[qi] = true;
 		set_rename(a, out, dq->inputs[0]);
 		for (int side = 0; side < 2; side++) {
-			fd_tpose_event *e = add_event(a, TPOSE_EMPTY_QDQ, side ? qi : di, consumer);
-			e->text = fmt(&a->r->rewrite.arena, "removed by the transpose optimizer with %s: an empty "
-			              "DequantizeLinear -> QuantizeLinear pair (TryRemoveEmptyDQQ); %s now reads %s",
-			              side ? dq->name : q->name, g->nodes[consumer].name, g->tensors[dq->inputs[0]].name);
+			fd_tpose_event *e = transpose_add_event(a, TPOSE_EMPTY_QDQ, side ? qi : di, consumer);
+			e->text = transpose_fmt(&a->r->rewrite.arena, "removed by the transpose optimizer with %s: an empty "
+			                        "DequantizeLinear -> QuantizeLinear pair (TryRemoveEmptyDQQ); %s now reads %s",
+			                        side ? dq->name : q->name, g->nodes[consumer].name, g->tensors[dq->inputs[0]].name);
 		}
 		a->r->n_qdq_removed += 2;
 	}
@@ -401,13 +383,13 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	const fd_node *n = &g->nodes[i];
 	fd_arena *ar = &a->r->rewrite.arena;
 	const tp_change *ch = &a->s->change[i];
-	bool merged = a->s->merged[i] && tp_group_ok(a->s, node_group(a->s, i));
+	bool merged = a->s->merged[i] && tp_group_ok(a->s, transpose_node_group(a->s, i));
 	bool reads_renamed = merged;
 	for (int32_t j = 0; j < n->n_inputs; j++)
 		reads_renamed = reads_renamed || (n->inputs[j] >= 0 &&
-		                strcmp(name_for(a, i, n->inputs[j], 0), g->tensors[n->inputs[j]].name));
+		                strcmp(transpose_name_for(a, i, n->inputs[j], 0), g->tensors[n->inputs[j]].name));
 	for (int32_t j = 0; j < n->n_outputs; j++)
-		reads_renamed = reads_renamed || (n->outputs[j] >= 0 && stays(a, n->outputs[j]) &&
+		reads_renamed = reads_renamed || (n->outputs[j] >= 0 && transpose_stays(a, n->outputs[j]) &&
 		                a->s->role[i] == ROLE_PUSHED);
 	reads_renamed = reads_renamed || a->new_in[i] || a->new_out[i];
 	bool axes_new = ch->n_axes > 0 && !ch->axes_as_attr;
@@ -424,7 +406,7 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	f->inputs = arena_array(ar, (size_t)f->n_inputs + 1, sizeof *f->inputs);
 	for (int32_t j = 0; j < f->n_inputs; j++) {
 		int32_t t = j < n->n_inputs ? n->inputs[j] : FD_NONE;
-		f->inputs[j] = t >= 0 ? name_for(a, i, t, 0) : "";
+		f->inputs[j] = t >= 0 ? transpose_name_for(a, i, t, 0) : "";
 		if (a->new_in[i] && j < n->n_inputs && a->new_in[i][j])
 			f->inputs[j] = a->new_in[i][j];
 	}
@@ -433,7 +415,7 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	f->n_outputs = n->n_outputs;
 	f->outputs = arena_array(ar, (size_t)n->n_outputs + 1, sizeof *f->outputs);
 	for (int32_t j = 0; j < n->n_outputs; j++)
-		f->outputs[j] = n->outputs[j] < 0 ? "" : a->s->role[i] == ROLE_PUSHED && stays(a, n->outputs[j])
+		f->outputs[j] = n->outputs[j] < 0 ? "" : a->s->role[i] == ROLE_PUSHED && transpose_stays(a, n->outputs[j])
 		                ? a->moved_name[n->outputs[j]] : g->tensors[n->outputs[j]].name;
 	f->attrs = changed_attrs(a, n, ch, &f->n_attrs);
 	if (a->new_out[i]) {   /* HandleShape: start and end cleared, the new output */
@@ -450,189 +432,6 @@ static void rewrite_node(tp_apply *a, int32_t i)
 		for (int32_t k = 0; k < f->n_attrs; k++)
 			if (!strcmp(f->attrs[k].name, "perm"))
 				f->attrs[k] = (fd_attr){ .name = "perm", .type = ATTR_INTS, .count = p->rank, .u.ints = p->p };
-	}
-}
-
-/* A name neither the model nor an earlier new tensor has. */
-static const char *fresh(tp_apply *a, const char *base)
-{
-	const fd_graph *g = a->s->g;
-	const char *name = fmt(&a->r->rewrite.arena, "%s_token_%d", base, a->made++);
-	while (graph_find_tensor(g, name) >= 0 || graph_find_node(g, name) >= 0)
-		name = fmt(&a->r->rewrite.arena, "%s_token_%d", base, a->made++);
-	return name;
-}
-
-static fd_fused_node *new_node(tp_apply *a, const char *op, const char *in0, const char *in1, const char *out)
-{
-	fd_arena *ar = &a->r->rewrite.arena;
-	fd_fused_node *f = rewrite_add(&a->r->rewrite, 0);
-	f->added = true;
-	f->name = fresh(a, op);
-	f->op_type = op;
-	f->domain = "";
-	f->n_inputs = in1 ? 2 : 1;
-	f->n_outputs = 1;
-	f->inputs = arena_array(ar, 2, sizeof *f->inputs);
-	f->outputs = arena_array(ar, 1, sizeof *f->outputs);
-	f->inputs[0] = in0;
-	f->inputs[1] = in1;
-	f->outputs[0] = out;
-	return f;
-}
-
-static void node_ints(tp_apply *a, fd_fused_node *f, const char *name, const int64_t *v, int32_t n)
-{
-	fd_arena *ar = &a->r->rewrite.arena;
-	int64_t *copy = arena_array(ar, (size_t)n + 1, sizeof *copy);
-	memcpy(copy, v, (size_t)n * sizeof *v);
-	f->n_attrs = 1;
-	f->attrs = arena_array(ar, 1, sizeof *f->attrs);
-	f->attrs[0] = (fd_attr){ .name = name, .type = ATTR_INTS, .count = n, .u.ints = copy };
-}
-
-static const char *new_int_const(tp_apply *a, const int64_t *v, int32_t n)
-{
-	fd_arena *ar = &a->r->rewrite.arena;
-	int64_t *copy = arena_array(ar, (size_t)n + 1, sizeof *copy);
-	memcpy(copy, v, (size_t)n * sizeof *v);
-	fd_new_const c = { 0, fresh(a, "const_transpose_optimizer_input"), DT_INT64, n, copy };
-	vec_push(&a->r->rewrite.consts, c);
-	return c.name;
-}
-
-static const char *new_tensor(tp_apply *a, const char *base, int32_t dtype, int32_t rank, fd_dim *dims)
-{
-	fd_new_tensor t = { 0, fresh(a, base), dtype, { rank, dims } };
-	vec_push(&a->r->rewrite.tensors, t);
-	return t.name;
-}
-
-/* The new nodes of the broadcast ops' other inputs (UnsqueezeInput Case 3,
- * TransposeInputImpl Case 4) and of the Shapes (HandleShape's Gather). */
-static void add_input_nodes(tp_apply *a)
-{
-	tp_state *s = a->s;
-	const fd_graph *g = s->g;
-	fd_arena *ar = &a->r->rewrite.arena;
-	for (int32_t k = 0; k < g->n_nodes; k++) {
-		int32_t i = g->topo_order[k];
-		const fd_node *n = &g->nodes[i];
-		const tp_change *ch = &s->change[i];
-		if (s->role[i] != ROLE_PUSHED || !tp_group_ok(s, node_group(s, i)))
-			continue;
-		if (ch->shape_set) {
-			const tp_perm *part = &s->perms.items[ch->shape_perm];
-			int32_t rank = s->perms.items[s->carry[n->inputs[0]]].rank;
-			fd_dim *d = arena_array(ar, 1, sizeof *d);
-			d[0] = dim_of(s->opset >= 15 ? rank : part->rank);
-			a->new_out[i] = new_tensor(a, n->name, DT_INT64, 1, d);
-			const char *idx = new_int_const(a, part->p, part->rank);
-			fd_fused_node *gather = new_node(a, "Gather", a->new_out[i], idx, g->tensors[n->outputs[0]].name);
-			gather->n_attrs = 1;
-			gather->attrs = arena_array(ar, 1, sizeof *gather->attrs);
-			gather->attrs[0] = (fd_attr){ .name = "axis", .type = ATTR_INT, .count = 1, .u.i = 0 };
-			fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
-			e->text = fmt(ar, "reads the data before the Transpose; a new %s gathers its dims in the Transpose's "
-			              "order (HandleShape)", gather->name);
-			a->r->n_changed++;
-		}
-		if (!ch->new_inputs)
-			continue;
-		int32_t carried = FD_NONE;
-		for (int32_t j = 0; j < n->n_inputs && carried < 0; j++)
-			if (n->inputs[j] >= 0 && s->carry[n->inputs[j]] >= 0)
-				carried = n->inputs[j];
-		const tp_perm *p = &s->perms.items[s->carry[carried]];
-		int64_t inv[64];
-		for (int32_t j = 0; j < p->rank; j++)
-			inv[p->p[j]] = j;
-		a->new_in[i] = arena_array(ar, (size_t)n->n_inputs + 1, sizeof **a->new_in);
-		for (int32_t j = 0; j < n->n_inputs && j < 32; j++) {
-			if (!(ch->new_inputs & (1u << j)))
-				continue;
-			const fd_tensor *x = &g->tensors[n->inputs[j]];
-			const char *cur = name_for(a, i, n->inputs[j], 0);
-			int32_t lead = p->rank - x->shape.rank;
-			fd_dim *unsq = arena_array(ar, (size_t)p->rank + 1, sizeof *unsq);
-			for (int32_t d = 0; d < p->rank; d++)
-				unsq[d] = d < lead ? dim_of(1) : x->shape.dims[d - lead];
-			if (lead > 0) {
-				int64_t axes[64];
-				for (int32_t d = 0; d < lead; d++)
-					axes[d] = d;
-				const char *u = new_tensor(a, "Unsqueeze_out", x->dtype, p->rank, unsq);
-				fd_fused_node *f = new_node(a, "Unsqueeze", cur, s->opset >= 13 ? new_int_const(a, axes, lead) : NULL, u);
-				if (s->opset < 13)
-					node_ints(a, f, "axes", axes, lead);
-				cur = u;
-			}
-			fd_dim *td = arena_array(ar, (size_t)p->rank + 1, sizeof *td);
-			for (int32_t d = 0; d < p->rank; d++)
-				td[d] = unsq[inv[d]];
-			const char *v = new_tensor(a, "Transpose_out", x->dtype, p->rank, td);
-			fd_fused_node *f = new_node(a, "Transpose", cur, NULL, v);
-			node_ints(a, f, "perm", inv, p->rank);
-			a->new_in[i][j] = v;
-			fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
-			e->text = fmt(ar, "input %s given %s%s (UnsqueezeInput, TransposeInputImpl): a Transpose was pushed "
-			              "through it (HandleSimpleNodeBroadcast)", x->name, lead > 0 ? "a new Unsqueeze and " : "",
-			              f->name);
-			a->r->n_changed++;
-		}
-	}
-}
-
-/* TransposeOutputs' Transpose that stays after pushed node N on its output
- * t: N now makes a new tensor (the data before the Transpose), the new
- * Transpose makes t, so t's other readers and a graph output keep it. */
-static void add_moved_transposes(tp_apply *a)
-{
-	tp_state *s = a->s;
-	const fd_graph *g = s->g;
-	fd_arena *ar = &a->r->rewrite.arena;
-	int32_t made = 0;
-	for (int32_t t = 0; t < g->n_tensors; t++) {
-		if (!stays(a, t) || s->role[s->pusher[t]] != ROLE_PUSHED)
-			continue;
-		const tp_perm *p = &s->perms.items[s->carry[t]];
-		/* onnxruntime's MoveOutput names it after the node when it can */
-		const char *name = g->nodes[s->pusher[t]].name;
-		if (!name[0] || graph_find_tensor(g, name) >= 0)
-			name = fmt(ar, "%s_before_transpose", g->tensors[t].name);
-		for (int k = 1; graph_find_tensor(g, name) >= 0; k++)
-			name = fmt(ar, "%s_before_transpose_%d", g->tensors[t].name, k);
-		a->moved_name[t] = name;
-		fd_new_tensor nt = { 0, name, g->tensors[t].dtype, g->tensors[t].shape };
-		if (nt.shape.rank == p->rank) {
-			fd_dim *d = arena_array(ar, (size_t)p->rank + 1, sizeof *d);
-			for (int32_t k = 0; k < p->rank; k++)
-				d[p->p[k]] = g->tensors[t].shape.dims[k];
-			nt.shape.dims = d;
-		}
-		vec_push(&a->r->rewrite.tensors, nt);
-		fd_fused_node *f = rewrite_add(&a->r->rewrite, 0);
-		f->added = true;
-		const char *node = fmt(ar, "Transpose_moved_%d", made++);
-		while (graph_find_node(g, node) >= 0)
-			node = fmt(ar, "Transpose_moved_%d", made++);
-		f->name = node;
-		f->op_type = "Transpose";
-		f->domain = "";
-		f->n_inputs = f->n_outputs = 1;
-		f->inputs = arena_array(ar, 1, sizeof *f->inputs);
-		f->outputs = arena_array(ar, 1, sizeof *f->outputs);
-		f->inputs[0] = name;
-		f->outputs[0] = g->tensors[t].name;
-		f->n_attrs = 1;
-		f->attrs = arena_array(ar, 1, sizeof *f->attrs);
-		f->attrs[0] = (fd_attr){ .name = "perm", .type = ATTR_INTS, .count = p->rank, .u.ints = p->p };
-		char perm[200];
-		perm_text(perm, sizeof perm, p);
-		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, s->pusher[t], FD_NONE);
-		e->text = fmt(ar, "a Transpose (perm %s) stays after it, a new node %s: a push stopped at a reader of "
-		              "%s (TransposeOutputs)", perm, node, g->tensors[t].name);
-		a->r->n_changed++;
 	}
 }
 
@@ -699,9 +498,10 @@ static void not_modelled_events(tp_apply *a, int32_t i)
 	int32_t root = transpose_group(s, i);
 	if (!s->pushed_any[root] || !s->failed[root])
 		return;
-	fd_tpose_event *e = add_event(a, TPOSE_NOT_MODELLED, i, s->where[root]);
-	e->text = fmt(&a->r->rewrite.arena, "left as it is: onnxruntime's transpose optimizer pushes it on, and at %s %s",
-	              s->where[root] >= 0 ? s->g->nodes[s->where[root]].name : "?", s->why[root]);
+	fd_tpose_event *e = transpose_add_event(a, TPOSE_NOT_MODELLED, i, s->where[root]);
+	e->text = transpose_fmt(&a->r->rewrite.arena,
+	                        "left as it is: onnxruntime's transpose optimizer pushes it on, and at %s %s",
+	                        s->where[root] >= 0 ? s->g->nodes[s->where[root]].name : "?", s->why[root]);
 	a->r->n_not_modelled++;
 }
 
@@ -737,8 +537,8 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 		if (s->stays[t] && s->role[s->pusher[t]] == ROLE_PUSHED)
 			moves[transpose_group(s, s->comp[t])]++;
 	}
-	add_moved_transposes(&a);
-	add_input_nodes(&a);
+	transpose_add_moved(&a);
+	transpose_add_input_nodes(&a);
 	int32_t n_consts = 0;
 	for (int32_t k = 0; k < g->n_nodes; k++) {
 		int32_t i = g->topo_order[k];
@@ -752,8 +552,8 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 		}
 		if (s->role[i] == ROLE_PUSHED && s->change[i].n_axes > 0 && !s->change[i].axes_as_attr) {
 			tp_change *ch = &s->change[i];
-			ch->axes_name = n_consts ? fmt(&r->rewrite.arena, "const_transpose_optimizer_token_%d", n_consts)
-			                         : "const_transpose_optimizer";
+			ch->axes_name = n_consts ? transpose_fmt(&r->rewrite.arena, "const_transpose_optimizer_token_%d", n_consts)
+			                                   : "const_transpose_optimizer";
 			n_consts++;
 			fd_new_const c = { 0, ch->axes_name, ch->axes_dtype, ch->n_axes, ch->axes };
 			vec_push(&r->rewrite.consts, c);
