@@ -542,8 +542,8 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 	int32_t t = n->inputs[j];
 	const tp_perm *p = &s->perms.items[s->carry[t]];
 	int32_t group = transpose_group(s, s->comp[t]);
-	if (!transposible(s, n, h, j) || !cost_says_push(s, n, h, p))
-		return false;
+	if (p->rank > 64 || !transposible(s, n, h, j) || !cost_says_push(s, n, h, p))
+		return false;   /* (an Unsqueeze can widen a perm past the handlers' 64 axes) */
 	if (s->pusher[t] >= 0 && s->merged[s->pusher[t]]) {
 		fail(s, group, i, "onnxruntime pushes the Transpose merged before it on, which fusiondbg does not model");
 		s->pushed_any[transpose_group(s, group)] = true;
