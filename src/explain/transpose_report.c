@@ -10,7 +10,7 @@
 
 static const char *const KIND_NAMES[] = {
 	[TPOSE_CANCELLED] = "cancelled", [TPOSE_EMPTY_QDQ] = "empty_qdq",
-	[TPOSE_CHANGED] = "changed", [TPOSE_NOT_MODELLED] = "not_modelled",
+	[TPOSE_CHANGED] = "changed", [TPOSE_NOT_MODELLED] = "not_modelled", [TPOSE_MOVED] = "moved",
 };
 
 const char *explain_transpose_kind(fd_tpose_kind k)

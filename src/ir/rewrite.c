@@ -13,6 +13,7 @@ void rewrite_release(fd_rewrite *rw)
 {
 	vec_release(&rw->nodes);
 	vec_release(&rw->consts);
+	vec_release(&rw->tensors);
 	arena_release(&rw->arena);
 }
 

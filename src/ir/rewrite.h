@@ -32,7 +32,18 @@ typedef struct fd_fused_node {
 	bool removed;              /* no node stands for the members: they leave the graph (the
 	                            * transpose optimizer's cancelled nodes); no other node may read
 	                            * what they made; name, type, ports and attributes unused */
+	bool added;                /* a new node with no members (the transpose optimizer's moved
+	                            * Transposes), placed after the graph's nodes */
 } fd_fused_node;
+
+/* A tensor a rewrite's node makes that the model lacks (the output a node
+ * gets when a Transpose moved after it takes over its old one). */
+typedef struct fd_new_tensor {
+	int32_t graph;
+	const char *name;
+	int32_t dtype;
+	fd_shape shape;            /* borrowed from the rewrite's arena */
+} fd_new_tensor;
 
 /* A small integer constant a rewrite adds to a graph (the transpose
  * optimizer's new Slice axes), 1-D, read by name like any tensor. */
@@ -48,6 +59,7 @@ typedef struct fd_rewrite {
 	fd_arena arena;            /* names, arrays and attribute values of the nodes */
 	VEC(fd_fused_node) nodes;
 	VEC(fd_new_const) consts;  /* initializers the rewritten graphs gain */
+	VEC(fd_new_tensor) tensors;   /* activations they gain */
 } fd_rewrite;
 
 void rewrite_init(fd_rewrite *rw);
@@ -64,8 +76,9 @@ fd_fused_node *rewrite_add(fd_rewrite *rw, int32_t graph);
  * inputs but those folded into it. Producers,
  * consumers and the topological order are made again (graph_link,
  * graph_topo_sort), shapes are not inferred again: the boundary tensors keep
- * what the model knew of them. A removed fused node leaves no node; the
- * new constants are initializers after the graph's tensors.
+ * what the model knew of them. A removed fused node leaves no node; an
+ * added one stands after the graph's nodes; the new constants are
+ * initializers and the new tensors activations after the graph's tensors.
  *
  * The new model borrows from m and rw (names, shapes, attributes, constant
  * values, the nodes' attribute arrays): release it before them. It owns its

@@ -34,7 +34,7 @@ static int claim_members(builder *b)
 	}
 	for (size_t k = 0; k < b->rw->nodes.n; k++) {
 		const fd_fused_node *fn = &b->rw->nodes.items[k];
-		if (fn->graph < 0 || fn->graph >= b->m->n_graphs || fn->n_members <= 0)
+		if (fn->graph < 0 || fn->graph >= b->m->n_graphs || (fn->n_members <= 0 && !fn->added))
 			return fail(b, "fused node without members in a graph:", fn->name, "");
 		for (int32_t j = 0; j < fn->n_members; j++) {
 			int32_t id = fn->members[j];
@@ -66,6 +66,14 @@ static int32_t tensor_of(const builder *b, int32_t gi, const char *name)
  * node; renumbered, links cleared for graph_link. */
 static void new_const(builder *b, const fd_new_const *c, fd_tensor *x);
 
+static bool new_tensor_named(const builder *b, int32_t gi, const char *name)
+{
+	for (size_t k = 0; k < b->rw->tensors.n; k++)
+		if (b->rw->tensors.items[k].graph == gi && !strcmp(b->rw->tensors.items[k].name, name))
+			return true;
+	return false;
+}
+
 static int build_tensors(builder *b, int32_t gi)
 {
 	const fd_graph *g = &b->m->graphs[gi];
@@ -77,9 +85,10 @@ static int build_tensors(builder *b, int32_t gi)
 		const fd_fused_node *fn = &b->rw->nodes.items[k];
 		for (int32_t j = 0; fn->graph == gi && j < fn->n_outputs; j++) {
 			int32_t t = graph_find_tensor(g, fn->outputs[j]);
-			if (t < 0)
+			if (t < 0 && !new_tensor_named(b, gi, fn->outputs[j]))
 				return fail(b, "fused node output names no tensor:", fn->outputs[j], "");
-			map[t] = 0;
+			if (t >= 0)
+				map[t] = 0;
 		}
 	}
 	int32_t n = 0, added = 0;
@@ -88,11 +97,25 @@ static int build_tensors(builder *b, int32_t gi)
 			map[t] = n++;
 	for (size_t k = 0; k < b->rw->consts.n; k++)
 		added += b->rw->consts.items[k].graph == gi;
+	for (size_t k = 0; k < b->rw->tensors.n; k++)
+		added += b->rw->tensors.items[k].graph == gi;
 	ng->n_tensors = n + added;
 	ng->tensors = arena_array(&b->out->arena, (size_t)n + added + 1, sizeof *ng->tensors);
 	for (size_t k = 0; k < b->rw->consts.n; k++)
 		if (b->rw->consts.items[k].graph == gi)
 			new_const(b, &b->rw->consts.items[k], &ng->tensors[n++]);
+	for (size_t k = 0; k < b->rw->tensors.n; k++) {
+		const fd_new_tensor *c = &b->rw->tensors.items[k];
+		if (c->graph != gi)
+			continue;
+		fd_tensor *x = &ng->tensors[n++];
+		memset(x, 0, sizeof *x);
+		x->name = strpool_intern(&b->out->names, c->name);
+		x->kind = TENSOR_ACTIVATION;
+		x->dtype = c->dtype;
+		x->shape = c->shape;
+		x->producer = x->producer_port = x->outer = FD_NONE;
+	}
 	for (int32_t t = 0; t < g->n_tensors; t++) {
 		if (map[t] < 0)
 			continue;
@@ -200,6 +223,8 @@ static int build_nodes(builder *b, int32_t gi)
 	int32_t n = 0;
 	for (int32_t i = 0; i < g->n_nodes; i++)
 		n += claim[i] < 0 || (last[claim[i]] == i && !b->rw->nodes.items[claim[i]].removed);
+	for (size_t k = 0; k < b->rw->nodes.n; k++)
+		n += b->rw->nodes.items[k].added && b->rw->nodes.items[k].graph == gi;
 	ng->n_nodes = n;
 	ng->nodes = arena_array(&b->out->arena, (size_t)n + 1, sizeof *ng->nodes);
 	int32_t *from = b->map->from[gi] = arena_array(&b->out->arena, (size_t)n + 1, sizeof *from);
@@ -221,6 +246,12 @@ static int build_nodes(builder *b, int32_t gi)
 		}
 		nd->topo = 0;
 		j++;
+	}
+	for (size_t k = 0; k < b->rw->nodes.n && rc == 0; k++) {
+		if (!b->rw->nodes.items[k].added || b->rw->nodes.items[k].graph != gi)
+			continue;
+		rc = fused_node(b, gi, (int32_t)k, &ng->nodes[j]);
+		from[j++] = -(int32_t)k - 1;
 	}
 	for (int32_t i = 0; i < g->n_nodes; i++)
 		to[i] = -1;

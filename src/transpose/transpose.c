@@ -45,9 +45,13 @@ int transpose_optimize(const fd_model *m, fd_transpose_result *r, fd_diags *d)
 	s.pusher = xmalloc(nt * sizeof *s.pusher);
 	s.n_push = xcalloc(nt, sizeof *s.n_push);
 	s.leading = xcalloc(nt, sizeof *s.leading);
+	s.const_user = xmalloc(nt * sizeof *s.const_user);
+	s.in_transposed = xmalloc(nt * sizeof *s.in_transposed);
 	for (size_t t = 0; t < nt; t++)
-		s.carry[t] = s.comp[t] = s.parent[t] = s.pusher[t] = -1;
+		s.carry[t] = s.comp[t] = s.parent[t] = s.pusher[t] = s.const_user[t] = s.in_transposed[t] = -1;
 	s.role = xcalloc(nn, sizeof *s.role);
+	s.stays = xcalloc(nt, sizeof *s.stays);
+	s.merged = xcalloc(nn, sizeof *s.merged);
 	s.change = xcalloc(nn, sizeof *s.change);
 	s.uf = xmalloc(nn * sizeof *s.uf);
 	for (size_t i = 0; i < nn; i++)
@@ -66,7 +70,11 @@ int transpose_optimize(const fd_model *m, fd_transpose_result *r, fd_diags *d)
 	free(s.pusher);
 	free(s.n_push);
 	free(s.leading);
+	free(s.const_user);
+	free(s.in_transposed);
 	free(s.role);
+	free(s.stays);
+	free(s.merged);
 	free(s.change);
 	free(s.uf);
 	free(s.failed);

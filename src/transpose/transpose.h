@@ -13,13 +13,26 @@
  * Unsqueeze (HandleUnsqueeze: the permutation widened, UnsqueezePerm),
  * Concat when every input carries the same permutation (HandleConcat, the
  * axis remapped), Slice with constant or absent axes (HandleSlice, a new
- * axes constant), and a Transpose with the inverse permutation, where both
- * disappear (HandleTranspose, RemoveCancelingTransposeNodes). A group of
- * Transposes joined by their pushes (a Concat joins its inputs') is changed
- * only when every push in it ends in such a cancellation; one that
- * onnxruntime would move elsewhere (merged into a Transpose that stays, left
- * before an op it cannot cross after moving, a graph output) is left as it
- * is and reported as not modelled, naming the node. Then, as FixQDQNodeUnits
+ * axes constant), the reduce ops (HandleReduceOps: axes remapped, the
+ * permutation squeezed without keepdims), Gather of a scalar constant
+ * index (HandleGather, onnxruntime 1.30), the broadcasting ops when every
+ * other input carries the same permutation or is a constant edited in place
+ * (HandleSimpleNodeBroadcast: NormalizeInputRanks, TransposeInputs' Case
+ * 1), and a Transpose with the inverse permutation, where both
+ * disappear (HandleTranspose, RemoveCancelingTransposeNodes); a push whose
+ * permutation becomes the identity ends with no Transpose. In a model
+ * without DequantizeLinear (FixQDQNodeUnits then does nothing) a push may
+ * also end in a Transpose that stays: after the node it crossed when a
+ * reader does not take it over (TransposeOutputs: a new node, the crossed
+ * node making a new tensor), or merged into a Transpose it meets
+ * (HandleTransposeImpl Case 2, ComposePerm); a broadcast op's input that is
+ * not a constant gets a new Unsqueeze and Transpose, and a Shape a new
+ * Gather (HandleShape). A group of Transposes joined
+ * by their pushes (a Concat joins its inputs') is changed only when every
+ * push in it ends so; one that onnxruntime would take further (an op whose
+ * handler is not modelled, a shared constant, a merged Transpose pushed on,
+ * a Transpose left in a quantized model) is
+ * left as it is and reported as not modelled, naming the node. Then, as FixQDQNodeUnits
  * does when the graph has a DequantizeLinear, every DequantizeLinear →
  * QuantizeLinear pair with nothing between and equal type, scale and zero
  * point goes (TryRemoveEmptyDQQ): the QDQ node unit of a cancelled
@@ -45,6 +58,8 @@ typedef enum fd_tpose_kind {
 	TPOSE_CHANGED,      /* node: its axis or axes remapped; text says how */
 	TPOSE_NOT_MODELLED, /* node: a Transpose left as it is; other: where onnxruntime would stop or
 	                     * merge it */
+	TPOSE_MOVED,        /* node: a Transpose pushed on whose pushes end in Transposes that stay
+	                     * (after the node a push stops at, or merged into another Transpose) */
 } fd_tpose_kind;
 
 typedef struct fd_tpose_event {

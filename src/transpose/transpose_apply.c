@@ -1,25 +1,14 @@
 /* transpose_apply.c — the push's outcome (transpose_push.c) as a rewritten
  * model: the cancelled Transposes gone (their readers read what they read),
  * the crossed nodes with their axes remapped and their tensors' shapes
- * permuted, then the empty DequantizeLinear → QuantizeLinear pairs gone
- * (TryRemoveEmptyDQQ); and the events that say so. */
+ * permuted, the merged Transposes with their new perm, the new nodes
+ * (transpose_added.c), then the empty DequantizeLinear → QuantizeLinear
+ * pairs gone (TryRemoveEmptyDQQ); and the events that say so. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "transpose/transpose_internal.h"
-
-typedef VEC(int32_t) id_vec;
-
-typedef struct tp_apply {
-	tp_state *s;
-	fd_transpose_result *r;
-	bool *removed;             /* per node */
-	int32_t *rename;           /* per tensor: the tensor its readers read instead, -1 */
-	int32_t *renamed_in;       /* per tensor: the first tensor renamed to it, -1 … */
-	int32_t *renamed_next;     /* … and the next one renamed to the same tensor */
-	bool *permuted;            /* per tensor: its shape is the carried permutation's inverse */
-} tp_apply;
+#include "transpose/transpose_apply.h"
 
 static int32_t resolve(const tp_apply *a, int32_t t)
 {
@@ -28,13 +17,42 @@ static int32_t resolve(const tp_apply *a, int32_t t)
 	return t;
 }
 
+int32_t transpose_node_group(const tp_state *s, int32_t i)
+{
+	if (s->role[i] == ROLE_NONE)
+		return -1;
+	return transpose_group((tp_state *)s, s->role[i] == ROLE_PUSHED ? s->comp[s->g->nodes[i].outputs[0]] : i);
+}
+
+bool transpose_stays(const tp_apply *a, int32_t t)
+{
+	return t >= 0 && a->s->stays[t] && tp_group_ok(a->s, transpose_group(a->s, a->s->comp[t]));
+}
+
+/* The name node c reads for its input x: what x was renamed to; where a
+ * Transpose stays on it, the data before that Transpose when c took the
+ * push over (or reads a removed Transpose's output that x fed). */
+const char *transpose_name_for(const tp_apply *a, int32_t c, int32_t x, int depth)
+{
+	tp_state *s = a->s;
+	int32_t r = resolve(a, x);
+	bool took = s->role[c] != ROLE_NONE && s->role[c] != ROLE_SOURCE &&
+	            tp_group_ok(s, transpose_node_group(s, c)) && s->carry[x] >= 0;
+	if (transpose_stays(a, r) && (r != x || took) && depth < 64) {
+		int32_t p = s->pusher[r];
+		if (s->role[p] == ROLE_SOURCE)
+			return transpose_name_for(a, p, s->g->nodes[p].inputs[0], depth + 1);
+		return a->moved_name[r];
+	}
+	return s->g->tensors[r].name;
+}
+
 static bool is_op(const fd_node *n, const char *op)
 {
 	return (!n->domain[0] || !strcmp(n->domain, "ai.onnx")) && !strcmp(n->op_type, op);
 }
 
-static const char *fmt(fd_arena *ar, const char *f, ...) __attribute__((format(printf, 2, 3)));
-static const char *fmt(fd_arena *ar, const char *f, ...)
+const char *transpose_fmt(fd_arena *ar, const char *f, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -44,7 +62,7 @@ static const char *fmt(fd_arena *ar, const char *f, ...)
 	return arena_strdup(ar, buf);
 }
 
-static void perm_text(char *buf, size_t size, const tp_perm *p)
+void transpose_perm_text(char *buf, size_t size, const tp_perm *p)
 {
 	size_t k = (size_t)snprintf(buf, size, "[");
 	for (int32_t i = 0; i < p->rank && k < size; i++)
@@ -53,7 +71,7 @@ static void perm_text(char *buf, size_t size, const tp_perm *p)
 		snprintf(buf + k, size - k, "]");
 }
 
-static fd_tpose_event *add_event(tp_apply *a, fd_tpose_kind kind, int32_t node, int32_t other)
+fd_tpose_event *transpose_add_event(tp_apply *a, fd_tpose_kind kind, int32_t node, int32_t other)
 {
 	const fd_graph *g = a->s->g;
 	fd_tpose_event e = { .kind = kind, .node = g->nodes[node].name, .op_type = g->nodes[node].op_type,
@@ -115,7 +133,7 @@ static void cancelled_event(tp_apply *a, int32_t i, int32_t group_sources, int32
 	id_vec path = { 0 };
 	bool source = s->role[i] == ROLE_SOURCE;
 	int32_t other = source ? forward_path(a, i, &path) : backward_path(a, i, &path);
-	fd_tpose_event *e = add_event(a, TPOSE_CANCELLED, i, other);
+	fd_tpose_event *e = transpose_add_event(a, TPOSE_CANCELLED, i, other);
 	e->n_through = (int32_t)path.n;
 	e->through = arena_array(&a->r->rewrite.arena, path.n + 1, sizeof *e->through);
 	char via[600] = "";
@@ -132,7 +150,7 @@ static void cancelled_event(tp_apply *a, int32_t i, int32_t group_sources, int32
 			k += (size_t)snprintf(via + k, sizeof via - k, "%s%s", k ? ", " : "", n->name);
 	}
 	char perm[200];
-	perm_text(perm, sizeof perm, &s->perms.items[s->carry[g->nodes[i].inputs[0]] >= 0
+	transpose_perm_text(perm, sizeof perm, &s->perms.items[s->carry[g->nodes[i].inputs[0]] >= 0
 	                                               ? s->carry[g->nodes[i].inputs[0]] : s->carry[g->nodes[i].outputs[0]]]);
 	char qdqs[64] = "";
 	if (qdq)
@@ -141,12 +159,44 @@ static void cancelled_event(tp_apply *a, int32_t i, int32_t group_sources, int32
 	if (group_sources + group_sinks > 2)
 		snprintf(group, sizeof group, "; %d Transposes cancel together, %d pushed and %d met",
 		         group_sources + group_sinks, group_sources, group_sinks);
-	e->text = fmt(&a->r->rewrite.arena, "cancelled by the transpose optimizer against %s%s%s%s%s (perm %s, "
-	              "HandleTranspose)%s", other >= 0 ? g->nodes[other].name : "?",
-	              source ? ", pushed through " : ", which was pushed here through ", via, qdqs,
-	              k || qdq ? "" : "nothing", perm, group);
+	if (source && other < 0)   /* the push ended in an identity perm (transpose_push.c) */
+		e->text = transpose_fmt(&a->r->rewrite.arena, "removed by the transpose optimizer: pushed through %s%s, where "
+		                        "what is left of perm %s is the identity, so no Transpose follows (TransposeOutputs)%s",
+		                        via, qdqs, perm, group);
+	else
+		e->text = transpose_fmt(&a->r->rewrite.arena, "cancelled by the transpose optimizer against %s%s%s%s%s (perm %s, "
+		                        "HandleTranspose)%s", other >= 0 ? g->nodes[other].name : "?",
+		                        source ? ", pushed through " : ", which was pushed here through ", via, qdqs,
+		                        k || qdq ? "" : "nothing", perm, group);
 	vec_release(&path);
 	a->r->n_cancelled++;
+}
+
+/* A Transpose of a group whose pushes end in Transposes that stay: the
+ * source (removed, or kept for readers that did not take it over) and a
+ * sink it merged into. */
+static void moved_event(tp_apply *a, int32_t i)
+{
+	tp_state *s = a->s;
+	const fd_graph *g = s->g;
+	fd_arena *ar = &a->r->rewrite.arena;
+	char perm[200];
+	if (s->merged[i]) {
+		char was[200];
+		transpose_perm_text(perm, sizeof perm, &s->perms.items[s->change[i].merged_perm]);
+		transpose_perm_text(was, sizeof was, &s->perms.items[s->carry[g->nodes[i].inputs[0]]]);
+		fd_tpose_event *e = transpose_add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		e->text = transpose_fmt(ar, "perm -> %s: the Transpose (perm %s) pushed here merged into it (HandleTranspose, "
+		                        "ComposePerm)", perm, was);
+		a->r->n_changed++;
+		return;
+	}
+	transpose_perm_text(perm, sizeof perm, &s->perms.items[s->carry[g->nodes[i].outputs[0]]]);
+	fd_tpose_event *e = transpose_add_event(a, TPOSE_MOVED, i, FD_NONE);
+	e->text = transpose_fmt(ar, "%s by the transpose optimizer: pushed through its readers (perm %s); where a "
+	                        "push stops a Transpose stays (TransposeOutputs) and one that meets another "
+	                        "Transpose merges into it",
+	                        a->removed[i] ? "moved" : "kept for the readers that did not take it over, and pushed", perm);
 }
 
 /* ---- the crossed nodes ----------------------------------------------------------- */
@@ -156,11 +206,22 @@ static void changed_event(tp_apply *a, int32_t i)
 	const tp_change *ch = &a->s->change[i];
 	fd_arena *ar = &a->r->rewrite.arena;
 	const char *op = a->s->g->nodes[i].op_type;
+	const fd_node *n = &a->s->g->nodes[i];
+	for (int32_t k = 0; k < n->n_inputs; k++) {
+		int32_t t = n->inputs[k];
+		if (t < 0 || a->s->const_user[t] != i)
+			continue;
+		fd_tpose_event *e = transpose_add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		e->text = transpose_fmt(ar, "its constant %s unsqueezed and transposed in place to the other input's layout: "
+		                        "a Transpose was pushed through it (HandleSimpleNodeBroadcast)", a->s->g->tensors[t].name);
+		a->r->n_changed++;
+	}
 	if (ch->axis_set && (ch->axis != ch->old_axis || ch->old_axis_absent)) {
-		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
-		e->text = fmt(ar, "axis %lld%s -> %lld: a Transpose was pushed through it (%s)", (long long)ch->old_axis,
-		              ch->old_axis_absent ? " (default)" : "", (long long)ch->axis,
-		              !strcmp(op, "Concat") ? "HandleConcat" : "HandleQuantizeDequantizeLinear");
+		fd_tpose_event *e = transpose_add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		e->text = transpose_fmt(ar, "axis %lld%s -> %lld: a Transpose was pushed through it (%s)", (long long)ch->old_axis,
+		                        ch->old_axis_absent ? " (default)" : "", (long long)ch->axis,
+		                        !strcmp(op, "Concat") ? "HandleConcat" : !strcmp(op, "Gather") ? "HandleGather"
+		                        : "HandleQuantizeDequantizeLinear");
 		a->r->n_changed++;
 	}
 	if (ch->n_axes > 0) {
@@ -170,9 +231,13 @@ static void changed_event(tp_apply *a, int32_t i)
 			k += (size_t)snprintf(list + k, sizeof list - k, "%s%lld", j ? ", " : "", (long long)ch->axes[j]);
 		if (k < sizeof list)
 			snprintf(list + k, sizeof list - k, "]");
-		fd_tpose_event *e = add_event(a, TPOSE_CHANGED, i, FD_NONE);
-		e->text = fmt(ar, "axes %s, a new constant %s: a Transpose was pushed through it (HandleSlice)", list,
-		              a->s->change[i].axes_name);
+		fd_tpose_event *e = transpose_add_event(a, TPOSE_CHANGED, i, FD_NONE);
+		const char *handler = !strcmp(op, "Slice") ? "HandleSlice" : "HandleReduceOps";
+		if (ch->axes_as_attr)
+			e->text = transpose_fmt(ar, "axes %s: a Transpose was pushed through it (%s)", list, handler);
+		else
+			e->text = transpose_fmt(ar, "axes %s, a new constant %s: a Transpose was pushed through it (%s)", list,
+			                        ch->axes_name, handler);
 		a->r->n_changed++;
 	}
 }
@@ -277,10 +342,10 @@ static void remove_empty_pairs(tp_apply *a)
 		a->removed[di] = a->removed[qi] = true;
 		set_rename(a, out, dq->inputs[0]);
 		for (int side = 0; side < 2; side++) {
-			fd_tpose_event *e = add_event(a, TPOSE_EMPTY_QDQ, side ? qi : di, consumer);
-			e->text = fmt(&a->r->rewrite.arena, "removed by the transpose optimizer with %s: an empty "
-			              "DequantizeLinear -> QuantizeLinear pair (TryRemoveEmptyDQQ); %s now reads %s",
-			              side ? dq->name : q->name, g->nodes[consumer].name, g->tensors[dq->inputs[0]].name);
+			fd_tpose_event *e = transpose_add_event(a, TPOSE_EMPTY_QDQ, side ? qi : di, consumer);
+			e->text = transpose_fmt(&a->r->rewrite.arena, "removed by the transpose optimizer with %s: an empty "
+			                        "DequantizeLinear -> QuantizeLinear pair (TryRemoveEmptyDQQ); %s now reads %s",
+			                        side ? dq->name : q->name, g->nodes[consumer].name, g->tensors[dq->inputs[0]].name);
 		}
 		a->r->n_qdq_removed += 2;
 	}
@@ -291,15 +356,24 @@ static void remove_empty_pairs(tp_apply *a)
 static fd_attr *changed_attrs(tp_apply *a, const fd_node *n, const tp_change *ch, int32_t *count)
 {
 	fd_arena *ar = &a->r->rewrite.arena;
-	*count = n->n_attrs + (ch->axis_set && !node_attr(n, "axis"));
+	bool axes_attr = ch->n_axes > 0 && ch->axes_as_attr;
+	*count = n->n_attrs + (ch->axis_set && !node_attr(n, "axis")) + (axes_attr && !node_attr(n, "axes"));
 	fd_attr *at = arena_array(ar, (size_t)*count + 1, sizeof *at);
 	memcpy(at, n->attrs, (size_t)n->n_attrs * sizeof *at);
-	if (!ch->axis_set)
-		return at;
-	int32_t k = 0;
-	while (k < n->n_attrs && strcmp(at[k].name, "axis"))
-		k++;
-	at[k] = (fd_attr){ .name = "axis", .type = ATTR_INT, .count = 1, .u.i = ch->axis };
+	int32_t end = n->n_attrs;
+	if (ch->axis_set) {
+		int32_t k = 0;
+		while (k < end && strcmp(at[k].name, "axis"))
+			k++;
+		end += k == end;
+		at[k] = (fd_attr){ .name = "axis", .type = ATTR_INT, .count = 1, .u.i = ch->axis };
+	}
+	if (axes_attr) {
+		int32_t k = 0;
+		while (k < end && strcmp(at[k].name, "axes"))
+			k++;
+		at[k] = (fd_attr){ .name = "axes", .type = ATTR_INTS, .count = ch->n_axes, .u.ints = ch->axes };
+	}
 	return at;
 }
 
@@ -309,11 +383,17 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	const fd_node *n = &g->nodes[i];
 	fd_arena *ar = &a->r->rewrite.arena;
 	const tp_change *ch = &a->s->change[i];
-	bool reads_renamed = false;
+	bool merged = a->s->merged[i] && tp_group_ok(a->s, transpose_node_group(a->s, i));
+	bool reads_renamed = merged;
 	for (int32_t j = 0; j < n->n_inputs; j++)
-		reads_renamed = reads_renamed || (n->inputs[j] >= 0 && resolve(a, n->inputs[j]) != n->inputs[j]);
-	bool slice_new = ch->n_axes > 0;
-	if (!reads_renamed && !ch->axis_set && !slice_new)
+		reads_renamed = reads_renamed || (n->inputs[j] >= 0 &&
+		                strcmp(transpose_name_for(a, i, n->inputs[j], 0), g->tensors[n->inputs[j]].name));
+	for (int32_t j = 0; j < n->n_outputs; j++)
+		reads_renamed = reads_renamed || (n->outputs[j] >= 0 && transpose_stays(a, n->outputs[j]) &&
+		                a->s->role[i] == ROLE_PUSHED);
+	reads_renamed = reads_renamed || a->new_in[i] || a->new_out[i];
+	bool axes_new = ch->n_axes > 0 && !ch->axes_as_attr;
+	if (!reads_renamed && !ch->axis_set && ch->n_axes == 0)
 		return;
 	fd_fused_node *f = rewrite_add(&a->r->rewrite, 0);
 	f->members = arena_array(ar, 1, sizeof *f->members);
@@ -322,19 +402,74 @@ static void rewrite_node(tp_apply *a, int32_t i)
 	f->name = n->name;
 	f->op_type = n->op_type;
 	f->domain = n->domain;
-	f->n_inputs = slice_new && n->n_inputs < 4 ? 4 : n->n_inputs;
+	f->n_inputs = axes_new && n->n_inputs <= ch->axes_input ? ch->axes_input + 1 : n->n_inputs;
 	f->inputs = arena_array(ar, (size_t)f->n_inputs + 1, sizeof *f->inputs);
 	for (int32_t j = 0; j < f->n_inputs; j++) {
 		int32_t t = j < n->n_inputs ? n->inputs[j] : FD_NONE;
-		f->inputs[j] = t >= 0 ? g->tensors[resolve(a, t)].name : "";
+		f->inputs[j] = t >= 0 ? transpose_name_for(a, i, t, 0) : "";
+		if (a->new_in[i] && j < n->n_inputs && a->new_in[i][j])
+			f->inputs[j] = a->new_in[i][j];
 	}
-	if (slice_new)
-		f->inputs[3] = ch->axes_name;
+	if (axes_new)
+		f->inputs[ch->axes_input] = ch->axes_name;
 	f->n_outputs = n->n_outputs;
 	f->outputs = arena_array(ar, (size_t)n->n_outputs + 1, sizeof *f->outputs);
 	for (int32_t j = 0; j < n->n_outputs; j++)
-		f->outputs[j] = n->outputs[j] >= 0 ? g->tensors[n->outputs[j]].name : "";
+		f->outputs[j] = n->outputs[j] < 0 ? "" : a->s->role[i] == ROLE_PUSHED && transpose_stays(a, n->outputs[j])
+		                ? a->moved_name[n->outputs[j]] : g->tensors[n->outputs[j]].name;
 	f->attrs = changed_attrs(a, n, ch, &f->n_attrs);
+	if (a->new_out[i]) {   /* HandleShape: start and end cleared, the new output */
+		f->outputs[0] = a->new_out[i];
+		int32_t kept = 0;
+		for (int32_t k = 0; k < f->n_attrs; k++)
+			if (strcmp(f->attrs[k].name, "start") && strcmp(f->attrs[k].name, "end"))
+				f->attrs[kept++] = f->attrs[k];
+		if (a->s->opset >= 15)
+			f->n_attrs = kept;
+	}
+	if (merged) {   /* HandleTransposeImpl Case 2: the merged perm */
+		const tp_perm *p = &a->s->perms.items[ch->merged_perm];
+		for (int32_t k = 0; k < f->n_attrs; k++)
+			if (!strcmp(f->attrs[k].name, "perm"))
+				f->attrs[k] = (fd_attr){ .name = "perm", .type = ATTR_INTS, .count = p->rank, .u.ints = p->p };
+	}
+}
+
+/* A broadcast op's constant input edited in place (UnsqueezeInput,
+ * TransposeInputImpl Case 1): ones in front up to the perm's rank, then
+ * the perm's inverse, as the carried tensor it meets. Its values keep
+ * their order: at most one dim of it is not 1 (transpose_broadcast). */
+static void reshape_constants(tp_apply *a)
+{
+	tp_state *s = a->s;
+	const fd_graph *g = s->g;
+	fd_graph *ng = &a->r->model.graphs[0];
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		int32_t i = s->const_user[t];
+		if (i < 0 || s->role[i] != ROLE_PUSHED || g->nodes[i].n_outputs < 1 ||
+		    !tp_group_ok(s, transpose_group(s, s->comp[g->nodes[i].outputs[0]])))
+			continue;
+		int32_t from = FD_NONE;
+		for (int32_t k = 0; k < g->nodes[i].n_inputs && from < 0; k++) {
+			int32_t x = g->nodes[i].inputs[k];
+			if (x >= 0 && s->carry[x] >= 0)
+				from = x;
+		}
+		int32_t nt = graph_find_tensor(ng, g->tensors[t].name);
+		if (from < 0 || nt < 0)
+			continue;
+		const tp_perm *p = &s->perms.items[s->carry[from]];
+		const fd_shape *old = &g->tensors[t].shape;
+		fd_dim *unsq = arena_array(&a->r->model.arena, (size_t)p->rank + 1, sizeof *unsq);
+		fd_dim *d = arena_array(&a->r->model.arena, (size_t)p->rank + 1, sizeof *d);
+		int32_t lead = p->rank - old->rank;
+		for (int32_t k = 0; k < p->rank; k++)
+			unsq[k] = k < lead ? dim_of(1) : old->dims[k - lead];
+		for (int32_t k = 0; k < p->rank; k++)
+			d[p->p[k]] = unsq[k];
+		ng->tensors[nt].shape.rank = p->rank;
+		ng->tensors[nt].shape.dims = d;
+	}
 }
 
 /* Shapes in the rewritten model: a carried tensor now holds the data before
@@ -363,9 +498,10 @@ static void not_modelled_events(tp_apply *a, int32_t i)
 	int32_t root = transpose_group(s, i);
 	if (!s->pushed_any[root] || !s->failed[root])
 		return;
-	fd_tpose_event *e = add_event(a, TPOSE_NOT_MODELLED, i, s->where[root]);
-	e->text = fmt(&a->r->rewrite.arena, "left as it is: onnxruntime's transpose optimizer pushes it on, and at %s %s",
-	              s->where[root] >= 0 ? s->g->nodes[s->where[root]].name : "?", s->why[root]);
+	fd_tpose_event *e = transpose_add_event(a, TPOSE_NOT_MODELLED, i, s->where[root]);
+	e->text = transpose_fmt(&a->r->rewrite.arena,
+	                        "left as it is: onnxruntime's transpose optimizer pushes it on, and at %s %s",
+	                        s->where[root] >= 0 ? s->g->nodes[s->where[root]].name : "?", s->why[root]);
 	a->r->n_not_modelled++;
 }
 
@@ -375,38 +511,57 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	size_t nt = (size_t)g->n_tensors + 1;
 	tp_apply a = { s, r, xcalloc((size_t)g->n_nodes + 1, sizeof *a.removed), xmalloc(nt * sizeof *a.rename),
 	               xmalloc(nt * sizeof *a.renamed_in), xmalloc(nt * sizeof *a.renamed_next),
-	               xcalloc(nt, sizeof *a.permuted) };
+	               xcalloc(nt, sizeof *a.permuted), NULL, NULL, NULL, 0 };
 	for (size_t t = 0; t < nt; t++)
 		a.rename[t] = a.renamed_in[t] = a.renamed_next[t] = -1;
 	int32_t *sources = xcalloc((size_t)g->n_nodes + 1, sizeof *sources);
 	int32_t *sinks = xcalloc((size_t)g->n_nodes + 1, sizeof *sinks);
+	int32_t *moves = xcalloc((size_t)g->n_nodes + 1, sizeof *moves);
+	a.moved_name = xcalloc(nt, sizeof *a.moved_name);
+	a.new_in = xcalloc((size_t)g->n_nodes + 1, sizeof *a.new_in);
+	a.new_out = xcalloc((size_t)g->n_nodes + 1, sizeof *a.new_out);
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		int32_t root = s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK ? transpose_group(s, i) : -1;
 		if (!tp_group_ok(s, root))
 			continue;
+		moves[root] += s->merged[i] || (s->role[i] == ROLE_SOURCE && s->stays[g->nodes[i].outputs[0]]);
+		if (s->merged[i] || (s->role[i] == ROLE_SOURCE && s->stays[g->nodes[i].outputs[0]]))
+			continue;   /* the Transpose stays */
 		a.removed[i] = true;
 		set_rename(&a, g->nodes[i].outputs[0], g->nodes[i].inputs[0]);
 		(s->role[i] == ROLE_SOURCE ? sources : sinks)[root]++;
 	}
-	for (int32_t t = 0; t < g->n_tensors; t++)
+	for (int32_t t = 0; t < g->n_tensors; t++) {
 		a.permuted[t] = s->carry[t] >= 0 && s->pusher[t] >= 0 && s->role[s->pusher[t]] == ROLE_PUSHED &&
-		                tp_group_ok(s, transpose_group(s, s->comp[t]));
+		                tp_group_ok(s, transpose_group(s, s->comp[t])) && !s->stays[t];
+		if (s->stays[t] && s->role[s->pusher[t]] == ROLE_PUSHED)
+			moves[transpose_group(s, s->comp[t])]++;
+	}
+	transpose_add_moved(&a);
+	transpose_add_input_nodes(&a);
 	int32_t n_consts = 0;
 	for (int32_t k = 0; k < g->n_nodes; k++) {
 		int32_t i = g->topo_order[k];
 		int32_t root = s->role[i] == ROLE_NONE ? -1 : transpose_group(s, s->role[i] == ROLE_PUSHED
 		                                                          ? s->comp[g->nodes[i].outputs[0]] : i);
-		if (s->role[i] == ROLE_PUSHED && !tp_group_ok(s, root))
+		if (s->role[i] == ROLE_PUSHED && !tp_group_ok(s, root)) {
 			memset(&s->change[i], 0, sizeof s->change[i]);
-		if (s->role[i] == ROLE_PUSHED && s->change[i].n_axes > 0) {
+			for (int32_t j = 0; j < g->nodes[i].n_inputs; j++)
+				if (g->nodes[i].inputs[j] >= 0 && s->const_user[g->nodes[i].inputs[j]] == i)
+					s->const_user[g->nodes[i].inputs[j]] = -1;
+		}
+		if (s->role[i] == ROLE_PUSHED && s->change[i].n_axes > 0 && !s->change[i].axes_as_attr) {
 			tp_change *ch = &s->change[i];
-			ch->axes_name = n_consts ? fmt(&r->rewrite.arena, "const_transpose_optimizer_token_%d", n_consts)
-			                         : "const_transpose_optimizer";
+			ch->axes_name = n_consts ? transpose_fmt(&r->rewrite.arena, "const_transpose_optimizer_token_%d", n_consts)
+			                                   : "const_transpose_optimizer";
 			n_consts++;
 			fd_new_const c = { 0, ch->axes_name, ch->axes_dtype, ch->n_axes, ch->axes };
 			vec_push(&r->rewrite.consts, c);
 		}
-		if ((s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK) && tp_group_ok(s, root))
+		if ((s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK) && tp_group_ok(s, root) &&
+		    (moves[root] > 0 && (s->role[i] == ROLE_SOURCE || s->merged[i])))
+			moved_event(&a, i);
+		else if ((s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK) && tp_group_ok(s, root))
 			cancelled_event(&a, i, sources[root], sinks[root]);
 		else if (s->role[i] == ROLE_SOURCE)
 			not_modelled_events(&a, i);
@@ -434,11 +589,17 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	if (r->rewrite.nodes.n > 0) {
 		rc = rewrite_build_model(s->m, &r->rewrite, &r->model, &r->map, d);
 		r->changed = rc == 0;
-		if (rc == 0)
+		if (rc == 0) {
 			permute_shapes(&a);
+			reshape_constants(&a);
+		}
 	}
 	free(sources);
 	free(sinks);
+	free(moves);
+	free(a.moved_name);
+	free(a.new_in);
+	free(a.new_out);
 	free(a.removed);
 	free(a.rename);
 	free(a.renamed_in);

@@ -10,8 +10,10 @@
 
 typedef enum handler_kind {
 	H_NONE, H_SIMPLE, H_NODE1, H_QDQ, H_UNSQUEEZE, H_CONCAT, H_SLICE, H_TRANSPOSE,
-	H_OTHER,      /* onnxruntime has a handler fusiondbg does not model (Add, Squeeze, …) */
-	H_OTHER_STOP, /* the same, and it does not transpose its outputs (Shape, Reshape) */
+	H_BROADCAST, H_REDUCE, H_GATHER, /* transpose_handlers.c */
+	H_OTHER,      /* onnxruntime has a handler fusiondbg does not model (Squeeze, Split, …) */
+	H_OTHER_STOP, /* the same, and it does not transpose its outputs (Reshape) */
+	H_SHAPE,      /* HandleShape: does not transpose its outputs */
 } handler_kind;
 
 typedef enum inputs_kind { IN_ALL, IN_FIRST, IN_NON_SCALAR } inputs_kind;
@@ -22,8 +24,9 @@ typedef struct handler {
 	inputs_kind inputs;
 } handler;
 
-/* handler_map of onnx_transpose_optimization.cc, and OrtExtendedHandlers'
- * MaxPool (ort_transpose_optimization.cc). */
+/* handler_map of onnx_transpose_optimization.cc (with the Gather that
+ * onnxruntime 1.30 has: HandleGather, a scalar constant index), and
+ * OrtExtendedHandlers' MaxPool (ort_transpose_optimization.cc). */
 static const handler HANDLERS[] = {
 	{ "Cast", H_SIMPLE, IN_ALL }, { "Exp", H_SIMPLE, IN_ALL }, { "Gelu", H_SIMPLE, IN_ALL },
 	{ "Identity", H_SIMPLE, IN_ALL }, { "LeakyRelu", H_SIMPLE, IN_ALL }, { "Log", H_SIMPLE, IN_ALL },
@@ -39,26 +42,28 @@ static const handler HANDLERS[] = {
 	{ "Cosh", H_SIMPLE, IN_ALL }, { "Asin", H_SIMPLE, IN_ALL }, { "Acos", H_SIMPLE, IN_ALL },
 	{ "Atan", H_SIMPLE, IN_ALL }, { "Asinh", H_SIMPLE, IN_ALL }, { "Acosh", H_SIMPLE, IN_ALL },
 	{ "Atanh", H_SIMPLE, IN_ALL },
-	{ "Add", H_OTHER, IN_NON_SCALAR }, { "Max", H_OTHER, IN_NON_SCALAR }, { "Min", H_OTHER, IN_NON_SCALAR },
-	{ "Mul", H_OTHER, IN_NON_SCALAR }, { "Sub", H_OTHER, IN_NON_SCALAR }, { "Div", H_OTHER, IN_NON_SCALAR },
-	{ "And", H_OTHER, IN_NON_SCALAR }, { "Or", H_OTHER, IN_NON_SCALAR }, { "Xor", H_OTHER, IN_NON_SCALAR },
-	{ "Mod", H_OTHER, IN_NON_SCALAR }, { "PRelu", H_OTHER, IN_NON_SCALAR }, { "BitShift", H_OTHER, IN_NON_SCALAR },
-	{ "Equal", H_OTHER, IN_NON_SCALAR }, { "Greater", H_OTHER, IN_NON_SCALAR }, { "Less", H_OTHER, IN_NON_SCALAR },
-	{ "GreaterOrEqual", H_OTHER, IN_NON_SCALAR }, { "LessOrEqual", H_OTHER, IN_NON_SCALAR },
-	{ "Mean", H_OTHER, IN_NON_SCALAR }, { "Sum", H_OTHER, IN_NON_SCALAR }, { "Pow", H_OTHER, IN_NON_SCALAR },
-	{ "Where", H_OTHER, IN_NON_SCALAR },
+	{ "Add", H_BROADCAST, IN_NON_SCALAR }, { "Max", H_BROADCAST, IN_NON_SCALAR }, { "Min", H_BROADCAST, IN_NON_SCALAR },
+	{ "Mul", H_BROADCAST, IN_NON_SCALAR }, { "Sub", H_BROADCAST, IN_NON_SCALAR }, { "Div", H_BROADCAST, IN_NON_SCALAR },
+	{ "And", H_BROADCAST, IN_NON_SCALAR }, { "Or", H_BROADCAST, IN_NON_SCALAR }, { "Xor", H_BROADCAST, IN_NON_SCALAR },
+	{ "Mod", H_BROADCAST, IN_NON_SCALAR }, { "PRelu", H_BROADCAST, IN_NON_SCALAR },
+	{ "BitShift", H_BROADCAST, IN_NON_SCALAR }, { "Equal", H_BROADCAST, IN_NON_SCALAR },
+	{ "Greater", H_BROADCAST, IN_NON_SCALAR }, { "Less", H_BROADCAST, IN_NON_SCALAR },
+	{ "GreaterOrEqual", H_BROADCAST, IN_NON_SCALAR }, { "LessOrEqual", H_BROADCAST, IN_NON_SCALAR },
+	{ "Mean", H_BROADCAST, IN_NON_SCALAR }, { "Sum", H_BROADCAST, IN_NON_SCALAR }, { "Pow", H_BROADCAST, IN_NON_SCALAR },
+	{ "Where", H_BROADCAST, IN_NON_SCALAR },
 	{ "Clip", H_NODE1, IN_FIRST }, { "CastLike", H_NODE1, IN_FIRST },
 	{ "Transpose", H_TRANSPOSE, IN_FIRST }, { "Concat", H_CONCAT, IN_ALL }, { "Split", H_OTHER, IN_FIRST },
-	{ "Shape", H_OTHER_STOP, IN_FIRST }, { "Pad", H_OTHER, IN_FIRST },
-	{ "ReduceLogSum", H_OTHER, IN_FIRST }, { "ReduceLogSumExp", H_OTHER, IN_FIRST },
-	{ "ReduceMax", H_OTHER, IN_FIRST }, { "ReduceMean", H_OTHER, IN_FIRST }, { "ReduceMin", H_OTHER, IN_FIRST },
-	{ "ReduceProd", H_OTHER, IN_FIRST }, { "ReduceSum", H_OTHER, IN_FIRST },
-	{ "ReduceSumSquare", H_OTHER, IN_FIRST }, { "ReduceL1", H_OTHER, IN_FIRST }, { "ReduceL2", H_OTHER, IN_FIRST },
+	{ "Shape", H_SHAPE, IN_FIRST }, { "Pad", H_OTHER, IN_FIRST },
+	{ "ReduceLogSum", H_REDUCE, IN_FIRST }, { "ReduceLogSumExp", H_REDUCE, IN_FIRST },
+	{ "ReduceMax", H_REDUCE, IN_FIRST }, { "ReduceMean", H_REDUCE, IN_FIRST }, { "ReduceMin", H_REDUCE, IN_FIRST },
+	{ "ReduceProd", H_REDUCE, IN_FIRST }, { "ReduceSum", H_REDUCE, IN_FIRST },
+	{ "ReduceSumSquare", H_REDUCE, IN_FIRST }, { "ReduceL1", H_REDUCE, IN_FIRST }, { "ReduceL2", H_REDUCE, IN_FIRST },
 	{ "ArgMin", H_OTHER, IN_FIRST }, { "ArgMax", H_OTHER, IN_FIRST }, { "Squeeze", H_OTHER, IN_FIRST },
 	{ "Unsqueeze", H_UNSQUEEZE, IN_FIRST }, { "Slice", H_SLICE, IN_FIRST }, { "Tile", H_OTHER, IN_FIRST },
 	{ "Softmax", H_OTHER, IN_FIRST }, { "Hardmax", H_OTHER, IN_FIRST }, { "LogSoftmax", H_OTHER, IN_FIRST },
 	{ "QuantizeLinear", H_QDQ, IN_FIRST }, { "DequantizeLinear", H_QDQ, IN_FIRST },
 	{ "Reshape", H_OTHER_STOP, IN_FIRST }, { "MaxPool", H_OTHER, IN_FIRST },
+	{ "Gather", H_GATHER, IN_FIRST },   /* HandleGather, onnxruntime 1.30 */
 };
 
 /* GetHandler: ONNX-domain ops by type; com.microsoft's Q/DQ and QLinear ops
@@ -78,7 +83,7 @@ static const handler *handler_of(const fd_node *n)
 
 static bool transposes_outputs(const handler *h)
 {
-	return h->kind != H_TRANSPOSE && h->kind != H_OTHER_STOP;
+	return h->kind != H_TRANSPOSE && h->kind != H_OTHER_STOP && h->kind != H_SHAPE;
 }
 
 /* transposible_inputs_fn: AllInputs, FirstInput, NonScalarInputs. */
@@ -92,9 +97,15 @@ static bool transposible(const tp_state *s, const fd_node *n, const handler *h, 
 	return t < 0 || s->g->tensors[t].shape.rank != 0;
 }
 
+bool transpose_transposible(const tp_state *s, const fd_node *n, int32_t j)
+{
+	const handler *h = handler_of(n);
+	return h && transposible(s, n, h, j);
+}
+
 /* ---- permutations (the helpers of onnx_transpose_optimization.cc) ---------- */
 
-static int32_t add_perm(tp_state *s, int32_t rank, const int64_t *p)
+int32_t transpose_add_perm(tp_state *s, int32_t rank, const int64_t *p)
 {
 	for (size_t k = 0; k < s->perms.n; k++)
 		if (s->perms.items[k].rank == rank && !memcmp(s->perms.items[k].p, p, (size_t)rank * sizeof *p))
@@ -134,7 +145,7 @@ static bool inverse_of(const tp_perm *p, const int64_t *q, int32_t rank)
 }
 
 /* NormalizeAndValidateAxes */
-static bool normalize_axes(int64_t *axes, int32_t n, int64_t rank)
+bool transpose_normalize_axes(int64_t *axes, int32_t n, int64_t rank)
 {
 	bool used[64] = { false };
 	if (rank > 64)
@@ -163,14 +174,14 @@ static int32_t unsqueeze_perm(tp_state *s, const tp_perm *p, const int64_t *axes
 			map[m++] = i;
 	for (int32_t i = 0; i < rank; i++)
 		out[i] = added[i] ? i : map[p->p[j++]];
-	return add_perm(s, rank, out);
+	return transpose_add_perm(s, rank, out);
 }
 
 /* ---- constants as onnxruntime reads them ------------------------------------- */
 
 /* GetConstant: an initializer that is not overridable, or a Constant's output
  * (onnxruntime makes those initializers), with its integer values. */
-static const fd_const *int_constant(const tp_state *s, int32_t t)
+const fd_const *transpose_int_constant(const tp_state *s, int32_t t)
 {
 	if (t < 0 || !tensor_is_constant(s->g, t))
 		return NULL;
@@ -191,7 +202,7 @@ static int64_t *read_axes(tp_state *s, const fd_node *n, int32_t input, int64_t 
 		*count = (int32_t)a->count;
 		return out;
 	}
-	const fd_const *v = input < n->n_inputs ? int_constant(s, n->inputs[input]) : NULL;
+	const fd_const *v = input < n->n_inputs ? transpose_int_constant(s, n->inputs[input]) : NULL;
 	if (!v || v->count > 64)
 		return NULL;
 	int64_t *out = arena_array(s->arena, (size_t)v->count + 1, sizeof *out);
@@ -251,8 +262,11 @@ static int value_cost(const tp_state *s, int32_t t, const tp_perm *p)
 	if (t < 0)
 		return 0;
 	const fd_tensor *x = &s->g->tensors[t];
+	/* IsConstant: an initializer, which a Constant's output is to onnxruntime */
+	if (tensor_is_constant(s->g, t))
+		return 0;
 	if (x->producer < 0)
-		return tensor_is_constant(s->g, t) ? 0 : value_rank(s, t);
+		return value_rank(s, t);
 	if (dq_of_constant(s, t))
 		return 0;
 	int32_t from = t;
@@ -416,7 +430,7 @@ static bool slice_axes(tp_state *s, const fd_node *n, const tp_perm *p, tp_chang
 		ch->axes_dtype = s->g->tensors[st].dtype == DT_INT32 ? DT_INT32 : DT_INT64;
 	} else {
 		axes = read_axes(s, n, 3, 0, &count);
-		if (!axes || !normalize_axes(axes, count, p->rank))
+		if (!axes || !transpose_normalize_axes(axes, count, p->rank))
 			return false;
 		for (int32_t i = 0; i < count; i++)
 			axes[i] = p->p[axes[i]];
@@ -424,6 +438,7 @@ static bool slice_axes(tp_state *s, const fd_node *n, const tp_perm *p, tp_chang
 	}
 	ch->n_axes = count;
 	ch->axes = axes;
+	ch->axes_input = 3;
 	return true;
 }
 
@@ -436,12 +451,50 @@ static bool reshape_declines(const tp_state *s, const fd_node *n, int32_t t)
 	if (!is_op(n, "Reshape"))
 		return false;
 	const fd_shape *sh = &s->g->tensors[t].shape;
-	const fd_const *v = n->n_inputs > 1 ? int_constant(s, n->inputs[1]) : NULL;
+	const fd_const *v = n->n_inputs > 1 ? transpose_int_constant(s, n->inputs[1]) : NULL;
 	if (sh->rank < 0 || !v || v->count == 0 || v->count != sh->rank)
 		return true;
 	for (int32_t k = 0; k < sh->rank; k++)
 		if (!dim_known(sh->dims[k]) || dim_is_symbolic(sh->dims[k]))
 			return true;
+	return false;
+}
+
+/* HandleShape: Shape(Transpose(x, perm)) = Gather(Shape(x), perm), from
+ * opset 15 perm[start:end] with start and end cleared. */
+static void shape_gather(tp_state *s, const fd_node *n, const tp_perm *p, tp_change *ch)
+{
+	int64_t lo = 0, hi = p->rank;
+	if (s->opset >= 15) {
+		const fd_attr *a = node_attr(n, "start"), *b = node_attr(n, "end");
+		lo = a && a->type == ATTR_INT ? a->u.i : 0;
+		hi = b && b->type == ATTR_INT ? b->u.i : p->rank;
+		lo = lo < 0 ? lo + p->rank : lo;
+		hi = hi < 0 ? hi + p->rank : hi;
+		lo = lo < 0 ? 0 : lo > p->rank ? p->rank : lo;
+		hi = hi < 0 ? 0 : hi > p->rank ? p->rank : hi;
+	}
+	int64_t part[64];
+	int32_t m = 0;
+	for (int64_t k = lo; k < hi; k++)
+		part[m++] = p->p[k];
+	ch->shape_set = true;
+	ch->shape_perm = transpose_add_perm(s, m, part);
+}
+
+/* From opset 17 LayerNormFusion is a level-1 transformer ahead of the
+ * TransposeOptimizer: a ReduceMean whose mean a Sub takes from the same x
+ * may be the head of a LayerNorm it fuses first. */
+static bool layer_norm_first(const tp_state *s, const fd_node *n)
+{
+	if (s->opset < 17 || !is_op(n, "ReduceMean") || n->n_inputs < 1 || n->n_outputs < 1 || n->outputs[0] < 0)
+		return false;
+	const fd_tensor *mean = &s->g->tensors[n->outputs[0]];
+	for (int32_t c = 0; c < mean->n_consumers; c++) {
+		const fd_node *sub = &s->g->nodes[mean->consumers[c]];
+		if (is_op(sub, "Sub") && sub->n_inputs == 2 && sub->inputs[0] == n->inputs[0])
+			return true;
+	}
 	return false;
 }
 
@@ -454,6 +507,17 @@ static void take(tp_state *s, int32_t i, int32_t j, int32_t group)
 	join(s, s->comp[t], group);
 }
 
+/* TransposeOutputs skips an identity perm (a reduce or Gather that drops
+ * the axes the perm moved): the push ends there, with no Transpose left. */
+static bool is_identity(const tp_perm *p)
+{
+	for (int32_t k = 0; k < p->rank; k++)
+		if (p->p[k] != k)
+			return false;
+	return true;
+}
+
+/* perm -1: the outputs carry nothing (their group and pusher still kept). */
 static void carry_out(tp_state *s, int32_t i, int32_t perm, int32_t group, int32_t from)
 {
 	const fd_node *n = &s->g->nodes[i];
@@ -465,7 +529,7 @@ static void carry_out(tp_state *s, int32_t i, int32_t perm, int32_t group, int32
 		s->comp[t] = group;
 		s->parent[t] = from;
 		s->pusher[t] = i;
-		if (s->g->tensors[t].is_graph_output)
+		if (perm >= 0 && s->g->tensors[t].is_graph_output && !s->materialize)
 			fail(s, group, i, "its output is a graph output, which onnxruntime keeps by name");
 	}
 }
@@ -478,8 +542,14 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 	int32_t t = n->inputs[j];
 	const tp_perm *p = &s->perms.items[s->carry[t]];
 	int32_t group = transpose_group(s, s->comp[t]);
-	if (!transposible(s, n, h, j) || !cost_says_push(s, n, h, p))
-		return false;
+	if (p->rank > 64 || !transposible(s, n, h, j) || !cost_says_push(s, n, h, p))
+		return false;   /* (an Unsqueeze can widen a perm past the handlers' 64 axes) */
+	if (s->pusher[t] >= 0 && s->merged[s->pusher[t]]) {
+		fail(s, group, i, "onnxruntime pushes the Transpose merged before it on, which fusiondbg does not model");
+		s->pushed_any[transpose_group(s, group)] = true;
+		take(s, i, j, group);
+		return true;
+	}
 	tp_change ch = { 0 };
 	int32_t out = s->carry[t];
 	switch (h->kind) {
@@ -493,7 +563,15 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 		s->role[i] = ROLE_SINK;
 		s->uf[i] = i;
 		join(s, i, group);
-		if (!inverse_of(p, q, rank))
+		if (!inverse_of(p, q, rank) && s->materialize) {
+			/* HandleTransposeImpl Case 2: this Transpose stays, perm ComposePerm(p, q) */
+			int64_t c[64];
+			for (int32_t k = 0; k < rank; k++)
+				c[k] = p->p[q[k]];
+			s->merged[i] = true;
+			s->change[i].merged_perm = transpose_add_perm(s, rank, c);
+			carry_out(s, i, s->change[i].merged_perm, group, t);
+		} else if (!inverse_of(p, q, rank))
 			fail(s, group, i, "the permutations do not cancel: onnxruntime merges them into this Transpose");
 		else if (n->n_outputs > 0 && n->outputs[0] >= 0 && s->g->tensors[n->outputs[0]].is_graph_output)
 			fail(s, group, i, "the cancelling Transpose makes a graph output");
@@ -506,7 +584,7 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 	case H_UNSQUEEZE: {
 		int32_t count;
 		int64_t *axes = read_axes(s, n, 1, 13, &count);
-		if (!axes || !normalize_axes(axes, count, p->rank + count))
+		if (!axes || !transpose_normalize_axes(axes, count, p->rank + count))
 			return false;
 		out = unsqueeze_perm(s, p, axes, count);
 		break;
@@ -519,10 +597,40 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 		if (!slice_axes(s, n, p, &ch))
 			return false;
 		break;
+	case H_REDUCE:
+		if (layer_norm_first(s, n)) {
+			fail(s, group, i, "from opset 17 onnxruntime's LayerNormFusion runs first, at level 1: where it "
+			     "fuses, this push meets a LayerNormalization, which fusiondbg does not model");
+			s->pushed_any[transpose_group(s, group)] = true;
+			take(s, i, j, group);
+			return true;
+		}
+		if (!transpose_reduce(s, n, p, &ch, &out))
+			return false;
+		break;
+	case H_GATHER:
+		if (!transpose_gather(s, n, p, &ch, &out))
+			return false;
+		break;
+	case H_BROADCAST: {
+		const char *why;
+		if (!transpose_broadcast(s, i, t, &ch, &why))
+			return false;
+		if (why)
+			fail(s, group, i, why);
+		break;
+	}
+	case H_SHAPE:
+		if (!s->materialize)
+			goto other;
+		shape_gather(s, n, p, &ch);
+		out = -1;
+		break;
 	case H_SIMPLE:
 	case H_NODE1:
 		break;
 	default:
+	other:
 		if (reshape_declines(s, n, t))
 			return false;
 		/* onnxruntime would push it here (its handler may still decline) */
@@ -537,6 +645,9 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 		if (!transposible(s, n, h, k) || n->inputs[k] < 0)
 			continue;
 		int32_t x = n->inputs[k];
+		if (h->kind == H_BROADCAST && s->carry[x] < 0 &&
+		    (tensor_is_constant(s->g, x) || (k < 32 && (ch.new_inputs & (1u << k)))))
+			continue;   /* edited in place or given new nodes, or its failure said already */
 		if (s->carry[x] != s->carry[t]) {
 			fail(s, group, i, "another input does not carry the same Transpose; onnxruntime would "
 			     "transpose it");
@@ -548,7 +659,7 @@ static bool process(tp_state *s, int32_t i, int32_t j, const handler *h)
 	s->pushed_any[group] = true;
 	s->role[i] = ROLE_PUSHED;
 	s->change[i] = ch;
-	carry_out(s, i, out, group, t);
+	carry_out(s, i, out >= 0 && !is_identity(&s->perms.items[out]) ? out : -1, group, t);
 	return true;
 }
 
@@ -556,6 +667,9 @@ void transpose_push(tp_state *s)
 {
 	const fd_graph *g = s->g;
 	find_leading(s);
+	s->materialize = true;
+	for (int32_t i = 0; i < g->n_nodes; i++)
+		s->materialize = s->materialize && strcmp(g->nodes[i].op_type, "DequantizeLinear");
 	for (int32_t k = 0; k < g->n_nodes; k++) {
 		int32_t i = g->topo_order[k];
 		const fd_node *n = &g->nodes[i];
@@ -575,7 +689,7 @@ void transpose_push(tp_state *s)
 		s->role[i] = ROLE_SOURCE;
 		s->uf[i] = i;
 		int32_t t = n->outputs[0];
-		s->carry[t] = add_perm(s, rank, q);
+		s->carry[t] = transpose_add_perm(s, rank, q);
 		s->comp[t] = i;
 		s->pusher[t] = i;
 		s->parent[t] = -1;
@@ -583,10 +697,12 @@ void transpose_push(tp_state *s)
 	/* a Transpose left on a tensor some of whose readers took it over, or
 	 * before a graph output: onnxruntime keeps one there */
 	for (int32_t t = 0; t < g->n_tensors; t++) {
-		if (s->carry[t] < 0 || s->n_push[t] == 0)
+		if (s->carry[t] < 0 || s->n_push[t] == 0 || s->merged[s->pusher[t]])
 			continue;
 		const fd_tensor *x = &g->tensors[t];
-		if (s->n_push[t] < x->n_consumers || x->is_graph_output) {
+		if ((s->n_push[t] < x->n_consumers || x->is_graph_output) && s->materialize) {
+			s->stays[t] = true;
+		} else if (s->n_push[t] < x->n_consumers || x->is_graph_output) {
 			int32_t at = FD_NONE;
 			for (int32_t c = 0; c < x->n_consumers && at < 0; c++)
 				if (s->role[x->consumers[c]] == ROLE_NONE)
@@ -598,10 +714,12 @@ void transpose_push(tp_state *s)
 	/* a push that ended before a node that did not take it over (not a
 	 * cancellation): the Transpose stays there, moved */
 	for (int32_t t = 0; t < g->n_tensors; t++) {
-		if (s->carry[t] < 0 || s->role[s->pusher[t]] == ROLE_SOURCE)
+		if (s->carry[t] < 0 || s->role[s->pusher[t]] == ROLE_SOURCE || s->merged[s->pusher[t]])
 			continue;
 		const fd_tensor *x = &g->tensors[t];
-		if (s->n_push[t] < x->n_consumers || x->n_consumers == 0) {
+		if ((s->n_push[t] < x->n_consumers || x->n_consumers == 0 || x->is_graph_output) && s->materialize) {
+			s->stays[t] = true;   /* TransposeOutputs' Transpose stays here */
+		} else if (s->n_push[t] < x->n_consumers || x->n_consumers == 0) {
 			int32_t at = FD_NONE;
 			for (int32_t c = 0; c < x->n_consumers && at < 0; c++)
 				if (s->role[x->consumers[c]] == ROLE_NONE)

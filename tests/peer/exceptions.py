@@ -45,48 +45,6 @@ EXCEPTIONS = [
                   "fusions fusiondbg makes.",
         "ort_error": "Could not find an implementation for Conv(11) node with name 'conv1'",
     },
-    # ---- onnxruntime's TransposeOptimizer moved a Transpose into the pattern ---------
-    {
-        "models": ["torch_convnext_opset13", "torch_convnext_opset14"],
-        "reason": "The TransposeOptimizer cancels the Transposes around ConvNeXt's LayerNorm2d. Below opset 17 "
-                  "LayerNorm2d is Transpose(x, [0, 2, 3, 1]), a decomposed LayerNorm over the last axis, and "
-                  "Transpose back; onnxruntime's TransposeOptimizer pushes the first through the whole pattern "
-                  "until it cancels the second, and what is left reduces over axis 1, which neither "
-                  "LayerNormFusion nor SimplifiedLayerNormFusion takes. fusiondbg's transpose optimizer does not "
-                  "model the push through ReduceMean and the broadcast ops (HandleReduceOps, "
-                  "HandleSimpleNodeBroadcast; match --trace: not modelled at the ReduceMean), so it leaves them: "
-                  "ORT_LayerNormFusion takes the pattern over the last axis (its where refuses a LayerNorm "
-                  "of a Transpose only when no Transpose reads the result).",
-        "fusiondbg": {"rule": "ORT_LayerNormFusion"},
-        "counts": {"torch_convnext_opset13": 4, "torch_convnext_opset14": 4},
-        "why_fusiondbg": {"rule": "ORT_LayerNormFusion", "node": "@Sub", "expect": ["fires on {node} (Sub)"]},
-    },
-    {
-        "models": ["torch_swin_t_opset13", "torch_swin_t_opset14", "torch_swin_t_opset17"],
-        "reason": "The TransposeOptimizer merges Swin's qkv Transpose into K's. The attention's "
-                  "Transpose(qkv, [2, 0, 3, 1, 4]) feeds the Gathers of q, k and v; onnxruntime's TransposeOptimizer "
-                  "pushes it past the Gather of k into K's Transpose(k, [0, 1, 3, 2]), which becomes [0, 2, 3, 1], "
-                  "a perm MatmulTransposeFusion refuses (the last axis leaves the last two). fusiondbg's transpose "
-                  "optimizer does not model that push (no handler it models crosses the Gather), so it leaves the "
-                  "Transposes: ORT_MatmulTransposeFusion folds the [0, 1, 3, 2] it sees.",
-        "fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "pattern": "MatMul+Transpose"},
-        "counts": {"torch_swin_t_opset13": 4, "torch_swin_t_opset14": 4, "torch_swin_t_opset17": 4},
-        "why_fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "node": "@Transpose", "expect": ["fires on {node} (Transpose)"]},
-    },
-    {
-        "models": ["torch_llama_opset14", "torch_llama_opset17"],
-        "reason": "The TransposeOptimizer merges the LLaMA block's K Transpose into K^T. K's Transpose(k, [0, 2, 1, 3]) "
-                  "feeds the rotary embedding; onnxruntime's TransposeOptimizer pushes it through the rotation's "
-                  "Slices, Neg, Concat, Muls and Add into Transpose(k, [0, 1, 3, 2]), which becomes [0, 2, 3, 1], "
-                  "a perm MatmulTransposeFusion refuses: the FusedMatMul has the 1/sqrt(d) Div only. fusiondbg's "
-                  "transpose optimizer does not model the push through the Muls (HandleSimpleNodeBroadcast; "
-                  "match --trace: not modelled at the Mul), so it leaves them: ORT_MatmulTransposeFusion folds the [0, 1, 3, 2] it sees as well.",
-        "ort": {"kind": "MatMulTransposeOrScaleFusion", "pattern": "Div+MatMul"},
-        "fusiondbg": {"pattern": "Div+MatMul+Transpose"},
-        "counts": {"torch_llama_opset14": 2, "torch_llama_opset17": 2},
-        "pairing": "superset",
-        "why_fusiondbg": {"rule": "ORT_MatmulTransposeFusion", "node": "@Transpose", "expect": ["fires on {node} (Transpose)"]},
-    },
     # ---- the shared models quantized (test_peer.sh: qdq_models.py --each) ------------------
     {
         "models": ["qdq_torch_vit_opset17_u8", "qdq_torch_vit_opset17_u8keep"],

@@ -1,0 +1,38 @@
+/* transpose_apply.h — the rewrite's state (transpose_apply.c), shared with
+ * the nodes it adds (transpose_added.c). */
+#ifndef FD_TRANSPOSE_APPLY_H
+#define FD_TRANSPOSE_APPLY_H
+#include "transpose/transpose_internal.h"
+
+typedef VEC(int32_t) id_vec;
+
+typedef struct tp_apply {
+	tp_state *s;
+	fd_transpose_result *r;
+	bool *removed;             /* per node */
+	int32_t *rename;           /* per tensor: the tensor its readers read instead, -1 */
+	int32_t *renamed_in;       /* per tensor: the first tensor renamed to it, -1 … */
+	int32_t *renamed_next;     /* … and the next one renamed to the same tensor */
+	bool *permuted;            /* per tensor: its shape is the carried permutation's inverse */
+	const char **moved_name;   /* per tensor with a new Transpose after its pusher: what the pusher
+	                            * makes now (the data before the Transpose) */
+	const char ***new_in;      /* per node: its inputs' new names (a new Transpose's output), NULL */
+	const char **new_out;      /* per node: a Shape's new output (a new Gather reads it), NULL */
+	int32_t made;              /* new nodes and tensors so far (their names) */
+} tp_apply;
+
+const char *transpose_fmt(fd_arena *ar, const char *f, ...) __attribute__((format(printf, 2, 3)));
+void transpose_perm_text(char *buf, size_t size, const tp_perm *p);
+fd_tpose_event *transpose_add_event(tp_apply *a, fd_tpose_kind kind, int32_t node, int32_t other);
+/* The group of a node with a role, -1 without one. */
+int32_t transpose_node_group(const tp_state *s, int32_t i);
+/* A Transpose stays on carried tensor t (its group committed). */
+bool transpose_stays(const tp_apply *a, int32_t t);
+/* The name node c reads for its input x in the rewritten model. */
+const char *transpose_name_for(const tp_apply *a, int32_t c, int32_t x, int depth);
+/* The new nodes (transpose_added.c): the Transposes that stay after a
+ * crossed node, and those of a broadcast op's inputs and a Shape's Gather. */
+void transpose_add_moved(tp_apply *a);
+void transpose_add_input_nodes(tp_apply *a);
+
+#endif
