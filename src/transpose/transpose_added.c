@@ -39,7 +39,8 @@ static void node_ints(tp_apply *a, fd_fused_node *f, const char *name, const int
 {
 	fd_arena *ar = &a->r->rewrite.arena;
 	int64_t *copy = arena_array(ar, (size_t)n + 1, sizeof *copy);
-	memcpy(copy, v, (size_t)n * sizeof *v);
+	if (n)
+		memcpy(copy, v, (size_t)n * sizeof *v);
 	f->n_attrs = 1;
 	f->attrs = arena_array(ar, 1, sizeof *f->attrs);
 	f->attrs[0] = (fd_attr){ .name = name, .type = ATTR_INTS, .count = n, .u.ints = copy };
@@ -49,7 +50,8 @@ static const char *new_int_const(tp_apply *a, const int64_t *v, int32_t n)
 {
 	fd_arena *ar = &a->r->rewrite.arena;
 	int64_t *copy = arena_array(ar, (size_t)n + 1, sizeof *copy);
-	memcpy(copy, v, (size_t)n * sizeof *v);
+	if (n)
+		memcpy(copy, v, (size_t)n * sizeof *v);
 	fd_new_const c = { 0, fresh(a, "const_transpose_optimizer_input"), DT_INT64, n, copy };
 	vec_push(&a->r->rewrite.consts, c);
 	return c.name;

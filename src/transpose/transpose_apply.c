@@ -359,7 +359,8 @@ static fd_attr *changed_attrs(tp_apply *a, const fd_node *n, const tp_change *ch
 	bool axes_attr = ch->n_axes > 0 && ch->axes_as_attr;
 	*count = n->n_attrs + (ch->axis_set && !node_attr(n, "axis")) + (axes_attr && !node_attr(n, "axes"));
 	fd_attr *at = arena_array(ar, (size_t)*count + 1, sizeof *at);
-	memcpy(at, n->attrs, (size_t)n->n_attrs * sizeof *at);
+	if (n->n_attrs)   /* a node without attributes may have none allocated */
+		memcpy(at, n->attrs, (size_t)n->n_attrs * sizeof *at);
 	int32_t end = n->n_attrs;
 	if (ch->axis_set) {
 		int32_t k = 0;

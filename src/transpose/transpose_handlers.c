@@ -59,7 +59,8 @@ bool transpose_reduce(tp_state *s, const fd_node *n, const tp_perm *p, tp_change
 			return false;
 		if (a) {
 			count = (int32_t)a->count;
-			memcpy(axes, a->u.ints, (size_t)count * sizeof *axes);
+			if (count)
+				memcpy(axes, a->u.ints, (size_t)count * sizeof *axes);
 		}
 	} else if (n->n_inputs >= 2 && n->inputs[1] >= 0) {
 		const fd_const *v = transpose_int_constant(s, n->inputs[1]);

@@ -198,7 +198,8 @@ static int64_t *read_axes(tp_state *s, const fd_node *n, int32_t input, int64_t 
 		if (!a || a->type != ATTR_INTS)
 			return NULL;
 		int64_t *out = arena_array(s->arena, (size_t)a->count + 1, sizeof *out);
-		memcpy(out, a->u.ints, (size_t)a->count * sizeof *out);
+		if (a->count)
+			memcpy(out, a->u.ints, (size_t)a->count * sizeof *out);
 		*count = (int32_t)a->count;
 		return out;
 	}
@@ -206,7 +207,8 @@ static int64_t *read_axes(tp_state *s, const fd_node *n, int32_t input, int64_t 
 	if (!v || v->count > 64)
 		return NULL;
 	int64_t *out = arena_array(s->arena, (size_t)v->count + 1, sizeof *out);
-	memcpy(out, v->i64, (size_t)v->count * sizeof *out);
+	if (v->count)
+		memcpy(out, v->i64, (size_t)v->count * sizeof *out);
 	*count = (int32_t)v->count;
 	return out;
 }
