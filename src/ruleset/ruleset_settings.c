@@ -11,22 +11,42 @@
  * second document that sets it differently is a warning naming both places,
  * and the first holds. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "ruleset/ruleset.h"
 
-static const char *const policy_names[] = { [INIT_POLICY_ONNX] = "onnx", [INIT_POLICY_CONSTANT] = "constant" };
+/* Each setting takes one of two names, stored as 1 and 2 of its enum (0 is
+ * unset: INIT_POLICY_*, SHAPES_*, TRANSPOSES_* in rules/rules.h). */
+typedef struct setting {
+	const char *key;
+	const char *names[3];    /* by value; [0] unused */
+	const char *decides;     /* the option that overrides the setting, or NULL */
+} setting;
 
-static const char *ruleset_init_policy_name(fd_init_policy p)
+enum { SET_INITIALIZERS, SET_SHAPES, SET_TRANSPOSES, SET_COUNT };
+static const setting SETTINGS[SET_COUNT] = {
+	[SET_INITIALIZERS] = { "initializers", { NULL, "onnx", "constant" }, "--initializers" },
+	[SET_SHAPES] = { "shapes", { NULL, "full", "onnx" }, "--shapes" },
+	[SET_TRANSPOSES] = { "transpose_optimizer", { NULL, "none", "onnxruntime" }, NULL },
+};
+
+/* 1 or 2, the value name spells; 0 for neither. */
+static int setting_value(const setting *st, const char *name)
 {
-	return p == INIT_POLICY_ONNX || p == INIT_POLICY_CONSTANT ? policy_names[p] : "unset";
+	for (int k = 1; k <= 2; k++)
+		if (name && !strcmp(name, st->names[k]))
+			return k;
+	return 0;
 }
 
 fd_init_policy ruleset_init_policy_from_name(const char *name)
 {
-	for (int p = INIT_POLICY_ONNX; p <= INIT_POLICY_CONSTANT; p++)
-		if (name && !strcmp(name, policy_names[p]))
-			return (fd_init_policy)p;
-	return INIT_POLICY_UNSET;
+	return (fd_init_policy)setting_value(&SETTINGS[SET_INITIALIZERS], name);
+}
+
+fd_shapes_mode ruleset_shapes_from_name(const char *name)
+{
+	return (fd_shapes_mode)setting_value(&SETTINGS[SET_SHAPES], name);
 }
 
 /* "a list", "a map", "nothing (null)": a value that is not a scalar. */
@@ -50,81 +70,33 @@ static void say(fd_diags *d, fd_severity sev, const fd_yval *at, const char *fmt
 	va_end(ap);
 }
 
-static int read_initializers(fd_ruleset *rs, const fd_yval *v, fd_diags *d)
+/* One setting's value into *have (where it is written into *where): an
+ * error when it is neither name; a second document that sets it otherwise
+ * is a warning naming both places, and the first holds (rule sets of two
+ * toolchains loaded together). */
+static int read_setting(const setting *st, const fd_yval *v, int *have, const fd_yval **where, fd_diags *d)
 {
 	const char *name = NULL;
-	fd_init_policy p = v && v->kind == YV_SCALAR && yval_str(v, &name) ? ruleset_init_policy_from_name(name) : INIT_POLICY_UNSET;
-	if (p == INIT_POLICY_UNSET) {
+	int k = v && v->kind == YV_SCALAR && yval_str(v, &name) ? setting_value(st, name) : 0;
+	if (!k) {
 		if (name)
-			say(d, DIAG_ERROR, v, "ruleset.initializers: expected onnx or constant, got '%s'", name);
+			say(d, DIAG_ERROR, v, "ruleset.%s: expected %s or %s, got '%s'", st->key, st->names[1], st->names[2], name);
 		else
-			say(d, DIAG_ERROR, v, "ruleset.initializers: expected onnx or constant, got %s", not_scalar(v));
+			say(d, DIAG_ERROR, v, "ruleset.%s: expected %s or %s, got %s", st->key, st->names[1], st->names[2],
+			    not_scalar(v));
 		return -1;
 	}
-	if (rs->initializers != INIT_POLICY_UNSET && rs->initializers != p) {
-		/* rule sets of two toolchains loaded together: the first holds */
-		fd_srcpos was = yval_pos(rs->initializers_where);
-		say(d, DIAG_WARNING, v, "ruleset.initializers: %s here, but %s at %s:%d:%d, which holds "
-		    "(--initializers decides)", name, ruleset_init_policy_name(rs->initializers),
-		    was.file ? was.file : "?", was.line, was.col);
+	if (*have && *have != k) {
+		fd_srcpos was = yval_pos(*where);
+		char decides[64] = "";
+		if (st->decides)
+			snprintf(decides, sizeof decides, " (%s decides)", st->decides);
+		say(d, DIAG_WARNING, v, "ruleset.%s: %s here, but %s at %s:%d:%d, which holds%s", st->key, name,
+		    st->names[*have], was.file ? was.file : "?", was.line, was.col, decides);
 		return 0;
 	}
-	rs->initializers = p;
-	rs->initializers_where = v;
-	return 0;
-}
-
-fd_shapes_mode ruleset_shapes_from_name(const char *name)
-{
-	return !name ? SHAPES_UNSET : !strcmp(name, "full") ? SHAPES_FULL : !strcmp(name, "onnx") ? SHAPES_ONNX
-	                                                                                         : SHAPES_UNSET;
-}
-
-static int read_shapes(fd_ruleset *rs, const fd_yval *v, fd_diags *d)
-{
-	const char *name = NULL;
-	fd_shapes_mode m = v && v->kind == YV_SCALAR && yval_str(v, &name) ? ruleset_shapes_from_name(name) : SHAPES_UNSET;
-	if (m == SHAPES_UNSET) {
-		if (name)
-			say(d, DIAG_ERROR, v, "ruleset.shapes: expected full or onnx, got '%s'", name);
-		else
-			say(d, DIAG_ERROR, v, "ruleset.shapes: expected full or onnx, got %s", not_scalar(v));
-		return -1;
-	}
-	if (rs->shapes != SHAPES_UNSET && rs->shapes != m) {
-		fd_srcpos was = yval_pos(rs->shapes_where);
-		say(d, DIAG_WARNING, v, "ruleset.shapes: %s here, but %s at %s:%d:%d, which holds (--shapes decides)", name,
-		    rs->shapes == SHAPES_ONNX ? "onnx" : "full", was.file ? was.file : "?", was.line, was.col);
-		return 0;
-	}
-	rs->shapes = m;
-	rs->shapes_where = v;
-	return 0;
-}
-
-static int read_transposes(fd_ruleset *rs, const fd_yval *v, fd_diags *d)
-{
-	const char *name = NULL;
-	fd_transposes_mode m = TRANSPOSES_UNSET;
-	if (v && v->kind == YV_SCALAR && yval_str(v, &name))
-		m = !strcmp(name, "onnxruntime") ? TRANSPOSES_ONNXRUNTIME : !strcmp(name, "none") ? TRANSPOSES_NONE
-		                                                                                  : TRANSPOSES_UNSET;
-	if (m == TRANSPOSES_UNSET) {
-		if (name)
-			say(d, DIAG_ERROR, v, "ruleset.transpose_optimizer: expected onnxruntime or none, got '%s'", name);
-		else
-			say(d, DIAG_ERROR, v, "ruleset.transpose_optimizer: expected onnxruntime or none, got %s", not_scalar(v));
-		return -1;
-	}
-	if (rs->transposes != TRANSPOSES_UNSET && rs->transposes != m) {
-		fd_srcpos was = yval_pos(rs->transposes_where);
-		say(d, DIAG_WARNING, v, "ruleset.transpose_optimizer: %s here, but %s at %s:%d:%d, which holds", name,
-		    rs->transposes == TRANSPOSES_ONNXRUNTIME ? "onnxruntime" : "none", was.file ? was.file : "?", was.line,
-		    was.col);
-		return 0;
-	}
-	rs->transposes = m;
-	rs->transposes_where = v;
+	*have = k;
+	*where = v;
 	return 0;
 }
 
@@ -144,21 +116,22 @@ int ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d)
 		    "got %s", set && set->kind == YV_SCALAR ? "a scalar" : not_scalar(set));
 		return -1;
 	}
+	/* the enums as ints while the documents are read (0 unset, 1 or 2) */
+	int have[SET_COUNT] = { rs->initializers, rs->shapes, rs->transposes };
+	const fd_yval **where[SET_COUNT] = { &rs->initializers_where, &rs->shapes_where, &rs->transposes_where };
 	for (size_t i = 0; i < set->n; i++) {
 		const char *key = set->keys[i]->text;
-		if (!strcmp(key, "initializers")) {
-			if (read_initializers(rs, set->items[i], d) < 0)
-				rc = -1;
-		} else if (!strcmp(key, "shapes")) {
-			if (read_shapes(rs, set->items[i], d) < 0)
-				rc = -1;
-		} else if (!strcmp(key, "transpose_optimizer")) {
-			if (read_transposes(rs, set->items[i], d) < 0)
-				rc = -1;
-		} else {
+		int k = 0;
+		while (k < SET_COUNT && strcmp(key, SETTINGS[k].key))
+			k++;
+		if (k == SET_COUNT)
 			say(d, DIAG_WARNING, set->keys[i], "unknown key '%s' in ruleset (known: initializers, shapes, "
 			    "transpose_optimizer)", key);
-		}
+		else if (read_setting(&SETTINGS[k], set->items[i], &have[k], where[k], d) < 0)
+			rc = -1;
 	}
+	rs->initializers = (fd_init_policy)have[SET_INITIALIZERS];
+	rs->shapes = (fd_shapes_mode)have[SET_SHAPES];
+	rs->transposes = (fd_transposes_mode)have[SET_TRANSPOSES];
 	return rc;
 }

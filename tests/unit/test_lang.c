@@ -145,7 +145,10 @@ static void test_parse(void **state)
 
 /* ---- evaluation on nodes ------------------------------------------------------------- */
 
-static int eval(run *x, const char *node, const char *type, const char *text, char *words, size_t size)
+/* text evaluated on node of the main graph; ops: the units of earlier
+ * pattern ops that opJ.NAME reads (NULL: none). */
+static int eval_ops(run *x, const char *node, const char *type, const fd_where_ops *ops, const char *text, char *words,
+                    size_t size)
 {
 	fd_arena a;
 	arena_init(&a);
@@ -153,9 +156,14 @@ static int eval(run *x, const char *node, const char *type, const char *text, ch
 	char err[200];
 	fd_expr *e = expr_parse(&a, text, &at, err, sizeof err);
 	assert_non_null(e);
-	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), NULL, e, words, size, NULL);
+	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), ops, e, words, size, NULL);
 	arena_release(&a);
 	return r;
+}
+
+static int eval(run *x, const char *node, const char *type, const char *text, char *words, size_t size)
+{
+	return eval_ops(x, node, type, NULL, text, words, size);
 }
 
 /* outer(t): a body's value of the enclosing graph. In the VAD export's If
@@ -814,24 +822,11 @@ static void test_qdq_dtype(void **state)
 	run_close(&x);
 }
 
+
 /* opJ.NAME, qmin(), qmax(), float32(): onnxruntime's ClipQuantFusion and
  * ReluQuantFusion as rules/onnxruntime states them, on the Clips of
  * tests/data/lang/clip_quant.onnx; the names of an earlier op read directly,
  * absent, and not matched; NaN and values past float's range. */
-static int eval_ops(run *x, const char *node, const char *type, const fd_where_ops *ops, const char *text, char *words,
-                    size_t size)
-{
-	fd_arena a;
-	arena_init(&a);
-	size_t at;
-	char err[200];
-	fd_expr *e = expr_parse(&a, text, &at, err, sizeof err);
-	assert_non_null(e);
-	int r = match_where_eval(&x->ctx, 0, node_id(x, node), optable_lookup(type), ops, e, words, size, NULL);
-	arena_release(&a);
-	return r;
-}
-
 static void test_other_ops(void **state)
 {
 	(void)state;
