@@ -63,7 +63,7 @@ EXCEPTIONS = [
         "pairing": "subset",
         "why_fusiondbg": {"rule": "ORT_QDQ_QLinearConv", "node": "@Conv", "expect": ["fires on {node} (Conv)"]},
         "pending": "a model of level 1's ReshapeFusion (reshape_fusion.cc: Fuse_Subgraph) whose removed "
-                   "readers first_reader and qdq_dtype leave out (issue 27)",
+                   "readers first_reader and qdq_dtype leave out",
     },
     {
         "models": ["qdq_torch_vit_opset17_s8"],
@@ -77,6 +77,6 @@ EXCEPTIONS = [
         "counts": {"qdq_torch_vit_opset17_s8": 1},
         "why_ort": {"rule": "ORT_QDQ_QLinearConv", "node": "@Conv", "expect": ["runs as int8", "FD-NM20"]},
         "pending": "a model of level 1's ReshapeFusion (reshape_fusion.cc: Fuse_Subgraph) whose removed "
-                   "readers first_reader and qdq_dtype leave out (issue 27)",
+                   "readers first_reader and qdq_dtype leave out",
     },
 ]
