@@ -607,6 +607,16 @@ static void test_outputs_field(void **state)
 }
 
 /* The decisive event's what-if path, words and place, of attempt a. */
+/* The decisive event's reason holds words (printed when it does not). */
+static void expect_words(run *x, const fd_attempt *a, const char *words)
+{
+	fd_event_text tx;
+	explain_event(&x->r, a->decisive, &tx);
+	if (!strstr(tx.reason, words))
+		fprintf(stderr, "want '%s' in: %s\n", words, tx.reason);
+	assert_non_null(strstr(tx.reason, words));
+}
+
 static void expect_decided(run *x, const fd_attempt *a, const char *path, const char *expected, const char *actual,
                            int line, int col)
 {
@@ -742,9 +752,7 @@ static void test_siblings_bounds(void **state)
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		const fd_attempt *a = attempt_of(&x, "Slices_Group", cases[i].node);
 		assert_int_equal(a->reason, REASON_NM24_SIBLINGS);
-		fd_event_text tx;
-		explain_event(&x.r, a->decisive, &tx);
-		assert_non_null(strstr(tx.reason, cases[i].words));
+		expect_words(&x, a, cases[i].words);
 	}
 	assert_int_equal(x.r.n_fusions, 0);
 	run_close(&x);
@@ -772,9 +780,7 @@ static void test_siblings_own_ops(void **state)
 	const fd_attempt *a = attempt_of(&x, "QDQ_Slices_To_Split", "other_a");
 	assert_int_equal(a->reason, REASON_NM24_SIBLINGS);
 	assert_int_equal(x.r.claim[0][node_id(&x, "other_b_q")], -1);
-	fd_event_text tx;
-	explain_event(&x.r, a->decisive, &tx);
-	assert_non_null(strstr(tx.reason, "member other_b has no op2 of its own that meets op2's conditions (FD-NM21"));
+	expect_words(&x, a, "member other_b has no op2 of its own that meets op2's conditions (FD-NM21");
 	run_close(&x);
 }
 
@@ -800,11 +806,7 @@ static void test_qdq_dtype(void **state)
 		assert_int_equal(a->reason, cases[i].words ? REASON_NM20_QDQ_DTYPE : REASON_OK_FIRED);
 		if (!cases[i].words)
 			continue;
-		fd_event_text tx;
-		explain_event(&x.r, a->decisive, &tx);
-		if (!strstr(tx.reason, cases[i].words))
-			fprintf(stderr, "%s: %s\n", cases[i].node, tx.reason);
-		assert_non_null(strstr(tx.reason, cases[i].words));
+		expect_words(&x, a, cases[i].words);
 		char path[160];
 		assert_true(explain_event_path(&x.r, a->decisive, path, sizeof path));
 		assert_non_null(strstr(path, ".qdq_dtype"));
@@ -813,9 +815,7 @@ static void test_qdq_dtype(void **state)
 	assert_int_equal(attempt_of(&x, "Reshape_Same_Quant", "reshape_same")->reason, REASON_OK_FIRED);
 	const fd_attempt *a = attempt_of(&x, "Reshape_Same_Quant", "reshape_other");
 	assert_int_equal(a->reason, REASON_NM21_SAME_VALUE);
-	fd_event_text tx;
-	explain_event(&x.r, a->decisive, &tx);
-	assert_non_null(strstr(tx.reason, "s2 = 0.100000001, but op1 reads s = 0.0500000007"));
+	expect_words(&x, a, "s2 = 0.100000001, but op1 reads s = 0.0500000007");
 	char path[160];
 	assert_true(explain_event_path(&x.r, a->decisive, path, sizeof path));
 	assert_non_null(strstr(path, "input_sources.input1.same_value_as"));
