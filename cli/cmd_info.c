@@ -8,6 +8,7 @@
 #include "base/json.h"
 #include "cli.h"
 #include "ir/model_info.h"
+#include "ir/onnx_ops.h"
 #include "base/units.h"
 #include "base/text.h"
 
@@ -16,11 +17,6 @@ static const cli_command_spec spec = {
 	.allowed = OPT_FORMAT | OPT_MODEL_COMMON | OPT_TENSORS,
 	.needs = "info wants exactly one MODEL",
 };
-
-static const char *domain_name(const char *d)
-{
-	return d && d[0] ? d : "ai.onnx";
-}
 
 static const char *human_size(int64_t bytes, char *buf, size_t size)
 {
@@ -51,7 +47,7 @@ static void print_json(FILE *f, const char *path, const fd_model_info *in)
 	fprintf(f, ",\n  \"ir_version\": %lld,\n  \"opsets\": {", (long long)in->ir_version);
 	for (int32_t i = 0; i < in->n_opsets; i++) {
 		fputs(i ? ", " : "", f);
-		json_write_string(f, domain_name(in->opsets[i].domain));
+		json_write_string(f, onnx_domain_name(in->opsets[i].domain));
 		fprintf(f, ": %lld", (long long)in->opsets[i].version);
 	}
 	fputs("},\n  \"producer\": {\"name\": ", f);
@@ -83,7 +79,7 @@ static void print_json(FILE *f, const char *path, const fd_model_info *in)
 	fputs("  \"unknown_ops\": [", f);
 	for (int32_t i = 0; i < in->n_unknown_ops; i++) {
 		fputs(i ? ",\n    {\"domain\": " : "\n    {\"domain\": ", f);
-		json_write_string(f, domain_name(in->unknown_ops[i].domain));
+		json_write_string(f, onnx_domain_name(in->unknown_ops[i].domain));
 		fputs(", \"op_type\": ", f);
 		json_write_string(f, in->unknown_ops[i].op_type);
 		fprintf(f, ", \"count\": %lld}", (long long)in->unknown_ops[i].count);
@@ -152,7 +148,7 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in, const
 	txt_fprintf(f, "%-16s %lld\n", "ir_version", (long long)in->ir_version);
 	txt_fprintf(f, "%-16s", "opsets");
 	for (int32_t i = 0; i < in->n_opsets; i++)
-		txt_fprintf(f, "%s %s %lld", i ? "," : "", domain_name(in->opsets[i].domain),
+		txt_fprintf(f, "%s %s %lld", i ? "," : "", onnx_domain_name(in->opsets[i].domain),
 		        (long long)in->opsets[i].version);
 	txt_fprintf(f, "\n%-16s %s %s\n", "producer", in->producer_name, in->producer_version);
 	txt_fprintf(f, "%-16s %d (deepest body nesting %d)\n", "graphs", in->graphs, in->max_depth);
@@ -226,7 +222,7 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in, const
 	txt_fprintf(f, "\nunknown ops\n");
 	for (int32_t i = 0; i < in->n_unknown_ops; i++)
 		txt_fprintf(f, "  %-*s %6lld  (domain %s)\n", kw, in->unknown_ops[i].op_type,
-		        (long long)in->unknown_ops[i].count, domain_name(in->unknown_ops[i].domain));
+		        (long long)in->unknown_ops[i].count, onnx_domain_name(in->unknown_ops[i].domain));
 	if (!in->n_unknown_ops)
 		txt_fprintf(f, "  (none: every op type is standard ONNX)\n");
 }

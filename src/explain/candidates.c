@@ -13,6 +13,7 @@
 #include <strings.h>
 #include "base/nearest.h"
 #include "explain/explain.h"
+#include "ir/onnx_ops.h"
 #include "rules/optable.h"
 
 /* Nodes of one op type (and domain) sorted into one kind of near miss. */
@@ -32,10 +33,9 @@ typedef struct groups {
 
 static void count(groups *gs, const fd_node *n, const char *maps_to, int kind, bool body)
 {
-	const char *dom = n->domain ? n->domain : "";
 	for (size_t i = 0; i < gs->n; i++) {
 		group *g = &gs->items[i];
-		if (g->kind == kind && !strcmp(g->op_type, n->op_type) && !strcmp(g->domain, dom) &&
+		if (g->kind == kind && !strcmp(g->op_type, n->op_type) && !strcmp(g->domain, n->domain) &&
 		    (g->maps_to == maps_to || (g->maps_to && maps_to && !strcmp(g->maps_to, maps_to)))) {
 			g->count++;
 			g->in_bodies += body;
@@ -46,7 +46,7 @@ static void count(groups *gs, const fd_node *n, const char *maps_to, int kind, b
 		gs->cap = gs->cap ? gs->cap * 2 : 16;
 		gs->items = xrealloc(gs->items, gs->cap * sizeof *gs->items);
 	}
-	gs->items[gs->n++] = (group){ n->op_type, dom, maps_to, kind, 1, body };
+	gs->items[gs->n++] = (group){ n->op_type, n->domain, maps_to, kind, 1, body };
 }
 
 static bool is_onnx_type(const fd_op_def *d, const char *op_type)
@@ -162,7 +162,7 @@ size_t explain_anchor_candidates(const fd_match_result *r, int32_t rule, char (*
 			}
 			case NEAR_DOMAIN:
 				snprintf(line, 320, "%lld %s node%s in domain %s%s; %s %s matches %s", (long long)g->count, g->op_type,
-				         g->count == 1 ? "" : "s", *g->domain ? g->domain : "ai.onnx", bodies(g, b, sizeof b), which,
+				         g->count == 1 ? "" : "s", onnx_domain_name(g->domain), bodies(g, b, sizeof b), which,
 				         def->name, def->domain && *def->domain ? def->domain : "the default ONNX domain only");
 				break;
 			case NEAR_CASE:

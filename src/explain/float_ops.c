@@ -7,23 +7,23 @@
 #include <string.h>
 #include "explain/explain.h"
 
-static bool is_op(const fd_node *n, const char *type)
+/* onnxruntime's contrib QuantizeLinear / DequantizeLinear count as ONNX's. */
+static bool is_qdq_op(const fd_node *n, const char *type)
 {
-	return !strcmp(n->op_type, type) && (!n->domain[0] || !strcmp(n->domain, "ai.onnx") ||
-	                                      !strcmp(n->domain, "com.microsoft"));
+	return node_is(n, type) || (!strcmp(n->domain, "com.microsoft") && !strcmp(n->op_type, type));
 }
 
 bool explain_is_qdq_node(const fd_node *n)
 {
-	return is_op(n, "QuantizeLinear") || is_op(n, "DequantizeLinear");
+	return is_qdq_op(n, "QuantizeLinear") || is_qdq_op(n, "DequantizeLinear");
 }
 
 bool explain_graph_quantized(const fd_graph *g)
 {
 	bool q = false, dq = false;
 	for (int32_t n = 0; n < g->n_nodes && !(q && dq); n++) {
-		q |= is_op(&g->nodes[n], "QuantizeLinear");
-		dq |= is_op(&g->nodes[n], "DequantizeLinear");
+		q |= is_qdq_op(&g->nodes[n], "QuantizeLinear");
+		dq |= is_qdq_op(&g->nodes[n], "DequantizeLinear");
 	}
 	return q && dq;
 }
@@ -54,12 +54,12 @@ bool explain_left_in_float(const fd_match_result *r, int32_t graph, int32_t node
 	for (int32_t k = 0; k < n->n_inputs && !between; k++) {
 		int32_t t = n->inputs[k];
 		int32_t p = t != FD_NONE ? g->tensors[t].producer : FD_NONE;
-		between = p != FD_NONE && is_op(&g->nodes[p], "DequantizeLinear");
+		between = p != FD_NONE && is_qdq_op(&g->nodes[p], "DequantizeLinear");
 	}
 	for (int32_t k = 0; k < n->n_outputs && !between; k++) {
 		int32_t t = n->outputs[k];
 		for (int32_t c = 0; t != FD_NONE && c < g->tensors[t].n_consumers && !between; c++)
-			between = is_op(&g->nodes[g->tensors[t].consumers[c]], "QuantizeLinear");
+			between = is_qdq_op(&g->nodes[g->tensors[t].consumers[c]], "QuantizeLinear");
 	}
 	return between;
 }

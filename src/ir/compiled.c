@@ -44,14 +44,9 @@ typedef struct pair {
 
 /* ---- small queries ------------------------------------------------------------------ */
 
-static const char *dom(const fd_node *n)
-{
-	return n->domain && strcmp(n->domain, "ai.onnx") ? n->domain : "";
-}
-
 static bool same_op(const fd_node *a, const fd_node *b)
 {
-	return !strcmp(a->op_type, b->op_type) && !strcmp(dom(a), dom(b));
+	return !strcmp(a->op_type, b->op_type) && !strcmp(a->domain, b->domain);
 }
 
 static bool has_body(const fd_node *n)
@@ -259,7 +254,7 @@ static int32_t *signatures(pair *p)
 		int32_t i = O->topo_order[k];
 		const fd_node *n = &O->nodes[i];
 		sb_clear(&b);
-		sb_printf(&b, "%s|%s|", dom(n), n->op_type);
+		sb_printf(&b, "%s|%s|", n->domain, n->op_type);
 		if ((size_t)n->n_attrs > cap) {
 			cap = (size_t)n->n_attrs;
 			sorted = xrealloc(sorted, cap * sizeof *sorted);
@@ -546,7 +541,7 @@ static void unit(pair *p, const int32_t *members, int32_t n_members, int32_t *cl
 	qsort(region->items, (size_t)n_core, sizeof *region->items, cmp_topo);
 	const fd_attr *act = node_attr(pa, "activation");
 	fd_compiled_group g = {
-		.graph = p->og, .fused_node = pa->name, .op_type = pa->op_type, .domain = dom(pa),
+		.graph = p->og, .fused_node = pa->name, .op_type = pa->op_type, .domain = pa->domain,
 		.activation = act && act->type == ATTR_STRING ? act->u.s : NULL,
 		.n_replaced = n_core, .n_optimized = n_members, .n_removed = n_extra,
 		.replaced = arena_memdup(&p->out->arena, region->items, (size_t)n_core * sizeof *region->items),

@@ -63,6 +63,16 @@ const fd_attr *node_attr(const fd_node *n, const char *name)
 	return NULL;
 }
 
+bool node_is(const fd_node *n, const char *op_type)
+{
+	return !n->domain[0] && !strcmp(n->op_type, op_type);
+}
+
+bool graph_node_is(const fd_graph *g, int32_t node, const char *op_type)
+{
+	return node >= 0 && node < g->n_nodes && node_is(&g->nodes[node], op_type);
+}
+
 bool tensor_is_constant(const fd_graph *g, int32_t t)
 {
 	if (t < 0 || t >= g->n_tensors)
@@ -197,7 +207,7 @@ int graph_link(fd_model *m, fd_graph *g, fd_diags *d)
 	}
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		fd_node *n = &g->nodes[i];
-		bool constant = !strcmp(n->op_type, "Constant") && n->domain[0] == '\0';
+		bool constant = node_is(n, "Constant");
 		for (int32_t s = 0; s < n->n_outputs; s++) {
 			int32_t t = n->outputs[s];
 			if (t < 0)

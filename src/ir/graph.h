@@ -111,7 +111,7 @@ typedef struct fd_node {
 	const char *name;      /* the model's name, or "<op_type>_<index>" when it had none */
 	bool name_synthesized;
 	const char *op_type;
-	const char *domain;    /* "" for the default ONNX domain */
+	const char *domain;    /* "" for the default ONNX domain, however the model spelled it (onnx_ops.h) */
 	int32_t n_inputs, n_outputs;
 	int32_t *inputs;       /* tensor indices; FD_NONE for an omitted optional input ("") */
 	int32_t *outputs;      /* tensor indices; FD_NONE for an omitted optional output */
@@ -199,6 +199,11 @@ int32_t graph_find_node(const fd_graph *g, const char *name);
  * sets *graph and *node (FD_NONE both, and false, when there is none). */
 bool model_find_node(const fd_model *m, const char *name, int32_t *graph, int32_t *node);
 const fd_attr *node_attr(const fd_node *n, const char *name);
+/* Node n is ONNX's op op_type: that type in the default domain, which every
+ * node holds as "" (onnx_ops.h), so no other spelling is looked for. */
+bool node_is(const fd_node *n, const char *op_type);
+/* node_is for node `node` of g; false for FD_NONE and any index outside g. */
+bool graph_node_is(const fd_graph *g, int32_t node, const char *op_type);
 int32_t node_spatial_rank(const fd_graph *g, const fd_node *n); /* Conv/Pool: dims - 2, or -1 */
 bool tensor_is_constant(const fd_graph *g, int32_t t);          /* non-overridable initializer or Constant */
 /* Sets the initializer policy and every tensor's overridable flag from it. */

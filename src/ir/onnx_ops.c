@@ -60,10 +60,19 @@ static const struct op_domain {
 	size_t n;
 } domains[] = {
 	{ "", ops_onnx, sizeof ops_onnx / sizeof *ops_onnx },
-	{ "ai.onnx", ops_onnx, sizeof ops_onnx / sizeof *ops_onnx },
 	{ "ai.onnx.ml", ops_ml, sizeof ops_ml / sizeof *ops_ml },
 	{ "ai.onnx.preview.training", ops_training, sizeof ops_training / sizeof *ops_training },
 };
+
+const char *onnx_domain_normal(const char *domain)
+{
+	return !domain || !strcmp(domain, ONNX_DOMAIN) ? "" : domain;
+}
+
+const char *onnx_domain_name(const char *domain)
+{
+	return domain && domain[0] ? domain : ONNX_DOMAIN;
+}
 
 static int cmp_name(const void *key, const void *elem)
 {
@@ -74,8 +83,7 @@ bool onnx_op_is_standard(const char *domain, const char *op_type)
 {
 	if (!op_type)
 		return false;
-	if (!domain)
-		domain = "";
+	domain = onnx_domain_normal(domain);
 	for (size_t i = 0; i < sizeof domains / sizeof *domains; i++)
 		if (!strcmp(domain, domains[i].domain))
 			return bsearch(op_type, domains[i].ops, domains[i].n, sizeof(char *), cmp_name) != NULL;
@@ -100,7 +108,7 @@ static int cmp_versions(const void *key, const void *elem)
 
 int onnx_op_since_version(const char *domain, const char *op_type, int opset)
 {
-	if (!op_type || (domain && domain[0] && strcmp(domain, "ai.onnx")) || opset < 1 || opset > ONNX_OP_VERSIONS_OPSET)
+	if (!op_type || onnx_domain_normal(domain)[0] || opset < 1 || opset > ONNX_OP_VERSIONS_OPSET)
 		return -1;
 	const op_versions *v = bsearch(op_type, versions, sizeof versions / sizeof *versions, sizeof *versions,
 	                               cmp_versions);

@@ -6,6 +6,7 @@
  * when every graph is built (linking a graph reads its bodies' outer reads). */
 #include <stdlib.h>
 #include <string.h>
+#include "ir/onnx_ops.h"
 #include "ir/rewrite.h"
 
 typedef struct builder {
@@ -188,7 +189,7 @@ static int fused_node(builder *b, int32_t gi, int32_t k, fd_node *out)
 	memset(out, 0, sizeof *out);
 	out->name = arena_strdup(&b->out->arena, fn->name ? fn->name : "");
 	out->op_type = strpool_intern(&b->out->names, fn->op_type ? fn->op_type : "");
-	out->domain = strpool_intern(&b->out->names, fn->domain ? fn->domain : "");
+	out->domain = strpool_intern(&b->out->names, onnx_domain_normal(fn->domain));
 	out->n_inputs = fn->n_inputs;
 	out->n_outputs = fn->n_outputs;
 	if (!(out->inputs = name_list(b, gi, fn->inputs, &out->n_inputs, fn->folded)) ||

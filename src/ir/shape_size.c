@@ -1,8 +1,12 @@
-/* shape.c — sizes and text of shapes: element counts and byte sizes that
- * saturate instead of wrapping, "1x64x56x56" formatting, and the shape
- * coverage count that `info` reports.
+/* shape_size.c — sizes and text of shapes (declared in graph.h): element
+ * counts and byte sizes that saturate instead of wrapping, the byte size as
+ * a formula in the unbound symbols (tensor_bytes_sym), the text of a shape
+ * for people ("1×64×56×56", "batch x 128" in ASCII, formulas in what is
+ * unbound, aliases for long symbols) and for JSON ("batchx128"), and the
+ * shape coverage count that `info` reports.
  *
- * Reads fd_shape / fd_tensor only. */
+ * Reads shapes, tensors and a model's graphs; dims, symbolic integers and
+ * their text come from ir/dim.h. Text goes into the caller's buffer. */
 #include <stdio.h>
 #include <string.h>
 #include "ir/graph.h"

@@ -60,15 +60,6 @@ static bool is_member(const builder *b, int32_t node)
 	return false;
 }
 
-static bool is_op(const fd_graph *g, int32_t node, const char *type)
-{
-	if (node < 0)
-		return false;
-	const fd_node *n = &g->nodes[node];
-	return n->op_type && n->op_type[0] == type[0] && !strcmp(n->op_type, type)   /* most differ at once */
-	       && (!n->domain || !*n->domain || !strcmp(n->domain, "ai.onnx"));
-}
-
 static int32_t producer(const fd_graph *g, int32_t t)
 {
 	return t >= 0 ? g->tensors[t].producer : FD_NONE;
@@ -149,7 +140,7 @@ static bool binary_with_const(const builder *b, int32_t node, int32_t x, double 
 static void skip_cast(builder *b, int32_t *t)
 {
 	int32_t c = sole_consumer(b->g, *t);
-	if (c != FD_NONE && is_op(b->g, c, "Cast")) {
+	if (c != FD_NONE && graph_node_is(b->g, c, "Cast")) {
 		add_member(b, c);
 		*t = out0(b->g, c);
 	}
@@ -189,7 +180,7 @@ static int32_t rec_silu(builder *b, int32_t s, int32_t *x)
 	*x = in(g, s, 0);
 	int32_t y = out0(g, s);
 	int32_t m = sole_consumer(g, y);
-	if (*x < 0 || m == FD_NONE || !is_op(g, m, "Mul") || other_input(g, m, y) != *x)
+	if (*x < 0 || m == FD_NONE || !graph_node_is(g, m, "Mul") || other_input(g, m, y) != *x)
 		return FD_NONE;
 	add_member(b, s);
 	add_member(b, m);
@@ -201,31 +192,31 @@ static int32_t gelu_tail(builder *b, int32_t x, int32_t t)
 {
 	const fd_graph *g = b->g;
 	int32_t a1 = sole_consumer(g, t);
-	if (!is_op(g, a1, "Add") || !binary_with_const(b, a1, t, 1.0))
+	if (!graph_node_is(g, a1, "Add") || !binary_with_const(b, a1, t, 1.0))
 		return FD_NONE;
 	add_member(b, a1);
 	int32_t u = out0(g, a1);
 	int32_t m1 = sole_consumer(g, u);
-	if (!is_op(g, m1, "Mul"))
+	if (!graph_node_is(g, m1, "Mul"))
 		return FD_NONE;
 	add_member(b, m1);
 	int32_t o = other_input(g, m1, u);
 	if (o == x) {                       /* (x · (1+erf)) · 0.5 */
 		int32_t m2 = sole_consumer(g, out0(g, m1));
-		if (!is_op(g, m2, "Mul") || !binary_with_const(b, m2, out0(g, m1), 0.5))
+		if (!graph_node_is(g, m2, "Mul") || !binary_with_const(b, m2, out0(g, m1), 0.5))
 			return FD_NONE;
 		add_member(b, m2);
 		return out0(g, m2);
 	}
 	if (cval_near(b, o, 0.5)) {         /* ((1+erf) · 0.5) · x */
 		int32_t m2 = sole_consumer(g, out0(g, m1));
-		if (!is_op(g, m2, "Mul") || other_input(g, m2, out0(g, m1)) != x)
+		if (!graph_node_is(g, m2, "Mul") || other_input(g, m2, out0(g, m1)) != x)
 			return FD_NONE;
 		add_member(b, m2);
 		return out0(g, m2);
 	}
 	int32_t h = producer(g, o);          /* (x · 0.5) · (1+erf) */
-	if (is_op(g, h, "Mul") && binary_with_const(b, h, x, 0.5) && sole_consumer(g, o) == m1) {
+	if (graph_node_is(g, h, "Mul") && binary_with_const(b, h, x, 0.5) && sole_consumer(g, o) == m1) {
 		add_member(b, h);
 		return out0(g, m1);
 	}
@@ -240,9 +231,9 @@ static int32_t rec_gelu_erf(builder *b, int32_t e, int32_t *x)
 	if (p < 0)
 		return FD_NONE;
 	*x = in(g, p, 0);
-	if (is_op(g, p, "Div") && cval_near(b, in(g, p, 1), 1.41421356)) {
+	if (graph_node_is(g, p, "Div") && cval_near(b, in(g, p, 1), 1.41421356)) {
 		/* x / √2 */
-	} else if (is_op(g, p, "Mul")) {
+	} else if (graph_node_is(g, p, "Mul")) {
 		int32_t a = in(g, p, 0), c = in(g, p, 1);
 		if (cval_near(b, a, 0.70710678)) {
 			int32_t tmp = a; a = c; c = tmp;
@@ -264,16 +255,16 @@ static int32_t rec_gelu_erf(builder *b, int32_t e, int32_t *x)
 static int32_t cube_base(builder *b, int32_t node)
 {
 	const fd_graph *g = b->g;
-	if (is_op(g, node, "Pow") && cval_near(b, in(g, node, 1), 3.0)) {
+	if (graph_node_is(g, node, "Pow") && cval_near(b, in(g, node, 1), 3.0)) {
 		add_member(b, node);
 		return in(g, node, 0);
 	}
-	if (!is_op(g, node, "Mul") || g->nodes[node].n_inputs != 2)
+	if (!graph_node_is(g, node, "Mul") || g->nodes[node].n_inputs != 2)
 		return FD_NONE;
 	for (int s = 0; s < 2; s++) {
 		int32_t sq = producer(g, in(g, node, s));
 		int32_t x = in(g, node, 1 - s);
-		if (is_op(g, sq, "Mul") && in(g, sq, 0) == x && in(g, sq, 1) == x) {
+		if (graph_node_is(g, sq, "Mul") && in(g, sq, 0) == x && in(g, sq, 1) == x) {
 			add_member(b, sq);
 			add_member(b, node);
 			return x;
@@ -287,18 +278,18 @@ static int32_t rec_gelu_tanh(builder *b, int32_t th, int32_t *x)
 {
 	const fd_graph *g = b->g;
 	int32_t m = producer(g, in(g, th, 0));
-	if (!is_op(g, m, "Mul"))
+	if (!graph_node_is(g, m, "Mul"))
 		return FD_NONE;
 	int32_t a = FD_NONE;
 	for (int s = 0; s < 2; s++)
 		if (cval_near(b, in(g, m, 1 - s), 0.7978845608))
 			a = producer(g, in(g, m, s));
-	if (!is_op(g, a, "Add"))
+	if (!graph_node_is(g, a, "Add"))
 		return FD_NONE;
 	for (int s = 0; s < 2; s++) {
 		int32_t k = producer(g, in(g, a, s));
 		int32_t xx = in(g, a, 1 - s);
-		if (!is_op(g, k, "Mul"))
+		if (!graph_node_is(g, k, "Mul"))
 			continue;
 		for (int q = 0; q < 2; q++) {
 			if (!cval_near(b, in(g, k, 1 - q), 0.044715))
@@ -327,7 +318,7 @@ static int32_t absorb_const(builder *b, const char *type, int32_t *t)
 {
 	const fd_graph *g = b->g;
 	int32_t n = sole_consumer(g, *t);
-	if (!is_op(g, n, type))
+	if (!graph_node_is(g, n, type))
 		return FD_NONE;
 	int32_t c = other_input(g, n, *t);
 	if (c < 0 || !(b->tconst[c] & FIXED))
@@ -346,7 +337,7 @@ static int32_t rec_layernorm(builder *b, int32_t r1, int32_t *x, fd_composite_re
 	*x = in(g, r1, 0);
 	int32_t mean = out0(g, r1);
 	int32_t sub = sole_consumer(g, mean);
-	if (*x < 0 || !is_op(g, sub, "Sub") || in(g, sub, 0) != *x || in(g, sub, 1) != mean)
+	if (*x < 0 || !graph_node_is(g, sub, "Sub") || in(g, sub, 0) != *x || in(g, sub, 1) != mean)
 		return FD_NONE;
 	add_member(b, r1);
 	add_member(b, sub);
@@ -356,13 +347,13 @@ static int32_t rec_layernorm(builder *b, int32_t r1, int32_t *x, fd_composite_re
 	const fd_tensor *dt = &g->tensors[d];
 	for (int i = 0; i < dt->n_consumers && sq == FD_NONE; i++) {
 		int32_t c = dt->consumers[i];
-		if (is_op(g, c, "Pow") && in(g, c, 0) == d && cval_near(b, in(g, c, 1), 2.0))
+		if (graph_node_is(g, c, "Pow") && in(g, c, 0) == d && cval_near(b, in(g, c, 1), 2.0))
 			sq = c;
-		else if (is_op(g, c, "Mul") && in(g, c, 0) == d && in(g, c, 1) == d)
+		else if (graph_node_is(g, c, "Mul") && in(g, c, 0) == d && in(g, c, 1) == d)
 			sq = c;
-		else if (is_op(g, c, "Cast")) {
+		else if (graph_node_is(g, c, "Cast")) {
 			int32_t p = sole_consumer(g, out0(g, c));
-			if (is_op(g, p, "Pow") && cval_near(b, in(g, p, 1), 2.0)) {
+			if (graph_node_is(g, p, "Pow") && cval_near(b, in(g, p, 1), 2.0)) {
 				add_member(b, c);
 				sq = p;
 				dsq = out0(g, c);
@@ -373,7 +364,7 @@ static int32_t rec_layernorm(builder *b, int32_t r1, int32_t *x, fd_composite_re
 		return FD_NONE;
 	add_member(b, sq);
 	int32_t r2 = sole_consumer(g, out0(g, sq));
-	if (!is_op(g, r2, "ReduceMean"))
+	if (!graph_node_is(g, r2, "ReduceMean"))
 		return FD_NONE;
 	add_member(b, r2);
 	int32_t sq_in = out0(g, r2);
@@ -383,18 +374,18 @@ static int32_t rec_layernorm(builder *b, int32_t r1, int32_t *x, fd_composite_re
 	double eps;
 	rec->epsilon = cval(b, eps_t, &eps) ? eps : NAN;
 	int32_t sr = sole_consumer(g, sq_in);
-	if (!is_op(g, sr, "Sqrt"))
+	if (!graph_node_is(g, sr, "Sqrt"))
 		return FD_NONE;
 	add_member(b, sr);
 	int32_t s = out0(g, sr);
 	int32_t dv = sole_consumer(g, s), y;
-	if (is_op(g, dv, "Div") && in(g, dv, 1) == s && (in(g, dv, 0) == d || in(g, dv, 0) == dsq)) {
+	if (graph_node_is(g, dv, "Div") && in(g, dv, 1) == s && (in(g, dv, 0) == d || in(g, dv, 0) == dsq)) {
 		add_member(b, dv);
 		y = out0(g, dv);
-	} else if (is_op(g, dv, "Reciprocal")) {
+	} else if (graph_node_is(g, dv, "Reciprocal")) {
 		add_member(b, dv);
 		int32_t mm = sole_consumer(g, out0(g, dv));
-		int32_t o = is_op(g, mm, "Mul") ? other_input(g, mm, out0(g, dv)) : FD_NONE;
+		int32_t o = graph_node_is(g, mm, "Mul") ? other_input(g, mm, out0(g, dv)) : FD_NONE;
 		if (o == FD_NONE || (o != d && o != dsq))
 			return FD_NONE;
 		add_member(b, mm);
@@ -476,26 +467,26 @@ int canon_find(const fd_graph *g, const uint8_t *tconst, fd_arena *a, fd_canon *
 		memset(&extra, 0, sizeof extra);
 		extra.scale = extra.bias = FD_NONE;
 		extra.epsilon = NAN;
-		if (is_op(g, node, "Sigmoid")) {
+		if (graph_node_is(g, node, "Sigmoid")) {
 			y = rec_silu(&b, node, &x);
 			if (y != FD_NONE && interior_ok(&b, y))
 				keep(&list, &b, RECOG_SILU, &x, 1, y, NULL);
-		} else if (is_op(g, node, "Erf")) {
+		} else if (graph_node_is(g, node, "Erf")) {
 			y = rec_gelu_erf(&b, node, &x);
 			if (y != FD_NONE && interior_ok(&b, y))
 				keep(&list, &b, RECOG_GELU_ERF, &x, 1, y, NULL);
-		} else if (is_op(g, node, "Tanh")) {
+		} else if (graph_node_is(g, node, "Tanh")) {
 			y = rec_gelu_tanh(&b, node, &x);
 			if (y != FD_NONE && interior_ok(&b, y))
 				keep(&list, &b, RECOG_GELU_TANH, &x, 1, y, NULL);
-		} else if (is_op(g, node, "ReduceMean")) {
+		} else if (graph_node_is(g, node, "ReduceMean")) {
 			y = rec_layernorm(&b, node, &x, &extra);
 			if (y != FD_NONE && interior_ok(&b, y)) {
 				int32_t ins[3] = { x, extra.scale, extra.bias };
 				int k = extra.bias != FD_NONE ? 3 : extra.scale != FD_NONE ? 2 : 1;
 				keep(&list, &b, RECOG_LAYERNORM, ins, k, y, &extra);
 			}
-		} else if (is_op(g, node, "Add") && n->n_inputs == 2) {
+		} else if (graph_node_is(g, node, "Add") && n->n_inputs == 2) {
 			int32_t i0 = in(g, node, 0), i1 = in(g, node, 1);
 			int32_t bias = rank1_const(&b, i1) && i0 >= 0 && !(tconst[i0] & TF_CONST) ? i1
 			             : rank1_const(&b, i0) && i1 >= 0 && !(tconst[i1] & TF_CONST) ? i0 : FD_NONE;
@@ -504,7 +495,7 @@ int canon_find(const fd_graph *g, const uint8_t *tconst, fd_arena *a, fd_canon *
 				add_member(&b, node);
 				keep(&list, &b, RECOG_BIASADD_ADD, ins, 2, n->outputs[0], NULL);
 			}
-		} else if ((is_op(g, node, "Conv") || is_op(g, node, "Gemm")) && n->n_inputs >= 3
+		} else if ((graph_node_is(g, node, "Conv") || graph_node_is(g, node, "Gemm")) && n->n_inputs >= 3
 		           && n->inputs[2] != FD_NONE) {
 			add_member(&b, node);
 			int32_t bias = n->inputs[2];

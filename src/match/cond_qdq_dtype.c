@@ -25,12 +25,6 @@ void cond_qdq_dtype_describe(const fd_cond_check *c, char *buf, size_t size)
 		at = text_appendf(buf, size, at, "%s%s", k ? " | " : "", dtype_name(c->input->qdq_dtypes[k]));
 }
 
-static bool is_op(const fd_graph *g, int32_t node, const char *type)
-{
-	return node >= 0 && node < g->n_nodes && g->nodes[node].op_type && !strcmp(g->nodes[node].op_type, type) &&
-	       !(g->nodes[node].domain && g->nodes[node].domain[0] && strcmp(g->nodes[node].domain, "ai.onnx"));
-}
-
 /* A zero point QDQS8ToU8 takes: a constant int8 scalar that the caller may
  * not override; its value in *v. */
 static bool int8_scalar(const fd_graph *g, const fd_node *n, int64_t *v)
@@ -80,7 +74,7 @@ static bool converts(const fd_graph_index *ix, int32_t q, int32_t d, char *why, 
 		text_cutf(why, size, "%s has %d readers, not one DequantizeLinear", qn, nq);
 		return false;
 	}
-	if (!is_op(g, dq, "DequantizeLinear")) {
+	if (!graph_node_is(g, dq, "DequantizeLinear")) {
 		text_cutf(why, size, "%s's reader %s is no DequantizeLinear", qn, g->nodes[dq].name);
 		return false;
 	}
@@ -113,18 +107,18 @@ int32_t cond_qdq_dtype_of(const fd_graph_index *ix, int32_t node, int slot, int3
 {
 	const fd_graph *g = ix->g;
 	int32_t d = t;
-	if (slot == 2 && is_op(g, node, "QuantizeLinear") && g->nodes[node].n_outputs > 0)
+	if (slot == 2 && graph_node_is(g, node, "QuantizeLinear") && g->nodes[node].n_outputs > 0)
 		d = g->nodes[node].outputs[0];
-	else if (slot == 2 && is_op(g, node, "DequantizeLinear") && g->nodes[node].n_inputs > 0)
+	else if (slot == 2 && graph_node_is(g, node, "DequantizeLinear") && g->nodes[node].n_inputs > 0)
 		d = g->nodes[node].inputs[0];
-	else if (d >= 0 && is_op(g, g->tensors[d].producer, "DequantizeLinear"))
+	else if (d >= 0 && graph_node_is(g, g->tensors[d].producer, "DequantizeLinear"))
 		d = g->nodes[g->tensors[d].producer].n_inputs > 0 ? g->nodes[g->tensors[d].producer].inputs[0] : FD_NONE;
 	why[0] = '\0';
 	*data = d;
 	if (d < 0)
 		return DT_UNDEFINED;
 	const fd_tensor *x = &g->tensors[d];
-	if (x->dtype != DT_INT8 || !is_op(g, x->producer, "QuantizeLinear"))
+	if (x->dtype != DT_INT8 || !graph_node_is(g, x->producer, "QuantizeLinear"))
 		return x->dtype;
 	return converts(ix, x->producer, d, why, size) ? DT_UINT8 : DT_INT8;
 }

@@ -636,12 +636,10 @@ static xval eval(env *v, const fd_expr *e)
  * ONNX's). */
 static xval model_opset(env *v)
 {
-	const char *d = !v->comp && v->node->domain && strcmp(v->node->domain, "ai.onnx") ? v->node->domain : "";
-	for (int32_t k = 0; v->model && k < v->model->n_opsets; k++) {
-		const char *md = v->model->opsets[k].domain ? v->model->opsets[k].domain : "";
-		if (!strcmp(md, "ai.onnx") ? !d[0] : !strcmp(md, d))
+	const char *d = v->comp ? "" : v->node->domain;
+	for (int32_t k = 0; v->model && k < v->model->n_opsets; k++)
+		if (!strcmp(v->model->opsets[k].domain, d))
 			return mk_int(v->model->opsets[k].version);
-	}
 	return unknown(v, "the model imports no opset of domain '%s'", d);
 }
 
@@ -652,8 +650,7 @@ static xval node_since_version(env *v)
 {
 	if (v->comp)
 		return mk(XV_NULL);
-	const char *d = v->node->domain && strcmp(v->node->domain, "ai.onnx") ? v->node->domain : "";
-	if (d[0] || !onnx_op_is_standard("", v->node->op_type))
+	if (v->node->domain[0] || !onnx_op_is_standard("", v->node->op_type))
 		return mk(XV_NULL);
 	xval opset = model_opset(v);
 	if (opset.kind != XV_INT)
@@ -685,8 +682,7 @@ static xval own_name(env *v, const fd_expr *e)
 		/* the node's own: a composite is its decomposed nodes, of no one type */
 		if (v->comp)
 			return mk(XV_NULL);
-		const char *d = v->node->domain && strcmp(v->node->domain, "ai.onnx") ? v->node->domain : "";
-		return (xval){ .kind = XV_STR, .s = e->s[0] == 'o' ? (v->node->op_type ? v->node->op_type : "") : d };
+		return (xval){ .kind = XV_STR, .s = e->s[0] == 'o' ? (v->node->op_type ? v->node->op_type : "") : v->node->domain };
 	}
 	if (!strcmp(e->s, "opset"))
 		return model_opset(v);

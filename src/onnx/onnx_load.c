@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "onnx/onnx_loader.h"
+#include "ir/onnx_ops.h"
 #include "shape/shape.h"
 #include "base/arena.h"
 #include "base/input_file.h"
@@ -470,7 +471,7 @@ static void model_header(loader *L, const Onnx__ModelProto *mp)
 		const Onnx__OperatorSetIdProto *o = mp->opset_import[i];
 		if (!o)
 			continue;
-		const char *dom = onnx_loader_intern(L, o->domain && strcmp(o->domain, "ai.onnx") ? o->domain : "");
+		const char *dom = onnx_loader_intern(L, onnx_domain_normal(o->domain));
 		int64_t version = o->has_version ? o->version : 0;
 		/* the first import of a domain is the one read (shape inference's opset_of) */
 		bool again = false;
@@ -478,11 +479,11 @@ static void model_header(loader *L, const Onnx__ModelProto *mp)
 			again = m->opsets[k].domain == dom;
 		if (again)
 			diag_warning(L->d, L->pos, "opset import of domain '%s' given twice (version %lld, then %lld); the "
-			             "first is used", *dom ? dom : "ai.onnx", (long long)opset_version_of(m, dom),
+			             "first is used", onnx_domain_name(dom), (long long)opset_version_of(m, dom),
 			             (long long)version);
 		if (version < 0)
 			diag_warning(L->d, L->pos, "opset import of domain '%s' has version %lld, below 0; read as 0",
-			             *dom ? dom : "ai.onnx", (long long)version);
+			             onnx_domain_name(dom), (long long)version);
 		if (!again)
 			m->opsets[m->n_opsets++] = (fd_opset){ dom, version < 0 ? 0 : version };
 	}

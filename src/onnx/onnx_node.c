@@ -8,6 +8,7 @@
 #include <string.h>
 #include "onnx/onnx_const.h"
 #include "onnx/onnx_loader.h"
+#include "ir/onnx_ops.h"
 
 /* Literal dims; -1 (and L->bad_dim / bad_axis) on a negative one. */
 static int read_dims(loader *L, const int64_t *dims, size_t n, fd_shape *shape)
@@ -268,7 +269,8 @@ int onnx_node_convert(loader *L, int32_t gi, int32_t i, const onnx_node_msg *p)
 {
 	fd_node *n = &L->graphs.items[gi].nodes[i];
 	n->op_type = onnx_loader_internv(L, p->op_type);
-	n->domain = str_is(p->domain, "ai.onnx") ? onnx_loader_intern(L, "") : onnx_loader_internv(L, p->domain);
+	/* onnx_domain_normal's answer, from the message's unterminated view */
+	n->domain = str_is(p->domain, ONNX_DOMAIN) ? onnx_loader_intern(L, "") : onnx_loader_internv(L, p->domain);
 	if (!onnx_str_empty(p->name))   /* unique: no interning */
 		n->name = arena_strndup(&L->m->arena, p->name.s, strnlen(p->name.s, p->name.n));
 	n->topo = FD_NONE;
@@ -300,7 +302,7 @@ int onnx_node_convert(loader *L, int32_t gi, int32_t i, const onnx_node_msg *p)
 	n->n_attrs = k;
 	n->subgraphs = subs;
 	n->n_subgraphs = ns;
-	if (n->op_type[0] == 'C' && !strcmp(n->op_type, "Constant") && !n->domain[0])
+	if (node_is(n, "Constant"))
 		constant_output(L, gi, n);
 	return 0;
 }

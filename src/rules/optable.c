@@ -17,8 +17,8 @@
  *
  * Domains: NULL means any domain (ONNX, GE-named graphs, com.microsoft
  * re-implementations of standard ops such as LayerNormalization and Gelu);
- * "com.microsoft" rows are onnxruntime's contrib ops; "" means ai.onnx
- * (a node domain of "ai.onnx" is accepted as the same). */
+ * "com.microsoft" rows are onnxruntime's contrib ops; "" means ai.onnx,
+ * which a node holds as "" however the model spelled it (ir/onnx_ops.h). */
 #include <stdio.h>
 #include "rules/optable.h"
 #include <string.h>
@@ -393,13 +393,7 @@ int optable_lookup(const char *type)
 
 static bool domain_matches(const char *want, const char *have)
 {
-	if (!want)
-		return true;
-	if (!have)
-		have = "";
-	if (!*want)
-		return !*have || !strcmp(have, "ai.onnx");
-	return !strcmp(want, have);
+	return !want || !strcmp(want, have);
 }
 
 /* The spatial rank is checked only when the node's rank is known: a Conv whose

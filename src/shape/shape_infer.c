@@ -1,11 +1,13 @@
 /* shape_infer.c — the shape inference driver. It merges the per-family op
- * tables once into one sorted table, then walks every graph in topological
+ * tables into one sorted table once per process (pthread_once: models may
+ * be inferred on several threads), then walks every graph in topological
  * order and calls each node's fn, which fills dtype, shape and small constant
  * values of the node's outputs. Bodies of If / Loop / Scan are walked when
  * their owner node is reached, after their outer-scope reads and inputs are
  * known, so that the owner can take its outputs from the body's.
  * Unknown ops and domains leave their outputs as the model declares them.
  * */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "shape/shape_infer.h"
@@ -26,20 +28,21 @@ static int op_cmp(const void *a, const void *b)
 	return r ? r : strcmp(x->op_type, y->op_type);
 }
 
-static void table_init(void)
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static void table_build(void)
 {
-	if (table_n)
-		return;
 	for (size_t f = 0; f < sizeof families / sizeof *families; f++)
 		for (const shape_op *r = families[f]; r->op_type && table_n < TABLE_MAX; r++)
 			table[table_n++] = *r;
 	qsort(table, table_n, sizeof *table, op_cmp);
 }
 
-/* "" and "ai.onnx" are one domain; only it and com.microsoft have rows. */
+/* Only the default domain ("" however the model spelled it) and
+ * com.microsoft have rows. */
 static const char *domain_class(const char *domain)
 {
-	if (!domain || !domain[0] || !strcmp(domain, "ai.onnx"))
+	if (!domain[0])
 		return "";
 	if (!strcmp(domain, "com.microsoft"))
 		return "com.microsoft";
@@ -230,7 +233,7 @@ int shape_infer(fd_model *m, fd_diags *d)
 
 	if (!m || m->n_graphs <= 0)
 		return 0;
-	table_init();
+	pthread_once(&table_once, table_build);
 	st.m = m;
 	st.d = d;
 	st.done = xcalloc((size_t)m->n_graphs, sizeof *st.done);

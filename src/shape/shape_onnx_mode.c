@@ -29,7 +29,7 @@ static bool propagates(const char *op_type, int64_t opset)
  * Shape or Size needs only its input's dims, every one a number. */
 static bool inputs_folded(const fd_graph *g, const fd_node *n)
 {
-	bool of_dims = !n->domain[0] && (!strcmp(n->op_type, "Shape") || !strcmp(n->op_type, "Size"));
+	bool of_dims = node_is(n, "Shape") || node_is(n, "Size");
 	for (int32_t k = 0; k < n->n_inputs; k++) {
 		if (n->inputs[k] == FD_NONE)
 			continue;
@@ -48,7 +48,7 @@ static bool inputs_folded(const fd_graph *g, const fd_node *n)
 bool shape_onnx_mode_reads_folded_only(const shape_ctx *c, int i)
 {
 	/* Reshape-5 and -13 read the shape with getInputData: a constant only */
-	bool folded_only = !c->n->domain[0] && !strcmp(c->n->op_type, "Reshape") && c->opset >= 5 && c->opset < 14 && i == 1;
+	bool folded_only = node_is(c->n, "Reshape") && c->opset >= 5 && c->opset < 14 && i == 1;
 	if (!c->m->shapes_onnx || !folded_only)
 		return false;
 	const fd_tensor *t = sh_in(c, i);

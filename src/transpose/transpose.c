@@ -22,7 +22,7 @@ void transpose_result_release(fd_transpose_result *r)
 static int64_t onnx_opset(const fd_model *m)
 {
 	for (int32_t k = 0; k < m->n_opsets; k++)
-		if (!m->opsets[k].domain[0] || !strcmp(m->opsets[k].domain, "ai.onnx"))
+		if (!m->opsets[k].domain[0])
 			return m->opsets[k].version;
 	return 0;
 }

@@ -47,11 +47,6 @@ const char *transpose_name_for(const tp_apply *a, int32_t c, int32_t x, int dept
 	return s->g->tensors[r].name;
 }
 
-static bool is_op(const fd_node *n, const char *op)
-{
-	return (!n->domain[0] || !strcmp(n->domain, "ai.onnx")) && !strcmp(n->op_type, op);
-}
-
 const char *transpose_fmt(fd_arena *ar, const char *f, ...)
 {
 	char buf[1024];
@@ -142,7 +137,7 @@ static void cancelled_event(tp_apply *a, int32_t i, int32_t group_sources, int32
 	for (size_t j = 0; j < path.n; j++) {
 		const fd_node *n = &g->nodes[path.items[j]];
 		e->through[j] = n->name;
-		if (is_op(n, "QuantizeLinear") || is_op(n, "DequantizeLinear")) {
+		if (node_is(n, "QuantizeLinear") || node_is(n, "DequantizeLinear")) {
 			qdq++;
 			continue;
 		}
@@ -325,11 +320,11 @@ static void remove_empty_pairs(tp_apply *a)
 	for (int32_t k = 0; k < g->n_nodes; k++) {
 		int32_t qi = g->topo_order[k];
 		const fd_node *q = &g->nodes[qi];
-		if (a->removed[qi] || !is_op(q, "QuantizeLinear") || q->n_inputs < 1 || q->inputs[0] < 0)
+		if (a->removed[qi] || !node_is(q, "QuantizeLinear") || q->n_inputs < 1 || q->inputs[0] < 0)
 			continue;
 		int32_t in = resolve(a, q->inputs[0]);
 		int32_t di = g->tensors[in].producer;
-		if (di < 0 || a->removed[di] || !is_op(&g->nodes[di], "DequantizeLinear"))
+		if (di < 0 || a->removed[di] || !node_is(&g->nodes[di], "DequantizeLinear"))
 			continue;
 		const fd_node *dq = &g->nodes[di];
 		int32_t only, consumer;
@@ -571,7 +566,7 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	}
 	bool has_dq = false;
 	for (int32_t i = 0; i < g->n_nodes && !has_dq; i++)
-		has_dq = is_op(&g->nodes[i], "DequantizeLinear");
+		has_dq = node_is(&g->nodes[i], "DequantizeLinear");
 	if (has_dq)
 		remove_empty_pairs(&a);
 	for (int32_t i = 0; i < g->n_nodes; i++) {

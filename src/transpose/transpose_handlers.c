@@ -8,11 +8,6 @@
 #include <string.h>
 #include "transpose/transpose_internal.h"
 
-static bool is_op(const fd_node *n, const char *op)
-{
-	return (!n->domain[0] || !strcmp(n->domain, "ai.onnx")) && !strcmp(n->op_type, op);
-}
-
 /* SqueezePerm(axes, perm): the perm of the tensor with axes removed. */
 static int32_t squeeze_perm(tp_state *s, const tp_perm *p, const int64_t *axes, int32_t n_axes)
 {
@@ -50,7 +45,7 @@ bool transpose_reduce(tp_state *s, const fd_node *n, const tp_perm *p, tp_change
 {
 	const fd_attr *kd = node_attr(n, "keepdims");
 	bool keepdims = !kd || kd->type != ATTR_INT || kd->u.i != 0;
-	bool from_attr = is_op(n, "ReduceSum") ? s->opset < 13 : s->opset < 18;
+	bool from_attr = node_is(n, "ReduceSum") ? s->opset < 13 : s->opset < 18;
 	int64_t axes[64];
 	int32_t count = -1;
 	if (from_attr) {
@@ -131,12 +126,12 @@ static const char *new_input_nodes(tp_state *s, int32_t i, int32_t x, const tp_p
 	const fd_node *prod = t->producer >= 0 ? &s->g->nodes[t->producer] : NULL;
 	if (!s->materialize)
 		return "another input does not carry the same Transpose; onnxruntime would transpose it";
-	if (prod && (is_op(prod, "Transpose") || is_op(prod, "Squeeze") || !strcmp(prod->op_type, "DequantizeLinear")))
+	if (prod && (node_is(prod, "Transpose") || node_is(prod, "Squeeze") || !strcmp(prod->op_type, "DequantizeLinear")))
 		return "another input comes from a Transpose or Squeeze, which onnxruntime composes with the new one";
 	if (t->shape.rank == p->rank) {
 		/* Case 3: a Transpose of x with the same perm already there is reused */
 		for (int32_t c = 0; c < t->n_consumers; c++)
-			if (is_op(&s->g->nodes[t->consumers[c]], "Transpose"))
+			if (node_is(&s->g->nodes[t->consumers[c]], "Transpose"))
 				return "another input already has a Transpose reader, which onnxruntime may reuse";
 		if (s->in_transposed[x] >= 0 && s->in_transposed[x] != i)
 			return "another input an earlier push transposed too, whose Transpose onnxruntime reuses";

@@ -71,7 +71,7 @@ static const handler HANDLERS[] = {
 static const handler *handler_of(const fd_node *n)
 {
 	static const handler contrib = { "", H_OTHER, IN_FIRST };
-	if (n->domain[0] && strcmp(n->domain, "ai.onnx"))
+	if (n->domain[0])
 		return !strcmp(n->domain, "com.microsoft") && (strstr(n->op_type, "QLinear") == n->op_type ||
 		       !strcmp(n->op_type, "QuantizeLinear") || !strcmp(n->op_type, "DequantizeLinear"))
 		       ? &contrib : NULL;
@@ -229,16 +229,11 @@ static int value_rank(const tp_state *s, int32_t t)
 	return r;
 }
 
-static bool is_op(const fd_node *n, const char *op)
-{
-	return (!n->domain[0] || !strcmp(n->domain, "ai.onnx")) && !strcmp(n->op_type, op);
-}
-
 /* GetDQWithConstInitializerInputAndSingleConsumer, per-tensor or per-axis */
 static bool dq_of_constant(const tp_state *s, int32_t t)
 {
 	const fd_tensor *x = &s->g->tensors[t];
-	if (x->producer < 0 || !is_op(&s->g->nodes[x->producer], "DequantizeLinear"))
+	if (x->producer < 0 || !node_is(&s->g->nodes[x->producer], "DequantizeLinear"))
 		return false;
 	const fd_node *dq = &s->g->nodes[x->producer];
 	return dq->n_inputs > 0 && dq->inputs[0] >= 0 && tensor_is_constant(s->g, dq->inputs[0]) &&
@@ -273,7 +268,7 @@ static int value_cost(const tp_state *s, int32_t t, const tp_perm *p)
 		return 0;
 	int32_t from = t;
 	const fd_node *pn = &s->g->nodes[x->producer];
-	if (s->carry[t] < 0 && is_op(pn, "DequantizeLinear") && pn->n_inputs > 0 && pn->inputs[0] >= 0 &&
+	if (s->carry[t] < 0 && node_is(pn, "DequantizeLinear") && pn->n_inputs > 0 && pn->inputs[0] >= 0 &&
 	    s->carry[pn->inputs[0]] >= 0)
 		from = pn->inputs[0];   /* look past a DQ for the Transpose */
 	if (s->carry[from] >= 0) {
@@ -314,7 +309,7 @@ static void find_leading(tp_state *s)
 	const fd_graph *g = s->g;
 	for (int32_t k = g->n_nodes - 1; k >= 0; k--) {
 		const fd_node *n = &g->nodes[g->topo_order[k]];
-		if (is_op(n, "Transpose")) {
+		if (node_is(n, "Transpose")) {
 			if (n->n_inputs > 0 && n->inputs[0] >= 0)
 				s->leading[n->inputs[0]] = true;
 			continue;
@@ -450,7 +445,7 @@ static bool slice_axes(tp_state *s, const fd_node *n, const tp_perm *p, tp_chang
  * disguise, which fusiondbg does not model. */
 static bool reshape_declines(const tp_state *s, const fd_node *n, int32_t t)
 {
-	if (!is_op(n, "Reshape"))
+	if (!node_is(n, "Reshape"))
 		return false;
 	const fd_shape *sh = &s->g->tensors[t].shape;
 	const fd_const *v = n->n_inputs > 1 ? transpose_int_constant(s, n->inputs[1]) : NULL;
@@ -489,12 +484,12 @@ static void shape_gather(tp_state *s, const fd_node *n, const tp_perm *p, tp_cha
  * may be the head of a LayerNorm it fuses first. */
 static bool layer_norm_first(const tp_state *s, const fd_node *n)
 {
-	if (s->opset < 17 || !is_op(n, "ReduceMean") || n->n_inputs < 1 || n->n_outputs < 1 || n->outputs[0] < 0)
+	if (s->opset < 17 || !node_is(n, "ReduceMean") || n->n_inputs < 1 || n->n_outputs < 1 || n->outputs[0] < 0)
 		return false;
 	const fd_tensor *mean = &s->g->tensors[n->outputs[0]];
 	for (int32_t c = 0; c < mean->n_consumers; c++) {
 		const fd_node *sub = &s->g->nodes[mean->consumers[c]];
-		if (is_op(sub, "Sub") && sub->n_inputs == 2 && sub->inputs[0] == n->inputs[0])
+		if (node_is(sub, "Sub") && sub->n_inputs == 2 && sub->inputs[0] == n->inputs[0])
 			return true;
 	}
 	return false;
@@ -680,7 +675,7 @@ void transpose_push(tp_state *s)
 		for (int32_t j = 0; j < n->n_inputs && !done; j++)
 			if (n->inputs[j] >= 0 && s->carry[n->inputs[j]] >= 0 && h)
 				done = process(s, i, j, h);
-		if (done || !is_op(n, "Transpose") || n->n_inputs < 1 || n->inputs[0] < 0 || n->n_outputs < 1 ||
+		if (done || !node_is(n, "Transpose") || n->n_inputs < 1 || n->inputs[0] < 0 || n->n_outputs < 1 ||
 		    n->outputs[0] < 0 || tensor_is_constant(g, n->inputs[0]))
 			continue;
 		const int64_t *q;
