@@ -234,14 +234,13 @@ static void walk(tui *t, int32_t rule, const fd_yval *v, strbuf *path, int depth
 			if (v->items[i]->kind != YV_SCALAR)
 				leaf = false;
 	}
-	const char *why;
 	/* a field whose value is a structure (a list of shapes, same_as) is one value */
-	if (!leaf && path->n && session_path_type(&t->s, rule, path->s, &why))
+	if (!leaf && path->n && session_path_type(&t->s, rule, path->s))
 		leaf = true;
 	if (leaf) {
 		if (!path->n)
 			return;
-		if (!session_path_type(&t->s, rule, path->s, &why))
+		if (!session_path_type(&t->s, rule, path->s))
 			return;
 		char *val = session_get_text(&t->s, rule, path->s);
 		char shown_val[160];

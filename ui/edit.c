@@ -138,11 +138,11 @@ static bool split_path_value(tui *t, int32_t rule, const char *name, char *text,
 	if (!eq || eq == text)
 		return false;
 	*eq = 0;
-	const char *p = text, *why;
+	const char *p = text;
 	size_t nl = strlen(name);
 	if (!strncmp(p, name, nl) && p[nl] == '.')
 		p += nl + 1;
-	if (!session_path_type(&t->s, rule, p, &why)) {
+	if (!session_path_type(&t->s, rule, p)) {
 		*eq = '=';
 		return false;
 	}
@@ -165,8 +165,7 @@ unsigned tui_edit_value(tui *t, int32_t rule, const char *path)
 	char *text = NULL;
 	const char *value = NULL;
 	if (path && *path) {
-		const char *why = NULL;
-		const char *type = session_path_type(&t->s, rule, path, &why);
+		const char *type = session_path_type(&t->s, rule, path);
 		char *cur = session_get_text(&t->s, rule, path);
 		sb_printf(&label, "%s.%s (%s) = ", name, path, type ? type : "?");
 		text = prompt_text(t, sb_str(&label), cur ? cur : "");

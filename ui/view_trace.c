@@ -324,8 +324,7 @@ static unsigned breakpoint_menu(tui *t)
  * one the session cannot set. */
 static void event_path(tui *t, uint32_t idx, const fd_event *e, char *buf, size_t size)
 {
-	const char *why;
-	if (explain_event_path(res(t), idx, buf, size) && !session_path_type(&t->s, e->rule, buf, &why))
+	if (explain_event_path(res(t), idx, buf, size) && !session_path_type(&t->s, e->rule, buf))
 		buf[0] = 0;
 }
 

@@ -10,19 +10,22 @@
  * edit list. Pointers returned by the getters stay valid until the next
  * session_run / edit / undo / redo / save / close.
  *
- * Edits. A path names one value of a rule's YAML document (the fields and
- * what each takes: rules/rule_format.c):
- *   priority                    enabled
- *   description                 scope                          (a list: [ai_core, vector_core])
- *   match.ops.<i>.type          match.ops.<i>.params.<name>
- *   match.ops.<i>.inputs.min_inputs | max_inputs
- *   match.ops.<i>.input_sources.input<K>.from_op | source_type
+ * Edits. A path names one value of a rule's YAML document; the fields a
+ * what-if may set, and what each takes, are one table
+ * (ruleset/rule_format.c, the conditions' own fields from
+ * match/conditions.h). For example:
+ *   priority  enabled  description  scope  pass
+ *   match.ops.<i>.type | params.<name> | inputs.min_inputs | where | optional | outputs.count | …
+ *   match.ops.<i>.input_sources.input<K>.from_op | source_type | rank | shape | dtype | …
  *   match.branches.<b>.ops.<i>.…                                (the same under a branch)
  *   match.subgraph.input_count_range | output_count | allow_intermediate_outputs
- *                                                               (subgraph.… is accepted too)
+ *                                          (subgraph.…, ops.…, branches.… are accepted too)
  *   rewrite.target_op           rewrite.attributes.<name>      (tile_policy, chunk_size, …)
  *   constraints.<type>.<field>  constraints.<index>.<field>    (memory_limit.max_intermediate_size)
  *   output.<field>
+ * A path is read once per edit (session_path.c: its one spelling, its
+ * field, its op) and the rule is derived and linted once, again as it was
+ * only when it has findings of its own (session_apply.c).
  * A value is YAML text: 250, true, 64MiB, "a string", [float16, float32].
  * It is checked before it is taken: the path must name a field of the format
  * (a param must be one the op has), the type and range must be what the
@@ -202,12 +205,21 @@ typedef struct fd_session {
 	struct fd_session_first_run *first_run;   /* opt.background: the thread, until waited for */
 	struct fd_session_added *added;  /* rule files added as what-ifs (session_add.c), in edit order */
 	size_t n_added;
+	/* what edits cost, for the tests to see: what-if paths read
+	 * (session_path.c), rules derived from their document and rules linted
+	 * by an edit's checks (session_apply.c) */
+	struct {
+		size_t paths, derives, lints;
+	} work;
 } fd_session;
 
 /* Loads the model (with --dim), the rules (then the environment unless
- * no_env), builds the match context and runs the baseline. On error returns
- * -1 with d filled and s released (s need not be initialised). Warnings
- * (schema, env, and the lint of each rule: ruleset_lint_loaded) go to d too. */
+ * no_env, then the fusion switch file), runs the rule set's transpose
+ * optimizer (session_transpose.c), builds the match context and runs the
+ * rules as loaded (opt.background: on a thread, session_first_run.c). On
+ * error returns -1 with d filled and s released (s need not be
+ * initialised). Warnings (schema, env, and the lint of each rule:
+ * ruleset_lint_loaded) go to d too. */
 int  session_open(fd_session *s, const fd_session_options *opt, fd_diags *d);
 void session_close(fd_session *s);
 
@@ -249,11 +261,12 @@ bool session_get(const fd_session *s, int32_t rule, const char *path, char *buf,
 /* The same, whole, on the heap (the caller frees it); NULL when absent. */
 char *session_get_text(const fd_session *s, int32_t rule, const char *path);
 /* What a path wants, in words: "integer", "size (64MiB, 1GiB, bytes)", … or
- * NULL when the path names no field (then *why says what is wrong). */
-const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why);
+ * NULL when the path names no field a what-if may set (session_set's
+ * refusal of it says why, with the nearest fields). */
+const char *session_path_type(const fd_session *s, int32_t rule, const char *path);
 
 /* The lint of rule as it is now (after any edit), as warnings into d
- * (rules.h: ruleset_lint_rule); d may be NULL to count them. */
+ * (ruleset/ruleset.h: ruleset_lint_rule); d may be NULL to count them. */
 size_t session_rule_lint(const fd_session *s, int32_t rule, fd_diags *d);
 
 bool session_can_undo(const fd_session *s);
@@ -268,23 +281,22 @@ int  session_diff(const fd_session *s, fd_session_diff *out);
 /* The result a change's fusion is in: the baseline's (after false) or the
  * current rules' round of it; NULL when the change has no such side. */
 const fd_match_result *session_change_result(const fd_session *s, const fd_fusion_change *c, bool after);
-/* The change's fusion as "RULE [node node …]" (original nodes), as the
- * diff's text writes it. */
 void session_diff_release(fd_session_diff *df);
 /* The main graph's peak in words, as `mem` gives it ("3.7 MiB",
  * "80 KiB × batch", "unknown (…)"): with no fusion (which 0), with the
  * rules as loaded (1), with the rules now (2). Returns buf. */
 char *session_diff_peak_words(const fd_session *s, int which, char *buf, size_t size);
+void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df);
+/* {"gained": [...], "lost": [...], "changed": [...], "rules": [...],
+ *  "peak_before_bytes", "peak_after_bytes"} — each fusion as {"rule", "nodes"}. */
+void session_write_diff_json(FILE *f, const fd_session *s, const fd_session_diff *df);
+
 /* session_compare.c: the differences from the compiler's optimized graph
  * opt that remain when the session's model and rules, with its applied
  * edits, run with shapes as ONNX's own inference derives them (`--shapes
  * onnx`); -1 when the session has those shapes already or that run cannot
  * be made the same (bindings changed, a rule file added). */
 int64_t session_differences_shapes_onnx(const fd_session *s, const fd_model *opt, const char *with);
-void session_write_diff_text(FILE *f, const fd_session *s, const fd_session_diff *df);
-/* {"gained": [...], "lost": [...], "changed": [...], "rules": [...],
- *  "peak_before_bytes", "peak_after_bytes"} — each fusion as {"rule", "nodes"}. */
-void session_write_diff_json(FILE *f, const fd_session *s, const fd_session_diff *df);
 
 /* Writes every unsaved value back (see the header comment). Returns the
  * number of files written, -1 when any value was not saved (other values
@@ -412,7 +424,6 @@ static inline const fd_estimate *session_baseline_estimate(const fd_session *s)
  * stay. On error (the model does not load so) -1 + d and nothing changes. */
 int  session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d);
 static inline const fd_binding_diff *session_binding_diff(const fd_session *s) { return s->bdiff; }
-/* The binding of symbol name (false when unbound). */
 
 /* For tests: make the next n file writes of session_save / recovery fail
  * with errno err (ENOSPC for "disk full"); n = 0 turns it off. */

@@ -1,40 +1,19 @@
-/* session_apply.c — one value into a rule: the path checked against the
- * format's fields (rules/rule_format.h), the text parsed and put into the
- * YAML tree (shared structure on the way copied first: an edit changes its
- * own path only), the typed rule derived again (rule_schema.c) and linted
- * (rule_check.c); anything the schema or the lint refuses that the rule did
- * not already have is taken back, with their own messages — a what-if value
- * is judged exactly as `verify` and `check` judge the same text in a file.
+/* session_apply.c — one value into a rule at a path read once
+ * (session_path.c): the text parsed and put into the YAML tree (shared
+ * structure on the way copied first: an edit changes its own path only),
+ * the typed rule derived again (ruleset/rule_schema.c) and linted
+ * (ruleset/rule_check.c); anything the schema or the lint refuses that the
+ * rule did not already have is taken back, with their own messages — a
+ * what-if value is judged exactly as `verify` and `check` judge the same
+ * text in a file. What the rule had is asked only when the edited rule has
+ * findings, so an edit of a rule without any derives and lints it once.
  * The enabled rule: an edit of `enabled` overrides the environment. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rules/optable.h"
-#include "ruleset/rule_format.h"
 #include "session/session_internal.h"
 
-/* ---- the path ------------------------------------------------------------- */
-
-/* The typed pattern op a match.ops / match.branches path is about, or NULL. */
-static const fd_rule_op *path_op(const fd_rule *r, const char *path)
-{
-	int b = -1, i = -1;
-	if (sscanf(path, "match.branches.%d.ops.%d.", &b, &i) == 2) {
-		if (b >= 0 && b < r->n_branches && i >= 0 && i < r->branches[b].n_ops)
-			return &r->branches[b].ops[i];
-	} else if (sscanf(path, "match.ops.%d.", &i) == 1) {
-		if (i >= 0 && i < r->match.n_ops)
-			return &r->match.ops[i];
-	}
-	return NULL;
-}
-
-/* The field a what-if may set at a normalised path, or NULL. */
-static const fd_field *edit_field(const char *path)
-{
-	const fd_field *f = rule_field(path);
-	return f && f->edit ? f : NULL;
-}
+/* ---- a whole map of fields ------------------------------------------------ */
 
 /* The field a what-if may set at path.KEY, or NULL. */
 static const fd_field *child_field(const char *path, const fd_yval *key)
@@ -46,7 +25,7 @@ static const fd_field *child_field(const char *path, const fd_yval *key)
 	sb_add(&b, ".", 1);
 	sb_puts(&b, key->text);
 	char *full = sb_take(&b);
-	const fd_field *f = edit_field(full);
+	const fd_field *f = session_edit_field(full);
 	free(full);
 	return f;
 }
@@ -78,46 +57,6 @@ static void quote_string_fields(const char *path, fd_yval *map)
 		if (f && f->type == FT_STR && map->items[i]->kind == YV_SCALAR)
 			map->items[i]->quoted = true;
 	}
-}
-
-/* Whether a param is one the op has is the lint's to say (check's message). */
-const char *session_path_type(const fd_session *s, int32_t rule, const char *path, const char **why)
-{
-	static char msg[1024];
-	char *norm = session_ypath_normalize(path);
-	const fd_field *f = edit_field(norm);
-	const char *res = NULL;
-	if (!f) {
-		char hint[600], near[sizeof hint + 32] = "";
-		if (*rule_field_nearest(norm, hint, sizeof hint))
-			snprintf(near, sizeof near, "; did you mean %s?", hint);
-		snprintf(msg, sizeof msg, "'%.200s' is not a field a what-if can change%s (see fusiondbg(1), WHAT-IF)", path,
-		         near);
-	} else
-		res = rule_field_type_words(f->type);
-	free(norm);
-	if (why)
-		*why = res ? NULL : msg;
-	return res;
-}
-
-char *session_param_spelling(const fd_session *s, int32_t rule, const char *path)
-{
-	const fd_field *f = rule >= 0 && rule < s->rules.n_rules ? edit_field(path) : NULL;
-	const fd_rule_op *op = f && f->type == FT_PARAM ? path_op(&s->rules.rules[rule], path) : NULL;
-	const char *dot = strrchr(path, '.'), *name = dot ? dot + 1 : path;
-	const fd_param_def *pd = op && op->op >= 0 ? optable_param(op->op, name) : NULL;
-	const fd_yval *params = pd ? yval_get(op->where, "params") : NULL;
-	for (size_t i = 0; params && params->kind == YV_MAP && i < params->n; i++) {
-		const char *k = params->keys[i]->text;
-		if (k && strcmp(k, name) && optable_param(op->op, k) == pd) {
-			strbuf b = { 0 };
-			sb_add(&b, path, (size_t)(name - path));
-			sb_puts(&b, k);
-			return sb_take(&b);
-		}
-	}
-	return xstrdup(path);
 }
 
 /* ---- the value ------------------------------------------------------------- */
@@ -193,22 +132,96 @@ static int refuse(fd_diags *d, const char *label, const char *why)
 	return -1;
 }
 
-/* The lint's errors on rule r that are not among before's messages: what an
- * edit added. */
-static void new_lint_errors(const fd_ruleset *rs, const fd_rule *r, const fd_diags *before, fd_diags *out)
+/* The schema and the lint as an edit runs them, counted in s->work. */
+static int derive(fd_session *s, fd_rule *out, const fd_ydoc *doc, fd_diags *d)
 {
-	fd_diags now;
+	s->work.derives++;
+	return rule_from_yaml(&s->rules, out, doc, d);
+}
+
+static void lint(fd_session *s, const fd_rule *r, fd_diags *d)
+{
+	s->work.lints++;
+	ruleset_check_rule(&s->rules, r, NULL, d);
+}
+
+/* A value put at ref in the rule's document (v NULL: the key taken out)
+ * and what was there, so that it can be taken back and put in again. */
+typedef struct tree_change {
+	ypath_ref *ref;
+	fd_yval *v;
+	fd_yval *old, *old_key;
+	fd_yplace old_place;
+} tree_change;
+
+static void change_make(fd_session *s, tree_change *c)
+{
+	ypath_ref *ref = c->ref;
+	if (c->v) {
+		c->old = session_ytree_put(&s->arena, ref, c->v);
+		return;
+	}
+	c->old = ref->value;
+	c->old_key = ref->parent->keys[ref->index];
+	c->old_place = yval_place(ref->parent, ref->index);
+	session_ytree_remove(ref->parent, ref->index);
+}
+
+static void change_take_back(tree_change *c)
+{
+	ypath_ref *ref = c->ref;
+	if (!c->v)
+		session_ytree_restore(ref->parent, ref->index, c->old_key, c->old, c->old_place);
+	else if (c->old)
+		ref->parent->items[ref->index] = c->old;
+	else
+		session_ytree_remove(ref->parent, ref->index);
+}
+
+/* What the rule had before the change c: the schema's warnings on its
+ * document, the lint's errors on it (the typed rule points into the tree,
+ * so both are judged with c taken back). Only an edit whose rule has
+ * findings asks: a rule without any is judged once. */
+static size_t warnings_before(fd_session *s, const fd_ydoc *doc, tree_change *c)
+{
+	fd_diags dd;
+	diags_init(&dd);
+	fd_rule before;
+	change_take_back(c);
+	derive(s, &before, doc, &dd);
+	change_make(s, c);
+	size_t n = dd.warnings;
+	diags_release(&dd);
+	return n;
+}
+
+static void lint_before(fd_session *s, int32_t rule, tree_change *c, fd_diags *out)
+{
+	change_take_back(c);
+	lint(s, &s->rules.rules[rule], out);
+	change_make(s, c);
+}
+
+/* The lint's errors on the edited rule r that the rule did not have before
+ * c: what the edit added. */
+static void new_lint_errors(fd_session *s, int32_t rule, const fd_rule *r, tree_change *c, fd_diags *out)
+{
+	fd_diags now, before;
 	diags_init(&now);
-	ruleset_check_rule(rs, r, NULL, &now);
+	diags_init(&before);
+	lint(s, r, &now);
+	if (now.errors)
+		lint_before(s, rule, c, &before);
 	for (size_t i = 0; i < now.n; i++) {
 		if (now.items[i].severity != DIAG_ERROR)
 			continue;
 		bool old = false;
-		for (size_t j = 0; j < before->n && !old; j++)
-			old = before->items[j].severity == DIAG_ERROR && !strcmp(before->items[j].message, now.items[i].message);
+		for (size_t j = 0; j < before.n && !old; j++)
+			old = before.items[j].severity == DIAG_ERROR && !strcmp(before.items[j].message, now.items[i].message);
 		if (!old)
 			diag_add(out, DIAG_ERROR, now.items[i].pos, "%s", now.items[i].message);
 	}
+	diags_release(&before);
 	diags_release(&now);
 }
 
@@ -216,101 +229,71 @@ static void new_lint_errors(const fd_ruleset *rs, const fd_rule *r, const fd_dia
  * the rule again; takes it back when the schema has an error or a new
  * warning (an unknown key), the lint a new error, or the rule would be
  * renamed. */
-static int take_value(fd_session *s, int32_t rule, const fd_ydoc *doc, ypath_ref *ref, fd_yval *v,
-                      const char *label, bool enabled_edit, fd_diags *d)
+static int take_value(fd_session *s, const session_path *p, const fd_ydoc *doc, ypath_ref *ref, fd_yval *v,
+                      bool enabled_edit, fd_diags *d)
 {
-	/* schema warnings and lint errors before, to tell new ones apart */
-	fd_diags dd, lint0;
+	session_ensure_baseline(s);   /* the rules as loaded run before the first change */
+	tree_change c = { .ref = ref, .v = v };
+	change_make(s, &c);
+	fd_diags dd;
 	diags_init(&dd);
-	diags_init(&lint0);
-	fd_rule before;
-	rule_from_yaml(&s->rules, &before, doc, &dd);
-	size_t warn0 = dd.warnings;
-	diags_clear(&dd);
-	ruleset_check_rule(&s->rules, &s->rules.rules[rule], NULL, &lint0);
-	session_ensure_baseline(s);
-	fd_yval *old = NULL, *old_key = NULL;
-	fd_yplace old_place = { YP_HERE, 0, 0 };
-	if (v) {
-		old = session_ytree_put(&s->arena, ref, v);
-	} else {
-		old = ref->value;
-		old_key = ref->parent->keys[ref->index];
-		old_place = yval_place(ref->parent, ref->index);
-		session_ytree_remove(ref->parent, ref->index);
-	}
 	fd_rule tmp;
-	int rc = rule_from_yaml(&s->rules, &tmp, doc, &dd);
-	bool renamed = rc == 0 && !dd.errors && dd.warnings <= warn0 && strcmp(tmp.name, s->rules.rules[rule].name);
-	if (rc == 0 && !dd.errors && dd.warnings <= warn0 && !renamed) {
+	int rc = derive(s, &tmp, doc, &dd);
+	bool schema_ok = rc == 0 && !dd.errors && (!dd.warnings || dd.warnings <= warnings_before(s, doc, &c));
+	bool renamed = schema_ok && strcmp(tmp.name, s->rules.rules[p->rule].name);
+	if (schema_ok && !renamed) {
 		diags_clear(&dd);
-		new_lint_errors(&s->rules, &tmp, &lint0, &dd);
+		new_lint_errors(s, p->rule, &tmp, &c, &dd);
 	}
-	diags_release(&lint0);
-	if (rc < 0 || dd.errors || dd.warnings > warn0 || renamed) {
+	if (!schema_ok || renamed || dd.errors) {
 		if (renamed)
-			refuse(d, label, "renaming a rule is not a what-if");
+			refuse(d, p->label, "renaming a rule is not a what-if");
 		else
 			copy_diags(d, &dd);
-		/* put back what was there */
-		if (!v)
-			session_ytree_restore(ref->parent, ref->index, old_key, old, old_place);
-		else if (old)
-			ref->parent->items[ref->index] = old;
-		else
-			session_ytree_remove(ref->parent, ref->index);
+		change_take_back(&c);
 		diags_release(&dd);
 		return -1;
 	}
 	diags_release(&dd);
-	s->rules.rules[rule] = tmp;
-	settle_enabled(s, rule, &s->rules.rules[rule], enabled_edit);
+	s->rules.rules[p->rule] = tmp;
+	settle_enabled(s, p->rule, &s->rules.rules[p->rule], enabled_edit);
 	s->stale = true;
 	return 0;
 }
 
-/* session_apply_value at a normalised path; label names it in messages. */
-static int apply_at(fd_session *s, int32_t rule, const char *path, const char *label, const char *text,
-                    bool enabled_edit, fd_diags *d)
+int session_apply_path(fd_session *s, const session_path *p, const char *text, bool enabled_edit, fd_diags *d)
 {
-	const char *why = NULL;
 	/* a whole map of fields: added by an edit of one of them, or (undo) removed */
-	char *cur = text || edit_field(path) ? NULL : session_current_text(s, rule, path);
-	bool new_map = !edit_field(path) && (text || cur) && map_of_fields(path, text ? text : cur);
+	char *cur = text || p->field ? NULL : session_current_text(s, p->rule, p->text);
+	bool new_map = !p->field && (text || cur) && map_of_fields(p->text, text ? text : cur);
 	free(cur);
-	if (!new_map && !session_path_type(s, rule, path, &why))
-		return refuse(d, label, why);
+	char msg[1024];
+	if (!new_map && !p->field)
+		return refuse(d, p->label, session_path_refusal(p, msg, sizeof msg));
 	if (text && strchr(text, '\n'))
-		return refuse(d, label, "a value must be one line");
-	const fd_ydoc *doc = session_rule_doc(s, rule, NULL);
+		return refuse(d, p->label, "a value must be one line");
+	const fd_ydoc *doc = session_rule_doc(s, p->rule, NULL);
 	if (!doc)
-		return refuse(d, label, "the rule's document is not loaded");
+		return refuse(d, p->label, "the rule's document is not loaded");
 	ypath_ref ref;
-	if (session_ypath_resolve(doc->root, path, &ref) < 0) {
+	if (session_ypath_resolve(doc->root, p->text, &ref) < 0) {
 		/* a param the op does not have: check's word, before "no params map" */
-		const fd_rule_op *op = !new_map && edit_field(path)->type == FT_PARAM ? path_op(&s->rules.rules[rule], path) : NULL;
-		char at[64], msg[1024];
-		int b = -1, i = -1;
-		if (sscanf(path, "match.branches.%d.ops.%d.", &b, &i) == 2)
-			snprintf(at, sizeof at, "match.branches[%d].ops[%d]", b, i);
-		else if (sscanf(path, "match.ops.%d.", &i) == 1)
-			snprintf(at, sizeof at, "match.ops[%d]", i);
-		if (op && op->op >= 0 && rule_check_unknown_param(op->op, strrchr(path, '.') + 1, at, msg, sizeof msg))
-			return refuse(d, label, msg);
-		return refuse(d, label, ref.err);
+		const fd_rule_op *op = !new_map && p->field->type == FT_PARAM ? p->op : NULL;
+		if (op && op->op >= 0 && rule_check_unknown_param(op->op, strrchr(p->text, '.') + 1, p->at, msg, sizeof msg))
+			return refuse(d, p->label, msg);
+		return refuse(d, p->label, ref.err);
 	}
 	if (!ref.value && ref.parent->kind != YV_MAP)
-		return refuse(d, label, "no such list item");
+		return refuse(d, p->label, "no such list item");
 	fd_yval *v = NULL;
 	if (text) {
-		fd_field_type type = new_map ? FT_ANY : edit_field(path)->type;
-		if (!(v = parse_value(s, label, text, type, d)))
+		if (!(v = parse_value(s, p->label, text, new_map ? FT_ANY : p->field->type, d)))
 			return -1;
 		if (new_map)
-			quote_string_fields(path, v);
+			quote_string_fields(p->text, v);
 	}
 	if (text || ref.value)
-		session_ypath_unshare(&s->arena, doc->root, path, &ref);   /* resolved above: cannot fail */
+		session_ypath_unshare(&s->arena, doc->root, p->text, &ref);   /* resolved above: cannot fail */
 	if (text) {
 		if (ref.value)
 			set_pos(v, ref.value->pos, ref.value->start, ref.value->end);
@@ -319,17 +302,16 @@ static int apply_at(fd_session *s, int32_t rule, const char *path, const char *l
 	} else if (!ref.value) {
 		return 0;   /* already absent */
 	}
-	return take_value(s, rule, doc, &ref, v, label, enabled_edit, d);
+	return take_value(s, p, doc, &ref, v, enabled_edit, d);
 }
 
 int session_apply_value(fd_session *s, int32_t rule, const char *path, const char *text, bool enabled_edit,
                         fd_diags *d)
 {
-	char label[512];
-	snprintf(label, sizeof label, "%s.%s", s->rules.rules[rule].name, path);
-	char *norm = session_ypath_normalize(path);
-	int rc = apply_at(s, rule, norm, label, text, enabled_edit, d);
-	free(norm);
+	session_path p;
+	session_path_init(&p, s, rule, path, false);
+	int rc = session_apply_path(s, &p, text, enabled_edit, d);
+	session_path_release(&p);
 	return rc;
 }
 

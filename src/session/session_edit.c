@@ -88,26 +88,26 @@ static int maybe_run(fd_session *s)
 
 /* An edit of M.K where the document has no map M (outputs.count on an op
  * without outputs:) becomes an edit of M: the map {K: value}, one new line
- * when saved, removed whole on undo. Otherwise NULL. Heap. */
-static char *missing_map_value(const fd_yval *root, char **path, const char *value)
+ * when saved, removed whole on undo; p becomes M. Otherwise NULL. Heap. */
+static char *missing_map_value(const fd_session *s, const fd_yval *root, session_path *p, const char *value)
 {
 	ypath_ref ref;
-	char *dot = root ? strrchr(*path, '.') : NULL;
-	if (!dot || session_ypath_resolve((fd_yval *)root, *path, &ref) == 0)
+	char *dot = root && p->field ? strrchr(p->text, '.') : NULL;
+	if (!dot || session_ypath_resolve((fd_yval *)root, p->text, &ref) == 0)
 		return NULL;
 	*dot = '\0';
-	bool absent = session_ypath_resolve((fd_yval *)root, *path, &ref) == 0 && !ref.value &&
+	bool absent = session_ypath_resolve((fd_yval *)root, p->text, &ref) == 0 && !ref.value &&
 	              ref.parent->kind == YV_MAP;
-	if (!absent) {
-		*dot = '.';
+	*dot = '.';
+	if (!absent)
 		return NULL;
-	}
 	strbuf b = { 0 };
 	sb_add(&b, "{", 1);
 	sb_puts(&b, dot + 1);
 	sb_add(&b, ": ", 2);
 	sb_puts(&b, value);
 	sb_add(&b, "}", 1);
+	session_path_cut(p, s, dot);
 	return sb_take(&b);
 }
 
@@ -121,29 +121,26 @@ int session_set(fd_session *s, int32_t rule, const char *path, const char *value
 		diag_error(d, (fd_srcpos){ 0 }, "no rule with index %d", rule);
 		return -1;
 	}
+	/* read once: the edit, its checks and its record all take p */
+	session_path p;
+	session_path_init(&p, s, rule, path, true);
 	const fd_ydoc *doc = session_rule_doc(s, rule, NULL);
-	char *canon = doc ? session_ypath_canonical(doc->root, path) : session_ypath_normalize(path);
-	char *norm = session_param_spelling(s, rule, canon);
-	free(canon);
-	char *map = session_path_type(s, rule, norm, NULL) ? missing_map_value(doc ? doc->root : NULL, &norm, value) : NULL;
+	char *map = missing_map_value(s, doc ? doc->root : NULL, &p, value);
 	if (map)
 		value = map;
-	char *old = session_current_text(s, rule, norm);
-	if (session_apply_value(s, rule, norm, value, !strcmp(norm, "enabled"), d) < 0) {
-		free(old);
-		free(norm);
-		free(map);
-		return -1;
+	char *old = session_current_text(s, rule, p.text);
+	int rc = session_apply_path(s, &p, value, !strcmp(p.text, "enabled"), d);
+	if (rc == 0) {
+		session_slot_before(s, rule, p.text, old);   /* a refused edit leaves no slot */
+		/* recorded as the value now reads (canonical), so undo / recovery replay it */
+		char *now = session_current_text(s, rule, p.text);
+		session_record_edit(s, rule, p.text, old, now ? now : value);
+		free(now);
 	}
-	session_slot_before(s, rule, norm, old);   /* a refused edit leaves no slot */
-	/* recorded as the value now reads (canonical), so undo / recovery replay it */
-	char *now = session_current_text(s, rule, norm);
-	session_record_edit(s, rule, norm, old, now ? now : value);
-	free(now);
 	free(old);
-	free(norm);
+	session_path_release(&p);
 	free(map);
-	return maybe_run(s);
+	return rc < 0 ? -1 : maybe_run(s);
 }
 
 int session_set_spec(fd_session *s, const char *spec, fd_diags *d)

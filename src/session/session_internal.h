@@ -1,26 +1,37 @@
-/* session_internal.h — what the session's files share. Who owns what, from
- * the top down (each file calls only those below it):
- *   session_save.c   write-back to the YAML files, the recovery file
- *   session_add.c    a rule file added as a what-if: in and out of the set
- *                    by undo / redo, written by save as a new file
- *   session_bind.c   the dims what-if: a binding changed, the model loaded
- *                    again, what changed against the run before
- *   session_diff.c   the rules as loaded against the current ones
- *   session_edit.c   the edit list: set, undo / redo, and the slots (every
- *                    (rule, path) edited: its text on disk)
- *   session_apply.c  one value into a rule: the path and type checked
- *                    against the format's fields, the tree, the rule derived
- *                    again, the enabled rule
+/* session_internal.h — what the session's files share. Who owns what:
+ *   session.c            open / run / close, the baseline run before the
+ *                        first change, a rule's document and a value's text
  *   session_first_run.c  the first run on a thread (opt.background)
- *   session.c        open / run / close, the baseline, the rules' documents
- *   session_render.c a value as the text a save writes
- *   session_yaml.c   YAML values as canonical text, paths in a document,
- *                    changes to a tree */
+ *   session_transpose.c  the rule set's transpose optimizer over the model
+ *   session_edit.c       the edit list: set, undo / redo, and the slots (every
+ *                        (rule, path) edited: its text on disk)
+ *   session_path.c       a what-if path read once: its spelling, its field,
+ *                        its op, the words refusing it
+ *   session_apply.c      one value into a rule at such a path: the tree, the
+ *                        rule derived again and judged, the enabled rule
+ *   session_add.c        a rule file added as a what-if: in and out of the set
+ *                        by undo / redo, written by save as a new file
+ *   session_bind.c       the dims what-if: a binding changed, the model loaded
+ *                        again, what changed against the run before
+ *   session_diff.c       the rules as loaded against the current ones, as
+ *                        text and JSON
+ *   session_compare.c    the differences from a compiler's optimized graph
+ *                        under ONNX's own shape inference
+ *   session_save.c       write-back to the YAML files
+ *   session_recovery.c   the recovery file: its path and lock, writing it,
+ *                        reading and replaying one
+ *   session_render.c     a value as the text a save writes
+ *   session_yaml.c       YAML values as canonical text, paths in a document,
+ *                        changes to a tree
+ * An edit goes session_edit.c -> session_path.c -> session_apply.c ->
+ * session_yaml.c; undo, redo, save and recovery put values back through
+ * session_apply.c too. */
 #ifndef FD_SESSION_INTERNAL_H
 #define FD_SESSION_INTERNAL_H
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/strbuf.h"
+#include "ruleset/rule_format.h"
 #include "session/session.h"
 
 /* session.c: what session_open does after the rules are loaded — the match
@@ -118,15 +129,40 @@ const fd_ydoc *session_rule_doc(const fd_session *s, int32_t rule, int *file_ind
 char *session_current_text(const fd_session *s, int32_t rule, const char *path);
 void session_ensure_baseline(fd_session *s);
 
-/* session_apply.c: sets path to text (NULL removes the key) and re-derives
- * the rule; no edit record, no run. enabled_edit: this sets `enabled` (it
+/* session_path.c: a what-if path read once, then handed down (the edit,
+ * its checks, its record read it, not the text). */
+typedef struct session_path {
+	int32_t rule;
+	char *text;                /* normalised; as typed (session_set) also canonical
+	                            * (session_ypath_canonical) and a param spelt as the
+	                            * document spells it (groups: group is its alias); heap */
+	const fd_field *field;     /* the field a what-if may set there, NULL when none */
+	const fd_rule_op *op;      /* the typed op a match.ops / match.branches path is
+	                            * about, NULL when none (parts of the rule as derived
+	                            * when the path was read) */
+	char at[64];               /* where check's messages put that op: "match.ops[2]" */
+	char label[512];           /* RULE.PATH, as messages and a parsed value name it */
+} session_path;
+/* Reads text as a path of rule: as_typed for a path a user gave (one
+ * spelling per value), else one recorded by an edit (normalised only; the
+ * label keeps the text as given). Counts in s->work.paths. */
+void session_path_init(session_path *p, fd_session *s, int32_t rule, const char *text, bool as_typed);
+void session_path_release(session_path *p);
+/* p becomes the path of the map holding its value: p->text cut at dot (a
+ * '.' in it), its field and label read again. */
+void session_path_cut(session_path *p, const fd_session *s, char *dot);
+/* Why p names no field a what-if may set, with the nearest ones; returns buf. */
+char *session_path_refusal(const session_path *p, char *buf, size_t size);
+/* The field a what-if may set at a normalised path, or NULL. */
+const fd_field *session_edit_field(const char *path);
+
+/* session_apply.c: sets p to text (NULL removes the key) and re-derives the
+ * rule; no edit record, no run. enabled_edit: this sets `enabled` (it
  * overrides the environment). -1 + d when the value is refused. */
+int session_apply_path(fd_session *s, const session_path *p, const char *text, bool enabled_edit, fd_diags *d);
+/* The same at a recorded path (undo, redo, recovery, a value save kept). */
 int session_apply_value(fd_session *s, int32_t rule, const char *path, const char *text, bool enabled_edit,
                         fd_diags *d);
-/* A param path (match.ops.0.params.group) spelt as the document spells that
- * param (groups: group is its alias), so that an edit changes the key the
- * file has instead of adding a second one; other paths as they are. Heap. */
-char *session_param_spelling(const fd_session *s, int32_t rule, const char *path);
 /* Re-derives every rule that came from old_path (the file's previous tree)
  * from file k's tree (after a save re-read it). */
 int session_rederive_file(fd_session *s, int k, const char *old_path, fd_diags *d);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include "session/session.h"
 #include "base/atomic_file.h"
+#include "base/strbuf.h"
 #include "session_fixture.h"
 #include "test_models.h"
 
@@ -119,10 +120,72 @@ static void test_edit_checks(void **state)
 	assert_string_equal(buf, "[float16]");
 	assert_true(session_get(&s, 0, "enabled", buf, sizeof buf));
 	assert_string_equal(buf, "true");
-	assert_string_equal(session_path_type(&s, 0, "constraints.memory_limit.max_output_size", NULL),
+	assert_string_equal(session_path_type(&s, 0, "constraints.memory_limit.max_output_size"),
 	                    "size (64MiB, 1.5GiB, 33554432)");
 	assert_int_equal(session_unsaved(&s), 3);
 	session_close(&s);
+}
+
+/* The work of one edit, counted by the session (s->work) from zero. */
+static void expect_work(fd_session *s, size_t paths, size_t derives, size_t lints)
+{
+	assert_int_equal(s->work.paths, paths);
+	assert_int_equal(s->work.derives, derives);
+	assert_int_equal(s->work.lints, lints);
+	memset(&s->work, 0, sizeof s->work);
+}
+
+/* One edit reads its path once and derives and lints the rule once; only
+ * a rule that has findings already is judged again as it was, so that
+ * those findings do not refuse the edit while a new one does. */
+static void test_edit_reads_once(void **state)
+{
+	fd_session s;
+	open_fresh(&s);
+	char err[512];
+	memset(&s.work, 0, sizeof s.work);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=250", err, sizeof err), 0);
+	expect_work(&s, 1, 1, 1);
+	/* a path in short (ops. for match.ops.), and a map the document lacks: one reading */
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.ops.1.params.epsilon=0.5", err, sizeof err), 0);
+	expect_work(&s, 1, 1, 1);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.match.ops.2.outputs.count=1", err, sizeof err), 0);
+	expect_work(&s, 1, 1, 1);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=abc", err, sizeof err), -1);
+	expect_work(&s, 1, 1, 0);   /* the schema refuses it: no lint */
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(session_undo(&s, &d), 0);
+	expect_work(&s, 1, 1, 1);
+	assert_int_equal(session_redo(&s, &d), 0);
+	expect_work(&s, 1, 1, 1);
+	diags_release(&d);
+	session_close(&s);
+
+	/* an unknown key (a schema warning) and a param Relu does not have (a lint error) */
+	char *text = xstrdup(orig_text);
+	char *relu = strstr(text, "    - type: \"Relu\"");
+	assert_non_null(relu);
+	relu[0] = '\0';
+	strbuf with = { 0 };
+	sb_printf(&with, "frobnicate: 1\n%s    - type: \"Relu\"\n      params: {clip_max: 0.0}\n%s", text,
+	          strchr(relu + 1, '\n') + 1);
+	spit(rules_path, sb_str(&with));
+	sb_release(&with);
+	free(text);
+	open_session(&s, "samples/conv_bn_relu.onnx", one_rule, 1);
+	memset(&s.work, 0, sizeof s.work);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.priority=250", err, sizeof err), 0);
+	expect_work(&s, 1, 2, 2);
+	assert_int_equal(s.rules.rules[0].priority, 250);
+	/* a new finding is the edit's: refused with check's message */
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.match.ops.2.params.alpha=1", err, sizeof err), -1);
+	assert_non_null(strstr(err, "Relu has no param 'alpha'"));
+	expect_work(&s, 1, 2, 2);
+	assert_int_equal(set(&s, "Conv_BN_Relu_Fusion.nothing_known=1", err, sizeof err), -1);
+	assert_int_equal(s.n_edits, 1);
+	session_close(&s);
+	reset_rules();
 }
 
 /* opt.background: session_open returns with the model and rules loaded and
@@ -603,6 +666,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edit_checks),
+		cmocka_unit_test(test_edit_reads_once),
 		cmocka_unit_test(test_priority_saturates),
 		cmocka_unit_test(test_background_first_run),
 		cmocka_unit_test(test_background_on_shared_models),
