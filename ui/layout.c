@@ -30,7 +30,7 @@ void display_layout(tui *t)
 		int lw = t->cols * 2 / 5;
 		if (lw < 34) lw = 34;
 		if (lw > 56) lw = 56;
-		int rules_h = (int)tui_rules(t)->n_rows + 2;
+		int rules_h = (int)t->views[VIEW_RULES].ops->rows(t) + 2;
 		if (rules_h > body_h / 2) rules_h = body_h / 2;
 		if (rules_h < 5) rules_h = 5;
 		if (t->focus == VIEW_HELP || t->focus == VIEW_DIFF) {
@@ -170,9 +170,9 @@ static void draw_title(tui *t)
 	char buf[1024], mod[96] = "";
 	if (unsaved)
 		snprintf(mod, sizeof mod, "  [%zu unsaved]", unsaved);
-	if (tui_rules(t)->lint_total)   /* the rules view marks the rules, the detail says what */
-		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu warning%s", t->disp->g->warn, tui_rules(t)->lint_total,
-		         tui_rules(t)->lint_total == 1 ? "" : "s");
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (t->views[v].ops->title_note)
+			t->views[v].ops->title_note(t, mod + strlen(mod), sizeof mod - strlen(mod));
 	const char *target = r->target ? r->target : "ai_core";
 	/* with rounds: every round's fusions, and how many rounds */
 	size_t fired = rounds_n_fusions(session_rounds(s));

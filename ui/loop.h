@@ -20,7 +20,6 @@ void tui_select_focus(tui *t);
 int32_t tui_rule_under_cursor(tui *t);   /* the rule the focused view points at, or -1 */
 /* Before a session call that re-runs: where the trace cursor is, to find it again. */
 void tui_remember_spot(tui *t);
-void tui_rebuild_rule_rows(tui *t);
 /* After a re-run (RES_RERUN): rows, the trace cursor, the diff, the recovery file. */
 void tui_refresh(tui *t);
 

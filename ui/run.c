@@ -337,7 +337,6 @@ static int run(tui *t, const tui_options *o)
 	rules_label(t, o);
 	t->focus = VIEW_RULES;
 	t->main_view = VIEW_TRACE;
-	tui_rebuild_rule_rows(t);
 	vs_list_set_rows(&t->views[VIEW_TRACE].list, session_result(&t->s)->trace.n_events);
 	tui_compare_open(t, o->compare_with);
 

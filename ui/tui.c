@@ -1,8 +1,8 @@
 /* tui.c — the services on the tui state that views and handlers share:
  * messages, going to a view or an event, the rule under the cursor, list
- * moves, and the state derived from the session (the rules' rows, the trace
- * cursor across a re-run, the recovery file). A view is reached only through
- * its view_ops. */
+ * moves, and the state derived from the session (the views' own, through
+ * their after_run; the trace cursor across a re-run, the recovery file).
+ * A view is reached only through its view_ops. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,34 +228,22 @@ unsigned tui_goto_round_event(tui *t, int32_t round, uint32_t ev)
 	return res | tui_goto_event(t, ev);
 }
 
-static int32_t rules_view_rule(const tui *t)
+int32_t tui_view_rule(tui *t, enum tui_view v)
 {
-	size_t row = t->views[VIEW_RULES].list.cursor;
-	return row < tui_rules(t)->n_rows ? tui_rules(t)->rows[row] : -1;
+	const view_ops *ops = t->views[v].ops;
+	return ops->cursor_rule ? ops->cursor_rule(t) : -1;
 }
 
 int32_t tui_rule_under_cursor(tui *t)
 {
+	/* a view that points at no rule of its own: the rules view's */
+	return tui_view_rule(t, t->views[t->focus].ops->cursor_rule ? t->focus : VIEW_RULES);
+}
+
+int32_t tui_run_order(const tui *t, size_t i)
+{
 	const fd_match_result *r = session_result(&t->s);
-	switch (t->focus) {
-	case VIEW_TRACE:
-		if (tui_result(t)->trace.n_events)
-			return trace_event(&tui_result(t)->trace, t->views[VIEW_TRACE].list.cursor).rule;
-		return -1;
-	case VIEW_DETAIL:
-		if (t->views[VIEW_DETAIL].list.cursor < tui_detail(t)->rows.n && tui_detail(t)->rows.items[t->views[VIEW_DETAIL].list.cursor].rule >= 0)
-			return tui_detail(t)->rows.items[t->views[VIEW_DETAIL].list.cursor].rule;
-		return tui_detail(t)->kind == DETAIL_RULE ? tui_detail(t)->rule : -1;
-	case VIEW_GRAPH: {
-		int32_t g, n;
-		vs_graph_row_node(&tui_graph(t)->rows, session_model(&t->s), t->views[VIEW_GRAPH].list.cursor, &g, &n);
-		if (g >= 0 && n >= 0 && r->claim[g][n] >= 0)
-			return r->fusions[r->claim[g][n]].rule;
-		return rules_view_rule(t);   /* else the rule of the rules view */
-	}
-	default:
-		return rules_view_rule(t);
-	}
+	return r->order ? r->order[i] : (int32_t)i;
 }
 
 char *tui_row_label(tui *t, enum tui_view v, size_t row, char *buf, size_t size)
@@ -280,34 +268,6 @@ bool tui_list_move(vs_list *l, enum tui_action a)
 }
 
 /* ---- state derived from the session -------------------------------------- */
-
-void tui_rebuild_rule_rows(tui *t)
-{
-	const fd_match_result *r = session_result(&t->s);
-	int32_t keep = rules_view_rule(t);
-	free(tui_rules(t)->rows);
-	tui_rules(t)->n_rows = (size_t)r->n_rules;
-	tui_rules(t)->rows = xcalloc(tui_rules(t)->n_rows + 1, sizeof *tui_rules(t)->rows);
-	for (size_t i = 0; i < tui_rules(t)->n_rows; i++)
-		tui_rules(t)->rows[i] = r->order ? r->order[i] : (int32_t)i;
-	free(tui_rules(t)->marks);
-	tui_rules(t)->marks = xcalloc(tui_rules(t)->n_rows + 1, sizeof *tui_rules(t)->marks);
-	tui_rules(t)->lint_total = 0;
-	for (size_t i = 0; i < tui_rules(t)->n_rows; i++) {
-		size_t n = session_rule_lint(&t->s, (int32_t)i, NULL);
-		tui_rules(t)->marks[i].lint = n > UINT16_MAX ? UINT16_MAX : (uint16_t)n;
-		tui_rules(t)->lint_total += n;
-	}
-	for (size_t a = 0; a < r->trace.n_attempts; a++)   /* a rule that did not run has one such attempt */
-		if (r->trace.attempts[a].anchor < 0 && (size_t)r->trace.attempts[a].rule < tui_rules(t)->n_rows)
-			tui_rules(t)->marks[r->trace.attempts[a].rule].not_run = r->trace.attempts[a].reason;
-	vs_list_set_rows(&t->views[VIEW_RULES].list, tui_rules(t)->n_rows);
-	for (size_t i = 0; i < tui_rules(t)->n_rows; i++)
-		if (tui_rules(t)->rows[i] == keep) {
-			vs_list_goto(&t->views[VIEW_RULES].list, i);
-			break;
-		}
-}
 
 /* The recovery file holds the unsaved edits, or is gone when there are none.
  * Its error does not replace what the action said. */
@@ -367,7 +327,9 @@ static void restore_spot(tui *t)
 void tui_refresh(tui *t)
 {
 	t->run_gen++;
-	tui_rebuild_rule_rows(t);
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (t->views[v].ops->after_run)
+			t->views[v].ops->after_run(t);
 	restore_spot(t);
 	tui_compare_refresh(t);
 	autosave_recovery(t);

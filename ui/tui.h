@@ -7,9 +7,9 @@
  * view's state has one home, t->views[v]: its cursor and scroll (moved by
  * the view and by the loop), its horizontal scroll (handlers.c), its last
  * search, and its own data, made by its view_ops' open. The data a view
- * keeps to itself is private to view_NAME.c (memory, diff, help); the data
- * the services fill or read too is typed below and reached as tui_NAME(t):
- *   rules          the rules in run order and their marks (tui.c rebuilds)
+ * keeps to itself is private to view_NAME.c (rules, memory, diff, help);
+ * the data the services fill or read too is typed below and reached as
+ * tui_NAME(t):
  *   graph          the graph view's rows
  *   trace          the round stepped and the cursor across a re-run (tui.c)
  *   detail         its subject (set by a view's select) and its rows
@@ -78,18 +78,6 @@ typedef struct view_ops view_ops;   /* view.h */
 /* ---- the views' own state that the services share ----------------------
  * Each is the data of its view (t->views[v].data, made by the view's open,
  * freed by its close), reached through tui_NAME(t). */
-
-/* The rules view's: the rules in run order (priority) as rule indices, and
- * per rule (by index) the lint's warnings as the rule is now
- * (session_rule_lint) and why it did not run (an fd_reason, or 0); the sum.
- * Rebuilt by tui.c after every run. */
-struct rule_mark { uint16_t lint; uint8_t not_run; };
-typedef struct rules_view {
-	int32_t *rows;
-	size_t n_rows;
-	struct rule_mark *marks;
-	size_t lint_total;
-} rules_view;
 
 /* The graph view's rows (view_state.h). */
 typedef struct graph_view {
@@ -181,7 +169,6 @@ struct tui {
 };
 
 /* The views' shared state (above), once the views are open. */
-static inline rules_view *tui_rules(const tui *t) { return t->views[VIEW_RULES].data; }
 static inline graph_view *tui_graph(const tui *t) { return t->views[VIEW_GRAPH].data; }
 static inline trace_view *tui_trace(const tui *t) { return t->views[VIEW_TRACE].data; }
 static inline detail_view *tui_detail(const tui *t) { return t->views[VIEW_DETAIL].data; }

@@ -38,6 +38,14 @@ struct view_ops {
 	 * open, freed with the tui; NULL: the view keeps none */
 	void *(*open)(tui *t);
 	void (*close)(void *data);
+	/* the session ran again (RES_RERUN): rebuild what the view derives from
+	 * it; called in view order, after run_gen has moved on */
+	void (*after_run)(tui *t);
+	/* the rule the view's cursor points at, or -1; NULL: the rules view's
+	 * (tui_rule_under_cursor) */
+	int32_t (*cursor_rule)(tui *t);
+	/* what the view adds to the title bar, after the unsaved count */
+	void (*title_note)(tui *t, char *buf, size_t size);
 };
 
 #define VIEW_OPS_DECL(X, id, ops, name, title, tab, help) extern const view_ops view_##ops##_ops;
@@ -61,6 +69,10 @@ unsigned tui_goto_round_event(tui *t, int32_t round, uint32_t ev);
 unsigned tui_set_round(tui *t, int32_t round);
 /* Row's name in view v as its row_label says ("event #111", "line 12"). */
 char *tui_row_label(tui *t, enum tui_view v, size_t row, char *buf, size_t size);
+/* The rule view v's cursor points at (its cursor_rule), or -1. */
+int32_t tui_view_rule(tui *t, enum tui_view v);
+/* The rule that runs i-th (priority, then name) in the last run. */
+int32_t tui_run_order(const tui *t, size_t i);
 /* Moves l by a move action (move-up … move-last-line); false for any other action. */
 bool tui_list_move(vs_list *l, enum tui_action a);
 

@@ -62,6 +62,15 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 }
 
+/* The rule of the row under the cursor, else the subject's. */
+static int32_t cursor_rule(tui *t)
+{
+	size_t row = t->views[VIEW_DETAIL].list.cursor;
+	if (row < tui_detail(t)->rows.n && tui_detail(t)->rows.items[row].rule >= 0)
+		return tui_detail(t)->rows.items[row].rule;
+	return tui_detail(t)->kind == DETAIL_RULE ? tui_detail(t)->rule : -1;
+}
+
 static const enum tui_action hints[] = {
 	ACT_EDIT, ACT_PRIORITY_UP, ACT_PRIORITY_DOWN, ACT_TOGGLE_ENABLED, ACT_UNDO, ACT_SAVE, ACT_WHY_NOT,
 	ACT_BACK, ACT_VIEW_HELP, ACT_NONE
@@ -83,6 +92,6 @@ static void close_view(void *data)
 
 const view_ops view_detail_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
-	.hints = hints,
+	.hints = hints, .cursor_rule = cursor_rule,
 	.open = open_view, .close = close_view,
 };

@@ -204,6 +204,18 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 }
 
+/* The rule of the fusion that took the node under the cursor (in round 1),
+ * else the rules view's. */
+static int32_t cursor_rule(tui *t)
+{
+	const fd_match_result *r = session_result(&t->s);
+	int32_t g, n;
+	row_node(t, t->views[VIEW_GRAPH].list.cursor, &g, &n);
+	if (g >= 0 && n >= 0 && r->claim[g][n] >= 0)
+		return r->fusions[r->claim[g][n]].rule;
+	return tui_view_rule(t, VIEW_RULES);
+}
+
 static const enum tui_action hints[] = {
 	ACT_WHY_NOT, ACT_ENTER, ACT_BREAKPOINT, ACT_SEARCH, ACT_NEXT_FIRE, ACT_VIEW_NEXT, ACT_EXPORT, ACT_VIEW_HELP,
 	ACT_NONE
@@ -226,6 +238,6 @@ static void close_view(void *data)
 
 const view_ops view_graph_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
-	.select = select_row, .hints = hints, .content_width = content_width,
+	.select = select_row, .hints = hints, .content_width = content_width, .cursor_rule = cursor_rule,
 	.open = open_view, .close = close_view,
 };

@@ -350,6 +350,12 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 }
 
+static int32_t cursor_rule(tui *t)
+{
+	fd_event e;
+	return cursor_event(t, &e) ? e.rule : -1;
+}
+
 static const enum tui_action hints[] = {
 	ACT_STEP_NEXT, ACT_STEP_PREV, ACT_NEXT_ATTEMPT, ACT_PREV_ATTEMPT, ACT_NEXT_FIRE, ACT_NEXT_FAILURE,
 	ACT_CONTINUE, ACT_BREAKPOINT, ACT_EDIT, ACT_VIEW_HELP, ACT_NONE
@@ -372,6 +378,6 @@ static void close_view(void *data)
 const view_ops view_trace_ops = {
 	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
 	.select = select_row, .footer_lines = footer_lines, .draw_footer = draw_footer, .hints = hints,
-	.row_label = row_label,
+	.row_label = row_label, .cursor_rule = cursor_rule,
 	.open = open_view, .close = close_view,
 };
