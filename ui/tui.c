@@ -85,11 +85,12 @@ unsigned tui_show_view(tui *t, enum tui_view v)
 
 unsigned tui_show_node(tui *t, int32_t graph, int32_t node)
 {
-	size_t gr = vs_graph_node_row(&tui_graph(t)->rows, session_model(&t->s), graph, node);
+	const view_ops *graph_ops = t->views[VIEW_GRAPH].ops;
+	size_t gr = graph_ops->node_row(t, graph, node);
 	if (gr == VS_NONE)
 		return RES_REDRAW;
 	unsigned res = tui_show_view(t, VIEW_GRAPH);
-	vs_list_set_rows(&t->views[VIEW_GRAPH].list, vs_graph_rows_count(&tui_graph(t)->rows));
+	vs_list_set_rows(&t->views[VIEW_GRAPH].list, graph_ops->rows(t));
 	vs_list_goto(&t->views[VIEW_GRAPH].list, gr);
 	tui_set_detail_node(t, graph, node);
 	return res | RES_DETAIL;

@@ -7,16 +7,15 @@
  * view's state has one home, t->views[v]: its cursor and scroll (moved by
  * the view and by the loop), its horizontal scroll (handlers.c), its last
  * search, and its own data, made by its view_ops' open. The data a view
- * keeps to itself is private to view_NAME.c (rules, memory, diff, help);
+ * keeps to itself is private to view_NAME.c (rules, graph, memory, diff,
+ * help);
  * the data the services fill or read too is typed below and reached as
  * tui_NAME(t):
- *   graph          the graph view's rows
  *   trace          the round stepped and the cursor across a re-run (tui.c)
  *   detail         its subject (set by a view's select) and its rows
  *                  (detail.c, rebuilt by the loop on RES_DETAIL)
  *   compare        the compiler's result and the comparison (compare.c)
- *   suggest        the suggested patterns and the chain marked in the
- *                  graph (suggest_write.c)
+ *   suggest        the suggested patterns
  * The rest of the tui:
  *   bps            breakpoints (toggled by the views, listed by one)
  *   focus, stack   navigation (tui.c, handlers.c); main_view: layout.c
@@ -79,11 +78,6 @@ typedef struct view_ops view_ops;   /* view.h */
  * Each is the data of its view (t->views[v].data, made by the view's open,
  * freed by its close), reached through tui_NAME(t). */
 
-/* The graph view's rows (view_state.h). */
-typedef struct graph_view {
-	vs_graph_rows rows;
-} graph_view;
-
 /* The trace view's: the round it steps (rounds/rounds.h), 1-based, and where
  * its cursor was, by (round, rule, graph, anchor), to find it again after a
  * re-run (tui.c). */
@@ -115,15 +109,12 @@ typedef struct compare_view {
 } compare_view;
 
 /* The suggest view's: the patterns after the last run (suggest.h), made
- * when the view is first drawn after it (error: why there are none), and
- * the chain marked in the graph view for write-rule (suggest_write.c):
- * graph -1 none, last -1 only its start. */
+ * when the view is first drawn after it (error: why there are none). */
 typedef struct suggest_view {
 	fd_suggest sg;
 	bool valid;
 	unsigned built_gen;
 	char error[512];
-	struct { int32_t graph, first, last; } mark;
 } suggest_view;
 
 typedef struct display display;     /* display.h: curses */
@@ -169,7 +160,6 @@ struct tui {
 };
 
 /* The views' shared state (above), once the views are open. */
-static inline graph_view *tui_graph(const tui *t) { return t->views[VIEW_GRAPH].data; }
 static inline trace_view *tui_trace(const tui *t) { return t->views[VIEW_TRACE].data; }
 static inline detail_view *tui_detail(const tui *t) { return t->views[VIEW_DETAIL].data; }
 static inline compare_view *tui_compare(const tui *t) { return t->views[VIEW_COMPARE].data; }

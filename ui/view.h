@@ -46,6 +46,9 @@ struct view_ops {
 	int32_t (*cursor_rule)(tui *t);
 	/* what the view adds to the title bar, after the unsaved count */
 	void (*title_note)(tui *t, char *buf, size_t size);
+	/* the row that shows node (graph, node), VS_NONE when none does (the
+	 * graph view's, for tui_show_node) */
+	size_t (*node_row)(tui *t, int32_t graph, int32_t node);
 };
 
 #define VIEW_OPS_DECL(X, id, ops, name, title, tab, help) extern const view_ops view_##ops##_ops;
@@ -88,16 +91,10 @@ unsigned tui_edit_value(tui *t, int32_t rule, const char *path);
  * (the memory view shows it whole). */
 unsigned tui_bind_dim(tui *t, const char *name);
 
-/* suggest_write.c: rules made by suggest, added to the session as a new
- * rule file (a what-if: undo removes it, save writes the file). The
- * pattern's rule; the rule of the chain marked in the graph (mark-chain:
- * start, end, then clear), or why-not on the node when none is marked
- * (the graph's why-not and write-rule both come here);
- * the mark a graph row shows ("chain start", "chain end", NULL). */
+/* suggest_write.c: a rule made by suggest (a suggested pattern's, or the
+ * graph view's marked chain's), added to the session as a new rule file (a
+ * what-if: undo removes it, save writes the file). */
 unsigned tui_write_pattern_rule(tui *t, const fd_suggest_pattern *p);
-unsigned tui_write_chain_rule(tui *t, int32_t graph, int32_t node);
-unsigned tui_mark_chain(tui *t, int32_t graph, int32_t node);
-const char *tui_chain_mark(const tui *t, int32_t graph, int32_t node);
 
 /* whynot.c: the why-not menu for a node, then the landing in the trace. */
 unsigned tui_why_not_node(tui *t, int32_t graph, int32_t node);

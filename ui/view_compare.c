@@ -132,14 +132,7 @@ static unsigned action(tui *t, enum tui_action a)
 	if (i == SIZE_MAX)
 		return RES_REDRAW;
 	const fd_cmp_row *r = &tui_compare(t)->result.rows.items[i];
-	size_t gr = vs_graph_node_row(&tui_graph(t)->rows, session_model(&t->s), r->graph, r->node);
-	if (gr == VS_NONE)
-		return RES_REDRAW;
-	unsigned res = tui_show_view(t, VIEW_GRAPH);
-	vs_list_set_rows(&t->views[VIEW_GRAPH].list, vs_graph_rows_count(&tui_graph(t)->rows));
-	vs_list_goto(&t->views[VIEW_GRAPH].list, gr);
-	tui_set_detail_node(t, r->graph, r->node);
-	return res | RES_DETAIL;
+	return tui_show_node(t, r->graph, r->node);
 }
 
 static const enum tui_action hints[] = { ACT_ENTER, ACT_WHY_NOT, ACT_BACK, ACT_VIEW_HELP, ACT_NONE };

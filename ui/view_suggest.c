@@ -16,7 +16,6 @@ static void *open_view(tui *t)
 	(void)t;
 	suggest_view *sv = xcalloc(1, sizeof *sv);
 	suggest_init(&sv->sg);
-	sv->mark.graph = sv->mark.first = sv->mark.last = -1;
 	return sv;
 }
 
