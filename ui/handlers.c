@@ -48,8 +48,8 @@ static bool step_across(tui *t, vs_step how, int32_t *round, uint32_t *to)
 	            how == STEP_PREV_FAILURE || how == STEP_REVERSE_CONTINUE;
 	if (how == STEP_START || how == STEP_END)
 		return false;
-	int32_t keep = tui_trace(t)->round;
-	for (int32_t k = tui_trace(t)->round + (back ? -1 : 1); k >= 1 && k <= tui_n_rounds(t); k += back ? -1 : 1) {
+	int32_t keep = t->round;
+	for (int32_t k = t->round + (back ? -1 : 1); k >= 1 && k <= tui_n_rounds(t); k += back ? -1 : 1) {
 		tui_set_round(t, k);   /* maps the node breakpoints into round k */
 		const fd_match_result *r = tui_result(t);
 		if (!r->trace.n_events)
@@ -78,7 +78,7 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 		tui_message(t, ROLE_WARN, "no breakpoints: b sets one on the rule, node or reason under the cursor");
 		return RES_REDRAW;
 	}
-	int32_t was = tui_trace(t)->round, round = tui_trace(t)->round;
+	int32_t was = t->round, round = t->round;
 	uint32_t to = vs_stepper_move(r, &t->bps, cur, how, &moved);
 	if (!moved && !(moved = step_across(t, how, &round, &to))) {
 		tui_message(t, ROLE_WARN, "%s", none);
@@ -234,7 +234,7 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 	}
 	fd_diags d;
 	diags_init(&d);
-	tui_remember_spot(t);
+	tui_before_run(t);
 	int rc;
 	char what[256];
 	const fd_rule *r = &rs->rules[rule];
@@ -270,7 +270,7 @@ static unsigned undo_redo(tui *t, bool redo)
 	         e->path, redo ? (e->new_text ? e->new_text : "(absent)") : (e->old_text ? e->old_text : "(absent)"));
 	fd_diags d;
 	diags_init(&d);
-	tui_remember_spot(t);
+	tui_before_run(t);
 	int rc = redo ? session_redo(&t->s, &d) : session_undo(&t->s, &d);
 	unsigned res = tui_after_edit(t, rc, &d, what);
 	diags_release(&d);
@@ -345,7 +345,7 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_STEP_END: return stepper(t, STEP_END, "at the last event");
 	case ACT_NEXT_ROUND:
 	case ACT_PREV_ROUND: {
-		int32_t k = tui_trace(t)->round + (a == ACT_NEXT_ROUND ? 1 : -1);
+		int32_t k = t->round + (a == ACT_NEXT_ROUND ? 1 : -1);
 		if (k < 1 || k > tui_n_rounds(t)) {
 			tui_message(t, ROLE_WARN, tui_n_rounds(t) == 1 ? "the rules ran one round (no rule names another's "
 			            "target_op)" : a == ACT_NEXT_ROUND ? "at the last round" : "at the first round");

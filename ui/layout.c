@@ -114,7 +114,7 @@ static void draw_view(tui *t, enum tui_view v)
 	if (tui_n_rounds(t) > 1 && v == VIEW_RULES)   /* its counts add up every round */
 		snprintf(title, sizeof title, "%s, all %d rounds", view_title(v), (int)tui_n_rounds(t));
 	else if (tui_n_rounds(t) > 1)   /* the round the trace steps, in every other view */
-		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)tui_trace(t)->round, (int)tui_n_rounds(t));
+		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)t->round, (int)tui_n_rounds(t));
 	draw_box(t, p, t->focus == v, tui_n_rounds(t) > 1 ? title : view_title(v), right);
 	/* scrolled right: rows are drawn off wider and seen through the pane (display_clip) */
 	if (off > 0)

@@ -18,9 +18,11 @@ int  tui_loop(tui *t, unsigned first);
 /* The focused view's row becomes the detail's subject (its select). */
 void tui_select_focus(tui *t);
 int32_t tui_rule_under_cursor(tui *t);   /* the rule the focused view points at, or -1 */
-/* Before a session call that re-runs: where the trace cursor is, to find it again. */
-void tui_remember_spot(tui *t);
-/* After a re-run (RES_RERUN): rows, the trace cursor, the diff, the recovery file. */
+/* Before a session call that re-runs: each view remembers what it must find
+ * again (the trace view: its cursor's attempt). */
+void tui_before_run(tui *t);
+/* After a re-run (RES_RERUN): the views' after_run, the compare view's
+ * comparison, the recovery file. */
 void tui_refresh(tui *t);
 
 /* compare.c: the compiler's result for the compare view: read once at

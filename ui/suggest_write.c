@@ -28,7 +28,7 @@ unsigned tui_write_pattern_rule(tui *t, const fd_suggest_pattern *p)
 	rule_path(t, p->rule_name, path, sizeof path);
 	fd_diags d;
 	diags_init(&d);
-	tui_remember_spot(t);
+	tui_before_run(t);
 	int rc = session_add_rule_file(&t->s, path, p->rule_yaml, &d);
 	snprintf(what, sizeof what, "added rule %s as %s (it fires on %d chain%s)", p->rule_name, path,
 	         p->n_instances, p->n_instances == 1 ? "" : "s");

@@ -1,7 +1,7 @@
 /* tui.c — the services on the tui state that views and handlers share:
  * messages, going to a view or an event, the rule under the cursor, list
  * moves, and the state derived from the session (the views' own, through
- * their after_run; the trace cursor across a re-run, the recovery file).
+ * their before_run and after_run; the recovery file).
  * A view is reached only through its view_ops. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,16 +105,16 @@ int32_t tui_n_rounds(const tui *t)
 
 const fd_match_result *tui_result(const tui *t)
 {
-	const fd_round *r = rounds_get(session_rounds(&t->s), tui_trace(t)->round);
+	const fd_round *r = rounds_get(session_rounds(&t->s), t->round);
 	return r ? r->result : session_result(&t->s);
 }
 
 int32_t tui_original_node(const tui *t, int32_t graph, int32_t node)
 {
-	if (tui_trace(t)->round <= 1 || node < 0)
+	if (t->round <= 1 || node < 0)
 		return node;
 	fd_id_vec orig = { 0 };
-	rounds_original_nodes(session_rounds(&t->s), tui_trace(t)->round, graph, node, &orig);
+	rounds_original_nodes(session_rounds(&t->s), t->round, graph, node, &orig);
 	int32_t first = orig.n ? orig.items[0] : FD_NONE;
 	vec_release(&orig);
 	return first;
@@ -187,23 +187,21 @@ static void map_breakpoints(tui *t)
 		vs_breakpoint *bp = &t->bps.items[i];
 		if (bp->kind != BP_NODE)
 			continue;
-		bp->mapped = tui_trace(t)->round > 1;
-		bp->at = bp->mapped ? rounds_node_in(session_rounds(&t->s), tui_trace(t)->round, bp->graph, bp->node) : bp->node;
+		bp->mapped = t->round > 1;
+		bp->at = bp->mapped ? rounds_node_in(session_rounds(&t->s), t->round, bp->graph, bp->node) : bp->node;
 	}
 }
 
-static void clamp_round(tui *t)
+void tui_use_round(tui *t, int32_t round)
 {
 	int32_t n = tui_n_rounds(t);
-	if (tui_trace(t)->round < 1 || tui_trace(t)->round > n)
-		tui_trace(t)->round = n >= 1 ? (tui_trace(t)->round > n ? n : 1) : 1;
+	t->round = round < 1 || round > n ? (n >= 1 ? (round > n ? n : 1) : 1) : round;
 	map_breakpoints(t);
 }
 
 unsigned tui_set_round(tui *t, int32_t round)
 {
-	tui_trace(t)->round = round;
-	clamp_round(t);
+	tui_use_round(t, round);
 	vs_list_set_rows(&t->views[VIEW_TRACE].list, tui_result(t)->trace.n_events);
 	vs_list_goto(&t->views[VIEW_TRACE].list, 0);
 	if (t->focus == VIEW_TRACE)
@@ -224,7 +222,7 @@ unsigned tui_goto_event(tui *t, uint32_t ev)
 unsigned tui_goto_round_event(tui *t, int32_t round, uint32_t ev)
 {
 	unsigned res = 0;
-	if (round != tui_trace(t)->round)
+	if (round != t->round)
 		res = tui_set_round(t, round);
 	return res | tui_goto_event(t, ev);
 }
@@ -291,38 +289,11 @@ static void autosave_recovery(tui *t)
 	}
 }
 
-void tui_remember_spot(tui *t)
+void tui_before_run(tui *t)
 {
-	const fd_match_result *r = tui_result(t);
-	uint32_t ev = (uint32_t)t->views[VIEW_TRACE].list.cursor;
-	uint32_t a = vs_attempt_of(&r->trace, ev);
-	tui_trace(t)->spot.valid = a != UINT32_MAX;
-	tui_trace(t)->spot.round = tui_trace(t)->round;
-	if (tui_trace(t)->spot.valid) {
-		tui_trace(t)->spot.rule = r->trace.attempts[a].rule;
-		tui_trace(t)->spot.graph = r->trace.attempts[a].graph;
-		tui_trace(t)->spot.anchor = r->trace.attempts[a].anchor;
-		tui_trace(t)->spot.offset = ev - r->trace.attempts[a].first_event;
-	}
-}
-
-static void restore_spot(tui *t)
-{
-	tui_trace(t)->round = tui_trace(t)->spot.round;
-	clamp_round(t);
-	const fd_match_result *r = tui_result(t);
-	vs_list_set_rows(&t->views[VIEW_TRACE].list, r->trace.n_events);
-	if (!tui_trace(t)->spot.valid)
-		return;
-	tui_trace(t)->spot.valid = false;
-	for (size_t i = 0; i < r->trace.n_attempts; i++) {
-		const fd_attempt *a = &r->trace.attempts[i];
-		if (a->rule == tui_trace(t)->spot.rule && a->graph == tui_trace(t)->spot.graph && a->anchor == tui_trace(t)->spot.anchor) {
-			uint32_t off = tui_trace(t)->spot.offset < a->n_events ? tui_trace(t)->spot.offset : (a->n_events ? a->n_events - 1 : 0);
-			vs_list_goto(&t->views[VIEW_TRACE].list, a->first_event + off);
-			return;
-		}
-	}
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (t->views[v].ops->before_run)
+			t->views[v].ops->before_run(t);
 }
 
 void tui_refresh(tui *t)
@@ -331,7 +302,6 @@ void tui_refresh(tui *t)
 	for (int v = 0; v < VIEW_COUNT; v++)
 		if (t->views[v].ops->after_run)
 			t->views[v].ops->after_run(t);
-	restore_spot(t);
 	tui_compare_refresh(t);
 	autosave_recovery(t);
 }

@@ -7,16 +7,17 @@
  * view's state has one home, t->views[v]: its cursor and scroll (moved by
  * the view and by the loop), its horizontal scroll (handlers.c), its last
  * search, and its own data, made by its view_ops' open. The data a view
- * keeps to itself is private to view_NAME.c (rules, graph, memory, diff,
- * help);
+ * keeps to itself is private to view_NAME.c (rules, graph, trace, memory,
+ * diff, help);
  * the data the services fill or read too is typed below and reached as
  * tui_NAME(t):
- *   trace          the round stepped and the cursor across a re-run (tui.c)
  *   detail         its subject (set by a view's select) and its rows
  *                  (detail.c, rebuilt by the loop on RES_DETAIL)
  *   compare        the compiler's result and the comparison (compare.c)
  *   suggest        the suggested patterns
  * The rest of the tui:
+ *   round          the round stepped: the trace view's rows, every view's
+ *                  title, where node breakpoints stop (tui.c)
  *   bps            breakpoints (toggled by the views, listed by one)
  *   focus, stack   navigation (tui.c, handlers.c); main_view: layout.c
  *   msg            the status line: anyone, through tui_message; the loop
@@ -78,14 +79,6 @@ typedef struct view_ops view_ops;   /* view.h */
  * Each is the data of its view (t->views[v].data, made by the view's open,
  * freed by its close), reached through tui_NAME(t). */
 
-/* The trace view's: the round it steps (rounds/rounds.h), 1-based, and where
- * its cursor was, by (round, rule, graph, anchor), to find it again after a
- * re-run (tui.c). */
-typedef struct trace_view {
-	int32_t round;
-	struct { int32_t round, rule, graph, anchor; uint32_t offset; bool valid; } spot;
-} trace_view;
-
 /* The detail view's: its subject (set by a view's select) and its rows
  * (detail.c, rebuilt by the loop on RES_DETAIL). */
 typedef struct detail_view {
@@ -139,6 +132,7 @@ struct tui {
 	enum tui_view main_view;    /* what the wide layout's right pane shows */
 	enum tui_view stack[32];    /* for q: the views we came from */
 	int depth;
+	int32_t round;              /* the round stepped (rounds/rounds.h), 1-based */
 	vs_breakpoints bps;
 	unsigned run_gen;           /* counts the re-runs (tui_refresh): views rebuild what they derived */
 	/* messages */
@@ -160,7 +154,6 @@ struct tui {
 };
 
 /* The views' shared state (above), once the views are open. */
-static inline trace_view *tui_trace(const tui *t) { return t->views[VIEW_TRACE].data; }
 static inline detail_view *tui_detail(const tui *t) { return t->views[VIEW_DETAIL].data; }
 static inline compare_view *tui_compare(const tui *t) { return t->views[VIEW_COMPARE].data; }
 static inline suggest_view *tui_suggest(const tui *t) { return t->views[VIEW_SUGGEST].data; }

@@ -38,8 +38,11 @@ struct view_ops {
 	 * open, freed with the tui; NULL: the view keeps none */
 	void *(*open)(tui *t);
 	void (*close)(void *data);
-	/* the session ran again (RES_RERUN): rebuild what the view derives from
-	 * it; called in view order, after run_gen has moved on */
+	/* the session is about to run again (tui_before_run): remember what to
+	 * find again after it; then it ran (RES_RERUN): rebuild what the view
+	 * derives from it. Both called in view order, after_run once run_gen
+	 * has moved on. */
+	void (*before_run)(tui *t);
 	void (*after_run)(tui *t);
 	/* the rule the view's cursor points at, or -1; NULL: the rules view's
 	 * (tui_rule_under_cursor) */
@@ -70,6 +73,9 @@ unsigned tui_goto_round_event(tui *t, int32_t round, uint32_t ev);
 /* The trace view steps round `round` (1 … tui_n_rounds), cursor at its first
  * event; node breakpoints follow their node into it. */
 unsigned tui_set_round(tui *t, int32_t round);
+/* The same, round clamped to 1 … tui_n_rounds, the trace's cursor left
+ * where it is. */
+void tui_use_round(tui *t, int32_t round);
 /* Row's name in view v as its row_label says ("event #111", "line 12"). */
 char *tui_row_label(tui *t, enum tui_view v, size_t row, char *buf, size_t size);
 /* The rule view v's cursor points at (its cursor_rule), or -1. */
