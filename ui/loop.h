@@ -39,7 +39,7 @@ unsigned tui_export(tui *t);
  * for the file (write_switch.c). */
 unsigned tui_write_switch(tui *t, const char *path);
 
-/* detail.c: the detail's rows from its subject and the session (RES_DETAIL). */
+/* tui.c: the detail's rows from its subject and the session (RES_DETAIL). */
 void tui_detail_build(tui *t);
 
 /* edit.c: the result of a session call on the status line: the message from

@@ -96,6 +96,28 @@ unsigned tui_show_node(tui *t, int32_t graph, int32_t node)
 	return res | RES_DETAIL;
 }
 
+/* ---- the detail's subject ------------------------------------------------ */
+
+void tui_set_detail_rule(tui *t, int32_t rule)
+{
+	t->views[VIEW_DETAIL].ops->set_subject(t, &(detail_subject){ .kind = DETAIL_RULE, .rule = rule });
+}
+
+void tui_set_detail_node(tui *t, int32_t graph, int32_t node)
+{
+	t->views[VIEW_DETAIL].ops->set_subject(t, &(detail_subject){ .kind = DETAIL_NODE, .graph = graph, .node = node });
+}
+
+detail_subject tui_detail_subject(tui *t)
+{
+	return t->views[VIEW_DETAIL].ops->subject(t);
+}
+
+void tui_detail_build(tui *t)
+{
+	t->views[VIEW_DETAIL].ops->rebuild(t);
+}
+
 /* ---- rounds --------------------------------------------------------------- */
 
 int32_t tui_n_rounds(const tui *t)

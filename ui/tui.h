@@ -7,12 +7,10 @@
  * view's state has one home, t->views[v]: its cursor and scroll (moved by
  * the view and by the loop), its horizontal scroll (handlers.c), its last
  * search, and its own data, made by its view_ops' open. The data a view
- * keeps to itself is private to view_NAME.c (rules, graph, trace, memory,
- * diff, help);
+ * keeps to itself is private to view_NAME.c (rules, graph, trace, detail,
+ * memory, diff, help);
  * the data the services fill or read too is typed below and reached as
  * tui_NAME(t):
- *   detail         its subject (set by a view's select) and its rows
- *                  (detail.c, rebuilt by the loop on RES_DETAIL)
  *   compare        the compiler's result and the comparison (compare.c)
  *   suggest        the suggested patterns
  * The rest of the tui:
@@ -61,16 +59,13 @@ enum {
 	RES_UNHANDLED = 1 << 7, /* the view did not take the action */
 };
 
-/* One row of the detail view. path: the rule's edit path ("priority") when
- * the row shows an editable value, else empty. */
-typedef struct detail_row {
-	char text[256];
-	int role;
-	int32_t rule;
-	char path[128];
-} detail_row;
-
+/* What the detail view shows: a rule, or a node (graph, node); set by the
+ * other views as their cursor moves (tui_set_detail_rule, _node). */
 enum detail_kind { DETAIL_NONE, DETAIL_RULE, DETAIL_NODE };
+typedef struct detail_subject {
+	enum detail_kind kind;
+	int32_t rule, graph, node;
+} detail_subject;
 
 typedef struct tui tui;
 typedef struct view_ops view_ops;   /* view.h */
@@ -78,14 +73,6 @@ typedef struct view_ops view_ops;   /* view.h */
 /* ---- the views' own state that the services share ----------------------
  * Each is the data of its view (t->views[v].data, made by the view's open,
  * freed by its close), reached through tui_NAME(t). */
-
-/* The detail view's: its subject (set by a view's select) and its rows
- * (detail.c, rebuilt by the loop on RES_DETAIL). */
-typedef struct detail_view {
-	enum detail_kind kind;
-	int32_t rule, graph, node;
-	VEC(detail_row) rows;
-} detail_view;
 
 /* The compare view's: the compiler's file (--with), its model or record, the
  * comparison made again after every run (error: why there is none);
@@ -154,7 +141,6 @@ struct tui {
 };
 
 /* The views' shared state (above), once the views are open. */
-static inline detail_view *tui_detail(const tui *t) { return t->views[VIEW_DETAIL].data; }
 static inline compare_view *tui_compare(const tui *t) { return t->views[VIEW_COMPARE].data; }
 static inline suggest_view *tui_suggest(const tui *t) { return t->views[VIEW_SUGGEST].data; }
 

@@ -52,6 +52,11 @@ struct view_ops {
 	/* the row that shows node (graph, node), VS_NONE when none does (the
 	 * graph view's, for tui_show_node) */
 	size_t (*node_row)(tui *t, int32_t graph, int32_t node);
+	/* the view's subject (the detail's), set and read (tui_set_detail_rule,
+	 * tui_detail_subject), and its rows made again from it (RES_DETAIL) */
+	void (*set_subject)(tui *t, const detail_subject *s);
+	detail_subject (*subject)(tui *t);
+	void (*rebuild)(tui *t);
 };
 
 #define VIEW_OPS_DECL(X, id, ops, name, title, tab, help) extern const view_ops view_##ops##_ops;
@@ -85,9 +90,10 @@ int32_t tui_run_order(const tui *t, size_t i);
 /* Moves l by a move action (move-up … move-last-line); false for any other action. */
 bool tui_list_move(vs_list *l, enum tui_action a);
 
-/* detail.c: the detail's subject (its rows are rebuilt on RES_DETAIL). */
+/* tui.c: the detail's subject (its rows are rebuilt on RES_DETAIL). */
 void tui_set_detail_rule(tui *t, int32_t rule);
 void tui_set_detail_node(tui *t, int32_t graph, int32_t node);
+detail_subject tui_detail_subject(tui *t);
 
 /* edit.c: prompt-driven edit of rule's path (path may be NULL: ask for
  * PATH=VALUE), validated and applied by the session. */
