@@ -21,16 +21,10 @@ int32_t tui_rule_under_cursor(tui *t);   /* the rule the focused view points at,
 /* Before a session call that re-runs: each view remembers what it must find
  * again (the trace view: its cursor's attempt). */
 void tui_before_run(tui *t);
-/* After a re-run (RES_RERUN): the views' after_run, the compare view's
- * comparison, the recovery file. */
+/* After a re-run (RES_RERUN): the views' after_run, the recovery file. */
 void tui_refresh(tui *t);
-
-/* compare.c: the compiler's result for the compare view: read once at
- * start (a message on the status line when it cannot be), compared again
- * after every run, freed at the end. */
-void tui_compare_open(tui *t, const char *path);
-void tui_compare_refresh(tui *t);
-void tui_compare_release(tui *t);
+/* The detail's rows from its subject and the session (RES_DETAIL). */
+void tui_detail_build(tui *t);
 
 /* export_menu.c: E — what to draw (before / after fusion, around the node
  * under the cursor, its fusion, its rule's fusions), the file, the picture. */
@@ -38,9 +32,6 @@ unsigned tui_export(tui *t);
 /* The rules' on/off to path as CANN's fusion switch file; NULL or "": ask
  * for the file (write_switch.c). */
 unsigned tui_write_switch(tui *t, const char *path);
-
-/* tui.c: the detail's rows from its subject and the session (RES_DETAIL). */
-void tui_detail_build(tui *t);
 
 /* edit.c: the result of a session call on the status line: the message from
  * d on error (RES_REDRAW), else what was done (RES_RERUN). */

@@ -236,7 +236,6 @@ static void views_close(tui *t)
 
 static void tui_release(tui *t)
 {
-	tui_compare_release(t);   /* what compare.c read into the compare view's state */
 	views_close(t);
 	vs_bp_release(&t->bps);
 	keymap_release(&t->km);
@@ -250,6 +249,7 @@ static int run(tui *t, const tui_options *o)
 	for (int v = 0; v < VIEW_COUNT; v++)
 		t->views[v].ops = views[v];
 	t->model_path = o->model;
+	t->compare_with = o->compare_with;
 	t->round = 1;
 	t->edit_ms = -1;
 	fd_diags d;
@@ -338,7 +338,6 @@ static int run(tui *t, const tui_options *o)
 	rules_label(t, o);
 	t->focus = VIEW_RULES;
 	t->main_view = VIEW_TRACE;
-	tui_compare_open(t, o->compare_with);
 
 	display_layout(t);
 	tui_select_focus(t);

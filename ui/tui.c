@@ -324,6 +324,5 @@ void tui_refresh(tui *t)
 	for (int v = 0; v < VIEW_COUNT; v++)
 		if (t->views[v].ops->after_run)
 			t->views[v].ops->after_run(t);
-	tui_compare_refresh(t);
 	autosave_recovery(t);
 }

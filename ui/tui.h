@@ -8,10 +8,9 @@
  * the view and by the loop), its horizontal scroll (handlers.c), its last
  * search, and its own data, made by its view_ops' open. The data a view
  * keeps to itself is private to view_NAME.c (rules, graph, trace, detail,
- * memory, diff, help);
+ * compare, memory, diff, help);
  * the data the services fill or read too is typed below and reached as
  * tui_NAME(t):
- *   compare        the compiler's result and the comparison (compare.c)
  *   suggest        the suggested patterns
  * The rest of the tui:
  *   round          the round stepped: the trace view's rows, every view's
@@ -74,20 +73,6 @@ typedef struct view_ops view_ops;   /* view.h */
  * Each is the data of its view (t->views[v].data, made by the view's open,
  * freed by its close), reached through tui_NAME(t). */
 
-/* The compare view's: the compiler's file (--with), its model or record, the
- * comparison made again after every run (error: why there is none);
- * compare.c keeps it. */
-typedef struct compare_view {
-	const char *with;
-	int source;             /* 0 none, 1 an optimized model, 2 a fusion_result.json */
-	fd_model model;
-	fd_jdoc doc;
-	fd_comparison result;
-	bool valid;
-	char error[512];
-	char warning[512];      /* what reading the file warned of (an initializer listed twice), shown as a row */
-} compare_view;
-
 /* The suggest view's: the patterns after the last run (suggest.h), made
  * when the view is first drawn after it (error: why there are none). */
 typedef struct suggest_view {
@@ -114,6 +99,7 @@ struct tui {
 	fd_session s;
 	tui_view_state views[VIEW_COUNT];   /* each view's state, its ops wired by run.c */
 	const char *model_path;
+	const char *compare_with;   /* --with: the compiler's result the compare view reads, or NULL */
 	char rules_label[256];      /* "rules/ (7)" */
 	enum tui_view focus;        /* the view keys go to */
 	enum tui_view main_view;    /* what the wide layout's right pane shows */
@@ -141,7 +127,6 @@ struct tui {
 };
 
 /* The views' shared state (above), once the views are open. */
-static inline compare_view *tui_compare(const tui *t) { return t->views[VIEW_COMPARE].data; }
 static inline suggest_view *tui_suggest(const tui *t) { return t->views[VIEW_SUGGEST].data; }
 
 /* tui.c: the round the trace view steps, its result (round 1's is
