@@ -4,15 +4,12 @@
  * Who owns what. run.c owns the one tui: it opens the session (the one
  * mutation API: every edit, run, undo, save goes through it), wires the
  * views' table, opens the views and frees everything at the end. Each
- * view's state has one home, t->views[v]: its cursor and scroll (moved by
- * the view and by the loop), its horizontal scroll (handlers.c), its last
- * search, and its own data, made by its view_ops' open. The data a view
- * keeps to itself is private to view_NAME.c (rules, graph, trace, detail,
- * compare, memory, diff, help);
- * the data the services fill or read too is typed below and reached as
- * tui_NAME(t):
- *   suggest        the suggested patterns
- * The rest of the tui:
+ * view's state has one home, t->views[v]: what the framework keeps for
+ * every view (its cursor and scroll, moved by the view and by the loop;
+ * its horizontal scroll, handlers.c; its last search) and its own data,
+ * private to view_NAME.c: a struct typed there, made by its view_ops'
+ * open, freed by its close, and reached from outside only through its
+ * view_ops (view.h), as tmux keeps a mode's data. The rest of the tui:
  *   round          the round stepped: the trace view's rows, every view's
  *                  title, where node breakpoints stop (tui.c)
  *   bps            breakpoints (toggled by the views, listed by one)
@@ -38,9 +35,7 @@
 #include "input.h"
 #include "keymap.h"
 #include "roles.h"
-#include "explain/compare.h"
 #include "session/session.h"
-#include "suggest/suggest.h"
 #include "view_state.h"
 #include "views.h"
 
@@ -68,19 +63,6 @@ typedef struct detail_subject {
 
 typedef struct tui tui;
 typedef struct view_ops view_ops;   /* view.h */
-
-/* ---- the views' own state that the services share ----------------------
- * Each is the data of its view (t->views[v].data, made by the view's open,
- * freed by its close), reached through tui_NAME(t). */
-
-/* The suggest view's: the patterns after the last run (suggest.h), made
- * when the view is first drawn after it (error: why there are none). */
-typedef struct suggest_view {
-	fd_suggest sg;
-	bool valid;
-	unsigned built_gen;
-	char error[512];
-} suggest_view;
 
 typedef struct display display;     /* display.h: curses */
 
@@ -125,9 +107,6 @@ struct tui {
 	double first_screen_ms, edit_ms, refresh_ms;
 	bool time_refresh;
 };
-
-/* The views' shared state (above), once the views are open. */
-static inline suggest_view *tui_suggest(const tui *t) { return t->views[VIEW_SUGGEST].data; }
 
 /* tui.c: the round the trace view steps, its result (round 1's is
  * session_result), and how many rounds the run took. */

@@ -11,6 +11,7 @@
 #include "display.h"
 #include "prompt.h"
 #include "tui.h"
+#include "suggest/suggest.h"
 
 /* A view: a table of functions, as tig has (struct view_ops). */
 struct view_ops {

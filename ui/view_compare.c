@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include "view.h"
 #include "base/atomic_file.h"
+#include "explain/compare.h"
 #include "onnx/onnx.h"
 
 /* The view's own state (t->views[VIEW_COMPARE].data): the compiler's file

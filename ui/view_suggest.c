@@ -5,11 +5,20 @@
  * graph; w adds the pattern's rule to the session as a new rule file
  * (suggest_write.c). Made again after every run, when first drawn: a rule
  * just added takes its pattern off the list.
- * State: suggest_view (tui.h, t->views[VIEW_SUGGEST].data). */
+ * State: its own suggest_view (t->views[VIEW_SUGGEST].data). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "view.h"
 #include "estimate/estimate.h"
+
+/* The view's own state: the patterns after the last run (suggest.h), made
+ * when the view is first drawn after it (error: why there are none). */
+typedef struct suggest_view {
+	fd_suggest sg;
+	bool valid;
+	unsigned built_gen;
+	char error[512];
+} suggest_view;
 
 static void *open_view(tui *t)
 {
@@ -29,7 +38,7 @@ static void close_view(void *data)
 /* The patterns of the last run. */
 static suggest_view *ensure(tui *t)
 {
-	suggest_view *sv = tui_suggest(t);
+	suggest_view *sv = t->views[VIEW_SUGGEST].data;
 	if (sv->valid && sv->built_gen == t->run_gen)
 		return sv;
 	suggest_release(&sv->sg);
