@@ -9,6 +9,14 @@
 #include "base/strbuf.h"
 #include "loop.h"
 
+/* The focused view's row as text, for vs_search. */
+static const char *focused_row_text(void *ctx, size_t row, char *buf, size_t size)
+{
+	tui *t = ctx;
+	int role;
+	return t->views[t->focus].ops->text(t, row, buf, size, &role);
+}
+
 static unsigned search(tui *t, int dir, bool ask)
 {
 	const view_ops *ops = t->views[t->focus].ops;
@@ -23,12 +31,12 @@ static unsigned search(tui *t, int dir, bool ask)
 		tui_message(t, ROLE_WARN, "no search yet: / searches");
 		return RES_REDRAW;
 	}
-	if (!ops->row_text)
+	if (!ops->text)
 		return RES_REDRAW;
 	vs_list *l = &t->views[t->focus].list;
 	vs_list_set_rows(l, ops->rows(t));
 	bool wrapped;
-	size_t row = vs_search(l->n, l->cursor, dir, needle, ops->row_text, t, &wrapped);
+	size_t row = vs_search(l->n, l->cursor, dir, needle, focused_row_text, t, &wrapped);
 	if (row == VS_NONE) {
 		tui_message(t, ROLE_WARN, "pattern not found: %s", needle);
 		return RES_REDRAW;
@@ -97,7 +105,7 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 
 /* Left / Right: the focused view by a quarter of its width (at least 8
  * columns), no further right than its rows need (view_ops content_width,
- * else the widest row_text on screen). */
+ * else the widest text on screen). */
 static unsigned hscroll(tui *t, int dir)
 {
 	enum tui_view v = t->focus;
@@ -114,12 +122,13 @@ static unsigned hscroll(tui *t, int dir)
 	int need = 0;
 	if (ops->content_width) {
 		need = ops->content_width(t);
-	} else if (ops->row_text) {
+	} else if (ops->text) {
 		const vs_list *l = &t->views[v].list;
 		for (int i = 0; i < l->height && l->top + (size_t)i < ops->rows(t); i++) {
 			char buf[2048];
-			const char *s = ops->row_text(t, l->top + (size_t)i, buf, sizeof buf);
-			int dw = s ? display_width(s) + 12 : 0;   /* + the marks and numbers row_text leaves out */
+			int role;
+			const char *s = ops->text(t, l->top + (size_t)i, buf, sizeof buf, &role);
+			int dw = s ? display_width(s) + 12 : 0;   /* + the marks and numbers text leaves out */
 			need = dw > need ? dw : need;
 		}
 	}

@@ -1,6 +1,7 @@
 /* layout.c — the screen as the views make it: the panes (two columns on a
  * wide terminal, one view at a time on a narrow one), each view's box and
- * rows drawn through its view_ops, the title bar and the status line. The
+ * rows drawn through its view_ops (its draw_row, else its text as a list's
+ * row), the title bar and the status line. The
  * panes are kept in the tui's display (t->disp->panes); no state here. */
 #include <stdio.h>
 #include <string.h>
@@ -88,6 +89,16 @@ static void draw_box(tui *t, const pane *p, bool focus, const char *title, const
 	}
 }
 
+/* A row of a view without draw_row: its text as a list's row, the
+ * model's names in it cut head…tail to fit. */
+static void draw_text_row(tui *t, enum tui_view v, size_t row, int y, int x, int w, bool cursor)
+{
+	char buf[2048], fit[1024];
+	int role = ROLE_NORMAL;
+	const char *text = t->views[v].ops->text(t, row, buf, sizeof buf, &role);
+	display_list_row(t->disp, y, x, w, cursor && t->focus == v, role, tui_fit_names(t, text, w - 1, fit, sizeof fit));
+}
+
 static void draw_view(tui *t, enum tui_view v)
 {
 	const pane *p = &t->disp->panes[v];
@@ -123,8 +134,10 @@ static void draw_view(tui *t, enum tui_view v)
 		int y = p->y + 1 + i;
 		size_t row = l->top + (size_t)i;
 		display_fill(t->disp, y, x, w + off, ROLE_NORMAL, 0);
-		if (row < n)
+		if (row < n && ops->draw_row)
 			ops->draw_row(t, row, y, x, w + off, row == l->cursor);
+		else if (row < n)
+			draw_text_row(t, v, row, y, x, w + off, row == l->cursor);
 	}
 	display_unclip(t->disp);   /* the footer (the trace's event box) stays put */
 	if (ops->footer_lines && ops->draw_footer) {

@@ -16,9 +16,15 @@
 /* A view: a table of functions, as tig has (struct view_ops). */
 struct view_ops {
 	size_t (*rows)(tui *t);
-	/* draws row at screen line y, columns [x, x + w); cursor marks the selected row */
+	/* a row as plain text (into buf, or a string the view keeps) and the
+	 * role to draw it in: what search and horizontal scrolling read, and
+	 * what the framework draws for a view without draw_row */
+	const char *(*text)(tui *t, size_t row, char *buf, size_t size, int *role);
+	/* draws row at screen line y, columns [x, x + w); cursor marks the
+	 * selected row. NULL: the framework draws text as a list's row (the
+	 * cursor row filled and marked when the view has the focus, the
+	 * model's names cut to fit, layout.c) */
 	void (*draw_row)(tui *t, size_t row, int y, int x, int w, bool cursor);
-	vs_row_text_fn row_text;   /* plain text of a row, for search */
 	/* view-specific actions (enter, edit, …); RES_UNHANDLED when not taken */
 	unsigned (*action)(tui *t, enum tui_action a);
 	/* the selection moved: set the detail's subject */
@@ -33,7 +39,7 @@ struct view_ops {
 	 * NULL: "line N", counted from 1 (tui_row_label) */
 	char *(*row_label)(tui *t, size_t row, char *buf, size_t size);
 	/* columns the visible rows need in full, for the right end of horizontal
-	 * scrolling; NULL: the widest row_text of the visible rows */
+	 * scrolling; NULL: the widest text of the visible rows */
 	int (*content_width)(tui *t);
 	/* the view's own state (t->views[v].data): made once the session is
 	 * open, freed with the tui; NULL: the view keeps none */

@@ -148,7 +148,7 @@ static size_t nth(const tui *t, size_t row)
 	return SIZE_MAX;
 }
 
-static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
 	*role = ROLE_NORMAL;
 	if (!state(t)->valid) {
@@ -194,21 +194,6 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	return compare_row_text(c, session_rounds(&t->s), i, buf, size);
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
-{
-	int role;
-	return text_of(ctx, row, buf, size, &role);
-}
-
-static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
-{
-	char buf[2048];
-	int role;
-	text_of(t, row, buf, sizeof buf, &role);
-	char fit[1024];   /* a long node name keeps its head and its tail */
-	display_list_row(t->disp, y, x, w, cursor && t->focus == VIEW_COMPARE, role, tui_fit_names(t, buf, w - 1, fit, sizeof fit));
-}
-
 /* The row's node and, in the status line, fusiondbg's why. */
 static void select_row(tui *t)
 {
@@ -241,7 +226,7 @@ static unsigned action(tui *t, enum tui_action a)
 static const enum tui_action hints[] = { ACT_ENTER, ACT_WHY_NOT, ACT_BACK, ACT_VIEW_HELP, ACT_NONE };
 
 const view_ops view_compare_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .select = select_row,
+	.rows = rows, .text = row_text, .action = action, .select = select_row,
 	.hints = hints,
 	.open = open_view, .close = close_view, .after_run = after_run,
 };

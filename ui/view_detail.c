@@ -54,22 +54,13 @@ static size_t rows(tui *t)
 	return state(t)->rows.n;
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+/* A row as built, drawn by the framework (its names cut to fit). */
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
-	tui *t = ctx;
-	return row < state(t)->rows.n ? state(t)->rows.items[row].text : "";
-}
-
-static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
-{
-	const detail_row *d = &state(t)->rows.items[row];
-	bool cur = cursor && t->focus == VIEW_DETAIL;
-	if (cur)
-		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
-	display_text(t->disp, y, x, 1, ROLE_CURSOR, 0, cur ? t->disp->g->cursor : "");
-	char fit[1024];   /* a long name keeps its head and its tail */
-	display_text(t->disp, y, x + 1, w - 1, cur ? ROLE_CURSOR : d->role, 0,
-	             tui_fit_names(t, d->text, w - 1, fit, sizeof fit));
+	(void)buf, (void)size;
+	const detail_view *dv = state(t);
+	*role = row < dv->rows.n ? dv->rows.items[row].role : ROLE_NORMAL;
+	return row < dv->rows.n ? dv->rows.items[row].text : "";
 }
 
 static unsigned action(tui *t, enum tui_action a)
@@ -135,7 +126,7 @@ static void close_view(void *data)
 }
 
 const view_ops view_detail_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .text = row_text, .action = action,
 	.hints = hints, .cursor_rule = cursor_rule, .set_subject = set_subject, .subject = subject, .rebuild = rebuild,
 	.open = open_view, .close = close_view,
 };

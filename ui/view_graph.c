@@ -40,9 +40,10 @@ static size_t node_row(tui *t, int32_t graph, int32_t node)
 	return vs_graph_node_row(&state(t)->rows, session_model(&t->s), graph, node);
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+/* For search: the node's name, its op and the rule that fused it. */
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
-	tui *t = ctx;
+	*role = ROLE_NORMAL;
 	int32_t g, n;
 	row_node(t, row, &g, &n);
 	if (g < 0)
@@ -328,7 +329,7 @@ static void close_view(void *data)
 }
 
 const view_ops view_graph_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .text = row_text, .draw_row = draw_row, .action = action,
 	.select = select_row, .hints = hints, .content_width = content_width, .cursor_rule = cursor_rule,
 	.node_row = node_row,
 	.open = open_view, .close = close_view,

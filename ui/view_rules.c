@@ -105,12 +105,14 @@ static bool rule_has_bp(const tui *t, int32_t rule)
 	return false;
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+/* For search: the priority and the name. */
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
-	tui *t = ctx;
+	*role = ROLE_NORMAL;
 	if (row >= state(t)->n_rows)
 		return "";
 	const fd_rule *r = &session_rules(&t->s)->rules[state(t)->rows[row]];
+	*role = r->enabled ? ROLE_NORMAL : ROLE_DIM;
 	snprintf(buf, size, "%lld %s", (long long)r->priority, r->name);
 	return buf;
 }
@@ -247,7 +249,7 @@ static void close_view(void *data)
 }
 
 const view_ops view_rules_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .text = row_text, .draw_row = draw_row, .action = action,
 	.select = select_row, .hints = hints,
 	.open = open_view, .close = close_view, .after_run = after_run, .cursor_rule = cursor_rule,
 	.title_note = title_note,

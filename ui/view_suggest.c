@@ -69,7 +69,7 @@ static const fd_suggest_pattern *pattern_at(tui *t, size_t row)
 	return row >= 1 && row <= (size_t)sv->sg.n ? &sv->sg.patterns[row - 1] : NULL;
 }
 
-static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
 	suggest_view *sv = ensure(t);
 	const fd_suggest *sg = &sv->sg;
@@ -93,20 +93,6 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	snprintf(buf, size, "#%zu  %s  x%d  saves %s  %s  %s%s", row, p->title, p->n_instances, bytes, sp, p->rule_name,
 	         p->verified ? "" : " (fires elsewhere too)");
 	return buf;
-}
-
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
-{
-	int role;
-	return text_of(ctx, row, buf, size, &role);
-}
-
-static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
-{
-	char buf[1024];
-	int role;
-	text_of(t, row, buf, sizeof buf, &role);
-	display_list_row(t->disp, y, x, w, cursor && t->focus == VIEW_SUGGEST, role, buf);
 }
 
 static void select_row(tui *t)
@@ -135,6 +121,6 @@ static const enum tui_action hints[] = {
 };
 
 const view_ops view_suggest_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .select = select_row,
+	.rows = rows, .text = row_text, .action = action, .select = select_row,
 	.hints = hints, .open = open_view, .close = close_view,
 };

@@ -107,12 +107,11 @@ static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, 
 		snprintf(body, bsize, "%s%s", tx.check, at);
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+/* For search: the event's number and words. */
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
-	tui *t = ctx;
 	char lead[32], body[768];
-	int role;
-	row_parts(t, row, lead, sizeof lead, body, sizeof body, &role, NULL, 0);
+	row_parts(t, row, lead, sizeof lead, body, sizeof body, role, NULL, 0);
 	snprintf(buf, size, "#%zu %s %s", row, lead, body);
 	return buf;
 }
@@ -420,7 +419,7 @@ static void close_view(void *data)
 }
 
 const view_ops view_trace_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .text = row_text, .draw_row = draw_row, .action = action,
 	.select = select_row, .footer_lines = footer_lines, .draw_footer = draw_footer, .hints = hints,
 	.row_label = row_label, .cursor_rule = cursor_rule,
 	.open = open_view, .close = close_view, .before_run = before_run, .after_run = after_run,
