@@ -1,8 +1,8 @@
 /* layout.c — the screen as the views make it: the panes (two columns on a
  * wide terminal, one view at a time on a narrow one), each view's box and
  * rows drawn through its view_ops (its draw_row, else its text as a list's
- * row), the title bar and the status line. The
- * panes are kept in the tui's display (t->disp->panes); no state here. */
+ * row), the title bar and the status line. The panes are kept in the tui's
+ * display (t->disp->panes); no state here. */
 #include <stdio.h>
 #include <string.h>
 #include "view.h"

@@ -1,11 +1,13 @@
 /* view.h — what a view is and what it may use. A view (view_NAME.c)
  * defines view_NAME_ops; the framework reaches it only through that table
  * (run.c wires it into t->views): layout.c draws it, the loop hands it the
- * actions first. A view reads the tui state (tui.h) and changes only its own
- * list, the breakpoints and, when its selection moves, the detail's subject;
- * anything else it asks for with the services below, the prompts and its
- * result (RES_*). It includes no other view, and nothing here calls back
- * into one but through its view_ops. */
+ * actions first. A view's data is a struct private to its file (its open
+ * makes it, t->views[v].data); nothing outside reads it but through the
+ * view's hooks below. A view reads the tui state (tui.h) and changes only
+ * its own data and list, the breakpoints and, when its selection moves, the
+ * detail's subject; anything else it asks for with the services below, the
+ * prompts and its result (RES_*). It includes no other view, and nothing
+ * here calls back into one but through its view_ops. */
 #ifndef FD_UI_VIEW_H
 #define FD_UI_VIEW_H
 #include "display.h"
@@ -13,7 +15,8 @@
 #include "tui.h"
 #include "suggest/suggest.h"
 
-/* A view: a table of functions, as tig has (struct view_ops). */
+/* A view: a table of functions, as tig has (struct view_ops). Every view
+ * has rows and text; the rest may be NULL. */
 struct view_ops {
 	size_t (*rows)(tui *t);
 	/* a row as plain text (into buf, or a string the view keeps) and the
