@@ -1,39 +1,45 @@
-/* detail.c — what the detail view shows, as rows: for a node, its fusion
- * with the memory and speed-up estimates, its attributes and its tensors
- * (shape, dtype, bytes, where they come from / go); for a rule, its
- * file:line, counts and every editable value with its edit path. The rows
- * are rebuilt when the subject or the session changes (RES_DETAIL,
- * RES_RERUN), never per frame. */
+/* detail.c — what the detail view shows, as rows (detail.h): for a node,
+ * its fusion with the memory and speed-up estimates, its attributes and its
+ * tensors (shape, dtype, bytes, where they come from / go); for a rule, its
+ * file:line, counts and every editable value with its edit path. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "detail.h"
 #include "loop.h"
 #include "base/text.h"
 #include "estimate/estimate.h"
+
+/* The rows being built, for the subject. */
+typedef struct build {
+	tui *t;
+	const detail_subject *s;
+	detail_rows *rows;
+} build;
 
 /* Names in a row are cut to this many bytes (head…tail), so that one long
  * name leaves room for the rest of the row. */
 #define NAME_SHOWN 72
 
-static void add(tui *t, int role, int32_t rule, const char *path, const char *fmt, ...)
+static void add(build *b, int role, int32_t rule, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-static void add(tui *t, int role, int32_t rule, const char *path, const char *fmt, ...)
+static void add(build *b, int role, int32_t rule, const char *path, const char *fmt, ...)
 {
-	vec_grow(&tui_detail(t)->rows, tui_detail(t)->rows.n + 1);
-	detail_row *r = &tui_detail(t)->rows.items[tui_detail(t)->rows.n++];
-	strbuf b = { 0 };
+	vec_grow(b->rows, b->rows->n + 1);
+	detail_row *r = &b->rows->items[b->rows->n++];
+	strbuf text = { 0 };
 	va_list ap;
 	va_start(ap, fmt);
-	sb_vprintf(&b, fmt, ap);
+	sb_vprintf(&text, fmt, ap);
 	va_end(ap);
 	/* a path that does not fit is not offered for editing (a cut one would
 	 * name another value) */
 	bool editable = !path || strlen(path) < sizeof r->path;
 	if (!editable)
-		sb_puts(&b, "  (path too long to edit here: use --set)");
-	text_cut(r->text, sizeof r->text, sb_str(&b));
-	sb_release(&b);
+		sb_puts(&text, "  (path too long to edit here: use --set)");
+	text_cut(r->text, sizeof r->text, sb_str(&text));
+	sb_release(&text);
 	r->role = role;
 	r->rule = rule;
 	snprintf(r->path, sizeof r->path, "%s", path && editable ? path : "");
@@ -45,33 +51,17 @@ static const char *shown(char *buf, size_t size, const char *name)
 	return text_cut(buf, size < NAME_SHOWN + 1 ? size : NAME_SHOWN + 1, name ? name : "");
 }
 
-void tui_set_detail_rule(tui *t, int32_t rule)
-{
-	if (tui_detail(t)->kind != DETAIL_RULE || tui_detail(t)->rule != rule)
-		t->views[VIEW_DETAIL].list.cursor = t->views[VIEW_DETAIL].list.top = 0;
-	tui_detail(t)->kind = DETAIL_RULE;
-	tui_detail(t)->rule = rule;
-}
-
-void tui_set_detail_node(tui *t, int32_t graph, int32_t node)
-{
-	if (tui_detail(t)->kind != DETAIL_NODE || tui_detail(t)->graph != graph || tui_detail(t)->node != node)
-		t->views[VIEW_DETAIL].list.cursor = t->views[VIEW_DETAIL].list.top = 0;
-	tui_detail(t)->kind = DETAIL_NODE;
-	tui_detail(t)->graph = graph;
-	tui_detail(t)->node = node;
-}
-
 /* A figure: "784 KiB", "256 KiB × batch", "unknown". */
 static const char *size_text(fd_sint s, char *buf, size_t size)
 {
 	return estimate_format_size(s, buf, size);
 }
 
-static void tensor_row(tui *t, const fd_graph *g, int32_t ti, const char *dir)
+static void tensor_row(build *b, const fd_graph *g, int32_t ti, const char *dir)
 {
+	tui *t = b->t;
 	if (ti < 0) {
-		add(t, ROLE_DIM, -1, NULL, "  %s (omitted)", dir);
+		add(b, ROLE_DIM, -1, NULL, "  %s (omitted)", dir);
 		return;
 	}
 	const fd_tensor *tt = &g->tensors[ti];
@@ -85,12 +75,12 @@ static void tensor_row(tui *t, const fd_graph *g, int32_t ti, const char *dir)
 	else if (tt->n_consumers > 0)
 		snprintf(from, sizeof from, " to %s%s", shown(other, sizeof other, g->nodes[tt->consumers[0]].name),
 		         tt->n_consumers > 1 ? " +more" : "");
-	add(t, ROLE_NORMAL, -1, NULL, "  %-3s %-22s %s %s  %s%s%s", dir, shown(name, sizeof name, tt->name),
+	add(b, ROLE_NORMAL, -1, NULL, "  %-3s %-22s %s %s  %s%s%s", dir, shown(name, sizeof name, tt->name),
 	    shape_format(&tt->shape, sb, sizeof sb), dtype_name(tt->dtype), bb, from,
 	    tt->is_graph_output ? " (graph output)" : "");
 	/* on a row of its own, so that a narrow panel does not cut it off */
 	if (tt->kind == TENSOR_INITIALIZER && tt->listed_input)
-		add(t, ROLE_DIM, -1, NULL, "      %s", tensor_initializer_words(session_model(&t->s), tt));
+		add(b, ROLE_DIM, -1, NULL, "      %s", tensor_initializer_words(session_model(&t->s), tt));
 }
 
 /* The value as text, cut head…tail to size (a long list shows its first
@@ -126,8 +116,9 @@ static void attr_value(const fd_attr *a, char *buf, size_t size)
 }
 
 /* With rounds: every round whose fusion took the node (as it was then). */
-static void round_rows(tui *t, int32_t g, int32_t node)
+static void round_rows(build *b, int32_t g, int32_t node)
 {
+	tui *t = b->t;
 	const fd_rounds *rd = session_rounds(&t->s);
 	for (int32_t k = 1; k <= rd->n; k++) {
 		const fd_round *rr = rd->items[k - 1];
@@ -143,33 +134,34 @@ static void round_rows(tui *t, int32_t g, int32_t node)
 			strncat(members, explain_rounds_node(rd, k, g, rr->result->pool[fu->nodes + i], one, sizeof one),
 			        sizeof members - strlen(members) - 1);
 		}
-		add(t, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "round %d: fusion #%d by %s %s %s: %s",
+		add(b, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "round %d: fusion #%d by %s %s %s: %s",
 		    (int)k, (int)f, rule->name, t->disp->g->arrow, rule->target_op ? rule->target_op : "?", members);
 	}
 }
 
-static void build_node(tui *t)
+static void build_node(build *b)
 {
+	tui *t = b->t;
 	const fd_model *m = session_model(&t->s);
-	if (tui_detail(t)->graph < 0 || tui_detail(t)->graph >= m->n_graphs || tui_detail(t)->node < 0 || tui_detail(t)->node >= m->graphs[tui_detail(t)->graph].n_nodes)
+	if (b->s->graph < 0 || b->s->graph >= m->n_graphs || b->s->node < 0 || b->s->node >= m->graphs[b->s->graph].n_nodes)
 		return;
-	const fd_graph *g = &m->graphs[tui_detail(t)->graph];
-	const fd_node *n = &g->nodes[tui_detail(t)->node];
+	const fd_graph *g = &m->graphs[b->s->graph];
+	const fd_node *n = &g->nodes[b->s->node];
 	const fd_match_result *r = session_result(&t->s);
 	const fd_estimate *e = session_estimate(&t->s);
-	add(t, ROLE_HEADER, -1, NULL, "node %s (%s%s%s)", n->name, n->domain && *n->domain ? n->domain : "",
+	add(b, ROLE_HEADER, -1, NULL, "node %s (%s%s%s)", n->name, n->domain && *n->domain ? n->domain : "",
 	    n->domain && *n->domain ? "." : "", n->op_type);
 	char gname[NAME_SHOWN + 1];
-	add(t, ROLE_DIM, -1, NULL, "graph %s, step %d of %d", tui_detail(t)->graph ? shown(gname, sizeof gname, g->name) : "main",
+	add(b, ROLE_DIM, -1, NULL, "graph %s, step %d of %d", b->s->graph ? shown(gname, sizeof gname, g->name) : "main",
 	    n->topo + 1, g->n_nodes);
 	if (tui_n_rounds(t) > 1)
-		round_rows(t, tui_detail(t)->graph, tui_detail(t)->node);
-	int32_t f = r->claim[tui_detail(t)->graph][tui_detail(t)->node];
+		round_rows(b, b->s->graph, b->s->node);
+	int32_t f = r->claim[b->s->graph][b->s->node];
 	if (f >= 0) {
 		const fd_fusion *fu = &r->fusions[f];
 		const fd_rule *rule = &r->rules->rules[fu->rule];
 		char b1[160], b2[160], b3[160], b4[160], b5[160];
-		add(t, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "fusion #%d by %s: %d nodes %s %s", f,
+		add(b, ROLE_RULE0 + fu->rule % ROLE_RULE_COLOURS, fu->rule, NULL, "fusion #%d by %s: %d nodes %s %s", f,
 		    rule->name, fu->n_nodes, t->disp->g->arrow, rule->target_op ? rule->target_op : "?");
 		/* every member, each name cut; the row cuts the list (head…tail) */
 		strbuf members = { 0 };
@@ -178,53 +170,54 @@ static void build_node(tui *t)
 			char one[NAME_SHOWN + 1];
 			sb_printf(&members, "%s%s", i ? ", " : "", shown(one, sizeof one, g->nodes[ids[i]].name));
 		}
-		add(t, ROLE_NORMAL, -1, NULL, "  nodes %s", sb_str(&members));
+		add(b, ROLE_NORMAL, -1, NULL, "  nodes %s", sb_str(&members));
 		sb_release(&members);
 		if ((size_t)f < e->n_fusions) {
 			const fd_fusion_est *fe = &e->fusions[f];
-			add(t, ROLE_NORMAL, -1, NULL, "  in %s (act %s, const %s)  out %s", size_text(fe->inputs_f, b1, sizeof b1),
+			add(b, ROLE_NORMAL, -1, NULL, "  in %s (act %s, const %s)  out %s", size_text(fe->inputs_f, b1, sizeof b1),
 			    size_text(fe->input_act_f, b2, sizeof b2), size_text(fe->input_const_f, b3, sizeof b3),
 			    size_text(fe->outputs_f, b4, sizeof b4));
-			add(t, ROLE_NORMAL, -1, NULL, "  removed %s  ws %s", size_text(fe->removed_f, b1, sizeof b1),
+			add(b, ROLE_NORMAL, -1, NULL, "  removed %s  ws %s", size_text(fe->removed_f, b1, sizeof b1),
 			    size_text(fe->workspace_f, b2, sizeof b2));
 			char sp[48];
 			if (fe->speedup > 0)
-				add(t, ROLE_FIRED, -1, NULL, "  kernel peak %s%s  %s (%s)", size_text(fe->kernel_peak_f, b5, sizeof b5),
+				add(b, ROLE_FIRED, -1, NULL, "  kernel peak %s%s  %s (%s)", size_text(fe->kernel_peak_f, b5, sizeof b5),
 				    fe->chunk_ratio < 1 ? " chunked" : "", estimate_format_speedup(fe->speedup, sp, sizeof sp),
 				    fe->compute_bound ? "compute bound" : "memory bound");
 			else
-				add(t, ROLE_FIRED, -1, NULL, "  kernel peak %s%s  speed-up unknown", size_text(fe->kernel_peak_f, b5,
+				add(b, ROLE_FIRED, -1, NULL, "  kernel peak %s%s  speed-up unknown", size_text(fe->kernel_peak_f, b5,
 				    sizeof b5), fe->chunk_ratio < 1 ? " chunked" : "");
 			if (fe->advice != ADVICE_NONE)
-				add(t, ROLE_WARN, -1, NULL, "  advice: %s", estimate_advice_text(fe->advice));
+				add(b, ROLE_WARN, -1, NULL, "  advice: %s", estimate_advice_text(fe->advice));
 			if (fe->symbolic)
-				add(t, ROLE_DIM, -1, NULL, "  sizes are formulas in the unbound symbols (bind them for numbers)");
+				add(b, ROLE_DIM, -1, NULL, "  sizes are formulas in the unbound symbols (bind them for numbers)");
 			else if (fe->n_unknown)
-				add(t, ROLE_WARN, -1, NULL, "  %d tensor%s of unknown size", fe->n_unknown,
+				add(b, ROLE_WARN, -1, NULL, "  %d tensor%s of unknown size", fe->n_unknown,
 				    fe->n_unknown == 1 ? "" : "s");
 		}
 	} else {
-		add(t, ROLE_DIM, -1, NULL, "not fused (w: why-not)");
+		add(b, ROLE_DIM, -1, NULL, "not fused (w: why-not)");
 	}
 	if (n->n_attrs) {
-		add(t, ROLE_HEADER, -1, NULL, "attributes");
+		add(b, ROLE_HEADER, -1, NULL, "attributes");
 		for (int32_t i = 0; i < n->n_attrs; i++) {
 			char v[200], an[NAME_SHOWN + 1];
 			attr_value(&n->attrs[i], v, sizeof v);
-			add(t, ROLE_NORMAL, -1, NULL, "  %s = %s", shown(an, sizeof an, n->attrs[i].name), v);
+			add(b, ROLE_NORMAL, -1, NULL, "  %s = %s", shown(an, sizeof an, n->attrs[i].name), v);
 		}
 	}
-	add(t, ROLE_HEADER, -1, NULL, "tensors (shape dtype bytes)");
+	add(b, ROLE_HEADER, -1, NULL, "tensors (shape dtype bytes)");
 	for (int32_t i = 0; i < n->n_inputs; i++)
-		tensor_row(t, g, n->inputs[i], "in");
+		tensor_row(b, g, n->inputs[i], "in");
 	for (int32_t i = 0; i < n->n_outputs; i++)
-		tensor_row(t, g, n->outputs[i], "out");
+		tensor_row(b, g, n->outputs[i], "out");
 }
 
 /* Editable values: every scalar (or list of scalars) of the rule's document
  * whose path the session accepts. Constraints are named by type. */
-static void walk(tui *t, int32_t rule, const fd_yval *v, strbuf *path, int depth)
+static void walk(build *b, int32_t rule, const fd_yval *v, strbuf *path, int depth)
 {
+	tui *t = b->t;
 	if (!v || depth > 8)
 		return;
 	bool leaf = v->kind == YV_SCALAR || v->kind == YV_NULL;
@@ -244,7 +237,7 @@ static void walk(tui *t, int32_t rule, const fd_yval *v, strbuf *path, int depth
 			return;
 		char *val = session_get_text(&t->s, rule, path->s);
 		char shown_val[160];
-		add(t, ROLE_NORMAL, rule, path->s, "  %s = %s", path->s, text_cut(shown_val, sizeof shown_val, val ? val : ""));
+		add(b, ROLE_NORMAL, rule, path->s, "  %s = %s", path->s, text_cut(shown_val, sizeof shown_val, val ? val : ""));
 		free(val);
 		return;
 	}
@@ -269,35 +262,36 @@ static void walk(tui *t, int32_t rule, const fd_yval *v, strbuf *path, int depth
 			else
 				sb_printf(path, "%s%zu", len ? "." : "", i);
 		}
-		walk(t, rule, v->items[i], path, depth + 1);
+		walk(b, rule, v->items[i], path, depth + 1);
 		path->n = len;
 		path->s[len] = 0;
 	}
 }
 
-static void build_rule(tui *t)
+static void build_rule(build *b)
 {
+	tui *t = b->t;
 	const fd_ruleset *rs = session_rules(&t->s);
-	if (tui_detail(t)->rule < 0 || tui_detail(t)->rule >= rs->n_rules)
+	if (b->s->rule < 0 || b->s->rule >= rs->n_rules)
 		return;
-	const fd_rule *r = &rs->rules[tui_detail(t)->rule];
-	fd_rule_stats sum = tui_rule_stats(t, tui_detail(t)->rule);   /* over every round */
+	const fd_rule *r = &rs->rules[b->s->rule];
+	fd_rule_stats sum = tui_rule_stats(t, b->s->rule);   /* over every round */
 	const fd_rule_stats *st = &sum;
 	fd_srcpos p = yval_pos(r->root);
-	add(t, ROLE_HEADER, tui_detail(t)->rule, NULL, "rule %s", r->name);
-	add(t, ROLE_KEY, tui_detail(t)->rule, NULL, "%s:%d (document %d)", r->file ? r->file : "?", p.line, r->doc_index + 1);
+	add(b, ROLE_HEADER, b->s->rule, NULL, "rule %s", r->name);
+	add(b, ROLE_KEY, b->s->rule, NULL, "%s:%d (document %d)", r->file ? r->file : "?", p.line, r->doc_index + 1);
 	/* what the lint says of the rule as it is now: the reason a rule shows ! */
 	fd_diags lint;
 	diags_init(&lint);
-	session_rule_lint(&t->s, tui_detail(t)->rule, &lint);
+	session_rule_lint(&t->s, b->s->rule, &lint);
 	for (size_t i = 0; i < lint.n; i++)
-		add(t, ROLE_WARN, tui_detail(t)->rule, NULL, "%s %d:%d %s", t->disp->g->warn, lint.items[i].pos.line, lint.items[i].pos.col,
+		add(b, ROLE_WARN, b->s->rule, NULL, "%s %d:%d %s", t->disp->g->warn, lint.items[i].pos.line, lint.items[i].pos.col,
 		    lint.items[i].message);
 	diags_release(&lint);
 	char all[32] = "";
 	if (tui_n_rounds(t) > 1)   /* the figures add up every round: say so */
 		snprintf(all, sizeof all, "all %d rounds: ", (int)tui_n_rounds(t));
-	add(t, st->effect_times ? ROLE_FIRED : ROLE_NORMAL, tui_detail(t)->rule, NULL,
+	add(b, st->effect_times ? ROLE_FIRED : ROLE_NORMAL, b->s->rule, NULL,
 	    "%sattempts %lld  match_times %lld  effect_times %lld", all, (long long)st->attempts,
 	    (long long)st->match_times, (long long)st->effect_times);
 	char rungs[256] = "";
@@ -309,41 +303,41 @@ static void build_rule(tui *t)
 			strncat(rungs, one, sizeof rungs - strlen(rungs) - 1);
 		}
 	if (rungs[0])
-		add(t, ROLE_DIM, tui_detail(t)->rule, NULL, "%s", rungs);
+		add(b, ROLE_DIM, b->s->rule, NULL, "%s", rungs);
 	if (r->target_op)
-		add(t, ROLE_NORMAL, tui_detail(t)->rule, NULL, "%s %s%s%s", t->disp->g->arrow, r->target_op, r->kernel_name ? ", kernel " : "",
+		add(b, ROLE_NORMAL, b->s->rule, NULL, "%s %s%s%s", t->disp->g->arrow, r->target_op, r->kernel_name ? ", kernel " : "",
 		    r->kernel_name ? r->kernel_name : "");
-	add(t, ROLE_HEADER, tui_detail(t)->rule, NULL, "values (e edits the one under the cursor)");
+	add(b, ROLE_HEADER, b->s->rule, NULL, "values (e edits the one under the cursor)");
 	char val[64] = "";
-	session_get(&t->s, tui_detail(t)->rule, "enabled", val, sizeof val);
-	add(t, r->enabled ? ROLE_NORMAL : ROLE_FAIL, tui_detail(t)->rule, "enabled", "  enabled = %s", val);
+	session_get(&t->s, b->s->rule, "enabled", val, sizeof val);
+	add(b, r->enabled ? ROLE_NORMAL : ROLE_FAIL, b->s->rule, "enabled", "  enabled = %s", val);
 	strbuf path = { 0 };
 	sb_add(&path, "", 0);
-	size_t before = tui_detail(t)->rows.n;
-	walk(t, tui_detail(t)->rule, r->root, &path, 0);
+	size_t before = b->rows->n;
+	walk(b, b->s->rule, r->root, &path, 0);
 	sb_release(&path);
 	/* "enabled" may also be written in the document: keep one row */
-	for (size_t i = before; i < tui_detail(t)->rows.n; i++)
-		if (!strcmp(tui_detail(t)->rows.items[i].path, "enabled")) {
-			memmove(&tui_detail(t)->rows.items[i], &tui_detail(t)->rows.items[i + 1], (tui_detail(t)->rows.n - i - 1) * sizeof *tui_detail(t)->rows.items);
-			tui_detail(t)->rows.n--;
+	for (size_t i = before; i < b->rows->n; i++)
+		if (!strcmp(b->rows->items[i].path, "enabled")) {
+			memmove(&b->rows->items[i], &b->rows->items[i + 1], (b->rows->n - i - 1) * sizeof *b->rows->items);
+			b->rows->n--;
 			break;
 		}
 	/* edited values stand out */
-	for (size_t i = before; i < tui_detail(t)->rows.n; i++)
+	for (size_t i = before; i < b->rows->n; i++)
 		for (size_t k = 0; k < t->s.n_applied; k++)
-			if (t->s.edits[k].rule == tui_detail(t)->rule && !strcmp(t->s.edits[k].path, tui_detail(t)->rows.items[i].path))
-				tui_detail(t)->rows.items[i].role = ROLE_EDITED;
+			if (t->s.edits[k].rule == b->s->rule && !strcmp(t->s.edits[k].path, b->rows->items[i].path))
+				b->rows->items[i].role = ROLE_EDITED;
 }
 
-void tui_detail_build(tui *t)
+void tui_detail_rows(tui *t, const detail_subject *s, detail_rows *rows)
 {
-	tui_detail(t)->rows.n = 0;
-	if (tui_detail(t)->kind == DETAIL_NODE)
-		build_node(t);
-	else if (tui_detail(t)->kind == DETAIL_RULE)
-		build_rule(t);
+	build b = { t, s, rows };
+	rows->n = 0;
+	if (s->kind == DETAIL_NODE)
+		build_node(&b);
+	else if (s->kind == DETAIL_RULE)
+		build_rule(&b);
 	else
-		add(t, ROLE_DIM, -1, NULL, "move to a rule, a node or an event");
-	vs_list_set_rows(&t->views[VIEW_DETAIL].list, tui_detail(t)->rows.n);
+		add(&b, ROLE_DIM, -1, NULL, "move to a rule, a node or an event");
 }

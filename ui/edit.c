@@ -201,7 +201,7 @@ unsigned tui_edit_value(tui *t, int32_t rule, const char *path)
 		return edit_cancelled(t);
 	fd_diags d;
 	diags_init(&d);
-	tui_remember_spot(t);
+	tui_before_run(t);
 	int rc = session_set(&t->s, rule, path, value, &d);
 	strbuf what = { 0 };
 	sb_printf(&what, "%s.%s = %s", name, path, value);

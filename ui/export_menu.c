@@ -22,9 +22,10 @@ static cursor_subject subject(tui *t)
 {
 	const fd_match_result *r = session_result(&t->s);
 	cursor_subject c = { -1, -1, -1, -1 };
-	if (tui_detail(t)->kind == DETAIL_NODE && t->focus != VIEW_RULES) {
-		c.graph = tui_detail(t)->graph;
-		c.node = tui_detail(t)->node;
+	detail_subject s = tui_detail_subject(t);
+	if (s.kind == DETAIL_NODE && t->focus != VIEW_RULES) {
+		c.graph = s.graph;
+		c.node = s.node;
 		c.fusion = r->claim[c.graph][c.node];
 	}
 	int32_t rule = c.fusion >= 0 ? r->fusions[c.fusion].rule : tui_rule_under_cursor(t);

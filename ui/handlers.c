@@ -9,6 +9,14 @@
 #include "base/strbuf.h"
 #include "loop.h"
 
+/* The focused view's row as text, for vs_search. */
+static const char *focused_row_text(void *ctx, size_t row, char *buf, size_t size)
+{
+	tui *t = ctx;
+	int role;
+	return t->views[t->focus].ops->text(t, row, buf, size, &role);
+}
+
 static unsigned search(tui *t, int dir, bool ask)
 {
 	const view_ops *ops = t->views[t->focus].ops;
@@ -23,12 +31,12 @@ static unsigned search(tui *t, int dir, bool ask)
 		tui_message(t, ROLE_WARN, "no search yet: / searches");
 		return RES_REDRAW;
 	}
-	if (!ops->row_text)
+	if (!ops->text)
 		return RES_REDRAW;
 	vs_list *l = &t->views[t->focus].list;
 	vs_list_set_rows(l, ops->rows(t));
 	bool wrapped;
-	size_t row = vs_search(l->n, l->cursor, dir, needle, ops->row_text, t, &wrapped);
+	size_t row = vs_search(l->n, l->cursor, dir, needle, focused_row_text, t, &wrapped);
 	if (row == VS_NONE) {
 		tui_message(t, ROLE_WARN, "pattern not found: %s", needle);
 		return RES_REDRAW;
@@ -48,8 +56,8 @@ static bool step_across(tui *t, vs_step how, int32_t *round, uint32_t *to)
 	            how == STEP_PREV_FAILURE || how == STEP_REVERSE_CONTINUE;
 	if (how == STEP_START || how == STEP_END)
 		return false;
-	int32_t keep = tui_trace(t)->round;
-	for (int32_t k = tui_trace(t)->round + (back ? -1 : 1); k >= 1 && k <= tui_n_rounds(t); k += back ? -1 : 1) {
+	int32_t keep = t->round;
+	for (int32_t k = t->round + (back ? -1 : 1); k >= 1 && k <= tui_n_rounds(t); k += back ? -1 : 1) {
 		tui_set_round(t, k);   /* maps the node breakpoints into round k */
 		const fd_match_result *r = tui_result(t);
 		if (!r->trace.n_events)
@@ -78,7 +86,7 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 		tui_message(t, ROLE_WARN, "no breakpoints: b sets one on the rule, node or reason under the cursor");
 		return RES_REDRAW;
 	}
-	int32_t was = tui_trace(t)->round, round = tui_trace(t)->round;
+	int32_t was = t->round, round = t->round;
 	uint32_t to = vs_stepper_move(r, &t->bps, cur, how, &moved);
 	if (!moved && !(moved = step_across(t, how, &round, &to))) {
 		tui_message(t, ROLE_WARN, "%s", none);
@@ -97,7 +105,7 @@ static unsigned stepper(tui *t, vs_step how, const char *none)
 
 /* Left / Right: the focused view by a quarter of its width (at least 8
  * columns), no further right than its rows need (view_ops content_width,
- * else the widest row_text on screen). */
+ * else the widest text on screen). */
 static unsigned hscroll(tui *t, int dir)
 {
 	enum tui_view v = t->focus;
@@ -114,12 +122,13 @@ static unsigned hscroll(tui *t, int dir)
 	int need = 0;
 	if (ops->content_width) {
 		need = ops->content_width(t);
-	} else if (ops->row_text) {
+	} else if (ops->text) {
 		const vs_list *l = &t->views[v].list;
 		for (int i = 0; i < l->height && l->top + (size_t)i < ops->rows(t); i++) {
 			char buf[2048];
-			const char *s = ops->row_text(t, l->top + (size_t)i, buf, sizeof buf);
-			int dw = s ? display_width(s) + 12 : 0;   /* + the marks and numbers row_text leaves out */
+			int role;
+			const char *s = ops->text(t, l->top + (size_t)i, buf, sizeof buf, &role);
+			int dw = s ? display_width(s) + 12 : 0;   /* + the marks and numbers text leaves out */
 			need = dw > need ? dw : need;
 		}
 	}
@@ -234,7 +243,7 @@ static unsigned rule_edit(tui *t, enum tui_action a)
 	}
 	fd_diags d;
 	diags_init(&d);
-	tui_remember_spot(t);
+	tui_before_run(t);
 	int rc;
 	char what[256];
 	const fd_rule *r = &rs->rules[rule];
@@ -270,7 +279,7 @@ static unsigned undo_redo(tui *t, bool redo)
 	         e->path, redo ? (e->new_text ? e->new_text : "(absent)") : (e->old_text ? e->old_text : "(absent)"));
 	fd_diags d;
 	diags_init(&d);
-	tui_remember_spot(t);
+	tui_before_run(t);
 	int rc = redo ? session_redo(&t->s, &d) : session_undo(&t->s, &d);
 	unsigned res = tui_after_edit(t, rc, &d, what);
 	diags_release(&d);
@@ -345,7 +354,7 @@ unsigned handle_action(tui *t, enum tui_action a)
 	case ACT_STEP_END: return stepper(t, STEP_END, "at the last event");
 	case ACT_NEXT_ROUND:
 	case ACT_PREV_ROUND: {
-		int32_t k = tui_trace(t)->round + (a == ACT_NEXT_ROUND ? 1 : -1);
+		int32_t k = t->round + (a == ACT_NEXT_ROUND ? 1 : -1);
 		if (k < 1 || k > tui_n_rounds(t)) {
 			tui_message(t, ROLE_WARN, tui_n_rounds(t) == 1 ? "the rules ran one round (no rule names another's "
 			            "target_op)" : a == ACT_NEXT_ROUND ? "at the last round" : "at the first round");

@@ -1,7 +1,8 @@
 /* layout.c — the screen as the views make it: the panes (two columns on a
  * wide terminal, one view at a time on a narrow one), each view's box and
- * rows drawn through its view_ops, the title bar and the status line. The
- * panes are kept in the tui's display (t->disp->panes); no state here. */
+ * rows drawn through its view_ops (its draw_row, else its text as a list's
+ * row), the title bar and the status line. The panes are kept in the tui's
+ * display (t->disp->panes); no state here. */
 #include <stdio.h>
 #include <string.h>
 #include "view.h"
@@ -30,7 +31,7 @@ void display_layout(tui *t)
 		int lw = t->cols * 2 / 5;
 		if (lw < 34) lw = 34;
 		if (lw > 56) lw = 56;
-		int rules_h = (int)tui_rules(t)->n_rows + 2;
+		int rules_h = (int)t->views[VIEW_RULES].ops->rows(t) + 2;
 		if (rules_h > body_h / 2) rules_h = body_h / 2;
 		if (rules_h < 5) rules_h = 5;
 		if (t->focus == VIEW_HELP || t->focus == VIEW_DIFF) {
@@ -88,6 +89,16 @@ static void draw_box(tui *t, const pane *p, bool focus, const char *title, const
 	}
 }
 
+/* A row of a view without draw_row: its text as a list's row, the
+ * model's names in it cut head…tail to fit. */
+static void draw_text_row(tui *t, enum tui_view v, size_t row, int y, int x, int w, bool cursor)
+{
+	char buf[2048], fit[1024];
+	int role = ROLE_NORMAL;
+	const char *text = t->views[v].ops->text(t, row, buf, sizeof buf, &role);
+	display_list_row(t->disp, y, x, w, cursor && t->focus == v, role, tui_fit_names(t, text, w - 1, fit, sizeof fit));
+}
+
 static void draw_view(tui *t, enum tui_view v)
 {
 	const pane *p = &t->disp->panes[v];
@@ -114,7 +125,7 @@ static void draw_view(tui *t, enum tui_view v)
 	if (tui_n_rounds(t) > 1 && v == VIEW_RULES)   /* its counts add up every round */
 		snprintf(title, sizeof title, "%s, all %d rounds", view_title(v), (int)tui_n_rounds(t));
 	else if (tui_n_rounds(t) > 1)   /* the round the trace steps, in every other view */
-		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)tui_trace(t)->round, (int)tui_n_rounds(t));
+		snprintf(title, sizeof title, "%s, round %d/%d", view_title(v), (int)t->round, (int)tui_n_rounds(t));
 	draw_box(t, p, t->focus == v, tui_n_rounds(t) > 1 ? title : view_title(v), right);
 	/* scrolled right: rows are drawn off wider and seen through the pane (display_clip) */
 	if (off > 0)
@@ -123,8 +134,10 @@ static void draw_view(tui *t, enum tui_view v)
 		int y = p->y + 1 + i;
 		size_t row = l->top + (size_t)i;
 		display_fill(t->disp, y, x, w + off, ROLE_NORMAL, 0);
-		if (row < n)
+		if (row < n && ops->draw_row)
 			ops->draw_row(t, row, y, x, w + off, row == l->cursor);
+		else if (row < n)
+			draw_text_row(t, v, row, y, x, w + off, row == l->cursor);
 	}
 	display_unclip(t->disp);   /* the footer (the trace's event box) stays put */
 	if (ops->footer_lines && ops->draw_footer) {
@@ -170,9 +183,9 @@ static void draw_title(tui *t)
 	char buf[1024], mod[96] = "";
 	if (unsaved)
 		snprintf(mod, sizeof mod, "  [%zu unsaved]", unsaved);
-	if (tui_rules(t)->lint_total)   /* the rules view marks the rules, the detail says what */
-		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  %s %zu warning%s", t->disp->g->warn, tui_rules(t)->lint_total,
-		         tui_rules(t)->lint_total == 1 ? "" : "s");
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (t->views[v].ops->title_note)
+			t->views[v].ops->title_note(t, mod + strlen(mod), sizeof mod - strlen(mod));
 	const char *target = r->target ? r->target : "ai_core";
 	/* with rounds: every round's fusions, and how many rounds */
 	size_t fired = rounds_n_fusions(session_rounds(s));

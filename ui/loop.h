@@ -18,18 +18,13 @@ int  tui_loop(tui *t, unsigned first);
 /* The focused view's row becomes the detail's subject (its select). */
 void tui_select_focus(tui *t);
 int32_t tui_rule_under_cursor(tui *t);   /* the rule the focused view points at, or -1 */
-/* Before a session call that re-runs: where the trace cursor is, to find it again. */
-void tui_remember_spot(tui *t);
-void tui_rebuild_rule_rows(tui *t);
-/* After a re-run (RES_RERUN): rows, the trace cursor, the diff, the recovery file. */
+/* Before a session call that re-runs: each view remembers what it must find
+ * again (the trace view: its cursor's attempt). */
+void tui_before_run(tui *t);
+/* After a re-run (RES_RERUN): the views' after_run, the recovery file. */
 void tui_refresh(tui *t);
-
-/* compare.c: the compiler's result for the compare view: read once at
- * start (a message on the status line when it cannot be), compared again
- * after every run, freed at the end. */
-void tui_compare_open(tui *t, const char *path);
-void tui_compare_refresh(tui *t);
-void tui_compare_release(tui *t);
+/* The detail's rows from its subject and the session (RES_DETAIL). */
+void tui_detail_build(tui *t);
 
 /* export_menu.c: E — what to draw (before / after fusion, around the node
  * under the cursor, its fusion, its rule's fusions), the file, the picture. */
@@ -37,9 +32,6 @@ unsigned tui_export(tui *t);
 /* The rules' on/off to path as CANN's fusion switch file; NULL or "": ask
  * for the file (write_switch.c). */
 unsigned tui_write_switch(tui *t, const char *path);
-
-/* detail.c: the detail's rows from its subject and the session (RES_DETAIL). */
-void tui_detail_build(tui *t);
 
 /* edit.c: the result of a session call on the status line: the message from
  * d on error (RES_REDRAW), else what was done (RES_RERUN). */

@@ -109,7 +109,7 @@ static int offer_one(tui *t, const char *path)
 	free(lines);
 	int restored = -1;
 	if (key == 'y' && !changed) {
-		tui_remember_spot(t);
+		tui_before_run(t);
 		restored = session_apply_recovery(&t->s, &rec, &d);
 		if (restored < 0) {
 			tui_message(t, ROLE_ERROR, "recovery failed: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
@@ -236,7 +236,6 @@ static void views_close(tui *t)
 
 static void tui_release(tui *t)
 {
-	tui_compare_release(t);   /* what compare.c read into the compare view's state */
 	views_close(t);
 	vs_bp_release(&t->bps);
 	keymap_release(&t->km);
@@ -250,6 +249,8 @@ static int run(tui *t, const tui_options *o)
 	for (int v = 0; v < VIEW_COUNT; v++)
 		t->views[v].ops = views[v];
 	t->model_path = o->model;
+	t->compare_with = o->compare_with;
+	t->round = 1;
 	t->edit_ms = -1;
 	fd_diags d;
 	diags_init(&d);
@@ -337,9 +338,6 @@ static int run(tui *t, const tui_options *o)
 	rules_label(t, o);
 	t->focus = VIEW_RULES;
 	t->main_view = VIEW_TRACE;
-	tui_rebuild_rule_rows(t);
-	vs_list_set_rows(&t->views[VIEW_TRACE].list, session_result(&t->s)->trace.n_events);
-	tui_compare_open(t, o->compare_with);
 
 	display_layout(t);
 	tui_select_focus(t);

@@ -1,8 +1,8 @@
 /* tui.c — the services on the tui state that views and handlers share:
  * messages, going to a view or an event, the rule under the cursor, list
- * moves, and the state derived from the session (the rules' rows, the trace
- * cursor across a re-run, the recovery file). A view is reached only through
- * its view_ops. */
+ * moves, and the state derived from the session (the views' own, through
+ * their before_run and after_run; the recovery file).
+ * A view is reached only through its view_ops. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,14 +85,37 @@ unsigned tui_show_view(tui *t, enum tui_view v)
 
 unsigned tui_show_node(tui *t, int32_t graph, int32_t node)
 {
-	size_t gr = vs_graph_node_row(&tui_graph(t)->rows, session_model(&t->s), graph, node);
+	const view_ops *graph_ops = t->views[VIEW_GRAPH].ops;
+	size_t gr = graph_ops->node_row(t, graph, node);
 	if (gr == VS_NONE)
 		return RES_REDRAW;
 	unsigned res = tui_show_view(t, VIEW_GRAPH);
-	vs_list_set_rows(&t->views[VIEW_GRAPH].list, vs_graph_rows_count(&tui_graph(t)->rows));
+	vs_list_set_rows(&t->views[VIEW_GRAPH].list, graph_ops->rows(t));
 	vs_list_goto(&t->views[VIEW_GRAPH].list, gr);
 	tui_set_detail_node(t, graph, node);
 	return res | RES_DETAIL;
+}
+
+/* ---- the detail's subject ------------------------------------------------ */
+
+void tui_set_detail_rule(tui *t, int32_t rule)
+{
+	t->views[VIEW_DETAIL].ops->set_subject(t, &(detail_subject){ .kind = DETAIL_RULE, .rule = rule });
+}
+
+void tui_set_detail_node(tui *t, int32_t graph, int32_t node)
+{
+	t->views[VIEW_DETAIL].ops->set_subject(t, &(detail_subject){ .kind = DETAIL_NODE, .graph = graph, .node = node });
+}
+
+detail_subject tui_detail_subject(tui *t)
+{
+	return t->views[VIEW_DETAIL].ops->subject(t);
+}
+
+void tui_detail_build(tui *t)
+{
+	t->views[VIEW_DETAIL].ops->rebuild(t);
 }
 
 /* ---- rounds --------------------------------------------------------------- */
@@ -104,16 +127,16 @@ int32_t tui_n_rounds(const tui *t)
 
 const fd_match_result *tui_result(const tui *t)
 {
-	const fd_round *r = rounds_get(session_rounds(&t->s), tui_trace(t)->round);
+	const fd_round *r = rounds_get(session_rounds(&t->s), t->round);
 	return r ? r->result : session_result(&t->s);
 }
 
 int32_t tui_original_node(const tui *t, int32_t graph, int32_t node)
 {
-	if (tui_trace(t)->round <= 1 || node < 0)
+	if (t->round <= 1 || node < 0)
 		return node;
 	fd_id_vec orig = { 0 };
-	rounds_original_nodes(session_rounds(&t->s), tui_trace(t)->round, graph, node, &orig);
+	rounds_original_nodes(session_rounds(&t->s), t->round, graph, node, &orig);
 	int32_t first = orig.n ? orig.items[0] : FD_NONE;
 	vec_release(&orig);
 	return first;
@@ -186,23 +209,21 @@ static void map_breakpoints(tui *t)
 		vs_breakpoint *bp = &t->bps.items[i];
 		if (bp->kind != BP_NODE)
 			continue;
-		bp->mapped = tui_trace(t)->round > 1;
-		bp->at = bp->mapped ? rounds_node_in(session_rounds(&t->s), tui_trace(t)->round, bp->graph, bp->node) : bp->node;
+		bp->mapped = t->round > 1;
+		bp->at = bp->mapped ? rounds_node_in(session_rounds(&t->s), t->round, bp->graph, bp->node) : bp->node;
 	}
 }
 
-static void clamp_round(tui *t)
+void tui_use_round(tui *t, int32_t round)
 {
 	int32_t n = tui_n_rounds(t);
-	if (tui_trace(t)->round < 1 || tui_trace(t)->round > n)
-		tui_trace(t)->round = n >= 1 ? (tui_trace(t)->round > n ? n : 1) : 1;
+	t->round = round < 1 || round > n ? (n >= 1 ? (round > n ? n : 1) : 1) : round;
 	map_breakpoints(t);
 }
 
 unsigned tui_set_round(tui *t, int32_t round)
 {
-	tui_trace(t)->round = round;
-	clamp_round(t);
+	tui_use_round(t, round);
 	vs_list_set_rows(&t->views[VIEW_TRACE].list, tui_result(t)->trace.n_events);
 	vs_list_goto(&t->views[VIEW_TRACE].list, 0);
 	if (t->focus == VIEW_TRACE)
@@ -223,39 +244,27 @@ unsigned tui_goto_event(tui *t, uint32_t ev)
 unsigned tui_goto_round_event(tui *t, int32_t round, uint32_t ev)
 {
 	unsigned res = 0;
-	if (round != tui_trace(t)->round)
+	if (round != t->round)
 		res = tui_set_round(t, round);
 	return res | tui_goto_event(t, ev);
 }
 
-static int32_t rules_view_rule(const tui *t)
+int32_t tui_view_rule(tui *t, enum tui_view v)
 {
-	size_t row = t->views[VIEW_RULES].list.cursor;
-	return row < tui_rules(t)->n_rows ? tui_rules(t)->rows[row] : -1;
+	const view_ops *ops = t->views[v].ops;
+	return ops->cursor_rule ? ops->cursor_rule(t) : -1;
 }
 
 int32_t tui_rule_under_cursor(tui *t)
 {
+	/* a view that points at no rule of its own: the rules view's */
+	return tui_view_rule(t, t->views[t->focus].ops->cursor_rule ? t->focus : VIEW_RULES);
+}
+
+int32_t tui_run_order(const tui *t, size_t i)
+{
 	const fd_match_result *r = session_result(&t->s);
-	switch (t->focus) {
-	case VIEW_TRACE:
-		if (tui_result(t)->trace.n_events)
-			return trace_event(&tui_result(t)->trace, t->views[VIEW_TRACE].list.cursor).rule;
-		return -1;
-	case VIEW_DETAIL:
-		if (t->views[VIEW_DETAIL].list.cursor < tui_detail(t)->rows.n && tui_detail(t)->rows.items[t->views[VIEW_DETAIL].list.cursor].rule >= 0)
-			return tui_detail(t)->rows.items[t->views[VIEW_DETAIL].list.cursor].rule;
-		return tui_detail(t)->kind == DETAIL_RULE ? tui_detail(t)->rule : -1;
-	case VIEW_GRAPH: {
-		int32_t g, n;
-		vs_graph_row_node(&tui_graph(t)->rows, session_model(&t->s), t->views[VIEW_GRAPH].list.cursor, &g, &n);
-		if (g >= 0 && n >= 0 && r->claim[g][n] >= 0)
-			return r->fusions[r->claim[g][n]].rule;
-		return rules_view_rule(t);   /* else the rule of the rules view */
-	}
-	default:
-		return rules_view_rule(t);
-	}
+	return r->order ? r->order[i] : (int32_t)i;
 }
 
 char *tui_row_label(tui *t, enum tui_view v, size_t row, char *buf, size_t size)
@@ -281,34 +290,6 @@ bool tui_list_move(vs_list *l, enum tui_action a)
 
 /* ---- state derived from the session -------------------------------------- */
 
-void tui_rebuild_rule_rows(tui *t)
-{
-	const fd_match_result *r = session_result(&t->s);
-	int32_t keep = rules_view_rule(t);
-	free(tui_rules(t)->rows);
-	tui_rules(t)->n_rows = (size_t)r->n_rules;
-	tui_rules(t)->rows = xcalloc(tui_rules(t)->n_rows + 1, sizeof *tui_rules(t)->rows);
-	for (size_t i = 0; i < tui_rules(t)->n_rows; i++)
-		tui_rules(t)->rows[i] = r->order ? r->order[i] : (int32_t)i;
-	free(tui_rules(t)->marks);
-	tui_rules(t)->marks = xcalloc(tui_rules(t)->n_rows + 1, sizeof *tui_rules(t)->marks);
-	tui_rules(t)->lint_total = 0;
-	for (size_t i = 0; i < tui_rules(t)->n_rows; i++) {
-		size_t n = session_rule_lint(&t->s, (int32_t)i, NULL);
-		tui_rules(t)->marks[i].lint = n > UINT16_MAX ? UINT16_MAX : (uint16_t)n;
-		tui_rules(t)->lint_total += n;
-	}
-	for (size_t a = 0; a < r->trace.n_attempts; a++)   /* a rule that did not run has one such attempt */
-		if (r->trace.attempts[a].anchor < 0 && (size_t)r->trace.attempts[a].rule < tui_rules(t)->n_rows)
-			tui_rules(t)->marks[r->trace.attempts[a].rule].not_run = r->trace.attempts[a].reason;
-	vs_list_set_rows(&t->views[VIEW_RULES].list, tui_rules(t)->n_rows);
-	for (size_t i = 0; i < tui_rules(t)->n_rows; i++)
-		if (tui_rules(t)->rows[i] == keep) {
-			vs_list_goto(&t->views[VIEW_RULES].list, i);
-			break;
-		}
-}
-
 /* The recovery file holds the unsaved edits, or is gone when there are none.
  * Its error does not replace what the action said. */
 static void autosave_recovery(tui *t)
@@ -330,45 +311,18 @@ static void autosave_recovery(tui *t)
 	}
 }
 
-void tui_remember_spot(tui *t)
+void tui_before_run(tui *t)
 {
-	const fd_match_result *r = tui_result(t);
-	uint32_t ev = (uint32_t)t->views[VIEW_TRACE].list.cursor;
-	uint32_t a = vs_attempt_of(&r->trace, ev);
-	tui_trace(t)->spot.valid = a != UINT32_MAX;
-	tui_trace(t)->spot.round = tui_trace(t)->round;
-	if (tui_trace(t)->spot.valid) {
-		tui_trace(t)->spot.rule = r->trace.attempts[a].rule;
-		tui_trace(t)->spot.graph = r->trace.attempts[a].graph;
-		tui_trace(t)->spot.anchor = r->trace.attempts[a].anchor;
-		tui_trace(t)->spot.offset = ev - r->trace.attempts[a].first_event;
-	}
-}
-
-static void restore_spot(tui *t)
-{
-	tui_trace(t)->round = tui_trace(t)->spot.round;
-	clamp_round(t);
-	const fd_match_result *r = tui_result(t);
-	vs_list_set_rows(&t->views[VIEW_TRACE].list, r->trace.n_events);
-	if (!tui_trace(t)->spot.valid)
-		return;
-	tui_trace(t)->spot.valid = false;
-	for (size_t i = 0; i < r->trace.n_attempts; i++) {
-		const fd_attempt *a = &r->trace.attempts[i];
-		if (a->rule == tui_trace(t)->spot.rule && a->graph == tui_trace(t)->spot.graph && a->anchor == tui_trace(t)->spot.anchor) {
-			uint32_t off = tui_trace(t)->spot.offset < a->n_events ? tui_trace(t)->spot.offset : (a->n_events ? a->n_events - 1 : 0);
-			vs_list_goto(&t->views[VIEW_TRACE].list, a->first_event + off);
-			return;
-		}
-	}
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (t->views[v].ops->before_run)
+			t->views[v].ops->before_run(t);
 }
 
 void tui_refresh(tui *t)
 {
 	t->run_gen++;
-	tui_rebuild_rule_rows(t);
-	restore_spot(t);
-	tui_compare_refresh(t);
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (t->views[v].ops->after_run)
+			t->views[v].ops->after_run(t);
 	autosave_recovery(t);
 }

@@ -4,20 +4,14 @@
  * Who owns what. run.c owns the one tui: it opens the session (the one
  * mutation API: every edit, run, undo, save goes through it), wires the
  * views' table, opens the views and frees everything at the end. Each
- * view's state has one home, t->views[v]: its cursor and scroll (moved by
- * the view and by the loop), its horizontal scroll (handlers.c), its last
- * search, and its own data, made by its view_ops' open. The data a view
- * keeps to itself is private to view_NAME.c (memory, diff, help); the data
- * the services fill or read too is typed below and reached as tui_NAME(t):
- *   rules          the rules in run order and their marks (tui.c rebuilds)
- *   graph          the graph view's rows
- *   trace          the round stepped and the cursor across a re-run (tui.c)
- *   detail         its subject (set by a view's select) and its rows
- *                  (detail.c, rebuilt by the loop on RES_DETAIL)
- *   compare        the compiler's result and the comparison (compare.c)
- *   suggest        the suggested patterns and the chain marked in the
- *                  graph (suggest_write.c)
- * The rest of the tui:
+ * view's state has one home, t->views[v]: what the framework keeps for
+ * every view (its cursor and scroll, moved by the view and by the loop;
+ * its horizontal scroll, handlers.c; its last search) and its own data,
+ * private to view_NAME.c: a struct typed there, made by its view_ops'
+ * open, freed by its close, and reached from outside only through its
+ * view_ops (view.h), as tmux keeps a mode's data. The rest of the tui:
+ *   round          the round stepped: the trace view's rows, every view's
+ *                  title, where node breakpoints stop (tui.c)
  *   bps            breakpoints (toggled by the views, listed by one)
  *   focus, stack   navigation (tui.c, handlers.c); main_view: layout.c
  *   msg            the status line: anyone, through tui_message; the loop
@@ -41,9 +35,7 @@
 #include "input.h"
 #include "keymap.h"
 #include "roles.h"
-#include "explain/compare.h"
 #include "session/session.h"
-#include "suggest/suggest.h"
 #include "view_state.h"
 #include "views.h"
 
@@ -61,82 +53,16 @@ enum {
 	RES_UNHANDLED = 1 << 7, /* the view did not take the action */
 };
 
-/* One row of the detail view. path: the rule's edit path ("priority") when
- * the row shows an editable value, else empty. */
-typedef struct detail_row {
-	char text[256];
-	int role;
-	int32_t rule;
-	char path[128];
-} detail_row;
-
+/* What the detail view shows: a rule, or a node (graph, node); set by the
+ * other views as their cursor moves (tui_set_detail_rule, _node). */
 enum detail_kind { DETAIL_NONE, DETAIL_RULE, DETAIL_NODE };
+typedef struct detail_subject {
+	enum detail_kind kind;
+	int32_t rule, graph, node;
+} detail_subject;
 
 typedef struct tui tui;
 typedef struct view_ops view_ops;   /* view.h */
-
-/* ---- the views' own state that the services share ----------------------
- * Each is the data of its view (t->views[v].data, made by the view's open,
- * freed by its close), reached through tui_NAME(t). */
-
-/* The rules view's: the rules in run order (priority) as rule indices, and
- * per rule (by index) the lint's warnings as the rule is now
- * (session_rule_lint) and why it did not run (an fd_reason, or 0); the sum.
- * Rebuilt by tui.c after every run. */
-struct rule_mark { uint16_t lint; uint8_t not_run; };
-typedef struct rules_view {
-	int32_t *rows;
-	size_t n_rows;
-	struct rule_mark *marks;
-	size_t lint_total;
-} rules_view;
-
-/* The graph view's rows (view_state.h). */
-typedef struct graph_view {
-	vs_graph_rows rows;
-} graph_view;
-
-/* The trace view's: the round it steps (rounds/rounds.h), 1-based, and where
- * its cursor was, by (round, rule, graph, anchor), to find it again after a
- * re-run (tui.c). */
-typedef struct trace_view {
-	int32_t round;
-	struct { int32_t round, rule, graph, anchor; uint32_t offset; bool valid; } spot;
-} trace_view;
-
-/* The detail view's: its subject (set by a view's select) and its rows
- * (detail.c, rebuilt by the loop on RES_DETAIL). */
-typedef struct detail_view {
-	enum detail_kind kind;
-	int32_t rule, graph, node;
-	VEC(detail_row) rows;
-} detail_view;
-
-/* The compare view's: the compiler's file (--with), its model or record, the
- * comparison made again after every run (error: why there is none);
- * compare.c keeps it. */
-typedef struct compare_view {
-	const char *with;
-	int source;             /* 0 none, 1 an optimized model, 2 a fusion_result.json */
-	fd_model model;
-	fd_jdoc doc;
-	fd_comparison result;
-	bool valid;
-	char error[512];
-	char warning[512];      /* what reading the file warned of (an initializer listed twice), shown as a row */
-} compare_view;
-
-/* The suggest view's: the patterns after the last run (suggest.h), made
- * when the view is first drawn after it (error: why there are none), and
- * the chain marked in the graph view for write-rule (suggest_write.c):
- * graph -1 none, last -1 only its start. */
-typedef struct suggest_view {
-	fd_suggest sg;
-	bool valid;
-	unsigned built_gen;
-	char error[512];
-	struct { int32_t graph, first, last; } mark;
-} suggest_view;
 
 typedef struct display display;     /* display.h: curses */
 
@@ -155,11 +81,13 @@ struct tui {
 	fd_session s;
 	tui_view_state views[VIEW_COUNT];   /* each view's state, its ops wired by run.c */
 	const char *model_path;
+	const char *compare_with;   /* --with: the compiler's result the compare view reads, or NULL */
 	char rules_label[256];      /* "rules/ (7)" */
 	enum tui_view focus;        /* the view keys go to */
 	enum tui_view main_view;    /* what the wide layout's right pane shows */
 	enum tui_view stack[32];    /* for q: the views we came from */
 	int depth;
+	int32_t round;              /* the round stepped (rounds/rounds.h), 1-based */
 	vs_breakpoints bps;
 	unsigned run_gen;           /* counts the re-runs (tui_refresh): views rebuild what they derived */
 	/* messages */
@@ -179,14 +107,6 @@ struct tui {
 	double first_screen_ms, edit_ms, refresh_ms;
 	bool time_refresh;
 };
-
-/* The views' shared state (above), once the views are open. */
-static inline rules_view *tui_rules(const tui *t) { return t->views[VIEW_RULES].data; }
-static inline graph_view *tui_graph(const tui *t) { return t->views[VIEW_GRAPH].data; }
-static inline trace_view *tui_trace(const tui *t) { return t->views[VIEW_TRACE].data; }
-static inline detail_view *tui_detail(const tui *t) { return t->views[VIEW_DETAIL].data; }
-static inline compare_view *tui_compare(const tui *t) { return t->views[VIEW_COMPARE].data; }
-static inline suggest_view *tui_suggest(const tui *t) { return t->views[VIEW_SUGGEST].data; }
 
 /* tui.c: the round the trace view steps, its result (round 1's is
  * session_result), and how many rounds the run took. */

@@ -12,9 +12,10 @@ static size_t rows(tui *t)
 	return t->bps.n ? t->bps.n : 1;
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+/* For search: the breakpoint in words (none: nothing to find). */
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
-	tui *t = ctx;
+	*role = ROLE_NORMAL;
 	if (!t->bps.n)
 		return "";
 	return vs_bp_describe(&t->bps.items[row], session_result(&t->s), buf, size);
@@ -101,6 +102,6 @@ static const enum tui_action hints[] = { ACT_ENTER, ACT_ADD_BREAKPOINT, ACT_BREA
                                          ACT_VIEW_HELP, ACT_NONE };
 
 const view_ops view_breaks_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .text = row_text, .draw_row = draw_row, .action = action,
 	.hints = hints,
 };

@@ -106,7 +106,7 @@ static const char *fusion_nodes(tui *t, const fd_fusion_change *c, bool after, c
 	return r->rules->rules[r->fusions[f].rule].name;
 }
 
-static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
 	diff_view *dv = ensure(t);
 	const fd_session_diff *df = &dv->diff;
@@ -180,21 +180,6 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	return buf;
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
-{
-	int role;
-	return text_of(ctx, row, buf, size, &role);
-}
-
-static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
-{
-	char buf[1024];
-	int role;
-	text_of(t, row, buf, sizeof buf, &role);
-	char fit[1024];   /* a long node name keeps its head and its tail */
-	display_list_row(t->disp, y, x, w, cursor && t->focus == VIEW_DIFF, role, tui_fit_names(t, buf, w - 1, fit, sizeof fit));
-}
-
 static unsigned action(tui *t, enum tui_action a)
 {
 	diff_view *dv = ensure(t);
@@ -219,6 +204,6 @@ static const enum tui_action hints[] = {
 };
 
 const view_ops view_diff_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .hints = hints,
+	.rows = rows, .text = row_text, .action = action, .hints = hints,
 	.open = open_view, .close = close_view,
 };

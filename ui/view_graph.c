@@ -3,26 +3,47 @@
  * output's shape and dtype, and the fusion that took it, marked and coloured
  * per rule. The columns are sized to the pane from what the rows on screen
  * need; a name too long is cut in the middle, and Left / Right scroll to the
- * rest. Only visible rows are formatted.
- * State: graph_view (tui.h, t->views[VIEW_GRAPH].data): the graphs' rows. */
+ * rest. Only visible rows are formatted. m on a chain's first node and m
+ * on its last mark the chain whose rule w then writes (suggest_write.c).
+ * State: its own graph_view (t->views[VIEW_GRAPH].data): the graphs' rows
+ * and the chain marked. */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include "view.h"
 
+/* The view's own state (t->views[VIEW_GRAPH].data): the rows of the
+ * model's graphs (view_state.h), and the chain marked for write-rule:
+ * graph -1 none, last -1 only its start. */
+typedef struct graph_view {
+	vs_graph_rows rows;
+	struct { int32_t graph, first, last; } mark;
+} graph_view;
+
+static graph_view *state(const tui *t)
+{
+	return t->views[VIEW_GRAPH].data;
+}
+
 static size_t rows(tui *t)
 {
-	return vs_graph_rows_count(&tui_graph(t)->rows);
+	return vs_graph_rows_count(&state(t)->rows);
 }
 
 static void row_node(tui *t, size_t row, int32_t *g, int32_t *n)
 {
-	vs_graph_row_node(&tui_graph(t)->rows, session_model(&t->s), row, g, n);
+	vs_graph_row_node(&state(t)->rows, session_model(&t->s), row, g, n);
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+static size_t node_row(tui *t, int32_t graph, int32_t node)
 {
-	tui *t = ctx;
+	return vs_graph_node_row(&state(t)->rows, session_model(&t->s), graph, node);
+}
+
+/* For search: the node's name, its op and the rule that fused it. */
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
+{
+	*role = ROLE_NORMAL;
 	int32_t g, n;
 	row_node(t, row, &g, &n);
 	if (g < 0)
@@ -87,7 +108,7 @@ static columns layout_columns(tui *t, int w)
 	int name = 4, op = 4, shape = 0, tag = 0, indent = 0;
 	for (int i = 0; i < l->height; i++) {
 		int32_t g, n;
-		vs_graph_row_node(&tui_graph(t)->rows, m, l->top + (size_t)i, &g, &n);
+		vs_graph_row_node(&state(t)->rows, m, l->top + (size_t)i, &g, &n);
 		if (g < 0)
 			break;
 		cells c;
@@ -125,6 +146,76 @@ static columns layout_columns(tui *t, int w)
 	return k;
 }
 
+/* ---- the chain marked for write-rule ------------------------------------- */
+
+static void clear_mark(graph_view *gv)
+{
+	gv->mark.graph = gv->mark.first = gv->mark.last = -1;
+}
+
+/* The mark a row shows: "chain start", "chain end", or NULL. */
+static const char *chain_mark(const tui *t, int32_t graph, int32_t node)
+{
+	const graph_view *gv = state(t);
+	if (gv->mark.graph != graph)
+		return NULL;
+	return node == gv->mark.first ? "chain start" : node == gv->mark.last ? "chain end" : NULL;
+}
+
+/* m: the chain's start, then its end, then the marks cleared. */
+static unsigned mark_chain(tui *t, int32_t graph, int32_t node)
+{
+	graph_view *gv = state(t);
+	const char *name = session_model(&t->s)->graphs[graph].nodes[node].name;
+	if (gv->mark.graph >= 0 && gv->mark.last >= 0) {
+		clear_mark(gv);
+		tui_message(t, ROLE_INFO, "chain marks cleared");
+	} else if (gv->mark.graph == graph && gv->mark.first != node) {
+		gv->mark.last = node;
+		tui_message(t, ROLE_INFO, "chain end: %s; w adds the rule of this chain alone, m clears", name);
+	} else {
+		clear_mark(gv);
+		gv->mark.graph = graph;
+		gv->mark.first = node;
+		tui_message(t, ROLE_INFO, "chain start: %s; m on its last node marks the end", name);
+	}
+	return RES_REDRAW;
+}
+
+/* w (and why-not): the rule of the chain marked, or why-not on the node
+ * when none is marked. */
+static unsigned write_chain_rule(tui *t, int32_t graph, int32_t node)
+{
+	graph_view *gv = state(t);
+	if (gv->mark.graph < 0)
+		return tui_why_not_node(t, graph, node);
+	if (gv->mark.last < 0) {
+		tui_message(t, ROLE_WARN, "mark the chain's end too: m on its last node");
+		return RES_REDRAW;
+	}
+	fd_suggest sg;
+	suggest_init(&sg);
+	fd_diags d;
+	diags_init(&d);
+	fd_suggest_options so = { .target = t->s.opt.target };
+	unsigned res;
+	if (suggest_chain(&sg, &t->s.current_rounds, &t->s.rules, &so, gv->mark.graph, gv->mark.first, gv->mark.last,
+	                  &d) < 0) {
+		char line[1024];
+		tui_message(t, ROLE_ERROR, "no rule for this chain: %s",
+		            d.n ? diag_format(&d.items[0], line, sizeof line) : "it cannot be fused");
+		res = RES_REDRAW;
+	} else {
+		clear_mark(gv);
+		res = tui_write_pattern_rule(t, &sg.patterns[0]);
+	}
+	diags_release(&d);
+	suggest_release(&sg);
+	return res;
+}
+
+/* ---- drawing and actions -------------------------------------------------- */
+
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
 	int32_t g, n;
@@ -160,7 +251,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	if (k.shape > 1)
 		display_text_mid(t->disp, y, x, k.shape - 1, cur ? ROLE_CURSOR : ROLE_DIM, 0, c.shape);
 	x += k.shape;
-	const char *mark = f < 0 ? tui_chain_mark(t, g, n) : NULL;   /* a chain for write-rule */
+	const char *mark = f < 0 ? chain_mark(t, g, n) : NULL;   /* a chain for write-rule */
 	if (f >= 0)
 		display_text(t->disp, y, x, end - x, cur ? ROLE_CURSOR : rrole, 0, c.tag);
 	else if (mark)
@@ -192,9 +283,9 @@ static unsigned action(tui *t, enum tui_action a)
 		return tui_show_view(t, VIEW_DETAIL);
 	case ACT_WHY_NOT:   /* with a chain marked, the same key writes its rule */
 	case ACT_WRITE_RULE:
-		return tui_write_chain_rule(t, g, n);
+		return write_chain_rule(t, g, n);
 	case ACT_MARK_CHAIN:
-		return tui_mark_chain(t, g, n);
+		return mark_chain(t, g, n);
 	case ACT_BREAKPOINT: {
 		vs_breakpoint bp = { .kind = BP_NODE, .graph = g, .node = n };
 		return tui_toggle_breakpoint(t, &bp);
@@ -204,16 +295,29 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 }
 
+/* The rule of the fusion that took the node under the cursor (in round 1),
+ * else the rules view's. */
+static int32_t cursor_rule(tui *t)
+{
+	const fd_match_result *r = session_result(&t->s);
+	int32_t g, n;
+	row_node(t, t->views[VIEW_GRAPH].list.cursor, &g, &n);
+	if (g >= 0 && n >= 0 && r->claim[g][n] >= 0)
+		return r->fusions[r->claim[g][n]].rule;
+	return tui_view_rule(t, VIEW_RULES);
+}
+
 static const enum tui_action hints[] = {
 	ACT_WHY_NOT, ACT_ENTER, ACT_BREAKPOINT, ACT_SEARCH, ACT_NEXT_FIRE, ACT_VIEW_NEXT, ACT_EXPORT, ACT_VIEW_HELP,
 	ACT_NONE
 };
 
-/* The view's state (graph_view, tui.h): the rows of the model's graphs. */
+/* The rows of the model's graphs; no chain marked. */
 static void *open_view(tui *t)
 {
 	graph_view *gv = xcalloc(1, sizeof *gv);
 	vs_graph_rows_init(&gv->rows, session_model(&t->s));
+	clear_mark(gv);
 	return gv;
 }
 
@@ -225,7 +329,8 @@ static void close_view(void *data)
 }
 
 const view_ops view_graph_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
-	.select = select_row, .hints = hints, .content_width = content_width,
+	.rows = rows, .text = row_text, .draw_row = draw_row, .action = action,
+	.select = select_row, .hints = hints, .content_width = content_width, .cursor_rule = cursor_rule,
+	.node_row = node_row,
 	.open = open_view, .close = close_view,
 };

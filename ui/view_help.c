@@ -170,9 +170,11 @@ static size_t rows(tui *t)
 	return ((help_view *)t->views[VIEW_HELP].data)->rows.n;
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+/* For search: the keys and the text. */
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
-	const help_row *r = row_at(ctx, row);
+	const help_row *r = row_at(t, row);
+	*role = r ? r->role : ROLE_NORMAL;
 	snprintf(buf, size, "%s %s", r ? r->keys : "", r ? r->text : "");
 	return buf;
 }
@@ -197,6 +199,6 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 static const enum tui_action hints[] = { ACT_MOVE_DOWN, ACT_MOVE_PAGE_DOWN, ACT_SEARCH, ACT_BACK, ACT_NONE };
 
 const view_ops view_help_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .hints = hints,
+	.rows = rows, .text = row_text, .draw_row = draw_row, .hints = hints,
 	.open = open_view, .close = close_view,
 };

@@ -159,7 +159,7 @@ static const char *change_text(tui *t, const fd_binding_change *c, char *buf, si
 	return buf;
 }
 
-static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
 	memory_view *mv = ensure(t);
 	const fd_timeline *tl = &mv->tl;
@@ -214,12 +214,6 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	return buf;
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
-{
-	int role;
-	return text_of(ctx, row, buf, size, &role);
-}
-
 /* The bars of a step row, after over before, in the columns left. */
 static void draw_bars(tui *t, const fd_timeline *tl, int y, int x, int w, int32_t k)
 {
@@ -235,7 +229,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
 	char buf[1024];
 	int role;
-	text_of(t, row, buf, sizeof buf, &role);
+	row_text(t, row, buf, sizeof buf, &role);
 	bool cur = cursor && t->focus == VIEW_MEMORY;
 	if (cur)
 		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
@@ -351,6 +345,6 @@ static const enum tui_action hints[] = {
 };
 
 const view_ops view_memory_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .hints = hints,
+	.rows = rows, .draw_row = draw_row, .text = row_text, .action = action, .hints = hints,
 	.open = open_view, .close = close_view,
 };

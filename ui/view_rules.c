@@ -2,17 +2,91 @@
  * (priority, then name), with priority, enabled, fusions fired / attempts,
  * the rule's colour in the graph view, and marks for breakpoints and
  * unsaved edits.
- * State: rules_view (tui.h, t->views[VIEW_RULES].data): the rules in run
- * order and their marks, which tui.c rebuilds after every run. */
+ * State: its own rules_view (t->views[VIEW_RULES].data): the rules in run
+ * order and their marks, made again after every run. */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include "view.h"
 #include "explain/explain.h"
 
+/* Per rule (by index): the lint's warnings as the rule is now
+ * (session_rule_lint), and why it did not run (an fd_reason, or 0). */
+struct rule_mark { uint16_t lint; uint8_t not_run; };
+
+/* The view's own state (t->views[VIEW_RULES].data): the rules in run order
+ * (priority) as rule indices, their marks, and the warnings' sum (the
+ * title bar shows it). */
+typedef struct rules_view {
+	int32_t *rows;
+	size_t n_rows;
+	struct rule_mark *marks;
+	size_t lint_total;
+} rules_view;
+
+static rules_view *state(const tui *t)
+{
+	return t->views[VIEW_RULES].data;
+}
+
+/* The rule under the cursor, or -1. */
+static int32_t rule_at_cursor(const tui *t, const rules_view *rv)
+{
+	size_t row = t->views[VIEW_RULES].list.cursor;
+	return row < rv->n_rows ? rv->rows[row] : -1;
+}
+
+/* The rows and marks of the last run; the cursor stays on its rule. */
+static void rebuild(tui *t, rules_view *rv)
+{
+	const fd_match_result *r = session_result(&t->s);
+	int32_t keep = rule_at_cursor(t, rv);
+	free(rv->rows);
+	rv->n_rows = (size_t)r->n_rules;
+	rv->rows = xcalloc(rv->n_rows + 1, sizeof *rv->rows);
+	for (size_t i = 0; i < rv->n_rows; i++)
+		rv->rows[i] = tui_run_order(t, i);
+	free(rv->marks);
+	rv->marks = xcalloc(rv->n_rows + 1, sizeof *rv->marks);
+	rv->lint_total = 0;
+	for (size_t i = 0; i < rv->n_rows; i++) {
+		size_t n = session_rule_lint(&t->s, (int32_t)i, NULL);
+		rv->marks[i].lint = n > UINT16_MAX ? UINT16_MAX : (uint16_t)n;
+		rv->lint_total += n;
+	}
+	for (size_t a = 0; a < r->trace.n_attempts; a++)   /* a rule that did not run has one such attempt */
+		if (r->trace.attempts[a].anchor < 0 && (size_t)r->trace.attempts[a].rule < rv->n_rows)
+			rv->marks[r->trace.attempts[a].rule].not_run = r->trace.attempts[a].reason;
+	vs_list_set_rows(&t->views[VIEW_RULES].list, rv->n_rows);
+	for (size_t i = 0; i < rv->n_rows; i++)
+		if (rv->rows[i] == keep) {
+			vs_list_goto(&t->views[VIEW_RULES].list, i);
+			break;
+		}
+}
+
+static void after_run(tui *t)
+{
+	rebuild(t, state(t));
+}
+
+static int32_t cursor_rule(tui *t)
+{
+	return rule_at_cursor(t, state(t));
+}
+
+/* The rules view marks the rules; the title says how many warnings (the
+ * detail says what). */
+static void title_note(tui *t, char *buf, size_t size)
+{
+	const rules_view *rv = state(t);
+	if (rv->lint_total)
+		snprintf(buf, size, "  %s %zu warning%s", t->disp->g->warn, rv->lint_total, rv->lint_total == 1 ? "" : "s");
+}
+
 static size_t rows(tui *t)
 {
-	return tui_rules(t)->n_rows;
+	return state(t)->n_rows;
 }
 
 static bool rule_edited(const tui *t, int32_t rule)
@@ -31,19 +105,21 @@ static bool rule_has_bp(const tui *t, int32_t rule)
 	return false;
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+/* For search: the priority and the name. */
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
-	tui *t = ctx;
-	if (row >= tui_rules(t)->n_rows)
+	*role = ROLE_NORMAL;
+	if (row >= state(t)->n_rows)
 		return "";
-	const fd_rule *r = &session_rules(&t->s)->rules[tui_rules(t)->rows[row]];
+	const fd_rule *r = &session_rules(&t->s)->rules[state(t)->rows[row]];
+	*role = r->enabled ? ROLE_NORMAL : ROLE_DIM;
 	snprintf(buf, size, "%lld %s", (long long)r->priority, r->name);
 	return buf;
 }
 
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
-	int32_t ri = tui_rules(t)->rows[row];
+	int32_t ri = state(t)->rows[row];
 	const fd_rule *r = &session_rules(&t->s)->rules[ri];
 	fd_rule_stats sum = tui_rule_stats(t, ri);   /* over every round */
 	const fd_rule_stats *st = &sum;
@@ -58,7 +134,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	snprintf(buf, sizeof buf, "%4lld ", (long long)r->priority);
 	x = display_text(t->disp, y, x, end - x, rule_edited(t, ri) ? ROLE_EDITED : base, 0, buf);
 	/* enabled ✓, disabled ✗, enabled with lint warnings ! (the detail lists them) */
-	const struct rule_mark *mk = &tui_rules(t)->marks[ri];
+	const struct rule_mark *mk = &state(t)->marks[ri];
 	x = display_text(t->disp, y, x, end - x, !r->enabled ? ROLE_FAIL : mk->lint ? ROLE_WARN : cur ? ROLE_CURSOR : ROLE_PASS, 0,
 	                 !r->enabled ? t->disp->g->fail : mk->lint ? t->disp->g->warn : t->disp->g->pass);
 	x = display_text(t->disp, y, x + 1, end - x - 1, ROLE_RULE0 + ri % ROLE_RULE_COLOURS, 0,
@@ -81,8 +157,8 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 
 static void select_row(tui *t)
 {
-	if (t->views[VIEW_RULES].list.cursor < tui_rules(t)->n_rows)
-		tui_set_detail_rule(t, tui_rules(t)->rows[t->views[VIEW_RULES].list.cursor]);
+	if (t->views[VIEW_RULES].list.cursor < state(t)->n_rows)
+		tui_set_detail_rule(t, state(t)->rows[t->views[VIEW_RULES].list.cursor]);
 }
 
 /* The attempt best read first: a firing, else the closest near-miss. */
@@ -106,9 +182,9 @@ static unsigned no_anchor(tui *t, int32_t rule)
 
 static unsigned action(tui *t, enum tui_action a)
 {
-	if (t->views[VIEW_RULES].list.cursor >= tui_rules(t)->n_rows)
+	if (t->views[VIEW_RULES].list.cursor >= state(t)->n_rows)
 		return RES_UNHANDLED;
-	int32_t ri = tui_rules(t)->rows[t->views[VIEW_RULES].list.cursor];
+	int32_t ri = state(t)->rows[t->views[VIEW_RULES].list.cursor];
 	const fd_rule *rule = &session_rules(&t->s)->rules[ri];
 	const fd_match_result *r = session_result(&t->s);
 	int32_t round = 1;
@@ -124,7 +200,7 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 	case ACT_WHY_NOT: {
 		uint32_t at = tui_n_rounds(t) > 1 ? tui_best_attempt(t, ri, true, &round) : explain_closest_miss(r, ri);
-		if (at == UINT32_MAX && tui_rules(t)->marks[ri].not_run)
+		if (at == UINT32_MAX && state(t)->marks[ri].not_run)
 			at = first_attempt(t, ri);   /* the not-run record says why */
 		if (at == UINT32_MAX && !tui_rule_stats(t, ri).attempts)
 			return no_anchor(t, ri);
@@ -156,11 +232,12 @@ static const enum tui_action hints[] = {
 	ACT_SAVE, ACT_VIEW_DIFF, ACT_VIEW_NEXT, ACT_VIEW_HELP, ACT_NONE
 };
 
-/* The view's state (rules_view, tui.h): its rows come with the first run. */
+/* Opened after the first run: its rows come with it. */
 static void *open_view(tui *t)
 {
-	(void)t;
-	return xcalloc(1, sizeof(rules_view));
+	rules_view *rv = xcalloc(1, sizeof *rv);
+	rebuild(t, rv);
+	return rv;
 }
 
 static void close_view(void *data)
@@ -172,7 +249,8 @@ static void close_view(void *data)
 }
 
 const view_ops view_rules_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .text = row_text, .draw_row = draw_row, .action = action,
 	.select = select_row, .hints = hints,
-	.open = open_view, .close = close_view,
+	.open = open_view, .close = close_view, .after_run = after_run, .cursor_rule = cursor_rule,
+	.title_note = title_note,
 };

@@ -5,18 +5,26 @@
  * graph; w adds the pattern's rule to the session as a new rule file
  * (suggest_write.c). Made again after every run, when first drawn: a rule
  * just added takes its pattern off the list.
- * State: suggest_view (tui.h, t->views[VIEW_SUGGEST].data). */
+ * State: its own suggest_view (t->views[VIEW_SUGGEST].data). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "view.h"
 #include "estimate/estimate.h"
+
+/* The view's own state: the patterns after the last run (suggest.h), made
+ * when the view is first drawn after it (error: why there are none). */
+typedef struct suggest_view {
+	fd_suggest sg;
+	bool valid;
+	unsigned built_gen;
+	char error[512];
+} suggest_view;
 
 static void *open_view(tui *t)
 {
 	(void)t;
 	suggest_view *sv = xcalloc(1, sizeof *sv);
 	suggest_init(&sv->sg);
-	sv->mark.graph = sv->mark.first = sv->mark.last = -1;
 	return sv;
 }
 
@@ -30,7 +38,7 @@ static void close_view(void *data)
 /* The patterns of the last run. */
 static suggest_view *ensure(tui *t)
 {
-	suggest_view *sv = tui_suggest(t);
+	suggest_view *sv = t->views[VIEW_SUGGEST].data;
 	if (sv->valid && sv->built_gen == t->run_gen)
 		return sv;
 	suggest_release(&sv->sg);
@@ -61,7 +69,7 @@ static const fd_suggest_pattern *pattern_at(tui *t, size_t row)
 	return row >= 1 && row <= (size_t)sv->sg.n ? &sv->sg.patterns[row - 1] : NULL;
 }
 
-static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role)
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
 	suggest_view *sv = ensure(t);
 	const fd_suggest *sg = &sv->sg;
@@ -85,20 +93,6 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	snprintf(buf, size, "#%zu  %s  x%d  saves %s  %s  %s%s", row, p->title, p->n_instances, bytes, sp, p->rule_name,
 	         p->verified ? "" : " (fires elsewhere too)");
 	return buf;
-}
-
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
-{
-	int role;
-	return text_of(ctx, row, buf, size, &role);
-}
-
-static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
-{
-	char buf[1024];
-	int role;
-	text_of(t, row, buf, sizeof buf, &role);
-	display_list_row(t->disp, y, x, w, cursor && t->focus == VIEW_SUGGEST, role, buf);
 }
 
 static void select_row(tui *t)
@@ -127,6 +121,6 @@ static const enum tui_action hints[] = {
 };
 
 const view_ops view_suggest_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action, .select = select_row,
+	.rows = rows, .text = row_text, .action = action, .select = select_row,
 	.hints = hints, .open = open_view, .close = close_view,
 };

@@ -3,13 +3,21 @@
  * bottom shows it in full: check, subject, expected, actual, reason, the
  * rule's file:line. Rows are formatted only when drawn (explain_event), so
  * a trace of millions of events opens at once.
- * State: trace_view (tui.h, t->views[VIEW_TRACE].data): the round it
- * steps and, across a re-run, where its cursor was (tui.c). */
+ * The round it steps is the tui's (t->round: every view's title shows it).
+ * State: its own trace_view (t->views[VIEW_TRACE].data): where its cursor
+ * was across a re-run. */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include "view.h"
 #include "explain/explain.h"
+
+/* The view's own state (t->views[VIEW_TRACE].data): where its cursor was
+ * before a re-run, by (round, rule, graph, anchor) and the offset in that
+ * attempt, to find it again after. */
+typedef struct trace_view {
+	struct { int32_t round, rule, graph, anchor; uint32_t offset; bool valid; } spot;
+} trace_view;
 
 /* the round the view steps */
 static const fd_match_result *res(tui *t)
@@ -99,12 +107,11 @@ static void row_parts(tui *t, size_t row, char *lead, size_t lsize, char *body, 
 		snprintf(body, bsize, "%s%s", tx.check, at);
 }
 
-static const char *row_text(void *ctx, size_t row, char *buf, size_t size)
+/* For search: the event's number and words. */
+static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *role)
 {
-	tui *t = ctx;
 	char lead[32], body[768];
-	int role;
-	row_parts(t, row, lead, sizeof lead, body, sizeof body, &role, NULL, 0);
+	row_parts(t, row, lead, sizeof lead, body, sizeof body, role, NULL, 0);
 	snprintf(buf, size, "#%zu %s %s", row, lead, body);
 	return buf;
 }
@@ -303,7 +310,7 @@ static unsigned breakpoint_menu(tui *t)
 	int32_t node, orig;
 	if (event_node(r, e, &node) && node >= 0 && (orig = tui_original_node(t, e->graph, node)) >= 0) {
 		/* on the node as loaded; it stops where that node is in each round */
-		choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = orig, .mapped = tui_trace(t)->round > 1,
+		choice[n] = (vs_breakpoint){ .kind = BP_NODE, .graph = e->graph, .node = orig, .mapped = t->round > 1,
 		                             .at = node };
 		n++;
 	}
@@ -349,18 +356,60 @@ static unsigned action(tui *t, enum tui_action a)
 	}
 }
 
+static int32_t cursor_rule(tui *t)
+{
+	fd_event e;
+	return cursor_event(t, &e) ? e.rule : -1;
+}
+
 static const enum tui_action hints[] = {
 	ACT_STEP_NEXT, ACT_STEP_PREV, ACT_NEXT_ATTEMPT, ACT_PREV_ATTEMPT, ACT_NEXT_FIRE, ACT_NEXT_FAILURE,
 	ACT_CONTINUE, ACT_BREAKPOINT, ACT_EDIT, ACT_VIEW_HELP, ACT_NONE
 };
 
-/* The view's state (trace_view, tui.h): round 1 first. */
+/* Before a re-run: the attempt under the cursor and the event's place in it. */
+static void before_run(tui *t)
+{
+	trace_view *tv = t->views[VIEW_TRACE].data;
+	const fd_match_result *r = res(t);
+	uint32_t ev = (uint32_t)t->views[VIEW_TRACE].list.cursor;
+	uint32_t a = vs_attempt_of(&r->trace, ev);
+	tv->spot.valid = a != UINT32_MAX;
+	tv->spot.round = t->round;
+	if (tv->spot.valid) {
+		tv->spot.rule = r->trace.attempts[a].rule;
+		tv->spot.graph = r->trace.attempts[a].graph;
+		tv->spot.anchor = r->trace.attempts[a].anchor;
+		tv->spot.offset = ev - r->trace.attempts[a].first_event;
+	}
+}
+
+/* After it: the same round, and the cursor on the same attempt when the
+ * new run made it again (as near its old event as it has events). */
+static void after_run(tui *t)
+{
+	trace_view *tv = t->views[VIEW_TRACE].data;
+	tui_use_round(t, tv->spot.round);
+	const fd_match_result *r = res(t);
+	vs_list_set_rows(&t->views[VIEW_TRACE].list, r->trace.n_events);
+	if (!tv->spot.valid)
+		return;
+	tv->spot.valid = false;
+	for (size_t i = 0; i < r->trace.n_attempts; i++) {
+		const fd_attempt *a = &r->trace.attempts[i];
+		if (a->rule == tv->spot.rule && a->graph == tv->spot.graph && a->anchor == tv->spot.anchor) {
+			uint32_t off = tv->spot.offset < a->n_events ? tv->spot.offset : (a->n_events ? a->n_events - 1 : 0);
+			vs_list_goto(&t->views[VIEW_TRACE].list, a->first_event + off);
+			return;
+		}
+	}
+}
+
+/* Its rows: round 1's events; no spot yet. */
 static void *open_view(tui *t)
 {
-	(void)t;
-	trace_view *tv = xcalloc(1, sizeof *tv);
-	tv->round = 1;
-	return tv;
+	vs_list_set_rows(&t->views[VIEW_TRACE].list, session_result(&t->s)->trace.n_events);
+	return xcalloc(1, sizeof(trace_view));
 }
 
 static void close_view(void *data)
@@ -369,8 +418,8 @@ static void close_view(void *data)
 }
 
 const view_ops view_trace_ops = {
-	.rows = rows, .draw_row = draw_row, .row_text = row_text, .action = action,
+	.rows = rows, .text = row_text, .draw_row = draw_row, .action = action,
 	.select = select_row, .footer_lines = footer_lines, .draw_footer = draw_footer, .hints = hints,
-	.row_label = row_label,
-	.open = open_view, .close = close_view,
+	.row_label = row_label, .cursor_rule = cursor_rule,
+	.open = open_view, .close = close_view, .before_run = before_run, .after_run = after_run,
 };

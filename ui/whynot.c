@@ -18,7 +18,8 @@ unsigned tui_why_not_node(tui *t, int32_t g, int32_t n)
 	const fd_match_result *final = session_final_result(&t->s);
 	bool stayed = explain_graph_quantized(&session_model(&t->s)->graphs[g]) && explain_left_in_float(final, g, n);
 	int first = stayed ? 2 : 1;   /* rows before the rules' */
-	int count = (int)tui_rules(t)->n_rows + first;
+	int32_t n_rules = session_result(&t->s)->n_rules;
+	int count = (int)n_rules + first;
 	char (*text)[256] = xcalloc((size_t)count, sizeof *text);
 	const char **items = xcalloc((size_t)count, sizeof *items);
 	int32_t *rule_of = xcalloc((size_t)count, sizeof *rule_of);
@@ -32,8 +33,8 @@ unsigned tui_why_not_node(tui *t, int32_t g, int32_t n)
 	items[first - 1] = text[first - 1];
 	int initial = 0;
 	fd_rounds_why w;
-	for (size_t i = 0; i < tui_rules(t)->n_rows; i++) {
-		int32_t ri = tui_rules(t)->rows[i];
+	for (size_t i = 0; i < (size_t)n_rules; i++) {   /* in the order they run */
+		int32_t ri = tui_run_order(t, i);
 		explain_rounds_why(rd, ri, g, n, &w);
 		const char *what = "no attempt reached it";
 		char oc[96];
