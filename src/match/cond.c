@@ -78,6 +78,14 @@ fd_cond_kind cond_by_key(fd_cond_scope scope, const char *key)
 	return COND_COUNT;
 }
 
+fd_cond_kind cond_first(uint64_t mask)
+{
+	for (int k = 0; k < COND_COUNT; k++)
+		if (mask >> k & 1)
+			return (fd_cond_kind)k;
+	return COND_COUNT;
+}
+
 fd_cond_kind cond_of_event(fd_cond_scope scope, fd_event_kind event)
 {
 	for (int k = 0; k < COND_COUNT; k++)

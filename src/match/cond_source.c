@@ -233,14 +233,11 @@ fd_reason cond_source_begin(fd_cond_check *c, fd_cond_facts *f)
 }
 
 /* The key a passing event's words point at: the first stated of the rows
- * that say where the tensor comes from, as the language reads them. */
+ * the event checks, in list order (none: the entry's position). */
 static const char *source_key(const fd_input_source *src)
 {
-	uint64_t st = src->conds;
-	bool from = st & COND_BIT(FROM_OP), type = st & COND_BIT(SOURCE_TYPE), same = st & COND_BIT(SAME_AS);
-	return (st & COND_BIT(SAME_VALUE_AS)) && !same && !from && !type ? "same_value_as"
-	     : same && !from && !type ? "same_as" : from ? "from_op" : type ? "source_type"
-	     : (st & COND_BIT(OPTIONAL_INPUT)) ? "optional" : "position";
+	fd_cond_kind k = cond_first(src->conds & cond_rows(SCOPE_INPUT, EV_SOURCE));
+	return k < COND_COUNT ? cond_def(k)->key : "position";
 }
 
 fd_reason cond_source_end(fd_cond_check *c, fd_cond_facts *f, fd_reason r)

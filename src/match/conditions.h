@@ -318,6 +318,8 @@ uint64_t cond_rows_before(fd_cond_scope scope, fd_cond_scope before);
  * stated row adds its words. An event that checks several rows together
  * (FD_CONDITION_EVENTS) is begun and ended by its family. */
 fd_reason cond_check_event(fd_event_kind event, uint64_t stated, fd_cond_check *c, fd_cond_facts *facts);
+/* The first row of mask in list order, or COND_COUNT. */
+fd_cond_kind cond_first(uint64_t mask);
 /* The row of scope checked in an event of kind event (the first, for an
  * event of several rows), or COND_COUNT. */
 fd_cond_kind cond_of_event(fd_cond_scope scope, fd_event_kind event);
