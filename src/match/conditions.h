@@ -63,6 +63,7 @@ typedef enum fd_cond_scope { SCOPE_OP, SCOPE_INPUT, SCOPE_SUBGRAPH, SCOPE_CONSTR
 	X(SOURCE_TYPE,    INPUT,      "source_type",      SOURCE,     NM04_SOURCE,         cond_source_type)   \
 	X(SAME_AS,        INPUT,      "same_as",          SOURCE,     NM12_SAME_AS,        cond_same_as)       \
 	X(SAME_VALUE_AS,  INPUT,      "same_value_as",    SOURCE,     NM21_SAME_VALUE,     cond_same_value_as) \
+	X(FROM_TYPE,      INPUT,      "from_type",        SOURCE,     NM04_SOURCE,         cond_from_type)     \
 	X(POSITION,       INPUT,      "position",         ORDER,      NM14_POSITION,       cond_position)      \
 	X(OPTIONAL_INPUT, INPUT,      "optional",         SOURCE,     NM13_OPTIONAL_INPUT, cond_optional_input) \
 	X(RANK,           INPUT,      "rank",             OPERAND,    NM08_RANK,           cond_rank)          \
@@ -109,6 +110,7 @@ static_assert(COND_COUNT <= 64, "a condition's presence is one bit of a uint64_t
 	X(SAME_AS,              INPUT,      "same_as.input",           UINT) \
 	X(SAME_VALUE_AS,        INPUT,      "same_value_as.op",        UINT) \
 	X(SAME_VALUE_AS,        INPUT,      "same_value_as.input",     UINT) \
+	X(FROM_TYPE,            INPUT,      "from_type",               LIST) \
 	X(POSITION,             INPUT,      "position",                POSITION) \
 	X(OPTIONAL_INPUT,       INPUT,      "optional",                BOOL) \
 	X(RANK,                 INPUT,      "rank",                    INTS) \

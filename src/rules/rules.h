@@ -92,6 +92,9 @@ typedef struct fd_input_source {
 	bool either;              /* position: either, tried in both orders though the op is not commutative */
 	int same_op, same_input;  /* same_as {op, input}: the very tensor op same_op reads there */
 	int value_op, value_input;   /* same_value_as {op, input}: a constant of the values op value_op reads there */
+	int n_from_types;         /* from_type: made by a node of one of these op ids (as written: the names) */
+	int *from_types;
+	const char **from_type_names;
 	int n_ranks;              /* rank: one of ranks[] */
 	int *ranks;
 	int n_shapes;             /* shape: one of the patterns, the first that fits */
