@@ -17,7 +17,6 @@
 #include "ir/dtype.h"
 #include "match/conditions.h"
 #include "rules/optable.h"
-#include "match/conditions.h"
 
 static const fd_graph_index *index_of(const fd_match_result *r, const fd_event *ev)
 {
@@ -27,13 +26,8 @@ static const fd_graph_index *index_of(const fd_match_result *r, const fd_event *
 void explain_op_label(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, char *buf, size_t size)
 {
 	int alt = 0;
-	if (op->n_types > 1 && ev->unit >= 0) {   /* which of the list: the type check's answer */
-		const fd_graph_index *ix = index_of(r, ev);
-		fd_cond_check c = { .ctx = r->ctx, .graph = ev->graph, .g = ix->g, .ix = ix, .op = op, .op_index = ev->op,
-		                    .unit = ev->unit, .ev = ev };
-		cond_type_check(&c, NULL);
-		alt = c.sub;
-	}
+	if (op->n_types > 1 && ev->unit >= 0)   /* which of the list: the type check's answer */
+		alt = match_type_alt(index_of(r, ev), ev->unit, op);
 	if (alt >= 0) {
 		text_cutf(buf, size, "op%d %s", ev->op, op->types[alt]);
 		return;
@@ -41,34 +35,25 @@ void explain_op_label(const fd_match_result *r, const fd_event *ev, const fd_rul
 	text_cutf(buf, size, "op%d", ev->op);   /* none of the list: the expected value lists them */
 }
 
-/* The op id the event's unit was matched as (its type alternative). */
-static int unit_op_id(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op)
+/* The facts of an event of an input entry (SOURCE, OPERAND) or of its
+ * order (ORDER): its rows asked with the check the event made. */
+static bool input_facts(const fd_match_result *r, const fd_event *ev, fd_cond_facts *f)
 {
-	int alt = op->n_types > 1 && ev->unit >= 0 ? match_type_alt(index_of(r, ev), ev->unit, op) : 0;
-	return alt >= 0 ? op->ops[alt] : op->op;
-}
-
-/* ---- sources ----------------------------------------------------------------------- */
-
-/* The check an event of an input_sources entry made: its conditions as
- * the matcher checked them, from the recorded event. */
-static fd_cond_check input_check(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op)
-{
-	const fd_graph_index *ix = index_of(r, ev);
-	return (fd_cond_check){
-		.ctx = r->ctx, .graph = ev->graph, .g = ix->g, .ix = ix, .rule = &r->rules->rules[ev->rule], .op = op,
-		.op_index = ev->op, .op_id = unit_op_id(r, ev, op), .input = &op->sources[ev->sub], .source_index = ev->sub,
-		.unit = ev->unit, .tensor = (int32_t)ev->a, .slot = ev->other, .bound = ev->b, .ev = ev,
-	};
+	fd_cond_check c;
+	uint64_t stated;
+	if (!cond_event_decode(r->ctx, r->rules, &r->trace, ev, &c, &stated))
+		return false;
+	cond_check_event((fd_event_kind)ev->kind, stated, &c, f);
+	return true;
 }
 
 void explain_describe_input_source(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
 {
-	fd_cond_check c = input_check(r, ev, op);
 	fd_cond_facts f;
-	cond_source_check(&c, &f);
+	if (!input_facts(r, ev, &f))
+		return;
 	size_t len = strlen(o->check);
-	text_cutf(o->check + len, sizeof o->check - len, " input%d", c.input->input);
+	text_cutf(o->check + len, sizeof o->check - len, " input%d", op->sources[ev->sub].input);
 	memcpy(o->expected, f.expected, sizeof o->expected);
 	memcpy(o->actual, f.actual, sizeof o->actual);
 	if (f.reason_text[0])
@@ -78,10 +63,10 @@ void explain_describe_input_source(const fd_match_result *r, const fd_event *ev,
 
 void explain_describe_order(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
 {
-	fd_cond_check c = { .ctx = r->ctx, .graph = ev->graph, .g = index_of(r, ev)->g, .ix = index_of(r, ev),
-	                    .rule = &r->rules->rules[ev->rule], .op = op, .op_index = ev->op, .unit = ev->unit, .ev = ev };
+	(void)op;
 	fd_cond_facts f;
-	cond_position_check(&c, &f);
+	if (!input_facts(r, ev, &f))
+		return;
 	text_cutf(o->expected, sizeof o->expected, "%s", f.expected);
 	text_cutf(o->actual, sizeof o->actual, "%s", f.actual);
 	if (f.reason_text[0])
@@ -92,18 +77,12 @@ void explain_describe_order(const fd_match_result *r, const fd_event *ev, const 
 
 /* ---- operand conditions ---------------------------------------------------------------- */
 
-/* An OPERAND event's facts, from the conditions themselves. */
-static fd_reason operand_facts(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_cond_facts *f)
-{
-	fd_cond_check c = input_check(r, ev, op);
-	return cond_operand_check(&c, f);
-}
-
 void explain_describe_operand(const fd_match_result *r, const fd_event *ev, const fd_rule_op *op, fd_event_text *o)
 {
 	const fd_input_source *src = &op->sources[ev->sub];
 	fd_cond_facts f;
-	operand_facts(r, ev, op, &f);
+	if (!input_facts(r, ev, &f))
+		return;
 	size_t len = strlen(o->check);
 	text_cutf(o->check + len, sizeof o->check - len, " input%d operand", src->input);
 	memcpy(o->expected, f.expected, sizeof o->expected);
@@ -130,34 +109,19 @@ bool explain_input_key(const fd_match_result *r, const fd_rule_op *op, const fd_
 {
 	const fd_input_source *src = ev->sub >= 0 && ev->sub < op->n_sources ? &op->sources[ev->sub] : NULL;
 	buf[0] = '\0';
+	fd_cond_facts f;
 	switch ((fd_event_kind)ev->kind) {
-	case EV_OPERAND: {
-		if (!src)
+	case EV_OPERAND:
+	case EV_SOURCE:
+		if (!src || !input_facts(r, ev, &f))
 			return false;
-		fd_cond_facts f;
-		operand_facts(r, ev, op, &f);
 		text_cutf(buf, size, "%s", f.path);
 		return true;
-	}
-	case EV_SOURCE: {
-		if (!src)
+	case EV_ORDER:
+		if (ev->reason != REASON_NM14_POSITION || !input_facts(r, ev, &f))
 			return false;
-		fd_cond_check c = input_check(r, ev, op);
-		fd_cond_facts f;
-		cond_source_check(&c, &f);
-		text_cutf(buf, size, "%s", f.path);
-		return true;
-	}
-	case EV_ORDER: {
-		if (ev->reason != REASON_NM14_POSITION)
-			return false;
-		fd_cond_check c = { .ctx = r->ctx, .graph = ev->graph, .g = index_of(r, ev)->g, .ix = index_of(r, ev),
-		                    .rule = &r->rules->rules[ev->rule], .op = op, .op_index = ev->op, .unit = ev->unit, .ev = ev };
-		fd_cond_facts f;
-		cond_position_check(&c, &f);
 		text_cutf(buf, size, "%s", f.path);
 		return f.path[0] != '\0';
-	}
 	default:
 		return false;
 	}

@@ -21,7 +21,7 @@ bool explain_constraint_facts(const fd_match_result *r, const fd_event *ev, cond
 		.ctx = r->ctx, .graph = ev->graph, .g = ix->g, .ix = ix, .rule = rule,
 		.constraint = &rule->constraints[ev->sub], .constraint_index = ev->sub, .ev = ev, .sizes = sizes,
 	};
-	cond_constraint_check(c, facts);
+	cond_check_constraint(c, facts);
 	return true;
 }
 

@@ -1,7 +1,11 @@
 /* explain_internal.h — what the files that put events in words share:
- * trace_report.c (the seed's checks), trace_write.c (the text and JSON trace),
- * condition_text.c (the checks of the language beyond the seed) and the
- * writers of a big run's reports (match_report.c, why.c). Not for other
+ * trace_report.c (every event's words; an op's and the subgraph's
+ * conditions from their facts), trace_write.c (the text and JSON trace),
+ * condition_text.c (an input entry's and its order's words), constraint_path.c
+ * (a constraint's facts), event_path.c (an event's what-if path) and the
+ * writers of a big run's reports (match_report.c, why.c). A condition's
+ * words come from its check, asked with the recorded event through
+ * match/conditions.h (cond_event_decode, cond_check_event). Not for other
  * modules: they read explain.h. */
 #ifndef FD_EXPLAIN_INTERNAL_H
 #define FD_EXPLAIN_INTERNAL_H
@@ -65,10 +69,11 @@ char *explain_why_line_cached(const fd_match_result *r, describe_cache *dc, uint
 
 
 
-/* The condition of scope OP / OP_EXT that event ev checked (its type,
- * params, inputs, optional, outputs, where), asked again of its entry with a
- * facts record: c from the event and the graph (the op id its type matched),
- * *kind the condition. false for any other event (trace_report.c). */
+/* The condition of scope OP that event ev checked (its type, params,
+ * inputs, optional, outputs, where, feeds, siblings), asked again through
+ * cond_check_event with a facts record: c decoded from the event
+ * (cond_event_decode), *kind the condition. false for any other event
+ * (trace_report.c). */
 bool explain_op_condition(const fd_match_result *r, const fd_event *ev, fd_cond_check *c, fd_cond_facts *f,
                           fd_cond_kind *kind);
 /* constraint_path.c: the facts of CONSTRAINT event ev, its constraint's

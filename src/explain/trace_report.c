@@ -123,50 +123,16 @@ static void describe_rule(const fd_match_result *r, const fd_event *ev, fd_event
 
 /* ---- an op's own conditions, worded by their entries ------------------------- */
 
-/* The check of each condition of an op's own map (scopes OP and OP_EXT) by
- * the event it is checked in. */
-#define OP_EVENT_OP(id, event, fn)         case EV_##event: *kind = COND_##id; check = fn##_check; break;
-#define OP_EVENT_OP_EXT(id, event, fn)     OP_EVENT_OP(id, event, fn)
-#define OP_EVENT_INPUT(id, event, fn)
-#define OP_EVENT_CONSTRAINT(id, event, fn)
-#define OP_EVENT(id, scope, key, event, reason, fn) OP_EVENT_##scope(id, event, fn)
-
 bool explain_op_condition(const fd_match_result *r, const fd_event *ev, fd_cond_check *c, fd_cond_facts *f,
                           fd_cond_kind *kind)
 {
-	fd_reason (*check)(fd_cond_check *, fd_cond_facts *) = NULL;
-	switch ((fd_event_kind)ev->kind) {
-	FD_CONDITIONS(OP_EVENT)
-	default:
+	uint64_t stated;
+	*kind = cond_of_event(SCOPE_OP, (fd_event_kind)ev->kind);
+	if (*kind == COND_COUNT || !cond_event_decode(r->ctx, r->rules, &r->trace, ev, c, &stated))
 		return false;
-	}
-	const fd_rule *rule = ev->rule >= 0 && ev->rule < r->rules->n_rules ? &r->rules->rules[ev->rule] : NULL;
-	const fd_rule_pattern *pat = rule ? event_pattern(rule, ev->branch) : NULL;
-	const fd_rule_op *op = pat && ev->op >= 0 && ev->op < pat->n_ops ? &pat->ops[ev->op] : NULL;
-	if (!op || ev->graph < 0 || ev->graph >= r->ctx->n_graphs || ev->unit < 0 ||
-	    ev->unit >= r->ctx->graphs[ev->graph].n_units)
-		return false;
-	const fd_graph_index *ix = &r->ctx->graphs[ev->graph];
-	*c = (fd_cond_check){ .ctx = r->ctx, .graph = ev->graph, .g = ix->g, .ix = ix, .rule = rule, .op = op,
-	                      .op_index = ev->op, .op_id = op->op, .source_index = -1, .constraint_index = -1,
-	                      .unit = ev->unit, .tensor = FD_NONE, .slot = -1, .bound = -1, .sub = ev->sub, .ev = ev };
-	if (ev->kind == EV_WHERE && op->where_ops && ev->b > 0 && ev->a >= 0 && (uint64_t)ev->a <= r->trace.n_paths &&
-	    (uint64_t)ev->b <= r->trace.n_paths - (uint64_t)ev->a) {
-		c->where_path = r->trace.paths + ev->a;   /* the earlier ops' units the event recorded */
-		c->n_where_path = (int32_t)ev->b;
-	}
-	if (op->n_types > 1 && *kind != COND_TYPE) {   /* read as the type it matched */
-		cond_type_check(c, NULL);
-		c->sub = ev->sub;
-	}
-	check(c, f);
+	cond_check_event((fd_event_kind)ev->kind, stated, c, f);
 	return true;
 }
-#undef OP_EVENT
-#undef OP_EVENT_OP
-#undef OP_EVENT_OP_EXT
-#undef OP_EVENT_INPUT
-#undef OP_EVENT_CONSTRAINT
 
 /* An event of an op's own condition: the words of its facts; the chain
  * link the type check read through and the op an optional one would have
@@ -255,6 +221,25 @@ static void describe_constraint(const fd_match_result *r, describe_cache *dc, co
 	text_cut(o->reason, sizeof o->reason, facts.reason_text);
 	if (!o->reason[0] && ev->status == ST_FAIL)
 		text_cutf(o->reason, sizeof o->reason, "%s", reason_get(ev->reason)->summary);
+}
+
+/* The words of a subgraph condition's check, from its facts. */
+static void describe_subgraph(const fd_match_result *r, const fd_event *ev, const fd_rule_pattern *pat,
+                              fd_event_text *o)
+{
+	fd_cond_check c;
+	fd_cond_facts f;
+	uint64_t stated;
+	if (!cond_event_decode(r->ctx, r->rules, &r->trace, ev, &c, &stated))
+		return;
+	cond_check_event((fd_event_kind)ev->kind, stated, &c, &f);
+	text_cutf(o->check, sizeof o->check, "%s", ev->kind == EV_ESCAPE ? "subgraph intermediates"
+	                                           : ev->kind == EV_INPUTS ? "subgraph input_count_range"
+	                                           : "subgraph output_count");
+	text_cut(o->expected, sizeof o->expected, f.expected);
+	text_cut(o->actual, sizeof o->actual, f.actual);
+	text_cut(o->reason, sizeof o->reason, f.reason_text);
+	o->where = yval_pos(f.decided ? f.decided : pat->where);
 }
 
 /* ---- checks another candidate made good ------------------------------------ */
@@ -428,36 +413,8 @@ void explain_describe_event(const fd_match_result *r, describe_cache *dc, const 
 	case EV_SOURCE:
 		describe_source(r, dc, ev, pat, o);
 		break;
-	case EV_ESCAPE:
-		text_cutf(o->check, sizeof o->check, "subgraph intermediates");
-		text_cutf(o->expected, sizeof o->expected, "used only inside the match");
-		if (ev->status == ST_FAIL) {
-			if (ev->other >= 0)
-				text_cutf(o->actual, sizeof o->actual, "%s also read by %s (%s)", cond_tensor_name(g, ev->a),
-				    g->nodes[ev->other].name, g->nodes[ev->other].op_type);
-			else
-				text_cutf(o->actual, sizeof o->actual, "%s is a graph output", cond_tensor_name(g, ev->a));
-			text_cutf(o->reason, sizeof o->reason, "intermediate escapes (allow_intermediate_outputs: false)");
-		} else {
-			text_cutf(o->actual, sizeof o->actual, "none escapes");
-		}
-		o->where = yval_pos(rule->subgraph_where ? rule->subgraph_where : pat->where);
-		break;
-	case EV_INPUTS:
-		text_cutf(o->check, sizeof o->check, "subgraph input_count_range");
-		text_cutf(o->expected, sizeof o->expected, "[%d, %d]", rule->input_count_min, rule->input_count_max);
-		text_cutf(o->actual, sizeof o->actual, "%lld external inputs", (long long)ev->a);
-		if (ev->status == ST_FAIL)
-			text_cutf(o->reason, sizeof o->reason, "external (non-constant) input count outside the range");
-		o->where = yval_pos(rule->subgraph_where);
-		break;
-	case EV_OUTPUTS:
-		text_cutf(o->check, sizeof o->check, "subgraph output_count");
-		text_join(o->expected, sizeof o->expected, 1, text_decimal(ev->b, num));
-		text_join(o->actual, sizeof o->actual, 1, text_decimal(ev->a, num));
-		if (ev->status == ST_FAIL)
-			text_cutf(o->reason, sizeof o->reason, "output count differs");
-		o->where = yval_pos(rule->subgraph_where);
+	case EV_ESCAPE: case EV_INPUTS: case EV_OUTPUTS:
+		describe_subgraph(r, ev, pat, o);
 		break;
 	case EV_CONSTRAINT:
 		describe_constraint(r, dc, ev, o);

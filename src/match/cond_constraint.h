@@ -14,26 +14,13 @@
 #include "match/conditions.h"
 #include "match/cond_text.h"
 
-/* X(...) of FD_CONDITIONS kept for the constraint entries only:
- * COND_IF_CONSTRAINT(scope, text) is text for scope CONSTRAINT, else nothing. */
-#define COND_IF_CONSTRAINT(scope, text) COND_IF_CONSTRAINT_##scope(text)
-#define COND_IF_CONSTRAINT_OP(text)
-#define COND_IF_CONSTRAINT_OP_EXT(text)
-#define COND_IF_CONSTRAINT_INPUT(text)
-#define COND_IF_CONSTRAINT_CONSTRAINT(text) text
-
-/* The constraint types, ", "-joined, one constant string:
- * "dtype_match, shape_constraint, memory_limit, …". */
-#define COND_CONSTRAINT_COMMA_KEY(id, scope, key, event, reason, fn) COND_IF_CONSTRAINT(scope, ", " key)
-#define COND_CONSTRAINT_NAMES (&(FD_CONDITIONS(COND_CONSTRAINT_COMMA_KEY))[2])
-
 /* ---- the dispatch (match_constraints.c) ---------------------------------------- */
 
 /* c->constraint checked by its entry (c->constraint->kind); a type the
  * format does not know (COND_COUNT) passes with FD-WN01. In a run (c->run)
  * it emits its events and returns the code of a failure; explaining (c->ev)
  * the recorded event decides. facts (may be NULL) say what decided. */
-fd_reason cond_constraint_check(fd_cond_check *c, fd_cond_facts *facts);
+fd_reason cond_check_constraint(fd_cond_check *c, fd_cond_facts *facts);
 /* "constraint memory_limit max_output_size": the check's name in a trace
  * (a memory_limit's events are one per limit, named by it). c->ev set. */
 void cond_constraint_label(const fd_cond_check *c, char *buf, size_t size);

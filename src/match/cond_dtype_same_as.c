@@ -19,8 +19,10 @@
 
 bool cond_dtype_same_as_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
-	if (v->kind != YV_MAP)
-		return true;   /* a list of dtypes: dtype's own (cond_operand.c) */
+	if (v->kind != YV_MAP) {
+		at->states = false;   /* a list of dtypes: dtype's own (cond_operand.c) */
+		return true;
+	}
 	char q[320], b[128];
 	const fd_yval *sa = yval_get(v, "same_as");
 	snprintf(q, sizeof q, "%.200s.same_as", path);
@@ -47,10 +49,8 @@ bool cond_dtype_same_as_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, 
 		ERR(s, op, "%s.op: %d is out of range (the pattern has ops 0..%d)", q, is->dtype_op, at->n_ops - 1);
 		ok = false;
 	}
-	if (!ok) {
-		is->dtype_op = is->dtype_slot = -1;
+	if (!ok)
 		return false;
-	}
 	is->dtype_output = out != NULL;
 	is->dtype_where = sa;
 	return true;
@@ -87,11 +87,10 @@ static int32_t tied_tensor(const fd_cond_check *c)
 	return unit_input(s, owner, slot);
 }
 
-fd_reason cond_dtype_same_as_operand(fd_cond_check *c, cond_operand_words *w)
+/* A row of the OPERAND event (cond_operand.h): with w, its words added to the event's. */
+fd_reason cond_dtype_same_as_check(fd_cond_check *c, fd_cond_facts *w)
 {
 	const fd_input_source *src = c->input;
-	if (src->dtype_op < 0)
-		return REASON_NONE;
 	fd_reason r;
 	int32_t tied = FD_NONE;
 	if (c->ev) {
@@ -113,11 +112,11 @@ fd_reason cond_dtype_same_as_operand(fd_cond_check *c, cond_operand_words *w)
 			text_appendf(e, sizeof e, strlen(e), " (%s %s)", cond_tensor_name(c->g, tied),
 			             dtype_name(c->g->tensors[tied].dtype));
 		cond_operand_note(c, w, r, "dtype", SHOW_DTYPE, e);
-		if (r && w->f->path[0])
-			snprintf(w->f->path, sizeof w->f->path, "input_sources.input%d.dtype.same_as", src->input);
+		if (r && w->path[0])
+			snprintf(w->path, sizeof w->path, "input_sources.input%d.dtype.same_as", src->input);
 		if (r) {
 			const fd_yval *k = src->dtype_where;
-			w->f->decided = k ? k : w->f->decided;
+			w->decided = k ? k : w->decided;
 		}
 	}
 	return r;
@@ -130,7 +129,7 @@ fd_reason cond_dtype_same_as_operand(fd_cond_check *c, cond_operand_words *w)
 void cond_dtype_same_as_lint(const fd_cond_lint *l)
 {
 	const fd_input_source *src = l->input;
-	if (!src || src->dtype_op < 0)
+	if (!src || !(src->conds & COND_BIT(DTYPE_SAME_AS)))
 		return;
 	const fd_rule_pattern *pat = l->pat;
 	int i = l->op_index, j = src->dtype_op;

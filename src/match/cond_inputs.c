@@ -11,6 +11,7 @@ bool cond_inputs_parse(fd_schema *s, fd_cond_site *at, const fd_yval *inputs, co
 {
 	fd_rule_op *op = at->op;
 	int before = s->errors;
+	op->min_inputs = op->max_inputs = -1;   /* a bound not given */
 	if (!schema_kind(s, inputs, YV_MAP, p))
 		return false;
 	op->inputs_where = inputs;
@@ -24,6 +25,7 @@ bool cond_inputs_parse(fd_schema *s, fd_cond_site *at, const fd_yval *inputs, co
 		op->max_inputs = -1;
 	if (op->min_inputs >= 0 && op->max_inputs >= 0 && op->min_inputs > op->max_inputs)
 		ERR(s, mx, "%s: min_inputs %d > max_inputs %d", p, op->min_inputs, op->max_inputs);
+	at->states = op->min_inputs >= 0 || op->max_inputs >= 0;
 	return s->errors == before;
 }
 
@@ -43,8 +45,6 @@ void cond_inputs_describe(const fd_cond_check *c, char *buf, size_t size)
 fd_reason cond_inputs_check(fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_rule_op *op = c->op;
-	if (op->min_inputs < 0 && op->max_inputs < 0)
-		return REASON_NONE;
 	int64_t n = c->run ? unit_nonempty_inputs(c->run, c->unit) : c->ev->a;
 	c->a = n;
 	bool under = op->min_inputs >= 0 && n < op->min_inputs, over = op->max_inputs >= 0 && n > op->max_inputs;

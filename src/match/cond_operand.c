@@ -1,8 +1,9 @@
 /* cond_operand.c — the operand conditions of an input_sources entry: rank,
  * shape (patterns with names), static, dtype (its list; a dtype tied by
  * same_as is cond_dtype_same_as.c's), value (with its tolerance) and
- * qdq_dtype (decided in cond_qdq_dtype.c), checked together in one OPERAND
- * event in list order, the first that fails deciding (conditions.h).
+ * qdq_dtype (what the data runs as is cond_qdq_dtype.c's), each a row that
+ * cond_check_event runs in list order in one OPERAND event, the first that
+ * fails deciding (conditions.h); the event's begin and end are here.
  *
  * Shape names unify over the whole attempt: the first use of C binds it to
  * that dim (of that tensor), every later use must be the same dim — equal
@@ -29,24 +30,21 @@ fd_reason cond_operand_recorded(const fd_cond_check *c, fd_reason own)
 	return c->ev->status == ST_FAIL && c->ev->reason == own ? own : REASON_NONE;
 }
 
-/* Adds a present condition's words: its expected part, what it shows of the
- * operand, and — the first present one, then the failing one — its key. */
-void cond_operand_note(const fd_cond_check *c, cond_operand_words *w, fd_reason r, const char *key, unsigned shows,
+/* Adds a stated condition's words: its expected part, what it shows of the
+ * operand, and — the first stated one, then the failing one — its key. */
+void cond_operand_note(const fd_cond_check *c, fd_cond_facts *f, fd_reason r, const char *key, unsigned shows,
                        const char *expected)
 {
-	fd_cond_facts *f = w->f;
-	w->at = text_appendf(f->expected, sizeof f->expected, w->at, "%s%s", w->at ? ", " : "", expected);
-	w->shows |= shows;
-	if (w->decided || (f->path[0] && !r))
+	size_t at = strlen(f->expected);
+	text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", expected);
+	f->shows |= shows;
+	if (f->reason || (f->path[0] && !r))
 		return;
 	/* a passing event points at the inputK map, a failing one at the key */
 	const fd_yval *k = r ? yval_get(c->input->where, key) : NULL;
 	f->decided = k ? k : c->input->where;
 	snprintf(f->path, sizeof f->path, "input_sources.input%d.%s", c->input->input, key);
-	if (r) {
-		f->reason = r;
-		w->decided = true;
-	}
+	f->reason = r;
 }
 
 /* ---- rank ------------------------------------------------------------------------ */
@@ -65,11 +63,9 @@ void cond_rank_describe(const fd_cond_check *c, char *buf, size_t size)
 		at = text_appendf(buf, size, at, "%s%d", k ? " | " : "", c->input->ranks[k]);
 }
 
-static fd_reason rank_check(fd_cond_check *c, cond_operand_words *w)
+fd_reason cond_rank_check(fd_cond_check *c, fd_cond_facts *w)
 {
 	const fd_input_source *src = c->input;
-	if (!src->n_ranks)
-		return REASON_NONE;
 	fd_reason r = REASON_NONE;
 	if (c->ev) {
 		r = cond_operand_recorded(c, REASON_NM08_RANK);
@@ -346,11 +342,9 @@ static void binding_text(const fd_cond_check *c, char *buf, size_t size)
 	         t >= 0 && t < c->g->n_tensors ? c->g->tensors[t].name : "-");
 }
 
-static fd_reason shape_check(fd_cond_check *c, cond_operand_words *w)
+fd_reason cond_shape_check(fd_cond_check *c, fd_cond_facts *w)
 {
 	const fd_input_source *src = c->input;
-	if (!src->n_shapes)
-		return REASON_NONE;
 	fd_reason r = REASON_NONE;
 	if (c->ev) {
 		r = cond_operand_recorded(c, REASON_NM09_SHAPE);
@@ -370,9 +364,9 @@ static fd_reason shape_check(fd_cond_check *c, cond_operand_words *w)
 		size_t size = sizeof e;
 		cond_shape_describe(c, e, size);
 		if (!(c->ev && c->ev->reason == REASON_NM23_DTYPE_SAME_AS))   /* then b is the tied tensor */
-			binding_text(c, w->f->binding, sizeof w->f->binding);
-		if (w->f->binding[0])
-			text_appendf(e, size, strlen(e), " with %s", w->f->binding);
+			binding_text(c, w->binding, sizeof w->binding);
+		if (w->binding[0])
+			text_appendf(e, size, strlen(e), " with %s", w->binding);
 		cond_operand_note(c, w, r, "shape", SHOW_SHAPE, e);
 	}
 	return r;
@@ -394,13 +388,11 @@ void cond_static_describe(const fd_cond_check *c, char *buf, size_t size)
 	snprintf(buf, size, "%s", c->input->is_static ? "static dims" : "a dynamic dim");
 }
 
-static fd_reason static_check(fd_cond_check *c, cond_operand_words *w)
+fd_reason cond_static_check(fd_cond_check *c, fd_cond_facts *w)
 {
 	const fd_input_source *src = c->input;
-	if (src->is_static < 0)
-		return REASON_NONE;
 	fd_reason r = c->ev ? cond_operand_recorded(c, REASON_NM10_STATIC)
-	            : match_shape_static(&c->g->tensors[c->tensor].shape) != (src->is_static == 1) ? REASON_NM10_STATIC
+	            : match_shape_static(&c->g->tensors[c->tensor].shape) != src->is_static ? REASON_NM10_STATIC
 	                                                                                        : REASON_NONE;
 	if (w) {
 		char e[64];
@@ -452,8 +444,10 @@ static bool parse_ints(fd_schema *s, const fd_yval *v, const char *path, int **o
 
 bool cond_dtype_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
-	if (v->kind == YV_MAP)
-		return true;   /* {same_as: …}: its own entry's (cond_dtype_same_as.c) */
+	if (v->kind == YV_MAP) {
+		at->states = false;   /* {same_as: …}: its own entry's (cond_dtype_same_as.c) */
+		return true;
+	}
 	return cond_dtype_list_parse(s, v, path, &at->input->dtypes, &at->input->n_dtypes);
 }
 
@@ -492,11 +486,9 @@ void cond_dtype_describe(const fd_cond_check *c, char *buf, size_t size)
 		at = text_appendf(buf, size, at, "%s%s", k ? " | " : "", dtype_name(c->input->dtypes[k]));
 }
 
-static fd_reason dtype_check(fd_cond_check *c, cond_operand_words *w)
+fd_reason cond_dtype_check(fd_cond_check *c, fd_cond_facts *w)
 {
 	const fd_input_source *src = c->input;
-	if (!src->n_dtypes)
-		return REASON_NONE;
 	fd_reason r = REASON_NONE;
 	if (c->ev) {
 		r = cond_operand_recorded(c, REASON_NM11_DTYPE);
@@ -522,11 +514,9 @@ static int32_t operand_node(const fd_cond_check *c)
 	return c->unit >= 0 && c->unit < c->g->n_nodes ? c->unit : FD_NONE;
 }
 
-static fd_reason qdq_dtype_check(fd_cond_check *c, cond_operand_words *w)
+fd_reason cond_qdq_dtype_check(fd_cond_check *c, fd_cond_facts *w)
 {
 	const fd_input_source *src = c->input;
-	if (!src->n_qdq_dtypes)
-		return REASON_NONE;
 	char why[256];
 	int32_t data;
 	int32_t dt = cond_qdq_dtype_of(c->ix, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
@@ -544,8 +534,8 @@ static fd_reason qdq_dtype_check(fd_cond_check *c, cond_operand_words *w)
 		cond_qdq_dtype_describe(c, e, sizeof e);
 		cond_operand_note(c, w, r, "qdq_dtype", SHOW_QDQ, e);
 		/* a failure says why the data runs as it does, naming the data a zero point belongs to */
-		if (r && w->f->reason == r)
-			text_cutf(w->f->reason_text, sizeof w->f->reason_text, "%s runs as %s%s%s%s",
+		if (r && w->reason == r)
+			text_cutf(w->reason_text, sizeof w->reason_text, "%s runs as %s%s%s%s",
 			          data >= 0 ? c->g->tensors[data].name : "the data", dtype_name(dt),
 			          why[0] && dt == DT_INT8 ? ", QDQS8ToU8Transformer leaves it" : "", why[0] ? ": " : "", why);
 	}
@@ -575,6 +565,7 @@ bool cond_value_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const ch
 		is->n_values++;
 	}
 	const fd_yval *t = yval_get(at->map, "tolerance");
+	is->tolerance = 1e-5;   /* relative, when not given */
 	if (t && (!yval_float(t, &is->tolerance) || is->tolerance < 0)) {
 		char tp[320];
 		snprintf(tp, sizeof tp, "%.*s.tolerance", (int)(strrchr(path, '.') - path), path);
@@ -613,11 +604,9 @@ static bool values_fit(const fd_input_source *src, const fd_tensor *x)
 	return true;
 }
 
-static fd_reason value_check(fd_cond_check *c, cond_operand_words *w)
+fd_reason cond_value_check(fd_cond_check *c, fd_cond_facts *w)
 {
 	const fd_input_source *src = c->input;
-	if (!src->n_values)
-		return REASON_NONE;
 	fd_reason r = c->ev ? cond_operand_recorded(c, REASON_NM17_VALUE)
 	            : values_fit(src, &c->g->tensors[c->tensor]) ? REASON_NONE : REASON_NM17_VALUE;
 	if (w) {
@@ -673,55 +662,28 @@ static void actual_text(const fd_cond_check *c, unsigned shows, char *buf, size_
 		text_appendf(buf, size, strlen(buf), " (slot %d, inputs swapped)", c->slot);
 }
 
-typedef fd_reason (*operand_check)(fd_cond_check *, cond_operand_words *);
-
-/* Runs checks in order; with facts, every one of them in words, the actual
- * as they show it together. */
-static fd_reason run(fd_cond_check *c, fd_cond_facts *f, const operand_check *checks, size_t n)
+/* The OPERAND event's family (conditions.h, FD_CONDITION_EVENTS): its rows
+ * are the checks above, run in list order by cond_check_event. Before them,
+ * a run's check starts with no name bound; after them, with facts, the
+ * operand's actual as the stated conditions show it together. */
+fd_reason cond_operand_begin(fd_cond_check *c, fd_cond_facts *f)
 {
-	if (!f) {   /* the matcher: the first that fails decides */
-		for (size_t k = 0; k < n; k++) {
-			fd_reason r = checks[k](c, NULL);
-			if (r)
-				return r;
-		}
-		return REASON_NONE;
-	}
-	memset(f, 0, sizeof *f);
-	cond_operand_words w = { .f = f };
-	for (size_t k = 0; k < n; k++)
-		checks[k](c, &w);
-	actual_text(c, w.shows, f->actual, sizeof f->actual);
+	(void)f;
+	if (!c->ev)
+		c->bound = -1;
+	return REASON_NONE;
+}
+
+fd_reason cond_operand_end(fd_cond_check *c, fd_cond_facts *f, fd_reason r)
+{
+	if (!f)
+		return r;
+	actual_text(c, f->shows, f->actual, sizeof f->actual);
 	if (f->reason && !f->reason_text[0]) {
 		const fd_reason_def *d = reason_get(f->reason);
 		snprintf(f->reason_text, sizeof f->reason_text, "%s", d ? d->summary : "operand condition failed");
 	}
 	return f->reason;
-}
-
-/* Each entry alone, as the list names it. */
-fd_reason cond_rank_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ rank_check }, 1); }
-fd_reason cond_shape_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ shape_check }, 1); }
-fd_reason cond_static_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ static_check }, 1); }
-fd_reason cond_dtype_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ dtype_check }, 1); }
-fd_reason cond_dtype_same_as_check(fd_cond_check *c, fd_cond_facts *f)
-{
-	return run(c, f, &(operand_check){ cond_dtype_same_as_operand }, 1);
-}
-fd_reason cond_value_check(fd_cond_check *c, fd_cond_facts *f) { return run(c, f, &(operand_check){ value_check }, 1); }
-fd_reason cond_qdq_dtype_check(fd_cond_check *c, fd_cond_facts *f)
-{
-	return run(c, f, &(operand_check){ qdq_dtype_check }, 1);
-}
-
-/* The OPERAND event: every operand condition of the entry, in list order. */
-fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *f)
-{
-	static const operand_check checks[] = { rank_check, shape_check, static_check, dtype_check,
-	                                        cond_dtype_same_as_operand, value_check, qdq_dtype_check };
-	if (!c->ev)
-		c->bound = -1;
-	return run(c, f, checks, sizeof checks / sizeof *checks);
 }
 
 /* ---- lint ------------------------------------------------------------------------ */
@@ -730,7 +692,7 @@ fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *f)
 void cond_value_lint(const fd_cond_lint *l)
 {
 	const fd_input_source *src = l->input;
-	if (src->n_values && src->source_type == SRC_ACTIVATION)
+	if ((src->conds & COND_BIT(VALUE)) && (src->conds & COND_BIT(SOURCE_TYPE)) && src->source_type == SRC_ACTIVATION)
 		cond_lint_say(l, DIAG_ERROR, yval_get(src->where, "value"), "%s.input_sources.input%d.value: can never hold: "
 		              "source_type activation is not a constant", l->path, src->input);
 }

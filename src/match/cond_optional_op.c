@@ -11,6 +11,7 @@ bool cond_optional_op_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, co
 {
 	if (!schema_bool(s, v, p, &at->op->optional))
 		return false;
+	at->states = at->op->optional;   /* optional: false is the default, stated */
 	if (at->op->optional && at->index == 0) {
 		ERR(s, v, "%s: op 0 is the anchor and cannot be optional", p);
 		return false;

@@ -19,6 +19,7 @@ bool cond_outputs_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const 
 	fd_rule_op *op = at->op;
 	char q[320];
 	int before = s->errors;
+	op->graph_output = op->min_consumers = op->max_consumers = op->output_count = -1;   /* a field not given */
 	if (!schema_kind(s, v, YV_MAP, p))
 		return false;
 	op->outputs_where = v;
@@ -148,9 +149,6 @@ static int32_t banned_reader(const fd_cond_check *c)
 fd_reason cond_outputs_check(fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_rule_op *op = c->op;
-	if (op->graph_output < 0 && op->min_consumers < 0 && op->max_consumers < 0 && !op->n_not_read_by &&
-	    op->output_count < 0)
-		return REASON_NONE;
 	int64_t consumers;
 	int32_t gout;
 	if (c->run) {

@@ -13,6 +13,7 @@
 bool cond_params_parse(fd_schema *s, fd_cond_site *at, const fd_yval *params, const char *p)
 {
 	fd_rule_op *op = at->op;
+	at->states = false;   /* params: {} states nothing */
 	if (yval_is_null(params))
 		return true;
 	if (!schema_kind(s, params, YV_MAP, p) || !schema_count(s, params, p, FD_RULE_MAX_ITEMS, "params"))
@@ -30,6 +31,7 @@ bool cond_params_parse(fd_schema *s, fd_cond_site *at, const fd_yval *params, co
 		}
 		op->params[op->n_params++] = (fd_rule_param){ params->keys[i]->text, pv };
 	}
+	at->states = op->n_params > 0;
 	return ok;
 }
 
@@ -92,10 +94,10 @@ fd_reason cond_params_check(fd_cond_check *c, fd_cond_facts *facts)
 			say(c, &op->params[p], &v, ok, facts);
 		}
 		if (!ok) {
-			c->sub = p;
+			c->sub = c->held = p;
 			return REASON_NM03_PARAM;
 		}
 	}
-	c->sub = to;
+	c->sub = c->held = to;
 	return REASON_NONE;
 }

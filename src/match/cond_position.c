@@ -29,6 +29,8 @@ bool cond_position_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const
 	} else if (strcmp(pos, "any")) {
 		ERR(s, v, "%s: expected fixed, either or any, got %s", path, schema_describe(v, b, sizeof b));
 		return false;
+	} else {
+		at->states = false;   /* the default, stated */
 	}
 	return true;
 }

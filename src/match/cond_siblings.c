@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/arena.h"
 #include "base/text.h"
 #include "match/cond_text.h"
 #include "match/match_internal.h"
@@ -95,11 +96,11 @@ bool cond_siblings_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const
  * or the op before it. */
 static int link_of(const fd_rule_op *op, int j)
 {
-	if (op->feeds_op >= 0 && op->feeds_op < j)
+	if ((op->conds & COND_BIT(FEEDS)) && op->feeds_op < j)
 		return op->feeds_op;
 	int l = -1;
 	for (int k = 0; k < op->n_sources; k++)
-		if (op->sources[k].from_op >= 0 && op->sources[k].from_op < j && op->sources[k].from_op > l)
+		if ((op->sources[k].conds & COND_BIT(FROM_OP)) && op->sources[k].from_op < j && op->sources[k].from_op > l)
 			l = op->sources[k].from_op;
 	return l >= 0 ? l : j - 1;
 }
@@ -125,7 +126,7 @@ void cond_siblings_pattern(fd_schema *s, fd_rule_pattern *pat, const char *path)
 	int g = pat->group;
 	for (int j = g + 1; j < pat->n_ops; j++) {
 		fd_rule_op *op = &pat->ops[j];
-		if (op->feeds_op >= 0) {   /* a producer: of the tensor every member reads, one for the group */
+		if (op->conds & COND_BIT(FEEDS)) {   /* a producer: of the tensor every member reads, one for the group */
 			if (op->feeds_op == g && op->feeds_input != pat->ops[g].siblings_input)
 				ERR(s, op->feeds_where, "%s[%d].feeds: the group's producer is that of the tensor its members read "
 				    "(input%d), not of input%d", path, j, pat->ops[g].siblings_input, op->feeds_input);
@@ -196,19 +197,19 @@ fd_reason cond_siblings_unit_fails(match_run_state *s, int i, int32_t u)
 	mc.unit = u;
 	mc.sub = alt;
 	mc.op_id = op->ops[alt];
-	fd_reason r = cond_inputs_check(&mc, NULL);
-	if (!r && op->n_params)
-		r = cond_params_check(&mc, NULL);
-	if (!r && (op->graph_output >= 0 || op->min_consumers >= 0 || op->max_consumers >= 0 || op->output_count >= 0
-	           || op->n_not_read_by))
-		r = cond_outputs_check(&mc, NULL);
-	if (!r && op->n_where)
-		r = cond_where_check(&mc, NULL);
+	/* the op's own rows before its inputs', but its type (decided above) and
+	 * feeds (a member is found among the readers, not as a producer) */
+	uint64_t own = op->conds & cond_rows_before(SCOPE_OP, SCOPE_INPUT) & ~(COND_BIT(TYPE) | COND_BIT(FEEDS));
+	fd_reason r = REASON_NONE;
+	for (int k = 0; k < COND_COUNT && !r; k++)
+		if (own >> k & 1)
+			r = cond_check_event(cond_def((fd_cond_kind)k)->event, (uint64_t)1 << k, &mc, NULL);
 	size_t mark = s->binds.n;
+	uint64_t source = cond_rows(SCOPE_INPUT, EV_SOURCE) & ~COND_BIT(OPTIONAL_INPUT);
 	for (int k = 0; k < op->n_sources && !r; k++) {
 		const fd_input_source *src = &op->sources[k];
 		int32_t t = unit_input(s, u, src->input);
-		if (t == FD_NONE && src->optional)
+		if (t == FD_NONE && (src->conds & COND_BIT(OPTIONAL_INPUT)))
 			continue;
 		fd_cond_check ic = mc;
 		ic.input = src;
@@ -216,10 +217,10 @@ fd_reason cond_siblings_unit_fails(match_run_state *s, int i, int32_t u)
 		ic.tensor = t;
 		ic.slot = src->input;
 		ic.bound = -1;
-		if (src->has_source || t == FD_NONE)
-			r = cond_source_check(&ic, NULL);
-		if (!r && src->has_operand)
-			r = cond_operand_check(&ic, NULL);
+		if ((src->conds & source) || t == FD_NONE)
+			r = cond_check_event(EV_SOURCE, src->conds, &ic, NULL);
+		if (!r && (src->conds & cond_rows(SCOPE_INPUT, EV_OPERAND)))
+			r = cond_check_event(EV_OPERAND, src->conds, &ic, NULL);
 	}
 	s->binds.n = mark;
 	return r;
@@ -541,11 +542,7 @@ static void say(const fd_cond_check *c, const sib_group *gr, fd_cond_facts *f)
  * run's (s->group, in the group's order). */
 fd_reason cond_siblings_check(fd_cond_check *c, fd_cond_facts *facts)
 {
-	if (!c->op->siblings)
-		return REASON_NONE;
-	sib_group *gr = malloc(sizeof *gr);
-	if (!gr)
-		abort();
+	sib_group *gr = xmalloc(sizeof *gr);   /* big for the stack of a deep search */
 	judge(c, gr);
 	fd_reason why = gr->what == SIB_HOLDS ? REASON_NONE : REASON_NM24_SIBLINGS;
 	c->other = gr->who;

@@ -1,10 +1,12 @@
 /* cond_source.c — where an input_sources entry's tensor comes from: from_op
  * (an output of an earlier op of the match), source_type (constant, graph
  * input, activation …), same_as (the very tensor another op of the match
- * reads), same_value_as (decided here, its file cond_same_value_as.c) and optional (the input may be absent; what is given holds when it
- * is present). They are checked together in one SOURCE event in list order,
- * the first that fails deciding (conditions.h); the operand conditions of
- * the entry follow in their own event (cond_operand.c). */
+ * reads), same_value_as (its check here, the rest in cond_same_value_as.c)
+ * and optional (the input may be absent; what is given holds when it is
+ * present). Each a row that cond_check_event runs in list order in one
+ * SOURCE event, the first that fails deciding; the event's begin and end
+ * (an absent input, the words) are here. The operand conditions of the
+ * entry follow in their own event (cond_operand.c). */
 #include <string.h>
 #include "base/strbuf.h"
 #include "base/text.h"
@@ -18,10 +20,8 @@
 bool cond_from_op_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
 	fd_input_source *is = at->input;
-	if (!schema_small_int(s, v, path, 0, &is->from_op)) {
-		is->from_op = -1;
+	if (!schema_small_int(s, v, path, 0, &is->from_op))
 		return false;
-	}
 	if (is->from_op >= at->n_ops) {
 		ERR(s, v, "%s: %d is out of range (the pattern has ops 0..%d)", path, is->from_op, at->n_ops - 1);
 		return false;
@@ -71,7 +71,9 @@ bool cond_same_as_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const 
 
 bool cond_optional_input_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, const char *path)
 {
-	return schema_bool(s, v, path, &at->input->optional);
+	bool ok = schema_bool(s, v, path, &at->input->optional);
+	at->states = at->input->optional;   /* optional: false is the default, stated */
+	return ok;
 }
 
 /* ---- the words ---------------------------------------------------------------------- */
@@ -97,86 +99,16 @@ void cond_optional_input_describe(const fd_cond_check *c, char *buf, size_t size
 }
 
 
-/* The SOURCE event in words: the conditions written, where the tensor comes
- * from, and for a failure what decided. */
-static void source_words(const fd_cond_check *c, fd_reason why, fd_cond_facts *f)
-{
-	const fd_input_source *src = c->input;
-	const fd_event *ev = c->ev;
-	const fd_graph *g = c->g;
-	bool ext = src->optional || src->same_op >= 0 || src->value_op >= 0;   /* the language beyond the seed's words */
-	char part[128];
-	size_t at = 0;
-	if (src->from_op >= 0) {
-		cond_from_op_describe(c, part, sizeof part);
-		at = text_appendf(f->expected, sizeof f->expected, at, "%s", part);
-	}
-	if (src->source_type != SRC_UNSET) {
-		cond_source_type_describe(c, part, sizeof part);
-		at = text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
-	}
-	if (src->same_op >= 0) {
-		cond_same_as_describe(c, part, sizeof part);
-		at = text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
-	}
-	if (src->value_op >= 0) {
-		cond_same_value_as_describe(c, part, sizeof part);
-		at = text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
-	}
-	if (src->optional)
-		at = text_appendf(f->expected, sizeof f->expected, at, "%s", at ? ", when present" : "any, when present");
-	char origin[160];
-	if (ev->a < 0 && ext) {
-		text_cut(f->actual, sizeof f->actual, "absent");
-		if (ev->status == ST_PASS)
-			text_cut(f->reason_text, sizeof f->reason_text, "optional input, absent");
-	} else {
-		cond_tensor_origin(c->ctx, c->graph, ev->a, origin, sizeof origin);
-		if (ev->b != src->input && ev->a >= 0)
-			text_cutf(f->actual, sizeof f->actual, "%s (slot %lld, inputs swapped)", origin, (long long)ev->b);
-		else
-			text_cut(f->actual, sizeof f->actual, origin);
-	}
-	const char *key = src->value_op >= 0 && src->same_op < 0 && src->from_op < 0 && src->source_type == SRC_UNSET
-	                ? "same_value_as"
-	                : src->same_op >= 0 && src->from_op < 0 && src->source_type == SRC_UNSET ? "same_as"
-	                : src->from_op >= 0 ? "from_op" : src->source_type != SRC_UNSET ? "source_type"
-	                : src->optional ? "optional" : "position";
-	f->decided = src->where;
-	if (ev->status == ST_FAIL) {
-		f->reason = why;
-		if (why == REASON_NM12_SAME_AS) {
-			key = "same_as";
-			const fd_yval *k = yval_get(src->where, "same_as");
-			f->decided = k ? k : src->where;
-			text_cutf(f->reason_text, sizeof f->reason_text,
-			          ev->other >= 0 ? "op%d reads %s there, another tensor" : "op%d has no such input", src->same_op,
-			          ev->other >= 0 && ev->other < g->n_tensors ? g->tensors[ev->other].name : "-");
-		} else if (why == REASON_NM21_SAME_VALUE) {
-			key = "same_value_as";
-			const fd_yval *k = yval_get(src->where, "same_value_as");
-			f->decided = k ? k : src->where;
-			char mine[96], theirs[96];
-			cond_values_text(g, ev->a >= 0 ? (int32_t)ev->a : FD_NONE, mine, sizeof mine);
-			cond_values_text(g, ev->other >= 0 && ev->other < g->n_tensors ? ev->other : FD_NONE, theirs, sizeof theirs);
-			text_cutf(f->reason_text, sizeof f->reason_text, ev->other >= 0 ? "%s, but op%d reads %s" : "%s; op%d is absent "
-			          "or has no such input", mine, src->value_op, theirs);
-		} else if (why == REASON_NM13_OPTIONAL_INPUT) {
-			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is present, and then must be as the rule says",
-			          src->input);
-		} else if (!ext && src->from_op < 0 && src->source_type == SRC_CONST && ev->a >= 0 && ev->a < g->n_tensors &&
-		           g->tensors[ev->a].overridable) {
-			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is an overridable initializer (also a graph "
-			          "input, IR >= 4): the caller may feed another value, so it is not a constant", src->input);
-		} else {
-			text_cutf(f->reason_text, sizeof f->reason_text,
-			          ev->a < 0 ? "the node has no input%d" : "input%d comes from elsewhere", src->input);
-		}
-	}
-	snprintf(f->path, sizeof f->path, "input_sources.input%d.%s", src->input, key);
-}
+/* ---- the rows ------------------------------------------------------------------- */
 
-/* ---- the check ------------------------------------------------------------------------- */
+/* Each row adds its words to the event's expected (with facts) and, in a
+ * run, decides its own part on c->tensor (present: the event's begin says
+ * an absent one); explaining, the event decides (cond_source_end). */
+static void add_expected(fd_cond_facts *f, const char *part)
+{
+	size_t at = strlen(f->expected);
+	text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
+}
 
 static bool source_type_ok(const fd_cond_check *c, int32_t t, fd_source_type st)
 {
@@ -190,6 +122,54 @@ static bool source_type_ok(const fd_cond_check *c, int32_t t, fd_source_type st)
 	}
 }
 
+fd_reason cond_from_op_check(fd_cond_check *c, fd_cond_facts *f)
+{
+	const fd_input_source *src = c->input;
+	if (f) {
+		char part[64];
+		cond_from_op_describe(c, part, sizeof part);
+		add_expected(f, part);
+	}
+	if (c->ev)
+		return REASON_NONE;
+	match_run_state *s = c->run;
+	int j = src->from_op < c->op_index ? match_present(s, src->from_op) : -1;
+	return j >= 0 && unit_produces(s, s->units[j], c->tensor) ? REASON_NONE : REASON_NM04_SOURCE;
+}
+
+fd_reason cond_source_type_check(fd_cond_check *c, fd_cond_facts *f)
+{
+	if (f) {
+		char part[64];
+		cond_source_type_describe(c, part, sizeof part);
+		add_expected(f, part);
+	}
+	if (c->ev)
+		return REASON_NONE;
+	return source_type_ok(c, c->tensor, c->input->source_type) ? REASON_NONE : REASON_NM04_SOURCE;
+}
+
+fd_reason cond_same_as_check(fd_cond_check *c, fd_cond_facts *f)
+{
+	const fd_input_source *src = c->input;
+	if (f) {
+		char part[96];
+		cond_same_as_describe(c, part, sizeof part);
+		add_expected(f, part);
+	}
+	if (c->ev)
+		return REASON_NONE;
+	match_run_state *s = c->run;
+	int i = c->op_index, j = src->same_op, slot = src->same_input;
+	if (j < i && s->swapped[j] && slot < 2)
+		slot ^= 1;   /* op j's input k as op j was matched */
+	int32_t want = j < i && s->units[j] != FD_NONE ? unit_input(s, s->units[j], slot) : FD_NONE;
+	if (want != FD_NONE && want == c->tensor)
+		return REASON_NONE;
+	c->other = want;
+	return REASON_NM12_SAME_AS;
+}
+
 /* The tensor op j reads at its input k, for same_value_as. Op j absent
  * because it feeds an op whose input another match keeps (a DQ read by
  * several nodes: each other reader fuses a copy with the same inputs), the
@@ -199,8 +179,10 @@ static int32_t value_source(const match_run_state *s, int j, int k)
 	const fd_rule_op *oj = &s->pat->ops[j];
 	if (s->units[j] != FD_NONE)
 		return unit_input(s, s->units[j], s->swapped[j] && k < 2 ? k ^ 1 : k);
+	if (!(oj->conds & COND_BIT(FEEDS)))
+		return FD_NONE;
 	int m = oj->feeds_op;
-	if (m < 0 || s->units[m] == FD_NONE)
+	if (s->units[m] == FD_NONE)
 		return FD_NONE;
 	int slot = s->swapped[m] && oj->feeds_input < 2 ? oj->feeds_input ^ 1 : oj->feeds_input;
 	int32_t x = unit_input(s, s->units[m], slot);
@@ -208,70 +190,115 @@ static int32_t value_source(const match_run_state *s, int j, int k)
 	return p >= 0 && k < s->g->nodes[p].n_inputs ? s->g->nodes[p].inputs[k] : FD_NONE;
 }
 
-/* A run's verdict; *other gets the event's other (the producer, or the
- * tensor same_as names when that decided). */
-static fd_reason decide(fd_cond_check *c, int32_t *other)
+fd_reason cond_same_value_as_check(fd_cond_check *c, fd_cond_facts *f)
 {
 	const fd_input_source *src = c->input;
-	match_run_state *s = c->run;
-	int32_t t = c->tensor;
-	int i = c->op_index;
-	bool ok = t != FD_NONE;
-	fd_reason why = REASON_NM04_SOURCE;
-	*other = t >= 0 ? c->g->tensors[t].producer : FD_NONE;
-	if (ok && src->from_op >= 0) {
-		int j = src->from_op < i ? match_present(s, src->from_op) : -1;
-		ok = j >= 0 && unit_produces(s, s->units[j], t);
+	if (f) {
+		char part[128];
+		cond_same_value_as_describe(c, part, sizeof part);
+		add_expected(f, part);
 	}
-	if (ok && src->source_type != SRC_UNSET && src->source_type != SRC_ANY)
-		ok = source_type_ok(c, t, src->source_type);
-	if (ok && src->same_op >= 0) {
-		int j = src->same_op;
-		int slot = src->same_input;
-		if (j < i && s->swapped[j] && slot < 2)
-			slot ^= 1;   /* op j's input k as op j was matched */
-		int32_t want = j < i && s->units[j] != FD_NONE ? unit_input(s, s->units[j], slot) : FD_NONE;
-		ok = want != FD_NONE && want == t;
-		if (!ok) {
-			why = REASON_NM12_SAME_AS;
-			*other = want;
-		}
-	}
-	if (ok && src->value_op >= 0 && src->value_op < i) {
-		int32_t want = value_source(s, src->value_op, src->value_input);
-		ok = cond_same_values(c->g, t, want);
-		if (!ok) {
-			why = REASON_NM21_SAME_VALUE;
-			*other = want;
-		}
-	}
-	if (!ok && src->optional)
-		why = REASON_NM13_OPTIONAL_INPUT;
-	return ok ? REASON_NONE : why;
+	if (c->ev || src->value_op >= c->op_index)
+		return REASON_NONE;
+	int32_t want = value_source(c->run, src->value_op, src->value_input);
+	if (cond_same_values(c->g, c->tensor, want))
+		return REASON_NONE;
+	c->other = want;
+	return REASON_NM21_SAME_VALUE;
 }
 
-fd_reason cond_source_check(fd_cond_check *c, fd_cond_facts *f)
+/* optional states nothing of a present tensor: an absent one holds (the
+ * search's), a failing one says so (cond_source_end). */
+fd_reason cond_optional_input_check(fd_cond_check *c, fd_cond_facts *f)
 {
-	if (!c->ev) {
-		int32_t other;
-		fd_reason r = decide(c, &other);
-		c->other = other;
+	(void)c;
+	if (f)
+		text_appendf(f->expected, sizeof f->expected, strlen(f->expected), "%s",
+		             f->expected[0] ? ", when present" : "any, when present");
+	return REASON_NONE;
+}
+
+/* ---- the event ------------------------------------------------------------------- */
+
+/* A run: an absent input fails before any row; c->other is the event's
+ * other (the producer, or the tensor same_as names when that decided). */
+fd_reason cond_source_begin(fd_cond_check *c, fd_cond_facts *f)
+{
+	(void)f;
+	if (c->ev)
+		return REASON_NONE;
+	int32_t t = c->tensor;
+	c->other = t >= 0 ? c->g->tensors[t].producer : FD_NONE;
+	return t == FD_NONE ? REASON_NM04_SOURCE : REASON_NONE;
+}
+
+/* The key a passing event's words point at: the first stated of the rows
+ * the event checks, in list order (none: the entry's position). */
+static const char *source_key(const fd_input_source *src)
+{
+	fd_cond_kind k = cond_first(src->conds & cond_rows(SCOPE_INPUT, EV_SOURCE));
+	return k < COND_COUNT ? cond_def(k)->key : "position";
+}
+
+fd_reason cond_source_end(fd_cond_check *c, fd_cond_facts *f, fd_reason r)
+{
+	const fd_input_source *src = c->input;
+	if (!c->ev)   /* a run: an optional input that fails says so */
+		return r && (src->conds & COND_BIT(OPTIONAL_INPUT)) ? REASON_NM13_OPTIONAL_INPUT : r;
+	const fd_event *ev = c->ev;
+	r = ev->status == ST_FAIL ? (fd_reason)ev->reason : REASON_NONE;
+	if (!f)
 		return r;
+	const fd_graph *g = c->g;
+	/* the language beyond the seed's words */
+	bool ext = src->conds & (COND_BIT(OPTIONAL_INPUT) | COND_BIT(SAME_AS) | COND_BIT(SAME_VALUE_AS));
+	char origin[160];
+	if (ev->a < 0 && ext) {
+		text_cut(f->actual, sizeof f->actual, "absent");
+		if (ev->status == ST_PASS)
+			text_cut(f->reason_text, sizeof f->reason_text, "optional input, absent");
+	} else {
+		cond_tensor_origin(c->ctx, c->graph, ev->a, origin, sizeof origin);
+		if (ev->b != src->input && ev->a >= 0)
+			text_cutf(f->actual, sizeof f->actual, "%s (slot %lld, inputs swapped)", origin, (long long)ev->b);
+		else
+			text_cut(f->actual, sizeof f->actual, origin);
 	}
-	fd_reason r = c->ev->status == ST_FAIL ? (fd_reason)c->ev->reason : REASON_NONE;
-	if (f) {
-		memset(f, 0, sizeof *f);
-		source_words(c, r, f);
+	const char *key = source_key(src);
+	f->decided = src->where;
+	if (ev->status == ST_FAIL) {
+		f->reason = r;
+		if (r == REASON_NM12_SAME_AS) {
+			key = "same_as";
+			const fd_yval *k = yval_get(src->where, "same_as");
+			f->decided = k ? k : src->where;
+			text_cutf(f->reason_text, sizeof f->reason_text,
+			          ev->other >= 0 ? "op%d reads %s there, another tensor" : "op%d has no such input", src->same_op,
+			          ev->other >= 0 && ev->other < g->n_tensors ? g->tensors[ev->other].name : "-");
+		} else if (r == REASON_NM21_SAME_VALUE) {
+			key = "same_value_as";
+			const fd_yval *k = yval_get(src->where, "same_value_as");
+			f->decided = k ? k : src->where;
+			char mine[96], theirs[96];
+			cond_values_text(g, ev->a >= 0 ? (int32_t)ev->a : FD_NONE, mine, sizeof mine);
+			cond_values_text(g, ev->other >= 0 && ev->other < g->n_tensors ? ev->other : FD_NONE, theirs, sizeof theirs);
+			text_cutf(f->reason_text, sizeof f->reason_text, ev->other >= 0 ? "%s, but op%d reads %s" : "%s; op%d is absent "
+			          "or has no such input", mine, src->value_op, theirs);
+		} else if (r == REASON_NM13_OPTIONAL_INPUT) {
+			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is present, and then must be as the rule says",
+			          src->input);
+		} else if (!ext && !(src->conds & COND_BIT(FROM_OP)) && (src->conds & COND_BIT(SOURCE_TYPE)) &&
+		           src->source_type == SRC_CONST && ev->a >= 0 && ev->a < g->n_tensors && g->tensors[ev->a].overridable) {
+			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is an overridable initializer (also a graph "
+			          "input, IR >= 4): the caller may feed another value, so it is not a constant", src->input);
+		} else {
+			text_cutf(f->reason_text, sizeof f->reason_text,
+			          ev->a < 0 ? "the node has no input%d" : "input%d comes from elsewhere", src->input);
+		}
 	}
+	snprintf(f->path, sizeof f->path, "input_sources.input%d.%s", src->input, key);
 	return r;
 }
-
-/* Each entry, as the list names it: they decide together. */
-fd_reason cond_from_op_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
-fd_reason cond_source_type_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
-fd_reason cond_same_as_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
-fd_reason cond_same_value_as_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
-fd_reason cond_optional_input_check(fd_cond_check *c, fd_cond_facts *f) { return cond_source_check(c, f); }
 
 /* ---- lint ------------------------------------------------------------------------ */
 
@@ -279,7 +306,7 @@ fd_reason cond_optional_input_check(fd_cond_check *c, fd_cond_facts *f) { return
 void cond_same_as_lint(const fd_cond_lint *l)
 {
 	const fd_input_source *src = l->input;
-	if (src->same_op < 0)
+	if (!(src->conds & COND_BIT(SAME_AS)))
 		return;
 	const fd_rule_pattern *pat = l->pat;
 	int i = l->op_index, j = src->same_op;

@@ -37,6 +37,7 @@ bool cond_where_parse(fd_schema *s, fd_cond_site *at, const fd_yval *w, const ch
 	fd_rule_op *op = at->op;
 	char b[128];
 	int before = s->errors;
+	at->states = false;   /* where: null states nothing */
 	if (yval_is_null(w))
 		return true;
 	const fd_yval *one = w;
@@ -88,6 +89,7 @@ bool cond_where_parse(fd_schema *s, fd_cond_site *at, const fd_yval *w, const ch
 		op->where_exprs[op->n_where] = e;
 		op->where_src[op->n_where++] = v;
 	}
+	at->states = op->n_where > 0;
 	return s->errors == before;
 }
 
@@ -127,6 +129,26 @@ static const fd_where_ops *earlier_ops(const fd_cond_check *c, fd_where_ops *ops
 	return ops;
 }
 
+/* A run's events of an op reading earlier ops record their units and op
+ * ids, for the words of opJ.NAME: c->a, c->b the path's offset and length. */
+static void record_path(fd_cond_check *c)
+{
+	match_run_state *s = c->run;
+	int i = c->op_index;
+	c->a = c->b = 0;
+	if (!c->op->where_ops || i <= 0 || s->opt->no_events)
+		return;
+	int32_t path[2 * MATCH_MAX_OPS];
+	for (int j = 0; j < i; j++) {
+		const fd_rule_op *oj = &s->pat->ops[j];
+		int alt = s->type_alt[j];
+		path[j] = s->units[j];
+		path[i + j] = alt >= 0 && alt < oj->n_types ? oj->ops[alt] : oj->op;
+	}
+	c->b = 2 * i;
+	c->a = s->sink.path(s->sink.ctx, path, (uint32_t)c->b);
+}
+
 /* In a run every expression in order, c->sub the first that does not hold
  * (n_where when all do); explaining, expression c->sub (the event's), with
  * the values it read. */
@@ -140,6 +162,8 @@ fd_reason cond_where_check(fd_cond_check *c, fd_cond_facts *facts)
 	int ids[MATCH_MAX_OPS];
 	fd_where_ops ops;
 	const fd_where_ops *earlier = earlier_ops(c, &ops, units, ids);
+	if (c->run)
+		record_path(c);
 	for (int w = from < 0 ? 0 : from; w < to && w < op->n_where; w++) {
 		char text[256];
 		int32_t fault_at = -1;
@@ -163,11 +187,11 @@ fd_reason cond_where_check(fd_cond_check *c, fd_cond_facts *facts)
 			text_cut(facts->reason_text, sizeof facts->reason_text, text);
 		}
 		if (r) {
-			c->sub = w;
+			c->sub = c->held = w;
 			return r;
 		}
 	}
-	c->sub = to;
+	c->sub = c->held = to;
 	return REASON_NONE;
 }
 

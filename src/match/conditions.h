@@ -1,27 +1,34 @@
-/* conditions.h — the conditions of the rule language, one list.
+/* conditions.h — the conditions of the rule language, one list that
+ * dispatches.
  *
  * Every kind of condition a rule can state — an op's type and params, an
  * input's source and operand conditions, an op's outputs and where
- * expressions, each constraint type — is one entry of FD_CONDITIONS. The
- * entry names its YAML key, where it is written, the trace event it is
- * checked in, its reason code and the prefix of its three functions, all
- * in one file of this folder (cond_*.c):
+ * expressions, the subgraph's counts, each constraint type — is one entry
+ * of FD_CONDITIONS. The entry names its YAML key, where it is written, the
+ * trace event it is checked in, its reason code and the prefix of its three
+ * functions, which live in a file of this folder (cond_*.c; a family that
+ * one event checks together shares one: cond_source.c, cond_operand.c,
+ * cond_subgraph.c):
  *   PREFIX_parse     the schema: reads the key's value into the typed rule
  *                    (rules.h), reporting at file:line:col what is wrong;
  *   PREFIX_check     decides it on a unit or a tensor (or a complete match,
- *                    for a constraint) and, when given a facts record, says
- *                    what decided: the YAML value and its what-if path,
- *                    expected and actual, bindings. The matcher passes NULL;
- *                    explain/ and the TUI ask the same function with a
- *                    record instead of deciding again;
+ *                    for the subgraph and a constraint) and, when given a
+ *                    facts record, says what decided: the YAML value and its
+ *                    what-if path, expected and actual, bindings. The matcher
+ *                    passes NULL; explain/ and the TUI ask the same function
+ *                    with a record instead of deciding again;
  *   PREFIX_describe  the condition as written, in words ("rank 4 | 5").
- * The fields a what-if may set below the key are FD_CONDITION_FIELDS.
+ * The schema sets a bit per entry a rule states (rules.h: the conds masks);
+ * the matcher and explain/ reach the checks only through cond_check_event,
+ * one loop over the stated rows of an event kind. The fields a what-if may
+ * set below the key are FD_CONDITION_FIELDS.
  *
  * Adding a condition: its entry here (and its fields), its file with the
  * three functions, its section in fusiondbg-rules(5), its tests (the README,
  * "Layout", says it in four steps). */
 #ifndef FD_CONDITIONS_H
 #define FD_CONDITIONS_H
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "match/match.h"
@@ -29,25 +36,34 @@
 #include "trace/trace.h"
 
 /* Where a condition is written:
- *   OP          a key of match.ops[i] that the seed's format has
- *   OP_EXT      a key of match.ops[i] beyond the seed
+ *   OP          a key of match.ops[i]
  *   INPUT       a key of match.ops[i].input_sources.inputK
+ *   SUBGRAPH    a key of match.subgraph
  *   CONSTRAINT  a constraint type (constraints[k].type) */
-typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAINT } fd_cond_scope;
+typedef enum fd_cond_scope { SCOPE_OP, SCOPE_INPUT, SCOPE_SUBGRAPH, SCOPE_CONSTRAINT, SCOPE_COUNT } fd_cond_scope;
 
 /* X(id, scope, YAML key, event kind, reason code, function prefix). The
- * order is the format's: it is the order of keys a message lists as known
- * and of the conditions one event checks (the first that fails decides).
- * Two entries may share a key when the value's form tells them apart
- * (dtype: a list of dtypes, or {same_as: …}): each reads only its form. */
+ * order is the order of the checks: an op's own conditions, its inputs'
+ * (at the place of the INPUT rows: each entry's source, then its operand),
+ * its group, then the subgraph's and the constraints; within one event the
+ * first that fails decides. It is also the order the schema reads an op's
+ * keys in (the order a message lists keys as known is the format's,
+ * FD_CONDITION_FIELDS). Two entries may share a key when the value's form
+ * tells them apart (dtype: a list of dtypes, or {same_as: …}): each reads
+ * only its form. */
 #define FD_CONDITIONS(X) \
 	X(TYPE,           OP,         "type",             TYPE,       NM01_TYPE,           cond_type)          \
-	X(PARAMS,         OP,         "params",           PARAM,      NM03_PARAM,          cond_params)        \
 	X(INPUTS,         OP,         "inputs",           ARITY,      NM02_ARITY,          cond_inputs)        \
+	X(PARAMS,         OP,         "params",           PARAM,      NM03_PARAM,          cond_params)        \
+	X(OPTIONAL_OP,    OP,         "optional",         OPTIONAL,   IN01_ABSENT,         cond_optional_op)   \
+	X(FEEDS,          OP,         "feeds",            FEEDS,      NM04_SOURCE,         cond_feeds)         \
+	X(OUTPUTS,        OP,         "outputs",          OUTPUT,     NM15_OUTPUT,         cond_outputs)       \
+	X(WHERE,          OP,         "where",            WHERE,      NM16_WHERE,          cond_where)         \
 	X(FROM_OP,        INPUT,      "from_op",          SOURCE,     NM04_SOURCE,         cond_from_op)       \
 	X(SOURCE_TYPE,    INPUT,      "source_type",      SOURCE,     NM04_SOURCE,         cond_source_type)   \
 	X(SAME_AS,        INPUT,      "same_as",          SOURCE,     NM12_SAME_AS,        cond_same_as)       \
 	X(SAME_VALUE_AS,  INPUT,      "same_value_as",    SOURCE,     NM21_SAME_VALUE,     cond_same_value_as) \
+	X(FROM_TYPE,      INPUT,      "from_type",        SOURCE,     NM04_SOURCE,         cond_from_type)     \
 	X(POSITION,       INPUT,      "position",         ORDER,      NM14_POSITION,       cond_position)      \
 	X(OPTIONAL_INPUT, INPUT,      "optional",         SOURCE,     NM13_OPTIONAL_INPUT, cond_optional_input) \
 	X(RANK,           INPUT,      "rank",             OPERAND,    NM08_RANK,           cond_rank)          \
@@ -57,11 +73,10 @@ typedef enum fd_cond_scope { SCOPE_OP, SCOPE_OP_EXT, SCOPE_INPUT, SCOPE_CONSTRAI
 	X(DTYPE_SAME_AS,  INPUT,      "dtype",            OPERAND,    NM23_DTYPE_SAME_AS,  cond_dtype_same_as) \
 	X(VALUE,          INPUT,      "value",            OPERAND,    NM17_VALUE,          cond_value)         \
 	X(QDQ_DTYPE,      INPUT,      "qdq_dtype",        OPERAND,    NM20_QDQ_DTYPE,      cond_qdq_dtype)     \
-	X(OPTIONAL_OP,    OP_EXT,     "optional",         OPTIONAL,   IN01_ABSENT,         cond_optional_op)   \
-	X(OUTPUTS,        OP_EXT,     "outputs",          OUTPUT,     NM15_OUTPUT,         cond_outputs)       \
-	X(WHERE,          OP_EXT,     "where",            WHERE,      NM16_WHERE,          cond_where)         \
-	X(FEEDS,          OP_EXT,     "feeds",            FEEDS,      NM04_SOURCE,         cond_feeds)         \
-	X(SIBLINGS,       OP_EXT,     "siblings",         SIBLINGS,   NM24_SIBLINGS,       cond_siblings)      \
+	X(SIBLINGS,       OP,         "siblings",         SIBLINGS,   NM24_SIBLINGS,       cond_siblings)      \
+	X(ALLOW_INTERMEDIATE_OUTPUTS, SUBGRAPH, "allow_intermediate_outputs", ESCAPE, NM05_ESCAPE, cond_intermediate_outputs) \
+	X(INPUT_COUNT_RANGE, SUBGRAPH, "input_count_range", INPUTS,   NM06_COUNTS,         cond_input_count)   \
+	X(OUTPUT_COUNT,   SUBGRAPH,   "output_count",     OUTPUTS,    NM06_COUNTS,         cond_output_count)  \
 	X(DTYPE_MATCH,    CONSTRAINT, "dtype_match",      CONSTRAINT, CF01_DTYPE,          cond_dtype_match)   \
 	X(SHAPE_CONSTRAINT, CONSTRAINT, "shape_constraint", CONSTRAINT, CF02_SHAPE,        cond_shape_constraint) \
 	X(MEMORY_LIMIT,   CONSTRAINT, "memory_limit",     CONSTRAINT, CF03_MEMORY,         cond_memory_limit)  \
@@ -74,6 +89,11 @@ typedef enum fd_cond_kind {
 #undef FD_COND_ENUM
 	COND_COUNT
 } fd_cond_kind;
+
+/* The conditions a rule op, an input entry or a rule's subgraph states: a
+ * bit each (the masks of rules.h, set by the schema where it reads the key). */
+#define COND_BIT(id) ((uint64_t)1 << COND_##id)
+static_assert(COND_COUNT <= 64, "a condition's presence is one bit of a uint64_t");
 
 /* The paths below a condition's place that a what-if may set, with the
  * type of value each takes (ruleset/rule_format.h: the field types):
@@ -90,6 +110,7 @@ typedef enum fd_cond_kind {
 	X(SAME_AS,              INPUT,      "same_as.input",           UINT) \
 	X(SAME_VALUE_AS,        INPUT,      "same_value_as.op",        UINT) \
 	X(SAME_VALUE_AS,        INPUT,      "same_value_as.input",     UINT) \
+	X(FROM_TYPE,            INPUT,      "from_type",               LIST) \
 	X(POSITION,             INPUT,      "position",                POSITION) \
 	X(OPTIONAL_INPUT,       INPUT,      "optional",                BOOL) \
 	X(RANK,                 INPUT,      "rank",                    INTS) \
@@ -103,20 +124,23 @@ typedef enum fd_cond_kind {
 	X(VALUE,                INPUT,      "value",                   NUMBERS) \
 	X(VALUE,                INPUT,      "tolerance",               NUMBER) \
 	X(QDQ_DTYPE,            INPUT,      "qdq_dtype",               DTYPES) \
-	X(OPTIONAL_OP,          OP_EXT,     "optional",                BOOL) \
-	X(OUTPUTS,              OP_EXT,     "outputs.graph_output",    BOOL) \
-	X(OUTPUTS,              OP_EXT,     "outputs.min_consumers",   UINT) \
-	X(OUTPUTS,              OP_EXT,     "outputs.max_consumers",   UINT) \
-	X(OUTPUTS,              OP_EXT,     "outputs.count",           UINT) \
-	X(OUTPUTS,              OP_EXT,     "outputs.not_read_by",     LIST) \
-	X(WHERE,                OP_EXT,     "where",                   EXPR) \
-	X(FEEDS,                OP_EXT,     "feeds.op",                UINT) \
-	X(FEEDS,                OP_EXT,     "feeds.input",             UINT) \
-	X(FEEDS,                OP_EXT,     "feeds.first_reader",      BOOL) \
-	X(SIBLINGS,             OP_EXT,     "siblings.input",          UINT) \
-	X(SIBLINGS,             OP_EXT,     "siblings.min",            POSINT) \
-	X(SIBLINGS,             OP_EXT,     "siblings.max",            POSINT) \
-	X(SIBLINGS,             OP_EXT,     "siblings.cover",          STR) \
+	X(OPTIONAL_OP,          OP,         "optional",                BOOL) \
+	X(OUTPUTS,              OP,         "outputs.graph_output",    BOOL) \
+	X(OUTPUTS,              OP,         "outputs.min_consumers",   UINT) \
+	X(OUTPUTS,              OP,         "outputs.max_consumers",   UINT) \
+	X(OUTPUTS,              OP,         "outputs.count",           UINT) \
+	X(OUTPUTS,              OP,         "outputs.not_read_by",     LIST) \
+	X(WHERE,                OP,         "where",                   EXPR) \
+	X(FEEDS,                OP,         "feeds.op",                UINT) \
+	X(FEEDS,                OP,         "feeds.input",             UINT) \
+	X(FEEDS,                OP,         "feeds.first_reader",      BOOL) \
+	X(SIBLINGS,             OP,         "siblings.input",          UINT) \
+	X(SIBLINGS,             OP,         "siblings.min",            POSINT) \
+	X(SIBLINGS,             OP,         "siblings.max",            POSINT) \
+	X(SIBLINGS,             OP,         "siblings.cover",          STR) \
+	X(INPUT_COUNT_RANGE,    SUBGRAPH,   "input_count_range",       RANGE) \
+	X(OUTPUT_COUNT,         SUBGRAPH,   "output_count",            UINT) \
+	X(ALLOW_INTERMEDIATE_OUTPUTS, SUBGRAPH, "allow_intermediate_outputs", BOOL) \
 	X(DTYPE_MATCH,          CONSTRAINT, "allowed_dtypes",          LIST) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_intermediate_size",   BYTES) \
 	X(MEMORY_LIMIT,         CONSTRAINT, "max_output_size",         BYTES) \
@@ -134,15 +158,19 @@ fd_cond_kind cond_by_key(fd_cond_scope scope, const char *key);
 
 /* ---- parse ------------------------------------------------------------------ */
 
-/* Where a condition is being read: the op (every scope but CONSTRAINT) at
- * its place in a pattern of n_ops, the inputK map's typed source (INPUT),
- * the constraint (CONSTRAINT); map is the map holding the key. */
+/* Where a condition is being read: the op (OP and INPUT) at its place in a
+ * pattern of n_ops, the inputK map's typed source (INPUT), the rule
+ * (SUBGRAPH), the constraint (CONSTRAINT); map is the map holding the key. */
 typedef struct fd_cond_site {
+	fd_rule *rule;
 	fd_rule_op *op;
 	int index, n_ops;
 	fd_input_source *input;
 	fd_constraint *constraint;
 	const fd_yval *map;
+	bool states;               /* set before the parse; cleared by one whose key states nothing
+	                            * (position: any, allow_intermediate_outputs: true, {} or the
+	                            * other entry's form of a shared key): then its bit is not set */
 } fd_cond_site;
 
 /* After a pattern's ops are read: its group op (siblings, one at most) and
@@ -164,6 +192,7 @@ typedef struct fd_cond_facts {
 	char actual[128];          /* what the graph has, in words */
 	char binding[128];         /* names bound: "C = 64 (dim 0 of conv1.weight)", or "" */
 	char reason_text[256];     /* one line of its own, or "" (the reason code's summary then) */
+	unsigned shows;            /* OPERAND: what of the operand the conditions ask show in actual */
 } fd_cond_facts;
 
 struct match_run_state;
@@ -198,6 +227,8 @@ typedef struct fd_cond_check {
 	                            * alternative matched, set by the check */
 	int64_t a, b;              /* in a run, what the check measured for its event (INPUTS: the
 	                            * inputs given; OUTPUTS: the consumers and a graph output or FD_NONE) */
+	int held;                  /* in a run, a condition of several items (PARAMS, WHERE): the items
+	                            * that held before the one that decided, each an event of its own */
 	struct match_run_state *run;
 	const struct fd_event *ev;
 	struct cond_size_cache *sizes;  /* explaining: a writer's cache of a constraint's size words, or NULL */
@@ -277,13 +308,68 @@ struct fd_cond_def {
 FD_CONDITIONS(FD_COND_DECLARE)
 #undef FD_COND_DECLARE
 
-/* The events that check several entries, in list order, the first that
- * fails deciding; with facts, the event's words. cond_operand_check (an
- * input's rank .. value): c->bound is the event's b after a run's check. */
-fd_reason cond_operand_check(fd_cond_check *c, fd_cond_facts *facts);
-/* cond_source_check (an input's from_op, source_type, same_as, optional):
- * c->other is the event's other after a run's check. */
-fd_reason cond_source_check(fd_cond_check *c, fd_cond_facts *facts);
+/* ---- the dispatch (cond.c) ---------------------------------------------------------- */
+
+/* The mask of the rows of scope whose event is event (EV_KIND_COUNT: any). */
+uint64_t cond_rows(fd_cond_scope scope, fd_event_kind event);
+/* The rows of scope that come before the rows of scope `before` in the list. */
+uint64_t cond_rows_before(fd_cond_scope scope, fd_cond_scope before);
+/* The one loop of an event kind: the rows of the event stated in `stated`
+ * (a mask of COND_BITs), in list order, each by its check; the first that
+ * fails decides. In a run (facts NULL) it stops there; with facts every
+ * stated row adds its words. An event that checks several rows together
+ * (FD_CONDITION_EVENTS) is begun and ended by its family. */
+fd_reason cond_check_event(fd_event_kind event, uint64_t stated, fd_cond_check *c, fd_cond_facts *facts);
+/* The first row of mask in list order, or COND_COUNT. */
+fd_cond_kind cond_first(uint64_t mask);
+/* The row of scope checked in an event of kind event (the first, for an
+ * event of several rows), or COND_COUNT. */
+fd_cond_kind cond_of_event(fd_cond_scope scope, fd_event_kind event);
+/* "from_op, source_type, …, value or qdq_dtype": the keys of the rows in
+ * mask, each once, in list order, the last after `last` (", " or " or "). */
+const char *cond_keys(uint64_t mask, const char *last, char *buf, size_t size);
+
+/* ---- a recorded event (cond_event.c) -------------------------------------------- */
+
+/* An event's payload by the names its kind gives its fields: the item of a
+ * row of several (a param, an expression, an input entry, a constraint,
+ * what decided a group), the unit checked, an input's tensor and the slot
+ * it was read at, a shape name bound before it (match_bound_pack), and what
+ * else the check measured (other, a, b: the check's own, conditions.h's
+ * fd_cond_check says each). */
+typedef struct cond_event_payload {
+	int item;
+	int32_t unit, tensor;
+	int slot;
+	int64_t bound;
+	int32_t other;
+	int64_t a, b;
+} cond_event_payload;
+
+cond_event_payload cond_event_read(const fd_event *ev);
+/* The pattern an event of a rule's branch (-1: its match) is of. */
+const fd_rule_pattern *cond_event_pattern(const fd_rule *r, int branch);
+/* The check a recorded event made, decoded from it and the graph: c as the
+ * run had it (the op read as the type it matched, its input entry or
+ * constraint, the payload), *stated the rows the event checks; then
+ * cond_check_event(ev->kind, *stated, c, facts) says it. false: ev is no
+ * event of a condition of its rule. */
+bool cond_event_decode(const fd_match_ctx *ctx, const fd_ruleset *rules, const fd_trace *trace,
+                       const fd_event *ev, fd_cond_check *c, uint64_t *stated);
+
+/* The events that check several rows together: X(event, function prefix),
+ * each with PREFIX_begin (before the rows: a verdict that decides before any
+ * of them, as an input absent, or REASON_NONE) and PREFIX_end (after them:
+ * the event's verdict from the rows' r; with facts, the event's words). */
+#define FD_CONDITION_EVENTS(X) \
+	X(SOURCE,  cond_source) \
+	X(OPERAND, cond_operand)
+#define FD_COND_DECLARE_EVENT(event, fn) \
+	fd_reason fn##_begin(fd_cond_check *c, fd_cond_facts *facts); \
+	fd_reason fn##_end(fd_cond_check *c, fd_cond_facts *facts, fd_reason r);
+FD_CONDITION_EVENTS(FD_COND_DECLARE_EVENT)
+#undef FD_COND_DECLARE_EVENT
+
 /* Whether op's binary inputs are tried in both orders (position). */
 bool cond_position_swaps(const fd_rule_op *op, bool commutative);
 

@@ -13,6 +13,22 @@
 
 static int match_link_of(const fd_rule_op *op, int i, bool *explicit_link);
 
+/* What an input entry states of where its tensor comes from. */
+static inline bool states_from(const fd_input_source *src)
+{
+	return src->conds & COND_BIT(FROM_OP);
+}
+
+static inline bool states_same(const fd_input_source *src)
+{
+	return src->conds & COND_BIT(SAME_AS);
+}
+
+static inline fd_source_type stated_type(const fd_input_source *src)
+{
+	return src->conds & COND_BIT(SOURCE_TYPE) ? src->source_type : SRC_UNSET;
+}
+
 /* ---- units ---------------------------------------------------------------- */
 
 static bool match_unit_is(const fd_graph_index *ix, int32_t u, int op)
@@ -47,12 +63,12 @@ static inline bool search(match_run_state *s, int i);
 static int match_link_of(const fd_rule_op *op, int i, bool *explicit_link)
 {
 	int j = -1;
-	if (op->feeds_op >= 0 && op->feeds_op < i) {   /* a producer: found from op feeds_op's input */
+	if ((op->conds & COND_BIT(FEEDS)) && op->feeds_op < i) {   /* a producer: found from op feeds_op's input */
 		*explicit_link = true;
 		return op->feeds_op;
 	}
 	for (int k = 0; k < op->n_sources; k++)
-		if (op->sources[k].from_op >= 0 && op->sources[k].from_op < i && op->sources[k].from_op > j)
+		if (states_from(&op->sources[k]) && op->sources[k].from_op < i && op->sources[k].from_op > j)
 			j = op->sources[k].from_op;
 	*explicit_link = j >= 0;
 	return j >= 0 ? j : i - 1;
@@ -131,8 +147,8 @@ static void push_readers(match_run_state *s, i32_vec *cand, int32_t t, unsigned 
  * naming an earlier op, or a graph input or constant. */
 static bool names_outside(const fd_input_source *src, int i)
 {
-	return (src->same_op >= 0 && src->same_op < i) || src->source_type == SRC_PARAM || src->source_type == SRC_CONST
-	       || src->source_type == SRC_CONST_OR_PARAM;
+	fd_source_type st = stated_type(src);
+	return (states_same(src) && src->same_op < i) || st == SRC_PARAM || st == SRC_CONST || st == SRC_CONST_OR_PARAM;
 }
 
 /* Op i's link outside the chain: without a from_op, the entry of input 0
@@ -143,7 +159,7 @@ static int outside_link(const fd_rule_op *op, int i)
 {
 	int k0 = -1;
 	for (int k = 0; k < op->n_sources; k++) {
-		if (op->sources[k].from_op >= 0)
+		if (states_from(&op->sources[k]))
 			return -1;
 		if (op->sources[k].input == 0)
 			k0 = k;
@@ -151,7 +167,7 @@ static int outside_link(const fd_rule_op *op, int i)
 	if (k0 < 0)
 		return -1;
 	const fd_input_source *src = &op->sources[k0];
-	return (src->same_op >= 0 && src->same_op < i) || src->source_type == SRC_PARAM ? k0 : -1;
+	return (states_same(src) && src->same_op < i) || stated_type(src) == SRC_PARAM ? k0 : -1;
 }
 
 /* Unit u, found through its outside link, need not read op i-1 when the
@@ -177,7 +193,7 @@ static void gather(match_run_state *s, int i, int link)
 	i32_vec *cand = &s->cand[i];
 	int32_t lu = s->units[link];
 	cand->n = 0;
-	if (op->feeds_op >= 0) {   /* the one producer of the input it feeds (link is op feeds_op) */
+	if (op->conds & COND_BIT(FEEDS)) {   /* the one producer of the input it feeds (link is op feeds_op) */
 		int slot = op->feeds_input;
 		if (s->swapped[op->feeds_op] && slot < 2)
 			slot ^= 1;
@@ -205,7 +221,7 @@ __attribute__((noinline)) static void gather_outside(match_run_state *s, int i, 
 	const fd_input_source *src = &op->sources[k];
 	i32_vec *cand = &s->cand[i];
 	cand->n = 0;
-	if (src->same_op >= 0) {
+	if (states_same(src)) {
 		int j = src->same_op, slot = src->same_input;
 		if (s->swapped[j] && slot < 2)
 			slot ^= 1;   /* op j's input k as op j was matched */
@@ -245,7 +261,7 @@ __attribute__((noinline)) static bool check_operand(match_run_state *s, int i, i
 		.ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = s->r, .op = &s->pat->ops[i], .op_index = i,
 		.input = &s->pat->ops[i].sources[k], .source_index = k, .unit = u, .tensor = t, .slot = slot, .run = s,
 	};
-	fd_reason r = cond_operand_check(&c, NULL);
+	fd_reason r = cond_check_event(EV_OPERAND, c.input->conds, &c, NULL);
 	if (quiet)
 		return r == REASON_NONE;   /* the caller takes its names back */
 	uint32_t ev = match_emit(s, EV_OPERAND, r ? ST_FAIL : ST_PASS, r, i, k, u, slot, t, c.bound);
@@ -267,20 +283,22 @@ static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap,
 	if (swap && slot < 2)
 		slot ^= 1;
 	int32_t t = unit_input(s, u, slot);
-	if (t == FD_NONE && src->optional) {
+	if (t == FD_NONE && (src->conds & COND_BIT(OPTIONAL_INPUT))) {
 		if (!quiet)
 			match_emit(s, EV_SOURCE, ST_PASS, REASON_NONE, i, k, u, FD_NONE, FD_NONE, slot);
 		++*passed;
 		return true;
 	}
-	/* an entry of operand conditions only (rank, shape, …): its operand event says it all */
-	if (!src->has_source && t != FD_NONE)
-		return !src->has_operand || check_operand(s, i, u, k, slot, t, passed, quiet);
+	/* an entry of operand conditions only (rank, shape, …): its operand event says it all;
+	 * optional states nothing of a present tensor */
+	bool operand = src->conds & s->rows.operand;
+	if (!(src->conds & s->rows.source & ~COND_BIT(OPTIONAL_INPUT)) && t != FD_NONE)
+		return !operand || check_operand(s, i, u, k, slot, t, passed, quiet);
 	fd_cond_check c = {
 		.ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = s->r, .op = &s->pat->ops[i], .op_index = i,
 		.input = src, .source_index = k, .unit = u, .tensor = t, .slot = slot, .run = s,
 	};
-	fd_reason why = cond_source_check(&c, NULL);
+	fd_reason why = cond_check_event(EV_SOURCE, src->conds, &c, NULL);
 	bool ok = why == REASON_NONE;
 	if (!quiet) {
 		uint32_t ev = match_emit(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, why, i, k, u, c.other, t, slot);
@@ -290,7 +308,7 @@ static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap,
 	if (!ok)
 		return false;
 	++*passed;
-	return !src->has_operand || check_operand(s, i, u, k, slot, t, passed, quiet);
+	return !operand || check_operand(s, i, u, k, slot, t, passed, quiet);
 }
 
 bool match_check_source(match_run_state *s, int i, int32_t u, int k, bool swap, uint32_t *passed, bool quiet)
@@ -345,23 +363,12 @@ __attribute__((noinline)) static void diagnose_fixed(match_run_state *s, int i, 
 		.ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = s->r, .op = &s->pat->ops[i], .op_index = i,
 		.unit = u, .run = s,
 	};
-	if (!cond_position_check(&c, NULL))
+	if (!cond_check_event(EV_ORDER, COND_BIT(POSITION), &c, NULL))
 		return;
 	uint32_t ev = match_emit(s, EV_ORDER, ST_FAIL, REASON_NM14_POSITION, i, -1, u, FD_NONE, 1, 0);
 	match_fail(s, ev, REASON_NM14_POSITION, i, passed + c.passed);
 }
 
-/* The group op i is (siblings), once u's own conditions hold: its event,
- * and the group in s->group for the cover when it holds. */
-__attribute__((noinline)) static bool check_siblings(match_run_state *s, int i, int32_t u, uint32_t passed)
-{
-	fd_cond_check *cc = &s->op_checks[i];
-	fd_reason why = cond_siblings_check(cc, NULL);
-	uint32_t ev = match_emit(s, EV_SIBLINGS, why ? ST_FAIL : ST_PASS, why, i, cc->sub, u, cc->other, cc->a, cc->b);
-	if (why)
-		match_fail(s, ev, why, i, passed);
-	return !why;
-}
 
 /* ---- the search budget (match.h) ------------------------------------------ */
 
@@ -439,32 +446,15 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	s->type_alt[i] = (int8_t)cc->sub;
 	int op_id = cc->op_id;
 	passed++;
-	if (op->min_inputs >= 0 || op->max_inputs >= 0) {
-		why = cond_inputs_check(cc, NULL);
-		ev = match_emit(s, EV_ARITY, why ? ST_FAIL : ST_PASS, why, i, -1, u, FD_NONE, cc->a, 0);
-		if (why) {
-			match_fail(s, ev, why, i, passed);
-			return false;
-		}
-		passed++;
-	}
-	if (op->n_params) {
-		why = cond_params_check(cc, NULL);
-		for (int p = 0; p < cc->sub; p++, passed++)
-			match_emit(s, EV_PARAM, ST_PASS, REASON_NONE, i, p, u, FD_NONE, 0, 0);
-		if (why) {
-			ev = match_emit(s, EV_PARAM, ST_FAIL, why, i, cc->sub, u, FD_NONE, 0, 0);
-			match_fail(s, ev, why, i, passed);
-			return false;
-		}
-	}
-	if (op->has_op_conditions && !match_check_op_conditions(s, i, cc, &passed))
+	/* the op's own rows before its inputs', in list order (its optional is
+	 * the search's: skip_optional) */
+	if ((op->conds & s->rows.op_before) && !match_check_rows(s, op->conds & s->rows.op_before, i, i, cc, &passed))
 		return false;
 	/* a producer is linked by its feeds, an op placed by where its inputs
 	 * come from by them: no chain link to check */
-	bool has_from = op->feeds_op >= 0 || (i > 0 && outside_link(op, i) >= 0 && inputs_all_placed(s, op, i, u));
+	bool has_from = (op->conds & COND_BIT(FEEDS)) || (i > 0 && outside_link(op, i) >= 0 && inputs_all_placed(s, op, i, u));
 	for (int k = 0; k < op->n_sources; k++)
-		if (op->sources[k].from_op >= 0)
+		if (states_from(&op->sources[k]))
 			has_from = true;
 	const fd_op_def *def = optable_get(op_id);
 	bool binary = def && (def->commutative || op->has_either) && op->n_sources > 0 && unit_n_inputs(s, u) == 2
@@ -483,7 +473,9 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 				diagnose_fixed(s, i, u, passed);
 			continue;
 		}
-		if (op->siblings && !check_siblings(s, i, u, p2))
+		/* the op's rows after its inputs' (its group, and the group in
+		 * s->group for the cover when it holds) */
+		if ((op->conds & s->rows.op_after) && !match_check_rows(s, op->conds & s->rows.op_after, i, i, cc, &p2))
 			break;
 		/* the other order is tried only when this one's sources fail */
 		if (search(s, i + 1))
@@ -568,7 +560,7 @@ static bool search_from(match_run_state *s, int i)
 	if (cand->n == 0) {
 		if (op->optional)
 			return skip_optional(s, i, link);
-		uint32_t ev = op->feeds_op >= 0 ? feeds_none(s, i, link)
+		uint32_t ev = op->conds & COND_BIT(FEEDS) ? feeds_none(s, i, link)
 		            : match_emit(s, EV_SOURCE, ST_FAIL, REASON_NM04_SOURCE, i, -2, s->units[link], FD_NONE, link, 0);
 		match_fail(s, ev, REASON_NM04_SOURCE, i, 0);
 		return false;

@@ -19,10 +19,12 @@ static fd_reason check_unknown(fd_cond_check *c, fd_cond_facts *facts)
 	return REASON_NONE;
 }
 
-fd_reason cond_constraint_check(fd_cond_check *c, fd_cond_facts *facts)
+fd_reason cond_check_constraint(fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_cond_def *d = cond_def((fd_cond_kind)c->constraint->kind);
-	return d && d->scope == SCOPE_CONSTRAINT ? d->check(c, facts) : check_unknown(c, facts);
+	if (!d || d->scope != SCOPE_CONSTRAINT)
+		return check_unknown(c, facts);
+	return cond_check_event(EV_CONSTRAINT, (uint64_t)1 << d->kind, c, facts);
 }
 
 void cond_constraint_label(const fd_cond_check *c, char *buf, size_t size)
@@ -41,7 +43,7 @@ bool match_constraint(match_run_state *s, int index, int n_ops, uint32_t passed)
 		.ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = s->r,
 		.constraint = &s->r->constraints[index], .constraint_index = index, .run = s,
 	};
-	fd_reason why = cond_constraint_check(&c, NULL);
+	fd_reason why = cond_check_constraint(&c, NULL);
 	if (why == REASON_NONE)
 		return true;
 	match_fail(s, s->n_emitted - 1, why, n_ops, passed);   /* the failing event is the last emitted */

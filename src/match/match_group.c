@@ -16,7 +16,7 @@ static int link_of(const fd_rule_op *op, int j)
 {
 	int l = -1;
 	for (int k = 0; k < op->n_sources; k++)
-		if (op->sources[k].from_op >= 0 && op->sources[k].from_op < j && op->sources[k].from_op > l)
+		if ((op->sources[k].conds & COND_BIT(FROM_OP)) && op->sources[k].from_op < j && op->sources[k].from_op > l)
 			l = op->sources[k].from_op;
 	return l >= 0 ? l : j - 1;
 }

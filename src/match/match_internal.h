@@ -4,18 +4,20 @@
  * below it):
  *   match_run.c         the run: rules in priority order and scope, anchors,
  *                       attempts over a rule's alternatives, the result's lifetime
- *   match.c             the op-chain search of one alternative, its budget
- *   match_subgraph.c    a complete op chain: cover, escape and count checks,
- *                       conflict, would-cycle, firing
+ *   match.c             the op-chain search of one alternative, its budget: an
+ *                       op's type inline, its inputs' SOURCE and OPERAND events,
+ *                       the position: fixed diagnosis
+ *   match_subgraph.c    a complete op chain: cover, the subgraph's rows,
+ *                       constraints, conflict, would-cycle, firing
  *   match_group.c       a complete chain with a group of siblings: each
  *                       member's own ops after the group op
- *   match_checks.c      an op's outputs and where conditions (their checks are
- *                       cond_outputs.c's, cond_where.c's), the position: fixed
- *                       diagnosis (off the hot path)
+ *   match_checks.c      the rows a run checks on their own (an op's past its
+ *                       type, the subgraph's), each by cond_check_event, and
+ *                       their events
  *   match_constraints.c the constraints on the cover, by their cond_*.c entries
- *   match_operand.c     operand conditions, and the dims they read
- *   cond_*.c            a condition of the language each (conditions.h): the
- *                       type, params, inputs, outputs, where checks of an op
+ *   match_operand.c     the dims operand conditions read
+ *   cond.c, cond_*.c    the condition list and its dispatch, a condition (or a
+ *                       family one event checks) each (conditions.h)
  *   match_where.c       where expressions over a unit's params and shapes
  *   match_memo.c        the search's memo: states from which the rest of the
  *                       pattern failed, so that reaching one again costs a step
@@ -82,6 +84,24 @@ typedef struct match_memo {
 	i32_vec key;                     /* scratch: the key being made */
 } match_memo;
 
+/* The rows of the condition list the search checks at each place, found
+ * once per run (match_run.c): an op's own before its inputs' (but its type,
+ * inline, and optional, the search's), its own after them (its group), an
+ * input entry's SOURCE and OPERAND rows, the subgraph's. */
+typedef struct match_rows {
+	uint64_t op_before, op_after, source, operand, subgraph;
+} match_rows;
+
+static inline void match_rows_init(match_rows *m)
+{
+	uint64_t before = cond_rows_before(SCOPE_OP, SCOPE_INPUT);
+	m->op_before = before & ~(COND_BIT(TYPE) | COND_BIT(OPTIONAL_OP));
+	m->op_after = cond_rows(SCOPE_OP, EV_KIND_COUNT) & ~before;
+	m->source = cond_rows(SCOPE_INPUT, EV_SOURCE);
+	m->operand = cond_rows(SCOPE_INPUT, EV_OPERAND);
+	m->subgraph = cond_rows(SCOPE_SUBGRAPH, EV_KIND_COUNT);
+}
+
 typedef struct match_run_state {
 	const fd_match_ctx *ctx;
 	const fd_ruleset *rs;
@@ -89,6 +109,7 @@ typedef struct match_run_state {
 	fd_match_result *res;
 	fd_trace_sink sink;
 	uint32_t n_emitted;     /* events emitted in this run (the index of the next) */
+	match_rows rows;
 
 	/* current rule / graph / attempt */
 	int32_t rule;
@@ -304,9 +325,15 @@ bool match_search_pattern(match_run_state *s);
  * passing check counted in *passed; quiet: no events, no failure recorded,
  * names it binds left for the caller to take back. */
 bool match_check_source(match_run_state *s, int i, int32_t u, int k, bool swap, uint32_t *passed, bool quiet);
-/* match_checks.c: the outputs and where conditions of op i on c's unit,
- * read as c's op id (false: a failure was recorded). */
-bool match_check_op_conditions(match_run_state *s, int i, fd_cond_check *c, uint32_t *passed);
+/* match_checks.c: the rows of mask rows (of one place: an op's, on c's unit
+ * read as c's op id; the subgraph's, on the cover), each stated one in list
+ * order with its events at pattern op `op` (-1: none); a failure is recorded
+ * at depth ops matched. False: one failed. */
+bool match_check_rows(match_run_state *s, uint64_t rows, int op, int depth, fd_cond_check *c, uint32_t *passed);
+/* match_subgraph.c: the unit of the match that holds node (the node when none
+ * does), and the first reader of t outside the match (FD_NONE: a graph output). */
+int32_t match_unit_of_node(const match_run_state *s, int n_ops, int32_t node);
+int32_t match_outside_consumer(const match_run_state *s, int32_t t);
 
 /* match_memo.c: whether the state before position i (1 <= i < n_ops) is one
  * the rest of the pattern failed from; *hash gets its hash for

@@ -31,7 +31,9 @@ static void memo_describe(match_memo *m, const fd_rule_pattern *p)
 		const fd_rule_op *op = &p->ops[i];
 		int link = -1;   /* match.c's match_link_of: feeds, else the latest from_op, else the op before */
 		for (int k = 0; k < op->n_sources; k++) {
-			int j = op->sources[k].from_op, q = op->sources[k].same_op;
+			uint64_t st = op->sources[k].conds;
+			int j = st & COND_BIT(FROM_OP) ? op->sources[k].from_op : -1;
+			int q = st & COND_BIT(SAME_AS) ? op->sources[k].same_op : -1;
 			if (j >= 0 && j < i) {
 				refs |= 1ull << j;
 				link = j > link ? j : link;
@@ -40,7 +42,7 @@ static void memo_describe(match_memo *m, const fd_rule_pattern *p)
 				same |= 1ull << q;
 		}
 		refs |= op->where_ops;   /* the units its where reads (opJ.NAME) */
-		if (op->feeds_op >= 0 && op->feeds_op < i) {   /* its link, and the order it was matched in */
+		if ((op->conds & COND_BIT(FEEDS)) && op->feeds_op < i) {   /* its link, and the order it was matched in */
 			link = op->feeds_op;
 			same |= 1ull << op->feeds_op;
 		}

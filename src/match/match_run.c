@@ -284,6 +284,7 @@ int match_run(const fd_match_ctx *ctx, const fd_ruleset *rs, const fd_match_opti
 	s.steps_attempt = match_steps_per_attempt();
 	s.steps_own = s.steps_attempt < MATCH_STEPS_OWN ? s.steps_attempt : MATCH_STEPS_OWN;
 	s.step_pool = 16 * s.steps_attempt;
+	match_rows_init(&s.rows);
 
 	/* canonical forms found, once, before any rule */
 	for (int32_t gi = 0; gi < ctx->n_graphs; gi++) {

@@ -137,13 +137,12 @@ static void cover_build(match_run_state *s, int n)
 	}
 	if (group)
 		group_outputs(s);
-	if (s->r->allow_intermediate_outputs == 1)
+	if ((s->r->conds & COND_BIT(ALLOW_INTERMEDIATE_OUTPUTS)) == 0)   /* intermediates may escape: outputs */
 		for (size_t i = 0; i < c->escapes.n; i++)
 			vec_push(&c->outputs, c->escapes.items[i]);
 }
 
-/* The first consumer of t outside the match, or FD_NONE (graph output). */
-static int32_t outside_consumer(const match_run_state *s, int32_t t)
+int32_t match_outside_consumer(const match_run_state *s, int32_t t)
 {
 	const fd_tensor *x = &s->g->tensors[t];
 	for (int q = 0; q < x->n_consumers; q++)
@@ -267,7 +266,7 @@ static int32_t record_fusion(match_run_state *s, int n)
 	return idx;
 }
 
-static int32_t unit_of_node(const match_run_state *s, int n_ops, int32_t node)
+int32_t match_unit_of_node(const match_run_state *s, int n_ops, int32_t node)
 {
 	for (int i = 0; i < n_ops; i++) {
 		const int32_t *mem;
@@ -291,43 +290,11 @@ bool match_complete(match_run_state *s, int n)
 		return false;
 	cover_build(s, n);
 
-	if (r->allow_intermediate_outputs != 1) {
-		if (c->escapes.n) {
-			int32_t t = c->escapes.items[0];
-			int32_t who = outside_consumer(s, t);
-			ev = match_emit(s, EV_ESCAPE, ST_FAIL, REASON_NM05_ESCAPE, -1, -1,
-			                unit_of_node(s, n, s->g->tensors[t].producer), who, t, 0);
-			match_fail(s, ev, REASON_NM05_ESCAPE, n, passed);
-			return false;
-		}
-		match_emit(s, EV_ESCAPE, ST_PASS, REASON_NONE, -1, -1, FD_NONE, FD_NONE, -1, 0);
-		passed++;
-	}
-	if (r->input_count_min >= 0 || r->input_count_max >= 0) {
-		int64_t k = 0;
-		for (size_t i = 0; i < c->inputs.n; i++)
-			if (!(s->ix->tflags[c->inputs.items[i]] & TF_CONST))
-				k++;
-		bool ok = (r->input_count_min < 0 || k >= r->input_count_min)
-		          && (r->input_count_max < 0 || k <= r->input_count_max);
-		ev = match_emit(s, EV_INPUTS, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM06_COUNTS,
-		                -1, -1, FD_NONE, FD_NONE, k, 0);
-		if (!ok) {
-			match_fail(s, ev, REASON_NM06_COUNTS, n, passed);
-			return false;
-		}
-		passed++;
-	}
-	if (r->output_count >= 0) {
-		bool ok = (int64_t)c->outputs.n == r->output_count;
-		ev = match_emit(s, EV_OUTPUTS, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM06_COUNTS,
-		                -1, -1, FD_NONE, FD_NONE, (int64_t)c->outputs.n, r->output_count);
-		if (!ok) {
-			match_fail(s, ev, REASON_NM06_COUNTS, n, passed);
-			return false;
-		}
-		passed++;
-	}
+	/* the subgraph's rows, on the cover (cond_subgraph.c) */
+	fd_cond_check sc = { .ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = r, .op_index = n,
+	                     .unit = FD_NONE, .run = s };
+	if ((r->conds & s->rows.subgraph) && !match_check_rows(s, r->conds & s->rows.subgraph, -1, n, &sc, &passed))
+		return false;
 	for (int k = 0; k < r->n_constraints; k++) {
 		if (!match_constraint(s, k, n, passed))
 			return false;

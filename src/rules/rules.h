@@ -81,24 +81,29 @@ typedef struct fd_shape_pattern {
 
 typedef struct fd_input_source {
 	int input;                /* K of "inputK" */
-	int from_op;              /* -1 when not given */
+	uint64_t conds;           /* a bit per condition the map states (match/conditions.h: COND_BIT);
+	                           * a field below is read only when its condition's bit is set */
+	int from_op;
 	fd_source_type source_type;
 	const fd_yval *where;     /* the inputK map */
-	/* The extensions (fusiondbg-rules(5), OPERAND CONDITIONS); unset: -1 / 0 / NULL. */
+	/* The extensions (fusiondbg-rules(5), OPERAND CONDITIONS). */
 	bool optional;            /* the input may be absent; what is given holds when present */
 	bool fixed;               /* position: fixed, never tried in a commutative op's swapped order */
 	bool either;              /* position: either, tried in both orders though the op is not commutative */
 	int same_op, same_input;  /* same_as {op, input}: the very tensor op same_op reads there */
 	int value_op, value_input;   /* same_value_as {op, input}: a constant of the values op value_op reads there */
+	int n_from_types;         /* from_type: made by a node of one of these op ids (as written: the names) */
+	int *from_types;
+	const char **from_type_names;
 	int n_ranks;              /* rank: one of ranks[] */
 	int *ranks;
 	int n_shapes;             /* shape: one of the patterns, the first that fits */
 	fd_shape_pattern *shapes;
-	int is_static;            /* static: -1 unset, 1 every dim a known number, 0 some dim not */
+	bool is_static;           /* static: true every dim a known number, false some dim not */
 	int n_dtypes;             /* dtype: one of dtypes[] (DT_*) */
 	int32_t *dtypes;
 	/* dtype: {same_as: {op, input | output}}: the dtype of the tensor op
-	 * dtype_op reads at input (or makes at output) dtype_slot; -1 unset */
+	 * dtype_op reads at input (or makes at output) dtype_slot */
 	int dtype_op, dtype_slot;
 	bool dtype_output;
 	const fd_yval *dtype_where;   /* the same_as map */
@@ -107,8 +112,6 @@ typedef struct fd_input_source {
 	double tolerance;         /* relative, for value */
 	int n_qdq_dtypes;         /* qdq_dtype: the quantized data runs as one of these on onnxruntime's CPU */
 	int32_t *qdq_dtypes;
-	bool has_operand;         /* any of rank .. value: an operand event is checked */
-	bool has_source;          /* from_op, source_type or same_as: a source event is checked */
 } fd_input_source;
 
 struct fd_expr;
@@ -124,6 +127,8 @@ typedef struct fd_rule_op {
 	int n_types;
 	const char **types;
 	int *ops;
+	uint64_t conds;           /* a bit per condition the map states (match/conditions.h: COND_BIT);
+	                           * a field below is read only when its condition's bit is set */
 	bool optional;            /* optional: true — the chain may skip it */
 	int graph_output;         /* outputs.graph_output: -1 unset, 0 must not be one, 1 must */
 	int min_consumers, max_consumers;    /* outputs: -1 when not given */
@@ -132,7 +137,7 @@ typedef struct fd_rule_op {
 	const char **not_read_by;
 	const fd_yval *outputs_where;
 	/* feeds: {op, input}: the op is the producer of input feeds_input of
-	 * earlier op feeds_op (-1 unset), found from that input, not a consumer */
+	 * earlier op feeds_op, found from that input, not a consumer */
 	int feeds_op, feeds_input;
 	bool feeds_first;         /* feeds.first_reader: only for op feeds_op when it reads the output first */
 	const fd_yval *feeds_where;
@@ -150,12 +155,10 @@ typedef struct fd_rule_op {
 	uint64_t where_ops;       /* bit j: a where expression reads earlier op j (opJ.NAME) */
 	bool has_fixed;           /* some input_sources entry has position: fixed */
 	bool has_either;          /* some input_sources entry has position: either */
-	/* derived, so the matcher tests one thing per op when a rule uses none */
-	bool has_op_conditions;   /* outputs or where given */
 	unsigned composite_mask;  /* 1 << fd_composite of each type with a decomposed form */
 	int n_params;
 	fd_rule_param *params;
-	int min_inputs, max_inputs;          /* -1 when not given */
+	int min_inputs, max_inputs;          /* inputs: -1 when one of the two is not given */
 	const fd_yval *inputs_where;
 	int n_sources;
 	fd_input_source *sources;
@@ -219,9 +222,12 @@ typedef struct fd_rule {
 	fd_rule_pattern *branches;
 	int n_dimvars;             /* the names shape patterns bind (C, N), in order of first use */
 	const char **dimvars;
-	/* subgraph: -1 / unset when not given */
+	/* subgraph: a bit per condition stated (match/conditions.h: COND_BIT), its
+	 * fields read only when set; allow_intermediate_outputs' bit is the check
+	 * that none escapes, set unless the rule allows them */
+	uint64_t conds;
 	int input_count_min, input_count_max, output_count;
-	int allow_intermediate_outputs;   /* -1 unset, 0, 1 */
+	bool allow_intermediate_outputs;
 	const fd_yval *subgraph_where;
 
 	/* rewrite */

@@ -268,6 +268,36 @@ static void check_op_param(checker *c, const fd_rule_op *op, const fd_rule_param
 	check_param(c, op, op->op, p, path);
 }
 
+/* ---- the conditions' own findings -------------------------------------------------- */
+
+/* Each condition's findings that need more than its value are its entry's
+ * lint (match/conditions.h: FD_CONDITION_LINTS; their words are in its
+ * cond_*.c): where names, same_as, position, value on an activation,
+ * optional ops, shape names used once, input counts, the constraints that
+ * can never pass. */
+static void report(void *ctx, fd_severity sev, fd_srcpos pos, const char *msg)
+{
+	rule_check_say_at(ctx, sev, pos, "%s", msg);
+}
+
+static void check_condition(checker *c, fd_cond_kind kind, fd_cond_lint *site)
+{
+	void (*lint)(const fd_cond_lint *) = cond_lint_of(kind);
+	if (!lint)
+		return;
+	site->verbose = c->opt && c->opt->verbose;
+	site->ctx = c;
+	site->say = report;
+	lint(site);
+}
+
+static void check_conditions(checker *c, fd_cond_scope scope, fd_cond_lint *site)
+{
+	for (int k = 0; k < COND_COUNT; k++)
+		if (cond_def((fd_cond_kind)k)->scope == scope)
+			check_condition(c, (fd_cond_kind)k, site);
+}
+
 static void check_op(checker *c, const fd_rule *r, const fd_rule_pattern *pat, int i, const char *pattern_path)
 {
 	const fd_rule_op *op = &pat->ops[i];
@@ -285,21 +315,26 @@ static void check_op(checker *c, const fd_rule *r, const fd_rule_pattern *pat, i
 	cond_op_types_name(op, name, sizeof name);
 	if (known) {
 		fd_cond_lint site = { .rule = r, .pat = pat, .op_index = i, .path = path };
-		rule_check_conditions(c, SCOPE_OP, &site);
+		check_conditions(c, SCOPE_OP, &site);
 	}
 
 	for (int s = 0; s < op->n_sources; s++) {
 		const fd_input_source *src = &op->sources[s];
 		const fd_yval *key = rule_check_key_of(op, "input_sources", src->where);
-		if (op->max_inputs >= 0 && src->input >= op->max_inputs)
+		if ((op->conds & COND_BIT(INPUTS)) && op->max_inputs >= 0 && src->input >= op->max_inputs)
 			ERR(c, key, "%s.input_sources: input%d is beyond max_inputs %d (inputs are numbered from 0)", path,
 			    src->input, op->max_inputs);
 		else if (arity >= 0 && src->input >= arity)
 			ERR(c, key, "%s.input_sources: input%d is beyond what %s takes (%d input%s)", path, src->input,
 			    name, arity, arity == 1 ? "" : "s");
 	}
-	if (known)
-		rule_check_op_ext(c, r, pat, i, path);
+	if (known) {
+		fd_cond_lint site = { .rule = r, .pat = pat, .op_index = i, .path = path };
+		for (int k = 0; k < op->n_sources; k++) {
+			site.input = &op->sources[k];
+			check_conditions(c, SCOPE_INPUT, &site);
+		}
+	}
 }
 
 /* output_names: each name once per rule. */
@@ -334,7 +369,8 @@ next:;
 
 static void check_constraints(checker *c, const fd_rule *r)
 {
-	static const char *const known = COND_CONSTRAINT_NAMES;
+	char known[256];
+	cond_keys(cond_rows(SCOPE_CONSTRAINT, EV_KIND_COUNT), ", ", known, sizeof known);
 	for (int i = 0; i < r->n_constraints; i++) {
 		const fd_constraint *k = &r->constraints[i];
 		if (k->kind == COND_COUNT) {
@@ -345,7 +381,7 @@ static void check_constraints(checker *c, const fd_rule *r)
 		char path[48];
 		snprintf(path, sizeof path, "constraints[%d]", i);
 		fd_cond_lint site = { .rule = r, .op_index = -1, .path = path, .constraint = k };
-		rule_check_condition(c, (fd_cond_kind)k->kind, &site);
+		check_condition(c, (fd_cond_kind)k->kind, &site);
 	}
 	/* input_count_range above what the chain can read from outside */
 	if (r->input_count_min > 0 && r->match.n_ops) {
@@ -353,7 +389,7 @@ static void check_constraints(checker *c, const fd_rule *r)
 		bool bounded = true;
 		for (int j = 0; j < r->match.n_ops && bounded; j++) {
 			const fd_rule_op *op = &r->match.ops[j];
-			int a = op->max_inputs >= 0 ? op->max_inputs : optable_max_inputs(op->op);
+			int a = (op->conds & COND_BIT(INPUTS)) && op->max_inputs >= 0 ? op->max_inputs : optable_max_inputs(op->op);
 			if (a < 0)
 				bounded = false;
 			total += a;
@@ -393,14 +429,15 @@ static void check_rule(checker *c, const fd_rule *r)
 			check_op(c, r, &r->branches[b], i, p);
 	}
 	check_output_names(c, r);
-	rule_check_dimvars(c, r);
+	fd_cond_lint whole = { .rule = r, .op_index = -1, .path = "" };
+	check_condition(c, COND_SHAPE, &whole);   /* a shape name's uses are the whole rule's */
 	check_constraints(c, r);
 	check_rewrite(c, r);
 }
 
 void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_options *opt, fd_diags *d)
 {
-	checker c = { rs, opt, d };
+	checker c = { .rs = rs, .opt = opt, .d = d };
 	check_rule(&c, r);
 }
 
@@ -425,7 +462,7 @@ size_t ruleset_lint_loaded(const fd_ruleset *rs, fd_diags *d)
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d)
 {
 	fd_doing("checking %d rules", rs->n_rules);
-	checker c = { rs, opt, d };
+	checker c = { .rs = rs, .opt = opt, .d = d };
 	for (int i = 0; i < rs->n_rules; i++)
 		check_rule(&c, &rs->rules[i]);
 	rule_check_across(&c);

@@ -71,12 +71,13 @@ static char *pattern_key(const fd_rule *r)
 			sb_release(&k);
 			return NULL;
 		}
-		sb_printf(&k, "%d,%d,%d;", op->op, op->min_inputs, op->max_inputs);
+		bool bounded = op->conds & COND_BIT(INPUTS);
+		sb_printf(&k, "%d,%d,%d;", op->op, bounded ? op->min_inputs : -1, bounded ? op->max_inputs : -1);
 		/* every condition of the op's map (a type list, params, optional,
 		 * outputs, where, …; a single type is op's id above), and its inputs */
 		for (int c = 0; c < COND_COUNT; c++) {
 			const fd_cond_def *d = cond_def((fd_cond_kind)c);
-			if ((d->scope == SCOPE_OP || d->scope == SCOPE_OP_EXT) && (c != COND_TYPE || op->n_types > 1))
+			if (d->scope == SCOPE_OP && (c != COND_TYPE || op->n_types > 1))
 				key_yval(&k, yval_get(op->where, d->key));
 		}
 		key_yval(&k, yval_get(op->where, "input_sources"));
@@ -241,7 +242,6 @@ typedef struct told_groups {
 	strmap seen;
 	fd_arena arena;
 } told_groups;
-static told_groups *told;
 
 static void priority_warning(checker *c, const int *m, size_t n)
 {
@@ -320,6 +320,7 @@ static void priority_members(checker *c, const int *m, size_t n)
 	strbuf id = { 0 };
 	for (size_t i = 0; i < n; i++)
 		sb_printf(&id, "%d,", m[i]);
+	told_groups *told = c->told;
 	bool again = strmap_get(&told->seen, id.s) >= 0;
 	if (!again)
 		strmap_put(&told->seen, arena_strdup(&told->arena, id.s), 1);
@@ -398,9 +399,9 @@ void rule_check_across(checker *c)
 	told_groups groups;
 	strmap_init(&groups.seen);
 	arena_init(&groups.arena);
-	told = &groups;
+	c->told = &groups;
 	each_group(c, items, n, priority_group);
-	told = NULL;
+	c->told = NULL;
 	strmap_release(&groups.seen);
 	arena_release(&groups.arena);
 	for (size_t i = 0; i < n; i++)

@@ -1,6 +1,7 @@
 /* rule_check_internal.h — what the parts of `check` share: the per-rule
  * lint of the seed's fields (rule_check.c), of the language beyond the seed
- * (rule_check_ext.c) and the findings across rules (rule_check_across.c).
+ * (each condition's own, asked of its entry) and the findings across rules
+ * (rule_check_across.c).
  * Only those include it. */
 #ifndef FD_RULE_CHECK_INTERNAL_H
 #define FD_RULE_CHECK_INTERNAL_H
@@ -9,10 +10,12 @@
 #include "match/cond_text.h"
 #include "ruleset/ruleset.h"
 
+struct told_groups;
 typedef struct checker {
 	const fd_ruleset *rs;
 	const fd_check_options *opt;
 	fd_diags *d;
+	struct told_groups *told;   /* rule_check_across.c's, while it looks across rules */
 } checker;
 
 /* A finding at a value, or at a place inside one (an expression's
@@ -32,12 +35,5 @@ void rule_check_say_at(checker *c, fd_severity sev, fd_srcpos pos, const char *f
  * anchor: in groups (rule_check_across.c). */
 void rule_check_across(checker *c);
 
-/* rule_check_ext.c: the conditions' own findings (their entries' lints):
- * of one scope at a site; of op i of pat's extensions and inputs (its types
- * are known); of the rule as a whole (shape names used once). */
-void rule_check_condition(checker *c, fd_cond_kind kind, fd_cond_lint *site);
-void rule_check_conditions(checker *c, fd_cond_scope scope, fd_cond_lint *site);
-void rule_check_op_ext(checker *c, const fd_rule *r, const fd_rule_pattern *pat, int i, const char *path);
-void rule_check_dimvars(checker *c, const fd_rule *r);
 
 #endif

@@ -10,54 +10,31 @@
 #include "base/nearest.h"
 #include "match/conditions.h"
 
-#define countof(a) (sizeof(a) / sizeof((a)[0]))
-
 /* FIELD(path, type, edit): edit says whether a what-if may set it. The
- * conditions' fields come from their list (match/conditions.h), each scope
- * in its place in the format: a row's kind is its condition, COND_COUNT for
+ * conditions' fields come from their list (match/conditions.h), below the
+ * place their scope names; a row's kind is its condition, COND_COUNT for
  * the fields that are no condition. */
 #define FIELD(path, type, edit) { path, FT_##type, edit, COND_COUNT }
-#define ROW_OP(id, path, type)         { "match.ops.#." path, FT_##type, true, COND_##id },
-#define ROW_OP_EXT(id, path, type)     ROW_OP(id, path, type)
-#define ROW_INPUT(id, path, type)      { "match.ops.#.input_sources.*." path, FT_##type, true, COND_##id },
-#define ROW_CONSTRAINT(id, path, type) { "constraints.#." path, FT_##type, true, COND_##id },
-#define ROW_NONE(id, path, type)
-/* the rows of one scope: ROWS_OP expands the OP rows and nothing else */
-#define ROWS_OP(id, scope, path, type)         ROW_IF_OP_##scope(id, path, type)
-#define ROWS_OP_EXT(id, scope, path, type)     ROW_IF_OP_EXT_##scope(id, path, type)
-#define ROWS_INPUT(id, scope, path, type)      ROW_IF_INPUT_##scope(id, path, type)
-#define ROWS_CONSTRAINT(id, scope, path, type) ROW_IF_CONSTRAINT_##scope(id, path, type)
-#define ROW_IF_OP_OP ROW_OP
-#define ROW_IF_OP_OP_EXT ROW_NONE
-#define ROW_IF_OP_INPUT ROW_NONE
-#define ROW_IF_OP_CONSTRAINT ROW_NONE
-#define ROW_IF_OP_EXT_OP ROW_NONE
-#define ROW_IF_OP_EXT_OP_EXT ROW_OP_EXT
-#define ROW_IF_OP_EXT_INPUT ROW_NONE
-#define ROW_IF_OP_EXT_CONSTRAINT ROW_NONE
-#define ROW_IF_INPUT_OP ROW_NONE
-#define ROW_IF_INPUT_OP_EXT ROW_NONE
-#define ROW_IF_INPUT_INPUT ROW_INPUT
-#define ROW_IF_INPUT_CONSTRAINT ROW_NONE
-#define ROW_IF_CONSTRAINT_OP ROW_NONE
-#define ROW_IF_CONSTRAINT_OP_EXT ROW_NONE
-#define ROW_IF_CONSTRAINT_INPUT ROW_NONE
-#define ROW_IF_CONSTRAINT_CONSTRAINT ROW_CONSTRAINT
+#define SECTION_OP          "match.ops.#."
+#define SECTION_INPUT       "match.ops.#.input_sources.*."
+#define SECTION_SUBGRAPH    "match.subgraph."
+#define SECTION_CONSTRAINT  "constraints.#."
+#define COND_FIELD(id, scope, path, type) { SECTION_##scope path, FT_##type, true, COND_##id },
 
-static const fd_field fields[] = {
+static const fd_field cond_fields[] = { FD_CONDITION_FIELDS(COND_FIELD) };
+
+static const fd_field head[] = {
 	FIELD("version",                                    STR,    true),
 	FIELD("name",                                       STR,    false), /* renaming a rule is not a what-if */
 	FIELD("priority",                                   INT,    true),
 	FIELD("enabled",                                    BOOL,   true),
 	FIELD("scope",                                      LIST,   true),
 	FIELD("description",                                STR,    true),
-	FD_CONDITION_FIELDS(ROWS_OP)
-	FD_CONDITION_FIELDS(ROWS_INPUT)
+};
+static const fd_field op_names[] = {
 	FIELD("match.ops.#.output_names",                   LIST,   true),
-	FD_CONDITION_FIELDS(ROWS_OP_EXT)
-	FIELD("match.subgraph.input_count_range",           RANGE,  true),
-	FIELD("match.subgraph.output_count",                UINT,   true),
-	FIELD("match.subgraph.allow_intermediate_outputs",  BOOL,   true),
+};
+static const fd_field middle[] = {
 	FIELD("match.branches.#.ops",                       LIST,   false), /* its ops are match.ops.#'s fields */
 	FIELD("rewrite.target_op",                          STR,    true),
 	FIELD("rewrite.inputs.#.from_op",                   UINT,   true),
@@ -69,7 +46,8 @@ static const fd_field fields[] = {
 	FIELD("rewrite.kernel_config.*",                    ANY,    true),
 	FIELD("constraints.#.type",                         STR,    false),
 	FIELD("constraints.#.description",                  STR,    true),
-	FD_CONDITION_FIELDS(ROWS_CONSTRAINT)
+};
+static const fd_field tail[] = {
 	FIELD("output.kernel_name",                         STR,    true),
 	FIELD("output.file_path",                           STR,    true),
 	FIELD("output.compiler",                            STR,    true),
@@ -80,6 +58,43 @@ static const fd_field fields[] = {
 	FIELD("pass",                                       UINT,   true), /* rounds: the pass order */
 };
 #undef FIELD
+
+#define countof(a) (sizeof(a) / sizeof((a)[0]))
+enum { N_FIELDS = countof(cond_fields) + countof(head) + countof(op_names) + countof(middle) + countof(tail) };
+
+/* The fields in the format's order (the order of the keys a message lists
+ * as known): the rule's own; an op's conditions through its inputs' (the
+ * seed's), output_names, its other conditions and the subgraph's; the
+ * rewrite's and a constraint's own; the constraint types'; the output's. */
+static const fd_field *ordered(size_t i)
+{
+	size_t inputs_end = 0, constraints = countof(cond_fields);
+	for (size_t k = 0; k < countof(cond_fields); k++) {
+		fd_cond_scope sc = cond_def((fd_cond_kind)cond_fields[k].kind)->scope;
+		if (sc == SCOPE_INPUT)
+			inputs_end = k + 1;
+		if (sc == SCOPE_CONSTRAINT && constraints == countof(cond_fields))
+			constraints = k;
+	}
+	const struct { const fd_field *rows; size_t n; } parts[] = {
+		{ head, countof(head) },
+		{ cond_fields, inputs_end },
+		{ op_names, countof(op_names) },
+		{ cond_fields + inputs_end, constraints - inputs_end },
+		{ middle, countof(middle) },
+		{ cond_fields + constraints, countof(cond_fields) - constraints },
+		{ tail, countof(tail) },
+	};
+	for (size_t p = 0; p < countof(parts); i -= parts[p].n, p++)
+		if (i < parts[p].n)
+			return &parts[p].rows[i];
+	return NULL;
+}
+
+const fd_field *rule_field_at(size_t i)
+{
+	return ordered(i);
+}
 
 static const char *const type_words[] = {
 #define WORDS(id, words) [FT_##id] = words,
@@ -134,9 +149,10 @@ const fd_field *rule_field(const char *path)
 		snprintf(buf, sizeof buf, "match.%s", path + off);
 		path = buf;
 	}
-	for (size_t i = 0; i < countof(fields); i++)
-		if (path_matches(fields[i].path, path))
-			return &fields[i];
+	const fd_field *f;
+	for (size_t i = 0; (f = ordered(i)); i++)
+		if (path_matches(f->path, path))
+			return f;
 	return NULL;
 }
 
@@ -154,10 +170,11 @@ static const char *key_in(const char *p, const char *section, size_t len, size_t
 const fd_field *rule_field_key(const char *section, const char *key)
 {
 	size_t len = strlen(section), klen;
-	for (size_t i = 0; i < countof(fields); i++) {
-		const char *k = key_in(fields[i].path, section, len, &klen);
+	const fd_field *f;
+	for (size_t i = 0; (f = ordered(i)); i++) {
+		const char *k = key_in(f->path, section, len, &klen);
 		if (k && klen == strlen(key) && !strncmp(k, key, klen))
-			return &fields[i];
+			return f;
 	}
 	return NULL;
 }
@@ -166,11 +183,12 @@ const char *rule_field_keys(const char *section, char *buf, size_t size)
 {
 	size_t len = strlen(section), klen, used = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < countof(fields); i++) {
-		const char *k = key_in(fields[i].path, section, len, &klen);
+	const fd_field *f;
+	for (size_t i = 0; (f = ordered(i)); i++) {
+		const char *k = key_in(f->path, section, len, &klen);
 		char key[64];
 		snprintf(key, sizeof key, "%.*s", k ? (int)klen : 0, k ? k : "");
-		if (!k || rule_field_key(section, key) != &fields[i])
+		if (!k || rule_field_key(section, key) != f)
 			continue;   /* not in the section, or not the key's first field */
 		if (used + klen + 3 < size)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", key);
@@ -211,7 +229,7 @@ char *rule_field_nearest(const char *path, char *buf, size_t size)
 		snprintf(tail, sizeof tail, "match.%s", path + off);
 		rest = tail;
 	}
-	char cand[countof(fields)][512];
+	char cand[N_FIELDS][512];
 	fd_nearest nn;
 	nearest_init(&nn, path);
 	/* a typo is in one segment: near is what nearest.h allows for the longest */
@@ -230,10 +248,11 @@ char *rule_field_nearest(const char *path, char *buf, size_t size)
 		snprintf(seg, sizeof seg, "%.*s", (int)strcspn(rest + 12, "."), rest + 12);
 		kind = cond_by_key(SCOPE_CONSTRAINT, seg);
 	}
-	for (size_t i = 0; i < countof(fields); i++) {
+	const fd_field *f;
+	for (size_t i = 0; (f = ordered(i)); i++) {
 		char one[512];
-		if (!fields[i].edit || !instantiate(fields[i].path, rest, one, sizeof one) ||
-		    (kind != COND_COUNT && fields[i].kind != COND_COUNT && fields[i].kind != kind))
+		if (!f->edit || !instantiate(f->path, rest, one, sizeof one) ||
+		    (kind != COND_COUNT && f->kind != COND_COUNT && f->kind != kind))
 			continue;
 		if (rest == tail)
 			snprintf(cand[i], sizeof cand[i], "%s%s", lead, one + strlen("match."));

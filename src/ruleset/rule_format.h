@@ -70,6 +70,8 @@ const char *rule_field_keys(const char *section, char *buf, size_t size);
  * path (a constraint type's own fields only), nearest to it
  * (base/nearest.h: nearest_list); "" when none is near. Returns buf. */
 char *rule_field_nearest(const char *path, char *buf, size_t size);
+/* The i-th field in the format's order, NULL past the last. */
+const fd_field *rule_field_at(size_t i);
 /* The words for a type: "integer >= 0". */
 const char *rule_field_type_words(fd_field_type t);
 

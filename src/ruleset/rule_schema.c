@@ -5,9 +5,11 @@
  * non-empty branches list (both may be given: alternatives); rewrite with
  * target_op. Everything else is optional; priority defaults to 0 (`check`
  * warns when it is missing), enabled to true, allow_intermediate_outputs to
- * unset (the matcher reads unset as false). Unknown keys are warnings.
- * Whether an op type or a param exists is not the schema's business but
- * `check`'s (rule_check.c), which reads the op table.
+ * false. Unknown keys are warnings. The conditions of an op, an input and
+ * the subgraph, and a constraint's fields, are read by their entries of the
+ * condition list (match/conditions.h), each setting its bit in the typed
+ * rule's masks. Whether an op type or a param exists is not the schema's
+ * business but `check`'s (rule_check.c), which reads the op table.
  *
  * Every message points at the offending value, or at the map that lacks a
  * required key. The typed rule lives in rs->arena and points into the YAML
@@ -22,7 +24,6 @@
 #include "rules/optable.h"
 #include "ruleset/rule_format.h"
 #include "ruleset/ruleset.h"
-#include "ruleset/rule_schema_internal.h"
 #include "match/cond_constraint.h"
 #include "match/conditions.h"
 
@@ -43,7 +44,7 @@ static const char *key_hint(const char *typed, const char *known, char *buf, siz
 	return buf;
 }
 
-void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const char *path, const char *section)
+static void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const char *path, const char *section)
 {
 	if (!map || map->kind != YV_MAP)
 		return;
@@ -73,6 +74,66 @@ static int input_index(const char *key)
 	return k > FD_RULE_MAX_ITEMS ? -2 : k;
 }
 
+/* Each condition of an input written in the inputK map src, by its entry
+ * of the list (match/conditions.h), in the list's order, its bit set in
+ * is->conds when it states something. */
+static bool source_conditions(fd_schema *s, fd_rule_op *op, fd_input_source *is, const fd_yval *src, const char *path,
+                              int index, int n_ops)
+{
+	fd_cond_site at = { .op = op, .index = index, .n_ops = n_ops, .input = is, .map = src };
+	bool ok = true;
+	for (int k = 0; k < COND_COUNT; k++) {
+		const fd_cond_def *d = cond_def((fd_cond_kind)k);
+		const fd_yval *v = d->scope == SCOPE_INPUT ? yval_get(src, d->key) : NULL;
+		if (!v)
+			continue;
+		char q[320];
+		snprintf(q, sizeof q, "%.200s.%s", path, d->key);
+		at.states = true;
+		ok &= d->parse(s, &at, v, q);
+		if (at.states)
+			is->conds |= (uint64_t)1 << k;
+		/* a map's own keys (same_as: {op, input}) are the format's; a key two
+		 * entries read (dtype) is checked once */
+		if (v->kind == YV_MAP && cond_by_key(SCOPE_INPUT, d->key) == (fd_cond_kind)k) {
+			char section[96];
+			snprintf(section, sizeof section, "match.ops.#.input_sources.*.%s", d->key);
+			rule_schema_unknown_keys(s, v, q, section);
+			/* and a map inside it the format knows (dtype: {same_as: {op, input}}) */
+			for (size_t i = 0; i < v->n; i++) {
+				const char *key = v->keys[i]->text;
+				char inner[160], ip[400];
+				snprintf(inner, sizeof inner, "%s.%s", section, key ? key : "");
+				if (!key || v->items[i]->kind != YV_MAP || !rule_field_key(inner, "op"))
+					continue;
+				snprintf(ip, sizeof ip, "%s.%s", q, key);
+				rule_schema_unknown_keys(s, v->items[i], ip, inner);
+			}
+		}
+	}
+	/* a field beside an entry's key (value's tolerance) without the key */
+	const char *section = "match.ops.#.input_sources.*.";
+	const fd_field *field;
+	for (size_t k = 0; (field = rule_field_at(k)); k++) {
+		const char *fp = field->path;
+		if (field->kind == COND_COUNT || strncmp(fp, section, strlen(section)))
+			continue;
+		fp += strlen(section);
+		const char *key = cond_def((fd_cond_kind)field->kind)->key;
+		const fd_yval *f = strchr(fp, '.') || !strcmp(fp, key) ? NULL : yval_get(src, fp);
+		if (f && !yval_get(src, key))
+			WARN(s, f, "%.200s.%s: has no meaning without '%s'", path, fp, key);
+	}
+	/* optional says only when the others apply */
+	uint64_t own = cond_rows(SCOPE_INPUT, EV_KIND_COUNT) & ~COND_BIT(OPTIONAL_INPUT);
+	if (!(is->conds & own) && ok) {
+		char keys[256];
+		ERR(s, src, "%s: needs a condition (%s)", path, cond_keys(own, " or ", keys, sizeof keys));
+		ok = false;
+	}
+	return ok;
+}
+
 /* index: the op's own place in its pattern of n_ops: from_op must name an
  * earlier op (the matcher binds ops in order). */
 static void parse_sources(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
@@ -100,14 +161,8 @@ static void parse_sources(fd_schema *s, fd_rule_op *op, const fd_yval *v, const 
 		fd_input_source *is = &op->sources[op->n_sources];
 		memset(is, 0, sizeof *is);
 		is->input = k;
-		is->from_op = -1;
 		is->where = src;
-		is->same_op = is->same_input = -1;
-		is->dtype_op = is->dtype_slot = -1;
-		is->value_op = is->value_input = -1;
-		is->is_static = -1;
-		is->tolerance = 1e-5;
-		bool ok = rule_schema_source_conditions(s, op, is, src, p, index, n_ops);
+		bool ok = source_conditions(s, op, is, src, p, index, n_ops);
 		for (int j = 0; j < op->n_sources; j++)
 			if (op->sources[j].input == k) {
 				ERR(s, key, "%s: input%d is given twice (as %s)", path, k, key->text);
@@ -119,32 +174,58 @@ static void parse_sources(fd_schema *s, fd_rule_op *op, const fd_yval *v, const 
 }
 
 
-void rule_schema_op_conditions(fd_schema *s, fd_cond_site *at, fd_cond_scope scope, const char *path)
+/* The conditions of one scope (OP, SUBGRAPH) written in the map at->map,
+ * each key present read by its entry's parse in the list's order, its bit
+ * set in *conds when it states something; path is the map's ("match.ops[0]").
+ * An op's input_sources and output_names are read at the place of the
+ * INPUT rows (then). */
+static void read_conditions(fd_schema *s, fd_cond_site *at, fd_cond_scope scope, const char *path, uint64_t *conds,
+                            void (*then)(fd_schema *, fd_cond_site *, const char *))
 {
 	char p[256], section[96], keys[256];
 	for (int k = 0; k < COND_COUNT; k++) {
 		const fd_cond_def *d = cond_def((fd_cond_kind)k);
+		if (then && d->scope == SCOPE_INPUT) {
+			then(s, at, path);
+			then = NULL;
+		}
 		const fd_yval *f = d->scope == scope ? yval_get(at->map, d->key) : NULL;
 		if (!f)
 			continue;
 		snprintf(p, sizeof p, "%.200s.%s", path, d->key);
 		/* a map of named fields (inputs, outputs; not params, of any names):
 		 * the keys the format does not have */
-		snprintf(section, sizeof section, "match.ops.#.%s", d->key);
+		snprintf(section, sizeof section, "%s.%s", scope == SCOPE_OP ? "match.ops.#" : "match.subgraph", d->key);
 		if (f->kind == YV_MAP && rule_field_keys(section, keys, sizeof keys)[0] && !rule_field_key(section, "*"))
 			rule_schema_unknown_keys(s, f, p, section);
+		at->states = true;
 		d->parse(s, at, f, p);
+		*conds = at->states ? *conds | (uint64_t)1 << k : *conds & ~((uint64_t)1 << k);
+	}
+}
+
+/* An op's input_sources and output_names (read_conditions' then). */
+static void read_inputs(fd_schema *s, fd_cond_site *at, const char *path)
+{
+	char p[256];
+	fd_rule_op *op = at->op;
+	const fd_yval *sources = yval_get(at->map, "input_sources");
+	if (sources) {
+		snprintf(p, sizeof p, "%.200s.input_sources", path);
+		parse_sources(s, op, sources, p, at->index, at->n_ops);
+	}
+	const fd_yval *names = yval_get(at->map, "output_names");
+	if (names) {
+		snprintf(p, sizeof p, "%.200s.output_names", path);
+		op->n_output_names = schema_strings(s, names, p, &op->output_names);
+		op->output_names_where = names;
 	}
 }
 
 static void parse_op(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char *path, int index, int n_ops)
 {
-	char p[256];
 	memset(op, 0, sizeof *op);
 	op->op = -1;
-	op->min_inputs = op->max_inputs = -1;
-	op->graph_output = op->min_consumers = op->max_consumers = op->output_count = -1;
-	op->feeds_op = op->feeds_input = -1;
 	op->where = v;
 	if (!schema_kind(s, v, YV_MAP, path))
 		return;
@@ -152,19 +233,12 @@ static void parse_op(fd_schema *s, fd_rule_op *op, const fd_yval *v, const char 
 	if (!yval_get(v, "type"))
 		ERR(s, v, "%s: an op needs a 'type'", path);
 	fd_cond_site at = { .op = op, .index = index, .n_ops = n_ops, .map = v };
-	rule_schema_op_conditions(s, &at, SCOPE_OP, path);
-	const fd_yval *sources = yval_get(v, "input_sources");
-	if (sources) {
-		snprintf(p, sizeof p, "%.200s.input_sources", path);
-		parse_sources(s, op, sources, p, index, n_ops);
+	read_conditions(s, &at, SCOPE_OP, path, &op->conds, read_inputs);
+	for (int k = 0; k < op->n_types; k++) {
+		const fd_op_def *def = optable_get(op->ops[k]);
+		if (def && def->composite != COMPOSITE_NONE)
+			op->composite_mask |= 1u << def->composite;
 	}
-	const fd_yval *names = yval_get(v, "output_names");
-	if (names) {
-		snprintf(p, sizeof p, "%.200s.output_names", path);
-		op->n_output_names = schema_strings(s, names, p, &op->output_names);
-		op->output_names_where = names;
-	}
-	rule_schema_op_ext(s, &at, path);
 }
 
 static void parse_pattern(fd_schema *s, fd_rule_pattern *pat, const fd_yval *ops, const char *path)
@@ -194,28 +268,8 @@ static void parse_subgraph(fd_schema *s, fd_rule *r, const fd_yval *v)
 		return;
 	rule_schema_unknown_keys(s, v, "match.subgraph", "match.subgraph");
 	r->subgraph_where = v;
-	const fd_yval *range = yval_get(v, "input_count_range");
-	if (range) {
-		char b[128];
-		int lo, hi;
-		if (range->kind != YV_SEQ || range->n != 2) {
-			ERR(s, range, "match.subgraph.input_count_range: expected [min, max], got %s",
-			    range->kind == YV_SEQ ? "a list of another length" : schema_describe(range, b, sizeof b));
-		} else if (schema_small_int(s, range->items[0], "match.subgraph.input_count_range[0]", 0, &lo) &&
-		           schema_small_int(s, range->items[1], "match.subgraph.input_count_range[1]", 0, &hi)) {
-			if (lo > hi)
-				ERR(s, range, "match.subgraph.input_count_range: lower bound %d > upper bound %d", lo, hi);
-			else
-				r->input_count_min = lo, r->input_count_max = hi;
-		}
-	}
-	const fd_yval *oc = yval_get(v, "output_count");
-	if (oc)
-		schema_small_int(s, oc, "match.subgraph.output_count", 1, &r->output_count);
-	const fd_yval *aio = yval_get(v, "allow_intermediate_outputs");
-	bool b;
-	if (aio && schema_bool(s, aio, "match.subgraph.allow_intermediate_outputs", &b))
-		r->allow_intermediate_outputs = b;
+	fd_cond_site at = { .rule = r, .map = v };
+	read_conditions(s, &at, SCOPE_SUBGRAPH, "match.subgraph", &r->conds, NULL);
 }
 
 static void parse_match(fd_schema *s, fd_rule *r, const fd_yval *v)
@@ -366,7 +420,7 @@ static void parse_constraint(fd_schema *s, fd_constraint *c, const fd_yval *v, c
 	memset(c, 0, sizeof *c);
 	c->where = v;
 	c->kind = COND_COUNT;
-	c->max_intermediate_size = c->max_output_size = c->max_workspace = -1;
+	c->max_intermediate_size = c->max_output_size = c->max_workspace = -1;   /* read by every kind's measure */
 	c->channel_dim = 1;
 	const fd_yval *t = yval_get(v, "type");
 	if (!t) {
@@ -390,7 +444,7 @@ static void parse_constraint(fd_schema *s, fd_constraint *c, const fd_yval *v, c
 		snprintf(p, sizeof p, "%.200s.description", path);
 		schema_str(s, f, p, &c->description);
 	}
-	fd_cond_site at = { .constraint = c, .map = v };
+	fd_cond_site at = { .constraint = c, .map = v, .states = true };
 	const fd_cond_def *d = cond_def((fd_cond_kind)c->kind);
 	if (d && d->scope == SCOPE_CONSTRAINT)
 		d->parse(s, &at, v, path);
@@ -454,8 +508,7 @@ int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d
 	r->doc_index = doc->index;
 	r->root = doc->root;
 	r->enabled = true;
-	r->input_count_min = r->input_count_max = r->output_count = -1;
-	r->allow_intermediate_outputs = -1;
+	r->conds = COND_BIT(ALLOW_INTERMEDIATE_OUTPUTS);   /* the seed's default: none escapes */
 	r->name = "";
 	const fd_yval *root = doc->root;
 	char b[128];

@@ -5,6 +5,8 @@
 #     `tests/cli/test_match.sh --update` (or UPDATE=1);
 #  2. the same run twice is byte-identical, text and JSON;
 #  3. every reason code of the table (src/trace/reason.h) is reached by some case;
+#     every condition of the list (src/match/conditions.h) has its man page
+#     section, a rule under tests/data/lang and its event in some case's trace;
 #  4. on every model in $MODELS, fusions per rule equal the independent count
 #     of tests/tools/count_fusions.py, for tests/rules/ and for rules/.
 set -u
@@ -88,6 +90,26 @@ if [ -n "$missing" ]; then echo "FAIL reason codes never reached: $missing"; fai
 for code in $want; do
 	grep -q "^FD\\\\-${code#FD-}	" man/fusiondbg.1 || { echo "FAIL: $code is not in man/fusiondbg.1's table of reason codes"; fail=1; }
 done
+
+# 3b. every condition of the list (src/match/conditions.h, FD_CONDITIONS) has
+#     its section in fusiondbg-rules(5), a rule under tests/data/lang that
+#     states it, and its event kind in the trace of some case above
+gfail=0
+rows=$(awk '/^#define FD_CONDITIONS\(X\)/ { on = 1; next } on { print; if ($0 !~ /\\$/) exit }' src/match/conditions.h |
+	sed -nE 's/^[[:space:]]*X\(([A-Z_]+),[[:space:]]*([A-Z_]+),[[:space:]]*"([a-z_]+)",[[:space:]]*([A-Z_]+),.*/\1 \2 \3 \4/p')
+[ "$(echo "$rows" | wc -l)" -ge 20 ] || { echo "FAIL: the condition list of src/match/conditions.h was not read"; gfail=1; }
+kinds=$(cat "$tmp"/*.json | grep -o '"kind": "[a-z ]*"' | sort -u)
+while read -r id scope key event; do
+	grep -qE "^\.(B|BR|SS|TP|IP) .*\<$key\>" man/fusiondbg-rules.5 ||
+		{ echo "FAIL: condition $id: no section for '$key' in man/fusiondbg-rules.5"; gfail=1; }
+	if [ "$scope" = CONSTRAINT ]; then use="type: *\"?$key\"?\$"; else use="(^|[ {,])$key:"; fi
+	grep -qE "$use" tests/data/lang/*.yaml ||
+		{ echo "FAIL: condition $id: no rule under tests/data/lang states '$key'"; gfail=1; }
+	name=$(grep -oE "X\($event,[[:space:]]*\"[a-z ]+\"" src/trace/trace.h | sed -E 's/.*"(.*)"/\1/')
+	echo "$kinds" | grep -qF "\"kind\": \"$name\"" ||
+		{ echo "FAIL: condition $id: no case's trace has a '$name' event"; gfail=1; }
+done <<<"$rows"
+if [ "$gfail" = 0 ]; then echo "ok: every condition of the list has its man page section, a rule and an event"; else fail=1; fi
 
 # 4. independent fusion counts on the shared models
 count_ours() { # model rules...

@@ -689,6 +689,20 @@ static void test_outputs_count(void **state)
 	run_close(&x);
 }
 
+/* from_type: a Relu reading what a Conv makes fires, one reading a
+ * BatchNormalization fails with FD-NM04 at its key, the producer named. */
+static void test_from_type(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/conv_fold.onnx", "tests/data/lang/from_type.yaml");
+	assert_int_equal(attempt_of(&x, "Relu_After_Conv", "relu3")->reason, REASON_OK_FIRED);
+	const fd_attempt *a = attempt_of(&x, "Relu_After_Conv", "relu2");
+	assert_int_equal(a->reason, REASON_NM04_SOURCE);
+	expect_decided(&x, a, "match.ops.0.input_sources.input0.from_type", "from a Conv2d", "BatchNormalization", 10, 17);
+	run_close(&x);
+}
+
 /* siblings: three readers of one tensor that cover its axis 1 (a Gather
  * among them, one Slice ending past the end) are one fusion, its outputs in
  * the order of their slices; a gap, an overlap, a step of 2, a member that
@@ -1034,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_shape_repeat),
 		cmocka_unit_test(test_outputs_count),
 		cmocka_unit_test(test_qdq_dtype),
+		cmocka_unit_test(test_from_type),
 		cmocka_unit_test(test_siblings),
 		cmocka_unit_test(test_siblings_own_ops),
 		cmocka_unit_test(test_siblings_bounds),

@@ -1,5 +1,5 @@
 /* test_rule_manpage.c — the op list in man/fusiondbg-rules.5 is the op table
- * (src/optable.c), written as roff. The test renders the table and compares
+ * (src/rules/optable.c), written as roff. The test renders the table and compares
  * it with the text between the BEGIN/END OP TABLE markers; with
  * FUSIONDBG_UPDATE_MAN=1 it rewrites that part of the man page instead.
  * Runs from the repository root. */

@@ -1,0 +1,86 @@
+/* cond_event.c — a recorded event back into the check that made it: the
+ * one reader of an event's payload for the conditions (the run writes it
+ * with match_emit, match_internal.h, each check filling the fields its
+ * event kind names: cond_event_payload). explain/ asks the event's rows
+ * with the check this gives (cond_check_event) instead of deciding again. */
+#include "match/conditions.h"
+#include "match/match_internal.h"
+
+const fd_rule_pattern *cond_event_pattern(const fd_rule *r, int branch)
+{
+	return branch >= 0 && branch < r->n_branches ? &r->branches[branch] : &r->match;
+}
+
+cond_event_payload cond_event_read(const fd_event *ev)
+{
+	cond_event_payload p = { .item = ev->sub, .unit = ev->unit, .tensor = FD_NONE, .slot = -1, .bound = -1,
+	                         .other = ev->other, .a = ev->a, .b = ev->b };
+	switch ((fd_event_kind)ev->kind) {
+	case EV_SOURCE:      /* other the producer (or what same_as named), a the tensor, b its slot */
+	case EV_OPERAND:     /* other the slot, a the tensor, b a name bound (or the tied tensor) */
+		p.tensor = (int32_t)ev->a;
+		p.slot = ev->other;   /* an OPERAND's; a SOURCE's words read b */
+		p.bound = ev->b;
+		break;
+	default:
+		break;
+	}
+	return p;
+}
+
+bool cond_event_decode(const fd_match_ctx *ctx, const fd_ruleset *rules, const fd_trace *trace, const fd_event *ev,
+                       fd_cond_check *c, uint64_t *stated)
+{
+	if (ev->rule < 0 || ev->rule >= rules->n_rules || ev->graph < 0 || ev->graph >= ctx->n_graphs)
+		return false;
+	const fd_rule *rule = &rules->rules[ev->rule];
+	const fd_graph_index *ix = &ctx->graphs[ev->graph];
+	cond_event_payload p = cond_event_read(ev);
+	*c = (fd_cond_check){ .ctx = ctx, .graph = ev->graph, .g = ix->g, .ix = ix, .rule = rule, .source_index = -1,
+	                      .constraint_index = -1, .unit = p.unit, .tensor = p.tensor, .slot = p.slot, .bound = p.bound,
+	                      .other = p.other, .sub = p.item, .a = p.a, .b = p.b, .ev = ev };
+	if (ev->kind == EV_CONSTRAINT) {
+		if (ev->sub < 0 || ev->sub >= rule->n_constraints)
+			return false;
+		c->constraint = &rule->constraints[ev->sub];
+		c->constraint_index = ev->sub;
+		*stated = c->constraint->kind < COND_COUNT ? (uint64_t)1 << c->constraint->kind : 0;
+		return true;
+	}
+	fd_cond_kind kind = cond_of_event(SCOPE_SUBGRAPH, (fd_event_kind)ev->kind);
+	if (kind != COND_COUNT) {
+		*stated = (uint64_t)1 << kind;
+		return true;
+	}
+	const fd_rule_pattern *pat = cond_event_pattern(rule, ev->branch);
+	if (ev->op < 0 || ev->op >= pat->n_ops || ev->unit < 0 || ev->unit >= ix->n_units)
+		return false;
+	const fd_rule_op *op = &pat->ops[ev->op];
+	c->op = op;
+	c->op_index = ev->op;
+	/* read as the type it matched */
+	int alt = op->n_types > 1 ? match_type_alt(ix, ev->unit, op) : 0;
+	c->op_id = alt >= 0 ? op->ops[alt] : op->op;
+	kind = cond_of_event(SCOPE_OP, (fd_event_kind)ev->kind);
+	if (kind != COND_COUNT) {
+		if (kind == COND_TYPE)
+			c->op_id = op->op;
+		if (ev->kind == EV_WHERE && op->where_ops && ev->b > 0 && ev->a >= 0 && (uint64_t)ev->a <= trace->n_paths &&
+		    (uint64_t)ev->b <= trace->n_paths - (uint64_t)ev->a) {
+			c->where_path = trace->paths + ev->a;   /* the earlier ops' units the event recorded */
+			c->n_where_path = (int32_t)ev->b;
+		}
+		*stated = (uint64_t)1 << kind;
+		return true;
+	}
+	if (ev->kind == EV_ORDER) {
+		*stated = COND_BIT(POSITION);
+		return true;
+	}
+	if ((ev->kind != EV_SOURCE && ev->kind != EV_OPERAND) || ev->sub < 0 || ev->sub >= op->n_sources)
+		return false;
+	c->input = &op->sources[ev->sub];
+	c->source_index = ev->sub;
+	*stated = c->input->conds;
+	return true;
+}
