@@ -120,6 +120,9 @@ typedef struct fd_node {
 	int32_t topo;          /* position in graph->topo_order */
 	int32_t n_subgraphs;   /* bodies owned by this node (If/Loop/Scan), graph indices */
 	int32_t *subgraphs;
+	/* the compiler's own record of the node (ir/node_origin.h) when the
+	 * model is a compiler's graph dump; NULL for an ONNX model */
+	const struct fd_node_origin *origin;
 } fd_node;
 
 typedef struct fd_graph {
@@ -161,6 +164,9 @@ typedef struct fd_model {
 	fd_arena arena;
 	strpool names;
 	const char *path;
+	/* what the file was when it was not an ONNX protobuf ("GE graph dump
+	 * (ModelDef, protobuf text)"); NULL for ONNX */
+	const char *format;
 	int64_t ir_version;
 	int64_t model_version;
 	const char *producer_name, *producer_version, *domain, *doc_string;

@@ -16,6 +16,7 @@ MODULES = {
                  "shape", "onnx", "rewrite"],
     "shape":    ["shape", "sh", "const"],
     "onnx":     ["onnx"],
+    "ge":       ["ge", "pbtxt", "PBTXT"],
     "rules":    ["rules", "schema", "optable", "expr", "yfile", "yval"],
     "trace":    ["trace", "reason", "rung"],
     "match":    ["match", "cond", "canon", "param", "workspace"],
