@@ -26,7 +26,7 @@ typedef struct suggest_group {
 
 typedef struct suggest_found {
 	VEC(suggest_piece) pieces;   /* every candidate; they overlap */
-	VEC(int64_t) piece_bytes;    /* each one's intermediates, as suggest_piece_bytes */
+	VEC(int64_t) piece_bytes;    /* each one's intermediates: a formula as at 1 for every symbol, unknown 0 */
 	VEC(suggest_group) groups;
 	int64_t n_eligible;
 	size_t bytes;                /* the search's own arrays, at their largest */
@@ -34,9 +34,6 @@ typedef struct suggest_found {
 
 /* The heavy compute ops (suggest_kernel.c): at most max_heavy in a pattern. */
 bool suggest_op_is_heavy(const char *op_type);
-/* The bytes of the tensors a piece keeps inside, as the ranking counts
- * them: a size's formula with every unbound symbol 1, an unknown size 0. */
-int64_t suggest_piece_bytes(const fd_graph *g, const suggest_piece *p);
 
 /* The op table entry a rule names node n by (its own name when the table
  * has one, else the first entry that matches it), or -1. */

@@ -59,6 +59,7 @@ typedef struct search {
 	int max_ops, max_heavy;
 	bool *eligible;
 	bool *heavy;              /* suggest_op_is_heavy */
+	int64_t *out_bytes;       /* node_bytes, -1 not yet known */
 	int32_t *pos;             /* position + 1 in the piece being grown, 0 none */
 } search;
 
@@ -166,45 +167,10 @@ static bool prologue_ok(const search *s, const suggest_piece *p)
 	return true;
 }
 
-/* Grows a piece from seed and gives each of its prefixes a rule can match
- * (two nodes or more), longest first, to found(); the count. */
-static int grow(search *s, int32_t seed, void (*found)(search *s, const suggest_piece *p, void *arg), void *arg)
-{
-	suggest_piece piece, *p = &piece;
-	p->graph = s->gi;
-	p->n = 1;
-	p->nodes[0] = seed;
-	s->pos[seed] = 1;
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (int i = 0; i < p->n; i++) {
-			const fd_node *n = &s->g->nodes[p->nodes[i]];
-			for (int k = 0; k < n->n_outputs; k++)
-				if (n->outputs[k] >= 0 && take_consumers(s, p, n->outputs[k]))
-					changed = true;
-		}
-	}
-	sort_topo(s->g, p->nodes, p->n);
-	for (int i = 0; i < p->n; i++)
-		s->pos[p->nodes[i]] = i + 1;
-	int count = 0;
-	for (int m = p->n; m >= 2; m--) {
-		suggest_piece q = *p;
-		q.n = m;
-		if (!prefix_valid(s, p, m) || !prologue_ok(s, &q))
-			continue;
-		found(s, &q, arg);
-		count++;
-	}
-	for (int i = 0; i < p->n; i++)
-		s->pos[p->nodes[i]] = 0;
-	return count;
-}
-
 /* The key: per position the op type and domain, the inputs (fK: from
  * position K, else the kind of source), and the params a kernel is chosen
  * by (strings and booleans: modes, layouts, transposes). */
-static void piece_key(const search *s, const suggest_piece *p, strbuf *b)
+static void piece_key(const search *s, const suggest_piece *p, strbuf *b, size_t *ends)
 {
 	sb_clear(b);
 	const fd_graph_index *ix = &s->ctx->graphs[s->gi];
@@ -252,45 +218,97 @@ static void piece_key(const search *s, const suggest_piece *p, strbuf *b)
 			else if (v.kind == PV_BOOL || v.kind == PV_INT)
 				sb_printf(b, " %s=%lld", def->name, (long long)(v.i != 0));
 		}
+		ends[i] = b->n;
 	}
 }
 
-int64_t suggest_piece_bytes(const fd_graph *g, const suggest_piece *p)
+/* The bytes of node i's outputs that something reads, as the ranking
+ * counts them: a size's formula with every unbound symbol 1, an unknown
+ * size 0; worked out once per node. */
+static int64_t node_bytes(search *s, int32_t i)
 {
+	if (s->out_bytes[i] >= 0)
+		return s->out_bytes[i];
+	const fd_node *n = &s->g->nodes[i];
 	int64_t sum = 0;
-	for (int i = 0; i + 1 < p->n; i++) {
-		const fd_node *n = &g->nodes[p->nodes[i]];
-		for (int k = 0; k < n->n_outputs; k++) {
-			if (n->outputs[k] < 0 || g->tensors[n->outputs[k]].n_consumers == 0)
-				continue;
-			fd_sint b = tensor_bytes_sym(&g->tensors[n->outputs[k]]);
-			int64_t v;
-			if ((b.e && dexpr_value_with(b.e, 1, &v)) || sint_value(b, &v))
-				sum += v;
+	for (int k = 0; k < n->n_outputs; k++) {
+		if (n->outputs[k] < 0 || s->g->tensors[n->outputs[k]].n_consumers == 0)
+			continue;
+		fd_sint b = tensor_bytes_sym(&s->g->tensors[n->outputs[k]]);
+		int64_t v;
+		if ((b.e && dexpr_value_with(b.e, 1, &v)) || sint_value(b, &v))
+			sum += v;
+	}
+	return s->out_bytes[i] = sum;
+}
+
+/* Grows a piece from seed and gives each of its prefixes a rule can match
+ * (two nodes or more), longest first, to found() with its key and bytes
+ * (a prefix's key is the start of the whole piece's, its bytes those of
+ * its nodes but the last); the count. */
+static int grow(search *s, int32_t seed, strbuf *key,
+                void (*found)(search *s, const suggest_piece *p, const char *key, int64_t bytes, void *arg), void *arg)
+{
+	suggest_piece piece, *p = &piece;
+	p->graph = s->gi;
+	p->n = 1;
+	p->nodes[0] = seed;
+	s->pos[seed] = 1;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int i = 0; i < p->n; i++) {
+			const fd_node *n = &s->g->nodes[p->nodes[i]];
+			for (int k = 0; k < n->n_outputs; k++)
+				if (n->outputs[k] >= 0 && take_consumers(s, p, n->outputs[k]))
+					changed = true;
 		}
 	}
-	return sum;
+	sort_topo(s->g, p->nodes, p->n);
+	for (int i = 0; i < p->n; i++)
+		s->pos[p->nodes[i]] = i + 1;
+	int count = 0;
+	size_t ends[SUGGEST_MAX_OPS_LIMIT];
+	int64_t before[SUGGEST_MAX_OPS_LIMIT + 1];   /* bytes of the first i nodes' outputs */
+	if (p->n >= 2) {
+		piece_key(s, p, key, ends);
+		before[0] = 0;
+		for (int i = 0; i < p->n; i++)
+			before[i + 1] = before[i] + node_bytes(s, p->nodes[i]);
+	}
+	for (int m = p->n; m >= 2; m--) {
+		suggest_piece q = *p;
+		q.n = m;
+		if (!prefix_valid(s, p, m) || !prologue_ok(s, &q))
+			continue;
+		char *text = (char *)sb_str(key), saved = text[ends[m - 1]];
+		text[ends[m - 1]] = '\0';   /* the prefix's key, for the call */
+		found(s, &q, text, before[m - 1], arg);
+		text[ends[m - 1]] = saved;
+		count++;
+	}
+	for (int i = 0; i < p->n; i++)
+		s->pos[p->nodes[i]] = 0;
+	return count;
 }
 
 /* What the search hands each candidate to: the groups by key. */
 typedef struct grouping {
 	suggest_found *out;
 	strmap *keys;
-	strbuf *key;
 	fd_arena *a;
 } grouping;
 
-static void add_candidate(search *s, const suggest_piece *p, void *arg)
+static void add_candidate(search *s, const suggest_piece *p, const char *key, int64_t bytes, void *arg)
 {
+	(void)s;
 	grouping *gr = arg;
 	suggest_found *out = gr->out;
 	vec_push(&out->pieces, *p);
-	vec_push(&out->piece_bytes, suggest_piece_bytes(s->g, p));
+	vec_push(&out->piece_bytes, bytes);
 	int32_t pi = (int32_t)out->pieces.n - 1;
-	piece_key(s, p, gr->key);
-	int32_t gk = strmap_get(gr->keys, sb_str(gr->key));
+	int32_t gk = strmap_get(gr->keys, key);
 	if (gk < 0) {
-		suggest_group grp = { arena_strdup(gr->a, sb_str(gr->key)), { 0 } };
+		suggest_group grp = { arena_strdup(gr->a, key), { 0 } };
 		vec_push(&out->groups, grp);
 		gk = (int32_t)out->groups.n - 1;
 		strmap_put(gr->keys, out->groups.items[gk].key, gk);
@@ -304,12 +322,14 @@ void suggest_search(const fd_match_ctx *ctx, int max_ops, int max_heavy, fd_aren
 	strmap keys;
 	strmap_init(&keys);
 	strbuf key = { 0 };
-	grouping gr = { out, &keys, &key, a };
+	grouping gr = { out, &keys, a };
 	for (int32_t gi = 0; gi < ctx->model->n_graphs; gi++) {
 		const fd_graph *g = &ctx->model->graphs[gi];
 		search s = { ctx, g, gi, max_ops, max_heavy, xcalloc((size_t)g->n_nodes + 1, sizeof(bool)),
-		             xcalloc((size_t)g->n_nodes + 1, sizeof(bool)), xcalloc((size_t)g->n_nodes + 1, sizeof(int32_t)) };
-		size_t bytes = (size_t)g->n_nodes * (2 * sizeof(bool) + sizeof(int32_t));
+		             xcalloc((size_t)g->n_nodes + 1, sizeof(bool)), xmalloc(((size_t)g->n_nodes + 1) * sizeof(int64_t)),
+		             xcalloc((size_t)g->n_nodes + 1, sizeof(int32_t)) };
+		memset(s.out_bytes, 0xff, ((size_t)g->n_nodes + 1) * sizeof(int64_t));   /* -1: not yet known */
+		size_t bytes = (size_t)g->n_nodes * (2 * sizeof(bool) + sizeof(int64_t) + sizeof(int32_t));
 		if (bytes > out->bytes)
 			out->bytes = bytes;
 		for (int32_t i = 0; i < g->n_nodes; i++) {
@@ -320,10 +340,11 @@ void suggest_search(const fd_match_ctx *ctx, int max_ops, int max_heavy, fd_aren
 		for (int32_t t = 0; t < g->n_nodes; t++) {
 			int32_t seed = g->topo_order[t];
 			if (s.eligible[seed] && (max_heavy > 0 || !s.heavy[seed]))
-				grow(&s, seed, add_candidate, &gr);
+				grow(&s, seed, &key, add_candidate, &gr);
 		}
 		free(s.eligible);
 		free(s.heavy);
+		free(s.out_bytes);
 		free(s.pos);
 	}
 	size_t sz = out->pieces.cap * sizeof(suggest_piece) + out->piece_bytes.cap * sizeof(int64_t) +
