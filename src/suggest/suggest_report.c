@@ -2,6 +2,7 @@
  * SUGGEST: the keys). Names from the model go through the escapes of
  * base/text.h and base/json.h. */
 #include <stdio.h>
+#include <string.h>
 #include "base/json.h"
 #include "base/text.h"
 #include "suggest/suggest.h"
@@ -26,6 +27,28 @@ const char *suggest_none_reason(const fd_suggest *sg, char *buf, size_t size)
 		snprintf(buf, size, "the rule made for each of the %d candidate pattern%s fires nowhere", sg->n_keys,
 		         plural(sg->n_keys));
 	return buf;
+}
+
+/* Where two patterns of the same op types differ, from their keys
+ * (suggest_search.c: per op "Type@domain(inputs) params", '|' between
+ * ops): the first op whose part differs, and whether in the kinds of its
+ * inputs or in its params. */
+static void say_difference(FILE *f, const fd_suggest_pattern *p, int32_t other, const fd_suggest_pattern *q)
+{
+	const char *a = p->key, *b = q->key;
+	for (int i = 0; i < p->n_ops && *a && *b; i++) {
+		size_t la = strcspn(a, "|"), lb = strcspn(b, "|");
+		if (la != lb || memcmp(a, b, la)) {
+			size_t ia = strcspn(a, ")"), ib = strcspn(b, ")");
+			bool inputs = ia != ib || memcmp(a, b, ia < la ? ia : la);
+			txt_fprintf(f, "    same ops as #%d; differs at op%d (%s): %s\n", other + 1, i, p->op_types[i],
+			            inputs ? "where its inputs come from (a constant, a graph input, an activation, an op "
+			                     "of the pattern)" : "its string or boolean params");
+			return;
+		}
+		a += la + (a[la] == '|');
+		b += lb + (b[lb] == '|');
+	}
 }
 
 void suggest_write_text(FILE *f, const fd_suggest *sg, const fd_model *m, const fd_ruleset *rs)
@@ -60,6 +83,11 @@ void suggest_write_text(FILE *f, const fd_suggest *sg, const fd_model *m, const 
 		txt_fprintf(f, "\n");
 		if (p->free_params[0])
 			txt_fprintf(f, "    varies: %s\n", p->free_params);
+		for (int32_t j = 0; j < k; j++)
+			if (!strcmp(sg->patterns[j].title, p->title)) {
+				say_difference(f, p, j, &sg->patterns[j]);
+				break;
+			}
 		if (p->n_swapped)
 			txt_fprintf(f, "    operand order: %d of the %d instance%s read %s's two inputs the other way round "
 			            "(one rule takes both orders)\n", p->n_swapped, p->n_instances, plural(p->n_instances),

@@ -17,6 +17,7 @@
 #     GELU's ops) is a pattern of its own, not merged with the next MatMul;
 #     --max-heavy 2 lets two heavy ops in; instances that differ only by a
 #     commutative op's operand order are one pattern, and the report says so;
+#     two patterns of the same op types say where they differ;
 #  4. words and files: the counts never contradict one another (nothing to
 #     suggest, then --write 1 says the same reason); exporter names with '/'
 #     are visible in the rule's header; a competing rule whose name holds a
@@ -65,6 +66,9 @@ json "$tmp/bert2.json" 'assert d["max_heavy"] == 2 and d["patterns"][0]["op_type
 grep -q '^#1  Sigmoid -> Mul  x3 ' "$tmp/order.txt" && ! grep -q '^#2 ' "$tmp/order.txt" &&
 	grep -q 'operand order: 1 of the 3 instances read Mul.s two inputs the other way round' "$tmp/order.txt" ||
 	bad "Sigmoid -> Mul with mul2's inputs swapped is not one pattern that says so: $(cat "$tmp/order.txt")"
+"$FUSIONDBG" suggest samples/conv_add_silu.onnx -r rules/onnxruntime >"$tmp/same.txt" || bad "suggest -r rules/onnxruntime"
+grep -q '^    same ops as #1; differs at op0 (Conv): where its inputs come from' "$tmp/same.txt" ||
+	bad "two Conv -> Add patterns do not say where they differ: $(grep '^#' "$tmp/same.txt")"
 
 # ---- 4. words and files
 out=$("$FUSIONDBG" suggest samples/conv_add_silu.onnx -r rules)
