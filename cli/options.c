@@ -66,7 +66,9 @@ static const struct option_def {
 	{ "sweep", 0, OPT_SWEEP, "NAME=V,V,...", "run once per value of the symbol NAME: peak, memory rejections, "
 	                                          "where each rule stops firing" },
 	{ "top", 0, OPT_TOP, "N", "suggest: list the N patterns that save the most (default 10)" },
-	{ "max-ops", 0, OPT_MAXOPS, "K", "suggest: at most K nodes in a pattern (2 to 16, default 6)" },
+	{ "max-ops", 0, OPT_MAXOPS, "K", "suggest: at most K nodes in a pattern (2 to 16, default 8)" },
+	{ "max-heavy", 0, OPT_MAXHEAVY, "N", "suggest: at most N heavy compute ops (Conv, MatMul, Gemm, ...) in a "
+	                                     "pattern (1 to 16, default 1: one kernel)" },
 	{ "write", 0, OPT_WRITE, "N", "suggest: write the rule of pattern N (1 is the first) to -o FILE" },
 	{ "float", 0, OPT_FLOAT, NULL, "why: in a quantized model, every op left in float (or --node's) and the check "
 	                              "that kept it from its integer kernel; needs no --rule" },
@@ -264,6 +266,10 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_MAXOPS:
 		if (parse_count(v, d, 16, usage, &o->max_ops) < 0 || o->max_ops < 2)
 			return cli_usage_error(usage, "--max-ops wants a number from 2 to 16, not '%s'", v);
+		return 0;
+	case OPT_MAXHEAVY:
+		if (parse_count(v, d, 16, usage, &o->max_heavy) < 0 || o->max_heavy < 1)
+			return cli_usage_error(usage, "--max-heavy wants a number from 1 to 16, not '%s'", v);
 		return 0;
 	case OPT_WRITE:
 		if (parse_count(v, d, 100000, usage, &o->write) < 0 || o->write < 1)

@@ -133,6 +133,7 @@ int suggest_chain(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_
 	fd_suggest_options o = *opt;
 	suggest_options_settle(&o);
 	sg->max_ops = SUGGEST_MAX_OPS_LIMIT;
+	sg->max_heavy = SUGGEST_MAX_OPS_LIMIT;   /* the user's chain, as marked */
 	const fd_model *m = rd->items[0]->model;
 	if (graph < 0 || graph >= m->n_graphs || first < 0 || last < 0 || first >= m->graphs[graph].n_nodes ||
 	    last >= m->graphs[graph].n_nodes)
@@ -151,8 +152,8 @@ int suggest_chain(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_
 		sg->n_pieces = 1;
 		sg->n_keys = 1;
 		sg->search_ms = clock_ms() - t0;
-		suggest_verify vs = { &fz.ctx, rs, &o, sg, { 0 } };
-		strmap_init(&vs.names);
+		suggest_verify vs;
+		suggest_verify_init(&vs, &fz.ctx, rs, &o, sg, NULL);
 		fd_suggest_pattern *pat = arena_array(&sg->arena, 1, sizeof *pat);
 		/* rounds 0: the rule of this chain alone, run once; its firings are
 		 * where it fires (verified: nowhere else) */
@@ -166,7 +167,7 @@ int suggest_chain(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_
 		else
 			rc = chain_error(d, "the rule made from the chain at '%s' does not fire on it",
 			                 m->graphs[graph].nodes[first].name);
-		strmap_release(&vs.names);
+		suggest_verify_release(&vs);
 		sg->verify_ms = clock_ms() - t0 - sg->search_ms;
 	}
 	suggest_fused_close(&fz);

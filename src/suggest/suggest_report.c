@@ -2,6 +2,7 @@
  * SUGGEST: the keys). Names from the model go through the escapes of
  * base/text.h and base/json.h. */
 #include <stdio.h>
+#include <string.h>
 #include "base/json.h"
 #include "base/text.h"
 #include "suggest/suggest.h"
@@ -11,13 +12,63 @@ static const char *node_name(const fd_model *m, const fd_suggest_instance *in, i
 	return m->graphs[in->graph].nodes[in->nodes[j]].name;
 }
 
+static const char *plural(long long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+const char *suggest_none_reason(const fd_suggest *sg, char *buf, size_t size)
+{
+	if (sg->n_eligible == 0)
+		snprintf(buf, size, "no node is left that a fusion could take");
+	else if (sg->n_keys == 0)
+		snprintf(buf, size, "every chain a fusion could take is fused already");
+	else
+		snprintf(buf, size, "the rule made for each of the %d candidate pattern%s fires nowhere", sg->n_keys,
+		         plural(sg->n_keys));
+	return buf;
+}
+
+/* Where two patterns of the same op types differ, from their keys
+ * (suggest_search.c: per op "Type@domain(inputs) params", '|' between
+ * ops): the first op whose part differs, and whether in the kinds of its
+ * inputs or in its params. */
+static void say_difference(FILE *f, const fd_suggest_pattern *p, int32_t other, const fd_suggest_pattern *q)
+{
+	const char *a = p->key, *b = q->key;
+	for (int i = 0; i < p->n_ops && *a && *b; i++) {
+		size_t la = strcspn(a, "|"), lb = strcspn(b, "|");
+		if (la != lb || memcmp(a, b, la)) {
+			size_t ia = strcspn(a, ")"), ib = strcspn(b, ")");
+			bool inputs = ia != ib || memcmp(a, b, ia < la ? ia : la);
+			txt_fprintf(f, "    same ops as #%d; differs at op%d (%s): %s\n", other + 1, i, p->op_types[i],
+			            inputs ? "where its inputs come from (a constant, a graph input, an activation, an op "
+			                     "of the pattern)" : "its string or boolean params");
+			return;
+		}
+		a += la + (a[la] == '|');
+		b += lb + (b[lb] == '|');
+	}
+}
+
 void suggest_write_text(FILE *f, const fd_suggest *sg, const fd_model *m, const fd_ruleset *rs)
 {
-	txt_fprintf(f, "%lld nodes a fusion could take, %lld chains of 2 to %d nodes, %d patterns",
-	            (long long)sg->n_eligible, (long long)sg->n_pieces, sg->max_ops, sg->n_keys);
-	txt_fprintf(f, "; the top %d by the bytes they keep off memory (estimates):\n", sg->n);
-	if (sg->n == 0)
-		txt_fprintf(f, "  nothing: every chain a fusion could take is fused already\n");
+	txt_fprintf(f, "%lld node%s a fusion could take; %d candidate pattern%s (%lld chain%s of 2 to %d nodes, "
+	            "at most %d heavy op%s each: %s)",
+	            (long long)sg->n_eligible, plural(sg->n_eligible), sg->n_keys, plural(sg->n_keys),
+	            (long long)sg->n_pieces, plural(sg->n_pieces), sg->max_ops, sg->max_heavy, plural(sg->max_heavy),
+	            suggest_heavy_list());
+	if (sg->n == 0) {
+		char why[256];
+		txt_fprintf(f, ".\nNothing to suggest: %s.\n", suggest_none_reason(sg, why, sizeof why));
+		(void)rs;
+		return;
+	}
+	if (sg->n == 1)
+		txt_fprintf(f, ".\nThe 1 pattern kept, by the bytes it keeps off memory (estimates):\n");
+	else
+		txt_fprintf(f, ".\nThe %d patterns kept, ranked by the bytes they keep off memory (estimates; no node in "
+		            "two, so the bytes add up):\n", sg->n);
 	for (int32_t k = 0; k < sg->n; k++) {
 		const fd_suggest_pattern *p = &sg->patterns[k];
 		char bytes[160], sp[32];
@@ -32,13 +83,22 @@ void suggest_write_text(FILE *f, const fd_suggest *sg, const fd_model *m, const 
 		txt_fprintf(f, "\n");
 		if (p->free_params[0])
 			txt_fprintf(f, "    varies: %s\n", p->free_params);
+		for (int32_t j = 0; j < k; j++)
+			if (!strcmp(sg->patterns[j].title, p->title)) {
+				say_difference(f, p, j, &sg->patterns[j]);
+				break;
+			}
+		if (p->n_swapped)
+			txt_fprintf(f, "    operand order: %d of the %d instance%s read %s's two inputs the other way round "
+			            "(one rule takes both orders)\n", p->n_swapped, p->n_instances, plural(p->n_instances),
+			            p->swapped_ops);
 		for (int32_t q = 0; q < p->n_near; q++)
 			txt_fprintf(f, "    nearest: %s\n", p->near[q].line);
 		if (p->n_near == 0)
 			txt_fprintf(f, "    nearest: no rule has an attempt on these nodes\n");
 	}
-	if (sg->n)
-		txt_fprintf(f, "\nfusiondbg suggest MODEL --write N -o RULE.yaml writes the rule of pattern N.\n");
+	txt_fprintf(f, "\nfusiondbg suggest MODEL -r RULES --write N -o RULE.yaml writes the rule of pattern N "
+	            "(its instances count those of 1..N-1 taken first).\n");
 	(void)rs;
 }
 
@@ -57,8 +117,10 @@ void suggest_write_json(FILE *f, const fd_suggest *sg, const fd_model *m, const 
 {
 	fputs("{\n  \"model\": ", f);
 	json_write_string(f, m->path ? m->path : "");
-	txt_fprintf(f, ",\n  \"max_ops\": %d,\n  \"eligible_nodes\": %lld,\n  \"chains\": %lld,\n  \"pattern_keys\": %d,\n",
-	            sg->max_ops, (long long)sg->n_eligible, (long long)sg->n_pieces, sg->n_keys);
+	txt_fprintf(f, ",\n  \"max_ops\": %d,\n  \"max_heavy\": %d,\n  \"eligible_nodes\": %lld,\n  \"chains\": %lld,\n"
+	            "  \"pattern_keys\": %d,\n  \"fire_nowhere\": %d,\n",
+	            sg->max_ops, sg->max_heavy, (long long)sg->n_eligible, (long long)sg->n_pieces, sg->n_keys,
+	            sg->n_fire_nowhere);
 	fputs("  \"patterns\": [", f);
 	for (int32_t k = 0; k < sg->n; k++) {
 		const fd_suggest_pattern *p = &sg->patterns[k];
@@ -91,6 +153,8 @@ void suggest_write_json(FILE *f, const fd_suggest *sg, const fd_model *m, const 
 		json_write_string(f, p->target_op);
 		txt_fprintf(f, ", \"verified\": %s, \"free_params\": ", p->verified ? "true" : "false");
 		json_write_string(f, p->free_params);
+		txt_fprintf(f, ", \"swapped\": %d, \"swapped_ops\": ", p->n_swapped);
+		json_write_string(f, p->swapped_ops ? p->swapped_ops : "");
 		fputs(",\n     \"instances\": [", f);
 		for (int32_t i = 0; i < p->n_instances; i++) {
 			fputs(i ? ", " : "", f);

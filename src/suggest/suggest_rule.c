@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/strbuf.h"
+#include "base/text.h"
 #include "match/param_value.h"
 #include "rounds/fuse.h"
 #include "rules/optable.h"
@@ -252,6 +253,14 @@ static void write_params(const suggest_rule_in *in, int pos, int op, strbuf *y, 
 	sb_release(&lines);
 }
 
+/* A name from the model or a rule file in a YAML comment: escaped as plain
+ * text is (base/text.h), so that no line break or control byte ends the
+ * comment, and every character of it visible. */
+static void comment_name(strbuf *b, const char *name)
+{
+	text_escape(b, name);
+}
+
 /* Do fused nodes of the set look like op (a target_op the op's row matches)? */
 static bool fused_lookalike(const fd_ruleset *rs, const fd_op_def *d)
 {
@@ -262,11 +271,37 @@ static bool fused_lookalike(const fd_ruleset *rs, const fd_op_def *d)
 	return false;
 }
 
-/* The priority: below the lowest rule that competes for the op types
- * (and unlike any rule's), in the pass after the set's last. */
-static void placement(const suggest_rule_in *in, int64_t *prio, int64_t *pass, strbuf *why)
+/* Does rule r of rs compete for the instances' op types? Counts it, and
+ * names it in why. */
+static bool competes(const suggest_rule_in *in, const fd_ruleset *rs, int r, int *n_comp, strbuf *why)
 {
 	const fd_graph *g = &in->ctx->model->graphs[in->inst[0].graph];
+	bool sees = false;
+	for (int i = 0; i < in->n_ops && !sees; i++)
+		sees = rounds_rule_sees(rs, r, g->nodes[in->inst[0].nodes[i]].op_type);
+	if (!sees)
+		return false;
+	if ((*n_comp)++ < 4) {
+		sb_puts(why, *n_comp > 1 ? ", " : "");
+		comment_name(why, rs->rules[r].name);
+		sb_printf(why, " (%lld)", (long long)rs->rules[r].priority);
+	}
+	return true;
+}
+
+static bool priority_taken(const fd_ruleset *rs, int64_t prio)
+{
+	for (int r = 0; rs && r < rs->n_rules; r++)
+		if (rs->rules[r].priority == prio)
+			return true;
+	return false;
+}
+
+/* The priority: below the lowest rule that competes for the op types, of
+ * the set and of the patterns taken before (and unlike any rule's), in the
+ * pass after the set's last. */
+static void placement(const suggest_rule_in *in, int64_t *prio, int64_t *pass, strbuf *why)
+{
 	int64_t low = INT64_MAX;
 	*pass = 0;
 	int n_comp = 0;
@@ -274,28 +309,41 @@ static void placement(const suggest_rule_in *in, int64_t *prio, int64_t *pass, s
 		const fd_rule *rule = &in->rs->rules[r];
 		if (rule->pass > *pass)
 			*pass = rule->pass;
-		bool competes = false;
-		for (int i = 0; i < in->n_ops && !competes; i++)
-			competes = rounds_rule_sees(in->rs, r, g->nodes[in->inst[0].nodes[i]].op_type);
-		if (!competes)
-			continue;
-		if (n_comp++ < 4)
-			sb_printf(why, "%s%s (%lld)", n_comp > 1 ? ", " : "", rule->name, (long long)rule->priority);
-		if (rule->priority < low)
+		if (competes(in, in->rs, r, &n_comp, why) && rule->priority < low)
 			low = rule->priority;
 	}
+	for (int r = 0; in->above && r < in->above->n_rules; r++)
+		if (competes(in, in->above, r, &n_comp, why) && in->above->rules[r].priority < low)
+			low = in->above->rules[r].priority;
 	if (n_comp > 4)
 		sb_printf(why, " and %d more", n_comp - 4);
 	*prio = low == INT64_MAX ? 100 : low > INT64_MIN + 10 ? low - 10 : low;
-	for (bool clash = true; clash;) {
-		clash = false;
-		for (int r = 0; r < in->rs->n_rules; r++)
-			if (in->rs->rules[r].priority == *prio && *prio > INT64_MIN) {
-				(*prio)--;
-				clash = true;
-			}
-	}
+	while (*prio > INT64_MIN && (priority_taken(in->rs, *prio) || priority_taken(in->above, *prio)))
+		(*prio)--;
 	(*pass)++;
+}
+
+int32_t suggest_rule_swapped(const suggest_rule_in *in, fd_arena *a, const char **ops)
+{
+	const fd_graph *g = &in->ctx->model->graphs[in->inst[0].graph];
+	strbuf names = { 0 };
+	int32_t n = 0;
+	for (int32_t s = 1; s < in->n_inst; s++) {
+		bool any = false;
+		for (int i = 0; i < in->n_ops; i++) {
+			const fd_op_def *d = optable_get(suggest_node_op(g, &g->nodes[in->inst[0].nodes[i]]));
+			if (!swapped(in, s, i, d))
+				continue;
+			any = true;
+			const char *ty = g->nodes[in->inst[0].nodes[i]].op_type;
+			if (!strstr(sb_str(&names), ty))
+				sb_printf(&names, "%s%s", names.n ? ", " : "", ty);
+		}
+		n += any;
+	}
+	*ops = arena_strdup(a, sb_str(&names));
+	sb_release(&names);
+	return n;
 }
 
 const char *suggest_rule_yaml(const suggest_rule_in *in, fd_arena *a, const char **free_params)
@@ -313,13 +361,22 @@ const char *suggest_rule_yaml(const suggest_rule_in *in, fd_arena *a, const char
 	for (int32_t s = 0; s < in->n_inst && s < 8; s++) {
 		sb_puts(&y, "#   ");
 		for (int i = 0; i < in->n_ops; i++) {
-			const char *nm = m->graphs[in->inst[s].graph].nodes[in->inst[s].nodes[i]].name;
-			sb_printf(&y, "%s%s", i ? ", " : "", plain_text(nm) ? nm : "(a node with an unusual name)");
+			sb_puts(&y, i ? ", " : "");
+			comment_name(&y, m->graphs[in->inst[s].graph].nodes[in->inst[s].nodes[i]].name);
 		}
 		sb_puts(&y, "\n");
 	}
 	if (in->n_inst > 8)
 		sb_printf(&y, "#   and %d more\n", in->n_inst - 8);
+	const char *sw_ops;
+	int32_t n_sw = suggest_rule_swapped(in, a, &sw_ops);
+	if (n_sw)
+		sb_printf(&y, "# %d of them read %s's two inputs the other way round from the first; the\n"
+		              "# matcher tries both orders, so this one rule takes them all.\n", n_sw, sw_ops);
+	if (in->above && in->above->n_rules)
+		sb_printf(&y, "# The instances are where it fires beside the rule%s of the %d pattern%s suggest\n"
+		              "# ranks above it, which take their nodes first; alone it may also take some of those.\n",
+		          in->above->n_rules == 1 ? "" : "s", in->above->n_rules, in->above->n_rules == 1 ? "" : "s");
 	sb_printf(&y, "# It runs in pass %lld, after every pass of the rules it was made against, so it\n"
 	              "# takes only what they leave; priority %lld is below the rules that compete for\n"
 	              "# its op types%s%s.\n",

@@ -1,8 +1,9 @@
 /* suggest_search.c — the unfused chains of a graph and their grouping by
- * pattern (suggest.h says the rules). Every node starts at most one piece;
- * a piece takes the consumers of a tensor it makes only all together, so
- * that the tensor stays inside, and stops at max_ops nodes: the work is
- * linear in the graph, the memory a few ints per node. */
+ * pattern (suggest.h says the rules). Every node seeds one piece; a piece
+ * takes the consumers of a tensor it makes only all together, so that the
+ * tensor stays inside, and stops at max_ops nodes or before a heavy op
+ * past max_heavy; every prefix of it a rule can match is a candidate: the
+ * work is linear in the graph, the memory a few ints per node. */
 #include <stdlib.h>
 #include <string.h>
 #include "base/strbuf.h"
@@ -55,9 +56,10 @@ typedef struct search {
 	const fd_match_ctx *ctx;
 	const fd_graph *g;
 	int32_t gi;
-	int max_ops;
+	int max_ops, max_heavy;
 	bool *eligible;
-	int32_t *taken;           /* piece index + 1, 0 free */
+	bool *heavy;              /* suggest_op_is_heavy */
+	int64_t *out_bytes;       /* node_bytes, -1 not yet known */
 	int32_t *pos;             /* position + 1 in the piece being grown, 0 none */
 } search;
 
@@ -83,7 +85,9 @@ static bool take_consumers(search *s, suggest_piece *p, int32_t t)
 	if (x->is_graph_output || x->n_consumers == 0)
 		return false;
 	int32_t add[SUGGEST_MAX_OPS_LIMIT];
-	int na = 0;
+	int na = 0, heavy = 0;
+	for (int i = 0; i < p->n; i++)
+		heavy += s->heavy[p->nodes[i]];
 	for (int q = 0; q < x->n_consumers; q++) {
 		int32_t c = x->consumers[q];
 		if (s->pos[c])
@@ -93,8 +97,9 @@ static bool take_consumers(search *s, suggest_piece *p, int32_t t)
 			dup |= add[k] == c;
 		if (dup)
 			continue;
-		if (!s->eligible[c] || s->taken[c] || p->n + na + 1 > s->max_ops)
+		if (!s->eligible[c] || p->n + na + 1 > s->max_ops || heavy + s->heavy[c] > s->max_heavy)
 			return false;
+		heavy += s->heavy[c];
 		add[na++] = c;
 	}
 	for (int k = 0; k < na; k++) {
@@ -139,9 +144,112 @@ static bool prefix_valid(const search *s, const suggest_piece *p, int m)
 	return true;
 }
 
-/* Grows a piece from seed; returns its size (0 when under two nodes). */
-static int grow(search *s, int32_t seed, suggest_piece *p)
+/* Are the ops before the piece's first heavy op a prologue of it: none
+ * reads a tensor a heavy op outside makes? Those are that op's epilogue
+ * (MatMul -> Add -> GELU ops is one kernel; the GELU ops are not the
+ * prologue of the MatMul after them). */
+static bool prologue_ok(const search *s, const suggest_piece *p)
 {
+	int h = 0;
+	while (h < p->n && !s->heavy[p->nodes[h]])
+		h++;
+	if (h == p->n)
+		return true;   /* no heavy op: nothing to be a prologue of */
+	for (int i = 0; i < h; i++) {
+		const fd_node *n = &s->g->nodes[p->nodes[i]];
+		for (int k = 0; k < n->n_inputs; k++) {
+			int32_t t = n->inputs[k];
+			int32_t pr = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
+			if (pr >= 0 && !s->pos[pr] && s->heavy[pr] && s->eligible[pr])
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The key: per position the op type and domain, the inputs (fK: from
+ * position K, else the kind of source), and the params a kernel is chosen
+ * by (strings and booleans: modes, layouts, transposes). */
+static void piece_key(const search *s, const suggest_piece *p, strbuf *b, size_t *ends)
+{
+	sb_clear(b);
+	const fd_graph_index *ix = &s->ctx->graphs[s->gi];
+	for (int i = 0; i < p->n; i++) {
+		const fd_node *n = &s->g->nodes[p->nodes[i]];
+		sb_printf(b, "%s%s@%s(", i ? "|" : "", n->op_type, n->domain);
+		int op = suggest_node_op(s->g, n);
+		const fd_op_def *d = optable_get(op);
+		char in[2][16];
+		for (int k = 0; k < n->n_inputs; k++) {
+			char one[16];
+			int32_t t = n->inputs[k];
+			int32_t pr = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
+			int j = -1;
+			for (int q = 0; q < i && pr >= 0; q++)
+				if (p->nodes[q] == pr)
+					j = q;
+			if (j >= 0)
+				snprintf(one, sizeof one, "f%d", j);
+			else
+				snprintf(one, sizeof one, "%c", source_kind(ix, t));
+			if (d && d->commutative && n->n_inputs == 2) {
+				memcpy(in[k], one, sizeof one);
+				continue;
+			}
+			sb_printf(b, "%s%s", k ? "," : "", one);
+		}
+		if (d && d->commutative && n->n_inputs == 2) {
+			/* one order for both: the matcher tries both (the rule reads
+			 * the first instance's, suggest_rule.c) */
+			bool flip = strcmp(in[0], in[1]) > 0;
+			sb_printf(b, "%s,%s", in[flip], in[!flip]);
+		}
+		sb_puts(b, ")");
+		for (int q = 0; d && q < d->n_params; q++) {
+			const fd_param_def *def = &d->params[q];
+			if (def->type != PT_STRING && def->type != PT_BOOL)
+				continue;
+			if (def->derived == DERIVED_FORM)
+				continue;
+			fd_pval v;
+			param_def_value(s->g, n, NULL, NULL, op, def, def->name, &v);
+			if (v.kind == PV_STRING)
+				sb_printf(b, " %s=%s", def->name, v.s);
+			else if (v.kind == PV_BOOL || v.kind == PV_INT)
+				sb_printf(b, " %s=%lld", def->name, (long long)(v.i != 0));
+		}
+		ends[i] = b->n;
+	}
+}
+
+/* The bytes of node i's outputs that something reads, as the ranking
+ * counts them: a size's formula with every unbound symbol 1, an unknown
+ * size 0; worked out once per node. */
+static int64_t node_bytes(search *s, int32_t i)
+{
+	if (s->out_bytes[i] >= 0)
+		return s->out_bytes[i];
+	const fd_node *n = &s->g->nodes[i];
+	int64_t sum = 0;
+	for (int k = 0; k < n->n_outputs; k++) {
+		if (n->outputs[k] < 0 || s->g->tensors[n->outputs[k]].n_consumers == 0)
+			continue;
+		fd_sint b = tensor_bytes_sym(&s->g->tensors[n->outputs[k]]);
+		int64_t v;
+		if ((b.e && dexpr_value_with(b.e, 1, &v)) || sint_value(b, &v))
+			sum += v;
+	}
+	return s->out_bytes[i] = sum;
+}
+
+/* Grows a piece from seed and gives each of its prefixes a rule can match
+ * (two nodes or more), longest first, to found() with its key and bytes
+ * (a prefix's key is the start of the whole piece's, its bytes those of
+ * its nodes but the last); the count. */
+static int grow(search *s, int32_t seed, strbuf *key,
+                void (*found)(search *s, const suggest_piece *p, const char *key, int64_t bytes, void *arg), void *arg)
+{
+	suggest_piece piece, *p = &piece;
 	p->graph = s->gi;
 	p->n = 1;
 	p->nodes[0] = seed;
@@ -158,115 +266,89 @@ static int grow(search *s, int32_t seed, suggest_piece *p)
 	sort_topo(s->g, p->nodes, p->n);
 	for (int i = 0; i < p->n; i++)
 		s->pos[p->nodes[i]] = i + 1;
-	int m = p->n;
-	while (m >= 2 && !prefix_valid(s, p, m))
-		m--;
+	int count = 0;
+	size_t ends[SUGGEST_MAX_OPS_LIMIT];
+	int64_t before[SUGGEST_MAX_OPS_LIMIT + 1];   /* bytes of the first i nodes' outputs */
+	if (p->n >= 2) {
+		piece_key(s, p, key, ends);
+		before[0] = 0;
+		for (int i = 0; i < p->n; i++)
+			before[i + 1] = before[i] + node_bytes(s, p->nodes[i]);
+	}
+	for (int m = p->n; m >= 2; m--) {
+		suggest_piece q = *p;
+		q.n = m;
+		if (!prefix_valid(s, p, m) || !prologue_ok(s, &q))
+			continue;
+		char *text = (char *)sb_str(key), saved = text[ends[m - 1]];
+		text[ends[m - 1]] = '\0';   /* the prefix's key, for the call */
+		found(s, &q, text, before[m - 1], arg);
+		text[ends[m - 1]] = saved;
+		count++;
+	}
 	for (int i = 0; i < p->n; i++)
 		s->pos[p->nodes[i]] = 0;
-	p->n = m >= 2 ? m : 0;
-	return p->n;
+	return count;
 }
 
-/* The key: per position the op type and domain, the inputs (fK: from
- * position K, else the kind of source), and the params a kernel is chosen
- * by (strings and booleans: modes, layouts, transposes). */
-static void piece_key(const search *s, const suggest_piece *p, strbuf *b)
+/* What the search hands each candidate to: the groups by key. */
+typedef struct grouping {
+	suggest_found *out;
+	strmap *keys;
+	fd_arena *a;
+} grouping;
+
+static void add_candidate(search *s, const suggest_piece *p, const char *key, int64_t bytes, void *arg)
 {
-	sb_clear(b);
-	const fd_graph_index *ix = &s->ctx->graphs[s->gi];
-	for (int i = 0; i < p->n; i++) {
-		const fd_node *n = &s->g->nodes[p->nodes[i]];
-		sb_printf(b, "%s%s@%s(", i ? "|" : "", n->op_type, n->domain);
-		for (int k = 0; k < n->n_inputs; k++) {
-			int32_t t = n->inputs[k];
-			int32_t pr = t >= 0 ? s->g->tensors[t].producer : FD_NONE;
-			int j = -1;
-			for (int q = 0; q < i && pr >= 0; q++)
-				if (p->nodes[q] == pr)
-					j = q;
-			if (j >= 0)
-				sb_printf(b, "%sf%d", k ? "," : "", j);
-			else
-				sb_printf(b, "%s%c", k ? "," : "", source_kind(ix, t));
-		}
-		sb_puts(b, ")");
-		int op = suggest_node_op(s->g, n);
-		const fd_op_def *d = optable_get(op);
-		for (int q = 0; d && q < d->n_params; q++) {
-			const fd_param_def *def = &d->params[q];
-			if (def->type != PT_STRING && def->type != PT_BOOL)
-				continue;
-			if (def->derived == DERIVED_FORM)
-				continue;
-			fd_pval v;
-			param_def_value(s->g, n, NULL, NULL, op, def, def->name, &v);
-			if (v.kind == PV_STRING)
-				sb_printf(b, " %s=%s", def->name, v.s);
-			else if (v.kind == PV_BOOL || v.kind == PV_INT)
-				sb_printf(b, " %s=%lld", def->name, (long long)(v.i != 0));
-		}
+	(void)s;
+	grouping *gr = arg;
+	suggest_found *out = gr->out;
+	vec_push(&out->pieces, *p);
+	vec_push(&out->piece_bytes, bytes);
+	int32_t pi = (int32_t)out->pieces.n - 1;
+	int32_t gk = strmap_get(gr->keys, key);
+	if (gk < 0) {
+		suggest_group grp = { arena_strdup(gr->a, key), { 0 } };
+		vec_push(&out->groups, grp);
+		gk = (int32_t)out->groups.n - 1;
+		strmap_put(gr->keys, out->groups.items[gk].key, gk);
 	}
+	vec_push(&out->groups.items[gk].pieces, pi);
 }
 
-/* Known bytes of the tensors the piece keeps inside. */
-static int64_t piece_bytes(const fd_graph *g, const suggest_piece *p)
-{
-	int64_t sum = 0;
-	for (int i = 0; i + 1 < p->n; i++) {
-		const fd_node *n = &g->nodes[p->nodes[i]];
-		for (int k = 0; k < n->n_outputs; k++) {
-			int64_t b;
-			if (n->outputs[k] >= 0 && g->tensors[n->outputs[k]].n_consumers > 0 &&
-			    tensor_bytes(&g->tensors[n->outputs[k]], &b))
-				sum += b;
-		}
-	}
-	return sum;
-}
-
-void suggest_search(const fd_match_ctx *ctx, int max_ops, fd_arena *a, suggest_found *out)
+void suggest_search(const fd_match_ctx *ctx, int max_ops, int max_heavy, fd_arena *a, suggest_found *out)
 {
 	memset(out, 0, sizeof *out);
 	strmap keys;
 	strmap_init(&keys);
 	strbuf key = { 0 };
+	grouping gr = { out, &keys, a };
 	for (int32_t gi = 0; gi < ctx->model->n_graphs; gi++) {
 		const fd_graph *g = &ctx->model->graphs[gi];
-		search s = { ctx, g, gi, max_ops, xcalloc((size_t)g->n_nodes + 1, sizeof(bool)),
-		             xcalloc((size_t)g->n_nodes + 1, sizeof(int32_t)), xcalloc((size_t)g->n_nodes + 1, sizeof(int32_t)) };
-		size_t bytes = (size_t)g->n_nodes * (sizeof(bool) + 2 * sizeof(int32_t));
+		search s = { ctx, g, gi, max_ops, max_heavy, xcalloc((size_t)g->n_nodes + 1, sizeof(bool)),
+		             xcalloc((size_t)g->n_nodes + 1, sizeof(bool)), xmalloc(((size_t)g->n_nodes + 1) * sizeof(int64_t)),
+		             xcalloc((size_t)g->n_nodes + 1, sizeof(int32_t)) };
+		memset(s.out_bytes, 0xff, ((size_t)g->n_nodes + 1) * sizeof(int64_t));   /* -1: not yet known */
+		size_t bytes = (size_t)g->n_nodes * (2 * sizeof(bool) + sizeof(int64_t) + sizeof(int32_t));
 		if (bytes > out->bytes)
 			out->bytes = bytes;
-		for (int32_t i = 0; i < g->n_nodes; i++)
+		for (int32_t i = 0; i < g->n_nodes; i++) {
 			if ((s.eligible[i] = suggest_node_eligible(ctx, gi, i)))
 				out->n_eligible++;
+			s.heavy[i] = suggest_op_is_heavy(g->nodes[i].op_type);
+		}
 		for (int32_t t = 0; t < g->n_nodes; t++) {
 			int32_t seed = g->topo_order[t];
-			if (!s.eligible[seed] || s.taken[seed])
-				continue;
-			suggest_piece p;
-			if (!grow(&s, seed, &p))
-				continue;
-			vec_push(&out->pieces, p);
-			int32_t pi = (int32_t)out->pieces.n - 1;
-			for (int k = 0; k < p.n; k++)
-				s.taken[p.nodes[k]] = pi + 1;
-			piece_key(&s, &p, &key);
-			int32_t gk = strmap_get(&keys, sb_str(&key));
-			if (gk < 0) {
-				suggest_group grp = { arena_strdup(a, sb_str(&key)), { 0 }, 0 };
-				vec_push(&out->groups, grp);
-				gk = (int32_t)out->groups.n - 1;
-				strmap_put(&keys, out->groups.items[gk].key, gk);
-			}
-			vec_push(&out->groups.items[gk].pieces, pi);
-			out->groups.items[gk].bytes_hint += piece_bytes(g, &p);
+			if (s.eligible[seed] && (max_heavy > 0 || !s.heavy[seed]))
+				grow(&s, seed, &key, add_candidate, &gr);
 		}
 		free(s.eligible);
-		free(s.taken);
+		free(s.heavy);
+		free(s.out_bytes);
 		free(s.pos);
 	}
-	size_t sz = out->pieces.cap * sizeof(suggest_piece) + out->groups.cap * sizeof(suggest_group);
+	size_t sz = out->pieces.cap * sizeof(suggest_piece) + out->piece_bytes.cap * sizeof(int64_t) +
+	            out->groups.cap * sizeof(suggest_group);
 	out->bytes += sz;
 	sb_release(&key);
 	strmap_release(&keys);
@@ -278,4 +360,5 @@ void suggest_found_release(suggest_found *f)
 		vec_release(&f->groups.items[i].pieces);
 	vec_release(&f->groups);
 	vec_release(&f->pieces);
+	vec_release(&f->piece_bytes);
 }

@@ -1,8 +1,8 @@
-/* suggest_verify.c — suggest_run: the graph as the rules leave it, the
- * search over it, and for the top patterns the rule made, run, and made
- * again from where it fired until the two agree; then the bytes, the
- * speed-up and the nearest rules (suggest.h says why it is done so: the
- * instances of a pattern are where its rule fires). */
+/* suggest_verify.c — a pattern's rule made, run beside the rules of the
+ * patterns taken before it, and made again from where it fired until the
+ * two agree; then the bytes, the speed-up and the nearest rules (suggest.h
+ * says why it is done so: the instances of a pattern are where its rule
+ * fires); and the graph as the rules leave it, which all of it runs on. */
 #include <stdlib.h>
 #include <string.h>
 #include "base/clock.h"
@@ -23,7 +23,8 @@ void suggest_release(fd_suggest *sg)
 	memset(sg, 0, sizeof *sg);
 }
 
-/* A rule set of the one document text (the rule is checked as a file would be). */
+/* A rule set of the documents of text (each rule checked as a file's
+ * would be); -1 + d when one does not load. */
 static int load_text(fd_ruleset *rs, const char *name, const char *text, fd_diags *d)
 {
 	ruleset_init(rs);
@@ -36,14 +37,52 @@ static int load_text(fd_ruleset *rs, const char *name, const char *text, fd_diag
 	rs->files[rs->n_files++] = f;
 	if (f->n_docs < 1)
 		return -1;
-	rs->rules = xcalloc(1, sizeof *rs->rules);
-	if (rule_from_yaml(rs, &rs->rules[0], &f->docs[0], d) < 0)
-		return -1;
-	rs->n_rules = 1;
+	rs->rules = xcalloc((size_t)f->n_docs, sizeof *rs->rules);
+	for (int i = 0; i < f->n_docs; i++) {
+		if (rule_from_yaml(rs, &rs->rules[i], &f->docs[i], d) < 0)
+			return -1;
+		rs->n_rules++;
+	}
 	ruleset_resolve_types(rs);
 	return 0;
 }
 
+void suggest_verify_init(suggest_verify *vs, const fd_match_ctx *ctx, const fd_ruleset *rs,
+                         const fd_suggest_options *opt, fd_suggest *sg, fd_diags *d)
+{
+	memset(vs, 0, sizeof *vs);
+	vs->ctx = ctx;
+	vs->rs = rs;
+	vs->opt = opt;
+	vs->sg = sg;
+	vs->d = d;
+	strmap_init(&vs->names);
+	ruleset_init(&vs->above);
+}
+
+void suggest_verify_release(suggest_verify *vs)
+{
+	strmap_release(&vs->names);
+	sb_release(&vs->above_yaml);
+	ruleset_release(&vs->above);
+}
+
+void suggest_verify_take(suggest_verify *vs, const fd_suggest_pattern *pat)
+{
+	if (vs->above_yaml.n)
+		sb_puts(&vs->above_yaml, "---\n");
+	sb_puts(&vs->above_yaml, pat->rule_yaml);
+	vs->n_above++;
+	ruleset_release(&vs->above);
+	fd_diags d1;
+	diags_init(&d1);
+	if (load_text(&vs->above, "suggested", sb_str(&vs->above_yaml), &d1) < 0) {
+		/* each loaded alone before: cannot happen, but then say so */
+		ruleset_release(&vs->above);
+		ruleset_init(&vs->above);
+	}
+	diags_release(&d1);
+}
 
 static int cmp_piece(const void *pa, const void *pb)
 {
@@ -66,13 +105,15 @@ static bool same_sets(const suggest_piece *a, int32_t na, const suggest_piece *b
 	return true;
 }
 
-/* The instances where the one rule of rs1 fired, by position; sorted. */
-static int32_t firings(const fd_match_result *res, int32_t n_ops, suggest_piece **out)
+/* The instances where rule `rule` fired, by position; sorted. */
+static int32_t firings(const fd_match_result *res, int32_t rule, int32_t n_ops, suggest_piece **out)
 {
 	suggest_piece *v = xcalloc(res->n_fusions + 1, sizeof *v);
 	int32_t n = 0;
 	for (size_t f = 0; f < res->n_fusions; f++) {
 		const fd_fusion *fu = &res->fusions[f];
+		if (fu->rule != rule)
+			continue;
 		suggest_piece p = { fu->graph, n_ops, { 0 } };
 		bool ok = fu->n_ops == n_ops;
 		for (int i = 0; ok && i < n_ops; i++) {
@@ -96,7 +137,8 @@ bool suggest_verify_pieces(suggest_verify *vs, const char *key, const suggest_pi
 	memcpy(inst, pieces, (size_t)n * sizeof *inst);
 	qsort(inst, (size_t)n_inst, sizeof *inst, cmp_piece);
 	const fd_graph *g = &vs->ctx->model->graphs[inst[0].graph];
-	suggest_rule_names(g, &inst[0], vs->rs, &vs->names, &vs->sg->arena, &pat->rule_name, &pat->target_op);
+	if (!pat->rule_name)
+		suggest_rule_names(g, &inst[0], vs->rs, &vs->names, &vs->sg->arena, &pat->rule_name, &pat->target_op);
 	pat->key = key;
 	pat->n_ops = inst[0].n;
 	pat->n_found = n_inst;
@@ -104,22 +146,34 @@ bool suggest_verify_pieces(suggest_verify *vs, const char *key, const suggest_pi
 	fd_match_result res;
 	match_result_init(&res);
 	bool fired = false;
-	fd_ruleset one;              /* the rule the last run ran: res refers to it */
+	fd_ruleset one;              /* the rules the last run ran: res refers to them */
 	ruleset_init(&one);
+	strbuf text = { 0 };
 	for (int round = 0; round <= rounds; round++) {
-		suggest_rule_in in = { vs->ctx, vs->rs, vs->opt->target, pat->rule_name, pat->target_op, pat->n_ops,
-		                  n_inst, inst, n };
+		suggest_rule_in in = { vs->ctx, vs->rs, &vs->above, vs->opt->target, pat->rule_name, pat->target_op,
+		                       pat->n_ops, n_inst, inst, n };
 		pat->rule_yaml = suggest_rule_yaml(&in, &vs->sg->arena, &pat->free_params);
+		pat->n_swapped = suggest_rule_swapped(&in, &vs->sg->arena, &pat->swapped_ops);
+		/* the rules of the patterns taken, then this one, last */
+		sb_clear(&text);
+		if (vs->above_yaml.n)
+			sb_printf(&text, "%s---\n", sb_str(&vs->above_yaml));
+		sb_puts(&text, pat->rule_yaml);
 		ruleset_release(&one);
 		fd_diags d1;
 		diags_init(&d1);
-		int rc = load_text(&one, pat->rule_name, pat->rule_yaml, &d1);
+		int rc = load_text(&one, pat->rule_name, sb_str(&text), &d1);
+		if (rc < 0 && vs->d) {
+			char line[1024];
+			diag_warning(vs->d, (fd_srcpos){ 0 }, "the rule made for the pattern of %s does not load (%s): left out",
+			             pat->rule_name, d1.n ? diag_format(&d1.items[0], line, sizeof line) : "no document");
+		}
 		diags_release(&d1);
 		if (rc < 0)
 			break;
 		match_run(vs->ctx, &one, &mopt, &res);
 		suggest_piece *got;
-		int32_t n_got = firings(&res, pat->n_ops, &got);
+		int32_t n_got = firings(&res, one.n_rules - 1, pat->n_ops, &got);
 		fired = n_got > 0;
 		bool same = same_sets(inst, n_inst, got, n_got);
 		free(inst);
@@ -146,6 +200,8 @@ bool suggest_verify_pieces(suggest_verify *vs, const char *key, const suggest_pi
 		double tu = 0, tf = 0;
 		bool times = true;
 		for (size_t f = 0; f < e.n_fusions; f++) {
+			if (res.fusions[f].rule != one.n_rules - 1)
+				continue;   /* a pattern's taken before */
 			sum = sint_add(sum, e.fusions[f].removed_f);
 			pat->bytes += e.fusions[f].intermediate_bytes_removed;
 			tu += e.fusions[f].time_unfused_s;
@@ -158,53 +214,9 @@ bool suggest_verify_pieces(suggest_verify *vs, const char *key, const suggest_pi
 	}
 	match_result_release(&res);
 	ruleset_release(&one);
+	sb_release(&text);
 	free(inst);
 	return fired && n_inst > 0;
-}
-
-static const suggest_found *SORT_FOUND;
-static int cmp_group(const void *pa, const void *pb)
-{
-	const suggest_group *a = &SORT_FOUND->groups.items[*(const int32_t *)pa];
-	const suggest_group *b = &SORT_FOUND->groups.items[*(const int32_t *)pb];
-	if (a->bytes_hint != b->bytes_hint)
-		return a->bytes_hint < b->bytes_hint ? 1 : -1;
-	if (a->pieces.n != b->pieces.n)
-		return a->pieces.n < b->pieces.n ? 1 : -1;
-	return strcmp(a->key, b->key);
-}
-
-/* The order of the ranking: a formula as at 1 for every unbound symbol
- * (per sample: batch 1, sequence 1), an unknown size by its known part. */
-static int64_t rank_bytes(const fd_suggest_pattern *p)
-{
-	int64_t v;
-	if (p->bytes_f.e && dexpr_value_with(p->bytes_f.e, 1, &v))
-		return v;
-	return sint_value(p->bytes_f, &v) ? v : p->bytes;
-}
-
-static int cmp_pattern(const void *pa, const void *pb)
-{
-	const fd_suggest_pattern *a = pa, *b = pb;
-	int64_t ra = rank_bytes(a), rb = rank_bytes(b);
-	if (ra != rb)
-		return ra < rb ? 1 : -1;
-	if (a->n_instances != b->n_instances)
-		return a->n_instances < b->n_instances ? 1 : -1;
-	return strcmp(a->key, b->key);
-}
-
-/* Two patterns whose rules fire on the very same nodes are one. */
-static bool same_instances(const fd_suggest_pattern *a, const fd_suggest_pattern *b)
-{
-	if (a->n_ops != b->n_ops || a->n_instances != b->n_instances)
-		return false;
-	for (int32_t i = 0; i < a->n_instances; i++)
-		if (a->instances[i].graph != b->instances[i].graph ||
-		    memcmp(a->instances[i].nodes, b->instances[i].nodes, (size_t)a->n_ops * sizeof(int32_t)))
-			return false;
-	return true;
 }
 
 /* The rules that came nearest on the first instance's nodes (original
@@ -302,6 +314,10 @@ void suggest_options_settle(fd_suggest_options *o)
 		o->max_ops = SUGGEST_MAX_OPS_DEFAULT;
 	if (o->max_ops > SUGGEST_MAX_OPS_LIMIT)
 		o->max_ops = SUGGEST_MAX_OPS_LIMIT;
+	if (o->max_heavy <= 0)
+		o->max_heavy = SUGGEST_MAX_HEAVY_DEFAULT;
+	if (o->max_heavy > SUGGEST_MAX_OPS_LIMIT)
+		o->max_heavy = SUGGEST_MAX_OPS_LIMIT;
 	if (o->top <= 0)
 		o->top = SUGGEST_TOP_DEFAULT;
 }
@@ -321,60 +337,4 @@ void suggest_finish(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const s
 	}
 	sg->patterns = pats;
 	sg->n = n;
-}
-
-int suggest_run(fd_suggest *sg, fd_rounds *rd, const fd_ruleset *rs, const fd_suggest_options *opt, fd_diags *d)
-{
-	fd_suggest_options o = *opt;
-	suggest_options_settle(&o);
-	sg->max_ops = o.max_ops;
-	double t0 = clock_ms();
-	suggest_fused fz;
-	if (suggest_fused_open(&fz, rd, d) < 0)
-		return -1;
-	suggest_found found;
-	suggest_search(&fz.ctx, o.max_ops, &sg->arena, &found);
-	sg->n_eligible = found.n_eligible;
-	sg->n_pieces = (int64_t)found.pieces.n;
-	sg->n_keys = (int32_t)found.groups.n;
-	sg->peak_search_bytes = found.bytes;
-	double t1 = clock_ms();
-	sg->search_ms = t1 - t0;
-
-	int32_t *order = xcalloc(found.groups.n + 1, sizeof *order);
-	for (size_t i = 0; i < found.groups.n; i++)
-		order[i] = (int32_t)i;
-	SORT_FOUND = &found;
-	qsort(order, found.groups.n, sizeof *order, cmp_group);
-	/* verify more than are kept: two keys may turn out one rule */
-	size_t n_try = found.groups.n < (size_t)o.top * 2 ? found.groups.n : (size_t)o.top * 2;
-	fd_suggest_pattern *pats = arena_array(&sg->arena, n_try + 1, sizeof *pats);
-	suggest_verify vs = { &fz.ctx, rs, &o, sg, { 0 } };
-	strmap_init(&vs.names);
-	int32_t n = 0;
-	suggest_piece *pieces = xcalloc(found.pieces.n + 1, sizeof *pieces);
-	for (size_t i = 0; i < n_try; i++) {
-		const suggest_group *grp = &found.groups.items[order[i]];
-		for (size_t k = 0; k < grp->pieces.n; k++)
-			pieces[k] = found.pieces.items[grp->pieces.items[k]];
-		fd_suggest_pattern p = { 0 };
-		if (!suggest_verify_pieces(&vs, grp->key, pieces, (int32_t)grp->pieces.n, SUGGEST_ROUNDS, &p))
-			continue;
-		bool dup = false;
-		for (int32_t k = 0; k < n && !dup; k++)
-			dup = same_instances(&pats[k], &p);
-		if (!dup)
-			pats[n++] = p;
-	}
-	free(pieces);
-	strmap_release(&vs.names);
-	qsort(pats, (size_t)n, sizeof *pats, cmp_pattern);
-	if (n > o.top)
-		n = o.top;
-	suggest_finish(sg, rd, rs, &fz, pats, n);
-	sg->verify_ms = clock_ms() - t1;
-	free(order);
-	suggest_found_release(&found);
-	suggest_fused_close(&fz);
-	return 0;
 }

@@ -1,12 +1,18 @@
 #!/usr/bin/python3
 """suggest_roundtrip.py FUSIONDBG MODEL RULES [--top N] [--dir DIR] — the round
-trip of `fusiondbg suggest`: for each of the top N patterns, --write it,
-check it with `check --strict`, add it to RULES, run `match`, and compare
-the node sets the new rule fires on with the pattern's instances. Prints
-one line per pattern and exits 1 on the first difference."""
+trip of `fusiondbg suggest`: no node in two patterns' instances, no pattern
+with more heavy ops than max_heavy; for each of the top N patterns, --write
+it, check it with `check --strict`, add it to RULES beside the rules of the
+patterns ranked above it, run `match`, and compare the node sets the new
+rule fires on with the pattern's instances, and mem's bytes of those
+fusions with the bytes suggest gives. Prints one line per pattern and
+exits 1 on the first difference."""
 import argparse, json, os, subprocess, sys
 
 NOT_FUSIBLE = {"If", "Loop", "Scan", "Constant", "Shape", "Size", "NonZero"}
+# the compute ops a pattern holds at most max_heavy of (suggest_kernel.c's table, the common ones)
+HEAVY = {"Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MatMul", "MatMulInteger", "QLinearMatMul", "Gemm",
+         "Einsum", "LSTM", "GRU", "RNN", "Attention"}
 
 
 def run(cmd):
@@ -41,6 +47,19 @@ def main():
         if set(p["op_types"]) & NOT_FUSIBLE:
             print(f"FAIL: pattern {p['rank']} crosses {set(p['op_types']) & NOT_FUSIBLE}")
             return 1
+        heavy = sum(t in HEAVY for t in p["op_types"])
+        if heavy > sg["max_heavy"]:
+            print(f"FAIL: pattern {p['rank']} {p['title']} has {heavy} heavy ops (max_heavy {sg['max_heavy']})")
+            return 1
+    seen = {}
+    for p in sg["patterns"]:
+        for inst in p["instances"]:
+            for n in inst:
+                if n in seen:
+                    print(f"FAIL: node {n} is in pattern {seen[n]} and pattern {p['rank']}")
+                    return 1
+                seen[n] = p["rank"]
+    above = []
     for p in sg["patterns"]:
         path = f"{base}.{p['rank']}.yaml"
         rc, _, err = run([a.fusiondbg, "suggest", a.model, "-r", a.rules, "--top", str(a.top), "--write",
@@ -56,7 +75,9 @@ def main():
         if rc:
             print(f"FAIL: pattern {p['rank']} ({p['rule']}): check --strict: {(out + err).strip()[:2000]}")
             return 1
-        rc, out, err = run([a.fusiondbg, "match", a.model, "-r", a.rules, "-r", path, "--format", "json"])
+        rc, out, err = run([a.fusiondbg, "match", a.model, "-r", a.rules] + [x for q in above for x in ("-r", q)] +
+                           ["-r", path, "--format", "json"])
+        above.append(path)
         if rc:
             print(f"FAIL: match with pattern {p['rank']}: {err.strip()}")
             return 1
