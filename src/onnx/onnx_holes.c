@@ -8,11 +8,12 @@
  * the file's structure is read first through pread (which maps nothing):
  * the model, its graph, the graph's initializers and nodes, their
  * attributes' tensors; each length-delimited value field of a TensorProto of
- * HOLE_MIN bytes and more (raw_data, the typed data fields) keeps its first
- * HEAD bytes (all a small constant's values can be: FD_CONST_MAX elements of
- * at most ten bytes) and its last page (the decoder checks a packed varint
- * run's last byte), and the pages between are replaced by an anonymous
- * mapping of zeros, which no one reads. Anything that does not frame stops
+ * HOLE_MIN bytes and more (raw_data, float_data, double_data, string_data)
+ * keeps its first HEAD bytes (all a small constant's values can be:
+ * FD_CONST_MAX elements of at most ten bytes) and its last page, and the
+ * pages between are replaced by an anonymous mapping of zeros, which no one
+ * reads. A packed varint run (int32_data, int64_data, uint64_data) stays
+ * mapped: the decoder reads it whole to check and count its varints. Anything that does not frame stops
  * the walk there: the loader reads and reports it as before. */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -103,10 +104,11 @@ static enum kind sub_kind(enum kind k, uint64_t num)
 	}
 }
 
-/* TensorProto's value fields: float, int32, string, int64, raw, double, uint64 data */
+/* TensorProto's value fields the decoder never reads: float, string, raw
+ * and double data (not the varint runs: int32, int64, uint64 data) */
 static bool bulk_field(uint64_t num)
 {
-	return (num >= 4 && num <= 7) || (num >= 9 && num <= 11);
+	return num == 4 || num == 6 || num == 9 || num == 10;
 }
 
 static void punch(walker *w, size_t from, size_t to)

@@ -24,12 +24,28 @@
 #include "shape/shape.h"
 #include "base/arena.h"
 #include "base/input_file.h"
+#include "base/strbuf.h"
+#include "base/text.h"
 #include "onnx/onnx_holes.h"
 
 enum { GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INITIALIZER = 5, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12,
        GRAPH_VALUE_INFO = 13, GRAPH_SPARSE_INITIALIZER = 15, MODEL_GRAPH = 7 };
 
 /* ---- the messages of one repeated GraphProto field ------------------------ */
+
+/* What onnx_wire_check or onnx_wire_unpack refused, in one line. */
+static void wire_refusal(fd_diags *d, fd_srcpos pos, const wire_error *e, size_t file_size)
+{
+	if (!e->name) {
+		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", e->why, e->at, file_size);
+		return;
+	}
+	strbuf name = { 0 };
+	text_escape_n(&name, (const char *)e->name, e->name_len);
+	diag_error(d, pos, "tensor name '%s' holds a NUL byte (at byte %zu): names that differ after it would be "
+	           "one tensor; not loaded", sb_str(&name), e->at);
+	sb_release(&name);
+}
 
 static const void *node_msg(pb_arena *a, const uint8_t *p, size_t len, size_t base, int depth, wire_error *err)
 {
@@ -111,9 +127,8 @@ static const void *msg_next(msg_iter *it)
 		                 : onnx_wire_unpack(it->field->descriptor, &it->L->scratch.allocator, data, len, base, 2, &bad);
 		it->failed = !msg;
 	}
-	if (it->failed && bad.why)
-		diag_error(it->L->d, it->L->pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)",
-		           bad.why, bad.at, it->L->file_size);
+	if (it->failed && (bad.why || bad.name))
+		wire_refusal(it->L->d, it->L->pos, &bad, it->L->file_size);
 	else if (it->failed)
 		diag_error(it->L->d, it->L->pos, "not a valid ONNX protobuf (bad %s at byte %zu)",
 		           it->field->name, bad.at);
@@ -205,6 +220,15 @@ static int read_initializers(loader *L, int32_t gi)
 		if (onnx_tensor_read(L, p, &x.dtype, &x.shape, &x.value, &external)) {
 			diag_error(L->d, L->pos, "initializer '%s' has a negative dimension (%lld at axis %zu)",
 			           x.name, (long long)L->bad_dim, L->bad_axis);
+			rc = -1;
+			break;
+		}
+		onnx_data_mismatch bad;
+		if (!external && onnx_data_check(x.dtype, onnx_dims_count(p->dims, p->n_dims), &p->values, &p->counts,
+		                                  &bad)) {
+			diag_error(L->d, L->pos, "initializer '%s': %s holds %llu %s, its shape and data type need %llu; "
+			           "not loaded", x.name, bad.field, (unsigned long long)bad.have,
+			           bad.bytes ? "bytes" : "values", (unsigned long long)bad.want);
 			rc = -1;
 			break;
 		}
@@ -573,7 +597,7 @@ int onnx_load_model_buffer(fd_model *m, const char *name, const void *data, size
 	m->file_size = (int64_t)size;
 	fd_srcpos pos = srcpos_file(m->path);
 	const uint8_t *bytes = data;
-	wire_error werr = { 0, NULL };
+	wire_error werr = { 0, NULL, NULL, 0 };
 	size_t errors = d->errors;
 	const char *what;
 
@@ -593,7 +617,7 @@ int onnx_load_model_buffer(fd_model *m, const char *name, const void *data, size
 	static const wire_skip main_messages = { &onnx__graph_proto__descriptor, 1,
 	                                      1u << GRAPH_NODE | 1u << GRAPH_INITIALIZER };
 	if (onnx_wire_check(&onnx__model_proto__descriptor, bytes, size, &main_messages, &werr)) {
-		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", werr.why, werr.at, size);
+		wire_refusal(d, pos, &werr, size);
 		goto fail;
 	}
 	loader L = { .m = m, .d = d, .pos = pos, .file = bytes, .file_size = size,

@@ -518,10 +518,21 @@ static size_t weight_pages_touched(uint8_t *map, size_t size, const page_span *s
 	return resident(map, page, s, n);
 }
 
-/* No page of a weight is read: initializers in raw_data, float_data and
- * int64_data and a Constant's tensor, 16 MB in all, loaded on one thread and
- * streamed on two; protobuf-c's unpack, which copies them, touches them
- * all (so the check can see a read). */
+/* The spans but the third, the int64_data weight: a packed varint run is
+ * read whole (onnx_decode.c: one varint of more than ten bytes anywhere in
+ * it makes the model invalid, and its values are counted against its dims). */
+static int without_varint_run(page_span *s, int n)
+{
+	assert_int_equal(n, 4);
+	s[2] = s[3];
+	return 3;
+}
+
+/* No page of a weight is read: initializers in raw_data and float_data and
+ * a Constant's tensor, 12 MB in all, loaded on one thread and streamed on
+ * two; protobuf-c's unpack, which copies them, touches them all (so the
+ * check can see a read). The int64_data weight's run is read and kept out
+ * of the mapping's holes. */
 static void test_weights_untouched(void **state)
 {
 	(void)state;
@@ -531,12 +542,11 @@ static void test_weights_untouched(void **state)
 	assert_true(map != MAP_FAILED);
 	memcpy(map, bytes, size);
 	page_span s[8];
-	int n = zero_runs(map, size, page, s, 8);
-	assert_int_equal(n, 4);
+	int n = without_varint_run(s, zero_runs(map, size, page, s, 8));
 	size_t pages = 0;
 	for (int k = 0; k < n; k++)
 		pages += s[k].to - s[k].from;
-	assert_true(pages * page > 15 * WEIGHT_BYTES / 4);
+	assert_true(pages * page > 11 * WEIGHT_BYTES / 4);
 	assert_int_equal(weight_pages_touched(map, size, s, n, page), 0);
 	setenv("FUSIONDBG_THREADS", "2", 1);
 	onnx_test_stream_min(1);
@@ -557,10 +567,11 @@ static void test_weights_untouched(void **state)
 	const uint8_t *fmap = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 	assert_true(fmap != MAP_FAILED);
 	close(fd);
-	assert_true(onnx_holes_punch(path, fmap, size) >= 3 * WEIGHT_BYTES);
+	size_t punched = onnx_holes_punch(path, fmap, size);
+	assert_true(punched >= 11 * WEIGHT_BYTES / 4 && punched < 3 * WEIGHT_BYTES);
 	unlink(path);
 	page_span fs[8];
-	int fn = zero_runs(bytes, size, page, fs, 8);
+	int fn = without_varint_run(fs, zero_runs(bytes, size, page, fs, 8));
 	/* what is left of the weights in the mapping is their heads (64 KB each),
 	 * resident in the page cache as the file was just written */
 	size_t in_holes = resident(fmap, page, fs, fn);
