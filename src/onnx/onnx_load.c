@@ -17,6 +17,8 @@
  * shape inference runs. The file itself is opened, checked and mapped by
  * base/input_file.c. */
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "onnx/onnx_loader.h"
@@ -639,18 +641,40 @@ fail:
 	return -1;
 }
 
+static void (*on_open)(int fd, void *arg);
+static void *on_open_arg;
+
+void onnx_test_on_open(void (*fn)(int fd, void *arg), void *arg)
+{
+	on_open = fn;
+	on_open_arg = arg;
+}
+
 int onnx_load_model(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d)
 {
 	fd_doing("loading the model %s", path);
 	memset(m, 0, sizeof *m);
-	/* mapped, not read: on this kind of VM 100x cheaper than reading 100 MB
-	 * into fresh pages */
-	fd_input_bytes in;
-	if (input_map(path, &INPUT_LIMIT_MODEL, &in, d) < 0)
+	/* read into a private copy, never mapped: see onnx_holes.c */
+	int fd;
+	int64_t size;
+	if (input_open(path, &INPUT_LIMIT_MODEL, &fd, &size, d) < 0)
 		return -1;
-	if (in.mapped)   /* the weights' pages out of the mapping before anything reads it */
-		onnx_holes_punch(path, in.bytes, in.size);
-	int rc = onnx_load_model_buffer(m, path, in.bytes, in.size, opt, d);
-	input_bytes_release(&in);
+	if (on_open)
+		on_open(fd, on_open_arg);
+	const uint8_t *bytes;
+	size_t left_out;
+	int got = onnx_holes_read(fd, (size_t)size, &bytes, &left_out);
+	close(fd);
+	if (got < 0) {
+		if (got == -2)
+			diag_error(d, srcpos_file(path), "cannot read: the file changed while it was read (is it being "
+			           "written?); not loaded");
+		else
+			diag_error(d, srcpos_file(path), "cannot read: out of memory for %lld bytes", (long long)size);
+		return -1;
+	}
+	int rc = onnx_load_model_buffer(m, path, bytes ? bytes : (const uint8_t *)"", (size_t)size, opt, d);
+	if (bytes)
+		munmap((void *)bytes, (size_t)size);
 	return rc;
 }
