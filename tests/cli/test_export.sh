@@ -317,17 +317,19 @@ have_models && {
 }
 
 # ---- dot's work is bounded ---------------------------------------------------
-# Dense blocks (tests/tools/make_dense_model.py): 199 nodes whose Concats
-# edges span 20800 ranks in all; dot left unbounded did not finish in 25
-# minutes on a DenseNet-121 of such a span.
-# The layout is bounded and says so; past what a bounded layout does in
-# reasonable time the picture is refused at once.
+# Dense blocks (tests/tools/make_dense_model.py): 199 nodes whose Concats'
+# edges span 20800 ranks in all: dot left unbounded takes 111 s of CPU on
+# them (and did not finish in 25 minutes on a DenseNet-121 of such a span),
+# bounded 3 s. The limit is CPU time, which the machine's load does not
+# stretch. The layout is bounded and says so; past what a bounded layout
+# does in reasonable time the picture is refused at once.
 "$PYTHON" tests/tools/make_dense_model.py 4 24 "$OUT/dense.onnx"
 "$PYTHON" tests/tools/make_dense_model.py 4 60 "$OUT/denser.onnx"
 start=$(date +%s)
-timeout -k 5 300 "$FUSIONDBG" export "$OUT/dense.onnx" -r rules -o "$OUT/dense.svg" >"$OUT/stdout" 2>"$OUT/stderr"
+( ulimit -t 60; exec timeout -k 5 900 "$FUSIONDBG" export "$OUT/dense.onnx" -r rules -o "$OUT/dense.svg" ) \
+	>"$OUT/stdout" 2>"$OUT/stderr"
 rc=$?
-if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then bad "dense blocks: the layout did not finish in 300 s"
+if [ "$rc" -gt 128 ] || [ "$rc" = 124 ]; then bad "dense blocks: the layout took more than 60 s of CPU (exit $rc)"
 elif [ "$rc" != 0 ]; then bad "dense blocks: exit $rc ($(head -2 "$OUT/stderr"))"
 else
 	$CHECK svg "$OUT/dense.svg" || bad "dense blocks: SVG"
