@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "base/arena.h"
@@ -145,41 +144,4 @@ char *input_read(const char *path, const fd_input_limit *lim, size_t *size, fd_d
 char *input_file_read_all(const char *path, size_t *size, fd_diags *d)
 {
 	return input_read(path, &INPUT_LIMIT_DEFAULT, size, d);
-}
-
-int input_map(const char *path, const fd_input_limit *lim, fd_input_bytes *out, fd_diags *d)
-{
-	memset(out, 0, sizeof *out);
-	int fd;
-	int64_t size;
-	if (input_open(path, lim, &fd, &size, d) < 0)
-		return -1;
-	if (size > 0) {
-		/* not populated: a model's weights are never read, so their pages
-		 * must not be made resident (the reader populates what it reads:
-		 * input_bytes_prefetch) */
-		void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map != MAP_FAILED) {
-			close(fd);
-			*out = (fd_input_bytes){ map, (size_t)size, true };
-			return 0;
-		}
-	}
-	/* an empty file, or one that will not map: read */
-	size_t n;
-	char *buf = read_to_end(path, fd, size, lim, &n, d);
-	close(fd);
-	if (!buf)
-		return -1;
-	*out = (fd_input_bytes){ (const uint8_t *)buf, n, false };
-	return 0;
-}
-
-void input_bytes_release(fd_input_bytes *b)
-{
-	if (b->mapped)
-		munmap((void *)b->bytes, b->size);
-	else
-		free((void *)b->bytes);
-	memset(b, 0, sizeof *b);
 }

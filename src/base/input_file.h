@@ -1,7 +1,9 @@
 /* input_file.h — the one way a file the program reads is opened: only a
  * regular file is read (a FIFO would block, /dev/zero never ends, a directory
  * is no file), its size is checked against a limit named in the refusal
- * before anything is read, and it is read (or mapped) once. Every refusal is
+ * before anything is read, and it is read once. Never mapped: a mapped file
+ * cut short by its writer faults (SIGBUS) where it is read; a read comes
+ * back short instead (a model: onnx/onnx_holes.c). Every refusal is
  * one line naming the file.
  *
  * Models, fusion_result.json and optimized models (compare --with), pass
@@ -37,16 +39,5 @@ int input_open(const char *path, const fd_input_limit *lim, int *fd, int64_t *si
 char *input_read(const char *path, const fd_input_limit *lim, size_t *size, fd_diags *d);
 /* input_read under INPUT_LIMIT_DEFAULT. */
 char *input_file_read_all(const char *path, size_t *size, fd_diags *d);
-
-/* The whole file, mapped read-only when it maps (large inputs are far cheaper
- * mapped than read into fresh pages), else read. Release with
- * input_bytes_release. */
-typedef struct {
-	const uint8_t *bytes;
-	size_t size;
-	bool mapped;
-} fd_input_bytes;
-int input_map(const char *path, const fd_input_limit *lim, fd_input_bytes *out, fd_diags *d);
-void input_bytes_release(fd_input_bytes *b);
 
 #endif

@@ -16,6 +16,8 @@
  *                        edges, the legend (export_build)
  *   export_render.c      DOT through agwrite, PNG / SVG through gvc
  *                        (export_render)
+ *   export_budget.c      dot's work estimated, its layout bounded past a
+ *                        size (export_layout_span, export_bound_layout)
  *   export_fusion_dots.c one DOT per fusion (output.gen_dot_graph)
  *   export_chart.c       the memory timeline as a chart (export_memory_chart)
  *   export_select.c      what is drawn (export_select, declared in export.h)
@@ -189,6 +191,24 @@ void export_page_path(const char *path, int k, char *buf, size_t size);
 const char *export_part_hint(const fd_export_options *o, char *buf, size_t size);
 /* The process's one graphviz context (export_render.c says why one). */
 GVC_t *export_gvc(void);
+
+/* ---- export_budget.c ------------------------------------------------------ */
+
+/* dot's work on g: the virtual nodes its long edges become, estimated as the
+ * sum of the edges' spans (less one) under a longest-path ranking. Up to
+ * EXPORT_LAYOUT_SPAN_FREE the layout runs as dot would; past it with its
+ * iterations bounded (export_bound_layout); past EXPORT_LAYOUT_SPAN_MAX the
+ * picture is refused. Measured (CPU seconds, Graphviz 2.43): a DenseNet-121
+ * export (opset 17), 378 nodes, span 23016: unbounded not done in 25
+ * minutes, bounded 8.4 s; tests/tools/make_dense_model.py 3 20, span 9240:
+ * 80 s and 1.9 s; 4 24, span 20800: bounded 2.9 s. The shared models span
+ * at most 580 (light_densenet121), laid out unbounded as before. */
+#define EXPORT_LAYOUT_SPAN_FREE 5000
+#define EXPORT_LAYOUT_SPAN_MAX 100000
+int64_t export_layout_span(Agraph_t *g);
+/* The bounding attributes set on g when span passes EXPORT_LAYOUT_SPAN_FREE;
+ * true when it did. */
+bool export_bound_layout(Agraph_t *g, int64_t span);
 
 /* ---- export.c ------------------------------------------------------------- */
 

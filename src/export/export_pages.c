@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/atomic_file.h"
+#include "base/strbuf.h"
 #include "base/strmap.h"
 #include "export/export_internal.h"
 
@@ -60,10 +61,14 @@ static int assign_pages(placed *p, size_t n, double room)
  * page far: one stub per node, page and direction. */
 static void stub(Agraph_t *g, Agnode_t *on, int far, bool in)
 {
-	char id[64 + 512], label[64];
-	snprintf(id, sizeof id, "page-stub:%s:%d:%s", in ? "in" : "out", far + 1, agnameof(on));
-	bool made = !agnode(g, id, 0);
-	Agnode_t *s = agnode(g, id, 1);
+	/* the whole name in the id: two names cut to one length would share a
+	 * stub, and the second node's edge would be dropped */
+	strbuf id = { 0 };
+	char label[64];
+	sb_printf(&id, "page-stub:%s:%d:%s", in ? "in" : "out", far + 1, agnameof(on));
+	bool made = !agnode(g, (char *)sb_str(&id), 0);
+	Agnode_t *s = agnode(g, (char *)sb_str(&id), 1);
+	sb_release(&id);
 	if (!made)
 		return;
 	snprintf(label, sizeof label, in ? "from page %d" : "continues on page %d", far + 1);
@@ -102,9 +107,10 @@ Agraph_t *export_page_graph(const char *dot, const strmap *page_of, int k, int n
 		if (pv >= 0 && pv != k)
 			agdelnode(g, v);
 	}
-	char label[600];
-	snprintf(label, sizeof label, "%s: page %d of %d", title, k + 1, n);
-	agsafeset(g, "label", label, "");
+	strbuf label = { 0 };   /* whole: a long file name must not cut "page k of n" off */
+	sb_printf(&label, "%s: page %d of %d", title, k + 1, n);
+	agsafeset(g, "label", (char *)sb_str(&label), "");
+	sb_release(&label);
 	agsafeset(g, "labelloc", "t", "");
 	return g;
 }

@@ -62,6 +62,26 @@ static int write_dot(Agraph_t *g, const char *path, fd_diags *d)
 	return rc;
 }
 
+/* dot's work on root (export_budget.c): unbounded when small, bounded with
+ * a warning that says so past a size, refused past what even that does in
+ * reasonable time. */
+static int bound_layout(Agraph_t *root, const char *path, const char *part_hint, fd_diags *d)
+{
+	int64_t span = export_layout_span(root);
+	if (span > EXPORT_LAYOUT_SPAN_MAX) {
+		diag_error(d, srcpos_file(path), "dot's layout of this graph would take too long (its long edges "
+		           "make %lld virtual nodes, more than %d); %s, or write .dot", (long long)span,
+		           EXPORT_LAYOUT_SPAN_MAX, part_hint ? part_hint : "draw a part");
+		return -1;
+	}
+	if (export_bound_layout(root, span))
+		diag_warning(d, srcpos_file(path), "layout bounded: the graph's long edges make %lld virtual nodes "
+		             "(more than %d), so dot's placement and crossing minimisation stop early; edges may "
+		             "cross more than they need (%s, or write .dot for an unbounded layout)", (long long)span,
+		             EXPORT_LAYOUT_SPAN_FREE, part_hint ? part_hint : "draw a part");
+	return 0;
+}
+
 int export_render(Agraph_t *root, fd_export_format format, const char *path, int max_side, const char *part_hint,
                   fd_export_files *pages, fd_diags *d)
 {
@@ -70,7 +90,9 @@ int export_render(Agraph_t *root, fd_export_format format, const char *path, int
 	GVC_t *gvc = export_gvc();
 	int rc = -1;
 	size_t errors0 = d->errors;
-	/* the graph as built, for the pages a picture too tall is cut into */
+	if (bound_layout(root, path, part_hint, d) < 0)
+		return -1;
+	/* the graph as built (bounded too), for the pages a picture too tall is cut into */
 	size_t dot_len = 0;
 	char *dot = format == EXPORT_PNG && pages && max_side ? dot_text(root, path, &dot_len, d) : NULL;
 	if (gvLayout(gvc, root, "dot") != 0 || d->errors > errors0) {

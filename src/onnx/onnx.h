@@ -25,6 +25,10 @@ void onnx_test_stream_min(size_t n);
  * of the in-place decoder (onnx_decode.c), so that the two loads can be
  * compared field by field; true restores the decoder. */
 void onnx_test_wire_decoder(bool on);
+/* Test hook: fn(fd, arg) runs once the model file is open and its size
+ * taken, before its bytes are read (a test truncates it there, as an
+ * exporter saving in place would); NULL removes it. */
+void onnx_test_on_open(void (*fn)(int fd, void *arg), void *arg);
 /* Same from memory (fuzzers, tests); name is used in messages. */
 int  onnx_load_model_buffer(fd_model *m, const char *name, const void *data, size_t size,
                             const fd_load_options *opt, fd_diags *d);

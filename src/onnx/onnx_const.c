@@ -2,6 +2,7 @@
  * element table says, per dtype, how wide a raw element is and which typed
  * field carries it otherwise. */
 #include <string.h>
+#include "ir/dtype.h"
 #include "onnx/onnx_const.h"
 
 enum field { F_NONE, F_FLOAT, F_INT32, F_INT64, F_DOUBLE, F_UINT64 };
@@ -25,6 +26,53 @@ static const struct elem {
 	[DT_UINT64]   = { 8, F_UINT64, false },
 	[DT_BFLOAT16] = { 2, F_INT32, false },
 };
+
+/* Per dtype, the typed field its values go in without raw_data, and how
+ * many of that field's values an element takes (2: complex) or how many
+ * elements one value packs (-2: two 4-bit elements an int32). */
+enum data_field { D_NONE, D_FLOAT, D_INT32, D_STRING, D_INT64, D_DOUBLE, D_UINT64 };
+static const struct data_layout {
+	uint8_t field;
+	int8_t per_elem;
+} layouts[DT_COUNT] = {
+	[DT_FLOAT] = { D_FLOAT, 1 },       [DT_UINT8] = { D_INT32, 1 },     [DT_INT8] = { D_INT32, 1 },
+	[DT_UINT16] = { D_INT32, 1 },      [DT_INT16] = { D_INT32, 1 },     [DT_INT32] = { D_INT32, 1 },
+	[DT_INT64] = { D_INT64, 1 },       [DT_STRING] = { D_STRING, 1 },   [DT_BOOL] = { D_INT32, 1 },
+	[DT_FLOAT16] = { D_INT32, 1 },     [DT_DOUBLE] = { D_DOUBLE, 1 },   [DT_UINT32] = { D_UINT64, 1 },
+	[DT_UINT64] = { D_UINT64, 1 },     [DT_COMPLEX64] = { D_FLOAT, 2 }, [DT_COMPLEX128] = { D_DOUBLE, 2 },
+	[DT_BFLOAT16] = { D_INT32, 1 },    [DT_FLOAT8E4M3FN] = { D_INT32, 1 },
+	[DT_FLOAT8E4M3FNUZ] = { D_INT32, 1 }, [DT_FLOAT8E5M2] = { D_INT32, 1 },
+	[DT_FLOAT8E5M2FNUZ] = { D_INT32, 1 }, [DT_UINT4] = { D_INT32, -2 }, [DT_INT4] = { D_INT32, -2 },
+};
+
+int onnx_data_check(int32_t dtype, int64_t count, const onnx_tensor_src *src, const onnx_data_counts *c,
+                    onnx_data_mismatch *out)
+{
+	if (dtype <= DT_UNDEFINED || dtype >= DT_COUNT || !layouts[dtype].field || count < 0)
+		return 0;
+	const struct data_layout *l = &layouts[dtype];
+	uint64_t n = (uint64_t)count;
+	if (n > UINT64_MAX / 16)   /* no data is that long: say so without wrapping */
+		n = UINT64_MAX / 16;
+	if (src->has_raw) {
+		int bits = dtype_bits(dtype);
+		if (dtype == DT_STRING || bits <= 0)
+			return 0;
+		uint64_t want = bits < 8 ? (n * (uint64_t)bits + 7) / 8 : n * (uint64_t)(bits / 8);
+		if (src->raw_len == want)
+			return 0;
+		*out = (onnx_data_mismatch){ "raw_data", src->raw_len, want, true };
+		return -1;
+	}
+	static const char *const names[] = { "", "float_data", "int32_data", "string_data",
+	                                     "int64_data", "double_data", "uint64_data" };
+	const size_t have[] = { 0, c->f32, c->i32, c->strings, c->i64, c->f64, c->u64 };
+	uint64_t want = l->per_elem < 0 ? (n + 1) / 2 : n * (uint64_t)l->per_elem;
+	if (have[l->field] == want)
+		return 0;
+	*out = (onnx_data_mismatch){ names[l->field], have[l->field], want, false };
+	return -1;
+}
 
 int64_t onnx_dims_count(const int64_t *dims, size_t n)
 {

@@ -21,6 +21,29 @@ typedef struct onnx_tensor_src {
 	const uint64_t *u64;   size_t n_u64;   /* uint64_data: UINT32, UINT64 */
 } onnx_tensor_src;
 
+/* How many elements each typed data field of a TensorProto holds: every
+ * tensor's, a weight's too (the wire decoder counts them without reading
+ * the values). */
+typedef struct onnx_data_counts {
+	size_t f32, i32, strings, i64, f64, u64;
+} onnx_data_counts;
+
+/* A tensor's data that does not fit its dims: the field, what it holds and
+ * what dims and dtype need (bytes for raw_data, else elements). */
+typedef struct onnx_data_mismatch {
+	const char *field;     /* "raw_data", "float_data", … */
+	uint64_t have, want;
+	bool bytes;
+} onnx_data_mismatch;
+
+/* The check onnxruntime makes of a tensor embedded in the model: raw_data
+ * must be exactly count elements of dtype wide, else the typed field the
+ * dtype uses must hold count values (two a complex, half a 4-bit one); -1
+ * and *out when it does not. Tensors of an unknown or undefined dtype and a
+ * count that overflowed (-1) are not checked; external ones are not passed. */
+int onnx_data_check(int32_t dtype, int64_t count, const onnx_tensor_src *src, const onnx_data_counts *c,
+                    onnx_data_mismatch *out);
+
 /* count elements of dtype, or NULL when the dtype is not decoded (strings,
  * complex, 8- and 4-bit floats/ints) or the data is missing or short. */
 fd_const *onnx_const_decode(fd_arena *a, int32_t dtype, int64_t count, const onnx_tensor_src *src);

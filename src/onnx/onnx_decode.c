@@ -12,9 +12,17 @@
  * field numbers are skipped, as protobuf-c keeps them aside.
  *
  * A tensor's values are never read unless it is small (onnx_tensor_small):
- * raw_data becomes a view, a weight's typed fields are only framed (a packed
- * varint run is checked for a truncated last varint by its last byte alone).
- * So a weight's pages of the mapped file are never touched. */
+ * raw_data becomes a view, a weight's fixed-width typed fields are only
+ * framed, so those pages of the mapped file are never touched. A packed
+ * varint run (int32_data, int64_data, uint64_data) is scanned whole, a
+ * weight's too: protobuf-c refuses a varint of more than ten bytes anywhere
+ * in it, and its element count is only known by counting (exporters write
+ * weights as raw_data, so these runs are rare and short). Every tensor's
+ * element counts are kept (onnx_data_counts) for the check of its data
+ * against its dims.
+ *
+ * A tensor name (a node's input or output, a tensor's name) holding a NUL
+ * byte is left to protobuf-c too, whose wire check refuses it by name. */
 #include <string.h>
 #include "onnx/onnx_msg.h"
 
@@ -129,11 +137,28 @@ static uint64_t le64(const uint8_t *p)
 
 /* ---- repeated scalars: packed or one field an element -------------------- */
 
+/* The varints of a packed run: each ends in a byte below 0x80, and none
+ * may be longer than ten bytes (protobuf-c's limit); -1 when one is. */
+static int64_t varint_run_count(const uint8_t *p, size_t len)
+{
+	int64_t n = 0;
+	unsigned run = 0;    /* continuation bytes so far in this varint */
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] & 0x80) {
+			if (++run == 10)
+				return -1;
+		} else {
+			run = 0;
+			n++;
+		}
+	}
+	return run ? -1 : n;
+}
+
 /* Elements of one occurrence of a repeated field of wire type wt (its
  * elements' own: WT_VARINT, WT_FIXED32, WT_FIXED64); -1 when protobuf-c
- * would refuse it. A packed varint run is counted by reading it only when
- * read is set; else 0 elements, checked by its last byte. */
-static int64_t elems(const field *f, int wt, bool read)
+ * would refuse it. */
+static int64_t elems(const field *f, int wt)
 {
 	if (f->wt == wt)
 		return 1;
@@ -143,17 +168,7 @@ static int64_t elems(const field *f, int wt, bool read)
 		size_t w = wt == WT_FIXED32 ? 4 : 8;
 		return f->len % w ? -1 : (int64_t)(f->len / w);
 	}
-	if (f->len && f->data[f->len - 1] & 0x80)
-		return -1;
-	if (!read)
-		return 0;
-	int64_t n = 0;
-	for (const uint8_t *p = f->data, *end = p + f->len; p < end; n++) {
-		uint64_t v;
-		if (!varint(&p, end, &v))
-			return -1;
-	}
-	return n;
+	return varint_run_count(f->data, f->len);
 }
 
 static void put(void *out, size_t i, int width, uint64_t v)
@@ -234,11 +249,6 @@ static const struct typed {
 	{ T_DOUBLE, WT_FIXED64, 8 }, { T_UINT64, WT_VARINT, 8 },
 };
 enum { N_TYPED = sizeof typed / sizeof *typed };
-/* A small tensor's varint run is checked whole up to this length (more than
- * FD_CONST_MAX ten-byte varints), beyond it by its last byte, as a weight's:
- * onnx_holes.c keeps this much of a big field's head in the mapping. */
-#define SMALL_RUN ((size_t)FD_CONST_MAX * 10)
-
 static int typed_index(uint32_t num)
 {
 	for (int k = 0; k < N_TYPED; k++)
@@ -252,22 +262,24 @@ int onnx_decode_tensor(pb_arena *a, const uint8_t *p, size_t len, onnx_tensor_ms
 	memset(out, 0, sizeof *out);
 	out->name = (onnx_str){ "", 0 };
 	const uint8_t *at = p, *end = p + len;
-	size_t n_dims = 0;
+	size_t n_dims = 0, typed_count[N_TYPED] = { 0 };
 	bool any_typed = false;
 	field f = { 0 };
 	int rc;
-	/* pass 1: the scalars, the views, the dims counted, the rest checked */
+	/* pass 1: the scalars, the views, the dims and values counted, the rest checked */
 	while ((rc = next(&at, end, &f)) > 0) {
 		int k = typed_index(f.num);
 		if (k >= 0) {
-			if (elems(&f, typed[k].wt, false) < 0)
+			int64_t n = elems(&f, typed[k].wt);
+			if (n < 0)
 				return -1;
+			typed_count[k] += (size_t)n;
 			any_typed = true;
 			continue;
 		}
 		switch (f.num) {
 		case T_DIMS: {
-			int64_t n = elems(&f, WT_VARINT, true);
+			int64_t n = elems(&f, WT_VARINT);
 			if (n < 0)
 				return -1;
 			n_dims += (size_t)n;
@@ -290,8 +302,11 @@ int onnx_decode_tensor(pb_arena *a, const uint8_t *p, size_t len, onnx_tensor_ms
 		case T_DOC:
 			if (f.wt != WT_LEN)
 				return -1;
+			if (f.num == T_NAME && memchr(f.data, 0, f.len))
+				return -1;   /* protobuf-c's check names it */
 			if (f.num == T_NAME)
 				out->name = string_view(&f);
+			out->counts.strings += f.num == T_STRING;
 			if (f.num == T_RAW)
 				out->values.raw = f.data, out->values.raw_len = f.len, out->values.has_raw = true;
 			break;
@@ -309,6 +324,8 @@ int onnx_decode_tensor(pb_arena *a, const uint8_t *p, size_t len, onnx_tensor_ms
 	}
 	if (rc < 0)
 		return -1;
+	out->counts = (onnx_data_counts){ .f32 = typed_count[0], .i32 = typed_count[1], .strings = out->counts.strings,
+	                                  .i64 = typed_count[2], .f64 = typed_count[3], .u64 = typed_count[4] };
 	/* pass 2: the dims */
 	int64_t *dims = alloc(a, n_dims, sizeof *dims);
 	size_t nd = 0;
@@ -316,7 +333,7 @@ int onnx_decode_tensor(pb_arena *a, const uint8_t *p, size_t len, onnx_tensor_ms
 		if (f.num == T_DIMS)
 			fill_elems(&f, WT_VARINT, 8, dims, &nd, n_dims);
 	/* pass 3, a small tensor's only: its typed values, as many as it has
-	 * elements (onnx_const_decode reads no more), each varint run checked */
+	 * elements (onnx_const_decode reads no more) */
 	if (any_typed && onnx_tensor_small(dims, n_dims, out->external)) {
 		size_t count = (size_t)onnx_dims_count(dims, n_dims);
 		void *arr[N_TYPED];
@@ -327,8 +344,6 @@ int onnx_decode_tensor(pb_arena *a, const uint8_t *p, size_t len, onnx_tensor_ms
 			int k = typed_index(f.num);
 			if (k < 0)
 				continue;
-			if (typed[k].wt == WT_VARINT && elems(&f, WT_VARINT, f.len <= SMALL_RUN) < 0)
-				return -1;
 			fill_elems(&f, typed[k].wt, typed[k].width, arr[k], &have[k], count);
 		}
 		onnx_tensor_src *v = &out->values;
@@ -395,7 +410,7 @@ static int decode_attr(pb_arena *a, const uint8_t *p, size_t len, onnx_attr_msg 
 			break;
 		case A_FLOATS:
 		case A_INTS:
-			if ((k = elems(&f, f.num == A_FLOATS ? WT_FIXED32 : WT_VARINT, true)) < 0)
+			if ((k = elems(&f, f.num == A_FLOATS ? WT_FIXED32 : WT_VARINT)) < 0)
 				return -1;
 			*(f.num == A_FLOATS ? &nf : &ni) += (size_t)k;
 			break;
@@ -471,6 +486,8 @@ int onnx_decode_node(pb_arena *a, const uint8_t *p, size_t len, onnx_node_msg *o
 		}
 		if (f.wt != WT_LEN)
 			return -1;   /* every NodeProto field is length-delimited */
+		if ((f.num == N_INPUT || f.num == N_OUTPUT) && memchr(f.data, 0, f.len))
+			return -1;   /* a tensor name with a NUL: protobuf-c's check names it */
 		switch (f.num) {
 		case N_INPUT: n_in++; break;
 		case N_OUTPUT: n_out++; break;
@@ -496,7 +513,7 @@ int onnx_decode_node(pb_arena *a, const uint8_t *p, size_t len, onnx_node_msg *o
 			return -1;
 	}
 	out->input = names, out->n_input = n_in;
-	out->output = names + n_in, out->n_output = n_out;
+	out->output = names ? names + n_in : NULL, out->n_output = n_out;   /* NULL + 0 is undefined */
 	out->attribute = attrs, out->n_attribute = n_attr;
 	return 0;
 }

@@ -1,23 +1,33 @@
-/* onnx_holes.c — the big tensors' bytes of a mapped model taken out of the
- * mapping before anything reads it, so that they never become resident.
+/* onnx_holes.c — a model file as a private copy in memory that nothing done
+ * to the file later can reach, with the big tensors' bytes left out, so
+ * that what loading never reads never becomes resident.
  *
- * Loading never reads a weight's values (onnx_decode.c), but a mapping does
- * not map single pages: a fault on a tensor's header maps the whole page
- * cache folio around it (up to 2 MB on this kernel, whatever madvise says),
- * and a 346 MB export with a header every few MB ends up all resident. So
- * the file's structure is read first through pread (which maps nothing):
- * the model, its graph, the graph's initializers and nodes, their
- * attributes' tensors; each length-delimited value field of a TensorProto of
- * HOLE_MIN bytes and more (raw_data, the typed data fields) keeps its first
- * HEAD bytes (all a small constant's values can be: FD_CONST_MAX elements of
- * at most ten bytes) and its last page (the decoder checks a packed varint
- * run's last byte), and the pages between are replaced by an anonymous
- * mapping of zeros, which no one reads. Anything that does not frame stops
- * the walk there: the loader reads and reports it as before. */
-#include <fcntl.h>
+ * Not a mapping of the file: an exporter saving over the model in place
+ * truncates it first, and a read of a mapped page past the file's new end
+ * is a SIGBUS, in whichever thread reads it (the loader reads on two). A
+ * signal handler would have to be the process's, shared with the TUI's, and
+ * jump out of the middle of the decoder; reading the file instead leaves
+ * nothing to catch: a file cut short reads short, and that is an error.
+ *
+ * Loading never reads a weight's values (onnx_decode.c), so the copy is an
+ * anonymous mapping of the file's size, and only the file's structure is
+ * read into it, through pread: the model, its graph, the graph's
+ * initializers and nodes, their attributes' tensors; each length-delimited
+ * value field of a TensorProto of HOLE_MIN bytes and more (raw_data,
+ * float_data, double_data, string_data) has its first HEAD bytes read (all
+ * a small constant's values can be: FD_CONST_MAX elements of at most ten
+ * bytes) and its last page, and the pages between are left as the mapping's
+ * zero pages, which no one touches. A packed varint run (int32_data,
+ * int64_data, uint64_data) is read: the decoder reads it whole to check and
+ * count its varints. Anything that does not frame stops the walk there and
+ * the rest is read as it is: the loader reports it as before. */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "base/arena.h"
+#include "base/vec.h"
 #include "onnx/onnx_holes.h"
 
 #define HOLE_MIN ((size_t)1 << 20)
@@ -28,14 +38,17 @@
 
 enum kind { K_MODEL, K_GRAPH, K_NODE, K_ATTR, K_TENSOR, K_OTHER };
 
+typedef struct hole {
+	size_t from, to;    /* page-aligned byte offsets */
+} hole;
+
 typedef struct walker {
 	int fd;
 	size_t size;
 	uint8_t win[WINDOW];
 	size_t win_off, win_len;
-	uint8_t *base;      /* the mapping */
 	size_t page;
-	size_t removed;     /* bytes taken out */
+	VEC(hole) holes;    /* in file order */
 } walker;
 
 /* The bytes from off on, at least min(16, size - off) of them in the window. */
@@ -103,19 +116,18 @@ static enum kind sub_kind(enum kind k, uint64_t num)
 	}
 }
 
-/* TensorProto's value fields: float, int32, string, int64, raw, double, uint64 data */
+/* TensorProto's value fields the decoder never reads: float, string, raw
+ * and double data (not the varint runs: int32, int64, uint64 data) */
 static bool bulk_field(uint64_t num)
 {
-	return (num >= 4 && num <= 7) || (num >= 9 && num <= 11);
+	return num == 4 || num == 6 || num == 9 || num == 10;
 }
 
 static void punch(walker *w, size_t from, size_t to)
 {
 	size_t a = (from + w->page - 1) / w->page * w->page, b = to / w->page * w->page;
-	if (b <= a || b - a < 2 * w->page)
-		return;
-	if (mmap(w->base + a, b - a, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
-		w->removed += b - a;
+	if (b > a && b - a >= 2 * w->page)
+		vec_push(&w->holes, ((hole){ a, b }));
 }
 
 static void walk(walker *w, enum kind k, size_t off, size_t end, int depth)
@@ -147,24 +159,53 @@ static void walk(walker *w, enum kind k, size_t off, size_t end, int depth)
 	}
 }
 
-size_t onnx_holes_punch(const char *path, const uint8_t *map, size_t size)
+/* Reads [from, to) of the file into copy; false when it reads short. */
+static bool read_range(int fd, uint8_t *copy, size_t from, size_t to)
 {
-	if (size < 2 * HOLE_MIN)
-		return 0;
-	walker *w = malloc(sizeof *w);
-	if (!w)
-		return 0;
-	w->fd = open(path, O_RDONLY | O_CLOEXEC);
-	w->size = size;
-	w->win_off = w->win_len = 0;
-	w->base = (uint8_t *)map;
-	w->page = (size_t)sysconf(_SC_PAGESIZE);
-	w->removed = 0;
-	if (w->fd >= 0) {
-		walk(w, K_MODEL, 0, size, 0);
-		close(w->fd);
+	while (from < to) {
+		ssize_t n = pread(fd, copy + from, to - from, (off_t)from);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		from += (size_t)n;
 	}
-	size_t removed = w->removed;
+	return true;
+}
+
+int onnx_holes_read(int fd, size_t size, const uint8_t **out, size_t *left_out)
+{
+	*out = NULL;
+	*left_out = 0;
+	if (!size)
+		return 0;
+	uint8_t *copy = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (copy == MAP_FAILED)
+		return -1;
+	walker *w = xcalloc(1, sizeof *w);
+	w->fd = fd;
+	w->size = size;
+	w->page = (size_t)sysconf(_SC_PAGESIZE);
+	if (size >= 2 * HOLE_MIN)
+		walk(w, K_MODEL, 0, size, 0);
+	bool ok = true;
+	size_t at = 0, left = 0;
+	for (size_t i = 0; ok && i < w->holes.n; i++) {
+		ok = read_range(fd, copy, at, w->holes.items[i].from);
+		left += w->holes.items[i].to - w->holes.items[i].from;
+		at = w->holes.items[i].to;
+	}
+	ok = ok && read_range(fd, copy, at, size);
+	/* one more byte would mean the file grew: not the file whose size was taken */
+	uint8_t more;
+	ok = ok && pread(fd, &more, 1, (off_t)size) == 0;
+	vec_release(&w->holes);
 	free(w);
-	return removed;
+	if (!ok || mprotect(copy, size, PROT_READ) != 0) {
+		munmap(copy, size);
+		return ok ? -1 : -2;
+	}
+	*out = copy;
+	*left_out = left;
+	return 0;
 }

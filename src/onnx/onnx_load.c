@@ -17,6 +17,8 @@
  * shape inference runs. The file itself is opened, checked and mapped by
  * base/input_file.c. */
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "onnx/onnx_loader.h"
@@ -24,12 +26,28 @@
 #include "shape/shape.h"
 #include "base/arena.h"
 #include "base/input_file.h"
+#include "base/strbuf.h"
+#include "base/text.h"
 #include "onnx/onnx_holes.h"
 
 enum { GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INITIALIZER = 5, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12,
        GRAPH_VALUE_INFO = 13, GRAPH_SPARSE_INITIALIZER = 15, MODEL_GRAPH = 7 };
 
 /* ---- the messages of one repeated GraphProto field ------------------------ */
+
+/* What onnx_wire_check or onnx_wire_unpack refused, in one line. */
+static void wire_refusal(fd_diags *d, fd_srcpos pos, const wire_error *e, size_t file_size)
+{
+	if (!e->name) {
+		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", e->why, e->at, file_size);
+		return;
+	}
+	strbuf name = { 0 };
+	text_escape_n(&name, (const char *)e->name, e->name_len);
+	diag_error(d, pos, "tensor name '%s' holds a NUL byte (at byte %zu): names that differ after it would be "
+	           "one tensor; not loaded", sb_str(&name), e->at);
+	sb_release(&name);
+}
 
 static const void *node_msg(pb_arena *a, const uint8_t *p, size_t len, size_t base, int depth, wire_error *err)
 {
@@ -111,9 +129,8 @@ static const void *msg_next(msg_iter *it)
 		                 : onnx_wire_unpack(it->field->descriptor, &it->L->scratch.allocator, data, len, base, 2, &bad);
 		it->failed = !msg;
 	}
-	if (it->failed && bad.why)
-		diag_error(it->L->d, it->L->pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)",
-		           bad.why, bad.at, it->L->file_size);
+	if (it->failed && (bad.why || bad.name))
+		wire_refusal(it->L->d, it->L->pos, &bad, it->L->file_size);
 	else if (it->failed)
 		diag_error(it->L->d, it->L->pos, "not a valid ONNX protobuf (bad %s at byte %zu)",
 		           it->field->name, bad.at);
@@ -205,6 +222,15 @@ static int read_initializers(loader *L, int32_t gi)
 		if (onnx_tensor_read(L, p, &x.dtype, &x.shape, &x.value, &external)) {
 			diag_error(L->d, L->pos, "initializer '%s' has a negative dimension (%lld at axis %zu)",
 			           x.name, (long long)L->bad_dim, L->bad_axis);
+			rc = -1;
+			break;
+		}
+		onnx_data_mismatch bad;
+		if (!external && onnx_data_check(x.dtype, onnx_dims_count(p->dims, p->n_dims), &p->values, &p->counts,
+		                                  &bad)) {
+			diag_error(L->d, L->pos, "initializer '%s': %s holds %llu %s, its shape and data type need %llu; "
+			           "not loaded", x.name, bad.field, (unsigned long long)bad.have,
+			           bad.bytes ? "bytes" : "values", (unsigned long long)bad.want);
 			rc = -1;
 			break;
 		}
@@ -573,7 +599,7 @@ int onnx_load_model_buffer(fd_model *m, const char *name, const void *data, size
 	m->file_size = (int64_t)size;
 	fd_srcpos pos = srcpos_file(m->path);
 	const uint8_t *bytes = data;
-	wire_error werr = { 0, NULL };
+	wire_error werr = { 0, NULL, NULL, 0 };
 	size_t errors = d->errors;
 	const char *what;
 
@@ -593,7 +619,7 @@ int onnx_load_model_buffer(fd_model *m, const char *name, const void *data, size
 	static const wire_skip main_messages = { &onnx__graph_proto__descriptor, 1,
 	                                      1u << GRAPH_NODE | 1u << GRAPH_INITIALIZER };
 	if (onnx_wire_check(&onnx__model_proto__descriptor, bytes, size, &main_messages, &werr)) {
-		diag_error(d, pos, "not a valid ONNX protobuf (%s at byte %zu of %zu)", werr.why, werr.at, size);
+		wire_refusal(d, pos, &werr, size);
 		goto fail;
 	}
 	loader L = { .m = m, .d = d, .pos = pos, .file = bytes, .file_size = size,
@@ -615,18 +641,40 @@ fail:
 	return -1;
 }
 
+static void (*on_open)(int fd, void *arg);
+static void *on_open_arg;
+
+void onnx_test_on_open(void (*fn)(int fd, void *arg), void *arg)
+{
+	on_open = fn;
+	on_open_arg = arg;
+}
+
 int onnx_load_model(fd_model *m, const char *path, const fd_load_options *opt, fd_diags *d)
 {
 	fd_doing("loading the model %s", path);
 	memset(m, 0, sizeof *m);
-	/* mapped, not read: on this kind of VM 100x cheaper than reading 100 MB
-	 * into fresh pages */
-	fd_input_bytes in;
-	if (input_map(path, &INPUT_LIMIT_MODEL, &in, d) < 0)
+	/* read into a private copy, never mapped: see onnx_holes.c */
+	int fd;
+	int64_t size;
+	if (input_open(path, &INPUT_LIMIT_MODEL, &fd, &size, d) < 0)
 		return -1;
-	if (in.mapped)   /* the weights' pages out of the mapping before anything reads it */
-		onnx_holes_punch(path, in.bytes, in.size);
-	int rc = onnx_load_model_buffer(m, path, in.bytes, in.size, opt, d);
-	input_bytes_release(&in);
+	if (on_open)
+		on_open(fd, on_open_arg);
+	const uint8_t *bytes;
+	size_t left_out;
+	int got = onnx_holes_read(fd, (size_t)size, &bytes, &left_out);
+	close(fd);
+	if (got < 0) {
+		if (got == -2)
+			diag_error(d, srcpos_file(path), "cannot read: the file changed while it was read (is it being "
+			           "written?); not loaded");
+		else
+			diag_error(d, srcpos_file(path), "cannot read: out of memory for %lld bytes", (long long)size);
+		return -1;
+	}
+	int rc = onnx_load_model_buffer(m, path, bytes ? bytes : (const uint8_t *)"", (size_t)size, opt, d);
+	if (bytes)
+		munmap((void *)bytes, (size_t)size);
 	return rc;
 }

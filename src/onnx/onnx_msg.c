@@ -43,6 +43,8 @@ static void tensor_view(const Onnx__TensorProto *p, onnx_tensor_msg *t)
 			.f64 = p->double_data, .n_f64 = p->n_double_data,
 			.u64 = p->uint64_data, .n_u64 = p->n_uint64_data,
 		},
+		.counts = { .f32 = p->n_float_data, .i32 = p->n_int32_data, .strings = p->n_string_data,
+		            .i64 = p->n_int64_data, .f64 = p->n_double_data, .u64 = p->n_uint64_data },
 	};
 }
 
@@ -89,7 +91,7 @@ const onnx_node_msg *onnx_msg_from_node(pb_arena *a, const Onnx__NodeProto *p)
 	for (size_t i = 0; i < p->n_output; i++)
 		names[p->n_input + i] = str(p->output[i]);
 	n->input = names, n->n_input = p->n_input;
-	n->output = names + p->n_input, n->n_output = p->n_output;
+	n->output = names ? names + p->n_input : NULL, n->n_output = p->n_output;   /* NULL + 0 is undefined */
 	onnx_attr_msg *attrs = alloc(a, p->n_attribute, sizeof *attrs);
 	for (size_t i = 0; i < p->n_attribute; i++)
 		if (p->attribute[i])

@@ -34,6 +34,7 @@ typedef struct onnx_tensor_msg {
 	/* raw_data as a view; the typed fields only for a small tensor (the
 	 * wire decoder leaves a weight's empty) */
 	onnx_tensor_src values;
+	onnx_data_counts counts;   /* every tensor's, a weight's too */
 } onnx_tensor_msg;
 
 typedef struct onnx_attr_msg {

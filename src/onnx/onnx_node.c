@@ -6,6 +6,7 @@
  * while the node's protobuf is alive. */
 #include <stdio.h>
 #include <string.h>
+#include "base/strbuf.h"
 #include "onnx/onnx_const.h"
 #include "onnx/onnx_loader.h"
 #include "ir/onnx_ops.h"
@@ -310,7 +311,7 @@ int onnx_node_convert(loader *L, int32_t gi, int32_t i, const onnx_node_msg *p)
 void onnx_name_nodes(loader *L, int32_t gi)
 {
 	fd_graph *g = &L->graphs.items[gi];
-	char buf[512];
+	strbuf buf = { 0 };   /* grows: a name cut short could repeat another one forever */
 	int32_t i = 0;
 	while (i < g->n_nodes && g->nodes[i].name)
 		i++;
@@ -321,11 +322,15 @@ void onnx_name_nodes(loader *L, int32_t gi)
 		if (n->name)
 			continue;
 		const char *op = n->op_type[0] ? n->op_type : "node";
-		snprintf(buf, sizeof buf, "%s_%d", op, i);
-		for (int k = 1; graph_find_node(g, buf) >= 0; k++)
-			snprintf(buf, sizeof buf, "%s_%d_%d", op, i, k);
-		n->name = arena_strdup(&L->m->arena, buf);
+		sb_clear(&buf);
+		sb_printf(&buf, "%s_%d", op, i);
+		for (int k = 1; graph_find_node(g, sb_str(&buf)) >= 0; k++) {
+			sb_clear(&buf);
+			sb_printf(&buf, "%s_%d_%d", op, i, k);
+		}
+		n->name = arena_strdup(&L->m->arena, sb_str(&buf));
 		n->name_synthesized = true;
 		strmap_put(&g->node_by_name, n->name, i);
 	}
+	sb_release(&buf);
 }

@@ -66,11 +66,27 @@ static inline __attribute__((always_inline)) int skip_value(const uint8_t *p, si
 	}
 }
 
+bool onnx_wire_tensor_name(const ProtobufCMessageDescriptor *desc, uint32_t field)
+{
+	static const struct {
+		const char *message;
+		uint32_t fields;    /* a bit per field number */
+	} names[] = {
+		{ "onnx.NodeProto", 1u << 1 | 1u << 2 },   /* input, output */
+		{ "onnx.TensorProto", 1u << 8 },           /* name */
+		{ "onnx.ValueInfoProto", 1u << 1 },        /* name */
+	};
+	for (size_t i = 0; field < 32 && i < sizeof names / sizeof *names; i++)
+		if (!strcmp(desc->name, names[i].message))
+			return names[i].fields >> field & 1;
+	return false;
+}
+
 static int check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
                  size_t base, int depth, const wire_skip *skip, wire_error *err)
 {
 	if (depth > WIRE_MAX_DEPTH) {
-		*err = (wire_error){ base, "messages nested too deeply" };
+		*err = (wire_error){ .at = base, .why = "messages nested too deeply" };
 		return -1;
 	}
 	bool skipping = skip && skip->desc == desc && skip->depth == depth;
@@ -79,21 +95,26 @@ static int check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_
 		size_t start = at;
 		uint64_t key, vlen;
 		if (read_varint(p, len, &at, &key)) {
-			*err = (wire_error){ base + start, "truncated" };
+			*err = (wire_error){ .at = base + start, .why = "truncated" };
 			return -1;
 		}
 		if ((key >> 3) == 0) {
-			*err = (wire_error){ base + start, "bad field key" };
+			*err = (wire_error){ .at = base + start, .why = "bad field key" };
 			return -1;
 		}
 		int rc = skip_value(p, len, &at, key, &vlen);
 		if (rc) {
-			*err = (wire_error){ base + start, rc == -2 ? "bad wire type" : "truncated" };
+			*err = (wire_error){ .at = base + start, .why = rc == -2 ? "bad wire type" : "truncated" };
 			return -1;
 		}
 		if ((key & 7) != 2 || (skipping && (key >> 3) < 32 && (skip->fields >> (key >> 3) & 1)))
 			continue;
 		const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field(desc, (unsigned)(key >> 3));
+		if (f && f->type == PROTOBUF_C_TYPE_STRING && onnx_wire_tensor_name(desc, f->id) &&
+		    memchr(p + at - vlen, 0, (size_t)vlen)) {
+			*err = (wire_error){ base + start, NULL, p + at - vlen, (size_t)vlen };
+			return -1;
+		}
 		if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
 		    check(f->descriptor, p + at - vlen, (size_t)vlen, base + at - vlen, depth + 1, skip, err))
 			return -1;
@@ -110,15 +131,11 @@ int onnx_wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, si
 const void *onnx_wire_unpack(const ProtobufCMessageDescriptor *desc, ProtobufCAllocator *a, const uint8_t *p,
                         size_t len, size_t base, int depth, wire_error *err)
 {
-	*err = (wire_error){ base, NULL };
-	/* a level of nesting takes a key and a length byte at least */
-	bool shallow = len / 2 <= (size_t)(WIRE_MAX_DEPTH - depth);
-	if (!shallow && check(desc, p, len, base, depth, NULL, err))
+	*err = (wire_error){ base, NULL, NULL, 0 };
+	if (check(desc, p, len, base, depth, NULL, err))
 		return NULL;
-	const void *msg = protobuf_c_message_unpack(desc, a, len, p);
-	if (!msg && shallow)
-		check(desc, p, len, base, depth, NULL, err);   /* only to say where it is wrong */
-	return msg;
+	*err = (wire_error){ base, NULL, NULL, 0 };
+	return protobuf_c_message_unpack(desc, a, len, p);
 }
 
 int onnx_wire_next(const uint8_t *p, size_t len, size_t *at, unsigned field, const uint8_t **data, size_t *n)

@@ -15,10 +15,15 @@
 typedef struct wire_error {
 	size_t at;                  /* byte offset of the field that is wrong */
 	const char *why;            /* "truncated", "bad wire type", … */
+	const uint8_t *name;        /* or a tensor name holding a NUL byte (why NULL), */
+	size_t name_len;            /* its bytes as written */
 } wire_error;
 
 /* Walks p as a message of type desc and every sub-message the descriptors
- * name; -1 with *err on malformed or too deeply nested data. With skip, the
+ * name; -1 with *err on malformed or too deeply nested data, or on a tensor
+ * name (a node's input or output, a tensor's, a value_info's) holding a NUL
+ * byte: every reader of a name stops at its first NUL, so two names that
+ * differ only after one would be one tensor. With skip, the
  * entries of some fields of the messages of type skip->desc at nesting depth
  * skip->depth are only framed, not entered: the loader checks those (the
  * main graph's initializers and nodes) one by one as it unpacks them, with onnx_wire_unpack. */
@@ -30,13 +35,15 @@ typedef struct wire_skip {
 int onnx_wire_check(const ProtobufCMessageDescriptor *desc, const uint8_t *p, size_t len,
                const wire_skip *skip, wire_error *err);
 
+/* Whether field of messages of type desc is a tensor name (checked for NUL). */
+bool onnx_wire_tensor_name(const ProtobufCMessageDescriptor *desc, uint32_t field);
+
 /* One message (p at byte base of the file, depth its nesting) unpacked
- * from a; NULL with *err when it is malformed (err->why NULL: protobuf-c
- * refused what the check let through). The check runs first only when the
- * message is long enough to nest too deeply; a short one is unpacked at
- * once and checked only when protobuf-c refuses it, to say where — the
- * same verdict and message either way (protobuf-c refuses all the check
- * does but the depth). */
+ * from a; NULL with *err when it is malformed (err->why and err->name NULL:
+ * protobuf-c refused what the check let through). The check runs first:
+ * protobuf-c would recurse past the depth limit, and its C strings end at a
+ * NUL inside a name, which only the wire bytes still show. Only the
+ * messages the in-place decoder leaves to protobuf-c come here. */
 const void *onnx_wire_unpack(const ProtobufCMessageDescriptor *desc, ProtobufCAllocator *a, const uint8_t *p,
                         size_t len, size_t base, int depth, wire_error *err);
 

@@ -187,6 +187,84 @@ sys.exit(0 if m["unknown_tensors"] >= 1 and m["peak_before_bytes"] is None else 
 	grep -q "unknown size" "$tmp/out" || bad "$f: mem text does not say the size is unknown"
 done
 
+# hostile tensors, made here: two unnamed nodes whose op types are 600 bytes
+# (their made-up names must not be cut to one); a packed int64_data weight of
+# 2.5 MB with one varint of eleven bytes in its middle (protobuf and
+# onnxruntime refuse it: so must the loader, though it reads no weight's
+# values); data longer or shorter than the dims (onnxruntime's check, in raw
+# and typed fields, small and weight-sized); names that hold a NUL byte (the
+# tensors before and after would be one)
+"${PYTHON:-python3}" - "$tmp" <<'PY'
+import os, sys
+from onnx import helper, TensorProto
+out = sys.argv[1]
+def ld(field, b):
+	out, l = bytes([field << 3 | 2]), len(b)
+	while True:
+		out += bytes([(l & 0x7f) | (0x80 if l >> 7 else 0)]); l >>= 7
+		if not l: return out + b
+def varint(n):
+	b = b""
+	while True:
+		b += bytes([(n & 0x7f) | (0x80 if n >> 7 else 0)]); n >>= 7
+		if not n: return b
+def vi(name, dt=TensorProto.FLOAT, shape=(4,)):
+	return helper.make_tensor_value_info(name, dt, list(shape))
+def save(name, nodes, inputs, outputs, inits=(), raw_inits=(), opsets=(("", 13),)):
+	g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+	m = helper.make_model(g, opset_imports=[helper.make_opsetid(d, v) for d, v in opsets])
+	m.ir_version = 8
+	gb = m.graph.SerializeToString() + b"".join(ld(5, t) for t in raw_inits)
+	m.ClearField("graph")
+	open(os.path.join(out, name), "wb").write(m.SerializeToString() + ld(7, gb))
+def tensor(name, dt, dims, field, payload):   # a TensorProto with one data field as given
+	return b"".join(b"\x08" + varint(d) for d in dims) + b"\x10" + varint(dt) + ld(8, name.encode()) + ld(field, payload)
+long_op = "X" * 600
+save("long_op_types.onnx", [helper.make_node(long_op, ["x"], ["t"], domain="custom.long"),
+                            helper.make_node(long_op, ["t"], ["y"], domain="custom.long")],
+     [vi("x")], [vi("y")], opsets=(("", 13), ("custom.long", 1)))
+n = 2_500_000
+bad = b"\x00" * (n // 2) + b"\xff" * 10 + b"\x01" + b"\x00" * (n - n // 2 - 11)
+save("varint_11_bytes.onnx", [helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+     [vi("x", TensorProto.INT64, (n - 10,))], [vi("y", TensorProto.INT64, (n - 10,))],
+     raw_inits=[tensor("w", TensorProto.INT64, [n - 10], 7, bad)])
+add = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
+for name, dims, field, payload in (
+		("raw_short", [4], 9, b"\0" * 12), ("raw_long", [4], 9, b"\0" * 20),
+		("float_short", [4], 4, b"\0" * 12), ("float_long", [4], 4, b"\0" * 20),
+		("weight_raw_short", [1 << 20], 9, b"\0" * ((4 << 20) - 4)),
+		("weight_float_long", [1 << 20], 4, b"\0" * ((4 << 20) + 4)),
+		("weight_int64_short", [1 << 20], 7, b"\0" * ((1 << 20) - 1))):
+	dt = TensorProto.INT64 if field == 7 else TensorProto.FLOAT
+	save(name + ".onnx", add, [vi("x", dt, dims)], [vi("y", dt, dims)], raw_inits=[tensor("w", dt, dims, field, payload)])
+save("nul_node_input.onnx", [helper.make_node("Relu", ["x\0a"], ["y"], name="r")], [vi("x")], [vi("y")])
+body = helper.make_graph([helper.make_node("Relu", ["x\0b"], ["z"], name="inner")], "then", [], [vi("z")])
+save("nul_body_input.onnx", [helper.make_node("If", ["c"], ["y"], name="branch", then_branch=body, else_branch=body)],
+     [vi("c", TensorProto.BOOL, ()), vi("x")], [vi("y")])
+save("nul_initializer.onnx", add, [vi("x")], [vi("y")],
+     raw_inits=[tensor("w\0a", TensorProto.FLOAT, [4], 9, b"\0" * 16), tensor("w", TensorProto.FLOAT, [4], 9, b"\0" * 16)])
+PY
+loads "unnamed nodes of 600-byte op types" info "$tmp/long_op_types.onnx"
+run info --tensors --format json "$tmp/long_op_types.onnx"
+"${PYTHON:-python3}" -c '
+import json, sys
+p = [t["producer"] for t in json.load(open(sys.argv[1]))["tensors"] if t["producer"]]
+sys.exit(0 if sorted(p) == ["X" * 600 + "_0", "X" * 600 + "_1"] else print(p) or 1)' "$tmp/out" \
+	|| bad "long op types: the two nodes' names are not both whole and distinct"
+m "$tmp/varint_11_bytes.onnx" "not a valid ONNX protobuf"
+for f in raw_short:"raw_data holds 12 bytes, its shape and data type need 16" \
+		raw_long:"raw_data holds 20 bytes, its shape and data type need 16" \
+		float_short:"float_data holds 3 values, its shape and data type need 4" \
+		float_long:"float_data holds 5 values, its shape and data type need 4" \
+		weight_raw_short:"raw_data holds 4194300 bytes, its shape and data type need 4194304" \
+		weight_float_long:"float_data holds 1048577 values, its shape and data type need 1048576" \
+		weight_int64_short:"int64_data holds 1048575 values, its shape and data type need 1048576"; do
+	m "$tmp/${f%%:*}.onnx" "initializer 'w': ${f#*:}"
+done
+m "$tmp/nul_node_input.onnx" "tensor name 'x\\\\x00a' holds a NUL byte"
+m "$tmp/nul_body_input.onnx" "tensor name 'x\\\\x00b' holds a NUL byte"
+m "$tmp/nul_initializer.onnx" "tensor name 'w\\\\x00a' holds a NUL byte"
+
 # ---- rule files ---------------------------------------------------------------
 r() {   # r FILE PATTERN: match with these rules refuses them
 	local f=$1 pat=$2

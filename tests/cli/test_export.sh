@@ -316,5 +316,33 @@ have_models && {
 	$CHECK png "$OUT/r50.png" || bad "resnet50 memory chart"
 }
 
+# ---- dot's work is bounded ---------------------------------------------------
+# Dense blocks (tests/tools/make_dense_model.py): 199 nodes whose Concats'
+# edges span 20800 ranks in all: dot left unbounded takes 111 s of CPU on
+# them (and did not finish in 25 minutes on a DenseNet-121 of such a span),
+# bounded 3 s. The limit is CPU time, which the machine's load does not
+# stretch. The layout is bounded and says so; past what a bounded layout
+# does in reasonable time the picture is refused at once.
+"$PYTHON" tests/tools/make_dense_model.py 4 24 "$OUT/dense.onnx"
+"$PYTHON" tests/tools/make_dense_model.py 4 60 "$OUT/denser.onnx"
+start=$(date +%s)
+( ulimit -t 60; exec timeout -k 5 900 "$FUSIONDBG" export "$OUT/dense.onnx" -r rules -o "$OUT/dense.svg" ) \
+	>"$OUT/stdout" 2>"$OUT/stderr"
+rc=$?
+if [ "$rc" -gt 128 ] || [ "$rc" = 124 ]; then bad "dense blocks: the layout took more than 60 s of CPU (exit $rc)"
+elif [ "$rc" != 0 ]; then bad "dense blocks: exit $rc ($(head -2 "$OUT/stderr"))"
+else
+	$CHECK svg "$OUT/dense.svg" || bad "dense blocks: SVG"
+	grep -q "^$OUT/dense.svg: warning: layout bounded: the graph's long edges make 20800 virtual nodes" "$OUT/stderr" ||
+		bad "dense blocks: no word that the layout was bounded: $(cat "$OUT/stderr")"
+	echo "ok   dense blocks laid out bounded in $(( $(date +%s) - start )) s"
+fi
+timeout -k 5 120 "$FUSIONDBG" export "$OUT/denser.onnx" -r rules -o "$OUT/denser.png" >"$OUT/stdout" 2>"$OUT/stderr"
+rc=$?
+[ "$rc" = 2 ] || bad "denser blocks: exit $rc, wanted 2"
+grep -q "error: dot's layout of this graph would take too long (its long edges make 302560 virtual nodes" "$OUT/stderr" ||
+	bad "denser blocks: $(cat "$OUT/stderr")"
+[ -e "$OUT/denser.png" ] && bad "a refused picture left a file"
+
 [ "$fail" = 0 ] && echo "export: all checks passed"
 finish "$fail"

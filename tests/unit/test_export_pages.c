@@ -128,6 +128,44 @@ static void png_size(const char *path, unsigned *w, unsigned *h)
 	*h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
 }
 
+/* Four nodes whose names share their first 600 bytes: a0 -> c0 and b0 -> d0
+ * cross the cut between pages 1 and 2. Each of the four keeps its own stub
+ * and its edge (one stub's id cut short to a shared prefix took the other's
+ * edge with it). */
+static void test_long_names_each_keep_their_stub(void **state)
+{
+	(void)state;
+	enum { PREFIX = 600 };
+	char names[4][PREFIX + 2];
+	for (int i = 0; i < 4; i++) {
+		memset(names[i], 'n', PREFIX);
+		names[i][PREFIX] = (char)('a' + i);
+		names[i][PREFIX + 1] = '\0';
+	}
+	char dot[4 * PREFIX + 64];
+	snprintf(dot, sizeof dot, "digraph g { \"%s\" -> \"%s\"; \"%s\" -> \"%s\"; }", names[0], names[2],
+	         names[1], names[3]);
+	strmap m;
+	strmap_init(&m);
+	for (int i = 0; i < 4; i++)
+		strmap_set(&m, names[i], i < 2 ? 0 : 1);
+	for (int k = 0; k < 2; k++) {
+		Agraph_t *page = export_page_graph(dot, &m, k, 2, "long.png");
+		assert_non_null(page);
+		for (int i = 2 * k; i < 2 * k + 2; i++) {
+			Agnode_t *v = agnode(page, names[i], 0);
+			assert_non_null(v);
+			Agedge_t *e = k == 0 ? agfstout(page, v) : agfstin(page, v);
+			assert_non_null(e);   /* the cut edge ends in a stub of its own */
+			Agnode_t *s = k == 0 ? aghead(e) : agtail(e);
+			assert_string_equal(agget(s, "label"), k == 0 ? "continues on page 2" : "from page 1");
+			assert_int_equal(agdegree(page, s, 1, 1), 1);
+		}
+		agclose(page);
+	}
+	strmap_release(&m);
+}
+
 static void test_pages_written_within_max_side(void **state)
 {
 	(void)state;
@@ -173,6 +211,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_cuts_between_ranks_top_down),
 		cmocka_unit_test(test_page_keeps_its_nodes_and_stubs_the_cut_edges),
+		cmocka_unit_test(test_long_names_each_keep_their_stub),
 		cmocka_unit_test(test_pages_written_within_max_side),
 		cmocka_unit_test(test_page_path),
 	};
