@@ -19,7 +19,7 @@ for f in bin/fusiondbg share/man/man1/fusiondbg.1 share/man/man5/fusiondbg-rules
 	[ -f "$tmp/d/usr/local/$f" ] || bad "make install did not write usr/local/$f"
 done
 [ -x "$tmp/d/usr/local/bin/fusiondbg" ] || bad "the installed binary is not executable"
-for r in rules/*.yaml; do
+for r in rules/*.yaml rules/*/*.yaml; do
 	cmp -s "$r" "$tmp/d/usr/local/share/fusiondbg/$r" || bad "installed $r differs or is missing"
 done
 [ "$("$tmp/d/usr/local/bin/fusiondbg" --version)" = "fusiondbg $version" ] || bad "--version: $("$tmp/d/usr/local/bin/fusiondbg" --version)"
