@@ -1,5 +1,5 @@
 /* compare.c — the compare view's data (loop.h): the compiler's optimized
- * model or fusion_result.json read once, compared with the session's rounds
+ * model or fusion_result.json (every graph it holds) read once, compared with the session's rounds
  * after every run (explain/compare.h). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@ void tui_compare_open(tui *t, const char *path)
 	if (!text)
 		tui_compare(t)->source = 0;
 	else if (k < size && (text[k] == '{' || text[k] == '['))
-		tui_compare(t)->source = jdoc_parse(&tui_compare(t)->doc, path, text, size, &d) == 0 ? 2 : 0;
+		tui_compare(t)->source = cann_records_read(&tui_compare(t)->recs, path, text, size, &d) == 0 ? 2 : 0;
 	else
 		/* onnxruntime writes some initializers of a model with If twice: a warning, as compare says */
 		tui_compare(t)->source = onnx_load_model_buffer(&tui_compare(t)->model, path, text, size,
@@ -59,7 +59,7 @@ void tui_compare_refresh(tui *t)
 		if (left >= 0 && (size_t)left < compare_differences(c))
 			c->differences_shapes_onnx = left;
 	}
-	else if (compare_record(&tui_compare(t)->result, session_rounds(&t->s), &tui_compare(t)->doc, tui_compare(t)->with, &d) < 0) {
+	else if (compare_record(&tui_compare(t)->result, session_rounds(&t->s), &tui_compare(t)->recs, NULL, &d) < 0) {
 		diag_format(&d.items[0], tui_compare(t)->error, sizeof tui_compare(t)->error);
 		compare_release(&tui_compare(t)->result);
 		tui_compare(t)->valid = false;
@@ -74,7 +74,7 @@ void tui_compare_release(tui *t)
 	if (tui_compare(t)->source == 1)
 		model_release(&tui_compare(t)->model);
 	if (tui_compare(t)->source == 2)
-		jdoc_release(&tui_compare(t)->doc);
+		cann_records_release(&tui_compare(t)->recs);
 	tui_compare(t)->valid = false;
 	tui_compare(t)->source = 0;
 }

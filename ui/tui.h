@@ -119,7 +119,7 @@ typedef struct compare_view {
 	const char *with;
 	int source;             /* 0 none, 1 an optimized model, 2 a fusion_result.json */
 	fd_model model;
-	fd_jdoc doc;
+	fd_cann_records recs;
 	fd_comparison result;
 	bool valid;
 	char error[512];

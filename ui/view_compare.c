@@ -58,7 +58,7 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 	if (row == 0) {
 		*role = ROLE_HEADER;
 		if (c->record) {
-			snprintf(buf, size, "%s: %zu passes, %zu differ", c->with, c->passes.n, c->n_pass_differences);
+			compare_record_summary(c, buf, size);
 		} else {
 			snprintf(buf, size, "%s: same %zu, compiler only %zu, fusiondbg only %zu, different %zu", c->with,
 			         c->counts[CMP_SAME], c->counts[CMP_COMPILER_ONLY], c->counts[CMP_PREDICTED_ONLY],
@@ -76,12 +76,9 @@ static const char *text_of(tui *t, size_t row, char *buf, size_t size, int *role
 		return buf;
 	}
 	if (c->record) {
-		const fd_cmp_pass *p = &c->passes.items[row - 1];
-		bool same = p->match_compiler == p->match_predicted && p->effect_compiler == p->effect_predicted;
-		*role = same ? ROLE_PASS : ROLE_WARN;
-		snprintf(buf, size, "%-32s compiler %lld/%lld  fusiondbg %lld/%lld%s", p->name, p->match_compiler,
-		         p->effect_compiler, p->match_predicted, p->effect_predicted, same ? "" : "  differs");
-		return buf;
+		fd_cmp_pass_kind k = c->passes.items[row - 1].kind;
+		*role = k == CMP_PASS_DIFFERS ? ROLE_WARN : k == CMP_PASS_NO_RULE ? ROLE_NORMAL : ROLE_PASS;
+		return compare_pass_text(c, row - 1, buf, size);
 	}
 	size_t i = nth(t, row);
 	if (i == SIZE_MAX)

@@ -80,8 +80,10 @@ expect_error() {   # expect_error NAME TEXT LINE
 expect_error value '{"Switch": {"GraphFusion": {"Conv_Add_SiLU_Fusion": "maybe"}}}' \
 	"1:53: error: 'Conv_Add_SiLU_Fusion': expected \"on\" or \"off\""
 expect_error nojson '{"Switch": {' "1:13: error: JSON: an object without its '}'"
+# FE refuses a top-level key other than Switch, Priority and ExceptionalPassOfO1Level
+# (this used to be "not a fusion switch file" at 1:1: now FE's own rule, at the key's value)
 expect_error noswitch '{"GraphFusion": {}}' \
-	"1:1: error: not a fusion switch file: expected {\"Switch\": {\"GraphFusion\": {…}, \"UBFusion\": {…}}}"
+	"1:17: error: 'GraphFusion': FE takes only \"Switch\", \"Priority\" and \"ExceptionalPassOfO1Level\" at the top level"
 # shellcheck disable=SC2086
 "$FUSIONDBG" match $M $R --fusion-switch "$tmp/none.cfg" >/dev/null 2>"$tmp/err"; rc=$?
 [ "$rc" = 2 ] && grep -q "none.cfg" "$tmp/err" || bad "a missing file: exit $rc, $(cat "$tmp/err")"
