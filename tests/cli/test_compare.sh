@@ -232,6 +232,17 @@ grep -q "graph 0_2 of 0_1, 0_2:" <<<"$out" && ! grep -q "graph 0_1" <<<"$out" ||
 # shellcheck disable=SC2086
 "$FUSIONDBG" compare "$m" $R --with "$tmp/two.json" --graph 1_1 >/dev/null 2>"$tmp/err"; rc=$?
 [ "$rc" = 2 ] && grep -q "error: --graph 1_1: the record holds no such graph (it holds 0_1, 0_2;" "$tmp/err" || bad "--graph of no record: exit $rc, $(cat "$tmp/err")"
+# every layout, on records of our own: keyed by session_and_graph_id_S_G (ub_fusion alone,
+# counts as strings), a list, records naming sessionId/graphId appended without a comma
+layout() {   # layout NAME TEXT "id:layout ..."
+	printf '%s' "$2" >"$tmp/$1.json"
+	# shellcheck disable=SC2086
+	got=$("$FUSIONDBG" compare "$m" $R --with "$tmp/$1.json" --format json | "$PYTHON" -c 'import json,sys; print(" ".join("%s:%s" % (g["id"], g["layout"]) for g in json.load(sys.stdin)["graphs"]))')
+	[ "$got" = "$3" ] || bad "layout $1: '$got', want '$3'"
+}
+layout keyed '{"session_and_graph_id_3_7": {"ub_fusion": {"Conv_Relu_Fusion": {"effect_times": "1", "match_times": "1", "repository_hit_times": "0"}}}}' "3_7:keyed"
+layout list '[{"session_and_graph_id": "0_0", "graph_fusion": {}}, {"session_and_graph_id": "0_1", "ub_fusion": {}}]' "0_0:list 0_1:list"
+layout graphid '{"graphId": "11", "sessionId": "0", "graph_fusion": {}}{"graphId": "31", "sessionId": "0", "graph_fusion": {}}' "0_11:graphId 0_31:graphId"
 # two writers interleaved: one error naming where
 printf '{"session_and_graph_id": "0_1", "graph_fusion": {"A": {"effect_times": "0",\n{"session_and_graph_id": "0_2"}}}}' >"$tmp/inter.json"
 # shellcheck disable=SC2086
