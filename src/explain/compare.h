@@ -112,8 +112,9 @@ void compare_optimized(fd_comparison *c, const fd_rounds *rd, const fd_model *op
  * no record has that id (the error lists those there are). */
 int  compare_record(fd_comparison *c, const fd_rounds *rd, const fd_cann_records *recs, const char *graph,
                     fd_diags *d);
-/* One pass in words, as the text, the JSON and the TUI say it:
- * "Conv_BN_Fusion   2 / 2   2 / 2   same". Returns buf. */
+/* One pass in words, as the TUI's compare view says it and compare's
+ * table row says it: "[0_1] Conv_BN_Fusion  compiler 2 / 2  fusiondbg
+ * 2 / 2  same (graph_fusion)" (the graph when there are several). Returns buf. */
 char *compare_pass_text(const fd_comparison *c, size_t pass, char *buf, size_t size);
 const char *compare_pass_kind_name(fd_cmp_pass_kind k);
 /* What was compared, in one line: "FILE: graph 0_0: 27 passes, 2 differ",

@@ -162,6 +162,12 @@ static void pass_note(const fd_cmp_pass *p, char *buf, size_t size)
 		snprintf(buf + n, size - n, ": no match, and the record lists only passes that matched");
 }
 
+static const char *verdict(const fd_cmp_pass *p)
+{
+	return p->kind == CMP_PASS_NO_RULE ? "no rule" : p->kind == CMP_PASS_UNLISTED ? "agree" :
+	       compare_pass_kind_name(p->kind);
+}
+
 /* The passes of graph gi the record lists. */
 static size_t listed(const fd_comparison *c, int32_t gi)
 {
@@ -171,6 +177,7 @@ static size_t listed(const fd_comparison *c, int32_t gi)
 	return n;
 }
 
+/* A row of compare's table (the TUI's rows say the same, compare_pass_text). */
 static char *pass_row(const fd_comparison *c, size_t pass, bool with_graph, char *buf, size_t size)
 {
 	const fd_cmp_pass *p = &c->passes.items[pass];
@@ -182,15 +189,21 @@ static char *pass_row(const fd_comparison *c, size_t pass, bool with_graph, char
 		snprintf(name, sizeof name, "[%s] %s", graph_name(c, p->graph, gname, sizeof gname), p->name);
 	else
 		snprintf(name, sizeof name, "%s", p->name);
-	snprintf(buf, size, "%-36s %23s  %23s  %s%s", name, a, b,
-	         p->kind == CMP_PASS_NO_RULE ? "no rule" : p->kind == CMP_PASS_UNLISTED ? "agree" :
-	         compare_pass_kind_name(p->kind), note);
+	snprintf(buf, size, "%-36s %23s  %23s  %s%s", name, a, b, verdict(p), note);
 	return buf;
 }
 
 char *compare_pass_text(const fd_comparison *c, size_t pass, char *buf, size_t size)
 {
-	return pass_row(c, pass, c->graphs.n > 1, buf, size);
+	const fd_cmp_pass *p = &c->passes.items[pass];
+	char a[48], b[48], note[256], gname[24];
+	counts_text(a, sizeof a, p->match_compiler, p->effect_compiler);
+	counts_text(b, sizeof b, p->match_predicted, p->effect_predicted);
+	pass_note(p, note, sizeof note);
+	snprintf(buf, size, "%s%s%s%s  compiler %s  fusiondbg %s  %s%s", c->graphs.n > 1 ? "[" : "",
+	         c->graphs.n > 1 ? graph_name(c, p->graph, gname, sizeof gname) : "", c->graphs.n > 1 ? "] " : "",
+	         p->name, a, b, verdict(p), note);
+	return buf;
 }
 
 char *compare_record_summary(const fd_comparison *c, char *buf, size_t size)
