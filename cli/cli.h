@@ -64,6 +64,7 @@ typedef struct cli_options {
 	int max_heavy;                      /* suggest: --max-heavy N (0 unset) */
 	bool float_ops;                     /* why --float: the ops a quantized model left in float */
 	const char *baseline;               /* mem, export: --baseline FLOAT.onnx, the model before quantization */
+	const char *graph;                  /* compare --graph S_G: the graph of a fusion_result.json */
 } cli_options;
 
 /* Bits naming the options a command accepts: one bit of a cli_optbits each
@@ -113,6 +114,7 @@ typedef uint64_t cli_optbits;
 #define OPT_FLOAT          OPT_BIT(40)
 #define OPT_BASELINE       OPT_BIT(41)
 #define OPT_MAXHEAVY       OPT_BIT(42)
+#define OPT_GRAPH          OPT_BIT(43)
 #define OPT_MODEL_COMMON (OPT_DIM | OPT_VALUE | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON | OPT_INITS | OPT_SHAPES)
 /* every command that runs the rules: rounds and which rules are on */
 #define OPT_ROUNDS       (OPT_MAXROUNDS | OPT_PASSES | OPT_FUSIONSWITCH)

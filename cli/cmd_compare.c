@@ -2,22 +2,22 @@
  * real compiler's result and fusiondbg's prediction differ (explain/
  * compare.h). FILE is the compiler's optimized graph (onnxruntime's
  * optimizedModelFilePath output) or CANN's fusion_result.json (told apart
- * by content: a JSON value, or an ONNX model). Exit 0 when they agree, 1
+ * by content: a JSON value, or an ONNX model); --graph S_G picks one graph
+ * of a fusion_result.json that holds several. Exit 0 when they agree, 1
  * when they differ, 2 on bad usage or unreadable input. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "base/input_file.h"
-#include "base/json_read.h"
 #include "explain/compare.h"
 #include "onnx/onnx.h"
 #include "session/session.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg compare MODEL -r RULES --with OPTIMIZED.onnx|fusion_result.json [--differences] [--format text|json]"
+	.usage = "fusiondbg compare MODEL -r RULES --with OPTIMIZED.onnx|fusion_result.json [--graph S_G] [--differences] [--format text|json]"
 	         CLI_USAGE_MODEL CLI_USAGE_ROUNDS CLI_USAGE_WHATIF,
-	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_WITH | OPT_FORMAT | OPT_SET | OPT_DIFF | OPT_ROUNDS | OPT_DIFFERENCES,
+	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_WITH | OPT_FORMAT | OPT_SET | OPT_DIFF | OPT_ROUNDS | OPT_DIFFERENCES | OPT_GRAPH,
 	.needs = "compare needs one MODEL and --with FILE",
 	.events = true,
 };
@@ -55,13 +55,20 @@ static int run(const cli_options *o, fd_session *s)
 	c.differences_only = o->differences;
 	int rc = 0;
 	fd_model opt;
-	fd_jdoc doc;
-	bool json = looks_json(text, size), have_opt = false, have_doc = false;
+	fd_cann_records recs;
+	bool json = looks_json(text, size), have_opt = false, have_recs = false;
+	if (o->graph && !json) {
+		free(text);
+		compare_release(&c);
+		diags_release(&d);
+		cli_usage_error(spec.usage, "--graph picks a graph of a fusion_result.json; %s is a model", o->with);
+		return EXIT_BAD_INPUT;
+	}
 	if (json) {
-		rc = jdoc_parse(&doc, o->with, text, size, &d);
-		have_doc = rc == 0;
+		rc = cann_records_read(&recs, o->with, text, size, &d);
+		have_recs = rc == 0;
 		if (rc == 0)
-			rc = compare_record(&c, session_rounds(s), &doc, o->with, &d);
+			rc = compare_record(&c, session_rounds(s), &recs, o->graph, &d);
 	} else {
 		/* onnxruntime writes some initializers of a model with If twice */
 		fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims, .identical_duplicates = true };
@@ -90,8 +97,8 @@ static int run(const cli_options *o, fd_session *s)
 	compare_release(&c);
 	if (have_opt)
 		model_release(&opt);
-	if (have_doc)
-		jdoc_release(&doc);
+	if (have_recs)
+		cann_records_release(&recs);
 	return rc;
 }
 

@@ -61,6 +61,8 @@ static const struct option_def {
 	{ "fusion-switch", 0, OPT_FUSIONSWITCH, "FILE", "turn rules on or off as CANN's fusion switch file says "
 	                                               "(ATC's --fusion_switch_file JSON; ALL is the default)" },
 	{ "with", 0, OPT_WITH, "FILE", "the compiler's result: its optimized .onnx or a fusion_result.json" },
+	{ "graph", 0, OPT_GRAPH, "S_G", "compare with a fusion_result.json: only the graph of that session_and_graph_id "
+	                                "(#N: the Nth record; default: each graph the file holds)" },
 	{ "cache-dir", 0, OPT_CACHEDIR, "DIR", "the JIT kernel cache to check (default ~/.cann/kernel_cache)" },
 	{ "tensors", 0, OPT_TENSORS, NULL, "list every tensor: graph, shape, dtype, bytes, producer" },
 	{ "sweep", 0, OPT_SWEEP, "NAME=V,V,...", "run once per value of the symbol NAME: peak, memory rejections, "
@@ -313,6 +315,7 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_PASSES: o->passes = v; break;
 	case OPT_FUSIONSWITCH: o->fusion_switch = v; break;
 	case OPT_WITH: o->with = v; break;
+	case OPT_GRAPH: o->graph = v; break;
 	case OPT_CACHEDIR: o->cache_dir = v; break;
 	case OPT_STRICT: o->strict = true; break;
 	case OPT_VERBOSE: o->verbose = true; break;

@@ -11,6 +11,7 @@
 #include "view.h"
 #include "base/atomic_file.h"
 #include "explain/compare.h"
+#include "ir/cann_record.h"
 #include "onnx/onnx.h"
 
 /* The view's own state (t->views[VIEW_COMPARE].data): the compiler's file
@@ -21,7 +22,7 @@ typedef struct compare_view {
 	const char *with;
 	int source;             /* 0 none, 1 an optimized model, 2 a fusion_result.json */
 	fd_model model;
-	fd_jdoc doc;
+	fd_cann_records recs;
 	fd_comparison result;
 	bool valid;
 	char error[512];
@@ -54,7 +55,7 @@ static void compare_again(tui *t, compare_view *cv)
 		if (left >= 0 && (size_t)left < compare_differences(c))
 			c->differences_shapes_onnx = left;
 	}
-	else if (compare_record(&cv->result, session_rounds(&t->s), &cv->doc, cv->with, &d) < 0) {
+	else if (compare_record(&cv->result, session_rounds(&t->s), &cv->recs, NULL, &d) < 0) {
 		diag_format(&d.items[0], cv->error, sizeof cv->error);
 		compare_release(&cv->result);
 		cv->valid = false;
@@ -80,7 +81,7 @@ static void *open_view(tui *t)
 	if (!text)
 		cv->source = 0;
 	else if (k < size && (text[k] == '{' || text[k] == '['))
-		cv->source = jdoc_parse(&cv->doc, path, text, size, &d) == 0 ? 2 : 0;
+		cv->source = cann_records_read(&cv->recs, path, text, size, &d) == 0 ? 2 : 0;
 	else
 		/* onnxruntime writes some initializers of a model with If twice: a warning, as compare says */
 		cv->source = onnx_load_model_buffer(&cv->model, path, text, size,
@@ -103,7 +104,7 @@ static void close_view(void *data)
 	if (cv->source == 1)
 		model_release(&cv->model);
 	if (cv->source == 2)
-		jdoc_release(&cv->doc);
+		cann_records_release(&cv->recs);
 	free(cv);
 }
 
@@ -161,7 +162,7 @@ static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *rol
 	if (row == 0) {
 		*role = ROLE_HEADER;
 		if (c->record) {
-			snprintf(buf, size, "%s: %zu passes, %zu differ", c->with, c->passes.n, c->n_pass_differences);
+			compare_record_summary(c, buf, size);
 		} else {
 			snprintf(buf, size, "%s: same %zu, compiler only %zu, fusiondbg only %zu, different %zu", c->with,
 			         c->counts[CMP_SAME], c->counts[CMP_COMPILER_ONLY], c->counts[CMP_PREDICTED_ONLY],
@@ -179,12 +180,9 @@ static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *rol
 		return buf;
 	}
 	if (c->record) {
-		const fd_cmp_pass *p = &c->passes.items[row - 1];
-		bool same = p->match_compiler == p->match_predicted && p->effect_compiler == p->effect_predicted;
-		*role = same ? ROLE_PASS : ROLE_WARN;
-		snprintf(buf, size, "%-32s compiler %lld/%lld  fusiondbg %lld/%lld%s", p->name, p->match_compiler,
-		         p->effect_compiler, p->match_predicted, p->effect_predicted, same ? "" : "  differs");
-		return buf;
+		fd_cmp_pass_kind k = c->passes.items[row - 1].kind;
+		*role = k == CMP_PASS_DIFFERS ? ROLE_WARN : k == CMP_PASS_NO_RULE ? ROLE_NORMAL : ROLE_PASS;
+		return compare_pass_text(c, row - 1, buf, size);
 	}
 	size_t i = nth(t, row);
 	if (i == SIZE_MAX)

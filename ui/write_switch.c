@@ -1,10 +1,12 @@
-/* write_switch.c — the rule toggles back as CANN's fusion switch file (the
- * JSON ATC takes as --fusion_switch_file): W asks for the file, a script
- * says ":write-switch FILE". Every rule is written "on" or "off" as it is
- * now, edits included; the file is written atomically. */
+/* write_switch.c — the rule toggles back as CANN's fusion switch file (ATC's
+ * --fusion_switch_file): W asks for the file, a script says ":write-switch
+ * FILE". Every rule is written "on" or "off" as it is now, edits included,
+ * in the form of the switch file the session read (lines or JSON; JSON when
+ * it read none); the file is written atomically. */
 #include <stdlib.h>
 #include "loop.h"
 #include "base/atomic_file.h"
+#include "ir/cann_switch.h"
 #include "ruleset/ruleset.h"
 
 unsigned tui_write_switch(tui *t, const char *path)
@@ -20,7 +22,8 @@ unsigned tui_write_switch(tui *t, const char *path)
 	}
 	const fd_ruleset *rs = session_rules(&t->s);
 	size_t len = 0;
-	char *text = ruleset_switch_json(rs, &len);
+	bool lines = ruleset_switch_form(t->s.opt.fusion_switch) == CANN_SWITCH_LINES;
+	char *text = ruleset_switch_text(rs, lines, &len);
 	fd_diags d;
 	diags_init(&d);
 	int off = 0;

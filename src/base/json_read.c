@@ -244,20 +244,32 @@ static fd_jval *read_value(reader *r, int depth)
 	return NULL;
 }
 
-int jdoc_parse(fd_jdoc *doc, const char *path, const char *text, size_t size, fd_diags *d)
+static void reader_start(reader *r, fd_jdoc *doc, const char *path, const char *text, size_t size, fd_diags *d)
 {
 	memset(doc, 0, sizeof *doc);
 	arena_init(&doc->arena);
-	reader r = { doc, path, text, text + size, text, 1, 0, d, false };
+	*r = (reader){ doc, path, text, text + size, text, 1, 0, d, false };
 	if (size >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
-		r.p += 3;   /* a BOM */
+		r->p += 3;   /* a BOM */
+	skip_ws(r);
+}
+
+int jdoc_parse(fd_jdoc *doc, const char *path, const char *text, size_t size, fd_diags *d)
+{
+	reader r;
+	reader_start(&r, doc, path, text, size, d);
 	VEC(fd_jval *) top = { 0 };
-	skip_ws(&r);
 	while (!r.failed && r.p < r.end) {
 		fd_jval *v = read_value(&r, 0);
 		if (v)
 			vec_push(&top, v);
 		skip_ws(&r);
+		if (v && r.p < r.end && *r.p == ',') {   /* "}, {": appended with a comma */
+			r.p++;
+			skip_ws(&r);
+			if (r.p >= r.end)
+				fail(&r, "a value was expected after ','");
+		}
 	}
 	if (!r.failed && top.n == 0)
 		fail(&r, "the file holds no value");
@@ -266,6 +278,7 @@ int jdoc_parse(fd_jdoc *doc, const char *path, const char *text, size_t size, fd
 		jdoc_release(doc);
 		return -1;
 	}
+	doc->n_values = top.n;
 	if (top.n == 1) {
 		doc->root = top.items[0];
 	} else {
@@ -274,6 +287,22 @@ int jdoc_parse(fd_jdoc *doc, const char *path, const char *text, size_t size, fd
 		                        .items = arena_memdup(&doc->arena, top.items, top.n * sizeof *top.items) };
 	}
 	vec_release(&top);
+	return 0;
+}
+
+int jdoc_parse_first(fd_jdoc *doc, const char *path, const char *text, size_t size, size_t *end, fd_diags *d)
+{
+	reader r;
+	reader_start(&r, doc, path, text, size, d);
+	if (r.p >= r.end)
+		fail(&r, "the file holds no value");
+	doc->root = r.failed ? NULL : read_value(&r, 0);
+	if (!doc->root) {
+		jdoc_release(doc);
+		return -1;
+	}
+	doc->n_values = 1;
+	*end = (size_t)(r.p - text);
 	return 0;
 }
 

@@ -1,8 +1,10 @@
 /* json_read.h — a small JSON reader (RFC 8259) into a tree of values, each
  * with its line and column, for the files fusiondbg compares with (CANN's
  * fusion_result.json). Bounded: depth JSON_MAX_DEPTH, JSON_MAX_VALUES values.
- * Several top-level values one after another are read as one array (the
- * records of several graphs). The tree owns its values (arena). */
+ * Several top-level values one after another, with or without a comma
+ * between them, are read as one array (the records of several graphs or
+ * processes appended to one file); n_values says how many there were. The
+ * tree owns its values (arena). */
 #ifndef FD_JSON_READ_H
 #define FD_JSON_READ_H
 #include <stdbool.h>
@@ -31,11 +33,16 @@ struct fd_jval {
 typedef struct fd_jdoc {
 	fd_arena arena;
 	fd_jval *root;
+	size_t n_values;           /* top-level values read: 1, or how many the root array joins */
 } fd_jdoc;
 
 /* Parses text (size bytes) named path in messages; -1 + one error at the
  * line and column where it went wrong (doc then holds nothing). */
 int  jdoc_parse(fd_jdoc *doc, const char *path, const char *text, size_t size, fd_diags *d);
+/* Reads the first value only and says in *end where it stopped (what
+ * follows is not looked at), as a stream reader that takes one value does.
+ * -1 + the error when the text does not start with a value. */
+int  jdoc_parse_first(fd_jdoc *doc, const char *path, const char *text, size_t size, size_t *end, fd_diags *d);
 void jdoc_release(fd_jdoc *doc);
 const fd_jval *jval_get(const fd_jval *obj, const char *key);   /* NULL when absent or not an object */
 

@@ -1,7 +1,5 @@
 /* compare.c — the compiler's result against fusiondbg's (compare.h): the
  * groups side by side, the pass counts side by side, and both in words. */
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +32,7 @@ void compare_release(fd_comparison *c)
 {
 	vec_release(&c->rows);
 	vec_release(&c->passes);
+	vec_release(&c->graphs);
 	compiled_release(&c->compiled);
 	rewrite_release(&c->final);
 	arena_release(&c->arena);
@@ -181,112 +180,6 @@ void compare_optimized(fd_comparison *c, const fd_rounds *rd, const fd_model *op
 	}
 }
 
-/* ---- pass counts -------------------------------------------------------------------- */
-
-/* Adds the count v (a field of the pass's object; absent or null: nothing to
- * add) to *sum, which starts at -1, "not in the record". A count is a whole
- * number from 0 to INT64_MAX, as a JSON number or a string of digits, read
- * from its text; anything else, and a sum past INT64_MAX, is an error at v. */
-static int add_count(long long *sum, const fd_jval *v, const char *pass, const char *field, const char *with,
-                     fd_diags *d)
-{
-	if (*sum < 0)
-		*sum = 0;
-	if (!v || v->kind == JV_NULL)
-		return 0;
-	fd_srcpos at = { with, v->line, v->col };
-	const char *text = v->kind == JV_NUMBER || v->kind == JV_STRING ? v->str : NULL;
-	const char *digits = text && *text == '-' ? text + 1 : text;
-	if (!digits || !*digits || strspn(digits, "0123456789") != strlen(digits)) {
-		diag_error(d, at, "pass '%.200s': %s %s%.40s%s is not a count (a whole number)", pass, field,
-		           text ? "'" : "", text ? text : "(not a number)", text ? "'" : "");
-		return -1;
-	}
-	if (*text == '-' && strspn(digits, "0") != strlen(digits)) {
-		diag_error(d, at, "pass '%.200s': %s %.40s is negative", pass, field, text);
-		return -1;
-	}
-	errno = 0;
-	long long n = strtoll(digits, NULL, 10);
-	if (errno == ERANGE) {
-		diag_error(d, at, "pass '%.200s': %s %.40s is out of range (at most %lld)", pass, field, text, LLONG_MAX);
-		return -1;
-	}
-	if (n > LLONG_MAX - *sum) {
-		diag_error(d, at, "pass '%.200s': %s summed over the records is past %lld", pass, field, LLONG_MAX);
-		return -1;
-	}
-	*sum += n;
-	return 0;
-}
-
-static fd_cmp_pass *pass_named(fd_comparison *c, const char *name)
-{
-	for (size_t k = 0; k < c->passes.n; k++)
-		if (!strcmp(c->passes.items[k].name, name))
-			return &c->passes.items[k];
-	fd_cmp_pass p = { name, -1, -1, -1, -1, -1 };
-	vec_push(&c->passes, p);
-	return &c->passes.items[c->passes.n - 1];
-}
-
-/* 1 when rec has a section, 0 when not, -1 + d on a bad count. */
-static int record_counts(fd_comparison *c, const fd_jval *rec, fd_diags *d)
-{
-	int found = 0;
-	static const char *const sections[] = { "graph_fusion", "ub_fusion" };
-	for (size_t s = 0; s < 2; s++) {
-		const fd_jval *sec = jval_get(rec, sections[s]);
-		if (!sec || sec->kind != JV_OBJECT)
-			continue;
-		found = 1;
-		for (size_t k = 0; k < sec->n; k++) {
-			fd_cmp_pass *p = pass_named(c, sec->keys[k]);
-			const fd_jval *counts = sec->items[k];
-			if (add_count(&p->match_compiler, jval_get(counts, "match_times"), p->name, "match_times", c->with, d) ||
-			    add_count(&p->effect_compiler, jval_get(counts, "effect_times"), p->name, "effect_times", c->with, d))
-				return -1;
-		}
-	}
-	return found;
-}
-
-int compare_record(fd_comparison *c, const fd_rounds *rd, const fd_jdoc *doc, const char *with, fd_diags *d)
-{
-	c->with = with;
-	c->record = true;
-	const fd_jval *root = doc->root;
-	int found = 0;
-	for (size_t k = 0; k < (root->kind == JV_ARRAY ? root->n : 1); k++) {
-		int one = record_counts(c, root->kind == JV_ARRAY ? root->items[k] : root, d);
-		if (one < 0)
-			return -1;
-		found |= one;
-	}
-	if (!found) {
-		diag_error(d, (fd_srcpos){ with, root->line, root->col }, "no \"graph_fusion\" or \"ub_fusion\" object: not "
-		           "a fusion_result.json record");
-		return -1;
-	}
-	const fd_ruleset *rs = rd->rules;
-	for (int32_t i = 0; i < rs->n_rules; i++) {
-		long long m = 0, e = 0;
-		for (int32_t k = 0; k < rd->n; k++) {
-			m += rd->items[k]->result->stats[i].match_times;
-			e += rd->items[k]->result->stats[i].effect_times;
-		}
-		fd_cmp_pass *p = pass_named(c, rs->rules[i].name);
-		p->rule = i;
-		p->match_predicted = m;
-		p->effect_predicted = e;
-	}
-	for (size_t k = 0; k < c->passes.n; k++) {
-		const fd_cmp_pass *p = &c->passes.items[k];
-		c->n_pass_differences += p->match_compiler != p->match_predicted || p->effect_compiler != p->effect_predicted;
-	}
-	return 0;
-}
-
 /* ---- words -------------------------------------------------------------------------- */
 
 static void node_list(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n)
@@ -357,32 +250,10 @@ static const char *const headings[] = {
 	[CMP_SAME] = "the same nodes",
 };
 
-static void passes_text(FILE *f, const fd_comparison *c)
-{
-	txt_fprintf(f, "compare with %s: %zu pass%s, %zu differ%s\n\n", c->with, c->passes.n, c->passes.n == 1 ? "" : "es",
-	        c->n_pass_differences, c->n_pass_differences == 1 ? "s" : "");
-	txt_fprintf(f, "  %-36s %23s  %23s\n", "pass / rule", "compiler match/effect", "fusiondbg match/effect");
-	for (size_t k = 0; k < c->passes.n; k++) {
-		const fd_cmp_pass *p = &c->passes.items[k];
-		char a[48], b[48];
-		if (p->match_compiler < 0)
-			snprintf(a, sizeof a, "-");
-		else
-			snprintf(a, sizeof a, "%lld / %lld", p->match_compiler, p->effect_compiler);
-		if (p->match_predicted < 0)
-			snprintf(b, sizeof b, "-");
-		else
-			snprintf(b, sizeof b, "%lld / %lld", p->match_predicted, p->effect_predicted);
-		bool same = p->match_compiler == p->match_predicted && p->effect_compiler == p->effect_predicted;
-		txt_fprintf(f, "  %-36s %23s  %23s  %s\n", p->name, a, b,
-		        same ? "same" : p->match_compiler < 0 ? "not in the record" : p->match_predicted < 0 ? "no such rule" : "differs");
-	}
-}
-
 void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 {
 	if (c->record) {
-		passes_text(f, c);
+		compare_record_write_text(f, c);
 		return;
 	}
 	const fd_model *m = rd->items[0]->model;
@@ -449,17 +320,7 @@ void compare_write_json(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 	fputs(",\n  \"with\": ", f);
 	json_write_string(f, c->with);
 	if (c->record) {
-		fprintf(f, ",\n  \"kind\": \"fusion_result\",\n  \"differences\": %zu,\n  \"passes\": [", c->n_pass_differences);
-		for (size_t k = 0; k < c->passes.n; k++) {
-			const fd_cmp_pass *p = &c->passes.items[k];
-			fputs(k ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-			json_write_string(f, p->name);
-			fprintf(f, ", \"compiler\": {\"match_times\": %lld, \"effect_times\": %lld}, \"fusiondbg\": "
-			        "{\"match_times\": %lld, \"effect_times\": %lld}, \"same\": %s}", p->match_compiler,
-			        p->effect_compiler, p->match_predicted, p->effect_predicted,
-			        p->match_compiler == p->match_predicted && p->effect_compiler == p->effect_predicted ? "true" : "false");
-		}
-		fputs("\n  ]\n}\n", f);
+		compare_record_write_json(f, c);
 		return;
 	}
 	fprintf(f, ",\n  \"kind\": \"optimized\",\n  \"differences\": %zu,\n  \"counts\": {", compare_differences(c));

@@ -408,10 +408,11 @@ int ge_load_model(fd_model *m, const char *path, const fd_load_options *opt, fd_
 {
 	fd_doing("loading the GE graph dump %s", path);
 	memset(m, 0, sizeof *m);
-	fd_input_bytes in;
-	if (input_map(path, &INPUT_LIMIT_MODEL, &in, d) < 0)
+	size_t size = 0;
+	char *text = input_read(path, &INPUT_LIMIT_MODEL, &size, d);
+	if (!text)
 		return -1;
-	int rc = ge_load_model_buffer(m, path, in.bytes, in.size, opt, d);
-	input_bytes_release(&in);
+	int rc = ge_load_model_buffer(m, path, text, size, opt, d);
+	free(text);
 	return rc;
 }

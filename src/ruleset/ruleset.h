@@ -75,20 +75,31 @@ fd_shapes_mode ruleset_shapes_from_name(const char *name);        /* SHAPES_UNSE
  * loaded rule has (d may be NULL). */
 void ruleset_apply_env(fd_ruleset *rs);
 void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
-/* CANN's fusion switch file (ATC's --fusion_switch_file, ruleset_switch.c):
- * {"Switch": {"GraphFusion": {"PassName": "on"|"off", …, "ALL": "on"},
- * "UBFusion": {…}}}. A rule named in either section is turned on or off;
- * the others take ALL (GraphFusion's, else UBFusion's) when it is given and
- * keep their state otherwise. A name no loaded rule has is a warning with
- * did-you-mean (the compiler's own passes are named there too); a value
- * other than "on"/"off", bad JSON or no Switch object: -1 with an error
- * naming file:line:col, and no rule changes. A rule turned off is noted in
+/* CANN's fusion switch file (ATC's --fusion_switch_file, ruleset_switch.c),
+ * read in either of its forms exactly as CANN's FE reads it
+ * (ir/cann_switch.h) and applied as FE applies it: a rule named in
+ * GraphFusion (or on a line) takes that, else its entry in UBFusion, else
+ * ALL of GraphFusion, else of UBFusion; the others keep their state.
+ * ExceptionalPassOfO1Level turns its rules on; a pass FE never lets a user
+ * switch off is warned about and keeps its state. A name no loaded rule has
+ * is a warning with did-you-mean over the rules and CANN's catalogue, or a
+ * note when the catalogue has it; Priority is checked, not applied (a
+ * warning when it names a rule). A file FE refuses: -1 with one error at
+ * file:line:col, and no rule changes. A rule turned off is noted in
  * env_off, as the environment's are. Apply it after the environment. */
 int  ruleset_apply_switch_file(fd_ruleset *rs, const char *path, fd_diags *d);
-/* The rule set's enabled states as such a file: every rule in GraphFusion,
- * "on" or "off", no ALL (the compiler's own passes keep their default).
- * Heap text, its length in *len; NULL when out of memory. */
-char *ruleset_switch_json(const fd_ruleset *rs, size_t *len);
+/* CANN's catalogue of its own passes (a built-in fusion_config.json):
+ * FUSIONDBG_CANN_CATALOGUE, else $ASCEND_OPP_PATH/built-in/fusion_pass/
+ * config/fusion_config.json when it exists (buf holds that path), else NULL. */
+const char *ruleset_cann_catalogue_path(char *buf, size_t size);
+/* The form of the switch file at path (fd_cann_switch_form: 0 lines, 1
+ * JSON), -1 when there is none or it does not read. */
+int  ruleset_switch_form(const char *path);
+/* The rule set's enabled states as a switch file: lines "Rule:on|off", or
+ * JSON with every rule in GraphFusion and no ALL (the compiler's own
+ * passes keep their default). Heap text, its length in *len; NULL when out
+ * of memory. */
+char *ruleset_switch_text(const fd_ruleset *rs, bool lines, size_t *len);
 /* The rules a command names: every path in order, or, when n is 0,
  * ruleset_default_path() (the error RULESET_NONE_MESSAGE when that is NULL
  * too); then, with env and when all of them loaded, the environment. Every

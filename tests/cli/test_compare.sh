@@ -11,9 +11,12 @@
 #     compare says "different" and why; with every rule off, "compiler
 #     only" with why; a rule the compiler has no counterpart of, "fusiondbg
 #     only";
-#  3. --with fusion_result.json: per pass match_times / effect_times, the
-#     record's shapes (one object, an array, concatenated objects), and bad
-#     records named at their line and column;
+#  3. --with fusion_result.json: per pass match_times / effect_times, graph
+#     by graph (--graph S_G picks one), passes without a rule apart, rules
+#     with no match the record does not list as agreement, declined matches
+#     said; the record's shapes (one object, an array, concatenated objects,
+#     with a comma), and bad records named at their line and column (two
+#     writers interleaved too); every real layout: test_cann_records.sh;
 #  4. bad input: a missing file, a file that is neither ONNX nor JSON, no --with;
 #  and on what onnxruntime writes: no-ops it removed are not fusions of their
 #  neighbours, an initializer listed twice is read when both copies are the same.
@@ -196,16 +199,56 @@ d = json.load(open(sys.argv[1]))
 p = {x["name"]: x for x in d["passes"]}
 assert p["Conv_BN_Fusion"]["same"] and p["Conv_BN_Fusion"]["compiler"] == {"match_times": 2, "effect_times": 2}, p["Conv_BN_Fusion"]
 assert not p["Conv_Relu_Fusion"]["same"] and p["Conv_Relu_Fusion"]["fusiondbg"] == {"match_times": 1, "effect_times": 1}, p["Conv_Relu_Fusion"]
-assert p["ConvBatchnormFusionPass"]["fusiondbg"]["match_times"] == -1
+# a pass no rule is named after is what the compiler did, listed apart: not a difference
+assert p["ConvBatchnormFusionPass"]["fusiondbg"]["match_times"] == -1 and p["ConvBatchnormFusionPass"]["kind"] == "no_rule"
 assert p["ConvBN_Relu_Fusion"]["compiler"]["match_times"] == -1 and p["ConvBN_Relu_Fusion"]["fusiondbg"]["effect_times"] == 1
-assert d["differences"] == 3, d["differences"]
+assert p["ConvBN_Relu_Fusion"]["kind"] == "differs" and p["Conv_Relu_Fusion"]["declined"] == 2
+assert d["differences"] == 2 and [g["id"] for g in d["graphs"]] == ["0_0"], (d["differences"], d["graphs"])
 EOF
-# several graphs, one after another, and as an array: counts summed
-printf '%s\n%s\n' '{"graph_fusion": {"Conv_BN_Fusion": {"match_times": 1, "effect_times": 1}}}' \
-	'{"graph_fusion": {"Conv_BN_Fusion": {"match_times": "1", "effect_times": "1"}}, "ub_fusion": {"Conv_Relu_Fusion": {"match_times": "1", "effect_times": "1"}}}' >"$tmp/two.json"
+# the same in text: the declined matches said, the pass without a rule apart
+# shellcheck disable=SC2086
+out=$("$FUSIONDBG" compare "$m" $R --with "$tmp/fr.json")
+grep -Eq "Conv_Relu_Fusion +3 / 1 +1 / 1 +differs \(graph_fusion\); the compiler declined 2 of 3" <<<"$out" || bad "declined, in text: $out"
+grep -q "^  passes no rule is named after (1): what the compiler did, not a difference" <<<"$out" &&
+	grep -Eq "ConvBatchnormFusionPass +53 / 53 +- +no rule" <<<"$out" || bad "a pass without a rule, in text: $out"
+# a rule with no match that the record does not list agrees with it: exit 0
+printf '{"session_and_graph_id_0_0": {"graph_fusion": {"Conv_BN_Fusion": {"effect_times": "2", "match_times": "2"},
+ "Conv_Relu_Fusion": {"effect_times": "1", "match_times": "1"}, "ConvBN_Relu_Fusion": {"effect_times": "1", "match_times": "1"},
+ "AConv2dMulFusion": {"effect_times": "0", "match_times": "57"}}}}' >"$tmp/agree.json"
+out=$("$FUSIONDBG" compare "$m" -r samples/rounds/two_rounds.yaml -r rules/onnxruntime --with "$tmp/agree.json"); rc=$?
+[ "$rc" = 0 ] && grep -q "rules with no match that the record does not list" <<<"$out" || bad "unlisted rules with no match: exit $rc, $out"
+# several graphs, one after another (with and without a comma) and as an array: each
+# graph compared apart (summing them counted one graph's passes as often as it was
+# written), --graph picks one
+printf '%s,\n%s\n' '{"session_and_graph_id": "0_1", "graph_fusion": {"Conv_BN_Fusion": {"match_times": 1, "effect_times": 1}}}' \
+	'{"session_and_graph_id": "0_2", "graph_fusion": {"Conv_BN_Fusion": {"match_times": "2", "effect_times": "2"}}, "ub_fusion": {"Conv_Relu_Fusion": {"match_times": "1", "effect_times": "1"}}}' >"$tmp/two.json"
 # shellcheck disable=SC2086
 out=$("$FUSIONDBG" compare "$m" $R --with "$tmp/two.json")
-grep -Eq "Conv_BN_Fusion +2 / 2 +2 / 2 +same" <<<"$out" || bad "concatenated records: $out"
+grep -q ": 2 graphs (0_1, 0_2), each compared" <<<"$out" && grep -Eq "Conv_BN_Fusion +1 / 1 +2 / 2 +differs" <<<"$out" &&
+	grep -Eq "Conv_BN_Fusion +2 / 2 +2 / 2 +same" <<<"$out" || bad "concatenated records: $out"
+# shellcheck disable=SC2086
+out=$("$FUSIONDBG" compare "$m" $R --with "$tmp/two.json" --graph 0_2)
+grep -q "graph 0_2 of 0_1, 0_2:" <<<"$out" && ! grep -q "graph 0_1" <<<"$out" || bad "--graph 0_2: $out"
+# shellcheck disable=SC2086
+"$FUSIONDBG" compare "$m" $R --with "$tmp/two.json" --graph 1_1 >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "error: --graph 1_1: the record holds no such graph (it holds 0_1, 0_2;" "$tmp/err" || bad "--graph of no record: exit $rc, $(cat "$tmp/err")"
+# every layout, on records of our own: keyed by session_and_graph_id_S_G (ub_fusion alone,
+# counts as strings), a list, records naming sessionId/graphId appended without a comma
+layout() {   # layout NAME TEXT "id:layout ..."
+	printf '%s' "$2" >"$tmp/$1.json"
+	# shellcheck disable=SC2086
+	got=$("$FUSIONDBG" compare "$m" $R --with "$tmp/$1.json" --format json | "$PYTHON" -c 'import json,sys; print(" ".join("%s:%s" % (g["id"], g["layout"]) for g in json.load(sys.stdin)["graphs"]))')
+	[ "$got" = "$3" ] || bad "layout $1: '$got', want '$3'"
+}
+layout keyed '{"session_and_graph_id_3_7": {"ub_fusion": {"Conv_Relu_Fusion": {"effect_times": "1", "match_times": "1", "repository_hit_times": "0"}}}}' "3_7:keyed"
+layout list '[{"session_and_graph_id": "0_0", "graph_fusion": {}}, {"session_and_graph_id": "0_1", "ub_fusion": {}}]' "0_0:list 0_1:list"
+layout graphid '{"graphId": "11", "sessionId": "0", "graph_fusion": {}}{"graphId": "31", "sessionId": "0", "graph_fusion": {}}' "0_11:graphId 0_31:graphId"
+# two writers interleaved: one error naming where
+printf '{"session_and_graph_id": "0_1", "graph_fusion": {"A": {"effect_times": "0",\n{"session_and_graph_id": "0_2"}}}}' >"$tmp/inter.json"
+# shellcheck disable=SC2086
+"$FUSIONDBG" compare "$m" $R --with "$tmp/inter.json" >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "inter.json:2:1: error: JSON: expected a member name in quotes: a record starts inside another one here: two writers interleaved" "$tmp/err" ||
+	bad "interleaved writers: exit $rc, $(cat "$tmp/err")"
 printf '[%s, %s]' '{"graph_fusion": {}}' '{"graph_fusion": {"Conv_Relu_Fusion": {"match_times": "1", "effect_times": "1"}}}' >"$tmp/arr.json"
 # shellcheck disable=SC2086
 "$FUSIONDBG" compare "$m" $R --with "$tmp/arr.json" | grep -Eq "Conv_Relu_Fusion +1 / 1 +1 / 1 +same" || bad "an array of records"
@@ -216,9 +259,9 @@ printf '{"graph_fusion": {"A": {"match_times": 1,}}}' >"$tmp/broken.json"
 printf '{"nodes": []}' >"$tmp/other.json"
 # shellcheck disable=SC2086
 "$FUSIONDBG" compare "$m" $R --with "$tmp/other.json" >/dev/null 2>"$tmp/err"; rc=$?
-[ "$rc" = 2 ] && grep -q "other.json:1:1: error: no \"graph_fusion\"" "$tmp/err" || bad "not a record: exit $rc, $(cat "$tmp/err")"
+[ "$rc" = 2 ] && grep -q "other.json:1:1: error: not a CANN fusion_result.json: an object with \"nodes\"" "$tmp/err" || bad "not a record: exit $rc, $(cat "$tmp/err")"
 # counts are whole numbers from 0 to INT64_MAX, read from their text: a sum
-# across records past INT64_MAX (it wrapped negative), -1 (the "not in the
+# of a pass named twice in one section past INT64_MAX, -1 (the "not in the
 # record" marker), a 23-digit count (clamped), a fraction, a word are errors
 # naming the pass and the line, one line each, exit 2
 bad_count() {   # bad_count NAME TEXT WANT: the record TEXT gives exactly the line WANT
@@ -228,9 +271,9 @@ bad_count() {   # bad_count NAME TEXT WANT: the record TEXT gives exactly the li
 	[ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "$tmp/$1.json:$3" ] && [ ! -s "$tmp/out" ] ||
 		bad "count $1: exit $rc, stderr '$(cat "$tmp/err")', want '$tmp/$1.json:$3'"
 }
-bad_count wrap '{"graph_fusion": {"Conv_BN_Fusion": {"match_times": 9223372036854775807, "effect_times": 1}}}
-{"graph_fusion": {"Conv_BN_Fusion": {"match_times": 1, "effect_times": 1}}}' \
-	"2:53: error: pass 'Conv_BN_Fusion': match_times summed over the records is past 9223372036854775807"
+bad_count wrap '{"graph_fusion": {"Conv_BN_Fusion": {"match_times": 9223372036854775807, "effect_times": 1},
+"Conv_BN_Fusion": {"match_times": 1, "effect_times": 1}}}' \
+	"2:35: error: pass 'Conv_BN_Fusion': match_times, named twice in one section, adds up past 9223372036854775807"
 bad_count minus_one '{"graph_fusion": {
  "Conv_BN_Fusion": {"match_times": -1, "effect_times": 1}}}' \
 	"2:36: error: pass 'Conv_BN_Fusion': match_times -1 is negative"

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # test_fusion_switch.sh — CANN's fusion switch file (ATC's
-# --fusion_switch_file fusion_switch.cfg) through --fusion-switch FILE: rules
+# --fusion_switch_file fusion_switch.cfg) through --fusion-switch FILE, in
+# both of FE's forms (lines "Pass:on|off" and JSON) with FE's rules: rules
 # named there on or off, ALL the default for the others, names of no loaded
 # rule warned with did-you-mean (the compiler's own passes too), applied
-# after GRAPH_AUTOFUSION_RULES; a value not "on"/"off", bad JSON or no Switch
-# object is one error naming file:line:col, exit 2. Written back from the TUI
+# after GRAPH_AUTOFUSION_RULES, ExceptionalPassOfO1Level and the passes FE
+# never closes kept on; what FE refuses (a value not exactly "on"/"off", a
+# line without ':', a name twice, a key FE does not take, a priority out of
+# range, bad JSON) is one error naming file:line:col, exit 2. FE's own
+# files: test_fusion_switch_cann.sh. Written back from the TUI
 # (:write-switch, tests/tui/writeswitch.script), the file reads in again to
 # the same rules; compare --with fusion_result.json reads its graph_fusion
 # and ub_fusion sections with a switch file applied.
@@ -80,8 +84,54 @@ expect_error() {   # expect_error NAME TEXT LINE
 expect_error value '{"Switch": {"GraphFusion": {"Conv_Add_SiLU_Fusion": "maybe"}}}' \
 	"1:53: error: 'Conv_Add_SiLU_Fusion': expected \"on\" or \"off\""
 expect_error nojson '{"Switch": {' "1:13: error: JSON: an object without its '}'"
+# FE refuses a top-level key other than Switch, Priority and ExceptionalPassOfO1Level
+# (this used to be "not a fusion switch file" at 1:1: now FE's own rule, at the key's value)
 expect_error noswitch '{"GraphFusion": {}}' \
-	"1:1: error: not a fusion switch file: expected {\"Switch\": {\"GraphFusion\": {…}, \"UBFusion\": {…}}}"
+	"1:17: error: 'GraphFusion': FE takes only \"Switch\", \"Priority\" and \"ExceptionalPassOfO1Level\" at the top level"
+# FE's rules, on files of our own. The line form: "Pass:on|off", trimmed, every entry for
+# graph and UB fusion both, ALL the default, an empty name skipped
+printf 'Conv_Add_SiLU_Fusion : off\n\n:on\n' >"$tmp/lines.cfg"
+[ "$(fired --fusion-switch "$tmp/lines.cfg")" = "3 Conv_Add_Residual_Fusion" ] || bad "the line form: $(fired --fusion-switch "$tmp/lines.cfg")"
+printf 'ALL:off\nConv_Add_Residual_Fusion:on\n' >"$tmp/lall.cfg"
+on=$(state --fusion-switch "$tmp/lall.cfg" | grep ' on$' | tr '\n' ';')
+[ "$on" = "Conv_Add_Residual_Fusion on;" ] || bad "ALL in the line form: $on"
+expect_error comment '# switch off SiLU
+Conv_Add_SiLU_Fusion:off' "1:1: error: a line without ':': FE takes \"Pass:on\" or \"Pass:off\", one a line, and skips only empty lines (no comments)"
+expect_error crlf "$(printf 'Conv_Add_SiLU_Fusion:off\r\n\r\nX:on')" \
+	"2:1: error: a line of blanks (a carriage return?) is not empty: FE takes \"Pass:on\" or \"Pass:off\", one a line, and skips only empty lines (no comments)"
+expect_error upper 'Conv_Add_SiLU_Fusion:OFF' "1:22: error: 'Conv_Add_SiLU_Fusion': the value is 'OFF', FE takes exactly \"on\" or \"off\""
+expect_error twice 'A:on
+B:off
+A:off' "3:1: error: 'A' is given twice, at lines 1 and 3: FE refuses a name given twice"
+: >"$tmp/empty.cfg"
+# shellcheck disable=SC2086
+"$FUSIONDBG" match $M $R --fusion-switch "$tmp/empty.cfg" >/dev/null 2>"$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -qxF "$tmp/empty.cfg: error: the file is empty: FE refuses an empty switch file" "$tmp/err" || bad "an empty file: exit $rc, $(cat "$tmp/err")"
+# the JSON form: values case-sensitive and strings, sections and top-level keys FE's only,
+# a file that starts with a JSON value is JSON to FE
+expect_error jupper '{"Switch": {"GraphFusion": {"Conv_Add_SiLU_Fusion": "Off"}}}' "1:53: error: 'Conv_Add_SiLU_Fusion': expected \"on\" or \"off\""
+expect_error jbool '{"Switch": {"GraphFusion": {"Conv_Add_SiLU_Fusion": false}}}' "1:53: error: 'Conv_Add_SiLU_Fusion': true or false, FE takes the string \"on\" or \"off\""
+expect_error jsection '{"Switch": {"Graph": {}}}' "1:22: error: Switch: 'Graph' is not a section: FE takes \"GraphFusion\" and \"UBFusion\""
+expect_error jarray '[{"Switch": {}}]' "1:1: error: FE reads the file as JSON (it starts with a JSON value) and its top level is an array, not an object"
+expect_error number '1stPass:off' "1:1: error: FE reads the file as JSON (it starts with a JSON value) and its top level is a number, not an object"
+expect_error prio '{"Priority": {"GraphFusion": {"Main": {"Conv_Add_SiLU_Fusion": "999"}}}}' \
+	"1:64: error: Priority.GraphFusion.Main.Conv_Add_SiLU_Fusion: '999' is not a priority FE takes: a string of an integer in [1000, 2000) in a user's file"
+expect_error prio2 '{"Priority": {"UBFusion": {"Top": {"A": "1"}, "Down": {"A": "2001"}}}}' \
+	"1:61: error: Priority.UBFusion names 'A' twice (also at 1:41): FE refuses it"
+expect_error exc '{"ExceptionalPassOfO1Level": "A"}' "1:30: error: ExceptionalPassOfO1Level is a string, not an array of pass names"
+# what FE takes otherwise than it looks: warned
+printf '{"Switch": {"GraphFusion": {"Conv_Add_SiLU_Fusion": " off"}}, "Priority": {"GraphFusion": {"Top": {"Conv_Add_SiLU_Fusion": "5"}}}}' >"$tmp/quirk.cfg"
+state --fusion-switch "$tmp/quirk.cfg" >/dev/null
+grep -qF "warning: 'Conv_Add_SiLU_Fusion': FE checks the value trimmed but applies it as written: ' off' is not \"on\", so the pass is off" "$tmp/err" &&
+	grep -qF "warning: Priority gives rule 'Conv_Add_SiLU_Fusion' 5: read and checked as FE does, not applied" "$tmp/err" || bad "quirks: $(cat "$tmp/err")"
+# ExceptionalPassOfO1Level keeps its passes on, before the switch; a pass FE never lets a
+# user close is warned about
+printf '{"Switch": {"GraphFusion": {"ALL": "off", "Conv_Add_SiLU_Fusion": "off", "ConstToAttrPass": "off"}}, "ExceptionalPassOfO1Level": ["Conv_Add_SiLU_Fusion"]}' >"$tmp/exc.cfg"
+[ "$(fired --fusion-switch "$tmp/exc.cfg")" = "3 Conv_Add_SiLU_Fusion" ] || bad "ExceptionalPassOfO1Level: $(fired --fusion-switch "$tmp/exc.cfg")"
+state --fusion-switch "$tmp/exc.cfg" >/dev/null
+grep -qF "warning: 'Conv_Add_SiLU_Fusion' is switched off, but the file's ExceptionalPassOfO1Level (1:131) keeps it on" "$tmp/err" &&
+	grep -qF "warning: 'ConstToAttrPass' cannot be switched off: CANN's FE always runs it (one of the passes it forbids closing), so it stays on" "$tmp/err" ||
+	bad "exceptional and forbidden: $(cat "$tmp/err")"
 # shellcheck disable=SC2086
 "$FUSIONDBG" match $M $R --fusion-switch "$tmp/none.cfg" >/dev/null 2>"$tmp/err"; rc=$?
 [ "$rc" = 2 ] && grep -q "none.cfg" "$tmp/err" || bad "a missing file: exit $rc, $(cat "$tmp/err")"

@@ -13,7 +13,7 @@ MODULES = {
                  "json", "jdoc", "jval", "nearest", "ordered", "sb", "strmap", "strpool", "text", "txt", "ob",
                  "thread", "units"],
     "ir":       ["compiled", "dim", "sint", "poly", "dexpr", "dimtab", "dtype", "graph", "node", "model", "tensor",
-                 "shape", "onnx", "rewrite", "ge_optype"],
+                 "shape", "onnx", "rewrite", "ge_optype", "cann"],
     "shape":    ["shape", "sh", "const"],
     "onnx":     ["onnx"],
     "ge":       ["ge", "pbtxt", "PBTXT"],
