@@ -1,6 +1,9 @@
 # fusiondbg — plain GNU Makefile driven by pkg-config.
 #   make run     install missing Debian packages, build, open a shipped sample
-#   make check   the same set-up, then every test (T=PATTERN: only those tests)
+#   make check   the same set-up, then every test and how long it took
+#                (T=PATTERN: only those tests, CASE=GLOB: only those cases of
+#                them, UPDATE=1: rewrite the expected output they compare with)
+#   make check-peer  the tests against onnxruntime-node alone (installs it)
 #   make install / uninstall   PREFIX (default /usr/local) and DESTDIR
 #   make V=1     show full commands;  BUILD=dir  build elsewhere (parallel work trees)
 # Every target installs what it needs first and says what (see "set-up").
@@ -30,6 +33,11 @@ DEB_TORCH    := python3-torch python3-torchvision
 ORT_VERSION  := 1.30.0
 NODE_DIR     := $(BUILD)/node
 
+# every core unless told (-jN on the command line wins)
+ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 ifeq ($(V),1)
 Q :=
 else
@@ -53,6 +61,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/onnx.pb-c.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ   := $(UI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+CASE_FILTER := $(BUILD)/tests/unit/case_filter.o
 
 LIBCORE  := $(BUILD)/libfusiondbg.a
 PROGRAM  := $(BUILD)/fusiondbg
@@ -136,14 +145,16 @@ $(PROGRAM): $(CLI_OBJ) $(UI_OBJ) $(LIBCORE)
 
 # keep the test objects: make would delete them as intermediates and then not
 # see that a test binary is older than the header its source includes
-.SECONDARY: $(TEST_SRC:%.c=$(BUILD)/%.o)
+.SECONDARY: $(TEST_SRC:%.c=$(BUILD)/%.o) $(CASE_FILTER)
 # the tests reach the curses-free parts of the front ends too
 $(BUILD)/tests/unit/%.o: CPPFLAGS += -Iui -Icli
 # ui/view_state.c is the TUI's logic without curses, tested on its own
 $(BUILD)/tests/test_view_state: $(BUILD)/ui/view_state.o
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBCORE)
+# tests/unit/case_filter.c: CASE=GLOB runs only the cmocka cases it names
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(CASE_FILTER) $(LIBCORE)
 	@echo "  LINK    $@"
-	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBCORE) $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lm
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -Wl,--wrap=_cmocka_run_group_tests -o $@ $(filter %.o,$^) $(LIBCORE) \
+	  $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lm
 
 # ---- use ---------------------------------------------------------------------
 # The TUI on a terminal; without one (a script, CI) the same facts as text.
@@ -155,10 +166,22 @@ run: $(PROGRAM)
 	fi
 
 # ---- tests -------------------------------------------------------------------
-# make check T=PATTERN runs only the tests whose name contains PATTERN.
-# tests/peer compares rules/onnxruntime with onnxruntime-node: check installs it.
-check: $(PROGRAM) $(TEST_BIN) $(ORT)
-	$(Q)FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/run-all $(T)
+# make check T=PATTERN runs only the tests whose name contains PATTERN; CASE=GLOB
+# only the cmocka cases and TUI scripts it names; UPDATE=1 rewrites what they
+# compare with. tests/peer compares rules/onnxruntime with onnxruntime-node:
+# plain `make check` and `make check-peer` install it, `make check T=...` does
+# not (a peer test it selects is skipped when onnxruntime-node is absent).
+# Both end with how long they took since make started, the build included.
+.PHONY: check-peer
+CHECK_START := $(shell date +%s)
+RUN_TESTS = FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/run-all
+define took
+s=$$(( $$(date +%s) - $(CHECK_START) )); echo "make $@ took $$((s / 60))m$$((s % 60))s"
+endef
+check: $(PROGRAM) $(TEST_BIN) $(if $(T),,$(ORT))
+	$(Q)$(RUN_TESTS) $(T); rc=$$?; $(took); exit $$rc
+check-peer: $(PROGRAM) $(ORT)
+	$(Q)$(RUN_TESTS) --peer $(T); rc=$$?; $(took); exit $$rc
 
 # ---- install -------------------------------------------------------------------
 install: $(PROGRAM)
