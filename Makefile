@@ -222,7 +222,8 @@ $(BENCH_DIR)/bench_stages: tests/bench/bench_stages.c $(LIBCORE) | $(GEN_H)
 # make fuzz            each libFuzzer harness for FUZZ_SECONDS (clang, in $(BUILD)-fuzz;
 #                      new inputs go to $(BUILD)-fuzz/corpus, crashes to $(BUILD)-fuzz/crashers)
 # make check-asan      every test on a build with ASan + UBSan ($(BUILD)-asan; gcc's
-#                      libasan and libubsan come with build-essential)
+#                      libasan and libubsan come with build-essential; the one
+#                      onnxruntime-node of $(NODE_DIR))
 # make check-valgrind  the cmocka binaries and the CLI tests under valgrind
 # The committed crashers and seed corpora replay in `make check` through
 # tests/fuzz/replay.c linked with each harness (tests/cli/test_fuzz_replay.sh).
@@ -274,7 +275,7 @@ check-asan: | $(BUILD)/.deps-ok
 	$(Q)CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 	  LSAN_OPTIONS=$${LSAN_OPTIONS:-suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0} \
 	  UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} FUSIONDBG_SANITIZED=1 \
-	  $(MAKE) --no-print-directory BUILD=$(BUILD)-asan PKG_LIBS="$(PKG_LIBS) $(abspath $(ASAN_SUPP_O))" check
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)-asan NODE_DIR=$(NODE_DIR) PKG_LIBS="$(PKG_LIBS) $(abspath $(ASAN_SUPP_O))" check
 
 check-valgrind: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN) | $(BUILD)/.deps-valgrind
 	$(Q)FUSIONDBG_WRAPPER="$(VALGRIND)" FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(T)
