@@ -9,7 +9,7 @@ optimized graphs go at once (a model whose weights onnxruntime folds
 optimizes to hundreds of MB). An entry is keyed by the model's bytes, by the
 code of ort_groups.py and optimize.js and by the onnxruntime-node version;
 entries of any other code or version, and anything else in the folder, are
-deleted when the cache is opened for writing.
+deleted when the cache is opened for writing. Two runs may share the folder.
 """
 import glob
 import hashlib
@@ -19,12 +19,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ort_groups   # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BATCH = 4   # models optimized per scratch folder: at most their graphs on disk at once
+SCRATCH = "scratch."
 
 
 def model_name(path):
@@ -55,19 +57,26 @@ def _load(path):
 
 
 def _prune(cache, suffix):
+    """Deletes what is not an entry of this code and version, except the
+    scratch folders and half-written entries of a run going on beside this
+    one (the two peer tests may run at once): those once an hour old."""
     for f in os.listdir(cache):
-        if f.endswith(suffix):
-            continue
         p = os.path.join(cache, f)
-        if os.path.isdir(p) and not os.path.islink(p):
-            shutil.rmtree(p, ignore_errors=True)
-        else:
-            os.unlink(p)
+        try:
+            if f.endswith(suffix) or ((f.startswith(SCRATCH) or f.endswith(".tmp"))
+                                      and time.time() - os.lstat(p).st_mtime < 3600):
+                continue
+            if os.path.isdir(p) and not os.path.islink(p):
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                os.unlink(p)
+        except FileNotFoundError:   # the run beside this one removed it first
+            pass
 
 
 def _optimize(models, node_modules, cache):
     """[(model, result)] for models (key, path) not in the cache yet."""
-    scratch = tempfile.mkdtemp(dir=cache, prefix="scratch.")
+    scratch = tempfile.mkdtemp(dir=cache, prefix=SCRATCH)
     try:
         links = []
         for key, m in models:   # optimize.js names its output after the file it reads
@@ -110,10 +119,10 @@ def groups(models, node_modules, cache):
             todo.append((key, m))
     for i in range(0, len(todo), BATCH):
         for key, m, r in _optimize(todo[i:i + BATCH], node_modules, cache):
-            path = os.path.join(cache, key + suffix)
-            with open(path + ".tmp", "w") as f:
+            fd, tmp = tempfile.mkstemp(dir=cache, prefix=key + ".", suffix=".tmp")
+            with os.fdopen(fd, "w") as f:
                 json.dump(r, f)
-            os.replace(path + ".tmp", path)
+            os.replace(tmp, os.path.join(cache, key + suffix))
     for m in models:   # read back: the same values whether made now or before
         if m not in res:
             res[m] = _load(os.path.join(cache, keys[m] + suffix))
