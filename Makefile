@@ -168,7 +168,7 @@ run: $(PROGRAM)
 # ---- tests -------------------------------------------------------------------
 # make check T=PATTERN runs only the tests whose name contains PATTERN; CASE=GLOB
 # only the cmocka cases and TUI scripts it names; UPDATE=1 rewrites what they
-# compare with. tests/peer compares rules/onnxruntime with onnxruntime-node:
+# compare with; JOBS=N runs N tests at once (default: one per core). tests/peer compares rules/onnxruntime with onnxruntime-node:
 # plain `make check` and `make check-peer` install it, `make check T=...` does
 # not (a peer test it selects is skipped when onnxruntime-node is absent).
 # Both end with how long they took since make started, the build included.
