@@ -168,10 +168,11 @@ run: $(PROGRAM)
 # ---- tests -------------------------------------------------------------------
 # make check T=PATTERN runs only the tests whose name contains PATTERN; CASE=GLOB
 # only the cmocka cases and TUI scripts it names; UPDATE=1 rewrites what they
-# compare with; JOBS=N runs N tests at once (default: one per core). tests/peer compares rules/onnxruntime with onnxruntime-node:
-# plain `make check` and `make check-peer` install it, `make check T=...` does
-# not (a peer test it selects is skipped when onnxruntime-node is absent).
-# Both end with how long they took since make started, the build included.
+# compare with; JOBS=N runs N tests at once (default: one per core).
+# tests/peer and test_compare compare with onnxruntime-node: plain `make check`
+# and `make check-peer` (those tests alone) install it, `make check T=...` does
+# not (a test it selects that needs onnxruntime-node is then skipped). Both
+# end with how long they took since make started, the build included.
 .PHONY: check-peer
 CHECK_START := $(shell date +%s)
 RUN_TESTS = FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/run-all
