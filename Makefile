@@ -87,16 +87,18 @@ define install-missing
 	$(Q)mkdir -p $(dir $@) && touch $@
 endef
 
+# One apt-get at a time (make runs jobs in parallel, apt takes a lock):
+# each set waits for the one before it.
 deps: $(BUILD)/.deps-ok
 $(BUILD)/.deps-ok: Makefile
 	$(call install-missing,$(DEB_PKGS),the build and the tests)
-$(BUILD)/.deps-fuzz: Makefile
+$(BUILD)/.deps-fuzz: Makefile | $(BUILD)/.deps-ok
 	$(call install-missing,$(DEB_FUZZ),make fuzz (clang and libFuzzer))
-$(BUILD)/.deps-valgrind: Makefile
+$(BUILD)/.deps-valgrind: Makefile | $(BUILD)/.deps-ok
 	$(call install-missing,$(DEB_VALGRIND),make check-valgrind and make bench (callgrind))
-$(BUILD)/.deps-node: Makefile
+$(BUILD)/.deps-node: Makefile | $(BUILD)/.deps-ok
 	$(call install-missing,$(DEB_NODE),onnxruntime-node)
-$(BUILD)/.deps-torch: Makefile
+$(BUILD)/.deps-torch: Makefile | $(BUILD)/.deps-valgrind
 	$(call install-missing,$(DEB_TORCH),make bench (the real ViT-B/16 export))
 
 # onnxruntime-node, the real compiler the peers compare against (npm, without
