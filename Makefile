@@ -1,6 +1,9 @@
 # fusiondbg — plain GNU Makefile driven by pkg-config.
 #   make run     install missing Debian packages, build, open a shipped sample
-#   make check   the same set-up, then every test (T=PATTERN: only those tests)
+#   make check   the same set-up, then every test and how long it took
+#                (T=PATTERN: only those tests, CASE=GLOB: only those cases of
+#                them, UPDATE=1: rewrite the expected output they compare with)
+#   make check-peer  the tests against onnxruntime-node alone (installs it)
 #   make install / uninstall   PREFIX (default /usr/local) and DESTDIR
 #   make V=1     show full commands;  BUILD=dir  build elsewhere (parallel work trees)
 # Every target installs what it needs first and says what (see "set-up").
@@ -30,6 +33,11 @@ DEB_TORCH    := python3-torch python3-torchvision
 ORT_VERSION  := 1.30.0
 NODE_DIR     := $(BUILD)/node
 
+# every core unless told (-jN on the command line wins)
+ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 ifeq ($(V),1)
 Q :=
 else
@@ -53,6 +61,7 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/onnx.pb-c.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ   := $(UI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+CASE_FILTER := $(BUILD)/tests/unit/case_filter.o
 
 LIBCORE  := $(BUILD)/libfusiondbg.a
 PROGRAM  := $(BUILD)/fusiondbg
@@ -78,16 +87,18 @@ define install-missing
 	$(Q)mkdir -p $(dir $@) && touch $@
 endef
 
+# One apt-get at a time (make runs jobs in parallel, apt takes a lock):
+# each set waits for the one before it.
 deps: $(BUILD)/.deps-ok
 $(BUILD)/.deps-ok: Makefile
 	$(call install-missing,$(DEB_PKGS),the build and the tests)
-$(BUILD)/.deps-fuzz: Makefile
+$(BUILD)/.deps-fuzz: Makefile | $(BUILD)/.deps-ok
 	$(call install-missing,$(DEB_FUZZ),make fuzz (clang and libFuzzer))
-$(BUILD)/.deps-valgrind: Makefile
+$(BUILD)/.deps-valgrind: Makefile | $(BUILD)/.deps-ok
 	$(call install-missing,$(DEB_VALGRIND),make check-valgrind and make bench (callgrind))
-$(BUILD)/.deps-node: Makefile
+$(BUILD)/.deps-node: Makefile | $(BUILD)/.deps-ok
 	$(call install-missing,$(DEB_NODE),onnxruntime-node)
-$(BUILD)/.deps-torch: Makefile
+$(BUILD)/.deps-torch: Makefile | $(BUILD)/.deps-valgrind
 	$(call install-missing,$(DEB_TORCH),make bench (the real ViT-B/16 export))
 
 # onnxruntime-node, the real compiler the peers compare against (npm, without
@@ -136,14 +147,16 @@ $(PROGRAM): $(CLI_OBJ) $(UI_OBJ) $(LIBCORE)
 
 # keep the test objects: make would delete them as intermediates and then not
 # see that a test binary is older than the header its source includes
-.SECONDARY: $(TEST_SRC:%.c=$(BUILD)/%.o)
+.SECONDARY: $(TEST_SRC:%.c=$(BUILD)/%.o) $(CASE_FILTER)
 # the tests reach the curses-free parts of the front ends too
 $(BUILD)/tests/unit/%.o: CPPFLAGS += -Iui -Icli
 # ui/view_state.c is the TUI's logic without curses, tested on its own
 $(BUILD)/tests/test_view_state: $(BUILD)/ui/view_state.o
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIBCORE)
+# tests/unit/case_filter.c: CASE=GLOB runs only the cmocka cases it names
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(CASE_FILTER) $(LIBCORE)
 	@echo "  LINK    $@"
-	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIBCORE) $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lm
+	$(Q)mkdir -p $(dir $@) && $(CC) $(CFLAGS) -Wl,--wrap=_cmocka_run_group_tests -o $@ $(filter %.o,$^) $(LIBCORE) \
+	  $(PKG_LIBS) $(shell pkg-config --libs cmocka) -lm
 
 # ---- use ---------------------------------------------------------------------
 # The TUI on a terminal; without one (a script, CI) the same facts as text.
@@ -155,10 +168,23 @@ run: $(PROGRAM)
 	fi
 
 # ---- tests -------------------------------------------------------------------
-# make check T=PATTERN runs only the tests whose name contains PATTERN.
-# tests/peer compares rules/onnxruntime with onnxruntime-node: check installs it.
-check: $(PROGRAM) $(TEST_BIN) $(ORT)
-	$(Q)FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/run-all $(T)
+# make check T=PATTERN runs only the tests whose name contains PATTERN; CASE=GLOB
+# only the cmocka cases and TUI scripts it names; UPDATE=1 rewrites what they
+# compare with; JOBS=N runs N tests at once (default: one per core).
+# tests/peer and test_compare compare with onnxruntime-node: plain `make check`
+# and `make check-peer` (those tests alone) install it, `make check T=...` does
+# not (a test it selects that needs onnxruntime-node is then skipped). Both
+# end with how long they took since make started, the build included.
+.PHONY: check-peer
+CHECK_START := $(shell date +%s)
+RUN_TESTS = FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) NODE_DIR=$(NODE_DIR) tests/run-all
+define took
+s=$$(( $$(date +%s) - $(CHECK_START) )); echo "make $@ took $$((s / 60))m$$((s % 60))s"
+endef
+check: $(PROGRAM) $(TEST_BIN) $(if $(T),,$(ORT))
+	$(Q)$(RUN_TESTS) $(T); rc=$$?; $(took); exit $$rc
+check-peer: $(PROGRAM) $(ORT)
+	$(Q)$(RUN_TESTS) --peer $(T); rc=$$?; $(took); exit $$rc
 
 # ---- install -------------------------------------------------------------------
 install: $(PROGRAM)
@@ -199,7 +225,8 @@ $(BENCH_DIR)/bench_stages: tests/bench/bench_stages.c $(LIBCORE) | $(GEN_H)
 # make fuzz            each libFuzzer harness for FUZZ_SECONDS (clang, in $(BUILD)-fuzz;
 #                      new inputs go to $(BUILD)-fuzz/corpus, crashes to $(BUILD)-fuzz/crashers)
 # make check-asan      every test on a build with ASan + UBSan ($(BUILD)-asan; gcc's
-#                      libasan and libubsan come with build-essential)
+#                      libasan and libubsan come with build-essential; the one
+#                      onnxruntime-node of $(NODE_DIR))
 # make check-valgrind  the cmocka binaries and the CLI tests under valgrind
 # The committed crashers and seed corpora replay in `make check` through
 # tests/fuzz/replay.c linked with each harness (tests/cli/test_fuzz_replay.sh).
@@ -251,7 +278,7 @@ check-asan: | $(BUILD)/.deps-ok
 	$(Q)CFLAGS="$(ASAN_FLAGS)" ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 	  LSAN_OPTIONS=$${LSAN_OPTIONS:-suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0} \
 	  UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} FUSIONDBG_SANITIZED=1 \
-	  $(MAKE) --no-print-directory BUILD=$(BUILD)-asan PKG_LIBS="$(PKG_LIBS) $(abspath $(ASAN_SUPP_O))" check
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)-asan NODE_DIR=$(NODE_DIR) PKG_LIBS="$(PKG_LIBS) $(abspath $(ASAN_SUPP_O))" check
 
 check-valgrind: $(PROGRAM) $(TEST_BIN) $(REPLAY_BIN) | $(BUILD)/.deps-valgrind
 	$(Q)FUSIONDBG_WRAPPER="$(VALGRIND)" FUSIONDBG=$(PROGRAM) BUILD=$(BUILD) PYTHON=$(PYTHON) tests/run-all $(T)

@@ -1,6 +1,7 @@
 # tests/lib.sh — what every command test shares, sourced first: the program
-# under test, python, the build folder, where the real models are, and the
-# skip convention. Each test runs from the repository root.
+# under test, python, the build folder, where the real models and
+# onnxruntime-node are, and the skip convention. Each test runs from the
+# repository root.
 #
 # The real models live in $FUSIONDBG_MODELS (default ../shared/models). A test
 # that needs them and finds none exits 77 ("skipped"); a test that also checks
@@ -13,7 +14,16 @@ BUILD=${BUILD:-build}
 MODELS=${FUSIONDBG_MODELS:-../shared/models}
 SKIPPED=77
 
+NODE_DIR=${NODE_DIR:-$BUILD/node}
+
 have_models() { compgen -G "$MODELS/*.onnx" >/dev/null; }
+# For the tests against onnxruntime-node (tests/peer): skip at once without it;
+# plain `make check` and `make check-peer` install it, `make check T=...` does not.
+need_onnxruntime() {
+	[ -f "$NODE_DIR/node_modules/onnxruntime-node/package.json" ] && command -v node >/dev/null && return 0
+	echo "skipped: onnxruntime-node is not installed in $NODE_DIR (make check-peer installs it and runs the peer tests)"
+	exit $SKIPPED
+}
 # For tests that are about the real models only: skip at once without them.
 need_models() { have_models || { echo "skipped: no models in $MODELS (FUSIONDBG_MODELS)"; exit $SKIPPED; }; }
 # finish FAIL: exit FAIL when something failed, else 0, or 77 when the model part was skipped.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_export.sh — `fusiondbg export`: golden DOT files for the samples
-# (UPDATE_GOLDEN=1 rewrites them), byte-identical re-runs, cluster node sets
+# (UPDATE=1 rewrites them), byte-identical re-runs, cluster node sets
 # against `match --format json` on every shared model, `dot -Tsvg` accepting
 # every DOT written, PNG / SVG validity, --after, --around / --rule, the layout
 # limit, per-fusion DOTs (gen_dot_graph), atomic writes and exit codes.
@@ -45,10 +45,10 @@ while IFS='|' read -r name model opts; do
 		bad "export $name: $(cat "$OUT/log")"
 		continue
 	fi
-	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+	if [ "${UPDATE:-0}" = 1 ]; then
 		cp "$out" "$GOLDEN/$name.dot"
 	elif [ ! -f "$GOLDEN/$name.dot" ]; then
-		bad "$GOLDEN/$name.dot missing (UPDATE_GOLDEN=1 makes it)"
+		bad "$GOLDEN/$name.dot missing (UPDATE=1 makes it)"
 	elif ! cmp -s "$out" "$GOLDEN/$name.dot"; then
 		bad "$name differs from $GOLDEN/$name.dot:"
 		diff "$GOLDEN/$name.dot" "$out" | head -20
@@ -59,7 +59,7 @@ while IFS='|' read -r name model opts; do
 	cmp -s "$out" "$OUT/again.dot" || bad "$name: a second run wrote different bytes"
 	dot -Tsvg "$out" -o /dev/null 2>"$OUT/dotlog" || bad "$name: dot -Tsvg rejects it: $(head -3 "$OUT/dotlog")"
 done < <(goldens)
-if [ "${UPDATE_GOLDEN:-0}" != 1 ]; then
+if [ "${UPDATE:-0}" != 1 ]; then
 	for g in "$GOLDEN"/*.dot; do
 		n=$(basename "$g" .dot)
 		goldens | grep -q "^$n|" || bad "$g is not made by any case (stale golden)"
@@ -287,10 +287,10 @@ for case in "conv_add_silu|samples/conv_add_silu.onnx|" "symbolic_batch|samples/
 	# shellcheck disable=SC2086
 	expect_exit 0 "memory chart $name" export "$model" -r rules --memory-chart "$OUT/$name.chart.dot" $extra
 	g="tests/golden/memory/$name.dot"
-	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+	if [ "${UPDATE:-0}" = 1 ]; then
 		cp "$OUT/$name.chart.dot" "$g"
 	elif ! cmp -s "$g" "$OUT/$name.chart.dot"; then
-		bad "memory chart $name differs from $g (UPDATE_GOLDEN=1 rewrites it)"; diff "$g" "$OUT/$name.chart.dot" | head -10
+		bad "memory chart $name differs from $g (UPDATE=1 rewrites it)"; diff "$g" "$OUT/$name.chart.dot" | head -10
 	fi
 done
 grep -qF "before: peak 192 KiB at add1" tests/golden/memory/conv_add_silu.dot || bad "conv_add_silu chart: no before peak"

@@ -15,6 +15,9 @@
 # --print-keys-roff prints, the first screen is the same under the other TERMs
 # and NO_COLOR, and a real terminal run in tmux (keys, SIGTERM → recovery
 # file, terminal restored). UPDATE=1 rewrites the expected screens.
+# CASE=GLOB runs only the scripts it names (`make check T=test_tui
+# CASE=save UPDATE=1`: tests/tui/save.script, its screens rewritten) and
+# none of the parts after them; skipped when it names none.
 set -u
 . "$(dirname "$0")/../lib.sh"
 ROOT=$(pwd)
@@ -90,6 +93,8 @@ n=0
 for script in "$ROOT"/tests/tui/*.script; do
 	case $script in *.2.script) continue ;; esac
 	name=$(basename "$script" .script)
+	# shellcheck disable=SC2053   # CASE is a glob
+	[[ -z ${CASE:-} || $name == $CASE ]] || continue
 	if [ "$(header "$script" models)" = yes ] && ! have_models; then
 		echo "skip tui/$name: no models in $MODELS (FUSIONDBG_MODELS)"; continue
 	fi
@@ -102,6 +107,10 @@ for script in "$ROOT"/tests/tui/*.script; do
 	compare_screens "$name" "$dir" || ok=1
 	if [ $ok = 0 ]; then echo "ok   tui/$name"; n=$((n + 1)); else fail=1; fi
 done
+if [ -n "${CASE:-}" ]; then   # the scripts CASE names: not the keys, the TERMs, the real terminal
+	[ $n -gt 0 ] || [ $fail = 1 ] || { echo "skipped: CASE=$CASE names no tests/tui script"; exit $SKIPPED; }
+	exit $fail
+fi
 [ $n -gt 0 ] || { echo "FAIL: no tests/tui/*.script ran"; fail=1; }
 
 # ---- the compiled-in keys are ui/keys.default; the man page's key list is generated

@@ -4,9 +4,9 @@
 usage: peer.py --fusiondbg BIN --node-modules DIR --cache DIR --rules DIR MODEL...
 
 For every MODEL: onnxruntime-node (tests/peer/optimize.js) writes the graph
-it would run at levels 'basic' and 'extended' (kept in --cache, keyed by the
-model's bytes); ort_groups.py derives, for each fused node, the original
-nodes it replaced; `fusiondbg match MODEL -r RULES --format json` gives
+it would run at levels 'basic' and 'extended'; ort_groups.py derives, for
+each fused node, the original nodes it replaced (kept in --cache, keyed by
+the model's bytes, by ort_cache.py); `fusiondbg match MODEL -r RULES --format json` gives
 fusiondbg's fusions. The two are compared as sets of node sets.
 
 A difference passes only when exceptions.py lists it, with its count and its
@@ -19,7 +19,6 @@ Prints one line per model: onnxruntime groups / fusiondbg groups /
 identical / explained.
 """
 import argparse
-import hashlib
 import json
 import os
 import subprocess
@@ -29,6 +28,7 @@ from collections import defaultdict
 import onnx
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ort_cache             # noqa: E402
 import ort_groups            # noqa: E402
 from exceptions import EXCEPTIONS   # noqa: E402
 from refusals import REFUSALS       # noqa: E402
@@ -39,46 +39,6 @@ NOOP_KINDS = {"cast_elimination", "identity_elimination", "dropout_elimination",
 
 def model_name(path):
     return os.path.basename(path)[:-5] if path.endswith(".onnx") else os.path.basename(path)
-
-
-def optimized(models, node_modules, cache):
-    """{model: {"basic": path, "extended": path} or {"error": text}}, cached by content."""
-    os.makedirs(cache, exist_ok=True)
-    res, todo = {}, defaultdict(list)
-    for m in models:
-        with open(m, "rb") as f:
-            key = "%s-%s" % (model_name(m), hashlib.sha1(f.read()).hexdigest()[:16])
-        res[m] = {}
-        for level in ("basic", "extended"):
-            out, err = os.path.join(cache, "%s.%s.onnx" % (key, level)), os.path.join(cache, key + ".error")
-            if os.path.exists(err):
-                res[m] = {"error": open(err).read().strip()}
-                break
-            if os.path.exists(out):
-                res[m][level] = out
-            else:
-                todo[level].append((m, key))
-    for level, jobs in todo.items():
-        links = []
-        for m, key in jobs:   # optimize.js names its output after the file it reads
-            link = os.path.join(cache, key + ".onnx")
-            if not os.path.exists(link):
-                os.symlink(os.path.abspath(m), link)
-            links.append(link)
-        env = dict(os.environ, NODE_PATH=node_modules)
-        p = subprocess.run(["node", os.path.join(HERE, "optimize.js"), level, cache] + links,
-                           env=env, capture_output=True, text=True)
-        if p.returncode != 0:
-            sys.exit("peer: onnxruntime-node failed: %s" % (p.stderr.strip() or p.stdout.strip()))
-        for line, (m, key) in zip(p.stdout.splitlines(), jobs):
-            r = json.loads(line)
-            if "error" in r:
-                with open(os.path.join(cache, key + ".error"), "w") as f:
-                    f.write(r["error"] + "\n")
-                res[m] = {"error": r["error"]}
-            elif "error" not in res[m]:
-                res[m][level] = r["out"]
-    return res
 
 
 def fusiondbg_fusions(binary, model, rules):
@@ -170,17 +130,16 @@ def check_why(binary, model, rules, why, group, types):
     return None
 
 
-def compare(args, model, opt, fd, types):
-    """Returns (row, failures)."""
+def compare(args, model, res, fd, types):
+    """res: onnxruntime's groups (ort_cache.groups). Returns (row, failures)."""
     name = model_name(model)
     fails = []
     excs = [e for e in EXCEPTIONS if name in e["models"]]
-    if "error" in opt:
-        known = [e for e in excs if e.get("ort_error") and e["ort_error"] in opt["error"]]
+    if "error" in res:
+        known = [e for e in excs if e.get("ort_error") and e["ort_error"] in res["error"]]
         if not known:
-            fails.append("%s: onnxruntime refused the model (%s) and no exception says why" % (name, opt["error"]))
-        return (name, "-", len(fd), "-", "onnxruntime: " + opt["error"][:60]), fails
-    res = ort_groups.groups_for(model, opt["extended"], opt["basic"])
+            fails.append("%s: onnxruntime refused the model (%s) and no exception says why" % (name, res["error"]))
+        return (name, "-", len(fd), "-", "onnxruntime: " + res["error"][:60]), fails
     ort = [{"nodes": frozenset(g["replaced"]), "kind": g["kind"]} for g in res["groups"]]
     # a no-op onnxruntime removed before it fused (a Cast to the type it
     # has) is no member of its group, in a fusiondbg group either
@@ -273,10 +232,10 @@ def main():
     ap.add_argument("--rules", required=True)
     ap.add_argument("models", nargs="+")
     args = ap.parse_args()
-    opts = optimized(args.models, args.node_modules, args.cache)
+    ort = ort_cache.groups(args.models, args.node_modules, args.cache)
     rows, fails = [], []
     for m in args.models:
-        row, f = compare(args, m, opts[m], fusiondbg_fusions(args.fusiondbg, m, args.rules), op_types(m))
+        row, f = compare(args, m, ort[m], fusiondbg_fusions(args.fusiondbg, m, args.rules), op_types(m))
         rows.append(row)
         fails += f
     print("%-30s %14s %15s %9s %9s" % ("model", "onnxruntime", "fusiondbg", "identical", "explained"))

@@ -24,8 +24,8 @@ from collections import Counter
 import onnx
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ort_cache    # noqa: E402
 import ort_groups   # noqa: E402
-import peer         # noqa: E402
 
 QDQ_KINDS = ("QDQSelectorActionTransformer", "ReluQuantFusion", "ClipQuantFusion")
 
@@ -68,15 +68,15 @@ def main():
     ap.add_argument("--cache", required=True)
     ap.add_argument("models", nargs="+")
     a = ap.parse_args()
-    opts = peer.optimized(a.models, a.node_modules, a.cache)
+    ort = ort_cache.groups(a.models, a.node_modules, a.cache)
     bad = 0
     for m in a.models:
-        res = ort_groups.groups_for(m, opts[m]["extended"], opts[m]["basic"])
-        p = problems(m, res)
-        kinds = Counter(grp["kind"] for grp in res["groups"])
-        print("%-34s %4d groups %s" % (peer.model_name(m), len(res["groups"]), dict(kinds)))
+        res = ort[m]
+        p = ["onnxruntime refused it: %s" % res["error"]] if "error" in res else problems(m, res)
+        kinds = Counter(grp["kind"] for grp in res.get("groups", []))
+        print("%-34s %4d groups %s" % (ort_cache.model_name(m), len(res.get("groups", [])), dict(kinds)))
         for x in p:
-            print("FAIL: %s: %s" % (peer.model_name(m), x))
+            print("FAIL: %s: %s" % (ort_cache.model_name(m), x))
         bad += bool(p)
     return 1 if bad else 0
 

@@ -1,25 +1,18 @@
 #!/usr/bin/python3
 """suggest_peer.py --fusiondbg BIN --cache DIR --rules RULES [--top N] MODEL... —
 `fusiondbg suggest -r RULES` against onnxruntime: the groups onnxruntime's
-optimized graph fuses (ort_groups.py, from the graphs test_peer.sh caches in
-DIR, keyed by the model's bytes) that RULES leave unfused must be among the
+optimized graph fuses (ort_groups.py's groups, as test_peer.sh keeps them in
+DIR by ort_cache.py) that RULES leave unfused must be among the
 top N patterns: every node of such a group in an instance of one of them.
 A group is left out when a node of it is one suggest never takes (a node the
 rules fused, or whose values shape inference knows: shape arithmetic
 onnxruntime folds) — said per model. Prints a line per model; exit 1 when
 a model lists fewer than --min-share of them (chains are cut greedily at
 --max-ops, so a group may straddle two chains)."""
-import argparse, hashlib, json, os, subprocess, sys
+import argparse, json, os, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ort_groups   # noqa: E402
-
-
-def cached(cache, model):
-    with open(model, "rb") as f:
-        key = "%s-%s" % (os.path.basename(model)[:-5], hashlib.sha1(f.read()).hexdigest()[:16])
-    ext, basic = (os.path.join(cache, "%s.%s.onnx" % (key, lv)) for lv in ("extended", "basic"))
-    return (ext, basic if os.path.exists(basic) else None) if os.path.exists(ext) else (None, None)
+import ort_cache   # noqa: E402
 
 
 def main():
@@ -35,13 +28,12 @@ def main():
     a = ap.parse_args()
     bad = 0
     for model in a.models:
-        ext, basic = cached(a.cache, model)
+        ort = ort_cache.cached(a.cache, model)
         name = os.path.basename(model)
-        if not ext:
-            print(f"{name}: no optimized graph in {a.cache} (make check T=peer makes them)")
+        if not ort or "error" in ort:
+            print(f"{name}: no groups of onnxruntime's in {a.cache} (make check-peer makes them)")
             continue
-        groups = [g for g in ort_groups.groups_for(model, ext, basic)["groups"]
-                  if len(g["replaced"]) >= 2 and "graph" not in g]
+        groups = [g for g in ort["groups"] if len(g["replaced"]) >= 2 and "graph" not in g]
         out = subprocess.run([a.fusiondbg, "match", model, "-r", a.rules, "--format", "json"],
                              capture_output=True, text=True, check=True).stdout
         fused = {n for f in json.loads(out)["fusions"] for n in f["nodes"]}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_peer.sh — rules/onnxruntime against onnxruntime itself (tests/peer/peer.py):
-# onnxruntime-node 1.30.0 (installed into $BUILD/node by `make check`)
+# onnxruntime-node 1.30.0 (installed into $BUILD/node by `make check`
+# and `make check-peer`)
 # optimizes every shared model, every sample, the PyTorch exports of
 # tests/data/torch (tests/peer/torch_exports.py), the transpose optimizer's
 # models (tests/tools/make_transpose_models.py) and every probe of
@@ -15,16 +16,14 @@
 # group stops being identical unnoticed; the shared models and three PyTorch
 # exports quantized by qdq_models.py --each likewise
 # (tests/golden/peer/qdq_shared_table.txt, qdq_torch_table.txt). Prints the per-model table
-# (onnxruntime groups / fusiondbg groups / identical / explained). The
-# optimized graphs are cached in $BUILD/peer, keyed by the model's bytes.
+# (onnxruntime groups / fusiondbg groups / identical / explained). What
+# onnxruntime fused in each model is kept in $BUILD/peer, keyed by the
+# model's bytes (tests/peer/ort_cache.py); without onnxruntime-node
+# (`make check T=...` does not install it) the test is skipped.
 set -u
 . "$(dirname "$0")/../lib.sh"
 unset GRAPH_AUTOFUSION_ENABLE GRAPH_AUTOFUSION_RULES GRAPH_AUTOFUSION_RULES_DIR
-NODE_DIR=${NODE_DIR:-$BUILD/node}
-if [ ! -f "$NODE_DIR/node_modules/onnxruntime-node/package.json" ] || ! command -v node >/dev/null; then
-	echo "FAIL: onnxruntime-node is not installed in $NODE_DIR (make check installs it)"
-	exit 1
-fi
+need_onnxruntime
 "$FUSIONDBG" check --strict rules/onnxruntime || { echo "FAIL: rules/onnxruntime is not clean under check --strict"; exit 1; }
 probes=$BUILD/peer-probes
 rm -rf "$probes"

@@ -6,11 +6,7 @@
 # mapped back); QDQ groups are named after their transformers.
 set -u
 . "$(dirname "$0")/../lib.sh"
-NODE_DIR=${NODE_DIR:-$BUILD/node}
-if [ ! -f "$NODE_DIR/node_modules/onnxruntime-node/package.json" ] || ! command -v node >/dev/null; then
-	echo "FAIL: onnxruntime-node is not installed in $NODE_DIR (make check installs it)"
-	exit 1
-fi
+need_onnxruntime
 "$PYTHON" tests/peer/qdq_groups_check.py --node-modules "$NODE_DIR/node_modules" --cache "$BUILD/peer" \
 	tests/data/qdq/qdq_*.onnx
 finish $?

@@ -1,7 +1,8 @@
 /* test_rule_manpage.c — the op list in man/fusiondbg-rules.5 is the op table
  * (src/rules/optable.c), written as roff. The test renders the table and compares
  * it with the text between the BEGIN/END OP TABLE markers; with
- * FUSIONDBG_UPDATE_MAN=1 it rewrites that part of the man page instead.
+ * UPDATE=1 (as every golden test takes it) it rewrites that part of the man
+ * page instead.
  * Runs from the repository root. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,7 +127,8 @@ static void test_man_op_table(void **state)
 	assert_non_null(end);
 	begin += strlen(BEGIN_MARK);
 	bool same = (size_t)(end - begin) == want_len && !memcmp(begin, want, want_len);
-	if (!same && getenv("FUSIONDBG_UPDATE_MAN")) {
+	const char *update = getenv("UPDATE");
+	if (!same && update && !strcmp(update, "1")) {
 		FILE *out = fopen(MAN, "wb");
 		assert_non_null(out);
 		fwrite(man, 1, (size_t)(begin - man), out);
@@ -138,7 +140,7 @@ static void test_man_op_table(void **state)
 	}
 	if (!same)
 		fprintf(stderr, "%s: the OP TABLE section differs from src/optable.c; run\n"
-		        "  FUSIONDBG_UPDATE_MAN=1 build/tests/test_rule_manpage\n", MAN);
+		        "  UPDATE=1 build/tests/test_rule_manpage\n", MAN);
 	free(want);
 	free(man);
 	assert_true(same);
