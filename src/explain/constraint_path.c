@@ -10,17 +10,10 @@
 bool explain_constraint_facts(const fd_match_result *r, const fd_event *ev, cond_size_cache *sizes, fd_cond_check *c,
                       fd_cond_facts *facts)
 {
-	if (ev->kind != EV_CONSTRAINT || ev->rule < 0 || ev->rule >= r->rules->n_rules || ev->graph < 0 ||
-	    ev->graph >= r->ctx->n_graphs)
+	uint64_t stated;
+	if (ev->kind != EV_CONSTRAINT || !cond_event_decode(r->ctx, r->rules, &r->trace, ev, c, &stated))
 		return false;
-	const fd_rule *rule = &r->rules->rules[ev->rule];
-	if (ev->sub < 0 || ev->sub >= rule->n_constraints)
-		return false;
-	const fd_graph_index *ix = &r->ctx->graphs[ev->graph];
-	*c = (fd_cond_check){
-		.ctx = r->ctx, .graph = ev->graph, .g = ix->g, .ix = ix, .rule = rule,
-		.constraint = &rule->constraints[ev->sub], .constraint_index = ev->sub, .ev = ev, .sizes = sizes,
-	};
+	c->sizes = sizes;
 	cond_check_constraint(c, facts);
 	return true;
 }

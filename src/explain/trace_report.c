@@ -158,13 +158,14 @@ static void describe_op_condition(const fd_match_result *r, describe_cache *dc, 
 	o->where = kind == COND_WHERE && f.decided_at >= 0 ? yval_text_pos(f.decided, (size_t)f.decided_at)
 	                                                  : yval_pos(f.decided);
 	char lab[160];
-	if (kind == COND_TYPE && ev->other >= 0) {
-		explain_cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
+	if (kind == COND_TYPE && c.payload.type.follows >= 0) {
+		explain_cached_unit_label(dc, r, ev->graph, c.payload.type.follows, lab, sizeof lab);
 		size_t at = strlen(o->reason);
+		const char *via = cond_tensor_name(g, c.payload.type.reached_by);
 		if (op->n_types == 1)
-			text_join(o->reason, sizeof o->reason, 4, "reads ", cond_tensor_name(g, ev->a), " of ", lab);
+			text_join(o->reason, sizeof o->reason, 4, "reads ", via, " of ", lab);
 		else if (at + 1 < sizeof o->reason)
-			text_appendf(o->reason, sizeof o->reason, at, "; reads %s of %s", cond_tensor_name(g, ev->a), lab);
+			text_appendf(o->reason, sizeof o->reason, at, "; reads %s of %s", via, lab);
 	} else if (kind == COND_OPTIONAL_OP) {
 		explain_cached_unit_label(dc, r, ev->graph, ev->unit, lab, sizeof lab);
 		text_cutf(o->expected, sizeof o->expected, "%s reading %s, or none", f.expected, lab);
@@ -179,10 +180,11 @@ static void describe_source(const fd_match_result *r, describe_cache *dc, const 
 	const fd_rule_op *op = &pat->ops[ev->op];
 	char lab[160];
 	size_t len = strlen(o->check);
+	cond_event_payload p = cond_event_read(ev);
 	if (ev->sub == -2) {
 		text_cutf(o->check + len, sizeof o->check - len, " candidates");
 		explain_cached_unit_label(dc, r, ev->graph, ev->unit, lab, sizeof lab);
-		text_cutf(o->expected, sizeof o->expected, "a node reading op%lld's output", (long long)ev->a);
+		text_cutf(o->expected, sizeof o->expected, "a node reading op%lld's output", (long long)p.source.linked_op);
 		text_cutf(o->actual, sizeof o->actual, "none");
 		text_cutf(o->reason, sizeof o->reason, "nothing reads the output of %s", lab);
 		o->where = yval_pos(op->where);
@@ -191,10 +193,11 @@ static void describe_source(const fd_match_result *r, describe_cache *dc, const 
 	if (ev->sub == -1 || ev->sub <= -3) {
 		int link = ev->sub == -1 ? ev->op - 1 : -3 - ev->sub;
 		text_cutf(o->check + len, sizeof o->check - len, " reads op%d", link);
-		explain_cached_unit_label(dc, r, ev->graph, ev->other, lab, sizeof lab);
+		explain_cached_unit_label(dc, r, ev->graph, p.source.producer, lab, sizeof lab);
 		text_join(o->expected, sizeof o->expected, 2, "an output of ", lab);
-		if (ev->b >= 0)
-			text_cutf(o->actual, sizeof o->actual, "input%lld %s", (long long)ev->b, cond_tensor_name(g, ev->a));
+		if (p.source.slot >= 0)
+			text_cutf(o->actual, sizeof o->actual, "input%lld %s", (long long)p.source.slot,
+			          cond_tensor_name(g, p.source.tensor));
 		else
 			text_cutf(o->actual, sizeof o->actual, "none of its inputs");
 		if (ev->status == ST_FAIL)

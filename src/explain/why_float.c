@@ -12,6 +12,7 @@
 #include "base/text.h"
 #include "explain/explain.h"
 #include "ir/dtype.h"
+#include "match/conditions.h"
 #include "rules/optable.h"
 
 static bool op_is(const fd_rule_op *op, const char *type)
@@ -95,9 +96,10 @@ static void phrase(const fd_match_result *r, const fd_rule *rule, uint32_t decis
 	bool q = op && op_is(op, "QuantizeLinear"), dq = op && op_is(op, "DequantizeLinear");
 	const fd_graph *g = &r->ctx->model->graphs[ev.graph];
 	/* the input a SOURCE or OPERAND event checked, and its tensor */
-	int slot = ev.kind == EV_SOURCE && ev.sub >= 0 ? (int)ev.b : ev.kind == EV_OPERAND ? ev.other : -1;
-	int32_t tensor = (ev.kind == EV_SOURCE || ev.kind == EV_OPERAND) && ev.a >= 0 && ev.a < g->n_tensors
-	               ? (int32_t)ev.a : -1;
+	cond_event_payload p = cond_event_read(&ev);
+	int slot = ev.kind == EV_SOURCE && ev.sub >= 0 ? (int)p.source.slot : ev.kind == EV_OPERAND ? p.operand.slot : -1;
+	int64_t read = ev.kind == EV_SOURCE ? p.source.tensor : ev.kind == EV_OPERAND ? p.operand.tensor : -1;
+	int32_t tensor = read >= 0 && read < g->n_tensors ? (int32_t)read : -1;
 	if ((ev.kind == EV_TYPE || (ev.kind == EV_SOURCE && ev.sub < 0)) && q) {
 		if (t.subject[0])
 			text_cutf(buf, size, "its output has no QuantizeLinear (the next op, %s, is not quantized)", t.subject);

@@ -69,22 +69,24 @@ static fd_event measure(fd_cond_check *c)
 static void words(const fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_event *ev = c->ev;
+	const int32_t tensor = c->payload.constraint.tensor;
+	const int64_t measured = c->payload.constraint.measured;   /* the dim */
 	const fd_graph *g = c->g;
 	cond_channel_divisibility_describe(c, facts->expected, sizeof facts->expected);
 	if (ev->reason == REASON_CF06_UNBOUND) {
-		const fd_shape *sh = &g->tensors[ev->other].shape;
+		const fd_shape *sh = &g->tensors[tensor].shape;
 		int d = cond_channel_dim(c->constraint, sh);
 		char dt[96];
 		dim_format(sh->rank >= 0 && d >= 0 && d < sh->rank ? sh->dims[d] : dim_unknown(), dt, sizeof dt);
-		text_cutf(facts->actual, sizeof facts->actual, "%s (%s)", dt, cond_tensor_name(g, ev->other));
-		int64_t t1 = ev->other;
+		text_cutf(facts->actual, sizeof facts->actual, "%s (%s)", dt, cond_tensor_name(g, tensor));
+		int64_t t1 = tensor;
 		cond_unbound_words(g, &t1, 1, "", facts->reason_text, sizeof facts->reason_text);
-	} else if (ev->a < 0) {
-		text_cutf(facts->actual, sizeof facts->actual, "%s dim unknown", cond_tensor_name(g, ev->other));
-	} else if (ev->other >= 0) {
-		text_cutf(facts->actual, sizeof facts->actual, "%lld (%s)", (long long)ev->a, cond_tensor_name(g, ev->other));
+	} else if (measured < 0) {
+		text_cutf(facts->actual, sizeof facts->actual, "%s dim unknown", cond_tensor_name(g, tensor));
+	} else if (tensor >= 0) {
+		text_cutf(facts->actual, sizeof facts->actual, "%lld (%s)", (long long)measured, cond_tensor_name(g, tensor));
 	} else {
-		text_cutf(facts->actual, sizeof facts->actual, "%lld", (long long)ev->a);
+		text_cutf(facts->actual, sizeof facts->actual, "%lld", (long long)measured);
 	}
 }
 

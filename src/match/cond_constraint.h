@@ -55,16 +55,19 @@ const char *cond_memory_limit_field(const fd_event *ev);
 /* ---- shared by the five files (cond_constraint_util.c) -------------------------- */
 
 /* Emits the event of an outcome (run) and returns it: EV_CONSTRAINT of
- * constraint c->constraint_index, status st, code why. */
+ * constraint c->constraint_index, status st, code why, its payload the
+ * tensor measured, what it measured and the limit (cond_event_payload). */
 fd_event cond_constraint_emit(const fd_cond_check *c, fd_ev_status st, fd_reason why, int op, int32_t unit,
-                              int32_t other, int64_t a, int64_t b);
+                              int32_t tensor, int64_t measured, int64_t limit);
 /* A pass (undecided: a WARN with FD-WN02) and a failure "unknown: depends on …" (FD-CF06). */
-fd_event cond_constraint_pass(const fd_cond_check *c, bool undecided, int op, int32_t unit, int32_t other,
-                              int64_t a, int64_t b);
-fd_event cond_constraint_unbound(const fd_cond_check *c, int op, int32_t unit, int32_t other, int64_t a, int64_t b);
+fd_event cond_constraint_pass(const fd_cond_check *c, bool undecided, int op, int32_t unit, int32_t tensor,
+                              int64_t measured, int64_t limit);
+fd_event cond_constraint_unbound(const fd_cond_check *c, int op, int32_t unit, int32_t tensor, int64_t measured,
+                                 int64_t limit);
 
-/* A constraint's words from its outcome: c->ev is the outcome, facts
- * begun (reason, decided, path). */
+/* A constraint's words from its outcome: c->ev is the outcome and
+ * c->payload.constraint what it measured, facts begun (reason, decided,
+ * path). */
 typedef void (*cond_words_fn)(const fd_cond_check *c, fd_cond_facts *facts);
 /* The end of every constraint's check: with facts, the outcome ev in
  * words — the value that decided is field of the constraint's map (NULL:

@@ -10,29 +10,32 @@
 #include "match/match_internal.h"
 
 fd_event cond_constraint_emit(const fd_cond_check *c, fd_ev_status st, fd_reason why, int op, int32_t unit,
-                              int32_t other, int64_t a, int64_t b)
+                              int32_t tensor, int64_t measured, int64_t limit)
 {
 	match_run_state *s = c->run;
-	match_emit(s, EV_CONSTRAINT, st, why, op, c->constraint_index, unit, other, a, b);
-	return (fd_event){
+	cond_event_payload p = { .constraint = { .tensor = tensor, .measured = measured, .limit = limit } };
+	match_emit_cond(s, EV_CONSTRAINT, st, why, op, c->constraint_index, unit, &p);
+	fd_event ev = {
 		.kind = EV_CONSTRAINT, .status = (uint8_t)st, .reason = (uint8_t)why, .branch = s->branch,
-		.op = (int16_t)op, .sub = (int16_t)c->constraint_index, .rule = s->rule, .graph = s->gi,
-		.unit = unit, .other = other, .a = a, .b = b,
+		.op = (int16_t)op, .sub = (int16_t)c->constraint_index, .rule = s->rule, .graph = s->gi, .unit = unit,
 	};
+	cond_event_write(&ev, EV_CONSTRAINT, &p);
+	return ev;
 }
 
-fd_event cond_constraint_pass(const fd_cond_check *c, bool undecided, int op, int32_t unit, int32_t other,
-                              int64_t a, int64_t b)
+fd_event cond_constraint_pass(const fd_cond_check *c, bool undecided, int op, int32_t unit, int32_t tensor,
+                              int64_t measured, int64_t limit)
 {
 	return cond_constraint_emit(c, undecided ? ST_WARN : ST_PASS, undecided ? REASON_WN02_UNDECIDED : REASON_NONE,
-	                            op, unit, other, a, b);
+	                            op, unit, tensor, measured, limit);
 }
 
 /* Neither a pass nor a fail on a number that means nothing: the
  * explanation reads the symbols off the tensors the event names. */
-fd_event cond_constraint_unbound(const fd_cond_check *c, int op, int32_t unit, int32_t other, int64_t a, int64_t b)
+fd_event cond_constraint_unbound(const fd_cond_check *c, int op, int32_t unit, int32_t tensor, int64_t measured,
+                                 int64_t limit)
 {
-	return cond_constraint_emit(c, ST_FAIL, REASON_CF06_UNBOUND, op, unit, other, a, b);
+	return cond_constraint_emit(c, ST_FAIL, REASON_CF06_UNBOUND, op, unit, tensor, measured, limit);
 }
 
 fd_reason cond_constraint_decided(const fd_cond_check *c, const fd_event *ev, fd_cond_facts *facts,
@@ -60,6 +63,7 @@ fd_reason cond_constraint_decided(const fd_cond_check *c, const fd_event *ev, fd
 	} else {   /* the words read the outcome as the event */
 		fd_cond_check outcome = *c;
 		outcome.ev = ev;
+		outcome.payload = cond_event_read(ev);
 		words(&outcome, facts);
 	}
 	if (!facts->reason_text[0] && ev->status == ST_WARN)

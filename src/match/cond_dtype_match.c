@@ -112,14 +112,15 @@ static fd_event measure(fd_cond_check *c)
 
 static void words(const fd_cond_check *c, fd_cond_facts *facts)
 {
-	const fd_event *ev = c->ev;
+	const int32_t tensor = c->payload.constraint.tensor;
+	const int64_t measured = c->payload.constraint.measured;   /* its dtype, or the tensors checked */
 	char num[24];
 	cond_dtype_match_describe(c, facts->expected, sizeof facts->expected);
-	if (ev->other >= 0)
-		text_cutf(facts->actual, sizeof facts->actual, "%s is %s", cond_tensor_name(c->g, ev->other),
-		          dtype_name((int32_t)ev->a));
+	if (tensor >= 0)
+		text_cutf(facts->actual, sizeof facts->actual, "%s is %s", cond_tensor_name(c->g, tensor),
+		          dtype_name((int32_t)measured));
 	else
-		text_join(facts->actual, sizeof facts->actual, 3, text_decimal(ev->a, num), " tensors checked", "");
+		text_join(facts->actual, sizeof facts->actual, 3, text_decimal(measured, num), " tensors checked", "");
 }
 
 fd_reason cond_dtype_match_check(fd_cond_check *c, fd_cond_facts *facts)

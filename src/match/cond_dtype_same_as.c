@@ -95,15 +95,16 @@ fd_reason cond_dtype_same_as_check(fd_cond_check *c, fd_cond_facts *w)
 	int32_t tied = FD_NONE;
 	if (c->ev) {
 		r = cond_operand_recorded(c, REASON_NM23_DTYPE_SAME_AS);
-		if (r && c->ev->b >= 0 && c->ev->b < c->g->n_tensors)
-			tied = (int32_t)c->ev->b;
+		int64_t named = c->payload.operand.tied;
+		if (r && named >= 0 && named < c->g->n_tensors)
+			tied = (int32_t)named;
 	} else {
 		tied = tied_tensor(c);
 		bool ok = tied != FD_NONE && c->g->tensors[tied].dtype != DT_UNDEFINED &&
 		          c->g->tensors[tied].dtype == c->g->tensors[c->tensor].dtype;
 		r = ok ? REASON_NONE : REASON_NM23_DTYPE_SAME_AS;
 		if (r)
-			c->bound = tied;   /* the event's b: the words name it */
+			c->bound = tied;   /* the event's operand.tied: the words name it */
 	}
 	if (w) {
 		char e[128];

@@ -1,8 +1,9 @@
 /* cond_event.c — a recorded event back into the check that made it: the
- * one reader of an event's payload for the conditions (the run writes it
- * with match_emit, match_internal.h, each check filling the fields its
- * event kind names: cond_event_payload). explain/ asks the event's rows
- * with the check this gives (cond_check_event) instead of deciding again. */
+ * one reader of an event's payload for the conditions, and its writer (the
+ * run stores a check's payload with match_emit_cond, match_internal.h),
+ * both made from FD_COND_EVENT_FIELDS. explain/ asks the event's rows with
+ * the check this gives (cond_check_event) instead of deciding again. */
+#include <string.h>
 #include "match/conditions.h"
 #include "match/match_internal.h"
 
@@ -11,21 +12,32 @@ const fd_rule_pattern *cond_event_pattern(const fd_rule *r, int branch)
 	return branch >= 0 && branch < r->n_branches ? &r->branches[branch] : &r->match;
 }
 
+/* Both directions are made from FD_COND_EVENT_FIELDS, the one map. */
+void cond_event_write(fd_event *ev, fd_event_kind kind, const cond_event_payload *p)
+{
+#define WRITE(k, member, name, stored) \
+	if (kind == EV_##k)            \
+		ev->stored = p->member.name;
+	FD_COND_EVENT_FIELDS(WRITE)
+#undef WRITE
+}
+
 cond_event_payload cond_event_read(const fd_event *ev)
 {
-	cond_event_payload p = { .item = ev->sub, .unit = ev->unit, .tensor = FD_NONE, .slot = -1, .bound = -1,
-	                         .other = ev->other, .a = ev->a, .b = ev->b };
-	switch ((fd_event_kind)ev->kind) {
-	case EV_SOURCE:      /* other the producer (or what same_as named), a the tensor, b its slot */
-	case EV_OPERAND:     /* other the slot, a the tensor, b a name bound (or the tied tensor) */
-		p.tensor = (int32_t)ev->a;
-		p.slot = ev->other;   /* an OPERAND's; a SOURCE's words read b */
-		p.bound = ev->b;
-		break;
-	default:
-		break;
-	}
+	cond_event_payload p;
+	memset(&p, 0, sizeof p);
+#define READ(k, member, name, stored) \
+	if (ev->kind == EV_##k)        \
+		p.member.name = ev->stored;
+	FD_COND_EVENT_FIELDS(READ)
+#undef READ
 	return p;
+}
+
+cond_event_payload cond_event_empty(fd_event_kind kind)
+{
+	fd_event defaults = { .kind = (uint8_t)kind, .other = FD_NONE };
+	return cond_event_read(&defaults);
 }
 
 bool cond_event_decode(const fd_match_ctx *ctx, const fd_ruleset *rules, const fd_trace *trace, const fd_event *ev,
@@ -37,8 +49,16 @@ bool cond_event_decode(const fd_match_ctx *ctx, const fd_ruleset *rules, const f
 	const fd_graph_index *ix = &ctx->graphs[ev->graph];
 	cond_event_payload p = cond_event_read(ev);
 	*c = (fd_cond_check){ .ctx = ctx, .graph = ev->graph, .g = ix->g, .ix = ix, .rule = rule, .source_index = -1,
-	                      .constraint_index = -1, .unit = p.unit, .tensor = p.tensor, .slot = p.slot, .bound = p.bound,
-	                      .other = p.other, .sub = p.item, .a = p.a, .b = p.b, .ev = ev };
+	                      .constraint_index = -1, .unit = ev->unit, .tensor = FD_NONE, .slot = -1, .bound = -1,
+	                      .sub = ev->sub, .payload = p, .ev = ev };
+	if (ev->kind == EV_SOURCE) {
+		c->tensor = (int32_t)p.source.tensor;
+		c->slot = (int)p.source.slot;
+	} else if (ev->kind == EV_OPERAND) {
+		c->tensor = (int32_t)p.operand.tensor;
+		c->slot = p.operand.slot;
+		c->bound = p.operand.bound;
+	}
 	if (ev->kind == EV_CONSTRAINT) {
 		if (ev->sub < 0 || ev->sub >= rule->n_constraints)
 			return false;
@@ -65,10 +85,11 @@ bool cond_event_decode(const fd_match_ctx *ctx, const fd_ruleset *rules, const f
 	if (kind != COND_COUNT) {
 		if (kind == COND_TYPE)
 			c->op_id = op->op;
-		if (ev->kind == EV_WHERE && op->where_ops && ev->b > 0 && ev->a >= 0 && (uint64_t)ev->a <= trace->n_paths &&
-		    (uint64_t)ev->b <= trace->n_paths - (uint64_t)ev->a) {
-			c->where_path = trace->paths + ev->a;   /* the earlier ops' units the event recorded */
-			c->n_where_path = (int32_t)ev->b;
+		int64_t at = p.where.path_at, n = p.where.n_path;
+		if (ev->kind == EV_WHERE && op->where_ops && n > 0 && at >= 0 && (uint64_t)at <= trace->n_paths &&
+		    (uint64_t)n <= trace->n_paths - (uint64_t)at) {
+			c->where_path = trace->paths + at;   /* the earlier ops' units the event recorded */
+			c->n_where_path = (int32_t)n;
 		}
 		*stated = (uint64_t)1 << kind;
 		return true;

@@ -72,9 +72,9 @@ static bool group_reads_first(const fd_cond_check *c, int32_t keeper, int32_t t)
 	       && match_type_alt(c->ix, keeper, group) >= 0;
 }
 
-/* c->other: the unit of op j; c->a: its input tensor (FD_NONE: absent);
- * c->b: 1 when the candidate produces it. Measured in a run, the event's
- * explaining. Op j's input is read in the rule's numbering: swapped when
+/* The payload's feeds: the unit of op j, its input tensor (FD_NONE:
+ * absent), whether the candidate produces it. Measured in a run, the
+ * event's explaining. Op j's input is read in the rule's numbering: swapped when
  * op j matched its operands swapped. */
 fd_reason cond_feeds_check(fd_cond_check *c, fd_cond_facts *facts)
 {
@@ -92,13 +92,13 @@ fd_reason cond_feeds_check(fd_cond_check *c, fd_cond_facts *facts)
 		t = owner == FD_NONE ? FD_NONE : unit_input(s, owner, slot);
 		produces = t != FD_NONE && unit_produces(s, c->unit, t);
 	} else {
-		owner = (int32_t)c->ev->other;
-		t = (int32_t)c->ev->a;
-		produces = c->ev->b != 0;
+		owner = c->payload.feeds.owner;
+		t = (int32_t)c->payload.feeds.tensor;
+		produces = c->payload.feeds.produces != 0;
 	}
-	c->other = owner;
-	c->a = t;
-	c->b = produces;
+	c->payload.feeds.owner = owner;
+	c->payload.feeds.tensor = t;
+	c->payload.feeds.produces = produces;
 	/* a composite op j (a node fused in an earlier round) reads first as its members did */
 	int32_t keeper = produces && op->feeds_first ? first_reader(c->ix, t) : owner;
 	bool kept = keeper == owner || owner >= c->g->n_nodes || group_reads_first(c, keeper, t);

@@ -41,12 +41,12 @@ void cond_inputs_describe(const fd_cond_check *c, char *buf, size_t size)
 		text_cutf(buf, size, "<= %d", op->max_inputs);
 }
 
-/* c->a: the inputs given (in a run counted on the unit, explaining the event's). */
+/* The inputs given: in a run counted on the unit, explaining the event's. */
 fd_reason cond_inputs_check(fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_rule_op *op = c->op;
-	int64_t n = c->run ? unit_nonempty_inputs(c->run, c->unit) : c->ev->a;
-	c->a = n;
+	int64_t n = c->run ? unit_nonempty_inputs(c->run, c->unit) : c->payload.arity.given;
+	c->payload.arity.given = n;
 	bool under = op->min_inputs >= 0 && n < op->min_inputs, over = op->max_inputs >= 0 && n > op->max_inputs;
 	fd_reason why = under || over ? REASON_NM02_ARITY : REASON_NONE;
 	if (!facts)

@@ -174,28 +174,30 @@ static const cond_size_words *cached_size_words(cond_size_cache *sc, const fd_te
  * binding the limit allows when one symbol decides. */
 static void unbound_words(const fd_cond_check *c, fd_cond_facts *facts)
 {
-	const fd_event *ev = c->ev;
-	const fd_tensor *t = ev->other >= 0 ? &c->g->tensors[ev->other] : NULL;
+	const int32_t tensor = c->payload.constraint.tensor;
+	const fd_tensor *t = tensor >= 0 ? &c->g->tensors[tensor] : NULL;
 	cond_size_words own;
-	const cond_size_words *z = cached_size_words(c->sizes, t, ev->b, &own);
+	const cond_size_words *z = cached_size_words(c->sizes, t, c->payload.constraint.limit, &own);
 	text_join(facts->actual, sizeof facts->actual, 3, z->formula, " ", t ? t->name : "");
-	int64_t t1 = ev->other;
+	int64_t t1 = tensor;
 	cond_unbound_words(c->g, &t1, 1, z->tail, facts->reason_text, sizeof facts->reason_text);
 }
 
 static void words(const fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_event *ev = c->ev;
+	const int32_t tensor = c->payload.constraint.tensor;
+	const int64_t bytes = c->payload.constraint.measured;
 	cond_memory_limit_describe(c, facts->expected, sizeof facts->expected);
 	if (ev->reason == REASON_CF06_UNBOUND) {
 		unbound_words(c, facts);
-	} else if (ev->a < 0) {
-		text_cutf(facts->actual, sizeof facts->actual, "%s size unknown", cond_tensor_name(c->g, ev->other));
+	} else if (bytes < 0) {
+		text_cutf(facts->actual, sizeof facts->actual, "%s size unknown", cond_tensor_name(c->g, tensor));
 	} else {
 		char a[64];
-		cond_bytes_words(ev->a, a, sizeof a);
-		text_join(facts->actual, sizeof facts->actual, 3, a, ev->other >= 0 ? " " : "",
-		          ev->other >= 0 ? cond_tensor_name(c->g, ev->other) : "");
+		cond_bytes_words(bytes, a, sizeof a);
+		text_join(facts->actual, sizeof facts->actual, 3, a, tensor >= 0 ? " " : "",
+		          tensor >= 0 ? cond_tensor_name(c->g, tensor) : "");
 	}
 }
 

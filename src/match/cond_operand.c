@@ -363,7 +363,7 @@ fd_reason cond_shape_check(fd_cond_check *c, fd_cond_facts *w)
 		char e[128];
 		size_t size = sizeof e;
 		cond_shape_describe(c, e, size);
-		if (!(c->ev && c->ev->reason == REASON_NM23_DTYPE_SAME_AS))   /* then b is the tied tensor */
+		if (!(c->ev && c->ev->reason == REASON_NM23_DTYPE_SAME_AS))   /* then bound is the tied tensor */
 			binding_text(c, w->binding, sizeof w->binding);
 		if (w->binding[0])
 			text_appendf(e, size, strlen(e), " with %s", w->binding);

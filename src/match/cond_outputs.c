@@ -144,8 +144,8 @@ static int32_t banned_reader(const fd_cond_check *c)
 	return FD_NONE;
 }
 
-/* c->a, c->b: the consumers and a graph output (FD_NONE), measured in a
- * run, the event's explaining. The first field that fails decides. */
+/* The payload's output: the consumers and a graph output (FD_NONE),
+ * measured in a run, the event's explaining. The first field that fails decides. */
 fd_reason cond_outputs_check(fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_rule_op *op = c->op;
@@ -154,11 +154,11 @@ fd_reason cond_outputs_check(fd_cond_check *c, fd_cond_facts *facts)
 	if (c->run) {
 		measure(c->run, c->unit, &consumers, &gout);
 	} else {
-		consumers = c->ev->a;
-		gout = c->ev->b >= 0 ? (int32_t)c->ev->b : FD_NONE;
+		consumers = c->payload.output.consumers;
+		gout = c->payload.output.graph_output >= 0 ? (int32_t)c->payload.output.graph_output : FD_NONE;
 	}
-	c->a = consumers;
-	c->b = gout;
+	c->payload.output.consumers = consumers;
+	c->payload.output.graph_output = gout;
 	const char *failed = NULL;
 	if (op->graph_output >= 0 && (gout != FD_NONE) != (op->graph_output == 1))
 		failed = "graph_output";

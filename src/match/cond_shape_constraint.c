@@ -97,22 +97,24 @@ static fd_event measure(fd_cond_check *c)
 static void words(const fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_event *ev = c->ev;
+	const int64_t first = c->payload.constraint.pair_first, second = c->payload.constraint.pair_second;
 	const fd_graph *g = c->g;
 	cond_shape_constraint_describe(c, facts->expected, sizeof facts->expected);
 	if (ev->status == ST_FAIL) {   /* the pair, unbound or not */
 		char s1[64], s2[64];
-		shape_format(&g->tensors[ev->a].shape, s1, sizeof s1);
-		shape_format(&g->tensors[ev->b].shape, s2, sizeof s2);
-		text_cutf(facts->actual, sizeof facts->actual, "%s %s vs %s %s at %s", cond_tensor_name(g, ev->a), s1,
-		          cond_tensor_name(g, ev->b), s2, g->nodes[ev->unit].name);
+		shape_format(&g->tensors[first].shape, s1, sizeof s1);
+		shape_format(&g->tensors[second].shape, s2, sizeof s2);
+		text_cutf(facts->actual, sizeof facts->actual, "%s %s vs %s %s at %s", cond_tensor_name(g, first), s1,
+		          cond_tensor_name(g, second), s2, g->nodes[ev->unit].name);
 		if (ev->reason == REASON_CF06_UNBOUND) {
-			int64_t both[2] = { ev->a, ev->b };
+			int64_t both[2] = { first, second };
 			cond_unbound_words(g, both, 2, "", facts->reason_text, sizeof facts->reason_text);
 		}
 	} else if (ev->status == ST_WARN) {
 		text_cutf(facts->actual, sizeof facts->actual, "shape unknown at %s", g->nodes[ev->unit].name);
 	} else {
-		text_cutf(facts->actual, sizeof facts->actual, "%lld input pairs broadcast", (long long)ev->a);
+		text_cutf(facts->actual, sizeof facts->actual, "%lld input pairs broadcast",
+		          (long long)c->payload.constraint.measured);
 	}
 }
 

@@ -421,9 +421,9 @@ static void judge(const fd_cond_check *c, sib_group *gr)
 		}
 	} else if (c->ev->sub == SIB_MEMBER || c->ev->sub == SIB_FOLLOWER) {
 		gr->what = c->ev->sub;
-		gr->who = (int32_t)c->ev->other;
-		gr->detail = c->ev->b;
-		gr->other_axis = (int)c->ev->a;   /* a follower: its op */
+		gr->who = c->payload.siblings.who;
+		gr->detail = c->payload.siblings.detail;
+		gr->other_axis = (int)c->payload.siblings.follower_op;
 		return;
 	}
 	if (gr->n < op->siblings_min) {
@@ -537,17 +537,17 @@ static void say(const fd_cond_check *c, const sib_group *gr, fd_cond_facts *f)
 		f->decided = yval_get(op->siblings_where, key);
 }
 
-/* In a run: c->other the member that decided (FD_NONE), c->a the members,
- * c->b the detail, c->sub what decided; the group, when it holds, is the
+/* In a run: the payload's siblings (the member that decided or FD_NONE,
+ * the members, the detail), c->sub what decided; the group, when it holds, is the
  * run's (s->group, in the group's order). */
 fd_reason cond_siblings_check(fd_cond_check *c, fd_cond_facts *facts)
 {
 	sib_group *gr = xmalloc(sizeof *gr);   /* big for the stack of a deep search */
 	judge(c, gr);
 	fd_reason why = gr->what == SIB_HOLDS ? REASON_NONE : REASON_NM24_SIBLINGS;
-	c->other = gr->who;
-	c->a = gr->n;
-	c->b = gr->detail;
+	c->payload.siblings.who = gr->who;
+	c->payload.siblings.members = gr->n;
+	c->payload.siblings.detail = gr->detail;
 	c->sub = gr->what;
 	if (c->run && !why) {
 		match_run_state *s = c->run;

@@ -166,7 +166,7 @@ fd_reason cond_same_as_check(fd_cond_check *c, fd_cond_facts *f)
 	int32_t want = j < i && s->units[j] != FD_NONE ? unit_input(s, s->units[j], slot) : FD_NONE;
 	if (want != FD_NONE && want == c->tensor)
 		return REASON_NONE;
-	c->other = want;
+	c->payload.source.named_tensor = want;
 	return REASON_NM12_SAME_AS;
 }
 
@@ -203,7 +203,7 @@ fd_reason cond_same_value_as_check(fd_cond_check *c, fd_cond_facts *f)
 	int32_t want = value_source(c->run, src->value_op, src->value_input);
 	if (cond_same_values(c->g, c->tensor, want))
 		return REASON_NONE;
-	c->other = want;
+	c->payload.source.named_tensor = want;
 	return REASON_NM21_SAME_VALUE;
 }
 
@@ -220,15 +220,15 @@ fd_reason cond_optional_input_check(fd_cond_check *c, fd_cond_facts *f)
 
 /* ---- the event ------------------------------------------------------------------- */
 
-/* A run: an absent input fails before any row; c->other is the event's
- * other (the producer, or the tensor same_as names when that decided). */
+/* A run: an absent input fails before any row; the payload's producer is
+ * the tensor's (a row that names another tensor puts that in its place). */
 fd_reason cond_source_begin(fd_cond_check *c, fd_cond_facts *f)
 {
 	(void)f;
 	if (c->ev)
 		return REASON_NONE;
 	int32_t t = c->tensor;
-	c->other = t >= 0 ? c->g->tensors[t].producer : FD_NONE;
+	c->payload.source.producer = t >= 0 ? c->g->tensors[t].producer : FD_NONE;
 	return t == FD_NONE ? REASON_NM04_SOURCE : REASON_NONE;
 }
 
@@ -246,6 +246,8 @@ fd_reason cond_source_end(fd_cond_check *c, fd_cond_facts *f, fd_reason r)
 	if (!c->ev)   /* a run: an optional input that fails says so */
 		return r && (src->conds & COND_BIT(OPTIONAL_INPUT)) ? REASON_NM13_OPTIONAL_INPUT : r;
 	const fd_event *ev = c->ev;
+	const int64_t tensor = c->payload.source.tensor, slot = c->payload.source.slot;
+	const int32_t named = c->payload.source.named_tensor;   /* what same_as / same_value_as named */
 	r = ev->status == ST_FAIL ? (fd_reason)ev->reason : REASON_NONE;
 	if (!f)
 		return r;
@@ -253,14 +255,14 @@ fd_reason cond_source_end(fd_cond_check *c, fd_cond_facts *f, fd_reason r)
 	/* the language beyond the seed's words */
 	bool ext = src->conds & (COND_BIT(OPTIONAL_INPUT) | COND_BIT(SAME_AS) | COND_BIT(SAME_VALUE_AS));
 	char origin[160];
-	if (ev->a < 0 && ext) {
+	if (tensor < 0 && ext) {
 		text_cut(f->actual, sizeof f->actual, "absent");
 		if (ev->status == ST_PASS)
 			text_cut(f->reason_text, sizeof f->reason_text, "optional input, absent");
 	} else {
-		cond_tensor_origin(c->ctx, c->graph, ev->a, origin, sizeof origin);
-		if (ev->b != src->input && ev->a >= 0)
-			text_cutf(f->actual, sizeof f->actual, "%s (slot %lld, inputs swapped)", origin, (long long)ev->b);
+		cond_tensor_origin(c->ctx, c->graph, tensor, origin, sizeof origin);
+		if (slot != src->input && tensor >= 0)
+			text_cutf(f->actual, sizeof f->actual, "%s (slot %lld, inputs swapped)", origin, (long long)slot);
 		else
 			text_cut(f->actual, sizeof f->actual, origin);
 	}
@@ -273,27 +275,27 @@ fd_reason cond_source_end(fd_cond_check *c, fd_cond_facts *f, fd_reason r)
 			const fd_yval *k = yval_get(src->where, "same_as");
 			f->decided = k ? k : src->where;
 			text_cutf(f->reason_text, sizeof f->reason_text,
-			          ev->other >= 0 ? "op%d reads %s there, another tensor" : "op%d has no such input", src->same_op,
-			          ev->other >= 0 && ev->other < g->n_tensors ? g->tensors[ev->other].name : "-");
+			          named >= 0 ? "op%d reads %s there, another tensor" : "op%d has no such input", src->same_op,
+			          named >= 0 && named < g->n_tensors ? g->tensors[named].name : "-");
 		} else if (r == REASON_NM21_SAME_VALUE) {
 			key = "same_value_as";
 			const fd_yval *k = yval_get(src->where, "same_value_as");
 			f->decided = k ? k : src->where;
 			char mine[96], theirs[96];
-			cond_values_text(g, ev->a >= 0 ? (int32_t)ev->a : FD_NONE, mine, sizeof mine);
-			cond_values_text(g, ev->other >= 0 && ev->other < g->n_tensors ? ev->other : FD_NONE, theirs, sizeof theirs);
-			text_cutf(f->reason_text, sizeof f->reason_text, ev->other >= 0 ? "%s, but op%d reads %s" : "%s; op%d is absent "
+			cond_values_text(g, tensor >= 0 ? (int32_t)tensor : FD_NONE, mine, sizeof mine);
+			cond_values_text(g, named >= 0 && named < g->n_tensors ? named : FD_NONE, theirs, sizeof theirs);
+			text_cutf(f->reason_text, sizeof f->reason_text, named >= 0 ? "%s, but op%d reads %s" : "%s; op%d is absent "
 			          "or has no such input", mine, src->value_op, theirs);
 		} else if (r == REASON_NM13_OPTIONAL_INPUT) {
 			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is present, and then must be as the rule says",
 			          src->input);
 		} else if (!ext && !(src->conds & COND_BIT(FROM_OP)) && (src->conds & COND_BIT(SOURCE_TYPE)) &&
-		           src->source_type == SRC_CONST && ev->a >= 0 && ev->a < g->n_tensors && g->tensors[ev->a].overridable) {
+		           src->source_type == SRC_CONST && tensor >= 0 && tensor < g->n_tensors && g->tensors[tensor].overridable) {
 			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is an overridable initializer (also a graph "
 			          "input, IR >= 4): the caller may feed another value, so it is not a constant", src->input);
 		} else {
 			text_cutf(f->reason_text, sizeof f->reason_text,
-			          ev->a < 0 ? "the node has no input%d" : "input%d comes from elsewhere", src->input);
+			          tensor < 0 ? "the node has no input%d" : "input%d comes from elsewhere", src->input);
 		}
 	}
 	snprintf(f->path, sizeof f->path, "input_sources.input%d.%s", src->input, key);

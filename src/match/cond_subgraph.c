@@ -4,7 +4,7 @@
  * seed's default is false, so its check runs for every rule that does not
  * write true), input_count_range (the external non-constant inputs) and
  * output_count (the tensors leaving the match). Each reads its key, decides
- * on the cover in a run (c->unit, c->other, c->a, c->b: its event's) and
+ * on the cover in a run (c->unit and its event's c->payload) and
  * says the recorded event in words. */
 #include "match/conditions.h"
 #include <stdio.h>
@@ -39,20 +39,20 @@ void cond_intermediate_outputs_describe(const fd_cond_check *c, char *buf, size_
 	text_cut(buf, size, "used only inside the match");
 }
 
-/* A run: the first tensor made inside and read outside (c->a), its
- * producer's unit and the reader (FD_NONE: a graph output). */
+/* A run: the first tensor made inside and read outside, its producer's
+ * unit and the reader (FD_NONE: a graph output). */
 fd_reason cond_intermediate_outputs_check(fd_cond_check *c, fd_cond_facts *f)
 {
 	if (c->run) {
 		match_run_state *s = c->run;
-		c->unit = c->other = FD_NONE;
-		c->a = -1;
+		c->unit = c->payload.escape.consumer = FD_NONE;
+		c->payload.escape.tensor = -1;
 		if (!s->cover.escapes.n)
 			return REASON_NONE;
 		int32_t t = s->cover.escapes.items[0];
-		c->other = match_outside_consumer(s, t);
+		c->payload.escape.consumer = match_outside_consumer(s, t);
 		c->unit = match_unit_of_node(s, c->op_index, s->g->tensors[t].producer);
-		c->a = t;
+		c->payload.escape.tensor = t;
 		return REASON_NM05_ESCAPE;
 	}
 	const fd_event *ev = c->ev;
@@ -61,13 +61,15 @@ fd_reason cond_intermediate_outputs_check(fd_cond_check *c, fd_cond_facts *f)
 	begin_facts(c, f, "allow_intermediate_outputs");
 	cond_intermediate_outputs_describe(c, f->expected, sizeof f->expected);
 	const fd_graph *g = c->g;
+	int32_t reader = c->payload.escape.consumer;
+	int64_t t = c->payload.escape.tensor;
 	if (ev->status != ST_FAIL)
 		text_cut(f->actual, sizeof f->actual, "none escapes");
-	else if (ev->other >= 0)
-		text_cutf(f->actual, sizeof f->actual, "%s also read by %s (%s)", cond_tensor_name(g, ev->a),
-		          g->nodes[ev->other].name, g->nodes[ev->other].op_type);
+	else if (reader >= 0)
+		text_cutf(f->actual, sizeof f->actual, "%s also read by %s (%s)", cond_tensor_name(g, t),
+		          g->nodes[reader].name, g->nodes[reader].op_type);
 	else
-		text_cutf(f->actual, sizeof f->actual, "%s is a graph output", cond_tensor_name(g, ev->a));
+		text_cutf(f->actual, sizeof f->actual, "%s is a graph output", cond_tensor_name(g, t));
 	if (ev->status == ST_FAIL)
 		text_cut(f->reason_text, sizeof f->reason_text, "intermediate escapes (allow_intermediate_outputs: false)");
 	return f->reason;
@@ -104,7 +106,7 @@ void cond_input_count_describe(const fd_cond_check *c, char *buf, size_t size)
 	text_cutf(buf, size, "[%d, %d]", c->rule->input_count_min, c->rule->input_count_max);
 }
 
-/* A run: c->a the external inputs that are no constant. */
+/* A run: the external inputs that are no constant. */
 fd_reason cond_input_count_check(fd_cond_check *c, fd_cond_facts *f)
 {
 	const fd_rule *r = c->rule;
@@ -115,7 +117,7 @@ fd_reason cond_input_count_check(fd_cond_check *c, fd_cond_facts *f)
 			if (!(s->ix->tflags[s->cover.inputs.items[i]] & TF_CONST))
 				k++;
 		c->unit = FD_NONE;
-		c->a = k;
+		c->payload.inputs.external = k;
 		return k >= r->input_count_min && k <= r->input_count_max ? REASON_NONE : REASON_NM06_COUNTS;
 	}
 	const fd_event *ev = c->ev;
@@ -123,7 +125,7 @@ fd_reason cond_input_count_check(fd_cond_check *c, fd_cond_facts *f)
 		return ev->status == ST_FAIL ? (fd_reason)ev->reason : REASON_NONE;
 	begin_facts(c, f, "input_count_range");
 	cond_input_count_describe(c, f->expected, sizeof f->expected);
-	text_cutf(f->actual, sizeof f->actual, "%lld external inputs", (long long)ev->a);
+	text_cutf(f->actual, sizeof f->actual, "%lld external inputs", (long long)c->payload.inputs.external);
 	if (ev->status == ST_FAIL)
 		text_cut(f->reason_text, sizeof f->reason_text, "external (non-constant) input count outside the range");
 	return f->reason;
@@ -141,21 +143,21 @@ void cond_output_count_describe(const fd_cond_check *c, char *buf, size_t size)
 	text_cutf(buf, size, "%d", c->rule->output_count);
 }
 
-/* A run: c->a the outputs of the match, c->b the count written. */
+/* A run: the outputs of the match and the count written. */
 fd_reason cond_output_count_check(fd_cond_check *c, fd_cond_facts *f)
 {
 	if (c->run) {
 		c->unit = FD_NONE;
-		c->a = (int64_t)c->run->cover.outputs.n;
-		c->b = c->rule->output_count;
-		return c->a == c->b ? REASON_NONE : REASON_NM06_COUNTS;
+		c->payload.outputs.counted = (int64_t)c->run->cover.outputs.n;
+		c->payload.outputs.written = c->rule->output_count;
+		return c->payload.outputs.counted == c->payload.outputs.written ? REASON_NONE : REASON_NM06_COUNTS;
 	}
 	const fd_event *ev = c->ev;
 	if (!f)
 		return ev->status == ST_FAIL ? (fd_reason)ev->reason : REASON_NONE;
 	begin_facts(c, f, "output_count");
-	text_cutf(f->expected, sizeof f->expected, "%lld", (long long)ev->b);
-	text_cutf(f->actual, sizeof f->actual, "%lld", (long long)ev->a);
+	text_cutf(f->expected, sizeof f->expected, "%lld", (long long)c->payload.outputs.written);
+	text_cutf(f->actual, sizeof f->actual, "%lld", (long long)c->payload.outputs.counted);
 	if (ev->status == ST_FAIL)
 		text_cut(f->reason_text, sizeof f->reason_text, "output count differs");
 	return f->reason;

@@ -130,12 +130,12 @@ static const fd_where_ops *earlier_ops(const fd_cond_check *c, fd_where_ops *ops
 }
 
 /* A run's events of an op reading earlier ops record their units and op
- * ids, for the words of opJ.NAME: c->a, c->b the path's offset and length. */
+ * ids, for the words of opJ.NAME: the path's offset and length. */
 static void record_path(fd_cond_check *c)
 {
 	match_run_state *s = c->run;
 	int i = c->op_index;
-	c->a = c->b = 0;
+	c->payload.where.path_at = c->payload.where.n_path = 0;
 	if (!c->op->where_ops || i <= 0 || s->opt->no_events)
 		return;
 	int32_t path[2 * MATCH_MAX_OPS];
@@ -145,8 +145,8 @@ static void record_path(fd_cond_check *c)
 		path[j] = s->units[j];
 		path[i + j] = alt >= 0 && alt < oj->n_types ? oj->ops[alt] : oj->op;
 	}
-	c->b = 2 * i;
-	c->a = s->sink.path(s->sink.ctx, path, (uint32_t)c->b);
+	c->payload.where.n_path = 2 * i;
+	c->payload.where.path_at = s->sink.path(s->sink.ctx, path, (uint32_t)c->payload.where.n_path);
 }
 
 /* In a run every expression in order, c->sub the first that does not hold

@@ -90,7 +90,7 @@ static void words(const fd_cond_check *c, fd_cond_facts *facts)
 		return;
 	}
 	char a[64];
-	cond_bytes_words(ev->a, a, sizeof a);
+	cond_bytes_words(c->payload.constraint.measured, a, sizeof a);
 	text_cutf(facts->actual, sizeof facts->actual, "%s%s", a,
 	          ev->status == ST_WARN && ev->reason == REASON_WN02_UNDECIDED ? " (some unknown)" : "");
 	if (ev->reason == REASON_WN03_SPILL)

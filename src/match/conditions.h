@@ -178,6 +178,88 @@ typedef struct fd_cond_site {
  * reading it or such an op), with errors at their place. */
 void cond_siblings_pattern(fd_schema *s, fd_rule_pattern *pat, const char *path);
 
+/* What an event of a condition says besides its rule, op, sub and unit, by the
+ * names its kind gives the fields (trace.h says the same of the stored
+ * fields): one member per kind. A check fills its kind's member in a run
+ * (fd_cond_check.payload) and match_emit_cond stores it; cond_event_read
+ * gives it back. A name in an anonymous union is another meaning of the
+ * same stored field, for the events that say which. */
+typedef struct cond_event_payload {
+	union {
+		struct { int32_t follows; int64_t reached_by; } type;   /* the unit it follows, the tensor it reads it by */
+		struct { int64_t swapped; } order;                      /* 1: the inputs swapped, 0: as written */
+		struct { int64_t given; } arity;                        /* the inputs the unit is given */
+		struct {
+			union { int32_t producer;        /* the tensor's producer unit, or FD_NONE */
+			        int32_t named_tensor; }; /* FD-NM12: the tensor same_as names */
+			union { int64_t tensor;          /* the input's tensor, or FD_NONE: absent */
+			        int64_t linked_op; };    /* item -2, no candidate: the op it links to */
+			int64_t slot;                    /* the input slot it was read at */
+		} source;
+		struct {
+			int32_t slot;                    /* the input slot it was read at */
+			int64_t tensor;                  /* the operand */
+			union { int64_t bound;           /* a shape name bound before (match_bound_pack), or -1 */
+			        int64_t tied; };         /* FD-NM23: the tensor dtype.same_as names */
+		} operand;
+		struct { int64_t consumers, graph_output; } output;     /* its consumers; a graph output or FD_NONE */
+		struct { int64_t path_at, n_path; } where;              /* opJ.NAME: the earlier ops' units and op ids,
+		                                                         * their offset in trace->paths and count */
+		struct { int32_t owner; int64_t tensor, produces; } feeds;   /* the unit of the op fed, its input
+		                                                              * (FD_NONE: absent), 1: the candidate makes it */
+		struct {
+			int32_t who;                     /* the member that decided, or FD_NONE */
+			union { int64_t members;         /* the members */
+			        int64_t follower_op; };  /* a follower's failure: the op it has none of */
+			int64_t detail;                  /* a member's reason, an index (cond_siblings.c) */
+		} siblings;
+		struct { int32_t consumer; int64_t tensor; } escape;     /* the outside consumer (FD_NONE: a graph
+		                                                          * output), the tensor */
+		struct { int64_t external; } inputs;                     /* the external inputs that are no constant */
+		struct { int64_t counted, written; } outputs;            /* the outputs counted, the count written */
+		struct {
+			int32_t tensor;                  /* the tensor measured, or FD_NONE */
+			union { int64_t measured;        /* bytes, a dim, a dtype, a count; -1 unknown */
+			        int64_t pair_first; };   /* shape_constraint's failure: the pair that does not broadcast */
+			union { int64_t limit;
+			        int64_t pair_second; };
+		} constraint;
+	};
+} cond_event_payload;
+
+/* The one map of a payload onto the stored event: X(event kind, its member,
+ * the name, the fd_event field that holds it). A field a kind does not name
+ * holds its default (FD_NONE, 0), which costs nothing in the recording. */
+#define FD_COND_EVENT_FIELDS(X) \
+	X(TYPE,       type,       follows,      other) \
+	X(TYPE,       type,       reached_by,   a)     \
+	X(ORDER,      order,      swapped,      a)     \
+	X(ARITY,      arity,      given,        a)     \
+	X(SOURCE,     source,     producer,     other) \
+	X(SOURCE,     source,     tensor,       a)     \
+	X(SOURCE,     source,     slot,         b)     \
+	X(OPERAND,    operand,    slot,         other) \
+	X(OPERAND,    operand,    tensor,       a)     \
+	X(OPERAND,    operand,    bound,        b)     \
+	X(OUTPUT,     output,     consumers,    a)     \
+	X(OUTPUT,     output,     graph_output, b)     \
+	X(WHERE,      where,      path_at,      a)     \
+	X(WHERE,      where,      n_path,       b)     \
+	X(FEEDS,      feeds,      owner,        other) \
+	X(FEEDS,      feeds,      tensor,       a)     \
+	X(FEEDS,      feeds,      produces,     b)     \
+	X(SIBLINGS,   siblings,   who,          other) \
+	X(SIBLINGS,   siblings,   members,      a)     \
+	X(SIBLINGS,   siblings,   detail,       b)     \
+	X(ESCAPE,     escape,     consumer,     other) \
+	X(ESCAPE,     escape,     tensor,       a)     \
+	X(INPUTS,     inputs,     external,     a)     \
+	X(OUTPUTS,    outputs,    counted,      a)     \
+	X(OUTPUTS,    outputs,    written,      b)     \
+	X(CONSTRAINT, constraint, tensor,       other) \
+	X(CONSTRAINT, constraint, measured,     a)     \
+	X(CONSTRAINT, constraint, limit,        b)
+
 /* ---- check and facts ----------------------------------------------------------- */
 
 /* What decided a check, for the words and the TUI's edit (explain/). */
@@ -219,14 +301,12 @@ typedef struct fd_cond_check {
 	int slot;                  /* the input slot it was read at */
 	int64_t bound;             /* OPERAND: a shape name bound before (match_bound_pack), or -1 */
 	uint32_t passed;           /* ORDER: after a run's check, the checks the swapped order passes */
-	int32_t other;             /* SOURCE: the event's other after a run's check (the producer, or
-	                            * the tensor same_as names when that decided) */
 	int sub;                   /* the item of a condition of several (PARAMS: a param, WHERE: an
 	                            * expression): explaining, the event's; in a run, set by the check
 	                            * to the one that failed (their count when all hold); TYPE: the
 	                            * alternative matched, set by the check */
-	int64_t a, b;              /* in a run, what the check measured for its event (INPUTS: the
-	                            * inputs given; OUTPUTS: the consumers and a graph output or FD_NONE) */
+	cond_event_payload payload;   /* its event's, by name: in a run the check fills what it measured
+	                               * (the member of its event kind); explaining, the event's */
 	int held;                  /* in a run, a condition of several items (PARAMS, WHERE): the items
 	                            * that held before the one that decided, each an event of its own */
 	struct match_run_state *run;
@@ -331,22 +411,13 @@ const char *cond_keys(uint64_t mask, const char *last, char *buf, size_t size);
 
 /* ---- a recorded event (cond_event.c) -------------------------------------------- */
 
-/* An event's payload by the names its kind gives its fields: the item of a
- * row of several (a param, an expression, an input entry, a constraint,
- * what decided a group), the unit checked, an input's tensor and the slot
- * it was read at, a shape name bound before it (match_bound_pack), and what
- * else the check measured (other, a, b: the check's own, conditions.h's
- * fd_cond_check says each). */
-typedef struct cond_event_payload {
-	int item;
-	int32_t unit, tensor;
-	int slot;
-	int64_t bound;
-	int32_t other;
-	int64_t a, b;
-} cond_event_payload;
-
+/* A recorded event's payload (any kind: the fields of one it does not name
+ * are left at their defaults). */
 cond_event_payload cond_event_read(const fd_event *ev);
+/* An empty payload of kind: its fields at the stored defaults. */
+cond_event_payload cond_event_empty(fd_event_kind kind);
+/* The stored fields of a payload of kind (other, a, b of ev; the rest untouched). */
+void cond_event_write(fd_event *ev, fd_event_kind kind, const cond_event_payload *p);
 /* The pattern an event of a rule's branch (-1: its match) is of. */
 const fd_rule_pattern *cond_event_pattern(const fd_rule *r, int branch);
 /* The check a recorded event made, decoded from it and the graph: c as the

@@ -264,7 +264,8 @@ __attribute__((noinline)) static bool check_operand(match_run_state *s, int i, i
 	fd_reason r = cond_check_event(EV_OPERAND, c.input->conds, &c, NULL);
 	if (quiet)
 		return r == REASON_NONE;   /* the caller takes its names back */
-	uint32_t ev = match_emit(s, EV_OPERAND, r ? ST_FAIL : ST_PASS, r, i, k, u, slot, t, c.bound);
+	cond_event_payload p = { .operand = { .slot = slot, .tensor = t, .bound = c.bound } };
+	uint32_t ev = match_emit_cond(s, EV_OPERAND, r ? ST_FAIL : ST_PASS, r, i, k, u, &p);
 	if (r) {
 		match_fail(s, ev, r, i, *passed);
 		return false;
@@ -284,8 +285,10 @@ static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap,
 		slot ^= 1;
 	int32_t t = unit_input(s, u, slot);
 	if (t == FD_NONE && (src->conds & COND_BIT(OPTIONAL_INPUT))) {
-		if (!quiet)
-			match_emit(s, EV_SOURCE, ST_PASS, REASON_NONE, i, k, u, FD_NONE, FD_NONE, slot);
+		if (!quiet) {
+			cond_event_payload p = { .source = { .producer = FD_NONE, .tensor = FD_NONE, .slot = slot } };
+			match_emit_cond(s, EV_SOURCE, ST_PASS, REASON_NONE, i, k, u, &p);
+		}
 		++*passed;
 		return true;
 	}
@@ -301,7 +304,9 @@ static bool check_source(match_run_state *s, int i, int32_t u, int k, bool swap,
 	fd_reason why = cond_check_event(EV_SOURCE, src->conds, &c, NULL);
 	bool ok = why == REASON_NONE;
 	if (!quiet) {
-		uint32_t ev = match_emit(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, why, i, k, u, c.other, t, slot);
+		c.payload.source.tensor = t;
+		c.payload.source.slot = slot;
+		uint32_t ev = match_emit_cond(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, why, i, k, u, &c.payload);
 		if (!ok)
 			match_fail(s, ev, why, i, *passed);
 	}
@@ -333,8 +338,9 @@ static bool check_chain_link(match_run_state *s, int i, int link, int32_t u, uin
 		t = c->output;
 	}
 	bool ok = slot >= 0;
-	uint32_t ev = match_emit(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM04_SOURCE,
-	                         i, link == i - 1 ? -1 : -3 - link, u, prev, t, slot);
+	cond_event_payload p = { .source = { .producer = prev, .tensor = t, .slot = slot } };
+	uint32_t ev = match_emit_cond(s, EV_SOURCE, ok ? ST_PASS : ST_FAIL, ok ? REASON_NONE : REASON_NM04_SOURCE,
+	                              i, link == i - 1 ? -1 : -3 - link, u, &p);
 	if (!ok)
 		match_fail(s, ev, REASON_NM04_SOURCE, i, passed);
 	return ok;
@@ -365,7 +371,8 @@ __attribute__((noinline)) static void diagnose_fixed(match_run_state *s, int i, 
 	};
 	if (!cond_check_event(EV_ORDER, COND_BIT(POSITION), &c, NULL))
 		return;
-	uint32_t ev = match_emit(s, EV_ORDER, ST_FAIL, REASON_NM14_POSITION, i, -1, u, FD_NONE, 1, 0);
+	cond_event_payload p = { .order = { .swapped = 1 } };
+	uint32_t ev = match_emit_cond(s, EV_ORDER, ST_FAIL, REASON_NM14_POSITION, i, -1, u, &p);
 	match_fail(s, ev, REASON_NM14_POSITION, i, passed + c.passed);
 }
 
@@ -436,7 +443,8 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	int32_t from = i ? s->units[link] : FD_NONE;   /* the unit it reads via */
 	if (i && outside_link(op, i) >= 0)
 		from = via >= 0 ? s->g->tensors[via].producer : FD_NONE;
-	ev = match_emit(s, EV_TYPE, why ? ST_FAIL : ST_PASS, why, i, -1, u, from, via, 0);
+	cond_event_payload p = { .type = { .follows = from, .reached_by = via } };
+	ev = match_emit_cond(s, EV_TYPE, why ? ST_FAIL : ST_PASS, why, i, -1, u, &p);
 	if (why) {
 		/* another type where an optional op could be is its absence, not a failure */
 		if (!op->optional)
@@ -466,7 +474,8 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 		s->binds.n = mark;
 		if (order) {
 			s->swapped[i] = true;
-			match_emit(s, EV_ORDER, ST_INFO, REASON_NONE, i, -1, u, FD_NONE, 1, 0);
+			cond_event_payload p = { .order = { .swapped = 1 } };
+			match_emit_cond(s, EV_ORDER, ST_INFO, REASON_NONE, i, -1, u, &p);
 		}
 		if (!check_order(s, i, link, u, order == 1, has_from, &p2)) {
 			if (binary && op->has_fixed)
@@ -510,7 +519,8 @@ __attribute__((noinline)) static uint32_t feeds_none(match_run_state *s, int i, 
 	if (s->swapped[op->feeds_op] && slot < 2)
 		slot ^= 1;
 	int32_t t = s->units[op->feeds_op] == lu ? unit_input(s, lu, slot) : FD_NONE;
-	return match_emit(s, EV_FEEDS, ST_FAIL, REASON_NM04_SOURCE, i, -1, lu, lu, t, 0);
+	cond_event_payload p = { .feeds = { .owner = lu, .tensor = t, .produces = 0 } };
+	return match_emit_cond(s, EV_FEEDS, ST_FAIL, REASON_NM04_SOURCE, i, -1, lu, &p);
 }
 
 static bool search_from(match_run_state *s, int i);
@@ -560,8 +570,9 @@ static bool search_from(match_run_state *s, int i)
 	if (cand->n == 0) {
 		if (op->optional)
 			return skip_optional(s, i, link);
+		cond_event_payload none = { .source = { .producer = FD_NONE, .linked_op = link } };
 		uint32_t ev = op->conds & COND_BIT(FEEDS) ? feeds_none(s, i, link)
-		            : match_emit(s, EV_SOURCE, ST_FAIL, REASON_NM04_SOURCE, i, -2, s->units[link], FD_NONE, link, 0);
+		            : match_emit_cond(s, EV_SOURCE, ST_FAIL, REASON_NM04_SOURCE, i, -2, s->units[link], &none);
 		match_fail(s, ev, REASON_NM04_SOURCE, i, 0);
 		return false;
 	}

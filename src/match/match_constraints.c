@@ -9,9 +9,11 @@
 
 static fd_reason check_unknown(fd_cond_check *c, fd_cond_facts *facts)
 {
-	if (c->run)
-		match_emit(c->run, EV_CONSTRAINT, ST_WARN, REASON_WN01_UNKNOWN_CONSTRAINT, -1, c->constraint_index, FD_NONE,
-		           FD_NONE, 0, 0);
+	if (c->run) {
+		cond_event_payload none = cond_event_empty(EV_CONSTRAINT);
+		match_emit_cond(c->run, EV_CONSTRAINT, ST_WARN, REASON_WN01_UNKNOWN_CONSTRAINT, -1, c->constraint_index,
+		                FD_NONE, &none);
+	}
 	if (facts) {
 		*facts = (fd_cond_facts){ .decided = c->constraint->where };
 		text_cut(facts->reason_text, sizeof facts->reason_text, "unknown constraint type, ignored");

@@ -85,8 +85,9 @@ bool match_group_complete(match_run_state *s, int n, uint32_t passed)
 			fd_reason why;
 			int32_t u = own_op(s, j, n, chain, &why);
 			if (u == FD_NONE) {
-				uint32_t ev = match_emit(s, EV_SIBLINGS, ST_FAIL, REASON_NM24_SIBLINGS, g, SIB_FOLLOWER, chain[g], m,
-				                         j, why);
+				cond_event_payload p = { .siblings = { .who = m, .follower_op = j, .detail = why } };
+				uint32_t ev = match_emit_cond(s, EV_SIBLINGS, ST_FAIL, REASON_NM24_SIBLINGS, g, SIB_FOLLOWER, chain[g],
+				                              &p);
 				match_fail(s, ev, REASON_NM24_SIBLINGS, n, passed);
 				ok = false;
 				break;

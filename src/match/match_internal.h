@@ -169,6 +169,16 @@ static inline uint32_t match_emit(match_run_state *s, fd_event_kind kind, fd_ev_
 	return idx;
 }
 
+/* Emits the event of a condition from its payload by name (conditions.h:
+ * FD_COND_EVENT_FIELDS says where each name is stored). */
+static inline uint32_t match_emit_cond(match_run_state *s, fd_event_kind kind, fd_ev_status st, fd_reason why,
+                                       int op, int sub, int32_t unit, const cond_event_payload *p)
+{
+	fd_event ev = { .other = FD_NONE };
+	cond_event_write(&ev, kind, p);
+	return match_emit(s, kind, st, why, op, sub, unit, ev.other, ev.a, ev.b);
+}
+
 /* Records a failure of this depth: ops_matched positions done, `extra` more
  * checks passed after them. The deepest one is what the attempt reports.
  * Absent optional ops do not count: skipping an op gets no deeper. */
