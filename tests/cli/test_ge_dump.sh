@@ -53,4 +53,20 @@ grep -q "^model small_ub.txt" "$tmp/match.txt" || bad "match: $(head -1 "$tmp/ma
 "$FUSIONDBG" mem $D -r rules >/dev/null 2>"$tmp/err" || bad "mem: exit $?: $(cat "$tmp/err")"
 "$FUSIONDBG" export $D -r rules -o "$tmp/x.dot" >/dev/null 2>"$tmp/err" || bad "export: exit $?: $(cat "$tmp/err")"
 grep -q '^	*conv	' "$tmp/x.dot" || bad "export: no node conv in the DOT"
+
+# the compiler's UB groups are clusters of their own, apart from fusiondbg's:
+# a fusion inside one group is drawn inside its cluster; --after has none
+R=tests/data/ge/conv_relu_rule.yaml
+"$FUSIONDBG" export $D -r $R -o "$tmp/ub.dot" >/dev/null 2>"$tmp/err" || bad "export: exit $?: $(cat "$tmp/err")"
+"$PYTHON" - "$tmp/ub.dot" <<'PY' || bad "export: the compiler's clusters are not as the dump says"
+import re, sys
+dot = open(sys.argv[1]).read()
+labels = re.findall(r'label="(compiler: [^"]*)"', dot)
+assert labels == [r"compiler: TbeConvElemwiseFusion scope 1\l", r"compiler: TbeEltwiseFusionPass failed scope 7\l"], labels
+ub = dot.index("subgraph cluster_ub_0"); ours = dot.index("subgraph cluster_0"); other = dot.index("subgraph cluster_ub_1")
+assert ub < ours < other, "fusiondbg's fusion is not inside the compiler's scope 1"
+assert 'style="dotted,filled"' in dot and 'style="dashed,rounded,filled"' in dot, "the two kinds of cluster look alike"
+PY
+"$FUSIONDBG" export $D -r $R --after -o "$tmp/after.dot" >/dev/null 2>&1 || bad "export --after failed"
+grep -q "cluster_ub" "$tmp/after.dot" && bad "export --after draws the compiler's groups"
 exit $fail

@@ -2,7 +2,8 @@
 # test_ge_dump_cann.sh — info on the real GE graph dumps in
 # $FUSIONDBG_CANN/ge_dumps (default ../shared/cann; skipped, exit 77,
 # without it): ge_proto_00026_afterUBMatch.txt is 399 ops in 49 UB groups
-# with 53 nodes that absorbed originals, the same in text and JSON, and
+# with 53 nodes that absorbed originals, the same in text and JSON, export
+# draws the 49 groups as the compiler's clusters, and
 # every dump there reads. The small fixture: test_ge_dump.sh.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -29,6 +30,11 @@ assert c["ub_groups"] == len(c["groups"]) == 49 and c["ub_groups_failed"] == 0, 
 assert c["nodes_with_originals"] == len(c["absorbing"]) == 53, c["nodes_with_originals"]
 assert len({(g["graph"], g["id"]) for g in c["groups"]}) == 49
 PY
+
+# export draws each of the 49 groups as the compiler's cluster
+"$FUSIONDBG" export "$D" -r rules -o "$tmp/x.dot" >/dev/null 2>"$tmp/err" || bad "export: exit $?: $(cat "$tmp/err")"
+n=$(grep -c 'label="compiler: UB fusion scope [0-9]*\\l"' "$tmp/x.dot")
+[ "$n" = 49 ] || bad "export: $n compiler clusters, want 49"
 
 for f in "$CANN"/ge_dumps/ge_proto_*.txt; do
 	"$FUSIONDBG" info "$f" --format json >"$tmp/one.json" 2>"$tmp/err" || { bad "$f: exit $?: $(cat "$tmp/err")"; continue; }
