@@ -53,6 +53,8 @@ grep -q "^model small_ub.txt" "$tmp/match.txt" || bad "match: $(head -1 "$tmp/ma
 "$FUSIONDBG" mem $D -r rules >/dev/null 2>"$tmp/err" || bad "mem: exit $?: $(cat "$tmp/err")"
 "$FUSIONDBG" export $D -r rules -o "$tmp/x.dot" >/dev/null 2>"$tmp/err" || bad "export: exit $?: $(cat "$tmp/err")"
 grep -q '^	*conv	' "$tmp/x.dot" || bad "export: no node conv in the DOT"
+"$FUSIONDBG" apply $D -r rules -o "$tmp/x.onnx" >/dev/null 2>"$tmp/err" && bad "apply wrote ONNX from a dump"
+grep -q "apply writes ONNX and the model is a GE graph dump" "$tmp/err" || bad "apply: $(cat "$tmp/err")"
 
 # the compiler's UB groups are clusters of their own, apart from fusiondbg's:
 # a fusion inside one group is drawn inside its cluster; --after has none
