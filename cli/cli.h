@@ -156,6 +156,10 @@ int cli_mem_sweep(const cli_options *o, struct fd_session *s);
 
 /* info --tensors (info_tensors.c): every tensor, as text or JSON. */
 void cli_info_tensors(FILE *f, const char *path, const fd_model *m, bool json);
+/* info on a compiler's dump (info_compiler.c): the compiler's own record,
+ * as a text section or as JSON members (",\n  \"format\": ..." onwards). */
+void cli_info_compiler_text(FILE *f, const fd_model *m);
+void cli_info_compiler_json(FILE *f, const fd_model *m);
 
 /* Prints every diagnostic as one line on stderr. */
 void cli_print_diags(const fd_diags *d);

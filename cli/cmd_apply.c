@@ -22,6 +22,12 @@ static const cli_command_spec spec = {
 
 static int run(const cli_options *o, fd_session *s)
 {
+	if (session_model(s)->format) {
+		/* the writer re-encodes the ONNX protobuf the model was read from */
+		txt_fprintf(stderr, "fusiondbg: %s: apply writes ONNX and the model is a %s; match, why and export "
+		            "read it, apply cannot rewrite it\n", s->opt.model_path, session_model(s)->format);
+		return EXIT_BAD_INPUT;
+	}
 	if (s->tpose.changed) {
 		/* the fusions name nodes of the graph after the transpose optimizer,
 		 * which the file does not hold */

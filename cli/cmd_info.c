@@ -40,7 +40,7 @@ static void json_values(FILE *f, const char *key, const fd_value_info *v, int32_
 	fprintf(f, "%s],\n", n ? "\n  " : "");
 }
 
-static void print_json(FILE *f, const char *path, const fd_model_info *in)
+static void print_json(FILE *f, const char *path, const fd_model_info *in, const fd_model *m)
 {
 	fputs("{\n  \"model\": ", f);
 	json_write_string(f, path);
@@ -95,7 +95,10 @@ static void print_json(FILE *f, const char *path, const fd_model_info *in)
 		fprintf(f, ", \"bound\": %s, \"used\": %s}", in->symdims[i].bound ? "true" : "false",
 		        in->symdims[i].used ? "true" : "false");
 	}
-	fprintf(f, "%s]\n}\n", in->n_symdims ? "\n  " : "");
+	fprintf(f, "%s]", in->n_symdims ? "\n  " : "");
+	if (m->format)
+		cli_info_compiler_json(f, m);
+	fputs("\n}\n", f);
 }
 
 static int name_width(const fd_value_info *v, int32_t n, int w)
@@ -145,6 +148,8 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in, const
 {
 	char size[32];
 	txt_fprintf(f, "%-16s %s (%s)\n", "model", path, human_size(in->file_size, size, sizeof size));
+	if (m->format)
+		txt_fprintf(f, "%-16s %s\n", "format", m->format);
 	txt_fprintf(f, "%-16s %lld\n", "ir_version", (long long)in->ir_version);
 	txt_fprintf(f, "%-16s", "opsets");
 	for (int32_t i = 0; i < in->n_opsets; i++)
@@ -225,6 +230,8 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in, const
 		        (long long)in->unknown_ops[i].count, onnx_domain_name(in->unknown_ops[i].domain));
 	if (!in->n_unknown_ops)
 		txt_fprintf(f, "  (none: every op type is standard ONNX)\n");
+	if (m->format)
+		cli_info_compiler_text(f, m);
 }
 
 int cmd_info(int argc, char **argv)
@@ -241,7 +248,7 @@ int cmd_info(int argc, char **argv)
 	fd_model_info info;
 	model_info_compute(&m, &info);
 	if (o.format == FORMAT_JSON)
-		print_json(stdout, o.model, &info);
+		print_json(stdout, o.model, &info, &m);
 	else
 		print_text(stdout, o.model, &info, &m);
 	model_info_release(&info);

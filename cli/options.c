@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "base/nearest.h"
 #include "ruleset/ruleset.h"
+#include "session/model_load.h"
 #include "rules/yaml_tree.h"
 #include "base/text.h"
 
@@ -414,7 +415,7 @@ int cli_load_model(const cli_options *o, fd_model *m)
 	                       .n_input_shapes = o->n_input_shapes,
 	                       .initializers_constant = o->initializers == INIT_POLICY_CONSTANT,
 	                       .shapes_onnx = o->shapes == SHAPES_ONNX };
-	int rc = onnx_load_model(m, o->model, &lo, &d);
+	int rc = session_load_model(m, o->model, &lo, &d);
 	cli_print_diags(&d);
 	diags_release(&d);
 	return rc;

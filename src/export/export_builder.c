@@ -229,6 +229,7 @@ void export_builder_init(export_builder *b, const fd_match_result *r, const fd_e
 	arena_init(&b->arena);
 	init_graphs(b);
 	init_rules(b);
+	export_compiler_init(b);
 	b->root = export_gv_open("fusiondbg");
 	for (size_t i = 0; i < sizeof attr_defaults / sizeof *attr_defaults; i++)
 		for (const char *const *p = attr_defaults[i].pairs; *p; p += 2)
@@ -238,6 +239,7 @@ void export_builder_init(export_builder *b, const fd_match_result *r, const fd_e
 void export_builder_release(export_builder *b)
 {
 	vec_release(&b->marks);
+	export_compiler_release(b);
 	strmap_release(&b->ids);
 	strmap_release(&b->edges);
 	arena_release(&b->arena);

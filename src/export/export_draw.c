@@ -13,7 +13,20 @@ static Agraph_t *container_of(export_builder *b, int32_t g, int32_t n)
 	int32_t f = b->r->claim[g][n];
 	if (!b->after && f >= 0 && b->sel->fusion_drawn[f])
 		return b->fusion[f].cluster;
-	return b->graph[g].cont;
+	int32_t k = export_compiler_group(b, g, n);
+	return k >= 0 ? export_compiler_cluster(b, k) : b->graph[g].cont;
+}
+
+/* Where fusion f's cluster goes: in the compiler's group that holds every
+ * member, else in its graph's container. */
+static Agraph_t *fusion_parent(export_builder *b, const fd_fusion *fu)
+{
+	const int32_t *nodes = fusion_ids(b->r, fu->nodes);
+	int32_t k = fu->n_nodes ? export_compiler_group(b, fu->graph, nodes[0]) : -1;
+	for (int32_t i = 1; i < fu->n_nodes && k >= 0; i++)
+		if (export_compiler_group(b, fu->graph, nodes[i]) != k)
+			k = -1;
+	return k >= 0 ? export_compiler_cluster(b, k) : b->graph[fu->graph].cont;
 }
 
 /* A node in c whose id is graph g's prefix, head and tail (made unique). */
@@ -68,7 +81,7 @@ static void make_containers(export_builder *b)
 		const export_palette_entry *pe = export_rule_palette(b, fu->rule);
 		char name[48];
 		snprintf(name, sizeof name, "cluster_%zu", f);
-		Agraph_t *c = agsubg(b->graph[fu->graph].cont, name, 1);
+		Agraph_t *c = agsubg(fusion_parent(b, fu), name, 1);
 		b->fusion[f].cluster = c;
 		sb_clear(&s);
 		export_cluster_label(b, &s, f);

@@ -18,6 +18,8 @@
  *                        (export_render)
  *   export_budget.c      dot's work estimated, its layout bounded past a
  *                        size (export_layout_span, export_bound_layout)
+ *   export_compiler.c    the compiler's own UB groups of a graph dump as
+ *                        clusters (export_compiler_*)
  *   export_fusion_dots.c one DOT per fusion (output.gen_dot_graph)
  *   export_chart.c       the memory timeline as a chart (export_memory_chart)
  *   export_select.c      what is drawn (export_select, declared in export.h)
@@ -39,10 +41,13 @@
 #include "base/vec.h"
 #include "estimate/estimate.h"
 #include "export/export.h"
+#include "ge/ge_record.h"
 
 #define EXPORT_PEAK_COLOR "#d62728"     /* red is kept for the memory peak */
 #define EXPORT_FLOAT_FILL "#fff1c1"     /* an op a quantized model left in float */
 #define EXPORT_FLOAT_BORDER "#b8860b"
+#define EXPORT_COMPILER_BORDER "#4b5d73" /* the compiler's UB groups: slate, dotted */
+#define EXPORT_COMPILER_FILL "#eef1f5"
 #define EXPORT_FONT "Helvetica,Arial,sans-serif"
 #define EXPORT_NAME_MAX_SHOWN 24        /* longer node names are elided in the middle */
 #define EXPORT_NEAR_MISS_MAX_PER_RULE 16  /* marks per rule; the legend counts the rest */
@@ -115,6 +120,9 @@ typedef struct export_builder {
 	export_fusion_state *fusion; /* [fusion] */
 	export_rule_state *rule;     /* [rule] */
 	VEC(export_near_mark) marks;
+	ge_record ub;              /* the compiler's UB groups (a graph dump's; else none) */
+	int32_t **ub_group;        /* [graph][node] group index, -1; NULL: no groups drawn */
+	Agraph_t **ub_cluster;     /* [group] its cluster once made */
 	strmap ids;                /* object ids used (uniqueness) */
 	strmap edges;              /* "tail head tensor" seen */
 	fd_arena arena;            /* the arrays above, ids and edge keys */
@@ -133,6 +141,15 @@ const char *export_unique_id(export_builder *b, const char *want);
 const char *export_graph_prefix(int32_t g, char *buf, size_t size);
 void export_set(void *obj, const char *name, const char *value);
 void export_set_html(export_builder *b, void *obj, const char *name, const char *html);
+
+/* ---- export_compiler.c ---------------------------------------------------- */
+
+void export_compiler_init(export_builder *b);
+void export_compiler_release(export_builder *b);
+/* The compiler's UB group node n of graph g is drawn in, -1. */
+int32_t export_compiler_group(const export_builder *b, int32_t g, int32_t n);
+/* Group k's cluster, made the first time it is asked for. */
+Agraph_t *export_compiler_cluster(export_builder *b, int32_t k);
 
 /* ---- export_label.c ------------------------------------------------------- */
 

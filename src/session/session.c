@@ -7,6 +7,7 @@
 #include <string.h>
 #include "base/atomic_file.h"
 #include "base/clock.h"
+#include "session/model_load.h"
 #include "session/session_internal.h"
 
 /* The context must know the rules' fused op types (match.h): a what-if of
@@ -68,7 +69,7 @@ static int session_reload_shapes(fd_session *s, const fd_load_options *load, boo
 	fd_diags quiet;
 	diags_init(&quiet);
 	model_release(&s->model);
-	int rc = onnx_load_model(&s->model, s->opt.model_path, &again, &quiet);
+	int rc = session_load_model(&s->model, s->opt.model_path, &again, &quiet);
 	for (size_t i = 0; rc < 0 && i < quiet.n; i++)
 		if (quiet.items[i].severity == DIAG_ERROR)
 			diag_add(d, DIAG_ERROR, quiet.items[i].pos, "%s", quiet.items[i].message);
@@ -107,7 +108,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	load.shapes_onnx = opt->shapes == SHAPES_ONNX;
 	s->shapes_pending = opt->background && !load.no_shape_inference;
 	load.no_shape_inference = load.no_shape_inference || opt->background;
-	if (onnx_load_model(&s->model, opt->model_path, &load, d) < 0) {
+	if (session_load_model(&s->model, opt->model_path, &load, d) < 0) {
 		ruleset_release(&s->rules);
 		arena_release(&s->arena);
 		return -1;

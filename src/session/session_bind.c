@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "session/model_load.h"
 #include "session/session_internal.h"
 
 /* One fusion of a run, in plain data. */
@@ -160,7 +161,7 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 	lo.n_dims = s->n_binds;
 	lo.dims_win = true;
 	fd_model nm;
-	if (onnx_load_model(&nm, s->opt.model_path, &lo, d) < 0) {
+	if (session_load_model(&nm, s->opt.model_path, &lo, d) < 0) {
 		/* put the bindings back as they were */
 		if (keep_binds) {
 			s->binds = keep_binds;

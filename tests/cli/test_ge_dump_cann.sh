@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# test_ge_dump_cann.sh — info on the real GE graph dumps in
+# $FUSIONDBG_CANN/ge_dumps (default ../shared/cann; skipped, exit 77,
+# without it): ge_proto_00026_afterUBMatch.txt is 399 ops in 49 UB groups
+# with 53 nodes that absorbed originals, the same in text and JSON, export
+# draws the 49 groups as the compiler's clusters, and
+# every dump there reads. The small fixture: test_ge_dump.sh.
+set -u
+. "$(dirname "$0")/../lib.sh"
+export TZ=UTC LC_ALL=C.UTF-8
+unset GRAPH_AUTOFUSION_ENABLE GRAPH_AUTOFUSION_RULES GRAPH_AUTOFUSION_RULES_DIR
+CANN=${FUSIONDBG_CANN:-../shared/cann}
+[ -d "$CANN/ge_dumps" ] || { echo "skipped: no $CANN/ge_dumps (FUSIONDBG_CANN)"; exit $SKIPPED; }
+make_tmp
+D=$CANN/ge_dumps/ge_proto_00026_afterUBMatch.txt
+
+"$FUSIONDBG" info "$D" >"$tmp/info.txt" 2>"$tmp/err" || bad "info: exit $?: $(cat "$tmp/err")"
+for want in "^nodes  *399 in the main graph" "^UB fusion groups (the compiler's): 49, 0 failed$" \
+            "^nodes with absorbed originals: 53 " "^  scope 1 .* 3 nodes: conv1 conv1_relu pool1$" \
+            "^    originals: scale_conv1, conv1, bn_conv1$"; do
+	grep -q "$want" "$tmp/info.txt" || bad "info text lacks /$want/"
+done
+"$FUSIONDBG" info "$D" --format json >"$tmp/info.json" 2>"$tmp/err" || bad "info json: exit $?: $(cat "$tmp/err")"
+"$PYTHON" - "$tmp/info.json" <<'PY' || bad "info json: not 399 ops, 49 groups, 53 absorbing nodes"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["compiler_record"]
+assert d["nodes"] == 399 and sum(d["op_histogram"].values()) == 399, d["nodes"]
+assert c["ub_groups"] == len(c["groups"]) == 49 and c["ub_groups_failed"] == 0, c["ub_groups"]
+assert c["nodes_with_originals"] == len(c["absorbing"]) == 53, c["nodes_with_originals"]
+assert len({(g["graph"], g["id"]) for g in c["groups"]}) == 49
+PY
+
+# export draws each of the 49 groups as the compiler's cluster
+"$FUSIONDBG" export "$D" -r rules -o "$tmp/x.dot" >/dev/null 2>"$tmp/err" || bad "export: exit $?: $(cat "$tmp/err")"
+n=$(grep -c 'label="compiler: UB fusion scope [0-9]*\\l"' "$tmp/x.dot")
+[ "$n" = 49 ] || bad "export: $n compiler clusters, want 49"
+
+for f in "$CANN"/ge_dumps/ge_proto_*.txt; do
+	"$FUSIONDBG" info "$f" --format json >"$tmp/one.json" 2>"$tmp/err" || { bad "$f: exit $?: $(cat "$tmp/err")"; continue; }
+	"$PYTHON" -c 'import json,sys; assert json.load(open(sys.argv[1]))["compiler_record"]' "$tmp/one.json" ||
+		bad "$f: no compiler record"
+done
+exit $fail
