@@ -78,6 +78,13 @@ static int session_reload_shapes(fd_session *s, const fd_load_options *load, boo
 	return rc;
 }
 
+bool session_initializers_constant(const fd_session *s)
+{
+	/* the command line decides, else the rule set's setting, else ONNX */
+	fd_init_policy policy = s->opt.initializers != INIT_POLICY_UNSET ? s->opt.initializers : s->rules.initializers;
+	return policy == INIT_POLICY_CONSTANT;
+}
+
 int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 {
 	memset(s, 0, sizeof *s);
@@ -113,6 +120,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 		return -1;
 	}
 	s->open = true;
+	s->model_facts = session_file_facts(opt->model_path, &s->model_size, &s->model_hash);
 	if (ruleset_load_paths(&s->rules, opt->rule_paths, opt->n_rule_paths, !opt->no_env, d) < 0 ||
 	    (opt->fusion_switch && ruleset_apply_switch_file(&s->rules, opt->fusion_switch, d) < 0)) {
 		session_close(s);
@@ -136,9 +144,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 		s->prio0[i] = s->rules.rules[i].priority;
 		s->enabled0[i] = s->rules.rules[i].enabled;
 	}
-	/* the command line decides, else the rule set's setting, else ONNX */
-	fd_init_policy policy = opt->initializers != INIT_POLICY_UNSET ? opt->initializers : s->rules.initializers;
-	model_set_initializer_policy(&s->model, policy == INIT_POLICY_CONSTANT);
+	model_set_initializer_policy(&s->model, session_initializers_constant(s));
 	ruleset_resolve_types(&s->rules);
 	s->mopt.target = opt->target;
 	s->mopt.no_events = opt->no_events;

@@ -201,6 +201,11 @@ typedef struct fd_session {
 	/* the bindings as the session holds them once one is changed (session_bind.c) */
 	fd_dim_binding *binds;
 	int n_binds, cap_binds;
+	/* the model file as opened: a rebind reads it again only while it is
+	 * still that file (session_file_facts); model_facts false: unknown */
+	int64_t model_size;
+	uint64_t model_hash;
+	bool model_facts;
 	fd_binding_diff *bdiff;         /* the last session_rebind's, NULL before one */
 	struct fd_session_first_run *first_run;   /* opt.background: the thread, until waited for */
 	struct fd_session_added *added;  /* rule files added as what-ifs (session_add.c), in edit order */
