@@ -114,13 +114,13 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	load.shapes_onnx = opt->shapes == SHAPES_ONNX;
 	s->shapes_pending = opt->background && !load.no_shape_inference;
 	load.no_shape_inference = load.no_shape_inference || opt->background;
+	session_file_stamp(opt->model_path, &s->model_stamp);   /* before the read: a change during it shows */
 	if (onnx_load_model(&s->model, opt->model_path, &load, d) < 0) {
 		ruleset_release(&s->rules);
 		arena_release(&s->arena);
 		return -1;
 	}
 	s->open = true;
-	s->model_facts = session_file_facts(opt->model_path, &s->model_size, &s->model_hash);
 	if (ruleset_load_paths(&s->rules, opt->rule_paths, opt->n_rule_paths, !opt->no_env, d) < 0 ||
 	    (opt->fusion_switch && ruleset_apply_switch_file(&s->rules, opt->fusion_switch, d) < 0)) {
 		session_close(s);

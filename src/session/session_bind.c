@@ -2,7 +2,7 @@
  * unbound), the model loaded again with it, the rules re-run as edited, and
  * what changed, fusion by fusion, with the reason each attempt ends on and
  * the peak before -> after. The file is read again only while it is the
- * model that was opened (its size and hash): a model re-exported meanwhile
+ * model that was opened (its stat: device, inode, size, times): a model re-exported meanwhile
  * is refused, never credited to the binding. It is read as open read it
  * (the rule set's shapes and initializers). The old model goes away with
  * its expressions and everything that points into it (runs, rounds, their
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "session/session_internal.h"
 
 /* One fusion of a run, in plain data. */
@@ -145,14 +146,32 @@ static int model_changed(const fd_session *s, fd_diags *d)
 	return -1;
 }
 
+bool session_file_stamp(const char *path, fd_file_stamp *st)
+{
+	struct stat sb;
+	*st = (fd_file_stamp){ 0 };
+	if (stat(path, &sb) != 0)
+		return false;
+	*st = (fd_file_stamp){ .known = true, .dev = (uint64_t)sb.st_dev, .ino = (uint64_t)sb.st_ino,
+	                       .size = (int64_t)sb.st_size,
+	                       .mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec,
+	                       .ctime_ns = (int64_t)sb.st_ctim.tv_sec * 1000000000 + sb.st_ctim.tv_nsec };
+	return true;
+}
+
+bool session_same_stamp(const fd_file_stamp *a, const fd_file_stamp *b)
+{
+	return a->known && b->known && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+}
+
 /* Still the file that was opened: -1 with a message when not. */
 static int same_model_file(const fd_session *s, fd_diags *d)
 {
-	int64_t size;
-	uint64_t hash;
-	if (!s->model_facts || !session_file_facts(s->opt.model_path, &size, &hash))
+	fd_file_stamp now;
+	if (!s->model_stamp.known || !session_file_stamp(s->opt.model_path, &now))
 		return 0;   /* unknown, or unreadable now: the load says why */
-	return size == s->model_size && hash == s->model_hash ? 0 : model_changed(s, d);
+	return session_same_stamp(&now, &s->model_stamp) ? 0 : model_changed(s, d);
 }
 
 /* Everything that points into the model (runs of both rule sets, their
@@ -218,7 +237,9 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 	lo.shapes_onnx = s->loaded.n_graphs ? s->loaded.shapes_onnx : s->model.shapes_onnx;
 	fd_model nm;
 	int loaded = onnx_load_model(&nm, s->opt.model_path, &lo, d);
-	if (loaded == 0 && s->model_facts && nm.file_size != s->model_size) {
+	fd_file_stamp after;
+	if (loaded == 0 && s->model_stamp.known &&
+	    !(session_file_stamp(s->opt.model_path, &after) && session_same_stamp(&after, &s->model_stamp))) {
 		model_release(&nm);   /* changed between the check and the read */
 		loaded = model_changed(s, d);
 	}

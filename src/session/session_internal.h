@@ -45,10 +45,12 @@ bool session_initializers_constant(const fd_session *s);
  * the model. */
 int session_transpose(fd_session *s, fd_diags *d);
 void session_transpose_release(fd_session *s);
-/* session_recovery.c: a file's size and content hash (FNV-1a) now; false
- * when it cannot be read. The recovery file and the rebind judge a file
- * unchanged by them. */
-bool session_file_facts(const char *path, int64_t *size, uint64_t *hash);
+/* session_bind.c: what stat says of a file (device, inode, size, change and
+ * modification times), taken without reading it, so that a large model costs
+ * nothing more to open; false (stamp unknown) when it cannot be stat'ed. An
+ * exporter's save in place or a rename over it changes the stamp. */
+bool session_file_stamp(const char *path, fd_file_stamp *st);
+bool session_same_stamp(const fd_file_stamp *a, const fd_file_stamp *b);
 /* session_first_run.c: starts it on a thread (or runs it here when no
  * thread can be made); the wait frees what the thread used. */
 int session_first_run_start(fd_session *s, fd_diags *d);

@@ -84,7 +84,8 @@ static char *real_of(const char *path)
 	return copy;
 }
 
-bool session_file_facts(const char *path, int64_t *size, uint64_t *hash)
+/* A file's size and content hash now; false when it cannot be read. */
+static bool file_facts(const char *path, int64_t *size, uint64_t *hash)
 {
 	/* the model's limit is the largest of the files named (a model, rule files) */
 	fd_diags quiet;
@@ -303,7 +304,7 @@ static void put_file_line(strbuf *b, const char *kind, const char *path)
 	char *real = real_of(path);
 	int64_t size = -1;
 	uint64_t hash = 0;
-	session_file_facts(real, &size, &hash);
+	file_facts(real, &size, &hash);
 	sb_printf(b, "%s %lld %016llx ", kind, (long long)size, (unsigned long long)hash);
 	session_yaml_escape(b, real, false);
 	sb_add(b, "\n", 1);
@@ -392,8 +393,7 @@ int session_read_recovery(const fd_session *s, const char *path, fd_recovery *re
 				f->hash = hash;
 				int64_t now_size;
 				uint64_t now_hash;
-				f->changed = !session_file_facts(f->path, &now_size, &now_hash) || now_size != f->size ||
-				             now_hash != f->hash;
+				f->changed = !file_facts(f->path, &now_size, &now_hash) || now_size != f->size || now_hash != f->hash;
 			} else {
 				f->path = xstrdup(line + 6);   /* version 1: the path as given, nothing to check */
 			}
