@@ -5,7 +5,8 @@
  * ":fail-writes N" (the session's next N file writes fail with ENOSPC),
  * ":write-switch FILE" (the rules' on/off as a fusion switch file),
  * ":click Y X", ":wheel-up Y X", ":wheel-down Y X" (the mouse), or any
- * action name (":undo"); ":hold-run" as the first line holds the first run
+ * action name (":undo"); ":type-ahead KEYS" queues KEYS as typed before the
+ * program reads any (as while the model loads); ":hold-run" as the first line holds the first run
  * until ":release-run" (first_run.c). # starts a comment line. The script's end
  * quits without asking. The first three are done here, inside a prompt too
  * (input_command); the mouse and the actions by the main loop (loop.c). */
@@ -47,6 +48,25 @@ int input_open_script(tui_input *in, const char *path, fd_diags *d)
 			p++;
 		if (!*p || *p == '#')
 			continue;
+		if (!strncmp(p, ":type-ahead ", 12)) {
+			/* keys typed before the program reads any (while the model loads):
+			 * queued now, as the terminal would hold them */
+			for (p += 12; *p;) {
+				int key;
+				size_t k = key_parse(p, &key);
+				if (!k || !input_type_ahead(in, key)) {
+					fd_srcpos at = { path, lineno, (int)(p - line) + 1 };
+					if (k)
+						diag_error(d, at, "too many keys typed ahead");
+					else
+						diag_error(d, at, "not a key: '%s'", p);
+					rc = -1;
+					break;
+				}
+				p += k;
+			}
+			continue;
+		}
 		if (*p == ':') {
 			if (in->n_cmds == cap_cmds) {
 				cap_cmds = cap_cmds ? cap_cmds * 2 : 16;
@@ -109,6 +129,13 @@ static int script_key(tui_input *in, const char **cmd)
 	if (key == KEY_SCRIPT_CMD && cmd)
 		*cmd = in->cmds[in->cmd_pos++];
 	return key;
+}
+
+void input_flush(tui *t)
+{
+	t->in.n_ahead = t->in.ahead_pos = 0;
+	if (!t->in.scripted)
+		flushinp();
 }
 
 int input_key_poll(tui *t, const char **cmd)

@@ -32,6 +32,11 @@ int  input_key_poll(tui *t, const char **cmd);
 /* Keeps key to be read before the terminal's or the script's next ones;
  * false when the type-ahead is full. */
 bool input_type_ahead(tui_input *in, int key);
+/* Drops every key typed but not yet read (the terminal's and the typed-
+ * ahead ones): a prompt calls it before it shows, so that no key typed
+ * before the question was on screen answers it or acts after it. A
+ * script's own keys are typed after the prompt by construction and stay. */
+void input_flush(tui *t);
 /* The script commands that work anywhere, inside a prompt too (save-display,
  * resize, fail-writes): does cmd and returns true when it is one of them. */
 bool input_command(tui *t, const char *cmd);

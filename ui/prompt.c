@@ -1,6 +1,8 @@
 /* prompt.c — input on the status line (an edit, a search, a file name), a
  * yes / no / cancel question, and a centred menu. Each runs its own small key
- * loop on input_key, so scripts drive them like any key. */
+ * loop on input_key, so scripts drive them like any key, and each first drops
+ * the keys typed before it showed (input_flush): a key the user typed without
+ * seeing the question never answers it, nor runs as a command after it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@ static int next_key(tui *t)
  * that the first key typed replaces (Tab, Right or End takes it). */
 static char *prompt_edit(tui *t, const char *label, const char *initial, bool suggested)
 {
+	input_flush(t);
 	strbuf b = { 0 };
 	sb_puts(&b, initial ? initial : "");
 	size_t pos = b.n;
@@ -142,28 +145,32 @@ char *prompt_line(tui *t, const char *label, const char *initial, char *buf, siz
 
 int prompt_yes_no(tui *t, const char *question, bool with_cancel)
 {
+	input_flush(t);
+	int chosen = 0;   /* y or n, waiting for Enter */
 	for (;;) {
 		display_draw(t);
 		int y = t->lines - 1;
 		display_fill(t->disp, y, 0, t->cols, ROLE_NORMAL, 0);
 		char buf[512];
-		snprintf(buf, sizeof buf, "%s %s ", question, with_cancel ? "(y/n/c)" : "(y/n)");
+		snprintf(buf, sizeof buf, "%s %s %s", question, with_cancel ? "(y/n/c)" : "(y/n)",
+		         chosen == 'y' ? "y: Enter to confirm " : chosen == 'n' ? "n: Enter to confirm " : "");
 		display_text(t->disp, y, 0, t->cols, ROLE_HEADER, 0, buf);
 		refresh();
 		int key = next_key(t);
 		if (key == 'y' || key == 'Y')
-			return 'y';
-		if (key == 'n' || key == 'N')
-			return 'n';
-		if (key == KEY_SCRIPT_END)
-			return with_cancel ? 'c' : 'n';
-		if (key == 'c' || key == 27 || key == 7 || key == 'q')
+			chosen = 'y';
+		else if (key == 'n' || key == 'N')
+			chosen = 'n';
+		else if (key == '\n' && chosen)
+			return chosen;
+		else if (key == KEY_SCRIPT_END || key == 'c' || key == 27 || key == 7 || key == 'q')
 			return with_cancel ? 'c' : 'n';
 	}
 }
 
 int prompt_list_yes_no(tui *t, const char *title, const char *const *lines, int n, const char *question)
 {
+	input_flush(t);
 	for (;;) {
 		int w = display_width(title) + 6, qw = display_width(question) + 12;
 		if (qw > w)
@@ -207,6 +214,7 @@ int prompt_list_yes_no(tui *t, const char *title, const char *const *lines, int 
 
 int prompt_menu(tui *t, const char *title, const char *const *items, int n, int initial)
 {
+	input_flush(t);
 	vs_list l = { 0 };
 	vs_list_set_rows(&l, (size_t)n);
 	for (;;) {

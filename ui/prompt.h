@@ -1,5 +1,6 @@
 /* prompt.h — questions on the status line and menus (prompt.c). Each runs
- * its own small key loop over the screen as it is; the caller owns buf. */
+ * its own small key loop over the screen as it is, after dropping the keys
+ * typed before it showed; the caller owns buf. */
 #ifndef FD_UI_PROMPT_H
 #define FD_UI_PROMPT_H
 #include <stdbool.h>
@@ -18,7 +19,9 @@ char *prompt_suggest(tui *t, const char *label, const char *suggestion);
 /* The same into buf: a text that does not fit in size is refused (NULL, with
  * a message on the status line) rather than cut. */
 char *prompt_line(tui *t, const char *label, const char *initial, char *buf, size_t size);
-/* y / n / c(ancel, Esc): returns 'y', 'n' or 'c'. */
+/* y / n / c(ancel, Esc): returns 'y', 'n' or 'c'. y and n are confirmed
+ * with Enter (the callers' answers write or discard edits); c, Esc, q
+ * cancel at once. */
 int  prompt_yes_no(tui *t, const char *question, bool with_cancel);
 /* A centred box listing lines (cut to the screen; "… N more" when they do
  * not fit) with question under them: 'y' or 'n' (Esc, q: 'n'). */

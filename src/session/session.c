@@ -79,6 +79,13 @@ static int session_reload_shapes(fd_session *s, const fd_load_options *load, boo
 	return rc;
 }
 
+bool session_initializers_constant(const fd_session *s)
+{
+	/* the command line decides, else the rule set's setting, else ONNX */
+	fd_init_policy policy = s->opt.initializers != INIT_POLICY_UNSET ? s->opt.initializers : s->rules.initializers;
+	return policy == INIT_POLICY_CONSTANT;
+}
+
 int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 {
 	memset(s, 0, sizeof *s);
@@ -108,6 +115,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	load.shapes_onnx = opt->shapes == SHAPES_ONNX;
 	s->shapes_pending = opt->background && !load.no_shape_inference;
 	load.no_shape_inference = load.no_shape_inference || opt->background;
+	session_file_stamp(opt->model_path, &s->model_stamp);   /* before the read: a change during it shows */
 	if (session_load_model(&s->model, opt->model_path, &load, d) < 0) {
 		ruleset_release(&s->rules);
 		arena_release(&s->arena);
@@ -137,9 +145,7 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 		s->prio0[i] = s->rules.rules[i].priority;
 		s->enabled0[i] = s->rules.rules[i].enabled;
 	}
-	/* the command line decides, else the rule set's setting, else ONNX */
-	fd_init_policy policy = opt->initializers != INIT_POLICY_UNSET ? opt->initializers : s->rules.initializers;
-	model_set_initializer_policy(&s->model, policy == INIT_POLICY_CONSTANT);
+	model_set_initializer_policy(&s->model, session_initializers_constant(s));
 	ruleset_resolve_types(&s->rules);
 	s->mopt.target = opt->target;
 	s->mopt.no_events = opt->no_events;

@@ -164,6 +164,13 @@ struct fd_session_file;
 struct fd_session_first_run;
 struct fd_session_added;
 
+/* A file as stat saw it (session_file_stamp); known false: not seen. */
+typedef struct fd_file_stamp {
+	bool known;
+	uint64_t dev, ino;
+	int64_t size, mtime_ns, ctime_ns;
+} fd_file_stamp;
+
 typedef struct fd_session {
 	fd_session_options opt;
 	fd_model model;                /* the graph the rules see: as read, or after the transpose optimizer */
@@ -201,6 +208,9 @@ typedef struct fd_session {
 	/* the bindings as the session holds them once one is changed (session_bind.c) */
 	fd_dim_binding *binds;
 	int n_binds, cap_binds;
+	/* the model file as opened: a rebind reads it again only while it is
+	 * still that file (session_file_stamp) */
+	fd_file_stamp model_stamp;
 	fd_binding_diff *bdiff;         /* the last session_rebind's, NULL before one */
 	struct fd_session_first_run *first_run;   /* opt.background: the thread, until waited for */
 	struct fd_session_added *added;  /* rule files added as what-ifs (session_add.c), in edit order */

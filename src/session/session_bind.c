@@ -1,13 +1,18 @@
 /* session_bind.c — the dims what-if: a symbol bound to another value (or
  * unbound), the model loaded again with it, the rules re-run as edited, and
  * what changed, fusion by fusion, with the reason each attempt ends on and
- * the peak before -> after. The old model goes away with its expressions, so
- * what the diff needs from it is copied out first (a snapshot of plain
- * data). The session holds its own copy of the bindings from the first
- * rebind on. */
+ * the peak before -> after. The file is read again only while it is the
+ * model that was opened (its stat: device, inode, size, times): a model re-exported meanwhile
+ * is refused, never credited to the binding. It is read as open read it
+ * (the rule set's shapes and initializers). The old model goes away with
+ * its expressions and everything that points into it (runs, rounds, their
+ * estimates, the transpose optimizer's rewrite), so what the diff needs from
+ * it is copied out first (a snapshot of plain data). The session holds its
+ * own copy of the bindings from the first rebind on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "session/model_load.h"
 #include "session/session_internal.h"
 
@@ -134,6 +139,73 @@ static void set_binding(fd_session *s, const char *name, int64_t value)
 	s->binds[s->n_binds++] = (fd_dim_binding){ arena_strdup(&s->arena, name), value };
 }
 
+static int model_changed(const fd_session *s, fd_diags *d)
+{
+	diag_error(d, srcpos_file(s->opt.model_path),
+	           "the model file changed since it was opened (size or contents): binding a dim would show another "
+	           "model's fusions as the binding's; open it again to see the new model");
+	return -1;
+}
+
+bool session_file_stamp(const char *path, fd_file_stamp *st)
+{
+	struct stat sb;
+	*st = (fd_file_stamp){ 0 };
+	if (stat(path, &sb) != 0)
+		return false;
+	*st = (fd_file_stamp){ .known = true, .dev = (uint64_t)sb.st_dev, .ino = (uint64_t)sb.st_ino,
+	                       .size = (int64_t)sb.st_size,
+	                       .mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec,
+	                       .ctime_ns = (int64_t)sb.st_ctim.tv_sec * 1000000000 + sb.st_ctim.tv_nsec };
+	return true;
+}
+
+bool session_same_stamp(const fd_file_stamp *a, const fd_file_stamp *b)
+{
+	return a->known && b->known && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+}
+
+/* Still the file that was opened: -1 with a message when not. */
+static int same_model_file(const fd_session *s, fd_diags *d)
+{
+	fd_file_stamp now;
+	if (!s->model_stamp.known || !session_file_stamp(s->opt.model_path, &now))
+		return 0;   /* unknown, or unreadable now: the load says why */
+	return session_same_stamp(&now, &s->model_stamp) ? 0 : model_changed(s, d);
+}
+
+/* Everything that points into the model (runs of both rule sets, their
+ * rounds and estimates, the match context), then the model and what the
+ * transpose optimizer made of it. */
+static void release_model_and_runs(fd_session *s)
+{
+	estimate_release(&s->baseline_est);
+	estimate_release(&s->current_est);
+	estimate_release(&s->baseline_final_est);
+	estimate_release(&s->current_final_est);
+	match_result_release(&s->baseline_final);
+	match_result_release(&s->current_final);
+	rounds_release(&s->baseline_rounds);
+	rounds_release(&s->current_rounds);
+	match_result_release(&s->baseline);
+	match_result_release(&s->current);
+	match_ctx_release(&s->ctx);
+	model_release(&s->model);
+	session_transpose_release(s);
+	match_result_init(&s->baseline);
+	match_result_init(&s->current);
+	match_result_init(&s->baseline_final);
+	match_result_init(&s->current_final);
+	rounds_init(&s->baseline_rounds);
+	rounds_init(&s->current_rounds);
+	estimate_init(&s->baseline_est);
+	estimate_init(&s->current_est);
+	estimate_init(&s->baseline_final_est);
+	estimate_init(&s->current_final_est);
+	transpose_result_init(&s->tpose);
+}
+
 int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 {
 	int32_t sym = name ? dimtab_find_name_or_alias(s->model.dimtab, name) : -1;
@@ -151,6 +223,8 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 		           name ? name : "", at ? list : "none");
 		return -1;
 	}
+	if (same_model_file(s, d) < 0)
+		return -1;
 	int64_t was;
 	bool bound = session_binding(s, name, &was);
 	fd_dim_binding *keep_binds = s->binds;
@@ -160,8 +234,17 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 	lo.dims = s->binds;
 	lo.n_dims = s->n_binds;
 	lo.dims_win = true;
+	/* the shapes the model as read has (the rule set may have asked for ONNX's) */
+	lo.shapes_onnx = s->loaded.n_graphs ? s->loaded.shapes_onnx : s->model.shapes_onnx;
 	fd_model nm;
-	if (session_load_model(&nm, s->opt.model_path, &lo, d) < 0) {
+	int loaded = session_load_model(&nm, s->opt.model_path, &lo, d);
+	fd_file_stamp after;
+	if (loaded == 0 && s->model_stamp.known &&
+	    !(session_file_stamp(s->opt.model_path, &after) && session_same_stamp(&after, &s->model_stamp))) {
+		model_release(&nm);   /* changed between the check and the read */
+		loaded = model_changed(s, d);
+	}
+	if (loaded < 0) {
 		/* put the bindings back as they were */
 		if (keep_binds) {
 			s->binds = keep_binds;
@@ -186,13 +269,8 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 		memcpy(att, s->current.trace.attempts, n_att * sizeof *att);
 
 	/* the new model in place of the old: everything that points into it goes */
-	estimate_release(&s->baseline_est);
-	estimate_release(&s->current_est);
-	match_result_release(&s->baseline);
-	match_result_release(&s->current);
-	match_ctx_release(&s->ctx);
-	model_release(&s->model);
-	session_transpose_release(s);
+	release_model_and_runs(s);
+	model_set_initializer_policy(&nm, session_initializers_constant(s));
 	model_move(&s->model, &nm);
 	s->opt.load = lo;
 	if (session_transpose(s, d) < 0) {
@@ -200,10 +278,6 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 		free(att);
 		return -1;
 	}
-	match_result_init(&s->baseline);
-	match_result_init(&s->current);
-	estimate_init(&s->baseline_est);
-	estimate_init(&s->current_est);
 	if (match_ctx_init(&s->ctx, &s->model, !s->opt.no_canonicalize, d) < 0) {
 		free(old.f);
 		free(att);

@@ -37,11 +37,20 @@
 /* session.c: what session_open does after the rules are loaded — the match
  * context and the first run; -1 with d (s not closed). */
 int session_open_run(fd_session *s, fd_diags *d);
+/* Initializers are constants (model_set_initializer_policy): the command
+ * line's word, else the rule set's; as open set it, so does a rebind. */
+bool session_initializers_constant(const fd_session *s);
 /* The rule set's transpose optimizer over s->model, which becomes its
  * rewrite when it changed anything (session_transpose.c); release after
  * the model. */
 int session_transpose(fd_session *s, fd_diags *d);
 void session_transpose_release(fd_session *s);
+/* session_bind.c: what stat says of a file (device, inode, size, change and
+ * modification times), taken without reading it, so that a large model costs
+ * nothing more to open; false (stamp unknown) when it cannot be stat'ed. An
+ * exporter's save in place or a rename over it changes the stamp. */
+bool session_file_stamp(const char *path, fd_file_stamp *st);
+bool session_same_stamp(const fd_file_stamp *a, const fd_file_stamp *b);
 /* session_first_run.c: starts it on a thread (or runs it here when no
  * thread can be made); the wait frees what the thread used. */
 int session_first_run_start(fd_session *s, fd_diags *d);
