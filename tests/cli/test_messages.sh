@@ -53,4 +53,13 @@ if have_models; then
 	grep -q -- "too tall to read as a PNG (limit 10000 px a side); draw less with a smaller --depth (now 40), write" "$tmp/err" ||
 		bad "the refusal with --around: $(cat "$tmp/err")"
 fi
+# the rules table: each heading ends where its numbers end, a long rule name included
+sed 's/^name: "Conv_Add_SiLU_Fusion"/name: "Conv_Add_SiLU_Fusion_With_A_Long_Name"/' rules/conv_add_silu_fusion.yaml >"$tmp/long.yaml"
+for r in rules "$tmp/long.yaml"; do
+	"$FUSIONDBG" match samples/conv_add_silu.onnx -r "$r" 2>/dev/null | awk '
+		/^rules \(run order\)/ { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) != " " && substr($0, i + 1, 1) ~ /^( |)$/) head[i] = 1; on = 1; next }
+		on && /^$/ { exit }
+		on { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) ~ /[0-9]/ && substr($0, i + 1, 1) ~ /^( |)$/ && !head[i]) { print; bad = 1 } }
+		END { exit bad }' >"$tmp/misaligned" || bad "rules table ($r): numbers not under their headings: $(head -1 "$tmp/misaligned")"
+done
 finish $fail
