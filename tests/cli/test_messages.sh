@@ -62,4 +62,8 @@ for r in rules "$tmp/long.yaml"; do
 		on { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) ~ /[0-9]/ && substr($0, i + 1, 1) ~ /^( |)$/ && !head[i]) { print; bad = 1 } }
 		END { exit bad }' >"$tmp/misaligned" || bad "rules table ($r): numbers not under their headings: $(head -1 "$tmp/misaligned")"
 done
+# a rule that matched and was refused says so, not "never fired (match_times 2, …)"
+out=$("$FUSIONDBG" why samples/conv_add_silu.onnx -r rules -r samples/rules --rule Conv_Residual_SiLU_Fusion 2>/dev/null | head -1)
+[ "$out" = "Conv_Residual_SiLU_Fusion matched 2 times but never fired (match_times 2, effect_times 0, attempts 3); closest near-misses:" ] ||
+	bad "a matched rule that never fired: $out"
 finish $fail
