@@ -66,4 +66,8 @@ done
 out=$("$FUSIONDBG" why samples/conv_add_silu.onnx -r rules -r samples/rules --rule Conv_Residual_SiLU_Fusion 2>/dev/null | head -1)
 [ "$out" = "Conv_Residual_SiLU_Fusion matched 2 times but never fired (match_times 2, effect_times 0, attempts 3); closest near-misses:" ] ||
 	bad "a matched rule that never fired: $out"
+# mem's peak list: a tensor of unknown size says so, not "0 B 1×8×16×?"
+out=$("$FUSIONDBG" mem tests/data/lang/conv_fold.onnx -r rules 2>/dev/null)
+grep -qE '^    unknown +1×8×16×\? +y5$' <<<"$out" || bad "an unknown size in mem: $(grep -m1 ' y5$' <<<"$out")"
+grep -qE '^    0 B ' <<<"$out" && bad "mem lists 0 B: $(grep -m1 '^    0 B ' <<<"$out")"
 finish $fail
