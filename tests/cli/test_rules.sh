@@ -118,5 +118,9 @@ done
 sed -i 's/expected dim -1 divisible/expected dim 3 divisible/' "$tmp/dim-1.out"
 cmp -s "$tmp/dim3.out" "$tmp/dim-1.out" || { echo "FAIL: channel_dim -1 does not run as 3"; diff "$tmp/dim3.out" "$tmp/dim-1.out" | head; fail=1; }
 
+# a finding names the constraint by its place in the file, after one the schema refused too
+sed -e '82s/"float32"/"flaot32"/' -e 's/channel_dim: 1$/channel_dim: 4/' rules/conv_add_silu_fusion.yaml >"$tmp/index.yaml"
+run 1 check "$tmp/index.yaml" && expect err "$tmp/index.yaml:82:33: error: constraints[0].allowed_dtypes[1]: unknown dtype 'flaot32', did you mean 'float32'? (known: float32, float16, bfloat16, float64, int8, uint8, int16, int32, int64, bool, …)
+$tmp/index.yaml:92:18: error: constraints[4].channel_dim: 4 can never pass: the match's output has rank 4 (dims 0..3)"
 [ "$fail" -eq 0 ] && echo "test_rules.sh: all passed"
 exit "$fail"
