@@ -118,6 +118,10 @@ static int why_rule(const fd_match_result *r, int32_t ri, int limit)
 		txt_fprintf(stdout, "%s fired %zu time%s (match_times %lld, attempts %lld); on the other %zu anchor%s, deepest failure "
 		       "first:\n", rule->name, fired, fired == 1 ? "" : "s", (long long)st->match_times,
 		       (long long)st->attempts, n, n == 1 ? "" : "s");
+	else if (st->match_times)   /* matched, then refused: say both, not "never fired (match_times 2" */
+		txt_fprintf(stdout, "%s matched %lld time%s but never fired (match_times %lld, effect_times 0, attempts %lld); "
+		       "closest near-misses:\n", rule->name, (long long)st->match_times, st->match_times == 1 ? "" : "s",
+		       (long long)st->match_times, (long long)st->attempts);
 	else
 		txt_fprintf(stdout, "%s never fired (match_times %lld, attempts %lld); closest near-misses:\n", rule->name,
 		       (long long)st->match_times, (long long)st->attempts);
@@ -170,8 +174,14 @@ static int why_rule_rounds(const fd_rounds *rd, int32_t ri, int limit)
 		return no_anchor(rd->items[0]->result, ri);
 	if (all.n > 1)
 		qsort(all.items, all.n, sizeof *all.items, cmp_ranked);
-	txt_fprintf(stdout, "%s %s %lld time%s (match_times %lld, attempts %lld; in round", rule->name, fired ? "fired" : "never fired",
-	       fired, fired == 1 ? "" : "s", match_times, attempts);
+	if (fired)
+		txt_fprintf(stdout, "%s fired %lld time%s (match_times %lld, attempts %lld; in round", rule->name, fired,
+		       fired == 1 ? "" : "s", match_times, attempts);
+	else if (match_times)
+		txt_fprintf(stdout, "%s matched %lld time%s but never fired (match_times %lld, effect_times 0, attempts %lld; in round",
+		       rule->name, match_times, match_times == 1 ? "" : "s", match_times, attempts);
+	else
+		txt_fprintf(stdout, "%s never fired (match_times 0, attempts %lld; in round", rule->name, attempts);
 	for (int32_t k = 0, c = 0; k < rd->n; k++)
 		if (rd->items[k]->result->stats[ri].effect_times || (!fired && rd->items[k]->result->stats[ri].attempts))
 			txt_fprintf(stdout, "%s %d", c++ ? "," : "", (int)k + 1);

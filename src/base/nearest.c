@@ -1,7 +1,9 @@
 /* nearest.c — the names nearest to a typed one (nearest.h). */
 #include "base/nearest.h"
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -56,6 +58,15 @@ static int distance_cut(const char *a, size_t la, const char *b, size_t lb, int 
 	return d;
 }
 
+/* Whether name holds typed, case-insensitive. */
+static bool contains(const char *name, size_t len, const char *typed, size_t typed_len)
+{
+	for (size_t i = 0; i + typed_len <= len; i++)
+		if (!strncasecmp(name + i, typed, typed_len))
+			return true;
+	return false;
+}
+
 int nearest_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
@@ -70,7 +81,7 @@ void nearest_init(fd_nearest *nn, const char *typed)
 	nn->limit = nn->typed_len >= 4 ? (int)nn->typed_len / 3 : 1;
 	if (nn->typed_len >= 4 && nn->limit < 2)
 		nn->limit = 2;
-	nn->best = nn->limit + 1;
+	nn->best = INT_MAX;
 }
 
 void nearest_add(fd_nearest *nn, const char *name)
@@ -78,11 +89,14 @@ void nearest_add(fd_nearest *nn, const char *name)
 	if (!name || !*name || !strcmp(name, nn->typed))
 		return;
 	size_t len = strlen(name);
-	int d = distance_cut(nn->typed, nn->typed_len, name, len, nn->limit);
-	/* a typed beginning of a longer name: after every real typo, shorter names first */
-	if (d > nn->limit && nn->typed_len >= 4 && len > nn->typed_len && !strncasecmp(name, nn->typed, nn->typed_len))
-		d = nn->limit + 1 + (int)(len - nn->typed_len);
-	else if (d > nn->limit)
+	int d;
+	/* a name holding the typed text whole (fuse/conv in /fuse/conv/Conv) is
+	 * what was meant before any typo: shorter such names first */
+	if (nn->typed_len >= 4 && contains(name, len, nn->typed, nn->typed_len))
+		d = len - nn->typed_len > NEAREST_LONG ? NEAREST_LONG : (int)(len - nn->typed_len);
+	else if ((d = distance_cut(nn->typed, nn->typed_len, name, len, nn->limit)) <= nn->limit)
+		d += NEAREST_LONG + 1;
+	else
 		return;
 	for (int i = 0; i < nn->n; i++)
 		if (!strcasecmp(nn->names[i], name))   /* Conv2d and its alias Conv2D: one suggestion */

@@ -5,9 +5,11 @@
  * Nearness is the edit distance, case-insensitive, an adjacent transposition
  * counting one (Damerau's "optimal string alignment"). A name is near when
  * its distance is at most a third of the typed length (at least 1; 2 from
- * four characters on), or when the typed text (four characters or more)
- * begins it. Only the nearest are kept: every name at the smallest distance
- * found, up to NEAREST_MAX, in the order they were offered, so a message
+ * four characters on), or when it holds the typed text (four characters or
+ * more) whole; such a name ranks before every typo, the shorter first, so
+ * `fuse/conv` suggests `/fuse/conv/Conv` rather than `/res/Conv`. Only the
+ * nearest are kept: every name of the best rank found, up to NEAREST_MAX,
+ * in the order they were offered, so a message
  * never depends on hash order. A name equal to the typed text is not a
  * suggestion; one differing only in case is the best there is; names equal
  * but for case count once (the first offered).
@@ -26,7 +28,7 @@ typedef struct fd_nearest {
 	size_t typed_len;
 	int limit;                       /* the largest distance that counts as near */
 	int n;                           /* names kept, all at distance best */
-	int best;
+	int best;                        /* the rank of the names kept */
 	const char *names[NEAREST_MAX];
 } fd_nearest;
 

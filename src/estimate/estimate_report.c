@@ -10,6 +10,7 @@
 #include "estimate/estimate.h"
 #include "base/units.h"
 #include "base/text.h"
+#include "shape/shape_infer.h"
 
 static const struct advice_def {
 	const char *json, *text;
@@ -319,7 +320,13 @@ static void liveness_text(FILE *f, const fd_model *m, const fd_graph *g, const c
 	for (int32_t i = 0; i < lv->n_peak_tensors; i++) {
 		const fd_tensor *t = &g->tensors[lv->peak_tensors[i].tensor];
 		char sh[256];
-		estimate_format_size(lv->peak_tensors[i].size, b, sizeof b);
+		fd_sint sz = lv->peak_tensors[i].size;
+		int64_t v;
+		/* a dim nothing knows counts 0 bytes in the peak: not a size to print */
+		if (!sz.e && sint_value(sz, &v) && v == 0 && !shape_is_known(&t->shape))
+			snprintf(b, sizeof b, "unknown");
+		else
+			estimate_format_size(sz, b, sizeof b);
 		shape_format(&t->shape, sh, sizeof sh);
 		txt_fprintf(f, "    %-*s %-*s %s\n", text_pad(b, 10), b, text_pad(sh, 24), sh, t->name);
 	}

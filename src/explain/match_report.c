@@ -223,14 +223,22 @@ static void explain_match_json_fields(FILE *f, const fd_match_result *r)
 	fputs("\n  ]", f);
 }
 
+/* One column format for the header and the rows, the name column as wide as
+ * the longest name (30 at least), so every heading stands over its numbers. */
 void explain_rules_table(FILE *f, const fd_ruleset *rs, const int32_t *order, int32_t n, const fd_rule_stats *stats)
 {
-	txt_fprintf(f, "\nrules (run order)         priority  attempts  match_times  effect_times\n");
+	int width = 30;
+	for (int32_t i = 0; i < n; i++) {
+		int len = (int)strlen(rs->rules[order[i]].name);
+		width = len > width ? len : width;
+	}
+	txt_fprintf(f, "\n%-*s %8s %9s %12s %13s\n", width + 2, "rules (run order)", "priority", "attempts", "match_times",
+	            "effect_times");
 	for (int32_t i = 0; i < n; i++) {
 		int32_t ri = order[i];
 		const fd_rule *rule = &rs->rules[ri];
 		const fd_rule_stats *st = &stats[ri];
-		txt_fprintf(f, "  %-30s %6lld %9lld %12lld %13lld%s\n", rule->name, (long long)rule->priority,
+		txt_fprintf(f, "  %-*s %8lld %9lld %12lld %13lld%s\n", width, rule->name, (long long)rule->priority,
 		        (long long)st->attempts, (long long)st->match_times, (long long)st->effect_times,
 		        !rule->enabled ? "  (disabled)" : st->by_rung[RUNG_NOT_RUN] ? "  (not run)" : "");
 	}

@@ -1,5 +1,7 @@
 /* dtype.c — the dtype table: one row per ONNX element type. */
 #include "ir/dtype.h"
+#include "base/nearest.h"
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -49,6 +51,23 @@ int32_t dtype_from_name(const char *s)
 				return dt;
 	}
 	return -1;
+}
+
+char *dtype_hint(const char *typed, char *buf, size_t size)
+{
+	fd_nearest nn;
+	nearest_init(&nn, typed);
+	for (int32_t dt = 1; dt < DT_COUNT; dt++) {
+		nearest_add(&nn, dtypes[dt].name);
+		for (int a = 0; a < 3 && dtypes[dt].aliases[a]; a++)
+			nearest_add(&nn, dtypes[dt].aliases[a]);
+	}
+	char list[256];
+	if (!nearest_list(&nn, list, sizeof list)[0])
+		snprintf(buf, size, "%s", "");
+	else
+		snprintf(buf, size, ", did you mean %s?", list);
+	return buf;
 }
 
 int dtype_bits(int32_t dt)

@@ -2,6 +2,7 @@
 #ifndef FD_DTYPE_H
 #define FD_DTYPE_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum {
@@ -15,6 +16,9 @@ enum {
 
 const char *dtype_name(int32_t dt);        /* "float32", "float16", …; "undefined" */
 int32_t     dtype_from_name(const char *s); /* accepts float32/float/fp32/FLOAT, …; -1 unknown */
+/* ", did you mean 'float32'?" for a name dtype_from_name refuses, "" when
+ * no dtype name is near it. Returns buf. */
+char       *dtype_hint(const char *typed, char *buf, size_t size);
 int         dtype_bits(int32_t dt);         /* 0 for string / undefined */
 bool        dtype_is_float(int32_t dt);
 bool        dtype_is_integer(int32_t dt);   /* bool counts as integer */

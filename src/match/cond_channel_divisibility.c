@@ -18,7 +18,8 @@ bool cond_channel_divisibility_parse(fd_schema *s, fd_cond_site *at, const fd_yv
 	const fd_yval *f = yval_get(v, "channel_dim");
 	if (f) {
 		snprintf(p, sizeof p, "%.200s.channel_dim", path);
-		if (!schema_small_int(s, f, p, 0, &c->channel_dim))
+		/* an ONNX axis: -1 is the last dim, resolved against each output's rank */
+		if (!schema_small_int(s, f, p, -(1 << 30), &c->channel_dim))
 			c->channel_dim = 1;
 	}
 	if ((f = yval_get(v, "divisor"))) {
@@ -128,4 +129,7 @@ void cond_channel_divisibility_lint(const fd_cond_lint *l)
 	if (rank > 0 && k->channel_dim >= rank)
 		cond_lint_say(l, DIAG_ERROR, at ? at : k->where, "%s.channel_dim: %d can never pass: the match's output has "
 		              "rank %d (dims 0..%d)", l->path, k->channel_dim, rank, rank - 1);
+	else if (rank > 0 && k->channel_dim < -rank)
+		cond_lint_say(l, DIAG_ERROR, at ? at : k->where, "%s.channel_dim: %d can never pass: the match's output has "
+		              "rank %d (dims %d..%d)", l->path, k->channel_dim, rank, -rank, rank - 1);
 }

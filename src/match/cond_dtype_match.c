@@ -34,8 +34,9 @@ bool cond_dtype_match_parse(fd_schema *s, fd_cond_site *at, const fd_yval *v, co
 		}
 		int32_t dt = dtype_from_name(name);
 		if (dt < 0 || dt == DT_UNDEFINED) {
-			ERR(s, f->items[i], "%s: unknown dtype '%s' (known: float32, float16, bfloat16, float64, int8, "
-			    "uint8, int16, int32, int64, bool, …)", q, name);
+			char hint[300];
+			ERR(s, f->items[i], "%s: unknown dtype '%s'%s (known: float32, float16, bfloat16, float64, int8, "
+			    "uint8, int16, int32, int64, bool, …)", q, name, dtype_hint(name, hint, sizeof hint));
 			ok = false;
 		} else {
 			c->allowed_dtypes[c->n_allowed_dtypes++] = dt;

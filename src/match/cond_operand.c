@@ -469,8 +469,9 @@ bool cond_dtype_list_parse(fd_schema *s, const fd_yval *v, const char *path, int
 		}
 		int32_t dt = dtype_from_name(name);
 		if (dt < 0 || dt == DT_UNDEFINED) {
-			ERR(s, d, "%s: unknown dtype '%s' (known: float32, float16, bfloat16, float64, int8, uint8, int16, int32, "
-			    "int64, bool, …)", q, name);
+			char hint[300];
+			ERR(s, d, "%s: unknown dtype '%s'%s (known: float32, float16, bfloat16, float64, int8, uint8, int16, "
+			    "int32, int64, bool, …)", q, name, dtype_hint(name, hint, sizeof hint));
 			ok = false;
 			continue;
 		}

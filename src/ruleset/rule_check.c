@@ -367,6 +367,18 @@ next:;
 	}
 }
 
+/* Where constraint k stands in the file's list: the typed rule keeps only
+ * the constraints its schema read, so after one it refused, k's index there
+ * is not the one the user sees. */
+static int constraint_index(const fd_rule *r, int k)
+{
+	const fd_yval *list = r->root ? yval_get(r->root, "constraints") : NULL;
+	for (size_t i = 0; list && list->kind == YV_SEQ && i < list->n; i++)
+		if (list->items[i] == r->constraints[k].where)
+			return (int)i;
+	return k;
+}
+
 static void check_constraints(checker *c, const fd_rule *r)
 {
 	char known[256];
@@ -374,12 +386,12 @@ static void check_constraints(checker *c, const fd_rule *r)
 	for (int i = 0; i < r->n_constraints; i++) {
 		const fd_constraint *k = &r->constraints[i];
 		if (k->kind == COND_COUNT) {
-			WARN(c, yval_get(k->where, "type"), "constraints[%d].type: unknown constraint type '%s' (known: %s)", i,
-			     k->type, known);
+			WARN(c, yval_get(k->where, "type"), "constraints[%d].type: unknown constraint type '%s' (known: %s)",
+			     constraint_index(r, i), k->type, known);
 			continue;
 		}
 		char path[48];
-		snprintf(path, sizeof path, "constraints[%d]", i);
+		snprintf(path, sizeof path, "constraints[%d]", constraint_index(r, i));
 		fd_cond_lint site = { .rule = r, .op_index = -1, .path = path, .constraint = k };
 		check_condition(c, (fd_cond_kind)k->kind, &site);
 	}

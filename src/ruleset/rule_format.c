@@ -240,7 +240,6 @@ char *rule_field_nearest(const char *path, char *buf, size_t size)
 		p += l + (p[l] == '.');
 	}
 	nn.limit = longest / 3 > 2 ? longest / 3 : 2;
-	nn.best = nn.limit + 1;
 	/* constraints.memory_limit.…: only memory_limit's fields */
 	int kind = COND_COUNT;
 	if (!strncmp(rest, "constraints.", 12)) {

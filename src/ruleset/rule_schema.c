@@ -5,7 +5,8 @@
  * non-empty branches list (both may be given: alternatives); rewrite with
  * target_op. Everything else is optional; priority defaults to 0 (`check`
  * warns when it is missing), enabled to true, allow_intermediate_outputs to
- * false. Unknown keys are warnings. The conditions of an op, an input and
+ * false. Unknown keys are warnings, but for a top-level key near a known
+ * one (constriants:), an error: it would drop a whole section. The conditions of an op, an input and
  * the subgraph, and a constraint's fields, are read by their entries of the
  * condition list (match/conditions.h), each setting its bit in the typed
  * rule's masks. Whether an op type or a param exists is not the schema's
@@ -52,9 +53,12 @@ static void rule_schema_unknown_keys(fd_schema *s, const fd_yval *map, const cha
 		const char *k = map->keys[i]->text ? map->keys[i]->text : "";
 		if (rule_field_key(section, k))
 			continue;
-		char list[512], hint[300];
+		char list[512], hint[300] = "";
 		rule_field_keys(section, list, sizeof list);
-		WARN(s, map->keys[i], "unknown key '%s' in %s%s (known: %s)", k, path, key_hint(k, list, hint, sizeof hint), list);
+		key_hint(k, list, hint, sizeof hint);
+		/* a misspelt top-level key (constriants:) drops a whole section: an error */
+		fd_severity level = !*section && hint[0] ? DIAG_ERROR : DIAG_WARNING;
+		schema_say(s, level, map->keys[i], "unknown key '%s' in %s%s (known: %s)", k, path, hint, list);
 	}
 }
 

@@ -42,6 +42,9 @@ expect 2 "fusiondbg: samples/conv_add_silu.onnx: no node named 'conv' (did you m
 	why $M -r rules --rule Conv_Add_SiLU_Fusion --node conv
 expect 2 "samples/conv_add_silu.onnx: error: no node named 'cnv1' (--around) (did you mean 'conv1'?)" -- \
 	export $M -r rules -o "$tmp/x.dot" --around cnv1
+# a name holding the typed text beats a nearer typo: conv2/Conv is not /conv1/Conv
+expect 2 "fusiondbg: tests/data/torch/torch_resnet18_opset17.onnx: no node named 'conv2/Conv' (did you mean '/layer1/layer1.0/conv2/Conv', '/layer1/layer1.1/conv2/Conv' or '/layer2/layer2.0/conv2/Conv'?)" -- \
+	why tests/data/torch/torch_resnet18_opset17.onnx -r rules --rule Conv_Add_SiLU_Fusion --node conv2/Conv
 # a name typed from memory is too far for did-you-mean: the names holding most of it
 expect 2 "tests/data/torch/torch_swin_t_opset17.onnx: error: no node named '/features.1/attn/Softmax' (--around) (the closest names: '/features/features.1/features.1.0/attn/Softmax', '/features/features.1/features.1.1/attn/Softmax' or '/features/features.3/features.3.1/attn/Softmax')" -- \
 	export tests/data/torch/torch_swin_t_opset17.onnx -r rules -o "$tmp/x.dot" --around /features.1/attn/Softmax
@@ -102,10 +105,10 @@ constraint:
     max_intermediate_size: 64KiB
 YAML
 "$FUSIONDBG" check "$tmp/both.yaml" >"$tmp/out" 2>"$tmp/err"; rc=$?
-want="$tmp/both.yaml:9:1: warning: unknown key 'constraint' in the rule, did you mean 'constraints'? (known: version, name, priority, enabled, scope, description, match, rewrite, constraints, output, pass)
+want="$tmp/both.yaml:9:1: error: unknown key 'constraint' in the rule, did you mean 'constraints'? (known: version, name, priority, enabled, scope, description, match, rewrite, constraints, output, pass)
 $tmp/both.yaml:2:11: error: priority: expected an integer, got string 'high'
 $tmp/both.yaml:6:13: error: match.ops[1].type: unknown op type 'Sigmiod' (did you mean 'Sigmoid'?)"
-if [ "$rc" != 1 ] || [ "$(cat "$tmp/err")" != "$want" ] || [ "$(cat "$tmp/out")" != "$tmp/both.yaml: 0 rules in 1 file, 2 errors, 1 warning" ]; then
+if [ "$rc" != 1 ] || [ "$(cat "$tmp/err")" != "$want" ] || [ "$(cat "$tmp/out")" != "$tmp/both.yaml: 0 rules in 1 file, 3 errors, 0 warnings" ]; then
 	echo "FAIL check both.yaml: exit $rc"; diff <(echo "$want") "$tmp/err"; cat "$tmp/out"; fail=1
 else echo "ok   check: schema error, lint finding and did-you-mean key in one round"; fi
 exit $fail

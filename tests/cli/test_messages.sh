@@ -53,4 +53,21 @@ if have_models; then
 	grep -q -- "too tall to read as a PNG (limit 10000 px a side); draw less with a smaller --depth (now 40), write" "$tmp/err" ||
 		bad "the refusal with --around: $(cat "$tmp/err")"
 fi
+# the rules table: each heading ends where its numbers end, a long rule name included
+sed 's/^name: "Conv_Add_SiLU_Fusion"/name: "Conv_Add_SiLU_Fusion_With_A_Long_Name"/' rules/conv_add_silu_fusion.yaml >"$tmp/long.yaml"
+for r in rules "$tmp/long.yaml"; do
+	"$FUSIONDBG" match samples/conv_add_silu.onnx -r "$r" 2>/dev/null | awk '
+		/^rules \(run order\)/ { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) != " " && substr($0, i + 1, 1) ~ /^( |)$/) head[i] = 1; on = 1; next }
+		on && /^$/ { exit }
+		on { for (i = 1; i <= length($0); i++) if (substr($0, i, 1) ~ /[0-9]/ && substr($0, i + 1, 1) ~ /^( |)$/ && !head[i]) { print; bad = 1 } }
+		END { exit bad }' >"$tmp/misaligned" || bad "rules table ($r): numbers not under their headings: $(head -1 "$tmp/misaligned")"
+done
+# a rule that matched and was refused says so, not "never fired (match_times 2, …)"
+out=$("$FUSIONDBG" why samples/conv_add_silu.onnx -r rules -r samples/rules --rule Conv_Residual_SiLU_Fusion 2>/dev/null | head -1)
+[ "$out" = "Conv_Residual_SiLU_Fusion matched 2 times but never fired (match_times 2, effect_times 0, attempts 3); closest near-misses:" ] ||
+	bad "a matched rule that never fired: $out"
+# mem's peak list: a tensor of unknown size says so, not "0 B 1×8×16×?"
+out=$("$FUSIONDBG" mem tests/data/lang/conv_fold.onnx -r rules 2>/dev/null)
+grep -qE '^    unknown +1×8×16×\? +y5$' <<<"$out" || bad "an unknown size in mem: $(grep -m1 ' y5$' <<<"$out")"
+grep -qE '^    0 B ' <<<"$out" && bad "mem lists 0 B: $(grep -m1 '^    0 B ' <<<"$out")"
 finish $fail

@@ -95,5 +95,32 @@ grep -q "note: match.ops\[1\].type: 'BatchNorm' is BatchNorm: matches node types
 # --- the summary counts a directory's files and an explicit file alike
 run 0 check rules/attention.yaml && expect out "rules/attention.yaml: 3 rules in 1 file, 0 errors, 0 warnings"
 
+# --- a typo that would drop behaviour is an error: a misspelt top-level key
+# (every constraint gone) with its did-you-mean; a far one stays a warning
+sed 's/^constraints:/constriants:/' rules/conv_add_silu_fusion.yaml >"$tmp/constriants.yaml"
+run 1 verify "$tmp/constriants.yaml" && expect err "$tmp/constriants.yaml:80:1: error: unknown key 'constriants' in the rule, did you mean 'constraints'? (known: version, name, priority, enabled, scope, description, match, rewrite, constraints, output, pass)"
+run 2 match samples/conv_add_silu.onnx -r "$tmp/constriants.yaml"
+{ cat rules/conv_add_silu_fusion.yaml; echo "team_notes: fused by hand before"; } >"$tmp/far_key.yaml"
+run 0 verify "$tmp/far_key.yaml"
+# a misspelt dtype names the dtype meant
+sed '82s/"float32"/"flaot32"/' rules/conv_add_silu_fusion.yaml >"$tmp/flaot.yaml"
+run 1 verify "$tmp/flaot.yaml" && expect err "$tmp/flaot.yaml:82:33: error: constraints[0].allowed_dtypes[1]: unknown dtype 'flaot32', did you mean 'float32'? (known: float32, float16, bfloat16, float64, int8, uint8, int16, int32, int64, bool, …)"
+# channel_dim is an ONNX axis: -3 and -1 of a rank-4 output are dims 1 and 3
+run 0 match samples/conv_add_silu.onnx -r rules/conv_add_silu_fusion.yaml && cp "$tmp/out" "$tmp/dim1.out"
+sed 's/channel_dim: 1$/channel_dim: -3/' rules/conv_add_silu_fusion.yaml >"$tmp/dim_minus3.yaml"
+run 0 check --strict "$tmp/dim_minus3.yaml"
+run 0 match samples/conv_add_silu.onnx -r "$tmp/dim_minus3.yaml" && expect out "$(cat "$tmp/dim1.out")"
+for d in 3 -1; do   # one file name: the trace names it
+	sed "s/channel_dim: 1\$/channel_dim: $d/" rules/conv_add_silu_fusion.yaml >"$tmp/dim.yaml"
+	run 0 match samples/conv_add_silu.onnx -r "$tmp/dim.yaml" --trace && cp "$tmp/out" "$tmp/dim$d.out"
+done
+# the same checks, the same values; only the rule's own words differ
+sed -i 's/expected dim -1 divisible/expected dim 3 divisible/' "$tmp/dim-1.out"
+cmp -s "$tmp/dim3.out" "$tmp/dim-1.out" || { echo "FAIL: channel_dim -1 does not run as 3"; diff "$tmp/dim3.out" "$tmp/dim-1.out" | head; fail=1; }
+
+# a finding names the constraint by its place in the file, after one the schema refused too
+sed -e '82s/"float32"/"flaot32"/' -e 's/channel_dim: 1$/channel_dim: 4/' rules/conv_add_silu_fusion.yaml >"$tmp/index.yaml"
+run 1 check "$tmp/index.yaml" && expect err "$tmp/index.yaml:82:33: error: constraints[0].allowed_dtypes[1]: unknown dtype 'flaot32', did you mean 'float32'? (known: float32, float16, bfloat16, float64, int8, uint8, int16, int32, int64, bool, …)
+$tmp/index.yaml:92:18: error: constraints[4].channel_dim: 4 can never pass: the match's output has rank 4 (dims 0..3)"
 [ "$fail" -eq 0 ] && echo "test_rules.sh: all passed"
 exit "$fail"

@@ -59,12 +59,17 @@ static void test_hint(void **state)
 	nearest_add(&nn, "Conv2D");
 	assert_string_equal(nearest_list(&nn, buf, sizeof buf), "'Conv2d'");
 
-	/* a typed beginning of a long name counts, after real typos */
+	/* a name holding the typed text counts, however long, before real typos */
 	nearest_init(&nn, "Conv_Add");
 	nearest_add(&nn, "Conv_Add_SiLU_Fusion");
 	assert_string_equal(nearest_list(&nn, buf, sizeof buf), "'Conv_Add_SiLU_Fusion'");
 	nearest_add(&nn, "Conv_Ad");
-	assert_string_equal(nearest_list(&nn, buf, sizeof buf), "'Conv_Ad'");
+	assert_string_equal(nearest_list(&nn, buf, sizeof buf), "'Conv_Add_SiLU_Fusion'");
+	nearest_init(&nn, "fuse/conv");
+	nearest_add(&nn, "/res/Conv");
+	nearest_add(&nn, "/fuse/conv/Conv");
+	nearest_add(&nn, "/block/fuse/conv/Conv");   /* longer: after the shorter one */
+	assert_string_equal(nearest_list(&nn, buf, sizeof buf), "'/fuse/conv/Conv'");
 
 	/* short words: one edit only */
 	nearest_init(&nn, "ab");
