@@ -157,7 +157,7 @@ static void save_message(tui *t, const fd_save_report *rep, const fd_diags *d)
 	}
 	if (rep->files_written) {
 		sb_puts(&b, "saved ");
-		int shown = 0;
+		int shown = 0, fresh = 0;
 		const char *one = "?";
 		for (size_t i = 0; i < d->n; i++)
 			if (d->items[i].severity == DIAG_NOTE && !strncmp(d->items[i].message, "written (", 9)) {
@@ -165,16 +165,20 @@ static void save_message(tui *t, const fd_save_report *rep, const fd_diags *d)
 				const char *slash = strrchr(f, '/');
 				one = slash ? slash + 1 : f;
 				sb_printf(&b, "%s%s", shown++ ? ", " : "", one);
+				/* a rule file a what-if added (session_add.c): no old file to keep */
+				fresh += !strncmp(d->items[i].message, "written (a new file", 19);
 			}
-		/* FILE.orig is written by the first save only: it holds the file as
-		 * loaded, whatever later saves change */
+		/* FILE.orig is written by the first save of an existing file only: it
+		 * holds the file as loaded, whatever later saves change */
 		sb_printf(&b, " (%zu value%s", rep->values_saved, rep->values_saved == 1 ? "" : "s");
-		if (!rep->values_refused && shown == 1)
-			sb_printf(&b, "; %s.orig keeps the file as it was before the first save)", one);
-		else if (!rep->values_refused)
-			sb_puts(&b, "; each FILE.orig keeps its file as it was before the first save)");
-		else
+		if (rep->values_refused)
 			sb_puts(&b, ")");
+		else if (fresh == shown)
+			sb_printf(&b, "; %s, no .orig)", shown == 1 ? "a new file" : "new files");
+		else if (shown == 1)
+			sb_printf(&b, "; %s.orig keeps the file as it was before the first save)", one);
+		else
+			sb_puts(&b, "; each FILE.orig keeps an existing file as it was before the first save)");
 	}
 	if (rep->values_refused && first_error) {
 		const char *f = first_error->pos.file, *slash = f ? strrchr(f, '/') : NULL;
