@@ -44,13 +44,7 @@ void cond_from_type_describe(const fd_cond_check *c, char *buf, size_t size)
 fd_reason cond_from_type_check(fd_cond_check *c, fd_cond_facts *f)
 {
 	const fd_input_source *src = c->input;
-	if (f) {
-		char part[128];
-		cond_from_type_describe(c, part, sizeof part);
-		size_t at = strlen(f->expected);
-		text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
-	}
-	if (c->ev)
+	if (cond_source_words(c, f, cond_from_type_describe))
 		return REASON_NONE;   /* explaining: the event decides */
 	int32_t p = c->g->tensors[c->tensor].producer;
 	for (int k = 0; p >= 0 && k < src->n_from_types; k++)

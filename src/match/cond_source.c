@@ -104,10 +104,16 @@ void cond_optional_input_describe(const fd_cond_check *c, char *buf, size_t size
 /* Each row adds its words to the event's expected (with facts) and, in a
  * run, decides its own part on c->tensor (present: the event's begin says
  * an absent one); explaining, the event decides (cond_source_end). */
-static void add_expected(fd_cond_facts *f, const char *part)
+bool cond_source_words(const fd_cond_check *c, fd_cond_facts *f,
+                       void (*describe)(const fd_cond_check *c, char *buf, size_t size))
 {
-	size_t at = strlen(f->expected);
-	text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
+	if (f) {
+		char part[160];
+		describe(c, part, sizeof part);
+		size_t at = strlen(f->expected);
+		text_appendf(f->expected, sizeof f->expected, at, "%s%s", at ? ", " : "", part);
+	}
+	return c->ev != NULL;
 }
 
 static bool source_type_ok(const fd_cond_check *c, int32_t t, fd_source_type st)
@@ -125,12 +131,7 @@ static bool source_type_ok(const fd_cond_check *c, int32_t t, fd_source_type st)
 fd_reason cond_from_op_check(fd_cond_check *c, fd_cond_facts *f)
 {
 	const fd_input_source *src = c->input;
-	if (f) {
-		char part[64];
-		cond_from_op_describe(c, part, sizeof part);
-		add_expected(f, part);
-	}
-	if (c->ev)
+	if (cond_source_words(c, f, cond_from_op_describe))
 		return REASON_NONE;
 	match_run_state *s = c->run;
 	int j = src->from_op < c->op_index ? match_present(s, src->from_op) : -1;
@@ -139,12 +140,7 @@ fd_reason cond_from_op_check(fd_cond_check *c, fd_cond_facts *f)
 
 fd_reason cond_source_type_check(fd_cond_check *c, fd_cond_facts *f)
 {
-	if (f) {
-		char part[64];
-		cond_source_type_describe(c, part, sizeof part);
-		add_expected(f, part);
-	}
-	if (c->ev)
+	if (cond_source_words(c, f, cond_source_type_describe))
 		return REASON_NONE;
 	return source_type_ok(c, c->tensor, c->input->source_type) ? REASON_NONE : REASON_NM04_SOURCE;
 }
@@ -152,12 +148,7 @@ fd_reason cond_source_type_check(fd_cond_check *c, fd_cond_facts *f)
 fd_reason cond_same_as_check(fd_cond_check *c, fd_cond_facts *f)
 {
 	const fd_input_source *src = c->input;
-	if (f) {
-		char part[96];
-		cond_same_as_describe(c, part, sizeof part);
-		add_expected(f, part);
-	}
-	if (c->ev)
+	if (cond_source_words(c, f, cond_same_as_describe))
 		return REASON_NONE;
 	match_run_state *s = c->run;
 	int i = c->op_index, j = src->same_op, slot = src->same_input;
@@ -193,12 +184,7 @@ static int32_t value_source(const match_run_state *s, int j, int k)
 fd_reason cond_same_value_as_check(fd_cond_check *c, fd_cond_facts *f)
 {
 	const fd_input_source *src = c->input;
-	if (f) {
-		char part[128];
-		cond_same_value_as_describe(c, part, sizeof part);
-		add_expected(f, part);
-	}
-	if (c->ev || src->value_op >= c->op_index)
+	if (cond_source_words(c, f, cond_same_value_as_describe) || src->value_op >= c->op_index)
 		return REASON_NONE;
 	int32_t want = value_source(c->run, src->value_op, src->value_input);
 	if (cond_same_values(c->g, c->tensor, want))

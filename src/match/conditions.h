@@ -441,6 +441,12 @@ bool cond_event_decode(const fd_match_ctx *ctx, const fd_ruleset *rules, const f
 FD_CONDITION_EVENTS(FD_COND_DECLARE_EVENT)
 #undef FD_COND_DECLARE_EVENT
 
+/* A SOURCE row's first step (cond_source.c): with facts, its words
+ * (describe) join the event's expected; true when explaining, where the
+ * event decides (cond_source_end) and the row decides nothing. */
+bool cond_source_words(const fd_cond_check *c, fd_cond_facts *facts,
+                       void (*describe)(const fd_cond_check *c, char *buf, size_t size));
+
 /* Whether op's binary inputs are tried in both orders (position). */
 bool cond_position_swaps(const fd_rule_op *op, bool commutative);
 
