@@ -1,8 +1,9 @@
 /* cmd_compare.c — `fusiondbg compare MODEL -r RULES --with FILE`: where a
  * real compiler's result and fusiondbg's prediction differ (explain/
  * compare.h). FILE is the compiler's optimized graph (onnxruntime's
- * optimizedModelFilePath output) or CANN's fusion_result.json (told apart
- * by content: a JSON value, or an ONNX model); --graph S_G picks one graph
+ * optimizedModelFilePath output), CANN's fusion_result.json or a GE graph
+ * dump (told apart by content: a JSON value, a dump as ge_detect knows
+ * one, else an ONNX model); --graph S_G picks one graph
  * of a fusion_result.json that holds several. Exit 0 when they agree, 1
  * when they differ, 2 on bad usage or unreadable input. */
 #include <stdio.h>
@@ -11,11 +12,12 @@
 #include "cli.h"
 #include "base/input_file.h"
 #include "explain/compare.h"
+#include "ge/ge.h"
 #include "onnx/onnx.h"
 #include "session/session.h"
 
 static const cli_command_spec spec = {
-	.usage = "fusiondbg compare MODEL -r RULES --with OPTIMIZED.onnx|fusion_result.json [--graph S_G] [--differences] [--format text|json]"
+	.usage = "fusiondbg compare MODEL -r RULES --with OPTIMIZED.onnx|fusion_result.json|ge_proto_DUMP.txt [--graph S_G] [--differences] [--format text|json]"
 	         CLI_USAGE_MODEL CLI_USAGE_ROUNDS CLI_USAGE_WHATIF,
 	.allowed = OPT_RULES | OPT_MODEL_COMMON | OPT_WITH | OPT_FORMAT | OPT_SET | OPT_DIFF | OPT_ROUNDS | OPT_DIFFERENCES | OPT_GRAPH,
 	.needs = "compare needs one MODEL and --with FILE",
@@ -57,6 +59,7 @@ static int run(const cli_options *o, fd_session *s)
 	fd_model opt;
 	fd_cann_records recs;
 	bool json = looks_json(text, size), have_opt = false, have_recs = false;
+	bool dump = !json && ge_detect(text, size) == GE_FORMAT_MODELDEF;
 	if (o->graph && !json) {
 		free(text);
 		compare_release(&c);
@@ -69,6 +72,12 @@ static int run(const cli_options *o, fd_session *s)
 		have_recs = rc == 0;
 		if (rc == 0)
 			rc = compare_record(&c, session_rounds(s), &recs, o->graph, &d);
+	} else if (dump) {
+		fd_load_options lo = { 0 };
+		rc = ge_load_model_buffer(&opt, o->with, text, size, &lo, &d);
+		have_opt = rc == 0;
+		if (rc == 0)
+			compare_dump(&c, session_rounds(s), &opt, o->with);
 	} else {
 		/* onnxruntime writes some initializers of a model with If twice */
 		fd_load_options lo = { .dims = o->dims, .n_dims = o->n_dims, .identical_duplicates = true };

@@ -6,6 +6,7 @@
 #include "base/text.h"
 #include "base/json.h"
 #include "explain/compare.h"
+#include "explain/compare_internal.h"
 #include "explain/explain.h"
 
 static const char *const kind_names[] = {
@@ -33,6 +34,7 @@ void compare_release(fd_comparison *c)
 	vec_release(&c->rows);
 	vec_release(&c->passes);
 	vec_release(&c->graphs);
+	vec_release(&c->dump_groups);
 	compiled_release(&c->compiled);
 	rewrite_release(&c->final);
 	arena_release(&c->arena);
@@ -116,6 +118,12 @@ void compare_optimized(fd_comparison *c, const fd_rounds *rd, const fd_model *op
 	c->with = with;
 	c->record = false;
 	compiled_groups(m, opt, &c->compiled);
+	compare_rows(c, rd);
+}
+
+void compare_rows(fd_comparison *c, const fd_rounds *rd)
+{
+	const fd_model *m = rd->items[0]->model;
 	rounds_final_rewrite(rd, &c->final);
 	int32_t **pred = arena_array(&c->arena, (size_t)m->n_graphs + 1, sizeof *pred);
 	for (int32_t g = 0; g < m->n_graphs; g++) {
@@ -192,10 +200,13 @@ static void node_list(FILE *f, const fd_graph *g, const int32_t *ids, int32_t n)
 
 static void compiler_words(FILE *f, const fd_comparison *c, const fd_model *m, const fd_compiled_group *g)
 {
+	if (c->dump) {
+		compare_dump_group_words(f, c, m, (size_t)(g - c->compiled.groups.items));
+		return;
+	}
 	txt_fprintf(f, "%s (%s%s%s%s%s%s) replaced ", g->fused_node, *g->domain ? g->domain : "", *g->domain ? "." : "",
 	        g->op_type, g->activation ? ", activation " : "", g->activation ? g->activation : "", "");
 	node_list(f, &m->graphs[g->graph], g->replaced, g->n_replaced);
-	(void)c;
 }
 
 static void predicted_words(FILE *f, const fd_rounds *rd, const fd_model *m, const fd_fused_node *fn)
@@ -243,6 +254,33 @@ char *compare_row_text(const fd_comparison *c, const fd_rounds *rd, size_t row, 
 	return buf;
 }
 
+static bool row_failed(const fd_comparison *c, const fd_cmp_row *r)
+{
+	return c->dump && r->group >= 0 && c->dump_groups.items[r->group].failed;
+}
+
+/* A dump's header: what its record holds, what could not be compared and why. */
+static void dump_head(FILE *f, const fd_comparison *c, const char *model)
+{
+	txt_fprintf(f, "compare %s with %s (GE graph dump, its nodes found %s): the compiler's record holds %d UB "
+	            "group%s (%d failed to compile) and %d graph fusion%s; %zu compared, fusiondbg predicts %zu\n",
+	            model, c->with, c->by_name ? "by name" : "through their original names", (int)c->dump_ub,
+	            c->dump_ub == 1 ? "" : "s", (int)c->dump_ub_failed, (int)c->dump_fusions,
+	            c->dump_fusions == 1 ? "" : "s", c->compiled.groups.n, c->final.nodes.n);
+	for (int k = 0; k < CMP_UNMAPPED_COUNT; k++)
+		if (c->unmapped[k])
+			txt_fprintf(f, "  not compared: %d group%s: %s\n", (int)c->unmapped[k], c->unmapped[k] == 1 ? "" : "s",
+			            compare_unmapped_words(k));
+	int32_t partial = 0, absent = 0;
+	for (size_t k = 0; k < c->dump_groups.n; k++) {
+		partial += c->dump_groups.items[k].n_absent > 0;
+		absent += c->dump_groups.items[k].n_absent;
+	}
+	if (partial)
+		txt_fprintf(f, "  compared on the nodes that map: %d group%s with %d node%s not in the model (the "
+		            "compiler's own)\n", (int)partial, partial == 1 ? "" : "s", (int)absent, absent == 1 ? "" : "s");
+}
+
 static const char *const headings[] = {
 	[CMP_COMPILER_ONLY] = "the compiler fused, fusiondbg predicts no fusion",
 	[CMP_PREDICTED_ONLY] = "fusiondbg predicts a fusion the compiler did not make",
@@ -258,9 +296,12 @@ void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 	}
 	const fd_model *m = rd->items[0]->model;
 	const char *base = strrchr(m->path, '/');
-	txt_fprintf(f, "compare %s with %s: the compiler made %zu fused node%s, fusiondbg predicts %zu\n",
-	        base ? base + 1 : m->path, c->with, c->compiled.groups.n, c->compiled.groups.n == 1 ? "" : "s",
-	        c->final.nodes.n);
+	if (c->dump)
+		dump_head(f, c, base ? base + 1 : m->path);
+	else
+		txt_fprintf(f, "compare %s with %s: the compiler made %zu fused node%s, fusiondbg predicts %zu\n",
+		        base ? base + 1 : m->path, c->with, c->compiled.groups.n, c->compiled.groups.n == 1 ? "" : "s",
+		        c->final.nodes.n);
 	txt_fprintf(f, "  same %zu, compiler only %zu, fusiondbg only %zu, different %zu\n", c->counts[CMP_SAME],
 	        c->counts[CMP_COMPILER_ONLY], c->counts[CMP_PREDICTED_ONLY], c->counts[CMP_DIFFERENT]);
 	bool any = false;
@@ -277,15 +318,28 @@ void compare_write_text(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 		            "knows) %lld of these %zu differences remain: try it\n", (long long)c->differences_shapes_onnx,
 		            compare_differences(c));
 	static const fd_cmp_kind order[] = { CMP_COMPILER_ONLY, CMP_PREDICTED_ONLY, CMP_DIFFERENT, CMP_SAME };
-	for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
-		if (!c->counts[order[o]] || (c->differences_only && order[o] == CMP_SAME))
+	/* a dump's groups that failed to compile are listed apart, last */
+	size_t failed[CMP_KIND_COUNT] = { 0 }, n_failed = 0;
+	for (size_t k = 0; k < c->rows.n; k++)
+		if (row_failed(c, &c->rows.items[k]) && !(c->differences_only && c->rows.items[k].kind == CMP_SAME)) {
+			failed[c->rows.items[k].kind]++;
+			n_failed++;
+		}
+	for (size_t o = 0; o <= sizeof order / sizeof *order; o++) {
+		bool apart = o == sizeof order / sizeof *order;
+		size_t n = apart ? n_failed : c->counts[order[o]] - failed[order[o]];
+		if (!n || (!apart && c->differences_only && order[o] == CMP_SAME))
 			continue;
-		txt_fprintf(f, "\n%s (%zu)\n", headings[order[o]], c->counts[order[o]]);
+		txt_fprintf(f, "\n%s (%zu)\n", apart ? "matched, failed to compile (the compiler's UB groups)" :
+		            headings[order[o]], n);
 		for (size_t k = 0; k < c->rows.n; k++) {
 			const fd_cmp_row *r = &c->rows.items[k];
-			if (r->kind != order[o])
+			if (apart ? !row_failed(c, r) || (c->differences_only && r->kind == CMP_SAME) :
+			            r->kind != order[o] || row_failed(c, r))
 				continue;
 			fputs("  ", f);
+			if (apart)
+				txt_fprintf(f, "%s: ", compare_kind_name(r->kind));
 			row_text(f, c, rd, r);
 			fputc('\n', f);
 			const fd_graph *g = &m->graphs[r->graph];
@@ -323,7 +377,19 @@ void compare_write_json(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 		compare_record_write_json(f, c);
 		return;
 	}
-	fprintf(f, ",\n  \"kind\": \"optimized\",\n  \"differences\": %zu,\n  \"counts\": {", compare_differences(c));
+	fprintf(f, ",\n  \"kind\": \"%s\",", c->dump ? "ge_dump" : "optimized");
+	if (c->dump) {
+		fprintf(f, "\n  \"mapping\": \"%s\",\n  \"record\": {\"ub_groups\": %d, \"ub_failed\": %d, "
+		        "\"graph_fusions\": %d, \"compared\": %zu},\n  \"not_compared\": {", c->by_name ? "name" : "original_names",
+		        (int)c->dump_ub, (int)c->dump_ub_failed, (int)c->dump_fusions, c->compiled.groups.n);
+		for (int k = 0; k < CMP_UNMAPPED_COUNT; k++) {
+			fputs(k ? ", " : "", f);
+			json_write_string(f, compare_unmapped_key(k));
+			fprintf(f, ": %d", (int)c->unmapped[k]);
+		}
+		fputs("},", f);
+	}
+	fprintf(f, "\n  \"differences\": %zu,\n  \"counts\": {", compare_differences(c));
 	for (int k = 0; k < CMP_KIND_COUNT; k++)
 		fprintf(f, "%s\"%s\": %zu", k ? ", " : "", kind_names[k], c->counts[k]);
 	fputc('}', f);
@@ -353,6 +419,13 @@ void compare_write_json(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 			json_write_string(f, cg->domain);
 			fputs(", \"nodes\": ", f);
 			ids_json(f, g, cg->replaced, cg->n_replaced);
+			if (c->dump) {
+				const fd_cmp_dump_group *dg = &c->dump_groups.items[r->group];
+				fprintf(f, ", \"source\": \"%s\", \"scope\": %lld, \"failed\": %s, \"not_in_model\": %d, \"pass\": ",
+				        dg->ub ? "ub" : "graph_fusion", (long long)dg->scope, dg->failed ? "true" : "false",
+				        (int)dg->n_absent);
+				json_write_string(f, dg->pass);
+			}
 			fputc('}', f);
 		} else {
 			fputs("null", f);

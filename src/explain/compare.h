@@ -23,6 +23,15 @@
  *              compiler did, listed apart, not a difference.
  * A pass whose effect is below its match declined the rest (compare_record.c
  * says why it may).
+ * With a GE graph dump (compare_dump.c): the compiler's groups are the
+ * dump's own record (ge/ge_record.h), its UB groups (nodes sharing a
+ * fusion_scope; those that failed to compile kept apart) and its graph
+ * fusions (a node that absorbed original nodes), set against fusiondbg's
+ * fusions with the same kinds of rows as an optimized graph. The dump's
+ * nodes are found in the model by name when the model is a dump itself,
+ * else (the ONNX model the dump came from) through each node's original
+ * names, and the model's groups are then composed: a UB group holds the
+ * originals of its members. A group that does not map is counted by why.
  *
  * Ownership: an fd_comparison owns its rows, the compiler's groups and the
  * composed rewrite; it reads the rounds, rules and models it was made from. */
@@ -77,6 +86,31 @@ typedef struct fd_cmp_pass {
 	long long match_predicted, effect_predicted; /* -1: no such rule */
 } fd_cmp_pass;
 
+/* Why a group of a GE dump was not compared. */
+#define FD_CMP_UNMAPPED(X) \
+	X(ABSENT, "absent", "none of its nodes is a node of the model") \
+	X(GONE, "gone", "one node of the model, the others are not (fused before the model was written)") \
+	X(ONE_NODE, "one_node", "one node of the model: nothing fused there") \
+	X(GRAPHS, "graphs", "its nodes are in different graphs of the model") \
+	X(OVERLAP, "overlap", "shares nodes with a group compared before it")
+
+typedef enum fd_cmp_unmapped {
+#define FD_CMP_UNMAPPED_ENUM(id, key, words) CMP_UNMAPPED_##id,
+	FD_CMP_UNMAPPED(FD_CMP_UNMAPPED_ENUM)
+#undef FD_CMP_UNMAPPED_ENUM
+	CMP_UNMAPPED_COUNT
+} fd_cmp_unmapped;
+
+/* What a compiler group of a GE dump is (fd_comparison.dump_groups, one per
+ * compiled.groups entry). */
+typedef struct fd_cmp_dump_group {
+	bool ub;                   /* a UB group, else one node's graph fusion */
+	bool failed;               /* a UB group that matched and failed to compile */
+	int64_t scope;             /* the UB group's fusion_scope (fusion_failed id when failed) */
+	const char *pass;          /* pass_name_ub, or the pass_name chain (" > " between); NULL */
+	int32_t n_absent;          /* its nodes with no node of the model (inserted by the compiler) */
+} fd_cmp_dump_group;
+
 /* One graph of the record compared: its id ("" none), where it starts. */
 typedef struct fd_cmp_graph {
 	const char *id, *layout;
@@ -100,6 +134,12 @@ typedef struct fd_comparison {
 	bool differences_only;     /* --differences: the writers leave the same rows out */
 	int64_t differences_shapes_onnx;   /* the differences left with --shapes onnx, when the caller
 	                                    * tried it and fewer remain; -1 otherwise */
+	/* a GE dump (compare_dump): its groups as compiled.groups, what each is */
+	bool dump;
+	bool by_name;              /* the model is a dump: nodes found by name, else by original names */
+	VEC(fd_cmp_dump_group) dump_groups;
+	int32_t dump_ub, dump_ub_failed, dump_fusions;   /* the dump's groups in all */
+	int32_t unmapped[CMP_UNMAPPED_COUNT];            /* of those, not compared, by why */
 } fd_comparison;
 
 void compare_init(fd_comparison *c);
@@ -107,6 +147,15 @@ void compare_release(fd_comparison *c);
 /* Against the compiler's optimized model opt (loaded; with the same graphs'
  * nesting as the original). rd: after rounds_make_all. */
 void compare_optimized(fd_comparison *c, const fd_rounds *rd, const fd_model *opt, const char *with);
+/* Against the compiler's own record in a GE graph dump (loaded with
+ * ge_load_model; compare_dump.c). rd: after rounds_make_all. */
+void compare_dump(fd_comparison *c, const fd_rounds *rd, const fd_model *dump, const char *with);
+/* What was compared with a dump, in one line, as compare's text and the
+ * TUI's compare view say it: "DUMP: compiler 49 UB groups (2 failed), ...".
+ * Returns buf. */
+char *compare_dump_summary(const fd_comparison *c, char *buf, size_t size);
+const char *compare_unmapped_words(fd_cmp_unmapped u);
+const char *compare_unmapped_key(fd_cmp_unmapped u);   /* the JSON's name */
 /* Against CANN's records (compare_record.c): the graph whose id is graph
  * ("S_G"; "#N" the Nth record), or, when graph is NULL, each. -1 + d when
  * no record has that id (the error lists those there are). */
