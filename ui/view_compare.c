@@ -1,7 +1,8 @@
 /* view_compare.c — where the compiler's result (--with) and the prediction
  * differ: one row per group of the comparison (explain/compare.h), the
  * differences first; Enter shows the row's node in the graph view. With a
- * fusion_result.json, one row per pass.
+ * fusion_result.json, one row per pass; with a GE dump, one per group of
+ * its record that maps onto the model.
  * State: its own compare_view (t->views[VIEW_COMPARE].data): the
  * compiler's result, read once when the view opens, and the comparison with
  * the session's rounds (explain/compare.h), made again after every run. */
@@ -12,6 +13,7 @@
 #include "base/atomic_file.h"
 #include "explain/compare.h"
 #include "ir/cann_record.h"
+#include "ge/ge.h"
 #include "onnx/onnx.h"
 
 /* The view's own state (t->views[VIEW_COMPARE].data): the compiler's file
@@ -20,7 +22,7 @@
  * shown as a row). */
 typedef struct compare_view {
 	const char *with;
-	int source;             /* 0 none, 1 an optimized model, 2 a fusion_result.json */
+	int source;             /* 0 none, 1 an optimized model, 2 a fusion_result.json, 3 a GE dump */
 	fd_model model;
 	fd_cann_records recs;
 	fd_comparison result;
@@ -55,6 +57,8 @@ static void compare_again(tui *t, compare_view *cv)
 		if (left >= 0 && (size_t)left < compare_differences(c))
 			c->differences_shapes_onnx = left;
 	}
+	else if (cv->source == 3)
+		compare_dump(&cv->result, session_rounds(&t->s), &cv->model, cv->with);
 	else if (compare_record(&cv->result, session_rounds(&t->s), &cv->recs, NULL, &d) < 0) {
 		diag_format(&d.items[0], cv->error, sizeof cv->error);
 		compare_release(&cv->result);
@@ -82,6 +86,8 @@ static void *open_view(tui *t)
 		cv->source = 0;
 	else if (k < size && (text[k] == '{' || text[k] == '['))
 		cv->source = cann_records_read(&cv->recs, path, text, size, &d) == 0 ? 2 : 0;
+	else if (ge_detect(text, size) == GE_FORMAT_MODELDEF)
+		cv->source = ge_load_model_buffer(&cv->model, path, text, size, &(fd_load_options){ 0 }, &d) == 0 ? 3 : 0;
 	else
 		/* onnxruntime writes some initializers of a model with If twice: a warning, as compare says */
 		cv->source = onnx_load_model_buffer(&cv->model, path, text, size,
@@ -101,7 +107,7 @@ static void close_view(void *data)
 	compare_view *cv = data;
 	if (cv->valid)
 		compare_release(&cv->result);
-	if (cv->source == 1)
+	if (cv->source == 1 || cv->source == 3)
 		model_release(&cv->model);
 	if (cv->source == 2)
 		cann_records_release(&cv->recs);
@@ -163,6 +169,8 @@ static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *rol
 		*role = ROLE_HEADER;
 		if (c->record) {
 			compare_record_summary(c, buf, size);
+		} else if (c->dump) {
+			compare_dump_summary(c, buf, size);
 		} else {
 			snprintf(buf, size, "%s: same %zu, compiler only %zu, fusiondbg only %zu, different %zu", c->with,
 			         c->counts[CMP_SAME], c->counts[CMP_COMPILER_ONLY], c->counts[CMP_PREDICTED_ONLY],

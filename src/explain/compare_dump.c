@@ -183,8 +183,8 @@ void compare_dump_group_words(FILE *f, const fd_comparison *c, const fd_model *m
 	const fd_compiled_group *g = &c->compiled.groups.items[group];
 	const fd_cmp_dump_group *dg = &c->dump_groups.items[group];
 	if (dg->ub)
-		txt_fprintf(f, "UB group %lld %s%s: ", (long long)dg->scope, dg->pass ? dg->pass : "(no pass_name_ub)",
-		            dg->failed ? ", failed to compile" : "");
+		txt_fprintf(f, "UB group %lld %s%s: ", (long long)dg->scope, dg->failed ? "(failed to compile) " : "",
+		            dg->pass ? dg->pass : "(no pass_name_ub)");
 	else
 		txt_fprintf(f, "graph fusion %s %s: ", g->fused_node, dg->pass ? dg->pass : "(no pass_name)");
 	for (int32_t k = 0; k < g->n_replaced; k++)

@@ -11,7 +11,8 @@
  * compiler's groups in c->compiled (group_of filled) against fusiondbg's
  * composed fusions, which this fills in c->final. */
 void compare_rows(fd_comparison *c, const fd_rounds *rd);
-/* "UB group 3 TbeConvElemwiseFusion: conv, relu" or "graph fusion conv
+/* "UB group 3 TbeConvElemwiseFusion: conv, relu" ("UB group 4 (failed
+ * to compile) ..." for one that failed) or "graph fusion conv
  * ConvBatchnormFusionPass > ConvScaleFusionPass: conv1, bn1" (m: the model
  * compared, whose nodes the group lists). */
 void compare_dump_group_words(FILE *f, const fd_comparison *c, const fd_model *m, size_t group);

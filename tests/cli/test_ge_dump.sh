@@ -2,7 +2,8 @@
 # test_ge_dump.sh — a GE graph dump (ge_proto_*.txt) opens like an ONNX
 # model: info on tests/data/ge/small_ub.txt says its format and what the
 # compiler recorded (UB groups, the failed one, absorbed originals and their
-# passes) in text and JSON alike, and match, mem and export run on it. The
+# passes) in text and JSON alike, match, mem and export run on it, and
+# compare --with a dump sets its groups against fusiondbg's. The
 # real dumps: test_ge_dump_cann.sh.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -71,4 +72,42 @@ assert 'style="dotted,filled"' in dot and 'style="dashed,rounded,filled"' in dot
 PY
 "$FUSIONDBG" export $D -r $R --after -o "$tmp/after.dot" >/dev/null 2>&1 || bad "export --after failed"
 grep -q "cluster_ub" "$tmp/after.dot" && bad "export --after draws the compiler's groups"
+
+# compare --with a dump: on the dump itself its nodes are found by name;
+# the graph fusions' originals are gone from it, the failed group is apart
+F=tests/data/ge/conv_bn_relu_ub.txt
+CR=rules/conv_bn_relu_fusion.yaml
+"$FUSIONDBG" compare $F -r $CR --with $F >"$tmp/cmp.txt" 2>"$tmp/err"
+[ $? = 1 ] || bad "compare dump with itself: want exit 1 (differs): $(cat "$tmp/err")"
+for want in "(GE graph dump, its nodes found by name): the compiler's record holds 2 UB groups (1 failed to compile) and 2 graph fusions; 2 compared" \
+            "  not compared: 1 group: none of its nodes is a node of the model" \
+            "  not compared: 1 group: one node of the model, the others are not (fused before the model was written)" \
+            "  same 0, compiler only 2, fusiondbg only 0, different 0" \
+            "  compiler UB group 1 TbeConvElemwiseFusion: conv1, relu1, trans_relu1" \
+            "matched, failed to compile (the compiler's UB groups) (1)" \
+            "  compiler_only: compiler UB group 4 (failed to compile) TbeEltwiseFusionPass: cast_out, relu_tail"; do
+	grep -qF -- "$want" "$tmp/cmp.txt" || bad "compare dump text lacks /$want/"
+done
+# on the ONNX model it came from, through the original names: conv1 stands
+# for conv1 and bn1, the TransData is the compiler's own
+"$FUSIONDBG" compare samples/conv_bn_relu.onnx -r $CR --with $F >"$tmp/cmpx.txt" 2>"$tmp/err" ||
+	bad "compare onnx with dump: exit $?: $(cat "$tmp/err")"
+for want in "its nodes found through their original names): the compiler's record holds 2 UB groups (1 failed to compile) and 1 graph fusion; 1 compared" \
+            "  not compared: 2 groups: none of its nodes is a node of the model" \
+            "  compared on the nodes that map: 1 group with 1 node not in the model (the compiler's own)" \
+            "  compiler UB group 1 TbeConvElemwiseFusion: conv1, bn1, relu1 (+1 not in the model); fusiondbg Conv_BN_Relu_Fusion: conv1, bn1, relu1 -> ConvBNReluFusion"; do
+	grep -qF -- "$want" "$tmp/cmpx.txt" || bad "compare onnx/dump text lacks /$want/"
+done
+"$FUSIONDBG" compare samples/conv_bn_relu.onnx -r $CR --with $F --format json >"$tmp/cmpx.json" 2>/dev/null ||
+	bad "compare onnx with dump json: exit $?"
+"$PYTHON" - "$tmp/cmpx.json" <<'PY' || bad "compare json: not what the text says"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert (d["kind"], d["mapping"]) == ("ge_dump", "original_names"), d
+assert d["record"] == {"ub_groups": 2, "ub_failed": 1, "graph_fusions": 1, "compared": 1}, d["record"]
+assert d["not_compared"]["absent"] == 2 and sum(d["not_compared"].values()) == 2, d["not_compared"]
+assert d["counts"] == {"same": 1, "compiler_only": 0, "predicted_only": 0, "different": 0}, d["counts"]
+c = d["rows"][0]["compiler"]
+assert (c["source"], c["scope"], c["failed"], c["not_in_model"], c["nodes"]) == ("ub", 1, False, 1, ["conv1", "bn1", "relu1"]), c
+PY
 exit $fail

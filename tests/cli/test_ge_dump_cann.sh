@@ -3,8 +3,8 @@
 # $FUSIONDBG_CANN/ge_dumps (default ../shared/cann; skipped, exit 77,
 # without it): ge_proto_00026_afterUBMatch.txt is 399 ops in 49 UB groups
 # with 53 nodes that absorbed originals, the same in text and JSON, export
-# draws the 49 groups as the compiler's clusters, and
-# every dump there reads. The small fixture: test_ge_dump.sh.
+# draws the 49 groups as the compiler's clusters, compare --with it
+# compares the 49, and every dump there reads and compares with itself. The small fixture: test_ge_dump.sh.
 set -u
 . "$(dirname "$0")/../lib.sh"
 export TZ=UTC LC_ALL=C.UTF-8
@@ -36,9 +36,35 @@ PY
 n=$(grep -c 'label="compiler: UB fusion scope [0-9]*\\l"' "$tmp/x.dot")
 [ "$n" = 49 ] || bad "export: $n compiler clusters, want 49"
 
+# compare with itself: the 49 groups found by name and set against
+# rules/cann's fusions, each group compared or counted as not mapped
+"$FUSIONDBG" compare "$D" -r rules/cann --with "$D" >"$tmp/cmp.txt" 2>/dev/null
+[ $? -le 1 ] || bad "compare 00026 with itself failed"
+grep -q "the compiler's record holds 49 UB groups (0 failed to compile) and 53 graph fusions; 49 compared" "$tmp/cmp.txt" ||
+	bad "compare 00026: $(head -1 "$tmp/cmp.txt")"
+
 for f in "$CANN"/ge_dumps/ge_proto_*.txt; do
 	"$FUSIONDBG" info "$f" --format json >"$tmp/one.json" 2>"$tmp/err" || { bad "$f: exit $?: $(cat "$tmp/err")"; continue; }
 	"$PYTHON" -c 'import json,sys; assert json.load(open(sys.argv[1]))["compiler_record"]' "$tmp/one.json" ||
 		bad "$f: no compiler record"
+	"$FUSIONDBG" compare "$f" -r rules/cann --with "$f" --format json >"$tmp/cmp.json" 2>"$tmp/err"
+	[ $? -le 1 ] || { bad "compare $f: $(cat "$tmp/err")"; continue; }
+	"$PYTHON" - "$tmp/one.json" "$tmp/cmp.json" <<'PY' || bad "compare $f: its groups are not the dump's"
+import json, sys
+info, d = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+r, rec = d["record"], info["compiler_record"]
+assert d["kind"] == "ge_dump" and d["mapping"] == "name", d["kind"]
+assert r["ub_groups"] == rec["ub_groups"] and r["graph_fusions"] == rec["nodes_with_originals"], r
+assert r["compared"] + sum(d["not_compared"].values()) == r["ub_groups"] + r["graph_fusions"], r
+assert sum(d["counts"].values()) == len(d["rows"]), d["counts"]
+ub = {tuple(g["nodes"]) for g in rec["groups"] if len(g["nodes"]) > 1}
+seen = {tuple(x["compiler"]["nodes"]) for x in d["rows"] if x["compiler"] and x["compiler"]["source"] == "ub"}
+assert {tuple(sorted(n)) for n in seen} == {tuple(sorted(n)) for n in ub}, "compared UB groups differ from info's"
+for x in d["rows"]:
+    if x["kind"] == "same":
+        assert sorted(x["compiler"]["nodes"]) == sorted(x["fusiondbg"]["nodes"]), x
+    if x["kind"] == "different":
+        assert x["only_compiler"] or x["only_fusiondbg"], x
+PY
 done
 exit $fail
