@@ -1,5 +1,7 @@
 /* detail.c — what the detail view shows, as rows (detail.h): for a node,
- * its fusion with the memory and speed-up estimates, its attributes and its
+ * its fusion with the memory and speed-up estimates, the compiler's record
+ * of it when the model is a GE dump (its UB group, the originals it
+ * absorbed, the passes that made it), its attributes and its
  * tensors (shape, dtype, bytes, where they come from / go); for a rule, its
  * file:line, counts and every editable value with its edit path. */
 #include <stdarg.h>
@@ -10,6 +12,7 @@
 #include "loop.h"
 #include "base/text.h"
 #include "estimate/estimate.h"
+#include "ir/node_origin.h"
 
 /* The rows being built, for the subject. */
 typedef struct build {
@@ -139,6 +142,60 @@ static void round_rows(build *b, int32_t g, int32_t node)
 	}
 }
 
+/* The UB group of id (failed: the fusion_failed id) node belongs to: its
+ * pass, whether it compiled, the other members. */
+static void ub_group_row(build *b, const fd_graph *g, int32_t node, bool failed, int64_t id)
+{
+	strbuf others = { 0 };
+	int32_t n_others = 0;
+	for (int32_t i = 0; i < g->n_nodes; i++) {
+		const fd_node_origin *o = g->nodes[i].origin;
+		bool same = o && (failed ? o->has_fusion_failed && o->fusion_failed == id :
+		                           o->has_fusion_scope && o->fusion_scope == id);
+		if (!same || i == node)
+			continue;
+		char one[NAME_SHOWN + 1];
+		sb_printf(&others, "%s%s", n_others++ ? ", " : "", shown(one, sizeof one, g->nodes[i].name));
+	}
+	const char *pass = g->nodes[node].origin->pass_name_ub;
+	char p[NAME_SHOWN + 1];
+	add(b, failed ? ROLE_WARN : ROLE_NORMAL, -1, NULL, "  UB group %lld %s", (long long)id,
+	    failed ? "matched, failed to compile" : "compiled");
+	add(b, ROLE_NORMAL, -1, NULL, "    by %s", pass ? shown(p, sizeof p, pass) : "(no pass_name_ub)");
+	add(b, ROLE_NORMAL, -1, NULL, "    with %s", n_others ? sb_str(&others) : "no other node");
+	sb_release(&others);
+}
+
+/* What the compiler recorded of a node of a GE dump (ir/node_origin.h). */
+static void origin_rows(build *b, const fd_graph *g, int32_t node)
+{
+	const fd_node_origin *o = g->nodes[node].origin;
+	bool scope = o && o->has_fusion_scope && o->fusion_scope >= 0;
+	bool failed = o && o->has_fusion_failed && o->fusion_failed >= 0;
+	if (!o || (!scope && !failed && !o->original_names.n && !o->pass_names.n))
+		return;
+	add(b, ROLE_HEADER, -1, NULL, "origin (the compiler's record)");
+	if (scope)
+		ub_group_row(b, g, node, false, o->fusion_scope);
+	if (failed)
+		ub_group_row(b, g, node, true, o->fusion_failed);
+	if (o->original_names.n)
+		add(b, ROLE_NORMAL, -1, NULL, "  absorbed %d original node%s:", (int)o->original_names.n,
+		    o->original_names.n == 1 ? "" : "s");
+	for (int32_t i = 0; i < o->original_names.n; i++) {
+		char one[NAME_SHOWN + 1], ty[NAME_SHOWN + 1];
+		bool typed = i < o->original_types.n;
+		add(b, ROLE_NORMAL, -1, NULL, "    %s%s%s%s", shown(one, sizeof one, o->original_names.items[i]),
+		    typed ? " (" : "", typed ? shown(ty, sizeof ty, o->original_types.items[i]) : "", typed ? ")" : "");
+	}
+	if (o->pass_names.n)
+		add(b, ROLE_NORMAL, -1, NULL, "  made by the passes, in order:");
+	for (int32_t i = 0; i < o->pass_names.n; i++) {
+		char one[NAME_SHOWN + 1];
+		add(b, ROLE_NORMAL, -1, NULL, "    %s", shown(one, sizeof one, o->pass_names.items[i]));
+	}
+}
+
 static void build_node(build *b)
 {
 	tui *t = b->t;
@@ -198,6 +255,7 @@ static void build_node(build *b)
 	} else {
 		add(b, ROLE_DIM, -1, NULL, "not fused (w: why-not)");
 	}
+	origin_rows(b, g, b->s->node);
 	if (n->n_attrs) {
 		add(b, ROLE_HEADER, -1, NULL, "attributes");
 		for (int32_t i = 0; i < n->n_attrs; i++) {
