@@ -160,6 +160,12 @@ void cli_info_tensors(FILE *f, const char *path, const fd_model *m, bool json);
  * as a text section or as JSON members (",\n  \"format\": ..." onwards). */
 void cli_info_compiler_text(FILE *f, const fd_model *m);
 void cli_info_compiler_json(FILE *f, const fd_model *m);
+/* info's header and op types for a GE dump (info_dump.c): its graph and
+ * the stage its file name says, its GE types with their ONNX origin. */
+struct fd_model_info;
+void cli_info_dump_header_text(FILE *f, const char *path, const fd_model *m);
+void cli_info_dump_types_text(FILE *f, const struct fd_model_info *in, int kw);
+void cli_info_dump_json(FILE *f, const char *path, const fd_model *m, const struct fd_model_info *in);
 
 /* Prints every diagnostic as one line on stderr. */
 void cli_print_diags(const fd_diags *d);

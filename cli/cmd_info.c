@@ -76,15 +76,17 @@ static void print_json(FILE *f, const char *path, const fd_model_info *in, const
 	        in->n_declared_inputs, in->n_overridable);
 	json_values(f, "initializers_listed_as_inputs", in->listed_initializers, in->n_listed_initializers);
 	json_values(f, "outputs", in->outputs, in->n_outputs);
+	/* a GE dump's types are GE's, not unknown ONNX ops: ge_op_types lists them */
+	int32_t n_unknown = m->format ? 0 : in->n_unknown_ops;
 	fputs("  \"unknown_ops\": [", f);
-	for (int32_t i = 0; i < in->n_unknown_ops; i++) {
+	for (int32_t i = 0; i < n_unknown; i++) {
 		fputs(i ? ",\n    {\"domain\": " : "\n    {\"domain\": ", f);
 		json_write_string(f, onnx_domain_name(in->unknown_ops[i].domain));
 		fputs(", \"op_type\": ", f);
 		json_write_string(f, in->unknown_ops[i].op_type);
 		fprintf(f, ", \"count\": %lld}", (long long)in->unknown_ops[i].count);
 	}
-	fprintf(f, "%s],\n  \"symbolic_dims\": [", in->n_unknown_ops ? "\n  " : "");
+	fprintf(f, "%s],\n  \"symbolic_dims\": [", n_unknown ? "\n  " : "");
 	for (int32_t i = 0; i < in->n_symdims; i++) {
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
 		json_write_string(f, in->symdims[i].name);
@@ -96,8 +98,10 @@ static void print_json(FILE *f, const char *path, const fd_model_info *in, const
 		        in->symdims[i].used ? "true" : "false");
 	}
 	fprintf(f, "%s]", in->n_symdims ? "\n  " : "");
-	if (m->format)
+	if (m->format) {
+		cli_info_dump_json(f, path, m, in);
 		cli_info_compiler_json(f, m);
+	}
 	fputs("\n}\n", f);
 }
 
@@ -148,14 +152,18 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in, const
 {
 	char size[32];
 	txt_fprintf(f, "%-16s %s (%s)\n", "model", path, human_size(in->file_size, size, sizeof size));
-	if (m->format)
+	if (m->format) {   /* a GE dump: no ONNX version or opsets to speak of */
 		txt_fprintf(f, "%-16s %s\n", "format", m->format);
-	txt_fprintf(f, "%-16s %lld\n", "ir_version", (long long)in->ir_version);
-	txt_fprintf(f, "%-16s", "opsets");
-	for (int32_t i = 0; i < in->n_opsets; i++)
-		txt_fprintf(f, "%s %s %lld", i ? "," : "", onnx_domain_name(in->opsets[i].domain),
-		        (long long)in->opsets[i].version);
-	txt_fprintf(f, "\n%-16s %s %s\n", "producer", in->producer_name, in->producer_version);
+		cli_info_dump_header_text(f, path, m);
+	} else {
+		txt_fprintf(f, "%-16s %lld\n", "ir_version", (long long)in->ir_version);
+		txt_fprintf(f, "%-16s", "opsets");
+		for (int32_t i = 0; i < in->n_opsets; i++)
+			txt_fprintf(f, "%s %s %lld", i ? "," : "", onnx_domain_name(in->opsets[i].domain),
+			        (long long)in->opsets[i].version);
+		fputc('\n', f);
+	}
+	txt_fprintf(f, "%-16s %s %s\n", "producer", in->producer_name, in->producer_version);
 	txt_fprintf(f, "%-16s %d (deepest body nesting %d)\n", "graphs", in->graphs, in->max_depth);
 	txt_fprintf(f, "%-16s %lld in the main graph, %lld with subgraphs\n", "nodes",
 	        (long long)in->nodes, (long long)in->nodes_total);
@@ -220,6 +228,11 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in, const
 	for (int32_t i = 0; i < in->n_histogram; i++)
 		if ((int)strlen(in->histogram[i].key) > kw)
 			kw = (int)strlen(in->histogram[i].key);
+	if (m->format) {   /* a GE dump: its types with their ONNX origin, in place of the histogram */
+		cli_info_dump_types_text(f, in, kw);
+		cli_info_compiler_text(f, m);
+		return;
+	}
 	txt_fprintf(f, "\nop histogram (%d op types)\n", in->n_histogram);
 	for (int32_t i = 0; i < in->n_histogram; i++)
 		txt_fprintf(f, "  %-*s %6lld\n", kw, in->histogram[i].key, (long long)in->histogram[i].count);
@@ -230,8 +243,6 @@ static void print_text(FILE *f, const char *path, const fd_model_info *in, const
 		        (long long)in->unknown_ops[i].count, onnx_domain_name(in->unknown_ops[i].domain));
 	if (!in->n_unknown_ops)
 		txt_fprintf(f, "  (none: every op type is standard ONNX)\n");
-	if (m->format)
-		cli_info_compiler_text(f, m);
 }
 
 int cmd_info(int argc, char **argv)

@@ -20,9 +20,13 @@ for want in "^format  *GE graph dump (ModelDef, protobuf text)$" \
             "^nodes with absorbed originals: 1 (3 original names, 1 with a pass chain)$" \
             "^    originals: conv1 (Convolution), bn1 (BatchNorm), scale1 (Scale)$" \
             "^    passes: ConvBatchnormFusionPass -> ConvScaleFusionPass$" \
-            "^  Conv2D  *1$"; do
+            "^graph  *main$" \
+            "^  Data  *2  (GE's own: no ONNX operator)$" \
+            "^  Conv2D  *1  Conv$"; do
 	grep -q "$want" "$tmp/info.txt" || bad "info text lacks /$want/"
 done
+# a dump has no ONNX version or opsets, and its GE types are no unknown ONNX ops
+grep -q "^ir_version\|^opsets\|^unknown ops\|^stage" "$tmp/info.txt" && bad "info on a dump speaks as of ONNX (or of a stage its name lacks)"
 
 "$FUSIONDBG" info $D --format json >"$tmp/info.json" 2>"$tmp/err" || bad "info json: exit $?: $(cat "$tmp/err")"
 "$PYTHON" - "$tmp/info.json" <<'PY' || bad "info json: not what the dump records"
@@ -30,6 +34,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["format"] == "GE graph dump (ModelDef, protobuf text)", d["format"]
 assert d["op_histogram"]["Conv2D"] == 1, d["op_histogram"]
+assert d["unknown_ops"] == [] and d["ge_graph"] == "main" and d["ge_stage"] is None, d["unknown_ops"]
+t = {x["type"]: (x["count"], x["onnx"]) for x in d["ge_op_types"]}
+assert t["Conv2D"] == (1, ["Conv"]) and t["Data"] == (2, []), t
 c = d["compiler_record"]
 assert (c["ub_groups"], c["ub_groups_failed"], c["nodes_with_originals"], c["original_names"]) == (2, 1, 1, 3), c
 g = c["groups"]

@@ -17,7 +17,9 @@ D=$CANN/ge_dumps/ge_proto_00026_afterUBMatch.txt
 "$FUSIONDBG" info "$D" >"$tmp/info.txt" 2>"$tmp/err" || bad "info: exit $?: $(cat "$tmp/err")"
 for want in "^nodes  *399 in the main graph" "^UB fusion groups (the compiler's): 49, 0 failed$" \
             "^nodes with absorbed originals: 53 " "^  scope 1 .* 3 nodes: conv1 conv1_relu pool1$" \
-            "^    originals: scale_conv1, conv1, bn_conv1$"; do
+            "^    originals: scale_conv1, conv1, bn_conv1$" \
+            "^stage  *afterUBMatch (dump 00026, from the file name)$" \
+            "^graph  *partition0_rank1_new_sub_graph1$" "^  Conv2D  *53  Conv$"; do
 	grep -q "$want" "$tmp/info.txt" || bad "info text lacks /$want/"
 done
 "$FUSIONDBG" info "$D" --format json >"$tmp/info.json" 2>"$tmp/err" || bad "info json: exit $?: $(cat "$tmp/err")"
@@ -26,6 +28,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["compiler_record"]
 assert d["nodes"] == 399 and sum(d["op_histogram"].values()) == 399, d["nodes"]
+assert d["ge_stage"] == "afterUBMatch" and d["unknown_ops"] == [], d["ge_stage"]
+assert sum(x["count"] for x in d["ge_op_types"]) == 399
 assert c["ub_groups"] == len(c["groups"]) == 49 and c["ub_groups_failed"] == 0, c["ub_groups"]
 assert c["nodes_with_originals"] == len(c["absorbing"]) == 53, c["nodes_with_originals"]
 assert len({(g["graph"], g["id"]) for g in c["groups"]}) == 49
