@@ -424,7 +424,10 @@ void compare_write_json(FILE *f, const fd_comparison *c, const fd_rounds *rd)
 				fprintf(f, ", \"source\": \"%s\", \"scope\": %lld, \"failed\": %s, \"not_in_model\": %d, \"pass\": ",
 				        dg->ub ? "ub" : "graph_fusion", (long long)dg->scope, dg->failed ? "true" : "false",
 				        (int)dg->n_absent);
-				json_write_string(f, dg->pass);
+				if (dg->pass)
+					json_write_string(f, dg->pass);
+				else
+					fputs("null", f);
 			}
 			fputc('}', f);
 		} else {
