@@ -230,7 +230,8 @@ $(BENCH_DIR)/bench_stages: tests/bench/bench_stages.c $(LIBCORE) | $(GEN_H)
 # make check-valgrind  the cmocka binaries and the CLI tests under valgrind
 # The committed crashers and seed corpora replay in `make check` through
 # tests/fuzz/replay.c linked with each harness (tests/cli/test_fuzz_replay.sh).
-FUZZ_HARNESSES := fuzz_onnx fuzz_rules fuzz_pipeline fuzz_edit fuzz_where fuzz_lang fuzz_ge fuzz_cann_record fuzz_cann_switch
+FUZZ_HARNESSES := fuzz_onnx fuzz_rules fuzz_pipeline fuzz_edit fuzz_where fuzz_lang fuzz_ge fuzz_cann_record fuzz_cann_switch \
+                  fuzz_suggest fuzz_transpose fuzz_switch_write fuzz_compare fuzz_export fuzz_apply fuzz_recovery fuzz_mmap
 FUZZ_SECONDS   ?= 600
 FUZZ_JOBS      ?= 2
 FUZZ_CC        ?= clang
@@ -244,7 +245,7 @@ VALGRIND       ?= valgrind --error-exitcode=1 --leak-check=full --errors-for-lea
 .PHONY: fuzz fuzz-build check-asan check-valgrind
 check: $(REPLAY_BIN)
 
-$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(LIBCORE) | $(GEN_H)
+$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz_file.h $(LIBCORE) | $(GEN_H)
 	@echo "  LINK    $@"
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIBCORE) $(PKG_LIBS) -lm
 

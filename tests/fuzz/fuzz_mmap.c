@@ -1,0 +1,60 @@
+/* fuzz_mmap.c — libFuzzer harness for the path a model file takes
+ * (onnx_load_model: open, size, onnx_holes_read's private copy with its
+ * big tensors left out, then the decoder), as against the buffer path the
+ * other harnesses take: any bytes are written to a file and loaded by its
+ * name, and from memory. What must hold: a load fails with exactly one
+ * error; when both load, they hold the same graphs, nodes (names and op
+ * types in order) and tensors. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "base/diag.h"
+#include "ir/graph.h"
+#include "onnx/onnx.h"
+#include "fuzz_file.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void fail(const char *what)
+{
+	fprintf(stderr, "fuzz_mmap: %s\n", what);
+	abort();
+}
+
+static void same_model(const fd_model *a, const fd_model *b)
+{
+	if (a->n_graphs != b->n_graphs)
+		fail("the file and the buffer load different graph counts");
+	for (int32_t g = 0; g < a->n_graphs; g++) {
+		const fd_graph *x = &a->graphs[g], *y = &b->graphs[g];
+		if (x->n_nodes != y->n_nodes || x->n_tensors != y->n_tensors)
+			fail("the file and the buffer load different node or tensor counts");
+		for (int32_t i = 0; i < x->n_nodes; i++)
+			if (strcmp(x->nodes[i].name, y->nodes[i].name) || strcmp(x->nodes[i].op_type, y->nodes[i].op_type))
+				fail("the file and the buffer load different nodes");
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char buf[512];
+	const char *path = fuzz_write("model.onnx", data, size, buf, sizeof buf);
+	fd_diags d, e;
+	diags_init(&d);
+	diags_init(&e);
+	fd_model by_path, by_buffer;
+	int rc_path = onnx_load_model(&by_path, path, NULL, &d);
+	int rc_buffer = onnx_load_model_buffer(&by_buffer, path, data, size, NULL, &e);
+	if ((rc_path < 0 && d.errors != 1) || (rc_buffer < 0 && e.errors != 1))
+		fail("a failed load did not say why in exactly one error");
+	if (rc_path == 0 && rc_buffer == 0)
+		same_model(&by_path, &by_buffer);
+	if (rc_path == 0)
+		model_release(&by_path);
+	if (rc_buffer == 0)
+		model_release(&by_buffer);
+	diags_release(&d);
+	diags_release(&e);
+	return 0;
+}
