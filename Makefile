@@ -257,11 +257,13 @@ fuzz-build: | $(BUILD)/.deps-ok $(BUILD)/.deps-fuzz
 	    -o $(FUZZ_BUILD)/$$h tests/fuzz/$$h.c $(FUZZ_BUILD)/libfusiondbg.a $(PKG_LIBS) -lm || exit 1; \
 	done
 
-# two at a time on a 2-core machine; each run logs to $(FUZZ_BUILD)/<harness>.log
+# two at a time on a 2-core machine; each run logs to $(FUZZ_BUILD)/<harness>.log; Graphviz's
+# own caches (fuzz_export lays pages out) are the leaks tests/sanitizers/lsan.supp lists
 fuzz: fuzz-build
 	$(Q)printf '%s\n' $(FUZZ_HARNESSES) | xargs -P $(FUZZ_JOBS) -I{} sh -c '\
 	  mkdir -p $(FUZZ_BUILD)/corpus/{} $(FUZZ_BUILD)/crashers/{}; \
 	  echo "  FUZZ    {} for $(FUZZ_SECONDS) s (log: $(FUZZ_BUILD)/{}.log)"; \
+	  LSAN_OPTIONS=$${LSAN_OPTIONS:-suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0} \
 	  $(FUZZ_BUILD)/{} -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_BUILD)/crashers/{}/ $(FUZZ_BUILD)/corpus/{} tests/fuzz/corpus/{} \
 	    >$(FUZZ_BUILD)/{}.log 2>&1; rc=$$?; \

@@ -128,8 +128,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (replay(fuzz_path("first.txt", path, sizeof path)) < 0)
 		fail("the session's own recovery file does not replay", first);
 	char *second = written("second.txt");
-	if (!same_edits(first, second))
-		fail("the round trip changed the recovery file", second);
+	if (!same_edits(first, second)) {
+		fprintf(stderr, "fuzz_recovery: written after the replay:\n%s", first);
+		fail("the round trip changed the recovery file; written after its replay:", second);
+	}
 	undo_all();
 	free(first);
 	free(second);
