@@ -3,8 +3,8 @@
  * big tensors left out, then the decoder), as against the buffer path the
  * other harnesses take: any bytes are written to a file and loaded by its
  * name, and from memory. What must hold: a load fails with exactly one
- * error; when both load, they hold the same graphs, nodes (names and op
- * types in order) and tensors. */
+ * error; the two loads succeed or fail together, and when they load they
+ * hold the same graphs, nodes (names and op types in order) and tensors. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,14 @@ static void fail(const char *what)
 {
 	fprintf(stderr, "fuzz_mmap: %s\n", what);
 	abort();
+}
+
+static const char *error_of(const fd_diags *d)
+{
+	for (size_t k = 0; k < d->n; k++)
+		if (d->items[k].severity == DIAG_ERROR)
+			return d->items[k].message;
+	return "loads";
 }
 
 static void same_model(const fd_model *a, const fd_model *b)
@@ -48,10 +56,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc_buffer = onnx_load_model_buffer(&by_buffer, path, data, size, NULL, &e);
 	if ((rc_path < 0 && d.errors != 1) || (rc_buffer < 0 && e.errors != 1))
 		fail("a failed load did not say why in exactly one error");
-	if (rc_path == 0 && rc_buffer == 0)
+	if (rc_path != rc_buffer) {
+		fprintf(stderr, "fuzz_mmap: by name: %s\nfuzz_mmap: from memory: %s\n",
+		        error_of(&d), error_of(&e));
+		fail("the file loads by its name and from memory differently");
+	}
+	if (rc_path == 0) {
 		same_model(&by_path, &by_buffer);
-	if (rc_path == 0)
 		model_release(&by_path);
+	}
 	if (rc_buffer == 0)
 		model_release(&by_buffer);
 	diags_release(&d);
