@@ -2,13 +2,18 @@
  * (onnx_load_model: open, size, onnx_holes_read's private copy with its
  * big tensors left out, then the decoder), as against the buffer path the
  * other harnesses take: any bytes are written to a file and loaded by its
- * name, and from memory. What must hold: a load fails with exactly one
- * error; the two loads succeed or fail together, and when they load they
- * hold the same graphs, nodes (names and op types in order) and tensors. */
+ * name, and from memory; then by its name again with the file cut short
+ * or grown once it is open (onnx_test_on_open), as an exporter saving in
+ * place would, by as many bytes as the input's first byte says. What must
+ * hold: a load fails with exactly one error; the two loads succeed or fail
+ * together, and when they load they hold the same graphs, nodes (names and
+ * op types in order) and tensors; a file that changed while it was read
+ * fails with one error, never a signal. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "base/diag.h"
 #include "ir/graph.h"
 #include "onnx/onnx.h"
@@ -44,6 +49,36 @@ static void same_model(const fd_model *a, const fd_model *b)
 	}
 }
 
+typedef struct change {
+	const char *path;
+	off_t size;
+} change;
+
+static void change_size(int fd, void *arg)
+{
+	const change *c = arg;
+	(void)fd;   /* open read-only: the file is cut or grown by its name */
+	if (truncate(c->path, c->size) != 0)
+		fail("cannot change the file's size");
+}
+
+/* The file at path loaded while it becomes new_size bytes. */
+static void changes_while_read(const char *path, off_t new_size)
+{
+	change c = { path, new_size };
+	fd_model m;
+	fd_diags d;
+	diags_init(&d);
+	onnx_test_on_open(change_size, &c);
+	int rc = onnx_load_model(&m, path, NULL, &d);
+	onnx_test_on_open(NULL, NULL);
+	if (rc == 0)
+		fail("a file that changed while it was read loaded");
+	if (d.errors != 1)
+		fail("a file that changed while it was read did not fail with one error");
+	diags_release(&d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char buf[512];
@@ -69,5 +104,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		model_release(&by_buffer);
 	diags_release(&d);
 	diags_release(&e);
+	if (size > 0) {
+		off_t by = 1 + data[0] % (off_t)size;
+		changes_while_read(path, (off_t)size - by);
+		fuzz_write("model.onnx", data, size, buf, sizeof buf);
+		changes_while_read(path, (off_t)size + by);
+	}
 	return 0;
 }
