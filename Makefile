@@ -230,7 +230,8 @@ $(BENCH_DIR)/bench_stages: tests/bench/bench_stages.c $(LIBCORE) | $(GEN_H)
 # make check-valgrind  the cmocka binaries and the CLI tests under valgrind
 # The committed crashers and seed corpora replay in `make check` through
 # tests/fuzz/replay.c linked with each harness (tests/cli/test_fuzz_replay.sh).
-FUZZ_HARNESSES := fuzz_onnx fuzz_rules fuzz_pipeline fuzz_edit fuzz_where fuzz_lang fuzz_ge fuzz_cann_record fuzz_cann_switch
+FUZZ_HARNESSES := fuzz_onnx fuzz_rules fuzz_pipeline fuzz_edit fuzz_where fuzz_lang fuzz_ge fuzz_cann_record fuzz_cann_switch \
+                  fuzz_suggest fuzz_transpose fuzz_switch_write fuzz_compare fuzz_export fuzz_apply fuzz_recovery fuzz_mmap
 FUZZ_SECONDS   ?= 600
 FUZZ_JOBS      ?= 2
 FUZZ_CC        ?= clang
@@ -244,7 +245,7 @@ VALGRIND       ?= valgrind --error-exitcode=1 --leak-check=full --errors-for-lea
 .PHONY: fuzz fuzz-build check-asan check-valgrind
 check: $(REPLAY_BIN)
 
-$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(LIBCORE) | $(GEN_H)
+$(BUILD)/fuzz-replay/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz_file.h $(LIBCORE) | $(GEN_H)
 	@echo "  LINK    $@"
 	$(Q)mkdir -p $(dir $@) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIBCORE) $(PKG_LIBS) -lm
 
@@ -256,11 +257,13 @@ fuzz-build: | $(BUILD)/.deps-ok $(BUILD)/.deps-fuzz
 	    -o $(FUZZ_BUILD)/$$h tests/fuzz/$$h.c $(FUZZ_BUILD)/libfusiondbg.a $(PKG_LIBS) -lm || exit 1; \
 	done
 
-# two at a time on a 2-core machine; each run logs to $(FUZZ_BUILD)/<harness>.log
+# two at a time on a 2-core machine; each run logs to $(FUZZ_BUILD)/<harness>.log; Graphviz's
+# own caches (fuzz_export lays pages out) are the leaks tests/sanitizers/lsan.supp lists
 fuzz: fuzz-build
 	$(Q)printf '%s\n' $(FUZZ_HARNESSES) | xargs -P $(FUZZ_JOBS) -I{} sh -c '\
 	  mkdir -p $(FUZZ_BUILD)/corpus/{} $(FUZZ_BUILD)/crashers/{}; \
 	  echo "  FUZZ    {} for $(FUZZ_SECONDS) s (log: $(FUZZ_BUILD)/{}.log)"; \
+	  LSAN_OPTIONS=$${LSAN_OPTIONS:-suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0} \
 	  $(FUZZ_BUILD)/{} -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_BUILD)/crashers/{}/ $(FUZZ_BUILD)/corpus/{} tests/fuzz/corpus/{} \
 	    >$(FUZZ_BUILD)/{}.log 2>&1; rc=$$?; \
