@@ -230,7 +230,7 @@ $(BENCH_DIR)/bench_stages: tests/bench/bench_stages.c $(LIBCORE) | $(GEN_H)
 # make check-valgrind  the cmocka binaries and the CLI tests under valgrind
 # The committed crashers and seed corpora replay in `make check` through
 # tests/fuzz/replay.c linked with each harness (tests/cli/test_fuzz_replay.sh).
-FUZZ_HARNESSES := fuzz_onnx fuzz_rules fuzz_pipeline fuzz_edit fuzz_where fuzz_lang fuzz_ge fuzz_cann_record fuzz_cann_switch
+FUZZ_HARNESSES := fuzz_onnx fuzz_rules fuzz_pipeline fuzz_edit fuzz_where fuzz_lang fuzz_ge fuzz_cann_record fuzz_cann_switch fuzz_memo
 FUZZ_SECONDS   ?= 600
 FUZZ_JOBS      ?= 2
 FUZZ_CC        ?= clang
