@@ -71,6 +71,9 @@ typedef struct fd_graph_index {
 	int32_t *iota;            /* iota[n] == n: a node's member list is iota + n */
 	uint64_t *node_ops;       /* [n_nodes * ops_words]: bit id set when optable_node_matches(id, node) */
 	int32_t ops_words;
+	int32_t *reader_types_off;   /* [n_tensors + 1]: tensor → its readers' op types, sorted (where's
+	                              * readers(): sorted once here, so a call is a copy) */
+	const char **reader_types;
 } fd_graph_index;
 
 typedef struct fd_match_ctx {

@@ -185,11 +185,6 @@ static xval mk_float(env *v, double f, double x, double y)
 
 /* ---- values of the unit ------------------------------------------------------------ */
 
-static int cmp_strings(const void *pa, const void *pb)
-{
-	return strcmp(((const xval *)pa)->s, ((const xval *)pb)->s);
-}
-
 static xval from_ints(env *v, const int64_t *p, int64_t n)
 {
 	xval l = mk_list(v, n);
@@ -302,16 +297,11 @@ static xval tensor_fn(env *v, int f, xval t, xval arg)
 	}
 	case XF_CONSUMERS:
 		return mk_int(x->n_consumers);
-	case XF_READERS: {   /* sorted in n log n: a tensor may have thousands of readers */
+	case XF_READERS: {   /* sorted once per context (match_index.c): a copy here */
 		xval l = mk_list(v, x->n_consumers);
-		if (l.kind != XV_LIST)
-			return l;
-		for (int32_t k = 0; k < x->n_consumers; k++) {
-			const char *op = v->ix->g->nodes[x->consumers[k]].op_type;
-			*item(v, l, k) = (xval){ .kind = XV_STR, .s = op ? op : "" };
-		}
-		if (l.n > 1)
-			qsort(item(v, l, 0), (size_t)l.n, sizeof(xval), cmp_strings);
+		const char *const *types = v->ix->reader_types + v->ix->reader_types_off[t.i];
+		for (int32_t k = 0; l.kind == XV_LIST && k < x->n_consumers; k++)
+			*item(v, l, k) = (xval){ .kind = XV_STR, .s = types[k] };
 		return l;
 	}
 	case XF_QMIN:
