@@ -231,7 +231,7 @@ $(BENCH_DIR)/bench_stages: tests/bench/bench_stages.c $(LIBCORE) | $(GEN_H)
 # The committed crashers and seed corpora replay in `make check` through
 # tests/fuzz/replay.c linked with each harness (tests/cli/test_fuzz_replay.sh).
 FUZZ_HARNESSES := fuzz_onnx fuzz_rules fuzz_pipeline fuzz_edit fuzz_where fuzz_lang fuzz_ge fuzz_cann_record fuzz_cann_switch \
-                  fuzz_suggest fuzz_transpose fuzz_switch_write fuzz_compare fuzz_export fuzz_apply fuzz_recovery fuzz_mmap
+                  fuzz_suggest fuzz_transpose fuzz_switch_write fuzz_compare fuzz_export fuzz_apply fuzz_recovery fuzz_mmap fuzz_memo
 FUZZ_SECONDS   ?= 600
 FUZZ_JOBS      ?= 2
 FUZZ_CC        ?= clang

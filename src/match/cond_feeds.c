@@ -83,6 +83,7 @@ fd_reason cond_feeds_check(fd_cond_check *c, fd_cond_facts *facts)
 		return REASON_NONE;
 	int32_t owner, t;
 	bool produces;
+	int taken_by = -1;   /* the producer is this earlier op of the match already */
 	if (c->run) {
 		const match_run_state *s = c->run;
 		int slot = op->feeds_input;
@@ -94,11 +95,13 @@ fd_reason cond_feeds_check(fd_cond_check *c, fd_cond_facts *facts)
 	} else {
 		owner = c->payload.feeds.owner;
 		t = (int32_t)c->payload.feeds.tensor;
-		produces = c->payload.feeds.produces != 0;
+		produces = c->payload.feeds.produces > 0;
+		if (c->payload.feeds.produces < 0)
+			taken_by = (int)(-1 - c->payload.feeds.produces);
 	}
 	c->payload.feeds.owner = owner;
 	c->payload.feeds.tensor = t;
-	c->payload.feeds.produces = produces;
+	c->payload.feeds.produces = taken_by >= 0 ? -1 - taken_by : produces;
 	/* a composite op j (a node fused in an earlier round) reads first as its members did */
 	int32_t keeper = produces && op->feeds_first ? first_reader(c->ix, t) : owner;
 	bool kept = keeper == owner || owner >= c->g->n_nodes || group_reads_first(c, keeper, t);
@@ -121,6 +124,10 @@ fd_reason cond_feeds_check(fd_cond_check *c, fd_cond_facts *facts)
 			          c->g->nodes[keeper].name);
 	} else if (produces) {
 		text_cutf(facts->actual, sizeof facts->actual, "produces %s", cond_tensor_name(c->g, t));
+	} else if (taken_by >= 0) {
+		int32_t p = c->g->tensors[t].producer;
+		text_cutf(facts->actual, sizeof facts->actual, "%s comes from %s (%s), op%d of this match already",
+		          cond_tensor_name(c->g, t), c->g->nodes[p].name, c->g->nodes[p].op_type, taken_by);
 	} else {
 		int32_t p = c->g->tensors[t].producer;
 		if (p >= 0)
@@ -132,6 +139,9 @@ fd_reason cond_feeds_check(fd_cond_check *c, fd_cond_facts *facts)
 	if (why && produces)
 		text_cutf(facts->reason_text, sizeof facts->reason_text, "op%d is not the first reader of this op's output, "
 		          "which stays with %s", op->feeds_op, keeper == FD_NONE ? "the graph output" : c->g->nodes[keeper].name);
+	else if (why && taken_by >= 0)
+		text_cutf(facts->reason_text, sizeof facts->reason_text, "the producer of op%d's input%d is op%d of this "
+		          "match: one node is not two ops", op->feeds_op, op->feeds_input, taken_by);
 	else if (why)
 		text_cutf(facts->reason_text, sizeof facts->reason_text, "op%d's input%d is not this op's output",
 		          op->feeds_op, op->feeds_input);

@@ -107,7 +107,8 @@ static void sort_units(int32_t *u, size_t n, const int32_t *topo)
 	}
 }
 
-static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t link_unit)
+/* The earlier op (of 0..i-1) whose unit shares a node with u, or -1. */
+static int assigned_to(const match_run_state *s, int i, int32_t u, int32_t link_unit)
 {
 	const int32_t *mem;
 	int32_t nm = match_unit_nodes(s->ctx, s->gi, u, &mem);
@@ -116,7 +117,7 @@ static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t
 		if (s->units[k] == FD_NONE)
 			continue;
 		if (s->units[k] == u)
-			return true;
+			return k;
 		/* the Conv's own bias add shares the Conv node with the op it follows */
 		if (c && c->host >= 0 && s->units[k] == link_unit && c->host == link_unit)
 			continue;
@@ -125,9 +126,14 @@ static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t
 		for (int a = 0; a < nm; a++)
 			for (int b = 0; b < nk; b++)
 				if (mem[a] == km[b])
-					return true;
+					return k;
 	}
-	return false;
+	return -1;
+}
+
+static bool assigned_overlap(const match_run_state *s, int i, int32_t u, int32_t link_unit)
+{
+	return assigned_to(s, i, u, link_unit) >= 0;
 }
 
 /* The units reading tensor t: its consumers, and the composites of the
@@ -155,7 +161,7 @@ static bool names_outside(const fd_input_source *src, int i)
  * when it has a same_as (or else a source_type param): the op is looked for
  * among the readers of that tensor (of the graph inputs). -1: it reads op
  * i-1 (or its from_op), as the chain goes. */
-static int outside_link(const fd_rule_op *op, int i)
+int match_outside_link(const fd_rule_op *op, int i)
 {
 	int k0 = -1;
 	for (int k = 0; k < op->n_sources; k++) {
@@ -213,7 +219,7 @@ static void gather(match_run_state *s, int i, int link)
 	gather_finish(s, i, lu);
 }
 
-/* Op i linked by entry k (outside_link): the readers of the tensor its
+/* Op i linked by entry k (match_outside_link): the readers of the tensor its
  * same_as names, or of every graph input for a param. */
 __attribute__((noinline)) static void gather_outside(match_run_state *s, int i, int k, int link)
 {
@@ -441,7 +447,7 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 	cc->op_id = alt >= 0 ? op->ops[alt] : op->op;
 	fd_reason why = cond_type_verdict(op, alt);
 	int32_t from = i ? s->units[link] : FD_NONE;   /* the unit it reads via */
-	if (i && outside_link(op, i) >= 0)
+	if (i && match_outside_link(op, i) >= 0)
 		from = via >= 0 ? s->g->tensors[via].producer : FD_NONE;
 	cond_event_payload p = { .type = { .follows = from, .reached_by = via } };
 	ev = match_emit_cond(s, EV_TYPE, why ? ST_FAIL : ST_PASS, why, i, -1, u, &p);
@@ -460,7 +466,7 @@ static bool try_op(match_run_state *s, int i, int32_t u, int link, int32_t via)
 		return false;
 	/* a producer is linked by its feeds, an op placed by where its inputs
 	 * come from by them: no chain link to check */
-	bool has_from = (op->conds & COND_BIT(FEEDS)) || (i > 0 && outside_link(op, i) >= 0 && inputs_all_placed(s, op, i, u));
+	bool has_from = (op->conds & COND_BIT(FEEDS)) || (i > 0 && match_outside_link(op, i) >= 0 && inputs_all_placed(s, op, i, u));
 	for (int k = 0; k < op->n_sources; k++)
 		if (states_from(&op->sources[k]))
 			has_from = true;
@@ -509,8 +515,9 @@ __attribute__((noinline)) static bool skip_optional(match_run_state *s, int i, i
 	return fired;
 }
 
-/* No node produces the input op i feeds (an initializer, a graph input):
- * its feeds condition fails on the op it would feed. */
+/* No node produces the input op i feeds (an initializer, a graph input),
+ * or its producer is an earlier op of this match already: its feeds
+ * condition fails on the op it would feed. */
 __attribute__((noinline)) static uint32_t feeds_none(match_run_state *s, int i, int link)
 {
 	const fd_rule_op *op = &s->pat->ops[i];
@@ -519,7 +526,10 @@ __attribute__((noinline)) static uint32_t feeds_none(match_run_state *s, int i, 
 	if (s->swapped[op->feeds_op] && slot < 2)
 		slot ^= 1;
 	int32_t t = s->units[op->feeds_op] == lu ? unit_input(s, lu, slot) : FD_NONE;
-	cond_event_payload p = { .feeds = { .owner = lu, .tensor = t, .produces = 0 } };
+	/* its producer taken by earlier op m: produces -1 - m (cond_feeds.c words it) */
+	int32_t p0 = t != FD_NONE ? s->g->tensors[t].producer : FD_NONE;
+	int m = p0 >= 0 ? assigned_to(s, i, p0, lu) : -1;
+	cond_event_payload p = { .feeds = { .owner = lu, .tensor = t, .produces = m >= 0 ? -1 - m : 0 } };
 	return match_emit_cond(s, EV_FEEDS, ST_FAIL, REASON_NM04_SOURCE, i, -1, lu, &p);
 }
 
@@ -561,7 +571,7 @@ static bool search_from(match_run_state *s, int i)
 	const fd_rule_op *op = &p->ops[i];
 	bool explicit_link;
 	int link = match_present(s, match_link_of(op, i, &explicit_link));
-	int outside = outside_link(op, i);
+	int outside = match_outside_link(op, i);
 	if (outside >= 0)
 		gather_outside(s, i, outside, link);
 	else
@@ -604,11 +614,15 @@ static bool search_from(match_run_state *s, int i)
 }
 
 /* One alternative of an attempt, from its anchor (s->pat and s->branch
- * set): the memo is off until MEMO_AFTER steps in. */
+ * set): the memo is off until MEMO_AFTER steps in (or as opt->memo says). */
 bool match_search_pattern(match_run_state *s)
 {
 	s->memo.on = false;
-	s->memo_at = s->steps + MEMO_AFTER;
+	switch (s->opt->memo) {
+	case MATCH_MEMO_OFF: s->memo_at = UINT64_MAX; break;
+	case MATCH_MEMO_AT_ONCE: s->memo_at = s->steps + 1; break;
+	default: s->memo_at = s->steps + MEMO_AFTER; break;
+	}
 	s->complete_count = 0;
 	s->binds.n = 0;
 	return search(s, 0);

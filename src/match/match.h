@@ -71,6 +71,9 @@ typedef struct fd_graph_index {
 	int32_t *iota;            /* iota[n] == n: a node's member list is iota + n */
 	uint64_t *node_ops;       /* [n_nodes * ops_words]: bit id set when optable_node_matches(id, node) */
 	int32_t ops_words;
+	int32_t *reader_types_off;   /* [n_tensors + 1]: tensor → its readers' op types, sorted (where's
+	                              * readers(): sorted once here, so a call is a copy) */
+	const char **reader_types;
 } fd_graph_index;
 
 typedef struct fd_match_ctx {
@@ -122,6 +125,12 @@ int32_t match_unit_node(const fd_match_ctx *ctx, int32_t graph, int32_t u);
 /* The steps one attempt may take (FUSIONDBG_SEARCH_STEPS or MATCH_STEPS_ATTEMPT). */
 uint64_t match_steps_per_attempt(void);
 
+/* When an attempt's search keeps the states it failed from (match_memo.c):
+ * after its first steps (the default), never, or from its first step.
+ * The verdicts and the trace's failures are the same in all three; the
+ * other two are for the tests that hold them to it. */
+typedef enum { MATCH_MEMO_DEFAULT, MATCH_MEMO_OFF, MATCH_MEMO_AT_ONCE } fd_match_memo;
+
 typedef struct fd_match_options {
 	const char *target;       /* NULL: "ai_core" */
 	int max_complete;         /* complete patterns tried per anchor; 0: 16 */
@@ -129,6 +138,7 @@ typedef struct fd_match_options {
 	const bool *run_rule;     /* per rule index: run it in this run; NULL: every rule. A rule
 	                           * left out has no event and no attempt (a round that cannot
 	                           * change its outcome, rounds/rounds.h) */
+	fd_match_memo memo;
 } fd_match_options;
 
 /* A fired rule. All ranges index fd_match_result.pool. */

@@ -262,6 +262,37 @@ static void build_composite_links(fd_match_ctx *ctx, fd_graph_index *ix)
 	free(fill_h);
 }
 
+static int cmp_type_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Each tensor's readers' op types in strcmp order, one sort per tensor for
+ * the whole context: a where may ask readers() on every one of a tensor's
+ * thousands of readers. */
+static void build_reader_types(fd_match_ctx *ctx, fd_graph_index *ix)
+{
+	const fd_graph *g = ix->g;
+	ix->reader_types_off = arena_array(&ctx->arena, (size_t)g->n_tensors + 1, sizeof(int32_t));
+	int32_t total = 0;
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		ix->reader_types_off[t] = total;
+		total += g->tensors[t].n_consumers;
+	}
+	ix->reader_types_off[g->n_tensors] = total;
+	ix->reader_types = arena_array(&ctx->arena, total ? (size_t)total : 1, sizeof *ix->reader_types);
+	for (int32_t t = 0; t < g->n_tensors; t++) {
+		const fd_tensor *x = &g->tensors[t];
+		const char **out = ix->reader_types + ix->reader_types_off[t];
+		for (int32_t k = 0; k < x->n_consumers; k++) {
+			const char *op = g->nodes[x->consumers[k]].op_type;
+			out[k] = op ? op : "";
+		}
+		if (x->n_consumers > 1)
+			qsort(out, (size_t)x->n_consumers, sizeof *out, cmp_type_names);
+	}
+}
+
 int match_ctx_init(fd_match_ctx *ctx, const fd_model *m, bool canonicalize, fd_diags *d)
 {
 	return match_ctx_init_types(ctx, m, canonicalize, NULL, 0, d);
@@ -303,6 +334,7 @@ int match_ctx_init_types(fd_match_ctx *ctx, const fd_model *m, bool canonicalize
 			ix->iota[n] = n;
 		build_anchor_index(ctx, ix, &memo);
 		build_composite_links(ctx, ix);
+		build_reader_types(ctx, ix);
 	}
 	op_memo_release(&memo);
 	return 0;

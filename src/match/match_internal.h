@@ -76,6 +76,9 @@ typedef struct match_memo {
 	uint64_t *refs;                  /* [MATCH_MAX_OPS] per position i: the positions before i that ops i.. */
 	uint64_t *same;                  /* link or from_op to; and that they name in same_as */
 	bool nodes_only;                 /* no op is a composite type: a unit is one node */
+	uint64_t every_taken;            /* bit i: an op from i on takes a unit that need not follow
+	                                  * its link (a feeds producer, a reader found outside the
+	                                  * chain): every taken unit is in position i's key */
 	uint32_t gen;                    /* slots of another generation are empty */
 	match_memo_slot *slots;
 	size_t n_slots;
@@ -294,6 +297,9 @@ static inline int unit_nonempty_inputs(const match_run_state *s, int32_t u)
 
 /* Position j, or the position an absent optional op j stands for: the op
  * it would have read, transitively (match.c). -1 when none. */
+/* Op i's entry that links it outside the chain (readers of a same_as
+ * tensor, of the graph inputs), or -1 (match.c). */
+int match_outside_link(const fd_rule_op *op, int i);
 int match_present_slow(const match_run_state *s, int j);
 static inline int match_present(const match_run_state *s, int j)
 {

@@ -1,7 +1,9 @@
 /* match_memo.c — the search's memo. The rest of a pattern, from position i
  * on, reads of the ops before i only: the units its links and from_ops
  * resolve to, the units its where reads (opJ.NAME), the units and input
- * orders its same_as and feeds name, the shape names bound so far, and
+ * orders its same_as, same_value_as, dtype same_as and feeds name (and
+ * the feeds op of one same_value_as names: an absent op reads through
+ * it), the shape names bound so far, and
  * which units are taken (a candidate must not overlap
  * one). A state is those, with i and the optional ops absent so far (the
  * depth a failure counts); two paths that reach the same state fail the
@@ -14,7 +16,10 @@
  * links to, so it comes after the earliest of those in topological order:
  * only the taken units after it can be hit, and only they are in the key.
  * That makes a plain chain over a lattice one state per (position, node).
- * With composites every taken unit counts. */
+ * With composites every taken unit counts, and so it does from a position
+ * on whose ops include a feeds producer or an op found outside the chain
+ * (readers of a graph input, of a same_as tensor): those come before
+ * their link, and a unit an earlier path took there fails them. */
 #include <stdlib.h>
 #include <string.h>
 #include "match/match_internal.h"
@@ -25,8 +30,10 @@ enum { MEMO_MAX_WORDS = 1 << 22, MEMO_MAX_BINDS = 64 };
 static void memo_describe(match_memo *m, const fd_rule_pattern *p)
 {
 	uint64_t refs = 0, same = 0;
+	bool outside = false;   /* an op from i on finds units that need not follow its link */
 	m->pat = p;
 	m->nodes_only = true;
+	m->every_taken = 0;
 	for (int i = p->n_ops - 1; i >= 0; i--) {
 		const fd_rule_op *op = &p->ops[i];
 		int link = -1;   /* match.c's match_link_of: feeds, else the latest from_op, else the op before */
@@ -40,6 +47,16 @@ static void memo_describe(match_memo *m, const fd_rule_pattern *p)
 			}
 			if (q >= 0 && q < i)
 				same |= 1ull << q;
+			int v = st & COND_BIT(SAME_VALUE_AS) ? op->sources[k].value_op : -1;
+			if (v >= 0 && v < i) {
+				same |= 1ull << v;
+				const fd_rule_op *ov = &p->ops[v];
+				if ((ov->conds & COND_BIT(FEEDS)) && ov->feeds_op < v)
+					same |= 1ull << ov->feeds_op;
+			}
+			int d = st & COND_BIT(DTYPE_SAME_AS) ? op->sources[k].dtype_op : -1;
+			if (d >= 0 && d < i)
+				same |= 1ull << d;
 		}
 		refs |= op->where_ops;   /* the units its where reads (opJ.NAME) */
 		if ((op->conds & COND_BIT(FEEDS)) && op->feeds_op < i) {   /* its link, and the order it was matched in */
@@ -52,6 +69,10 @@ static void memo_describe(match_memo *m, const fd_rule_pattern *p)
 			refs |= 1ull << link;
 		if (op->composite_mask)
 			m->nodes_only = false;
+		if ((i > 0 && (op->conds & COND_BIT(FEEDS))) || (i > 0 && match_outside_link(op, i) >= 0))
+			outside = true;
+		if (outside)
+			m->every_taken |= 1ull << i;
 		uint64_t before = i ? (1ull << i) - 1 : 0;   /* positions < i (i < 64) */
 		m->refs[i] = refs & before;
 		m->same[i] = same & before;
@@ -133,7 +154,7 @@ static bool make_key(match_run_state *s, int i)
 	size_t from = key->n;
 	for (int j = 0; j < i; j++) {
 		int32_t u = s->units[j];
-		if (u == FD_NONE || (m->nodes_only && s->ix->unit_topo[u] <= after))
+		if (u == FD_NONE || (m->nodes_only && !(m->every_taken >> i & 1) && s->ix->unit_topo[u] <= after))
 			continue;
 		size_t at = key->n;
 		vec_push(key, u);

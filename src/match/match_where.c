@@ -297,15 +297,11 @@ static xval tensor_fn(env *v, int f, xval t, xval arg)
 	}
 	case XF_CONSUMERS:
 		return mk_int(x->n_consumers);
-	case XF_READERS: {
+	case XF_READERS: {   /* sorted once per context (match_index.c): a copy here */
 		xval l = mk_list(v, x->n_consumers);
-		for (int32_t k = 0; l.kind == XV_LIST && k < x->n_consumers; k++) {
-			const char *op = v->ix->g->nodes[x->consumers[k]].op_type;
-			int32_t j = k;   /* insertion sort: a tensor has few readers */
-			for (; j > 0 && strcmp(item(v, l, j - 1)->s, op) > 0; j--)
-				*item(v, l, j) = *item(v, l, j - 1);
-			*item(v, l, j) = (xval){ .kind = XV_STR, .s = op };
-		}
+		const char *const *types = v->ix->reader_types + v->ix->reader_types_off[t.i];
+		for (int32_t k = 0; l.kind == XV_LIST && k < x->n_consumers; k++)
+			*item(v, l, k) = (xval){ .kind = XV_STR, .s = types[k] };
 		return l;
 	}
 	case XF_QMIN:
@@ -365,12 +361,29 @@ static xval list_undecided(env *v, xval l)
 	return mk(XV_NULL);
 }
 
+/* A NaN in x, or in any item of it: no equality or order with one means
+ * what the rule says. */
+static bool holds_nan(env *v, xval x)
+{
+	if (x.kind == XV_FLOAT)
+		return isnan(x.f);
+	for (int32_t k = 0; x.kind == XV_LIST && k < x.n; k++)
+		if (holds_nan(v, *item(v, x, k)))
+			return true;
+	return false;
+}
+
 static xval compare(env *v, fd_expr_op op, xval a, xval b)
 {
 	if (undecided(a))
 		return a;
 	if (undecided(b))
 		return b;
+	/* x == null asks whether x is there: decided, whatever x holds */
+	bool asks_absent = (op == XO_EQ || op == XO_NE) && (a.kind == XV_NULL || b.kind == XV_NULL);
+	if ((op == XO_EQ || op == XO_NE || op == XO_IN || op == XO_NOT_IN) && !asks_absent &&
+	    (holds_nan(v, a) || holds_nan(v, b)))
+		return not_a_number(v);
 	if (op == XO_IN || op == XO_NOT_IN) {
 		if (b.kind != XV_LIST)
 			return error(v, "'in' wants a list on its right");
@@ -379,8 +392,6 @@ static xval compare(env *v, fd_expr_op op, xval a, xval b)
 			found = values_equal(v, a, *item(v, b, k));
 		return mk_bool(found == (op == XO_IN));
 	}
-	if ((op == XO_EQ || op == XO_NE) && is_num(a) && is_num(b) && (isnan(num(a)) || isnan(num(b))))
-		return not_a_number(v);
 	if (op == XO_EQ || op == XO_NE)
 		return mk_bool(values_equal(v, a, b) == (op == XO_EQ));
 	double x, y;
@@ -546,6 +557,8 @@ static xval call(env *v, const fd_expr *e, const xval *a)
 		for (int32_t k = 0; k < n; k++) {
 			if (!is_num(items[k]))
 				return error(v, "%s() wants numbers", e->s);
+			if (holds_nan(v, items[k]))
+				return not_a_number(v);
 			if (k == 0 || (f == XF_MIN ? num(items[k]) < num(best) : num(items[k]) > num(best)))
 				best = items[k];
 		}
@@ -560,6 +573,8 @@ static xval call(env *v, const fd_expr *e, const xval *a)
 		for (int32_t k = 0; k < a[0].n; k++) {
 			if (!is_num(*item(v, a[0], k)))
 				return error(v, "sorted() wants a list of numbers");
+			if (holds_nan(v, *item(v, a[0], k)))
+				return not_a_number(v);
 			*item(v, l, k) = *item(v, a[0], k);
 		}
 		qsort(item(v, l, 0), (size_t)l.n, sizeof(xval), cmp_items);
@@ -655,10 +670,11 @@ static xval node_since_version(env *v)
 	xval opset = model_opset(v);
 	if (opset.kind != XV_INT)
 		return opset;
-	int since = onnx_op_since_version("", v->node->op_type, (int)opset.i);
-	if (since < 0 && opset.i > ONNX_OP_VERSIONS_OPSET_MAX)
+	/* past the table (a 64-bit opset too): unknown, never read cut to an int */
+	if (opset.i > ONNX_OP_VERSIONS_OPSET_MAX)
 		return unknown(v, "the versions of ONNX's ops are known up to opset %d, the model imports %lld",
 		               ONNX_OP_VERSIONS_OPSET_MAX, (long long)opset.i);
+	int since = onnx_op_since_version("", v->node->op_type, (int)opset.i);
 	return since < 0 ? mk(XV_NULL) : mk_int(since);
 }
 

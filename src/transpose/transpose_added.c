@@ -7,22 +7,41 @@
 #include <string.h>
 #include "transpose/transpose_apply.h"
 
-/* A name neither the model nor an earlier new tensor has. */
-static const char *fresh(tp_apply *a, const char *base)
+static bool given(const tp_apply *a, const char *name, bool is_node)
+{
+	const char *const *names = is_node ? a->node_names.items : a->arg_names.items;
+	size_t n = is_node ? a->node_names.n : a->arg_names.n;
+	for (size_t k = 0; k < n; k++)
+		if (!strcmp(names[k], name))
+			return true;
+	return false;
+}
+
+const char *transpose_new_name(tp_apply *a, const char *base, bool is_node)
 {
 	const fd_graph *g = a->s->g;
-	const char *name = transpose_fmt(&a->r->rewrite.arena, "%s_token_%d", base, a->made++);
-	while (graph_find_tensor(g, name) >= 0 || graph_find_node(g, name) >= 0)
+	const char *name = base;
+	/* "" is the absent tensor's name: an unnamed node's output gets a token */
+	while (!name[0] || (is_node ? graph_find_node(g, name) : graph_find_tensor(g, name)) >= 0 || given(a, name, is_node))
 		name = transpose_fmt(&a->r->rewrite.arena, "%s_token_%d", base, a->made++);
+	if (is_node)
+		vec_push(&a->node_names, name);
+	else
+		vec_push(&a->arg_names, name);
 	return name;
 }
 
+/* A new node named as onnxruntime's CreateNodeHelper names it (its op
+ * type), its output out, or NULL for the one onnxruntime gives it
+ * ("NAME_out0"). */
 static fd_fused_node *new_node(tp_apply *a, const char *op, const char *in0, const char *in1, const char *out)
 {
 	fd_arena *ar = &a->r->rewrite.arena;
 	fd_fused_node *f = rewrite_add(&a->r->rewrite, 0);
 	f->added = true;
-	f->name = fresh(a, op);
+	f->name = transpose_new_name(a, op, true);
+	if (!out)
+		out = transpose_new_name(a, transpose_fmt(ar, "%s_out0", f->name), false);
 	f->op_type = op;
 	f->domain = "";
 	f->n_inputs = in1 ? 2 : 1;
@@ -52,16 +71,16 @@ static const char *new_int_const(tp_apply *a, const int64_t *v, int32_t n)
 	int64_t *copy = arena_array(ar, (size_t)n + 1, sizeof *copy);
 	if (n)
 		memcpy(copy, v, (size_t)n * sizeof *v);
-	fd_new_const c = { 0, fresh(a, "const_transpose_optimizer_input"), DT_INT64, n, copy };
+	fd_new_const c = { 0, transpose_new_name(a, "const_transpose_optimizer", false), DT_INT64, n, copy };
 	vec_push(&a->r->rewrite.consts, c);
 	return c.name;
 }
 
-static const char *new_tensor(tp_apply *a, const char *base, int32_t dtype, int32_t rank, fd_dim *dims)
+/* The shape of new tensor name (transpose_new_name's). */
+static void new_tensor(tp_apply *a, const char *name, int32_t dtype, int32_t rank, fd_dim *dims)
 {
-	fd_new_tensor t = { 0, fresh(a, base), dtype, { rank, dims } };
+	fd_new_tensor t = { 0, name, dtype, { rank, dims } };
 	vec_push(&a->r->rewrite.tensors, t);
-	return t.name;
 }
 
 /* The new nodes of the broadcast ops' other inputs (UnsqueezeInput Case 3,
@@ -82,9 +101,14 @@ void transpose_add_input_nodes(tp_apply *a)
 			int32_t rank = s->perms.items[s->carry[n->inputs[0]]].rank;
 			fd_dim *d = arena_array(ar, 1, sizeof *d);
 			d[0] = dim_of(s->opset >= 15 ? rank : part->rank);
-			a->new_out[i] = new_tensor(a, n->name, DT_INT64, 1, d);
+			/* HandleShape: the index constant, the Gather (its own output name
+			 * taken, then MoveOutput gives the Shape a new one after its name) */
 			const char *idx = new_int_const(a, part->p, part->rank);
-			fd_fused_node *gather = new_node(a, "Gather", a->new_out[i], idx, g->tensors[n->outputs[0]].name);
+			fd_fused_node *gather = new_node(a, "Gather", NULL, idx, NULL);
+			gather->outputs[0] = g->tensors[n->outputs[0]].name;
+			a->new_out[i] = transpose_new_name(a, n->name_synthesized ? "" : n->name, false);
+			gather->inputs[0] = a->new_out[i];
+			new_tensor(a, a->new_out[i], DT_INT64, 1, d);
 			gather->n_attrs = 1;
 			gather->attrs = arena_array(ar, 1, sizeof *gather->attrs);
 			gather->attrs[0] = (fd_attr){ .name = "axis", .type = ATTR_INT, .count = 1, .u.i = 0 };
@@ -117,19 +141,20 @@ void transpose_add_input_nodes(tp_apply *a)
 				int64_t axes[64];
 				for (int32_t d = 0; d < lead; d++)
 					axes[d] = d;
-				const char *u = new_tensor(a, "Unsqueeze_out", x->dtype, p->rank, unsq);
-				fd_fused_node *f = new_node(a, "Unsqueeze", cur, s->opset >= 13 ? new_int_const(a, axes, lead) : NULL, u);
+				const char *axes_const = s->opset >= 13 ? new_int_const(a, axes, lead) : NULL;
+				fd_fused_node *f = new_node(a, "Unsqueeze", cur, axes_const, NULL);
+				new_tensor(a, f->outputs[0], x->dtype, p->rank, unsq);
 				if (s->opset < 13)
 					node_ints(a, f, "axes", axes, lead);
-				cur = u;
+				cur = f->outputs[0];
 			}
 			fd_dim *td = arena_array(ar, (size_t)p->rank + 1, sizeof *td);
 			for (int32_t d = 0; d < p->rank; d++)
 				td[d] = unsq[inv[d]];
-			const char *v = new_tensor(a, "Transpose_out", x->dtype, p->rank, td);
-			fd_fused_node *f = new_node(a, "Transpose", cur, NULL, v);
+			fd_fused_node *f = new_node(a, "Transpose", cur, NULL, NULL);
+			new_tensor(a, f->outputs[0], x->dtype, p->rank, td);
 			node_ints(a, f, "perm", inv, p->rank);
-			a->new_in[i][j] = v;
+			a->new_in[i][j] = f->outputs[0];
 			fd_tpose_event *e = transpose_add_event(a, TPOSE_CHANGED, i, FD_NONE);
 			e->text = transpose_fmt(ar, "input %s given %s%s (UnsqueezeInput, TransposeInputImpl): a Transpose was pushed "
 			                        "through it (HandleSimpleNodeBroadcast)", x->name, lead > 0 ? "a new Unsqueeze and " : "",
@@ -147,17 +172,17 @@ void transpose_add_moved(tp_apply *a)
 	tp_state *s = a->s;
 	const fd_graph *g = s->g;
 	fd_arena *ar = &a->r->rewrite.arena;
-	int32_t made = 0;
 	for (int32_t t = 0; t < g->n_tensors; t++) {
 		if (!transpose_stays(a, t) || s->role[s->pusher[t]] != ROLE_PUSHED)
 			continue;
 		const tp_perm *p = &s->perms.items[s->carry[t]];
-		/* onnxruntime's MoveOutput names it after the node when it can */
-		const char *name = g->nodes[s->pusher[t]].name;
-		if (!name[0] || graph_find_tensor(g, name) >= 0)
-			name = transpose_fmt(ar, "%s_before_transpose", g->tensors[t].name);
-		for (int k = 1; graph_find_tensor(g, name) >= 0; k++)
-			name = transpose_fmt(ar, "%s_before_transpose_%d", g->tensors[t].name, k);
+		/* MakeNode1Attr's Transpose (its own output name taken), then
+		 * MoveOutput names what the pusher makes now after the pusher:
+		 * two moved Transposes never share a name */
+		const char *node = transpose_new_name(a, "Transpose", true);
+		transpose_new_name(a, transpose_fmt(ar, "%s_out0", node), false);
+		const fd_node *pusher = &g->nodes[s->pusher[t]];
+		const char *name = transpose_new_name(a, pusher->name_synthesized ? "" : pusher->name, false);
 		a->moved_name[t] = name;
 		fd_new_tensor nt = { 0, name, g->tensors[t].dtype, g->tensors[t].shape };
 		if (nt.shape.rank == p->rank) {
@@ -169,9 +194,6 @@ void transpose_add_moved(tp_apply *a)
 		vec_push(&a->r->rewrite.tensors, nt);
 		fd_fused_node *f = rewrite_add(&a->r->rewrite, 0);
 		f->added = true;
-		const char *node = transpose_fmt(ar, "Transpose_moved_%d", made++);
-		while (graph_find_node(g, node) >= 0)
-			node = transpose_fmt(ar, "Transpose_moved_%d", made++);
 		f->name = node;
 		f->op_type = "Transpose";
 		f->domain = "";

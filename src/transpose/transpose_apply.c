@@ -507,7 +507,7 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	size_t nt = (size_t)g->n_tensors + 1;
 	tp_apply a = { s, r, xcalloc((size_t)g->n_nodes + 1, sizeof *a.removed), xmalloc(nt * sizeof *a.rename),
 	               xmalloc(nt * sizeof *a.renamed_in), xmalloc(nt * sizeof *a.renamed_next),
-	               xcalloc(nt, sizeof *a.permuted), NULL, NULL, NULL, 0 };
+	               xcalloc(nt, sizeof *a.permuted), NULL, NULL, NULL, 0, { 0 }, { 0 } };
 	for (size_t t = 0; t < nt; t++)
 		a.rename[t] = a.renamed_in[t] = a.renamed_next[t] = -1;
 	int32_t *sources = xcalloc((size_t)g->n_nodes + 1, sizeof *sources);
@@ -535,7 +535,6 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	}
 	transpose_add_moved(&a);
 	transpose_add_input_nodes(&a);
-	int32_t n_consts = 0;
 	for (int32_t k = 0; k < g->n_nodes; k++) {
 		int32_t i = g->topo_order[k];
 		int32_t root = s->role[i] == ROLE_NONE ? -1 : transpose_group(s, s->role[i] == ROLE_PUSHED
@@ -548,9 +547,7 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 		}
 		if (s->role[i] == ROLE_PUSHED && s->change[i].n_axes > 0 && !s->change[i].axes_as_attr) {
 			tp_change *ch = &s->change[i];
-			ch->axes_name = n_consts ? transpose_fmt(&r->rewrite.arena, "const_transpose_optimizer_token_%d", n_consts)
-			                                   : "const_transpose_optimizer";
-			n_consts++;
+			ch->axes_name = transpose_new_name(&a, "const_transpose_optimizer", false);
 			fd_new_const c = { 0, ch->axes_name, ch->axes_dtype, ch->n_axes, ch->axes };
 			vec_push(&r->rewrite.consts, c);
 		}
@@ -593,6 +590,8 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	free(sources);
 	free(sinks);
 	free(moves);
+	vec_release(&a.node_names);
+	vec_release(&a.arg_names);
 	free(a.moved_name);
 	free(a.new_in);
 	free(a.new_out);

@@ -18,7 +18,9 @@ typedef struct tp_apply {
 	                            * makes now (the data before the Transpose) */
 	const char ***new_in;      /* per node: its inputs' new names (a new Transpose's output), NULL */
 	const char **new_out;      /* per node: a Shape's new output (a new Gather reads it), NULL */
-	int32_t made;              /* new nodes and tensors so far (their names) */
+	int32_t made;              /* onnxruntime's name counter: the N of the names "X_token_N" */
+	VEC(const char *) node_names;   /* the names given so far to new nodes … */
+	VEC(const char *) arg_names;    /* … and to new tensors and constants */
 } tp_apply;
 
 const char *transpose_fmt(fd_arena *ar, const char *f, ...) __attribute__((format(printf, 2, 3)));
@@ -30,6 +32,11 @@ int32_t transpose_node_group(const tp_state *s, int32_t i);
 bool transpose_stays(const tp_apply *a, int32_t t);
 /* The name node c reads for its input x in the rewritten model. */
 const char *transpose_name_for(const tp_apply *a, int32_t c, int32_t x, int depth);
+/* A name for a new node (is_node) or tensor as onnxruntime's
+ * Graph::GenerateNodeName / GenerateNodeArgName make it: base when neither
+ * the model nor an earlier new name of the kind has it, else base_token_N,
+ * N from one counter (transpose_added.c). */
+const char *transpose_new_name(tp_apply *a, const char *base, bool is_node);
 /* The new nodes (transpose_added.c): the Transposes that stay after a
  * crossed node, and those of a broadcast op's inputs and a Shape's Gather. */
 void transpose_add_moved(tp_apply *a);

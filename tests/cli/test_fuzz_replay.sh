@@ -11,7 +11,7 @@ fail=0
 secs=120; [ -n "${FUSIONDBG_WRAPPER:-}" ] && secs=1800
 read -r -a wrap <<<"${FUSIONDBG_WRAPPER:-}"
 for h in fuzz_onnx fuzz_rules fuzz_pipeline fuzz_edit fuzz_where fuzz_lang fuzz_ge fuzz_cann_record fuzz_cann_switch \
-	fuzz_suggest fuzz_transpose fuzz_switch_write fuzz_compare fuzz_export fuzz_apply fuzz_recovery fuzz_mmap; do
+	fuzz_suggest fuzz_transpose fuzz_switch_write fuzz_compare fuzz_export fuzz_apply fuzz_recovery fuzz_mmap fuzz_memo; do
 	bin=$BUILD/fuzz-replay/$h
 	if [ ! -x "$bin" ]; then echo "FAIL: $bin is not built (make BUILD=$BUILD check builds it)"; fail=1; continue; fi
 	n=0

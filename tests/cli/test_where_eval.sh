@@ -5,6 +5,7 @@
 # range past the list budget are errors at file:line:col of the character
 # (exit 1); the same on a node's values is FD-NM18 at the character, and the
 # rule does not fire (it fired before: 9223372036854775807 + 1 < 0 held).
+# readers() of a tensor read 4000 times, asked on each reader, finishes.
 set -u
 . "$(dirname "$0")/../lib.sh"
 make_tmp
@@ -72,5 +73,34 @@ rule node_add '9223372036854775807 + rank < 0'
 "$FUSIONDBG" match $M -r "$tmp/node_add.yaml" >"$tmp/out" 2>&1
 grep -q "W: .* -> FusedMatMul" "$tmp/out" && bad "match node_add: a wrapped sum fired: $(cat "$tmp/out")"
 grep -qF "actual not evaluated [FD-NM18] at $tmp/node_add.yaml:6:15" "$tmp/out" || bad "match node_add: $(cat "$tmp/out")"
+# readers() on a tensor of 2 x 2000 readers, asked on each of them: the
+# readers are sorted once per model, a call copies them (an insertion sort
+# per call took 25-50 s here; a timeout of 60 s makes that a failure)
+"$PYTHON" - "$tmp/readers.onnx" <<'PY'
+import sys
+import onnx
+from onnx import TensorProto, helper
+nodes, outs = [], []
+for k in range(2000):
+    for op, name in (("Relu", "r%d" % k), ("Sigmoid", "s%d" % k)):
+        nodes.append(helper.make_node(op, ["x"], [name], name=name))
+        outs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, [1, 4]))
+g = helper.make_graph(nodes, "readers", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])], outs)
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+m.ir_version = 7
+onnx.save(m, sys.argv[1])
+PY
+cat >"$tmp/readers.yaml" <<'YAML'
+name: "R"
+priority: 1
+match:
+  ops:
+    - type: [Relu, Sigmoid]
+      where: "readers(input0)[1999] == 'Relu' && readers(input0)[2000] == 'Sigmoid'"
+rewrite:
+  target_op: "Fused"
+YAML
+timeout 60 "$FUSIONDBG" match "$tmp/readers.onnx" -r "$tmp/readers.yaml" >"$tmp/out" 2>&1; rc=$?
+[ $rc = 0 ] && grep -q "R .* 4000  *4000  *4000" "$tmp/out" || bad "readers() of 4000 readers: exit $rc: $(head -c 600 "$tmp/out")"
 [ $fail = 0 ] && echo "test_where_eval: all good"
 exit $fail

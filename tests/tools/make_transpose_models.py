@@ -43,7 +43,14 @@ on and that tests/peer compares with onnxruntime, into tests/data/transpose/.
                        by a Shape (HandleShape: a new Gather of the dims) and
                        by a Mul with a computed rank-2 tensor, which gets a
                        new Unsqueeze and Transpose, then merged into a
-                       Transpose [0,1,3,2], which becomes [0,2,3,1].
+                       Transpose [0,1,3,2], which becomes [0,2,3,1];
+  tpose_two_moved      a Transpose [1,2,0,3] of the input b read by two
+                       Gathers, each before an Elu, so a Transpose stays
+                       after each (TransposeOutputs), and each Gather makes a
+                       new tensor named as onnxruntime's MoveOutput names it,
+                       after the Gather: c_before_transpose, and b_token_N
+                       (the input has b); the new Transposes are Transpose
+                       and Transpose_token_N.
 
 The expected outcome is written by hand in the C test, not taken from here.
 Usage: make_transpose_models.py [OUTDIR]   (default tests/data/transpose)
@@ -215,6 +222,16 @@ def rotary():
          [h.make_tensor_value_info("y", TP.FLOAT, [1, 3, 8, 4]), h.make_tensor_value_info("shape", TP.INT64, [4])], [])
 
 
+def two_moved():
+    nodes = [h.make_node("Transpose", ["b"], ["t"], name="Transpose_0", perm=[1, 2, 0, 3])]
+    for k, (name, out) in enumerate((("c_before_transpose", "b_x"), ("b", "c"))):
+        nodes += [h.make_node("Gather", ["t", "i%d" % k], [out], name=name, axis=0),
+                  h.make_node("Elu", [out], ["y%d" % k], name="Elu_%d" % k)]
+    save("tpose_two_moved", nodes, [h.make_tensor_value_info("b", TP.FLOAT, [2, 4, 4, 5])],
+         [h.make_tensor_value_info("y%d" % k, TP.FLOAT, [4, 2, 5]) for k in range(2)],
+         [nh.from_array(np.array(k, dtype=np.int64), "i%d" % k) for k in range(2)])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     cancel(False)
@@ -227,6 +244,7 @@ def main():
     reduce_sum()
     moved()
     rotary()
+    two_moved()
 
 
 if __name__ == "__main__":

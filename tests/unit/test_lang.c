@@ -940,6 +940,19 @@ static void test_other_ops(void **state)
 	assert_int_equal(eval_ops(&x, "q_clip_nan", "QuantizeLinear", &ops, "float32(op0.max) > 0", w, sizeof w), -2);
 	assert_int_equal(eval_ops(&x, "q_clip_nan", "QuantizeLinear", &ops, "op0.min < 1 && !known(op0.max) == false", w,
 	                          sizeof w), 1);
+	/* NaN inside a list, a membership, min/max/sorted: a fault, never a verdict */
+	static const char *const nan_decides[] = {
+		"op0.max in [1, 2]", "op0.max not in [1, 2]", "1 in [op0.max, 1]", "1 not in [op0.max]",
+		"[op0.max] == [op0.max]", "[1, op0.max] != [1, 2]", "max([1, op0.max]) > 0", "min(op0.max, 1) > 0",
+		"min([op0.max, 1]) < 2", "sorted([op0.max, 1])[0] == 1", "len(sorted([2, op0.max])) == 2",
+	};
+	for (size_t k = 0; k < sizeof nan_decides / sizeof *nan_decides; k++) {
+		int r = eval_ops(&x, "q_clip_nan", "QuantizeLinear", &ops, nan_decides[k], w, sizeof w);
+		if (r != -2)
+			fprintf(stderr, "%s: %d %s\n", nan_decides[k], r, w);
+		assert_int_equal(r, -2);
+		assert_non_null(strstr(w, "is not a number (NaN)"));
+	}
 	run_close(&x);
 }
 

@@ -335,6 +335,29 @@ static void test_rotary(void **state)
 	done(w);
 }
 
+/* two Gathers a push stops behind: each makes a new tensor named after it
+ * as onnxruntime's MoveOutput does (a name the model has takes a token),
+ * never one name for both, and the new Transposes are named after their
+ * op type as onnxruntime's CreateNodeHelper names them */
+static void test_two_moved(void **state)
+{
+	(void)state;
+	run *w = optimize(DATA "tpose_two_moved.onnx");
+	assert_true(w->r.changed);
+	const fd_model *m = &w->r.model;
+	const fd_graph *g = &m->graphs[0];
+	const char *first = input_name(m, producer_of(m, "b_x")->name, 0);
+	const char *second = input_name(m, producer_of(m, "c")->name, 0);
+	assert_string_equal(first, "c_before_transpose");
+	assert_int_equal(g->tensors[graph_find_tensor(g, first)].producer, graph_find_node(g, "c_before_transpose"));
+	assert_int_equal(strncmp(second, "b_token_", 8), 0);
+	assert_int_equal(g->tensors[graph_find_tensor(g, second)].producer, graph_find_node(g, "b"));
+	assert_string_equal(producer_of(m, "b_x")->op_type, "Transpose");
+	assert_string_equal(producer_of(m, "b_x")->name, "Transpose");
+	assert_int_equal(strncmp(producer_of(m, "c")->name, "Transpose_token_", 16), 0);
+	done(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_shared_const),
 		cmocka_unit_test(test_reduce_sum),
 		cmocka_unit_test(test_moved),
+		cmocka_unit_test(test_two_moved),
 		cmocka_unit_test(test_rotary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
