@@ -91,4 +91,7 @@ REFUSALS = [
     ("div_mul_two", "ORT_DivMulFusion", "div", ["expected value 1", "actual k value 2", "FD-NM17"]),
     ("not_where_two_consumers", "ORT_NotWhereFusion", "not", ["nc is a graph output", "FD-NM05"]),
     ("relu_clip_relu_graph_output", "ORT_FuseReluClip", "relu", ["r is a graph output", "FD-NM05"]),
+    # ---- transformer spellings of today's exporters ----
+    # a Cast CastElimination cannot remove (its output a graph output) stays inside the RMSNorm
+    ("simplified_ln_cast_graph_output", "ORT_SimplifiedLayerNormFusion", "pow", ["nc is a graph output", "FD-NM05"]),
 ]
