@@ -546,6 +546,14 @@ probe("simplified_ln_cast_graph_output", "the same with the second Cast's output
       n, [XL], [y(), vi("nc", None)], i)
 
 
+n, i = layer_norm("xt", "ln")
+probe("ln_of_transpose_kept", "Transpose(x, [0, 2, 1, 3]) (the last axis stays) read by a decomposed LayerNorm "
+      "and by a MatMul, which has no transpose handler: at opset 13 the TransposeOptimizer leaves the Transpose "
+      "(as MaxViT's partition swap) and LayerNormFusion takes the whole form after it",
+      [node("Transpose", ["x"], "xt", "tr", perm=[0, 2, 1, 3])] + n
+      + [node("MatMul", ["xt", "wm"], "mm", "mm"), node("Add", ["ln", "mm"], "y", "join")],
+      [vi("x", [1, 4, 2, 16])], [y()], i + [init("wm", np.ones((16, 16)) * 0.1)], opset=13)
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for name, doc, nodes, inputs, outputs, inits, opset, ir in PROBES:
