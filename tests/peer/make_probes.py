@@ -554,6 +554,17 @@ probe("ln_of_transpose_kept", "Transpose(x, [0, 2, 1, 3]) (the last axis stays) 
       + [node("MatMul", ["xt", "wm"], "mm", "mm"), node("Add", ["ln", "mm"], "y", "join")],
       [vi("x", [1, 4, 2, 16])], [y()], i + [init("wm", np.ones((16, 16)) * 0.1)], opset=13)
 
+# PadFusion finds the pads' mirrors at pads.size() / 2, not at the rank, so
+# it decides when shape inference does not know the Pad input's rank (a
+# Reshape to a shape of unknown length, as MaxViT's at opset 13)
+for tag, pads in (("", [0, 0, 1, 1, 0, 0, 1, 1]), ("_channel_pads", [0, 1, 0, 0, 0, 0, 0, 0])):
+    probe("pad_avgpool_unknown_rank" + tag, "Reshape(x, s), s of unknown length -> Pad(constant, pads %s) -> "
+          "AveragePool" % pads,
+          [node("Reshape", ["x", "s"], "xr", "reshape"), node("Pad", ["xr", "pads"], "p", "pad", mode="constant"),
+           node("AveragePool", ["p"], "y", "pool", kernel_shape=[3, 3])],
+          [X, vi("s", ["n"], T.INT64)], [y()], [init("pads", pads, np.int64)])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for name, doc, nodes, inputs, outputs, inits, opset, ir in PROBES:
