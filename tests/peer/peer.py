@@ -144,9 +144,9 @@ def compare(args, model, res, fd, types):
     # a no-op onnxruntime removed before it fused (a Cast to the type it
     # has) is no member of its group, in a fusiondbg group either: its
     # fused node reads what the no-op read (torch_mistral: each RMSNorm's
-    # SimplifiedLayerNormalization reads the embedding itself, both of HF's
-    # Casts in "removed" as cast_elimination), so a rule that states the
-    # no-op as an optional op is compared without it
+    # SimplifiedLayerNormalization reads the first Cast's input, both of
+    # HF's Casts in "removed" as cast_elimination), so a rule that states
+    # the no-op as an optional op is compared without it
     noops = {r["node"] for r in res["removed"] if r["kind"] in NOOP_KINDS}
     mine = [{"nodes": nodes - noops if nodes - noops else nodes, "rule": rule} for rule, nodes in fd]
     same = {g["nodes"] for g in ort} & {g["nodes"] for g in mine}
