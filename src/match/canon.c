@@ -311,6 +311,46 @@ static int32_t rec_gelu_tanh(builder *b, int32_t th, int32_t *x)
 	return FD_NONE;
 }
 
+/* Tanh(√(2/π)·x · (1 + 0.044715·x · x)) -> tail: the tanh form factored
+ * as BLOOM and Megatron write it (bloom_gelu_forward), no cube: the inner
+ * Mul of 0.044715 and x first, then times x again. */
+static int32_t rec_gelu_tanh_factored(builder *b, int32_t th, int32_t *x)
+{
+	const fd_graph *g = b->g;
+	int32_t m = producer(g, in(g, th, 0));
+	if (!graph_node_is(g, m, "Mul") || g->nodes[m].n_inputs != 2)
+		return FD_NONE;
+	for (int s = 0; s < 2; s++) {
+		int32_t sx = producer(g, in(g, m, s)), a = producer(g, in(g, m, 1 - s));
+		if (!graph_node_is(g, sx, "Mul") || !graph_node_is(g, a, "Add") || g->nodes[a].n_inputs != 2)
+			continue;
+		int32_t xx = FD_NONE;
+		for (int q = 0; q < 2; q++)
+			if (cval_near(b, in(g, sx, 1 - q), 0.7978845608))
+				xx = in(g, sx, q);
+		if (xx < 0 || (b->tconst[xx] & TF_CONST))
+			continue;
+		int32_t sq = FD_NONE;   /* the Add's input beside its 1: (0.044715·x)·x */
+		for (int q = 0; q < 2; q++)
+			if (cval_near(b, in(g, a, 1 - q), 1.0))
+				sq = producer(g, in(g, a, q));
+		if (!graph_node_is(g, sq, "Mul") || other_input(g, sq, xx) == FD_NONE)
+			continue;
+		int32_t k = producer(g, other_input(g, sq, xx));
+		if (!graph_node_is(g, k, "Mul") || !binary_with_const(b, k, xx, 0.044715))
+			continue;
+		*x = xx;
+		add_member(b, k);
+		add_member(b, sq);
+		add_member(b, a);
+		add_member(b, sx);
+		add_member(b, m);
+		add_member(b, th);
+		return gelu_tail(b, xx, out0(g, th));
+	}
+	return FD_NONE;
+}
+
 /* When t's sole consumer is a `type` node whose other input is a constant:
  * takes the node as a member, moves t to its output and returns the
  * constant; else FD_NONE. */
@@ -479,6 +519,10 @@ int canon_find(const fd_graph *g, const uint8_t *tconst, fd_arena *a, fd_canon *
 			y = rec_gelu_tanh(&b, node, &x);
 			if (y != FD_NONE && interior_ok(&b, y))
 				keep(&list, &b, RECOG_GELU_TANH, &x, 1, y, NULL);
+			builder f = { .g = g, .tconst = tconst };
+			y = rec_gelu_tanh_factored(&f, node, &x);
+			if (y != FD_NONE && interior_ok(&f, y))
+				keep(&list, &f, RECOG_GELU_TANH_FACTORED, &x, 1, y, NULL);
 		} else if (graph_node_is(g, node, "ReduceMean")) {
 			y = rec_layernorm(&b, node, &x, &extra);
 			if (y != FD_NONE && interior_ok(&b, y)) {

@@ -10,6 +10,8 @@
  *                     (0.5 may multiply x first or the product last) x
  *   gelu_tanh         Pow(x,3) | Mul(x,x·x), Mul .044715, Add x, Mul √(2/π),
  *                     Tanh, Add 1, Mul x, Mul 0.5 (same orders)      x
+ *   gelu_tanh_factored Mul(x, .044715), Mul x, Add 1, Mul(x, √(2/π)), their
+ *                     Mul, Tanh, then gelu_tanh's tail (BLOOM's spelling) x
  *   layernorm         ReduceMean, Sub, Pow 2 | Mul(d,d), ReduceMean, Add eps,
  *                     Sqrt, Div | Reciprocal+Mul, Casts in between;
  *                     then Mul(scale), Add(bias) when constant       x, scale, bias
@@ -37,6 +39,7 @@
 	X(SILU,         "silu",         SILU) \
 	X(GELU_ERF,     "gelu_erf",     GELU) \
 	X(GELU_TANH,    "gelu_tanh",    GELU) \
+	X(GELU_TANH_FACTORED, "gelu_tanh_factored", GELU) \
 	X(LAYERNORM,    "layernorm",    LAYERNORM) \
 	X(BIASADD_ADD,  "biasadd_add",  BIASADD) \
 	X(BIASADD_CONV, "biasadd_conv", BIASADD)

@@ -244,6 +244,7 @@ static void check_name(where_ctx *w, const fd_expr *e, bool tensor_wanted)
 		return;
 	}
 	if (!strcmp(e->s, "rank") || !strcmp(e->s, "op_type") || !strcmp(e->s, "domain") || !strcmp(e->s, "members") ||
+	    !strcmp(e->s, "recogniser") ||
 	    !strcmp(e->s, "opset") || !strcmp(e->s, "since_version"))
 		return;
 	for (int t = 0; t < op->n_types; t++) {

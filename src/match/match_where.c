@@ -678,7 +678,7 @@ static xval node_since_version(env *v)
 	return since < 0 ? mk(XV_NULL) : mk_int(since);
 }
 
-/* A name of the op: a tensor, members, op_type, domain, opset,
+/* A name of the op: a tensor, members, recogniser, op_type, domain, opset,
  * since_version, rank, else a param. */
 static xval own_name(env *v, const fd_expr *e)
 {
@@ -694,6 +694,9 @@ static xval own_name(env *v, const fd_expr *e)
 		}
 		return l;
 	}
+	if (!strcmp(e->s, "recogniser"))   /* which spelling of a decomposed form; a node has none */
+		return v->comp ? (xval){ .kind = XV_STR, .s = canon_recogniser_name((fd_recogniser)v->comp->recogniser) }
+		               : mk(XV_NULL);
 	if (!strcmp(e->s, "op_type") || !strcmp(e->s, "domain")) {
 		/* the node's own: a composite is its decomposed nodes, of no one type */
 		if (v->comp)

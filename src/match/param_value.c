@@ -251,7 +251,7 @@ static bool derive(const fd_graph *g, const fd_node *n, const fd_composite_rec *
 	case DERIVED_APPROXIMATE:
 		out->kind = PV_STRING;
 		out->s = "none";
-		if (c && c->recogniser == RECOG_GELU_TANH)
+		if (c && (c->recogniser == RECOG_GELU_TANH || c->recogniser == RECOG_GELU_TANH_FACTORED))
 			out->s = "tanh";
 		else if (!c && n->op_type && !strcmp(n->op_type, "FastGelu"))
 			out->s = "tanh";

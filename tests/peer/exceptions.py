@@ -79,4 +79,56 @@ EXCEPTIONS = [
         "pending": "a model of level 1's ReshapeFusion (reshape_fusion.cc: Fuse_Subgraph) whose removed "
                    "readers first_reader and qdq_dtype leave out",
     },
+    # ---- today's transformer families (tests/peer/torch_families.py) ------------------------
+    {
+        "models": ["torch_mistral_opset13", "torch_mistral_opset17"],
+        "reason": "Common subexpressions of the Shapes the TransposeOptimizer rewrote. Each attention block reads "
+                  "the shape of q, k and v after their Transposes; HandleShape makes every such Shape read the "
+                  "tensor before its Transpose, with a new Gather of the permutation, and level 1's "
+                  "CommonSubexpressionElimination then merges the equal Shapes and Gathers, so one shape tensor "
+                  "is read by Gathers of all four dims (the kept one named after /layers.N/Gather_12: the others "
+                  "are merged away) and GatherSliceToSplitFusion makes them one Split. fusiondbg models the "
+                  "optimizer's HandleShape but no CSE: Gather_12 stays the one reader of its shape tensor.",
+        "ort": {"kind": "GatherSliceToSplitFusion", "pattern": "Gather"},
+        "counts": {"torch_mistral_opset13": 2, "torch_mistral_opset17": 2},
+        "why_ort": {"rule": "ORT_GatherSliceToSplitFusion", "node": "@Gather", "expect": ["1 member", "FD-NM24"]},
+        "pending": "a model of level 1's CommonSubexpressionElimination before the rules",
+    },
+    {
+        "models": ["torch_bloom_opset13"],
+        "reason": "onnxruntime knows the qkv Reshape's dims, ONNX's inference at opset 13 does not. BLOOM reads q, "
+                  "k and v as Gathers 0, 1, 2 of axis 3 of a Reshape to [b, t, heads, 3, head_dim] whose target is "
+                  "a Concat of Shape-Gathers and constants; onnxruntime's own inference of the first block's "
+                  "Reshape gives axis 3 its size 3 and the Gathers cover it (one Split); the rule set reads "
+                  "ONNX's shapes (ruleset: shapes: onnx), which at opset 13 leave that Reshape's output of "
+                  "unknown rank, so the Gathers cover nothing known.",
+        "ort": {"kind": "GatherSliceToSplitFusion", "pattern": "Gather+Gather+Gather"},
+        "counts": {"torch_bloom_opset13": 1},
+        "why_ort": {"rule": "ORT_GatherSliceToSplitFusion", "node": "@Gather",
+                    "expect": ["3 members", "rank of", "is not known", "FD-NM24"]},
+        "pending": "onnxruntime's shape inference as a shapes mode of the rule set",
+    },
+    {
+        "models": ["torch_bloom_opset17"],
+        "reason": "ONNX's data propagation knows the second block's qkv Reshape's dims, onnxruntime does not. At "
+                  "opset 17 ONNX's inference (ruleset: shapes: onnx) gives both blocks' Reshape [?, ?, 4, 3, 8] and "
+                  "the rule splits axis 3 in each; onnxruntime's inference knows it in the first block only, so it "
+                  "makes one Split where fusiondbg makes two.",
+        "fusiondbg": {"rule": "ORT_GatherSliceToSplitFusion", "pattern": "Gather+Gather+Gather"},
+        "counts": {"torch_bloom_opset17": 1},
+        "why_fusiondbg": {"rule": "ORT_GatherSliceToSplitFusion", "node": "@Gather", "expect": ["fires on {node}"]},
+        "pending": "onnxruntime's shape inference as a shapes mode of the rule set",
+    },
+    {
+        "models": ["probe_fast_gelu_factored_x_first"],
+        "reason": "FastGeluFusion reads the tail of the tanh form in one order. Its ApplyImpl takes the last Mul's "
+                  "other input from a Mul(x, 0.5) (mul6): x * 0.5 * (1 + tanh(...)), as GPT-2 and BLOOM write it; "
+                  "(x * (1 + tanh(...))) * 0.5 has no such Mul and onnxruntime leaves it. The Gelu form fusiondbg "
+                  "recognises takes the three orders of x, 0.5 and the tanh part alike and does not say which it "
+                  "found, so the rule fuses it.",
+        "fusiondbg": {"rule": "ORT_FastGeluFusion"},
+        "counts": {"probe_fast_gelu_factored_x_first": 1},
+        "why_fusiondbg": {"rule": "ORT_FastGeluFusion", "node": "f_mul", "expect": ["fires on {node}"]},
+        "pending": "the order of a Gelu form's tail as something a rule can state",
+    },
 ]

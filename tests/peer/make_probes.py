@@ -505,6 +505,66 @@ probe("cse_two_relu", "two equal Relu(x) into an Add",
       [XL], [y()], [])
 
 
+# ---- transformer spellings of today's exporters (torch_families.py) -------------------
+def fast_gelu_factored(out, tail="half_first"):
+    """BLOOM's bloom_gelu_forward: x*0.5*(1+tanh(0.79788456*x*(1+0.044715*x*x))), no cube."""
+    nodes = [node("Mul", ["x", "f_k"], "kx", "f_coef"), node("Mul", ["kx", "x"], "kxx", "f_sq"),
+             node("Add", ["kxx", "f_one"], "p1", "f_poly"), node("Mul", ["x", "f_s"], "sx", "f_sx"),
+             node("Mul", ["sx", "p1"], "sc", "f_scale"), node("Tanh", ["sc"], "th", "f_tanh"),
+             node("Add", ["th", "f_one"], "t1", "f_add1")]
+    if tail == "half_first":   # (x * 0.5) * (1 + tanh): the order CheckFirstFormula's caller reads
+        nodes += [node("Mul", ["x", "f_half"], "hx", "f_halfx"), node("Mul", ["hx", "t1"], out, "f_mul")]
+    else:                      # (x * (1 + tanh)) * 0.5
+        nodes += [node("Mul", ["x", "t1"], "xt", "f_xt"), node("Mul", ["xt", "f_half"], out, "f_mul")]
+    return nodes, [init("f_k", 0.044715), init("f_s", 0.79788456), init("f_one", 1.0), init("f_half", 0.5)]
+
+
+n, i = fast_gelu_factored("g")
+probe("fast_gelu_factored", "BLOOM's tanh Gelu, x*0.5*(1+tanh(0.79788456*x*(1+0.044715*x*x))), then a Relu",
+      n + [node("Relu", ["g"], "y", "relu")], [XL], [y()], i)
+n, i = fast_gelu_factored("g", tail="x_first")
+probe("fast_gelu_factored_x_first", "BLOOM's tanh Gelu with x*(1+tanh) first, then 0.5, then a Relu",
+      n + [node("Relu", ["g"], "y", "relu")], [XL], [y()], i)
+
+
+def rms_norm_casts(out):
+    """HF's RMSNorm: Cast(x, float32), x * (1 / sqrt(mean(x^2) + eps)), Cast back, * weight."""
+    return ([node("Cast", ["x"], "xf", "cast_in", to=T.FLOAT), node("Pow", ["xf", "two"], "p", "pow"),
+             node("ReduceMean", ["p"], "v", "rm", axes=[-1]), node("Add", ["v", "eps"], "ve", "addeps"),
+             node("Sqrt", ["ve"], "sd", "sqrt"), node("Div", ["one", "sd"], "r", "recip"),
+             node("Mul", ["xf", "r"], "n", "mul"), node("Cast", ["n"], "nc", "cast_out", to=T.FLOAT),
+             node("Mul", ["gam", "nc"], out, "mulg")],
+            [init("two", 2.0), init("eps", 1e-6), init("one", 1.0), init("gam", np.ones(16))])
+
+
+n, i = rms_norm_casts("y")
+probe("simplified_ln_noop_casts", "HF's RMSNorm on float32: its .to(float32) and .to(dtype) Casts are no-ops "
+      "CastElimination removes, then DivMulFusion, then SimplifiedLayerNormFusion", n, [XL], [y()], i)
+n, i = rms_norm_casts("y")
+probe("simplified_ln_cast_graph_output", "the same with the second Cast's output also a graph output: "
+      "CastElimination cannot remove it (CanRemoveNode), so it stays between the Div and the Mul",
+      n, [XL], [y(), vi("nc", None)], i)
+
+
+n, i = layer_norm("xt", "ln")
+probe("ln_of_transpose_kept", "Transpose(x, [0, 2, 1, 3]) (the last axis stays) read by a decomposed LayerNorm "
+      "and by a MatMul, which has no transpose handler: at opset 13 the TransposeOptimizer leaves the Transpose "
+      "(as MaxViT's partition swap) and LayerNormFusion takes the whole form after it",
+      [node("Transpose", ["x"], "xt", "tr", perm=[0, 2, 1, 3])] + n
+      + [node("MatMul", ["xt", "wm"], "mm", "mm"), node("Add", ["ln", "mm"], "y", "join")],
+      [vi("x", [1, 4, 2, 16])], [y()], i + [init("wm", np.ones((16, 16)) * 0.1)], opset=13)
+
+# PadFusion finds the pads' mirrors at pads.size() / 2, not at the rank, so
+# it decides when shape inference does not know the Pad input's rank (a
+# Reshape to a shape of unknown length, as MaxViT's at opset 13)
+for tag, pads in (("", [0, 0, 1, 1, 0, 0, 1, 1]), ("_channel_pads", [0, 1, 0, 0, 0, 0, 0, 0])):
+    probe("pad_avgpool_unknown_rank" + tag, "Reshape(x, s), s of unknown length -> Pad(constant, pads %s) -> "
+          "AveragePool" % pads,
+          [node("Reshape", ["x", "s"], "xr", "reshape"), node("Pad", ["xr", "pads"], "p", "pad", mode="constant"),
+           node("AveragePool", ["p"], "y", "pool", kernel_shape=[3, 3])],
+          [X, vi("s", ["n"], T.INT64)], [y()], [init("pads", pads, np.int64)])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     for name, doc, nodes, inputs, outputs, inits, opset, ir in PROBES:

@@ -56,7 +56,12 @@ NONDETERMINISTIC = {"RandomNormal", "RandomUniform", "RandomNormalLike", "Random
                     "Multinomial", "Bernoulli"}
 GRAPH_ATTR = (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
 # ConstantFolding skips DequantizeLinear while the QDQ transformers are on:
-# a weight's DQ stays for QLinearConv and its kin to consume.
+# a weight's DQ stays for QLinearConv and its kin to consume. So the DQ of a
+# constant weight (or bias) is a member of the group that consumed it, not a
+# folded constant: onnxruntime's QLinearConv reads the int8 initializer the
+# DQ read, and the DQ is gone (qdq_efficientnet_mbconv_s8: conv_14's group
+# holds w9_DequantizeLinear and w10_DequantizeLinear); one whose reader was
+# not fused survives, a node of the optimized graph, in no group.
 KEPT_CONST_OPS = {"DequantizeLinear"}
 # EnsureUniqueDQForNodeUnit gives each further consumer of a DQ a copy named
 # "<dq>/duplicated" (or ".../duplicated_token_N"), its output likewise.
@@ -199,7 +204,15 @@ def unfolded_t(O, nodes):
 
 
 def transformers(unit_ops, region_ops):
-    """The onnxruntime transformers whose work a unit is, by op types."""
+    """The onnxruntime transformers whose work a unit is, by op types.
+
+    A node that absorbed another keeps its name and type, and the absorbed
+    node's removal makes it a group of two all the same: PadFusion grows a
+    Conv's or pool's pads and drops the Pad (probe_pad_conv_constant: {conv,
+    pad}, the Conv still a Conv), FuseReluClip raises a Clip's min and drops
+    the Relu before it ({clip, relu}), ClipQuantFusion and ReluQuantFusion
+    drop the Clip or Relu before a Q ({clip, q}). Each counts as one group,
+    as fusiondbg's rule for it makes one."""
     mains = {o[1] for o in unit_ops if o[1] != "Reshape"} or {o[1] for o in unit_ops}
     r = Counter(o[1] for o in region_ops)
     t = []

@@ -91,4 +91,10 @@ REFUSALS = [
     ("div_mul_two", "ORT_DivMulFusion", "div", ["expected value 1", "actual k value 2", "FD-NM17"]),
     ("not_where_two_consumers", "ORT_NotWhereFusion", "not", ["nc is a graph output", "FD-NM05"]),
     ("relu_clip_relu_graph_output", "ORT_FuseReluClip", "relu", ["r is a graph output", "FD-NM05"]),
+    # ---- transformer spellings of today's exporters ----
+    # a Cast CastElimination cannot remove (its output a graph output) stays inside the RMSNorm
+    # PadFusion: the channel axis padded, found at pads.size() / 2 with the rank unknown
+    ("pad_avgpool_unknown_rank_channel_pads", "ORT_PadFusion_AveragePool", "pad", ["op0 Pad where", "pads[1] == 0",
+                                                                                 "FD-NM16"]),
+    ("simplified_ln_cast_graph_output", "ORT_SimplifiedLayerNormFusion", "pow", ["nc is a graph output", "FD-NM05"]),
 ]

@@ -3,7 +3,7 @@
 # onnxruntime-node 1.30.0 (installed into $BUILD/node by `make check`
 # and `make check-peer`)
 # optimizes every shared model, every sample, the PyTorch exports of
-# tests/data/torch (tests/peer/torch_exports.py), the transpose optimizer's
+# tests/data/torch (tests/peer/torch_exports.py and torch_families.py), the transpose optimizer's
 # models (tests/tools/make_transpose_models.py) and every probe of
 # tests/peer/make_probes.py (one small model per condition a fusion
 # checks, met or broken) at level 'extended'; the

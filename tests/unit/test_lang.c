@@ -259,6 +259,8 @@ static void test_eval(void **state)
 	assert_int_equal(eval(&x, "div1", "Div", "value(input1) > 1.414 && value(input1) < 1.415", w, sizeof w), 1);
 	/* a node's members are its own type */
 	assert_int_equal(eval(&x, "div1", "Div", "members == ['Div'] && op_type == 'Div'", w, sizeof w), 1);
+	/* a node has no recogniser */
+	assert_int_equal(eval(&x, "div1", "Div", "recogniser == null", w, sizeof w), 1);
 	run_close(&x);
 	/* a decomposed form's members are its nodes' types, in order; it has no op_type */
 	run_open(&x, "samples/layernorm_decomposed.onnx", "tests/data/lang/conv_fold.yaml");
@@ -266,8 +268,8 @@ static void test_eval(void **state)
 	arena_init(&a);
 	size_t at;
 	char err[200];
-	fd_expr *e = expr_parse(&a, "'Pow' in members && members[0] == 'ReduceMean' && len(members) == 9 && op_type == null",
-	                        &at, err, sizeof err);
+	fd_expr *e = expr_parse(&a, "'Pow' in members && members[0] == 'ReduceMean' && len(members) == 9 && op_type == null"
+	                        " && recogniser == 'layernorm'", &at, err, sizeof err);
 	assert_non_null(e);
 	const fd_graph_index *ix = &x.ctx.graphs[0];
 	assert_true(ix->canon.n > 0);

@@ -169,6 +169,9 @@ static void test_canon(void **state)
 	canon_case("samples/conv_add_silu.onnx", RECOG_SILU, 3, 2);
 	canon_case("samples/gelu_erf.onnx", RECOG_GELU_ERF, 1, 5);
 	canon_case("samples/gelu_tanh.onnx", RECOG_GELU_TANH, 1, 8);
+	/* BLOOM's tanh form, factored without a cube: one per block, none of them also the cubic form */
+	canon_case("tests/data/torch/torch_bloom_opset13.onnx", RECOG_GELU_TANH_FACTORED, 2, 9);
+	canon_case("tests/data/torch/torch_bloom_opset13.onnx", RECOG_GELU_TANH, 0, -1);
 	canon_case("samples/layernorm_decomposed.onnx", RECOG_LAYERNORM, 1, 9);
 	canon_case("samples/gelu_erf.onnx", RECOG_BIASADD_ADD, 1, 1);
 	/* x a graph input: an activation, not a constant, so Add(x, c) is a BiasAdd */
