@@ -24,6 +24,7 @@
 #define FD_SOURCE_TYPES(X) \
 	X(CONST_OR_PARAM, "const_or_param")  /* initializer, graph input, Constant, or a constant-foldable producer */ \
 	X(CONST,          "const")           /* initializer / Constant / constant-foldable */ \
+	X(INITIALIZER,    "initializer")     /* const, but not through a DequantizeLinear folding keeps */ \
 	X(PARAM,          "param")           /* graph input */ \
 	X(ACTIVATION,     "activation")      /* produced by a non-constant node */ \
 	X(ANY,            "any")
