@@ -16,6 +16,8 @@ The flows (torch.ao.quantization, qnnpack qconfigs):
   partial  fake quant on Conv, Linear and MatMul inputs only (the other
            activations stay float): SiLU, decomposed LayerNorm and GELU
            read the DequantizeLinear of a quantized output directly
+  trt      the TensorRT form (pytorch-quantization): fake quant on the
+           inputs and weights of Conv and Linear only, BatchNorm unfused
 
 Networks are small (a few KB of weights), random with fixed seeds, and
 calibrated on fixed random inputs: a CNN with BatchNorm, ReLU, SiLU,
@@ -178,13 +180,53 @@ def partial(net, sample, name):
     export(net.eval(), sample, name)
 
 
+class TrtQuant(nn.Module):
+    """The TensorRT form (pytorch-quantization's TensorQuantizer): a Conv or
+    Linear whose input is fake-quantized per tensor and whose weight per
+    output channel, int8 symmetric, scales from the largest magnitude; its
+    output, BatchNorm and activation stay float."""
+
+    def __init__(self, mod, amax=4.0):
+        super().__init__()
+        self.mod, self.scale = mod, amax / 127.0
+        w = mod.weight.detach()
+        # calibrated once, as the flow's amax buffers are: initializers
+        self.register_buffer("wscale", w.abs().reshape(w.shape[0], -1).amax(1).clamp(min=1e-6) / 127.0)
+        self.register_buffer("wzero", torch.zeros(w.shape[0], dtype=torch.int32))
+
+    def forward(self, x):
+        x = torch.fake_quantize_per_tensor_affine(x, self.scale, 0, -128, 127)
+        w = torch.fake_quantize_per_channel_affine(self.mod.weight, self.wscale, self.wzero, 0, -128, 127)
+        if isinstance(self.mod, nn.Conv2d):
+            return self.mod._conv_forward(x, w, self.mod.bias)
+        return nn.functional.linear(x, w, self.mod.bias)
+
+
+def trt(net, sample, name):
+    net.eval()
+    if isinstance(net, TinyCNN):
+        net.quant, net.dequant = nn.Identity(), nn.Identity()
+    for parent in list(net.modules()):
+        for key, mod in list(parent.named_children()):
+            if isinstance(mod, (nn.Conv2d, nn.Linear)):
+                setattr(parent, key, TrtQuant(mod))
+    with torch.no_grad():  # BatchNorm's running statistics, not all 0 and 1
+        for mod in net.modules():
+            if isinstance(mod, nn.BatchNorm2d):
+                mod.running_mean.uniform_(-0.5, 0.5)
+                mod.running_var.uniform_(0.5, 1.5)
+    export(net, sample, name)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     torch.backends.quantized.engine = ENGINE
     steps = [("eager_cnn", eager_cnn), ("fx_cnn", fx_cnn), ("qat_cnn", qat_cnn),
              ("qat_cnn_bn", qat_cnn_nofuse), ("qat_block", qat_block),
              ("partial_cnn", lambda: partial(TinyCNN(), image, "partial_cnn")),
-             ("partial_block", lambda: partial(TinyBlock(), tokens, "partial_block"))]
+             ("partial_block", lambda: partial(TinyBlock(), tokens, "partial_block")),
+             ("trt_cnn", lambda: trt(TinyCNN(), image, "trt_cnn")),
+             ("trt_block", lambda: trt(TinyBlock(), tokens, "trt_block"))]
     for name, step in steps:
         torch.manual_seed(len(name))
         try:
