@@ -91,4 +91,10 @@ REFUSALS = [
     ("div_mul_two", "ORT_DivMulFusion", "div", ["expected value 1", "actual k value 2", "FD-NM17"]),
     ("not_where_two_consumers", "ORT_NotWhereFusion", "not", ["nc is a graph output", "FD-NM05"]),
     ("relu_clip_relu_graph_output", "ORT_FuseReluClip", "relu", ["r is a graph output", "FD-NM05"]),
+    # the quantized flows (quant_probes.py): a DQ of constants is no initializer; one DQ per reader
+    ("conv_bn_w_fake_quant", "ORT_ConvBNFusion", "conv", ["expected source_type initializer",
+                                                         "actual w from dqw (DequantizeLinear", "FD-NM04"]),
+    ("conv_bn_w_dq_int8", "ORT_ConvBNFusion", "conv", ["expected source_type initializer", "FD-NM04"]),
+    ("quick_gelu_dq_x", "ORT_QuickGeluFusion", "sigmoid", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
+    ("gelu_dq_x", "ORT_GeluFusion", "mul_half", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
 ]
