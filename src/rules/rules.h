@@ -241,6 +241,11 @@ typedef struct fd_rule {
 	int64_t *chunk_size;
 	const char *tensor_layout;
 	const fd_yval *kernel_config;
+	/* The compiler makes this fusion and then refuses the whole model, with
+	 * this message (onnxruntime's type inference of the fused node); NULL:
+	 * it runs. A run that fires such a rule says the model is refused. */
+	const char *refuses_model;
+	const fd_yval *refuses_model_where;
 
 	int n_constraints;
 	fd_constraint *constraints;

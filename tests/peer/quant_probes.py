@@ -5,7 +5,11 @@ each meets or breaks one condition, as make_probes.py's do.
   a DequantizeLinear of constants stays a node (ConstantFolding's
   skip_dequantize_linear): ConvBN refuses a fake-quant or int8 weight;
   EnsureUniqueDQForNodeUnit gives each reader of a DQ its own copy before
-  any fusion: x * Sigmoid(x) and the Erf form of Gelu of a DQ's x refuse.
+  any fusion: x * Sigmoid(x) and the Erf form of Gelu of a DQ's x refuse;
+  QDQPropagationTransformer copies a DQ's pair after a MaxPool (Reshape,
+  Transpose, ...): an Add of it and another DQ becomes a QLinearAdd;
+  a QLinearAdd of scales of shape [1] fails onnxruntime's type inference:
+  the model is refused.
 
 add(probe, node, init, vi, y) adds them through make_probes.py's helpers.
 """
@@ -46,3 +50,26 @@ def add(probe, node, init, vi, y):
                   node("Add", ["e", "one"], "a", "add"), node("Mul", ["d", "a"], "m", "mul"),
                   node("Mul", ["m", "half"], "y", "mul_half")], [x], [y()],
           xs + [init("sq2", np.sqrt(2.0)), init("one", 1.0), init("half", 0.5)])
+
+    # ---- QDQPropagationTransformer: a DQ's pair copied after a MaxPool -------
+    x2 = vi("x2", [1, 8, 4, 4])
+
+    def qdq_add(shape, *head):
+        sc = [init("as", np.full(shape, 0.05)), init("az", np.full(shape, 128), np.uint8)]
+        q = lambda i, o, n: node("QuantizeLinear", [i, "as", "az"], o, n)
+        dq = lambda i, o, n: node("DequantizeLinear", [i, "as", "az"], o, n)
+        nodes = [q("x", "xq", "qx"), dq("xq", "d", "dqx"), q("x2", "x2q", "qx2"), dq("x2q", "d2", "dqx2")]
+        nodes += list(head) + [node("Add", ["d2", "m"], "a", "add"), q("a", "aq", "qa"), dq("aq", "y", "dqa")]
+        return nodes, sc
+
+    nodes, sc = qdq_add((), node("MaxPool", ["d"], "m", "maxpool", kernel_shape=[2, 2], strides=[2, 2]))
+    probe("qdq_add_maxpool", "Add(DQ(x2), MaxPool(DQ(x))) -> Q: the DQ's pair copied after the MaxPool, a "
+          "QLinearAdd", nodes, [x, x2], [y()], sc)
+    nodes, sc = qdq_add((), node("AveragePool", ["d"], "m", "avgpool", kernel_shape=[2, 2], strides=[2, 2]))
+    probe("qdq_add_avgpool", "Add(DQ(x2), AveragePool(DQ(x))) -> Q: no copy after an AveragePool, the Add "
+          "stays float", nodes, [x, x2], [y()], sc)
+
+    # ---- a QLinearAdd of scales of shape [1]: onnxruntime refuses the model --
+    nodes, sc = qdq_add((1,), node("MaxPool", ["d"], "m", "maxpool", kernel_shape=[2, 2], strides=[2, 2]))
+    probe("qdq_add_scale_1", "the same with every scale and zero point of shape [1]: fused, then refused",
+          nodes, [x, x2], [y()], sc)
