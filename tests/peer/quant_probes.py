@@ -73,3 +73,13 @@ def add(probe, node, init, vi, y):
     nodes, sc = qdq_add((1,), node("MaxPool", ["d"], "m", "maxpool", kernel_shape=[2, 2], strides=[2, 2]))
     probe("qdq_add_scale_1", "the same with every scale and zero point of shape [1]: fused, then refused",
           nodes, [x, x2], [y()], sc)
+
+    # ---- QGemm of a float output: a float bias keeps it float ----------------
+    xg = vi("x", [1, 16])
+    for tag, bias in (("float_bias", True), ("no_bias", False)):
+        gi = [init("gs", 0.05), init("gz", 128, np.uint8), init("Wg", np.ones((10, 16)), np.int8),
+              init("wgs", 0.01), init("wgz", 0, np.int8)] + ([init("gb", np.zeros(10))] if bias else [])
+        probe("qgemm_float_out_" + tag, "DQ(x), DQ(W) -> Gemm%s, no Q after it" % (" + float bias" if bias else ""),
+              [node("QuantizeLinear", ["x", "gs", "gz"], "xq", "qx"), node("DequantizeLinear", ["xq", "gs", "gz"], "d", "dqx"),
+               node("DequantizeLinear", ["Wg", "wgs", "wgz"], "w", "dqw"),
+               node("Gemm", ["d", "w"] + (["gb"] if bias else []), "y", "gemm", transB=1)], [xg], [y()], gi)
