@@ -508,7 +508,7 @@ probe("cse_two_relu", "two equal Relu(x) into an Add",
       [XL], [y()], [])
 
 # ---- the quantized flows' causes (quant_probes.py) ----------------------------------------
-quant_probes.add(probe, node, init, vi, y)
+quant_probes.add(probe, node, init, vi, y, layer_norm)
 
 
 def main():

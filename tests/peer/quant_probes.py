@@ -11,12 +11,12 @@ each meets or breaks one condition, as make_probes.py's do.
   a QLinearAdd of scales of shape [1] fails onnxruntime's type inference:
   the model is refused.
 
-add(probe, node, init, vi, y) adds them through make_probes.py's helpers.
+add(probe, node, init, vi, y, layer_norm) adds them through make_probes.py's helpers.
 """
 import numpy as np
 
 
-def add(probe, node, init, vi, y):
+def add(probe, node, init, vi, y, layer_norm):
     x = vi("x", [1, 8, 8, 8])
     bn = [init("s", np.ones(8)), init("bb", np.zeros(8)), init("mu", np.zeros(8)), init("var", np.ones(8))]
     qw = [init("ws", 0.01), init("wz", 0, np.int8)]
@@ -50,6 +50,11 @@ def add(probe, node, init, vi, y):
                   node("Add", ["e", "one"], "a", "add"), node("Mul", ["d", "a"], "m", "mul"),
                   node("Mul", ["m", "half"], "y", "mul_half")], [x], [y()],
           xs + [init("sq2", np.sqrt(2.0)), init("one", 1.0), init("half", 0.5)])
+
+    ln, li = layer_norm("dl", "y")
+    probe("ln_dq_x", "DQ(x) -> decomposed LayerNorm: the ReduceMean and the Sub read copies of the DQ",
+          [dq_x[0], node("DequantizeLinear", ["xq", "xs", "xz"], "dl", "dqx")] + ln, [vi("x", [2, 4, 16])], [y()],
+          xs + li)
 
     # ---- QDQPropagationTransformer: a DQ's pair copied after a MaxPool -------
     x2 = vi("x2", [1, 8, 4, 4])

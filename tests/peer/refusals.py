@@ -97,6 +97,7 @@ REFUSALS = [
     ("conv_bn_w_dq_int8", "ORT_ConvBNFusion", "conv", ["expected source_type initializer", "FD-NM04"]),
     ("quick_gelu_dq_x", "ORT_QuickGeluFusion", "sigmoid", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
     ("gelu_dq_x", "ORT_GeluFusion", "mul_half", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
+    ("ln_dq_x", "ORT_LayerNormFusion", "addb", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
     ("qgemm_float_out_float_bias", "ORT_QDQ_QGemm", "gemm", ["did not fire", "FD-NM20"]),
     ("qdq_add_avgpool", "ORT_QDQ_Binary", "add", ["did not fire", "runs as float32", "FD-NM20"]),
 ]
