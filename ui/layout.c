@@ -186,6 +186,10 @@ static void draw_title(tui *t)
 	for (int v = 0; v < VIEW_COUNT; v++)
 		if (t->views[v].ops->title_note)
 			t->views[v].ops->title_note(t, mod + strlen(mod), sizeof mod - strlen(mod));
+	/* a fusion after which the compiler refuses the model: said first */
+	char refused[512];
+	if (explain_rounds_refused_model(session_rounds(s), refused, sizeof refused))
+		snprintf(mod + strlen(mod), sizeof mod - strlen(mod), "  [model refused]");
 	const char *target = r->target ? r->target : "ai_core";
 	/* with rounds: every round's fusions, and how many rounds */
 	size_t fired = rounds_n_fusions(session_rounds(s));

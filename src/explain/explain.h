@@ -15,7 +15,8 @@
  *   names.c         "did you mean" for a rule, node or reason code a user gave;
  *   float_ops.c     the ops a quantized model leaves in float;
  *   why_float.c     why such an op stayed float, in one line;
- *   transpose_report.c what the rule set's transpose optimizer did.
+ *   transpose_report.c what the rule set's transpose optimizer did;
+ *   model_refused.c a fusion after which the compiler refuses the model.
  * Everything here reads a match result (and the context, model and rules it
  * refers to) and never changes it; writers write only to the FILE or buffer
  * they are given. */
@@ -172,6 +173,15 @@ bool explain_event_path(const fd_match_result *r, uint32_t idx, char *buf, size_
  * false (buf "") when it names none: a shape_constraint, an unknown type,
  * another event (constraint_path.c). */
 bool explain_constraint_path(const fd_match_result *r, const fd_event *ev, char *buf, size_t size);
+/* ---- a refused model (model_refused.c) -------------------------------------------
+ * A fusion whose rule says rewrite.refuses_model: the compiler makes it and
+ * then refuses the whole model. */
+bool explain_fusion_refuses_model(const fd_match_result *r, size_t fusion);
+/* "the compiler refuses the model: RULE on NODE makes OP, then "MESSAGE"" for
+ * the first such fusion of r (of any round of rd); false when none. */
+bool explain_refused_model(const fd_match_result *r, char *buf, size_t size);
+bool explain_rounds_refused_model(const fd_rounds *rd, char *buf, size_t size);
+
 /* ---- rounds (rounds_report.c, why_rounds.c) -----------------------------------
  * A run of one round (one pass, no pass file) reads as the functions above
  * write it; the JSON keys gain "round" (fusions, rejections, attempts) and

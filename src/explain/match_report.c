@@ -70,6 +70,10 @@ static void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, con
 	ob_lit(&o, keys ? keys : "");
 	ob_lit(&o, "\"priority\": ");
 	ob_int(&o, rule->priority);
+	if (rule->refuses_model) {   /* only then: the key is absent from every other fusion */
+		ob_lit(&o, ", \"refuses_model\": ");
+		ob_json(&o, rule->refuses_model);
+	}
 	ob_lit(&o, ", \"graph\": ");
 	ob_int(&o, fu->graph);
 	ob_lit(&o, ", \"nodes\": ");
@@ -304,6 +308,9 @@ void explain_match_text(FILE *f, const fd_match_result *r)
 	txt_fprintf(f, "model %s, target %s, %d rule%s, %zu fusion%s%s\n", base ? base + 1 : path, r->target,
 	        r->n_rules, r->n_rules == 1 ? "" : "s", r->n_fusions, r->n_fusions == 1 ? "" : "s",
 	        r->ctx->canonicalize ? "" : ", canonical forms off");
+	char refused[512];
+	if (explain_refused_model(r, refused, sizeof refused))
+		txt_fprintf(f, "%s\n", refused);
 	explain_rules_table(f, r->rules, r->order, r->n_rules, r->stats);
 	if (r->n_fusions)
 		txt_fprintf(f, "\nfusions\n");

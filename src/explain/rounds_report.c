@@ -177,6 +177,9 @@ void explain_rounds_text(FILE *f, const fd_rounds *rd)
 	txt_fprintf(f, "model %s, target %s, %d rule%s, %zu fusion%s in %d round%s%s\n", base ? base + 1 : path,
 	        r1->target, r1->n_rules, r1->n_rules == 1 ? "" : "s", total, total == 1 ? "" : "s", (int)rd->n,
 	        rd->n == 1 ? "" : "s", r1->ctx->canonicalize ? "" : ", canonical forms off");
+	char refused[512];
+	if (explain_rounds_refused_model(rd, refused, sizeof refused))
+		txt_fprintf(f, "%s\n", refused);
 	explain_rounds_settle_text(f, rd);
 	passes_text(f, rd);
 	fd_rule_stats *sum = xcalloc((size_t)r1->n_rules + 1, sizeof *sum);

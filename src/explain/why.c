@@ -137,6 +137,12 @@ static const char *in_round_text(int32_t round, char buf[32])
 }
 
 /* The one line of attempt ai, in round `round` (0: not said). */
+/* Three %s after a fired line: a rule whose fusion the compiler makes and
+ * then refuses the model for (rewrite.refuses_model) says so, with the
+ * compiler's message. */
+#define REFUSED_WORDS(rule) (rule)->refuses_model ? "; then the compiler refuses the model: \"" : "", \
+	(rule)->refuses_model ? (rule)->refuses_model : "", (rule)->refuses_model ? "\"" : ""
+
 static char *attempt_line(const fd_match_result *r, describe_cache *dc, uint32_t ai, int32_t round, char *buf,
                           size_t size)
 {
@@ -155,8 +161,8 @@ static char *attempt_line(const fd_match_result *r, describe_cache *dc, uint32_t
 	in_round_text(round, in_round);   /* after what the rule is on, before the answer's ": " */
 	if (a->rung == RUNG_FIRED) {
 		const fd_fusion *f = &r->fusions[a->fusion];
-		text_cutf(buf, size, "%s fires on %s%s: %d nodes fused into %s [FD-OK]", rule->name, lab, in_round,
-		         f->n_nodes, rule->target_op ? rule->target_op : "?");
+		text_cutf(buf, size, "%s fires on %s%s: %d nodes fused into %s [FD-OK]%s%s%s", rule->name, lab, in_round,
+		         f->n_nodes, rule->target_op ? rule->target_op : "?", REFUSED_WORDS(rule));
 		return buf;
 	}
 	/* joined (text_join: text_cutf's bytes without a format; a JSON match
@@ -260,9 +266,9 @@ void explain_why_in_round(const fd_match_result *r, int32_t round, int32_t rule,
 		w->attempt = fu->attempt >= 0 ? (uint32_t)fu->attempt : UINT32_MAX;
 		w->fired = true;
 		text_cutf(w->line, sizeof w->line, "why: %s fires on %s (%s)%s: part of the fusion at %s, %d nodes into %s "
-		         "[FD-OK]", ru->name, n->name, n->op_type, in_round_text(round, in_round),
+		         "[FD-OK]%s%s%s", ru->name, n->name, n->op_type, in_round_text(round, in_round),
 		         explain_unit_label(r->ctx, fu->graph, fu->anchor, lab, sizeof lab), fu->n_nodes,
-		         ru->target_op ? ru->target_op : "?");
+		         ru->target_op ? ru->target_op : "?", REFUSED_WORDS(ru));
 	} else {
 		w->attempt = explain_find_attempt(r, rule, graph, node);
 	}

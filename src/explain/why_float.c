@@ -63,8 +63,8 @@ static void role_words(const fd_rule_op *op, bool q, char *buf, size_t size)
 static void need_words(const fd_input_source *src, fd_reason reason, const char *expected, char *buf, size_t size)
 {
 	size_t at = 0;
-	if (src && (reason == REASON_NM04_SOURCE || reason == REASON_NM13_OPTIONAL_INPUT) && src->source_type == SRC_CONST)
-		snprintf(buf, size, "a constant");
+	if (src && (reason == REASON_NM04_SOURCE || reason == REASON_NM13_OPTIONAL_INPUT) && (src->source_type == SRC_CONST || src->source_type == SRC_INITIALIZER))
+		snprintf(buf, size, src->source_type == SRC_CONST ? "a constant" : "an initializer");
 	else if (src && reason == REASON_NM11_DTYPE && src->n_dtypes > 0) {
 		const char *first = dtype_name(src->dtypes[0]);
 		at = (size_t)snprintf(buf, size, "%s %s", strchr("aeio", first[0]) ? "an" : "a", first);

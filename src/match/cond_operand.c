@@ -520,7 +520,7 @@ fd_reason cond_qdq_dtype_check(fd_cond_check *c, fd_cond_facts *w)
 	const fd_input_source *src = c->input;
 	char why[256];
 	int32_t data;
-	int32_t dt = cond_qdq_dtype_of(c->ix, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
+	int32_t dt = cond_qdq_dtype_of(c->ix, c->ctx->model, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
 	fd_reason r = REASON_NONE;
 	if (c->ev) {
 		r = cond_operand_recorded(c, REASON_NM20_QDQ_DTYPE);
@@ -654,7 +654,7 @@ static void actual_text(const fd_cond_check *c, unsigned shows, char *buf, size_
 	if (shows & SHOW_QDQ) {
 		char why[256];
 		int32_t data;
-		int32_t dt = cond_qdq_dtype_of(c->ix, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
+		int32_t dt = cond_qdq_dtype_of(c->ix, c->ctx->model, operand_node(c), c->slot, c->tensor, &data, why, sizeof why);
 		if (data >= 0 && data != c->tensor)
 			at = text_appendf(buf, size, at, " (its data %s)", c->g->tensors[data].name);
 		at = text_appendf(buf, size, at, " runs as %s", dtype_name(dt));

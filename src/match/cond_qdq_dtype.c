@@ -10,6 +10,7 @@
 #include <string.h>
 #include "base/text.h"
 #include "ir/dtype.h"
+#include "ir/onnx_ops.h"
 #include "match/conditions.h"
 #include "match/match.h"
 
@@ -102,11 +103,86 @@ static bool converts(const fd_graph_index *ix, int32_t q, int32_t d, char *why, 
 	return true;
 }
 
-int32_t cond_qdq_dtype_of(const fd_graph_index *ix, int32_t node, int slot, int32_t t, int32_t *data, char *why,
-                          size_t size)
+/* The ops (at these versions) onnxruntime's QDQPropagationTransformer moves
+ * a DequantizeLinear forward through (qdq_propagation.cc, CanNodePropagate). */
+static bool propagates(const fd_model *m, const fd_node *n)
+{
+	static const struct { const char *op; int versions[4]; } OPS[] = {
+		{ "MaxPool", { 12 } }, { "Reshape", { 5, 13, 14, 19 } }, { "Transpose", { 1, 13 } },
+		{ "Squeeze", { 1, 11, 13 } }, { "Unsqueeze", { 1, 11, 13 } }, { "Slice", { 1, 10, 11, 13 } },
+	};
+	if (!m || !n->op_type || (n->domain && n->domain[0]))
+		return false;
+	int64_t opset = -1;
+	for (int32_t k = 0; k < m->n_opsets; k++)
+		if (!m->opsets[k].domain[0])
+			opset = m->opsets[k].version;
+	for (size_t i = 0; i < sizeof OPS / sizeof *OPS; i++) {
+		if (strcmp(n->op_type, OPS[i].op))
+			continue;
+		int since = opset > 0 ? onnx_op_since_version("", n->op_type, (int)opset) : -1;
+		for (int k = 0; k < 4 && OPS[i].versions[k]; k++)
+			if (since == OPS[i].versions[k])
+				return true;
+	}
+	return false;
+}
+
+/* A constant scale or zero point of one element (QOrDQNodeHasConstantScalar-
+ * ScaleAndZeroPoint: rank 0, or rank 1 of size 1); an absent zero point passes. */
+static bool scalar_param(const fd_graph *g, const fd_node *n, int slot)
+{
+	int32_t t = n->n_inputs > slot ? n->inputs[slot] : FD_NONE;
+	if (t < 0)
+		return slot == 2;
+	const fd_tensor *x = &g->tensors[t];
+	bool constant = (x->kind == TENSOR_INITIALIZER && !x->overridable) || x->kind == TENSOR_CONSTANT;
+	return constant && (x->shape.rank == 0 || (x->shape.rank == 1 && x->shape.dims[0].value == 1));
+}
+
+/* The DequantizeLinear whose pair QDQPropagationTransformer copies onto the
+ * output t of a node it propagates through, or FD_NONE: back from t through
+ * such nodes (input 0, none of their outputs a graph output) to a DQ read
+ * once, not a graph output, with a constant one-element scale and zero
+ * point. Each reader of t but a QuantizeLinear then reads a copy of the DQ. */
+static int32_t propagated_dq(const fd_graph_index *ix, const fd_model *m, int32_t t)
 {
 	const fd_graph *g = ix->g;
-	int32_t d = t;
+	for (int depth = 0; depth < 64 && t >= 0; depth++) {
+		int32_t p = g->tensors[t].producer;
+		if (p < 0 || g->tensors[t].is_graph_output)
+			return FD_NONE;
+		const fd_node *n = &g->nodes[p];
+		if (graph_node_is(g, p, "DequantizeLinear")) {
+			if (depth == 0 || g->tensors[t].n_consumers != 1 || !scalar_param(g, n, 1) || !scalar_param(g, n, 2))
+				return FD_NONE;
+			return p;
+		}
+		if (!propagates(m, n) || n->n_inputs < 1)
+			return FD_NONE;
+		t = n->inputs[0];
+	}
+	return FD_NONE;
+}
+
+int32_t cond_qdq_dtype_of(const fd_graph_index *ix, const fd_model *m, int32_t node, int slot, int32_t t,
+                          int32_t *data, char *why, size_t size)
+{
+	const fd_graph *g = ix->g;
+	int32_t d = t, dq;
+	if (slot != 2 && t >= 0 && !graph_node_is(g, node, "QuantizeLinear") && (dq = propagated_dq(ix, m, t)) >= 0) {
+		/* the copied pair's data is the DQ's; its Q writes for as many DQs as
+		 * t has readers other than a Q: int8 turns uint8 only for one */
+		*data = g->nodes[dq].n_inputs > 0 ? g->nodes[dq].inputs[0] : FD_NONE;
+		if (*data < 0)
+			return DT_UNDEFINED;
+		int32_t dt = g->tensors[*data].dtype, first;
+		int n = readers(ix, &g->tensors[t], &first);
+		int64_t z;
+		text_cutf(why, size, "QDQPropagationTransformer copies %s's pair after %s", g->nodes[dq].name,
+		          g->nodes[g->tensors[t].producer].name);
+		return dt == DT_INT8 && n == 1 && int8_scalar(g, &g->nodes[dq], &z) ? DT_UINT8 : dt;
+	}
 	if (slot == 2 && graph_node_is(g, node, "QuantizeLinear") && g->nodes[node].n_outputs > 0)
 		d = g->nodes[node].outputs[0];
 	else if (slot == 2 && graph_node_is(g, node, "DequantizeLinear") && g->nodes[node].n_inputs > 0)

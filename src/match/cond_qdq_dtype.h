@@ -19,7 +19,9 @@ bool cond_dtype_list_parse(fd_schema *s, const fd_yval *v, const char *path, int
  * is uint8 when QDQS8ToU8Transformer turns the pair into uint8 (readers
  * that only compute constants are folded first and do not count). why gets
  * the reason in words ("" when the data is not int8 from a Q); data the
- * data tensor. */
-int32_t cond_qdq_dtype_of(const fd_graph_index *ix, int32_t node, int slot, int32_t t, int32_t *data, char *why,
-                          size_t size);
+ * data tensor. The output of a node QDQPropagationTransformer moves a DQ
+ * through (MaxPool, Reshape, Transpose, Squeeze, Unsqueeze, Slice at the
+ * versions it knows, m's opset deciding) reads as a copy of that DQ. */
+int32_t cond_qdq_dtype_of(const fd_graph_index *ix, const fd_model *m, int32_t node, int slot, int32_t t,
+                          int32_t *data, char *why, size_t size);
 #endif

@@ -122,6 +122,7 @@ static bool source_type_ok(const fd_cond_check *c, int32_t t, fd_source_type st)
 	switch (st) {
 	case SRC_CONST_OR_PARAM: return (f & (TF_CONST | TF_INPUT)) != 0;
 	case SRC_CONST:          return (f & TF_CONST) != 0;
+	case SRC_INITIALIZER:    return (f & (TF_CONST | TF_DQ_KEPT)) == TF_CONST;
 	case SRC_PARAM:          return (f & TF_INPUT) != 0;
 	case SRC_ACTIVATION:     return !(f & TF_CONST);
 	default:                 return true;
@@ -276,7 +277,13 @@ fd_reason cond_source_end(fd_cond_check *c, fd_cond_facts *f, fd_reason r)
 			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is present, and then must be as the rule says",
 			          src->input);
 		} else if (!ext && !(src->conds & COND_BIT(FROM_OP)) && (src->conds & COND_BIT(SOURCE_TYPE)) &&
-		           src->source_type == SRC_CONST && tensor >= 0 && tensor < g->n_tensors && g->tensors[tensor].overridable) {
+		           src->source_type == SRC_INITIALIZER && tensor >= 0 && tensor < g->n_tensors &&
+		           (c->ix->tflags[tensor] & TF_DQ_KEPT)) {
+			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is computed by a DequantizeLinear of "
+			          "constants, which constant folding keeps as a node (a QDQ unit): not an initializer",
+			          src->input);
+		} else if (!ext && !(src->conds & COND_BIT(FROM_OP)) && (src->conds & COND_BIT(SOURCE_TYPE)) &&
+		           (src->source_type == SRC_CONST || src->source_type == SRC_INITIALIZER) && tensor >= 0 && tensor < g->n_tensors && g->tensors[tensor].overridable) {
 			text_cutf(f->reason_text, sizeof f->reason_text, "input%d is an overridable initializer (also a graph "
 			          "input, IR >= 4): the caller may feed another value, so it is not a constant", src->input);
 		} else {

@@ -154,7 +154,8 @@ static void push_readers(match_run_state *s, i32_vec *cand, int32_t t, unsigned 
 static bool names_outside(const fd_input_source *src, int i)
 {
 	fd_source_type st = stated_type(src);
-	return (states_same(src) && src->same_op < i) || st == SRC_PARAM || st == SRC_CONST || st == SRC_CONST_OR_PARAM;
+	return (states_same(src) && src->same_op < i) || st == SRC_PARAM || st == SRC_CONST || st == SRC_INITIALIZER ||
+	       st == SRC_CONST_OR_PARAM;
 }
 
 /* Op i's link outside the chain: without a from_op, the entry of input 0

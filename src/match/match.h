@@ -52,6 +52,8 @@ enum {
 	TF_CONST = 1 << 0,    /* initializer, Constant output, or constant-foldable */
 	TF_INPUT = 1 << 1,    /* graph input, an overridable initializer included */
 	TF_OUTER = 1 << 2,    /* read from an enclosing graph */
+	TF_DQ_KEPT = 1 << 3,  /* TF_CONST only through a DequantizeLinear that a folding keeping QDQ
+	                       * units keeps (onnxruntime's): no initializer to source_type initializer */
 };
 
 typedef struct fd_graph_index {

@@ -94,6 +94,36 @@ static bool node_folds(const fd_graph *g, const fd_graph_index *ix, const fd_nod
 	return true;
 }
 
+/* The one reader of tensor t that is not a graph output, or FD_NONE. */
+static int32_t only_reader(const fd_graph *g, int32_t t)
+{
+	const fd_tensor *x = &g->tensors[t];
+	return x->is_graph_output || x->n_consumers != 1 ? FD_NONE : x->consumers[0];
+}
+
+/* TF_DQ_KEPT: a DequantizeLinear of constants stays a node to onnxruntime's
+ * ConstantFolding, which keeps the QDQ node units its quantized fusions read
+ * (skip_dequantize_linear, on unless QDQ is disabled), so a weight behind
+ * one is no initializer to its float fusions (ConvBN's NodeArgIsConstant).
+ * It folds only as the start of a whole unit DQ -> X -> Q that folds with
+ * it: the DQ's one reader X has one input and one output, and X's one
+ * reader is a QuantizeLinear. */
+static bool dq_stays(const fd_graph *g, const fd_node *dq, op_memo *memo)
+{
+	if (dq->n_outputs < 1 || dq->outputs[0] == FD_NONE)
+		return true;
+	int32_t xi = only_reader(g, dq->outputs[0]);
+	if (xi < 0)
+		return true;
+	const fd_node *x = &g->nodes[xi];
+	const op_info *op = x->op_type ? op_lookup(memo, x->op_type) : NULL;
+	if (!op || op->nondeterministic || x->n_subgraphs || x->n_inputs != 1 || x->n_outputs != 1 ||
+	    x->outputs[0] == FD_NONE)
+		return true;
+	int32_t qi = only_reader(g, x->outputs[0]);
+	return qi < 0 || !g->nodes[qi].op_type || strcmp(g->nodes[qi].op_type, "QuantizeLinear") != 0;
+}
+
 static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 {
 	const fd_graph *g = ix->g;
@@ -131,10 +161,18 @@ static void compute_tflags(fd_match_ctx *ctx, fd_graph_index *ix, op_memo *memo)
 		bool shape_of_static = false;
 		if (op && op->shape_only && n->n_inputs > 0 && n->inputs[0] != FD_NONE)
 			is_const = shape_of_static = shape_is_static(ctx->model, &g->tensors[n->inputs[0]].shape);
+		uint8_t kept = 0;
+		if (nonempty > 0 && all) {
+			for (int k = 0; k < n->n_inputs; k++)
+				if (n->inputs[k] != FD_NONE)
+					kept |= ix->tflags[n->inputs[k]] & TF_DQ_KEPT;
+			if (n->op_type && !strcmp(n->op_type, "DequantizeLinear") && dq_stays(g, n, memo))
+				kept = TF_DQ_KEPT;
+		}
 		if (is_const || (nonempty > 0 && all))
 			for (int o = 0; o < n->n_outputs; o++)
 				if (n->outputs[o] != FD_NONE)
-					ix->tflags[n->outputs[o]] |= TF_CONST;
+					ix->tflags[n->outputs[o]] |= (uint8_t)(TF_CONST | (is_const ? 0 : kept));
 		ix->node_folds[g->topo_order[i]] = (uint8_t)node_folds(g, ix, n, is_const || (nonempty > 0 && all),
 		                                                        shape_of_static);
 	}

@@ -24,6 +24,7 @@
 #define FD_SOURCE_TYPES(X) \
 	X(CONST_OR_PARAM, "const_or_param")  /* initializer, graph input, Constant, or a constant-foldable producer */ \
 	X(CONST,          "const")           /* initializer / Constant / constant-foldable */ \
+	X(INITIALIZER,    "initializer")     /* const, but not through a DequantizeLinear folding keeps */ \
 	X(PARAM,          "param")           /* graph input */ \
 	X(ACTIVATION,     "activation")      /* produced by a non-constant node */ \
 	X(ANY,            "any")
@@ -240,6 +241,11 @@ typedef struct fd_rule {
 	int64_t *chunk_size;
 	const char *tensor_layout;
 	const fd_yval *kernel_config;
+	/* The compiler makes this fusion and then refuses the whole model, with
+	 * this message (onnxruntime's type inference of the fused node); NULL:
+	 * it runs. A run that fires such a rule says the model is refused. */
+	const char *refuses_model;
+	const fd_yval *refuses_model_where;
 
 	int n_constraints;
 	fd_constraint *constraints;

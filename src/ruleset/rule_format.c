@@ -43,6 +43,7 @@ static const fd_field middle[] = {
 	FIELD("rewrite.inputs.#.description",               STR,    true),
 	FIELD("rewrite.attributes.*",                       ANY,    true), /* tile_policy, chunk_size, …: the schema's */
 	FIELD("rewrite.tensor_layout",                      STR,    true),
+	FIELD("rewrite.refuses_model",                      STR,    false), /* the compiler's, not a what-if */
 	FIELD("rewrite.kernel_config.*",                    ANY,    true),
 	FIELD("constraints.#.type",                         STR,    false),
 	FIELD("constraints.#.description",                  STR,    true),

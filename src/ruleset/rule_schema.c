@@ -410,6 +410,12 @@ static void parse_rewrite(fd_schema *s, fd_rule *r, const fd_yval *v)
 	const fd_yval *kc = yval_get(v, "kernel_config");
 	if (kc && !yval_is_null(kc) && schema_kind(s, kc, YV_MAP, "rewrite.kernel_config"))
 		r->kernel_config = kc;
+	const fd_yval *rm = yval_get(v, "refuses_model");
+	if (rm && !yval_is_null(rm) && schema_str(s, rm, "rewrite.refuses_model", &r->refuses_model)) {
+		r->refuses_model_where = rm;
+		if (!*r->refuses_model)
+			ERR(s, rm, "rewrite.refuses_model: must not be empty (the compiler's message)");
+	}
 }
 
 /* ---- constraints ------------------------------------------------------------ */

@@ -45,6 +45,17 @@ EXCEPTIONS = [
                   "fusions fusiondbg makes.",
         "ort_error": "Could not find an implementation for Conv(11) node with name 'conv1'",
     },
+    # ---- torch's own quantizers (torch_quant_exports.py) and their probes (quant_probes.py)
+    {
+        "models": ["torchq_qat_cnn", "probe_qdq_add_scale_1"],
+        "reason": "onnxruntime refuses the model: a QLinearAdd of scales of shape [1]. torch's QAT exports "
+                  "write every scale and zero point as shape [1]; BinarySelector takes them (one element), "
+                  "BinaryReplaceWithQLinear makes the QLinearAdd, and its type inference "
+                  "(ValidateTypeAndShapeForScaleAndZP) wants rank 0, so the session fails. fusiondbg's "
+                  "ORT_QDQ_Binary_Refused makes the same fusion and says the model is refused "
+                  "(rewrite.refuses_model): tests/cli/test_qdq_refused.sh.",
+        "ort_error": "Scale and Zero-point must be a scalar",
+    },
     # ---- the shared models quantized (test_peer.sh: qdq_models.py --each) ------------------
     {
         "models": ["qdq_torch_vit_opset17_u8", "qdq_torch_vit_opset17_u8keep"],

@@ -15,6 +15,9 @@ import numpy as np
 import onnx
 from onnx import TensorProto as T, helper as h, numpy_helper as nh
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import quant_probes  # noqa: E402
+
 F = np.float32
 OUT = sys.argv[1] if len(sys.argv) > 1 else "probes"
 
@@ -503,6 +506,9 @@ probe("dropout_inner", "Relu -> Dropout -> Relu",
 probe("cse_two_relu", "two equal Relu(x) into an Add",
       [node("Relu", ["x"], "r1", "relu1"), node("Relu", ["x"], "r2", "relu2"), node("Add", ["r1", "r2"], "y", "add")],
       [XL], [y()], [])
+
+# ---- the quantized flows' causes (quant_probes.py) ----------------------------------------
+quant_probes.add(probe, node, init, vi, y, layer_norm)
 
 
 # ---- transformer spellings of today's exporters (torch_families.py) -------------------

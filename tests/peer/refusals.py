@@ -97,4 +97,13 @@ REFUSALS = [
     ("pad_avgpool_unknown_rank_channel_pads", "ORT_PadFusion_AveragePool", "pad", ["op0 Pad where", "pads[1] == 0",
                                                                                  "FD-NM16"]),
     ("simplified_ln_cast_graph_output", "ORT_SimplifiedLayerNormFusion", "pow", ["nc is a graph output", "FD-NM05"]),
+    # the quantized flows (quant_probes.py): a DQ of constants is no initializer; one DQ per reader
+    ("conv_bn_w_fake_quant", "ORT_ConvBNFusion", "conv", ["expected source_type initializer",
+                                                         "actual w from dqw (DequantizeLinear", "FD-NM04"]),
+    ("conv_bn_w_dq_int8", "ORT_ConvBNFusion", "conv", ["expected source_type initializer", "FD-NM04"]),
+    ("quick_gelu_dq_x", "ORT_QuickGeluFusion", "sigmoid", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
+    ("gelu_dq_x", "ORT_GeluFusion", "mul_half", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
+    ("ln_dq_x", "ORT_LayerNormFusion", "addb", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
+    ("qgemm_float_out_float_bias", "ORT_QDQ_QGemm", "gemm", ["did not fire", "FD-NM20"]),
+    ("qdq_add_avgpool", "ORT_QDQ_Binary", "add", ["did not fire", "runs as float32", "FD-NM20"]),
 ]

@@ -3,7 +3,9 @@
 # onnxruntime-node 1.30.0 (installed into $BUILD/node by `make check`
 # and `make check-peer`)
 # optimizes every shared model, every sample, the PyTorch exports of
-# tests/data/torch (tests/peer/torch_exports.py and torch_families.py), the transpose optimizer's
+# tests/data/torch (tests/peer/torch_exports.py and torch_families.py), the CNNs
+# quantized by torch's own flows in tests/data/torchq
+# (tests/peer/torch_quant_exports.py), the transpose optimizer's
 # models (tests/tools/make_transpose_models.py) and every probe of
 # tests/peer/make_probes.py (one small model per condition a fusion
 # checks, met or broken) at level 'extended'; the
@@ -28,7 +30,10 @@ need_onnxruntime
 probes=$BUILD/peer-probes
 rm -rf "$probes"
 "$PYTHON" tests/peer/make_probes.py "$probes" >/dev/null || { echo "FAIL: make_probes.py"; exit 1; }
-models=(samples/*.onnx tests/data/torch/*.onnx tests/data/transpose/*.onnx "$probes"/*.onnx)
+# torch's own quantizers (tests/peer/torch_quant_exports.py): the CNNs; the
+# transformer blocks wait for the transpose optimizer through a weight's
+# DequantizeLinear and QDQPropagation's Q moved backward
+models=(samples/*.onnx tests/data/torch/*.onnx tests/data/torchq/*_cnn*.onnx tests/data/transpose/*.onnx "$probes"/*.onnx)
 have_models && models=("$MODELS"/*.onnx "${models[@]}")
 "$PYTHON" tests/peer/peer.py --fusiondbg "$FUSIONDBG" --node-modules "$NODE_DIR/node_modules" \
 	--cache "$BUILD/peer" --rules rules/onnxruntime "${models[@]}"

@@ -208,7 +208,7 @@ static const struct bad_case {
 	{ "input_beyond_max.yaml", false, "11:9: error: match.ops[1].input_sources: input2 is beyond max_inputs 2 (inputs are numbered from 0)" },
 	{ "bad_input_key.yaml", false, "8:9: error: match.ops[1].input_sources: key 'first' is not inputK (input0, input1, …)" },
 	{ "source_without_fields.yaml", false, "8:17: error: match.ops[1].input_sources.input1: needs a condition (" INPUT_KEYS ")" },
-	{ "unknown_source_type.yaml", false, "9:24: error: match.ops[1].input_sources.input1.source_type: unknown source_type 'residual' (known: const_or_param, const, param, activation, any)" },
+	{ "unknown_source_type.yaml", false, "9:24: error: match.ops[1].input_sources.input1.source_type: unknown source_type 'residual' (known: const_or_param, const, initializer, param, activation, any)" },
 	{ "input_count_range_reversed.yaml", false, "7:24: error: match.subgraph.input_count_range: lower bound 3 > upper bound 1" },
 	{ "input_count_range_unreachable.yaml", false, "8:24: error: match.subgraph.input_count_range: lower bound 2 can never be met: the ops can read at most 1 external tensor" },
 	{ "min_gt_max.yaml", false, "8:21: error: match.ops[0].inputs: min_inputs 3 > max_inputs 2" },
