@@ -137,6 +137,36 @@ grep -qF "warning: 'Conv_Add_SiLU_Fusion' is switched off, but the file's Except
 [ "$rc" = 2 ] && grep -q "none.cfg" "$tmp/err" || bad "a missing file: exit $rc, $(cat "$tmp/err")"
 "$FUSIONDBG" match --help 2>&1 | grep -q -- "--fusion-switch FILE" || bad "match --help does not list --fusion-switch"
 
+# a what-if changes only the value it edits: a rule the file turns on (its
+# own file says enabled: false, or GRAPH_AUTOFUSION_RULES leaves it out)
+# stays on through an edit of another field and a rebind; the trace names
+# only what really turned a rule off
+sed 's/^priority: 150/priority: 150\nenabled: false/' rules/conv_add_silu_fusion.yaml >"$tmp/silu_off.yaml"
+printf 'Conv_Add_SiLU_Fusion:on\n' >"$tmp/silu_on.cfg"
+printf 'Conv_Add_SiLU_Fusion:off\n' >"$tmp/silu_offsw.cfg"
+S="-r $tmp/silu_off.yaml --fusion-switch $tmp/silu_on.cfg"
+# shellcheck disable=SC2086
+[ "$(R='' fired $S --set Conv_Add_SiLU_Fusion.priority=151)" = "3 Conv_Add_SiLU_Fusion" ] ||
+	bad "switched on, then an edit: $(R='' fired $S --set Conv_Add_SiLU_Fusion.priority=151)"
+# shellcheck disable=SC2086
+[ "$(GRAPH_AUTOFUSION_RULES=Conv_Add_Residual_Fusion fired --fusion-switch "$tmp/silu_on.cfg" \
+	--set Conv_Add_SiLU_Fusion.priority=151)" = "3 Conv_Add_SiLU_Fusion" ] || bad "the environment's off, switched on, then an edit"
+# shellcheck disable=SC2086
+out=$("$FUSIONDBG" mem samples/symbolic_batch.onnx $S --set Conv_Add_SiLU_Fusion.priority=151 --sweep batch=1,8 2>&1)
+grep -q "Conv_Add_SiLU_Fusion  *1 1   fires at every value" <<<"$out" || bad "switched on, an edit, a rebind: $out"
+why_off() {   # why_off ARGS...: the reason of Conv_Add_SiLU_Fusion's FD-NR01 in the trace
+	# shellcheck disable=SC2086
+	"$FUSIONDBG" match $M "$@" --trace 2>&1 | sed -n 's/.*\[FD-NR01\] — \(.*\) (.*/\1/p' | sort -u
+}
+[ "$(why_off -r "$tmp/silu_off.yaml")" = "rule disabled: enabled: false in its rule (the file or an edit)" ] ||
+	bad "enabled: false: $(why_off -r "$tmp/silu_off.yaml")"
+[ "$(why_off -r rules --fusion-switch "$tmp/silu_offsw.cfg")" = "rule disabled: the fusion switch file (--fusion-switch) turns it off" ] ||
+	bad "switched off: $(why_off -r rules --fusion-switch "$tmp/silu_offsw.cfg")"
+[ "$(why_off -r rules --set Conv_Add_SiLU_Fusion.enabled=false)" = "rule disabled: enabled: false in its rule (the file or an edit)" ] ||
+	bad "an edit: $(why_off -r rules --set Conv_Add_SiLU_Fusion.enabled=false)"
+[ "$(GRAPH_AUTOFUSION_ENABLE=0 why_off -r rules)" = "rule disabled: GRAPH_AUTOFUSION_ENABLE turns every rule off" ] ||
+	bad "GRAPH_AUTOFUSION_ENABLE: $(GRAPH_AUTOFUSION_ENABLE=0 why_off -r rules)"
+
 # compare --with fusion_result.json: graph_fusion and ub_fusion read as before, with the switch applied
 cat >"$tmp/fr.json" <<'EOF'
 {"session_and_graph_id": "0_0",
