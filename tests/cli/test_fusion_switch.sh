@@ -118,6 +118,12 @@ expect_error prio '{"Priority": {"GraphFusion": {"Main": {"Conv_Add_SiLU_Fusion"
 	"1:64: error: Priority.GraphFusion.Main.Conv_Add_SiLU_Fusion: '999' is not a priority FE takes: a string of an integer in [1000, 2000) in a user's file"
 expect_error prio2 '{"Priority": {"UBFusion": {"Top": {"A": "1"}, "Down": {"A": "2001"}}}}' \
 	"1:61: error: Priority.UBFusion names 'A' twice (also at 1:41): FE refuses it"
+expect_error jtwice '{"Switch": {"GraphFusion": {"A": "off", "B": "on",
+  "A": "on"}}}' "2:8: error: GraphFusion names 'A' twice, at 1:34 and 2:8: a name given twice is refused"
+expect_error jtwice2 '{"Switch": {"GraphFusion": {"A": "off"}, "GraphFusion": {"B": "on"}}}' \
+	"1:57: error: Switch names 'GraphFusion' twice, at 1:28 and 1:57: a name given twice is refused"
+expect_error jtwice3 '{"Switch": {"UBFusion": {}}, "Switch": {}}' \
+	"1:40: error: the file names 'Switch' twice, at 1:12 and 1:40: a name given twice is refused"
 expect_error exc '{"ExceptionalPassOfO1Level": "A"}' "1:30: error: ExceptionalPassOfO1Level is a string, not an array of pass names"
 # what FE takes otherwise than it looks: warned
 printf '{"Switch": {"GraphFusion": {"Conv_Add_SiLU_Fusion": " off"}}, "Priority": {"GraphFusion": {"Top": {"Conv_Add_SiLU_Fusion": "5"}}}}' >"$tmp/quirk.cfg"
