@@ -1,5 +1,6 @@
 /* display.c — curses set-up and tear-down, clipped UTF-8 text in a role's
- * colours, boxes, the glyphs, and save-display. Its state (the curses
+ * colours (escaped as the CLI escapes it: the one place text reaches the
+ * terminal), boxes, the glyphs, and save-display. Its state (the curses
  * screen, the theme, the glyphs, the clip) is the tui's display (t->disp,
  * display.h), made by display_init and freed by display_done. */
 #include <langinfo.h>
