@@ -1,5 +1,6 @@
 /* display.c — curses set-up and tear-down, clipped UTF-8 text in a role's
- * colours, boxes, the glyphs, and save-display. Its state (the curses
+ * colours (escaped as the CLI escapes it: the one place text reaches the
+ * terminal), boxes, the glyphs, and save-display. Its state (the curses
  * screen, the theme, the glyphs, the clip) is the tui's display (t->disp,
  * display.h), made by display_init and freed by display_done. */
 #include <langinfo.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <wchar.h>
 #include "display.h"
+#include "base/text.h"
 #include "ir/dim.h"
 
 static const glyphs glyphs_utf8 = { "✓", "✗", "!", "·", "→", "▶", "▌", "●", "█", "…", "×" };
@@ -128,8 +130,31 @@ static bool next_char(const char **s, size_t *len, mbstate_t *st, wchar_t *wc)
 	return true;
 }
 
+/* s as the terminal may be given it: the CLI's escapes (text_escape) for
+ * what would change how the terminal shows what follows (controls, the
+ * bidirectional overrides, isolates and marks, invalid UTF-8), so that a
+ * model's or a rule's name cannot reorder the screen; a tab or line break
+ * is a space, as the views lay out multi-line text. Every text drawn and
+ * measured passes here. Returns s itself when it is safe, else b's text. */
+static const char *terminal_safe(const char *s, strbuf *b)
+{
+	if (text_is_safe(s))
+		return s;
+	char *flat = strdup(s);
+	if (!flat)
+		return "?";
+	for (char *p = flat; *p; p++)
+		if (*p == '\t' || *p == '\n' || *p == '\r')
+			*p = ' ';
+	text_escape(b, flat);
+	free(flat);
+	return sb_str(b);
+}
+
 int display_width(const char *s)
 {
+	strbuf safe = { 0 };
+	s = terminal_safe(s, &safe);
 	mbstate_t st;
 	memset(&st, 0, sizeof st);
 	int w = 0;
@@ -139,6 +164,7 @@ int display_width(const char *s)
 		int cw = wcwidth(wc);
 		w += cw > 0 ? cw : 0;
 	}
+	sb_release(&safe);
 	return w;
 }
 
@@ -167,6 +193,8 @@ int display_text(const display *d, int y, int x, int w, int role, attr_t extra, 
 {
 	if (w <= 0 || !s)
 		return x;
+	strbuf safe = { 0 };
+	s = terminal_safe(s, &safe);
 	attr_t a = theme_attr(&d->theme, role) | extra;
 	attrset(a);
 	mbstate_t st;
@@ -197,6 +225,7 @@ int display_text(const display *d, int y, int x, int w, int role, attr_t extra, 
 	if (n)
 		mvaddnwstr(y, start, buf, n);
 	attrset(A_NORMAL);
+	sb_release(&safe);
 	return x + used;
 }
 
@@ -204,9 +233,14 @@ int display_text_mid(const display *d, int y, int x, int w, int role, attr_t ext
 {
 	if (w <= 0 || !s)
 		return x;
+	strbuf safe = { 0 };
+	s = terminal_safe(s, &safe);   /* the cut is made in what is shown */
 	int total = display_width(s), ew = display_width(d->g->ellipsis);
-	if (total <= w || w <= ew + 1)
-		return display_text(d, y, x, w, role, extra, s);
+	if (total <= w || w <= ew + 1) {
+		int end = display_text(d, y, x, w, role, extra, s);
+		sb_release(&safe);
+		return end;
+	}
 	/* the tail a little longer: it tells siblings apart (…/conv_3/Conv) */
 	int head = (w - ew) * 2 / 5, tail = w - ew - head;
 	int at = display_text(d, y, x, head, role, extra, s);
@@ -222,7 +256,9 @@ int display_text_mid(const display *d, int y, int x, int w, int role, attr_t ext
 		int cw = wcwidth(wc);
 		skipped += cw > 0 ? cw : (cw < 0 ? 1 : 0);
 	}
-	return display_text(d, y, at, tail, role, extra, p);
+	at = display_text(d, y, at, tail, role, extra, p);
+	sb_release(&safe);
+	return at;
 }
 
 void display_fill(const display *d, int y, int x, int w, int role, attr_t extra)

@@ -2,6 +2,7 @@
  * identity, outputs and backups (atomic_file.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,7 +148,14 @@ static char *final_target(const char *path, fd_diags *d)
 		return xstrdup(path);
 	char *real = realpath(path, NULL);
 	if (!real) {
-		diag_error(d, srcpos_file(path), "cannot write: it is a symbolic link to %s", strerror(errno));
+		/* one line: the link, where it points, and why that is no file */
+		int err = errno;
+		char to[PATH_MAX];
+		ssize_t n = readlink(path, to, sizeof to - 1);
+		to[n > 0 ? n : 0] = '\0';
+		diag_error(d, srcpos_file(path), "cannot write: it is a symbolic link to '%s', which leads to no file "
+		           "(%s)", n > 0 ? to : "?",
+		           err == ELOOP ? "a loop of links" : strerror(err));
 		return NULL;
 	}
 	char *copy = xstrdup(real);

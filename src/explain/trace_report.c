@@ -77,6 +77,29 @@ static const fd_rule_pattern *event_pattern(const fd_rule *r, int branch)
 
 
 
+/* What turned the rule off, named only when it is what really did: the
+ * rule's own `enabled: false` (its file or an edit of it), else the
+ * environment variable or the switch file that decided it. */
+static void disabled_by(const fd_match_result *r, const fd_rule *rule, int32_t i, fd_event_text *o)
+{
+	const fd_yval *en = yval_get(rule->root, "enabled");
+	bool on = true;
+	bool yaml_off = en && yval_bool(en, &on) && !on;
+	fd_enabled_by by = r->rules->enabled_by ? (fd_enabled_by)r->rules->enabled_by[i] : ENABLED_BY_FILE;
+	if (yaml_off && by != ENABLED_BY_SWITCH_OFF) {
+		text_cutf(o->reason, sizeof o->reason, "rule disabled: enabled: false in its rule (the file or an edit)");
+		o->where = yval_pos(en);
+	} else if (by == ENABLED_BY_ENV_ENABLE) {
+		text_cutf(o->reason, sizeof o->reason, "rule disabled: GRAPH_AUTOFUSION_ENABLE turns every rule off");
+	} else if (by == ENABLED_BY_ENV_RULES) {
+		text_cutf(o->reason, sizeof o->reason, "rule disabled: GRAPH_AUTOFUSION_RULES does not name it");
+	} else if (by == ENABLED_BY_SWITCH_OFF) {
+		text_cutf(o->reason, sizeof o->reason, "rule disabled: the fusion switch file (--fusion-switch) turns it off");
+	} else {
+		text_cutf(o->reason, sizeof o->reason, "rule disabled");
+	}
+}
+
 static void describe_rule(const fd_match_result *r, const fd_event *ev, fd_event_text *o)
 {
 	const fd_rule *rule = &r->rules->rules[ev->rule];
@@ -87,7 +110,7 @@ static void describe_rule(const fd_match_result *r, const fd_event *ev, fd_event
 	case REASON_NR01_DISABLED:
 		text_cutf(o->expected, sizeof o->expected, "enabled");
 		text_cutf(o->actual, sizeof o->actual, "disabled");
-		text_cutf(o->reason, sizeof o->reason, "rule disabled (GRAPH_AUTOFUSION_ENABLE / GRAPH_AUTOFUSION_RULES / edit)");
+		disabled_by(r, rule, ev->rule, o);
 		break;
 	case REASON_NR02_SCOPE: {
 		size_t at = 0;

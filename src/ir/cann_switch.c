@@ -92,23 +92,26 @@ static char *trim_key(reader *r, const char *key)
 	return trimmed(&r->sw->arena, key, strlen(key));
 }
 
-/* The member names of obj, each against the earlier ones: FE's JSON keeps
- * the last of a name given twice. */
-static void warn_twice(reader *r, const fd_jval *obj, const char *where)
+/* The member names of obj, each against the earlier ones: a name given
+ * twice is refused, as the line form refuses it, naming both places (which
+ * of the two is meant no reader can know). -1 with the error. */
+static int refuse_twice(reader *r, const fd_jval *obj, const char *where)
 {
 	for (size_t k = 1; k < obj->n; k++)
 		for (size_t j = 0; j < k; j++)
 			if (!strcmp(obj->keys[j], obj->keys[k])) {
-				diag_warning(r->d, at(r, obj->items[k]->line, obj->items[k]->col), "%s names '%.200s' twice "
-				             "(also at %d:%d): FE keeps this one", where, obj->keys[k], obj->items[j]->line,
-				             obj->items[j]->col);
-				break;
+				diag_error(r->d, at(r, obj->items[k]->line, obj->items[k]->col), "%s names '%.200s' twice, at "
+				           "%d:%d and %d:%d: a name given twice is refused", where, obj->keys[k],
+				           obj->items[j]->line, obj->items[j]->col, obj->items[k]->line, obj->items[k]->col);
+				return -1;
 			}
+	return 0;
 }
 
 static int read_switch(reader *r, const fd_jval *sec, int s, bool applied)
 {
-	warn_twice(r, sec, sections[s]);
+	if (refuse_twice(r, sec, sections[s]) < 0)
+		return -1;
 	for (size_t k = 0; k < sec->n; k++) {
 		const fd_jval *v = sec->items[k];
 		const char *key = sec->keys[k];
@@ -214,6 +217,8 @@ static int read_exceptional(reader *r, const fd_jval *arr)
 static int read_sections(reader *r, const fd_jval *obj, const char *top, bool applied)
 {
 	bool is_switch = !strcmp(trim_key(r, top), "Switch");
+	if (is_switch && refuse_twice(r, obj, top) < 0)
+		return -1;
 	for (size_t k = 0; k < obj->n; k++) {
 		const fd_jval *sec = obj->items[k];
 		char *name = trim_key(r, obj->keys[k]);
@@ -248,6 +253,8 @@ static int read_json(reader *r, const fd_jval *root)
 		           "its top level is %s, not an object", kind_words(root));
 		return -1;
 	}
+	if (refuse_twice(r, root, "the file") < 0)
+		return -1;
 	for (size_t k = 0; k < root->n; k++) {
 		const fd_jval *v = root->items[k];
 		char *key = trim_key(r, root->keys[k]);

@@ -17,7 +17,8 @@
  *           its section, a named pass beats it; Priority's levels "Top",
  *           "Main", "Down", each pass's priority an integer string within
  *           the level's range (user and built-in files differ), a pass
- *           named twice an error.
+ *           named twice an error; any key given twice in an object (a
+ *           pass, a section, Switch) is an error naming both places.
  * Where FE checks a key or value trimmed but applies it as written, the
  * entry keeps what FE applies and a warning says so.
  *

@@ -183,6 +183,13 @@ static void unbound_words(const fd_cond_check *c, fd_cond_facts *facts)
 	cond_unbound_words(c->g, &t1, 1, z->tail, facts->reason_text, sizeof facts->reason_text);
 }
 
+/* t's size is a formula over symbols, not a number. */
+static bool size_is_formula(const fd_tensor *t)
+{
+	int64_t bytes;
+	return t->dtype != DT_UNDEFINED && !tensor_bytes(t, &bytes) && tensor_bytes_sym(t).e;
+}
+
 static void words(const fd_cond_check *c, fd_cond_facts *facts)
 {
 	const fd_event *ev = c->ev;
@@ -193,6 +200,13 @@ static void words(const fd_cond_check *c, fd_cond_facts *facts)
 		unbound_words(c, facts);
 	} else if (bytes < 0) {
 		text_cutf(facts->actual, sizeof facts->actual, "%s size unknown", cond_tensor_name(c->g, tensor));
+	} else if (tensor >= 0 && size_is_formula(&c->g->tensors[tensor])) {
+		/* decided for every binding: the size stays the formula it is, never
+		 * its value at 1 */
+		cond_size_words own;
+		const cond_size_words *z = cached_size_words(c->sizes, &c->g->tensors[tensor], c->payload.constraint.limit,
+		                                             &own);
+		text_join(facts->actual, sizeof facts->actual, 3, z->formula, " ", cond_tensor_name(c->g, tensor));
 	} else {
 		char a[64];
 		cond_bytes_words(bytes, a, sizeof a);

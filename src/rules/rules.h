@@ -278,6 +278,15 @@ typedef enum fd_shapes_mode { SHAPES_UNSET, SHAPES_FULL, SHAPES_ONNX } fd_shapes
  * (`ruleset: {transpose_optimizer: onnxruntime}`, transpose/transpose.h). */
 typedef enum fd_transposes_mode { TRANSPOSES_UNSET, TRANSPOSES_NONE, TRANSPOSES_ONNXRUNTIME } fd_transposes_mode;
 
+/* What turned a rule on or off over its file's `enabled`. */
+typedef enum fd_enabled_by {
+	ENABLED_BY_FILE,          /* nothing: the rule's own `enabled` */
+	ENABLED_BY_ENV_ENABLE,    /* off: GRAPH_AUTOFUSION_ENABLE is false */
+	ENABLED_BY_ENV_RULES,     /* off: GRAPH_AUTOFUSION_RULES does not name it */
+	ENABLED_BY_SWITCH_OFF,    /* the fusion switch file (--fusion-switch) */
+	ENABLED_BY_SWITCH_ON,
+} fd_enabled_by;
+
 typedef struct fd_ruleset {
 	fd_arena arena;            /* the typed rules */
 	int n_files;
@@ -285,8 +294,10 @@ typedef struct fd_ruleset {
 	int n_rules;
 	fd_rule *rules;            /* in load order: files sorted, documents in order */
 	int n_unparsed;            /* files that could not be read or parsed as YAML (CLI exit 2) */
-	bool *env_off;             /* per rule loaded when the environment was applied: it turned
-	                            * the rule off (ruleset_apply_env); NULL before */
+	unsigned char *enabled_by; /* per rule loaded when the environment or a switch file was
+	                            * applied: what decides its on/off over the rule's own
+	                            * `enabled` (fd_enabled_by), which an edit of another field
+	                            * keeps and the trace names; NULL before */
 	/* Fused op types: the rewrite.target_op names of the rules ("FusedOp" for
 	 * a rule without one) that the op table does not know, in load order
 	 * without repeats; a rule op of type fused_types[k] has op id

@@ -33,7 +33,7 @@ void ruleset_release(fd_ruleset *rs)
 	}
 	free(rs->files);
 	free(rs->rules);
-	free(rs->env_off);
+	free(rs->enabled_by);
 	free(rs->fused_types);
 	arena_release(&rs->arena);
 	memset(rs, 0, sizeof *rs);
@@ -263,21 +263,28 @@ static bool env_false(const char *v)
 	return !strcmp(v, "0") || !strcasecmp(v, "false") || !strcasecmp(v, "off") || !strcasecmp(v, "no");
 }
 
-/* Rule i off, noted in env_off when it was on. */
-static void env_disable(fd_ruleset *rs, int i)
+/* Rule i off, noted with the variable that turned it off. */
+static void env_disable(fd_ruleset *rs, int i, fd_enabled_by by)
 {
-	rs->env_off[i] |= rs->rules[i].enabled;
+	rs->enabled_by[i] = (unsigned char)by;
 	rs->rules[i].enabled = false;
+}
+
+void ruleset_enabled_settle(const fd_ruleset *rs, int i, fd_rule *r)
+{
+	fd_enabled_by by = rs->enabled_by && i < rs->n_rules ? (fd_enabled_by)rs->enabled_by[i] : ENABLED_BY_FILE;
+	if (by != ENABLED_BY_FILE)
+		r->enabled = by == ENABLED_BY_SWITCH_ON;
 }
 
 void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d)
 {
-	free(rs->env_off);
-	rs->env_off = xcalloc((size_t)rs->n_rules + 1, sizeof *rs->env_off);
+	free(rs->enabled_by);
+	rs->enabled_by = xcalloc((size_t)rs->n_rules + 1, sizeof *rs->enabled_by);
 	const char *enable = getenv("GRAPH_AUTOFUSION_ENABLE");
 	if (enable && env_false(enable)) {
 		for (int i = 0; i < rs->n_rules; i++)
-			env_disable(rs, i);
+			env_disable(rs, i, ENABLED_BY_ENV_ENABLE);
 		return;
 	}
 	const char *only = getenv("GRAPH_AUTOFUSION_RULES");
@@ -320,7 +327,7 @@ void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d)
 	}
 	for (int i = 0; i < rs->n_rules; i++)
 		if (!named[i])
-			env_disable(rs, i);
+			env_disable(rs, i, ENABLED_BY_ENV_RULES);
 	free(named);
 }
 

@@ -75,6 +75,10 @@ fd_shapes_mode ruleset_shapes_from_name(const char *name);        /* SHAPES_UNSE
  * loaded rule has (d may be NULL). */
 void ruleset_apply_env(fd_ruleset *rs);
 void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
+/* Rule i's on/off as the environment and the switch file left it
+ * (rs->enabled_by), put over r derived again from its document; nothing
+ * when neither decided it. */
+void ruleset_enabled_settle(const fd_ruleset *rs, int i, fd_rule *r);
 /* CANN's fusion switch file (ATC's --fusion_switch_file, ruleset_switch.c),
  * read in either of its forms exactly as CANN's FE reads it
  * (ir/cann_switch.h) and applied as FE applies it: a rule named in
@@ -85,8 +89,9 @@ void ruleset_apply_env_diags(fd_ruleset *rs, fd_diags *d);
  * is a warning with did-you-mean over the rules and CANN's catalogue, or a
  * note when the catalogue has it; Priority is checked, not applied (a
  * warning when it names a rule). A file FE refuses: -1 with one error at
- * file:line:col, and no rule changes. A rule turned off is noted in
- * env_off, as the environment's are. Apply it after the environment. */
+ * file:line:col, and no rule changes. A rule the file decides is noted
+ * in enabled_by (on or off), over the environment's word. Apply it after
+ * the environment. */
 int  ruleset_apply_switch_file(fd_ruleset *rs, const char *path, fd_diags *d);
 /* CANN's catalogue of its own passes (a built-in fusion_config.json):
  * FUSIONDBG_CANN_CATALOGUE, else $ASCEND_OPP_PATH/built-in/fusion_pass/

@@ -13,12 +13,12 @@
 #include "ir/cann_switch.h"
 #include "ruleset/ruleset.h"
 
-/* Rule i turned off by the file: noted as the environment notes it, so
- * that a save does not write it into the rule file. */
+/* Rule i as the file decides it: noted, so that an edit of the rule keeps
+ * it, a save does not write it into the rule file and the trace names the
+ * file. */
 static void set_enabled(fd_ruleset *rs, int i, bool on)
 {
-	if (!on && rs->env_off)
-		rs->env_off[i] |= rs->rules[i].enabled;
+	rs->enabled_by[i] = (unsigned char)(on ? ENABLED_BY_SWITCH_ON : ENABLED_BY_SWITCH_OFF);
 	rs->rules[i].enabled = on;
 }
 
@@ -153,8 +153,8 @@ int ruleset_apply_switch_file(fd_ruleset *rs, const char *path, fd_diags *d)
 		return -1;
 	fd_cann_switch cat;
 	read_catalogue(&cat, d);
-	if (!rs->env_off)
-		rs->env_off = xcalloc((size_t)rs->n_rules + 1, sizeof *rs->env_off);
+	if (!rs->enabled_by)
+		rs->enabled_by = xcalloc((size_t)rs->n_rules + 1, sizeof *rs->enabled_by);
 	for (size_t k = 0; k < sw.n_entries; k++) {
 		const fd_cann_switch_entry *e = &sw.entries[k];
 		if (ruleset_find(rs, e->name) < 0)

@@ -25,13 +25,13 @@ static void grow_rule_arrays(fd_session *s, int32_t from, int32_t n)
 {
 	s->prio0 = xrealloc(s->prio0, (size_t)n * sizeof *s->prio0);
 	s->enabled0 = xrealloc(s->enabled0, (size_t)n * sizeof *s->enabled0);
-	if (s->rules.env_off)
-		s->rules.env_off = xrealloc(s->rules.env_off, (size_t)n * sizeof *s->rules.env_off);
+	if (s->rules.enabled_by)
+		s->rules.enabled_by = xrealloc(s->rules.enabled_by, (size_t)n * sizeof *s->rules.enabled_by);
 	for (int32_t i = from; i < n; i++) {
 		s->prio0[i] = s->rules.rules[i].priority;
 		s->enabled0[i] = false;
-		if (s->rules.env_off)
-			s->rules.env_off[i] = false;   /* the environment named rules that were there */
+		if (s->rules.enabled_by)   /* the environment and the switch file named rules that were there */
+			s->rules.enabled_by[i] = ENABLED_BY_FILE;
 	}
 }
 

@@ -116,14 +116,16 @@ static fd_yval *parse_value(fd_session *s, const char *label, const char *text, 
 
 /* ---- the rule ------------------------------------------------------------------ */
 
-/* Applies the enabled rule: an edit of `enabled` overrides the environment. */
+/* Applies the enabled rule: an edit of `enabled` overrides the environment
+ * and the switch file; without one, what they decided stays (an edit of
+ * another field changes only that field). */
 static void settle_enabled(fd_session *s, int32_t rule, fd_rule *r, bool edited)
 {
 	for (size_t i = 0; i < s->n_applied; i++)
 		if (s->edits[i].rule == rule && !strcmp(s->edits[i].path, "enabled"))
 			edited = true;
-	if (!edited && s->rules.env_off && s->rules.env_off[rule])
-		r->enabled = false;
+	if (!edited)
+		ruleset_enabled_settle(&s->rules, rule, r);
 }
 
 static int refuse(fd_diags *d, const char *label, const char *why)

@@ -1,14 +1,16 @@
 /* session_bind.c — the dims what-if: a symbol bound to another value (or
- * unbound), the model loaded again with it, the rules re-run as edited, and
- * what changed, fusion by fusion, with the reason each attempt ends on and
- * the peak before -> after. The file is read again only while it is the
- * model that was opened (its stat: device, inode, size, times): a model re-exported meanwhile
- * is refused, never credited to the binding. It is read as open read it
- * (the rule set's shapes and initializers). The old model goes away with
- * its expressions and everything that points into it (runs, rounds, their
- * estimates, the transpose optimizer's rewrite), so what the diff needs from
- * it is copied out first (a snapshot of plain data). The session holds its
- * own copy of the bindings from the first rebind on. */
+ * unbound), the model loaded again with it, the rules re-run as edited and
+ * as loaded (the diff's baseline is always the rules as loaded, rebound),
+ * and what changed, fusion by fusion, with the reason each attempt ends on
+ * and the peak before -> after. The file is read again only while it is the
+ * model that was opened (its stat: device, inode, size, times): a model
+ * re-exported meanwhile is refused, never credited to the binding. It is
+ * read as open read it (the rule set's shapes and initializers). The old
+ * model goes away with its expressions and everything that points into it
+ * (runs, rounds, their estimates, the transpose optimizer's rewrite), so
+ * what the diff needs from it is copied out first (a snapshot of plain
+ * data). The session holds its own copy of the bindings from the first
+ * rebind on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +208,29 @@ static void release_model_and_runs(fd_session *s)
 	transpose_result_init(&s->tpose);
 }
 
+/* The baseline under the new model is the rules as loaded, not as edited:
+ * the applied edits are taken back (nothing runs), the baseline runs, and
+ * they are put in again. An edit that will not go back (none should: each
+ * was applied over the value it restores) stops the taking back there, and
+ * the baseline is then the rules before the edits that did go back. */
+static void baseline_as_loaded(fd_session *s)
+{
+	fd_diags quiet;
+	diags_init(&quiet);
+	bool defer = s->opt.defer_run;
+	s->opt.defer_run = true;
+	s->has_baseline = true;   /* an undo would otherwise run it with the edits */
+	size_t undone = 0;
+	while (s->n_applied && session_undo(s, &quiet) == 0)
+		undone++;
+	s->has_baseline = false;
+	session_ensure_baseline(s);
+	while (undone-- && session_redo(s, &quiet) == 0)
+		;
+	s->opt.defer_run = defer;
+	diags_release(&quiet);
+}
+
 int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 {
 	int32_t sym = name ? dimtab_find_name_or_alias(s->model.dimtab, name) : -1;
@@ -283,11 +308,9 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 		free(att);
 		return -1;
 	}
-	bool had_baseline = s->has_baseline;
-	s->has_baseline = false;
+	if (s->has_baseline)
+		baseline_as_loaded(s);
 	session_run(s);
-	if (had_baseline)
-		session_ensure_baseline(s);
 	take(s, &now);
 	before = xmalloc((now.n + 1) * sizeof *before);
 	for (size_t j = 0; j < now.n; j++) {

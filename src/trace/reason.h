@@ -29,7 +29,7 @@ typedef enum fd_rung {
  * attempt; its rung is the one it does not change (FIRED). The summary is one
  * line, lowercase. REASON_NONE (before the list) marks a passing check. */
 #define FD_REASONS(X) \
-	X(NR01_DISABLED,   "FD-NR01", NOT_RUN,   false, "rule disabled (GRAPH_AUTOFUSION_ENABLE, GRAPH_AUTOFUSION_RULES or an edit)") \
+	X(NR01_DISABLED,   "FD-NR01", NOT_RUN,   false, "rule disabled (enabled: false, an edit, GRAPH_AUTOFUSION_ENABLE or _RULES, the fusion switch file)") \
 	X(NR02_SCOPE,      "FD-NR02", NOT_RUN,   false, "target not in the rule's scope") \
 	X(NR03_NO_PATTERN, "FD-NR03", NOT_RUN,   false, "pattern cannot run: no ops, or an op type the op table does not know") \
 	X(NM01_TYPE,       "FD-NM01", NO_MATCH,  false, "op type differs") \

@@ -118,6 +118,12 @@ expect_error prio '{"Priority": {"GraphFusion": {"Main": {"Conv_Add_SiLU_Fusion"
 	"1:64: error: Priority.GraphFusion.Main.Conv_Add_SiLU_Fusion: '999' is not a priority FE takes: a string of an integer in [1000, 2000) in a user's file"
 expect_error prio2 '{"Priority": {"UBFusion": {"Top": {"A": "1"}, "Down": {"A": "2001"}}}}' \
 	"1:61: error: Priority.UBFusion names 'A' twice (also at 1:41): FE refuses it"
+expect_error jtwice '{"Switch": {"GraphFusion": {"A": "off", "B": "on",
+  "A": "on"}}}' "2:8: error: GraphFusion names 'A' twice, at 1:34 and 2:8: a name given twice is refused"
+expect_error jtwice2 '{"Switch": {"GraphFusion": {"A": "off"}, "GraphFusion": {"B": "on"}}}' \
+	"1:57: error: Switch names 'GraphFusion' twice, at 1:28 and 1:57: a name given twice is refused"
+expect_error jtwice3 '{"Switch": {"UBFusion": {}}, "Switch": {}}' \
+	"1:40: error: the file names 'Switch' twice, at 1:12 and 1:40: a name given twice is refused"
 expect_error exc '{"ExceptionalPassOfO1Level": "A"}' "1:30: error: ExceptionalPassOfO1Level is a string, not an array of pass names"
 # what FE takes otherwise than it looks: warned
 printf '{"Switch": {"GraphFusion": {"Conv_Add_SiLU_Fusion": " off"}}, "Priority": {"GraphFusion": {"Top": {"Conv_Add_SiLU_Fusion": "5"}}}}' >"$tmp/quirk.cfg"
@@ -136,6 +142,36 @@ grep -qF "warning: 'Conv_Add_SiLU_Fusion' is switched off, but the file's Except
 "$FUSIONDBG" match $M $R --fusion-switch "$tmp/none.cfg" >/dev/null 2>"$tmp/err"; rc=$?
 [ "$rc" = 2 ] && grep -q "none.cfg" "$tmp/err" || bad "a missing file: exit $rc, $(cat "$tmp/err")"
 "$FUSIONDBG" match --help 2>&1 | grep -q -- "--fusion-switch FILE" || bad "match --help does not list --fusion-switch"
+
+# a what-if changes only the value it edits: a rule the file turns on (its
+# own file says enabled: false, or GRAPH_AUTOFUSION_RULES leaves it out)
+# stays on through an edit of another field and a rebind; the trace names
+# only what really turned a rule off
+sed 's/^priority: 150/priority: 150\nenabled: false/' rules/conv_add_silu_fusion.yaml >"$tmp/silu_off.yaml"
+printf 'Conv_Add_SiLU_Fusion:on\n' >"$tmp/silu_on.cfg"
+printf 'Conv_Add_SiLU_Fusion:off\n' >"$tmp/silu_offsw.cfg"
+S="-r $tmp/silu_off.yaml --fusion-switch $tmp/silu_on.cfg"
+# shellcheck disable=SC2086
+[ "$(R='' fired $S --set Conv_Add_SiLU_Fusion.priority=151)" = "3 Conv_Add_SiLU_Fusion" ] ||
+	bad "switched on, then an edit: $(R='' fired $S --set Conv_Add_SiLU_Fusion.priority=151)"
+# shellcheck disable=SC2086
+[ "$(GRAPH_AUTOFUSION_RULES=Conv_Add_Residual_Fusion fired --fusion-switch "$tmp/silu_on.cfg" \
+	--set Conv_Add_SiLU_Fusion.priority=151)" = "3 Conv_Add_SiLU_Fusion" ] || bad "the environment's off, switched on, then an edit"
+# shellcheck disable=SC2086
+out=$("$FUSIONDBG" mem samples/symbolic_batch.onnx $S --set Conv_Add_SiLU_Fusion.priority=151 --sweep batch=1,8 2>&1)
+grep -q "Conv_Add_SiLU_Fusion  *1 1   fires at every value" <<<"$out" || bad "switched on, an edit, a rebind: $out"
+why_off() {   # why_off ARGS...: the reason of Conv_Add_SiLU_Fusion's FD-NR01 in the trace
+	# shellcheck disable=SC2086
+	"$FUSIONDBG" match $M "$@" --trace 2>&1 | sed -n 's/.*\[FD-NR01\] — \(.*\) (.*/\1/p' | sort -u
+}
+[ "$(why_off -r "$tmp/silu_off.yaml")" = "rule disabled: enabled: false in its rule (the file or an edit)" ] ||
+	bad "enabled: false: $(why_off -r "$tmp/silu_off.yaml")"
+[ "$(why_off -r rules --fusion-switch "$tmp/silu_offsw.cfg")" = "rule disabled: the fusion switch file (--fusion-switch) turns it off" ] ||
+	bad "switched off: $(why_off -r rules --fusion-switch "$tmp/silu_offsw.cfg")"
+[ "$(why_off -r rules --set Conv_Add_SiLU_Fusion.enabled=false)" = "rule disabled: enabled: false in its rule (the file or an edit)" ] ||
+	bad "an edit: $(why_off -r rules --set Conv_Add_SiLU_Fusion.enabled=false)"
+[ "$(GRAPH_AUTOFUSION_ENABLE=0 why_off -r rules)" = "rule disabled: GRAPH_AUTOFUSION_ENABLE turns every rule off" ] ||
+	bad "GRAPH_AUTOFUSION_ENABLE: $(GRAPH_AUTOFUSION_ENABLE=0 why_off -r rules)"
 
 # compare --with fusion_result.json: graph_fusion and ub_fusion read as before, with the switch applied
 cat >"$tmp/fr.json" <<'EOF'

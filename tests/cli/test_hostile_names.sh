@@ -134,4 +134,17 @@ run check check $H/hostile_rule.yaml $H/hostile_rule.yaml
 grep -q "duplicate rule name 'Conv_Add_SiLU\\\\e\[31m\\\\nerror" "$tmp/err" || bad "check: $(head -2 "$tmp/err")"
 run "--set refused" match $M $R --set "$(printf 'Conv_Add_SiLU\e[31m\nerror: forged \x01 tail\\" \xe2\x80\xae end\\.priority=high')"
 grep -q "priority: expected an integer" "$tmp/err" || bad "--set: $(cat "$tmp/err")"
+# an output path that is a symbolic link leading nowhere (its target a
+# hostile name in a missing directory, or a loop): one clean line naming the
+# path, where the link points and why, exit 2, nothing written
+ln -s "$tmp/no dir/out$(printf '\e[31m').onnx" "$tmp/dangling.onnx"
+ln -s "$tmp/loop.onnx" "$tmp/loop.onnx"
+run "dangling output" apply $M $R -o "$tmp/dangling.onnx"
+[ "$(cat "$tmp/rc")" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	grep -qxF "$tmp/dangling.onnx: error: cannot write: it is a symbolic link to '$tmp/no dir/out\e[31m.onnx', which leads to no file (No such file or directory)" "$tmp/err" &&
+	[ ! -e "$tmp/no dir" ] || bad "dangling output: $(cat "$tmp/err")"
+run "output link loop" apply $M $R -o "$tmp/loop.onnx"
+[ "$(cat "$tmp/rc")" = 2 ] &&
+	grep -qxF "$tmp/loop.onnx: error: cannot write: it is a symbolic link to '$tmp/loop.onnx', which leads to no file (a loop of links)" "$tmp/err" ||
+	bad "output link loop: $(cat "$tmp/err")"
 exit $fail

@@ -167,6 +167,34 @@ langbad slice_groups 'Slices_To_Split.match.ops.0.siblings.max=300' "siblings.ma
 langbad slice_groups 'Slices_To_Split.match.ops.0.siblings.cover=rows' "siblings.cover: expected axis or none, got 'rows'"
 [ "$lang_before" = "$(cat $L/*.yaml | md5sum)" ] || { echo "FAIL: --set changed a rule file in $L"; fail=1; }
 
+# a size stays a formula: a memory_limit decided for every batch (256 KiB x
+# batch over 100 KiB) says the formula in match, why, the trace and JSON,
+# never the figure at batch=1
+SB="samples/symbolic_batch.onnx -r rules --set Conv_Add_SiLU_Fusion.constraints.memory_limit.max_output_size=100KiB"
+want="expected <= 100.0 KiB (102400), actual 256 KiB × batch y [FD-CF03]"
+for cmd in "match $SB" "match $SB --trace" "why $SB --rule Conv_Add_SiLU_Fusion"; do
+	# shellcheck disable=SC2086
+	"$FUSIONDBG" $cmd >"$tmp/sb.txt" 2>&1
+	grep -qF "$want" "$tmp/sb.txt" && ! grep -q "actual 256.0 KiB" "$tmp/sb.txt" ||
+		{ echo "FAIL ${cmd%% *}: the size as a formula"; grep "FD-CF03" "$tmp/sb.txt" | head -2; fail=1; }
+done
+# shellcheck disable=SC2086
+"$FUSIONDBG" match $SB --trace --format json >"$tmp/sb.json" 2>/dev/null
+"$PYTHON" - "$tmp/sb.json" <<'EOF' || fail=1
+import json, sys
+acts = []
+def walk(v):
+    if isinstance(v, dict):
+        if v.get("code") == "FD-CF03" and "actual" in v:
+            acts.append(v.get("actual"))
+        for x in v.values(): walk(x)
+    elif isinstance(v, list):
+        for x in v: walk(x)
+walk(json.load(open(sys.argv[1])))
+ok = acts and all(a == "256 KiB × batch y" for a in acts)
+sys.exit(0 if ok else print("FAIL json: the size as a formula:", acts) or 1)
+EOF
+
 after=$(cat rules/*.yaml samples/rules/*.yaml | md5sum)
 [ "$before" = "$after" ] || { echo "FAIL: --set changed a rule file"; fail=1; }
 exit $fail

@@ -147,11 +147,79 @@ static void test_rebind_after_the_transpose_optimizer(void **state)
 	session_close(&s);
 }
 
+/* The diff's baseline is the rules as loaded, rebound: an edit, then a
+ * binding, diffs as a session opened with the binding and given the same
+ * edit (symbolic_batch at batch=128: the output limit raised to 64 MiB lets
+ * Conv_Add_SiLU_Fusion fire, peak 96 -> 64 MiB); undoing the edit leaves
+ * nothing to diff. */
+static void test_rebind_keeps_the_rules_as_loaded(void **state)
+{
+	(void)state;
+	static const char model[] = "samples/symbolic_batch.onnx";
+	static const char *rules[] = { "rules" };
+	static const char edit[] = "Conv_Add_SiLU_Fusion.constraints.memory_limit.max_output_size=64MiB";
+	fd_session s;
+	open_session(&s, model, rules, 1);
+	fd_diags d;
+	diags_init(&d);
+	assert_int_equal(session_set_spec(&s, edit, &d), 0);
+	diags_release(&d);
+	char err[512];
+	assert_int_equal(rebind(&s, "batch", 128, err, sizeof err), 0);
+	fd_session_diff df;
+	assert_int_equal(session_diff(&s, &df), 0);
+	assert_int_equal(df.n_gained, 1);
+	assert_int_equal(df.n_lost, 0);
+	assert_int_equal(df.peak_before_bytes, 96 << 20);
+	assert_int_equal(df.peak_after_bytes, 64 << 20);
+	session_diff_release(&df);
+	diags_init(&d);
+	assert_int_equal(session_undo(&s, &d), 0);
+	diags_release(&d);
+	assert_int_equal(session_diff(&s, &df), 0);
+	assert_int_equal(df.n_gained + df.n_lost + df.n_changed, 0);
+	session_diff_release(&df);
+	session_close(&s);
+}
+
+/* A rule its own file turns off and the fusion switch file turns on stays
+ * on through an edit of another field and a rebind, in the rules now and
+ * in the baseline (the rules as loaded, the switch file applied). */
+static void test_rebind_keeps_the_switch_file(void **state)
+{
+	(void)state;
+	char rule[128], sw[128], cmd[512];
+	snprintf(rule, sizeof rule, "%s/silu_off.yaml", dir);
+	snprintf(sw, sizeof sw, "%s/on.cfg", dir);
+	snprintf(cmd, sizeof cmd, "sed 's/^priority: 150/priority: 150\\nenabled: false/' rules/conv_add_silu_fusion.yaml >%s && "
+	         "echo Conv_Add_SiLU_Fusion:on >%s", rule, sw);
+	assert_int_equal(system(cmd), 0);
+	const char *rules[] = { rule };
+	fd_diags d;
+	diags_init(&d);
+	fd_session s;
+	fd_session_options o = { .model_path = "samples/symbolic_batch.onnx", .rule_paths = rules, .n_rule_paths = 1,
+	                         .no_env = true, .fusion_switch = sw };
+	assert_int_equal(session_open(&s, &o, &d), 0);
+	assert_int_equal(session_set_spec(&s, "Conv_Add_SiLU_Fusion.priority=151", &d), 0);
+	print_diags(&d);
+	diags_release(&d);
+	assert_true(s.rules.rules[0].enabled);
+	char err[512];
+	assert_int_equal(rebind(&s, "batch", 8, err, sizeof err), 0);
+	assert_true(s.rules.rules[0].enabled);
+	assert_int_equal(s.current.n_fusions, 1);
+	assert_int_equal(session_baseline(&s)->n_fusions, 1);
+	session_close(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rebind_refuses_a_changed_model),
 		cmocka_unit_test(test_rebind_after_the_transpose_optimizer),
+		cmocka_unit_test(test_rebind_keeps_the_rules_as_loaded),
+		cmocka_unit_test(test_rebind_keeps_the_switch_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
