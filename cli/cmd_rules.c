@@ -6,6 +6,9 @@
  *                                                    duplicate names and
  *                                                    priority ties across
  *                                                    files are seen
+ *   check ... --seed-only                            and every key beyond the
+ *                                                    article's format
+ *                                                    (rule_check_seed.c)
  *   check ... --against MODEL                        and the lint on a model
  *                                                    (explain/lint_against.c):
  *                                                    rules that never fire
@@ -63,10 +66,10 @@ static int lint_against(const cli_options *o, fd_diags *d)
 
 static int run(int argc, char **argv, bool lint)
 {
-	const char *usage = lint ? "fusiondbg check [--strict] [--verbose] [--against MODEL" CLI_USAGE_MODEL "] RULES..."
+	const char *usage = lint ? "fusiondbg check [--strict] [--verbose] [--seed-only] [--against MODEL" CLI_USAGE_MODEL "] RULES..."
 	                         : "fusiondbg verify RULES...";
 	cli_options o;
-	if (cli_parse(argc, argv, lint ? OPT_STRICT | OPT_VERBOSE | OPT_AGAINST | OPT_MODEL_COMMON : 0, usage, &o) < 0)
+	if (cli_parse(argc, argv, lint ? OPT_STRICT | OPT_VERBOSE | OPT_SEEDONLY | OPT_AGAINST | OPT_MODEL_COMMON : 0, usage, &o) < 0)
 		return EXIT_BAD_INPUT;
 	if (o.n_positional == 0) {
 		cli_usage_error(usage, "%s needs a rule file or directory", lint ? "check" : "verify");
@@ -84,6 +87,8 @@ static int run(int argc, char **argv, bool lint)
 		fd_check_options co = { .strict = o.strict, .verbose = o.verbose };
 		ruleset_check(&rs, &co, &d);
 		ruleset_check_rejected(&rs, &rejected, &co, &d);
+		if (o.seed_only)
+			ruleset_check_seed(&rs, &d);
 	}
 	/* a rule set that does not load runs on no model: its errors first */
 	if (lint && o.against && !rs.n_unparsed && !d.errors && lint_against(&o, &d) < 0) {

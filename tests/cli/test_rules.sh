@@ -150,5 +150,39 @@ if have_models; then
 		{ echo "FAIL: --against tiny_distilbert_sst2.onnx: no nearest miss for Attention_QK_Softmax_Fusion"; cat "$tmp/err"; fail=1; }
 fi
 
+# --- check --seed-only: every key and value form beyond the article's format
+run 0 check --seed-only samples/cann_rules/conv_add_silu_fusion.yaml && expect err ""
+run 1 check --seed-only rules/conv_add_silu_fusion.yaml && expect err "rules/conv_add_silu_fusion.yaml:39:24: error: match.ops[1].input_sources.input1.source_type: source_type 'any'; the article writes const_or_param"
+cat >"$tmp/beyond.yaml" <<'YAML'
+version: "1.0"
+name: "Beyond"
+priority: 100
+pass: 2
+match:
+  ops:
+    - type: "Conv2d"
+      where: "groups == 1"
+    - type: [Relu, Sigmoid]
+  branches:
+    - ops:
+        - type: "Conv2d"
+        - {type: "Add", optional: true}
+        - type: "Relu"
+rewrite:
+  target_op: "X"
+constraints:
+  - type: "memory_limit"
+    max_intermediate_size: 33554432
+    max_output_size: 16MiB
+output:
+  kernel_name: "x"
+YAML
+run 0 check "$tmp/beyond.yaml" && expect err ""
+run 1 check --seed-only "$tmp/beyond.yaml" && expect err "$tmp/beyond.yaml:4:1: error: pass: key beyond the article's format: fusiondbg reads it, CANN's graph-autofusion may not
+$tmp/beyond.yaml:8:7: error: match.ops[0].where: key beyond the article's format: fusiondbg reads it, CANN's graph-autofusion may not
+$tmp/beyond.yaml:9:13: error: match.ops[1].type: op alternatives (type: [A, B]); the article writes one type
+$tmp/beyond.yaml:13:25: error: match.branches[0].ops[1].optional: key beyond the article's format: fusiondbg reads it, CANN's graph-autofusion may not
+$tmp/beyond.yaml:20:22: error: constraints[0].max_output_size: a size with a unit ('16MiB'); the article writes bytes (16777216)"
+
 [ "$fail" -eq 0 ] && echo "test_rules.sh: all passed"
 exit "$fail"
