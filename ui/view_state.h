@@ -50,10 +50,14 @@ size_t vs_search(size_t n, size_t from, int dir, const char *needle, vs_row_text
                  bool *wrapped);
 bool vs_text_matches(const char *hay, const char *needle);
 
-/* ---- graph view rows: every graph's nodes in topological order ----------- */
+/* ---- graph view rows: every graph's nodes in topological order, the ones
+ * that only pass a weight on (Identity of an initializer, as PyTorch exports
+ * write tied weights) after the graph's real ops ----------------------------- */
 typedef struct vs_graph_rows {
 	int32_t n_graphs;
 	size_t *offset;        /* [n_graphs + 1]: first row of each graph */
+	int32_t *node_at;      /* [rows]: the node of each row, within its graph */
+	int32_t *row_of;       /* [nodes of all graphs, by offset]: each node's row within its graph */
 } vs_graph_rows;
 
 void vs_graph_rows_init(vs_graph_rows *gr, const fd_model *m);
