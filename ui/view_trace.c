@@ -157,8 +157,14 @@ static void fit_name(tui *t, char *body, size_t bsize, const char *name, int w)
 	snprintf(body, bsize, "%s", out);
 }
 
+static void keep_spot(tui *t);
+
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
+	/* the cursor's attempt, kept at every draw: a re-run that does not say
+	 * so beforehand (@ binding a dim reloads the model) finds it too */
+	if (cursor)
+		keep_spot(t);
 	const fd_match_result *r = res(t);
 	char lead[32], body[768], num[32], name[512];
 	int role;
@@ -368,7 +374,7 @@ static const enum tui_action hints[] = {
 };
 
 /* Before a re-run: the attempt under the cursor and the event's place in it. */
-static void before_run(tui *t)
+static void keep_spot(tui *t)
 {
 	trace_view *tv = t->views[VIEW_TRACE].data;
 	const fd_match_result *r = res(t);
@@ -382,6 +388,11 @@ static void before_run(tui *t)
 		tv->spot.anchor = r->trace.attempts[a].anchor;
 		tv->spot.offset = ev - r->trace.attempts[a].first_event;
 	}
+}
+
+static void before_run(tui *t)
+{
+	keep_spot(t);
 }
 
 /* After it: the same round, and the cursor on the same attempt when the
