@@ -245,6 +245,27 @@ size_t vs_graph_node_row(const vs_graph_rows *gr, const fd_model *m, int32_t gra
 	return gr->offset[graph] + (size_t)gr->row_of[gr->offset[graph] + (size_t)node];
 }
 
+bool vs_cut_name_tail(const char *name, int w, const char *ellipsis, int (*width)(const char *), char *out,
+                      size_t size)
+{
+	enum { SNAP = 8 };   /* columns given up to start the tail at a scope */
+	if (!strchr(name + (name[0] == '/'), '/') || width(name) <= w)
+		return false;
+	int room = w - width(ellipsis);
+	/* the longest tail that fits, started at a character (not inside one) */
+	const char *p = name + 1;
+	while (*p && (width(p) > room || ((unsigned char)*p & 0xc0) == 0x80))
+		p++;
+	if (!*p)
+		return false;
+	/* at a '/' when one is near: whole scopes read best */
+	const char *slash = strchr(p, '/');
+	if (slash && slash - p <= SNAP)
+		p = slash;
+	snprintf(out, size, "%s%s", ellipsis, p);
+	return true;
+}
+
 /* ---- breakpoints --------------------------------------------------------- */
 
 void vs_bp_init(vs_breakpoints *b)

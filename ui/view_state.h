@@ -67,6 +67,16 @@ size_t vs_graph_rows_count(const vs_graph_rows *gr);
 void vs_graph_row_node(const vs_graph_rows *gr, const fd_model *m, size_t row, int32_t *graph, int32_t *node);
 size_t vs_graph_node_row(const vs_graph_rows *gr, const fd_model *m, int32_t graph, int32_t node);
 
+/* A scoped exporter name ("/model/layer1/conv/Conv", as PyTorch writes them)
+ * too wide for w columns, cut to its tail: ellipsis then the longest tail
+ * that fits, started at a '/' when one is a few columns in
+ * ("…/layer1/conv/Conv", "…tures.1.0/Add"): the head all such names share
+ * goes. False (out untouched) when the name fits, has no scope, or w leaves
+ * no room: the caller cuts it otherwise. width: columns of a string (the
+ * display's). */
+bool vs_cut_name_tail(const char *name, int w, const char *ellipsis, int (*width)(const char *), char *out,
+                      size_t size);
+
 /* ---- breakpoints --------------------------------------------------------- */
 typedef enum vs_bp_kind { BP_RULE, BP_NODE, BP_REASON } vs_bp_kind;
 
