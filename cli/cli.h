@@ -64,6 +64,8 @@ typedef struct cli_options {
 	int max_heavy;                      /* suggest: --max-heavy N (0 unset) */
 	bool float_ops;                     /* why --float: the ops a quantized model left in float */
 	const char *baseline;               /* mem, export: --baseline FLOAT.onnx, the model before quantization */
+	const char *against;                /* check: --against MODEL, the rules linted on a model */
+	bool seed_only;                     /* check: --seed-only, every key beyond the article's format */
 	const char *graph;                  /* compare --graph S_G: the graph of a fusion_result.json */
 } cli_options;
 
@@ -115,6 +117,8 @@ typedef uint64_t cli_optbits;
 #define OPT_BASELINE       OPT_BIT(41)
 #define OPT_MAXHEAVY       OPT_BIT(42)
 #define OPT_GRAPH          OPT_BIT(43)
+#define OPT_AGAINST        OPT_BIT(44)
+#define OPT_SEEDONLY       OPT_BIT(45)
 #define OPT_MODEL_COMMON (OPT_DIM | OPT_VALUE | OPT_INPUTSHAPE | OPT_TARGET | OPT_NOCANON | OPT_INITS | OPT_SHAPES)
 /* every command that runs the rules: rounds and which rules are on */
 #define OPT_ROUNDS       (OPT_MAXROUNDS | OPT_PASSES | OPT_FUSIONSWITCH)

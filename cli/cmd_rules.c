@@ -6,14 +6,24 @@
  *                                                    duplicate names and
  *                                                    priority ties across
  *                                                    files are seen
+ *   check ... --seed-only                            and every key beyond the
+ *                                                    article's format
+ *                                                    (rule_check_seed.c)
+ *   check ... --against MODEL                        and the lint on a model
+ *                                                    (explain/lint_against.c):
+ *                                                    rules that never fire
+ *                                                    there, derived params
  * RULES are files or directories. file:line:col diagnostics go to stderr, a
  * one-line summary to stdout. --strict makes every warning an error (unknown
  * keys and constraint types, priority ties, …). Exit 0 ok (warnings allowed),
  * 1 findings, 2 unreadable / not YAML / bad usage. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 #include "cli.h"
+#include "explain/explain.h"
 #include "ruleset/ruleset.h"
+#include "session/session.h"
 #include "base/text.h"
 
 /* "rules/: 7 rules in 4 files, 0 errors, 0 warnings" */
@@ -36,11 +46,30 @@ static void promote_warnings(fd_diags *d)
 		}
 }
 
+/* --against MODEL: the rules run on the model (with its --dim and the
+ * like), what the run shows added to d; -1 when model or rules do not load. */
+static int lint_against(const cli_options *o, fd_diags *d)
+{
+	cli_options m = *o;
+	m.model = o->against;
+	for (int i = 0; i < o->n_positional; i++)
+		m.rules[i] = o->positional[i];
+	m.n_rules = o->n_positional;
+	fd_session s;
+	if (cli_open_session(&m, &s, true) < 0)
+		return -1;
+	const char *slash = strrchr(o->against, '/');
+	explain_lint_against(session_result(&s), slash ? slash + 1 : o->against, d);
+	session_close(&s);
+	return 0;
+}
+
 static int run(int argc, char **argv, bool lint)
 {
-	const char *usage = lint ? "fusiondbg check [--strict] [--verbose] RULES..." : "fusiondbg verify RULES...";
+	const char *usage = lint ? "fusiondbg check [--strict] [--verbose] [--seed-only] [--against MODEL" CLI_USAGE_MODEL "] RULES..."
+	                         : "fusiondbg verify RULES...";
 	cli_options o;
-	if (cli_parse(argc, argv, lint ? OPT_STRICT | OPT_VERBOSE : 0, usage, &o) < 0)
+	if (cli_parse(argc, argv, lint ? OPT_STRICT | OPT_VERBOSE | OPT_SEEDONLY | OPT_AGAINST | OPT_MODEL_COMMON : 0, usage, &o) < 0)
 		return EXIT_BAD_INPUT;
 	if (o.n_positional == 0) {
 		cli_usage_error(usage, "%s needs a rule file or directory", lint ? "check" : "verify");
@@ -58,6 +87,15 @@ static int run(int argc, char **argv, bool lint)
 		fd_check_options co = { .strict = o.strict, .verbose = o.verbose };
 		ruleset_check(&rs, &co, &d);
 		ruleset_check_rejected(&rs, &rejected, &co, &d);
+		if (o.seed_only)
+			ruleset_check_seed(&rs, &d);
+	}
+	/* a rule set that does not load runs on no model: its errors first */
+	if (lint && o.against && !rs.n_unparsed && !d.errors && lint_against(&o, &d) < 0) {
+		cli_print_diags(&d);
+		diags_release(&d);
+		ruleset_release(&rs);
+		return EXIT_BAD_INPUT;
 	}
 	ruleset_rejected_release(&rejected);
 	if (o.strict)   /* the loader's warnings (unknown keys, …) count too */

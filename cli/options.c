@@ -75,6 +75,10 @@ static const struct option_def {
 	{ "write", 0, OPT_WRITE, "N", "suggest: write the rule of pattern N (1 is the first) to -o FILE" },
 	{ "float", 0, OPT_FLOAT, NULL, "why: in a quantized model, every op left in float (or --node's) and the check "
 	                              "that kept it from its integer kernel; needs no --rule" },
+	{ "seed-only", 0, OPT_SEEDONLY, NULL, "check: every key and value form beyond the article's format (what CANN's "
+	                                      "graph-autofusion may not read) is an error" },
+	{ "against", 0, OPT_AGAINST, "MODEL", "check: run the rules on MODEL: the rules that never fire there with "
+	                                      "the nearest miss of each, and what their derived params are on it" },
 	{ "baseline", 0, OPT_BASELINE, "FLOAT.onnx", "the model before quantization: its peak beside this one's, the "
 	                                            "ratio, the steps side by side (mem, and export's memory chart)" },
 	{ "memory-chart", 0, OPT_MEMCHART, "FILE", "also draw the memory timeline (live bytes per step, before and "
@@ -248,6 +252,8 @@ static int apply_option(const struct option_def *d, const char *v, const char *u
 	case OPT_MEMCHART: o->memory_chart = v; break;
 	case OPT_FLOAT: o->float_ops = true; break;
 	case OPT_BASELINE: o->baseline = v; break;
+	case OPT_AGAINST: o->against = v; break;
+	case OPT_SEEDONLY: o->seed_only = true; break;
 	case OPT_TENSORS: o->tensors = true; break;
 	case OPT_SET:
 		if (!strchr(v, '=') || o->n_sets == CLI_MAX_LIST)

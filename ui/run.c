@@ -167,9 +167,9 @@ static void rules_label(tui *t, const tui_options *o)
 
 /* No rule fired anywhere: the first screen points at the nearest misses
  * (the trace beside the rules at the deciding check of the first) and the
- * status line names all three. False when a rule fired, or
+ * status line names all three, then the count of load_warnings. False when a rule fired, or
  * when no rule reached an anchor at all. */
-static bool point_at_nearest_misses(tui *t)
+static bool point_at_nearest_misses(tui *t, size_t load_warnings)
 {
 	if (rounds_n_fusions(session_rounds(&t->s)))
 		return false;
@@ -191,25 +191,27 @@ static bool point_at_nearest_misses(tui *t)
 		          reason_code((fd_reason)a->reason));
 	}
 	sb_puts(&b, ". The trace is at the first; w on a rule says why.");
+	if (load_warnings)   /* after the misses: a warning must not hide them */
+		sb_printf(&b, " And %zu warning%s on loading.", load_warnings, load_warnings == 1 ? "" : "s");
 	tui_message(t, ROLE_WARN, "%s", sb_str(&b));
 	sb_release(&b);
 	vs_list_goto(&t->views[VIEW_TRACE].list, vs_attempt_focus(&r->trace, idx[0]));
 	return true;
 }
 
-/* The first line of the status bar: a bad keys file, else the model's
- * first warning, else, when nothing fired, the nearest misses, else a
- * greeting. d: what loading the keymap said. */
+/* The first line of the status bar: a bad keys file, else, when nothing
+ * fired, the nearest misses (and how many warnings loading gave), else the
+ * model's first warning, else a greeting. d: what loading the keymap said. */
 static void first_message(tui *t, const fd_diags *d, size_t load_warnings, const char *first_warning)
 {
 	char line[512];
 	if (d->n)
 		tui_message(t, ROLE_ERROR, "%s (ignored%s)", diag_format(&d->items[0], line, sizeof line),
 		            d->n > 1 ? "; more errors in that file" : "");
+	else if (point_at_nearest_misses(t, load_warnings))
+		return;
 	else if (load_warnings)
 		tui_message(t, ROLE_WARN, "%s%s", first_warning, load_warnings > 1 ? " (and more warnings)" : "");
-	else if (point_at_nearest_misses(t))
-		return;
 	else if (tui_n_rounds(t) > 1)   /* every round's, as the title counts them, and round 1's */
 		tui_message(t, ROLE_NORMAL, "%zu fusions in %d rounds (round 1: %zu) by %d rules.  ? help  Tab views  "
 		            "Enter open  w why-not  q quit", rounds_n_fusions(session_rounds(&t->s)), (int)tui_n_rounds(t),

@@ -2,7 +2,8 @@
  * If / Loop / Scan after the main graph, indented), its op, its first
  * output's shape and dtype, and the fusion that took it, marked and coloured
  * per rule. The columns are sized to the pane from what the rows on screen
- * need; a name too long is cut in the middle, and Left / Right scroll to the
+ * need; a name too long is cut to its tail of whole scopes
+ * (…/layer1/conv/Conv), else in the middle, and Left / Right scroll to the
  * rest. Only visible rows are formatted. m on a chain's first node and m
  * on its last mark the chain whose rule w then writes (suggest_write.c).
  * State: its own graph_view (t->views[VIEW_GRAPH].data): the graphs' rows
@@ -244,7 +245,11 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	snprintf(pad, sizeof pad, "%*s", gr->depth * 2 < 60 ? gr->depth * 2 : 60, "");
 	x = display_text(t->disp, y, x, end - x, base, 0, pad);
 	int name_w = k.indent + k.name - (int)strlen(pad);   /* columns align across indents */
-	display_text_mid(t->disp, y, x, name_w - 1, base, 0, node->name);
+	char tail[512];
+	if (vs_cut_name_tail(node->name, name_w - 1, t->disp->g->ellipsis, display_width, tail, sizeof tail))
+		display_text(t->disp, y, x, name_w - 1, base, 0, tail);
+	else
+		display_text_mid(t->disp, y, x, name_w - 1, base, 0, node->name);
 	x += name_w;
 	display_text(t->disp, y, x, k.op - 1, cur ? ROLE_CURSOR : ROLE_HEADER, 0, c.op);
 	x += k.op;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "view.h"
 #include "explain/explain.h"
+#include "loop.h"
 
 /* Per rule (by index): the lint's warnings as the rule is now
  * (session_rule_lint), and why it did not run (an fd_reason, or 0). */
@@ -120,6 +121,10 @@ static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *rol
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
 	int32_t ri = state(t)->rows[row];
+	/* the ▶ marks the rule + and - edit: from another view (an event of
+	 * the trace, a fused node), that view's rule, not this list's cursor */
+	int32_t edited_rule = t->focus == VIEW_RULES ? -1 : tui_rule_under_cursor(t);
+	bool mark = edited_rule >= 0 ? ri == edited_rule : cursor;
 	const fd_rule *r = &session_rules(&t->s)->rules[ri];
 	fd_rule_stats sum = tui_rule_stats(t, ri);   /* over every round */
 	const fd_rule_stats *st = &sum;
@@ -129,7 +134,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 		display_fill(t->disp, y, x, w, ROLE_CURSOR, 0);
 	int base = cur ? ROLE_CURSOR : r->enabled ? ROLE_NORMAL : ROLE_DIM;
 	x = display_text(t->disp, y, x, end - x, rule_has_bp(t, ri) ? ROLE_BREAK : base, 0,
-	                 rule_has_bp(t, ri) ? t->disp->g->breakpoint : cursor ? t->disp->g->cursor : " ");
+	                 rule_has_bp(t, ri) ? t->disp->g->breakpoint : mark ? t->disp->g->cursor : " ");
 	char buf[64];
 	snprintf(buf, sizeof buf, "%4lld ", (long long)r->priority);
 	x = display_text(t->disp, y, x, end - x, rule_edited(t, ri) ? ROLE_EDITED : base, 0, buf);

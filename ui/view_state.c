@@ -172,18 +172,46 @@ size_t vs_search(size_t n, size_t from, int dir, const char *needle, vs_row_text
 
 /* ---- graph rows ---------------------------------------------------------- */
 
+/* An Identity whose input is a weight: it computes nothing, and listed in
+ * topological order it would come before every real op. */
+static bool weight_only(const fd_graph *g, const fd_node *n)
+{
+	if (strcmp(n->op_type, "Identity") || n->n_inputs != 1 || n->inputs[0] < 0)
+		return false;
+	uint8_t kind = g->tensors[n->inputs[0]].kind;
+	return kind == TENSOR_INITIALIZER || kind == TENSOR_CONSTANT;
+}
+
 void vs_graph_rows_init(vs_graph_rows *gr, const fd_model *m)
 {
 	gr->n_graphs = m->n_graphs;
 	gr->offset = xcalloc((size_t)m->n_graphs + 1, sizeof *gr->offset);
 	for (int32_t g = 0; g < m->n_graphs; g++)
 		gr->offset[g + 1] = gr->offset[g] + (size_t)m->graphs[g].n_nodes;
+	size_t n_rows = gr->offset[m->n_graphs];
+	gr->node_at = xcalloc(n_rows + 1, sizeof *gr->node_at);
+	gr->row_of = xcalloc(n_rows + 1, sizeof *gr->row_of);
+	for (int32_t g = 0; g < m->n_graphs; g++) {
+		const fd_graph *gg = &m->graphs[g];
+		int32_t k = 0;
+		for (int pass = 0; pass < 2; pass++)   /* the real ops, then the weights' Identities */
+			for (int32_t i = 0; i < gg->n_nodes; i++) {
+				int32_t n = gg->topo_order[i];
+				if (weight_only(gg, &gg->nodes[n]) != (pass == 1))
+					continue;
+				gr->node_at[gr->offset[g] + (size_t)k] = n;
+				gr->row_of[gr->offset[g] + (size_t)n] = k++;
+			}
+	}
 }
 
 void vs_graph_rows_release(vs_graph_rows *gr)
 {
 	free(gr->offset);
+	free(gr->node_at);
+	free(gr->row_of);
 	gr->offset = NULL;
+	gr->node_at = gr->row_of = NULL;
 	gr->n_graphs = 0;
 }
 
@@ -206,14 +234,36 @@ void vs_graph_row_node(const vs_graph_rows *gr, const fd_model *m, size_t row, i
 			hi = mid - 1;
 	}
 	*graph = lo;
-	*node = m->graphs[lo].topo_order[row - gr->offset[lo]];
+	*node = gr->node_at[row];
+	(void)m;
 }
 
 size_t vs_graph_node_row(const vs_graph_rows *gr, const fd_model *m, int32_t graph, int32_t node)
 {
 	if (graph < 0 || graph >= gr->n_graphs || node < 0 || node >= m->graphs[graph].n_nodes)
 		return VS_NONE;
-	return gr->offset[graph] + (size_t)m->graphs[graph].nodes[node].topo;
+	return gr->offset[graph] + (size_t)gr->row_of[gr->offset[graph] + (size_t)node];
+}
+
+bool vs_cut_name_tail(const char *name, int w, const char *ellipsis, int (*width)(const char *), char *out,
+                      size_t size)
+{
+	enum { SNAP = 8 };   /* columns given up to start the tail at a scope */
+	if (!strchr(name + (name[0] == '/'), '/') || width(name) <= w)
+		return false;
+	int room = w - width(ellipsis);
+	/* the longest tail that fits, started at a character (not inside one) */
+	const char *p = name + 1;
+	while (*p && (width(p) > room || ((unsigned char)*p & 0xc0) == 0x80))
+		p++;
+	if (!*p)
+		return false;
+	/* at a '/' when one is near: whole scopes read best */
+	const char *slash = strchr(p, '/');
+	if (slash && slash - p <= SNAP)
+		p = slash;
+	snprintf(out, size, "%s%s", ellipsis, p);
+	return true;
 }
 
 /* ---- breakpoints --------------------------------------------------------- */

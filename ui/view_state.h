@@ -50,10 +50,14 @@ size_t vs_search(size_t n, size_t from, int dir, const char *needle, vs_row_text
                  bool *wrapped);
 bool vs_text_matches(const char *hay, const char *needle);
 
-/* ---- graph view rows: every graph's nodes in topological order ----------- */
+/* ---- graph view rows: every graph's nodes in topological order, the ones
+ * that only pass a weight on (Identity of an initializer, as PyTorch exports
+ * write tied weights) after the graph's real ops ----------------------------- */
 typedef struct vs_graph_rows {
 	int32_t n_graphs;
 	size_t *offset;        /* [n_graphs + 1]: first row of each graph */
+	int32_t *node_at;      /* [rows]: the node of each row, within its graph */
+	int32_t *row_of;       /* [nodes of all graphs, by offset]: each node's row within its graph */
 } vs_graph_rows;
 
 void vs_graph_rows_init(vs_graph_rows *gr, const fd_model *m);
@@ -62,6 +66,16 @@ size_t vs_graph_rows_count(const vs_graph_rows *gr);
 /* row → (graph, node index); node → row (VS_NONE when out of range). */
 void vs_graph_row_node(const vs_graph_rows *gr, const fd_model *m, size_t row, int32_t *graph, int32_t *node);
 size_t vs_graph_node_row(const vs_graph_rows *gr, const fd_model *m, int32_t graph, int32_t node);
+
+/* A scoped exporter name ("/model/layer1/conv/Conv", as PyTorch writes them)
+ * too wide for w columns, cut to its tail: ellipsis then the longest tail
+ * that fits, started at a '/' when one is a few columns in
+ * ("…/layer1/conv/Conv", "…tures.1.0/Add"): the head all such names share
+ * goes. False (out untouched) when the name fits, has no scope, or w leaves
+ * no room: the caller cuts it otherwise. width: columns of a string (the
+ * display's). */
+bool vs_cut_name_tail(const char *name, int w, const char *ellipsis, int (*width)(const char *), char *out,
+                      size_t size);
 
 /* ---- breakpoints --------------------------------------------------------- */
 typedef enum vs_bp_kind { BP_RULE, BP_NODE, BP_REASON } vs_bp_kind;

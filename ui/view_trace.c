@@ -122,10 +122,10 @@ static char *row_label(tui *t, size_t row, char *buf, size_t size)
 	return buf;
 }
 
-/* A row too wide for w columns: the node name it shows cut head…tail (as
- * the graph view cuts it) so that the row fits, keeping at least a few
- * columns of it: exporters' names share their heads, the tail tells them
- * apart (…/features.3.1/attn/Softmax). */
+/* A row too wide for w columns: the node name it shows cut to its tail of
+ * whole scopes (…/features.3.1/attn/Softmax), else head…tail, as the graph
+ * view cuts it, so that the row fits, keeping at least a few columns of it:
+ * exporters' names share their heads, the tail tells them apart. */
 static void fit_name(tui *t, char *body, size_t bsize, const char *name, int w)
 {
 	enum { KEEP = 16 };
@@ -143,7 +143,8 @@ static void fit_name(tui *t, char *body, size_t bsize, const char *name, int w)
 	if (room < want && room >= 8)
 		want = room;
 	char cut[512], out[768];
-	display_cut_middle(t->disp, name, want, cut, sizeof cut);
+	if (!vs_cut_name_tail(name, want, t->disp->g->ellipsis, display_width, cut, sizeof cut))
+		display_cut_middle(t->disp, name, want, cut, sizeof cut);
 	size_t o = 0;
 	for (const char *p = body; *p && o + 1 < sizeof out;) {
 		if (!strncmp(p, name, nl)) {
@@ -157,8 +158,14 @@ static void fit_name(tui *t, char *body, size_t bsize, const char *name, int w)
 	snprintf(body, bsize, "%s", out);
 }
 
+static void keep_spot(tui *t);
+
 static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 {
+	/* the cursor's attempt, kept at every draw: a re-run that does not say
+	 * so beforehand (@ binding a dim reloads the model) finds it too */
+	if (cursor)
+		keep_spot(t);
 	const fd_match_result *r = res(t);
 	char lead[32], body[768], num[32], name[512];
 	int role;
@@ -368,7 +375,7 @@ static const enum tui_action hints[] = {
 };
 
 /* Before a re-run: the attempt under the cursor and the event's place in it. */
-static void before_run(tui *t)
+static void keep_spot(tui *t)
 {
 	trace_view *tv = t->views[VIEW_TRACE].data;
 	const fd_match_result *r = res(t);
@@ -382,6 +389,11 @@ static void before_run(tui *t)
 		tv->spot.anchor = r->trace.attempts[a].anchor;
 		tv->spot.offset = ev - r->trace.attempts[a].first_event;
 	}
+}
+
+static void before_run(tui *t)
+{
+	keep_spot(t);
 }
 
 /* After it: the same round, and the cursor on the same attempt when the

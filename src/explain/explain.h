@@ -16,7 +16,8 @@
  *   float_ops.c     the ops a quantized model leaves in float;
  *   why_float.c     why such an op stayed float, in one line;
  *   transpose_report.c what the rule set's transpose optimizer did;
- *   model_refused.c a fusion after which the compiler refuses the model.
+ *   model_refused.c a fusion after which the compiler refuses the model;
+ *   lint_against.c  the lint of rules on a model: never fires, derived params.
  * Everything here reads a match result (and the context, model and rules it
  * refers to) and never changes it; writers write only to the FILE or buffer
  * they are given. */
@@ -122,6 +123,12 @@ uint32_t explain_closest_miss(const fd_match_result *r, int32_t rule);
  * furthest (score), deepest first, one per rule and reason code, at most
  * max into idx; the count. */
 size_t explain_nearest_misses(const fd_match_result *r, uint32_t *idx, size_t max);
+/* `check RULES --against MODEL` (lint_against.c): each rule that never
+ * fires in r, a warning with its nearest miss (or what comes nearest to an
+ * anchor), and each param the op table derives, a note with what it derives
+ * to on the model's nodes (a warning when the rule's value holds on none);
+ * model names the model in the messages. */
+void explain_lint_against(const fd_match_result *r, const char *model, fd_diags *d);
 /* A rule that had no anchor (candidates.c): the nodes nearest to being one,
  * a line each (no newline) — "16 Conv nodes have 1 spatial dim (Conv1d); op0
  * asks Conv2d", nodes in another domain, types differing only in case or

@@ -101,6 +101,13 @@ int export_graph(const fd_match_result *r, const fd_export_options *o, const cha
  * the timeline has no numbers (symbols that do not scale alike: it says
  * which to bind), or on a write or Graphviz error. */
 int export_memory_chart(const struct fd_estimate *e, int32_t graph, const char *path, fd_diags *d);
+/* Whether that timeline has no numbers only because a symbol is unbound
+ * (its steps do not scale alike): bound, it would have them. */
+bool export_memory_chart_needs_binding(const struct fd_estimate *e, int32_t graph);
+/* export_memory_chart with note (NULL: none) under the title: what the
+ * chart was drawn at when the user did not bind it. */
+int export_memory_chart_noted(const struct fd_estimate *e, int32_t graph, const char *path, const char *note,
+                              fd_diags *d);
 /* The same against a baseline (export --memory-chart --baseline FLOAT.onnx):
  * both main graphs after fusion on the baseline's computing steps
  * (estimate_compare), the baseline grey and e blue, both peaks marked, the

@@ -312,7 +312,23 @@ static int chart_write(chart *c, fd_export_format format, const char *path, fd_d
 	return rc;
 }
 
+bool export_memory_chart_needs_binding(const fd_estimate *e, int32_t graph)
+{
+	fd_timeline t;
+	if (!e->r || !e->r->ctx || estimate_timeline(e, graph, &t) < 0)
+		return false;
+	const char *names[1];
+	bool needs = !t.known && !t.unknowable && model_unbound_symbols(e->r->ctx->model, names, 1) > 0;
+	estimate_timeline_release(&t);
+	return needs;
+}
+
 int export_memory_chart(const fd_estimate *e, int32_t graph, const char *path, fd_diags *d)
+{
+	return export_memory_chart_noted(e, graph, path, NULL, d);
+}
+
+int export_memory_chart_noted(const fd_estimate *e, int32_t graph, const char *path, const char *note, fd_diags *d)
 {
 	fd_export_format format;
 	if (export_format_from_path(path, &format) < 0) {
@@ -341,6 +357,8 @@ int export_memory_chart(const fd_estimate *e, int32_t graph, const char *path, f
 	series(&c, 1);
 	peaks(&c, g, e);
 	legend(&c, m, g, e);
+	if (note)
+		text(&c, CHART_X0 + CHART_W / 2, CHART_Y0 + CHART_H + 66, note, "10");
 	int rc = chart_write(&c, format, path, d);
 	export_capture_end(&cap);
 	estimate_timeline_release(&t);

@@ -92,6 +92,24 @@ static const fd_yval *rule_check_key_of(const fd_rule_op *op, const char *sectio
 	return value;
 }
 
+
+/* What a derived param is computed from (optable.h, fd_derived), in words. */
+static const char *derived_words(fd_derived how)
+{
+	switch (how) {
+	case DERIVED_BROADCAST: return "true when the inputs' shapes differ";
+	case DERIVED_ACTIVATION_TYPE: return "\"none\" unless the node carries a fused activation";
+	case DERIVED_NORMALIZED_SHAPE: return "the shape of the scale input";
+	case DERIVED_ELEMENTWISE_AFFINE: return "true when the scale and bias inputs are there";
+	case DERIVED_KERNEL_SIZE: return "the weight's spatial dims";
+	case DERIVED_FALSE: return "false on every ONNX node of the op";
+	case DERIVED_APPROXIMATE: return "\"none\" unless the node says its approximation";
+	case DERIVED_FORM: return "\"decomposed\" for a canonical form, else \"node\"";
+	case DERIVED_NONE: break;
+	}
+	return "from the node and its tensors";
+}
+
 /* ---- per op ------------------------------------------------------------------------ */
 
 static const char *type_word(fd_param_type t)
@@ -201,12 +219,17 @@ static void check_param(checker *c, const fd_rule_op *op, int id, const fd_rule_
 		     p->name, def->onnx_types[0], pd->attr ? pd->attr : pd->name);
 	if (strcmp(p->name, pd->name))
 		NOTE(c, key, "%s.params: '%s' is %s's param '%s'", path, p->name, def->name, pd->name);
-	if (pd->attr)
+	if (pd->attr && pd->derived && pd->derived != DERIVED_KERNEL_SIZE)
+		/* an attribute only some nodes carry (opset<7 broadcast, FusedConv's
+		 * activation): on the others the value is derived */
+		NOTE(c, key, "%s.params.%s: derived: %s; ONNX attribute '%s' only on a node that carries it", path,
+		     p->name, derived_words(pd->derived), pd->attr);
+	else if (pd->attr)
 		NOTE(c, key, "%s.params.%s: read from ONNX attribute '%s'%s%s%s", path, p->name, pd->attr,
 		     pd->input >= 0 ? " or constant input " : "", pd->input >= 0 ? (snprintf(b, sizeof b, "%d", pd->input), b) : "",
 		     pd->default_value ? (pd->derived ? ", else derived" : ", else its default") : "");
 	else if (pd->derived)
-		NOTE(c, key, "%s.params.%s: derived from the node and its tensors", path, p->name);
+		NOTE(c, key, "%s.params.%s: derived: %s", path, p->name, derived_words(pd->derived));
 	else if (pd->input >= 0)
 		NOTE(c, key, "%s.params.%s: read from constant input %d", path, p->name, pd->input);
 }

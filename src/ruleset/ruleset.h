@@ -29,6 +29,11 @@ typedef struct fd_check_options {
 	bool as_warnings;          /* every finding a warning (the lint at load) */
 } fd_check_options;
 void ruleset_check(const fd_ruleset *rs, const fd_check_options *opt, fd_diags *d);
+/* `check --seed-only` (rule_check_seed.c): an error for every key and
+ * value form of the rules beyond the article's format, which CANN's
+ * graph-autofusion documents (where, outputs, op alternatives, sizes with
+ * units, pass, …), at its file:line:col. */
+void ruleset_check_seed(const fd_ruleset *rs, fd_diags *d);
 /* The per-rule part of the lint for one rule (not the findings across
  * rules): what a what-if edit must pass, with check's own messages. */
 void ruleset_check_rule(const fd_ruleset *rs, const fd_rule *r, const fd_check_options *opt, fd_diags *d);

@@ -140,10 +140,28 @@ static void render_flow(strbuf *b, const fd_yval *v, const char *path, bool item
 	sb_add(b, v->kind == YV_SEQ ? "]" : "}", 1);
 }
 
+/* A size typed with a unit (16MiB) into a field the file wrote as a plain
+ * integer, or into a key it lacks: the seed format writes sizes as integers
+ * (33554432) and CANN reads no units, so the save writes the byte count. A
+ * file that wrote the value with a unit keeps the unit. */
+static bool render_size_as_bytes(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *path)
+{
+	const fd_field *f = path ? rule_field(path) : NULL;
+	int64_t bytes, plain;
+	if (!f || f->type != FT_BYTES || v->kind != YV_SCALAR || yval_int(v, &plain) || !yval_bytes(v, &bytes))
+		return false;
+	if (disk && !(disk->kind == YV_SCALAR && yval_int(disk, &plain)))
+		return false;
+	sb_printf(b, "%lld", (long long)bytes);
+	return true;
+}
+
 static void render_at(strbuf *b, const fd_yval *v, const fd_yval *disk, const char *path, const render_ctx *rc)
 {
 	const char *text = rc->text;
 	if (v->kind == YV_SCALAR || v->kind == YV_NULL) {
+		if (render_size_as_bytes(b, v, disk, path))
+			return;
 		render_scalar(b, v, session_field_holds_strings(path), starts_quoted(disk, text));
 		return;
 	}

@@ -303,15 +303,29 @@ static bool same_typed(const fd_yval *a, const fd_yval *b)
 	return yval_float(a, &f) && yval_float(b, &g) && (f == g || (f != f && g != g));
 }
 
+/* Both are sizes of a size field (16MiB, 16777216): the same when their
+ * bytes are, so that a save may write a unit-typed size as an integer. */
+static bool both_sizes(const fd_yval *a, const fd_yval *b, const char *path, bool *same)
+{
+	const fd_field *f = rule_field(path);
+	int64_t x, y;
+	if (!f || f->type != FT_BYTES || a->quoted || b->quoted || !yval_bytes(a, &x) || !yval_bytes(b, &y))
+		return false;
+	*same = x == y;
+	return true;
+}
+
 /* Whether a and b differ, at path (a strbuf of the segments so far); where
  * (may be NULL) gets the path of the first difference. */
 static bool differ(const fd_yval *a, const fd_yval *b, strbuf *path, strbuf *where)
 {
-	bool differs = false;
+	bool differs = false, same_size;
 	if (yval_is_null(a) || yval_is_null(b)) {
 		differs = !(yval_is_null(a) && yval_is_null(b));
 	} else if (a->kind != b->kind || (a->kind != YV_MAP && a->n != b->n)) {
 		differs = true;
+	} else if (a->kind == YV_SCALAR && both_sizes(a, b, sb_str(path), &same_size)) {
+		differs = !same_size;
 	} else if (a->kind == YV_SCALAR) {
 		/* quotes change a scalar only where it would be typed, and not in a
 		 * field of strings; typed scalars compare by value (1e3 is 1000.0) */

@@ -7,7 +7,8 @@
 #  3. every reason code of the table (src/trace/reason.h) is reached by some case;
 #     every condition of the list (src/match/conditions.h) has its man page
 #     section, a rule under tests/data/lang and its event in some case's trace;
-#  4. on every model in $MODELS, fusions per rule equal the independent count
+#  4. the shipped attention rule fuses the scaled scores of BERT and GPT-2;
+#  5. on every model in $MODELS, fusions per rule equal the independent count
 #     of tests/tools/count_fusions.py, for tests/rules/ and for rules/.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -111,7 +112,20 @@ while read -r id scope key event; do
 done <<<"$rows"
 if [ "$gfail" = 0 ]; then echo "ok: every condition of the list has its man page section, a rule and an event"; else fail=1; fi
 
-# 4. independent fusion counts on the shared models
+# 4. the shipped attention rule on real exports: the scaled scores of
+#    Hugging Face BERT (Div, Add mask) and GPT-2 (Div, Where causal mask)
+expect_fusion() { # model fusion-line
+	"$FUSIONDBG" match "$1" -r rules/attention.yaml 2>/dev/null | grep -qF "$2" ||
+		bad "match $1 -r rules/attention.yaml: no fusion '$2'"
+}
+expect_fusion tests/data/suggest/torch_bert_opset17.onnx \
+	"Attention_QK_Softmax_Fusion: /layers.0/MatMul, /layers.0/Div, /layers.0/Add, /layers.0/Softmax -> QKSoftmaxFusion"
+expect_fusion tests/data/torch/torch_gpt_opset17.onnx \
+	"Attention_QK_Softmax_Fusion: /blocks.1/MatMul, /blocks.1/Div_3, /blocks.1/Where, /blocks.1/Softmax -> QKSoftmaxFusion"
+expect_fusion tests/data/torch/torch_transformer_encoder_opset17.onnx \
+	"Attention_QK_Softmax_Fusion: /encoder/layers.0/self_attn/MatMul_1, /encoder/layers.0/self_attn/Softmax -> QKSoftmaxFusion"
+
+# 5. independent fusion counts on the shared models
 count_ours() { # model rules...
 	local m=$1; shift
 	"$FUSIONDBG" match "$m" "$@" --format json 2>/dev/null |

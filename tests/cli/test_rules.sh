@@ -122,5 +122,67 @@ cmp -s "$tmp/dim3.out" "$tmp/dim-1.out" || { echo "FAIL: channel_dim -1 does not
 sed -e '82s/"float32"/"flaot32"/' -e 's/channel_dim: 1$/channel_dim: 4/' rules/conv_add_silu_fusion.yaml >"$tmp/index.yaml"
 run 1 check "$tmp/index.yaml" && expect err "$tmp/index.yaml:82:33: error: constraints[0].allowed_dtypes[1]: unknown dtype 'flaot32', did you mean 'float32'? (known: float32, float16, bfloat16, float64, int8, uint8, int16, int32, int64, bool, …)
 $tmp/index.yaml:92:18: error: constraints[4].channel_dim: 4 can never pass: the match's output has rank 4 (dims 0..3)"
+# --- check --against MODEL: what the rules alone cannot show. The article's
+# rule (broadcast: true) is clean under --strict, yet never fires on the
+# same-shape residual Adds of samples/would_cycle.onnx.
+cann=samples/cann_rules/conv_add_silu_fusion.yaml
+run 0 check --strict "$cann" && expect err ""
+run 1 check --strict "$cann" --against samples/would_cycle.onnx && expect err "$cann:2:7: error: rule 'Conv_Add_SiLU_Fusion' never fires on would_cycle.onnx (2 attempts); the nearest miss: Conv_Add_SiLU_Fusion did not fire on conv1 (Conv): op1 Add param broadcast: expected true, actual false (derived) [FD-NM03] at $cann:17:20
+$cann:12:26: note: match.ops[0].params.activation_type: derived, not an ONNX attribute; on would_cycle.onnx it is \"none\" on 2 Conv2d nodes (none holds on 2 of 2)
+$cann:17:20: error: match.ops[1].params.broadcast: true never holds on would_cycle.onnx: derived, not an ONNX attribute, it is false on 1 Add node"
+# it fires on one block of three: the note says on how many Adds true holds
+run 0 check "$cann" --against samples/conv_add_silu.onnx &&
+	grep -qF "$cann:17:20: note: match.ops[1].params.broadcast: derived, not an ONNX attribute; on conv_add_silu.onnx it is false on 2 Add nodes, true on 1 (true holds on 1 of 3)" "$tmp/err" ||
+	{ echo "FAIL: --against conv_add_silu.onnx: no broadcast note"; cat "$tmp/err"; fail=1; }
+# no rule of the shipped library fires on it, and it is not a bad input
+run 0 check rules/conv_bn_relu_fusion.yaml --against samples/would_cycle.onnx
+run 2 check "$cann" --against samples/no_such_model.onnx
+# --verbose calls a derived param derived, never "read from ONNX attribute"
+run 0 check --verbose "$cann" &&
+	grep -qF "$cann:17:9: note: match.ops[1].params.broadcast: derived: true when the inputs' shapes differ; ONNX attribute 'broadcast' only on a node that carries it" "$tmp/err" ||
+	{ echo "FAIL: check --verbose: broadcast not called derived"; fail=1; }
+grep -q "read from ONNX attribute 'broadcast'" "$tmp/err" && { echo "FAIL: check --verbose: broadcast read from an attribute"; fail=1; }
+# a shared model: DistilBERT's masked scores keep the Softmax input alive
+# (a Shape reads it), so the attention rule never fires there
+if have_models; then
+	run 0 check rules/ --against "$MODELS/tiny_distilbert_sst2.onnx" &&
+		grep -qF "rules/attention.yaml:65:7: warning: rule 'Attention_QK_Softmax_Fusion' never fires on tiny_distilbert_sst2.onnx (16 attempts); the nearest miss: Attention_QK_Softmax_Fusion did not fire on MatMul_47 (MatMul): subgraph intermediates" "$tmp/err" ||
+		{ echo "FAIL: --against tiny_distilbert_sst2.onnx: no nearest miss for Attention_QK_Softmax_Fusion"; cat "$tmp/err"; fail=1; }
+fi
+
+# --- check --seed-only: every key and value form beyond the article's format
+run 0 check --seed-only samples/cann_rules/conv_add_silu_fusion.yaml && expect err ""
+run 1 check --seed-only rules/conv_add_silu_fusion.yaml && expect err "rules/conv_add_silu_fusion.yaml:39:24: error: match.ops[1].input_sources.input1.source_type: source_type 'any'; the article writes const_or_param"
+cat >"$tmp/beyond.yaml" <<'YAML'
+version: "1.0"
+name: "Beyond"
+priority: 100
+pass: 2
+match:
+  ops:
+    - type: "Conv2d"
+      where: "groups == 1"
+    - type: [Relu, Sigmoid]
+  branches:
+    - ops:
+        - type: "Conv2d"
+        - {type: "Add", optional: true}
+        - type: "Relu"
+rewrite:
+  target_op: "X"
+constraints:
+  - type: "memory_limit"
+    max_intermediate_size: 33554432
+    max_output_size: 16MiB
+output:
+  kernel_name: "x"
+YAML
+run 0 check "$tmp/beyond.yaml" && expect err ""
+run 1 check --seed-only "$tmp/beyond.yaml" && expect err "$tmp/beyond.yaml:4:1: error: pass: key beyond the article's format: fusiondbg reads it, CANN's graph-autofusion may not
+$tmp/beyond.yaml:8:7: error: match.ops[0].where: key beyond the article's format: fusiondbg reads it, CANN's graph-autofusion may not
+$tmp/beyond.yaml:9:13: error: match.ops[1].type: op alternatives (type: [A, B]); the article writes one type
+$tmp/beyond.yaml:13:25: error: match.branches[0].ops[1].optional: key beyond the article's format: fusiondbg reads it, CANN's graph-autofusion may not
+$tmp/beyond.yaml:20:22: error: constraints[0].max_output_size: a size with a unit ('16MiB'); the article writes bytes (16777216)"
+
 [ "$fail" -eq 0 ] && echo "test_rules.sh: all passed"
 exit "$fail"

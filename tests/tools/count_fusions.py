@@ -149,7 +149,10 @@ SHIPPED = [
 	                               [step(op("MatMul", "FusedMatMul")), ("comp", biasadd), step(op("Reshape")), step(op("Transpose"))]], F),
 	("Attention_QK_Softmax_Fusion", 180, [[step(op("MatMul", "FusedMatMul")), step(op("Softmax", pred=softmax_last))],
 	                                      [step(op("MatMul", "FusedMatMul")), step(op("Where"), "input2_prev"), step(op("Softmax", pred=softmax_last))],
-	                                      [step(op("MatMul", "FusedMatMul")), step(op("Add")), step(op("Softmax", pred=softmax_last))]], F),
+	                                      [step(op("MatMul", "FusedMatMul")), step(op("Add")), step(op("Softmax", pred=softmax_last))],
+	                                      [step(op("MatMul", "FusedMatMul")), step(op("Div"), "input0_prev"), step(op("Softmax", pred=softmax_last))],
+	                                      [step(op("MatMul", "FusedMatMul")), step(op("Div"), "input0_prev"), step(op("Add")), step(op("Softmax", pred=softmax_last))],
+	                                      [step(op("MatMul", "FusedMatMul")), step(op("Div"), "input0_prev"), step(op("Where")), step(op("Softmax", pred=softmax_last))]], F),
 	("Attention_ScoreV_Fusion", 175, [[step(op("MatMul", "FusedMatMul")), step(op("Transpose")), step(op("Reshape"))]], F),
 	("Conv_Add_SiLU_Fusion", 150, [[step(op("Conv", pred=group1)), step(op("Add")), ("comp", silu)]],
 	 {"dtype": True, "outputs": 1, "inputs": (1, 2)}),
@@ -182,6 +185,8 @@ def chains(g, alt, k, units, prev_out):
 			other = ins[1] if ins[0] == prev_out else ins[0]
 			if other not in g.const:
 				continue
+		if extra == "input0_prev" and n.input[0] != prev_out:
+			continue
 		if extra == "input2_prev" and (len(n.input) < 3 or n.input[2] != prev_out):
 			continue
 		outs = [o for o in n.output if o]

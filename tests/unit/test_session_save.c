@@ -126,7 +126,7 @@ static void test_alias_detached_anchor_kept(void **state)
 	                       "constraints:\n"
 	                       "  - type: \"memory_limit\"\n"
 	                       "    max_intermediate_size: &sz 33554432   # shared\n"
-	                       "    max_output_size: 64MiB\n");
+	                       "    max_output_size: 67108864\n");   /* the file's integers: no unit */
 	assert_string_equal(now, want);
 	assert_int_equal(s.rules.rules[0].constraints[0].max_intermediate_size, 33554432);
 	assert_int_equal(s.rules.rules[0].constraints[0].max_output_size, 64 << 20);
@@ -183,11 +183,45 @@ static void test_anchor_refused_others_saved(void **state)
 	diags_release(&d);
 	free(now);
 	now = slurp(path, NULL);
-	assert_non_null(strstr(now, "max_intermediate_size: &sz 1MiB   # shared\n    max_output_size: 1MiB\n"));
+	assert_non_null(strstr(now, "max_intermediate_size: &sz 1048576   # shared\n    max_output_size: 1048576\n"));
 	assert_int_equal(session_unsaved(&s), 0);
 	session_close(&s);
 	free(now);
 	free(a);
+	free(text);
+}
+
+/* A size typed with a unit is saved in the form the file wrote it: bytes
+ * where the file wrote bytes (the seed format, which CANN reads), the unit
+ * where the file wrote a unit. */
+static void test_size_keeps_file_form(void **state)
+{
+	const char *path = in_dir("sizes.yaml");
+	char *text = rule_text("Z",
+	                       "constraints:\n"
+	                       "  - type: \"memory_limit\"\n"
+	                       "    max_intermediate_size: 33554432\n"
+	                       "    max_output_size: 32MiB\n");
+	fd_session s;
+	open_one(&s, path, text);
+	assert_int_equal(set(&s, "Z.constraints.memory_limit.max_intermediate_size=16MiB", NULL, 0), 0);
+	assert_int_equal(set(&s, "Z.constraints.memory_limit.max_output_size=16MiB", NULL, 0), 0);
+	fd_save_report rep;
+	fd_diags d;
+	assert_int_equal(save(&s, &rep, &d), 1);
+	diags_release(&d);
+	char *now = slurp(path, NULL);
+	char *want = rule_text("Z",
+	                       "constraints:\n"
+	                       "  - type: \"memory_limit\"\n"
+	                       "    max_intermediate_size: 16777216\n"
+	                       "    max_output_size: 16MiB\n");
+	assert_string_equal(now, want);
+	assert_int_equal(s.rules.rules[0].constraints[0].max_intermediate_size, 16 << 20);
+	assert_int_equal(session_unsaved(&s), 0);
+	session_close(&s);
+	free(now);
+	free(want);
 	free(text);
 }
 
@@ -259,7 +293,7 @@ static void test_block_scalar_keeps_value(void **state)
 	char *now = slurp(path, NULL);
 	strbuf want = { 0 };
 	sb_puts(&want, text);
-	sb_puts(&want, "    max_output_size: 1MiB\n");
+	sb_puts(&want, "    max_output_size: 1048576\n");   /* a key added: the seed format's integer */
 	assert_string_equal(now, sb_str(&want));
 	session_close(&s);
 	open_session(&s, MODEL, (const char *[]){ path }, 1);
@@ -612,6 +646,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alias_detached_anchor_kept),
+		cmocka_unit_test(test_size_keeps_file_form),
 		cmocka_unit_test(test_missing_map_added),
 		cmocka_unit_test(test_anchor_refused_others_saved),
 		cmocka_unit_test(test_merge_key_becomes_own),
