@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/text.h"
 #include "session/session_internal.h"
 
 /* ---- a whole map of fields ------------------------------------------------ */
@@ -88,6 +89,12 @@ static void copy_diags(fd_diags *to, const fd_diags *from)
 
 static fd_yval *parse_value(fd_session *s, const char *label, const char *text, fd_field_type ft, fd_diags *d)
 {
+	/* YAML cannot spell such a value; taken as a plain string it would keep
+	 * its quotes and gain a layer at every replay of the recovery file */
+	if (!text_utf8_valid(text, strlen(text))) {
+		diag_error(d, srcpos_file(label), "the value is not valid UTF-8");
+		return NULL;
+	}
 	fd_diags pd;
 	diags_init(&pd);
 	fd_yfile *yf = xcalloc(1, sizeof *yf);
