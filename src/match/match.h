@@ -35,7 +35,10 @@
  *  - the search is bounded (the search budget, below): an attempt out of
  *    steps ends with FD-NM19, whatever it found before;
  *  - match_times counts attempts whose op chain matched (past type, arity,
- *    params, sources); effect_times counts fusions. */
+ *    params, sources); effect_times counts fusions, and the matches a
+ *    change condition let take effect without a fusion (rules.h: a rule's
+ *    effect and change conditions, checked after the subgraph's and the
+ *    constraints; the first verdict of either ends the attempt). */
 #ifndef FD_MATCH_H
 #define FD_MATCH_H
 #include <stdbool.h>
@@ -150,6 +153,10 @@ typedef struct fd_fusion {
 
 typedef struct fd_rule_stats {
 	int64_t attempts, match_times, effect_times;
+	/* of the matches: declined by an effect condition (counted in match_times
+	 * only), taken effect without change by a change condition (counted in
+	 * effect_times, no fusion): fd_rule.effect, .change */
+	int64_t declined, unchanged;
 	int64_t by_rung[RUNG_COUNT];
 } fd_rule_stats;
 

@@ -280,6 +280,39 @@ int32_t match_unit_of_node(const match_run_state *s, int n_ops, int32_t node)
 	return node;
 }
 
+/* The conditions a compiler checks after the match (rules.h: fd_rule.effect,
+ * .change), on the units matched, with the events of branch `branch`: each
+ * op's own rows, its inputs' in the order it matched, the rows after them.
+ * False at the first that fails, recorded as the attempt's deepest failure. */
+static bool check_stage(match_run_state *s, const fd_rule_pattern *stage, int8_t branch, int n, uint32_t *passed)
+{
+	const fd_rule_pattern *pat = s->pat;
+	int8_t was = s->branch;
+	s->pat = stage;
+	s->branch = branch;
+	bool ok = true;
+	for (int i = 0; i < n && i < stage->n_ops && ok; i++) {
+		const fd_rule_op *op = &stage->ops[i];
+		int32_t u = s->units[i];
+		if (u == FD_NONE || (!op->conds && !op->n_sources))
+			continue;
+		fd_cond_check cc = s->op_checks[i];
+		cc.op = op;
+		cc.unit = u;
+		cc.sub = s->type_alt[i];
+		cc.op_id = s->type_alt[i] >= 0 && s->type_alt[i] < op->n_types ? op->ops[s->type_alt[i]] : op->op;
+		uint32_t depth = *passed;
+		ok = !(op->conds & s->rows.op_before) || match_check_rows(s, op->conds & s->rows.op_before, i, n, &cc, passed);
+		for (int k = 0; ok && k < op->n_sources; k++)
+			ok = match_check_source(s, i, u, k, s->swapped[i], passed, false);
+		ok = ok && (!(op->conds & s->rows.op_after) || match_check_rows(s, op->conds & s->rows.op_after, i, n, &cc, passed));
+		(void)depth;
+	}
+	s->pat = pat;
+	s->branch = was;
+	return ok;
+}
+
 bool match_complete(match_run_state *s, int n)
 {
 	const fd_rule *r = s->r;
@@ -299,6 +332,16 @@ bool match_complete(match_run_state *s, int n)
 		if (!match_constraint(s, k, n, passed))
 			return false;
 		passed++;
+	}
+	/* what the pass checks once it matched: a failure ends the attempt
+	 * (the compiler calls its Fusion() once on a match) */
+	if (s->branch == -1 && r->effect.n_ops && !check_stage(s, &r->effect, FD_BRANCH_EFFECT, n, &passed)) {
+		s->settled = true;
+		return false;
+	}
+	if (s->branch == -1 && r->change.n_ops && !check_stage(s, &r->change, FD_BRANCH_CHANGE, n, &passed)) {
+		s->settled = s->unchanged = true;
+		return false;
 	}
 	for (size_t i = 0; i < c->nodes.n; i++) {
 		int32_t node = c->nodes.items[i];

@@ -33,6 +33,8 @@ static const fd_field head[] = {
 };
 static const fd_field op_names[] = {
 	FIELD("match.ops.#.output_names",                   LIST,   true),
+	FIELD("match.ops.#.effect",                         ANY,    false), /* an op's conditions, after the match */
+	FIELD("match.ops.#.change",                         ANY,    false),
 };
 static const fd_field middle[] = {
 	FIELD("match.branches.#.ops",                       LIST,   false), /* its ops are match.ops.#'s fields */
