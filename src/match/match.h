@@ -132,6 +132,11 @@ typedef struct fd_match_options {
 	const bool *run_rule;     /* per rule index: run it in this run; NULL: every rule. A rule
 	                           * left out has no event and no attempt (a round that cannot
 	                           * change its outcome, rounds/rounds.h) */
+	/* made_by[g][n]: the rule whose fusion of the round before made node n
+	 * of graph g, -1 a node the round before had too; NULL: the first round
+	 * of a pass (every node new to it). A run_once rule's match needs a
+	 * node another rule made (rules.h), else FD-NM25. */
+	const int32_t *const *made_by;
 } fd_match_options;
 
 /* A fired rule. All ranges index fd_match_result.pool. */

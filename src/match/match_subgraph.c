@@ -313,11 +313,34 @@ static bool check_stage(match_run_state *s, const fd_rule_pattern *stage, int8_t
 	return ok;
 }
 
+/* A run_once rule in a later round of its pass: some node of the match was
+ * made by another rule's fusion in the round before (match.h: made_by). */
+static bool made_by_another(const match_run_state *s, int n)
+{
+	const int32_t *made = s->opt->made_by[s->gi];
+	for (int i = 0; i < n; i++) {
+		const int32_t *mem;
+		if (s->units[i] == FD_NONE)
+			continue;
+		int32_t nm = match_unit_nodes(s->ctx, s->gi, s->units[i], &mem);
+		for (int k = 0; k < nm; k++)
+			if (made[mem[k]] >= 0 && made[mem[k]] != s->rule)
+				return true;
+	}
+	return false;
+}
+
 bool match_complete(match_run_state *s, int n)
 {
 	const fd_rule *r = s->r;
 	match_cover *c = &s->cover;
 	uint32_t passed = 0, ev;
+	/* the pass saw these nodes when it ran: no match, as it runs once */
+	if (r->run_once && s->opt->made_by && !made_by_another(s, n)) {
+		ev = match_emit(s, EV_ANCHOR, ST_FAIL, REASON_NM25_RAN_ONCE, -1, -1, s->anchor, FD_NONE, 0, 0);
+		match_fail(s, ev, REASON_NM25_RAN_ONCE, n, passed);
+		return false;
+	}
 	s->matched_once = true;
 	if (s->pat->grouped && !match_group_complete(s, n, passed))
 		return false;

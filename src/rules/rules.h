@@ -215,6 +215,12 @@ typedef struct fd_rule {
 	const fd_yval *priority_where;
 	int64_t pass;              /* the pass it runs in (0 when not written; rounds/rounds.h) */
 	const fd_yval *pass_where;
+	/* run_once: true — the rule runs once over its pass's graph, as a CANN
+	 * graph pass: in a later round of the pass it matches only where a
+	 * node another rule's fusion made in the round before takes part (it
+	 * neither re-fuses what it made nor counts again what it saw) */
+	bool run_once;
+	const fd_yval *run_once_where;
 	bool enabled;              /* false when disabled by env or what-if */
 	int n_scope;               /* 0 and scope NULL: no scope written, every target */
 	const char **scope;

@@ -58,6 +58,7 @@ static const fd_field tail[] = {
 	FIELD("output.gen_dot_graph",                       BOOL,   true),
 	FIELD("output.dot_graph_path",                      STR,    true),
 	FIELD("pass",                                       UINT,   true), /* rounds: the pass order */
+	FIELD("run_once",                                   BOOL,   true), /* rounds: once over its pass's graph */
 };
 #undef FIELD
 

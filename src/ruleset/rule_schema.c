@@ -591,6 +591,10 @@ int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d
 			r->pass = 0;
 		}
 	}
+	if ((v = yval_get(root, "run_once"))) {
+		r->run_once_where = v;
+		schema_bool(&s, v, "run_once", &r->run_once);
+	}
 	if ((v = yval_get(root, "enabled")))
 		schema_bool(&s, v, "enabled", &r->enabled);
 	if ((v = yval_get(root, "scope")) && !yval_is_null(v)) {
