@@ -330,10 +330,26 @@ static bool made_by_another(const match_run_state *s, int n)
 	return false;
 }
 
+/* A node of the cover is claimed by a fusion that fired earlier: FD-CL01. */
+static bool lost_a_node(match_run_state *s, int n, uint32_t passed)
+{
+	const match_cover *c = &s->cover;
+	for (size_t i = 0; i < c->nodes.n; i++) {
+		int32_t node = c->nodes.items[i];
+		int32_t winner = s->res->claim[s->gi][node];
+		if (winner < 0)
+			continue;
+		uint32_t ev = match_emit(s, EV_CONFLICT, ST_FAIL, REASON_CL01_CONFLICT, -1, -1, node, winner,
+		                         s->res->fusions[winner].rule, 0);
+		match_fail(s, ev, REASON_CL01_CONFLICT, n, passed);
+		return true;
+	}
+	return false;
+}
+
 bool match_complete(match_run_state *s, int n)
 {
 	const fd_rule *r = s->r;
-	match_cover *c = &s->cover;
 	uint32_t passed = 0, ev;
 	/* the pass saw these nodes when it ran: no match, as it runs once */
 	if (r->run_once && s->opt->made_by && !made_by_another(s, n)) {
@@ -341,10 +357,19 @@ bool match_complete(match_run_state *s, int n)
 		match_fail(s, ev, REASON_NM25_RAN_ONCE, n, passed);
 		return false;
 	}
-	s->matched_once = true;
+	/* a run_once rule (a CANN pass) counts a match only on nodes still there:
+	 * one an earlier rule claimed is gone for it, which meets the fused
+	 * node in the next round (the conflict is checked first) */
+	if (!r->run_once)
+		s->matched_once = true;
 	if (s->pat->grouped && !match_group_complete(s, n, passed))
 		return false;
 	cover_build(s, n);
+	if (r->run_once) {
+		if (lost_a_node(s, n, passed))
+			return false;
+		s->matched_once = true;
+	}
 
 	/* the subgraph's rows, on the cover (cond_subgraph.c) */
 	fd_cond_check sc = { .ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = r, .op_index = n,
@@ -366,16 +391,8 @@ bool match_complete(match_run_state *s, int n)
 		s->settled = s->unchanged = true;
 		return false;
 	}
-	for (size_t i = 0; i < c->nodes.n; i++) {
-		int32_t node = c->nodes.items[i];
-		int32_t winner = s->res->claim[s->gi][node];
-		if (winner < 0)
-			continue;
-		ev = match_emit(s, EV_CONFLICT, ST_FAIL, REASON_CL01_CONFLICT, -1, -1, node, winner,
-		                s->res->fusions[winner].rule, 0);
-		match_fail(s, ev, REASON_CL01_CONFLICT, n, passed);
+	if (lost_a_node(s, n, passed))
 		return false;
-	}
 	i32_vec path = { 0 };
 	int len = would_cycle(s, &path);
 	if (len) {
