@@ -378,10 +378,10 @@ void explain_describe_event(const fd_match_result *r, describe_cache *dc, const 
 		text_cutf(o->check, sizeof o->check, "anchor");
 		if (ev->reason == REASON_NM25_RAN_ONCE) {   /* run_once: the match holds no node new to the pass */
 			text_cutf(o->check, sizeof o->check, "run once");
-			text_cutf(o->expected, sizeof o->expected, "a node another rule's fusion made in the round before");
+			text_cutf(o->expected, sizeof o->expected, "a node made in the round before by a rule that runs before it");
 			text_cutf(o->actual, sizeof o->actual, "every node of the match was there when the rule ran");
-			text_cutf(o->reason, sizeof o->reason, "the pass runs once over its graph: it matched here before, "
-			          "or made this node itself");
+			text_cutf(o->reason, sizeof o->reason, "the pass runs once over its graph: it saw these nodes, made "
+			          "them itself, or a pass after it made them");
 			o->where = yval_pos(rule->run_once_where ? rule->run_once_where : rule->root);
 		}
 		break;

@@ -135,7 +135,7 @@ typedef struct fd_match_options {
 	/* made_by[g][n]: the rule whose fusion of the round before made node n
 	 * of graph g, -1 a node the round before had too; NULL: the first round
 	 * of a pass (every node new to it). A run_once rule's match needs a
-	 * node another rule made (rules.h), else FD-NM25. */
+	 * node a rule that runs before it made (rules.h), else FD-NM25. */
 	const int32_t *const *made_by;
 } fd_match_options;
 

@@ -313,8 +313,19 @@ static bool check_stage(match_run_state *s, const fd_rule_pattern *stage, int8_t
 	return ok;
 }
 
+/* Rule a runs before rule b in a round: the higher priority, then the name
+ * (match_run.c's order). */
+static bool runs_before(const fd_rule *a, const fd_rule *b)
+{
+	if (a->priority != b->priority)
+		return a->priority > b->priority;
+	return strcmp(a->name ? a->name : "", b->name ? b->name : "") < 0;
+}
+
 /* A run_once rule in a later round of its pass: some node of the match was
- * made by another rule's fusion in the round before (match.h: made_by). */
+ * made in the round before by a rule that runs before it (match.h:
+ * made_by) — a pass meets what the passes before it made, never its own
+ * nodes nor those of a pass after it. */
 static bool made_by_another(const match_run_state *s, int n)
 {
 	const int32_t *made = s->opt->made_by[s->gi];
@@ -324,7 +335,7 @@ static bool made_by_another(const match_run_state *s, int n)
 			continue;
 		int32_t nm = match_unit_nodes(s->ctx, s->gi, s->units[i], &mem);
 		for (int k = 0; k < nm; k++)
-			if (made[mem[k]] >= 0 && made[mem[k]] != s->rule)
+			if (made[mem[k]] >= 0 && made[mem[k]] != s->rule && runs_before(&s->rs->rules[made[mem[k]]], s->r))
 				return true;
 	}
 	return false;

@@ -217,8 +217,9 @@ typedef struct fd_rule {
 	const fd_yval *pass_where;
 	/* run_once: true — the rule runs once over its pass's graph, as a CANN
 	 * graph pass: in a later round of the pass it matches only where a
-	 * node another rule's fusion made in the round before takes part (it
-	 * neither re-fuses what it made nor counts again what it saw) */
+	 * node made in the round before by a rule that runs before it takes
+	 * part (it neither re-fuses what it made, nor counts again what it saw,
+	 * nor meets what a pass after it made) */
 	bool run_once;
 	const fd_yval *run_once_where;
 	bool enabled;              /* false when disabled by env or what-if */
