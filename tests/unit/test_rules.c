@@ -229,7 +229,7 @@ static const struct bad_case {
 	{ "ops_is_map.yaml", false, "5:5: error: match.ops: expected a list, got a map" },
 	{ "empty_ops.yaml", false, "4:8: error: match.ops: the list of ops is empty" },
 	{ "scope_not_list.yaml", false, "3:8: error: scope: expected a list of strings (targets such as ai_core), got string 'ai_core'" },
-	{ "unknown_key.yaml", false, "6:7: error: unknown key 'parms' in match.ops[0], did you mean 'params'? (known: type, params, inputs, input_sources, output_names, optional, outputs, where, feeds, siblings)" },
+	{ "unknown_key.yaml", false, "6:7: error: unknown key 'parms' in match.ops[0], did you mean 'params'? (known: type, params, inputs, input_sources, output_names, effect, change, optional, outputs, where, feeds, siblings)" },
 	{ "rewrite_from_op_range.yaml", false, "10:16: error: rewrite.inputs[0].from_op: 2 is out of range (the pattern has ops 0..1)" },
 	/* the language beyond the seed (fusiondbg-rules(5), BEYOND THE SEED), and its limits */
 	{ "lang_all_optional.yaml", false, "9:17: error: match.ops[2].optional: every op after op 0 is optional, so the rule fuses op 0 alone where none of them is there" },
