@@ -7,7 +7,8 @@
 # a probe's cases is there. The same rule file on samples/conv_bn_relu.onnx
 # and on tests/data/ge/conv_bn_relu_ub.txt (GE's dump of that network,
 # after graph fusion) matches the same Conv and fuses the same Conv + Relu,
-# a rule written with ONNX types reading GE's types.
+# a rule written with ONNX types reading GE's types. compare --with a
+# real record names the rule's own condition where effect falls short.
 set -u
 . "$(dirname "$0")/../lib.sh"
 export TZ=UTC LC_ALL=C.UTF-8
@@ -115,4 +116,26 @@ assert len(a) == len(b) == 1 and {"conv1", "relu1"} <= a[0] and {"conv1", "relu1
 assert counts(onnx, "ConvBatchnormFusionPass") == (1, 1) and counts(ge, "ConvBatchnormFusionPass") == (0, 0)
 print("ok: conv_bn_relu as ONNX and as GE's dump: the same Conv, the same Conv + Relu")
 PY
+# compare --with a real record: where the record's effect falls short of its
+# match, the rule's own condition says why (no guess), in text and JSON
+REC=${FUSIONDBG_CANN:-../shared/cann}/fusion_result/keyed__BlueDarkUP__AIRS-RM-2025.json
+if [ -f "$REC" ]; then
+	"$FUSIONDBG" compare $P/yolov5s_like.onnx -r rules/cann --with "$REC" >"$tmp/cmp.txt" 2>&1
+	for row in "ConvConcatFusionPass +17 / 0 +17 / 0  same .*the rule declines 17 of 17: op0 Concat" \
+	           "ConvToFullyConnectionFusionPass +60 / 0 +52 / 0  differs .*the rule declines 52 of 52: op0 Conv2d" \
+	           "ZSplitVDFusionPass +3 / 3 +3 / 3  same .*3 of the rule's effects change nothing: op0 SplitVD where" \
+	           "ZSplitVDFusionPassV2 +3 / 3 +3 / 3  same"; do
+		grep -qE "^  $row" "$tmp/cmp.txt" || bad "compare with AIRS-RM: no row '$row'"
+	done
+	"$FUSIONDBG" compare $P/yolov5s_like.onnx -r rules/cann --with "$REC" --format json >"$tmp/cmp.json" 2>/dev/null
+	"$PYTHON" - "$tmp/cmp.json" <<'PY' || bad "compare's JSON does not say what declined"
+import json, sys
+p = {x["name"]: x for x in json.load(open(sys.argv[1]))["passes"]}
+f = p["ConvConcatFusionPass"]["fusiondbg"]
+assert f["declined"] == 17 and f["unchanged"] == 0 and "op0 Concat" in f["decided_by"], f
+assert p["ZSplitVDFusionPass"]["fusiondbg"]["unchanged"] == 3, p["ZSplitVDFusionPass"]
+assert "declined" not in p["Pow2SquareFusionPass"]["fusiondbg"]
+PY
+	echo "ok: compare with AIRS-RM's record names the rules' own conditions"
+fi
 exit $fail
