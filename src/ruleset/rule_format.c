@@ -152,6 +152,15 @@ const fd_field *rule_field(const char *path)
 		snprintf(buf, sizeof buf, "match.%s", path + off);
 		path = buf;
 	}
+	/* "match.ops.N.effect.…" (and change) reads as "match.ops.N.…": the op's conditions */
+	int n, at = 0;
+	if (sscanf(path, "match.ops.%d.%n", &n, &at) == 1 && at > 0
+	    && (!strncmp(path + at, "effect.", 7) || !strncmp(path + at, "change.", 7))) {
+		char stage[512];
+		snprintf(stage, sizeof stage, "match.ops.%d.%s", n, path + at + 7);
+		memcpy(buf, stage, sizeof buf);
+		path = buf;
+	}
 	const fd_field *f;
 	for (size_t i = 0; (f = ordered(i)); i++)
 		if (path_matches(f->path, path))

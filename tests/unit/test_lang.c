@@ -30,6 +30,7 @@
 #include "onnx/onnx.h"
 #include "rounds/rounds.h"
 #include "rules/rule_expr.h"
+#include "ruleset/rule_format.h"
 #include "ruleset/ruleset.h"
 #include "base/vec.h"
 
@@ -1051,6 +1052,11 @@ static void test_effect_change(void **state)
 	assert_int_equal(trace_event(&x.r.trace, a->decisive).branch, FD_BRANCH_EFFECT);
 	expect_decided(&x, a, "match.ops.1.effect.outputs.count", "1 output declared", "3 outputs declared", 13, 26);
 	expect_words(&x, a, "matched, then declined");
+	/* a what-if reaches it: the path is an op condition's below effect */
+	assert_non_null(rule_field("match.ops.1.effect.outputs.count"));
+	assert_ptr_equal(rule_field("match.ops.1.effect.outputs.count"), rule_field("match.ops.1.outputs.count"));
+	assert_ptr_equal(rule_field("match.ops.0.change.input_sources.input1.value"),
+	                 rule_field("match.ops.0.input_sources.input1.value"));
 	char line[1024];
 	assert_non_null(strstr(explain_why_line(&x.r, (uint32_t)(a - x.r.trace.attempts), line, sizeof line),
 	                       "Conv_BN_Declined matched bn2_conv (Conv), then declined: op1 BatchNorm outputs"));
