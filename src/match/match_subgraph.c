@@ -301,12 +301,10 @@ static bool check_stage(match_run_state *s, const fd_rule_pattern *stage, int8_t
 		cc.unit = u;
 		cc.sub = s->type_alt[i];
 		cc.op_id = s->type_alt[i] >= 0 && s->type_alt[i] < op->n_types ? op->ops[s->type_alt[i]] : op->op;
-		uint32_t depth = *passed;
 		ok = !(op->conds & s->rows.op_before) || match_check_rows(s, op->conds & s->rows.op_before, i, n, &cc, passed);
 		for (int k = 0; ok && k < op->n_sources; k++)
 			ok = match_check_source(s, i, u, k, s->swapped[i], passed, false);
 		ok = ok && (!(op->conds & s->rows.op_after) || match_check_rows(s, op->conds & s->rows.op_after, i, n, &cc, passed));
-		(void)depth;
 	}
 	s->pat = pat;
 	s->branch = was;
