@@ -109,7 +109,7 @@ static int why_rule(const fd_match_result *r, int32_t ri, int limit)
 		}
 	if (st->attempts == 0)
 		return no_anchor(r, ri);
-	size_t fired = (size_t)st->effect_times, n;
+	size_t fired = (size_t)(st->effect_times - st->unchanged), n;   /* fusions: not a match that changed nothing */
 	uint32_t *miss = explain_misses(r, ri, &n);
 	if (fired && !n)
 		txt_fprintf(stdout, "%s fired %zu time%s, on every anchor it tried (match_times %lld, attempts %lld)\n", rule->name, fired,
@@ -119,9 +119,9 @@ static int why_rule(const fd_match_result *r, int32_t ri, int limit)
 		       "first:\n", rule->name, fired, fired == 1 ? "" : "s", (long long)st->match_times,
 		       (long long)st->attempts, n, n == 1 ? "" : "s");
 	else if (st->match_times)   /* matched, then refused: say both, not "never fired (match_times 2" */
-		txt_fprintf(stdout, "%s matched %lld time%s but never fired (match_times %lld, effect_times 0, attempts %lld); "
+		txt_fprintf(stdout, "%s matched %lld time%s but never fired (match_times %lld, effect_times %lld, attempts %lld); "
 		       "closest near-misses:\n", rule->name, (long long)st->match_times, st->match_times == 1 ? "" : "s",
-		       (long long)st->match_times, (long long)st->attempts);
+		       (long long)st->match_times, (long long)st->effect_times, (long long)st->attempts);
 	else
 		txt_fprintf(stdout, "%s never fired (match_times %lld, attempts %lld); closest near-misses:\n", rule->name,
 		       (long long)st->match_times, (long long)st->attempts);
@@ -161,7 +161,7 @@ static int why_rule_rounds(const fd_rounds *rd, int32_t ri, int limit)
 	VEC(ranked) all = { 0 };
 	for (int32_t k = 0; k < rd->n; k++) {
 		const fd_match_result *r = rd->items[k]->result;
-		fired += r->stats[ri].effect_times;
+		fired += r->stats[ri].effect_times - r->stats[ri].unchanged;
 		match_times += r->stats[ri].match_times;
 		attempts += r->stats[ri].attempts;
 		size_t n;

@@ -352,6 +352,9 @@ static void build_rule(build *b)
 	add(b, st->effect_times ? ROLE_FIRED : ROLE_NORMAL, b->s->rule, NULL,
 	    "%sattempts %lld  match_times %lld  effect_times %lld", all, (long long)st->attempts,
 	    (long long)st->match_times, (long long)st->effect_times);
+	if (st->declined || st->unchanged)   /* its conditions after the match decided these */
+		add(b, ROLE_NORMAL, b->s->rule, NULL, "matched, then declined %lld  took effect without change %lld",
+		    (long long)st->declined, (long long)st->unchanged);
 	char rungs[256] = "";
 	for (int k = 0; k < RUNG_COUNT; k++)
 		if (st->by_rung[k]) {

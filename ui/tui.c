@@ -151,6 +151,8 @@ fd_rule_stats tui_rule_stats(const tui *t, int32_t rule)
 		sum.attempts += st->attempts;
 		sum.match_times += st->match_times;
 		sum.effect_times += st->effect_times;
+		sum.declined += st->declined;
+		sum.unchanged += st->unchanged;
 		for (int g = 0; g < RUNG_COUNT; g++)
 			sum.by_rung[g] += st->by_rung[g];
 	}

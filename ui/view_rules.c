@@ -149,6 +149,9 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	if (mk->not_run)
 		snprintf(counts, sizeof counts, " %s  ", mk->not_run == REASON_NR01_DISABLED ? "off"
 		         : mk->not_run == REASON_NR02_SCOPE ? "scope" : "invalid");
+	else if (st->declined || st->unchanged)   /* effect / match / anchors: it matched and declined */
+		snprintf(counts, sizeof counts, " %lld/%lld/%lld%s", (long long)st->effect_times, (long long)st->match_times,
+		         (long long)st->attempts, st->attempts && !st->effect_times ? " !" : "  ");
 	else
 		snprintf(counts, sizeof counts, " %lld/%lld%s", (long long)st->effect_times, (long long)st->attempts,
 		         st->attempts && !st->effect_times ? " !" : "  ");

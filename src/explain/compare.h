@@ -84,6 +84,9 @@ typedef struct fd_cmp_pass {
 	long long match_compiler, effect_compiler;   /* -1: not in the record (a count read is never negative) */
 	long long repository_hit;  /* -1: not written */
 	long long match_predicted, effect_predicted; /* -1: no such rule */
+	long long declined_predicted;   /* matches the rule's effect conditions declined (fd_rule.effect) */
+	long long unchanged_predicted;  /* effects its change conditions left without a fusion */
+	const char *decided_by;    /* the condition of the first of them in words, with file:line; NULL */
 } fd_cmp_pass;
 
 /* Why a group of a GE dump was not compared. */

@@ -8,6 +8,8 @@
 #include "base/json.h"
 #include "base/text.h"
 #include "explain/compare.h"
+#include "explain/explain.h"
+#include "rounds/rounds.h"
 
 static const char *const pass_kind_names[] = {
 #define NAME(id, name) [CMP_PASS_##id] = name,
@@ -53,6 +55,31 @@ static void order_graph(fd_cmp_pass *p, size_t n)
 	}
 }
 
+/* The condition after the match that decided rule i's first declined (or
+ * unchanged) match, in words with its place: "op0 Conv outputs: consumers
+ * <= 1 (rules.yaml:12:7)"; NULL when none decided one. */
+static const char *stage_condition(fd_comparison *c, const fd_rounds *rd, int32_t rule)
+{
+	for (int32_t k = 0; k < rd->n; k++) {
+		const fd_match_result *r = rd->items[k]->result;
+		for (size_t a = 0; a < r->trace.n_attempts; a++) {
+			const fd_attempt *at = &r->trace.attempts[a];
+			if (at->rule != rule || at->decisive == UINT32_MAX)
+				continue;
+			fd_event ev = trace_event(&r->trace, at->decisive);
+			if (ev.branch != FD_BRANCH_EFFECT && ev.branch != FD_BRANCH_CHANGE)
+				continue;
+			fd_event_text t;
+			explain_event(r, at->decisive, &t);
+			char where[256], words[1024];
+			explain_where(&t.where, where, sizeof where);
+			snprintf(words, sizeof words, "%s: expected %s, actual %s (%s)", t.check, t.expected, t.actual, where);
+			return arena_strdup(&c->arena, words);
+		}
+	}
+	return NULL;
+}
+
 static void compare_one(fd_comparison *c, const fd_rounds *rd, const fd_cann_record *r)
 {
 	int32_t gi = (int32_t)c->graphs.n;
@@ -64,19 +91,21 @@ static void compare_one(fd_comparison *c, const fd_rounds *rd, const fd_cann_rec
 			const fd_cann_pass *cp = &r->passes[s][k];
 			if (pass_in(c, first, cp->name))
 				continue;   /* in both sections: the first says it */
-			fd_cmp_pass p = { CMP_PASS_NO_RULE, cp->name, gi, s, -1, cp->match, cp->effect, cp->repository_hit, -1, -1 };
+			fd_cmp_pass p = { CMP_PASS_NO_RULE, cp->name, gi, s, -1, cp->match, cp->effect, cp->repository_hit, -1, -1, 0, 0, NULL };
 			vec_push(&c->passes, p);
 		}
 	const fd_ruleset *rs = rd->rules;
 	for (int32_t i = 0; i < rs->n_rules; i++) {
-		long long m = 0, e = 0;
+		long long m = 0, e = 0, declined = 0, unchanged = 0;
 		for (int32_t k = 0; k < rd->n; k++) {
 			m += rd->items[k]->result->stats[i].match_times;
 			e += rd->items[k]->result->stats[i].effect_times;
+			declined += rd->items[k]->result->stats[i].declined;
+			unchanged += rd->items[k]->result->stats[i].unchanged;
 		}
 		fd_cmp_pass *p = pass_in(c, first, rs->rules[i].name);
 		if (!p) {
-			fd_cmp_pass q = { CMP_PASS_UNLISTED, rs->rules[i].name, gi, -1, i, -1, -1, -1, m, e };
+			fd_cmp_pass q = { CMP_PASS_UNLISTED, rs->rules[i].name, gi, -1, i, -1, -1, -1, m, e, 0, 0, NULL };
 			vec_push(&c->passes, q);
 			p = &c->passes.items[c->passes.n - 1];
 		}
@@ -85,6 +114,9 @@ static void compare_one(fd_comparison *c, const fd_rounds *rd, const fd_cann_rec
 		p->rule = i;
 		p->match_predicted = m;
 		p->effect_predicted = e;
+		p->declined_predicted = declined;
+		p->unchanged_predicted = unchanged;
+		p->decided_by = declined || unchanged ? stage_condition(c, rd, i) : NULL;
 		if (p->section < 0)
 			p->kind = m == 0 ? CMP_PASS_UNLISTED : CMP_PASS_DIFFERS;
 		else
@@ -158,6 +190,12 @@ static void pass_note(const fd_cmp_pass *p, char *buf, size_t size)
 	if (p->match_compiler > 0 && p->effect_compiler < p->match_compiler && n < size)
 		n += (size_t)snprintf(buf + n, size - n, "; the compiler declined %lld of %lld",
 		                      p->match_compiler - p->effect_compiler, p->match_compiler);
+	if (p->declined_predicted > 0 && n < size)   /* the rule says which condition: no guess */
+		n += (size_t)snprintf(buf + n, size - n, "; the rule declines %lld of %lld: %s", p->declined_predicted,
+		                      p->match_predicted, p->decided_by ? p->decided_by : "?");
+	else if (p->unchanged_predicted > 0 && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "; %lld of the rule's effects change nothing: %s",
+		                      p->unchanged_predicted, p->decided_by ? p->decided_by : "?");
 	if (p->kind == CMP_PASS_UNLISTED && n < size)
 		snprintf(buf + n, size - n, ": no match, and the record lists only passes that matched");
 }
@@ -181,7 +219,7 @@ static size_t listed(const fd_comparison *c, int32_t gi)
 static char *pass_row(const fd_comparison *c, size_t pass, bool with_graph, char *buf, size_t size)
 {
 	const fd_cmp_pass *p = &c->passes.items[pass];
-	char a[48], b[48], note[256], gname[24], name[300];
+	char a[48], b[48], note[1024], gname[24], name[300];
 	counts_text(a, sizeof a, p->match_compiler, p->effect_compiler);
 	counts_text(b, sizeof b, p->match_predicted, p->effect_predicted);
 	pass_note(p, note, sizeof note);
@@ -189,14 +227,14 @@ static char *pass_row(const fd_comparison *c, size_t pass, bool with_graph, char
 		snprintf(name, sizeof name, "[%s] %s", graph_name(c, p->graph, gname, sizeof gname), p->name);
 	else
 		snprintf(name, sizeof name, "%s", p->name);
-	snprintf(buf, size, "%-36s %23s  %23s  %s%s", name, a, b, verdict(p), note);
+	text_cutf(buf, size, "%-36s %23s  %23s  %s%s", name, a, b, verdict(p), note);
 	return buf;
 }
 
 char *compare_pass_text(const fd_comparison *c, size_t pass, char *buf, size_t size)
 {
 	const fd_cmp_pass *p = &c->passes.items[pass];
-	char a[48], b[48], note[256], gname[24];
+	char a[48], b[48], note[1024], gname[24];
 	counts_text(a, sizeof a, p->match_compiler, p->effect_compiler);
 	counts_text(b, sizeof b, p->match_predicted, p->effect_predicted);
 	pass_note(p, note, sizeof note);
@@ -224,7 +262,7 @@ char *compare_record_summary(const fd_comparison *c, char *buf, size_t size)
 static void graph_text(FILE *f, const fd_comparison *c, int32_t gi)
 {
 	const fd_cmp_graph *g = &c->graphs.items[gi];
-	char gname[24], row[1024];
+	char gname[24], row[2048];
 	size_t n_listed = listed(c, gi);
 	txt_fprintf(f, "\ngraph %s (%s layout, at %d:%d", graph_name(c, gi, gname, sizeof gname), g->layout, g->line,
 	            g->col);
@@ -243,7 +281,7 @@ static void graph_text(FILE *f, const fd_comparison *c, int32_t gi)
 			            g->counts[CMP_PASS_NO_RULE]);
 			heading_no_rule = true;
 		}
-		declined |= p->match_compiler > 0 && p->effect_compiler < p->match_compiler;
+		declined |= p->match_compiler > 0 && p->effect_compiler < p->match_compiler && !p->declined_predicted;
 		txt_fprintf(f, "  %s\n", pass_row(c, k, false, row, sizeof row));
 	}
 	if (g->counts[CMP_PASS_UNLISTED]) {
@@ -300,9 +338,18 @@ void compare_record_write_json(FILE *f, const fd_comparison *c)
 		        p->effect_compiler);
 		if (p->repository_hit >= 0)
 			fprintf(f, ", \"repository_hit_times\": %lld", p->repository_hit);
-		fprintf(f, "}, \"fusiondbg\": {\"match_times\": %lld, \"effect_times\": %lld}, \"same\": %s, "
-		        "\"declined\": %lld}", p->match_predicted, p->effect_predicted,
-		        p->kind == CMP_PASS_SAME || p->kind == CMP_PASS_UNLISTED ? "true" : "false",
+		fprintf(f, "}, \"fusiondbg\": {\"match_times\": %lld, \"effect_times\": %lld", p->match_predicted,
+		        p->effect_predicted);
+		if (p->declined_predicted || p->unchanged_predicted) {   /* the rule's own conditions after the match */
+			fprintf(f, ", \"declined\": %lld, \"unchanged\": %lld, \"decided_by\": ", p->declined_predicted,
+			        p->unchanged_predicted);
+			if (p->decided_by)
+				json_write_string(f, p->decided_by);
+			else
+				fputs("null", f);
+		}
+		fprintf(f, "}, \"same\": %s, "
+		        "\"declined\": %lld}", p->kind == CMP_PASS_SAME || p->kind == CMP_PASS_UNLISTED ? "true" : "false",
 		        p->match_compiler > 0 ? p->match_compiler - p->effect_compiler : 0);
 	}
 	fputs("\n  ],\n  \"declined\": ", f);

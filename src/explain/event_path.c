@@ -21,6 +21,9 @@ bool explain_event_path(const fd_match_result *r, uint32_t idx, char *buf, size_
 	if (e->branch >= 0 && e->branch < rule->n_branches) {
 		pt = &rule->branches[e->branch];
 		snprintf(pat, sizeof pat, "match.branches.%d.ops.%d", e->branch, e->op);
+	} else if (e->branch == FD_BRANCH_EFFECT || e->branch == FD_BRANCH_CHANGE) {
+		pt = cond_event_pattern(rule, e->branch);
+		snprintf(pat, sizeof pat, "match.ops.%d.%s", e->op, e->branch == FD_BRANCH_EFFECT ? "effect" : "change");
 	} else {
 		snprintf(pat, sizeof pat, "match.ops.%d", e->op);
 	}

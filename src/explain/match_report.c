@@ -54,6 +54,8 @@ void explain_rule_json(FILE *f, const fd_rule *rule, const fd_rule_stats *st)
 	fprintf(f, ", \"priority\": %lld, \"enabled\": %s, \"attempts\": %lld, \"match_times\": %lld, \"effect_times\": %lld",
 	        (long long)rule->priority, rule->enabled ? "true" : "false", (long long)st->attempts,
 	        (long long)st->match_times, (long long)st->effect_times);
+	if (st->declined || st->unchanged)   /* said only by rules that state conditions after the match */
+		fprintf(f, ", \"declined\": %lld, \"unchanged\": %lld", (long long)st->declined, (long long)st->unchanged);
 }
 
 static void explain_fusion_json(FILE *f, const fd_match_result *r, size_t i, const char *keys, explain_nodes_json_fn nodes,
@@ -242,9 +244,13 @@ void explain_rules_table(FILE *f, const fd_ruleset *rs, const int32_t *order, in
 		int32_t ri = order[i];
 		const fd_rule *rule = &rs->rules[ri];
 		const fd_rule_stats *st = &stats[ri];
-		txt_fprintf(f, "  %-*s %8lld %9lld %12lld %13lld%s\n", width, rule->name, (long long)rule->priority,
+		char stage[96] = "";   /* the matches its conditions after the match decided */
+		if (st->declined || st->unchanged)
+			snprintf(stage, sizeof stage, "  (%lld declined, %lld without change)", (long long)st->declined,
+			         (long long)st->unchanged);
+		txt_fprintf(f, "  %-*s %8lld %9lld %12lld %13lld%s%s\n", width, rule->name, (long long)rule->priority,
 		        (long long)st->attempts, (long long)st->match_times, (long long)st->effect_times,
-		        !rule->enabled ? "  (disabled)" : st->by_rung[RUNG_NOT_RUN] ? "  (not run)" : "");
+		        !rule->enabled ? "  (disabled)" : st->by_rung[RUNG_NOT_RUN] ? "  (not run)" : "", stage);
 	}
 }
 

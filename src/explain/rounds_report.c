@@ -96,6 +96,8 @@ static void sum_stats(const fd_rounds *rd, fd_rule_stats *sum)
 			sum[k].attempts += r->stats[k].attempts;
 			sum[k].match_times += r->stats[k].match_times;
 			sum[k].effect_times += r->stats[k].effect_times;
+			sum[k].declined += r->stats[k].declined;
+			sum[k].unchanged += r->stats[k].unchanged;
 			for (int g = 0; g < RUNG_COUNT; g++)
 				sum[k].by_rung[g] += r->stats[k].by_rung[g];
 		}

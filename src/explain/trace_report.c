@@ -70,9 +70,7 @@ static void check_label(describe_cache *dc, const fd_match_result *r, const fd_e
 
 static const fd_rule_pattern *event_pattern(const fd_rule *r, int branch)
 {
-	if (branch >= 0 && branch < r->n_branches)
-		return &r->branches[branch];
-	return &r->match;
+	return cond_event_pattern(r, branch);   /* match.ops, a branch, or the checks after the match */
 }
 
 
@@ -401,6 +399,14 @@ void explain_describe_event(const fd_match_result *r, describe_cache *dc, const 
 	}
 	case EV_ANCHOR:
 		text_cutf(o->check, sizeof o->check, "anchor");
+		if (ev->reason == REASON_NM25_RAN_ONCE) {   /* run_once: the match holds no node new to the pass */
+			text_cutf(o->check, sizeof o->check, "run once");
+			text_cutf(o->expected, sizeof o->expected, "a node made in the round before by a rule that runs before it");
+			text_cutf(o->actual, sizeof o->actual, "every node of the match was there when the rule ran");
+			text_cutf(o->reason, sizeof o->reason, "the pass runs once over its graph: it saw these nodes, made "
+			          "them itself, or a pass after it made them");
+			o->where = yval_pos(rule->run_once_where ? rule->run_once_where : rule->root);
+		}
 		break;
 	case EV_BRANCH:
 		if (ev->branch >= 0)
@@ -493,6 +499,14 @@ void explain_describe_event(const fd_match_result *r, describe_cache *dc, const 
 		const fd_reason_def *d = reason_get(ev->reason);
 		if (d)
 			text_cutf(o->reason, sizeof o->reason, "%s", d->summary);
+	}
+	/* a condition checked after the match (fd_rule.effect, .change): the pass
+	 * matched and then declined, or took effect and changed nothing */
+	if (ev->status == ST_FAIL && (ev->branch == FD_BRANCH_EFFECT || ev->branch == FD_BRANCH_CHANGE)) {
+		char was[sizeof o->reason];
+		memcpy(was, o->reason, sizeof was);
+		text_cutf(o->reason, sizeof o->reason, "%s: %s", ev->branch == FD_BRANCH_EFFECT ? "matched, then declined"
+		          : "matched, took effect without change", was);
 	}
 	uint32_t by = superseded_by(r, next, idx, ev);
 	if (by != UINT32_MAX)

@@ -182,9 +182,18 @@ static char *attempt_line(const fd_match_result *r, describe_cache *dc, uint32_t
 		memcpy(detail, d2, sizeof detail);
 	}
 	const char *code = reason_code((fd_reason)a->reason), *at = where[0] ? " at " : "";
+	int stage = 0;
+	if (a->decisive != UINT32_MAX) {
+		fd_event dec = trace_event(&r->trace, a->decisive);
+		if (dec.branch == FD_BRANCH_EFFECT || dec.branch == FD_BRANCH_CHANGE)
+			stage = dec.branch;
+	}
 	if (a->anchor < 0)
 		text_join(buf, size, 11, "why: ", rule->name, " did not run", in_round, ": ", detail, " [", code, "]", at,
 		          where);
+	else if (stage)   /* matched, and a condition checked after the match decided */
+		text_join(buf, size, 13, "why: ", rule->name, " matched ", lab, in_round, stage == FD_BRANCH_EFFECT
+		          ? ", then declined: " : ", took effect without change: ", detail, " [", code, "]", at, where);
 	else
 		text_join(buf, size, 12, "why: ", rule->name, " did not fire on ", lab, in_round, ": ", detail, " [", code,
 		          "]", at, where);

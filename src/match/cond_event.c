@@ -9,6 +9,10 @@
 
 const fd_rule_pattern *cond_event_pattern(const fd_rule *r, int branch)
 {
+	if (branch == FD_BRANCH_EFFECT && r->effect.n_ops)
+		return &r->effect;
+	if (branch == FD_BRANCH_CHANGE && r->change.n_ops)
+		return &r->change;
 	return branch >= 0 && branch < r->n_branches ? &r->branches[branch] : &r->match;
 }
 

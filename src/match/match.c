@@ -547,7 +547,7 @@ __attribute__((noinline)) static bool search_memo(match_run_state *s, int i)
 	int completes = s->complete_count;
 	if (search_from(s, i))
 		return true;
-	if (!s->exhausted && s->complete_count == completes)
+	if (!s->exhausted && !s->settled && s->complete_count == completes)
 		match_memo_put(s, i, key);
 	return false;
 }
@@ -598,7 +598,7 @@ static bool search_from(match_run_state *s, int i)
 				via = unit_input(s, u, q);
 		if (try_op(s, i, u, link, via))
 			return true;
-		if (s->exhausted)
+		if (s->exhausted || s->settled)
 			return false;
 		if (s->complete_count >= max) {
 			if (!s->capped && (k + 1 < cand->n || op->optional)) {
@@ -609,7 +609,7 @@ static bool search_from(match_run_state *s, int i)
 			return false;
 		}
 	}
-	if (op->optional && s->complete_count < max)
+	if (op->optional && s->complete_count < max && !s->settled)
 		return skip_optional(s, i, link);
 	return false;
 }

@@ -35,7 +35,10 @@
  *  - the search is bounded (the search budget, below): an attempt out of
  *    steps ends with FD-NM19, whatever it found before;
  *  - match_times counts attempts whose op chain matched (past type, arity,
- *    params, sources); effect_times counts fusions. */
+ *    params, sources); effect_times counts fusions, and the matches a
+ *    change condition let take effect without a fusion (rules.h: a rule's
+ *    effect and change conditions, checked after the subgraph's and the
+ *    constraints; the first verdict of either ends the attempt). */
 #ifndef FD_MATCH_H
 #define FD_MATCH_H
 #include <stdbool.h>
@@ -141,6 +144,11 @@ typedef struct fd_match_options {
 	                           * left out has no event and no attempt (a round that cannot
 	                           * change its outcome, rounds/rounds.h) */
 	fd_match_memo memo;
+	/* made_by[g][n]: the rule whose fusion of the round before made node n
+	 * of graph g, -1 a node the round before had too; NULL: the first round
+	 * of a pass (every node new to it). A run_once rule's match needs a
+	 * node a rule that runs before it made (rules.h), else FD-NM25. */
+	const int32_t *const *made_by;
 } fd_match_options;
 
 /* A fired rule. All ranges index fd_match_result.pool. */
@@ -162,6 +170,10 @@ typedef struct fd_fusion {
 
 typedef struct fd_rule_stats {
 	int64_t attempts, match_times, effect_times;
+	/* of the matches: declined by an effect condition (counted in match_times
+	 * only), taken effect without change by a change condition (counted in
+	 * effect_times, no fusion): fd_rule.effect, .change */
+	int64_t declined, unchanged;
 	int64_t by_rung[RUNG_COUNT];
 } fd_rule_stats;
 

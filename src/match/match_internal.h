@@ -143,6 +143,9 @@ typedef struct match_run_state {
 	uint64_t memo_at;       /* the step at which the current alternative's memo starts */
 	uint64_t steps_own, steps_attempt;   /* each attempt's share, and the most one may take */
 	bool exhausted;         /* the attempt ran out of steps (FD-NM19 said so) */
+	bool settled;           /* a match was declined or took effect without change (fd_rule.effect,
+	                         * .change): the attempt ends there */
+	bool unchanged;         /* it took effect without change: effect_times, no fusion */
 	match_memo memo;
 
 	/* scratch, sized per graph: stamps avoid clearing between attempts */

@@ -51,7 +51,7 @@ static void run_attempt(match_run_state *s, int32_t anchor, const alt *alts, int
 	s->anchor = anchor;
 	s->best = (match_best){ .score = 0, .decisive = UINT32_MAX, .rung = RUNG_NO_MATCH,
 	                        .reason = REASON_NM01_TYPE, .branch = -1 };
-	s->matched_once = s->fired = s->capped = s->exhausted = false;
+	s->matched_once = s->fired = s->capped = s->exhausted = s->settled = s->unchanged = false;
 	s->n_absent = 0;
 	/* its own share, and of the run's shared steps what one attempt may take */
 	uint64_t extra = s->steps_attempt - s->steps_own;
@@ -62,7 +62,7 @@ static void run_attempt(match_run_state *s, int32_t anchor, const alt *alts, int
 	int32_t fusion = -1;
 	uint32_t fire_ev = UINT32_MAX;
 	int8_t fired_branch = -1;
-	for (int a = 0; a < n_alts && !s->fired && !s->exhausted; a++) {
+	for (int a = 0; a < n_alts && !s->fired && !s->exhausted && !s->settled; a++) {
 		if (unit_type_alt(s->ix, anchor, &alts[a].pat->ops[0]) < 0)
 			continue;
 		s->branch = alts[a].branch;
@@ -94,8 +94,12 @@ static void run_attempt(match_run_state *s, int32_t anchor, const alt *alts, int
 	st->by_rung[at.rung]++;
 	if (s->matched_once)
 		st->match_times++;
-	if (s->fired)
+	if (s->fired || s->unchanged)
 		st->effect_times++;
+	if (s->settled && !s->unchanged)
+		st->declined++;
+	if (s->unchanged)
+		st->unchanged++;
 }
 
 static void rule_not_run(match_run_state *s, fd_reason why, uint32_t first)

@@ -280,15 +280,105 @@ int32_t match_unit_of_node(const match_run_state *s, int n_ops, int32_t node)
 	return node;
 }
 
+/* The conditions a compiler checks after the match (rules.h: fd_rule.effect,
+ * .change), on the units matched, with the events of branch `branch`: each
+ * op's own rows, its inputs' in the order it matched, the rows after them.
+ * False at the first that fails, recorded as the attempt's deepest failure. */
+static bool check_stage(match_run_state *s, const fd_rule_pattern *stage, int8_t branch, int n, uint32_t *passed)
+{
+	const fd_rule_pattern *pat = s->pat;
+	int8_t was = s->branch;
+	s->pat = stage;
+	s->branch = branch;
+	bool ok = true;
+	for (int i = 0; i < n && i < stage->n_ops && ok; i++) {
+		const fd_rule_op *op = &stage->ops[i];
+		int32_t u = s->units[i];
+		if (u == FD_NONE || (!op->conds && !op->n_sources))
+			continue;
+		fd_cond_check cc = s->op_checks[i];
+		cc.op = op;
+		cc.unit = u;
+		cc.sub = s->type_alt[i];
+		cc.op_id = s->type_alt[i] >= 0 && s->type_alt[i] < op->n_types ? op->ops[s->type_alt[i]] : op->op;
+		ok = !(op->conds & s->rows.op_before) || match_check_rows(s, op->conds & s->rows.op_before, i, n, &cc, passed);
+		for (int k = 0; ok && k < op->n_sources; k++)
+			ok = match_check_source(s, i, u, k, s->swapped[i], passed, false);
+		ok = ok && (!(op->conds & s->rows.op_after) || match_check_rows(s, op->conds & s->rows.op_after, i, n, &cc, passed));
+	}
+	s->pat = pat;
+	s->branch = was;
+	return ok;
+}
+
+/* Rule a runs before rule b in a round: the higher priority, then the name
+ * (match_run.c's order). */
+static bool runs_before(const fd_rule *a, const fd_rule *b)
+{
+	if (a->priority != b->priority)
+		return a->priority > b->priority;
+	return strcmp(a->name ? a->name : "", b->name ? b->name : "") < 0;
+}
+
+/* A run_once rule in a later round of its pass: some node of the match was
+ * made in the round before by a rule that runs before it (match.h:
+ * made_by) — a pass meets what the passes before it made, never its own
+ * nodes nor those of a pass after it. */
+static bool made_by_another(const match_run_state *s, int n)
+{
+	const int32_t *made = s->opt->made_by[s->gi];
+	for (int i = 0; i < n; i++) {
+		const int32_t *mem;
+		if (s->units[i] == FD_NONE)
+			continue;
+		int32_t nm = match_unit_nodes(s->ctx, s->gi, s->units[i], &mem);
+		for (int k = 0; k < nm; k++)
+			if (made[mem[k]] >= 0 && made[mem[k]] != s->rule && runs_before(&s->rs->rules[made[mem[k]]], s->r))
+				return true;
+	}
+	return false;
+}
+
+/* A node of the cover is claimed by a fusion that fired earlier: FD-CL01. */
+static bool lost_a_node(match_run_state *s, int n, uint32_t passed)
+{
+	const match_cover *c = &s->cover;
+	for (size_t i = 0; i < c->nodes.n; i++) {
+		int32_t node = c->nodes.items[i];
+		int32_t winner = s->res->claim[s->gi][node];
+		if (winner < 0)
+			continue;
+		uint32_t ev = match_emit(s, EV_CONFLICT, ST_FAIL, REASON_CL01_CONFLICT, -1, -1, node, winner,
+		                         s->res->fusions[winner].rule, 0);
+		match_fail(s, ev, REASON_CL01_CONFLICT, n, passed);
+		return true;
+	}
+	return false;
+}
+
 bool match_complete(match_run_state *s, int n)
 {
 	const fd_rule *r = s->r;
-	match_cover *c = &s->cover;
 	uint32_t passed = 0, ev;
-	s->matched_once = true;
+	/* the pass saw these nodes when it ran: no match, as it runs once */
+	if (r->run_once && s->opt->made_by && !made_by_another(s, n)) {
+		ev = match_emit(s, EV_ANCHOR, ST_FAIL, REASON_NM25_RAN_ONCE, -1, -1, s->anchor, FD_NONE, 0, 0);
+		match_fail(s, ev, REASON_NM25_RAN_ONCE, n, passed);
+		return false;
+	}
+	/* a run_once rule (a CANN pass) counts a match only on nodes still there:
+	 * one an earlier rule claimed is gone for it, which meets the fused
+	 * node in the next round (the conflict is checked first) */
+	if (!r->run_once)
+		s->matched_once = true;
 	if (s->pat->grouped && !match_group_complete(s, n, passed))
 		return false;
 	cover_build(s, n);
+	if (r->run_once) {
+		if (lost_a_node(s, n, passed))
+			return false;
+		s->matched_once = true;
+	}
 
 	/* the subgraph's rows, on the cover (cond_subgraph.c) */
 	fd_cond_check sc = { .ctx = s->ctx, .graph = s->gi, .g = s->g, .ix = s->ix, .rule = r, .op_index = n,
@@ -300,16 +390,18 @@ bool match_complete(match_run_state *s, int n)
 			return false;
 		passed++;
 	}
-	for (size_t i = 0; i < c->nodes.n; i++) {
-		int32_t node = c->nodes.items[i];
-		int32_t winner = s->res->claim[s->gi][node];
-		if (winner < 0)
-			continue;
-		ev = match_emit(s, EV_CONFLICT, ST_FAIL, REASON_CL01_CONFLICT, -1, -1, node, winner,
-		                s->res->fusions[winner].rule, 0);
-		match_fail(s, ev, REASON_CL01_CONFLICT, n, passed);
+	/* what the pass checks once it matched: a failure ends the attempt
+	 * (the compiler calls its Fusion() once on a match) */
+	if (s->branch == -1 && r->effect.n_ops && !check_stage(s, &r->effect, FD_BRANCH_EFFECT, n, &passed)) {
+		s->settled = true;
 		return false;
 	}
+	if (s->branch == -1 && r->change.n_ops && !check_stage(s, &r->change, FD_BRANCH_CHANGE, n, &passed)) {
+		s->settled = s->unchanged = true;
+		return false;
+	}
+	if (lost_a_node(s, n, passed))
+		return false;
 	i32_vec path = { 0 };
 	int len = would_cycle(s, &path);
 	if (len) {

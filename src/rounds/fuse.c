@@ -192,7 +192,7 @@ static bool writable(fd_attr_type t)
 }
 
 /* Every member's attributes under its prefix; the first member of type
- * target_op's unprefixed too. */
+ * target_op's (or the one member's) unprefixed too. */
 /* Whether member nd's names under prefix need no check for repeats: a
  * fused node's names are unique (this file made them), prefixes without a
  * dot cannot make one member's name another's, and no rewrite attribute (the
@@ -244,7 +244,9 @@ static void member_attrs(builder *b, const fd_graph *g, const int32_t *members, 
 			else
 				add_attr(b, &at, NULL);
 		}
-		if (own_done || strcmp(nd->op_type, target))
+		/* a fusion of one node is that node under another type (CANN's
+		 * Transpose -> TransposeD): its attributes stay its own */
+		if (own_done || (strcmp(nd->op_type, target) && n > 1))
 			continue;
 		own_done = true;
 		for (int32_t k = 0; k < nd->n_attrs; k++)   /* its own, not those it nests */

@@ -29,7 +29,8 @@
  *             ("convbn.conv.pads", "convbn.fused_nodes"); when target_op
  *             is the op type of a member, the first such member's
  *             attributes are also the node's own, unprefixed (a Conv that
- *             absorbed a BatchNormalization is still read as a Conv);
+ *             absorbed a BatchNormalization is still read as a Conv), as
+ *             are the one member's of a fusion of one node;
  *             "fused_nodes" (STRINGS, the member nodes in topological
  *             order), "fused_op_types" (STRINGS, their op types),
  *             "fusion_rule" (STRING) and "fusion_round" (INT).

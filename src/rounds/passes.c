@@ -189,8 +189,9 @@ static bool op_sees(const fd_ruleset *rs, int op, const char *type)
 static bool pattern_sees(const fd_ruleset *rs, const fd_rule_pattern *p, const char *type)
 {
 	for (int i = 0; i < p->n_ops; i++)
-		if (op_sees(rs, p->ops[i].op, type))
-			return true;
+		for (int k = 0; k < (p->ops[i].n_types > 0 ? p->ops[i].n_types : 1); k++)   /* each type of a list */
+			if (op_sees(rs, p->ops[i].n_types > 0 ? p->ops[i].ops[k] : p->ops[i].op, type))
+				return true;
 	return false;
 }
 

@@ -18,6 +18,9 @@ static void round_free(fd_round *r)
 	rewrite_release(&r->made);
 	free(r->made_of);
 	free(r->ran);
+	for (int32_t g = 0; r->made_by && g < r->model->n_graphs; g++)
+		free(r->made_by[g]);
+	free(r->made_by);
 	if (r->number > 1)
 		match_result_release(&r->own_result);
 	if (r->built_own) {
@@ -95,7 +98,7 @@ static int32_t rules_that_see(const fd_rounds *rd, const fd_round *r, int32_t p,
 		int32_t rule = ps->rules[k];
 		out[rule] = false;
 		for (int32_t f = 0; rs->rules[rule].enabled && f < rs->n_rules && !out[rule]; f++)
-			out[rule] = r->result->stats[f].effect_times > 0 &&
+			out[rule] = r->result->stats[f].effect_times - r->result->stats[f].unchanged > 0 &&
 			            rounds_rule_sees(rs, rule, made_type(&rs->rules[f]));
 		n += out[rule];
 	}
@@ -140,7 +143,7 @@ static void note_unsettled(fd_rounds *rd, int32_t p)
 	for (int32_t i = 0; i < rd->rules->n_rules; i++) {
 		bool fired = false;
 		for (int32_t k = ps->first_round + 1; k < ps->first_round + ps->n_rounds && !fired; k++)
-			fired = rd->items[k]->result->stats[i].effect_times > 0;
+			fired = rd->items[k]->result->stats[i].effect_times - rd->items[k]->result->stats[i].unchanged > 0;
 		if (fired)
 			vec_push(&rd->keep_firing, i);
 	}
@@ -166,6 +169,24 @@ static bool repeats_round_before(const fd_round *prev, const fd_round *r)
 			return false;
 	}
 	return true;
+}
+
+/* Round r, a later round of its pass on the graph prev's fusions made:
+ * which rule made each of its nodes (rules.h: run_once). */
+static void note_made_by(const fd_round *prev, fd_round *r)
+{
+	if (!r->built_own || !r->map.from)
+		return;
+	r->made_by = xcalloc((size_t)r->model->n_graphs + 1, sizeof *r->made_by);
+	for (int32_t g = 0; g < r->model->n_graphs; g++) {
+		int32_t n = r->model->graphs[g].n_nodes;
+		r->made_by[g] = xmalloc(((size_t)n + 1) * sizeof **r->made_by);
+		for (int32_t j = 0; j < n; j++) {
+			int32_t from = r->map.from[g][j];
+			r->made_by[g][j] = from >= 0 ? -1
+			                   : prev->result->fusions[prev->made.nodes.items[-from - 1].fusion].rule;
+		}
+	}
 }
 
 /* ---- the loop -------------------------------------------------------------------- */
@@ -206,6 +227,9 @@ int rounds_run(fd_rounds *rd, const fd_match_ctx *ctx, const fd_ruleset *rs, con
 				rc = -1;
 				break;
 			}
+			if (step > 1)
+				note_made_by(prev, r);
+			mo.made_by = (const int32_t *const *)r->made_by;
 			memcpy(r->ran, want, (size_t)rs->n_rules * sizeof *want);
 			/* one pass of every rule needs no mask: the run is today's run */
 			mo.run_rule = rd->n_passes == 1 && step == 1 ? NULL : r->ran;

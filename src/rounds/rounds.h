@@ -76,6 +76,9 @@ typedef struct fd_round {
 	int32_t *made_of;              /* and per fusion its index there: made when a later round needs
 	                                * them, or by rounds_make_all; made_of NULL until then */
 	fd_rewrite_map map;            /* round > 1 with built_own: its model's nodes ↔ the round before's */
+	int32_t **made_by;             /* a later round of its pass: per graph and node, the rule whose
+	                                * fusion made it in the round before, -1 (match.h: made_by);
+	                                * NULL in a pass's first round */
 	bool built;                    /* the model after it exists (a later round ran on it) */
 	bool built_own;                /* own_model and own_ctx hold this round's graph (else it
 	                                * shares the round before's: that round fused nothing) */

@@ -50,6 +50,9 @@ typedef struct fd_rule_param {
  * silently ignored. They come from the trace's event fields (trace.h). */
 #define FD_RULE_MAX_OPS      64      /* ops in one pattern (match.ops, a branch) */
 #define FD_RULE_MAX_BRANCHES 127     /* match.branches (an event's branch is 8 bits) */
+/* An event's branch for the checks after the match (fd_rule.effect, .change). */
+#define FD_BRANCH_EFFECT     (-2)
+#define FD_BRANCH_CHANGE     (-3)
 #define FD_RULE_MAX_ITEMS    32767   /* params, input_sources, where, constraints, inputK (16 bits) */
 /* A group of siblings (match.ops[i].siblings): at most this many members,
  * looked for among the readers of a tensor read at most this many times, so
@@ -213,6 +216,13 @@ typedef struct fd_rule {
 	const fd_yval *priority_where;
 	int64_t pass;              /* the pass it runs in (0 when not written; rounds/rounds.h) */
 	const fd_yval *pass_where;
+	/* run_once: true — the rule runs once over its pass's graph, as a CANN
+	 * graph pass: in a later round of the pass it matches only where a
+	 * node made in the round before by a rule that runs before it takes
+	 * part (it neither re-fuses what it made, nor counts again what it saw,
+	 * nor meets what a pass after it made) */
+	bool run_once;
+	const fd_yval *run_once_where;
 	bool enabled;              /* false when disabled by env or what-if */
 	int n_scope;               /* 0 and scope NULL: no scope written, every target */
 	const char **scope;
@@ -221,6 +231,14 @@ typedef struct fd_rule {
 	fd_rule_pattern match;
 	int n_branches;
 	fd_rule_pattern *branches;
+	/* match.ops[i].effect and match.ops[i].change: conditions a compiler
+	 * checks after the pattern matched (CANN's Fusion()), each a pattern as
+	 * long as match.ops whose ops carry match.ops' types (n_ops 0: none
+	 * stated). One effect condition failing declines the match: counted in
+	 * match_times, not effect_times. One change condition failing: the pass
+	 * takes effect (effect_times) without changing the graph. Their events
+	 * carry the branch FD_BRANCH_EFFECT or FD_BRANCH_CHANGE. */
+	fd_rule_pattern effect, change;
 	int n_dimvars;             /* the names shape patterns bind (C, N), in order of first use */
 	const char **dimvars;
 	/* subgraph: a bit per condition stated (match/conditions.h: COND_BIT), its

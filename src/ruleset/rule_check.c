@@ -321,16 +321,19 @@ static void check_conditions(checker *c, fd_cond_scope scope, fd_cond_lint *site
 			check_condition(c, (fd_cond_kind)k, site);
 }
 
-static void check_op(checker *c, const fd_rule *r, const fd_rule_pattern *pat, int i, const char *pattern_path)
+/* stage: "" for the op itself, ".effect" or ".change" for its conditions
+ * after the match (their types are the op's, said once, for the op). */
+static void check_op(checker *c, const fd_rule *r, const fd_rule_pattern *pat, int i, const char *pattern_path,
+                     const char *stage)
 {
 	const fd_rule_op *op = &pat->ops[i];
 	char path[128], name[128];
-	snprintf(path, sizeof path, "%s[%d]", pattern_path, i);
+	snprintf(path, sizeof path, "%s[%d]%s", pattern_path, i, stage);
 	if (!op->type)
 		return;
 	bool known = true;
 	for (int t = 0; t < op->n_types; t++)
-		known &= check_op_type(c, op, t, path);
+		known &= *stage ? optable_get(op->ops[t]) != NULL : check_op_type(c, op, t, path);
 	if (known)
 		for (int p = 0; p < op->n_params; p++)
 			check_op_param(c, op, &op->params[p], path);
@@ -456,12 +459,18 @@ static void check_rule(checker *c, const fd_rule *r)
 	if (scope && scope->kind == YV_SEQ && scope->n == 0)
 		WARN(c, scope, "scope: empty list; the rule runs on no target");
 	for (int i = 0; i < r->match.n_ops; i++)
-		check_op(c, r, &r->match, i, "match.ops");
+		check_op(c, r, &r->match, i, "match.ops", "");
+	for (int i = 0; i < r->effect.n_ops; i++)   /* an op's conditions after the match, as the op's own */
+		if (r->effect.ops[i].conds || r->effect.ops[i].n_sources)
+			check_op(c, r, &r->effect, i, "match.ops", ".effect");
+	for (int i = 0; i < r->change.n_ops; i++)
+		if (r->change.ops[i].conds || r->change.ops[i].n_sources)
+			check_op(c, r, &r->change, i, "match.ops", ".change");
 	for (int b = 0; b < r->n_branches; b++) {
 		char p[48];
 		snprintf(p, sizeof p, "match.branches[%d].ops", b);
 		for (int i = 0; i < r->branches[b].n_ops; i++)
-			check_op(c, r, &r->branches[b], i, p);
+			check_op(c, r, &r->branches[b], i, p, "");
 	}
 	check_output_names(c, r);
 	fd_cond_lint whole = { .rule = r, .op_index = -1, .path = "" };

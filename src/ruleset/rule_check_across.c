@@ -81,6 +81,9 @@ static char *pattern_key(const fd_rule *r)
 				key_yval(&k, yval_get(op->where, d->key));
 		}
 		key_yval(&k, yval_get(op->where, "input_sources"));
+		/* and what it checks after the match: another verdict there is another rule */
+		key_yval(&k, yval_get(op->where, "effect"));
+		key_yval(&k, yval_get(op->where, "change"));
 		sb_puts(&k, "|");
 	}
 	return sb_take(&k);

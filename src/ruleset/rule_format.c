@@ -33,6 +33,8 @@ static const fd_field head[] = {
 };
 static const fd_field op_names[] = {
 	FIELD("match.ops.#.output_names",                   LIST,   true),
+	FIELD("match.ops.#.effect",                         ANY,    false), /* an op's conditions, after the match */
+	FIELD("match.ops.#.change",                         ANY,    false),
 };
 static const fd_field middle[] = {
 	FIELD("match.branches.#.ops",                       LIST,   false), /* its ops are match.ops.#'s fields */
@@ -57,6 +59,7 @@ static const fd_field tail[] = {
 	FIELD("output.gen_dot_graph",                       BOOL,   true),
 	FIELD("output.dot_graph_path",                      STR,    true),
 	FIELD("pass",                                       UINT,   true), /* rounds: the pass order */
+	FIELD("run_once",                                   BOOL,   true), /* rounds: once over its pass's graph */
 };
 #undef FIELD
 
@@ -148,6 +151,15 @@ const fd_field *rule_field(const char *path)
 	/* "match.branches.B.ops.…" reads as "match.ops.…" */
 	if (sscanf(path, "match.branches.%d.%n", &b, &off) == 1 && off > 0 && !strncmp(path + off, "ops.", 4)) {
 		snprintf(buf, sizeof buf, "match.%s", path + off);
+		path = buf;
+	}
+	/* "match.ops.N.effect.…" (and change) reads as "match.ops.N.…": the op's conditions */
+	int n, at = 0;
+	if (sscanf(path, "match.ops.%d.%n", &n, &at) == 1 && at > 0
+	    && (!strncmp(path + at, "effect.", 7) || !strncmp(path + at, "change.", 7))) {
+		char stage[512];
+		snprintf(stage, sizeof stage, "match.ops.%d.%s", n, path + at + 7);
+		memcpy(buf, stage, sizeof buf);
 		path = buf;
 	}
 	const fd_field *f;

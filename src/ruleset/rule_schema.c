@@ -266,6 +266,46 @@ static void parse_pattern(fd_schema *s, fd_rule_pattern *pat, const fd_yval *ops
 	cond_siblings_pattern(s, pat, path);
 }
 
+/* match.ops[i].effect and .change (rules.h): each an op's conditions
+ * without its type, read as the op's (its types copied, so that params and
+ * where read as its type's) into a pattern as long as match.ops. */
+static void parse_stage(fd_schema *s, fd_rule *r, fd_rule_pattern *stage, const char *key)
+{
+	const fd_rule_pattern *pat = &r->match;
+	char p[256];
+	for (int i = 0; i < pat->n_ops; i++) {
+		const fd_yval *v = pat->ops[i].where ? yval_get(pat->ops[i].where, key) : NULL;
+		if (!v)
+			continue;
+		snprintf(p, sizeof p, "match.ops[%d].%s", i, key);
+		if (!schema_kind(s, v, YV_MAP, p))
+			continue;
+		rule_schema_unknown_keys(s, v, p, "match.ops.#");
+		const char *inner[] = { "type", "optional", "effect", "change" };
+		for (size_t k = 0; k < sizeof inner / sizeof inner[0]; k++)
+			if (yval_get(v, inner[k]))
+				ERR(s, yval_get(v, inner[k]), "%s: '%s' is the op's own, not a condition checked after the match",
+				    p, inner[k]);
+		if (!stage->n_ops) {
+			stage->ops = arena_array(&s->rs->arena, (size_t)pat->n_ops, sizeof *stage->ops);
+			stage->n_ops = pat->n_ops;
+			stage->where = pat->where;
+			for (int j = 0; j < pat->n_ops; j++) {
+				const fd_rule_op *m = &pat->ops[j];
+				fd_rule_op *o = &stage->ops[j];
+				memset(o, 0, sizeof *o);
+				*o = (fd_rule_op){ .type = m->type, .op = m->op, .where = m->where, .type_where = m->type_where,
+				                   .n_types = m->n_types, .types = m->types, .ops = m->ops,
+				                   .optional = m->optional, .composite_mask = m->composite_mask };
+			}
+		}
+		fd_rule_op *o = &stage->ops[i];
+		o->where = v;
+		fd_cond_site at = { .op = o, .index = i, .n_ops = pat->n_ops, .map = v };
+		read_conditions(s, &at, SCOPE_OP, p, &o->conds, read_inputs);
+	}
+}
+
 static void parse_subgraph(fd_schema *s, fd_rule *r, const fd_yval *v)
 {
 	if (!schema_kind(s, v, YV_MAP, "match.subgraph"))
@@ -286,8 +326,11 @@ static void parse_match(fd_schema *s, fd_rule *r, const fd_yval *v)
 		ERR(s, v, "match: needs 'ops' (or 'branches')");
 		return;
 	}
-	if (ops)
+	if (ops) {
 		parse_pattern(s, &r->match, ops, "match.ops");
+		parse_stage(s, r, &r->effect, "effect");
+		parse_stage(s, r, &r->change, "change");
+	}
 	if (branches && schema_kind(s, branches, YV_SEQ, "match.branches")) {
 		if (branches->n == 0)
 			ERR(s, branches, "match.branches: the list of branches is empty");
@@ -308,6 +351,11 @@ static void parse_match(fd_schema *s, fd_rule *r, const fd_yval *v)
 			}
 			snprintf(p, sizeof p, "match.branches[%zu].ops", i);
 			parse_pattern(s, &r->branches[r->n_branches++], bops, p);
+			for (size_t j = 0; bops->kind == YV_SEQ && j < bops->n; j++)
+				for (int k = 0; k < 2; k++)
+					if (yval_get(bops->items[j], k ? "change" : "effect"))
+						ERR(s, yval_get(bops->items[j], k ? "change" : "effect"),
+						    "%s[%zu]: '%s' is read in match.ops only", p, j, k ? "change" : "effect");
 		}
 	}
 	const fd_yval *sg = yval_get(v, "subgraph");
@@ -548,6 +596,10 @@ int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d
 			    schema_describe(v, b, sizeof b));
 			r->pass = 0;
 		}
+	}
+	if ((v = yval_get(root, "run_once"))) {
+		r->run_once_where = v;
+		schema_bool(&s, v, "run_once", &r->run_once);
 	}
 	if ((v = yval_get(root, "enabled")))
 		schema_bool(&s, v, "enabled", &r->enabled);

@@ -56,6 +56,7 @@ typedef enum fd_rung {
 	X(NM22_OUTPUT_COUNT, "FD-NM22", NO_MATCH,  false, "the node declares another number of outputs (outputs.count)") \
 	X(NM23_DTYPE_SAME_AS, "FD-NM23", NO_MATCH, false, "operand dtype differs from the tensor it is tied to (dtype: {same_as: ...})") \
 	X(NM24_SIBLINGS,   "FD-NM24", NO_MATCH,  false, "the op's sibling group does not hold: a member fails its conditions, too few or too many, or the cover (siblings)") \
+	X(NM25_RAN_ONCE,   "FD-NM25", NO_MATCH,  false, "the rule runs once over its pass's graph (run_once): every node of the match was there when it ran") \
 	X(CF01_DTYPE,      "FD-CF01", CONDITION, false, "dtype_match: a tensor's dtype is not allowed") \
 	X(CF02_SHAPE,      "FD-CF02", CONDITION, false, "shape_constraint: elementwise inputs do not broadcast") \
 	X(CF03_MEMORY,     "FD-CF03", CONDITION, false, "memory_limit: an intermediate or output is over the limit") \

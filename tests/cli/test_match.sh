@@ -41,6 +41,8 @@ cases() {
 	done
 	echo "lang_many_alternatives|-|samples/conv_bn_relu.onnx -r tests/data/lang/many_alternatives.yaml"
 	echo "lang_where_eval|-|tests/data/lang/transpose_matmul.onnx -r tests/data/lang/where_eval.yaml"
+	# conditions after the match (effect, change) and a rule that runs once (FD-NM25)
+	echo "lang_effect_change|-|tests/data/lang/declared_outputs.onnx -r tests/data/lang/effect_change.yaml --set Conv_BN_Once.enabled=true"
 	# the search budget (tests/tools/make_search_models.py): an attempt out of steps, FD-NM19
 	echo "search_budget|FUSIONDBG_SEARCH_STEPS=20|tests/data/lang/fan_out.onnx -r tests/data/search/fan_out_from_op.yaml"
 	# rounds (samples/rounds): two and three rounds, ordered passes, a set that never settles

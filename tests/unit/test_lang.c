@@ -28,7 +28,9 @@
 #include "explain/explain.h"
 #include "match/match.h"
 #include "onnx/onnx.h"
+#include "rounds/rounds.h"
 #include "rules/rule_expr.h"
+#include "ruleset/rule_format.h"
 #include "ruleset/ruleset.h"
 #include "base/vec.h"
 
@@ -1045,6 +1047,83 @@ static void test_many_alternatives(void **state)
 	run_close(&x);
 }
 
+/* effect: and change: (conditions checked after the match): a BatchNorm
+ * declaring its training outputs is matched and declined, its decisive
+ * event in the effect stage with its what-if path and words; a MaxPool
+ * declaring its indices takes effect without a fusion. run_once: over two
+ * rounds the declined match is counted once, the rule's own Conv never
+ * re-fused, the round-2 verdict FD-NM25. */
+static void test_effect_change(void **state)
+{
+	(void)state;
+	run x;
+	run_open(&x, "tests/data/lang/declared_outputs.onnx", "tests/data/lang/effect_change.yaml");
+	int32_t bn = ruleset_find(&x.rs, "Conv_BN_Declined"), pool = ruleset_find(&x.rs, "Pad_MaxPool_Unchanged");
+	assert_int_equal(x.r.stats[bn].match_times, 3);
+	assert_int_equal(x.r.stats[bn].effect_times, 2);
+	assert_int_equal(x.r.stats[bn].declined, 1);
+	const fd_attempt *a = attempt_of(&x, "Conv_BN_Declined", "bn2_conv");
+	assert_int_equal(a->reason, REASON_NM22_OUTPUT_COUNT);
+	assert_int_equal(trace_event(&x.r.trace, a->decisive).branch, FD_BRANCH_EFFECT);
+	expect_decided(&x, a, "match.ops.1.effect.outputs.count", "1 output declared", "3 outputs declared", 13, 26);
+	expect_words(&x, a, "matched, then declined");
+	/* a what-if reaches it: the path is an op condition's below effect */
+	assert_non_null(rule_field("match.ops.1.effect.outputs.count"));
+	assert_ptr_equal(rule_field("match.ops.1.effect.outputs.count"), rule_field("match.ops.1.outputs.count"));
+	assert_ptr_equal(rule_field("match.ops.0.change.input_sources.input1.value"),
+	                 rule_field("match.ops.0.input_sources.input1.value"));
+	char line[1024];
+	assert_non_null(strstr(explain_why_line(&x.r, (uint32_t)(a - x.r.trace.attempts), line, sizeof line),
+	                       "Conv_BN_Declined matched bn2_conv (Conv), then declined: op1 BatchNorm outputs"));
+	assert_int_equal(x.r.stats[pool].match_times, 2);
+	assert_int_equal(x.r.stats[pool].effect_times, 2);
+	assert_int_equal(x.r.stats[pool].unchanged, 1);
+	int fused = 0;
+	for (size_t k = 0; k < x.r.n_fusions; k++)
+		fused += x.r.fusions[k].rule == pool;
+	assert_int_equal(fused, 1);
+	expect_words(&x, attempt_of(&x, "Pad_MaxPool_Unchanged", "pool2_pad"), "matched, took effect without change");
+	run_close(&x);
+
+	/* run_once over rounds: Conv_BN_Once alone (as the default rules
+	 * would, Conv_BN_Declined declines bn2_conv again in round 2) */
+	run y;
+	run_open(&y, "tests/data/lang/declared_outputs.onnx", "tests/data/lang/effect_change.yaml");
+	int32_t once = ruleset_find(&y.rs, "Conv_BN_Once");
+	assert_true(y.rs.rules[once].run_once);
+	for (int32_t i = 0; i < y.rs.n_rules; i++)
+		y.rs.rules[i].enabled = i == once || i == bn;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			y.rs.rules[bn].enabled = false;
+		fd_rounds rd;
+		rounds_init(&rd);
+		fd_diags d;
+		diags_init(&d);
+		fd_match_options mo = { 0 };
+		assert_int_equal(rounds_run(&rd, &y.ctx, &y.rs, &mo, NULL, &y.r, &d), 0);
+		assert_true(rd.n >= 2);
+		int64_t matched = 0, effect = 0;
+		int32_t rule = pass ? once : bn;
+		for (int32_t k = 0; k < rd.n; k++) {
+			matched += rd.items[k]->result->stats[rule].match_times;
+			effect += rd.items[k]->result->stats[rule].effect_times;
+		}
+		/* without run_once the decline of bn2_conv is counted in each round */
+		assert_int_equal(matched, pass ? 3 : 4);
+		assert_int_equal(effect, 2);
+		if (pass) {
+			const fd_match_result *r2 = rd.items[1]->result;
+			uint32_t ai = explain_find_attempt(r2, once, 0, graph_find_node(&rd.items[1]->model->graphs[0], "bn2_conv"));
+			assert_true(ai != UINT32_MAX);
+			assert_int_equal(r2->trace.attempts[ai].reason, REASON_NM25_RAN_ONCE);
+		}
+		rounds_release(&rd);
+		diags_release(&d);
+	}
+	run_close(&y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1070,6 +1149,7 @@ int main(void)
 		cmocka_unit_test(test_other_ops),
 		cmocka_unit_test(test_many_alternatives),
 		cmocka_unit_test(test_quoted_shapes),
+		cmocka_unit_test(test_effect_change),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -229,9 +229,12 @@ static const struct bad_case {
 	{ "ops_is_map.yaml", false, "5:5: error: match.ops: expected a list, got a map" },
 	{ "empty_ops.yaml", false, "4:8: error: match.ops: the list of ops is empty" },
 	{ "scope_not_list.yaml", false, "3:8: error: scope: expected a list of strings (targets such as ai_core), got string 'ai_core'" },
-	{ "unknown_key.yaml", false, "6:7: error: unknown key 'parms' in match.ops[0], did you mean 'params'? (known: type, params, inputs, input_sources, output_names, optional, outputs, where, feeds, siblings)" },
+	{ "unknown_key.yaml", false, "6:7: error: unknown key 'parms' in match.ops[0], did you mean 'params'? (known: type, params, inputs, input_sources, output_names, effect, change, optional, outputs, where, feeds, siblings)" },
 	{ "rewrite_from_op_range.yaml", false, "10:16: error: rewrite.inputs[0].from_op: 2 is out of range (the pattern has ops 0..1)" },
 	/* the language beyond the seed (fusiondbg-rules(5), BEYOND THE SEED), and its limits */
+	{ "lang_effect_type.yaml", false, "7:15: error: match.ops[0].effect: 'type' is the op's own, not a condition checked after the match" },
+	{ "lang_effect_param.yaml", false, "7:18: error: match.ops[0].effect.params: Conv2d has no param 'group_count' (its params: groups, kernel_size, strides, dilations, pads, auto_pad, activation_type)" },
+	{ "lang_effect_in_branch.yaml", false, "8:13: error: match.branches[0].ops[0]: 'change' is read in match.ops only" },
 	{ "lang_all_optional.yaml", false, "9:17: error: match.ops[2].optional: every op after op 0 is optional, so the rule fuses op 0 alone where none of them is there" },
 	{ "lang_dtype_same_as_incomplete.yaml", false, "8:35: error: match.ops[1].input_sources.input1.dtype.same_as: needs 'op' and one of 'input' or 'output' (the tensor op j reads at input k, or makes at output k: {op: j, input: k})" },
 	{ "lang_dtype_same_as_later.yaml", false, "8:40: error: match.ops[1].input_sources.input1.dtype.same_as.op: 2 does not come before op 1 (dtype same_as names this op or an earlier one)" },
