@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# test_cann_ub.sh — rules/cann's UB rules taken from a pass's source, on the
+# probes of tests/data/cann/make_cann_ub_probes.py: each ub_*_fires* model
+# fuses what the rule names, each ub_*_no_* model is refused by the one
+# condition its name says, and `why` says which (rule file line and the
+# source's words). The fusions and reasons are held against
+# tests/golden/cann/ub_probes.txt (UPDATE=1 rewrites it).
+set -u
+. "$(dirname "$0")/../lib.sh"
+export TZ=UTC LC_ALL=C.UTF-8
+unset GRAPH_AUTOFUSION_ENABLE GRAPH_AUTOFUSION_RULES GRAPH_AUTOFUSION_RULES_DIR FUSIONDBG_CANN_CATALOGUE
+make_tmp
+GOLDEN=tests/golden/cann/ub_probes.txt
+fail=0
+
+# the rule each probe is about, and the node its why is asked on
+rule_of() {
+	case $1 in
+	ub_double_in_*) echo "TbeConvDoubleInFusionPass conv_a" ;;
+	ub_stem_*) echo "TbeAippConvReluMaxpoolingFusion conv" ;;
+	ub_common_*) echo "TbeCommonRules0FusionPass conv" ;;
+	esac
+}
+
+for f in tests/data/cann/ub_*.onnx; do
+	name=$(basename "$f" .onnx)
+	set -- $(rule_of "$name")
+	rule=$1 node=$2
+	"$FUSIONDBG" match "$f" -r rules/cann --format json >"$tmp/m.json" 2>"$tmp/err" ||
+		{ [ $? = 1 ] || bad "$name: match failed: $(cat "$tmp/err")"; }
+	fused=$("$PYTHON" - "$tmp/m.json" "$rule" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+mine = [f["nodes"] for f in d["fusions"] if f["rule"] == sys.argv[2]]
+print(" | ".join(",".join(n) for n in mine) or "-")
+PY
+)
+	case $name in
+	*_fires*) [ "$fused" != - ] || bad "$name: $rule did not fire" ;;
+	*_no_*) [ "$fused" = - ] || bad "$name: $rule fired ($fused), the probe is one it refuses" ;;
+	esac
+	echo "$name: $rule: $fused"
+	if [ "$fused" = - ]; then
+		"$FUSIONDBG" why "$f" -r rules/cann --rule "$rule" --node "$node" 2>&1 | head -1 | sed 's/^/  /'
+	fi
+done >"$tmp/out.txt"
+
+if [ "${UPDATE:-0}" = 1 ]; then
+	cp "$tmp/out.txt" "$GOLDEN"
+elif ! diff -u "$GOLDEN" "$tmp/out.txt"; then
+	bad "the probes' fusions or reasons differ from $GOLDEN (UPDATE=1 rewrites it)"
+fi
+exit $fail
