@@ -3,7 +3,7 @@
 # probes of tests/data/cann/make_cann_ub_probes.py: each ub_*_fires* model
 # fuses what the rule names, each ub_*_no_* model is refused by the one
 # condition its name says, and `why` says which (rule file line and the
-# source's words). The fusions and reasons are held against
+# source's words); suggest proposes no chain rules/cann fuses. The fusions and reasons are held against
 # tests/golden/cann/ub_probes.txt (UPDATE=1 rewrites it).
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -44,6 +44,18 @@ PY
 		"$FUSIONDBG" why "$f" -r rules/cann --rule "$rule" --node "$node" 2>&1 | head -1 | sed 's/^/  /'
 	fi
 done >"$tmp/out.txt"
+
+# suggest knows which chains CANN fuses: on a YOLOv8n-style export the 53
+# Conv -> Sigmoid -> Mul are proposed against a rule set that lacks them,
+# and not against rules/cann, whose TbeConvSigmoidMulQuantFusionPass takes
+# them
+mkdir -p "$tmp/none"
+printf 'version: "1.0"\nname: "Unrelated"\npriority: 1\nmatch:\n  ops:\n    - type: Erf\n    - type: Erf\nrewrite:\n  target_op: "U"\n' >"$tmp/none/u.yaml"
+Y=tests/data/cann/yolov8n_like.onnx
+"$FUSIONDBG" suggest $Y -r "$tmp/none" >"$tmp/s0.txt" 2>/dev/null
+grep -q '^#1  Conv -> Sigmoid -> Mul  x53 ' "$tmp/s0.txt" || bad "suggest without rules/cann: no Conv -> Sigmoid -> Mul x53"
+"$FUSIONDBG" suggest $Y -r rules/cann >"$tmp/s1.txt" 2>/dev/null
+grep -q 'Conv -> Sigmoid -> Mul' "$tmp/s1.txt" && bad "suggest -r rules/cann proposes Conv -> Sigmoid -> Mul, which CANN fuses"
 
 if [ "${UPDATE:-0}" = 1 ]; then
 	cp "$tmp/out.txt" "$GOLDEN"
