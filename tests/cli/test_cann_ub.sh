@@ -3,7 +3,8 @@
 # probes of tests/data/cann/make_cann_ub_probes.py: each ub_*_fires* model
 # fuses what the rule names, each ub_*_no_* model is refused by the one
 # condition its name says, and `why` says which (rule file line and the
-# source's words); suggest proposes no chain rules/cann fuses. The fusions and reasons are held against
+# source's words, the rule's sources); a sources key naming nothing is an
+# error; suggest proposes no chain rules/cann fuses. The fusions and reasons are held against
 # tests/golden/cann/ub_probes.txt (UPDATE=1 rewrites it).
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -56,6 +57,12 @@ Y=tests/data/cann/yolov8n_like.onnx
 grep -q '^#1  Conv -> Sigmoid -> Mul  x53 ' "$tmp/s0.txt" || bad "suggest without rules/cann: no Conv -> Sigmoid -> Mul x53"
 "$FUSIONDBG" suggest $Y -r rules/cann >"$tmp/s1.txt" 2>/dev/null
 grep -q 'Conv -> Sigmoid -> Mul' "$tmp/s1.txt" && bad "suggest -r rules/cann proposes Conv -> Sigmoid -> Mul, which CANN fuses"
+
+# a sources key must name a part of the rule
+sed 's/^  match.ops.0.where.3:/  match.ops.0.where.9:/' rules/cann/ub_fusion.yaml >"$tmp/bad_sources.yaml"
+"$FUSIONDBG" verify "$tmp/bad_sources.yaml" >"$tmp/v.txt" 2>&1 && bad "verify took a sources key that names nothing"
+grep -q "sources: 'match.ops.0.where.9' names no value of the rule" "$tmp/v.txt" ||
+	bad "verify: no error for sources.match.ops.0.where.9: $(head -2 "$tmp/v.txt")"
 
 if [ "${UPDATE:-0}" = 1 ]; then
 	cp "$tmp/out.txt" "$GOLDEN"
