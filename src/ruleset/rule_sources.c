@@ -3,7 +3,9 @@
  * document), which `why` quotes beside the check that decided. A `sources`
  * key is a path in the rule, map keys and list indices joined by dots
  * (match.ops.0.where.1, match.subgraph); the note holds for every value
- * below it, and the narrowest entry wins. */
+ * below it, and the narrowest entry wins. A key that names nothing is a
+ * warning (check --strict: an error), not an error: a what-if that
+ * shortens a list must still run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +52,8 @@ void rule_schema_sources(fd_schema *s, fd_rule *r, const fd_yval *v)
 		const char *path = v->keys[i]->text ? v->keys[i]->text : "";
 		fd_rule_source e = { path, value_at(r->root, path), NULL };
 		if (!e.at || !strcmp(path, "sources") || !strncmp(path, "sources.", 8)) {
-			ERR(s, v->keys[i], "sources: '%s' names no value of the rule (a path such as match.ops.0.where.1: "
-			    "keys and list indices joined by dots)", path);
+			WARN(s, v->keys[i], "sources: '%s' names no value of the rule (a path such as match.ops.0.where.1: "
+			     "keys and list indices joined by dots)", path);
 			continue;
 		}
 		char p[160];
