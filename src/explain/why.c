@@ -8,6 +8,7 @@
 #include "explain/explain.h"
 #include "explain/explain_internal.h"
 #include "base/text.h"
+#include "ruleset/ruleset.h"
 
 /* ---- ranking and finding attempts ----------------------------------------- */
 
@@ -136,6 +137,16 @@ static const char *in_round_text(int32_t round, char buf[32])
 	return buf;
 }
 
+/* " (source: NOTE)" after a line whose deciding check is a part of the
+ * rule with a note on where it comes from (the rule's sources). */
+static void add_source(const fd_rule *rule, fd_srcpos pos, char *buf, size_t size)
+{
+	const char *note = rule_source_at(rule, pos);
+	size_t n = strlen(buf);
+	if (note && n < size)
+		text_join(buf + n, size - n, 3, " (source: ", note, ")");
+}
+
 /* The one line of attempt ai, in round `round` (0: not said). */
 /* Three %s after a fired line: a rule whose fusion the compiler makes and
  * then refuses the model for (rewrite.refuses_model) says so, with the
@@ -197,6 +208,7 @@ static char *attempt_line(const fd_match_result *r, describe_cache *dc, uint32_t
 	else
 		text_join(buf, size, 12, "why: ", rule->name, " did not fire on ", lab, in_round, ": ", detail, " [", code,
 		          "]", at, where);
+	add_source(rule, t.where, buf, size);
 	return buf;
 }
 
@@ -232,6 +244,7 @@ static void unreached_line(const fd_rule *rule, const fd_node *n, fd_why *w)
 	         "no attempt of this rule reached the node [FD-NM01]%s%s", rule->name, n->name, n->op_type,
 	         in_round_text(w->round, in_round), op0 ? op0->type : "?", op0 ? op0->type : "?", n->op_type,
 	         where[0] ? " at " : "", where);
+	add_source(rule, p, w->line, sizeof w->line);
 }
 
 /* Any rule: the deepest attempt that did not fire, else a fired one. */

@@ -131,6 +131,10 @@ static const fd_param_def axis0_params[] = { ATTR("axis", "axis", PT_INT, "0") }
 static const fd_param_def axis1_params[] = { ATTR("axis", "axis", PT_INT, "1") };
 static const fd_param_def concat_params[] = { { "axis", { "dim" }, "axis", -1, PT_INT, NULL, DERIVED_NONE } };
 
+static const fd_param_def eltwise_params[] = {
+	ATTR("mode", "mode", PT_INT, "1"),
+	{ "coeff", { 0 }, "coeff", -1, PT_FLOATS, NULL, DERIVED_NONE },
+};
 static const fd_param_def leakyrelu_params[] = {
 	{ "alpha", { "negative_slope" }, "alpha", -1, PT_FLOAT, "0.01", DERIVED_NONE },
 };
@@ -313,6 +317,9 @@ static const fd_op_def ops[] = {
 	{ "Max", { "Maximum" }, { "Max", "Maximum" }, NULL, -1, true, COMPOSITE_NONE, PARAMS(binary_params) },
 	{ "Min", { "Minimum" }, { "Min", "Minimum" }, NULL, -1, true, COMPOSITE_NONE, PARAMS(binary_params) },
 	{ "Sum", { "AddN" }, { "Sum", "AddN" }, NULL, -1, true, COMPOSITE_NONE, PARAMS(binary_params) },
+	/* Caffe's Eltwise as CANN's Caffe parser keeps it in a GE graph (no ONNX
+	 * operator): mode 0 product, 1 sum, 2 max, each commutative. */
+	{ "Eltwise", { 0 }, { "Eltwise" }, NULL, -1, true, COMPOSITE_NONE, PARAMS(eltwise_params) },
 	{ "Pow", { 0 }, { "Pow" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(binary_params) },
 	{ "BiasAdd", { 0 }, { "BiasAdd" }, NULL, -1, false, COMPOSITE_BIASADD, PARAMS(biasadd_params) },
 	{ "Where", { "Select" }, { "Where", "Select" }, NULL, -1, false, COMPOSITE_NONE, PARAMS(binary_params) },
@@ -527,7 +534,7 @@ bool optable_keeps_rank(int id)
 		"BatchNorm", "InstanceNorm", "LayerNorm", "Relu", "Relu6", "LeakyRelu", "PRelu", "Elu", "Sigmoid",
 		"HardSigmoid", "HardSwish", "Tanh", "Softplus", "Swish", "Gelu", "Clip", "Softmax", "Add", "Mul",
 		"Sub", "Div", "BiasAdd", "Dropout", "Identity", "Cast", "MaxPool", "AvgPool", "GlobalAveragePool",
-		"Max", "Min", "Sum", "Pow", "Sqrt", "Erf", "Exp", "Neg", "Abs", "Reciprocal", NULL
+		"Max", "Min", "Sum", "Eltwise", "Pow", "Sqrt", "Erf", "Exp", "Neg", "Abs", "Reciprocal", NULL
 	};
 	for (int i = 0; names[i]; i++)
 		if (!strcmp(names[i], name))

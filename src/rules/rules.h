@@ -206,6 +206,16 @@ typedef struct fd_constraint {
 	int64_t divisor;
 } fd_constraint;
 
+/* A note on where a part of the rule comes from (`sources:`), e.g. the
+ * compiler's source file and line of the check a condition states: `at` is
+ * the rule's value its path names; why quotes the note of the narrowest
+ * entry holding the value that decided. */
+typedef struct fd_rule_source {
+	const char *path;          /* as written: "match.ops.0.where.1" */
+	const fd_yval *at;
+	const char *text;
+} fd_rule_source;
+
 typedef struct fd_rule {
 	const char *name;
 	const char *file;
@@ -227,6 +237,9 @@ typedef struct fd_rule {
 	int n_scope;               /* 0 and scope NULL: no scope written, every target */
 	const char **scope;
 	const char *description;
+	const char *source;        /* source: where the rule as a whole comes from, or NULL */
+	int n_sources;             /* sources: notes on its parts */
+	fd_rule_source *sources;
 
 	fd_rule_pattern match;
 	int n_branches;

@@ -30,6 +30,8 @@ static const fd_field head[] = {
 	FIELD("enabled",                                    BOOL,   true),
 	FIELD("scope",                                      LIST,   true),
 	FIELD("description",                                STR,    true),
+	FIELD("source",                                     STR,    false),
+	FIELD("sources.*",                                  STR,    false), /* key: a path in the rule */
 };
 static const fd_field op_names[] = {
 	FIELD("match.ops.#.output_names",                   LIST,   true),

@@ -611,6 +611,10 @@ int rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d
 	}
 	if ((v = yval_get(root, "description")) && !yval_is_null(v))
 		schema_str(&s, v, "description", &r->description);
+	if ((v = yval_get(root, "source")) && !yval_is_null(v))
+		schema_str(&s, v, "source", &r->source);
+	if ((v = yval_get(root, "sources")) && !yval_is_null(v))
+		rule_schema_sources(&s, r, v);
 	if (!(v = yval_get(root, "match")))
 		ERR(&s, root, "rule has no 'match'");
 	else

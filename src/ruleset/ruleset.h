@@ -6,8 +6,8 @@
  * (match/conditions.h), which is why this layer sits above the matcher.
  *
  * Files: ruleset.c the set; ruleset_settings.c the settings document;
- * rule_schema.c one document -> one rule; rule_format.c the format's fields
- * (rule_format.h); rule_check.c, rule_check_ext.c, rule_check_across.c the
+ * rule_schema.c one document -> one rule; rule_sources.c its notes on where
+ * its parts come from; rule_format.c the format's fields (rule_format.h); rule_check.c, rule_check_ext.c, rule_check_across.c the
  * lint. */
 #ifndef FD_RULESET_H
 #define FD_RULESET_H
@@ -21,6 +21,14 @@ int  ruleset_load(fd_ruleset *rs, const char *path, fd_diags *d);
 /* Derive one typed rule from a YAML document (rule_schema.c). Fills *out from
  * scratch (enabled = true); a what-if edit re-derives and restores enabled. */
 int  rule_from_yaml(fd_ruleset *rs, fd_rule *out, const fd_ydoc *doc, fd_diags *d);
+/* A rule's `sources:` map into r->sources, each key a path in the rule
+ * (rule_sources.c; the schema's). */
+struct fd_schema;
+void rule_schema_sources(struct fd_schema *s, fd_rule *r, const fd_yval *v);
+/* The note on the part of rule r written at pos: the narrowest `sources`
+ * entry holding it, else the rule's `source`; NULL when none, or when pos
+ * is no place in the rule (rule_sources.c). */
+const char *rule_source_at(const fd_rule *r, fd_srcpos pos);
 /* Lint (rule_check.c): `check`. With strict, check's own warnings are added as
  * errors; the warnings ruleset_load added (unknown keys, …) stay warnings in d
  * and the caller promotes them (cmd_check.c does). */

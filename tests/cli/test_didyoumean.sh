@@ -105,7 +105,7 @@ constraint:
     max_intermediate_size: 64KiB
 YAML
 "$FUSIONDBG" check "$tmp/both.yaml" >"$tmp/out" 2>"$tmp/err"; rc=$?
-want="$tmp/both.yaml:9:1: error: unknown key 'constraint' in the rule, did you mean 'constraints'? (known: version, name, priority, enabled, scope, description, match, rewrite, constraints, output, pass, run_once)
+want="$tmp/both.yaml:9:1: error: unknown key 'constraint' in the rule, did you mean 'constraints'? (known: version, name, priority, enabled, scope, description, source, sources, match, rewrite, constraints, output, pass, run_once)
 $tmp/both.yaml:2:11: error: priority: expected an integer, got string 'high'
 $tmp/both.yaml:6:13: error: match.ops[1].type: unknown op type 'Sigmiod' (did you mean 'Sigmoid'?)"
 if [ "$rc" != 1 ] || [ "$(cat "$tmp/err")" != "$want" ] || [ "$(cat "$tmp/out")" != "$tmp/both.yaml: 0 rules in 1 file, 3 errors, 0 warnings" ]; then

@@ -4,7 +4,8 @@
 # without it): ge_proto_00026_afterUBMatch.txt is 399 ops in 49 UB groups
 # with 53 nodes that absorbed originals, the same in text and JSON, export
 # draws the 49 groups as the compiler's clusters, compare --with it
-# compares the 49, and every dump there reads and compares with itself. The small fixture: test_ge_dump.sh.
+# compares the 49 (rules/cann makes each of them in both afterUBMatch
+# dumps), and every dump there reads and compares with itself. The small fixture: test_ge_dump.sh.
 set -u
 . "$(dirname "$0")/../lib.sh"
 export TZ=UTC LC_ALL=C.UTF-8
@@ -46,6 +47,32 @@ n=$(grep -c 'label="compiler: UB fusion scope [0-9]*\\l"' "$tmp/x.dot")
 [ $? -le 1 ] || bad "compare 00026 with itself failed"
 grep -q "the compiler's record holds 49 UB groups (0 failed to compile) and 53 graph fusions; 49 compared" "$tmp/cmp.txt" ||
 	bad "compare 00026: $(head -1 "$tmp/cmp.txt")"
+
+# rules/cann's UB rules make the compiler's 49 groups of the Caffe
+# ResNet-50, node set for node set, in both afterUBMatch dumps: 32 Conv +
+# Relu and 12 Conv + Eltwise + Relu by the common rules, the 4 Eltwises of
+# two Convs by TbeConvDoubleInFusionPass, the stem by
+# TbeAippConvReluMaxpoolingFusion
+for n in 00026 00046; do
+	U=$CANN/ge_dumps/ge_proto_${n}_afterUBMatch.txt
+	"$FUSIONDBG" compare "$U" -r rules/cann --with "$U" --format json >"$tmp/ub.json" 2>"$tmp/err"
+	[ $? -le 1 ] || { bad "compare $n: $(cat "$tmp/err")"; continue; }
+	"$PYTHON" - "$tmp/ub.json" <<'PY' || bad "compare $n: the 49 UB groups are not all the same"
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+ub = [x for x in d["rows"] if x["compiler"] and x["compiler"]["source"] == "ub"]
+assert len(ub) == 49, len(ub)
+bad = [x["compiler"]["nodes"] for x in ub if x["kind"] != "same"]
+assert not bad, bad
+by = collections.Counter(x["fusiondbg"]["rule"] for x in ub)
+assert by == {"TbeCommonRules0FusionPass": 44, "TbeConvDoubleInFusionPass": 4,
+              "TbeAippConvReluMaxpoolingFusion": 1}, by
+stem = [x for x in ub if x["fusiondbg"]["rule"] == "TbeAippConvReluMaxpoolingFusion"][0]
+assert sorted(stem["compiler"]["nodes"]) == ["conv1", "conv1_relu", "pool1"], stem
+eltwise = [x for x in ub if len(x["compiler"]["nodes"]) == 3 and x is not stem]
+assert len(eltwise) == 16, len(eltwise)
+PY
+done
 
 for f in "$CANN"/ge_dumps/ge_proto_*.txt; do
 	"$FUSIONDBG" info "$f" --format json >"$tmp/one.json" 2>"$tmp/err" || { bad "$f: exit $?: $(cat "$tmp/err")"; continue; }

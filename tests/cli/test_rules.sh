@@ -98,7 +98,7 @@ run 0 check rules/attention.yaml && expect out "rules/attention.yaml: 3 rules in
 # --- a typo that would drop behaviour is an error: a misspelt top-level key
 # (every constraint gone) with its did-you-mean; a far one stays a warning
 sed 's/^constraints:/constriants:/' rules/conv_add_silu_fusion.yaml >"$tmp/constriants.yaml"
-run 1 verify "$tmp/constriants.yaml" && expect err "$tmp/constriants.yaml:80:1: error: unknown key 'constriants' in the rule, did you mean 'constraints'? (known: version, name, priority, enabled, scope, description, match, rewrite, constraints, output, pass, run_once)"
+run 1 verify "$tmp/constriants.yaml" && expect err "$tmp/constriants.yaml:80:1: error: unknown key 'constriants' in the rule, did you mean 'constraints'? (known: version, name, priority, enabled, scope, description, source, sources, match, rewrite, constraints, output, pass, run_once)"
 run 2 match samples/conv_add_silu.onnx -r "$tmp/constriants.yaml"
 { cat rules/conv_add_silu_fusion.yaml; echo "team_notes: fused by hand before"; } >"$tmp/far_key.yaml"
 run 0 verify "$tmp/far_key.yaml"

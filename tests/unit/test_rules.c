@@ -543,6 +543,58 @@ static void test_truncated_files_check(void **state)
 	unlink(tmp);
 }
 
+/* ---- source notes ---------------------------------------------------------------- */
+
+/* A rule's sources: each key resolves to the value its path names, the
+ * narrowest note holding a position wins, the rule's source is the
+ * fallback, a position outside the rule has none, and a key naming
+ * nothing is a warning. */
+static void test_rule_sources(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"name: \"R\"\n"                                                  /* 1 */
+		"priority: 1\n"                                                  /* 2 */
+		"source: \"pass.cc\"\n"                                          /* 3 */
+		"sources:\n"                                                     /* 4 */
+		"  match.ops.0: \"pass.cc:10 the conv\"\n"                       /* 5 */
+		"  match.ops.0.where.1: \"pass.cc:20 strides\"\n"                /* 6 */
+		"  match.ops.9: \"nothing\"\n"                                   /* 7 */
+		"match:\n"                                                       /* 8 */
+		"  ops:\n"                                                       /* 9 */
+		"    - type: Conv\n"                                             /* 10 */
+		"      where: [\"rank(input0) == 4\", \"strides == [1, 1]\"]\n"  /* 11 */
+		"    - type: Relu\n"                                             /* 12 */
+		"rewrite:\n"
+		"  target_op: \"X\"\n";
+	char tmp[] = "/tmp/fusiondbg-test-sources-XXXXXX";
+	int fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	fd_ruleset rs;
+	fd_diags d;
+	ruleset_init(&rs);
+	diags_init(&d);
+	assert_int_equal(ruleset_load(&rs, tmp, &d), 0);
+	bool warned = false;
+	for (size_t i = 0; i < d.n; i++)
+		warned |= d.items[i].severity == DIAG_WARNING && strstr(d.items[i].message, "'match.ops.9' names no value");
+	assert_true(warned);
+	const fd_rule *r = &rs.rules[0];
+	assert_int_equal(r->n_sources, 2);
+	const char *file = r->file;
+	assert_string_equal(rule_source_at(r, (fd_srcpos){ file, 11, 36 }), "pass.cc:20 strides");   /* where.1 */
+	assert_string_equal(rule_source_at(r, (fd_srcpos){ file, 11, 15 }), "pass.cc:10 the conv");  /* where.0 */
+	assert_string_equal(rule_source_at(r, (fd_srcpos){ file, 10, 13 }), "pass.cc:10 the conv");  /* its type */
+	assert_string_equal(rule_source_at(r, (fd_srcpos){ file, 12, 13 }), "pass.cc");              /* op1: the rule's */
+	assert_null(rule_source_at(r, (fd_srcpos){ 0 }));                                           /* no place */
+	assert_null(rule_source_at(r, (fd_srcpos){ "other.yaml", 11, 36 }));
+	diags_release(&d);
+	ruleset_release(&rs);
+	unlink(tmp);
+}
+
 /* ---- positions and offsets ------------------------------------------------------ */
 
 static void expect_slice(const fd_yfile *f, const fd_yval *v, const char *want)
@@ -832,6 +884,7 @@ int main(void)
 		cmocka_unit_test(test_conversions),
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_optable),
+		cmocka_unit_test(test_rule_sources),
 		cmocka_unit_test(test_optable_node_matches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
