@@ -101,14 +101,18 @@ def add(probe, node, init, vi, y, layer_norm):
     lw = [init("ls", 0.05), init("lz", 128, np.uint8), init("Wl", np.full((10, 16), 0.01)), init("wls", 0.01),
           init("wlz", 0, np.int8), init("lb", np.zeros(10))]
 
-    def linear():
+    def linear(**per_axis):
         return [node("QuantizeLinear", ["x", "ls", "lz"], "xq", "qx"), node("DequantizeLinear", ["xq", "ls", "lz"], "d", "dqx"),
-                node("QuantizeLinear", ["Wl", "wls", "wlz"], "wq", "qw"),
-                node("DequantizeLinear", ["wq", "wls", "wlz"], "w", "dqw"),
+                node("QuantizeLinear", ["Wl", "wls", "wlz"], "wq", "qw", **per_axis),
+                node("DequantizeLinear", ["wq", "wls", "wlz"], "w", "dqw", **per_axis),
                 node("Transpose", ["w"], "wt", "tw", perm=[1, 0]),
                 node("MatMul", ["d", "wt"], "mm", "matmul"), node("Add", ["mm", "lb"], "y", "add")]
     probe("linear3d_qdq_weight_transpose", "DQ(x) [2, 4, 16] -> MatMul(Transpose(DQ(Q(W)))) + b: the Transpose "
           "folds into the weight, the MatMul and Add a Gemm with the DQ", linear(), [x3], [y()], lw)
+
+    lw_axis = lw[:3] + [init("wls", np.full(10, 0.01)), init("wlz", np.zeros(10), np.int8)] + lw[5:]
+    probe("linear3d_qdq_weight_transpose_per_channel", "the same with the weight quantized per output channel "
+          "(axis 0): the folded DQ's axis becomes 1", linear(axis=0), [x3], [y()], lw_axis)
 
     # ---- QDQPropagationTransformer copies a Q's pair before a Reshape --------
     rq = [init("rs", 0.05), init("rz", 128, np.uint8), init("rshape", np.array([8, 16]), np.int64)]
