@@ -11,6 +11,7 @@
 static const char *const KIND_NAMES[] = {
 	[TPOSE_CANCELLED] = "cancelled", [TPOSE_EMPTY_QDQ] = "empty_qdq",
 	[TPOSE_CHANGED] = "changed", [TPOSE_NOT_MODELLED] = "not_modelled", [TPOSE_MOVED] = "moved",
+	[TPOSE_FOLDED] = "folded",
 };
 
 const char *explain_transpose_kind(fd_tpose_kind k)

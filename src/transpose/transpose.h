@@ -36,7 +36,10 @@
  * does when the graph has a DequantizeLinear, every DequantizeLinear →
  * QuantizeLinear pair with nothing between and equal type, scale and zero
  * point goes (TryRemoveEmptyDQQ): the QDQ node unit of a cancelled
- * Transpose leaves with it. Main graph only; a Transpose of a constant is
+ * Transpose leaves with it; and a Transpose of a DequantizeLinear of
+ * constants, read by one node that is not a Q, folds into the constant
+ * (TryFixTransposeMissingQ, then ConstantFolding of the DQ -> Transpose ->
+ * Q unit: transpose_fold.c). Main graph only; a Transpose of a constant is
  * left to constant folding.
  *
  * The result is a rewritten model (ir/rewrite.h) with the pass's events:
@@ -60,6 +63,8 @@ typedef enum fd_tpose_kind {
 	                     * merge it */
 	TPOSE_MOVED,        /* node: a Transpose pushed on whose pushes end in Transposes that stay
 	                     * (after the node a push stops at, or merged into another Transpose) */
+	TPOSE_FOLDED,       /* node: a Transpose of a DequantizeLinear of constants removed, folded into
+	                     * the constant; other: that DQ, which its reader now reads */
 } fd_tpose_kind;
 
 typedef struct fd_tpose_event {
@@ -78,7 +83,7 @@ typedef struct fd_transpose_result {
 	fd_rewrite_map map;        /* changed: its nodes ↔ the given model's */
 	fd_rewrite rewrite;
 	VEC(fd_tpose_event) events;
-	int32_t n_cancelled, n_qdq_removed, n_changed, n_not_modelled;
+	int32_t n_cancelled, n_qdq_removed, n_changed, n_not_modelled, n_folded;
 } fd_transpose_result;
 
 void transpose_result_init(fd_transpose_result *r);

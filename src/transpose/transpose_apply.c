@@ -3,14 +3,15 @@
  * the crossed nodes with their axes remapped and their tensors' shapes
  * permuted, the merged Transposes with their new perm, the new nodes
  * (transpose_added.c), then the empty DequantizeLinear → QuantizeLinear
- * pairs gone (TryRemoveEmptyDQQ); and the events that say so. */
+ * pairs gone (TryRemoveEmptyDQQ) and the Transposes of weights folded
+ * (transpose_fold.c); and the events that say so. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "transpose/transpose_apply.h"
 
-static int32_t resolve(const tp_apply *a, int32_t t)
+int32_t transpose_resolve(const tp_apply *a, int32_t t)
 {
 	for (int guard = 0; t >= 0 && a->rename[t] >= 0 && guard < 1 << 20; guard++)
 		t = a->rename[t];
@@ -35,7 +36,7 @@ bool transpose_stays(const tp_apply *a, int32_t t)
 const char *transpose_name_for(const tp_apply *a, int32_t c, int32_t x, int depth)
 {
 	tp_state *s = a->s;
-	int32_t r = resolve(a, x);
+	int32_t r = transpose_resolve(a, x);
 	bool took = s->role[c] != ROLE_NONE && s->role[c] != ROLE_SOURCE &&
 	            tp_group_ok(s, transpose_node_group(s, c)) && s->carry[x] >= 0;
 	if (transpose_stays(a, r) && (r != x || took) && depth < 64) {
@@ -239,7 +240,7 @@ static void changed_event(tp_apply *a, int32_t i)
 
 /* ---- TryRemoveEmptyDQQ ------------------------------------------------------------ */
 
-static void set_rename(tp_apply *a, int32_t from, int32_t to)
+void transpose_set_rename(tp_apply *a, int32_t from, int32_t to)
 {
 	a->rename[from] = to;
 	a->renamed_next[from] = a->renamed_in[to];
@@ -263,7 +264,7 @@ static int32_t readers_of(const tp_apply *a, int32_t t, int32_t *only, int32_t n
 	return n;
 }
 
-static int32_t readers(const tp_apply *a, int32_t t, int32_t *only)
+int32_t transpose_readers(const tp_apply *a, int32_t t, int32_t *only)
 {
 	*only = FD_NONE;
 	return readers_of(a, t, only, 0, 0);
@@ -322,20 +323,20 @@ static void remove_empty_pairs(tp_apply *a)
 		const fd_node *q = &g->nodes[qi];
 		if (a->removed[qi] || !node_is(q, "QuantizeLinear") || q->n_inputs < 1 || q->inputs[0] < 0)
 			continue;
-		int32_t in = resolve(a, q->inputs[0]);
+		int32_t in = transpose_resolve(a, q->inputs[0]);
 		int32_t di = g->tensors[in].producer;
 		if (di < 0 || a->removed[di] || !node_is(&g->nodes[di], "DequantizeLinear"))
 			continue;
 		const fd_node *dq = &g->nodes[di];
 		int32_t only, consumer;
-		if (g->tensors[in].is_graph_output || readers(a, in, &only) != 1 || only != qi ||
+		if (g->tensors[in].is_graph_output || transpose_readers(a, in, &only) != 1 || only != qi ||
 		    !pair_matches(g, dq, q))
 			continue;
 		int32_t out = q->outputs[0];
-		if (g->tensors[out].is_graph_output || readers(a, out, &consumer) != 1)
+		if (g->tensors[out].is_graph_output || transpose_readers(a, out, &consumer) != 1)
 			continue;   /* (parent -> DQ -> Q -> graph output): not modelled */
 		a->removed[di] = a->removed[qi] = true;
-		set_rename(a, out, dq->inputs[0]);
+		transpose_set_rename(a, out, dq->inputs[0]);
 		for (int side = 0; side < 2; side++) {
 			fd_tpose_event *e = transpose_add_event(a, TPOSE_EMPTY_QDQ, side ? qi : di, consumer);
 			e->text = transpose_fmt(&a->r->rewrite.arena, "removed by the transpose optimizer with %s: an empty "
@@ -507,7 +508,7 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	size_t nt = (size_t)g->n_tensors + 1;
 	tp_apply a = { s, r, xcalloc((size_t)g->n_nodes + 1, sizeof *a.removed), xmalloc(nt * sizeof *a.rename),
 	               xmalloc(nt * sizeof *a.renamed_in), xmalloc(nt * sizeof *a.renamed_next),
-	               xcalloc(nt, sizeof *a.permuted), NULL, NULL, NULL, 0, { 0 }, { 0 } };
+	               xcalloc(nt, sizeof *a.permuted), NULL, NULL, NULL, 0, { 0 }, { 0 }, NULL };
 	for (size_t t = 0; t < nt; t++)
 		a.rename[t] = a.renamed_in[t] = a.renamed_next[t] = -1;
 	int32_t *sources = xcalloc((size_t)g->n_nodes + 1, sizeof *sources);
@@ -516,6 +517,9 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	a.moved_name = xcalloc(nt, sizeof *a.moved_name);
 	a.new_in = xcalloc((size_t)g->n_nodes + 1, sizeof *a.new_in);
 	a.new_out = xcalloc((size_t)g->n_nodes + 1, sizeof *a.new_out);
+	a.fold_dq = xmalloc(((size_t)g->n_nodes + 1) * sizeof *a.fold_dq);
+	for (int32_t i = 0; i <= g->n_nodes; i++)
+		a.fold_dq[i] = FD_NONE;
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		int32_t root = s->role[i] == ROLE_SOURCE || s->role[i] == ROLE_SINK ? transpose_group(s, i) : -1;
 		if (!tp_group_ok(s, root))
@@ -524,7 +528,7 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 		if (s->merged[i] || (s->role[i] == ROLE_SOURCE && s->stays[g->nodes[i].outputs[0]]))
 			continue;   /* the Transpose stays */
 		a.removed[i] = true;
-		set_rename(&a, g->nodes[i].outputs[0], g->nodes[i].inputs[0]);
+		transpose_set_rename(&a, g->nodes[i].outputs[0], g->nodes[i].inputs[0]);
 		(s->role[i] == ROLE_SOURCE ? sources : sinks)[root]++;
 	}
 	for (int32_t t = 0; t < g->n_tensors; t++) {
@@ -564,8 +568,10 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	bool has_dq = false;
 	for (int32_t i = 0; i < g->n_nodes && !has_dq; i++)
 		has_dq = node_is(&g->nodes[i], "DequantizeLinear");
-	if (has_dq)
+	if (has_dq) {   /* FixQDQNodeUnits */
 		remove_empty_pairs(&a);
+		transpose_fold_weights(&a);
+	}
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		if (!a.removed[i]) {
 			rewrite_node(&a, i);
@@ -585,6 +591,7 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 		if (rc == 0) {
 			permute_shapes(&a);
 			reshape_constants(&a);
+			transpose_fold_shapes(&a);
 		}
 	}
 	free(sources);
@@ -595,6 +602,7 @@ int transpose_apply(tp_state *s, fd_transpose_result *r, fd_diags *d)
 	free(a.moved_name);
 	free(a.new_in);
 	free(a.new_out);
+	free(a.fold_dq);
 	free(a.removed);
 	free(a.rename);
 	free(a.renamed_in);

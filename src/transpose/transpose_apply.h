@@ -21,8 +21,16 @@ typedef struct tp_apply {
 	int32_t made;              /* onnxruntime's name counter: the N of the names "X_token_N" */
 	VEC(const char *) node_names;   /* the names given so far to new nodes … */
 	VEC(const char *) arg_names;    /* … and to new tensors and constants */
+	int32_t *fold_dq;          /* per node: a Transpose folded into a weight: its DQ, else -1 */
 } tp_apply;
 
+/* The tensor x's readers read once the renames hold. */
+int32_t transpose_resolve(const tp_apply *a, int32_t x);
+/* Readers of tensor `from` read tensor `to` instead. */
+void transpose_set_rename(tp_apply *a, int32_t from, int32_t to);
+/* How many nodes not removed read t once the renames hold (counting to 2);
+ * *only is one of them. */
+int32_t transpose_readers(const tp_apply *a, int32_t t, int32_t *only);
 const char *transpose_fmt(fd_arena *ar, const char *f, ...) __attribute__((format(printf, 2, 3)));
 void transpose_perm_text(char *buf, size_t size, const tp_perm *p);
 fd_tpose_event *transpose_add_event(tp_apply *a, fd_tpose_kind kind, int32_t node, int32_t other);
@@ -41,5 +49,12 @@ const char *transpose_new_name(tp_apply *a, const char *base, bool is_node);
  * crossed node, and those of a broadcast op's inputs and a Shape's Gather. */
 void transpose_add_moved(tp_apply *a);
 void transpose_add_input_nodes(tp_apply *a);
+/* FixQDQNodeUnits' TryFixTransposeMissingQ on a Transpose of a
+ * DequantizeLinear of constants, and the ConstantFolding that follows it
+ * (transpose_fold.c): the Transposes removed, their DQs changed. */
+void transpose_fold_weights(tp_apply *a);
+/* The folded DQs' outputs take their Transposes' shapes in the rewritten
+ * model (transpose_fold.c). */
+void transpose_fold_shapes(tp_apply *a);
 
 #endif

@@ -8,6 +8,11 @@ each meets or breaks one condition, as make_probes.py's do.
   any fusion: x * Sigmoid(x) and the Erf form of Gelu of a DQ's x refuse;
   QDQPropagationTransformer copies a DQ's pair after a MaxPool (Reshape,
   Transpose, ...): an Add of it and another DQ becomes a QLinearAdd;
+  and a Q's pair before a Reshape whose input is no DQ's: the drop runs
+  it on 8-bit data, unless its output is read elsewhere too;
+  a Linear's weight on a 3-D input, DQ(Q(W)) -> Transpose -> MatMul: the
+  Transpose folds into the weight (FixQDQNodeUnits, ConstantFolding) and
+  MatMulAddFusion's Reshapes take in the DQ before the Gemm;
   a QLinearAdd of scales of shape [1] fails onnxruntime's type inference:
   the model is refused.
 
@@ -88,3 +93,32 @@ def add(probe, node, init, vi, y, layer_norm):
               [node("QuantizeLinear", ["x", "gs", "gz"], "xq", "qx"), node("DequantizeLinear", ["xq", "gs", "gz"], "d", "dqx"),
                node("DequantizeLinear", ["Wg", "wgs", "wgz"], "w", "dqw"),
                node("Gemm", ["d", "w"] + (["gb"] if bias else []), "y", "gemm", transB=1)], [xg], [y()], gi)
+
+    # ---- a Linear on a 3-D input under QDQ: the weight's Transpose folds ------
+    # (FixQDQNodeUnits' TryFixTransposeMissingQ, then ConstantFolding of
+    # DQ -> Transpose -> Q); MatMulAddFusion's Reshapes take in the DQ
+    x3 = vi("x", [2, 4, 16])
+    lw = [init("ls", 0.05), init("lz", 128, np.uint8), init("Wl", np.full((10, 16), 0.01)), init("wls", 0.01),
+          init("wlz", 0, np.int8), init("lb", np.zeros(10))]
+
+    def linear(**per_axis):
+        return [node("QuantizeLinear", ["x", "ls", "lz"], "xq", "qx"), node("DequantizeLinear", ["xq", "ls", "lz"], "d", "dqx"),
+                node("QuantizeLinear", ["Wl", "wls", "wlz"], "wq", "qw", **per_axis),
+                node("DequantizeLinear", ["wq", "wls", "wlz"], "w", "dqw", **per_axis),
+                node("Transpose", ["w"], "wt", "tw", perm=[1, 0]),
+                node("MatMul", ["d", "wt"], "mm", "matmul"), node("Add", ["mm", "lb"], "y", "add")]
+    probe("linear3d_qdq_weight_transpose", "DQ(x) [2, 4, 16] -> MatMul(Transpose(DQ(Q(W)))) + b: the Transpose "
+          "folds into the weight, the MatMul and Add a Gemm with the DQ", linear(), [x3], [y()], lw)
+
+    lw_axis = lw[:3] + [init("wls", np.full(10, 0.01)), init("wlz", np.zeros(10), np.int8)] + lw[5:]
+    probe("linear3d_qdq_weight_transpose_per_channel", "the same with the weight quantized per output channel "
+          "(axis 0): the folded DQ's axis becomes 1", linear(axis=0), [x3], [y()], lw_axis)
+
+    # ---- QDQPropagationTransformer copies a Q's pair before a Reshape --------
+    rq = [init("rs", 0.05), init("rz", 128, np.uint8), init("rshape", np.array([8, 16]), np.int64)]
+    reshape_q = [node("Tanh", ["x"], "t", "tanh"), node("Reshape", ["t", "rshape"], "r", "reshape"),
+                 node("QuantizeLinear", ["r", "rs", "rz"], "rq", "qr"), node("DequantizeLinear", ["rq", "rs", "rz"], "y", "dqr")]
+    probe("qdq_q_before_reshape", "Tanh(x) -> Reshape -> Q: the Q's pair copied before the Reshape, which the drop "
+          "then runs on 8-bit data", reshape_q, [x3], [y()], rq)
+    probe("qdq_q_before_reshape_read_twice", "the same with the Reshape's output also a graph output: no copy",
+          reshape_q, [x3], [y(), vi("r", [8, 16])], rq)

@@ -104,6 +104,9 @@ REFUSALS = [
     ("quick_gelu_dq_x", "ORT_QuickGeluFusion", "sigmoid", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
     ("gelu_dq_x", "ORT_GeluFusion", "mul_half", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
     ("ln_dq_x", "ORT_LayerNormFusion", "addb", ["producer(input0) != 'DequantizeLinear'", "FD-NM16"]),
+    # a Q's pair is copied before a Reshape read by the Q alone
+    ("qdq_q_before_reshape_read_twice", "ORT_QDQ_Drop", "reshape", ["did not fire", "r is a graph output",
+                                                                    "FD-NM15"]),
     ("qgemm_float_out_float_bias", "ORT_QDQ_QGemm", "gemm", ["did not fire", "FD-NM20"]),
     ("qdq_add_avgpool", "ORT_QDQ_Binary", "add", ["did not fire", "runs as float32", "FD-NM20"]),
 ]

@@ -31,8 +31,8 @@ probes=$BUILD/peer-probes
 rm -rf "$probes"
 "$PYTHON" tests/peer/make_probes.py "$probes" >/dev/null || { echo "FAIL: make_probes.py"; exit 1; }
 # torch's own quantizers (tests/peer/torch_quant_exports.py): the CNNs; the
-# transformer blocks wait for the transpose optimizer through a weight's
-# DequantizeLinear and QDQPropagation's Q moved backward
+# transformer blocks wait for the transpose optimizer's push through a
+# Split and QDQPropagation's Q moved backward past more than one op
 models=(samples/*.onnx tests/data/torch/*.onnx tests/data/torchq/*_cnn*.onnx tests/data/transpose/*.onnx "$probes"/*.onnx)
 have_models && models=("$MODELS"/*.onnx "${models[@]}")
 "$PYTHON" tests/peer/peer.py --fusiondbg "$FUSIONDBG" --node-modules "$NODE_DIR/node_modules" \

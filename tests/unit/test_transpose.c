@@ -358,6 +358,28 @@ static void test_two_moved(void **state)
 	done(w);
 }
 
+/* a Linear's weight under QDQ (torch's fake-quant form, per channel):
+ * W -> Q -> DQ -> Transpose -> MatMul. FixQDQNodeUnits and ConstantFolding
+ * fold the Transpose into the weight: the MatMul reads the DQ, whose axis
+ * moves from 0 to 1 and whose output takes the Transpose's shape */
+static void test_weight_transpose_folds(void **state)
+{
+	(void)state;
+	run *w = optimize("tests/data/torchq/torchq_trt_block.onnx");
+	assert_true(w->r.changed);
+	assert_int_equal(w->r.n_folded, 4);
+	const fd_tpose_event *e = event(&w->r, "/fc1/Transpose", TPOSE_FOLDED);
+	assert_string_equal(e->other, "/fc1/DequantizeLinear_1");
+	assert_non_null(strstr(e->text, "TryFixTransposeMissingQ"));
+	assert_int_equal(count_op(&w->r.model, "Transpose"), count_op(&w->m, "Transpose") - 4);
+	assert_string_equal(input_name(&w->r.model, "/fc1/MatMul", 1), "/fc1/DequantizeLinear_1_output_0");
+	const fd_attr *axis = node_attr(node(&w->r.model, "/fc1/DequantizeLinear_1"), "axis");
+	assert_non_null(axis);
+	assert_int_equal(axis->u.i, 1);
+	dims_are(&w->r.model, "/fc1/DequantizeLinear_1_output_0", (const int64_t[]){ 16, 64 }, 2);
+	done(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_two_moved),
 		cmocka_unit_test(test_rotary),
+		cmocka_unit_test(test_weight_transpose_folds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
