@@ -29,39 +29,20 @@ static const cli_command_spec spec = {
 
 /* The memory chart. A model left partly bound (the length bound, batch
  * not) has steps that do not scale alike by the symbol left: it is drawn
- * with every unbound symbol at 1, the chart and the message saying so. */
+ * with every unbound symbol at 1 (export_session_memory_chart), the chart
+ * and the message saying so. */
 static int memory_chart(const cli_options *o, fd_session *ss, FILE *words, fd_diags *d)
 {
-	const fd_estimate *e = session_final_estimate(ss);
-	if (!export_memory_chart_needs_binding(e, 0)) {
-		if (export_memory_chart(e, 0, o->memory_chart, d) < 0)
-			return -1;
-		txt_fprintf(words, "wrote %s (memory timeline)\n", o->memory_chart);
-		return 0;
-	}
-	const char *names[8];
-	int n = model_unbound_symbols(session_model(ss), names, 8);
-	cli_options at = *o;
-	char bound[256] = "", bind[256] = "";
-	size_t lb = 0, lk = 0;
-	for (int i = 0; i < n && i < 8 && at.n_dims < CLI_MAX_LIST; i++) {
-		at.dims[at.n_dims++] = (fd_dim_binding){ names[i], 1 };
-		lb += (size_t)snprintf(bound + lb, lb < sizeof bound ? sizeof bound - lb : 0, "%s%s=1", i ? ", " : "", names[i]);
-		lk += (size_t)snprintf(bind + lk, lk < sizeof bind ? sizeof bind - lk : 0, " --dim %s=N", names[i]);
-	}
-	fd_session s1;
-	if (cli_open_session(&at, &s1, false) < 0)
+	char at[256], bind[256];
+	int n_at;
+	if (export_session_memory_chart(ss, o->memory_chart, at, sizeof at, bind, sizeof bind, &n_at, d) < 0)
 		return -1;
-	char note[700];
-	const char *it = n > 1 ? "them" : "it";
-	snprintf(note, sizeof note, "drawn at %s: not bound, and the steps do not scale alike by %s;%s draws another",
-	         bound, it, bind);
-	int rc = export_memory_chart_noted(session_final_estimate(&s1), 0, o->memory_chart, note, d);
-	if (rc == 0)
+	if (!n_at)
+		txt_fprintf(words, "wrote %s (memory timeline)\n", o->memory_chart);
+	else
 		txt_fprintf(words, "wrote %s (memory timeline at %s: not bound, the steps do not scale alike by %s;%s "
-		            "draws another)\n", o->memory_chart, bound, it, bind);
-	session_close(&s1);
-	return rc;
+		            "draws another)\n", o->memory_chart, at, n_at > 1 ? "them" : "it", bind);
+	return 0;
 }
 
 int cmd_export(int argc, char **argv)

@@ -14,6 +14,7 @@
 #include "display.h"
 #include "base/text.h"
 #include "ir/dim.h"
+#include "view_state.h"
 
 static const glyphs glyphs_utf8 = { "✓", "✗", "!", "·", "→", "▶", "▌", "●", "█", "…", "×" };
 static const glyphs glyphs_ascii = { "+", "x", "!", ".", "->", ">", "|", "*", "#", "~", "x" };
@@ -383,21 +384,38 @@ static size_t bytes_for_width(const char *s, size_t len, int w)
 	return (size_t)(p - s);
 }
 
-char *display_cut_middle(const display *d, const char *name, int w, char *out, size_t size)
+/* name as drawn (escaped) cut head…tail to w columns, the tail a little
+ * longer: it tells siblings apart (…/conv_3/Conv). */
+static void cut_middle(const display *d, const char *name, int w, char *out, size_t size)
 {
 	int nw = display_width(name), ew = display_width(d->g->ellipsis);
 	size_t len = strlen(name);
-	if (nw <= w || w <= ew + 1) {
-		snprintf(out, size, "%s", name);
-		return out;
-	}
-	/* the tail a little longer, as display_text_mid has it */
 	int head = (w - ew) * 2 / 5, tail = w - ew - head;
 	size_t hb = bytes_for_width(name, len, head), skip = bytes_for_width(name, len, nw - tail);
 	while (skip < len && ((unsigned char)name[skip] & 0xc0) == 0x80)
 		skip++;
 	snprintf(out, size, "%.*s%s%s", (int)hb, name, d->g->ellipsis, name + skip);
+}
+
+char *display_cut_name(const display *d, const char *name, int w, char *out, size_t size)
+{
+	strbuf safe = { 0 };
+	name = terminal_safe(name ? name : "", &safe);   /* the cut is made in what is shown */
+	int ew = display_width(d->g->ellipsis);
+	if (display_width(name) <= w || w <= ew + 1)
+		snprintf(out, size, "%s", name);
+	else if (!vs_cut_name_tail(name, w, d->g->ellipsis, display_width, out, size))
+		cut_middle(d, name, w, out, size);
+	sb_release(&safe);
 	return out;
+}
+
+int display_text_name(const display *d, int y, int x, int w, int role, attr_t extra, const char *name)
+{
+	if (w <= 0 || !name)
+		return x;
+	char cut[1024];
+	return display_text(d, y, x, w, role, extra, display_cut_name(d, name, w, cut, sizeof cut));
 }
 
 char *display_fit_names(const display *d, const char *s, int w, bool (*is_name)(void *ctx, const char *word),
@@ -441,7 +459,7 @@ char *display_fit_names(const display *d, const char *s, int w, bool (*is_name)(
 		int nw = best_w - over > KEEP ? best_w - over : KEEP;
 		char word[1024], short_word[1024], whole[2048];
 		snprintf(word, sizeof word, "%.*s", (int)best_len, out + best);
-		display_cut_middle(d, word, nw, short_word, sizeof short_word);
+		display_cut_name(d, word, nw, short_word, sizeof short_word);
 		snprintf(whole, sizeof whole, "%.*s%s%s", (int)best, out, short_word, out + best + best_len);
 		if (!strcmp(whole, out))
 			break;

@@ -49,7 +49,7 @@ void display_splash(display *d, const char *model);  /* while the session opens 
  * attributes, e.g. A_REVERSE for the cursor row). Returns the column after it. */
 int  display_text(const display *d, int y, int x, int w, int role, attr_t extra, const char *s);
 /* The same, a text wider than w cut in the middle, head…tail (the tail a
- * little longer): names inside bodies share a long head. */
+ * little longer), as a shape is cut; a name: display_text_name. */
 int  display_text_mid(const display *d, int y, int x, int w, int role, attr_t extra, const char *s);
 void display_fill(const display *d, int y, int x, int w, int role, attr_t extra);
 /* A list's row of one text: the cursor row filled and marked, the others in role. */
@@ -63,12 +63,16 @@ void display_unclip(display *d);
 void display_box(const display *d, int y, int x, int h, int w, int role);
 /* Screen columns a UTF-8 string takes. */
 int  display_width(const char *s);
-/* name cut head…tail to w columns (the tail a little longer: it tells
- * siblings apart), as the graph view cuts it; into out. */
-char *display_cut_middle(const display *d, const char *name, int w, char *out, size_t size);
-/* s with the words is_name takes for names (a node's, a tensor's) cut
- * head…tail, the widest first and none below 16 columns, until s fits w
- * columns; into out. */
+/* A node's or a tensor's name, escaped, cut to w columns the one way every
+ * view cuts names: a scoped exporter name to its tail of whole scopes
+ * (…/layer1/conv/Conv, vs_cut_name_tail), any other head…tail (the tail a
+ * little longer: it tells siblings apart); into out. */
+char *display_cut_name(const display *d, const char *name, int w, char *out, size_t size);
+/* display_text of a name cut as display_cut_name cuts it. */
+int  display_text_name(const display *d, int y, int x, int w, int role, attr_t extra, const char *name);
+/* s with the words is_name takes for names (a node's, a tensor's) cut as
+ * display_cut_name cuts them, the widest first and none below 16 columns,
+ * until s fits w columns; into out. */
 char *display_fit_names(const display *d, const char *s, int w, bool (*is_name)(void *ctx, const char *word),
                         void *ctx, char *out, size_t size);
 int  display_save(const char *path);     /* save-display */

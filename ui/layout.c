@@ -90,7 +90,7 @@ static void draw_box(tui *t, const pane *p, bool focus, const char *title, const
 }
 
 /* A row of a view without draw_row: its text as a list's row, the
- * model's names in it cut head…tail to fit. */
+ * model's names in it cut to fit (display_cut_name). */
 static void draw_text_row(tui *t, enum tui_view v, size_t row, int y, int x, int w, bool cursor)
 {
 	char buf[2048], fit[1024];

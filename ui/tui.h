@@ -112,8 +112,9 @@ struct tui {
  * session_result), and how many rounds the run took. */
 const fd_match_result *tui_result(const tui *t);
 int32_t tui_n_rounds(const tui *t);
-/* s with the model's node and tensor names in it cut head…tail until it
- * fits w columns (display_fit_names), for every row that can cut a name. */
+/* s with the model's node and tensor names in it cut (a scoped name to its
+ * tail, display_cut_name) until it fits w columns (display_fit_names), for
+ * every row that can cut a name. */
 char *tui_fit_names(tui *t, const char *s, int w, char *out, size_t size);
 /* An original node for a node of the stepped round (the first it stands for). */
 int32_t tui_original_node(const tui *t, int32_t graph, int32_t node);

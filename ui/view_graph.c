@@ -245,11 +245,7 @@ static void draw_row(tui *t, size_t row, int y, int x, int w, bool cursor)
 	snprintf(pad, sizeof pad, "%*s", gr->depth * 2 < 60 ? gr->depth * 2 : 60, "");
 	x = display_text(t->disp, y, x, end - x, base, 0, pad);
 	int name_w = k.indent + k.name - (int)strlen(pad);   /* columns align across indents */
-	char tail[512];
-	if (vs_cut_name_tail(node->name, name_w - 1, t->disp->g->ellipsis, display_width, tail, sizeof tail))
-		display_text(t->disp, y, x, name_w - 1, base, 0, tail);
-	else
-		display_text_mid(t->disp, y, x, name_w - 1, base, 0, node->name);
+	display_text_name(t->disp, y, x, name_w - 1, base, 0, node->name);
 	x += name_w;
 	display_text(t->disp, y, x, k.op - 1, cur ? ROLE_CURSOR : ROLE_HEADER, 0, c.op);
 	x += k.op;

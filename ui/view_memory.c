@@ -8,7 +8,8 @@
  * in bytes per unit of their symbols ("× batch") when every step scales
  * alike; otherwise the view says which symbols to bind. Enter on a step
  * shows its node in the graph view; E draws the timeline as a chart (SVG,
- * PNG or DOT, as `export --memory-chart` does).
+ * PNG or DOT, as `export --memory-chart` does, export_session_memory_chart:
+ * a partly bound model at its unbound symbols = 1, saying so).
  * State: its own memory_view (t->views[VIEW_MEMORY].data): the rows,
  * the timeline and the widest value's columns, rebuilt after every run. */
 #include <stdio.h>
@@ -208,7 +209,11 @@ static const char *row_text(tui *t, size_t row, char *buf, size_t size, int *rol
 	}
 	case MR_NONE:
 		*role = ROLE_WARN;
-		snprintf(buf, size, "timeline: %s", tl->why[0] ? tl->why : "no steps");
+		/* a partly bound model still has its chart: each unbound symbol at 1 */
+		if (export_memory_chart_needs_binding(session_final_estimate(&t->s), 0))
+			snprintf(buf, size, "timeline: E draws it at 1 (%s)", tl->why);
+		else
+			snprintf(buf, size, "timeline: %s", tl->why[0] ? tl->why : "no steps");
 		break;
 	}
 	return buf;
@@ -303,10 +308,15 @@ static unsigned export_chart(tui *t)
 		return RES_REDRAW;
 	fd_diags d;
 	diags_init(&d);
-	if (export_memory_chart(session_final_estimate(&t->s), 0, path, &d) < 0)
+	char at[256], bind[256];
+	int n_at;
+	if (export_session_memory_chart(&t->s, path, at, sizeof at, bind, sizeof bind, &n_at, &d) < 0)
 		tui_message(t, ROLE_ERROR, "memory chart not written: %s", d.n ? diag_format(&d.items[0], line, sizeof line) : "?");
-	else
+	else if (!n_at)
 		tui_message(t, ROLE_FIRED, "wrote %s (memory timeline)", path);
+	else   /* a partly bound model: drawn at 1, as the chart's note says */
+		tui_message(t, ROLE_FIRED, "wrote %s (memory timeline at %s: not bound, the steps do not scale alike by %s; "
+		            "@ binds %s)", path, at, n_at > 1 ? "them" : "it", n_at > 1 ? "one" : "it");
 	diags_release(&d);
 	return RES_REDRAW;
 }

@@ -72,8 +72,8 @@ size_t vs_graph_node_row(const vs_graph_rows *gr, const fd_model *m, int32_t gra
  * that fits, started at a '/' when one is a few columns in
  * ("…/layer1/conv/Conv", "…tures.1.0/Add"): the head all such names share
  * goes. False (out untouched) when the name fits, has no scope, or w leaves
- * no room: the caller cuts it otherwise. width: columns of a string (the
- * display's). */
+ * no room: the caller cuts it otherwise (display_cut_name, the one cut
+ * every view makes). width: columns of a string (the display's). */
 bool vs_cut_name_tail(const char *name, int w, const char *ellipsis, int (*width)(const char *), char *out,
                       size_t size);
 

@@ -122,10 +122,10 @@ static char *row_label(tui *t, size_t row, char *buf, size_t size)
 	return buf;
 }
 
-/* A row too wide for w columns: the node name it shows cut to its tail of
- * whole scopes (…/features.3.1/attn/Softmax), else head…tail, as the graph
- * view cuts it, so that the row fits, keeping at least a few columns of it:
- * exporters' names share their heads, the tail tells them apart. */
+/* A row too wide for w columns: the node name it shows cut as every view
+ * cuts names (display_cut_name: …/features.3.1/attn/Softmax) so that the
+ * row fits, keeping at least a few columns of it: exporters' names share
+ * their heads, the tail tells them apart. */
 static void fit_name(tui *t, char *body, size_t bsize, const char *name, int w)
 {
 	enum { KEEP = 16 };
@@ -143,8 +143,7 @@ static void fit_name(tui *t, char *body, size_t bsize, const char *name, int w)
 	if (room < want && room >= 8)
 		want = room;
 	char cut[512], out[768];
-	if (!vs_cut_name_tail(name, want, t->disp->g->ellipsis, display_width, cut, sizeof cut))
-		display_cut_middle(t->disp, name, want, cut, sizeof cut);
+	display_cut_name(t->disp, name, want, cut, sizeof cut);
 	size_t o = 0;
 	for (const char *p = body; *p && o + 1 < sizeof out;) {
 		if (!strncmp(p, name, nl)) {

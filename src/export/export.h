@@ -51,6 +51,7 @@ typedef enum fd_export_format {
 #define EXPORT_PNG_MAX_SIDE 10000
 
 struct fd_estimate;
+struct fd_session;
 
 /* Paths written (for the caller to print). */
 typedef struct fd_export_files {
@@ -108,6 +109,16 @@ bool export_memory_chart_needs_binding(const struct fd_estimate *e, int32_t grap
  * chart was drawn at when the user did not bind it. */
 int export_memory_chart_noted(const struct fd_estimate *e, int32_t graph, const char *path, const char *note,
                               fd_diags *d);
+/* The main graph's memory chart of session s after its edits
+ * (export_chart_bound.c): as export_memory_chart draws it, or, when its
+ * steps do not scale alike by the symbols it leaves unbound, drawn with
+ * each of those at 1 (a second session of the same model, rules and edits;
+ * added rule files left out), a note under the title saying so. Then at is
+ * what it was drawn at ("length=1"), bind how to draw another
+ * (" --dim length=N") and *n_at how many symbols were set; else "", "", 0.
+ * -1 + d as export_memory_chart, or when the second session fails. */
+int export_session_memory_chart(const struct fd_session *s, const char *path, char *at, size_t at_size, char *bind,
+                                size_t bind_size, int *n_at, fd_diags *d);
 /* The same against a baseline (export --memory-chart --baseline FLOAT.onnx):
  * both main graphs after fusion on the baseline's computing steps
  * (estimate_compare), the baseline grey and e blue, both peaks marked, the

@@ -22,6 +22,8 @@
  *                        clusters (export_compiler_*)
  *   export_fusion_dots.c one DOT per fusion (output.gen_dot_graph)
  *   export_chart.c       the memory timeline as a chart (export_memory_chart)
+ *   export_chart_bound.c a session's chart, a partly bound model drawn at 1
+ *                        (export_session_memory_chart)
  *   export_select.c      what is drawn (export_select, declared in export.h)
  *
  * Ownership: an export_builder owns the cgraph root and every array it

@@ -3,7 +3,8 @@
 # bound: the length bound and batch not (the normal workflow) makes steps
 # that do not scale alike by batch. The chart is drawn at every unbound
 # symbol = 1, and both the chart and the message say so; the error it gave
-# before is gone. On a real PyTorch export (Silero-style VAD) and a sample.
+# before is gone, the load's warnings are said once, and --set edits are in
+# it. On a real PyTorch export (Silero-style VAD) and a sample.
 set -u
 . "$(dirname "$0")/../lib.sh"
 fail=0
@@ -35,4 +36,17 @@ chart tests/data/torch/torch_vad_opset16.onnx "$tmp/v.svg" --dim samples=16000 &
 	grep -qF "wrote $tmp/v.svg (memory timeline at " "$tmp/out" && grep -qF "batch=1" "$tmp/out" ||
 	bad "torch_vad --dim samples=16000: $(cat "$tmp/out")"
 grep -qF "samples=16000" "$tmp/v.svg" || bad "torch_vad: the title lost the user's binding"
+# the chart at 1 comes from a second session: the load's warnings are said
+# once (the first one's), not again by the second
+"$FUSIONDBG" export samples/conv1d_symbolic_len.onnx -r rules --dim nosuch=2 --memory-chart "$tmp/w.svg" \
+	>"$tmp/out" 2>"$tmp/err" || bad "--dim nosuch=2: exit $?: $(cat "$tmp/err")"
+[ "$(grep -c "dim nosuch" "$tmp/err")" = 1 ] || bad "--dim nosuch=2: the warning is not said once: $(cat "$tmp/err")"
+
+# the edits of the session (--set) are in the chart at 1: the rule that
+# fires disabled, after fusion is before fusion
+"$FUSIONDBG" export samples/conv1d_symbolic_len.onnx -r rules/onnxruntime --memory-chart "$tmp/f.dot" >/dev/null 2>&1 &&
+	grep -qF "peak 384 B → 320 B (est.) · at length=1" "$tmp/f.dot" || bad "onnxruntime rules: not the fused chart at 1"
+"$FUSIONDBG" export samples/conv1d_symbolic_len.onnx -r rules/onnxruntime --set ORT_ConvActivationFusion.enabled=false \
+	--memory-chart "$tmp/u.dot" >/dev/null 2>&1 &&
+	grep -qF "peak 384 B → 384 B (est.) · at length=1" "$tmp/u.dot" || bad "--set enabled=false: not in the chart at 1"
 finish "$fail"

@@ -1,5 +1,6 @@
 /* test_view_state.c — the TUI's curses-free view logic (src/view_state.c):
- * list cursor and scrolling, smartcase search, graph rows, breakpoints, the
+ * list cursor and scrolling, smartcase search, names cut to their tail,
+ * graph rows, breakpoints, the
  * trace stepper both ways and the why-not landing, on the real trace of
  * samples/conv_add_silu.onnx with rules/ and samples/rules/. Runs from the
  * repository root (tests/run-all does). */
@@ -398,6 +399,39 @@ static void test_explain_why(void **state)
 	assert_non_null(strstr(w.line, "no attempt of this rule reached the node [FD-NM01]"));
 }
 
+/* ---- names cut to their tail -------------------------------------------- */
+
+/* Columns of a string, one a byte but for the ellipsis: enough for ASCII names. */
+static int ascii_width(const char *s)
+{
+	int w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void test_cut_name_tail(void **state)
+{
+	(void)state;
+	char out[128];
+	/* a scoped name keeps its tail, from a scope when one is near */
+	assert_true(vs_cut_name_tail("/encoder/layer.0/attention/self/query/MatMul", 30, "…", ascii_width, out,
+	                             sizeof out));
+	assert_string_equal(out, "…/attention/self/query/MatMul");
+	assert_true(vs_cut_name_tail("/features/features.1/features.1.0/Add", 20, "…", ascii_width, out, sizeof out));
+	assert_string_equal(out, "…/features.1.0/Add");
+	/* no scope near: the longest tail that fits */
+	assert_true(vs_cut_name_tail("/a/abcdefghijklmnopqrstuvwxyz", 12, "…", ascii_width, out, sizeof out));
+	assert_string_equal(out, "…pqrstuvwxyz");
+	/* a name that fits, or one without a scope, is left to the caller */
+	strcpy(out, "untouched");
+	assert_false(vs_cut_name_tail("/conv1/Conv", 30, "…", ascii_width, out, sizeof out));
+	assert_false(vs_cut_name_tail("onnx::MatMul_encoder_layer_0_attention_self_value", 20, "…", ascii_width, out,
+	                              sizeof out));
+	assert_false(vs_cut_name_tail("/Conv_with_a_very_long_name_and_no_scope", 20, "…", ascii_width, out, sizeof out));
+	assert_string_equal(out, "untouched");
+}
+
 /* After a what-if edit the stepper reads the new trace. */
 static void test_stepper_after_edit(void **state)
 {
@@ -423,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_list_moves),
 		cmocka_unit_test(test_list_goto_scroll_click),
 		cmocka_unit_test(test_search),
+		cmocka_unit_test(test_cut_name_tail),
 	};
 	const struct CMUnitTest traced[] = {
 		cmocka_unit_test(test_graph_rows),
