@@ -166,6 +166,7 @@ typedef struct cse_state {
 	int32_t *rep_node;     /* per value: the node whose output represents it, FD_NONE for a non-op value */
 	int32_t *rep_port;
 	int32_t n_values;
+	int32_t *order;        /* onnxruntime's topological order of the nodes */
 	const char **repl;     /* per tensor: the representative's output its readers read instead, or NULL */
 } cse_state;
 
@@ -174,6 +175,76 @@ static int32_t new_value(cse_state *s, int32_t node, int32_t port)
 	s->rep_node[s->n_values] = node;
 	s->rep_port[s->n_values] = port;
 	return s->n_values++;
+}
+
+static int by_index_desc(const void *x, const void *y)
+{
+	int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+	return (a < b) - (a > b);
+}
+
+/* onnxruntime's topological order, which picks each value's representative
+ * (GraphViewer: ReverseDFSFrom the leaves, NodeCompare by index): a depth
+ * first walk up the input nodes from the nodes nothing reads, the last leaf
+ * and the highest-numbered input node first, each node placed when the walk
+ * leaves it. Not the file's order: of two equal Shapes the later one may
+ * come first. order gets every node of g. */
+static void ort_topo_order(const fd_graph *g, int32_t *order)
+{
+	size_t nn = (size_t)g->n_nodes;
+	int32_t *n_out = xcalloc(nn + 1, sizeof *n_out);
+	for (int32_t t = 0; t < g->n_tensors; t++)
+		if (g->tensors[t].producer >= 0)
+			n_out[g->tensors[t].producer] += g->tensors[t].n_consumers;
+	/* the stack holds node ids, a leave entry as -id - 1; each node is
+	 * entered once and pushes at most its readers' producers */
+	size_t cap = nn + 1, top = 0;
+	int32_t *stack = xmalloc(cap * sizeof *stack);
+	for (int32_t i = 0; i < g->n_nodes; i++)   /* the last leaf on top */
+		if (!n_out[i])
+			stack[top++] = i;
+	bool *visited = xcalloc(nn + 1, sizeof *visited);
+	int32_t *ins = xmalloc((nn + 1) * sizeof *ins);
+	int32_t placed = 0;
+	while (top > 0) {
+		int32_t e = stack[--top];
+		if (e < 0) {
+			order[placed++] = -e - 1;
+			continue;
+		}
+		if (visited[e])
+			continue;
+		visited[e] = true;
+		int32_t n_ins = 0;
+		const fd_node *n = &g->nodes[e];
+		for (int32_t j = 0; j < n->n_inputs; j++) {
+			int32_t t = n->inputs[j];
+			int32_t p = t >= 0 ? g->tensors[t].producer : FD_NONE;
+			bool seen = p < 0;
+			for (int32_t k = 0; k < n_ins && !seen; k++)
+				seen = ins[k] == p;
+			if (!seen)
+				ins[n_ins++] = p;
+		}
+		/* pushed in ascending order: the highest index is walked first */
+		qsort(ins, (size_t)n_ins, sizeof *ins, by_index_desc);
+		if (top + (size_t)n_ins + 1 > cap) {
+			cap = (top + (size_t)n_ins + 1) * 2;
+			stack = xrealloc(stack, cap * sizeof *stack);
+		}
+		stack[top++] = -e - 1;
+		for (int32_t k = n_ins - 1; k >= 0; k--)
+			if (!visited[ins[k]])
+				stack[top++] = ins[k];
+	}
+	/* nodes on a cycle the walk could not reach keep the file's order */
+	for (int32_t i = 0; i < g->n_nodes; i++)
+		if (!visited[i])
+			order[placed++] = i;
+	free(n_out);
+	free(stack);
+	free(visited);
+	free(ins);
 }
 
 /* ApplyImpl's first loop: every tensor its value. */
@@ -186,7 +257,7 @@ static void number_values(cse_state *s)
 	arena_init(&keys);
 	key_buf b = { 0 };
 	for (int32_t p = 0; p < g->n_nodes; p++) {
-		const fd_node *n = &g->nodes[g->topo_order[p]];
+		const fd_node *n = &g->nodes[s->order[p]];
 		for (int32_t j = 0; j < n->n_inputs; j++)
 			if (n->inputs[j] >= 0 && s->value[n->inputs[j]] < 0)
 				s->value[n->inputs[j]] = new_value(s, FD_NONE, 0);
@@ -197,14 +268,14 @@ static void number_values(cse_state *s)
 			if (t < 0)
 				continue;
 			if (!keyed) {
-				s->value[t] = new_value(s, g->topo_order[p], k);
+				s->value[t] = new_value(s, s->order[p], k);
 				continue;
 			}
 			b.n = base;
 			put(&b, "#%" PRId32, k);
 			int32_t v = strmap_get(&seen, b.items);
 			if (v < 0) {
-				v = new_value(s, g->topo_order[p], k);
+				v = new_value(s, s->order[p], k);
 				strmap_put(&seen, arena_strdup(&keys, b.items), v);
 			}
 			s->value[t] = v;
@@ -249,7 +320,7 @@ static void replace(fd_cse_result *r, cse_state *s)
 	const fd_graph *g = s->g;
 	bool *removed = xcalloc((size_t)g->n_nodes + 1, sizeof *removed);
 	for (int32_t p = 0; p < g->n_nodes; p++) {
-		int32_t i = g->topo_order[p];
+		int32_t i = s->order[p];
 		const fd_node *n = &g->nodes[i];
 		bool any = false, stays = false;
 		int32_t into = FD_NONE;
@@ -317,6 +388,8 @@ int cse_eliminate(const fd_model *m, fd_cse_result *r, fd_diags *d)
 	s.rep_node = xmalloc(nt * sizeof *s.rep_node);
 	s.rep_port = xmalloc(nt * sizeof *s.rep_port);
 	s.repl = xcalloc(nt, sizeof *s.repl);
+	s.order = xmalloc(((size_t)g->n_nodes + 1) * sizeof *s.order);
+	ort_topo_order(g, s.order);
 	number_values(&s);
 	replace(r, &s);
 	int rc = 0;
@@ -328,6 +401,7 @@ int cse_eliminate(const fd_model *m, fd_cse_result *r, fd_diags *d)
 	free(s.rep_node);
 	free(s.rep_port);
 	free(s.repl);
+	free(s.order);
 	if (rc < 0) {
 		cse_result_release(r);
 		cse_result_init(r);

@@ -3,7 +3,7 @@
  * rules see it, when the rule set asks for it (`ruleset:
  * {common_subexpressions: onnxruntime}`, fusiondbg-rules(5)).
  *
- * What it models. Value numbering in topological order: a graph input, an
+ * What it models. Value numbering in that topological order (below): a graph input, an
  * initializer and a Constant's output (onnxruntime makes Constants
  * initializers on load) are each a value of their own, however equal their
  * contents; a node's output k is the value of (op type, domain, the values
@@ -16,7 +16,9 @@
  * RandomUniform, RandomNormal, RandomUniformLike, RandomNormalLike,
  * Multinomial and Dropout of the ONNX domain, every com.microsoft op but
  * QuantizeLinear, and every op of another domain. The first node of a value
- * (in topological order) is its representative; a later node of the same
+ * in onnxruntime's topological order (a depth-first walk up from the last
+ * node nothing reads: of equal nodes the later in the file often comes
+ * first) is its representative; a later node of the same
  * values gives its readers the representative's outputs instead of its own
  * and leaves the graph, unless one of its outputs is a graph output (that
  * output is not replaced and the node stays), or a subgraph body reads one

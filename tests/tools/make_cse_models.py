@@ -8,7 +8,9 @@ tests/unit/test_cse.c (common-subexpression elimination, src/cse):
                    Gathers of the two equal Shapes with one index tensor:
                    the equal Shapes, Relus and then Gathers merge; the Shape
                    with other attributes, the Dropouts, the random ops and
-                   the graph output do not.
+                   the graph output do not. onnxruntime keeps relu_b, shape_b
+                   and gather_b (its topological order walks up from the last
+                   leaf): tests/unit/test_cse.c.
 
 usage: make_cse_models.py OUTDIR"""
 import os
@@ -40,11 +42,11 @@ def cse_merge():
     ]
     g = helper.make_graph(
         nodes, "cse_merge",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3])],
         [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in ("sum", "r_out", "dsum", "usum")]
         + [helper.make_tensor_value_info("gg", TensorProto.INT64, None),
            helper.make_tensor_value_info("s2", TensorProto.INT64, None)],
-        [helper.make_tensor("idx", TensorProto.INT64, [], [1])])
+        [helper.make_tensor("idx", TensorProto.INT64, [1], [1])])
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 
 

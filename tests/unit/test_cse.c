@@ -2,7 +2,10 @@
  * tests/data/cse (tests/tools/make_cse_models.py): nodes of one op, equal
  * inputs and equal attributes merge into the first, and what reads a merged
  * one then reads the first, so that its readers merge in turn; other
- * attributes, non-deterministic ops and a graph output keep their nodes. */
+ * attributes, non-deterministic ops and a graph output keep their nodes.
+ * Which of two equal nodes stays is onnxruntime's choice (its topological
+ * order walks up from the last leaf): onnxruntime 1.30.0's level-1 graph of
+ * the model keeps relu_b, shape_b and gather_b, and reads them twice. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -65,15 +68,15 @@ static void equal_nodes_merge(void **state)
 	assert_true(w->r.changed);
 	const fd_model *m = &w->r.model;
 	/* equal Shapes, then the Gathers that read them, then equal Relus */
-	assert_false(has_node(m, "shape_b"));
-	assert_false(has_node(m, "gather_b"));
-	assert_false(has_node(m, "relu_b"));
-	assert_string_equal(input_name(m, "concat_g", 0), "g0");
-	assert_string_equal(input_name(m, "concat_g", 1), "g0");
-	assert_string_equal(input_name(m, "add_r", 1), "r0");
-	const fd_cse_event *e = cse_event_of(&w->r, "gather_b");
+	assert_false(has_node(m, "shape_a"));
+	assert_false(has_node(m, "gather_a"));
+	assert_false(has_node(m, "relu_a"));
+	assert_string_equal(input_name(m, "concat_g", 0), "g1");
+	assert_string_equal(input_name(m, "concat_g", 1), "g1");
+	assert_string_equal(input_name(m, "add_r", 0), "r1");
+	const fd_cse_event *e = cse_event_of(&w->r, "gather_a");
 	assert_non_null(e);
-	assert_string_equal(e->into, "gather_a");
+	assert_string_equal(e->into, "gather_b");
 	assert_int_equal(w->r.n_merged, 3);
 	done(w);
 }
