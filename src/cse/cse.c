@@ -291,7 +291,7 @@ static void rename_reader(fd_cse_result *r, const cse_state *s, int32_t i)
 {
 	const fd_node *n = &s->g->nodes[i];
 	fd_arena *ar = &r->rewrite.arena;
-	fd_fused_node *f = rewrite_add(&r->rewrite, 0);
+	fd_fused_node *f = rewrite_add(&r->rewrite, s->g->index);
 	f->members = arena_array(ar, 1, sizeof *f->members);
 	f->members[0] = i;
 	f->n_members = 1;
@@ -356,7 +356,7 @@ static void replace(fd_cse_result *r, cse_state *s)
 	for (int32_t i = 0; i < g->n_nodes; i++) {
 		const fd_node *n = &g->nodes[i];
 		if (removed[i]) {
-			fd_fused_node *f = rewrite_add(&r->rewrite, 0);
+			fd_fused_node *f = rewrite_add(&r->rewrite, g->index);
 			f->members = arena_array(&r->rewrite.arena, 1, sizeof *f->members);
 			f->members[0] = i;
 			f->n_members = 1;
@@ -373,13 +373,9 @@ static void replace(fd_cse_result *r, cse_state *s)
 	free(removed);
 }
 
-int cse_eliminate(const fd_model *m, fd_cse_result *r, fd_diags *d)
+/* One graph's values numbered and its merged nodes into r's rewrite. */
+static void eliminate_graph(const fd_graph *g, fd_cse_result *r)
 {
-	cse_result_release(r);
-	cse_result_init(r);
-	if (m->n_graphs < 1)
-		return 0;
-	const fd_graph *g = &m->graphs[0];
 	size_t nt = (size_t)g->n_tensors + 1;
 	cse_state s = { .g = g };
 	s.value = xmalloc(nt * sizeof *s.value);
@@ -392,16 +388,26 @@ int cse_eliminate(const fd_model *m, fd_cse_result *r, fd_diags *d)
 	ort_topo_order(g, s.order);
 	number_values(&s);
 	replace(r, &s);
-	int rc = 0;
-	if (r->rewrite.nodes.n > 0) {
-		rc = rewrite_build_model(m, &r->rewrite, &r->model, &r->map, d);
-		r->changed = rc == 0;
-	}
 	free(s.value);
 	free(s.rep_node);
 	free(s.rep_port);
 	free(s.repl);
 	free(s.order);
+}
+
+int cse_eliminate(const fd_model *m, fd_cse_result *r, fd_diags *d)
+{
+	cse_result_release(r);
+	cse_result_init(r);
+	/* the bodies too, each on its own (ApplyImpl's Recurse): a value read
+	 * from an enclosing graph is a value of its own there */
+	for (int32_t gi = 0; gi < m->n_graphs; gi++)
+		eliminate_graph(&m->graphs[gi], r);
+	int rc = 0;
+	if (r->rewrite.nodes.n > 0) {
+		rc = rewrite_build_model(m, &r->rewrite, &r->model, &r->map, d);
+		r->changed = rc == 0;
+	}
 	if (rc < 0) {
 		cse_result_release(r);
 		cse_result_init(r);

@@ -23,7 +23,8 @@
  * and leaves the graph, unless one of its outputs is a graph output (that
  * output is not replaced and the node stays), or a subgraph body reads one
  * of its outputs from the enclosing graph (fusiondbg then keeps it whole).
- * Main graph only: onnxruntime also runs it inside If/Loop/Scan bodies.
+ * Every graph, each body on its own as onnxruntime recurses into them: a
+ * value a body reads from an enclosing graph is a value of its own there.
  *
  * The result is a rewritten model (ir/rewrite.h) with one event per merged
  * node. It borrows from the model it was made from. */
