@@ -36,6 +36,13 @@ static int run(const cli_options *o, fd_session *s)
 		            s->opt.model_path, s->tpose.n_cancelled, s->tpose.n_qdq_removed);
 		return EXIT_BAD_INPUT;
 	}
+	if (s->cse_first.changed || s->cse.changed) {
+		/* likewise the graph after the common-subexpression elimination */
+		txt_fprintf(stderr, "fusiondbg: %s: the rule set's common-subexpression elimination merged %d nodes; "
+		            "apply cannot write fusions over that rewrite yet\n", s->opt.model_path,
+		            s->cse_first.n_merged + s->cse.n_merged);
+		return EXIT_BAD_INPUT;
+	}
 	fd_diags d;
 	diags_init(&d);
 	cli_print_diags(&s->run_diags);

@@ -48,11 +48,26 @@ static bool why_transposed(const fd_transpose_result *tp, const char *node_name,
 	return true;
 }
 
-static int why_node(const fd_rounds *rd, const fd_transpose_result *tp, int32_t ri, const char *node_name)
+/* A node the rule set's common-subexpression elimination merged away
+ * before the rules (either pass): its one line. */
+static bool why_merged(const fd_session *s, const char *node_name)
+{
+	const fd_cse_event *e = cse_event_of(&s->cse_first, node_name);
+	if (!e)
+		e = cse_event_of(&s->cse, node_name);
+	if (!e)
+		return false;
+	txt_fprintf(stdout, "why: %s is not in the graph the rules see: %s\n", node_name, e->text);
+	return true;
+}
+
+static int why_node(const fd_session *s, const fd_rounds *rd, const fd_transpose_result *tp, int32_t ri,
+                    const char *node_name)
 {
 	const fd_match_result *r = rd->items[0]->result;
 	int32_t g, node;
-	if (!model_find_node(r->ctx->model, node_name, &g, &node) && why_transposed(tp, node_name, false))
+	if (!model_find_node(r->ctx->model, node_name, &g, &node) &&
+	    (why_transposed(tp, node_name, false) || why_merged(s, node_name)))
 		return EXIT_FINDINGS;
 	if (!model_find_node(r->ctx->model, node_name, &g, &node)) {
 		char hint[600];
@@ -211,7 +226,8 @@ static int why_float(const cli_options *o, const fd_session *s)
 	char line[2048];
 	if (o->node) {
 		int32_t g, node;
-		if (!model_find_node(m, o->node, &g, &node) && why_transposed(&s->tpose, o->node, false))
+		if (!model_find_node(m, o->node, &g, &node) &&
+		    (why_transposed(&s->tpose, o->node, false) || why_merged(s, o->node)))
 			return EXIT_FINDINGS;
 		if (!model_find_node(m, o->node, &g, &node)) {
 			char hint[600];
@@ -269,7 +285,7 @@ static int run(const cli_options *o, fd_session *s)
 		return EXIT_BAD_INPUT;
 	}
 	const fd_rounds *rd = session_rounds(s);
-	int rc = o->node ? why_node(rd, &s->tpose, ri, o->node)
+	int rc = o->node ? why_node(s, rd, &s->tpose, ri, o->node)
 	       : rd->n > 1 ? why_rule_rounds(rd, ri, o->limit) : why_rule(session_result(s), ri, o->limit);
 	cli_print_diff_after(o, s);
 	return rc;

@@ -308,6 +308,10 @@ typedef enum fd_shapes_mode { SHAPES_UNSET, SHAPES_FULL, SHAPES_ONNX } fd_shapes
 /* Whether the rules see the graph after onnxruntime's transpose optimizer
  * (`ruleset: {transpose_optimizer: onnxruntime}`, transpose/transpose.h). */
 typedef enum fd_transposes_mode { TRANSPOSES_UNSET, TRANSPOSES_NONE, TRANSPOSES_ONNXRUNTIME } fd_transposes_mode;
+/* Whether the rules see the graph after onnxruntime's common-subexpression
+ * elimination (`ruleset: {common_subexpression_elimination: onnxruntime}`,
+ * cse/cse.h). */
+typedef enum fd_cse_mode { CSE_UNSET, CSE_NONE, CSE_ONNXRUNTIME } fd_cse_mode;
 
 /* What turned a rule on or off over its file's `enabled`. */
 typedef enum fd_enabled_by {
@@ -343,6 +347,8 @@ typedef struct fd_ruleset {
 	const fd_yval *shapes_where;
 	fd_transposes_mode transposes;      /* the settings document's transpose_optimizer, or UNSET */
 	const fd_yval *transposes_where;
+	fd_cse_mode cse;                    /* the settings document's common_subexpression_elimination */
+	const fd_yval *cse_where;
 } fd_ruleset;
 
 #endif

@@ -6,6 +6,7 @@
  *     initializers: constant      # or onnx, the default
  *     shapes: onnx                # or full, the default
  *     transpose_optimizer: onnxruntime   # or none, the default
+ *     common_subexpression_elimination: onnxruntime   # or none, the default
  *
  * A setting holds for the whole set, whichever file it is written in; a
  * second document that sets it differently is a warning naming both places,
@@ -16,18 +17,19 @@
 #include "ruleset/ruleset.h"
 
 /* Each setting takes one of two names, stored as 1 and 2 of its enum (0 is
- * unset: INIT_POLICY_*, SHAPES_*, TRANSPOSES_* in rules/rules.h). */
+ * unset: INIT_POLICY_*, SHAPES_*, TRANSPOSES_*, CSE_* in rules/rules.h). */
 typedef struct setting {
 	const char *key;
 	const char *names[3];    /* by value; [0] unused */
 	const char *decides;     /* the option that overrides the setting, or NULL */
 } setting;
 
-enum { SET_INITIALIZERS, SET_SHAPES, SET_TRANSPOSES, SET_COUNT };
+enum { SET_INITIALIZERS, SET_SHAPES, SET_TRANSPOSES, SET_CSE, SET_COUNT };
 static const setting SETTINGS[SET_COUNT] = {
 	[SET_INITIALIZERS] = { "initializers", { NULL, "onnx", "constant" }, "--initializers" },
 	[SET_SHAPES] = { "shapes", { NULL, "full", "onnx" }, "--shapes" },
 	[SET_TRANSPOSES] = { "transpose_optimizer", { NULL, "none", "onnxruntime" }, NULL },
+	[SET_CSE] = { "common_subexpression_elimination", { NULL, "none", "onnxruntime" }, NULL },
 };
 
 /* 1 or 2, the value name spells; 0 for neither. */
@@ -117,8 +119,9 @@ int ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d)
 		return -1;
 	}
 	/* the enums as ints while the documents are read (0 unset, 1 or 2) */
-	int have[SET_COUNT] = { rs->initializers, rs->shapes, rs->transposes };
-	const fd_yval **where[SET_COUNT] = { &rs->initializers_where, &rs->shapes_where, &rs->transposes_where };
+	int have[SET_COUNT] = { rs->initializers, rs->shapes, rs->transposes, rs->cse };
+	const fd_yval **where[SET_COUNT] = { &rs->initializers_where, &rs->shapes_where, &rs->transposes_where,
+	                                     &rs->cse_where };
 	for (size_t i = 0; i < set->n; i++) {
 		const char *key = set->keys[i]->text;
 		int k = 0;
@@ -126,12 +129,13 @@ int ruleset_settings_from_yaml(fd_ruleset *rs, const fd_ydoc *doc, fd_diags *d)
 			k++;
 		if (k == SET_COUNT)
 			say(d, DIAG_WARNING, set->keys[i], "unknown key '%s' in ruleset (known: initializers, shapes, "
-			    "transpose_optimizer)", key);
+			    "transpose_optimizer, common_subexpression_elimination)", key);
 		else if (read_setting(&SETTINGS[k], set->items[i], &have[k], where[k], d) < 0)
 			rc = -1;
 	}
 	rs->initializers = (fd_init_policy)have[SET_INITIALIZERS];
 	rs->shapes = (fd_shapes_mode)have[SET_SHAPES];
 	rs->transposes = (fd_transposes_mode)have[SET_TRANSPOSES];
+	rs->cse = (fd_cse_mode)have[SET_CSE];
 	return rc;
 }

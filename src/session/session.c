@@ -97,6 +97,8 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	rounds_init(&s->baseline_rounds);
 	rounds_init(&s->current_rounds);
 	transpose_result_init(&s->tpose);
+	cse_result_init(&s->cse);
+	cse_result_init(&s->cse_first);
 	match_result_init(&s->baseline_final);
 	match_result_init(&s->current_final);
 	estimate_init(&s->baseline_final_est);
@@ -149,15 +151,15 @@ int session_open(fd_session *s, const fd_session_options *opt, fd_diags *d)
 	ruleset_resolve_types(&s->rules);
 	s->mopt.target = opt->target;
 	s->mopt.no_events = opt->no_events;
-	/* the transpose optimizer needs the shapes, and a first run behind the
+	/* the steps before the rules (CSE, the transpose optimizer) need the shapes, and a first run behind the
 	 * screen must find the model it shows already rewritten */
-	if (s->rules.transposes == TRANSPOSES_ONNXRUNTIME) {
+	if (s->rules.transposes == TRANSPOSES_ONNXRUNTIME || s->rules.cse == CSE_ONNXRUNTIME) {
 		if (s->shapes_pending && onnx_infer_shapes(&s->model, d) < 0) {
 			session_close(s);
 			return -1;
 		}
 		s->shapes_pending = false;
-		if (session_transpose(s, d) < 0) {
+		if (session_steps(s, d) < 0) {
 			session_close(s);
 			return -1;
 		}
@@ -233,7 +235,7 @@ void session_close(fd_session *s)
 		free(s->bdiff->changes);
 	arena_release(&s->arena);
 	model_release(&s->model);
-	session_transpose_release(s);
+	session_steps_release(s);
 	memset(s, 0, sizeof *s);
 }
 

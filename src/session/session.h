@@ -68,6 +68,7 @@
 #include "ruleset/ruleset.h"
 #include "onnx/onnx.h"
 #include "rounds/rounds.h"
+#include "cse/cse.h"
 #include "transpose/transpose.h"
 
 typedef struct fd_session_options {
@@ -173,9 +174,14 @@ typedef struct fd_file_stamp {
 
 typedef struct fd_session {
 	fd_session_options opt;
-	fd_model model;                /* the graph the rules see: as read, or after the transpose optimizer */
-	fd_model loaded;               /* as read, when the transpose optimizer changed it (model borrows
-	                                * from it); else empty */
+	fd_model model;                /* the graph the rules see: as read, or after the steps of session_steps.c */
+	fd_model loaded;               /* as read, when a step before the rules changed it (model borrows
+	                                * from it, through the models between); else empty */
+	fd_model between[2];           /* after a step, when a later step changed that too */
+	int n_between;
+	fd_cse_result cse_first;       /* the rule set's common-subexpression elimination, before and
+	                                * after the transpose optimizer (session_steps.c) */
+	fd_cse_result cse;
 	fd_transpose_result tpose;     /* the rule set's transpose optimizer: its events (session_transpose.c) */
 	fd_ruleset rules;
 	fd_match_ctx ctx;

@@ -194,7 +194,7 @@ static void release_model_and_runs(fd_session *s)
 	match_result_release(&s->current);
 	match_ctx_release(&s->ctx);
 	model_release(&s->model);
-	session_transpose_release(s);
+	session_steps_release(s);
 	match_result_init(&s->baseline);
 	match_result_init(&s->current);
 	match_result_init(&s->baseline_final);
@@ -206,6 +206,8 @@ static void release_model_and_runs(fd_session *s)
 	estimate_init(&s->baseline_final_est);
 	estimate_init(&s->current_final_est);
 	transpose_result_init(&s->tpose);
+	cse_result_init(&s->cse);
+	cse_result_init(&s->cse_first);
 }
 
 /* The baseline under the new model is the rules as loaded, not as edited:
@@ -298,7 +300,7 @@ int session_rebind(fd_session *s, const char *name, int64_t value, fd_diags *d)
 	model_set_initializer_policy(&nm, session_initializers_constant(s));
 	model_move(&s->model, &nm);
 	s->opt.load = lo;
-	if (session_transpose(s, d) < 0) {
+	if (session_steps(s, d) < 0) {
 		free(old.f);
 		free(att);
 		return -1;

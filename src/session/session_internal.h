@@ -2,7 +2,8 @@
  *   session.c            open / run / close, the baseline run before the
  *                        first change, a rule's document and a value's text
  *   session_first_run.c  the first run on a thread (opt.background)
- *   session_transpose.c  the rule set's transpose optimizer over the model
+ *   session_steps.c      the steps before the rules: CSE, the transpose
+ *                        optimizer (session_transpose.c), CSE again
  *   session_edit.c       the edit list: set, undo / redo, and the slots (every
  *                        (rule, path) edited: its text on disk)
  *   session_path.c       a what-if path read once: its spelling, its field,
@@ -40,11 +41,14 @@ int session_open_run(fd_session *s, fd_diags *d);
 /* Initializers are constants (model_set_initializer_policy): the command
  * line's word, else the rule set's; as open set it, so does a rebind. */
 bool session_initializers_constant(const fd_session *s);
-/* The rule set's transpose optimizer over s->model, which becomes its
- * rewrite when it changed anything (session_transpose.c); release after
- * the model. */
+/* The steps before the rules over s->model, which becomes the rewrite of
+ * each that changed anything (session_steps.c); release after the model. */
+int session_steps(fd_session *s, fd_diags *d);
+void session_steps_release(fd_session *s);
+/* s->model behind the step's rewrite, which becomes s->model. */
+void session_adopt_rewrite(fd_session *s, fd_model *rewritten);
+/* The rule set's transpose optimizer, one of the steps (session_transpose.c). */
 int session_transpose(fd_session *s, fd_diags *d);
-void session_transpose_release(fd_session *s);
 /* session_bind.c: what stat says of a file (device, inode, size, change and
  * modification times), taken without reading it, so that a large model costs
  * nothing more to open; false (stamp unknown) when it cannot be stat'ed. An

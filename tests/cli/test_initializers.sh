@@ -158,7 +158,7 @@ printf 'ruleset:\n  initializers: onnx\n' >"$tmp/s_onnx.yaml"
 "$FUSIONDBG" verify "$tmp/s_bad.yaml" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || bad "verify s_bad should exit 1"
 has "$tmp/err" "$tmp/s_bad.yaml:4:1: error: 'name' in the ruleset document: the rule set's settings go in a document of their own, rules in theirs (separate them with ---)" \
 	"$tmp/s_bad.yaml:2:17: error: ruleset.initializers: expected onnx or constant, got 'weights'" \
-	"$tmp/s_bad.yaml:3:3: warning: unknown key 'spare' in ruleset (known: initializers, shapes, transpose_optimizer)"
+	"$tmp/s_bad.yaml:3:3: warning: unknown key 'spare' in ruleset (known: initializers, shapes, transpose_optimizer, common_subexpression_elimination)"
 "$FUSIONDBG" verify "$tmp/s_list.yaml" >"$tmp/out" 2>"$tmp/err"; [ $? -eq 1 ] || bad "verify s_list should exit 1"
 has "$tmp/err" "$tmp/s_list.yaml:1:10: error: ruleset: expected a map of settings (initializers: onnx | constant), got a list"
 "$FUSIONDBG" check --strict "$tmp/rs" >"$tmp/out" 2>"$tmp/err" || { bad "check --strict on a rule set with its settings exited $?"; cat "$tmp/err"; }

@@ -507,6 +507,23 @@ probe("cse_two_relu", "two equal Relu(x) into an Add",
       [node("Relu", ["x"], "r1", "relu1"), node("Relu", ["x"], "r2", "relu2"), node("Add", ["r1", "r2"], "y", "add")],
       [XL], [y()], [])
 
+# ---- CommonSubexpressionElimination before the fusions (src/cse) ---------------------------
+def twin_gathers(alpha_b=0.01, a_is_output=False):
+    """Two LeakyRelu(x) read by a Gather each, of indices 0 and 1 of axis 1 (of size 2): merged,
+    the one tensor's Gathers cover the axis (one Split). onnxruntime's topological order puts act_b
+    first, so act_a is the one merged away."""
+    outs = [vi("y0", None), vi("y1", None)] + ([vi("ra", None)] if a_is_output else [])
+    return ([node("LeakyRelu", ["x"], "ra", "act_a", alpha=0.01), node("LeakyRelu", ["x"], "rb", "act_b", alpha=alpha_b),
+             node("Gather", ["ra", "i0"], "y0", "gather_0", axis=1), node("Gather", ["rb", "i1"], "y1", "gather_1", axis=1)],
+            [vi("x", [1, 2, 8])], outs, [init("i0", 0, np.int64), init("i1", 1, np.int64)])
+
+
+probe("cse_gathers_split", "two equal LeakyRelu(x), merged: their Gathers cover axis 1", *twin_gathers())
+probe("cse_gathers_alpha", "LeakyRelu(x) of alpha 0.01 and 0.02: attributes differ, nothing merged",
+      *twin_gathers(alpha_b=0.02))
+probe("cse_gathers_graph_output", "two equal LeakyRelu(x), the one merged away a graph output: not merged",
+      *twin_gathers(a_is_output=True))
+
 # ---- the quantized flows' causes (quant_probes.py) ----------------------------------------
 quant_probes.add(probe, node, init, vi, y, layer_norm)
 

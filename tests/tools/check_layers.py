@@ -3,15 +3,15 @@
 #include lines. The layers, lowest first (README, "Layout"):
 
   src/base  src/ir  src/shape  src/onnx | src/ge | src/rules  src/trace  src/match  src/ruleset
-  src/rounds | src/transpose  src/explain  src/estimate  src/suggest  src/session  src/export  ui  cli
+  src/rounds | src/transpose | src/cse  src/explain  src/estimate  src/suggest  src/session  src/export  ui  cli
 
 A file may include headers of its own folder and of the folders below it;
-folders of one layer (onnx, ge and rules, rounds and transpose) include neither each other; src/ never
+folders of one layer (onnx, ge and rules; rounds, transpose and cse) include neither each other; src/ never
 includes curses; each third-party library is included only in its one folder.
 Prints one line per violation (file:line: what) and exits 1 when there is one."""
 import os, re, sys
 
-ORDER = [["base"], ["ir"], ["shape"], ["onnx", "ge", "rules"], ["trace"], ["match"], ["ruleset"], ["rounds", "transpose"], ["explain"],
+ORDER = [["base"], ["ir"], ["shape"], ["onnx", "ge", "rules"], ["trace"], ["match"], ["ruleset"], ["rounds", "transpose", "cse"], ["explain"],
          ["estimate"], ["suggest"], ["session"], ["export"]]
 RANK = {f"src/{d}": i for i, layer in enumerate(ORDER) for d in layer}
 RANK["ui"] = len(ORDER)

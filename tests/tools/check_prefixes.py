@@ -23,6 +23,7 @@ MODULES = {
     "ruleset":  ["ruleset", "rule"],
     "rounds":   ["rounds", "fuse"],
     "transpose": ["transpose"],
+    "cse":      ["cse"],
     "explain":  ["explain", "compare"],
     "estimate": ["estimate", "est", "hwprofile", "diagnose"],
     "suggest":  ["suggest"],
