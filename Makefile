@@ -23,7 +23,7 @@ PYTHON   ?= /usr/bin/python3
 # Debian packages the build and the tests need; `deps` installs the missing ones.
 DEB_PKGS := build-essential pkg-config libncurses-dev libyaml-dev libgraphviz-dev graphviz \
             protobuf-c-compiler libprotobuf-c-dev libonnx-dev libcmocka-dev python3-onnx tmux time \
-            groff-base bsdextrautils
+            groff-base bsdextrautils python3-yaml
 DEB_FUZZ     := clang libclang-rt-14-dev
 DEB_VALGRIND := valgrind
 # node and npm may come from elsewhere (nodesource): a command on PATH is enough
