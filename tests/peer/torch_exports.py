@@ -433,10 +433,11 @@ def export(name, build, opset):
     return buf.getvalue()
 
 
-def main():
+def main(models=None):
+    """Writes each (name, build, opsets) of models (default MODELS) to OUT."""
     os.makedirs(OUT, exist_ok=True)
     total = 0
-    for name, build, opsets in MODELS:
+    for name, build, opsets in models or MODELS:
         for opset in opsets:
             data = export(name, build, opset)
             path = os.path.join(OUT, "torch_%s_opset%d.onnx" % (name, opset))

@@ -37,9 +37,9 @@ from torchvision.models.segmentation import lraspp as tv_lraspp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import torch_exports   # noqa: E402
 from torch_exports import causal_mask, export, image, rotate_half, tokens   # noqa: E402
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "data", "torch")
 TRANSFORMER_OPSETS = (13, 17)
 
 
@@ -518,19 +518,5 @@ MODELS = [
 ]
 
 
-def main():
-    os.makedirs(OUT, exist_ok=True)
-    total = 0
-    for name, build, opsets in MODELS:
-        for opset in opsets:
-            data = export(name, build, opset)
-            path = os.path.join(OUT, "torch_%s_opset%d.onnx" % (name, opset))
-            with open(path, "wb") as f:
-                f.write(data)
-            total += len(data)
-            print("%-50s %8d bytes" % (os.path.relpath(path), len(data)))
-    print("total %d bytes" % total)
-
-
 if __name__ == "__main__":
-    main()
+    torch_exports.main(MODELS)
